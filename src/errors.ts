@@ -1,0 +1,146 @@
+/**
+ * Provider failures as a small typed hierarchy.
+ *
+ * Every failure of a chat request becomes exactly one of these classes; whether it may be
+ * retried is decided in one place ({@link isRetryableStatus} / the constructors below), and
+ * it is turned into the user's words in one place (`user-errors.ts`).
+ *
+ * Retry policy follows openai-node: 408, 409, 429 and every 5xx are retryable, as are
+ * connection failures; everything else is final.
+ */
+
+/** What went wrong, for programs (`_meta["openai-acp"].error.kind` on the prompt response). */
+export type ProviderErrorKind =
+  | 'http'
+  | 'connection'
+  | 'timeout'
+  | 'stream'
+  | 'provider'
+  | 'config'
+  | 'internal';
+
+/** Base class of every provider failure. `retryable` says whether a fresh attempt may succeed. */
+export abstract class ProviderError extends Error {
+  abstract readonly kind: ProviderErrorKind;
+  abstract readonly retryable: boolean;
+  /** The request URL (never carries the API key: keys travel in headers). */
+  readonly url: string;
+  constructor(message: string, url: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.url = url;
+  }
+}
+
+/**
+ * Whether an HTTP status is worth retrying: 408 (timeout), 409 (conflict/lock), 429 (rate limit),
+ * and any 5xx. Source: openai-node `shouldRetry`.
+ */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** A non-2xx HTTP answer. `providerMessage` is the `error.message` from the body when it had one. */
+export class ProviderHttpError extends ProviderError {
+  readonly kind = 'http' as const;
+  readonly retryable: boolean;
+  /** HTTP status code. */
+  readonly status: number;
+  /** Response headers (lower-case names). */
+  readonly headers: Headers;
+  /** Raw response body text, truncated to 4 KiB. */
+  readonly body: string;
+  /** The provider's own message from the error body, if any. */
+  readonly providerMessage: string | undefined;
+  constructor(status: number, headers: Headers, body: string, url: string) {
+    const providerMessage = extractProviderMessage(body);
+    super(`HTTP ${status}${providerMessage ? `: ${providerMessage}` : ''}`, url);
+    this.status = status;
+    this.headers = headers;
+    this.body = body.slice(0, 4096);
+    this.providerMessage = providerMessage;
+    this.retryable = isRetryableStatus(status);
+  }
+}
+
+/** The connection failed before or while receiving a response (refused, DNS, TLS, reset). */
+export class ProviderConnectionError extends ProviderError {
+  readonly kind = 'connection' as const;
+  readonly retryable = true;
+  /** The system error code when known, e.g. `ECONNREFUSED`, `ENOTFOUND`, `CERT_HAS_EXPIRED`. */
+  readonly code: string | undefined;
+  constructor(url: string, code: string | undefined, cause?: unknown) {
+    super(`cannot connect to ${url}${code ? ` (${code})` : ''}`, url, { cause });
+    this.code = code;
+  }
+}
+
+/** No byte arrived for `timeoutMs` (comments and keep-alives count as bytes). */
+export class ProviderTimeoutError extends ProviderError {
+  readonly kind = 'timeout' as const;
+  readonly retryable = true;
+  /** The silence limit that was exceeded, in ms. */
+  readonly timeoutMs: number;
+  constructor(url: string, timeoutMs: number) {
+    super(`no data from ${url} for ${timeoutMs} ms`, url);
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The stream broke (connection dropped, EOF) before a finish reason or any content. */
+export class ProviderStreamError extends ProviderError {
+  readonly kind = 'stream' as const;
+  readonly retryable = true;
+  constructor(url: string, detail: string, cause?: unknown) {
+    super(`the response stream from ${url} ended early: ${detail}`, url, { cause });
+  }
+}
+
+/** The provider reported an error inside a 200 stream (`event: error`, or an `error` object). */
+export class ProviderReportedError extends ProviderError {
+  readonly kind = 'provider' as const;
+  readonly retryable = false;
+  /** HTTP-like status the provider put in the error, when it did (Groq `status_code`). */
+  readonly status: number | undefined;
+  readonly code: string | undefined;
+  constructor(url: string, message: string, code?: string, status?: number) {
+    super(message, url);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/**
+ * Pull the provider's human message out of an error body. Handles the OpenAI/Azure/Groq shape
+ * `{error: {message}}`, OpenRouter's `{error: {message, metadata: {raw}}}`, `{message}`,
+ * `{detail}` (vLLM/FastAPI) and a plain-text body. Returns `undefined` for an empty body.
+ */
+export function extractProviderMessage(body: string): string | undefined {
+  const text = body.trim();
+  if (!text) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+  }
+  const root = Array.isArray(parsed) ? parsed[0] : parsed;
+  if (!isObject(root)) return undefined;
+  const error = root['error'];
+  if (isObject(error)) {
+    const message = typeof error['message'] === 'string' ? error['message'] : undefined;
+    const metadata = error['metadata'];
+    const raw = isObject(metadata) ? metadata['raw'] : undefined;
+    const rawMessage = typeof raw === 'string' ? extractProviderMessage(raw) : undefined;
+    if (message && rawMessage && rawMessage !== message) return `${message} (${rawMessage})`;
+    return message ?? rawMessage;
+  }
+  if (typeof error === 'string') return error;
+  if (typeof root['message'] === 'string') return root['message'];
+  if (typeof root['detail'] === 'string') return root['detail'];
+  return undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

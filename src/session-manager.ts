@@ -1,0 +1,96 @@
+/**
+ * Sessions: per-session history and the one-turn-at-a-time rule.
+ *
+ * The ACP SDK runs requests concurrently and does not connect `session/cancel` to anything, so
+ * this class owns the turn lock: each session has at most one running turn, each turn its own
+ * AbortController. A new prompt cancels the running turn and waits for it to settle; a cancel
+ * with no turn running changes nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ChatMessage } from './openai-types.js';
+
+/** One conversation. */
+export interface Session {
+  readonly id: string;
+  /** Working directory the client gave at `session/new`. */
+  readonly cwd: string;
+  /** Earlier user and assistant messages, oldest first (no system message). */
+  readonly history: ChatMessage[];
+  /** The model this session's next request uses. */
+  model: string;
+}
+
+interface Turn {
+  readonly controller: AbortController;
+  done: Promise<unknown>;
+}
+
+/** Holds every session of the process and their running turns. */
+export class SessionManager {
+  private readonly sessions = new Map<string, Session>();
+  private readonly turns = new Map<string, Turn>();
+
+  /** Create a session with a fresh unique id (a UUID). */
+  create(cwd: string, model: string): Session {
+    const session: Session = { id: randomUUID(), cwd, history: [], model };
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  /** The session with this id, or `undefined`. */
+  get(id: string): Session | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** Number of sessions held. */
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /**
+   * Run `work` as the session's turn. A running turn is cancelled first and awaited, so turns of
+   * one session never overlap. `work` gets the turn's AbortSignal, which aborts on
+   * {@link cancel}, on {@link cancelAll}, when a newer prompt arrives, or when `outer` aborts.
+   * If the turn is cancelled while still waiting for its predecessor, `work` still runs, with an
+   * already-aborted signal, so the caller answers `cancelled` the usual way.
+   */
+  async runTurn<T>(session: Session, work: (signal: AbortSignal) => Promise<T>, outer?: AbortSignal): Promise<T> {
+    const previous = this.turns.get(session.id);
+    const controller = new AbortController();
+    const onOuterAbort = () => controller.abort(outer?.reason);
+    if (outer?.aborted) controller.abort(outer.reason);
+    else outer?.addEventListener('abort', onOuterAbort, { once: true });
+    const turn: Turn = { controller, done: Promise.resolve() };
+    this.turns.set(session.id, turn);
+    const run = async () => {
+      if (previous) {
+        previous.controller.abort();
+        await previous.done.catch(() => undefined);
+      }
+      return work(controller.signal);
+    };
+    const promise = run();
+    turn.done = promise;
+    try {
+      return await promise;
+    } finally {
+      outer?.removeEventListener('abort', onOuterAbort);
+      if (this.turns.get(session.id) === turn) this.turns.delete(session.id);
+    }
+  }
+
+  /** Abort the session's running turn. Returns whether there was one; without one, nothing changes. */
+  cancel(id: string): boolean {
+    const turn = this.turns.get(id);
+    if (!turn) return false;
+    turn.controller.abort();
+    return true;
+  }
+
+  /** Abort every running turn; resolves when all of them have settled. */
+  async cancelAll(): Promise<void> {
+    const running = [...this.turns.values()];
+    for (const turn of running) turn.controller.abort();
+    await Promise.allSettled(running.map((turn) => turn.done));
+  }
+}

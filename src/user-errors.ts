@@ -1,0 +1,72 @@
+/**
+ * The one place where failures become the user's words (an `agent_message_chunk`) and the
+ * program's facts (`_meta["openai-acp"].error` on the prompt response).
+ */
+import { ProviderError, ProviderHttpError, ProviderConnectionError, ProviderTimeoutError, ProviderReportedError, type ProviderErrorKind } from './errors.js';
+
+/** What programs read from `_meta["openai-acp"].error`. */
+export interface ErrorMeta {
+  kind: ProviderErrorKind;
+  status?: number;
+  retryable: boolean;
+}
+
+/** The settings a message may point the user at. */
+export interface ErrorContext {
+  /** The model the request asked for. */
+  model: string;
+  /** Retries made before giving up. */
+  retries: number;
+}
+
+const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i;
+
+/**
+ * The user-facing explanation of a provider failure. Names the HTTP status when there was one,
+ * the URL, the setting to change, and the provider's own message. Never contains the API key
+ * (URLs and provider messages do not carry it).
+ */
+export function describeProviderError(error: ProviderError, context: ErrorContext): string {
+  const retried = context.retries > 0 ? ` after ${context.retries} ${context.retries === 1 ? 'retry' : 'retries'}` : '';
+  if (error instanceof ProviderHttpError) {
+    const said = error.providerMessage ? `\nThe provider said: ${error.providerMessage}` : '';
+    const status = `HTTP ${error.status}`;
+    if (error.status === 401 || error.status === 403) {
+      return `The endpoint refused the API key (${status}) at ${error.url}. Check OPENAI_API_KEY (and OPENAI_HEADERS if the endpoint wants another header such as Azure's api-key).${said}`;
+    }
+    if (error.status === 404) {
+      return `The model "${context.model}" or the endpoint was not found (${status}) at ${error.url}. Check OPENAI_MODEL and OPENAI_BASE_URL.${said}`;
+    }
+    if (error.status === 429) {
+      return `Rate limited by the endpoint (${status})${retried}. Wait a moment and try again, or use a key with a higher limit.${said}`;
+    }
+    if (error.status >= 500) {
+      return `The endpoint had a server error (${status})${retried} at ${error.url}. Try again later.${said}`;
+    }
+    return `The endpoint rejected the request (${status}) at ${error.url}.${said}`;
+  }
+  if (error instanceof ProviderConnectionError) {
+    const code = error.code ?? '';
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+      return `Cannot resolve the host of ${error.url} (${code})${retried}. Check OPENAI_BASE_URL and your network or proxy (HTTPS_PROXY).`;
+    }
+    if (TLS_CODES.test(code)) {
+      return `TLS failed for ${error.url} (${code}). For a private certificate authority, point NODE_EXTRA_CA_CERTS at its PEM file.`;
+    }
+    return `Cannot connect to ${error.url}${code ? ` (${code})` : ''}${retried}. Is the server running? Check OPENAI_BASE_URL.`;
+  }
+  if (error instanceof ProviderTimeoutError) {
+    return `No data from ${error.url} for ${Math.round(error.timeoutMs / 1000)} s${retried}, so the request was abandoned. If the model needs longer to think, raise OPENAI_TIMEOUT_MS (now ${error.timeoutMs}).`;
+  }
+  if (error instanceof ProviderReportedError) {
+    const code = error.code ? ` (${error.code})` : '';
+    return `The provider reported an error${code}: ${error.message}`;
+  }
+  return `The response from ${error.url} broke off: ${error.message}${retried}.`;
+}
+
+/** The program-facing facts of a failure. */
+export function errorMeta(error: ProviderError): ErrorMeta {
+  const status = error instanceof ProviderHttpError ? error.status : error instanceof ProviderReportedError ? error.status : undefined;
+  return { kind: error.kind, ...(status !== undefined ? { status } : {}), retryable: error.retryable };
+}

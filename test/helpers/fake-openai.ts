@@ -1,0 +1,101 @@
+/**
+ * A scripted OpenAI-compatible server on 127.0.0.1 (port 0) for tests. Each POST to
+ * `/chat/completions` is recorded and answered by the handler the test sets; `GET /models`
+ * lists one model. Never listens beyond loopback.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A recorded chat request. */
+export interface RecordedRequest {
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, any>;
+}
+
+export type ChatHandler = (req: http.IncomingMessage, res: http.ServerResponse, body: Record<string, any>) => void | Promise<void>;
+
+export interface FakeOpenAI {
+  /** Base URL, e.g. `http://127.0.0.1:1234/v1`. */
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Replace the handler for chat requests. */
+  handle(handler: ChatHandler): void;
+  close(): Promise<void>;
+}
+
+/** SSE text of one `chat.completion.chunk` with the given delta / finish reason / usage. */
+export function chunk(delta: Record<string, unknown>, finish: string | null = null, usage?: Record<string, unknown>): string {
+  const body: Record<string, unknown> = {
+    id: 'chatcmpl-test',
+    object: 'chat.completion.chunk',
+    model: 'test-model',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
+  if (usage) body['usage'] = usage;
+  return `data: ${JSON.stringify(body)}\n\n`;
+}
+
+/** A handler that streams `pieces` as content deltas, then `stop`, usage and `[DONE]`. */
+export function streamText(pieces: string[], usage = { prompt_tokens: 7, completion_tokens: pieces.length, total_tokens: 7 + pieces.length }): ChatHandler {
+  return (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const piece of pieces) res.write(chunk({ content: piece }));
+    res.write(chunk({}, 'stop'));
+    res.write(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [], usage })}\n\n`);
+    res.end('data: [DONE]\n\n');
+  };
+}
+
+/** A handler that answers with an HTTP error status and JSON body. */
+export function httpError(status: number, body: unknown, headers: Record<string, string> = {}): ChatHandler {
+  return (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+}
+
+/** Start the server. */
+export async function startFakeOpenAI(handler: ChatHandler = streamText(['Hello', ' world'])): Promise<FakeOpenAI> {
+  let current = handler;
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<import('node:net').Socket>();
+  const server = http.createServer((req, res) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (d) => (text += d));
+    req.on('end', () => {
+      if (req.method === 'GET' && req.url?.includes('/models')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ object: 'list', data: [{ id: 'test-model', object: 'model' }] }));
+        return;
+      }
+      let body: Record<string, any> = {};
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // recorded as empty
+      }
+      requests.push({ url: req.url ?? '', headers: req.headers, body });
+      Promise.resolve(current(req, res, body)).catch(() => res.destroy());
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    handle(next) {
+      current = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

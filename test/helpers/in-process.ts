@@ -1,0 +1,49 @@
+/**
+ * The agent and the SDK's own client app connected in one process (no spawn), for protocol
+ * tests that need the real agent wiring but not the CLI.
+ */
+import { client, type ClientContext, type SessionNotification } from '@agentclientprotocol/sdk/unstable';
+import { createOpenAIAgent, type AgentOptions } from '../../src/agent.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+
+export interface InProcess {
+  agent: ClientContext;
+  notifications: SessionNotification[];
+  text(sessionId: string): string;
+  thoughts(sessionId: string): string;
+  newSession(): Promise<string>;
+  close(): void;
+}
+
+/** Build a Config the way the CLI would, from `env`. */
+export function testConfig(env: Record<string, string>) {
+  return loadConfig({ OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0', ...env });
+}
+
+/** Connect a fresh agent to an in-process SDK client and run `initialize`. */
+export async function connectInProcess(env: Record<string, string>, extra: Partial<AgentOptions> = {}): Promise<InProcess> {
+  const notifications: SessionNotification[] = [];
+  const logger = createLogger({ level: 'error', write: () => undefined });
+  const { app } = createOpenAIAgent({ config: testConfig(env), logger, ...extra });
+  const connection = client()
+    .onNotification('session/update', ({ params }) => {
+      notifications.push(params);
+    })
+    .connect(app);
+  const agent = connection.agent;
+  await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+  const collect = (sessionId: string, kind: string) =>
+    notifications
+      .filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === kind)
+      .map((n) => (n.update as { content: { text: string } }).content.text)
+      .join('');
+  return {
+    agent,
+    notifications,
+    text: (sessionId) => collect(sessionId, 'agent_message_chunk'),
+    thoughts: (sessionId) => collect(sessionId, 'agent_thought_chunk'),
+    newSession: async () => (await agent.request('session/new', { cwd: process.cwd(), mcpServers: [] })).sessionId,
+    close: () => connection.close(),
+  };
+}
