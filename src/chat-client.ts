@@ -142,6 +142,8 @@ export class ChatCompletionsClient {
 
   /** One HTTP attempt. */
   private async *attempt(request: ChatRequest, signal: AbortSignal, progress: StreamProgress): AsyncGenerator<SseItem[]> {
+    // An abort listener added to an already-aborted signal never fires.
+    signal.throwIfAborted();
     const { url } = this.options;
     const timeoutMs = this.options.timeoutMs ?? 600_000;
     const controller = new AbortController();

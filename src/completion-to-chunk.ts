@@ -30,7 +30,7 @@ export function completionToItems(text: string): SseItem[] {
     choices: choices.filter(isObject).map((choice, position) => {
       const message = isObject(choice['message']) ? choice['message'] : isObject(choice['delta']) ? choice['delta'] : {};
       const toolCalls = Array.isArray(message['tool_calls'])
-        ? (message['tool_calls'] as ChatToolCallDelta[]).map((call, index) => ({ ...call, index: call.index ?? index }))
+        ? (message['tool_calls'].filter(isObject) as ChatToolCallDelta[]).map((call, index) => ({ ...call, index: call.index ?? index }))
         : undefined;
       return {
         index: typeof choice['index'] === 'number' ? choice['index'] : position,

@@ -13,35 +13,65 @@ type Json = Record<string, unknown>;
 
 /** The routing state of one connection; pure bookkeeping, no I/O. */
 export class BusRouter {
-  private readonly byRequest = new Map<string | number, unknown>();
+  /** Keyed requests in flight, by the id the agent sees: their routing key and the client's own id. */
+  private readonly byRequest = new Map<string | number, { key: unknown; id: string | number }>();
   private readonly bySession = new Map<string, unknown>();
+  private renamed = 0;
 
-  /** Note an incoming message's routing key (if it has one). */
-  inbound(message: Json): void {
-    if (!('sessionId' in message)) return;
+  /**
+   * Note an incoming message's routing key (if it has one).
+   * @returns the message to hand to the agent: the same object, except for a keyed request whose id
+   *   is already in flight. Bus clients number their requests independently (each starts at 0 or 1)
+   *   and the kernel forwards ids unchanged, so such a request gets a private id, which
+   *   {@link outbound} swaps back on its response (and `$/cancel_request` follows it).
+   */
+  inbound(message: Json): Json {
+    if (!('sessionId' in message)) return message;
     const key = message['sessionId'];
-    const id = message['id'];
-    if (message['method'] !== undefined && (typeof id === 'string' || typeof id === 'number')) this.byRequest.set(id, key);
     const acpSession = sessionOf(message['params']);
     if (acpSession) this.bySession.set(acpSession, key);
+    const id = message['id'];
+    if (message['method'] === CANCEL_REQUEST) return this.renameCancelled(message, key);
+    if (message['method'] === undefined || !isId(id)) return message;
+    let seen: string | number = id;
+    while (this.byRequest.has(seen)) seen = `stdio-bus-${++this.renamed}`;
+    this.byRequest.set(seen, { key, id });
+    return seen === id ? message : { ...message, id: seen };
   }
 
-  /** The outgoing message with its routing key restored (the same object when it has none). */
+  /** The outgoing message with its routing key (and the client's own request id) restored; the same object when it has no key. */
   outbound(message: Json): Json {
     if ('sessionId' in message) return message;
     const id = message['id'];
-    let key: unknown;
-    if (message['method'] === undefined && (typeof id === 'string' || typeof id === 'number') && this.byRequest.has(id)) {
-      key = this.byRequest.get(id);
-      this.byRequest.delete(id);
-      const created = sessionOf(message['result']);
-      if (created) this.bySession.set(created, key);
-    } else {
-      const acpSession = sessionOf(message['params']);
-      if (acpSession && this.bySession.has(acpSession)) key = this.bySession.get(acpSession);
+    if (message['method'] === undefined && isId(id)) {
+      const request = this.byRequest.get(id);
+      if (request) {
+        this.byRequest.delete(id);
+        const created = sessionOf(message['result']);
+        if (created) this.bySession.set(created, request.key);
+        return { ...message, id: request.id, sessionId: request.key };
+      }
     }
+    const acpSession = sessionOf(message['params']);
+    const key = acpSession !== undefined ? this.bySession.get(acpSession) : undefined;
     return key === undefined ? message : { ...message, sessionId: key };
   }
+
+  /** `$/cancel_request` names the client's own id: point it at the id the agent saw. */
+  private renameCancelled(message: Json, key: unknown): Json {
+    const params = message['params'];
+    const target = typeof params === 'object' && params !== null ? (params as Json)['requestId'] : undefined;
+    for (const [seen, request] of this.byRequest) {
+      if (request.key === key && request.id === target && seen !== target) return { ...message, params: { ...(params as Json), requestId: seen } };
+    }
+    return message;
+  }
+}
+
+const CANCEL_REQUEST = '$/cancel_request';
+
+function isId(value: unknown): value is string | number {
+  return typeof value === 'string' || typeof value === 'number';
 }
 
 function sessionOf(value: unknown): string | undefined {
@@ -55,8 +85,8 @@ export function withBusRouting(stream: Stream, router = new BusRouter()): Stream
   const readable = stream.readable.pipeThrough(
     new TransformStream<AnyMessage, AnyMessage>({
       transform(message, controller) {
-        if (typeof message === 'object' && message !== null) router.inbound(message as unknown as Json);
-        controller.enqueue(message);
+        const routed = typeof message === 'object' && message !== null ? router.inbound(message as unknown as Json) : message;
+        controller.enqueue(routed as unknown as AnyMessage);
       },
     }),
   );

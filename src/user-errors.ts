@@ -38,7 +38,7 @@ export function describeProviderError(error: ProviderError, context: ErrorContex
       return `The model "${context.model}" or the endpoint was not found (${status}) at ${error.url}. Check OPENAI_MODEL and OPENAI_BASE_URL.${said}`;
     }
     if (error.status === 429) {
-      return `Rate limited by the endpoint (${status})${retried}. Wait a moment and try again, or use a key with a higher limit.${said}`;
+      return `Rate limited by the endpoint (${status})${retried} at ${error.url}. Wait a moment and try again, or use a key with a higher limit.${said}`;
     }
     if (error.status >= 500) {
       return `The endpoint had a server error (${status})${retried} at ${error.url}. Try again later.${said}`;

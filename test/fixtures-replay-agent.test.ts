@@ -27,7 +27,7 @@ describe('fixture replay through the client and the agent', () => {
   it.each(cases)('%s', async (name) => {
     const meta = JSON.parse(readFileSync(new URL(`${name}.json`, dir), 'utf8'));
     const bytes = readFileSync(new URL(`${name}.sse`, dir));
-    const expected = meta.expected_if_think_tags_split ?? meta.expected;
+    const expected = { ...meta.expected, ...meta.expected_if_think_tags_split };
     server.handle((_req, res) => {
       res.writeHead(meta.response?.status ?? 200, { 'content-type': meta.response?.content_type ?? 'text/event-stream' });
       // Odd-sized writes so that events and multi-byte characters straddle reads.

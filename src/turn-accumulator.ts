@@ -1,0 +1,259 @@
+/**
+ * Turns the classified items of one streamed Chat Completions response into events (for live
+ * relaying) and a final result. Pure: no I/O, no clocks; O(1) work per delta apart from the
+ * delta's own size.
+ *
+ * The extraction rules are the ones `test/fixtures/providers/README.md` documents, checked
+ * against every recorded provider stream there: `choices` entry with `index` 0; text from
+ * `delta.content` (string, or `text` parts of an array); reasoning from
+ * `delta.reasoning_content` (DeepSeek, llama.cpp, vLLM) else `delta.reasoning` (Groq,
+ * OpenRouter, Ollama), Mistral `thinking` content parts, or inline `<think>` tags;
+ * `reasoning_details` ignored (OpenRouter duplicates `reasoning` there).
+ */
+import type { ChatChoiceChunk, ChatCompletionChunk, ChatContentPart, ChatDelta, ChatErrorObject, ChatToolCallDelta, ChatUsage } from './openai-types.js';
+import type { SseItem } from './sse.js';
+import { createThinkTagSplitter, type ThinkSegment, type ThinkTagSplitter } from './think-tags.js';
+
+/**
+ * What one item produced, in stream order.
+ * - `text` / `reasoning`: a non-empty piece of answer or reasoning text.
+ * - `tool_call`: a fragment of tool call number `index` (0-based position in
+ *   {@link TurnResult.toolCalls}, in order of first appearance; not necessarily the provider's
+ *   `index`). `id` and `name` are the call's values as known so far (absent until seen);
+ *   `argumentsDelta` is this fragment of the JSON arguments (possibly empty).
+ * - `usage`: a usage report (top-level `usage`, or Groq's `x_groq.usage` while no top-level one
+ *   was seen). Several may arrive; the last one counts.
+ * - `finish`: a non-null `finish_reason` (`stop`, `length`, `tool_calls`, `content_filter`, …).
+ * - `error`: an error reported inside the stream (an `error` item, or a chunk's `error` object).
+ */
+export type TurnEvent =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string }
+  | { type: 'usage'; usage: ChatUsage }
+  | { type: 'finish'; reason: string }
+  | { type: 'error'; error: ChatErrorObject };
+
+/** One complete tool call. Missing id or name is `''`; `arguments` is the concatenated JSON text. */
+export interface ToolCallResult {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/**
+ * Everything extracted so far. `finishReason` is the last non-null one; `usage` the last
+ * non-null top-level `usage`, else the last `x_groq.usage`; `error` the first error seen.
+ */
+export interface TurnResult {
+  text: string;
+  reasoning: string;
+  toolCalls: ToolCallResult[];
+  finishReason: string | null;
+  usage: ChatUsage | null;
+  error: ChatErrorObject | null;
+}
+
+/** Options of {@link TurnAccumulator}. */
+export interface TurnAccumulatorOptions {
+  /** split inline <think> tags out of content into reasoning. @defaultValue true */
+  splitThinkTags?: boolean;
+}
+
+/** A tool call being assembled; `ordinal` is its position in the result. */
+type ToolEntry = { ordinal: number; id: string; name: string; args: string[] };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Join the parts, keeping the joined string as the only part (so repeated calls stay cheap). */
+function joinAll(parts: string[]): string {
+  if (parts.length > 1) parts.splice(0, parts.length, parts.join(''));
+  return parts[0] ?? '';
+}
+
+/** The choice to read: the one with `index` 0, else the first one without an index. */
+function pickChoice(choices: ChatChoiceChunk[]): ChatChoiceChunk | undefined {
+  let fallback: ChatChoiceChunk | undefined;
+  for (const choice of choices) {
+    if (!isObject(choice)) continue;
+    if (choice.index === 0) return choice;
+    if ((choice.index === undefined || choice.index === null) && fallback === undefined) fallback = choice;
+  }
+  return fallback;
+}
+
+/**
+ * Accumulates one response. Tool-call fragments are grouped by `index`; without an index by
+ * `id`; without either by their position in the delta's `tool_calls` array (the call last seen
+ * at that position). A call's id and name are the first non-empty values seen (Alibaba sends
+ * `id: ""` on continuations); arguments are concatenated. Never throws on malformed chunks:
+ * fields of the wrong type are ignored.
+ */
+export class TurnAccumulator {
+  private readonly splitter: ThinkTagSplitter | undefined;
+  private readonly textParts: string[] = [];
+  private readonly reasoningParts: string[] = [];
+  private readonly tools: ToolEntry[] = [];
+  private readonly toolsByIndex = new Map<number, ToolEntry>();
+  private readonly toolsById = new Map<string, ToolEntry>();
+  private readonly toolsByPosition = new Map<number, ToolEntry>();
+  private finishReason: string | null = null;
+  private topUsage: ChatUsage | null = null;
+  private groqUsage: ChatUsage | null = null;
+  private error: ChatErrorObject | null = null;
+  private output = false;
+
+  /** @param options - see {@link TurnAccumulatorOptions}; `splitThinkTags` defaults to true. */
+  constructor(options: TurnAccumulatorOptions = {}) {
+    this.splitter = options.splitThinkTags === false ? undefined : createThinkTagSplitter();
+  }
+
+  /** True once any text, reasoning or tool call was produced. */
+  get hasOutput(): boolean {
+    return this.output;
+  }
+
+  /** Feed one SseItem (chunk / error; done and skip are no-ops) and get the events it produced. */
+  push(item: SseItem): TurnEvent[] {
+    const events: TurnEvent[] = [];
+    if (item.kind === 'chunk') this.chunk(item.chunk, events);
+    else if (item.kind === 'error') this.fail(item.error, events);
+    return events;
+  }
+
+  /** End of stream: flush a held-back partial think tag. */
+  flush(): TurnEvent[] {
+    const events: TurnEvent[] = [];
+    if (this.splitter) this.segments(this.splitter.flush(), events);
+    return events;
+  }
+
+  /** The result so far (cheap to call repeatedly: joined parts are cached). */
+  result(): TurnResult {
+    return {
+      text: joinAll(this.textParts),
+      reasoning: joinAll(this.reasoningParts),
+      toolCalls: this.tools.map((tool) => ({ id: tool.id, name: tool.name, arguments: joinAll(tool.args) })),
+      finishReason: this.finishReason,
+      usage: this.topUsage ?? this.groqUsage,
+      error: this.error,
+    };
+  }
+
+  private chunk(chunk: ChatCompletionChunk, events: TurnEvent[]): void {
+    if (!isObject(chunk)) return;
+    if (isObject(chunk.error)) this.fail(chunk.error, events);
+    if (Array.isArray(chunk.choices) && chunk.choices.length > 0) {
+      const choice = pickChoice(chunk.choices);
+      if (choice) {
+        if (isObject(choice.delta)) this.delta(choice.delta, events);
+        const reason = choice.finish_reason;
+        if (typeof reason === 'string' && reason.length > 0) {
+          this.finishReason = reason;
+          events.push({ type: 'finish', reason });
+        }
+      }
+    }
+    if (isObject(chunk.usage)) {
+      this.topUsage = chunk.usage;
+      events.push({ type: 'usage', usage: chunk.usage });
+    } else if (isObject(chunk.x_groq) && isObject(chunk.x_groq.usage)) {
+      this.groqUsage = chunk.x_groq.usage;
+      if (this.topUsage === null) events.push({ type: 'usage', usage: chunk.x_groq.usage });
+    }
+  }
+
+  private delta(delta: ChatDelta, events: TurnEvent[]): void {
+    const reasoning = typeof delta.reasoning_content === 'string' && delta.reasoning_content.length > 0 ? delta.reasoning_content : delta.reasoning;
+    if (typeof reasoning === 'string') this.reasoning(reasoning, events);
+    const content = delta.content;
+    if (typeof content === 'string') this.content(content, events);
+    else if (Array.isArray(content)) {
+      for (const part of content) {
+        if (!isObject(part)) continue;
+        if (part.type === 'text' && typeof part.text === 'string') this.content(part.text, events);
+        else if (part.type === 'thinking') this.thinking(part.thinking, events);
+      }
+    }
+    if (Array.isArray(delta.tool_calls)) {
+      const calls = delta.tool_calls;
+      for (let position = 0; position < calls.length; position++) {
+        const call = calls[position];
+        if (isObject(call)) this.toolCall(call, position, events);
+      }
+    }
+  }
+
+  /** Mistral thinking parts: `thinking` is a string or an array of `{type:"text", text}` parts. */
+  private thinking(thinking: ChatContentPart['thinking'], events: TurnEvent[]): void {
+    if (typeof thinking === 'string') this.reasoning(thinking, events);
+    else if (Array.isArray(thinking)) {
+      for (const inner of thinking) {
+        if (isObject(inner) && typeof inner.text === 'string') this.reasoning(inner.text, events);
+      }
+    }
+  }
+
+  private content(text: string, events: TurnEvent[]): void {
+    if (text.length === 0) return;
+    if (this.splitter) this.segments(this.splitter.push(text), events);
+    else this.text(text, events);
+  }
+
+  private segments(segments: ThinkSegment[], events: TurnEvent[]): void {
+    for (const segment of segments) {
+      if (segment.type === 'text') this.text(segment.text, events);
+      else this.reasoning(segment.text, events);
+    }
+  }
+
+  private text(text: string, events: TurnEvent[]): void {
+    this.emit('text', this.textParts, text, events);
+  }
+
+  private reasoning(text: string, events: TurnEvent[]): void {
+    this.emit('reasoning', this.reasoningParts, text, events);
+  }
+
+  private emit(type: 'text' | 'reasoning', parts: string[], text: string, events: TurnEvent[]): void {
+    if (text.length === 0) return;
+    parts.push(text);
+    this.output = true;
+    events.push({ type, text });
+  }
+
+  private toolCall(call: ChatToolCallDelta, position: number, events: TurnEvent[]): void {
+    const rawId: unknown = call.id;
+    const id = typeof rawId === 'string' ? rawId : typeof rawId === 'number' ? String(rawId) : '';
+    const index = typeof call.index === 'number' ? call.index : undefined;
+    let entry = index !== undefined ? this.toolsByIndex.get(index) : id !== '' ? this.toolsById.get(id) : this.toolsByPosition.get(position);
+    const isNew = entry === undefined;
+    if (entry === undefined) {
+      entry = { ordinal: this.tools.length, id: '', name: '', args: [] };
+      this.tools.push(entry);
+      if (index !== undefined) this.toolsByIndex.set(index, entry);
+    }
+    this.toolsByPosition.set(position, entry);
+    if (id !== '' && !this.toolsById.has(id)) this.toolsById.set(id, entry);
+    const fn = isObject(call.function) ? call.function : undefined;
+    const name = fn && typeof fn.name === 'string' ? fn.name : '';
+    const changed = isNew || (entry.id === '' && id !== '') || (entry.name === '' && name !== '');
+    if (entry.id === '') entry.id = id;
+    if (entry.name === '') entry.name = name;
+    const argumentsDelta = fn && typeof fn.arguments === 'string' ? fn.arguments : '';
+    if (argumentsDelta.length > 0) entry.args.push(argumentsDelta);
+    if (!changed && argumentsDelta.length === 0) return;
+    this.output = true;
+    const event: TurnEvent = { type: 'tool_call', index: entry.ordinal, argumentsDelta };
+    if (entry.id !== '') event.id = entry.id;
+    if (entry.name !== '') event.name = entry.name;
+    events.push(event);
+  }
+
+  private fail(error: ChatErrorObject, events: TurnEvent[]): void {
+    if (this.error === null) this.error = error;
+    events.push({ type: 'error', error });
+  }
+}
