@@ -13,7 +13,8 @@ await build({
   platform: 'node',
   target: 'node20',
   external: ['undici'],
-  minifySyntax: true,
+  minify: true,
+  keepNames: false,
   legalComments: 'none',
   sourcemap: 'linked',
   // Bundled CommonJS dependencies (dotenv) call require(); give ESM one.

@@ -40,8 +40,8 @@ function resolveConfig(flags: CliFlags): { config: Config; configError?: ConfigE
 async function serve(flags: CliFlags): Promise<void> {
   const { config, configError } = resolveConfig(flags);
   const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
-  if (configError) {
-    logger.error(`invalid configuration; every prompt will explain this:\n${describeConfigProblems(configError.problems)}`);
+  for (const problem of configError?.problems ?? []) {
+    logger.error(`invalid configuration (every prompt will explain it): ${describeConfigProblems([problem])}`);
   }
   logger.info(`openai-acp ${VERSION} serving ACP on stdio`, {
     endpoint: config.chatCompletionsUrl,

@@ -55,6 +55,13 @@ describe('describeProviderError: HTTP', () => {
     expect(text).toContain('The provider said: bad things');
   });
 
+  it.each([400, 401, 403, 404, 408, 409, 413, 422, 429, 500, 503])('every HTTP message names its status (%i) and the URL', (status) => {
+    const text = describeProviderError(http(status), { ...context, retries: 2 });
+    expect(text).toContain(`HTTP ${status}`);
+    expect(text).toContain(URL_);
+    expect(text).not.toContain('undefined');
+  });
+
   it('includes the OpenRouter raw upstream message', () => {
     const body = '{"error":{"message":"Provider returned error","code":429,"metadata":{"raw":"model is rate-limited upstream"}}}';
     expect(describeProviderError(http(429, body), context)).toContain('model is rate-limited upstream');
