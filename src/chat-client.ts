@@ -38,7 +38,7 @@ export interface ChatClientOptions {
   headers?: Record<string, string>;
   /** Retries after the first attempt. @defaultValue 2 */
   maxRetries?: number;
-  /** Longest silence (no bytes) before the request is abandoned, in ms. @defaultValue 600000 */
+  /** Longest silence (no bytes) before the request is abandoned, in ms, measured between network reads. @defaultValue 600000 */
   timeoutMs?: number;
   /** `User-Agent` value. */
   userAgent?: string;
@@ -109,7 +109,7 @@ export class ChatCompletionsClient {
    * @throws {ProviderError} when the request finally fails
    * @throws the signal's reason when `signal` aborts (the caller checks `signal.aborted`)
    */
-  async *stream(request: ChatRequest, signal: AbortSignal, progress: StreamProgress = { committed: false, finished: false }): AsyncGenerator<SseItem[]> {
+  async *stream(request: ChatRequest, signal: AbortSignal, progress: StreamProgress): AsyncGenerator<SseItem[]> {
     const maxRetries = this.options.maxRetries ?? 2;
     let streamOptionsFallbackUsed = false;
     for (let attempt = 0; ; attempt++) {

@@ -92,7 +92,7 @@ export class ProviderStreamError extends ProviderError {
   readonly kind = 'stream' as const;
   readonly retryable = true;
   constructor(url: string, detail: string, cause?: unknown) {
-    super(`the response stream from ${url} ended early: ${detail}`, url, { cause });
+    super(`the response stream ended early: ${detail}`, url, { cause });
   }
 }
 

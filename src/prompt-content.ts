@@ -45,7 +45,10 @@ export function blockToText(block: Exclude<ContentBlock, { type: 'image' }>): st
   }
 }
 
-/** The `image_url` part for an image block: the block's http(s) `uri`, else a `data:` URL. */
+/**
+ * The `image_url` part for an image block: a `data:` URL built from the block's `data` (works with
+ * servers that cannot fetch URLs, such as a local Ollama), or its http(s) `uri` when it carries no data.
+ */
 export function imageToPart(block: Extract<ContentBlock, { type: 'image' }>): ChatRequestContentPart {
   const uri = block.uri ?? '';
   const url = /^https?:\/\//i.test(uri) && !block.data ? uri : `data:${block.mimeType};base64,${block.data}`;

@@ -56,7 +56,7 @@ export function describeProviderError(error: ProviderError, context: ErrorContex
     return `Cannot connect to ${error.url}${code ? ` (${code})` : ''}${retried}. Is the server running? Check OPENAI_BASE_URL.`;
   }
   if (error instanceof ProviderTimeoutError) {
-    return `No data from ${error.url} for ${Math.round(error.timeoutMs / 1000)} s${retried}, so the request was abandoned. If the model needs longer to think, raise OPENAI_TIMEOUT_MS (now ${error.timeoutMs}).`;
+    return `No data from ${error.url} for ${formatMs(error.timeoutMs)}${retried}, so the request was abandoned. If the model needs longer to think, raise OPENAI_TIMEOUT_MS (now ${error.timeoutMs}).`;
   }
   if (error instanceof ProviderReportedError) {
     const code = error.code ? ` (${error.code})` : '';
@@ -69,4 +69,9 @@ export function describeProviderError(error: ProviderError, context: ErrorContex
 export function errorMeta(error: ProviderError): ErrorMeta {
   const status = error instanceof ProviderHttpError ? error.status : error instanceof ProviderReportedError ? error.status : undefined;
   return { kind: error.kind, ...(status !== undefined ? { status } : {}), retryable: error.retryable };
+}
+
+/** `600 s` for whole seconds and longer limits, `300 ms` below a second. */
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
 }
