@@ -27,6 +27,7 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_BASE_URL', CONFIG_DEFAULTS.baseUrl, 'endpoint base; /chat/completions is appended (never doubled)'],
   ['OPENAI_API_KEY', 'empty', 'sent as "Authorization: Bearer <key>"; when empty, no Authorization header (local servers)'],
   ['OPENAI_MODEL', CONFIG_DEFAULTS.model, 'model id'],
+  ['OPENAI_MODELS', 'unset', 'model picker ids when GET /models lists none: a comma list or JSON array (OPENAI_MODEL is always offered)'],
   ['OPENAI_SYSTEM_PROMPT', 'unset', 'system message put before every request'],
   ['OPENAI_MAX_TOKENS', 'unset', 'answer length limit (max_tokens), a positive integer'],
   ['OPENAI_TEMPERATURE', 'unset', 'sampling temperature, a number from 0 to 2'],

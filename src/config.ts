@@ -20,6 +20,12 @@ export interface Config {
   apiKey: string | undefined;
   /** Model id; default `gpt-4o`. */
   model: string;
+  /**
+   * Model ids offered in the model picker when the endpoint's `GET /models` lists nothing, from
+   * `OPENAI_MODELS` (a comma-separated list or a JSON array of strings), deduplicated, in order;
+   * `undefined` when unset.
+   */
+  models: string[] | undefined;
   /** System message put before every request; `undefined` when unset. */
   systemPrompt: string | undefined;
   /** `max_tokens` for every request, a positive integer (tokens); `undefined` when unset. */
@@ -160,6 +166,23 @@ function parseBaseUrl(raw: string): { baseUrl: string; query: string | undefined
   return { baseUrl: `${url.protocol}//${url.host}${path}`, query: query || undefined };
 }
 
+/** Parses OPENAI_MODELS: a JSON array of strings or a comma list; trimmed, deduplicated, empty entries dropped. */
+function parseModelList(raw: string): string[] | undefined | Problem {
+  let ids: string[];
+  if (raw.startsWith('[')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return no('is not a valid JSON array (ids need "double quotes")');
+    }
+    if (!Array.isArray(parsed) || !parsed.every((id) => typeof id === 'string')) return no('is not a JSON array of strings');
+    ids = parsed;
+  } else ids = raw.split(',');
+  const unique = [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
+  return unique.length > 0 ? unique : undefined;
+}
+
 /** Parses OPENAI_HEADERS: the valid headers, and problems that name headers but never show values. */
 function parseHeaders(raw: string): { headers: Record<string, string>; problems: string[] } {
   let parsed: unknown;
@@ -224,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: CliFl
     NOT_SENDABLE.test(raw) ? no('contains characters that cannot be sent in an HTTP header') : raw.replace(/^bearer\s+/i, '') || undefined,
   );
   const [model] = read('OPENAI_MODEL', flags.model);
+  const models = check('OPENAI_MODELS', 'model ids separated by commas, or a JSON array of strings', parseModelList);
   const [systemPrompt] = read('OPENAI_SYSTEM_PROMPT', flags.systemPrompt);
   const maxTokens = check('OPENAI_MAX_TOKENS', ACCEPTED.tokens, integer(1));
   const temperature = check('OPENAI_TEMPERATURE', 'a number from 0 to 2', parseTemperature);
@@ -251,6 +275,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: CliFl
     chatCompletionsUrl: `${baseUrl}/chat/completions${query ? `?${query}` : ''}`,
     apiKey,
     model: model ?? CONFIG_DEFAULTS.model,
+    models,
     systemPrompt,
     maxTokens,
     temperature,

@@ -21,6 +21,7 @@ describe('loadConfig defaults', () => {
       chatCompletionsUrl: 'https://api.openai.com/v1/chat/completions',
       apiKey: undefined,
       model: 'gpt-4o',
+      models: undefined,
       systemPrompt: undefined,
       maxTokens: undefined,
       temperature: undefined,
