@@ -153,14 +153,31 @@ describe('openai-acp over stdio', () => {
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 
-  it('exits 0 within a second on SIGTERM mid-turn, answering the prompt cancelled', async () => {
+  it('a prompt arriving while the turn runs cancels that turn first', async () => {
+    const a = launch();
+    const sessionId = await a.start();
+    server.handle(stallAfter('first'));
+    const older = a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'one' }] });
+    await waitFor(() => a.text(sessionId) === 'first');
+    server.handle(streamText(['second']));
+    const newer = a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'two' }] });
+    expect((await older).result.stopReason).toBe('cancelled');
+    expect((await newer).result.stopReason).toBe('end_turn');
+    expect(server.requests.at(-1)!.body.messages).toEqual([
+      { role: 'user', content: 'one' },
+      { role: 'assistant', content: 'first' },
+      { role: 'user', content: 'two' },
+    ]);
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('exits 0 within a second on %s mid-turn, answering the prompt cancelled', async (signal) => {
     const a = launch();
     const sessionId = await a.start();
     server.handle(stallAfter('x'));
     const pending = a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'q' }] });
     await waitFor(() => a.text(sessionId) === 'x');
     const t0 = Date.now();
-    a.child.kill('SIGTERM');
+    a.child.kill(signal);
     expect(await a.exited).toBe(0);
     expect(Date.now() - t0).toBeLessThan(1000);
     expect((await Promise.race([pending, sleep(100).then(() => undefined)]))?.result?.stopReason).toBe('cancelled');
