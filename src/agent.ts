@@ -18,6 +18,8 @@ import { ChatCompletionsClient } from './chat-client.js';
 import { describeConfigProblems, type Config, type ConfigError } from './config.js';
 import type { FetchLike } from './http.js';
 import type { Logger } from './log.js';
+import { MODEL_CONFIG_ID, ModelPicker } from './model-picker.js';
+import { ModelCatalog } from './models.js';
 import type { ChatMessage } from './openai-types.js';
 import { promptToUserContent } from './prompt-content.js';
 import { SessionManager, type Session } from './session-manager.js';
@@ -33,6 +35,8 @@ export interface AgentOptions {
   logger: Logger;
   /** Injectable transport (tests). */
   fetch?: FetchLike;
+  /** Limit for `GET /models` in ms, which bounds how long `session/new` waits for it. @defaultValue 3000 */
+  modelsTimeoutMs?: number;
 }
 
 /** The agent app plus the handles the CLI needs for shutdown. */
@@ -42,6 +46,7 @@ export interface OpenAIAgent {
 }
 
 const cancelParams = z.object({ sessionId: z.string() }).passthrough();
+const setModelParams = z.object({ sessionId: z.string(), modelId: z.string() }).passthrough();
 
 /** `-32002` with `{sessionId}`: the session is not known to this process. */
 export function sessionNotFound(sessionId: string): RequestError {
@@ -75,6 +80,21 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     logger,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
+  const catalog = new ModelCatalog({
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    headers: config.headers,
+    query: config.query,
+    timeoutMs: options.modelsTimeoutMs,
+    userAgent: `${AGENT_NAME}/${VERSION}`,
+    fetch: options.fetch,
+    logger,
+    configuredModel: config.model,
+    fallbackModels: config.models,
+    // An invalid configuration sends nothing anywhere, not even a model list request.
+    enabled: !options.configError,
+  });
+  const picker = new ModelPicker();
   const configProblem = options.configError
     ? `openai-acp is not configured correctly, so nothing was sent to the model:\n${describeConfigProblems(options.configError.problems)}\nFix the setting (environment, .env file or flags) and restart the agent.`
     : undefined;
@@ -89,11 +109,34 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
   };
 
   const app = agent({ name: AGENT_NAME })
-    .onRequest('initialize', () => initializeResponse())
-    .onRequest('session/new', ({ params }) => {
+    .onRequest('initialize', () => {
+      void catalog.list(); // start fetching the model list early; session/new awaits it
+      return initializeResponse();
+    })
+    .onRequest('session/new', async ({ params }) => {
+      const models = await catalog.list();
       const session = sessions.create(params.cwd, config.model);
-      logger.debug('session created', { sessionId: session.id, cwd: params.cwd });
-      return { sessionId: session.id };
+      picker.attach(session, models);
+      logger.debug('session created', { sessionId: session.id, cwd: params.cwd, models: models.length });
+      // `models` is the legacy picker (not in the schema); responses are not validated, so it passes through.
+      const response = { sessionId: session.id, configOptions: picker.configOptions(session), models: picker.legacyModels(session) };
+      return response;
+    })
+    .onRequest('session/set_config_option', ({ params }) => {
+      const session = requireSession(params.sessionId);
+      if (params.configId !== MODEL_CONFIG_ID) {
+        throw RequestError.invalidParams({ configId: params.configId }, `Unknown config option ${JSON.stringify(params.configId)}; valid: ${MODEL_CONFIG_ID}`);
+      }
+      picker.select(session, params.value);
+      logger.debug('model selected', { sessionId: session.id, model: session.model });
+      return { configOptions: picker.configOptions(session) };
+    })
+    // Legacy model selection (Open Design's fallback, acp-ai-provider, acp-factory).
+    .onRequest('session/set_model', setModelParams, ({ params }) => {
+      const session = requireSession(params.sessionId);
+      picker.select(session, params.modelId);
+      logger.debug('model selected', { sessionId: session.id, model: session.model });
+      return {};
     })
     .onRequest('session/prompt', async (ctx) => {
       const session = requireSession(ctx.params.sessionId);
@@ -115,7 +158,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
             request: { model: session.model, messages, maxTokens: config.maxTokens, temperature: config.temperature },
             signal,
             send,
-            contextWindow: config.contextWindow,
+            contextWindow: config.contextWindow ?? picker.contextWindow(session),
             logger,
           });
           // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.

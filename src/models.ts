@@ -140,6 +140,8 @@ export interface ModelCatalogOptions extends FetchModelsOptions {
   fallbackModels?: readonly string[] | undefined;
   /** After an empty answer, ms before the next {@link ModelCatalog.list} asks again. @defaultValue 30000 */
   retryEmptyAfterMs?: number | undefined;
+  /** When false the endpoint is never asked (the configuration is invalid); fallbacks only. @defaultValue true */
+  enabled?: boolean | undefined;
 }
 
 /**
@@ -165,6 +167,7 @@ export class ModelCatalog {
   async list(): Promise<ModelInfo[]> {
     const retryAfter = this.options.retryEmptyAfterMs ?? 30_000;
     if (this.pending && this.emptyAt !== undefined && Date.now() - this.emptyAt >= retryAfter) this.pending = undefined;
+    if (this.options.enabled === false) return this.withFallbacks([]);
     if (!this.pending) {
       this.emptyAt = undefined;
       this.pending = fetchModels(this.options).then((fetched) => {

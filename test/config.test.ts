@@ -294,3 +294,18 @@ describe('secretsOf', () => {
     expect(secretsOf(loadConfig({}))).toEqual([]);
   });
 });
+
+describe('OPENAI_MODELS', () => {
+  it('reads a comma list or a JSON array, trimmed and deduplicated', () => {
+    expect(loadConfig({ OPENAI_MODELS: ' a, b ,,a ' }).models).toEqual(['a', 'b']);
+    expect(loadConfig({ OPENAI_MODELS: '["x", " y ", "x"]' }).models).toEqual(['x', 'y']);
+    expect(loadConfig({ OPENAI_MODELS: ' , ' }).models).toBeUndefined();
+  });
+
+  it('rejects a JSON array that is malformed or not of strings', () => {
+    for (const raw of ['["a",', '[1, 2]']) {
+      const error = configError({ OPENAI_MODELS: raw });
+      expect(error.problems.map((p) => p.variable)).toEqual(['OPENAI_MODELS']);
+    }
+  });
+});

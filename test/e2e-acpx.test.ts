@@ -24,11 +24,11 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-function acpx(prompt: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function acpx(prompt: string, env: Record<string, string> = {}, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [ACPX, '--agent', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`, '--format', 'json', '--approve-all', '--cwd', home, 'exec', prompt],
+      [ACPX, '--agent', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`, '--format', 'json', '--approve-all', '--cwd', home, ...args, 'exec', prompt],
       { env: { PATH: process.env.PATH ?? '', HOME: home, OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0', ...env }, timeout: 20_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
@@ -69,4 +69,18 @@ it('acpx exec shows a provider failure as words, not a crash', async () => {
   expect(text).toContain('Incorrect API key provided');
   expect(run.stdout + run.stderr).not.toContain('sk-wrong-acpx-key');
   expect(all.find((m) => m.result?.stopReason)?.result._meta['openai-acp'].error).toEqual({ kind: 'http', status: 401, retryable: false });
+});
+
+it('acpx --model picks a model from our list, and the upstream request carries it', async () => {
+  server.setModels({ object: 'list', data: [{ id: 'test-model' }, { id: 'other-model' }] });
+  server.handle(streamText(['ok']));
+  try {
+    const run = await acpx('hi', {}, ['--model', 'other-model']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(server.requests.at(-1)!.body.model).toBe('other-model');
+    expect(messages(run.stdout).some((m) => m.method === 'session/set_config_option' && m.params.value === 'other-model')).toBe(true);
+    expect(messages(run.stdout).find((m) => m.result?.stopReason)?.result.stopReason).toBe('end_turn');
+  } finally {
+    server.setModels({ object: 'list', data: [{ id: 'test-model' }] });
+  }
 });

@@ -1,7 +1,7 @@
 /**
  * A scripted OpenAI-compatible server on 127.0.0.1 (port 0) for tests. Each POST to
  * `/chat/completions` is recorded and answered by the handler the test sets; `GET /models`
- * lists one model. Never listens beyond loopback.
+ * lists `test-model` unless the test sets another body with `setModels`. Never listens beyond loopback.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +21,10 @@ export interface FakeOpenAI {
   requests: RecordedRequest[];
   /** Replace the handler for chat requests. */
   handle(handler: ChatHandler): void;
+  /** Replace the JSON body (and status) of `GET /models`. */
+  setModels(body: unknown, status?: number): void;
+  /** Number of `GET /models` requests served. */
+  readonly modelRequests: number;
   close(): Promise<void>;
 }
 
@@ -58,6 +62,8 @@ export function httpError(status: number, body: unknown, headers: Record<string,
 /** Start the server. */
 export async function startFakeOpenAI(handler: ChatHandler = streamText(['Hello', ' world'])): Promise<FakeOpenAI> {
   let current = handler;
+  let models: { body: unknown; status: number } = { body: { object: 'list', data: [{ id: 'test-model', object: 'model' }] }, status: 200 };
+  let modelRequests = 0;
   const requests: RecordedRequest[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
@@ -66,8 +72,9 @@ export async function startFakeOpenAI(handler: ChatHandler = streamText(['Hello'
     req.on('data', (d) => (text += d));
     req.on('end', () => {
       if (req.method === 'GET' && req.url?.includes('/models')) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', data: [{ id: 'test-model', object: 'model' }] }));
+        modelRequests++;
+        res.writeHead(models.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(models.body));
         return;
       }
       let body: Record<string, any> = {};
@@ -91,6 +98,12 @@ export async function startFakeOpenAI(handler: ChatHandler = streamText(['Hello'
     requests,
     handle(next) {
       current = next;
+    },
+    setModels(body, status = 200) {
+      models = { body, status };
+    },
+    get modelRequests() {
+      return modelRequests;
     },
     close: () =>
       new Promise<void>((resolve) => {
