@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatDelta } from '../src/openai-types.js';
 import type { SseItem } from '../src/sse.js';
 import { TurnAccumulator, type TurnEvent } from '../src/turn-accumulator.js';
+import { splitAt } from '../test/helpers/split.js';
 
 /** Strings rich in tag characters, so partial tags and near-misses are common. */
 const tagChars = fc.constantFrom('<', '/', 't', 'h', 'i', 'n', 'k', '>', 'a', ' ', '\n', 'é', '👋');
@@ -15,17 +16,7 @@ const tagText = fc.array(tagChars, { maxLength: 24 }).map((cs) => cs.join(''));
 const anyText = fc.string({ unit: 'grapheme', maxLength: 30 });
 
 /** Cut a string at the given offsets (code unit offsets modulo its length). */
-function split(s: string, offsets: number[]): string[] {
-  const points = [...new Set(offsets.map((o) => o % (s.length + 1)))].sort((a, b) => a - b);
-  const pieces: string[] = [];
-  let last = 0;
-  for (const p of points) {
-    pieces.push(s.slice(last, p));
-    last = p;
-  }
-  pieces.push(s.slice(last));
-  return pieces;
-}
+const split = splitAt;
 
 const chunk = (delta: ChatDelta): SseItem => ({ kind: 'chunk', chunk: { choices: [{ index: 0, delta, finish_reason: null }] } });
 

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifySseEvent, createSseDecoder, type SseItem } from '../src/sse.js';
+import { splitAt } from '../test/helpers/split.js';
 
 const enc = new TextEncoder();
 
@@ -18,17 +19,7 @@ function decode(pieces: Uint8Array[]): SseItem[] {
 }
 
 /** Cut `bytes` at the given offsets (taken modulo the length, sorted). */
-function cut(bytes: Uint8Array, offsets: number[]): Uint8Array[] {
-  const points = [...new Set(offsets.map((o) => (bytes.length === 0 ? 0 : o % (bytes.length + 1))))].sort((a, b) => a - b);
-  const pieces: Uint8Array[] = [];
-  let last = 0;
-  for (const p of points) {
-    pieces.push(bytes.subarray(last, p));
-    last = p;
-  }
-  pieces.push(bytes.subarray(last));
-  return pieces;
-}
+const cut = splitAt;
 
 /** A line value: any Unicode (astral too, no lone surrogates) or SSE-ish characters; no CR or LF. */
 const lineValue = fc.oneof(

@@ -1,4 +1,4 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,8 +12,7 @@ import {
   isRetryableStatus,
 } from '../src/errors.js';
 
-const local = fileURLToPath(new URL('./fixtures/providers/http-errors/', import.meta.url));
-const dir = existsSync(local) ? local : '/work/shared/fixtures/providers/http-errors/';
+const dir = fileURLToPath(new URL('./fixtures/providers/http-errors/', import.meta.url));
 const body = (name: string) => readFileSync(`${dir}${name}.body`, 'utf8');
 const URL_ = 'http://127.0.0.1:1/v1/chat/completions';
 
