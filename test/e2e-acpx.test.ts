@@ -42,15 +42,20 @@ function messages(stdout: string): any[] {
     .map((line) => JSON.parse(line));
 }
 
+/** The concatenated `agent_message_chunk` text among acpx's printed messages. */
+function messageText(all: any[]): string {
+  return all
+    .filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === 'agent_message_chunk')
+    .map((m) => m.params.update.content.text)
+    .join('');
+}
+
 it('acpx exec gets the streamed answer and a clean end_turn', async () => {
   server.handle(streamText(['Olá', ' mundo']));
   const run = await acpx('Say hi in Portuguese');
   expect(run.code).toBe(0);
   const all = messages(run.stdout);
-  const text = all
-    .filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === 'agent_message_chunk')
-    .map((m) => m.params.update.content.text)
-    .join('');
+  const text = messageText(all);
   expect(text).toBe('Olá mundo');
   const answer = all.find((m) => m.result?.stopReason);
   expect(answer.result).toMatchObject({ stopReason: 'end_turn', usage: { inputTokens: 7, outputTokens: 2 } });
@@ -61,10 +66,7 @@ it('acpx exec shows a provider failure as words, not a crash', async () => {
   server.handle(httpError(401, { error: { message: 'Incorrect API key provided' } }));
   const run = await acpx('hi', { OPENAI_API_KEY: 'sk-wrong-acpx-key' });
   const all = messages(run.stdout);
-  const text = all
-    .filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === 'agent_message_chunk')
-    .map((m) => m.params.update.content.text)
-    .join('');
+  const text = messageText(all);
   expect(text).toContain('HTTP 401');
   expect(text).toContain('Incorrect API key provided');
   expect(run.stdout + run.stderr).not.toContain('sk-wrong-acpx-key');
