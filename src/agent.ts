@@ -14,12 +14,11 @@ import {
   type SessionUpdate,
 } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
-import { ChatCompletionsClient } from './chat-client.js';
 import { describeConfigProblems, type Config, type ConfigError } from './config.js';
 import type { FetchLike } from './http.js';
+import { createEndpoint } from './endpoint.js';
 import type { Logger } from './log.js';
 import { MODEL_CONFIG_ID, ModelPicker } from './model-picker.js';
-import { ModelCatalog } from './models.js';
 import type { ChatMessage } from './openai-types.js';
 import { promptToUserContent } from './prompt-content.js';
 import { SessionManager, type Session } from './session-manager.js';
@@ -70,27 +69,10 @@ export function initializeResponse(): InitializeResponse {
 export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
   const { config, logger } = options;
   const sessions = new SessionManager();
-  const client = new ChatCompletionsClient({
-    url: config.chatCompletionsUrl,
-    apiKey: config.apiKey,
-    headers: config.headers,
-    maxRetries: config.maxRetries,
-    timeoutMs: config.timeoutMs,
-    userAgent: `${AGENT_NAME}/${VERSION}`,
+  const { client, catalog } = createEndpoint(config, {
     logger,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
-  const catalog = new ModelCatalog({
-    baseUrl: config.baseUrl,
-    apiKey: config.apiKey,
-    headers: config.headers,
-    query: config.query,
-    timeoutMs: options.modelsTimeoutMs,
-    userAgent: `${AGENT_NAME}/${VERSION}`,
     fetch: options.fetch,
-    logger,
-    configuredModel: config.model,
-    fallbackModels: config.models,
+    modelsTimeoutMs: options.modelsTimeoutMs,
     // An invalid configuration sends nothing anywhere, not even a model list request.
     enabled: !options.configError,
   });

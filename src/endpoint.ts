@@ -1,0 +1,65 @@
+/**
+ * One upstream endpoint as the agent uses it: the chat client and the model catalog, built from
+ * the same settings so that the agent, `doctor` and `models` reach the endpoint the same way.
+ */
+import { ChatCompletionsClient } from './chat-client.js';
+import type { Config } from './config.js';
+import type { FetchLike } from './http.js';
+import type { Logger } from './log.js';
+import { ModelCatalog } from './models.js';
+import { AGENT_NAME, VERSION } from './version.js';
+
+/** The settings of one endpoint: a {@link Config} is one, and so is each provider of a config file. */
+export type EndpointSettings = Pick<
+  Config,
+  'baseUrl' | 'chatCompletionsUrl' | 'apiKey' | 'headers' | 'query' | 'model' | 'models' | 'maxRetries' | 'timeoutMs'
+>;
+
+/** What building an endpoint needs besides its settings. */
+export interface EndpointDeps {
+  logger: Logger;
+  /** Injectable transport (tests). @defaultValue undici fetch */
+  fetch?: FetchLike | undefined;
+  /** Limit for `GET /models` in ms. @defaultValue 3000 */
+  modelsTimeoutMs?: number | undefined;
+  /** When false, the catalog never sends `GET /models` (invalid configuration). @defaultValue true */
+  enabled?: boolean | undefined;
+}
+
+/** A ready endpoint. */
+export interface Endpoint {
+  readonly settings: EndpointSettings;
+  readonly client: ChatCompletionsClient;
+  readonly catalog: ModelCatalog;
+}
+
+/** The `User-Agent` sent with every request, e.g. `openai-acp/0.1.0`. */
+export const USER_AGENT = `${AGENT_NAME}/${VERSION}`;
+
+/** Builds the chat client and the model catalog of one endpoint. Sends nothing by itself. */
+export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): Endpoint {
+  const client = new ChatCompletionsClient({
+    url: settings.chatCompletionsUrl,
+    apiKey: settings.apiKey,
+    headers: settings.headers,
+    maxRetries: settings.maxRetries,
+    timeoutMs: settings.timeoutMs,
+    userAgent: USER_AGENT,
+    logger: deps.logger,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
+  const catalog = new ModelCatalog({
+    baseUrl: settings.baseUrl,
+    apiKey: settings.apiKey,
+    headers: settings.headers,
+    query: settings.query,
+    timeoutMs: deps.modelsTimeoutMs,
+    userAgent: USER_AGENT,
+    fetch: deps.fetch,
+    logger: deps.logger,
+    configuredModel: settings.model,
+    fallbackModels: settings.models,
+    enabled: deps.enabled ?? true,
+  });
+  return { settings, client, catalog };
+}
