@@ -1,5 +1,6 @@
 /**
- * OpenAIAgent: wires the ACP methods to sessions, the chat client and the turn runner.
+ * OpenAIAgent: wires the ACP methods to sessions, the session store, the endpoints and the turn
+ * runner.
  *
  * Sources: ACP v1 methods https://agentclientprotocol.com/protocol/v1/ and `../shared/ACP-NOTES.md`
  * (what Zed, acpx, Open Design and stdio Bus send).
@@ -9,22 +10,35 @@ import {
   RequestError,
   type AgentApp,
   type AgentContext,
+  type AuthMethod,
+  type ClientCapabilities,
   type InitializeResponse,
-  type PromptResponse,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
 import { describeConfigProblems, type Config, type ConfigError } from './config.js';
+import { EndpointRegistry, type NamedEndpointSettings } from './endpoint-registry.js';
 import type { FetchLike } from './http.js';
-import { createEndpoint } from './endpoint.js';
 import type { Logger } from './log.js';
-import { MODEL_CONFIG_ID, ModelPicker } from './model-picker.js';
-import type { ChatMessage } from './openai-types.js';
-import { promptToUserContent } from './prompt-content.js';
+import { MODEL_CONFIG_ID, ModelPicker, THOUGHT_LEVEL_CONFIG_ID } from './model-picker.js';
+import { reasoningEffortLevels } from './providers.js';
+import { InvalidCursorError, paginateSessions } from './session-list.js';
 import { SessionManager, type Session } from './session-manager.js';
-import { agentText } from './to-acp.js';
-import { runTurn } from './turn-runner.js';
+import { openSessionStore, type SessionStore, type StoredSession } from './session-store.js';
+import { SLASH_COMMANDS } from './slash-commands.js';
+import { PromptRunner } from './prompt-runner.js';
+import { replayUpdates } from './conversation.js';
 import { AGENT_NAME, VERSION } from './version.js';
+
+/** The endpoints to use and the default model value. */
+export interface EndpointPlan {
+  /** Default first; may be empty, then every prompt answers with {@link missing}. */
+  endpoints: NamedEndpointSettings[];
+  /** Default model value (`providerId/modelId` with several endpoints); the first endpoint's model when absent. */
+  model?: string | undefined;
+  /** Words for every prompt when there is no endpoint (how to configure one). */
+  missing?: string | undefined;
+}
 
 /** What the agent is built from. */
 export interface AgentOptions {
@@ -36,6 +50,15 @@ export interface AgentOptions {
   fetch?: FetchLike;
   /** Limit for `GET /models` in ms, which bounds how long `session/new` waits for it. @defaultValue 3000 */
   modelsTimeoutMs?: number;
+  /**
+   * The endpoints, or a promise of them while a local server is looked for (awaited by
+   * `session/new` and prompts, never by `initialize`). @defaultValue the environment's endpoint from `config`
+   */
+  plan?: EndpointPlan | Promise<EndpointPlan>;
+  /** Where sessions are kept. @defaultValue an in-memory store */
+  store?: SessionStore | Promise<SessionStore>;
+  /** Re-reads the configuration for `authenticate` (after `openai-acp setup`); absent: authenticate changes nothing. */
+  reload?: () => { config: Config; configError?: ConfigError | undefined; plan: EndpointPlan };
 }
 
 /** The agent app plus the handles the CLI needs for shutdown. */
@@ -44,42 +67,94 @@ export interface OpenAIAgent {
   sessions: SessionManager;
 }
 
+/** The id of the one auth method: run `openai-acp setup`, then re-read the configuration. */
+export const SETUP_AUTH_METHOD_ID = 'setup';
+
 const cancelParams = z.object({ sessionId: z.string() }).passthrough();
 const setModelParams = z.object({ sessionId: z.string(), modelId: z.string() }).passthrough();
 
-/** `-32002` with `{sessionId}`: the session is not known to this process. */
+/** `-32002` with `{sessionId}`: the session is not known. */
 export function sessionNotFound(sessionId: string): RequestError {
   return new RequestError(-32002, `Session not found: ${sessionId}`, { sessionId });
 }
 
+/** The environment's endpoint as the only one (the plan when none is given). */
+export function environmentPlan(config: Config): EndpointPlan {
+  const { baseUrl, chatCompletionsUrl, apiKey, headers, query, model, models, maxRetries, timeoutMs, provider } = config;
+  return {
+    endpoints: [{ id: 'default', source: 'environment', provider, baseUrl, chatCompletionsUrl, apiKey, headers, query, model, models, maxRetries, timeoutMs }],
+    model,
+  };
+}
+
+/**
+ * The `setup` auth method: of type `terminal` (the client runs `openai-acp setup` in a terminal)
+ * when the client says it can (`clientCapabilities.auth.terminal`, or the older
+ * `_meta["terminal-auth"]`), else an agent method the client may pass to `authenticate`, which
+ * re-reads the configuration. Source: https://agentclientprotocol.com/rfds/auth-methods.
+ */
+export function setupAuthMethod(capabilities: ClientCapabilities | undefined): AuthMethod {
+  const terminal = capabilities?.auth?.terminal === true || capabilities?._meta?.['terminal-auth'] === true;
+  const base = { id: SETUP_AUTH_METHOD_ID, name: 'Configure an endpoint' };
+  return terminal
+    ? { ...base, type: 'terminal', args: ['setup'], description: 'Pick a provider, key and model in a terminal wizard (openai-acp setup)' }
+    : { ...base, description: 'Run `openai-acp setup` in a terminal (or set OPENAI_BASE_URL and OPENAI_API_KEY), then choose this to re-read the configuration' };
+}
+
 /** The `initialize` answer: protocol 1, who we are, and only the capabilities we implement. */
-export function initializeResponse(): InitializeResponse {
+export function initializeResponse(persistent: boolean, capabilities?: ClientCapabilities): InitializeResponse {
   return {
     protocolVersion: 1,
     agentInfo: { name: AGENT_NAME, title: 'OpenAI-compatible (openai-acp)', version: VERSION },
     agentCapabilities: {
-      loadSession: false,
+      loadSession: persistent,
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
+      ...(persistent ? { sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} } } : {}),
+      providers: {},
     },
-    authMethods: [],
+    authMethods: [setupAuthMethod(capabilities)],
   };
 }
 
 /** Build the ACP agent app. Connect it with `app.connect(stream)`. */
 export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
-  const { config, logger } = options;
+  const { logger } = options;
+  let config = options.config;
+  let configError = options.configError;
   const sessions = new SessionManager();
-  const { client, catalog } = createEndpoint(config, {
-    logger,
-    fetch: options.fetch,
-    modelsTimeoutMs: options.modelsTimeoutMs,
+  const deps = { logger, fetch: options.fetch, modelsTimeoutMs: options.modelsTimeoutMs };
+  let registry = new EndpointRegistry([], deps);
+  let plan: EndpointPlan = { endpoints: [] };
+  const adopt = (next: EndpointPlan) => {
+    plan = next;
     // An invalid configuration sends nothing anywhere, not even a model list request.
-    enabled: !options.configError,
+    registry = new EndpointRegistry(next.endpoints, { ...deps, enabled: !configError });
+  };
+  let ready = Promise.resolve(options.plan ?? environmentPlan(config)).then(adopt);
+  const storeReady = Promise.resolve(options.store ?? openSessionStore({ stateDir: 'off', env: {}, logger }));
+  const defaultModel = () => plan.model ?? registry.defaultValue() ?? config.model;
+
+  const thoughtLevels = (session: Session) => {
+    const target = registry.resolve(session.model);
+    if (!target) return [];
+    return reasoningEffortLevels(target.endpoint.profile, target.model).filter((level) => level !== 'default');
+  };
+  const picker = new ModelPicker(thoughtLevels);
+  const runner = new PromptRunner({
+    logger,
+    sessions,
+    picker,
+    config: () => config,
+    registry: () => registry,
+    store: () => storeReady,
+    explain: () => {
+      if (configError) {
+        return `openai-acp is not configured correctly, so nothing was sent to the model:\n${describeConfigProblems(configError.problems)}\nFix the setting (environment, .env file, config file or flags) and restart the agent.`;
+      }
+      if (registry.size === 0) return plan.missing ?? 'openai-acp has no endpoint configured. Set OPENAI_BASE_URL (and OPENAI_API_KEY for cloud providers), or run `openai-acp setup`.';
+      return undefined;
+    },
   });
-  const picker = new ModelPicker();
-  const configProblem = options.configError
-    ? `openai-acp is not configured correctly, so nothing was sent to the model:\n${describeConfigProblems(options.configError.problems)}\nFix the setting (environment, .env file or flags) and restart the agent.`
-    : undefined;
 
   const requireSession = (sessionId: string): Session => {
     const session = sessions.get(sessionId);
@@ -89,83 +164,193 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
   const cancel = (sessionId: string) => {
     if (sessions.cancel(sessionId)) logger.debug('turn cancelled', { sessionId });
   };
+  /** The session answer: config options and the legacy `models` (not in the schema; responses are not validated). */
+  const sessionAnswer = (session: Session) => ({ configOptions: picker.configOptions(session), models: picker.legacyModels(session) });
+  /** Sends `available_commands_update` once the answer naming the session has gone out. */
+  const advertiseCommands = (client: AgentContext, sessionId: string) =>
+    setImmediate(() => {
+      void client.notify('session/update', { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: [...SLASH_COMMANDS] } }).catch(() => undefined);
+    });
+  /** Holds a stored session again, with the model lists of now. */
+  const restore = async (stored: StoredSession): Promise<Session> => {
+    await ready;
+    const session = sessions.restore({
+      id: stored.sessionId,
+      cwd: stored.cwd,
+      createdAt: stored.createdAt,
+      records: [...stored.records],
+      model: stored.model ?? defaultModel(),
+      options: { ...stored.options },
+      title: stored.title,
+    });
+    picker.attach(session, await registry.models());
+    return session;
+  };
+  const loadStored = async (sessionId: string): Promise<StoredSession> => {
+    const stored = await (await storeReady).load(sessionId);
+    if (!stored) throw sessionNotFound(sessionId);
+    return stored;
+  };
+  const saveOptions = async (session: Session, change: { model?: string; options?: Record<string, string> }) => {
+    try {
+      await (await storeReady).append(session.id, { type: 'meta', at: new Date().toISOString(), ...change });
+    } catch (error) {
+      logger.warn('could not save the session setting', { sessionId: session.id, error: (error as Error).message });
+    }
+  };
 
   const app = agent({ name: AGENT_NAME })
-    .onRequest('initialize', () => {
-      void catalog.list(); // start fetching the model list early; session/new awaits it
-      return initializeResponse();
+    .onRequest('initialize', async ({ params }) => {
+      void ready.then(() => registry.models()); // start fetching the model lists early; session/new awaits them
+      const store = await storeReady;
+      return initializeResponse(store.persistent, params.clientCapabilities);
     })
-    .onRequest('session/new', async ({ params }) => {
-      const models = await catalog.list();
-      const session = sessions.create(params.cwd, config.model);
-      picker.attach(session, models);
-      logger.debug('session created', { sessionId: session.id, cwd: params.cwd, models: models.length });
-      // `models` is the legacy picker (not in the schema); responses are not validated, so it passes through.
-      const response = { sessionId: session.id, configOptions: picker.configOptions(session), models: picker.legacyModels(session) };
-      return response;
-    })
-    .onRequest('session/set_config_option', ({ params }) => {
-      const session = requireSession(params.sessionId);
-      if (params.configId !== MODEL_CONFIG_ID) {
-        throw RequestError.invalidParams({ configId: params.configId }, `Unknown config option ${JSON.stringify(params.configId)}; valid: ${MODEL_CONFIG_ID}`);
+    .onRequest('authenticate', ({ params }) => {
+      if (params.methodId !== SETUP_AUTH_METHOD_ID) {
+        throw RequestError.invalidParams({ methodId: params.methodId }, `Unknown auth method ${JSON.stringify(params.methodId)}; valid: ${SETUP_AUTH_METHOD_ID}`);
       }
-      picker.select(session, params.value);
-      logger.debug('model selected', { sessionId: session.id, model: session.model });
+      if (options.reload) {
+        const next = options.reload();
+        config = next.config;
+        configError = next.configError;
+        ready = Promise.resolve(adopt(next.plan));
+        logger.info('configuration re-read', { endpoints: next.plan.endpoints.map((e) => e.id).join(', ') || 'none' });
+        if (configError) throw RequestError.authRequired({ problems: configError.problems }, `The configuration is still invalid:\n${describeConfigProblems(configError.problems)}`);
+      }
+      return {};
+    })
+    .onRequest('session/new', async ({ params, client }) => {
+      await ready;
+      const session = sessions.create(params.cwd, defaultModel());
+      const store = await storeReady;
+      await store.create({ sessionId: session.id, cwd: session.cwd, createdAt: session.createdAt });
+      picker.attach(session, await registry.models());
+      logger.debug('session created', { sessionId: session.id, cwd: params.cwd });
+      advertiseCommands(client, session.id);
+      return { sessionId: session.id, ...sessionAnswer(session) };
+    })
+    .onRequest('session/load', async ({ params, client }) => {
+      const session = await restore(await loadStored(params.sessionId));
+      for (const update of replayUpdates(session.records)) await client.notify('session/update', { sessionId: session.id, update });
+      logger.debug('session loaded', { sessionId: session.id, records: session.records.length });
+      advertiseCommands(client, session.id);
+      return sessionAnswer(session);
+    })
+    .onRequest('session/resume', async ({ params, client }) => {
+      const session = await restore(await loadStored(params.sessionId));
+      logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
+      advertiseCommands(client, session.id);
+      return sessionAnswer(session);
+    })
+    .onRequest('session/list', async ({ params }) => {
+      const all = await (await storeReady).list();
+      try {
+        return paginateSessions(all, { cwd: params.cwd ?? null, cursor: params.cursor ?? null });
+      } catch (error) {
+        if (error instanceof InvalidCursorError) throw RequestError.invalidParams({ cursor: params.cursor }, error.message);
+        throw error;
+      }
+    })
+    .onRequest('session/close', async ({ params }) => {
+      if (!sessions.remove(params.sessionId)) await loadStored(params.sessionId);
+      return {};
+    })
+    .onRequest('session/delete', async ({ params }) => {
+      sessions.remove(params.sessionId);
+      await (await storeReady).delete(params.sessionId);
+      return {};
+    })
+    .onRequest('session/set_config_option', async ({ params }) => {
+      const session = requireSession(params.sessionId);
+      if (params.configId === MODEL_CONFIG_ID) {
+        picker.select(session, params.value);
+        await saveOptions(session, { model: session.model });
+      } else if (params.configId === THOUGHT_LEVEL_CONFIG_ID && thoughtLevels(session).length > 0) {
+        picker.selectThoughtLevel(session, params.value);
+        await saveOptions(session, { options: { ...session.options } });
+      } else {
+        const valid = picker.configOptions(session).map((option) => option.id).join(', ');
+        throw RequestError.invalidParams({ configId: params.configId }, `Unknown config option ${JSON.stringify(params.configId)}; valid: ${valid}`);
+      }
+      logger.debug('config option set', { sessionId: session.id, configId: params.configId, value: String(params.value) });
       return { configOptions: picker.configOptions(session) };
     })
     // Legacy model selection (Open Design's fallback, acp-ai-provider, acp-factory).
-    .onRequest('session/set_model', setModelParams, ({ params }) => {
+    .onRequest('session/set_model', setModelParams, async ({ params }) => {
       const session = requireSession(params.sessionId);
       picker.select(session, params.modelId);
+      await saveOptions(session, { model: session.model });
       logger.debug('model selected', { sessionId: session.id, model: session.model });
       return {};
     })
     .onRequest('session/prompt', async (ctx) => {
       const session = requireSession(ctx.params.sessionId);
-      const send = makeSender(ctx.client, session.id);
-      if (configProblem) {
-        await send([agentText(configProblem)]);
-        return withError({ stopReason: 'end_turn' }, { kind: 'config', retryable: false });
-      }
-      const userMessage: ChatMessage = { role: 'user', content: promptToUserContent(ctx.params.prompt) };
-      return sessions.runTurn(
-        session,
-        async (signal) => {
-          if (signal.aborted) return { stopReason: 'cancelled' } satisfies PromptResponse;
-          const messages: ChatMessage[] = [];
-          if (config.systemPrompt) messages.push({ role: 'system', content: config.systemPrompt });
-          messages.push(...session.history, userMessage);
-          const outcome = await runTurn({
-            client,
-            request: { model: session.model, messages, maxTokens: config.maxTokens, temperature: config.temperature },
-            signal,
-            send,
-            contextWindow: config.contextWindow ?? picker.contextWindow(session),
-            logger,
-          });
-          // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
-          if (!outcome.error || outcome.text) {
-            session.history.push(userMessage);
-            if (outcome.text) session.history.push({ role: 'assistant', content: outcome.text });
-          }
-          const response: PromptResponse = { stopReason: outcome.stopReason };
-          if (outcome.usage) response.usage = outcome.usage;
-          return outcome.error ? withError(response, outcome.error) : response;
-        },
-        ctx.signal,
-      );
+      await ready;
+      return runner.run(session, ctx.params.prompt, makeSender(ctx.client, session.id), ctx.signal);
     })
     .onNotification('session/cancel', ({ params }) => cancel(params.sessionId))
     // Open Design sends session/cancel as a request with an id; it gets `{}` back.
     .onRequest('session/cancel', cancelParams, ({ params }) => {
       cancel(params.sessionId);
       return {};
+    })
+    .onRequest('providers/list', async () => {
+      await ready;
+      return {
+        providers: registry.list().map((endpoint) => ({
+          providerId: endpoint.settings.id,
+          supported: ['openai', 'azure', 'bedrock'],
+          required: false,
+          current: { apiType: endpoint.provider === 'azure' || endpoint.provider === 'bedrock' ? endpoint.provider : 'openai', baseUrl: endpoint.settings.baseUrl },
+        })),
+      };
+    })
+    .onRequest('providers/set', async ({ params }) => {
+      await ready;
+      registry.set(clientEndpoint(params, config));
+      logger.info('provider set by the client', { providerId: params.providerId, apiType: params.apiType, baseUrl: params.baseUrl });
+      return {};
+    })
+    .onRequest('providers/disable', async ({ params }) => {
+      await ready;
+      if (registry.disable(params.providerId)) logger.info('provider disabled by the client', { providerId: params.providerId });
+      return {};
     });
   return { app, sessions };
 }
 
-function withError(response: PromptResponse, error: object): PromptResponse {
-  return { ...response, _meta: { ...(response._meta ?? {}), [AGENT_NAME]: { error } } };
+/**
+ * Endpoint settings from `providers/set` (`apiType` `openai`, `azure` or `bedrock`; the headers
+ * carry the credentials, so no key of ours is sent).
+ * @throws {RequestError} -32602 for another `apiType` or a base URL that is not http(s).
+ */
+export function clientEndpoint(params: { providerId: string; apiType: string; baseUrl: string; headers?: Record<string, string> | undefined }, config: Config): NamedEndpointSettings {
+  if (!['openai', 'azure', 'bedrock'].includes(params.apiType)) {
+    throw RequestError.invalidParams({ apiType: params.apiType }, `openai-acp speaks the OpenAI Chat Completions API; apiType ${JSON.stringify(params.apiType)} is not supported (use openai, azure or bedrock)`);
+  }
+  let url: URL;
+  try {
+    url = new URL(params.baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    throw RequestError.invalidParams({ baseUrl: params.baseUrl }, 'baseUrl must be an http:// or https:// URL');
+  }
+  const query = url.search.slice(1) || undefined;
+  const baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/chat\/completions$/i, '')}`;
+  return {
+    id: params.providerId,
+    source: 'client',
+    provider: params.apiType === 'azure' || params.apiType === 'bedrock' ? params.apiType : undefined,
+    baseUrl,
+    chatCompletionsUrl: `${baseUrl}/chat/completions${query ? `?${query}` : ''}`,
+    apiKey: undefined,
+    headers: { ...(params.headers ?? {}) },
+    query,
+    model: config.model,
+    models: undefined,
+    maxRetries: config.maxRetries,
+    timeoutMs: config.timeoutMs,
+  };
 }
 
 function makeSender(client: AgentContext, sessionId: string) {

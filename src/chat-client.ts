@@ -2,8 +2,20 @@
  * ChatCompletionsClient: builds a streaming Chat Completions request, sends it, retries what may
  * be retried, enforces the silence limit, and yields the decoded SSE items batch by batch.
  *
- * Source: https://platform.openai.com/docs/api-reference/chat/create (`stream`, `stream_options`).
+ * Parameter spellings come from the provider profile (`providers.ts`); parameters an endpoint
+ * rejects are corrected and remembered by the adaptive-parameter loop (`adaptive-params.ts`).
+ *
+ * Source: https://platform.openai.com/docs/api-reference/chat/create (`stream`, `stream_options`,
+ * `max_completion_tokens`, `reasoning_effort`).
  */
+import {
+  applyCorrections,
+  describeCorrection,
+  MAX_CORRECTIONS_PER_REQUEST,
+  parseRejection,
+  processCorrections,
+  type CorrectionMemory,
+} from './adaptive-params.js';
 import { completionToItems } from './completion-to-chunk.js';
 import {
   ProviderConnectionError,
@@ -15,6 +27,7 @@ import {
 import { defaultFetch, type FetchLike } from './http.js';
 import type { Logger } from './log.js';
 import type { ChatMessage } from './openai-types.js';
+import { detectProvider, maxTokensParam, PROVIDER_PROFILES, type MaxTokensParam, type ProviderProfile, type ReasoningSpelling } from './providers.js';
 import { delay, retryDelayMs } from './retry.js';
 import { createSseDecoder, type SseItem } from './sse.js';
 
@@ -22,20 +35,29 @@ import { createSseDecoder, type SseItem } from './sse.js';
 export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
-  /** Output token limit (`max_tokens`). */
+  /** Output token limit, sent as `max_tokens` or `max_completion_tokens` as the profile says. */
   maxTokens?: number | undefined;
   /** Sampling temperature, 0 to 2. */
   temperature?: number | undefined;
+  /**
+   * Reasoning effort (`low`, `medium`, `high`, or another level the profile offers); sent with the
+   * profile's spelling (`reasoning_effort`, or `reasoning: {effort}`). `default` or absent: not sent.
+   */
+  reasoningEffort?: string | undefined;
 }
 
 /** How to reach the endpoint. */
 export interface ChatClientOptions {
   /** Full URL of `/chat/completions`, query included. */
   url: string;
-  /** Sent as `Authorization: Bearer …` when non-empty. */
+  /** Sent as `Authorization: Bearer …` when non-empty (an `api-key` header goes in `headers`). */
   apiKey?: string | undefined;
   /** Extra request headers; they win over ours. */
   headers?: Record<string, string>;
+  /** Parameter spellings. @defaultValue the profile detected from `url` ({@link detectProvider}) */
+  profile?: ProviderProfile | undefined;
+  /** Where learned corrections are kept. @defaultValue the process-wide memory ({@link processCorrections}) */
+  corrections?: CorrectionMemory | undefined;
   /** Retries after the first attempt. @defaultValue 2 */
   maxRetries?: number;
   /** Longest silence (no bytes) before the request is abandoned, in ms, measured between network reads. @defaultValue 600000 */
@@ -59,19 +81,34 @@ export interface StreamProgress {
   onRetry?(attempt: number, error: ProviderError, delayMs: number): void;
 }
 
-/** Endpoints (by URL) that rejected `stream_options`; we stop sending it to them. */
-const noStreamOptions = new Set<string>();
+/** How a request body is spelled for one endpoint and model. */
+export interface RequestShape {
+  /** Name of the token limit. @defaultValue `max_tokens` */
+  maxTokensParam?: MaxTokensParam;
+  /** How reasoning effort is sent. @defaultValue `reasoning_effort` */
+  reasoningSpelling?: ReasoningSpelling;
+  /** Send `stream_options: {include_usage: true}` (usage on the last chunk). @defaultValue true */
+  streamOptions?: boolean;
+}
 
-/**
- * The JSON body of a streaming request.
- * @param includeStreamOptions - send `stream_options: {include_usage: true}` (usage on the last chunk)
- */
-export function buildChatRequestBody(request: ChatRequest, includeStreamOptions: boolean): Record<string, unknown> {
+/** The JSON body of a streaming request, before any learned correction. */
+export function buildChatRequestBody(request: ChatRequest, shape: RequestShape = {}): Record<string, unknown> {
   const body: Record<string, unknown> = { model: request.model, messages: request.messages, stream: true };
-  if (includeStreamOptions) body['stream_options'] = { include_usage: true };
-  if (request.maxTokens !== undefined) body['max_tokens'] = request.maxTokens;
+  if (shape.streamOptions ?? true) body['stream_options'] = { include_usage: true };
+  if (request.maxTokens !== undefined) body[shape.maxTokensParam ?? 'max_tokens'] = request.maxTokens;
   if (request.temperature !== undefined) body['temperature'] = request.temperature;
+  const effort = request.reasoningEffort;
+  const spelling = shape.reasoningSpelling === undefined ? 'reasoning_effort' : shape.reasoningSpelling;
+  if (effort && effort !== 'default') {
+    if (spelling === 'reasoning_effort') body['reasoning_effort'] = effort;
+    else if (spelling === 'reasoning.effort') body['reasoning'] = { effort };
+  }
   return body;
+}
+
+/** The {@link RequestShape} a profile gives `model`. */
+export function requestShape(profile: ProviderProfile, model: string): RequestShape {
+  return { maxTokensParam: maxTokensParam(profile, model), reasoningSpelling: profile.reasoningEffort.spelling };
 }
 
 /** Request headers: ours, then the user's (which win). No `Authorization` when there is no key. */
@@ -86,16 +123,24 @@ export function buildChatRequestHeaders(options: ChatClientOptions): Record<stri
   return headers;
 }
 
-/** Whether a 400 answer says the endpoint does not accept `stream_options`. */
+/** Whether an error answer says the endpoint does not accept `stream_options` (kept for callers; the client uses {@link parseRejection}). */
 export function rejectsStreamOptions(error: unknown): boolean {
-  return error instanceof ProviderHttpError && (error.status === 400 || error.status === 422) && /stream_options|include_usage/i.test(error.body);
+  if (!(error instanceof ProviderHttpError)) return false;
+  const found = parseRejection(error.status, error.body, { stream_options: { include_usage: true } });
+  return found?.correction.kind === 'drop' && found.correction.params.includes('stream_options');
 }
+
+/** The URL without its query, for logs (a query may carry a key). */
+const withoutQuery = (url: string) => url.split('?')[0] ?? url;
 
 /** Streams chat completions from one endpoint. */
 export class ChatCompletionsClient {
   readonly options: ChatClientOptions;
+  /** The provider profile used for parameter spellings. */
+  readonly profile: ProviderProfile;
   constructor(options: ChatClientOptions) {
     this.options = options;
+    this.profile = options.profile ?? PROVIDER_PROFILES[detectProvider(options.url)];
   }
 
   /**
@@ -103,27 +148,45 @@ export class ChatCompletionsClient {
    * empty). A non-streaming JSON answer is yielded as equivalent items.
    *
    * Retries HTTP 408/409/429/5xx, connection failures, silences and early stream ends, with
-   * backoff (abortable), while `progress.committed` is false; a 400 naming `stream_options` is
-   * retried once without it. Ending the iteration early aborts the HTTP request.
+   * backoff (abortable), while `progress.committed` is false. An answer naming a parameter the
+   * endpoint rejects (see {@link parseRejection}) is corrected and sent again at once, at most
+   * {@link MAX_CORRECTIONS_PER_REQUEST} times, without counting against `maxRetries`; the
+   * correction is remembered for this URL and model, logged at `info`, and applied to every later
+   * request. Ending the iteration early aborts the HTTP request.
    *
    * @throws {ProviderError} when the request finally fails
    * @throws the signal's reason when `signal` aborts (the caller checks `signal.aborted`)
    */
   async *stream(request: ChatRequest, signal: AbortSignal, progress: StreamProgress): AsyncGenerator<SseItem[]> {
     const maxRetries = this.options.maxRetries ?? 2;
-    let streamOptionsFallbackUsed = false;
+    const { url } = this.options;
+    const memory = this.options.corrections ?? processCorrections;
+    const base = buildChatRequestBody(request, requestShape(this.profile, request.model));
+    let corrections = 0;
     for (let attempt = 0; ; attempt++) {
+      const known = memory.get(url, request.model);
+      const body = applyCorrections(base, known);
       try {
-        yield* this.attempt(request, signal, progress);
+        yield* this.attempt(body, signal, progress);
         return;
       } catch (error) {
         if (signal.aborted) throw signal.reason;
-        if (!streamOptionsFallbackUsed && !noStreamOptions.has(this.options.url) && rejectsStreamOptions(error)) {
-          noStreamOptions.add(this.options.url);
-          streamOptionsFallbackUsed = true;
-          this.options.logger?.info('endpoint rejects stream_options; retrying without it', { url: this.options.url });
-          attempt--;
-          continue;
+        if (error instanceof ProviderHttpError && !progress.committed && corrections < MAX_CORRECTIONS_PER_REQUEST) {
+          const found = parseRejection(error.status, error.body, body, known);
+          // Compare bodies: a correction another request learned meanwhile also makes a retry worthwhile.
+          const next = found ? applyCorrections(base, [...memory.get(url, request.model), found.correction]) : body;
+          if (found && JSON.stringify(next) !== JSON.stringify(body)) {
+            memory.remember(url, request.model, found.correction);
+            corrections++;
+            this.options.logger?.info(`endpoint rejected a request parameter; ${describeCorrection(found.correction)} and retrying`, {
+              url: withoutQuery(url),
+              model: request.model,
+              status: error.status,
+              reason: found.reason,
+            });
+            attempt--;
+            continue;
+          }
         }
         const retryable = error instanceof ProviderError && error.retryable;
         if (!retryable || progress.committed || attempt >= maxRetries) throw error;
@@ -140,8 +203,8 @@ export class ChatCompletionsClient {
     }
   }
 
-  /** One HTTP attempt. */
-  private async *attempt(request: ChatRequest, signal: AbortSignal, progress: StreamProgress): AsyncGenerator<SseItem[]> {
+  /** One HTTP attempt with the final request body. */
+  private async *attempt(body: Record<string, unknown>, signal: AbortSignal, progress: StreamProgress): AsyncGenerator<SseItem[]> {
     // An abort listener added to an already-aborted signal never fires.
     signal.throwIfAborted();
     const { url } = this.options;
@@ -163,7 +226,6 @@ export class ChatCompletionsClient {
     };
     try {
       const fetchImpl = this.options.fetch ?? (await defaultFetch());
-      const body = buildChatRequestBody(request, !noStreamOptions.has(url));
       let response: Response;
       try {
         response = await fetchImpl(url, {

@@ -2,16 +2,44 @@
  * Command-line parsing for `openai-acp`, kept pure: argv in, a {@link CliCommand} out. No process
  * exits or output here; `cli.ts` acts on the result.
  */
-import { CONFIG_DEFAULTS, type CliFlags } from './config.js';
+import { CONFIG_DEFAULTS, PROVIDER_NAMES, type CliFlags } from './config.js';
 
 /** The flags of the `acp` command (defined with the configuration they override). */
 export type { CliFlags } from './config.js';
 
+/** The subcommands besides `acp`, each with its own `--help`. */
+export type Subcommand = 'doctor' | 'models' | 'setup';
+
 /**
- * What the command line asks for: serve ACP with flags (the default), print the version or the
- * help, or an error whose `message` names the offending arguments and points at `--help`.
+ * What the command line asks for: serve ACP with flags (the default), check the configuration
+ * (`doctor`), list the endpoint's models (`models`), run the setup wizard (`setup`), print the
+ * version or the help (of one subcommand when `topic` is set), or an error whose `message` names
+ * the offending arguments and points at `--help`. `timeoutMs` is `--timeout-ms`, the bound of each
+ * network check in ms, absent when not given.
  */
-export type CliCommand = { kind: 'acp'; flags: CliFlags } | { kind: 'version' } | { kind: 'help' } | { kind: 'error'; message: string };
+export type CliCommand =
+  | { kind: 'acp'; flags: CliFlags }
+  | { kind: 'doctor'; flags: CliFlags; timeoutMs?: number }
+  | { kind: 'models'; flags: CliFlags; timeoutMs?: number }
+  | { kind: 'setup' }
+  | { kind: 'version' }
+  | { kind: 'help'; topic?: Subcommand }
+  | { kind: 'error'; message: string };
+
+/** Default bound of each network check of `doctor` and `models`, in ms. */
+export const CHECK_TIMEOUT_MS = 10_000;
+/** Largest `--timeout-ms` accepted (Node's timer limit), in ms. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** The commands, and which flags each accepts (`--help`/`--version` are accepted everywhere). */
+const COMMANDS = {
+  acp: { settings: true, timeout: false },
+  doctor: { settings: true, timeout: true },
+  models: { settings: true, timeout: true },
+  setup: { settings: false, timeout: false },
+} as const;
+type CommandName = keyof typeof COMMANDS;
+const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMANDS, name);
 
 /** Flags taking a value, with the {@link CliFlags} key, placeholder and environment variable. */
 const VALUE_FLAGS = {
@@ -27,6 +55,8 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_BASE_URL', CONFIG_DEFAULTS.baseUrl, 'endpoint base; /chat/completions is appended (never doubled)'],
   ['OPENAI_API_KEY', 'empty', 'sent as "Authorization: Bearer <key>"; when empty, no Authorization header (local servers)'],
   ['OPENAI_MODEL', CONFIG_DEFAULTS.model, 'model id'],
+  ['OPENAI_PROVIDER', 'detected from the base URL', `provider family: ${PROVIDER_NAMES.join(', ')}`],
+  ['OPENAI_ACP_CONFIG', '$XDG_CONFIG_HOME/openai-acp/config.json', 'config file naming several providers (written by openai-acp setup)'],
   ['OPENAI_MODELS', 'unset', 'model picker ids when GET /models lists none: a comma list or JSON array (OPENAI_MODEL is always offered)'],
   ['OPENAI_SYSTEM_PROMPT', 'unset', 'system message put before every request'],
   ['OPENAI_MAX_TOKENS', 'unset', 'answer length limit (max_tokens), a positive integer'],
@@ -41,7 +71,7 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['NODE_EXTRA_CA_CERTS', 'unset', 'PEM file of extra certificate authorities'],
 ];
 
-const KNOWN = ['--help', '--version', ...Object.keys(VALUE_FLAGS)];
+const KNOWN = ['--help', '--version', '--timeout-ms', ...Object.keys(VALUE_FLAGS)];
 const squash = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
 const show = (arg: string) => JSON.stringify(arg.length > 40 ? `${arg.slice(0, 37)}…` : arg);
 
@@ -53,20 +83,31 @@ function hint(name: string): string {
   return SETTINGS.some(([names]) => names === variable) ? ` (set ${variable} in the environment instead)` : '';
 }
 
+/** A hint for an unknown command: a near-miss of a known one. */
+function commandHint(name: string): string {
+  const near = Object.keys(COMMANDS).find((known) => squash(known) === squash(name) || squash(known).startsWith(squash(name) || '-'));
+  return near ? ` (did you mean ${near}?)` : '';
+}
+
 /**
- * Parses argv without node and the script. `[]` or `['acp']` serve ACP; `--version`/`-v` and
- * `--help`/`-h` win over everything else (help first); `--base-url X`, `--base-url=X`, `--model`
- * and `--system-prompt` may appear anywhere (the last of a repeated flag wins). A value flag takes
- * the next argument unless it is missing or looks like an option (use `--flag=value` then).
- * Unknown options and commands give `{kind:'error'}`; the value after an unknown option, and
- * anything after its `=`, are never echoed (it may be a key).
+ * Parses argv without node and the script. The first word is the command: none or `acp` serves
+ * ACP; `doctor`, `models` and `setup` run those. `--version`/`-v` and `--help`/`-h` win over
+ * everything else (help first; with a subcommand, its own help). `--base-url X`, `--base-url=X`,
+ * `--model` and `--system-prompt` may appear anywhere for `acp`, `doctor` and `models` (the last of
+ * a repeated flag wins); `--timeout-ms N` (a whole number of ms, 1 or more) only for `doctor` and
+ * `models`; `setup` takes no flags. A value flag takes the next argument unless it is missing or
+ * looks like an option (use `--flag=value` then). Unknown options and commands give
+ * `{kind:'error'}`; the value after an unknown option, and anything after its `=`, are never
+ * echoed (it may be a key).
  */
 export function parseCliArgs(argv: string[]): CliCommand {
   const flags: CliFlags = {};
   const problems: string[] = [];
   let help = false;
   let version = false;
-  let sawCommand = false;
+  let command: CommandName | undefined;
+  let timeoutMs: number | undefined;
+  const used: string[] = [];
   const looksLikeOption = (arg: string | undefined) => arg === undefined || arg.startsWith('--') || arg === '-h' || arg === '-v';
   for (let i = 0; i < argv.length; i++) {
     const arg = String(argv[i]);
@@ -77,23 +118,94 @@ export function parseCliArgs(argv: string[]): CliCommand {
       const name = eq === -1 ? arg : arg.slice(0, eq);
       let value = eq === -1 ? undefined : arg.slice(eq + 1);
       if (value === undefined && !looksLikeOption(argv[i + 1])) value = argv[++i];
-      if (!isValueFlag(name)) problems.push(`unknown option ${show(name)}${hint(name)}`);
+      if (name === '--timeout-ms') {
+        used.push(name);
+        const ms = value === undefined ? Number.NaN : Number(value.trim());
+        if (value === undefined || value.trim() === '') problems.push('--timeout-ms needs a value, e.g. --timeout-ms 10000');
+        else if (!/^\d+$/.test(value.trim()) || ms < 1 || ms > MAX_TIMEOUT_MS) problems.push(`--timeout-ms takes a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, not ${show(value)}`);
+        else timeoutMs = ms;
+      } else if (!isValueFlag(name)) problems.push(`unknown option ${show(name)}${hint(name)}`);
       else if (value === undefined || value.trim() === '') problems.push(`${name} needs a value, e.g. ${name} ${VALUE_FLAGS[name].placeholder}`);
-      else flags[VALUE_FLAGS[name].key] = value;
-    } else if (arg === 'acp' && !sawCommand) sawCommand = true;
-    else problems.push(`unknown command ${show(arg)}`);
+      else {
+        used.push(name);
+        flags[VALUE_FLAGS[name].key] = value;
+      }
+    } else if (command === undefined && isCommand(arg)) command = arg;
+    else problems.push(`unknown command ${show(arg)}${command === undefined ? commandHint(arg) : ''}`);
   }
-  if (help) return { kind: 'help' };
+  const name = command ?? 'acp';
+  if (help) return name === 'acp' ? { kind: 'help' } : { kind: 'help', topic: name };
   if (version) return { kind: 'version' };
-  if (problems.length > 0) return { kind: 'error', message: `${problems.join('; ')}. Run openai-acp --help for usage.` };
-  return { kind: 'acp', flags };
+  for (const flag of new Set(used)) {
+    const allowed = flag === '--timeout-ms' ? COMMANDS[name].timeout : COMMANDS[name].settings;
+    if (!allowed) problems.push(`${name === 'acp' ? 'serving ACP' : `openai-acp ${name}`} does not take ${flag}`);
+  }
+  if (problems.length > 0) {
+    const helpCommand = name === 'acp' ? 'openai-acp --help' : `openai-acp ${name} --help`;
+    return { kind: 'error', message: `${problems.join('; ')}. Run ${helpCommand} for usage.` };
+  }
+  switch (name) {
+    case 'acp':
+      return { kind: 'acp', flags };
+    case 'setup':
+      return { kind: 'setup' };
+    default:
+      return timeoutMs === undefined ? { kind: name, flags } : { kind: name, flags, timeoutMs };
+  }
 }
+
+/** The help of each subcommand, without the trailing newline. */
+const SUBCOMMAND_HELP: Record<Subcommand, string[]> = {
+  doctor: [
+    'Usage: openai-acp doctor [--base-url URL] [--model ID] [--timeout-ms MS]',
+    '',
+    'Resolves the configuration the agent would use (environment, .env, config file, flags) and',
+    'prints it with secrets masked, then checks, one line each (✓ passed, ✗ failed with a fix,',
+    '– not applicable or not checked):',
+    '  - the endpoint answers',
+    '  - authentication is accepted',
+    '  - GET /models works and lists the configured model',
+    '  - a one-token streamed completion works',
+    '  - usage (token counts) is reported',
+    '  - reasoning effort is accepted (where the provider has it)',
+    '',
+    'Exit status: 0 when the agent would work (the endpoint answers, the key is accepted and the',
+    'completion works), 1 otherwise.',
+    '',
+    'Flags:',
+    `  --base-url URL        overrides OPENAI_BASE_URL`,
+    `  --model ID            overrides OPENAI_MODEL`,
+    `  --timeout-ms MS       limit of each check in ms (default ${CHECK_TIMEOUT_MS})`,
+  ],
+  models: [
+    'Usage: openai-acp models [--base-url URL] [--timeout-ms MS]',
+    '',
+    "Lists the endpoint's models (GET /models), one id per line, with the context window when the",
+    'endpoint reports it. Exit status 1, with the reason on stderr, when the list cannot be read.',
+    '',
+    'Flags:',
+    `  --base-url URL        overrides OPENAI_BASE_URL`,
+    `  --timeout-ms MS       limit of the request in ms (default ${CHECK_TIMEOUT_MS})`,
+  ],
+  setup: [
+    'Usage: openai-acp setup',
+    '',
+    'An interactive wizard: pick the provider, the base URL, the API key (the name of the variable',
+    'holding it, preferably, or the key itself) and the model (from the live list of the endpoint),',
+    'then write the config file (mode 0600) at OPENAI_ACP_CONFIG, default',
+    '$XDG_CONFIG_HOME/openai-acp/config.json (~/.config/openai-acp/config.json). An existing file',
+    'keeps its other providers. End of input (Ctrl-D) aborts without writing anything.',
+    '',
+    'Try the result with: openai-acp doctor',
+  ],
+};
 
 /**
  * The `--help` text, ending in a newline: usage, commands, flags, and every environment variable
- * with its default and meaning.
+ * with its default and meaning; with `topic`, the help of that subcommand.
  */
-export function helpText(version: string): string {
+export function helpText(version: string, topic?: Subcommand): string {
+  if (topic) return [`openai-acp ${version} ${topic}`, '', ...SUBCOMMAND_HELP[topic], ''].join('\n');
   const width = Math.max(...SETTINGS.map(([name]) => name.length)) + 2;
   const settings = SETTINGS.map(([name, def, meaning]) => `  ${name.padEnd(width)}${meaning}\n  ${' '.repeat(width)}default: ${def}`);
   const flags = Object.entries(VALUE_FLAGS).map(([flag, f]) => `  ${`${flag} ${f.placeholder}`.padEnd(22)}overrides ${f.variable}`);
@@ -102,11 +214,15 @@ export function helpText(version: string): string {
     '',
     'Usage:',
     '  openai-acp [acp] [flags]   serve ACP over stdin/stdout (the default command; an editor runs this)',
+    '  openai-acp doctor [flags]  check the configuration and the endpoint, with a fix for each problem',
+    '  openai-acp models [flags]  list the models of the endpoint',
+    '  openai-acp setup           interactive wizard that writes the config file',
     '  openai-acp --version, -v   print the version',
-    '  openai-acp --help, -h      print this help',
+    '  openai-acp --help, -h      print this help (openai-acp COMMAND --help for a command)',
     '',
     'Flags (also as --flag=value):',
     ...flags,
+    `  ${'--timeout-ms MS'.padEnd(22)}doctor and models: limit of each check in ms (default ${CHECK_TIMEOUT_MS})`,
     '',
     'Environment (also read from a .env file in the working directory; the real environment wins',
     'over .env, and flags win over both; empty values count as unset):',

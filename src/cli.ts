@@ -3,13 +3,14 @@
  * The `openai-acp` command: serves ACP on stdio (default, or `openai-acp acp`), or prints its
  * version or help. stdout carries only JSON-RPC; every log line goes to stderr.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk/unstable';
 import { createOpenAIAgent } from './agent.js';
 import { helpText, parseCliArgs, type CliFlags } from './cli-args.js';
-import { ConfigError, describeConfigProblems, loadConfig, mergeDotEnv, secretsOf, type Config } from './config.js';
+import { describeConfigProblems, secretsOf } from './config.js';
 import { createLogger } from './log.js';
+import { resolveStaticConfig, startPlan, type StaticRuntimeConfig } from './runtime-config.js';
+import { openSessionStore } from './session-store.js';
 import { withBusRouting } from './stdio-bus.js';
 import { VERSION } from './version.js';
 
@@ -19,37 +20,39 @@ console.log = console.info = console.debug = (...args: unknown[]) => console.err
 /** Longest wait for running turns to answer `cancelled` at shutdown, in ms. */
 const SHUTDOWN_GRACE_MS = 500;
 
-function readDotEnv(): string | undefined {
-  try {
-    return existsSync('.env') ? readFileSync('.env', 'utf8') : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function resolveConfig(flags: CliFlags): { config: Config; configError?: ConfigError } {
-  const env = mergeDotEnv(readDotEnv(), process.env);
-  try {
-    return { config: loadConfig(env, flags) };
-  } catch (error) {
-    if (error instanceof ConfigError) return { config: error.fallback, configError: error };
-    throw error;
-  }
+/** Every secret of the configuration (the environment's and each endpoint's), for log redaction. */
+function secretsOfAll(resolved: StaticRuntimeConfig): string[] {
+  return [...new Set([resolved.config, ...resolved.endpoints].flatMap((settings) => secretsOf(settings)))];
 }
 
 async function serve(flags: CliFlags): Promise<void> {
-  const { config, configError } = resolveConfig(flags);
-  const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
+  const resolve = () => resolveStaticConfig({ flags, env: process.env, cwd: process.cwd() });
+  const resolved = resolve();
+  const { config, configError } = resolved;
+  const logger = createLogger({ level: config.logLevel, secrets: secretsOfAll(resolved) });
   for (const problem of configError?.problems ?? []) {
     logger.error(`invalid configuration (every prompt will explain it): ${describeConfigProblems([problem])}`);
   }
+  for (const warning of resolved.warnings) logger.warn(warning);
   logger.info(`openai-acp ${VERSION} serving ACP on stdio`, {
-    endpoint: config.chatCompletionsUrl,
-    model: config.model,
-    apiKey: config.apiKey ? 'set' : 'not set',
+    endpoints: resolved.endpoints.map((e) => `${e.id}=${e.chatCompletionsUrl}`).join(' ') || (resolved.needsDiscovery ? 'looking for a local server' : 'none'),
+    model: resolved.model ?? 'none',
+    ...(resolved.configFilePath ? { configFile: resolved.configFilePath } : {}),
   });
 
-  const { app, sessions } = createOpenAIAgent({ config, configError, logger });
+  const { app, sessions } = createOpenAIAgent({
+    config,
+    configError,
+    logger,
+    // The local server search (at most ~300 ms) runs while the SDK starts; session/new awaits it.
+    plan: startPlan(resolved, logger),
+    store: openSessionStore({ stateDir: config.stateDir, env: process.env, logger }),
+    reload: () => {
+      const next = resolve();
+      logger.addSecrets?.(secretsOfAll(next));
+      return { config: next.config, configError: next.configError, plan: { endpoints: next.endpoints, model: next.model } };
+    },
+  });
   const stream = withBusRouting(
     ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>),
   );
@@ -82,7 +85,7 @@ switch (command.kind) {
     process.stdout.write(`${VERSION}\n`);
     break;
   case 'help':
-    process.stdout.write(helpText(VERSION));
+    process.stdout.write(helpText(VERSION, command.topic));
     break;
   case 'error':
     process.stderr.write(`openai-acp: ${command.message}\n`);
@@ -91,4 +94,26 @@ switch (command.kind) {
   case 'acp':
     await serve(command.flags);
     break;
+  // Terminal subcommands load their modules only when run, so serving ACP never pays for them.
+  case 'doctor': {
+    const { runDoctor } = await import('./commands/doctor.js');
+    exitAfterOutput(await runDoctor({ flags: command.flags, env: process.env, timeoutMs: command.timeoutMs }));
+    break;
+  }
+  case 'models': {
+    const { runModels } = await import('./commands/models.js');
+    exitAfterOutput(await runModels({ flags: command.flags, env: process.env, timeoutMs: command.timeoutMs }));
+    break;
+  }
+  case 'setup': {
+    const { runSetup } = await import('./commands/setup.js');
+    exitAfterOutput(await runSetup({ env: process.env }));
+    break;
+  }
+}
+
+/** Exits with `code` once stdout has taken everything written (idle keep-alive sockets must not hold the process). */
+function exitAfterOutput(code: number): void {
+  process.exitCode = code;
+  process.stdout.write('', () => process.exit(code));
 }

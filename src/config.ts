@@ -44,6 +44,14 @@ export interface Config {
   contextWindow: number | undefined;
   /** stderr log level; default `info`. */
   logLevel: LogLevel;
+  /** Provider family from `OPENAI_PROVIDER` (lower-cased; validated against the known families); `undefined` = detect from the base URL. */
+  provider: ProviderName | undefined;
+  /** Raw `OPENAI_ACP_STATE_DIR`: a directory, `off`, or `undefined` for the default. */
+  stateDir: string | undefined;
+  /** Whether `OPENAI_BASE_URL` (or `--base-url`) or `OPENAI_API_KEY` is set: when neither is, a local server is looked for. */
+  endpointConfigured: boolean;
+  /** Whether `OPENAI_MODEL` (or `--model`) is set. */
+  modelConfigured: boolean;
 }
 
 /** One invalid setting: which variable (or flag), what is wrong with it, and what is accepted. */
@@ -79,6 +87,18 @@ export interface CliFlags {
   systemPrompt?: string;
 }
 
+/**
+ * Provider families `OPENAI_PROVIDER` accepts (kept in step with `PROVIDER_IDS` of `providers.ts`
+ * by a test; listed here so that loading the configuration does not load the profiles).
+ */
+export const PROVIDER_NAMES = [
+  'openai', 'azure', 'bedrock', 'ollama', 'vllm', 'lmstudio', 'llamacpp', 'litellm', 'openrouter',
+  'deepseek', 'groq', 'mistral', 'gemini', 'xai', 'together', 'fireworks', 'generic',
+] as const;
+
+/** A provider family `OPENAI_PROVIDER` accepts. */
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
 /** Defaults of the settings that have one. */
 export const CONFIG_DEFAULTS = { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o', maxRetries: 2, timeoutMs: 600_000, logLevel: 'info' } as const satisfies Partial<Config>;
 
@@ -86,7 +106,7 @@ export const CONFIG_DEFAULTS = { baseUrl: 'https://api.openai.com/v1', model: 'g
 export const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
 
 /** Accepted forms shared by several settings. */
-const ACCEPTED = {
+export const ACCEPTED = {
   url: 'an http:// or https:// URL such as https://api.openai.com/v1 or http://127.0.0.1:11434/v1',
   tokens: 'a whole number of tokens greater than 0',
   headers: 'a JSON object of header names to string values, e.g. {"api-key":"..."}',
@@ -99,8 +119,8 @@ const NOT_SENDABLE = /[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/;
 const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 const headerValue = z.union([z.string(), z.number(), z.boolean()]).transform(String);
 
-/** A reason a value was rejected (kept apart from parsed values, which may be strings too). */
-class Problem {
+/** A reason a value was rejected, kept apart from parsed values (which may be strings too). */
+export class Problem {
   constructor(readonly text: string) {}
 }
 const no = (text: string) => new Problem(text);
@@ -137,7 +157,7 @@ function parseTemperature(raw: string): number | Problem {
 }
 
 /** Why `query` is not a usable query string, without echoing it; `undefined` when it is fine. */
-function queryProblem(query: string): string | undefined {
+export function queryProblem(query: string): string | undefined {
   if (/[\s\u0000-\u001f\u007f]/.test(query)) return 'contains spaces or control characters';
   if (query.includes('#')) return 'contains "#"';
   if (/%(?![0-9a-f]{2})/i.test(query)) return 'contains a "%" that is not followed by two hex digits';
@@ -145,7 +165,7 @@ function queryProblem(query: string): string | undefined {
 }
 
 /** Normalizes a base URL: the base without query, and its query; or the problem. */
-function parseBaseUrl(raw: string): { baseUrl: string; query: string | undefined } | Problem {
+export function parseBaseUrl(raw: string): { baseUrl: string; query: string | undefined } | Problem {
   let url: URL;
   try {
     url = new URL(raw);
@@ -167,7 +187,7 @@ function parseBaseUrl(raw: string): { baseUrl: string; query: string | undefined
 }
 
 /** Parses OPENAI_MODELS: a JSON array of strings or a comma list; trimmed, deduplicated, empty entries dropped. */
-function parseModelList(raw: string): string[] | undefined | Problem {
+export function parseModelList(raw: string): string[] | undefined | Problem {
   let ids: string[];
   if (raw.startsWith('[')) {
     let parsed: unknown;
@@ -184,7 +204,7 @@ function parseModelList(raw: string): string[] | undefined | Problem {
 }
 
 /** Parses OPENAI_HEADERS: the valid headers, and problems that name headers but never show values. */
-function parseHeaders(raw: string): { headers: Record<string, string>; problems: string[] } {
+export function parseHeaders(raw: string): { headers: Record<string, string>; problems: string[] } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -205,7 +225,7 @@ function parseHeaders(raw: string): { headers: Record<string, string>; problems:
 }
 
 /** Combines query strings; keys of `extra` replace the same keys of `base`. */
-function mergeQueries(base: string | undefined, extra: string | undefined): string | undefined {
+export function mergeQueries(base: string | undefined, extra: string | undefined): string | undefined {
   const pieces = (q: string | undefined) => (q ?? '').split('&').filter(Boolean);
   const keyOf = (piece: string) => decode(piece.split('=')[0] ?? '');
   const replaced = new Set(pieces(extra).map(keyOf));
@@ -268,6 +288,11 @@ export function loadConfig(env: Record<string, string | undefined>, flags: CliFl
     LOG_LEVELS.find((level) => level === raw.toLowerCase()) ?? no(`${quote(raw)} is not a log level`),
   );
 
+  const provider = check('OPENAI_PROVIDER', `one of ${PROVIDER_NAMES.join(', ')}`, (raw) =>
+    PROVIDER_NAMES.find((id) => id === raw.toLowerCase()) ?? no(`${quote(raw)} is not a known provider`),
+  );
+  const [stateDir] = read('OPENAI_ACP_STATE_DIR');
+
   const baseUrl = base?.baseUrl ?? CONFIG_DEFAULTS.baseUrl;
   const query = mergeQueries(base?.query, extraQuery);
   const config: Config = {
@@ -285,6 +310,10 @@ export function loadConfig(env: Record<string, string | undefined>, flags: CliFl
     timeoutMs: timeoutMs ?? CONFIG_DEFAULTS.timeoutMs,
     contextWindow,
     logLevel: logLevel ?? CONFIG_DEFAULTS.logLevel,
+    provider,
+    stateDir,
+    endpointConfigured: read('OPENAI_BASE_URL', flags.baseUrl)[0] !== undefined || read('OPENAI_API_KEY')[0] !== undefined,
+    modelConfigured: model !== undefined,
   };
   if (problems.length > 0) throw new ConfigError(problems, config);
   return config;
@@ -319,7 +348,7 @@ const SECRET_NAME = /auth|key|token|secret|passw|cookie|session|signature|creden
  * whose names look secret (authorization, api-key, x-api-key, *token*, *secret*, *key*, cookie, …);
  * for a value like `Bearer abc` also `abc` alone. Deduplicated, longest first.
  */
-export function secretsOf(config: Config): string[] {
+export function secretsOf(config: Pick<Config, 'apiKey' | 'headers' | 'query'>): string[] {
   const found = new Set<string>();
   const add = (value: string | undefined, schemed = false) => {
     if (!value) return;

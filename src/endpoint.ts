@@ -1,19 +1,27 @@
 /**
  * One upstream endpoint as the agent uses it: the chat client and the model catalog, built from
  * the same settings so that the agent, `doctor` and `models` reach the endpoint the same way.
+ * The provider profile (`providers.ts`) is applied here: URLs, auth header, default query.
  */
 import { ChatCompletionsClient } from './chat-client.js';
 import type { Config } from './config.js';
 import type { FetchLike } from './http.js';
 import type { Logger } from './log.js';
 import { ModelCatalog } from './models.js';
+import { parseProviderId, resolveEndpoint, type ProviderId, type ProviderProfile, type ResolvedEndpoint } from './providers.js';
 import { AGENT_NAME, VERSION } from './version.js';
 
 /** The settings of one endpoint: a {@link Config} is one, and so is each provider of a config file. */
 export type EndpointSettings = Pick<
   Config,
   'baseUrl' | 'chatCompletionsUrl' | 'apiKey' | 'headers' | 'query' | 'model' | 'models' | 'maxRetries' | 'timeoutMs'
->;
+> & {
+  /**
+   * Provider family (`OPENAI_PROVIDER`): an id or alias read by {@link parseProviderId};
+   * `undefined` (or text naming no provider) detects it from `baseUrl`.
+   */
+  provider?: ProviderId | string | undefined;
+};
 
 /** What building an endpoint needs besides its settings. */
 export interface EndpointDeps {
@@ -29,6 +37,12 @@ export interface EndpointDeps {
 /** A ready endpoint. */
 export interface Endpoint {
   readonly settings: EndpointSettings;
+  /** The provider family in use (explicit, or detected from the base URL). */
+  readonly provider: ProviderId;
+  /** Its profile, e.g. for `reasoningEffortLevels(profile, model)`. */
+  readonly profile: ProviderProfile;
+  /** URLs and headers actually used (`chatUrl` includes a default `api-version` for Azure classic). */
+  readonly resolved: ResolvedEndpoint;
   readonly client: ChatCompletionsClient;
   readonly catalog: ModelCatalog;
 }
@@ -36,12 +50,23 @@ export interface Endpoint {
 /** The `User-Agent` sent with every request, e.g. `openai-acp/0.1.0`. */
 export const USER_AGENT = `${AGENT_NAME}/${VERSION}`;
 
-/** Builds the chat client and the model catalog of one endpoint. Sends nothing by itself. */
+/**
+ * Builds the chat client and the model catalog of one endpoint, with its provider profile
+ * applied (see {@link resolveEndpoint}). Sends nothing by itself.
+ */
 export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): Endpoint {
-  const client = new ChatCompletionsClient({
-    url: settings.chatCompletionsUrl,
+  const resolved = resolveEndpoint({
+    baseUrl: settings.baseUrl,
+    query: settings.query,
     apiKey: settings.apiKey,
     headers: settings.headers,
+    provider: settings.provider ? parseProviderId(settings.provider) : undefined,
+  });
+  const client = new ChatCompletionsClient({
+    url: resolved.chatUrl,
+    apiKey: resolved.bearerKey,
+    headers: resolved.headers,
+    profile: resolved.profile,
     maxRetries: settings.maxRetries,
     timeoutMs: settings.timeoutMs,
     userAgent: USER_AGENT,
@@ -50,8 +75,9 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
   });
   const catalog = new ModelCatalog({
     baseUrl: settings.baseUrl,
-    apiKey: settings.apiKey,
-    headers: settings.headers,
+    modelsUrl: resolved.modelsUrl,
+    apiKey: resolved.bearerKey,
+    headers: resolved.headers,
     query: settings.query,
     timeoutMs: deps.modelsTimeoutMs,
     userAgent: USER_AGENT,
@@ -61,5 +87,5 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     fallbackModels: settings.models,
     enabled: deps.enabled ?? true,
   });
-  return { settings, client, catalog };
+  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog };
 }

@@ -19,6 +19,8 @@ export interface Logger {
   debug(msg: string, fields?: LogFields): void;
   /** The most verbose level written. */
   readonly level: LogLevel;
+  /** Redact these strings too from now on (e.g. keys of a configuration read again). */
+  addSecrets?(secrets: readonly string[]): void;
 }
 
 /** Options of {@link createLogger}. */
@@ -111,7 +113,12 @@ function redact(line: string, forms: readonly string[]): string {
 export function createLogger(options: LoggerOptions): Logger {
   const { level } = options;
   const write = options.write ?? ((line: string) => void process.stderr.write(line));
-  const forms = secretForms(options.secrets ?? []);
+  let forms = secretForms(options.secrets ?? []);
+  let known = [...(options.secrets ?? [])];
+  const addSecrets = (secrets: readonly string[]) => {
+    known = [...new Set([...known, ...secrets])];
+    forms = secretForms(known);
+  };
   const record =
     (recordLevel: LogLevel) =>
     (msg: string, fields?: LogFields): void => {
@@ -124,5 +131,5 @@ export function createLogger(options: LoggerOptions): Logger {
         // Logging must never break the agent.
       }
     };
-  return Object.freeze({ level, error: record('error'), warn: record('warn'), info: record('info'), debug: record('debug') });
+  return Object.freeze({ level, error: record('error'), warn: record('warn'), info: record('info'), debug: record('debug'), addSecrets });
 }

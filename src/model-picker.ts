@@ -1,6 +1,7 @@
 /**
- * The model picker of each session, in both ACP shapes: the current `configOptions` select
- * (`id: "model"`, `category: "model"`, a flat option list) and the legacy `models` field with
+ * The pickers of each session, in both ACP shapes: the current `configOptions` selects (the model,
+ * `id: "model"`, `category: "model"`, a flat option list; and reasoning effort, `id:
+ * "thought_level"`, `category: "thought_level"`) and the legacy `models` field with
  * `session/set_model`. See `../shared/ACP-NOTES.md`, "Model selection".
  */
 import { RequestError, type SessionConfigOption } from '@agentclientprotocol/sdk/unstable';
@@ -9,6 +10,16 @@ import type { Session } from './session-manager.js';
 
 /** The `configId` of the model select. */
 export const MODEL_CONFIG_ID = 'model';
+/** The `configId` of the reasoning-effort select. */
+export const THOUGHT_LEVEL_CONFIG_ID = 'thought_level';
+/** The reasoning-effort value that sends nothing (the provider's own default). */
+export const DEFAULT_THOUGHT_LEVEL = 'default';
+
+/**
+ * The reasoning-effort levels a session's current model offers, `default` excluded (e.g.
+ * `["low", "medium", "high"]`); empty when the provider has no reasoning effort.
+ */
+export type ThoughtLevels = (session: Session) => readonly string[];
 
 /** The legacy `models` field of a `session/new` answer (removed from the schema, still read by some clients). */
 export interface LegacyModelState {
@@ -33,6 +44,9 @@ export function looksLikeModelId(value: string): boolean {
 export class ModelPicker {
   private readonly lists = new Map<string, ModelInfo[]>();
 
+  /** @param thoughtLevels - the levels of the session's model; none by default. */
+  constructor(private readonly thoughtLevels: ThoughtLevels = () => []) {}
+
   /** Give `session` its own copy of `models`, adding `session.model` first when it is missing. */
   attach(session: Session, models: readonly ModelInfo[]): void {
     const list = [...models];
@@ -50,9 +64,12 @@ export class ModelPicker {
     return this.models(session).find((model) => model.id === session.model)?.contextWindow;
   }
 
-  /** The session's full config option list: one `select` for the model. */
+  /**
+   * The session's full config option list: a `select` for the model, and one for reasoning
+   * effort when the model has levels (`default` first: send nothing).
+   */
   configOptions(session: Session): SessionConfigOption[] {
-    return [
+    const options: SessionConfigOption[] = [
       {
         id: MODEL_CONFIG_ID,
         name: 'Model',
@@ -62,6 +79,39 @@ export class ModelPicker {
         options: this.models(session).map((model) => ({ value: model.id, name: model.name ?? model.id })),
       },
     ];
+    const levels = this.thoughtLevels(session);
+    if (levels.length > 0) {
+      options.push({
+        id: THOUGHT_LEVEL_CONFIG_ID,
+        name: 'Reasoning effort',
+        category: 'thought_level',
+        type: 'select',
+        currentValue: this.thoughtLevel(session),
+        options: [DEFAULT_THOUGHT_LEVEL, ...levels].map((level) => ({ value: level, name: level === DEFAULT_THOUGHT_LEVEL ? 'Default' : level[0]!.toUpperCase() + level.slice(1) })),
+      });
+    }
+    return options;
+  }
+
+  /**
+   * The reasoning effort the session's next request sends: its chosen level when the current
+   * model offers it, else `default` (send nothing).
+   */
+  thoughtLevel(session: Session): string {
+    const chosen = session.options[THOUGHT_LEVEL_CONFIG_ID];
+    return chosen && this.thoughtLevels(session).includes(chosen) ? chosen : DEFAULT_THOUGHT_LEVEL;
+  }
+
+  /**
+   * Set the session's reasoning effort.
+   * @throws {RequestError} -32602 naming the valid levels when the model does not offer `value`.
+   */
+  selectThoughtLevel(session: Session, value: unknown): void {
+    const valid = [DEFAULT_THOUGHT_LEVEL, ...this.thoughtLevels(session)];
+    if (typeof value !== 'string' || !valid.includes(value)) {
+      throw RequestError.invalidParams({ value }, `Invalid reasoning effort ${JSON.stringify(value)}; valid values: ${valid.join(', ')}`);
+    }
+    session.options[THOUGHT_LEVEL_CONFIG_ID] = value;
   }
 
   /** The legacy `models` field for the session. */

@@ -34,6 +34,12 @@ export interface FetchModelsOptions {
   headers?: Record<string, string> | undefined;
   /** Query string without `?` (as in `Config.query`), appended to the URL. */
   query?: string | undefined;
+  /**
+   * The full models URL (query included), replacing `baseUrl + /models + query`; `null` when the
+   * provider has no model list (Azure classic deployments, Bedrock): nothing is sent and the list
+   * is empty. @defaultValue `undefined`: {@link modelsUrl}(baseUrl, query)
+   */
+  modelsUrl?: string | null | undefined;
   /** Whole-request limit in ms (headers and body). @defaultValue 3000 */
   timeoutMs?: number | undefined;
   /** `User-Agent` value; none when unset. */
@@ -101,11 +107,16 @@ export function modelsUrl(baseUrl: string, query?: string): string {
 }
 
 /**
- * `GET {baseUrl}/models[?query]`, parsed by {@link parseModels}. Never throws: an HTTP error,
- * a timeout, a connection failure or an unreadable body all give `[]` (logged at debug).
+ * `GET {baseUrl}/models[?query]` (or `options.modelsUrl`), parsed by {@link parseModels}. Never
+ * throws: an HTTP error, a timeout, a connection failure or an unreadable body all give `[]`
+ * (logged at debug); so does `modelsUrl: null`, without sending anything.
  */
 export async function fetchModels(options: FetchModelsOptions): Promise<ModelInfo[]> {
-  const url = modelsUrl(options.baseUrl, options.query);
+  if (options.modelsUrl === null) {
+    options.logger?.debug('this provider has no model list; using the configured models');
+    return [];
+  }
+  const url = options.modelsUrl ?? modelsUrl(options.baseUrl, options.query);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? MODELS_TIMEOUT_MS);
   try {

@@ -1,5 +1,5 @@
 /**
- * Sessions: per-session history and the one-turn-at-a-time rule.
+ * Sessions: per-session state (records, model, options) and the one-turn-at-a-time rule.
  *
  * The ACP SDK runs requests concurrently and does not connect `session/cancel` to anything, so
  * this class owns the turn lock: each session has at most one running turn, each turn its own
@@ -7,18 +7,32 @@
  * with no turn running changes nothing.
  */
 import { randomUUID } from 'node:crypto';
-import type { ChatMessage } from './openai-types.js';
+import type { ConversationRecord } from './conversation.js';
 
 /** One conversation. */
 export interface Session {
   readonly id: string;
   /** Working directory the client gave at `session/new`. */
   readonly cwd: string;
-  /** Earlier user and assistant messages, oldest first (no system message). */
-  readonly history: ChatMessage[];
-  /** The model this session's next request uses. */
+  /** ISO 8601 creation time. */
+  readonly createdAt: string;
+  /** The conversation so far: turns, `/clear`s and `/compact`s, oldest first (as stored). */
+  readonly records: ConversationRecord[];
+  /** The model value this session's next request uses (`providerId/modelId` with several endpoints). */
   model: string;
+  /** Other config option values by config id, e.g. `{thought_level: "high"}`. */
+  readonly options: Record<string, string>;
+  /** Title shown in session lists; set after the first turn. */
+  title?: string | undefined;
+  /**
+   * The estimate and the provider's `prompt_tokens` of the latest request, in tokens, used to
+   * calibrate the next estimate; absent until a provider reported usage.
+   */
+  calibration?: { estimated: number; actual: number } | undefined;
 }
+
+/** What restoring a session from the store needs. */
+export type SessionState = Omit<Session, 'calibration'>;
 
 interface Turn {
   readonly controller: AbortController;
@@ -32,9 +46,25 @@ export class SessionManager {
 
   /** Create a session with a fresh unique id (a UUID). */
   create(cwd: string, model: string): Session {
-    const session: Session = { id: randomUUID(), cwd, history: [], model };
+    const session: Session = { id: randomUUID(), cwd, createdAt: new Date().toISOString(), records: [], model, options: {} };
     this.sessions.set(session.id, session);
     return session;
+  }
+
+  /**
+   * Hold a session restored from the store, replacing any copy held under its id (a turn of
+   * that copy still running keeps its lock: turns of one id never overlap).
+   */
+  restore(state: SessionState): Session {
+    const session: Session = { ...state };
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  /** Cancel the session's turn and forget it (the store keeps it). Returns whether it was held. */
+  remove(id: string): boolean {
+    this.cancel(id);
+    return this.sessions.delete(id);
   }
 
   /** The session with this id, or `undefined`. */

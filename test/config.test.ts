@@ -31,7 +31,25 @@ describe('loadConfig defaults', () => {
       timeoutMs: 600_000,
       contextWindow: undefined,
       logLevel: 'info',
+      provider: undefined,
+      stateDir: undefined,
+      endpointConfigured: false,
+      modelConfigured: false,
     });
+  });
+
+  it('reads OPENAI_PROVIDER case-insensitively and rejects unknown families, naming the accepted ones', () => {
+    expect(loadConfig({ OPENAI_PROVIDER: 'Azure' }).provider).toBe('azure');
+    const problem = configError({ OPENAI_PROVIDER: 'azur' }).problems[0];
+    expect(problem?.variable).toBe('OPENAI_PROVIDER');
+    expect(problem?.accepted).toContain('openrouter');
+  });
+
+  it('knows whether an endpoint and a model were configured (local discovery runs only when neither endpoint setting is)', () => {
+    expect(loadConfig({ OPENAI_API_KEY: 'k' }).endpointConfigured).toBe(true);
+    expect(loadConfig({}, { baseUrl: 'http://127.0.0.1:1/v1' }).endpointConfigured).toBe(true);
+    expect(loadConfig({ OPENAI_BASE_URL: ' ' }).endpointConfigured).toBe(false);
+    expect(loadConfig({}, { model: 'm' }).modelConfigured).toBe(true);
   });
 
   it('treats empty and blank values as unset, and trims the rest', () => {

@@ -30,7 +30,8 @@ describe('SessionManager sessions', () => {
     expect(ids.size).toBe(50);
     expect(manager.size).toBe(50);
     const session = manager.create('/work', 'gpt-x');
-    expect(session).toMatchObject({ cwd: '/work', model: 'gpt-x', history: [] });
+    expect(session).toMatchObject({ cwd: '/work', model: 'gpt-x', records: [], options: {} });
+    expect(Date.parse(session.createdAt)).not.toBeNaN();
     expect(session.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(manager.get(session.id)).toBe(session);
     expect(manager.get('nope')).toBeUndefined();

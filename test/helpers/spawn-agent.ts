@@ -3,6 +3,9 @@
  * stdio: requests with ids, notifications, and every line the agent writes, checked to be JSON-RPC.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Path of the built CLI. Tests that spawn it need `npm run build` (the `pretest` script) first. */
@@ -33,11 +36,20 @@ export interface AgentProcess {
   kill(): void;
 }
 
-/** Spawn the agent with `env` added to a clean environment (no inherited OPENAI_* settings). */
+/**
+ * A scratch home for spawned agents, so that no test reads the user's config file or writes
+ * sessions into the user's state directory: `XDG_CONFIG_HOME` and `XDG_STATE_HOME` point here.
+ */
+export const SCRATCH_HOME = mkdtempSync(join(tmpdir(), 'openai-acp-home-'));
+
+/**
+ * Spawn the agent with `env` added to a clean environment: no inherited OPENAI_* or proxy
+ * settings, config and state under {@link SCRATCH_HOME} (unless `env` says otherwise).
+ */
 export function spawnAgent(env: Record<string, string>, args: string[] = []): AgentProcess {
-  const base: Record<string, string> = {};
+  const base: Record<string, string> = { XDG_CONFIG_HOME: join(SCRATCH_HOME, 'config'), XDG_STATE_HOME: join(SCRATCH_HOME, 'state') };
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !key.startsWith('OPENAI_') && !/_PROXY$/i.test(key)) base[key] = value;
+    if (value !== undefined && !key.startsWith('OPENAI_') && !key.startsWith('XDG_') && !/_PROXY$/i.test(key)) base[key] = value;
   }
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...base, OPENAI_ACP_LOG: 'debug', ...env },

@@ -1,0 +1,169 @@
+/**
+ * `openai-acp doctor`: prints the configuration the agent would use (secrets masked), checks the
+ * endpoint step by step through the agent's own request path, and says how to fix what fails.
+ * Output goes to stdout (a terminal command, not ACP); every network check is bounded in time.
+ */
+import type { CliFlags } from '../config.js';
+import type { NamedEndpointSettings } from '../endpoint-registry.js';
+import type { FetchLike } from '../http.js';
+import { createLogger } from '../log.js';
+import { detectProvider, parseProviderId, PROVIDER_PROFILES, reasoningEffortLevels, type ProviderId } from '../providers.js';
+import { VERSION } from '../version.js';
+import { configCheck, endpointChecks, renderCheck, type CheckLine, type EndpointFacts, type ReasoningFacts } from './doctor-checks.js';
+import { describeHeaders, describeSecret, endpointSecrets, maskQuery, maskUrl } from './mask.js';
+import { probeCompletion, probeModels, type ProbeDeps } from './probes.js';
+import { resolveCommandConfig, type CommandConfig } from './resolve.js';
+
+/** Default bound of each check, in ms. */
+export const DOCTOR_TIMEOUT_MS = 10_000;
+
+/** What `doctor` runs with. */
+export interface DoctorOptions {
+  flags: CliFlags;
+  /** The process environment (`.env` in `cwd` is merged under it). */
+  env: Record<string, string | undefined>;
+  /** Where `.env` is looked for. @defaultValue `process.cwd()` */
+  cwd?: string | undefined;
+  /** Bound of each network check, in ms. @defaultValue {@link DOCTOR_TIMEOUT_MS} */
+  timeoutMs?: number | undefined;
+  /** Receives the report text. @defaultValue `process.stdout.write` */
+  write?: ((text: string) => void) | undefined;
+  /** Injectable transport (tests). */
+  fetch?: FetchLike | undefined;
+}
+
+/** The provider family of an endpoint, and how it was decided. */
+function providerOf(settings: NamedEndpointSettings): { id: ProviderId; how: string } {
+  const explicit = settings.provider ? parseProviderId(settings.provider) : undefined;
+  return explicit ? { id: explicit, how: 'set' } : { id: detectProvider(settings.baseUrl), how: 'detected from the base URL' };
+}
+
+/** Which settings to name in fixes for this endpoint. */
+function settingNames(settings: NamedEndpointSettings, flags: CliFlags, resolved: CommandConfig) {
+  if (settings.source === 'config file') {
+    const where = `provider "${settings.id}" in ${resolved.configFilePath ?? 'the config file'}`;
+    return {
+      key: `"apiKeyEnv" (the variable it names) or "apiKey" of ${where}`,
+      baseUrl: `"baseUrl" of ${where}`,
+      model: resolved.config.modelConfigured ? (flags.model ? '--model' : 'OPENAI_MODEL') : `"model" in ${resolved.configFilePath ?? 'the config file'}`,
+      keyShown: 'API key',
+    };
+  }
+  return {
+    key: 'OPENAI_API_KEY',
+    baseUrl: flags.baseUrl ? '--base-url' : 'OPENAI_BASE_URL',
+    model: flags.model ? '--model' : 'OPENAI_MODEL',
+    keyShown: 'OPENAI_API_KEY',
+  };
+}
+
+/** The configuration lines of one endpoint, secrets masked. */
+function describeEndpoint(settings: NamedEndpointSettings, keyShown: string): string[] {
+  const provider = providerOf(settings);
+  const label = PROVIDER_PROFILES[provider.id]?.label ?? provider.id;
+  const rows: [string, string][] = [
+    ['provider', `${label} (${provider.id}, ${provider.how})`],
+    ['base URL', settings.baseUrl],
+    ['chat URL', maskUrl(settings.chatCompletionsUrl)],
+    ['model', settings.model],
+    ['API key', `${keyShown}: ${describeSecret(settings.apiKey)}`],
+    ['headers', describeHeaders(settings.headers)],
+  ];
+  if (settings.query) rows.push(['query', maskQuery(settings.query)]);
+  if (settings.models?.length) rows.push(['fallback models', settings.models.join(', ')]);
+  rows.push(['limits', `${settings.timeoutMs} ms of silence, ${settings.maxRetries} retries`]);
+  return rows.map(([name, value]) => `    ${name.padEnd(16)}${value}`);
+}
+
+/** Checks one endpoint: models, then (unless unreachable) the completion, usage and reasoning effort. */
+async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<typeof settingNames>, deps: ProbeDeps): Promise<EndpointFacts> {
+  const models = await probeModels(settings, deps);
+  const unreachable = models.kind === 'unreachable';
+  const request = { model: settings.model, messages: [{ role: 'user' as const, content: 'Reply with the single word OK.' }], maxTokens: 1 };
+  const completion = unreachable ? undefined : await probeCompletion(settings, request, deps);
+  let reasoning: ReasoningFacts | undefined;
+  if (completion?.ok) {
+    const provider = providerOf(settings);
+    const profile = PROVIDER_PROFILES[provider.id];
+    const levels = profile ? reasoningEffortLevels(profile, settings.model).filter((level) => level !== 'default') : [];
+    if (!profile || levels.length === 0) {
+      reasoning = { kind: 'not-applicable', why: `${profile?.label ?? provider.id} offers no reasoning effort for ${settings.model}` };
+    } else {
+      const level = levels.includes('low') ? 'low' : levels[0]!;
+      const parameter = profile.reasoningEffort.spelling === 'reasoning.effort' ? 'reasoning.effort' : 'reasoning_effort';
+      let result = await probeCompletion(settings, { ...request, reasoningEffort: level }, deps);
+      // An adaptive correction may have dropped the parameter to make the request pass: that is a refusal.
+      if (result.ok && !('reasoning_effort' in result.sent || 'reasoning' in result.sent)) {
+        result = { ok: false, error: new (await import('../errors.js')).ProviderReportedError(settings.chatCompletionsUrl.split('?')[0]!, `the endpoint rejected ${parameter}, so openai-acp leaves it out for this model`), status: undefined };
+      }
+      reasoning = { kind: 'probed', level, parameter, result };
+    }
+  }
+  return {
+    model: settings.model,
+    keySetting: names.key,
+    hasKey: Boolean(settings.apiKey) || Object.keys(settings.headers).some((name) => /auth|key/i.test(name)),
+    baseUrlSetting: names.baseUrl,
+    baseUrl: settings.baseUrl,
+    modelSetting: names.model,
+    models,
+    completion,
+    reasoning,
+    secrets: endpointSecrets(settings),
+  };
+}
+
+/**
+ * Runs the doctor and returns the exit code: 0 when the agent would work (the configuration is
+ * valid, and for every endpoint the endpoint answers, the key is accepted and a one-token
+ * streamed completion works), 1 otherwise. Never throws for configuration or network problems.
+ */
+export async function runDoctor(options: DoctorOptions): Promise<number> {
+  const write = options.write ?? ((text: string) => void process.stdout.write(text));
+  const timeoutMs = options.timeoutMs ?? DOCTOR_TIMEOUT_MS;
+  const print = (...lines: string[]) => write(`${lines.join('\n')}\n`);
+  print(`openai-acp ${VERSION} doctor`, '');
+  const resolved = await resolveCommandConfig({ flags: options.flags, env: options.env, cwd: options.cwd });
+
+  print('Configuration');
+  print(`  config file       ${resolved.configFilePath ?? 'none'}${resolved.configFileRead ? '' : ' (not read: absent)'}`);
+  if (resolved.model) print(`  default model     ${resolved.model}`);
+  for (const warning of resolved.warnings) print(`  note: ${warning}`);
+  const all = resolved.endpoints.map((settings) => ({ settings, names: settingNames(settings, options.flags, resolved) }));
+  for (const { settings, names } of all) print(`  endpoint "${settings.id}" (${settings.source})`, ...describeEndpoint(settings, names.keyShown));
+  print('', 'Checks');
+
+  const config = configCheck(resolved.configError);
+  print(renderCheck(config));
+  let works = config.status === 'pass';
+  if (!works) {
+    print('  – the endpoint was not checked: fix the configuration first', '', 'Result: the agent would not work; fix the ✗ lines above.');
+    return 1;
+  }
+  if (all.length === 0) {
+    const none: CheckLine = {
+      status: 'fail',
+      title: 'endpoint answers',
+      detail: 'no endpoint is configured, and no local server (Ollama, LM Studio, vLLM, llama.cpp, LiteLLM) answered on its usual port',
+      fix: 'run openai-acp setup, or set OPENAI_BASE_URL (and OPENAI_API_KEY), or start a local server',
+    };
+    print(renderCheck(none), '', 'Result: the agent would not work; fix the ✗ lines above.');
+    return 1;
+  }
+  for (const { settings, names } of all) {
+    if (all.length > 1) print(`  endpoint "${settings.id}"`);
+    const notes: string[] = [];
+    const logger = createLogger({
+      level: 'info',
+      secrets: endpointSecrets(settings),
+      write: (text) => notes.push(text.replace(/^openai-acp \w+: /, '').trimEnd()),
+    });
+    const facts = await checkEndpoint(settings, names, { logger, timeoutMs, fetch: options.fetch });
+    const result = endpointChecks(facts);
+    for (const check of result.lines) print(renderCheck(check, all.length > 1 ? '    ' : '  '));
+    for (const note of notes) print(`    note: ${note}`);
+    works &&= result.works;
+  }
+  print('', works ? 'Result: the agent would work. Try it: npx acpx --agent openai-acp exec "hello"' : 'Result: the agent would not work; fix the ✗ lines above.');
+  return works ? 0 : 1;
+}

@@ -1,0 +1,198 @@
+/**
+ * The optional config file that names several endpoints (providers) for one agent:
+ * `OPENAI_ACP_CONFIG`, default `$XDG_CONFIG_HOME/openai-acp/config.json`
+ * (`~/.config/openai-acp/config.json`). Read once at start; written by `openai-acp setup`.
+ *
+ * ```json
+ * { "providers": [{ "id": "ollama", "baseUrl": "http://127.0.0.1:11434/v1" },
+ *                 { "id": "openrouter", "baseUrl": "https://openrouter.ai/api/v1", "apiKeyEnv": "OPENROUTER_API_KEY" }],
+ *   "model": "ollama/llama3.2" }
+ * ```
+ */
+import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ACCEPTED, PROVIDER_NAMES, parseBaseUrl, parseHeaders, Problem, queryProblem, mergeQueries, type ConfigProblem } from './config.js';
+
+/** One provider entry as written in the file. */
+export interface ConfigFileProvider {
+  /** Name used in model values `providerId/modelId`: letters, digits, `.`, `_`, `-`. */
+  id: string;
+  /** Provider family (`ollama`, `azure`, …); detected from `baseUrl` when absent. */
+  provider?: string;
+  /** Endpoint base, as `OPENAI_BASE_URL`. */
+  baseUrl: string;
+  /** Name of the environment variable holding the key (the documented way). */
+  apiKeyEnv?: string;
+  /** The key itself (allowed; prefer `apiKeyEnv`). */
+  apiKey?: string;
+  /** Extra request headers, as `OPENAI_HEADERS`. */
+  headers?: Record<string, string>;
+  /** Extra query string, as `OPENAI_QUERY`. */
+  query?: string;
+  /** Model ids offered when the endpoint's `/models` lists nothing, as `OPENAI_MODELS`. */
+  models?: string[];
+}
+
+/** The whole file. */
+export interface ConfigFileData {
+  providers: ConfigFileProvider[];
+  /** The default model, `providerId/modelId` (or a bare id of the first provider). */
+  model?: string;
+}
+
+/** A provider entry after validation, ready to become an endpoint. */
+export interface FileProvider {
+  id: string;
+  /** The provider family; `undefined` = detect from the base URL. */
+  provider: (typeof PROVIDER_NAMES)[number] | undefined;
+  baseUrl: string;
+  query: string | undefined;
+  apiKey: string | undefined;
+  headers: Record<string, string>;
+  models: string[] | undefined;
+  /** Set when `apiKeyEnv` names a variable that is not set (requests go without a key). */
+  missingKeyEnv?: string;
+}
+
+/** The result of reading the file. */
+export interface ConfigFileResult {
+  path: string;
+  providers: FileProvider[];
+  model: string | undefined;
+}
+
+/** Provider ids: used in `providerId/modelId`, so no `/`. */
+const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The config file path: `OPENAI_ACP_CONFIG` when set, else `$XDG_CONFIG_HOME/openai-acp/config.json`,
+ * else `~/.config/openai-acp/config.json` (XDG Base Directory spec: an unset or relative
+ * `XDG_CONFIG_HOME` is ignored).
+ */
+export function defaultConfigPath(env: Record<string, string | undefined>): string {
+  const explicit = env['OPENAI_ACP_CONFIG']?.trim();
+  if (explicit) return explicit;
+  const xdg = env['XDG_CONFIG_HOME']?.trim();
+  const base = xdg && xdg.startsWith('/') ? xdg : join(env['HOME']?.trim() || homedir(), '.config');
+  return join(base, 'openai-acp', 'config.json');
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Validates the file's text. Pure: `env` is only read for `apiKeyEnv` variables.
+ *
+ * @param label - how problems name the file, e.g. its path.
+ * @returns the providers, or every problem found (each naming `label` and the entry's JSON path; never a secret value).
+ */
+export function parseConfigFile(text: string, env: Record<string, string | undefined>, label: string): ConfigFileResult | ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const report = (where: string, problem: string, accepted: string) => problems.push({ variable: `${label} ${where}`.trim(), problem, accepted });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    report('', `is not valid JSON (${(error as Error).message.replace(/\s+/g, ' ')})`, 'a JSON object like {"providers": [{"id": "ollama", "baseUrl": "http://127.0.0.1:11434/v1"}]}');
+    return problems;
+  }
+  if (!isRecord(parsed) || !Array.isArray(parsed['providers'])) {
+    report('', 'has no "providers" array', 'a JSON object like {"providers": [{"id": "ollama", "baseUrl": "http://127.0.0.1:11434/v1"}]}');
+    return problems;
+  }
+  const providers: FileProvider[] = [];
+  const seen = new Set<string>();
+  parsed['providers'].forEach((entry: unknown, index: number) => {
+    const at = (key: string) => `providers[${index}]${key ? `.${key}` : ''}`;
+    if (!isRecord(entry)) return report(at(''), 'is not an object', 'an object with "id" and "baseUrl"');
+    const id = entry['id'];
+    if (typeof id !== 'string' || !PROVIDER_ID.test(id)) return report(at('id'), 'is missing or not a valid id', 'letters, digits, ".", "_" or "-", starting with a letter or digit (no "/")');
+    if (seen.has(id)) return report(at('id'), `repeats the id ${JSON.stringify(id)}`, 'a unique id per provider');
+    seen.add(id);
+    const before = problems.length;
+    const base = typeof entry['baseUrl'] === 'string' ? parseBaseUrl(entry['baseUrl'].trim()) : new Problem('is missing');
+    if (base instanceof Problem) report(at('baseUrl'), base.text, ACCEPTED.url);
+    const provider = entry['provider'];
+    const family = typeof provider === 'string' ? PROVIDER_NAMES.find((name) => name === provider.trim().toLowerCase()) : undefined;
+    if (provider !== undefined && !family) report(at('provider'), 'is not a known provider family', `one of ${PROVIDER_NAMES.join(', ')}`);
+    let apiKey: string | undefined;
+    let missingKeyEnv: string | undefined;
+    const keyEnv = entry['apiKeyEnv'];
+    if (keyEnv !== undefined) {
+      if (typeof keyEnv !== 'string' || !ENV_NAME.test(keyEnv)) report(at('apiKeyEnv'), 'is not an environment variable name', 'a name such as OPENROUTER_API_KEY');
+      else {
+        apiKey = env[keyEnv]?.trim() || undefined;
+        if (!apiKey) missingKeyEnv = keyEnv;
+      }
+    }
+    const key = entry['apiKey'];
+    if (key !== undefined) {
+      if (typeof key !== 'string' || /[\u0000-\u001f\u007f]|[^\u0000-\u00ff]/.test(key)) report(at('apiKey'), 'is not a key that can be sent in an HTTP header', 'the key as one line of plain text');
+      else if (!apiKey && key.trim()) {
+        apiKey = key.trim().replace(/^bearer\s+/i, '');
+        missingKeyEnv = undefined;
+      }
+    }
+    let headers: Record<string, string> = {};
+    if (entry['headers'] !== undefined) {
+      const result = parseHeaders(JSON.stringify(entry['headers']));
+      for (const problem of result.problems) report(at('headers'), problem, ACCEPTED.headers);
+      headers = result.headers;
+    }
+    let query: string | undefined;
+    if (entry['query'] !== undefined) {
+      const raw = typeof entry['query'] === 'string' ? entry['query'].trim().replace(/^\?/, '') : undefined;
+      const bad = raw === undefined ? 'is not a string' : queryProblem(raw);
+      if (bad) report(at('query'), bad, 'URL query parameters such as api-version=2024-10-21');
+      else query = raw || undefined;
+    }
+    let models: string[] | undefined;
+    if (entry['models'] !== undefined) {
+      const list = entry['models'];
+      if (!Array.isArray(list) || !list.every((m) => typeof m === 'string')) report(at('models'), 'is not an array of strings', 'model ids such as ["llama3.2", "qwen3"]');
+      else models = [...new Set(list.map((m) => m.trim()).filter(Boolean))];
+    }
+    if (problems.length > before || base instanceof Problem) return;
+    providers.push({
+      id,
+      provider: family,
+      baseUrl: base.baseUrl,
+      query: mergeQueries(base.query, query),
+      apiKey,
+      headers,
+      models: models?.length ? models : undefined,
+      ...(missingKeyEnv ? { missingKeyEnv } : {}),
+    });
+  });
+  if (parsed['providers'].length === 0) report('providers', 'is empty', 'at least one provider');
+  const model = parsed['model'];
+  if (model !== undefined && (typeof model !== 'string' || !model.trim())) report('model', 'is not a model id', '"providerId/modelId", e.g. "ollama/llama3.2"');
+  if (problems.length > 0) return problems;
+  return { path: label, providers, model: typeof model === 'string' ? model.trim() : undefined };
+}
+
+/**
+ * Writes the config file atomically (temp file, fsync, rename) with mode 0600, creating its
+ * directory with mode 0700 when missing.
+ *
+ * @throws the file system's error (e.g. EACCES) when it cannot be written.
+ */
+export async function writeConfigFile(path: string, data: ConfigFileData): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const temp = `${path}.${process.pid}.tmp`;
+  const handle = await open(temp, 'w', 0o600);
+  try {
+    await handle.writeFile(`${JSON.stringify(data, null, 2)}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await chmod(temp, 0o600);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}

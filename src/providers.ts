@@ -1,0 +1,570 @@
+/**
+ * Provider profiles as data: what really differs between OpenAI Chat Completions-compatible
+ * endpoints (auth header, default query, `/models` path, parameter spellings, reasoning-effort
+ * levels), how a base URL is recognized, and the one function that turns endpoint settings into
+ * the URLs and headers to send. Everything else is the same for every provider.
+ *
+ * Sources (each profile's `docs` names its own):
+ * - OpenAI `max_completion_tokens` / `reasoning_effort`: https://platform.openai.com/docs/api-reference/chat/create
+ * - Azure classic deployments, `api-version` (latest GA data-plane inference `2024-10-21`) and the
+ *   `api-key` header: https://learn.microsoft.com/azure/ai-services/openai/reference ; v1 API:
+ *   https://learn.microsoft.com/azure/ai-foundry/openai/api-version-lifecycle
+ * - Bedrock (`/openai/v1`, Bedrock API key as Bearer, no other operation than chat completions):
+ *   https://docs.aws.amazon.com/bedrock/latest/userguide/inference-chat-completions.html
+ * - OpenRouter `reasoning: {effort}`: https://openrouter.ai/docs/use-cases/reasoning-tokens
+ */
+/** Provider families with a profile. `generic` is any other OpenAI-compatible server. */
+export type ProviderId =
+  | 'openai'
+  | 'azure'
+  | 'bedrock'
+  | 'ollama'
+  | 'vllm'
+  | 'lmstudio'
+  | 'llamacpp'
+  | 'litellm'
+  | 'openrouter'
+  | 'deepseek'
+  | 'groq'
+  | 'mistral'
+  | 'gemini'
+  | 'xai'
+  | 'together'
+  | 'fireworks'
+  | 'generic';
+
+/** Where the key goes: `Authorization: Bearer KEY`, or an `api-key: KEY` header (Azure). */
+export type AuthScheme = 'bearer' | 'api-key';
+
+/** How reasoning effort is sent: `reasoning_effort: "low"`, `reasoning: {effort: "low"}`, or not at all. */
+export type ReasoningSpelling = 'reasoning_effort' | 'reasoning.effort' | null;
+
+/** A value for the model ids matching `model`; in a list, the first match wins. */
+export interface ModelRule<T> {
+  model: RegExp;
+  value: T;
+}
+
+/** Overrides for base URLs whose path matches `path` (e.g. Azure classic deployments). */
+export interface ProfileVariant {
+  name: string;
+  /** Tested against the base URL's path, without trailing slash or `/chat/completions`. */
+  path: RegExp;
+  auth?: AuthScheme;
+  defaultQuery?: Readonly<Record<string, string>>;
+  /** Replaces the profile's `modelsPath` when present (`null`: no model list). */
+  modelsPath?: string | null;
+}
+
+/** What differs for one provider family. Data only: the client reads it, it holds no code. */
+export interface ProviderProfile {
+  id: ProviderId;
+  /** Human name, e.g. `Azure OpenAI`. */
+  label: string;
+  auth: AuthScheme;
+  /** Query parameters added when the user's query lacks their key. */
+  defaultQuery?: Readonly<Record<string, string>>;
+  /** Path after the base URL that lists models (`/models`), or `null` when there is none. */
+  modelsPath: string | null;
+  /** The `/models` answer's shape, for people (models.ts reads them all). */
+  modelsShape: string;
+  /** Model ids that take `max_completion_tokens` instead of `max_tokens`. */
+  maxCompletionTokensModels: readonly RegExp[];
+  reasoningEffort: {
+    spelling: ReasoningSpelling;
+    /** Levels (besides `default`) per model, first match wins. */
+    levels?: readonly ModelRule<readonly string[]>[];
+    /** Levels for models no rule matches. */
+    defaultLevels: readonly string[];
+  };
+  variants?: readonly ProfileVariant[];
+  /** How {@link detectProvider} recognizes the base URL. */
+  detect: { hosts?: readonly RegExp[]; paths?: readonly RegExp[]; port?: number };
+  /** Base URL to suggest (setup wizard, local discovery). */
+  defaultBaseUrl?: string;
+  /** The environment variable people usually keep this provider's key in. */
+  apiKeyEnv?: string;
+  /** Known quirks, in words. */
+  notes: readonly string[];
+  /** Where the facts above come from. */
+  docs: string;
+}
+
+const LOW_MEDIUM_HIGH = ['low', 'medium', 'high'] as const;
+/** OpenAI o-series (o1, o3-mini, o4-mini…) and the gpt-5 family, optionally behind a `vendor/` prefix. */
+const O_SERIES_OR_GPT5 = /(^|\/)(o\d+(-[\w.-]*)?|gpt-5[\w.-]*)$/i;
+/** OpenAI reasoning levels by model (https://platform.openai.com/docs/api-reference/chat/create#chat-create-reasoning_effort). */
+const OPENAI_LEVELS: readonly ModelRule<readonly string[]>[] = [
+  { model: /(^|\/)gpt-5(\.\d+)?-pro\b/i, value: ['high'] },
+  { model: /(^|\/)gpt-5\.1\b/i, value: ['none', 'low', 'medium', 'high'] },
+  { model: /(^|\/)gpt-5\.([2-9]|\d\d)\b/i, value: ['none', 'low', 'medium', 'high', 'xhigh'] },
+  { model: /(^|\/)gpt-5\b/i, value: ['minimal', 'low', 'medium', 'high'] },
+  { model: /(^|\/)o\d/i, value: LOW_MEDIUM_HIGH },
+  // Non-reasoning models answer 400 to any reasoning_effort.
+  { model: /(^|\/)(gpt-4|gpt-3\.5|chatgpt-)/i, value: [] },
+];
+const OPENAI_NOTES = ['o1-mini and o1-preview reject the system role (sent as developer, else merged into the first user message).', 'o-series and gpt-5 reject temperature and top_p other than the default.'];
+
+/** The profile of every provider family. */
+export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = {
+  openai: {
+    id: 'openai',
+    label: 'OpenAI',
+    auth: 'bearer',
+    modelsPath: '/models',
+    modelsShape: 'openai {data: [{id}]}',
+    maxCompletionTokensModels: [O_SERIES_OR_GPT5],
+    reasoningEffort: { spelling: 'reasoning_effort', levels: OPENAI_LEVELS, defaultLevels: LOW_MEDIUM_HIGH },
+    detect: { hosts: [/^api\.openai\.com$/] },
+    defaultBaseUrl: 'https://api.openai.com/v1',
+    apiKeyEnv: 'OPENAI_API_KEY',
+    notes: OPENAI_NOTES,
+    docs: 'https://platform.openai.com/docs/api-reference/chat/create',
+  },
+  azure: {
+    id: 'azure',
+    label: 'Azure OpenAI',
+    auth: 'api-key',
+    modelsPath: '/models',
+    modelsShape: 'openai {data: [{id}]} (v1 API only)',
+    maxCompletionTokensModels: [O_SERIES_OR_GPT5],
+    reasoningEffort: { spelling: 'reasoning_effort', levels: OPENAI_LEVELS, defaultLevels: LOW_MEDIUM_HIGH },
+    variants: [
+      // Latest GA data-plane inference version: https://learn.microsoft.com/azure/ai-services/openai/reference
+      { name: 'azure-classic', path: /\/openai\/deployments\/[^/]+$/i, defaultQuery: { 'api-version': '2024-10-21' }, modelsPath: null },
+      { name: 'azure-v1', path: /\/openai\/v1$/i },
+    ],
+    detect: { hosts: [/\.openai\.azure\.com$/, /\.cognitiveservices\.azure\.com$/, /\.services\.ai\.azure\.com$/], paths: [/\/openai\/deployments\/[^/]+/i] },
+    apiKeyEnv: 'AZURE_OPENAI_API_KEY',
+    notes: [
+      'Classic: base URL …/openai/deployments/DEPLOYMENT, api-version in the query, model = deployment name, no /models.',
+      'v1: base URL …/openai/v1, no api-version; api-key header, or Bearer for a Microsoft Entra ID token.',
+      'api-versions before 2024-09-01-preview reject stream_options and max_completion_tokens.',
+      ...OPENAI_NOTES,
+    ],
+    docs: 'https://learn.microsoft.com/azure/ai-foundry/openai/api-version-lifecycle',
+  },
+  bedrock: {
+    id: 'bedrock',
+    label: 'AWS Bedrock',
+    auth: 'bearer',
+    modelsPath: null,
+    modelsShape: 'none: Bedrock serves only chat completions on this endpoint',
+    maxCompletionTokensModels: [],
+    reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
+    detect: { hosts: [/^bedrock-runtime\.[a-z0-9-]+\.amazonaws\.com$/, /^bedrock-runtime-fips\.[a-z0-9-]+\.amazonaws\.com$/] },
+    defaultBaseUrl: 'https://bedrock-runtime.us-west-2.amazonaws.com/openai/v1',
+    apiKeyEnv: 'AWS_BEARER_TOKEN_BEDROCK',
+    notes: ['The key is a Bedrock API key (sent as Bearer); SigV4 credentials are not supported.', 'Models are OpenAI models on Bedrock, e.g. openai.gpt-oss-120b-1:0.'],
+    docs: 'https://docs.aws.amazon.com/bedrock/latest/userguide/inference-chat-completions.html',
+  },
+  ollama: {
+    id: 'ollama',
+    label: 'Ollama',
+    auth: 'bearer',
+    modelsPath: '/models',
+    modelsShape: 'openai {data: [{id}]}',
+    maxCompletionTokensModels: [],
+    reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
+    detect: { port: 11434 },
+    defaultBaseUrl: 'http://127.0.0.1:11434/v1',
+    notes: ['No key needed.', 'Older versions send no usage in streams.'],
+    docs: 'https://github.com/ollama/ollama/blob/main/docs/openai.md',
+  },
+  vllm: {
+    id: 'vllm',
+    label: 'vLLM',
+    auth: 'bearer',
+    modelsPath: '/models',
+    modelsShape: 'openai {data: [{id, max_model_len}]}',
+    maxCompletionTokensModels: [],
+    reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
+    detect: { port: 8000 },
+    defaultBaseUrl: 'http://127.0.0.1:8000/v1',
+    notes: ['Rejects unknown body fields with 400 extra_forbidden (pydantic).'],
+    docs: 'https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html',
+  },
+  lmstudio: {
+    id: 'lmstudio',
+    label: 'LM Studio',
+    auth: 'bearer',
+    modelsPath: '/models',
+    modelsShape: 'openai {data: [{id}]}',
+    maxCompletionTokensModels: [],
+    reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
+    detect: { port: 1234 },
+    defaultBaseUrl: 'http://127.0.0.1:1234/v1',
+    notes: ['No key needed.'],
+    docs: 'https://lmstudio.ai/docs/app/api/endpoints/openai',
+  },
+  llamacpp: {
+    id: 'llamacpp',
+    label: 'llama.cpp server',
+    auth: 'bearer',
+    modelsPath: '/models',
+    modelsShape: 'openai {data: [{id, meta: {n_ctx_train}}]} plus {models: […]}',
+    maxCompletionTokensModels: [],
+    reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
+    detect: { port: 8080 },
+    defaultBaseUrl: 'http://127.0.0.1:8080/v1',
+    notes: ['Some versions answer an unsupported parameter with HTTP 500 "Unsupported param: NAME".'],
+    docs: 'https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md',
+  },
+  litellm: {
+    id: 'litellm',
+    label: 'LiteLLM proxy',
+    auth: 'bearer',
+    modelsPath: '/models',
+    modelsShape: 'openai {data: [{id}]}',
+    maxCompletionTokensModels: [],
+    reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
+    detect: { port: 4000 },
+    defaultBaseUrl: 'http://127.0.0.1:4000/v1',
+    apiKeyEnv: 'LITELLM_API_KEY',
+    notes: ['Without drop_params it answers 400 UnsupportedParamsError naming the parameters.'],
+    docs: 'https://docs.litellm.ai/docs/proxy/user_keys',
+  },
+  openrouter: {
+    id: 'openrouter',
+    label: 'OpenRouter',
+    auth: 'bearer',
+    modelsPath: '/models',
+    modelsShape: 'openai {data: [{id, name, context_length}]}',
+    maxCompletionTokensModels: [],
+    reasoningEffort: { spelling: 'reasoning.effort', defaultLevels: ['minimal', 'low', 'medium', 'high', 'xhigh'] },
+    detect: { hosts: [/^(www\.)?openrouter\.ai$/] },
+    defaultBaseUrl: 'https://openrouter.ai/api/v1',
+    apiKeyEnv: 'OPENROUTER_API_KEY',
+    notes: ['Optional attribution headers HTTP-Referer and X-Title.', 'Streams carry ": OPENROUTER PROCESSING" comments.'],
+    docs: 'https://openrouter.ai/docs/use-cases/reasoning-tokens',
+  },
+  deepseek: {
+    id: 'deepseek',
+    label: 'DeepSeek',
+    auth: 'bearer',
+    modelsPath: '/models',
+    modelsShape: 'openai {data: [{id}]}',
+    maxCompletionTokensModels: [],
+    reasoningEffort: { spelling: null, defaultLevels: [] },
+    detect: { hosts: [/^api\.deepseek\.com$/] },
+    defaultBaseUrl: 'https://api.deepseek.com/v1',
+    apiKeyEnv: 'DEEPSEEK_API_KEY',
+    notes: ['deepseek-reasoner always reasons (reasoning_content); there is no effort parameter.'],
+    docs: 'https://api-docs.deepseek.com/api/create-chat-completion',
+  },
+  groq: {
+    id: 'groq',
+    label: 'Groq',
+    auth: 'bearer',
+    modelsPath: '/models',
+    modelsShape: 'openai {data: [{id, context_window}]}',
+    maxCompletionTokensModels: [],
+    reasoningEffort: {
+      spelling: 'reasoning_effort',
+      // gpt-oss: low/medium/high; qwen3: none/default (https://console.groq.com/docs/reasoning)
+      levels: [
+        { model: /gpt-oss/i, value: LOW_MEDIUM_HIGH },
+        { model: /qwen/i, value: ['none'] },
+      ],
+      defaultLevels: [],
+    },
+    detect: { hosts: [/^api\.groq\.com$/] },
+    defaultBaseUrl: 'https://api.groq.com/openai/v1',
+    apiKeyEnv: 'GROQ_API_KEY',
+    notes: ['Usage may come in x_groq.usage.', 'Rejects unknown properties with 400 "property \'x\' is unsupported".'],
+    docs: 'https://console.groq.com/docs/api-reference#chat-create',
+  },
+  mistral: {
+    id: 'mistral',
+    label: 'Mistral',
+    auth: 'bearer',
+    modelsPath: '/models',
+    modelsShape: 'openai {data: [{id, max_context_length}]}',
+    maxCompletionTokensModels: [],
+    reasoningEffort: { spelling: null, defaultLevels: [] },
+    detect: { hosts: [/^api\.mistral\.ai$/, /^codestral\.mistral\.ai$/] },
+    defaultBaseUrl: 'https://api.mistral.ai/v1',
+    apiKeyEnv: 'MISTRAL_API_KEY',
+    notes: ['Answers unknown body fields with 422 extra_forbidden (max_completion_tokens, frequency_penalty…).', 'Magistral thinking arrives as content parts.'],
+    docs: 'https://docs.mistral.ai/api/#tag/chat',
+  },
+  gemini: {
+    id: 'gemini',
+    label: 'Google Gemini (OpenAI compatibility)',
+    auth: 'bearer',
+    modelsPath: '/models',
+    modelsShape: 'openai {data: [{id: "models/…"}]}',
+    maxCompletionTokensModels: [],
+    reasoningEffort: {
+      spelling: 'reasoning_effort',
+      // https://ai.google.dev/gemini-api/docs/openai (low/medium/high map to thinking budgets, none disables on 2.5 Flash);
+      // Gemini 3 thinking levels: Pro low/high, Flash minimal/low/medium/high.
+      levels: [
+        { model: /gemini-3[\w.-]*pro/i, value: ['low', 'high'] },
+        { model: /gemini-3/i, value: ['minimal', 'low', 'medium', 'high'] },
+        { model: /gemini-2\.5-flash/i, value: ['none', 'low', 'medium', 'high'] },
+      ],
+      defaultLevels: LOW_MEDIUM_HIGH,
+    },
+    detect: { hosts: [/^generativelanguage\.googleapis\.com$/] },
+    defaultBaseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai',
+    apiKeyEnv: 'GEMINI_API_KEY',
+    notes: ['Unknown fields are rejected with 400 "Invalid JSON payload received. Unknown name …", in a JSON array.'],
+    docs: 'https://ai.google.dev/gemini-api/docs/openai',
+  },
+  xai: {
+    id: 'xai',
+    label: 'xAI',
+    auth: 'bearer',
+    modelsPath: '/models',
+    modelsShape: 'openai {data: [{id}]}',
+    maxCompletionTokensModels: [],
+    reasoningEffort: {
+      spelling: 'reasoning_effort',
+      // "Only grok-3-mini supports reasoning_effort" (low, high); grok-4 answers 400 to it.
+      // https://docs.x.ai/docs/guides/reasoning
+      levels: [
+        { model: /grok-3-mini/i, value: ['low', 'high'] },
+        { model: /grok-(4|code)/i, value: [] },
+      ],
+      defaultLevels: ['low', 'high'],
+    },
+    detect: { hosts: [/^api\.x\.ai$/] },
+    defaultBaseUrl: 'https://api.x.ai/v1',
+    apiKeyEnv: 'XAI_API_KEY',
+    notes: ['Errors name parameters in camelCase ("does not support parameter reasoningEffort").', 'Reasoning tokens are not counted in completion_tokens.'],
+    docs: 'https://docs.x.ai/docs/api-reference#chat-completions',
+  },
+  together: {
+    id: 'together',
+    label: 'Together AI',
+    auth: 'bearer',
+    modelsPath: '/models',
+    modelsShape: 'bare array [{id, context_length}]',
+    maxCompletionTokensModels: [],
+    reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
+    detect: { hosts: [/^api\.together\.(xyz|ai)$/] },
+    defaultBaseUrl: 'https://api.together.xyz/v1',
+    apiKeyEnv: 'TOGETHER_API_KEY',
+    notes: ['Reasoning models stream reasoning inline as <think>…</think> or as reasoning.'],
+    docs: 'https://docs.together.ai/reference/chat-completions-1',
+  },
+  fireworks: {
+    id: 'fireworks',
+    label: 'Fireworks AI',
+    auth: 'bearer',
+    modelsPath: '/models',
+    modelsShape: 'openai {data: [{id}]}',
+    maxCompletionTokensModels: [],
+    reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
+    detect: { hosts: [/^api\.fireworks\.ai$/] },
+    defaultBaseUrl: 'https://api.fireworks.ai/inference/v1',
+    apiKeyEnv: 'FIREWORKS_API_KEY',
+    notes: ['Model ids look like accounts/fireworks/models/NAME.'],
+    docs: 'https://docs.fireworks.ai/api-reference/post-chatcompletions',
+  },
+  generic: {
+    id: 'generic',
+    label: 'OpenAI-compatible',
+    auth: 'bearer',
+    modelsPath: '/models',
+    modelsShape: 'any shape models.ts reads',
+    maxCompletionTokensModels: [],
+    reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
+    detect: {},
+    notes: ['Unsupported parameters are learned from 400 answers (adaptive-params.ts).'],
+    docs: 'https://platform.openai.com/docs/api-reference/chat/create',
+  },
+};
+
+/** Every provider id, in the order of the README table; `generic` last. */
+export const PROVIDER_IDS: readonly ProviderId[] = Object.keys(PROVIDER_PROFILES) as ProviderId[];
+
+/** The token-limit parameter name a request uses. */
+export type MaxTokensParam = 'max_tokens' | 'max_completion_tokens';
+
+/** Other spellings accepted by {@link parseProviderId} (lower case). */
+const ALIASES: Readonly<Record<string, ProviderId>> = {
+  'azure-openai': 'azure',
+  azureopenai: 'azure',
+  'aws-bedrock': 'bedrock',
+  aws: 'bedrock',
+  'llama.cpp': 'llamacpp',
+  'llama-cpp': 'llamacpp',
+  'lm-studio': 'lmstudio',
+  'lm studio': 'lmstudio',
+  google: 'gemini',
+  'x.ai': 'xai',
+  grok: 'xai',
+  'together.ai': 'together',
+  togetherai: 'together',
+  'openai-compatible': 'generic',
+  custom: 'generic',
+};
+
+/**
+ * A provider id from user text (`OPENAI_PROVIDER`, a config file): trimmed, case-insensitive,
+ * with a few aliases (`llama.cpp`, `lm-studio`, `azure-openai`, `google`…).
+ * @returns the id, or `undefined` when the text names no provider (the caller reports it, listing {@link PROVIDER_IDS}).
+ */
+export function parseProviderId(raw: string): ProviderId | undefined {
+  const text = raw.trim().toLowerCase();
+  if ((PROVIDER_IDS as readonly string[]).includes(text)) return text as ProviderId;
+  return Object.hasOwn(ALIASES, text) ? ALIASES[text] : undefined;
+}
+
+/** The base URL without query, fragment, trailing slashes or a trailing `/chat/completions` (any number of them). */
+export function normalizeBaseUrl(baseUrl: string): string {
+  let base = baseUrl.trim().split(/[?#]/)[0] ?? '';
+  for (let previous = ''; previous !== base; ) {
+    previous = base;
+    base = base.replace(/\/+$/, '').replace(/\/chat\/completions$/i, '');
+  }
+  return base;
+}
+
+/**
+ * The provider family of a base URL: by host name first (api.openai.com, *.openai.azure.com,
+ * bedrock-runtime.REGION.amazonaws.com, openrouter.ai…), then by path (`/openai/deployments/`
+ * behind a gateway is Azure), then by the usual port of a local server (11434 Ollama, 1234 LM
+ * Studio, 8000 vLLM, 8080 llama.cpp, 4000 LiteLLM). Never throws.
+ * @returns `generic` when nothing matches or the URL does not parse.
+ */
+export function detectProvider(baseUrl: string): ProviderId {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    return 'generic';
+  }
+  const host = url.hostname.toLowerCase();
+  const profiles = Object.values(PROVIDER_PROFILES);
+  const byHost = profiles.find((profile) => profile.detect.hosts?.some((pattern) => pattern.test(host)));
+  if (byHost) return byHost.id;
+  const byPath = profiles.find((profile) => profile.detect.paths?.some((pattern) => pattern.test(url.pathname)));
+  if (byPath) return byPath.id;
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  return profiles.find((profile) => profile.detect.port === port)?.id ?? 'generic';
+}
+
+/** The value of the first rule whose pattern matches `model`, else `fallback`. */
+function firstRule<T>(rules: readonly ModelRule<T>[] | undefined, model: string, fallback: T): T {
+  return rules?.find((rule) => rule.model.test(model))?.value ?? fallback;
+}
+
+/**
+ * Which token-limit parameter `model` takes on this provider: `max_completion_tokens` for the
+ * models the profile lists (OpenAI and Azure o-series and gpt-5 family), else `max_tokens`.
+ */
+export function maxTokensParam(profile: ProviderProfile, model: string): MaxTokensParam {
+  return profile.maxCompletionTokensModels.some((pattern) => pattern.test(model)) ? 'max_completion_tokens' : 'max_tokens';
+}
+
+/**
+ * The reasoning-effort levels to offer for `model`, `default` first (which means: send nothing).
+ * `['default']` alone when the provider has no effort parameter or the model is documented to
+ * reject it (e.g. OpenAI gpt-4o, xAI grok-4).
+ */
+export function reasoningEffortLevels(profile: ProviderProfile, model: string): string[] {
+  if (!profile.reasoningEffort.spelling) return ['default'];
+  return ['default', ...firstRule(profile.reasoningEffort.levels, model, profile.reasoningEffort.defaultLevels)];
+}
+
+/** What {@link resolveEndpoint} needs: the endpoint settings, as in `Config`. */
+export interface EndpointInput {
+  /** Base URL; trailing slashes, `/chat/completions` and a query are tolerated. */
+  baseUrl: string;
+  /** Extra query string without `?` (OPENAI_QUERY and the base URL's own, combined). */
+  query?: string | undefined;
+  /** The key; sent as the profile's auth header. */
+  apiKey?: string | undefined;
+  /** User headers; they win over the auth header. */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** Explicit provider (`OPENAI_PROVIDER`); `undefined` detects it from the base URL. */
+  provider?: ProviderId | undefined;
+}
+
+/** How to reach one endpoint, ready for the chat client and the model catalog. */
+export interface ResolvedEndpoint {
+  provider: ProviderId;
+  profile: ProviderProfile;
+  /** The matched URL variant (`azure-classic`, `azure-v1`), if any. */
+  variant: string | undefined;
+  /** `{base}/chat/completions[?query]`, never doubled. */
+  chatUrl: string;
+  /** `{base}{modelsPath}[?query]`, or `null` when the provider has no `/models` there (Azure classic, Bedrock). */
+  modelsUrl: string | null;
+  /** Key to send as `Authorization: Bearer`; `undefined` when there is none or it travels in `headers`. */
+  bearerKey: string | undefined;
+  /** Headers to add: the `api-key` header when the profile uses it, then the user's (which win). */
+  headers: Record<string, string>;
+}
+
+/** Query pieces merged by key; later sources replace earlier keys. */
+function mergeQuery(...queries: (string | undefined)[]): string {
+  const entries = new Map<string, string>();
+  for (const query of queries) {
+    for (const piece of (query ?? '').replace(/^\?/, '').split('&')) {
+      if (!piece) continue;
+      const name = piece.split('=')[0] ?? '';
+      let key = name;
+      try {
+        key = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // keep the raw name
+      }
+      entries.delete(key);
+      entries.set(key, piece);
+    }
+  }
+  return [...entries.values()].join('&');
+}
+
+/** Whether a key looks like a JWT (Microsoft Entra ID token), which Azure takes as Bearer, not `api-key`. */
+const looksLikeJwt = (key: string) => /^eyJ[\w-]*\.[\w-]+\.[\w-]*$/.test(key);
+
+/**
+ * Applies the provider profile to endpoint settings: the chat and models URLs (the profile's
+ * default query added when its key is absent, e.g. Azure classic `api-version=2024-10-21`), and
+ * where the key goes (`Authorization: Bearer`, or `api-key` for Azure unless the key is an Entra
+ * ID token). Pure; never throws.
+ */
+export function resolveEndpoint(input: EndpointInput): ResolvedEndpoint {
+  const provider = input.provider ?? detectProvider(input.baseUrl);
+  const profile = PROVIDER_PROFILES[provider];
+  const base = normalizeBaseUrl(input.baseUrl);
+  let path = '';
+  try {
+    path = new URL(base).pathname.replace(/\/+$/, '');
+  } catch {
+    // an unparsable base matches no variant
+  }
+  const variant = profile.variants?.find((candidate) => candidate.path.test(path));
+  const auth = variant?.auth ?? profile.auth;
+  const modelsPath = variant && 'modelsPath' in variant ? variant.modelsPath : profile.modelsPath;
+  const ownQuery = /\?([^#]*)/.exec(input.baseUrl)?.[1];
+  const given = mergeQuery(ownQuery, input.query);
+  const givenKeys = new Set(given.split('&').map((piece) => piece.split('=')[0]));
+  const defaults = Object.entries({ ...profile.defaultQuery, ...variant?.defaultQuery })
+    .filter(([key]) => !givenKeys.has(key))
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
+    .join('&');
+  const query = mergeQuery(given, defaults);
+  const suffix = query ? `?${query}` : '';
+  const key = input.apiKey || undefined;
+  const useHeader = key !== undefined && auth === 'api-key' && !looksLikeJwt(key);
+  const headers: Record<string, string> = useHeader ? { 'api-key': key } : {};
+  for (const [name, value] of Object.entries(input.headers ?? {})) {
+    if (useHeader && name.toLowerCase() === 'api-key') delete headers['api-key'];
+    headers[name] = value;
+  }
+  return {
+    provider,
+    profile,
+    variant: variant?.name,
+    chatUrl: `${base}/chat/completions${suffix}`,
+    modelsUrl: modelsPath === null ? null : `${base}${modelsPath}${suffix}`,
+    bearerKey: useHeader ? undefined : key,
+    headers,
+  };
+}
