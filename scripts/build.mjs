@@ -16,49 +16,29 @@ import { createHash } from 'node:crypto';
 import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { builtinModules } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeSchemasLazy } from './lazy-schemas.mjs';
+import { lazySchemasPlugin } from './lazy-schemas.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
-const SDK_DIST = `${join('node_modules', '@agentclientprotocol', 'sdk', 'dist')}/`;
-
 /**
- * esbuild plugin: the SDK's modules through {@link makeSchemasLazy}. A module that imports a
- * transformed module learns its lazy exports from the same (cached) transform.
+ * esbuild plugin: `import { z } from 'zod'` in our sources becomes `import * as z from 'zod/v4'`,
+ * the same zod (the root entry re-exports v4's namespace as `z`) and the form the ACP SDK uses.
+ * esbuild can tree-shake a namespace import used as `z.object(…)` but not a re-exported namespace
+ * object, so the root form pulls in all of zod, every locale included: the bundle measured 641 KB
+ * with it and 282 KB without, and the V8 code cache 687 KB and 494 KB (~4 ms of cold start).
+ * A source that imports zod differently is left alone (and is only bigger).
  */
-export function lazySchemasPlugin() {
-  const cache = new Map();
-  const transform = (path) => {
-    let result = cache.get(path);
-    if (result === undefined) {
-      const source = readFileSync(path, 'utf8');
-      result = makeSchemasLazy(source, {
-        lazyExportsOf: (specifier) => {
-          if (!specifier.startsWith('.')) return undefined;
-          const target = resolve(dirname(path), specifier);
-          return target.includes(SDK_DIST) ? transform(target).exports : undefined;
-        },
-      });
-      cache.set(path, result);
-    }
-    return result;
-  };
-  let lazyCount = 0;
+function zodNamespacePlugin() {
+  const rootImport = "import { z } from 'zod';";
   return {
-    name: 'lazy-schemas',
+    name: 'zod-namespace',
     setup(b) {
-      b.onLoad({ filter: /[\\/]@agentclientprotocol[\\/]sdk[\\/]dist[\\/].*\.js$/ }, (args) => {
-        const { code, lazy } = transform(args.path);
-        lazyCount += lazy.size;
-        return { contents: code, loader: 'js' };
-      });
-      b.onEnd((result) => {
-        // A schema-heavy SDK that yields nothing lazy means the transform no longer recognises it.
-        if (result.errors.length === 0 && lazyCount < 100) {
-          result.errors.push({ text: `lazy-schemas: only ${lazyCount} schemas made lazy; has the SDK changed shape?` });
-        }
+      b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes(rootImport)) return undefined;
+        return { contents: source.replace(rootImport, "import * as z from 'zod/v4';"), loader: 'ts' };
       });
     },
   };
@@ -148,7 +128,7 @@ await build({
   minify: !process.env.BUILD_NO_MINIFY,
   legalComments: 'none',
   sourcemap: 'linked',
-  plugins: [lazySchemasPlugin(), requireAtRuntimePlugin()],
+  plugins: [zodNamespacePlugin(), lazySchemasPlugin(), requireAtRuntimePlugin()],
   // The loader passes these; `import.meta.url` keeps its meaning (the bundle's file URL).
   define: { 'import.meta.url': '__importMetaUrl' },
   // `__runtimeRequire` is Node's require, out of esbuild's sight (it would bundle `require('x')`).

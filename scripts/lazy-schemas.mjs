@@ -19,6 +19,8 @@
 // `parseParams`, which calls `.parse`) receive a deferred parser `{ parse, safeParse }` that
 // builds the schema on its first call. Anything else the transform does not understand throws,
 // so an SDK update that changes these shapes fails the build instead of misbehaving.
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
 
 /** Calls whose schema arguments may be deferred: the SDK stores them for `parseParams` only. */
@@ -177,3 +179,46 @@ export function makeSchemasLazy(source, { lazyExportsOf, zod = 'zod/v4' }) {
   if (usesDeferredParser) code += `\n${DEFERRED_PARSER}`;
   return { code, lazy, exports: exported };
 }
+
+const SDK_DIST = `${join('node_modules', '@agentclientprotocol', 'sdk', 'dist')}/`;
+
+/**
+ * esbuild plugin: the SDK's modules through {@link makeSchemasLazy}. A module that imports a
+ * transformed module learns its lazy exports from the same (cached) transform.
+ */
+export function lazySchemasPlugin() {
+  const cache = new Map();
+  const transform = (path) => {
+    let result = cache.get(path);
+    if (result === undefined) {
+      const source = readFileSync(path, 'utf8');
+      result = makeSchemasLazy(source, {
+        lazyExportsOf: (specifier) => {
+          if (!specifier.startsWith('.')) return undefined;
+          const target = resolve(dirname(path), specifier);
+          return target.includes(SDK_DIST) ? transform(target).exports : undefined;
+        },
+      });
+      cache.set(path, result);
+    }
+    return result;
+  };
+  let lazyCount = 0;
+  return {
+    name: 'lazy-schemas',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]@agentclientprotocol[\\/]sdk[\\/]dist[\\/].*\.js$/ }, (args) => {
+        const { code, lazy } = transform(args.path);
+        lazyCount += lazy.size;
+        return { contents: code, loader: 'js' };
+      });
+      b.onEnd((result) => {
+        // A schema-heavy SDK that yields nothing lazy means the transform no longer recognises it.
+        if (result.errors.length === 0 && lazyCount < 100) {
+          result.errors.push({ text: `lazy-schemas: only ${lazyCount} schemas made lazy; has the SDK changed shape?` });
+        }
+      });
+    },
+  };
+}
+

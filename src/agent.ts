@@ -222,8 +222,11 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     .onRequest('session/new', async ({ params, client }) => {
       await ready;
       const session = sessions.create(params.cwd, defaultModel());
-      const store = await storeReady;
-      await store.create({ sessionId: session.id, cwd: session.cwd, createdAt: session.createdAt });
+      try {
+        await (await storeReady).create({ sessionId: session.id, cwd: session.cwd, createdAt: session.createdAt });
+      } catch (error) {
+        logger.error('could not save the new session; it will not survive a restart', { sessionId: session.id, error: (error as Error).message });
+      }
       picker.attach(session, await registry.models());
       logger.debug('session created', { sessionId: session.id, cwd: params.cwd });
       advertiseCommands(client, session.id);

@@ -67,6 +67,7 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_TIMEOUT_MS', String(CONFIG_DEFAULTS.timeoutMs), 'longest silence from the endpoint, in ms, before a request is abandoned'],
   ['OPENAI_CONTEXT_WINDOW', 'unset', "the model's context window in tokens; enables usage updates"],
   ['OPENAI_ACP_LOG', CONFIG_DEFAULTS.logLevel, 'stderr log level: error, warn, info or debug'],
+  ['OPENAI_ACP_STATE_DIR', '$XDG_STATE_HOME/openai-acp/sessions', 'where sessions are saved (one file each, for session/load, list and resume); off keeps them in memory only'],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'unset', 'outgoing proxy'],
   ['NODE_EXTRA_CA_CERTS', 'unset', 'PEM file of extra certificate authorities'],
 ];

@@ -13,6 +13,7 @@
  *   https://docs.aws.amazon.com/bedrock/latest/userguide/inference-chat-completions.html
  * - OpenRouter `reasoning: {effort}`: https://openrouter.ai/docs/use-cases/reasoning-tokens
  */
+
 /** Provider families with a profile. `generic` is any other OpenAI-compatible server. */
 export type ProviderId =
   | 'openai'
@@ -377,7 +378,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
   },
 };
 
-/** Every provider id, in the order of the README table; `generic` last. */
+/** Every provider id, in the order of {@link PROVIDER_PROFILES}; `generic` last. */
 export const PROVIDER_IDS: readonly ProviderId[] = Object.keys(PROVIDER_PROFILES) as ProviderId[];
 
 /** The token-limit parameter name a request uses. */

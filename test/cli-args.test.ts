@@ -89,3 +89,62 @@ describe('helpText', () => {
     expect(lines[at + 1]).toContain(`default: ${def}`);
   });
 });
+
+describe('subcommands', () => {
+  it.each([
+    [['doctor'], { kind: 'doctor', flags: {} }],
+    [['models'], { kind: 'models', flags: {} }],
+    [['setup'], { kind: 'setup' }],
+    [['doctor', '--timeout-ms', '2500', '--model', 'm'], { kind: 'doctor', flags: { model: 'm' }, timeoutMs: 2500 }],
+    [['--base-url=http://h/v1', 'models', '--timeout-ms=100'], { kind: 'models', flags: { baseUrl: 'http://h/v1' }, timeoutMs: 100 }],
+  ])('%j', (argv, expected) => {
+    expect(parseCliArgs(argv)).toEqual(expected);
+  });
+
+  it.each([[['doctor', '--help']], [['-h', 'doctor']], [['models', '-h']], [['setup', '--help']]])('%j prints that command\'s help', (argv) => {
+    const command = parseCliArgs(argv);
+    expect(command).toEqual({ kind: 'help', topic: argv.find((a) => !a.startsWith('-')) });
+  });
+
+  it.each([
+    [['setup', '--model', 'x'], /openai-acp setup does not take --model/],
+    [['acp', '--timeout-ms', '5'], /serving ACP does not take --timeout-ms/],
+    [['doctor', '--timeout-ms', 'soon'], /--timeout-ms takes a whole number of milliseconds/],
+    [['doctor', '--timeout-ms', '0'], /--timeout-ms takes a whole number/],
+    [['doctor', '--timeout-ms'], /--timeout-ms needs a value/],
+    [['doctor', 'models'], /unknown command "models"/],
+    [['docter'], /unknown command "docter"/],
+  ])('%j is an error', (argv, message) => {
+    const command = parseCliArgs(argv);
+    expect(command.kind).toBe('error');
+    expect(command.kind === 'error' && command.message).toMatch(message);
+  });
+
+  it('points a subcommand\'s errors at its own help', () => {
+    const command = parseCliArgs(['doctor', '--bogus']);
+    expect(command.kind === 'error' && command.message).toMatch(/Run openai-acp doctor --help/);
+  });
+
+  it('suggests a near-miss command', () => {
+    const command = parseCliArgs(['Doctor']);
+    expect(command.kind === 'error' && command.message).toMatch(/did you mean doctor\?/);
+  });
+});
+
+describe('helpText of subcommands', () => {
+  it('lists the subcommands in the main help', () => {
+    const text = helpText('1.2.3');
+    for (const part of ['openai-acp doctor', 'openai-acp models', 'openai-acp setup', '--timeout-ms', 'OPENAI_ACP_CONFIG', 'OPENAI_PROVIDER']) expect(text).toContain(part);
+  });
+
+  it.each([
+    ['doctor', ['endpoint answers', 'authentication', '/models', 'one-token', 'usage', 'reasoning effort', 'Exit status', '--timeout-ms']],
+    ['models', ['one id per line', 'context window', '--timeout-ms']],
+    ['setup', ['0600', 'OPENAI_ACP_CONFIG', 'openai-acp doctor', 'Ctrl-D']],
+  ] as const)('%s --help explains the command', (topic, parts) => {
+    const text = helpText('1.2.3', topic);
+    expect(text.startsWith(`openai-acp 1.2.3 ${topic}`)).toBe(true);
+    expect(text.endsWith('\n')).toBe(true);
+    for (const part of parts) expect(text).toContain(part);
+  });
+});

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -150,5 +151,41 @@ describe('openai-acp doctor', () => {
     const run = await runCli(['doctor', '--base-url', server.baseUrl, '--model=test-model'], { home: tempHome() });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`base URL        ${server.baseUrl}`);
+  });
+
+  it('checks every endpoint of a config file, and fails when one does not work', async () => {
+    const server = await fake();
+    const port = await closedPort();
+    const home = tempHome();
+    mkdirSync(join(home, '.config', 'openai-acp'), { recursive: true });
+    const file = join(home, '.config', 'openai-acp', 'config.json');
+    writeFileSync(file, JSON.stringify({
+      providers: [
+        { id: 'local', baseUrl: server.baseUrl, apiKeyEnv: 'LOCAL_KEY' },
+        { id: 'down', baseUrl: `http://127.0.0.1:${port}/v1`, models: ['gone-model'] },
+      ],
+      model: 'local/test-model',
+    }));
+    const run = await runCli(['doctor', '--timeout-ms', '3000'], { home, env: { LOCAL_KEY: KEY } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`config file       ${file}\n`);
+    expect(run.stdout).toContain('default model     local/test-model');
+    expect(run.stdout).toMatch(new RegExp(`API key +set \\(${KEY.length} characters\\), sent as Authorization: Bearer`));
+    const [, local, down] = run.stdout.split(/\n  endpoint "(?:local|down)"\n/);
+    expect(checkLine(local!, 'one-token streamed completion')).toMatch(/^✓ .*test-model answered/);
+    expect(checkLine(down!, 'endpoint answers')).toMatch(/^✗ .*ECONNREFUSED/);
+    expect(down).toMatch(/fix: start the server, or point "baseUrl" of provider "down" in .*config\.json at the right address/);
+    expect(server.requests[0]!.headers['authorization']).toBe(`Bearer ${KEY}`);
+    expect(run.stdout).not.toContain(KEY);
+  });
+
+  it('says so when the config file is malformed', async () => {
+    const home = tempHome();
+    mkdirSync(join(home, '.config', 'openai-acp'), { recursive: true });
+    writeFileSync(join(home, '.config', 'openai-acp', 'config.json'), '{"providers": [{"id": "x"}]}');
+    const run = await runCli(['doctor'], { home });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('(not used: see the configuration check)');
+    expect(checkLine(run.stdout, 'configuration is valid')).toMatch(/^✗ .*providers\[0\]\.baseUrl/);
   });
 });

@@ -68,6 +68,18 @@ describe('openai-acp over stdio', () => {
     expect(a.stderr()).not.toContain('sk-e2e-secret-key-123');
   });
 
+  it('a client that knows only session/set_model (acp-ai-provider, Open Design fallback) switches the model', async () => {
+    server.setModels({ object: 'list', data: [{ id: 'test-model' }, { id: 'other-model' }] });
+    const a = launch();
+    const sessionId = await a.start();
+    const created = a.messages.find((m) => m.result?.sessionId === sessionId).result;
+    expect(created.models).toEqual({ currentModelId: 'test-model', availableModels: [{ modelId: 'test-model', name: 'test-model' }, { modelId: 'other-model', name: 'other-model' }] });
+    expect((await a.request('session/set_model', { sessionId, modelId: 'other-model' })).result).toEqual({});
+    await a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    expect(server.requests.at(-1)!.body.model).toBe('other-model');
+    server.setModels({ object: 'list', data: [{ id: 'test-model', object: 'model' }] });
+  });
+
   it('cancels mid-stream within 100 ms and keeps what the user saw; an idle cancel changes nothing', async () => {
     const a = launch();
     const sessionId = await a.start();

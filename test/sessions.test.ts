@@ -217,7 +217,7 @@ describe('context window', () => {
     const conn = await agentOn(newDir(), { OPENAI_CONTEXT_WINDOW: '2000', OPENAI_MAX_TOKENS: '300' });
     const sessionId = await conn.newSession();
     for (let i = 0; i < 12; i++) {
-      const answer = await conn.agent.request('session/prompt', { sessionId, prompt: text(`question ${i} ${'y'.repeat(400)}`) });
+      const answer: { _meta?: Record<string, unknown> | null } = await conn.agent.request('session/prompt', { sessionId, prompt: text(`question ${i} ${'y'.repeat(400)}`) });
       expect(answer._meta?.['openai-acp']).toBeUndefined();
     }
     expect(conn.thoughts(sessionId)).toMatch(/\d+ earlier turns? (was|were) left out to fit the model's context window \(2,000 tokens\)/);

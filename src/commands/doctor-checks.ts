@@ -94,8 +94,9 @@ export function endpointChecks(facts: EndpointFacts): { lines: CheckLine[]; work
           : failure
             ? scrub(failure.message)
             : 'no answer';
-    const tls = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(models.kind === 'unreachable' ? (models.code ?? '') : '');
-    const dns = models.kind === 'unreachable' && (models.code === 'ENOTFOUND' || models.code === 'EAI_AGAIN');
+    const code = (models.kind === 'unreachable' ? models.code : undefined) ?? (failure instanceof ProviderConnectionError ? failure.code : undefined) ?? '';
+    const tls = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code);
+    const dns = code === 'ENOTFOUND' || code === 'EAI_AGAIN';
     const fix = tls
       ? 'for a private certificate authority, point NODE_EXTRA_CA_CERTS at its PEM file'
       : dns

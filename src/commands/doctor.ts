@@ -3,14 +3,16 @@
  * endpoint step by step through the agent's own request path, and says how to fix what fails.
  * Output goes to stdout (a terminal command, not ACP); every network check is bounded in time.
  */
+import { existsSync } from 'node:fs';
 import type { CliFlags } from '../config.js';
 import type { NamedEndpointSettings } from '../endpoint-registry.js';
+import { ProviderReportedError } from '../errors.js';
 import type { FetchLike } from '../http.js';
 import { createLogger } from '../log.js';
-import { detectProvider, parseProviderId, PROVIDER_PROFILES, reasoningEffortLevels, type ProviderId } from '../providers.js';
+import { detectProvider, parseProviderId, PROVIDER_PROFILES, reasoningEffortLevels, resolveEndpoint, type ProviderId } from '../providers.js';
 import { VERSION } from '../version.js';
 import { configCheck, endpointChecks, renderCheck, type CheckLine, type EndpointFacts, type ReasoningFacts } from './doctor-checks.js';
-import { describeHeaders, describeSecret, endpointSecrets, maskQuery, maskUrl } from './mask.js';
+import { describeHeaders, describeSecret, endpointSecrets, maskUrl } from './mask.js';
 import { probeCompletion, probeModels, type ProbeDeps } from './probes.js';
 import { resolveCommandConfig, type CommandConfig } from './resolve.js';
 
@@ -46,7 +48,7 @@ function settingNames(settings: NamedEndpointSettings, flags: CliFlags, resolved
       key: `"apiKeyEnv" (the variable it names) or "apiKey" of ${where}`,
       baseUrl: `"baseUrl" of ${where}`,
       model: resolved.config.modelConfigured ? (flags.model ? '--model' : 'OPENAI_MODEL') : `"model" in ${resolved.configFilePath ?? 'the config file'}`,
-      keyShown: 'API key',
+      keyShown: '',
     };
   }
   return {
@@ -57,19 +59,21 @@ function settingNames(settings: NamedEndpointSettings, flags: CliFlags, resolved
   };
 }
 
-/** The configuration lines of one endpoint, secrets masked. */
+/** The configuration lines of one endpoint, secrets masked: as the provider profile resolves it (URLs, where the key goes). */
 function describeEndpoint(settings: NamedEndpointSettings, keyShown: string): string[] {
   const provider = providerOf(settings);
   const label = PROVIDER_PROFILES[provider.id]?.label ?? provider.id;
+  const resolved = resolveEndpoint({ baseUrl: settings.baseUrl, query: settings.query, apiKey: settings.apiKey, headers: settings.headers, provider: provider.id });
+  const keyWhere = !settings.apiKey ? '' : resolved.bearerKey ? ', sent as Authorization: Bearer' : ', sent as the api-key header';
   const rows: [string, string][] = [
     ['provider', `${label} (${provider.id}, ${provider.how})`],
     ['base URL', settings.baseUrl],
-    ['chat URL', maskUrl(settings.chatCompletionsUrl)],
+    ['chat URL', maskUrl(resolved.chatUrl)],
+    ['models URL', resolved.modelsUrl ? maskUrl(resolved.modelsUrl) : 'none (this provider has no model list)'],
     ['model', settings.model],
-    ['API key', `${keyShown}: ${describeSecret(settings.apiKey)}`],
+    ['API key', `${keyShown ? `${keyShown}: ` : ''}${describeSecret(settings.apiKey)}${keyWhere}`],
     ['headers', describeHeaders(settings.headers)],
   ];
-  if (settings.query) rows.push(['query', maskQuery(settings.query)]);
   if (settings.models?.length) rows.push(['fallback models', settings.models.join(', ')]);
   rows.push(['limits', `${settings.timeoutMs} ms of silence, ${settings.maxRetries} retries`]);
   return rows.map(([name, value]) => `    ${name.padEnd(16)}${value}`);
@@ -94,7 +98,8 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
       let result = await probeCompletion(settings, { ...request, reasoningEffort: level }, deps);
       // An adaptive correction may have dropped the parameter to make the request pass: that is a refusal.
       if (result.ok && !('reasoning_effort' in result.sent || 'reasoning' in result.sent)) {
-        result = { ok: false, error: new (await import('../errors.js')).ProviderReportedError(settings.chatCompletionsUrl.split('?')[0]!, `the endpoint rejected ${parameter}, so openai-acp leaves it out for this model`), status: undefined };
+        const url = settings.chatCompletionsUrl.split('?')[0]!;
+        result = { ok: false, error: new ProviderReportedError(url, `the endpoint rejected ${parameter}, so openai-acp leaves it out for this model`), status: undefined };
       }
       reasoning = { kind: 'probed', level, parameter, result };
     }
@@ -126,7 +131,8 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   const resolved = await resolveCommandConfig({ flags: options.flags, env: options.env, cwd: options.cwd });
 
   print('Configuration');
-  print(`  config file       ${resolved.configFilePath ?? 'none'}${resolved.configFileRead ? '' : ' (not read: absent)'}`);
+  const fileState = resolved.configFileRead ? '' : resolved.configFilePath && existsSync(resolved.configFilePath) ? ' (not used: see the configuration check)' : ' (absent)';
+  print(`  config file       ${resolved.configFilePath ?? 'none'}${fileState}`);
   if (resolved.model) print(`  default model     ${resolved.model}`);
   for (const warning of resolved.warnings) print(`  note: ${warning}`);
   const all = resolved.endpoints.map((settings) => ({ settings, names: settingNames(settings, options.flags, resolved) }));

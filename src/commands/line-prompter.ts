@@ -40,7 +40,6 @@ export function createLinePrompter(input: Readable & { isTTY?: boolean }, output
   const lines = rl[Symbol.asyncIterator]();
   rl.on('SIGINT', () => {
     interrupted = true;
-    output.write('\n');
     rl.close();
   });
   let ended = false;
@@ -53,12 +52,12 @@ export function createLinePrompter(input: Readable & { isTTY?: boolean }, output
         const next = await lines.next();
         if (next.done) {
           ended = true;
-          output.write('\n');
           return undefined;
         }
         return String(next.value);
       } finally {
-        if (muted) output.write('\n');
+        // A terminal echoed the line break (unless muted or input ended); otherwise end the question's line ourselves.
+        if (muted || !terminal || ended) output.write('\n');
         muted = false;
       }
     },

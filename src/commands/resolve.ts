@@ -4,11 +4,10 @@
  * configured), resolved without starting the agent.
  */
 import { defaultConfigPath } from '../config-file.js';
-import type { CliFlags, Config, ConfigError } from '../config.js';
+import { mergeDotEnv, type CliFlags, type Config, type ConfigError } from '../config.js';
 import type { NamedEndpointSettings } from '../endpoint-registry.js';
-import { discoverLocalServer } from '../local-discovery.js';
-import type { Logger } from '../log.js';
-import { resolveStaticConfig } from '../runtime-config.js';
+import { createLogger, type Logger } from '../log.js';
+import { readDotEnv, resolveStaticConfig, startPlan } from '../runtime-config.js';
 
 /** What the subcommands need to know about the configuration. */
 export interface CommandConfig {
@@ -23,7 +22,7 @@ export interface CommandConfig {
   configFilePath: string | undefined;
   /** Whether the config file was found and read. */
   configFileRead: boolean;
-  /** Start-up warnings (no secrets). */
+  /** Start-up warnings (no secrets), and how to configure an endpoint when none was found. */
   warnings: string[];
 }
 
@@ -33,47 +32,27 @@ export interface ResolveOptions {
   env: Record<string, string | undefined>;
   /** Where `.env` is looked for. @defaultValue `process.cwd()` */
   cwd?: string | undefined;
+  /** Receives the local server search's records. @defaultValue none */
   logger?: Logger | undefined;
 }
 
 /**
- * Resolves the configuration as the agent does. Never throws for invalid settings (they are in
- * `configError`); when nothing names an endpoint, looks for a local server (about 300 ms).
+ * Resolves the configuration as the agent does ({@link resolveStaticConfig}, then
+ * {@link startPlan}: the local server search, about 300 ms, when nothing names an endpoint).
+ * Never throws for invalid settings (they are in `configError`).
  */
 export async function resolveCommandConfig(options: ResolveOptions): Promise<CommandConfig> {
   const resolved = resolveStaticConfig({ flags: options.flags, env: options.env, cwd: options.cwd ?? process.cwd() });
-  const endpoints = [...resolved.endpoints];
-  let model = resolved.model;
+  const quiet = options.logger ?? createLogger({ level: 'error', write: () => undefined });
+  const plan = await startPlan(resolved, quiet);
   const warnings = [...resolved.warnings];
-  if (resolved.needsDiscovery) {
-    const server = await discoverLocalServer({ logger: options.logger });
-    if (server) {
-      const config = resolved.config;
-      const id = config.modelConfigured ? config.model : server.defaultModel;
-      endpoints.push({
-        id: 'default',
-        source: 'local server',
-        provider: server.provider,
-        baseUrl: server.baseUrl,
-        chatCompletionsUrl: `${server.baseUrl}/chat/completions`,
-        apiKey: undefined,
-        headers: {},
-        query: undefined,
-        model: id,
-        models: undefined,
-        maxRetries: config.maxRetries,
-        timeoutMs: config.timeoutMs,
-      });
-      model = id;
-    } else warnings.push('no endpoint is configured and no local server answered on the usual ports');
-  }
-  const configFilePath = resolved.configFilePath ?? defaultConfigPath(options.env);
+  if (plan.missing) warnings.push(plan.missing);
   return {
     config: resolved.config,
     configError: resolved.configError,
-    endpoints,
-    model,
-    configFilePath,
+    endpoints: plan.endpoints,
+    model: plan.model,
+    configFilePath: resolved.configFilePath ?? defaultConfigPath(mergeDotEnv(readDotEnv(options.cwd ?? process.cwd()), options.env)),
     configFileRead: resolved.configFilePath !== undefined,
     warnings,
   };

@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** Longest wait for an answer before a request fails with the agent's stderr, in ms. */
+const REQUEST_TIMEOUT_MS = 15_000;
+
 /** Path of the built CLI. Tests that spawn it need `npm run build` (the `pretest` script) first. */
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
@@ -96,7 +99,17 @@ export function spawnAgent(env: Record<string, string>, args: string[] = []): Ag
     stderr: () => stderr,
     request(method, params, extra = {}) {
       const id = nextId++;
-      const answered = new Promise<any>((resolve) => waiting.set(id, resolve));
+      const answered = new Promise<any>((resolve, reject) => {
+        // Fail with the agent's own account instead of a bare test timeout.
+        const timer = setTimeout(() => {
+          waiting.delete(id);
+          reject(new Error(`no answer to ${method} (id ${id}) within ${REQUEST_TIMEOUT_MS} ms; stderr:\n${stderr.slice(-3000)}`));
+        }, REQUEST_TIMEOUT_MS);
+        waiting.set(id, (message) => {
+          clearTimeout(timer);
+          resolve(message);
+        });
+      });
       send({ jsonrpc: '2.0', id, method, params, ...extra });
       return answered;
     },
