@@ -17,6 +17,9 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
+# Sessions are saved under the node user's state directory; mount a volume there to keep them
+# (a volume mounted on a directory the image owns keeps that owner, so node can write to it).
+RUN mkdir -p /home/node/.local/state/openai-acp && chown -R node:node /home/node/.local
 USER node
 ENTRYPOINT ["node", "/app/dist/cli.js"]
 CMD ["acp"]

@@ -13,7 +13,8 @@
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import http from 'node:http';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
@@ -45,16 +46,18 @@ function zodNamespacePlugin() {
 }
 
 /**
- * esbuild plugin: Node built-ins and undici become `require()` calls inside the bundle, so the
- * output has no `import` statements and runs as a plain script. undici stays a separate package
- * (a runtime dependency), required on the first request (`src/http.ts` imports it dynamically).
+ * esbuild plugin: Node built-ins become `require()` calls inside the bundle, so the output has no
+ * `import` statements and runs as a plain script. undici stays external and is loaded with a real
+ * dynamic `import()` (the loader's own, see scripts/cli-loader.cjs): an ES module import resolves
+ * and reads files asynchronously, so the ~25 ms load that the model-list prefetch starts inside
+ * `initialize` does not hold up its answer, as a synchronous `require` did (measured: 75 ms → 160 ms).
  */
 function requireAtRuntimePlugin() {
   const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
   return {
     name: 'require-at-runtime',
     setup(b) {
-      b.onResolve({ filter: /.*/ }, (args) => (builtins.has(args.path) || args.path === 'undici' ? { path: args.path, namespace: 'runtime-require' } : undefined));
+      b.onResolve({ filter: /.*/ }, (args) => (builtins.has(args.path) ? { path: args.path, namespace: 'runtime-require' } : undefined));
       b.onLoad({ filter: /.*/, namespace: 'runtime-require' }, (args) => ({ contents: `module.exports = __runtimeRequire(${JSON.stringify(args.path)});`, loader: 'js' }));
     },
   };
@@ -80,9 +83,12 @@ async function trainCodeCache() {
     });
   });
   await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  const scratch = mkdtempSync(join(tmpdir(), 'openai-acp-train-'));
   try {
+    // A scratch home: the training run must not read the user's config file or save sessions among theirs.
+    const env = { PATH: process.env.PATH ?? '', HOME: scratch, XDG_CONFIG_HOME: join(scratch, 'config'), XDG_STATE_HOME: join(scratch, 'state'), XDG_CACHE_HOME: join(scratch, 'cache') };
     const child = spawn(process.execPath, [join(dist, 'cli.js')], {
-      env: { PATH: process.env.PATH ?? '', OPENAI_BASE_URL: `http://127.0.0.1:${server.address().port}/v1`, OPENAI_MODEL: 'train', OPENAI_ACP_LOG: 'error' },
+      env: { ...env, OPENAI_BASE_URL: `http://127.0.0.1:${server.address().port}/v1`, OPENAI_MODEL: 'train', OPENAI_ACP_LOG: 'error' },
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     const answers = new Map();
@@ -102,6 +108,10 @@ async function trainCodeCache() {
         child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
       });
     const exited = new Promise((done) => child.once('exit', done));
+    // A child that exits early (a crash, or dist/ removed by a concurrent build) fails every pending request.
+    child.once('exit', (code, signal) => {
+      for (const answer of answers.values()) answer({ error: { message: `the training run exited (${code ?? signal})` } });
+    });
     const timeout = setTimeout(() => child.kill("SIGKILL"), 15_000);
     child.once("exit", () => clearTimeout(timeout));
     await request('initialize', { protocolVersion: 1, clientCapabilities: {} });
@@ -113,6 +123,7 @@ async function trainCodeCache() {
     if (!readdirSync(dist).some((name) => name.endsWith('.cache'))) throw new Error('no cache was written');
   } finally {
     server.close();
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 
@@ -129,16 +140,23 @@ await build({
   legalComments: 'none',
   sourcemap: 'linked',
   plugins: [zodNamespacePlugin(), lazySchemasPlugin(), requireAtRuntimePlugin()],
+  external: ['undici'],
   // The loader passes these; `import.meta.url` keeps its meaning (the bundle's file URL).
   define: { 'import.meta.url': '__importMetaUrl' },
   // `__runtimeRequire` is Node's require, out of esbuild's sight (it would bundle `require('x')`).
-  banner: { js: '(async function (require, __filename, __dirname, __importMetaUrl) { const __runtimeRequire = require;' },
+  banner: { js: '(async function (require, __filename, __dirname, __importMetaUrl, __import) { const __runtimeRequire = require;' },
   footer: { js: '})' },
   logLevel: 'warning',
 });
 // The entry had a shebang line; inside the function wrapper it would be a syntax error.
 const bundlePath = join(dist, 'bundle.js');
-writeFileSync(bundlePath, readFileSync(bundlePath, 'utf8').replace(/^(\(async function [^\n]*\{)\n?#![^\n]*\n/, '$1\n'));
+// `import("undici")` runs through the loader's native dynamic import (see requireAtRuntimePlugin).
+writeFileSync(
+  bundlePath,
+  readFileSync(bundlePath, 'utf8')
+    .replace(/^(\(async function [^\n]*\{)\n?#![^\n]*\n/, '$1\n')
+    .replaceAll('import("undici")', '__import("undici")'),
+);
 const buildId = createHash('sha256').update(readFileSync(bundlePath)).digest('hex').slice(0, 16);
 const loader = readFileSync(join(root, 'scripts', 'cli-loader.cjs'), 'utf8').replace('__BUILD_ID__', buildId);
 writeFileSync(join(dist, 'cli.js'), loader);

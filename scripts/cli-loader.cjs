@@ -7,9 +7,9 @@
 //
 // The cache is produced by the build (a training run that serves initialize, session/new and one
 // prompt). V8 rejects it when the Node.js version, V8 flags or bundle differ; the loader then
-// compiles from source as usual and writes a fresh cache at exit, into dist/ or, when dist/ is
-// read-only, $XDG_CACHE_HOME/openai-acp (or ~/.cache/openai-acp). Any failure to read or write
-// the cache is silent: the cache only saves time.
+// compiles from source as usual and (when started without Node flags) writes a fresh cache at
+// exit, into dist/ or, when dist/ is read-only, $XDG_CACHE_HOME/openai-acp (or
+// ~/.cache/openai-acp). Any failure to read or write the cache is silent: it only saves time.
 'use strict';
 const { mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
@@ -34,7 +34,9 @@ for (const dir of cacheDirs) {
 }
 
 const script = new Script(readFileSync(bundle, 'utf8'), { filename: bundle, cachedData });
-if (cachedData === undefined || script.cachedDataRejected) {
+// Node flags change what V8 accepts; a cache written under them would be rejected by plain runs.
+const plainNode = process.execArgv.length === 0 && !process.env.NODE_OPTIONS;
+if ((cachedData === undefined || script.cachedDataRejected) && plainNode) {
   // After the run the cache also holds every function compiled along the way.
   process.once('exit', () => {
     let data;
@@ -57,11 +59,13 @@ if (cachedData === undefined || script.cachedDataRejected) {
   });
 }
 
-// The bundle is `(async function (require, __filename, __dirname, __importMetaUrl) { … })`.
+// The bundle is `(async function (require, __filename, __dirname, __importMetaUrl, __import) { … })`;
+// `__import` is this module's native dynamic `import()` (the build rewrites the bundle's
+// `import("undici")` to it: code run by `vm.Script` has no dynamic import of its own on Node 20).
 // A rejection (a top-level failure of the CLI) becomes an uncaught exception, as an ES module's
 // failed top-level await would: the error is printed and the exit code is 1.
 script
-  .runInThisContext()(require, bundle, __dirname, pathToFileURL(bundle).href)
+  .runInThisContext()(require, bundle, __dirname, pathToFileURL(bundle).href, (specifier) => import(specifier))
   .catch((error) => process.nextTick(() => {
     throw error;
   }));

@@ -51,10 +51,11 @@ export interface AgentOptions {
   /** Limit for `GET /models` in ms, which bounds how long `session/new` waits for it. @defaultValue 3000 */
   modelsTimeoutMs?: number;
   /**
-   * The endpoints, or a promise of them while a local server is looked for (awaited by
-   * `session/new` and prompts, never by `initialize`). @defaultValue the environment's endpoint from `config`
+   * The endpoints; or a function that finds them (the local server search), called once, after
+   * the `initialize` answer is on its way (or at the first request that needs them) so that it
+   * never delays that answer. @defaultValue the environment's endpoint from `config`
    */
-  plan?: EndpointPlan | Promise<EndpointPlan>;
+  plan?: EndpointPlan | (() => Promise<EndpointPlan>);
   /** Where sessions are kept. @defaultValue an in-memory store */
   store?: SessionStore | Promise<SessionStore>;
   /** Re-reads the configuration for `authenticate` (after `openai-acp setup`); absent: authenticate changes nothing. */
@@ -130,7 +131,12 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     // An invalid configuration sends nothing anywhere, not even a model list request.
     registry = new EndpointRegistry(next.endpoints, { ...deps, enabled: !configError });
   };
-  let ready = Promise.resolve(options.plan ?? environmentPlan(config)).then(adopt);
+  let planned: Promise<void> | undefined;
+  /** Resolves once the endpoints are known; starts finding them on the first call. */
+  const ready = (): Promise<void> => {
+    const plan = options.plan ?? environmentPlan(config);
+    return (planned ??= Promise.resolve(typeof plan === 'function' ? plan() : plan).then(adopt));
+  };
   const storeReady = Promise.resolve(options.store ?? openSessionStore({ stateDir: 'off', env: {}, logger }));
   const defaultModel = () => plan.model ?? registry.defaultValue() ?? config.model;
 
@@ -173,7 +179,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     });
   /** Holds a stored session again, with the model lists of now. */
   const restore = async (stored: StoredSession): Promise<Session> => {
-    await ready;
+    await ready();
     const session = sessions.restore({
       id: stored.sessionId,
       cwd: stored.cwd,
@@ -201,8 +207,9 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
 
   const app = agent({ name: AGENT_NAME })
     .onRequest('initialize', async ({ params }) => {
-      void ready.then(() => registry.models()); // start fetching the model lists early; session/new awaits them
       const store = await storeReady;
+      // Find the endpoints and their model lists once the answer is on its way; session/new awaits them.
+      setImmediate(() => void ready().then(() => registry.models()));
       return initializeResponse(store.persistent, params.clientCapabilities);
     })
     .onRequest('authenticate', ({ params }) => {
@@ -213,14 +220,14 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
         const next = options.reload();
         config = next.config;
         configError = next.configError;
-        ready = Promise.resolve(adopt(next.plan));
+        planned = Promise.resolve(adopt(next.plan));
         logger.info('configuration re-read', { endpoints: next.plan.endpoints.map((e) => e.id).join(', ') || 'none' });
         if (configError) throw RequestError.authRequired({ problems: configError.problems }, `The configuration is still invalid:\n${describeConfigProblems(configError.problems)}`);
       }
       return {};
     })
     .onRequest('session/new', async ({ params, client }) => {
-      await ready;
+      await ready();
       const session = sessions.create(params.cwd, defaultModel());
       try {
         await (await storeReady).create({ sessionId: session.id, cwd: session.cwd, createdAt: session.createdAt });
@@ -288,7 +295,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     })
     .onRequest('session/prompt', async (ctx) => {
       const session = requireSession(ctx.params.sessionId);
-      await ready;
+      await ready();
       return runner.run(session, ctx.params.prompt, makeSender(ctx.client, session.id), ctx.signal);
     })
     .onNotification('session/cancel', ({ params }) => cancel(params.sessionId))
@@ -298,7 +305,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       return {};
     })
     .onRequest('providers/list', async () => {
-      await ready;
+      await ready();
       return {
         providers: registry.list().map((endpoint) => ({
           providerId: endpoint.settings.id,
@@ -309,13 +316,13 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       };
     })
     .onRequest('providers/set', async ({ params }) => {
-      await ready;
+      await ready();
       registry.set(clientEndpoint(params, config));
       logger.info('provider set by the client', { providerId: params.providerId, apiType: params.apiType, baseUrl: params.baseUrl });
       return {};
     })
     .onRequest('providers/disable', async ({ params }) => {
-      await ready;
+      await ready();
       if (registry.disable(params.providerId)) logger.info('provider disabled by the client', { providerId: params.providerId });
       return {};
     });

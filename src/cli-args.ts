@@ -2,7 +2,8 @@
  * Command-line parsing for `openai-acp`, kept pure: argv in, a {@link CliCommand} out. No process
  * exits or output here; `cli.ts` acts on the result.
  */
-import { CONFIG_DEFAULTS, PROVIDER_NAMES, type CliFlags } from './config.js';
+import { CONFIG_DEFAULTS, type CliFlags } from './config.js';
+import { PROVIDER_IDS } from './providers.js';
 
 /** The flags of the `acp` command (defined with the configuration they override). */
 export type { CliFlags } from './config.js';
@@ -52,10 +53,10 @@ const isValueFlag = (name: string): name is ValueFlag => Object.hasOwn(VALUE_FLA
 
 /** Every environment variable: name, default (as shown) and meaning. The README has the same table. */
 const SETTINGS: readonly (readonly [string, string, string])[] = [
-  ['OPENAI_BASE_URL', CONFIG_DEFAULTS.baseUrl, 'endpoint base; /chat/completions is appended (never doubled)'],
+  ['OPENAI_BASE_URL', `${CONFIG_DEFAULTS.baseUrl} when OPENAI_API_KEY is set; else a local server on 127.0.0.1 (ports 11434, 1234, 8000, 8080, 4000)`, 'endpoint base; /chat/completions is appended (never doubled)'],
   ['OPENAI_API_KEY', 'empty', 'sent as "Authorization: Bearer <key>"; when empty, no Authorization header (local servers)'],
-  ['OPENAI_MODEL', CONFIG_DEFAULTS.model, 'model id'],
-  ['OPENAI_PROVIDER', 'detected from the base URL', `provider family: ${PROVIDER_NAMES.join(', ')}`],
+  ['OPENAI_MODEL', `${CONFIG_DEFAULTS.model} (a found local server: its first chat model)`, 'model id'],
+  ['OPENAI_PROVIDER', 'detected from the base URL', `provider family: ${PROVIDER_IDS.join(', ')}`],
   ['OPENAI_ACP_CONFIG', '$XDG_CONFIG_HOME/openai-acp/config.json', 'config file naming several providers (written by openai-acp setup)'],
   ['OPENAI_MODELS', 'unset', 'model picker ids when GET /models lists none: a comma list or JSON array (OPENAI_MODEL is always offered)'],
   ['OPENAI_SYSTEM_PROMPT', 'unset', 'system message put before every request'],

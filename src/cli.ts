@@ -44,8 +44,8 @@ async function serve(flags: CliFlags): Promise<void> {
     config,
     configError,
     logger,
-    // The local server search (at most ~300 ms) runs while the SDK starts; session/new awaits it.
-    plan: startPlan(resolved, logger),
+    // The local server search (at most ~300 ms) starts after the initialize answer; session/new awaits it.
+    plan: () => startPlan(resolved, logger),
     store: openSessionStore({ stateDir: config.stateDir, env: process.env, logger }),
     reload: () => {
       const next = resolve();

@@ -12,7 +12,8 @@
 import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ACCEPTED, PROVIDER_NAMES, parseBaseUrl, parseHeaders, Problem, queryProblem, mergeQueries, type ConfigProblem } from './config.js';
+import { ACCEPTED, parseBaseUrl, parseHeaders, Problem, queryProblem, mergeQueries, type ConfigProblem } from './config.js';
+import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
 
 /** One provider entry as written in the file. */
 export interface ConfigFileProvider {
@@ -45,7 +46,7 @@ export interface ConfigFileData {
 export interface FileProvider {
   id: string;
   /** The provider family; `undefined` = detect from the base URL. */
-  provider: (typeof PROVIDER_NAMES)[number] | undefined;
+  provider: ProviderId | undefined;
   baseUrl: string;
   query: string | undefined;
   apiKey: string | undefined;
@@ -114,8 +115,8 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
     const base = typeof entry['baseUrl'] === 'string' ? parseBaseUrl(entry['baseUrl'].trim()) : new Problem('is missing');
     if (base instanceof Problem) report(at('baseUrl'), base.text, ACCEPTED.url);
     const provider = entry['provider'];
-    const family = typeof provider === 'string' ? PROVIDER_NAMES.find((name) => name === provider.trim().toLowerCase()) : undefined;
-    if (provider !== undefined && !family) report(at('provider'), 'is not a known provider family', `one of ${PROVIDER_NAMES.join(', ')}`);
+    const family = typeof provider === 'string' ? parseProviderId(provider) : undefined;
+    if (provider !== undefined && !family) report(at('provider'), 'is not a known provider family', `one of ${PROVIDER_IDS.join(', ')}`);
     let apiKey: string | undefined;
     let missingKeyEnv: string | undefined;
     const keyEnv = entry['apiKeyEnv'];

@@ -6,6 +6,7 @@
  */
 import { parse as parseDotEnv } from 'dotenv';
 import { z } from 'zod';
+import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
 
 /** Log verbosity, most severe first; a logger at `info` drops only `debug` records. */
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -45,7 +46,7 @@ export interface Config {
   /** stderr log level; default `info`. */
   logLevel: LogLevel;
   /** Provider family from `OPENAI_PROVIDER` (lower-cased; validated against the known families); `undefined` = detect from the base URL. */
-  provider: ProviderName | undefined;
+  provider: ProviderId | undefined;
   /** Raw `OPENAI_ACP_STATE_DIR`: a directory, `off`, or `undefined` for the default. */
   stateDir: string | undefined;
   /** Whether `OPENAI_BASE_URL` (or `--base-url`) or `OPENAI_API_KEY` is set: when neither is, a local server is looked for. */
@@ -86,18 +87,6 @@ export interface CliFlags {
   /** `--system-prompt`, overrides OPENAI_SYSTEM_PROMPT. */
   systemPrompt?: string;
 }
-
-/**
- * Provider families `OPENAI_PROVIDER` accepts (kept in step with `PROVIDER_IDS` of `providers.ts`
- * by a test; listed here so that loading the configuration does not load the profiles).
- */
-export const PROVIDER_NAMES = [
-  'openai', 'azure', 'bedrock', 'ollama', 'vllm', 'lmstudio', 'llamacpp', 'litellm', 'openrouter',
-  'deepseek', 'groq', 'mistral', 'gemini', 'xai', 'together', 'fireworks', 'generic',
-] as const;
-
-/** A provider family `OPENAI_PROVIDER` accepts. */
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /** Defaults of the settings that have one. */
 export const CONFIG_DEFAULTS = { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o', maxRetries: 2, timeoutMs: 600_000, logLevel: 'info' } as const satisfies Partial<Config>;
@@ -288,9 +277,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: CliFl
     LOG_LEVELS.find((level) => level === raw.toLowerCase()) ?? no(`${quote(raw)} is not a log level`),
   );
 
-  const provider = check('OPENAI_PROVIDER', `one of ${PROVIDER_NAMES.join(', ')}`, (raw) =>
-    PROVIDER_NAMES.find((id) => id === raw.toLowerCase()) ?? no(`${quote(raw)} is not a known provider`),
-  );
+  const provider = check('OPENAI_PROVIDER', `one of ${PROVIDER_IDS.join(', ')}`, (raw) => parseProviderId(raw) ?? no(`${quote(raw)} is not a known provider`));
   const [stateDir] = read('OPENAI_ACP_STATE_DIR');
 
   const baseUrl = base?.baseUrl ?? CONFIG_DEFAULTS.baseUrl;

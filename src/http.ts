@@ -8,11 +8,7 @@
  * body bytes (undici's defaults); reasoning models can think longer than that before the first
  * byte. Source: https://undici.nodejs.org/#/docs/api/Dispatcher (headersTimeout, bodyTimeout).
  *
- * undici is imported lazily, on the first request, to keep the agent's start-up fast, and one
- * event-loop turn later (`setImmediate`): loading it takes ~25 ms of CPU, and the first request
- * (the model-list prefetch) starts inside the `initialize` handler, whose answer must reach stdout
- * first. In the bundled CLI the import is a synchronous `require` run as a microtask, which
- * measured 100 ms instead of 75 ms from spawn to the `initialize` answer without the wait.
+ * undici is imported lazily, on the first request, to keep the agent's start-up fast.
  */
 
 /** The subset of `fetch` the chat client uses; injectable for tests. */
@@ -22,11 +18,9 @@ let transport: Promise<FetchLike> | undefined;
 
 /** The process-wide fetch with the lifted-timeout, proxy-aware dispatcher. Created once. */
 export function defaultFetch(): Promise<FetchLike> {
-  transport ??= new Promise((resolve) => setImmediate(resolve))
-    .then(() => import('undici'))
-    .then(({ fetch, EnvHttpProxyAgent }) => {
-      const dispatcher = new EnvHttpProxyAgent({ headersTimeout: 0, bodyTimeout: 0 });
-      return ((url, init) => fetch(url, { ...(init as object), dispatcher } as never) as unknown as Promise<Response>) as FetchLike;
-    });
+  transport ??= import('undici').then(({ fetch, EnvHttpProxyAgent }) => {
+    const dispatcher = new EnvHttpProxyAgent({ headersTimeout: 0, bodyTimeout: 0 });
+    return ((url, init) => fetch(url, { ...(init as object), dispatcher } as never) as unknown as Promise<Response>) as FetchLike;
+  });
   return transport;
 }

@@ -371,6 +371,22 @@ describe('writeConfigFile', () => {
     expect((await readdir(dir)).sort()).toEqual(['config.json']);
   });
 
+  // BUG: the temp file is `${path}.${process.pid}.tmp`, the same name for every write of one
+  // process; two overlapping writes to one path open (and truncate) the same temp file, their bytes
+  // interleave, the first rename publishes a mix of both (invalid JSON when the second is
+  // shorter) and the second write fails with ENOENT. Fix: a unique temp name per call (e.g. add
+  // `randomUUID()`), opened with flag 'wx'.
+  it.fails('two overlapping writes both succeed and leave one of the two files whole', async () => {
+    const long: ConfigFileData = { providers: Array.from({ length: 50 }, (_, n) => ({ id: `p${n}`, baseUrl: 'http://127.0.0.1:1/v1' })) };
+    const short: ConfigFileData = { providers: [{ id: 'a', baseUrl: 'http://127.0.0.1:2/v1' }] };
+    for (let round = 0; round < 10; round++) {
+      const path = join(root, `overlap-${round}`, 'config.json');
+      const results = await Promise.allSettled([writeConfigFile(path, long), writeConfigFile(path, short)]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+      expect([long, short]).toContainEqual(JSON.parse(await readFile(path, 'utf8')));
+    }
+  });
+
   it('two writes one after the other: the last one wins', async () => {
     const path = join(root, 'twice', 'config.json');
     await writeConfigFile(path, data);
