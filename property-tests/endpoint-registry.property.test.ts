@@ -47,13 +47,13 @@ it('resolve(valueOf(id, model)) gives back that endpoint and that model', () => 
   );
 });
 
-it('defaultValue() resolves to the first endpoint and its configured model', () => {
-  fc.assert(
-    fc.property(
+it('defaultValue() resolves to the first endpoint and its configured model', async () => {
+  await fc.assert(
+    fc.asyncProperty(
       ids.chain((list) => fc.tuple(fc.constant(list), modelId(list))),
-      ([list, model]) => {
+      async ([list, model]) => {
         const registry = new EndpointRegistry(list.map((i, n) => settings(i, n === 0 ? model : 'other')), { logger });
-        const resolved = registry.resolve(registry.defaultValue()!);
+        const resolved = registry.resolve((await registry.defaultValue())!);
         expect(resolved?.endpoint.settings.id).toBe(list[0]);
         expect(resolved?.model).toBe(model);
       },

@@ -59,7 +59,7 @@ export interface AgentOptions {
   /** Where sessions are kept. @defaultValue an in-memory store */
   store?: SessionStore | Promise<SessionStore>;
   /** Re-reads the configuration for `authenticate` (after `openai-acp setup`); absent: authenticate changes nothing. */
-  reload?: () => { config: Config; configError?: ConfigError | undefined; plan: EndpointPlan };
+  reload?: () => Promise<{ config: Config; configError?: ConfigError | undefined; plan: EndpointPlan }>;
 }
 
 /** The agent app plus the handles the CLI needs for shutdown. */
@@ -138,7 +138,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     return (planned ??= Promise.resolve(typeof plan === 'function' ? plan() : plan).then(adopt));
   };
   const storeReady = Promise.resolve(options.store ?? openSessionStore({ stateDir: 'off', env: {}, logger }));
-  const defaultModel = () => plan.model ?? registry.defaultValue() ?? config.model;
+  const defaultModel = async () => plan.model ?? (await registry.defaultValue()) ?? config.model;
 
   const thoughtLevels = (session: Session) => {
     const target = registry.resolve(session.model);
@@ -185,7 +185,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       cwd: stored.cwd,
       createdAt: stored.createdAt,
       records: [...stored.records],
-      model: stored.model ?? defaultModel(),
+      model: stored.model ?? (await defaultModel()),
       options: { ...stored.options },
       title: stored.title,
     });
@@ -212,12 +212,12 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       setImmediate(() => void ready().then(() => registry.models()));
       return initializeResponse(store.persistent, params.clientCapabilities);
     })
-    .onRequest('authenticate', ({ params }) => {
+    .onRequest('authenticate', async ({ params }) => {
       if (params.methodId !== SETUP_AUTH_METHOD_ID) {
         throw RequestError.invalidParams({ methodId: params.methodId }, `Unknown auth method ${JSON.stringify(params.methodId)}; valid: ${SETUP_AUTH_METHOD_ID}`);
       }
       if (options.reload) {
-        const next = options.reload();
+        const next = await options.reload();
         config = next.config;
         configError = next.configError;
         planned = Promise.resolve(adopt(next.plan));
@@ -228,7 +228,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     })
     .onRequest('session/new', async ({ params, client }) => {
       await ready();
-      const session = sessions.create(params.cwd, defaultModel());
+      const session = sessions.create(params.cwd, await defaultModel());
       try {
         await (await storeReady).create({ sessionId: session.id, cwd: session.cwd, createdAt: session.createdAt });
       } catch (error) {
@@ -315,17 +315,46 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
         })),
       };
     })
-    .onRequest('providers/set', async ({ params }) => {
+    .onRequest('providers/set', async ({ params, client }) => {
       await ready();
-      registry.set(clientEndpoint(params, config));
+      const settings = clientEndpoint(params, config);
+      await changeProviders(client, () => registry.set(settings));
       logger.info('provider set by the client', { providerId: params.providerId, apiType: params.apiType, baseUrl: params.baseUrl });
       return {};
     })
-    .onRequest('providers/disable', async ({ params }) => {
+    .onRequest('providers/disable', async ({ params, client }) => {
       await ready();
-      if (registry.disable(params.providerId)) logger.info('provider disabled by the client', { providerId: params.providerId });
+      if (!registry.get(params.providerId)) return {};
+      await changeProviders(client, () => registry.disable(params.providerId));
+      logger.info('provider disabled by the client', { providerId: params.providerId });
       return {};
     });
+
+  /**
+   * Applies a change to the endpoints and keeps every model value meaning the same model: values
+   * are re-spelled when the number of endpoints crosses one (`m` ⇄ `id/m`), a value whose endpoint
+   * is gone becomes the default. Each held session gets its new lists as `config_option_update`.
+   */
+  const changeProviders = async (client: AgentContext, change: () => void) => {
+    const before = (value: string | undefined) => {
+      const target = value === undefined ? undefined : registry.resolve(value);
+      return target && { id: target.endpoint.settings.id, model: target.model };
+    };
+    const planTarget = before(plan.model);
+    const held = sessions.all().map((session) => ({ session, target: before(session.model) }));
+    change();
+    const respell = (target: { id: string; model: string } | undefined) => (target && registry.get(target.id) ? registry.valueOf(target.id, target.model) : undefined);
+    plan = { ...plan, model: respell(planTarget) };
+    const models = await registry.models();
+    const fallback = await defaultModel();
+    for (const { session, target } of held) {
+      session.model = respell(target) ?? fallback;
+      picker.attach(session, models);
+      await client
+        .notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'config_option_update', configOptions: picker.configOptions(session) } })
+        .catch(() => undefined);
+    }
+  };
   return { app, sessions };
 }
 
@@ -357,6 +386,7 @@ export function clientEndpoint(params: { providerId: string; apiType: string; ba
     headers: { ...(params.headers ?? {}) },
     query,
     model: config.model,
+    modelIsStandIn: true,
     models: undefined,
     maxRetries: config.maxRetries,
     timeoutMs: config.timeoutMs,

@@ -47,10 +47,11 @@ async function serve(flags: CliFlags): Promise<void> {
     // The local server search (at most ~300 ms) starts after the initialize answer; session/new awaits it.
     plan: () => startPlan(resolved, logger),
     store: openSessionStore({ stateDir: config.stateDir, env: process.env, logger }),
-    reload: () => {
+    // authenticate (after `openai-acp setup`): the same resolution as at start, local search included.
+    reload: async () => {
       const next = resolve();
       logger.addSecrets?.(secretsOfAll(next));
-      return { config: next.config, configError: next.configError, plan: { endpoints: next.endpoints, model: next.model } };
+      return { config: next.config, configError: next.configError, plan: await startPlan(next, logger) };
     },
   });
   const stream = withBusRouting(

@@ -9,6 +9,7 @@
  *   "model": "ollama/llama3.2" }
  * ```
  */
+import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -63,6 +64,15 @@ export interface ConfigFileResult {
   model: string | undefined;
 }
 
+/** Whether `key` can travel in an HTTP header: one line, Latin-1 only. */
+const sendableKey = (key: string) => !/[\u0000-\u001f\u007f]|[^\u0000-\u00ff]/.test(key);
+
+/** `line L, column C` (1-based) of a character offset in `text`. */
+function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset).split('\n');
+  return `at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+}
+
 /** Provider ids: used in `providerId/modelId`, so no `/`. */
 const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -95,7 +105,9 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    report('', `is not valid JSON (${(error as Error).message.replace(/\s+/g, ' ')})`, 'a JSON object like {"providers": [{"id": "ollama", "baseUrl": "http://127.0.0.1:11434/v1"}]}');
+    // V8's message quotes the text around the error, which may be a key: only its position is kept.
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    report('', `is not valid JSON${position === undefined ? '' : ` (${lineAndColumn(text, Number(position))})`}`, 'a JSON object like {"providers": [{"id": "ollama", "baseUrl": "http://127.0.0.1:11434/v1"}]}');
     return problems;
   }
   if (!isRecord(parsed) || !Array.isArray(parsed['providers'])) {
@@ -123,13 +135,15 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
     if (keyEnv !== undefined) {
       if (typeof keyEnv !== 'string' || !ENV_NAME.test(keyEnv)) report(at('apiKeyEnv'), 'is not an environment variable name', 'a name such as OPENROUTER_API_KEY');
       else {
-        apiKey = env[keyEnv]?.trim() || undefined;
-        if (!apiKey) missingKeyEnv = keyEnv;
+        const value = env[keyEnv]?.trim();
+        if (value && !sendableKey(value)) report(at('apiKeyEnv'), `names ${keyEnv}, whose value cannot be sent in an HTTP header`, 'the key as one line of plain text');
+        else if (value) apiKey = value.replace(/^bearer\s+/i, '');
+        else missingKeyEnv = keyEnv;
       }
     }
     const key = entry['apiKey'];
     if (key !== undefined) {
-      if (typeof key !== 'string' || /[\u0000-\u001f\u007f]|[^\u0000-\u00ff]/.test(key)) report(at('apiKey'), 'is not a key that can be sent in an HTTP header', 'the key as one line of plain text');
+      if (typeof key !== 'string' || !sendableKey(key)) report(at('apiKey'), 'is not a key that can be sent in an HTTP header', 'the key as one line of plain text');
       else if (!apiKey && key.trim()) {
         apiKey = key.trim().replace(/^bearer\s+/i, '');
         missingKeyEnv = undefined;
@@ -168,7 +182,7 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
   });
   if (parsed['providers'].length === 0) report('providers', 'is empty', 'at least one provider');
   const model = parsed['model'];
-  if (model !== undefined && (typeof model !== 'string' || !model.trim())) report('model', 'is not a model id', '"providerId/modelId", e.g. "ollama/llama3.2"');
+  if (model !== undefined && (typeof model !== 'string' || !model.trim() || model.trim().endsWith('/'))) report('model', 'is not a model id', '"providerId/modelId", e.g. "ollama/llama3.2"');
   if (problems.length > 0) return problems;
   return { path: label, providers, model: typeof model === 'string' ? model.trim() : undefined };
 }
@@ -181,15 +195,16 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
  */
 export async function writeConfigFile(path: string, data: ConfigFileData): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const temp = `${path}.${process.pid}.tmp`;
-  const handle = await open(temp, 'w', 0o600);
+  // A name of its own per write, so overlapping writes never share a temp file.
+  const temp = `${path}.${process.pid}.${randomUUID()}.tmp`;
   try {
-    await handle.writeFile(`${JSON.stringify(data, null, 2)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(`${JSON.stringify(data, null, 2)}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await chmod(temp, 0o600);
     await rename(temp, path);
   } catch (error) {

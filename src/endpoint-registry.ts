@@ -7,6 +7,7 @@
  * or stored before a second endpoint appeared keeps working.
  */
 import { createEndpoint, type Endpoint, type EndpointDeps, type EndpointSettings } from './endpoint.js';
+import { pickLocalModel } from './local-discovery.js';
 import type { ModelInfo } from './models.js';
 
 /** Where an endpoint's settings came from (shown in logs and `doctor`). */
@@ -72,10 +73,15 @@ export class EndpointRegistry {
     return this.endpoints.size > 1 ? `${endpointId}/${model}` : model;
   }
 
-  /** The default model value: the default endpoint's configured model. `undefined` without endpoints. */
-  defaultValue(): string | undefined {
+  /**
+   * The default model value: the default endpoint's configured model, or, when that is only a
+   * stand-in, the first chat model it lists. `undefined` without endpoints. Never rejects.
+   */
+  async defaultValue(): Promise<string | undefined> {
     const first = this.list()[0];
-    return first ? this.valueOf(first.settings.id, first.settings.model) : undefined;
+    if (!first) return undefined;
+    const model = first.settings.modelIsStandIn ? (pickLocalModel(await first.catalog.list()) ?? first.settings.model) : first.settings.model;
+    return this.valueOf(first.settings.id, model);
   }
 
   /**

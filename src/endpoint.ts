@@ -21,6 +21,13 @@ export type EndpointSettings = Pick<
    * `undefined` (or text naming no provider) detects it from `baseUrl`.
    */
   provider?: ProviderId | string | undefined;
+  /**
+   * True when `model` is only a stand-in because nothing named a model for this endpoint (a
+   * config-file provider without `models`, an endpoint a client set): its picker then offers
+   * only what the endpoint lists, and its default model is the first chat model listed.
+   * @defaultValue false
+   */
+  modelIsStandIn?: boolean | undefined;
 };
 
 /** What building an endpoint needs besides its settings. */
@@ -85,6 +92,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     logger: deps.logger,
     configuredModel: settings.model,
     fallbackModels: settings.models,
+    offerConfigured: !settings.modelIsStandIn,
     enabled: deps.enabled ?? true,
   });
   return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog };

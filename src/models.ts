@@ -153,6 +153,11 @@ export interface ModelCatalogOptions extends FetchModelsOptions {
   retryEmptyAfterMs?: number | undefined;
   /** When false the endpoint is never asked (the configuration is invalid); fallbacks only. @defaultValue true */
   enabled?: boolean | undefined;
+  /**
+   * When false, `configuredModel` is only a stand-in (nothing was configured for this endpoint):
+   * it is offered only when the endpoint lists nothing. @defaultValue true
+   */
+  offerConfigured?: boolean | undefined;
 }
 
 /**
@@ -173,7 +178,8 @@ export class ModelCatalog {
 
   /**
    * The models to offer, never empty: the endpoint's list, else the fallback ids, else the
-   * configured model alone; the configured model is put first when missing. Never rejects.
+   * configured model alone; the configured model is put first when missing (unless it is only a
+   * stand-in, see {@link ModelCatalogOptions.offerConfigured}). Never rejects.
    */
   async list(): Promise<ModelInfo[]> {
     const retryAfter = this.options.retryEmptyAfterMs ?? 30_000;
@@ -192,7 +198,8 @@ export class ModelCatalog {
   private withFallbacks(fetched: ModelInfo[]): ModelInfo[] {
     const models = fetched.length > 0 ? [...fetched] : [...new Set(this.options.fallbackModels ?? [])].map((id) => ({ id }));
     const configured = this.options.configuredModel;
-    if (!models.some((model) => model.id === configured)) models.unshift({ id: configured });
+    const offer = this.options.offerConfigured !== false || models.length === 0;
+    if (offer && !models.some((model) => model.id === configured)) models.unshift({ id: configured });
     return models;
   }
 }

@@ -4,9 +4,9 @@
  * local OpenAI-compatible server found on the usual ports.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { defaultConfigPath, parseConfigFile, type ConfigFileResult } from './config-file.js';
-import { ConfigError, loadConfig, mergeDotEnv, type CliFlags, type Config, type ConfigProblem } from './config.js';
+import { CONFIG_DEFAULTS, ConfigError, loadConfig, mergeDotEnv, type CliFlags, type Config, type ConfigProblem } from './config.js';
 import type { NamedEndpointSettings } from './endpoint-registry.js';
 import { noLocalServerHelp, probeLocalServers, type LocalDiscovery } from './local-discovery.js';
 import type { Logger } from './log.js';
@@ -64,7 +64,7 @@ function readConfigFileAt(path: string, explicit: boolean, env: Record<string, s
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && !explicit) return undefined;
-    return [{ variable: 'OPENAI_ACP_CONFIG', problem: code === 'ENOENT' ? `${JSON.stringify(path)} does not exist` : `${JSON.stringify(path)} cannot be read (${code ?? 'error'})`, accepted: 'the path of a readable JSON config file' }];
+    return [{ variable: explicit ? 'OPENAI_ACP_CONFIG' : 'the config file', problem: code === 'ENOENT' ? `${JSON.stringify(path)} does not exist` : `${JSON.stringify(path)} cannot be read (${code ?? 'error'})`, accepted: 'the path of a readable JSON config file' }];
   }
   return parseConfigFile(text, env, path);
 }
@@ -75,7 +75,8 @@ function readConfigFileAt(path: string, explicit: boolean, env: Record<string, s
  *
  * Endpoints: the environment's endpoint (id `default`) when `OPENAI_BASE_URL`/`--base-url` or
  * `OPENAI_API_KEY` is set, then the config file's providers in file order. The default model is
- * `OPENAI_MODEL`/`--model` when set, else the file's `model`, else the first endpoint's first model.
+ * `OPENAI_MODEL`/`--model` when set, else the file's `model`, else the first endpoint's own model
+ * (`undefined` when that is only a stand-in: the agent then takes the first chat model it lists).
  *
  * @param env - the process environment (`.env` in `cwd` is merged under it).
  */
@@ -91,14 +92,12 @@ export function resolveStaticConfig(options: { flags: CliFlags; env: Record<stri
     problems.push(...error.problems);
   }
   const warnings: string[] = [];
-  const path = defaultConfigPath(env);
+  const path = resolvePath(options.cwd, defaultConfigPath(env));
   const file = readConfigFileAt(path, Boolean(env['OPENAI_ACP_CONFIG']?.trim()), env);
   const endpoints: NamedEndpointSettings[] = [];
   if (config.endpointConfigured) endpoints.push(environmentEndpoint(config, 'default'));
-  let model = config.modelConfigured ? config.model : undefined;
   if (Array.isArray(file)) problems.push(...file);
   else if (file) {
-    model ??= file.model;
     for (const provider of file.providers) {
       if (endpoints.some((e) => e.id === provider.id)) {
         problems.push({ variable: `${path} providers`, problem: `use the id ${JSON.stringify(provider.id)}, which the environment's endpoint has`, accepted: 'another id' });
@@ -114,21 +113,36 @@ export function resolveStaticConfig(options: { flags: CliFlags; env: Record<stri
         apiKey: provider.apiKey,
         headers: provider.headers,
         query: provider.query,
-        model: provider.models?.[0] ?? config.model,
+        // Without a model of its own, the provider's default is the first chat model it lists.
+        model: provider.models?.[0] ?? CONFIG_DEFAULTS.model,
+        modelIsStandIn: !provider.models?.length,
         models: provider.models,
         maxRetries: config.maxRetries,
         timeoutMs: config.timeoutMs,
       });
     }
   }
-  // The default model value: each endpoint's configured model is the id the default addresses on it.
+  const several = endpoints.length > 1;
+  /**
+   * The endpoint a model value names and the id on it: `providerId/modelId` with several
+   * endpoints (and always in the file, whose values `setup` writes that way), else the first.
+   */
+  const address = (value: string, fromFile: boolean) => {
+    const named = endpoints.find((e) => (several || fromFile) && value.startsWith(`${e.id}/`) && value.length > e.id.length + 1);
+    return named ? { endpoint: named, id: value.slice(named.id.length + 1) } : endpoints[0] && { endpoint: endpoints[0], id: value };
+  };
+  const fileModel = file && !Array.isArray(file) ? file.model : undefined;
+  const chosen = config.modelConfigured ? address(config.model, false) : fileModel ? address(fileModel, true) : undefined;
+  if (chosen) {
+    // OPENAI_MODEL naming a file provider's model is not the environment endpoint's model.
+    const environment = endpoints.find((e) => e.source === 'environment');
+    if (environment && chosen.endpoint !== environment) environment.model = CONFIG_DEFAULTS.model;
+    chosen.endpoint.model = chosen.id;
+    chosen.endpoint.modelIsStandIn = false;
+  }
+  const valueOf = (e: NamedEndpointSettings) => (several ? `${e.id}/${e.model}` : e.model);
   const first = endpoints[0];
-  if (model !== undefined && first) {
-    const addressed = endpoints.find((e) => endpoints.length > 1 && model!.startsWith(`${e.id}/`)) ?? first;
-    const id = addressed === first && !model.startsWith(`${first.id}/`) ? model : model.slice(addressed.id.length + 1);
-    addressed.model = id;
-    model = endpoints.length > 1 ? `${addressed.id}/${id}` : id;
-  } else if (first) model = endpoints.length > 1 ? `${first.id}/${first.model}` : first.model;
+  const model = chosen ? valueOf(chosen.endpoint) : first && !first.modelIsStandIn ? valueOf(first) : undefined;
   return {
     config,
     configError: problems.length > 0 ? new ConfigError(problems, config) : undefined,

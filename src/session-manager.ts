@@ -72,6 +72,11 @@ export class SessionManager {
     return this.sessions.get(id);
   }
 
+  /** Every session held, in creation (or restore) order. */
+  all(): Session[] {
+    return [...this.sessions.values()];
+  }
+
   /** Number of sessions held. */
   get size(): number {
     return this.sessions.size;

@@ -103,6 +103,21 @@ describe('parseConfigFile: valid files', () => {
     expect(provider).not.toHaveProperty('missingKeyEnv');
   });
 
+  // BUG: a key read through apiKeyEnv is taken as is, unlike `apiKey` and OPENAI_API_KEY: a
+  // "Bearer " prefix is kept (the request then carries "Bearer Bearer …") and a value that cannot
+  // be sent in a header (control or non-Latin-1 characters) is accepted, so the failure comes at
+  // the first request ("invalid authorization header") instead of as a problem at start. Fix in
+  // parseConfigFile: validate the variable's value like `apiKey` (report at
+  // `providers[i].apiKeyEnv`: "names a variable whose value cannot be sent in an HTTP header",
+  // without the value) and apply `.replace(/^bearer\s+/i, '')`.
+  it('treats a key read through apiKeyEnv like apiKey: "Bearer " dropped', () => {
+    expect(parsed({ providers: [{ ...ollama, apiKeyEnv: 'K' }] }, { K: 'Bearer sk-abc' }).providers[0]!.apiKey).toBe('sk-abc');
+  });
+
+  it('treats a key read through apiKeyEnv like apiKey: an unsendable value is a problem', () => {
+    expect(where(problems({ providers: [{ ...ollama, apiKeyEnv: 'K' }] }, { K: 'sk-\u0001abc' }))).toEqual([`${LABEL} providers[0].apiKeyEnv`]);
+  });
+
   it('reads headers (numbers and booleans as strings) and model lists (trimmed, deduplicated)', () => {
     const [provider] = parsed({ providers: [{ ...ollama, headers: { 'X-Title': 'me', 'X-N': 3, 'X-B': true }, models: [' a ', 'b', 'a', ''] }] }).providers;
     expect(provider!.headers).toEqual({ 'X-Title': 'me', 'X-N': '3', 'X-B': 'true' });
@@ -207,6 +222,13 @@ describe('parseConfigFile: problems', () => {
     expect(Array.isArray(result)).toBe(true);
   });
 
+  // BUG (minor): a model naming a provider but no model id ("b/") is accepted; the runtime
+  // config then gives endpoint "b" the empty model id "" (sent as `model: ""`). Fix in
+  // parseConfigFile: report `model` when it is `<id>/` for a provider id of the file (or ends in "/").
+  it('a model naming a provider with nothing after the "/" is a problem', () => {
+    expect(where(problems({ providers: [ollama, { id: 'b', baseUrl: 'http://127.0.0.1:1/v1' }], model: 'b/' }))).toEqual([`${LABEL} model`]);
+  });
+
   it.each([[''], ['  '], [5], [null]])('model %j is a problem', (model) => {
     expect(where(problems({ providers: [ollama], model }))).toEqual([`${LABEL} model`]);
   });
@@ -277,7 +299,7 @@ describe('parseConfigFile never shows a secret', () => {
   // up to ~10 characters on each side of the bad token, e.g. `Unexpected token 's', ...""apiKey":
   // sk-live-Zq"... is not valid JSON`: an unquoted key (or secret header value) leaks into the
   // problem text, which is shown to the user and logged at start.
-  it.fails('in the "not valid JSON" problem, when the key itself is what breaks the JSON', () => {
+  it('in the "not valid JSON" problem, when the key itself is what breaks the JSON', () => {
     const shortKey = 'sk-9f3k2';
     const texts = [
       `{"providers": [{"id": "a", "baseUrl": "http://x", "apiKey": ${shortKey}}]}`,
@@ -376,7 +398,7 @@ describe('writeConfigFile', () => {
   // interleave, the first rename publishes a mix of both (invalid JSON when the second is
   // shorter) and the second write fails with ENOENT. Fix: a unique temp name per call (e.g. add
   // `randomUUID()`), opened with flag 'wx'.
-  it.fails('two overlapping writes both succeed and leave one of the two files whole', async () => {
+  it('two overlapping writes both succeed and leave one of the two files whole', async () => {
     const long: ConfigFileData = { providers: Array.from({ length: 50 }, (_, n) => ({ id: `p${n}`, baseUrl: 'http://127.0.0.1:1/v1' })) };
     const short: ConfigFileData = { providers: [{ id: 'a', baseUrl: 'http://127.0.0.1:2/v1' }] };
     for (let round = 0; round < 10; round++) {

@@ -35,7 +35,7 @@ function fakeFetch(lists: Record<string, unknown>): FetchLike & { urls: string[]
     const host = new URL(url).hostname.split('.')[0]!;
     if (!(host in lists)) return new Response('not found', { status: 404 });
     return new Response(JSON.stringify(lists[host]), { status: 200, headers: { 'content-type': 'application/json' } });
-  }) as FetchLike & { urls: string[] };
+  }) as unknown as FetchLike & { urls: string[] };
   fetch.urls = urls;
   return fetch;
 }
@@ -75,10 +75,10 @@ describe('endpoints in order', () => {
     expect(registry.list().map((e) => e.settings.id)).toEqual(['a', 'c']);
   });
 
-  it('disabling the default makes the next one the default', () => {
+  it('disabling the default makes the next one the default', async () => {
     const registry = new EndpointRegistry([settings('a'), settings('b')], { logger });
     registry.disable('a');
-    expect(registry.defaultValue()).toBe('b-model');
+    expect(await registry.defaultValue()).toBe('b-model');
     expect(registry.resolve('x')?.endpoint.settings.id).toBe('b');
   });
 
@@ -97,10 +97,10 @@ describe('endpoints in order', () => {
 });
 
 describe('model values', () => {
-  it('with one endpoint, values are the bare model ids', () => {
+  it('with one endpoint, values are the bare model ids', async () => {
     const registry = new EndpointRegistry([settings('a')], { logger });
     expect(registry.valueOf('a', 'gpt-4o')).toBe('gpt-4o');
-    expect(registry.defaultValue()).toBe('a-model');
+    expect(await registry.defaultValue()).toBe('a-model');
     const resolved = registry.resolve('gpt-4o')!;
     expect(resolved.endpoint.settings.id).toBe('a');
     expect(resolved.model).toBe('gpt-4o');
@@ -112,10 +112,10 @@ describe('model values', () => {
     expect(registry.resolve('openrouter/auto')).toMatchObject({ model: 'openrouter/auto' });
   });
 
-  it('with several endpoints, values are providerId/modelId', () => {
+  it('with several endpoints, values are providerId/modelId', async () => {
     const registry = new EndpointRegistry([settings('a'), settings('b')], { logger });
     expect(registry.valueOf('b', 'llama3.2')).toBe('b/llama3.2');
-    expect(registry.defaultValue()).toBe('a/a-model');
+    expect(await registry.defaultValue()).toBe('a/a-model');
     const resolved = registry.resolve('b/llama3.2')!;
     expect(resolved.endpoint.settings.id).toBe('b');
     expect(resolved.model).toBe('llama3.2');
@@ -142,10 +142,10 @@ describe('model values', () => {
     expect(registry.resolve('B/x')).toMatchObject({ model: 'x', endpoint: { settings: { id: 'B' } } });
   });
 
-  it('without endpoints there is no default and nothing resolves', () => {
+  it('without endpoints there is no default and nothing resolves', async () => {
     const registry = new EndpointRegistry([], { logger });
     expect(registry.size).toBe(0);
-    expect(registry.defaultValue()).toBeUndefined();
+    expect(await registry.defaultValue()).toBeUndefined();
     expect(registry.resolve('gpt-4o')).toBeUndefined();
     expect(registry.resolve('a/gpt-4o')).toBeUndefined();
   });

@@ -3,6 +3,7 @@
  * model picker, routing `providerId/modelId` to the right server, `providers/list|set|disable`,
  * an empty plan, `authenticate` (re-reading the configuration) and the `setup` auth method.
  */
+import type { ClientCapabilities } from '@agentclientprotocol/sdk/unstable';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AgentOptions, EndpointPlan } from '../src/agent.js';
 import { ConfigError, type Config } from '../src/config.js';
@@ -39,7 +40,7 @@ const twoPlan = (): EndpointPlan => ({
   endpoints: [endpoint('a', a, 'test-model', { headers: { Authorization: `Bearer ${HEADER_SECRET}` } }), endpoint('b', b, 'some-model')],
   model: 'a/test-model',
 });
-const connect = async (plan: EndpointPlan | Promise<EndpointPlan>, extra: Partial<AgentOptions> = {}) => {
+const connect = async (plan: AgentOptions['plan'], extra: Partial<AgentOptions> = {}) => {
   conn = await connectInProcess({ OPENAI_BASE_URL: c.baseUrl }, { plan, ...extra });
   return conn;
 };
@@ -123,11 +124,15 @@ describe('two endpoints', () => {
     ]);
   });
 
-  it('the plan may be a promise (a local server being looked for)', async () => {
-    await connect(Promise.resolve(twoPlan()));
-    const sessionId = await conn!.newSession();
-    await prompt(sessionId);
-    expect(counts()).toEqual([1, 0, 0]);
+  it('the plan may be found later (a local server search): called once, used by every request', async () => {
+    const find = vi.fn(async () => twoPlan());
+    await connect(find);
+    const [first, second] = await Promise.all([conn!.newSession(), conn!.newSession()]);
+    await prompt(first);
+    await conn!.agent.request('session/set_config_option', { sessionId: second, configId: 'model', value: 'b/some-model' });
+    await prompt(second);
+    expect(counts()).toEqual([1, 1, 0]);
+    expect(find).toHaveBeenCalledOnce();
   });
 });
 
@@ -206,7 +211,7 @@ describe('providers/*', () => {
   // registry; afterwards rewrite each as registry.valueOf(endpointId, model) when that endpoint
   // is still there, else as registry.defaultValue(). (Changing resolve to always strip a known
   // prefix would instead break one-endpoint OpenRouter ids such as "openrouter/auto".)
-  it.fails('after disabling b, the default model still reaches a as "test-model"', async () => {
+  it('after disabling b, the default model still reaches a as "test-model"', async () => {
     await connect(twoPlan());
     await conn!.agent.request('providers/disable', { providerId: 'b' });
     const answer = await conn!.agent.request('session/new', { cwd: process.cwd(), mcpServers: [] });
@@ -218,7 +223,7 @@ describe('providers/*', () => {
   // Same bug, growing: with one endpoint the default value is the bare "test-model"; after
   // providers/set adds a second endpoint, new sessions still get "test-model", which is not one of
   // the (now prefixed) listed values, so the picker shows it as an extra, unprefixed entry.
-  it.fails('after providers/set adds a second endpoint, the default model is one of the listed values', async () => {
+  it('after providers/set adds a second endpoint, the default model is one of the listed values', async () => {
     await connect({ endpoints: [endpoint('a', a, 'test-model')], model: 'test-model' });
     await conn!.agent.request('providers/set', { providerId: 'c', apiType: 'openai', baseUrl: c.baseUrl });
     const answer = await conn!.agent.request('session/new', { cwd: process.cwd(), mcpServers: [] });
@@ -233,7 +238,7 @@ describe('providers/*', () => {
   // (choosing it fails upstream). Fix: let the catalog of a client endpoint skip the configured
   // model when /models lists something (e.g. a `configuredModel: undefined` option in
   // ModelCatalog), or set the endpoint's model to the first id its /models lists.
-  it.fails('an endpoint added by providers/set offers only the models its server lists', async () => {
+  it('an endpoint added by providers/set offers only the models its server lists', async () => {
     await connect(twoPlan());
     await conn!.agent.request('providers/set', { providerId: 'c', apiType: 'openai', baseUrl: c.baseUrl });
     const answer = await conn!.agent.request('session/new', { cwd: process.cwd(), mcpServers: [] });
@@ -242,7 +247,7 @@ describe('providers/*', () => {
 
   // Same bug, the other way: a session picked "b/some-model"; once "a" is disabled, "b" is the
   // only endpoint and receives the literal "b/some-model".
-  it.fails('a session on b/some-model keeps sending "some-model" to b after a is disabled', async () => {
+  it('a session on b/some-model keeps sending "some-model" to b after a is disabled', async () => {
     await connect(twoPlan());
     const sessionId = await conn!.newSession();
     await conn!.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'b/some-model' });
@@ -286,7 +291,7 @@ describe('no endpoint', () => {
 });
 
 describe('authenticate', () => {
-  const reloadTo = (plan: EndpointPlan, configError?: ConfigError) => vi.fn(() => ({ config: testConfig({ OPENAI_BASE_URL: c.baseUrl }), configError, plan }));
+  const reloadTo = (plan: EndpointPlan, configError?: ConfigError) => vi.fn(async () => ({ config: testConfig({ OPENAI_BASE_URL: c.baseUrl }), configError, plan }));
 
   it('methodId "setup" calls reload, and the new endpoints are used afterwards', async () => {
     const reload = reloadTo({ endpoints: [endpoint('b', b, 'some-model')], model: 'some-model' });
@@ -358,12 +363,24 @@ describe('initialize advertises the setup auth method', () => {
 
   it.each([[{}], [{ auth: { terminal: false } }], [{ auth: {} }]])('without a type (an agent method) for capabilities %j', async (clientCapabilities) => {
     await connect(twoPlan());
-    const answer = await conn!.agent.request('initialize', { protocolVersion: 1, clientCapabilities });
+    const answer = await conn!.agent.request('initialize', { protocolVersion: 1, clientCapabilities: clientCapabilities as ClientCapabilities });
     expect(answer.authMethods).toHaveLength(1);
     const method = answer.authMethods![0] as Record<string, unknown>;
     expect(method['id']).toBe('setup');
     expect(method).not.toHaveProperty('type');
     expect(method).not.toHaveProperty('args');
     expect(String(method['description'])).toContain('openai-acp setup');
+  });
+});
+
+describe('an endpoint without a model of its own (config-file provider without models)', () => {
+  it('defaults to the first chat model it lists and does not offer the stand-in', async () => {
+    c.setModels(list('nomic-embed-text', 'qwen3:8b', 'llama3.2'));
+    await connect({ endpoints: [endpoint('c', c, 'gpt-4o', { modelIsStandIn: true })] });
+    const answer = await conn!.agent.request('session/new', { cwd: process.cwd(), mcpServers: [] });
+    expect(modelSelect(answer).currentValue).toBe('qwen3:8b');
+    expect(modelSelect(answer).options.map((o) => o.value)).toEqual(['nomic-embed-text', 'qwen3:8b', 'llama3.2']);
+    await prompt(answer.sessionId);
+    expect(c.requests.at(-1)!.body.model).toBe('qwen3:8b');
   });
 });

@@ -174,3 +174,29 @@ describe('SessionManager turns', () => {
     ]);
   });
 });
+
+describe('SessionManager restore and remove', () => {
+  it('restore holds a stored session under its own id, replacing an older copy', () => {
+    const manager = new SessionManager();
+    const state = { id: 'stored-1', cwd: '/w', createdAt: '2026-01-01T00:00:00.000Z', records: [], model: 'm', options: { thought_level: 'high' }, title: 't' };
+    const first = manager.restore(state);
+    expect(manager.get('stored-1')).toBe(first);
+    expect(first).toMatchObject(state);
+    const second = manager.restore({ ...state, model: 'n' });
+    expect(manager.get('stored-1')).toBe(second);
+    expect(second.model).toBe('n');
+    expect(manager.size).toBe(1);
+  });
+
+  it('remove cancels the running turn and forgets the session; a second remove reports false', async () => {
+    const manager = new SessionManager();
+    const session = manager.create('/', 'm');
+    const log: string[] = [];
+    const turn = manager.runTurn(session, untilAborted(log, 'turn'));
+    expect(manager.remove(session.id)).toBe(true);
+    expect(await turn).toBe('cancelled');
+    expect(log).toEqual(['turn start', 'turn end']);
+    expect(manager.get(session.id)).toBeUndefined();
+    expect(manager.remove(session.id)).toBe(false);
+  });
+});
