@@ -47,10 +47,8 @@ function zodNamespacePlugin() {
 
 /**
  * esbuild plugin: Node built-ins become `require()` calls inside the bundle, so the output has no
- * `import` statements and runs as a plain script. undici stays external and is loaded with a real
- * dynamic `import()` (the loader's own, see scripts/cli-loader.cjs): an ES module import resolves
- * and reads files asynchronously, so the ~25 ms load that the model-list prefetch starts inside
- * `initialize` does not hold up its answer, as a synchronous `require` did (measured: 75 ms → 160 ms).
+ * `import` statements and runs as a plain script. (A built-in imported with `await import(…)`,
+ * such as `node:http` in src/http.ts, is still only required when that code runs.)
  */
 function requireAtRuntimePlugin() {
   const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
@@ -140,23 +138,16 @@ await build({
   legalComments: 'none',
   sourcemap: 'linked',
   plugins: [zodNamespacePlugin(), lazySchemasPlugin(), requireAtRuntimePlugin()],
-  external: ['undici'],
   // The loader passes these; `import.meta.url` keeps its meaning (the bundle's file URL).
   define: { 'import.meta.url': '__importMetaUrl' },
   // `__runtimeRequire` is Node's require, out of esbuild's sight (it would bundle `require('x')`).
-  banner: { js: '(async function (require, __filename, __dirname, __importMetaUrl, __import) { const __runtimeRequire = require;' },
+  banner: { js: '(async function (require, __filename, __dirname, __importMetaUrl) { const __runtimeRequire = require;' },
   footer: { js: '})' },
   logLevel: 'warning',
 });
 // The entry had a shebang line; inside the function wrapper it would be a syntax error.
 const bundlePath = join(dist, 'bundle.js');
-// `import("undici")` runs through the loader's native dynamic import (see requireAtRuntimePlugin).
-writeFileSync(
-  bundlePath,
-  readFileSync(bundlePath, 'utf8')
-    .replace(/^(\(async function [^\n]*\{)\n?#![^\n]*\n/, '$1\n')
-    .replaceAll('import("undici")', '__import("undici")'),
-);
+writeFileSync(bundlePath, readFileSync(bundlePath, 'utf8').replace(/^(\(async function [^\n]*\{)\n?#![^\n]*\n/, '$1\n'));
 const buildId = createHash('sha256').update(readFileSync(bundlePath)).digest('hex').slice(0, 16);
 const loader = readFileSync(join(root, 'scripts', 'cli-loader.cjs'), 'utf8').replace('__BUILD_ID__', buildId);
 writeFileSync(join(dist, 'cli.js'), loader);

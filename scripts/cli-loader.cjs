@@ -59,13 +59,13 @@ if ((cachedData === undefined || script.cachedDataRejected) && plainNode) {
   });
 }
 
-// The bundle is `(async function (require, __filename, __dirname, __importMetaUrl, __import) { … })`;
-// `__import` is this module's native dynamic `import()` (the build rewrites the bundle's
-// `import("undici")` to it: code run by `vm.Script` has no dynamic import of its own on Node 20).
+// The bundle is `(async function (require, __filename, __dirname, __importMetaUrl) { … })`; it
+// has no `import()` of its own (code run by `vm.Script` has none on Node 20): built-ins are
+// required, and everything else is inside the bundle.
 // A rejection (a top-level failure of the CLI) becomes an uncaught exception, as an ES module's
 // failed top-level await would: the error is printed and the exit code is 1.
 script
-  .runInThisContext()(require, bundle, __dirname, pathToFileURL(bundle).href, (specifier) => import(specifier))
+  .runInThisContext()(require, bundle, __dirname, pathToFileURL(bundle).href)
   .catch((error) => process.nextTick(() => {
     throw error;
   }));

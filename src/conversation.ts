@@ -9,7 +9,7 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ChatMessage } from './openai-types.js';
 import { promptToUserContent } from './prompt-content.js';
-import type { ClearRecord, CompactRecord, TurnRecord } from './session-store.js';
+import type { ClearRecord, CompactRecord, TurnRecord } from './session-records.js';
 import { agentText } from './to-acp.js';
 
 /** The records that make up a conversation, in order. */

@@ -8,7 +8,7 @@
  * absent `nextCursor` means there are no more results), stabilised in March 2026:
  * https://agentclientprotocol.com/announcements/session-list-stabilized .
  */
-import type { SessionSummary } from './session-store.js';
+import type { SessionSummary } from './session-records.js';
 
 /** Sessions per page when the caller does not say. */
 export const DEFAULT_PAGE_SIZE = 50;

@@ -3,7 +3,7 @@
  * stdio: requests with ids, notifications, and every line the agent writes, checked to be JSON-RPC.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,7 @@ export interface AgentProcess {
  * sessions into the user's state directory: `XDG_CONFIG_HOME` and `XDG_STATE_HOME` point here.
  */
 export const SCRATCH_HOME = mkdtempSync(join(tmpdir(), 'openai-acp-home-'));
+process.once('exit', () => rmSync(SCRATCH_HOME, { recursive: true, force: true }));
 
 /**
  * Spawn the agent with `env` added to a clean environment: no inherited OPENAI_* or proxy
