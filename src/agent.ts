@@ -10,25 +10,24 @@ import {
   RequestError,
   type AgentApp,
   type AgentContext,
-  type AuthMethod,
-  type ClientCapabilities,
-  type InitializeResponse,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
 import { describeConfigProblems, type Config, type ConfigError } from './config.js';
+import { replayUpdates } from './conversation.js';
 import { EndpointRegistry, type NamedEndpointSettings } from './endpoint-registry.js';
 import type { FetchLike } from './http.js';
+import { initializeResponse, SETUP_AUTH_METHOD_ID } from './initialize.js';
 import type { Logger } from './log.js';
 import { MODEL_CONFIG_ID, ModelPicker, THOUGHT_LEVEL_CONFIG_ID } from './model-picker.js';
+import { PromptRunner } from './prompt-runner.js';
+import { clientEndpoint, SUPPORTED_API_TYPES } from './provider-methods.js';
 import { reasoningEffortLevels } from './providers.js';
 import { InvalidCursorError, paginateSessions } from './session-list.js';
 import { SessionManager, type Session } from './session-manager.js';
 import { openSessionStore, type SessionStore, type StoredSession } from './session-store.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
-import { PromptRunner } from './prompt-runner.js';
-import { replayUpdates } from './conversation.js';
-import { AGENT_NAME, VERSION } from './version.js';
+import { AGENT_NAME } from './version.js';
 
 /** The endpoints to use and the default model value. */
 export interface EndpointPlan {
@@ -68,9 +67,6 @@ export interface OpenAIAgent {
   sessions: SessionManager;
 }
 
-/** The id of the one auth method: run `openai-acp setup`, then re-read the configuration. */
-export const SETUP_AUTH_METHOD_ID = 'setup';
-
 const cancelParams = z.object({ sessionId: z.string() }).passthrough();
 const setModelParams = z.object({ sessionId: z.string(), modelId: z.string() }).passthrough();
 
@@ -85,35 +81,6 @@ export function environmentPlan(config: Config): EndpointPlan {
   return {
     endpoints: [{ id: 'default', source: 'environment', provider, baseUrl, chatCompletionsUrl, apiKey, headers, query, model, models, maxRetries, timeoutMs }],
     model,
-  };
-}
-
-/**
- * The `setup` auth method: of type `terminal` (the client runs `openai-acp setup` in a terminal)
- * when the client says it can (`clientCapabilities.auth.terminal`, or the older
- * `_meta["terminal-auth"]`), else an agent method the client may pass to `authenticate`, which
- * re-reads the configuration. Source: https://agentclientprotocol.com/rfds/auth-methods.
- */
-export function setupAuthMethod(capabilities: ClientCapabilities | undefined): AuthMethod {
-  const terminal = capabilities?.auth?.terminal === true || capabilities?._meta?.['terminal-auth'] === true;
-  const base = { id: SETUP_AUTH_METHOD_ID, name: 'Configure an endpoint' };
-  return terminal
-    ? { ...base, type: 'terminal', args: ['setup'], description: 'Pick a provider, key and model in a terminal wizard (openai-acp setup)' }
-    : { ...base, description: 'Run `openai-acp setup` in a terminal (or set OPENAI_BASE_URL and OPENAI_API_KEY), then choose this to re-read the configuration' };
-}
-
-/** The `initialize` answer: protocol 1, who we are, and only the capabilities we implement. */
-export function initializeResponse(persistent: boolean, capabilities?: ClientCapabilities): InitializeResponse {
-  return {
-    protocolVersion: 1,
-    agentInfo: { name: AGENT_NAME, title: 'OpenAI-compatible (openai-acp)', version: VERSION },
-    agentCapabilities: {
-      loadSession: persistent,
-      promptCapabilities: { image: true, audio: false, embeddedContext: true },
-      ...(persistent ? { sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} } } : {}),
-      providers: {},
-    },
-    authMethods: [setupAuthMethod(capabilities)],
   };
 }
 
@@ -309,7 +276,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       return {
         providers: registry.list().map((endpoint) => ({
           providerId: endpoint.settings.id,
-          supported: ['openai', 'azure', 'bedrock'],
+          supported: [...SUPPORTED_API_TYPES],
           required: false,
           current: { apiType: endpoint.provider === 'azure' || endpoint.provider === 'bedrock' ? endpoint.provider : 'openai', baseUrl: endpoint.settings.baseUrl },
         })),
@@ -356,41 +323,6 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     }
   };
   return { app, sessions };
-}
-
-/**
- * Endpoint settings from `providers/set` (`apiType` `openai`, `azure` or `bedrock`; the headers
- * carry the credentials, so no key of ours is sent).
- * @throws {RequestError} -32602 for another `apiType` or a base URL that is not http(s).
- */
-export function clientEndpoint(params: { providerId: string; apiType: string; baseUrl: string; headers?: Record<string, string> | undefined }, config: Config): NamedEndpointSettings {
-  if (!['openai', 'azure', 'bedrock'].includes(params.apiType)) {
-    throw RequestError.invalidParams({ apiType: params.apiType }, `openai-acp speaks the OpenAI Chat Completions API; apiType ${JSON.stringify(params.apiType)} is not supported (use openai, azure or bedrock)`);
-  }
-  let url: URL;
-  try {
-    url = new URL(params.baseUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-  } catch {
-    throw RequestError.invalidParams({ baseUrl: params.baseUrl }, 'baseUrl must be an http:// or https:// URL');
-  }
-  const query = url.search.slice(1) || undefined;
-  const baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '').replace(/\/chat\/completions$/i, '')}`;
-  return {
-    id: params.providerId,
-    source: 'client',
-    provider: params.apiType === 'azure' || params.apiType === 'bedrock' ? params.apiType : undefined,
-    baseUrl,
-    chatCompletionsUrl: `${baseUrl}/chat/completions${query ? `?${query}` : ''}`,
-    apiKey: undefined,
-    headers: { ...(params.headers ?? {}) },
-    query,
-    model: config.model,
-    modelIsStandIn: true,
-    models: undefined,
-    maxRetries: config.maxRetries,
-    timeoutMs: config.timeoutMs,
-  };
 }
 
 function makeSender(client: AgentContext, sessionId: string) {
