@@ -6,22 +6,11 @@ import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { EndpointRegistry, type NamedEndpointSettings } from '../src/endpoint-registry.js';
 import { createLogger } from '../src/log.js';
+import { endpointSettings } from '../test/helpers/endpoint-settings.js';
 
 const logger = createLogger({ level: 'error', write: () => undefined });
 
-const settings = (id: string, model = 'm'): NamedEndpointSettings => ({
-  id,
-  source: 'config file',
-  baseUrl: 'http://127.0.0.1:9/v1',
-  chatCompletionsUrl: 'http://127.0.0.1:9/v1/chat/completions',
-  apiKey: undefined,
-  headers: {},
-  query: undefined,
-  model,
-  models: undefined,
-  maxRetries: 0,
-  timeoutMs: 1000,
-});
+const settings = (id: string, model = 'm'): NamedEndpointSettings => endpointSettings(id, 'http://127.0.0.1:9/v1', { model, timeoutMs: 1000 });
 
 /** Provider ids as the config file accepts them. */
 const providerId = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,15}$/);

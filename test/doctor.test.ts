@@ -2,21 +2,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkLine, runCli, tempHome } from './helpers/doctor-run-cli.js';
-import { chunk, httpError, startFakeOpenAI, streamText, type FakeOpenAI } from './helpers/fake-openai.js';
+import { chunk, fakeServerPool, httpError, streamText } from './helpers/fake-openai.js';
 
 const KEY = 'sk-test-DISTINCTIVE-doctor-key-0123456789';
-const servers: FakeOpenAI[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function fake(...args: Parameters<typeof startFakeOpenAI>): Promise<FakeOpenAI> {
-  const server = await startFakeOpenAI(...args);
-  servers.push(server);
-  return server;
-}
+const fake = fakeServerPool();
 
 function doctor(env: Record<string, string>, args: string[] = []) {
   return runCli(['doctor', '--timeout-ms', '3000', ...args], { home: tempHome(), env });

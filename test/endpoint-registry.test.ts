@@ -6,26 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EndpointRegistry, type NamedEndpointSettings } from '../src/endpoint-registry.js';
 import type { FetchLike } from '../src/http.js';
 import { createLogger } from '../src/log.js';
+import { endpointSettings } from './helpers/endpoint-settings.js';
 import { startFakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.js';
 
 const logger = createLogger({ level: 'error', write: () => undefined });
 
-function settings(id: string, baseUrl = `http://${id}.invalid/v1`, extra: Partial<NamedEndpointSettings> = {}): NamedEndpointSettings {
-  return {
-    id,
-    source: 'config file',
-    baseUrl,
-    chatCompletionsUrl: `${baseUrl}/chat/completions`,
-    apiKey: undefined,
-    headers: {},
-    query: undefined,
-    model: `${id}-model`,
-    models: undefined,
-    maxRetries: 0,
-    timeoutMs: 10_000,
-    ...extra,
-  };
-}
+const settings = (id: string, baseUrl = `http://${id}.invalid/v1`, extra: Partial<NamedEndpointSettings> = {}) => endpointSettings(id, baseUrl, extra);
 
 /** A fetch answering `GET …/models` per host from `lists` (404 for an unknown host), recording the URLs. */
 function fakeFetch(lists: Record<string, unknown>): FetchLike & { urls: string[] } {

@@ -1,19 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, tempHome } from './helpers/doctor-run-cli.js';
-import { startFakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.js';
+import { fakeServerPool, startFakeOpenAI } from './helpers/fake-openai.js';
 
-const servers: FakeOpenAI[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function fake(): Promise<FakeOpenAI> {
-  const server = await startFakeOpenAI();
-  servers.push(server);
-  return server;
-}
+const fake = fakeServerPool();
 
 describe('openai-acp models', () => {
   it('prints one id per line, with the context window when the endpoint reports it', async () => {
@@ -58,10 +49,9 @@ describe('openai-acp models', () => {
   });
 
   it('exits 1 when nothing listens', async () => {
-    const server = await fake();
+    const server = await startFakeOpenAI();
     const url = server.baseUrl;
     await server.close();
-    servers.length = 0;
     const run = await runCli(['models', '--timeout-ms', '2000'], { home: tempHome(), env: { OPENAI_BASE_URL: url } });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/cannot connect to .*\/v1\/models \(ECONNREFUSED\)/);

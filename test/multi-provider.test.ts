@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { AgentOptions, EndpointPlan } from '../src/agent.js';
 import { ConfigError, type Config } from '../src/config.js';
 import type { NamedEndpointSettings } from '../src/endpoint-registry.js';
+import { endpointSettings } from './helpers/endpoint-settings.js';
 import { startFakeOpenAI, streamText, type FakeOpenAI } from './helpers/fake-openai.js';
 import { connectInProcess, testConfig, type InProcess } from './helpers/in-process.js';
 
@@ -20,22 +21,7 @@ let conn: InProcess | undefined;
 
 const list = (...ids: string[]) => ({ object: 'list', data: ids.map((id) => ({ id, object: 'model' })) });
 
-function endpoint(id: string, server: FakeOpenAI, model: string, extra: Partial<NamedEndpointSettings> = {}): NamedEndpointSettings {
-  return {
-    id,
-    source: 'config file',
-    baseUrl: server.baseUrl,
-    chatCompletionsUrl: `${server.baseUrl}/chat/completions`,
-    apiKey: undefined,
-    headers: {},
-    query: undefined,
-    model,
-    models: undefined,
-    maxRetries: 0,
-    timeoutMs: 10_000,
-    ...extra,
-  };
-}
+const endpoint = (id: string, server: FakeOpenAI, model: string, extra: Partial<NamedEndpointSettings> = {}) => endpointSettings(id, server.baseUrl, { model, ...extra });
 const twoPlan = (): EndpointPlan => ({
   endpoints: [endpoint('a', a, 'test-model', { headers: { Authorization: `Bearer ${HEADER_SECRET}` } }), endpoint('b', b, 'some-model')],
   model: 'a/test-model',

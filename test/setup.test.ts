@@ -1,19 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkLine, runCli, tempHome } from './helpers/doctor-run-cli.js';
-import { startFakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.js';
+import { fakeServerPool } from './helpers/fake-openai.js';
 
-const servers: FakeOpenAI[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function fake(): Promise<FakeOpenAI> {
-  const server = await startFakeOpenAI();
-  servers.push(server);
-  return server;
-}
+const fake = fakeServerPool();
 
 const configPath = (home: string) => join(home, '.config', 'openai-acp', 'config.json');
 const readConfig = (path: string) => JSON.parse(readFileSync(path, 'utf8'));

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 /** A recorded chat request. */
 export interface RecordedRequest {
@@ -110,5 +111,21 @@ export async function startFakeOpenAI(handler: ChatHandler = streamText(['Hello'
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * A starter of fake servers that are all closed after each test (registers a vitest `afterEach`;
+ * call it at the top level of a test file).
+ */
+export function fakeServerPool(): (handler?: ChatHandler) => Promise<FakeOpenAI> {
+  const servers: FakeOpenAI[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (handler) => {
+    const server = await startFakeOpenAI(handler);
+    servers.push(server);
+    return server;
   };
 }
