@@ -106,7 +106,7 @@ async function relay() {
     });
   await request('initialize', { protocolVersion: 1, clientCapabilities: {} });
   const { result } = await request('session/new', { cwd: '/', mcpServers: [] });
-  // Warm-up turn (loads undici, JIT), then the measured turn.
+  // Warm-up turn (loads node:http, JIT), then the measured turn.
   await request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'warm up' }] });
   text = '';
   const before = procStat(child.pid);

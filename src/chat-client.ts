@@ -65,7 +65,7 @@ export interface ChatClientOptions {
   /** `User-Agent` value. */
   userAgent?: string;
   logger?: Logger | undefined;
-  /** Injectable transport (tests). @defaultValue undici fetch with lifted timeouts */
+  /** Injectable transport (tests). @defaultValue {@link defaultFetch} (no header or body timeout of its own; proxy-aware) */
   fetch?: FetchLike;
   /** Injectable jitter source for retry delays (tests). */
   random?: () => number;
@@ -79,6 +79,11 @@ export interface StreamProgress {
   readonly finished: boolean;
   /** Called before each retry's wait. `attempt` counts from 1; `delayMs` in ms. */
   onRetry?(attempt: number, error: ProviderError, delayMs: number): void;
+  /**
+   * The consumer feeds a `TurnAccumulator`: plain text chunks may then arrive as `delta` items,
+   * recognised without `JSON.parse` (see `SseDecoderOptions.shapes`). @defaultValue false
+   */
+  readonly acceptsDeltas?: boolean;
 }
 
 /** How a request body is spelled for one endpoint and model. */
@@ -249,7 +254,7 @@ export class ChatCompletionsClient {
       }
       if (!response.body) return;
       const contentType = response.headers.get('content-type') ?? '';
-      const decoder = createSseDecoder();
+      const decoder = createSseDecoder({ shapes: progress.acceptsDeltas === true });
       let json: Uint8Array[] | undefined = contentType.includes('json') ? [] : undefined;
       let first = true;
       try {

@@ -33,7 +33,7 @@ export type EndpointSettings = Pick<
 /** What building an endpoint needs besides its settings. */
 export interface EndpointDeps {
   logger: Logger;
-  /** Injectable transport (tests). @defaultValue undici fetch */
+  /** Injectable transport (tests). @defaultValue `defaultFetch` of http.ts (node:http, proxies from the environment, no header or body timeout) */
   fetch?: FetchLike | undefined;
   /** Limit for `GET /models` in ms. @defaultValue 3000 */
   modelsTimeoutMs?: number | undefined;

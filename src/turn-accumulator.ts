@@ -60,6 +60,70 @@ export interface TurnAccumulatorOptions {
   splitThinkTags?: boolean;
 }
 
+/** A path into a parsed chunk: object keys and array positions. */
+export type JsonPath = readonly (string | number)[];
+
+/**
+ * Where the one piece of text of a "plain delta" chunk is, and which other string leaves matter.
+ * See {@link plainDeltaShape}.
+ */
+export interface PlainDeltaShape {
+  /** `content` (think tags are split out of it) or `reasoning`. */
+  field: 'content' | 'reasoning';
+  /** Path of the string leaf holding the text, e.g. `['choices', 0, 'delta', 'content']`. */
+  path: JsonPath;
+  /**
+   * True when the accumulator reads the value of a string or number leaf at `path` (beyond its
+   * type): such a leaf must stay as it is for another chunk to count as the same shape.
+   */
+  readsValue(path: JsonPath): boolean;
+}
+
+const DELTA_FIELDS_READ = new Set(['content', 'reasoning_content', 'reasoning', 'tool_calls']);
+
+/**
+ * Describes a chunk whose only effect on a {@link TurnAccumulator} is one non-empty text (or
+ * reasoning) string: no finish reason, usage, error, tool call, content array or second text.
+ * For such a chunk, `push({kind:'chunk', chunk})` does exactly what
+ * `push({kind:'delta', field, text})` does with that string, and so does any chunk that differs
+ * only in string or number leaves for which `readsValue` is false, or in the text itself while it stays a
+ * non-empty string (the rules of `chunk()` and `delta()` below; the SSE decoder's shape cache
+ * relies on this, and `property-tests/accumulator-shapes.property.test.ts` checks it).
+ *
+ * @returns the shape, or `undefined` when the chunk does anything else.
+ */
+export function plainDeltaShape(chunk: unknown): PlainDeltaShape | undefined {
+  if (!isObject(chunk) || isObject(chunk['error']) || isObject(chunk['usage'])) return undefined;
+  const groq = chunk['x_groq'];
+  if (isObject(groq) && isObject(groq['usage'])) return undefined;
+  const choices = chunk['choices'];
+  if (!Array.isArray(choices) || choices.length === 0) return undefined;
+  const choice = pickChoice(choices as ChatChoiceChunk[]);
+  if (!choice || !isObject(choice.delta)) return undefined;
+  const reason = choice.finish_reason;
+  if (typeof reason === 'string' && reason.length > 0) return undefined;
+  const delta = choice.delta;
+  if (Array.isArray(delta.tool_calls) || Array.isArray(delta.content)) return undefined;
+  const nonEmpty = (value: unknown) => typeof value === 'string' && value.length > 0;
+  // The reasoning read is `reasoning_content` when non-empty, else `reasoning`; empty strings emit nothing.
+  const key = nonEmpty(delta.reasoning_content) ? 'reasoning_content' : nonEmpty(delta.reasoning) ? 'reasoning' : 'content';
+  if (!nonEmpty(delta[key]) || (key !== 'content' && nonEmpty(delta.content))) return undefined;
+  const position = choices.indexOf(choice);
+  return {
+    field: key === 'content' ? 'content' : 'reasoning',
+    path: ['choices', position, 'delta', key],
+    readsValue(path) {
+      const [top, second, third, fourth] = path;
+      if (top === 'error' || top === 'usage' || (top === 'x_groq' && second === 'usage')) return true;
+      if (top !== 'choices') return false;
+      // Every choice's `index` decides which choice is read.
+      if (third === 'index' && path.length === 3) return true;
+      if (second !== position) return false;
+      return third === 'finish_reason' || (third === 'delta' && typeof fourth === 'string' && DELTA_FIELDS_READ.has(fourth));
+    },
+  };
+}
+
 /** A tool call being assembled; `ordinal` is its position in the result. */
 type ToolEntry = { ordinal: number; id: string; name: string; args: string[] };
 
@@ -68,9 +132,26 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Join the parts, keeping the joined string as the only part (so repeated calls stay cheap). */
-function joinAll(parts: string[]): string {
+function joinAll(parts: string[], state?: { loose: number }): string {
   if (parts.length > 1) parts.splice(0, parts.length, parts.join(''));
+  if (state) state.loose = 0;
   return parts[0] ?? '';
+}
+
+/** Pieces of text joined once this many are held (see {@link appendPart}). */
+const PARTS_PER_JOIN = 64;
+
+/**
+ * Append `piece`, folding the last {@link PARTS_PER_JOIN} small pieces into one string whenever
+ * that many have gathered. Keeping every token's string until the end of a 20,000-token turn made
+ * them survive garbage collections, which grew V8's young generation and peak RSS (bench: ~3 MiB);
+ * folding copies each character once more (linear).
+ */
+function appendPart(parts: string[], piece: string, state: { loose: number }): void {
+  parts.push(piece);
+  if (++state.loose < PARTS_PER_JOIN) return;
+  parts.push(parts.splice(parts.length - state.loose, state.loose).join(''));
+  state.loose = 0;
 }
 
 /** The choice to read: the one with `index` 0, else the first one without an index. */
@@ -95,6 +176,9 @@ export class TurnAccumulator {
   private readonly splitter: ThinkTagSplitter | undefined;
   private readonly textParts: string[] = [];
   private readonly reasoningParts: string[] = [];
+  /** Pieces at the end of `textParts` / `reasoningParts` not folded yet (see {@link appendPart}). */
+  private readonly textLoose = { loose: 0 };
+  private readonly reasoningLoose = { loose: 0 };
   private readonly tools: ToolEntry[] = [];
   private readonly toolsByIndex = new Map<number, ToolEntry>();
   private readonly toolsById = new Map<string, ToolEntry>();
@@ -115,12 +199,20 @@ export class TurnAccumulator {
     return this.output;
   }
 
-  /** Feed one SseItem (chunk / error; done and skip are no-ops) and get the events it produced. */
+  /** Feed one SseItem (chunk / delta / error; done and skip are no-ops) and get the events it produced. */
   push(item: SseItem): TurnEvent[] {
     const events: TurnEvent[] = [];
-    if (item.kind === 'chunk') this.chunk(item.chunk, events);
-    else if (item.kind === 'error') this.fail(item.error, events);
+    this.pushInto(item, events);
     return events;
+  }
+
+  /** {@link push}, appending the events to `events` (no array per item). */
+  pushInto(item: SseItem, events: TurnEvent[]): void {
+    if (item.kind === 'delta') {
+      if (item.field === 'content') this.content(item.text, events);
+      else this.reasoning(item.text, events);
+    } else if (item.kind === 'chunk') this.chunk(item.chunk, events);
+    else if (item.kind === 'error') this.fail(item.error, events);
   }
 
   /** End of stream: flush a held-back partial think tag. */
@@ -133,8 +225,8 @@ export class TurnAccumulator {
   /** The result so far (cheap to call repeatedly: joined parts are cached). */
   result(): TurnResult {
     return {
-      text: joinAll(this.textParts),
-      reasoning: joinAll(this.reasoningParts),
+      text: joinAll(this.textParts, this.textLoose),
+      reasoning: joinAll(this.reasoningParts, this.reasoningLoose),
       toolCalls: this.tools.map((tool) => ({ id: tool.id, name: tool.name, arguments: joinAll(tool.args) })),
       finishReason: this.finishReason,
       usage: this.topUsage ?? this.groqUsage,
@@ -210,16 +302,16 @@ export class TurnAccumulator {
   }
 
   private text(text: string, events: TurnEvent[]): void {
-    this.emit('text', this.textParts, text, events);
+    this.emit('text', this.textParts, this.textLoose, text, events);
   }
 
   private reasoning(text: string, events: TurnEvent[]): void {
-    this.emit('reasoning', this.reasoningParts, text, events);
+    this.emit('reasoning', this.reasoningParts, this.reasoningLoose, text, events);
   }
 
-  private emit(type: 'text' | 'reasoning', parts: string[], text: string, events: TurnEvent[]): void {
+  private emit(type: 'text' | 'reasoning', parts: string[], loose: { loose: number }, text: string, events: TurnEvent[]): void {
     if (text.length === 0) return;
-    parts.push(text);
+    appendPart(parts, text, loose);
     this.output = true;
     events.push({ type, text });
   }

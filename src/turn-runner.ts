@@ -60,6 +60,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     onRetry(attempt: number) {
       retries = attempt;
     },
+    acceptsDeltas: true,
   };
   const forward = async (events: TurnEvent[]) => {
     const updates = eventsToUpdates(events);
@@ -69,12 +70,10 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     let streamError: ChatErrorObject | undefined;
     for await (const batch of client.stream(request, signal, progress)) {
       const events: TurnEvent[] = [];
-      for (const item of batch) {
-        for (const event of accumulator.push(item)) {
-          events.push(event);
-          if (event.type === 'finish') finished = true;
-          else if (event.type === 'error') streamError ??= event.error;
-        }
+      for (const item of batch) accumulator.pushInto(item, events);
+      for (const event of events) {
+        if (event.type === 'finish') finished = true;
+        else if (event.type === 'error') streamError ??= event.error;
       }
       await forward(events);
       if (streamError) break;

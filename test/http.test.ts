@@ -1,0 +1,182 @@
+/**
+ * The transport (src/http.ts) against loopback servers: what `fetch` does that the clients rely
+ * on (status, headers, streamed body, aborts, failures), no redirect following, and the proxy
+ * settings (`HTTP_PROXY`/`NO_PROXY`) through a loopback CONNECT proxy.
+ */
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { errorCode } from '../src/chat-client.js';
+import { nodeFetch } from '../src/http.js';
+
+const closers: (() => void)[] = [];
+afterEach(() => {
+  for (const close of closers.splice(0)) close();
+});
+
+async function server(handler: http.RequestListener): Promise<{ url: string; server: http.Server }> {
+  const s = http.createServer(handler);
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  closers.push(() => s.closeAllConnections() ?? s.close());
+  closers.push(() => s.close());
+  return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, server: s };
+}
+
+const readBody = (req: http.IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d) => (body += d)).on('end', () => resolve(body));
+  });
+
+describe('the transport', () => {
+  it('sends method, headers and body; answers status, headers and text', async () => {
+    const { url } = await server(async (req, res) => {
+      const body = await readBody(req);
+      res.writeHead(201, 'Made', { 'content-type': 'application/json', 'x-echo': String(req.headers['x-key']) });
+      res.end(JSON.stringify({ method: req.method, path: req.url, body, length: req.headers['content-length'] }));
+    });
+    const response = await nodeFetch(`${url}/v1/chat?x=1`, { method: 'POST', headers: { 'X-Key': 'k' }, body: 'héllo' });
+    expect(response.status).toBe(201);
+    expect(response.statusText).toBe('Made');
+    expect(response.ok).toBe(true);
+    expect(response.headers.get('x-echo')).toBe('k');
+    expect(JSON.parse(await response.text())).toEqual({ method: 'POST', path: '/v1/chat?x=1', body: 'héllo', length: '6' });
+  });
+
+  it('streams the body as it arrives (a piece is readable before the next one is sent)', async () => {
+    let sendRest: () => void = () => undefined;
+    const { url } = await server((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+      sendRest = () => res.end('data: two\n\n');
+    });
+    const response = await nodeFetch(url, {});
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(Buffer.from(first.value!).toString()).toBe('data: one\n\n');
+    sendRest();
+    let rest = '';
+    for (let r = await reader.read(); !r.done; r = await reader.read()) rest += Buffer.from(r.value).toString();
+    expect(rest).toBe('data: two\n\n');
+  });
+
+  it('rejects with the signal reason when aborted before the answer, and errors the body when aborted during it', async () => {
+    const { url } = await server((req, res) => {
+      if (req.url === '/body') {
+        res.writeHead(200);
+        res.write('x');
+      }
+    });
+    const early = new AbortController();
+    const pending = nodeFetch(`${url}/never`, { signal: early.signal });
+    setTimeout(() => early.abort(new Error('stop')), 20);
+    await expect(pending).rejects.toThrow('stop');
+
+    const late = new AbortController();
+    const response = await nodeFetch(`${url}/body`, { signal: late.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    late.abort(new Error('later'));
+    await expect(reader.read()).rejects.toThrow('later');
+  });
+
+  it('fails like fetch: refused connections name the system code; a cut body says "other side closed"', async () => {
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const refused = await nodeFetch(`http://127.0.0.1:${port}/`, {}).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(TypeError);
+    expect((refused as Error).message).toBe('fetch failed');
+    expect(errorCode(refused)).toBe('ECONNREFUSED');
+
+    const { url } = await server((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: partial\n\n', () => setTimeout(() => res.socket?.destroy(), 20));
+    });
+    const response = await nodeFetch(url, {});
+    const failure = await response.text().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect(((failure as Error).cause as Error).message).toBe('other side closed');
+  });
+
+  it('gives 204 a null body, reports a redirect as its status without following it, and keeps a status outside 200-599', async () => {
+    const { url } = await server((req, res) => {
+      if (req.url === '/empty') res.writeHead(204).end();
+      else if (req.url === '/moved') res.writeHead(307, { location: '/elsewhere' }).end();
+      else res.writeHead(600).end('odd');
+    });
+    const empty = await nodeFetch(`${url}/empty`, {});
+    expect(empty.status).toBe(204);
+    expect(empty.body).toBeNull();
+    const moved = await nodeFetch(`${url}/moved`, { method: 'POST', body: 'x' });
+    expect(moved.status).toBe(307);
+    expect(moved.headers.get('location')).toBe('/elsewhere');
+    const odd = await nodeFetch(`${url}/odd`, {});
+    expect(odd.status).toBe(600);
+    expect(odd.ok).toBe(false);
+  });
+});
+
+describe('the transport through a proxy', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    for (const key of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy']) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+  });
+
+  /** A CONNECT proxy on loopback that records what it was asked, answering 407 without the right credentials. */
+  async function connectProxy() {
+    const asked: { target: string; auth: string | undefined }[] = [];
+    const proxy = http.createServer((_req, res) => res.writeHead(405).end());
+    proxy.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+      asked.push({ target: req.url!, auth: req.headers['proxy-authorization'] });
+      if (req.headers['proxy-authorization'] !== `Basic ${Buffer.from('user:p@ss').toString('base64')}`) {
+        client.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n');
+        return;
+      }
+      const [host, port] = req.url!.split(':');
+      const upstream = net.connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    closers.push(() => proxy.closeAllConnections());
+    closers.push(() => proxy.close());
+    return { port: (proxy.address() as AddressInfo).port, asked };
+  }
+
+  it('tunnels through HTTP_PROXY with the credentials of its URL, and not for NO_PROXY hosts', async () => {
+    const target = await server((req, res) => res.end(`hello ${req.url}`));
+    const { port, asked } = await connectProxy();
+    process.env['HTTP_PROXY'] = `http://user:p%40ss@127.0.0.1:${port}`;
+    delete process.env['http_proxy'];
+    delete process.env['NO_PROXY'];
+    delete process.env['no_proxy'];
+    expect(await (await nodeFetch(`${target.url}/via`, {})).text()).toBe('hello /via');
+    expect(asked).toEqual([{ target: new URL(target.url).host, auth: `Basic ${Buffer.from('user:p@ss').toString('base64')}` }]);
+
+    process.env['NO_PROXY'] = '127.0.0.1';
+    expect(await (await nodeFetch(`${target.url}/direct`, {})).text()).toBe('hello /direct');
+    expect(asked).toHaveLength(1);
+  });
+
+  it("answers with the proxy's own status when the tunnel is refused (407 without credentials)", async () => {
+    const target = await server((_req, res) => res.end('never'));
+    const { port } = await connectProxy();
+    process.env['HTTP_PROXY'] = `http://127.0.0.1:${port}`;
+    delete process.env['http_proxy'];
+    delete process.env['NO_PROXY'];
+    delete process.env['no_proxy'];
+    const refused = await nodeFetch(`${target.url}/x`, {});
+    expect(refused.status).toBe(407);
+  });
+});
