@@ -63,7 +63,7 @@ describe('openai-acp doctor', () => {
   });
 
   it('reports a refused key (HTTP 401) with a fix, without echoing any part of the key', async () => {
-    const body = readFileSync(new URL('../../shared/fixtures/providers/http-errors/azure__401_invalid_subscription_key.body', import.meta.url), 'utf8');
+    const body = readFileSync(new URL('./fixtures/providers/http-errors/azure__401_invalid_subscription_key.body', import.meta.url), 'utf8');
     const echo = { error: { message: `Incorrect API key provided: sk-test-****************************6789. You can find your API key at https://x.invalid.`, code: 'invalid_api_key' } };
     const server = await fake(httpError(401, echo));
     server.setModels(JSON.parse(body), 401);
