@@ -7,32 +7,19 @@ import { existsSync } from 'node:fs';
 import type { CliFlags } from '../config.js';
 import type { NamedEndpointSettings } from '../endpoint-registry.js';
 import { ProviderReportedError } from '../errors.js';
-import type { FetchLike } from '../http.js';
 import { createLogger } from '../log.js';
 import { detectProvider, parseProviderId, PROVIDER_PROFILES, reasoningEffortLevels, resolveEndpoint, type ProviderId } from '../providers.js';
 import { VERSION } from '../version.js';
 import { configCheck, endpointChecks, renderCheck, type CheckLine, type EndpointFacts, type ReasoningFacts } from './doctor-checks.js';
 import { describeHeaders, describeSecret, endpointSecrets, maskUrl } from './mask.js';
 import { probeCompletion, probeModels, type ProbeDeps } from './probes.js';
-import { resolveCommandConfig, type CommandConfig } from './resolve.js';
+import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
 
 /** Default bound of each check, in ms. */
 export const DOCTOR_TIMEOUT_MS = 10_000;
 
-/** What `doctor` runs with. */
-export interface DoctorOptions {
-  flags: CliFlags;
-  /** The process environment (`.env` in `cwd` is merged under it). */
-  env: Record<string, string | undefined>;
-  /** Where `.env` is looked for. @defaultValue `process.cwd()` */
-  cwd?: string | undefined;
-  /** Bound of each network check, in ms. @defaultValue {@link DOCTOR_TIMEOUT_MS} */
-  timeoutMs?: number | undefined;
-  /** Receives the report text. @defaultValue `process.stdout.write` */
-  write?: ((text: string) => void) | undefined;
-  /** Injectable transport (tests). */
-  fetch?: FetchLike | undefined;
-}
+/** What `doctor` runs with (`timeoutMs` bounds each check, default {@link DOCTOR_TIMEOUT_MS}). */
+export type DoctorOptions = CommandRunOptions;
 
 /** The provider family of an endpoint, and how it was decided. */
 function providerOf(settings: NamedEndpointSettings): { id: ProviderId; how: string } {

@@ -3,30 +3,18 @@
  * endpoint reports it), read through the agent's own model catalog. With several endpoints (a
  * config file), ids are the model values the picker uses: `providerId/modelId`.
  */
-import type { CliFlags } from '../config.js';
-import type { FetchLike } from '../http.js';
 import { createLogger } from '../log.js';
 import { endpointSecrets, maskUrl, scrubSecrets } from './mask.js';
 import { probeModels, type ModelsProbe } from './probes.js';
-import { resolveCommandConfig } from './resolve.js';
+import { resolveCommandConfig, type CommandRunOptions } from './resolve.js';
 
 /** Default bound of the request, in ms. */
 export const MODELS_COMMAND_TIMEOUT_MS = 10_000;
 
-/** What `models` runs with. */
-export interface ModelsCommandOptions {
-  flags: CliFlags;
-  env: Record<string, string | undefined>;
-  /** Where `.env` is looked for. @defaultValue `process.cwd()` */
-  cwd?: string | undefined;
-  /** Bound of each request, in ms. @defaultValue {@link MODELS_COMMAND_TIMEOUT_MS} */
-  timeoutMs?: number | undefined;
-  /** Receives the list. @defaultValue `process.stdout.write` */
-  write?: ((text: string) => void) | undefined;
+/** What `models` runs with (`timeoutMs` bounds the request, default {@link MODELS_COMMAND_TIMEOUT_MS}). */
+export interface ModelsCommandOptions extends CommandRunOptions {
   /** Receives problems. @defaultValue `process.stderr.write` */
   writeError?: ((text: string) => void) | undefined;
-  /** Injectable transport (tests). */
-  fetch?: FetchLike | undefined;
 }
 
 /** Why the list could not be read, in plain words with a fix; `undefined` when it was read. */

@@ -6,6 +6,7 @@
 import { defaultConfigPath } from '../config-file.js';
 import { mergeDotEnv, type CliFlags, type Config, type ConfigError } from '../config.js';
 import type { NamedEndpointSettings } from '../endpoint-registry.js';
+import type { FetchLike } from '../http.js';
 import { createLogger, type Logger } from '../log.js';
 import { readDotEnv, resolveStaticConfig, startPlan } from '../runtime-config.js';
 
@@ -34,6 +35,21 @@ export interface ResolveOptions {
   cwd?: string | undefined;
   /** Receives the local server search's records. @defaultValue none */
   logger?: Logger | undefined;
+}
+
+/** What `doctor` and `models` run with. */
+export interface CommandRunOptions {
+  flags: CliFlags;
+  /** The process environment (`.env` in `cwd` is merged under it). */
+  env: Record<string, string | undefined>;
+  /** Where `.env` is looked for. @defaultValue `process.cwd()` */
+  cwd?: string | undefined;
+  /** Bound of each network request, in ms. */
+  timeoutMs?: number | undefined;
+  /** Receives the output. @defaultValue `process.stdout.write` */
+  write?: ((text: string) => void) | undefined;
+  /** Injectable transport (tests). */
+  fetch?: FetchLike | undefined;
 }
 
 /**
