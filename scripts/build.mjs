@@ -13,7 +13,7 @@
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import http from 'node:http';
 import { builtinModules } from 'node:module';
@@ -23,6 +23,9 @@ import { lazySchemasPlugin } from './lazy-schemas.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
+// Built and trained in a directory of its own, then renamed into place: a concurrent build or a
+// running test never sees a half-written dist/.
+const out = join(root, `.dist-build-${process.pid}`);
 /**
  * esbuild plugin: `import { z } from 'zod'` in our sources becomes `import * as z from 'zod/v4'`,
  * the same zod (the root entry re-exports v4's namespace as `z`) and the form the ACP SDK uses.
@@ -85,7 +88,7 @@ async function trainCodeCache() {
   try {
     // A scratch home: the training run must not read the user's config file or save sessions among theirs.
     const env = { PATH: process.env.PATH ?? '', HOME: scratch, XDG_CONFIG_HOME: join(scratch, 'config'), XDG_STATE_HOME: join(scratch, 'state'), XDG_CACHE_HOME: join(scratch, 'cache') };
-    const child = spawn(process.execPath, [join(dist, 'cli.js')], {
+    const child = spawn(process.execPath, [join(out, 'cli.js')], {
       env: { ...env, OPENAI_BASE_URL: `http://127.0.0.1:${server.address().port}/v1`, OPENAI_MODEL: 'train', OPENAI_ACP_LOG: 'error' },
       stdio: ['pipe', 'pipe', 'inherit'],
     });
@@ -106,7 +109,7 @@ async function trainCodeCache() {
         child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
       });
     const exited = new Promise((done) => child.once('exit', done));
-    // A child that exits early (a crash, or dist/ removed by a concurrent build) fails every pending request.
+    // A child that exits early (a crash, or its directory removed) fails every pending request.
     child.once('exit', (code, signal) => {
       for (const answer of answers.values()) answer({ error: { message: `the training run exited (${code ?? signal})` } });
     });
@@ -118,18 +121,18 @@ async function trainCodeCache() {
     child.stdin.end();
     await exited;
     clearTimeout(timeout);
-    if (!readdirSync(dist).some((name) => name.endsWith('.cache'))) throw new Error('no cache was written');
+    if (!readdirSync(out).some((name) => name.endsWith('.cache'))) throw new Error('no cache was written');
   } finally {
     server.close();
     rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-rmSync(dist, { recursive: true, force: true });
+rmSync(out, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
   entryPoints: ['src/cli.ts'],
-  outfile: 'dist/bundle.js',
+  outfile: join(out, 'bundle.js'),
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -146,15 +149,17 @@ await build({
   logLevel: 'warning',
 });
 // The entry had a shebang line; inside the function wrapper it would be a syntax error.
-const bundlePath = join(dist, 'bundle.js');
+const bundlePath = join(out, 'bundle.js');
 writeFileSync(bundlePath, readFileSync(bundlePath, 'utf8').replace(/^(\(async function [^\n]*\{)\n?#![^\n]*\n/, '$1\n'));
 const buildId = createHash('sha256').update(readFileSync(bundlePath)).digest('hex').slice(0, 16);
 const loader = readFileSync(join(root, 'scripts', 'cli-loader.cjs'), 'utf8').replace('__BUILD_ID__', buildId);
-writeFileSync(join(dist, 'cli.js'), loader);
-writeFileSync(join(dist, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
-chmodSync(join(dist, 'cli.js'), 0o755);
+writeFileSync(join(out, 'cli.js'), loader);
+writeFileSync(join(out, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
+chmodSync(join(out, 'cli.js'), 0o755);
 try {
   await trainCodeCache();
 } catch (error) {
   console.warn(`build: no V8 code cache (start-up will be slower): ${error.message}`);
 }
+rmSync(dist, { recursive: true, force: true });
+renameSync(out, dist);
