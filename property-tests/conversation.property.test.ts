@@ -51,15 +51,18 @@ it('replay shows one user_message_chunk per prompt block per turn, in order, eac
   );
 });
 
-it('the live turns are always a suffix of the turn records, starting right after the latest clear or compact', () => {
+it('the live turns are the answered turns after the latest clear or compact, in order, alternating user and assistant', () => {
   fc.assert(
     fc.property(records, (list) => {
       const live = liveConversation(list);
-      const allTurns = list.filter((r): r is TurnRecord => r.type === 'turn');
-      const suffix = allTurns.slice(allTurns.length - live.turns.length).map(turnMessages);
-      expect(live.turns).toEqual(suffix);
       const lastMark = list.findLastIndex((r) => r.type !== 'turn');
-      expect(live.turns).toHaveLength(list.slice(lastMark + 1).length);
+      const after = list.slice(lastMark + 1) as TurnRecord[];
+      expect(live.turns.map((messages) => messages[1]?.content)).toEqual(after.filter((t) => t.assistant).map((t) => t.assistant));
+      for (const messages of live.turns) expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+      // Every prompt block after the mark is sent once: in its own turn, folded into a later one, or pending.
+      const lastAnswered = after.findLastIndex((t) => t.assistant);
+      const pending = after.slice(lastAnswered + 1).flatMap((t) => t.prompt);
+      expect(live.unanswered.filter((b) => !(b.type === 'text' && b.text === '\n\n'))).toEqual(pending.filter((b) => !(b.type === 'text' && b.text === '\n\n')));
     }),
   );
 });
@@ -73,14 +76,15 @@ it('the summary is that of the latest compact exactly when it is the latest clea
   );
 });
 
-it('appending a turn adds exactly that turn to what is live; appending a clear empties it', () => {
+it('after an answered turn, appending an answered turn adds exactly that turn; appending a clear empties everything', () => {
+  const answered = turn.filter((t) => t.assistant !== '');
   fc.assert(
-    fc.property(records, turn, (list, next) => {
-      const before = liveConversation(list);
-      const after = liveConversation([...list, next]);
+    fc.property(records, answered, answered, (list, last, next) => {
+      const before = liveConversation([...list, last]);
+      const after = liveConversation([...list, last, next]);
       expect(after.turns).toEqual([...before.turns, turnMessages(next)]);
       expect(after.summary).toBe(before.summary);
-      expect(liveConversation([...list, { type: 'clear', at }])).toEqual({ summary: undefined, turns: [] });
+      expect(liveConversation([...list, { type: 'clear', at }])).toEqual({ summary: undefined, turns: [], unanswered: [] });
     }),
   );
 });

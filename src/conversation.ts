@@ -6,7 +6,7 @@
  * Sources: ACP `session/load` replays history as `user_message_chunk` / `agent_thought_chunk` /
  * `agent_message_chunk` (https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions).
  */
-import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ChatMessage } from './openai-types.js';
 import { promptToUserContent } from './prompt-content.js';
 import type { ClearRecord, CompactRecord, TurnRecord } from './session-records.js';
@@ -19,8 +19,13 @@ export type ConversationRecord = TurnRecord | ClearRecord | CompactRecord;
 export interface LiveConversation {
   /** The summary written by the latest `/compact`, when it is later than the latest `/clear`. */
   summary: string | undefined;
-  /** The turns after the latest `/clear` or `/compact`, oldest first, each as `[user, assistant?]`. */
+  /** The answered turns after the latest `/clear` or `/compact`, oldest first, each as `[user, assistant]`. */
   turns: ChatMessage[][];
+  /**
+   * Prompt blocks of the latest turns that got no answer (cancelled before any text), to be put
+   * in front of the next user message; `[]` when the latest turn was answered.
+   */
+  unanswered: ContentBlock[];
 }
 
 /** Text shown for a replayed `/clear`. */
@@ -33,7 +38,10 @@ export function turnMessages(turn: TurnRecord): ChatMessage[] {
   return messages;
 }
 
-/** The part of the conversation the model still sees: turns after the latest `/clear` or `/compact`. */
+/**
+ * The part of the conversation the model still sees: turns after the latest `/clear` or
+ * `/compact`, with unanswered user messages folded into the next one.
+ */
 export function liveConversation(records: readonly ConversationRecord[]): LiveConversation {
   let start = 0;
   let summary: string | undefined;
@@ -43,8 +51,26 @@ export function liveConversation(records: readonly ConversationRecord[]): LiveCo
       summary = record.type === 'compact' ? record.summary : undefined;
     }
   });
-  const turns = records.slice(start).flatMap((record) => (record.type === 'turn' ? [turnMessages(record)] : []));
-  return { summary, turns };
+  // A turn cancelled before any answer keeps its user message, folded into the next user message:
+  // chat templates that require user/assistant alternation reject two user messages in a row.
+  const turns: ChatMessage[][] = [];
+  let unanswered: ContentBlock[] = [];
+  for (const record of records.slice(start)) {
+    if (record.type !== 'turn') continue;
+    const prompt = withUnanswered(unanswered, record.prompt);
+    if (!record.assistant) {
+      unanswered = prompt;
+      continue;
+    }
+    unanswered = [];
+    turns.push([{ role: 'user', content: promptToUserContent(prompt) }, { role: 'assistant', content: record.assistant }]);
+  }
+  return { summary, turns, unanswered };
+}
+
+/** `prompt` with the blocks of unanswered turns in front, set apart by a blank line. */
+export function withUnanswered(unanswered: readonly ContentBlock[], prompt: readonly ContentBlock[]): ContentBlock[] {
+  return unanswered.length === 0 ? [...prompt] : [...unanswered, { type: 'text', text: '\n\n' }, ...prompt];
 }
 
 /** The text a replayed `/compact` shows: the summary that replaced the older turns. */

@@ -6,7 +6,7 @@ import type { ContentBlock, PromptResponse, SessionUpdate } from '@agentclientpr
 import type { ChatRequest } from './chat-client.js';
 import type { Config } from './config.js';
 import { planContext, trimmingNotice } from './context-window.js';
-import { CLEARED_TEXT, liveConversation, type LiveConversation } from './conversation.js';
+import { CLEARED_TEXT, liveConversation, withUnanswered, type LiveConversation } from './conversation.js';
 import type { EndpointRegistry } from './endpoint-registry.js';
 import type { Logger } from './log.js';
 import { DEFAULT_THOUGHT_LEVEL, type ModelPicker } from './model-picker.js';
@@ -82,7 +82,7 @@ export class PromptRunner {
       await send([agentText('Nothing to compact yet: there are no turns since the conversation started or was last cleared.')]);
       return { stopReason: 'end_turn' };
     }
-    const outcome = await this.ask(session, live, { role: 'user', content: COMPACT_INSTRUCTION }, send, signal);
+    const outcome = await this.ask(session, live, { role: 'user', content: promptToUserContent(withUnanswered(live.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, send, signal);
     if (outcome.stopReason === 'end_turn' && !outcome.error && outcome.text.trim()) {
       await this.save(session, { type: 'compact', at: new Date().toISOString(), summary: outcome.text.trim() });
       const turns = live.turns.length === 1 ? '1 earlier turn' : `${live.turns.length} earlier turns`;
@@ -93,7 +93,7 @@ export class PromptRunner {
 
   private async turn(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal): Promise<PromptResponse> {
     const live = liveConversation(session.records);
-    const outcome = await this.ask(session, live, { role: 'user', content: promptToUserContent(prompt) }, send, signal);
+    const outcome = await this.ask(session, live, { role: 'user', content: promptToUserContent(withUnanswered(live.unanswered, prompt)) }, send, signal);
     // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
     if (!outcome.error || outcome.text) {
       const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };

@@ -62,7 +62,7 @@ describe('liveConversation', () => {
   });
 
   it('is empty for no records', () => {
-    expect(liveConversation([])).toEqual({ summary: undefined, turns: [] });
+    expect(liveConversation([])).toEqual({ summary: undefined, turns: [], unanswered: [] });
   });
 
   it('keeps only the turns after the latest /clear', () => {
@@ -72,7 +72,7 @@ describe('liveConversation', () => {
   });
 
   it('is empty right after a /clear', () => {
-    expect(liveConversation([turn('a'), turn('b'), clear()])).toEqual({ summary: undefined, turns: [] });
+    expect(liveConversation([turn('a'), turn('b'), clear()])).toEqual({ summary: undefined, turns: [], unanswered: [] });
   });
 
   it('keeps the turns after the latest /compact, with its summary', () => {
@@ -100,12 +100,19 @@ describe('liveConversation', () => {
   });
 
   it('keeps the summary even with no turn after the /compact', () => {
-    expect(liveConversation([turn('a'), compact('summary')])).toEqual({ summary: 'summary', turns: [] });
+    expect(liveConversation([turn('a'), compact('summary')])).toEqual({ summary: 'summary', turns: [], unanswered: [] });
   });
 
-  it('leaves out the assistant message of a turn that said nothing', () => {
+  it('folds the user message of a turn that got no answer into the next one, so roles alternate', () => {
     const live = liveConversation([turn('a', ''), turn('b', 'B')]);
-    expect(live.turns).toEqual([[{ role: 'user', content: 'a' }], [{ role: 'user', content: 'b' }, { role: 'assistant', content: 'B' }]]);
+    expect(live.turns).toEqual([[{ role: 'user', content: 'a\n\nb' }, { role: 'assistant', content: 'B' }]]);
+    expect(live.unanswered).toEqual([]);
+  });
+
+  it('hands the prompt of trailing unanswered turns on to the next message', () => {
+    const live = liveConversation([turn('a', 'A'), turn('b', ''), turn('c', '')]);
+    expect(live.turns).toEqual([[{ role: 'user', content: 'a' }, { role: 'assistant', content: 'A' }]]);
+    expect(live.unanswered).toEqual([{ type: 'text', text: 'b' }, { type: 'text', text: '\n\n' }, { type: 'text', text: 'c' }]);
   });
 
   it('does not modify the records', () => {

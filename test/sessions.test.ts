@@ -116,6 +116,26 @@ describe('session/load and session/resume', () => {
   });
 });
 
+describe('a turn cancelled before any answer', () => {
+  it('keeps its message, folded into the next one, so user and assistant still alternate', async () => {
+    server.handle((_req, res, body) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (body.messages.at(-1).content === 'slow question') return; // never answers
+      res.write(chunk({ content: `reply ${body.messages.length}` }, 'stop'));
+      res.end('data: [DONE]\n\n');
+    });
+    const conn = await agentOn(newDir());
+    const sessionId = await conn.newSession();
+    await conn.agent.request('session/prompt', { sessionId, prompt: text('one') });
+    const slow = conn.agent.request('session/prompt', { sessionId, prompt: text('slow question') });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await conn.agent.notify('session/cancel', { sessionId });
+    expect((await slow).stopReason).toBe('cancelled');
+    await conn.agent.request('session/prompt', { sessionId, prompt: text('two') });
+    expect(lastMessages()).toEqual(['user: one', 'assistant: reply 1', 'user: slow question\n\ntwo']);
+  });
+});
+
 describe('titles, close and delete', () => {
   it('sends session_info_update with the first message as title after the first turn only, and lists it', async () => {
     server.handle(streamText(['ok']));
