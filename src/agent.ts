@@ -13,7 +13,7 @@ import {
   type SessionUpdate,
 } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
-import { describeConfigProblems, type Config, type ConfigError } from './config.js';
+import { describeConfigProblems, secretsOf, type Config, type ConfigError } from './config.js';
 import { replayUpdates } from './conversation.js';
 import { EndpointRegistry, type NamedEndpointSettings } from './endpoint-registry.js';
 import type { FetchLike } from './http.js';
@@ -99,10 +99,15 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     registry = new EndpointRegistry(next.endpoints, { ...deps, enabled: !configError });
   };
   let planned: Promise<void> | undefined;
+  /** Bumped by `authenticate`: a search started before it must not overwrite what it read. */
+  let generation = 0;
   /** Resolves once the endpoints are known; starts finding them on the first call. */
   const ready = (): Promise<void> => {
     const plan = options.plan ?? environmentPlan(config);
-    return (planned ??= Promise.resolve(typeof plan === 'function' ? plan() : plan).then(adopt));
+    const started = generation;
+    return (planned ??= Promise.resolve(typeof plan === 'function' ? plan() : plan).then((found) => {
+      if (started === generation) adopt(found);
+    }));
   };
   const storeReady = Promise.resolve(options.store ?? openSessionStore({ stateDir: 'off', env: {}, logger }));
   const defaultModel = async () => plan.model ?? (await registry.defaultValue()) ?? config.model;
@@ -147,6 +152,12 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
   /** Holds a stored session again, with the model lists of now. */
   const restore = async (stored: StoredSession): Promise<Session> => {
     await ready();
+    // A turn of this session is running here: keep that copy, which its turn is still adding to.
+    const running = sessions.isRunning(stored.sessionId) ? sessions.get(stored.sessionId) : undefined;
+    if (running) {
+      picker.attach(running, await registry.models());
+      return running;
+    }
     const session = sessions.restore({
       id: stored.sessionId,
       cwd: stored.cwd,
@@ -187,6 +198,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
         const next = await options.reload();
         config = next.config;
         configError = next.configError;
+        generation++;
         planned = Promise.resolve(adopt(next.plan));
         logger.info('configuration re-read', { endpoints: next.plan.endpoints.map((e) => e.id).join(', ') || 'none' });
         if (configError) throw RequestError.authRequired({ problems: configError.problems }, `The configuration is still invalid:\n${describeConfigProblems(configError.problems)}`);
@@ -229,10 +241,12 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       }
     })
     .onRequest('session/close', async ({ params }) => {
+      picker.forget(params.sessionId);
       if (!sessions.remove(params.sessionId)) await loadStored(params.sessionId);
       return {};
     })
     .onRequest('session/delete', async ({ params }) => {
+      picker.forget(params.sessionId);
       sessions.remove(params.sessionId);
       await (await storeReady).delete(params.sessionId);
       return {};
@@ -285,8 +299,10 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     .onRequest('providers/set', async ({ params, client }) => {
       await ready();
       const settings = clientEndpoint(params, config);
+      // The client's headers may carry credentials: they are redacted from every log line from now on.
+      logger.addSecrets?.(secretsOf(settings));
       await changeProviders(client, () => registry.set(settings));
-      logger.info('provider set by the client', { providerId: params.providerId, apiType: params.apiType, baseUrl: params.baseUrl });
+      logger.info('provider set by the client', { providerId: params.providerId, apiType: params.apiType, baseUrl: settings.baseUrl });
       return {};
     })
     .onRequest('providers/disable', async ({ params, client }) => {

@@ -128,13 +128,6 @@ export function buildChatRequestHeaders(options: ChatClientOptions): Record<stri
   return headers;
 }
 
-/** Whether an error answer says the endpoint does not accept `stream_options` (kept for callers; the client uses {@link parseRejection}). */
-export function rejectsStreamOptions(error: unknown): boolean {
-  if (!(error instanceof ProviderHttpError)) return false;
-  const found = parseRejection(error.status, error.body, { stream_options: { include_usage: true } });
-  return found?.correction.kind === 'drop' && found.correction.params.includes('stream_options');
-}
-
 /** The URL without its query, for logs (a query may carry a key). */
 const withoutQuery = (url: string) => url.split('?')[0] ?? url;
 

@@ -9,6 +9,7 @@ import { createOpenAIAgent } from './agent.js';
 import { helpText, parseCliArgs, type CliFlags } from './cli-args.js';
 import { describeConfigProblems, secretsOf } from './config.js';
 import { createLogger } from './log.js';
+import { resolveEndpoint } from './providers.js';
 import { resolveStaticConfig, startPlan, type StaticRuntimeConfig } from './runtime-config.js';
 import { openSessionStore } from './session-store.js';
 import { withBusRouting } from './stdio-bus.js';
@@ -35,7 +36,8 @@ async function serve(flags: CliFlags): Promise<void> {
   }
   for (const warning of resolved.warnings) logger.warn(warning);
   logger.info(`openai-acp ${VERSION} serving ACP on stdio`, {
-    endpoints: resolved.endpoints.map((e) => `${e.id}=${e.chatCompletionsUrl}`).join(' ') || (resolved.needsDiscovery ? 'looking for a local server' : 'none'),
+    // The URL requests really go to (the provider profile may add a default query, e.g. Azure's api-version).
+    endpoints: resolved.endpoints.map((e) => `${e.id}=${resolveEndpoint(e).chatUrl}`).join(' ') || (resolved.needsDiscovery ? 'looking for a local server' : 'none'),
     model: resolved.model ?? 'none',
     ...(resolved.configFilePath ? { configFile: resolved.configFilePath } : {}),
   });

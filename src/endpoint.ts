@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import type { FetchLike } from './http.js';
 import type { Logger } from './log.js';
 import { ModelCatalog } from './models.js';
-import { parseProviderId, resolveEndpoint, type ProviderId, type ProviderProfile, type ResolvedEndpoint } from './providers.js';
+import { resolveEndpoint, type ProviderId, type ProviderProfile, type ResolvedEndpoint } from './providers.js';
 import { AGENT_NAME, VERSION } from './version.js';
 
 /** The settings of one endpoint: a {@link Config} is one, and so is each provider of a config file. */
@@ -16,11 +16,8 @@ export type EndpointSettings = Pick<
   Config,
   'baseUrl' | 'chatCompletionsUrl' | 'apiKey' | 'headers' | 'query' | 'model' | 'models' | 'maxRetries' | 'timeoutMs'
 > & {
-  /**
-   * Provider family (`OPENAI_PROVIDER`): an id or alias read by {@link parseProviderId};
-   * `undefined` (or text naming no provider) detects it from `baseUrl`.
-   */
-  provider?: ProviderId | string | undefined;
+  /** Provider family (`OPENAI_PROVIDER`, a config file's `provider`); `undefined` detects it from `baseUrl`. */
+  provider?: ProviderId | undefined;
   /**
    * True when `model` is only a stand-in because nothing named a model for this endpoint (a
    * config-file provider without `models`, an endpoint a client set): its picker then offers
@@ -67,7 +64,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     query: settings.query,
     apiKey: settings.apiKey,
     headers: settings.headers,
-    provider: settings.provider ? parseProviderId(settings.provider) : undefined,
+    provider: settings.provider,
   });
   const client = new ChatCompletionsClient({
     url: resolved.chatUrl,

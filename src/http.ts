@@ -49,12 +49,28 @@ const load = (): Promise<Modules> => (modules ??= Promise.all([import('node:http
 /** Keep-alive agents by scheme and proxy, reused for the life of the process. */
 const agents = new Map<string, Promise<Http.Agent>>();
 
+/** Host names of this machine's loopback interface. */
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
 /**
- * The agent for `url`: direct, or through the proxy the environment names for it (read at each
- * request, so a changed environment applies to the next one).
+ * The proxy for `url` from the environment (`proxy-from-env`: `<scheme>_proxy`, `ALL_PROXY`,
+ * `NO_PROXY`), or `''` for a direct connection. Loopback hosts always go direct (a proxy cannot
+ * reach this machine's loopback, and local servers are found there), and only `http://` and
+ * `https://` proxies are used: a SOCKS `ALL_PROXY` (common for `ssh -D`) is ignored rather than
+ * spoken to with `CONNECT`.
+ */
+export function proxyFor(url: URL): string {
+  if (LOOPBACK.test(url.hostname)) return '';
+  const proxy = getProxyForUrl(url.href);
+  return /^https?:\/\//i.test(proxy) ? proxy : '';
+}
+
+/**
+ * The agent for `url`: direct, or through its proxy ({@link proxyFor}; read at each request, so
+ * a changed environment applies to the next one).
  */
 function agentFor(m: Modules, url: URL): Promise<Http.Agent> {
-  const proxy = getProxyForUrl(url.href);
+  const proxy = proxyFor(url);
   const key = `${url.protocol} ${proxy}`;
   let agent = agents.get(key);
   if (!agent) {

@@ -11,11 +11,10 @@
  * - llama.cpp `llama-server` 8080 — https://github.com/ggml-org/llama.cpp/tree/master/tools/server
  * - LiteLLM proxy 4000 — https://docs.litellm.ai/docs/proxy/quick_start
  *
- * Probes send no credentials and go straight to the loopback address: the default transport is
- * Node's global `fetch`, which (unlike `defaultFetch` in `http.ts`) ignores `HTTP_PROXY`, so a
- * proxy never sees them.
+ * Probes send no credentials and go straight to the loopback address: `defaultFetch` of
+ * `http.ts` never sends loopback requests through a proxy.
  */
-import type { FetchLike } from './http.js';
+import { defaultFetch, type FetchLike } from './http.js';
 import type { Logger } from './log.js';
 import { modelsUrl, parseModels, type ModelInfo } from './models.js';
 
@@ -76,7 +75,7 @@ export interface DiscoverOptions {
   host?: string | undefined;
   /** Bound on the whole discovery, in ms: every probe is aborted then. @defaultValue {@link LOCAL_PROBE_TIMEOUT_MS} */
   timeoutMs?: number | undefined;
-  /** Injectable transport (tests). @defaultValue the global `fetch` (direct, no proxy) */
+  /** Injectable transport (tests). @defaultValue `defaultFetch` of http.ts (loopback goes direct, never through a proxy) */
   fetch?: FetchLike | undefined;
   /** Receives one `debug` record with every probe's outcome. */
   logger?: Logger | undefined;
@@ -139,7 +138,7 @@ async function probe(fetch: FetchLike, baseUrl: string, signal: AbortSignal): Pr
 export function probeLocalServers(options: DiscoverOptions = {}): Promise<LocalDiscovery> {
   const host = options.host ?? LOCAL_HOST;
   const timeoutMs = options.timeoutMs ?? LOCAL_PROBE_TIMEOUT_MS;
-  const fetch: FetchLike = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+  const fetch: FetchLike = options.fetch ?? ((url, init) => defaultFetch().then((transport) => transport(url, init)));
   const controller = new AbortController();
   const probes: (LocalProbe | undefined)[] = [];
   const candidates = [...(options.candidates ?? LOCAL_CANDIDATES)];

@@ -54,6 +54,11 @@ export class ModelPicker {
     this.lists.set(session.id, list);
   }
 
+  /** Drop the session's list (closed or deleted). */
+  forget(sessionId: string): void {
+    this.lists.delete(sessionId);
+  }
+
   /** The session's offered models (its current model alone when it was never attached). */
   models(session: Session): ModelInfo[] {
     return this.lists.get(session.id) ?? [{ id: session.model }];

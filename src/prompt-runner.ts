@@ -149,6 +149,8 @@ export class PromptRunner {
     try {
       await (await this.deps.store()).append(session.id, record);
     } catch (error) {
+      // Deleted while its turn ran: nothing to save into.
+      if (!this.deps.sessions.get(session.id)) return;
       this.deps.logger.error('could not save the session; this turn will be missing after a restart', { sessionId: session.id, error: (error as Error).message });
     }
   }

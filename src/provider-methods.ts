@@ -20,6 +20,9 @@ export function clientEndpoint(params: { providerId: string; apiType: string; ba
   if (!(SUPPORTED_API_TYPES as readonly string[]).includes(params.apiType)) {
     throw RequestError.invalidParams({ apiType: params.apiType }, `openai-acp speaks the OpenAI Chat Completions API; apiType ${JSON.stringify(params.apiType)} is not supported (use openai, azure or bedrock)`);
   }
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(params.providerId)) {
+    throw RequestError.invalidParams({ providerId: params.providerId }, 'providerId must be letters, digits, ".", "_" or "-", starting with a letter or digit (it is the first part of model values providerId/modelId)');
+  }
   let url: URL;
   try {
     url = new URL(params.baseUrl);

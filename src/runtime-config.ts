@@ -193,6 +193,7 @@ export async function startPlan(
         baseUrl: server.baseUrl,
         chatCompletionsUrl: `${server.baseUrl}/chat/completions`,
         apiKey: undefined,
+        // With no endpoint configured, OPENAI_HEADERS can only be meant for the local server (a LiteLLM key).
         headers: config.headers,
         query: undefined,
         model,

@@ -114,6 +114,11 @@ export class SessionManager {
     }
   }
 
+  /** Whether the session has a turn running. */
+  isRunning(id: string): boolean {
+    return this.turns.has(id);
+  }
+
   /** Abort the session's running turn. Returns whether there was one; without one, nothing changes. */
   cancel(id: string): boolean {
     const turn = this.turns.get(id);

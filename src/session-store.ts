@@ -366,7 +366,8 @@ async function prepareDir(dir: string): Promise<void> {
   const created = await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
   if (created !== undefined) await fsp.chmod(dir, 0o700);
   const probe = join(dir, `.probe-${process.pid}-${randomBytes(6).toString('hex')}`);
-  await writeNewFile(probe, 'probe\n');
+  // Only proves the directory writable: no fsync (it would delay every start on slow disks).
+  await (await fsp.open(probe, 'wx', 0o600)).close();
   await fsp.unlink(probe);
   // Best effort: temporary files left by a process killed while creating a session.
   const names = await fsp.readdir(dir);

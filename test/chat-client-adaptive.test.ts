@@ -161,7 +161,7 @@ describe('reasoning effort on the wire, per provider spelling', () => {
 });
 
 describe('createEndpoint applies the provider profile', () => {
-  const settings = (baseUrl: string, provider?: string) => ({
+  const settings = (baseUrl: string, provider?: ProviderId) => ({
     baseUrl,
     chatCompletionsUrl: `${baseUrl}/chat/completions`,
     apiKey: 'azure-key-1234',
@@ -188,9 +188,9 @@ describe('createEndpoint applies the provider profile', () => {
     expect(server.modelRequests).toBe(0);
   });
 
-  it('an unknown provider text falls back to detection; a generic endpoint lists its models', async () => {
+  it('without a provider the family is detected; a generic endpoint lists its models', async () => {
     const server = await serve(streamText(['ok']));
-    const endpoint = createEndpoint(settings(server.baseUrl, 'no-such-provider'), { logger });
+    const endpoint = createEndpoint(settings(server.baseUrl), { logger });
     expect(endpoint.provider).toBe('generic');
     await drain(endpoint.client, { model: 'dep', messages: [] });
     expect(server.requests[0]!.headers['authorization']).toBe('Bearer azure-key-1234');

@@ -103,13 +103,9 @@ describe('parseConfigFile: valid files', () => {
     expect(provider).not.toHaveProperty('missingKeyEnv');
   });
 
-  // BUG: a key read through apiKeyEnv is taken as is, unlike `apiKey` and OPENAI_API_KEY: a
-  // "Bearer " prefix is kept (the request then carries "Bearer Bearer …") and a value that cannot
-  // be sent in a header (control or non-Latin-1 characters) is accepted, so the failure comes at
-  // the first request ("invalid authorization header") instead of as a problem at start. Fix in
-  // parseConfigFile: validate the variable's value like `apiKey` (report at
-  // `providers[i].apiKeyEnv`: "names a variable whose value cannot be sent in an HTTP header",
-  // without the value) and apply `.replace(/^bearer\s+/i, '')`.
+  // A key read through apiKeyEnv is checked like `apiKey`: a "Bearer " prefix is dropped (else
+  // requests would carry "Bearer Bearer …"), and a value that cannot be sent in a header is a
+  // problem at start, named at `providers[i].apiKeyEnv` without the value.
   it('treats a key read through apiKeyEnv like apiKey: "Bearer " dropped', () => {
     expect(parsed({ providers: [{ ...ollama, apiKeyEnv: 'K' }] }, { K: 'Bearer sk-abc' }).providers[0]!.apiKey).toBe('sk-abc');
   });
@@ -222,9 +218,7 @@ describe('parseConfigFile: problems', () => {
     expect(Array.isArray(result)).toBe(true);
   });
 
-  // BUG (minor): a model naming a provider but no model id ("b/") is accepted; the runtime
-  // config then gives endpoint "b" the empty model id "" (sent as `model: ""`). Fix in
-  // parseConfigFile: report `model` when it is `<id>/` for a provider id of the file (or ends in "/").
+  // A model naming a provider but no model id ("b/") is a problem, not an empty `model`.
   it('a model naming a provider with nothing after the "/" is a problem', () => {
     expect(where(problems({ providers: [ollama, { id: 'b', baseUrl: 'http://127.0.0.1:1/v1' }], model: 'b/' }))).toEqual([`${LABEL} model`]);
   });
@@ -295,10 +289,8 @@ describe('parseConfigFile never shows a secret', () => {
     );
   });
 
-  // BUG: the "not valid JSON" problem embeds V8's SyntaxError message, which (Node >= 20) quotes
-  // up to ~10 characters on each side of the bad token, e.g. `Unexpected token 's', ...""apiKey":
-  // sk-live-Zq"... is not valid JSON`: an unquoted key (or secret header value) leaks into the
-  // problem text, which is shown to the user and logged at start.
+  // The "not valid JSON" problem gives the line and column only: V8's message quotes the text
+  // around the bad token, which may be an unquoted key.
   it('in the "not valid JSON" problem, when the key itself is what breaks the JSON', () => {
     const shortKey = 'sk-9f3k2';
     const texts = [
@@ -393,11 +385,8 @@ describe('writeConfigFile', () => {
     expect((await readdir(dir)).sort()).toEqual(['config.json']);
   });
 
-  // BUG: the temp file is `${path}.${process.pid}.tmp`, the same name for every write of one
-  // process; two overlapping writes to one path open (and truncate) the same temp file, their bytes
-  // interleave, the first rename publishes a mix of both (invalid JSON when the second is
-  // shorter) and the second write fails with ENOENT. Fix: a unique temp name per call (e.g. add
-  // `randomUUID()`), opened with flag 'wx'.
+  // Each write has a temp file of its own (opened with 'wx'), so overlapping writes to one path
+  // never share one: both succeed and the file is one of them, whole.
   it('two overlapping writes both succeed and leave one of the two files whole', async () => {
     const long: ConfigFileData = { providers: Array.from({ length: 50 }, (_, n) => ({ id: `p${n}`, baseUrl: 'http://127.0.0.1:1/v1' })) };
     const short: ConfigFileData = { providers: [{ id: 'a', baseUrl: 'http://127.0.0.1:2/v1' }] };

@@ -8,7 +8,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorCode } from '../src/chat-client.js';
-import { nodeFetch } from '../src/http.js';
+import { nodeFetch, proxyFor } from '../src/http.js';
 
 const closers: (() => void)[] = [];
 afterEach(() => {
@@ -120,15 +120,25 @@ describe('the transport', () => {
 });
 
 describe('the transport through a proxy', () => {
+  const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy', 'NO_PROXY', 'no_proxy'];
   const saved = { ...process.env };
+  /** Only the given proxy variables set. */
+  const useProxyEnv = (env: Record<string, string>) => {
+    for (const key of PROXY_VARIABLES) delete process.env[key];
+    Object.assign(process.env, env);
+  };
   afterEach(() => {
-    for (const key of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy']) {
+    for (const key of PROXY_VARIABLES) {
       if (saved[key] === undefined) delete process.env[key];
       else process.env[key] = saved[key];
     }
   });
 
-  /** A CONNECT proxy on loopback that records what it was asked, answering 407 without the right credentials. */
+  /**
+   * A CONNECT proxy on loopback that records what it was asked, answering 407 without the right
+   * credentials. The host name `target.test` stands for 127.0.0.1 (resolved by the proxy, as a
+   * real one resolves names the client cannot).
+   */
   async function connectProxy() {
     const asked: { target: string; auth: string | undefined }[] = [];
     const proxy = http.createServer((_req, res) => res.writeHead(405).end());
@@ -139,7 +149,7 @@ describe('the transport through a proxy', () => {
         return;
       }
       const [host, port] = req.url!.split(':');
-      const upstream = net.connect(Number(port), host, () => {
+      const upstream = net.connect(Number(port), host === 'target.test' ? '127.0.0.1' : host, () => {
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         upstream.write(head);
         upstream.pipe(client);
@@ -153,30 +163,39 @@ describe('the transport through a proxy', () => {
     closers.push(() => proxy.close());
     return { port: (proxy.address() as AddressInfo).port, asked };
   }
+  const viaName = (url: string) => url.replace('127.0.0.1', 'target.test');
 
   it('tunnels through HTTP_PROXY with the credentials of its URL, and not for NO_PROXY hosts', async () => {
     const target = await server((req, res) => res.end(`hello ${req.url}`));
     const { port, asked } = await connectProxy();
-    process.env['HTTP_PROXY'] = `http://user:p%40ss@127.0.0.1:${port}`;
-    delete process.env['http_proxy'];
-    delete process.env['NO_PROXY'];
-    delete process.env['no_proxy'];
-    expect(await (await nodeFetch(`${target.url}/via`, {})).text()).toBe('hello /via');
-    expect(asked).toEqual([{ target: new URL(target.url).host, auth: `Basic ${Buffer.from('user:p@ss').toString('base64')}` }]);
+    useProxyEnv({ HTTP_PROXY: `http://user:p%40ss@127.0.0.1:${port}` });
+    expect(await (await nodeFetch(`${viaName(target.url)}/via`, {})).text()).toBe('hello /via');
+    expect(asked).toEqual([{ target: new URL(viaName(target.url)).host, auth: `Basic ${Buffer.from('user:p@ss').toString('base64')}` }]);
 
-    process.env['NO_PROXY'] = '127.0.0.1';
-    expect(await (await nodeFetch(`${target.url}/direct`, {})).text()).toBe('hello /direct');
+    useProxyEnv({ HTTP_PROXY: `http://user:p%40ss@127.0.0.1:${port}`, NO_PROXY: 'target.test' });
+    // Direct: the name does not resolve here, and the proxy is not asked.
+    const direct = await nodeFetch(`${viaName(target.url)}/direct`, {}).catch((error: unknown) => error);
+    expect(errorCode(direct)).toMatch(/ENOTFOUND|EAI_AGAIN/);
     expect(asked).toHaveLength(1);
+  });
+
+  it('sends loopback requests direct, and ignores a SOCKS ALL_PROXY', async () => {
+    const target = await server((req, res) => res.end(`hello ${req.url}`));
+    const { port, asked } = await connectProxy();
+    useProxyEnv({ HTTP_PROXY: `http://user:p%40ss@127.0.0.1:${port}` });
+    expect(await (await nodeFetch(`${target.url}/local`, {})).text()).toBe('hello /local');
+    expect(asked).toEqual([]);
+    useProxyEnv({ ALL_PROXY: 'socks5://127.0.0.1:1' });
+    expect(proxyFor(new URL('https://api.openai.com/v1'))).toBe('');
+    useProxyEnv({ ALL_PROXY: `http://127.0.0.1:${port}` });
+    expect(proxyFor(new URL('https://api.openai.com/v1'))).toBe(`http://127.0.0.1:${port}`);
   });
 
   it("answers with the proxy's own status when the tunnel is refused (407 without credentials)", async () => {
     const target = await server((_req, res) => res.end('never'));
     const { port } = await connectProxy();
-    process.env['HTTP_PROXY'] = `http://127.0.0.1:${port}`;
-    delete process.env['http_proxy'];
-    delete process.env['NO_PROXY'];
-    delete process.env['no_proxy'];
-    const refused = await nodeFetch(`${target.url}/x`, {});
+    useProxyEnv({ HTTP_PROXY: `http://127.0.0.1:${port}` });
+    const refused = await nodeFetch(`${viaName(target.url)}/x`, {});
     expect(refused.status).toBe(407);
   });
 });

@@ -187,16 +187,11 @@ describe('providers/*', () => {
     expect(counts()).toEqual([1, 0, 0]);
   });
 
-  // BUG: model values are only prefixed while there are several endpoints, but nothing re-maps
-  // the values already handed out when providers/set or providers/disable changes that number.
-  // The plan's default "a/test-model" was made for two endpoints; after providers/disable leaves
-  // one, EndpointRegistry.resolve no longer splits prefixes (size 1), so new sessions send the
-  // literal "a/test-model" upstream, and the picker offers both "a/test-model" and "test-model".
-  // Same for sessions whose model was chosen while there were several endpoints. Fix (agent.ts):
-  // before registry.set/disable, resolve plan.model and every live session's model with the old
-  // registry; afterwards rewrite each as registry.valueOf(endpointId, model) when that endpoint
-  // is still there, else as registry.defaultValue(). (Changing resolve to always strip a known
-  // prefix would instead break one-endpoint OpenRouter ids such as "openrouter/auto".)
+  // Model values are prefixed only while there are several endpoints, so when providers/set or
+  // providers/disable changes that number, the values already handed out (the default, and each
+  // held session's) are re-spelled: `a/test-model` becomes `test-model` when `a` is left alone.
+  // (Making resolve always strip a known prefix would break one-endpoint OpenRouter ids such as
+  // "openrouter/auto".)
   it('after disabling b, the default model still reaches a as "test-model"', async () => {
     await connect(twoPlan());
     await conn!.agent.request('providers/disable', { providerId: 'b' });
@@ -206,9 +201,8 @@ describe('providers/*', () => {
     expect(modelSelect(answer).options.map((o) => o.value)).toEqual(['test-model', 'a-other']);
   });
 
-  // Same bug, growing: with one endpoint the default value is the bare "test-model"; after
-  // providers/set adds a second endpoint, new sessions still get "test-model", which is not one of
-  // the (now prefixed) listed values, so the picker shows it as an extra, unprefixed entry.
+  // And growing: with one endpoint the default value is the bare "test-model"; once providers/set
+  // adds a second endpoint it is "a/test-model", one of the listed values.
   it('after providers/set adds a second endpoint, the default model is one of the listed values', async () => {
     await connect({ endpoints: [endpoint('a', a, 'test-model')], model: 'test-model' });
     await conn!.agent.request('providers/set', { providerId: 'c', apiType: 'openai', baseUrl: c.baseUrl });
@@ -218,12 +212,15 @@ describe('providers/*', () => {
     expect(select.currentValue).toBe('a/test-model');
   });
 
-  // BUG: clientEndpoint (agent.ts) gives an endpoint added by providers/set the environment's
-  // model (`config.model`, here "test-model") as its configured model, and ModelCatalog always
-  // lists the configured model, so the picker offers "c/test-model", which server c never listed
-  // (choosing it fails upstream). Fix: let the catalog of a client endpoint skip the configured
-  // model when /models lists something (e.g. a `configuredModel: undefined` option in
-  // ModelCatalog), or set the endpoint's model to the first id its /models lists.
+  // An endpoint added by providers/set has no model of its own: it offers only what its server
+  // lists (no stand-in "c/test-model").
+  it('providers/set rejects a providerId that model values could not address', async () => {
+    await connect(twoPlan());
+    for (const providerId of ['a/b', '', '.hidden']) {
+      await expect(conn!.agent.request('providers/set', { providerId, apiType: 'openai', baseUrl: c.baseUrl })).rejects.toMatchObject({ code: -32602 });
+    }
+  });
+
   it('an endpoint added by providers/set offers only the models its server lists', async () => {
     await connect(twoPlan());
     await conn!.agent.request('providers/set', { providerId: 'c', apiType: 'openai', baseUrl: c.baseUrl });
@@ -231,8 +228,8 @@ describe('providers/*', () => {
     expect(modelSelect(answer).options.map((o) => o.value).filter((v) => v.startsWith('c/'))).toEqual(['c/c-model']);
   });
 
-  // Same bug, the other way: a session picked "b/some-model"; once "a" is disabled, "b" is the
-  // only endpoint and receives the literal "b/some-model".
+  // The other way: a session on "b/some-model" keeps reaching b with "some-model" once b is the
+  // only endpoint.
   it('a session on b/some-model keeps sending "some-model" to b after a is disabled', async () => {
     await connect(twoPlan());
     const sessionId = await conn!.newSession();

@@ -210,14 +210,8 @@ describe('environment and config file', () => {
     expect(resolved.endpoints[1]!.model).toBe('qwen3');
   });
 
-  // BUG: the environment endpoint's model is always `config.model`, so when OPENAI_MODEL names
-  // another provider (`ollama/qwen3`) the `default` endpoint is configured with the model
-  // "ollama/qwen3": its catalog puts that id first in its list (the picker shows
-  // `default/ollama/qwen3`, a model the environment's endpoint does not have). The same happens
-  // to a file provider without `models` (its model is `config.model`). Fix in
-  // resolveStaticConfig: when the default model addresses another endpoint, leave the others on
-  // their own first model (CONFIG_DEFAULTS.model for the environment's endpoint), i.e. build
-  // environmentEndpoint/file endpoints with `config.modelConfigured && !namesAnotherEndpoint ? config.model : …`.
+  // When OPENAI_MODEL names another provider (`ollama/qwen3`), the `default` endpoint keeps a
+  // model of its own instead of "ollama/qwen3" (which it does not have).
   it('OPENAI_MODEL naming a file provider does not become the environment endpoint model', async () => {
     await writeDefaultFile({ providers: [ollama, router] });
     const resolved = resolve({ OPENAI_API_KEY: 'sk-env', OPENAI_MODEL: 'ollama/qwen3' });
@@ -297,9 +291,7 @@ describe('problems', () => {
     expect(resolved.configError!.problems[0]!.problem).toContain(path);
   });
 
-  // BUG (minor): a relative OPENAI_ACP_CONFIG is read against process.cwd(), not the `cwd`
-  // resolveStaticConfig is given (and whose `.env` may have set it). Fix: in resolveStaticConfig,
-  // `const path = resolvePath(options.cwd, defaultConfigPath(env))` (node:path `resolve`).
+  // A relative OPENAI_ACP_CONFIG (even one set by the `.env` of `cwd`) is read relative to `cwd`.
   it('a relative OPENAI_ACP_CONFIG (here from .env) is read relative to cwd', async () => {
     await writeFile(join(cwd, 'acp.json'), JSON.stringify({ providers: [ollama] }));
     await writeFile(join(cwd, '.env'), 'OPENAI_ACP_CONFIG=acp.json\n');

@@ -127,12 +127,34 @@ describe('a turn cancelled before any answer', () => {
     const conn = await agentOn(newDir());
     const sessionId = await conn.newSession();
     await conn.agent.request('session/prompt', { sessionId, prompt: text('one') });
-    const slow = conn.agent.request('session/prompt', { sessionId, prompt: text('slow question') });
+    const slow: Promise<{ stopReason: string }> = conn.agent.request('session/prompt', { sessionId, prompt: text('slow question') });
     await new Promise((resolve) => setTimeout(resolve, 50));
     await conn.agent.notify('session/cancel', { sessionId });
     expect((await slow).stopReason).toBe('cancelled');
     await conn.agent.request('session/prompt', { sessionId, prompt: text('two') });
     expect(lastMessages()).toEqual(['user: one', 'assistant: reply 1', 'user: slow question\n\ntwo']);
+  });
+});
+
+describe('session/load while a turn of that session runs', () => {
+  it('keeps the running copy, so the turn it finishes reaches the next request', async () => {
+    server.handle((_req, res, body) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (body.messages.at(-1).content === 'one') {
+        res.write(chunk({ content: 'partial' })); // then holds the stream open
+        return;
+      }
+      res.write(chunk({ content: `reply ${body.messages.length}` }, 'stop'));
+      res.end('data: [DONE]\n\n');
+    });
+    const conn = await agentOn(newDir());
+    const sessionId = await conn.newSession();
+    const first: Promise<{ stopReason: string }> = conn.agent.request('session/prompt', { sessionId, prompt: text('one') });
+    while (!conn.text(sessionId).includes('partial')) await new Promise((resolve) => setTimeout(resolve, 5));
+    await conn.agent.request('session/load', { sessionId, cwd: '/', mcpServers: [] });
+    await conn.agent.request('session/prompt', { sessionId, prompt: text('two') });
+    expect((await first).stopReason).toBe('cancelled');
+    expect(lastMessages()).toEqual(['user: one', 'assistant: partial', 'user: two']);
   });
 });
 

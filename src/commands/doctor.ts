@@ -8,7 +8,7 @@ import type { CliFlags } from '../config.js';
 import type { NamedEndpointSettings } from '../endpoint-registry.js';
 import { ProviderReportedError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { detectProvider, parseProviderId, PROVIDER_PROFILES, reasoningEffortLevels, resolveEndpoint, type ProviderId } from '../providers.js';
+import { detectProvider, PROVIDER_PROFILES, reasoningEffortLevels, resolveEndpoint, type ProviderId } from '../providers.js';
 import { VERSION } from '../version.js';
 import { configCheck, endpointChecks, renderCheck, type CheckLine, type EndpointFacts, type ReasoningFacts } from './doctor-checks.js';
 import { describeHeaders, describeSecret, endpointSecrets, maskUrl } from './mask.js';
@@ -23,7 +23,7 @@ export type DoctorOptions = CommandRunOptions;
 
 /** The provider family of an endpoint, and how it was decided. */
 function providerOf(settings: NamedEndpointSettings): { id: ProviderId; how: string } {
-  const explicit = settings.provider ? parseProviderId(settings.provider) : undefined;
+  const explicit = settings.provider;
   return explicit ? { id: explicit, how: 'set' } : { id: detectProvider(settings.baseUrl), how: 'detected from the base URL' };
 }
 
