@@ -23,6 +23,7 @@ import { MODEL_CONFIG_ID, ModelPicker, THOUGHT_LEVEL_CONFIG_ID } from './model-p
 import { PromptRunner } from './prompt-runner.js';
 import { clientEndpoint, SUPPORTED_API_TYPES } from './provider-methods.js';
 import { reasoningEffortLevels } from './providers.js';
+import { environmentEndpoint } from './runtime-config.js';
 import { InvalidCursorError, paginateSessions } from './session-list.js';
 import { SessionManager, type Session } from './session-manager.js';
 import { openSessionStore, type SessionStore, type StoredSession } from './session-store.js';
@@ -77,11 +78,7 @@ export function sessionNotFound(sessionId: string): RequestError {
 
 /** The environment's endpoint as the only one (the plan when none is given). */
 export function environmentPlan(config: Config): EndpointPlan {
-  const { baseUrl, chatCompletionsUrl, apiKey, headers, query, model, models, maxRetries, timeoutMs, provider } = config;
-  return {
-    endpoints: [{ id: 'default', source: 'environment', provider, baseUrl, chatCompletionsUrl, apiKey, headers, query, model, models, maxRetries, timeoutMs }],
-    model,
-  };
+  return { endpoints: [environmentEndpoint(config, 'default')], model: config.model };
 }
 
 /** Build the ACP agent app. Connect it with `app.connect(stream)`. */

@@ -13,8 +13,9 @@ import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ACCEPTED, parseBaseUrl, parseHeaders, Problem, queryProblem, mergeQueries, type ConfigProblem } from './config.js';
+import { ACCEPTED, parseBaseUrl, parseHeaders, Problem, queryProblem, type ConfigProblem } from './config.js';
 import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
+import { mergeQueries } from './query-string.js';
 
 /** One provider entry as written in the file. */
 export interface ConfigFileProvider {

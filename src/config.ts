@@ -7,6 +7,7 @@
 import { parse as parseDotEnv } from 'dotenv';
 import { z } from 'zod';
 import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
+import { decodeQueryPiece, mergeQueries } from './query-string.js';
 
 /** Log verbosity, most severe first; a logger at `info` drops only `debug` records. */
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -113,14 +114,6 @@ export class Problem {
   constructor(readonly text: string) {}
 }
 const no = (text: string) => new Problem(text);
-/** Percent-decodes a query piece (`+` is a space); the text itself when malformed. */
-function decode(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
-  }
-}
 const quote = (value: string) => JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}…` : value);
 
 /** A base URL for messages: nothing when it may carry credentials, and never its query. */
@@ -213,13 +206,6 @@ export function parseHeaders(raw: string): { headers: Record<string, string>; pr
   return { headers: Object.fromEntries(entries), problems };
 }
 
-/** Combines query strings; keys of `extra` replace the same keys of `base`. */
-export function mergeQueries(base: string | undefined, extra: string | undefined): string | undefined {
-  const pieces = (q: string | undefined) => (q ?? '').split('&').filter(Boolean);
-  const keyOf = (piece: string) => decode(piece.split('=')[0] ?? '');
-  const replaced = new Set(pieces(extra).map(keyOf));
-  return [...pieces(base).filter((p) => !replaced.has(keyOf(p))), ...pieces(extra)].join('&') || undefined;
-}
 
 /**
  * Builds the {@link Config} from environment variables (see the table in the README or `--help`)
@@ -328,7 +314,8 @@ export function describeConfigProblems(problems: ConfigProblem[]): string {
   return problems.map((p) => `${p.variable}: ${p.problem}; expected ${p.accepted}.`).join('\n');
 }
 
-const SECRET_NAME = /auth|key|token|secret|passw|cookie|session|signature|credential|^(sig|code)$/i;
+/** Header and query parameter names whose values are secrets (authorization, api-key, x-api-key, *token*, cookie, …). */
+export const SECRET_NAME = /auth|key|token|secret|passw|cookie|session|signature|credential|^(sig|code)$/i;
 
 /**
  * Secret strings to redact from logs: the API key, and the values of headers and query parameters
@@ -349,7 +336,7 @@ export function secretsOf(config: Pick<Config, 'apiKey' | 'headers' | 'query'>):
     const [name = '', value = ''] = piece.split(/=(.*)/s);
     if (!SECRET_NAME.test(name)) continue;
     add(value);
-    add(decode(value));
+    add(decodeQueryPiece(value));
   }
   return [...found].sort((a, b) => b.length - a.length);
 }

@@ -4,6 +4,7 @@
  * function that turns endpoint settings into the URLs and headers to send. Sources of the
  * provider facts: `provider-profiles.ts` (each profile's `docs`).
  */
+import { mergeQueries } from './query-string.js';
 import { PROVIDER_PROFILES, type ModelRule, type ProviderId, type ProviderProfile } from './provider-profiles.js';
 
 // The profile data and its types moved to provider-profiles.ts; re-exported so importers keep working.
@@ -133,25 +134,6 @@ export interface ResolvedEndpoint {
   headers: Record<string, string>;
 }
 
-/** Query pieces merged by key; later sources replace earlier keys. */
-function mergeQuery(...queries: (string | undefined)[]): string {
-  const entries = new Map<string, string>();
-  for (const query of queries) {
-    for (const piece of (query ?? '').replace(/^\?/, '').split('&')) {
-      if (!piece) continue;
-      const name = piece.split('=')[0] ?? '';
-      let key = name;
-      try {
-        key = decodeURIComponent(name.replace(/\+/g, ' '));
-      } catch {
-        // keep the raw name
-      }
-      entries.delete(key);
-      entries.set(key, piece);
-    }
-  }
-  return [...entries.values()].join('&');
-}
 
 /** Whether a key looks like a JWT (Microsoft Entra ID token), which Azure takes as Bearer, not `api-key`. */
 const looksLikeJwt = (key: string) => /^eyJ[\w-]*\.[\w-]+\.[\w-]*$/.test(key);
@@ -176,13 +158,13 @@ export function resolveEndpoint(input: EndpointInput): ResolvedEndpoint {
   const auth = variant?.auth ?? profile.auth;
   const modelsPath = variant && 'modelsPath' in variant ? variant.modelsPath : profile.modelsPath;
   const ownQuery = /\?([^#]*)/.exec(input.baseUrl)?.[1];
-  const given = mergeQuery(ownQuery, input.query);
+  const given = mergeQueries(ownQuery, input.query) ?? '';
   const givenKeys = new Set(given.split('&').map((piece) => piece.split('=')[0]));
   const defaults = Object.entries({ ...profile.defaultQuery, ...variant?.defaultQuery })
     .filter(([key]) => !givenKeys.has(key))
     .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
     .join('&');
-  const query = mergeQuery(given, defaults);
+  const query = mergeQueries(given, defaults) ?? '';
   const suffix = query ? `?${query}` : '';
   const key = input.apiKey || undefined;
   const useHeader = key !== undefined && auth === 'api-key' && !looksLikeJwt(key);

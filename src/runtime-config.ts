@@ -39,7 +39,7 @@ export function readDotEnv(cwd: string): string | undefined {
 }
 
 /** The endpoint the environment describes, as settings named `id`. */
-function environmentEndpoint(config: Config, id: string): NamedEndpointSettings {
+export function environmentEndpoint(config: Config, id: string): NamedEndpointSettings {
   return {
     id,
     source: 'environment',

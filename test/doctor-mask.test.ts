@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeHeaders, describeSecret, endpointSecrets, maskQuery, maskUrl, scrubSecrets } from '../src/commands/mask.js';
+import { describeHeaders, describeSecret, maskQuery, maskUrl, scrubSecrets } from '../src/commands/mask.js';
+import { secretsOf } from '../src/config.js';
 
 describe('describeSecret', () => {
   it.each([
@@ -44,9 +45,9 @@ describe('scrubSecrets', () => {
   });
 });
 
-describe('endpointSecrets', () => {
+describe('secretsOf, for any endpoint settings', () => {
   it('collects the key, secret header values (and their bearer token) and secret query values', () => {
-    const secrets = endpointSecrets({ apiKey: 'k-1', headers: { Authorization: 'Bearer tok-2', 'X-Title': 'public' }, query: 'api-version=1&key=a%2Bb' });
+    const secrets = secretsOf({ apiKey: 'k-1', headers: { Authorization: 'Bearer tok-2', 'X-Title': 'public' }, query: 'api-version=1&key=a%2Bb' });
     expect(secrets).toEqual(expect.arrayContaining(['k-1', 'Bearer tok-2', 'tok-2', 'a%2Bb', 'a+b']));
     expect(secrets).not.toContain('public');
     expect(secrets).not.toContain('1');

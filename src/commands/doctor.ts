@@ -4,14 +4,14 @@
  * Output goes to stdout (a terminal command, not ACP); every network check is bounded in time.
  */
 import { existsSync } from 'node:fs';
-import type { CliFlags } from '../config.js';
+import { secretsOf, type CliFlags } from '../config.js';
 import type { NamedEndpointSettings } from '../endpoint-registry.js';
 import { ProviderReportedError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { detectProvider, PROVIDER_PROFILES, reasoningEffortLevels, resolveEndpoint, type ProviderId } from '../providers.js';
 import { VERSION } from '../version.js';
 import { configCheck, endpointChecks, renderCheck, type CheckLine, type EndpointFacts, type ReasoningFacts } from './doctor-checks.js';
-import { describeHeaders, describeSecret, endpointSecrets, maskUrl } from './mask.js';
+import { describeHeaders, describeSecret, maskUrl } from './mask.js';
 import { probeCompletion, probeModels, type ProbeDeps } from './probes.js';
 import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
 
@@ -101,7 +101,7 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
     models,
     completion,
     reasoning,
-    secrets: endpointSecrets(settings),
+    secrets: secretsOf(settings),
   };
 }
 
@@ -148,7 +148,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     const notes: string[] = [];
     const logger = createLogger({
       level: 'info',
-      secrets: endpointSecrets(settings),
+      secrets: secretsOf(settings),
       write: (text) => notes.push(text.replace(/^openai-acp \w+: /, '').trimEnd()),
     });
     const facts = await checkEndpoint(settings, names, { logger, timeoutMs, fetch: options.fetch });

@@ -3,9 +3,7 @@
  * is set and its length, never by any of its characters; provider messages are scrubbed of
  * anything that looks like (part of) a key before they are shown.
  */
-
-/** Header and query parameter names whose values are secrets (authorization, api-key, *token*, …). */
-const SECRET_NAME = /auth|key|token|secret|passw|cookie|session|signature|credential|^(sig|code)$/i;
+import { SECRET_NAME } from '../config.js';
 
 /** `set (51 characters)`, or `not set` for `undefined` or an empty string. */
 export function describeSecret(value: string | undefined): string {
@@ -73,30 +71,3 @@ export function scrubSecrets(text: string, secrets: readonly (string | undefined
   return text.replace(/[^\s"'`()[\]{}<>,;]+/g, (word) => (reveals(word) ? '***' : word));
 }
 
-/**
- * The secret values of an endpoint: the key, the values of secret-looking headers (and their token
- * after `Bearer `), and the values of secret-looking query parameters (raw and decoded).
- */
-export function endpointSecrets(settings: { apiKey?: string | undefined; headers: Readonly<Record<string, string>>; query?: string | undefined }): string[] {
-  const found = new Set<string>();
-  const add = (value: string | undefined) => {
-    if (!value) return;
-    found.add(value);
-    const token = /^[A-Za-z]+\s+(\S.*)$/.exec(value)?.[1];
-    if (token) found.add(token);
-  };
-  add(settings.apiKey);
-  for (const [name, value] of Object.entries(settings.headers)) if (SECRET_NAME.test(name)) add(value);
-  for (const piece of (settings.query ?? '').split('&')) {
-    const eq = piece.indexOf('=');
-    if (eq === -1 || !SECRET_NAME.test(piece.slice(0, eq))) continue;
-    const value = piece.slice(eq + 1);
-    add(value);
-    try {
-      add(decodeURIComponent(value.replace(/\+/g, ' ')));
-    } catch {
-      // the raw value is enough
-    }
-  }
-  return [...found];
-}

@@ -3,8 +3,9 @@
  * endpoint reports it), read through the agent's own model catalog. With several endpoints (a
  * config file), ids are the model values the picker uses: `providerId/modelId`.
  */
+import { secretsOf } from '../config.js';
 import { createLogger } from '../log.js';
-import { endpointSecrets, maskUrl, scrubSecrets } from './mask.js';
+import { maskUrl, scrubSecrets } from './mask.js';
 import { probeModels, type ModelsProbe } from './probes.js';
 import { resolveCommandConfig, type CommandRunOptions } from './resolve.js';
 
@@ -58,11 +59,11 @@ export async function runModels(options: ModelsCommandOptions): Promise<number> 
   const several = resolved.endpoints.length > 1;
   let code = 0;
   for (const settings of resolved.endpoints) {
-    const logger = createLogger({ level: 'error', secrets: endpointSecrets(settings), write: (line) => writeError(line) });
+    const logger = createLogger({ level: 'error', secrets: secretsOf(settings), write: (line) => writeError(line) });
     const probe = await probeModels(settings, { logger, timeoutMs: options.timeoutMs ?? MODELS_COMMAND_TIMEOUT_MS, fetch: options.fetch });
     const problem = modelsProblem(probe);
     if (problem !== undefined || probe.kind !== 'listed') {
-      writeError(`openai-acp: cannot read the model list${several ? ` of "${settings.id}"` : ''}: ${scrubSecrets(problem ?? '', endpointSecrets(settings))}\n`);
+      writeError(`openai-acp: cannot read the model list${several ? ` of "${settings.id}"` : ''}: ${scrubSecrets(problem ?? '', secretsOf(settings))}\n`);
       code = 1;
       continue;
     }

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { defaultConfigPath, writeConfigFile, type ConfigFileData, type ConfigFileProvider } from '../config-file.js';
-import { loadConfig, parseBaseUrl, Problem } from '../config.js';
+import { loadConfig, parseBaseUrl, Problem, secretsOf } from '../config.js';
 import type { FetchLike } from '../http.js';
 import { pickLocalModel } from '../local-discovery.js';
 import { createLogger } from '../log.js';
@@ -15,7 +15,7 @@ import { looksLikeModelId } from '../model-picker.js';
 import { parseProviderId, PROVIDER_IDS, PROVIDER_PROFILES, type ProviderId } from '../providers.js';
 import { createLinePrompter, type LinePrompter } from './line-prompter.js';
 import { modelsProblem } from './models.js';
-import { endpointSecrets, scrubSecrets } from './mask.js';
+import { scrubSecrets } from './mask.js';
 import { probeModels } from './probes.js';
 
 /** What the wizard runs with. */
@@ -134,11 +134,11 @@ async function askModel(talk: Conversation, provider: ProviderId, baseUrl: strin
   const config = loadConfig({ OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: apiKey, OPENAI_PROVIDER: provider, OPENAI_MAX_RETRIES: '0' });
   const settings = { ...config, id: provider, provider, source: 'config file' as const };
   talk.say('Reading the model list…');
-  const logger = createLogger({ level: 'error', secrets: endpointSecrets(settings), write: () => undefined });
+  const logger = createLogger({ level: 'error', secrets: secretsOf(settings), write: () => undefined });
   const probe = await probeModels(settings, { logger, timeoutMs: options.timeoutMs ?? 10_000, fetch: options.fetch });
   const typed = (answer: string) => (looksLikeModelId(answer) ? answer : new Problem('A model id is one word without spaces, e.g. llama3.2. Try again.'));
   if (probe.kind !== 'listed') {
-    talk.say(`Could not read the model list: ${scrubSecrets(modelsProblem(probe) ?? '', endpointSecrets(settings))}`);
+    talk.say(`Could not read the model list: ${scrubSecrets(modelsProblem(probe) ?? '', secretsOf(settings))}`);
     return askUntil(talk, 'Model id: ', (answer) => (answer ? typed(answer) : new Problem('Please type the model id.')));
   }
   const models = probe.models;
