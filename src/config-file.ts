@@ -9,8 +9,6 @@
  *   "model": "ollama/llama3.2" }
  * ```
  */
-import { randomUUID } from 'node:crypto';
-import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ACCEPTED, parseBaseUrl, parseHeaders, Problem, queryProblem, type ConfigProblem } from './config.js';
@@ -195,6 +193,8 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
  * @throws the file system's error (e.g. EACCES) when it cannot be written.
  */
 export async function writeConfigFile(path: string, data: ConfigFileData): Promise<void> {
+  // Loaded here: only `openai-acp setup` writes the file, and the agent's start-up need not pay for them.
+  const [{ randomUUID }, { chmod, mkdir, open, rename, rm }] = await Promise.all([import('node:crypto'), import('node:fs/promises')]);
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   // A name of its own per write, so overlapping writes never share a temp file.
   const temp = `${path}.${process.pid}.${randomUUID()}.tmp`;

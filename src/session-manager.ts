@@ -6,7 +6,6 @@
  * AbortController. A new prompt cancels the running turn and waits for it to settle; a cancel
  * with no turn running changes nothing.
  */
-import { randomUUID } from 'node:crypto';
 import type { ConversationRecord } from './conversation.js';
 
 /** One conversation. */
@@ -46,7 +45,8 @@ export class SessionManager {
 
   /** Create a session with a fresh unique id (a UUID). */
   create(cwd: string, model: string): Session {
-    const session: Session = { id: randomUUID(), cwd, createdAt: new Date().toISOString(), records: [], model, options: {} };
+    // Web Crypto's randomUUID: node:crypto is then loaded at the first session, not at start-up.
+    const session: Session = { id: globalThis.crypto.randomUUID(), cwd, createdAt: new Date().toISOString(), records: [], model, options: {} };
     this.sessions.set(session.id, session);
     return session;
   }

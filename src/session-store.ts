@@ -21,8 +21,7 @@
  * `OPENAI_ACP_STATE_DIR=off`, or a directory that cannot be made or written, gives an in-memory
  * store that behaves the same and forgets everything at exit.
  */
-import { randomBytes } from 'node:crypto';
-import { constants, promises as fsp } from 'node:fs';
+import { chmodSync, closeSync, constants, mkdirSync, openSync, promises as fsp, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
@@ -149,6 +148,8 @@ function createWarn(logger: Logger): Warn {
 // The file store.
 
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
+/** Numbers the temporary files of this process. */
+let tempCounter = 0;
 /** Leftover temporary and probe files older than this (ms) are removed at open. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
 
@@ -199,7 +200,8 @@ class FileSessionStore implements SessionStore {
     await this.serialize(sessionId, async () => {
       const file = this.file(sessionId);
       // A leading dot keeps temporary files out of listings (ids start with a letter or digit).
-      const temp = join(this.dir, `.tmp-${sessionId}-${randomBytes(6).toString('hex')}`);
+      // Unique: per process (pid), per call (counter); created with 'wx' all the same.
+      const temp = join(this.dir, `.tmp-${sessionId}-${process.pid}-${++tempCounter}`);
       await writeNewFile(temp, data);
       try {
         try {
@@ -363,14 +365,21 @@ export function defaultStateDir(env: NodeJS.ProcessEnv): string {
 
 /** Makes `dir` (0700 when this call creates it) and proves it writable by creating and removing a probe file. */
 async function prepareDir(dir: string): Promise<void> {
-  const created = await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-  if (created !== undefined) await fsp.chmod(dir, 0o700);
-  const probe = join(dir, `.probe-${process.pid}-${randomBytes(6).toString('hex')}`);
+  // Synchronous on purpose: `initialize` waits for this answer (whether sessions persist), and
+  // four quick system calls cost less than four trips through the thread pool (~3 ms at start).
+  const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (created !== undefined) chmodSync(dir, 0o700);
+  const probe = join(dir, `.probe-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
   // Only proves the directory writable: no fsync (it would delay every start on slow disks).
-  await (await fsp.open(probe, 'wx', 0o600)).close();
-  await fsp.unlink(probe);
-  // Best effort: temporary files left by a process killed while creating a session.
-  const names = await fsp.readdir(dir);
+  closeSync(openSync(probe, 'wx', 0o600));
+  unlinkSync(probe);
+  // Best effort, after start-up: temporary files left by a process killed while creating a session.
+  setImmediate(() => void removeStaleTemps(dir));
+}
+
+/** Removes temporary and probe files older than {@link STALE_TEMP_MS} from `dir`. Never rejects. */
+async function removeStaleTemps(dir: string): Promise<void> {
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
   for (const name of names.filter((n) => n.startsWith('.tmp-') || n.startsWith('.probe-'))) {
     const path = join(dir, name);
     const stat = await fsp.stat(path).catch(() => undefined);

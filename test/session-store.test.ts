@@ -289,6 +289,8 @@ describe('file store on disk', () => {
     const hoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
     utimesSync(join(dir, '.tmp-old-0123456789ab'), hoursAgo, hoursAgo);
     await openSessionStore({ stateDir: dir, env: {}, logger: captureLogger() });
+    // The clean-up runs just after start-up, not before the store is ready.
+    for (let i = 0; i < 100 && readdirSync(dir).length > 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(readdirSync(dir)).toEqual(['.tmp-new-0123456789ab']);
   });
 
