@@ -96,15 +96,10 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     registry = new EndpointRegistry(next.endpoints, { ...deps, enabled: !configError });
   };
   let planned: Promise<void> | undefined;
-  /** Bumped by `authenticate`: a search started before it must not overwrite what it read. */
-  let generation = 0;
   /** Resolves once the endpoints are known; starts finding them on the first call. */
   const ready = (): Promise<void> => {
     const plan = options.plan ?? environmentPlan(config);
-    const started = generation;
-    return (planned ??= Promise.resolve(typeof plan === 'function' ? plan() : plan).then((found) => {
-      if (started === generation) adopt(found);
-    }));
+    return (planned ??= Promise.resolve(typeof plan === 'function' ? plan() : plan).then(adopt));
   };
   const storeReady = Promise.resolve(options.store ?? openSessionStore({ stateDir: 'off', env: {}, logger }));
   const defaultModel = async () => plan.model ?? (await registry.defaultValue()) ?? config.model;
@@ -187,7 +182,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       setImmediate(() => void ready().then(() => registry.models()));
       return initializeResponse(store.persistent, params.clientCapabilities);
     })
-    .onRequest('authenticate', async ({ params }) => {
+    .onRequest('authenticate', async ({ params, client }) => {
       if (params.methodId !== SETUP_AUTH_METHOD_ID) {
         throw RequestError.invalidParams({ methodId: params.methodId }, `Unknown auth method ${JSON.stringify(params.methodId)}; valid: ${SETUP_AUTH_METHOD_ID}`);
       }
@@ -195,8 +190,9 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
         const next = await options.reload();
         config = next.config;
         configError = next.configError;
-        generation++;
-        planned = Promise.resolve(adopt(next.plan));
+        // The first search finishes first, so what was read now is what stays.
+        await ready();
+        await changeProviders(client, () => adopt(next.plan), { keepPlanModel: true });
         logger.info('configuration re-read', { endpoints: next.plan.endpoints.map((e) => e.id).join(', ') || 'none' });
         if (configError) throw RequestError.authRequired({ problems: configError.problems }, `The configuration is still invalid:\n${describeConfigProblems(configError.problems)}`);
       }
@@ -311,11 +307,12 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     });
 
   /**
-   * Applies a change to the endpoints and keeps every model value meaning the same model: values
-   * are re-spelled when the number of endpoints crosses one (`m` ⇄ `id/m`), a value whose endpoint
-   * is gone becomes the default. Each held session gets its new lists as `config_option_update`.
+   * Applies a change to the endpoints (providers/set, providers/disable, or a configuration read
+   * again by `authenticate`) and keeps every model value meaning the same model: values are
+   * re-spelled when the number of endpoints crosses one (`m` ⇄ `id/m`), a value whose endpoint is
+   * gone becomes the default. Each held session gets its new lists as `config_option_update`.
    */
-  const changeProviders = async (client: AgentContext, change: () => void) => {
+  const changeProviders = async (client: AgentContext, change: () => void, { keepPlanModel = false } = {}) => {
     const before = (value: string | undefined) => {
       const target = value === undefined ? undefined : registry.resolve(value);
       return target && { id: target.endpoint.settings.id, model: target.model };
@@ -324,7 +321,8 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     const held = sessions.all().map((session) => ({ session, target: before(session.model) }));
     change();
     const respell = (target: { id: string; model: string } | undefined) => (target && registry.get(target.id) ? registry.valueOf(target.id, target.model) : undefined);
-    plan = { ...plan, model: respell(planTarget) };
+    // A configuration read again brings its own default model.
+    if (!keepPlanModel) plan = { ...plan, model: respell(planTarget) };
     const models = await registry.models();
     const fallback = await defaultModel();
     for (const { session, target } of held) {

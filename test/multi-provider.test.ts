@@ -276,6 +276,18 @@ describe('no endpoint', () => {
 describe('authenticate', () => {
   const reloadTo = (plan: EndpointPlan, configError?: ConfigError) => vi.fn(async () => ({ config: testConfig({ OPENAI_BASE_URL: c.baseUrl }), configError, plan }));
 
+  it('keeps an open session on its model when the re-read configuration still has its provider, and tells the client', async () => {
+    const reload = reloadTo({ endpoints: [endpoint('b', b, 'some-model')], model: 'some-model' });
+    await connect(twoPlan(), { reload });
+    const sessionId = await conn!.newSession();
+    await conn!.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'b/org/b-two' });
+    await conn!.agent.request('authenticate', { methodId: 'setup' });
+    const update = conn!.notifications.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'config_option_update').at(-1);
+    expect(modelSelect(update!.update as { configOptions: unknown[] }).currentValue).toBe('org/b-two');
+    await prompt(sessionId);
+    expect(b.requests.at(-1)!.body.model).toBe('org/b-two');
+  });
+
   it('methodId "setup" calls reload, and the new endpoints are used afterwards', async () => {
     const reload = reloadTo({ endpoints: [endpoint('b', b, 'some-model')], model: 'some-model' });
     await connect({ endpoints: [endpoint('a', a, 'test-model')] }, { reload });
