@@ -75,11 +75,37 @@ function agentFor(m: Modules, url: URL): Promise<Http.Agent> {
   let agent = agents.get(key);
   if (!agent) {
     agent = proxy
-      ? import('https-proxy-agent').then(({ HttpsProxyAgent }) => new HttpsProxyAgent(proxy, { keepAlive: true }) as unknown as Http.Agent)
+      ? import('https-proxy-agent').then(({ HttpsProxyAgent }) => timedProxyAgent(new HttpsProxyAgent(proxy, { keepAlive: true }), new URL(proxy).host))
       : Promise.resolve(url.protocol === 'https:' ? new m.https.Agent({ keepAlive: true }) : new m.http.Agent({ keepAlive: true }));
     agents.set(key, agent);
   }
   return agent;
+}
+
+/**
+ * The proxy agent with the same connect limit as a direct connection: the tunnel (TCP to the
+ * proxy, then its answer to `CONNECT`) must be up within {@link CONNECT_TIMEOUT_MS}, else the
+ * request fails with `ETIMEDOUT` (our socket hook only sees the socket once the tunnel is up).
+ */
+function timedProxyAgent(agent: { connect(req: Http.ClientRequest, opts: object): Promise<Socket> }, proxyHost: string): Http.Agent {
+  const connect = agent.connect.bind(agent);
+  agent.connect = async (req, opts) => {
+    let timer: NodeJS.Timeout | undefined;
+    const pending = connect(req, opts);
+    const limit = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        // A tunnel that comes up after all is closed at once.
+        pending.then((socket) => socket.destroy(), () => undefined);
+        reject(Object.assign(new Error(`connect ETIMEDOUT ${proxyHost} (the proxy opened no tunnel within ${CONNECT_TIMEOUT_MS} ms)`), { code: 'ETIMEDOUT' }));
+      }, CONNECT_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([pending, limit]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return agent as unknown as Http.Agent;
 }
 
 /** Destroys a connecting socket with an `ETIMEDOUT` error unless it connects within {@link CONNECT_TIMEOUT_MS}. */

@@ -6,9 +6,9 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorCode } from '../src/chat-client.js';
-import { nodeFetch, proxyFor } from '../src/http.js';
+import { CONNECT_TIMEOUT_MS, nodeFetch, proxyFor } from '../src/http.js';
 
 const closers: (() => void)[] = [];
 afterEach(() => {
@@ -189,6 +189,26 @@ describe('the transport through a proxy', () => {
     expect(proxyFor(new URL('https://api.openai.com/v1'))).toBe('');
     useProxyEnv({ ALL_PROXY: `http://127.0.0.1:${port}` });
     expect(proxyFor(new URL('https://api.openai.com/v1'))).toBe(`http://127.0.0.1:${port}`);
+  });
+
+  it('gives up on a proxy that opens no tunnel within the connect limit (10 s), with ETIMEDOUT', async () => {
+    const silent = net.createServer(() => undefined); // accepts, never answers CONNECT
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    closers.push(() => silent.close());
+    const sockets: net.Socket[] = [];
+    silent.on('connection', (socket) => sockets.push(socket));
+    closers.push(() => sockets.forEach((socket) => socket.destroy()));
+    useProxyEnv({ HTTP_PROXY: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const failure = nodeFetch('http://target.test:1/x', {}).catch((error: unknown) => error);
+      for (let i = 0; i < 200 && sockets.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(sockets).toHaveLength(1);
+      vi.advanceTimersByTime(CONNECT_TIMEOUT_MS);
+      expect(errorCode(await failure)).toBe('ETIMEDOUT');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("answers with the proxy's own status when the tunnel is refused (407 without credentials)", async () => {
