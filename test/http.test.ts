@@ -197,12 +197,13 @@ describe('the transport through a proxy', () => {
     closers.push(() => silent.close());
     const sockets: net.Socket[] = [];
     silent.on('connection', (socket) => sockets.push(socket));
+    const connected = new Promise((resolve) => silent.once('connection', resolve));
     closers.push(() => sockets.forEach((socket) => socket.destroy()));
     useProxyEnv({ HTTP_PROXY: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       const failure = nodeFetch('http://target.test:1/x', {}).catch((error: unknown) => error);
-      for (let i = 0; i < 200 && sockets.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+      await connected; // an I/O event: no timer involved
       expect(sockets).toHaveLength(1);
       vi.advanceTimersByTime(CONNECT_TIMEOUT_MS);
       expect(errorCode(await failure)).toBe('ETIMEDOUT');
