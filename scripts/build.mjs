@@ -51,7 +51,7 @@ function zodNamespacePlugin() {
 /**
  * esbuild plugin: Node built-ins become `require()` calls inside the bundle, so the output has no
  * `import` statements and runs as a plain script. (A built-in imported with `await import(…)`,
- * such as `node:http` in src/http.ts, is still only required when that code runs.)
+ * such as `node:http` in src/openai/http.ts, is still only required when that code runs.)
  */
 function requireAtRuntimePlugin() {
   const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));

@@ -2,11 +2,11 @@
  * Command-line parsing for `openai-acp`, kept pure: argv in, a {@link CliCommand} out. No process
  * exits or output here; `cli.ts` acts on the result.
  */
-import { CONFIG_DEFAULTS, type CliFlags } from './config.js';
-import { PROVIDER_IDS } from './providers.js';
+import { CONFIG_DEFAULTS, type CliFlags } from './config/config.js';
+import { PROVIDER_IDS } from './config/providers.js';
 
 /** The flags of the `acp` command (defined with the configuration they override). */
-export type { CliFlags } from './config.js';
+export type { CliFlags } from './config/config.js';
 
 /** The subcommands besides `acp`, each with its own `--help`. */
 export type Subcommand = 'doctor' | 'models' | 'setup';

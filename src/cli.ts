@@ -5,14 +5,14 @@
  */
 import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk/unstable';
-import { createOpenAIAgent } from './agent.js';
+import { createOpenAIAgent } from './acp/agent.js';
 import { helpText, parseCliArgs, type CliFlags } from './cli-args.js';
-import { describeConfigProblems, secretsOf } from './config.js';
+import { describeConfigProblems, secretsOf } from './config/config.js';
 import { createLogger } from './log.js';
-import { resolveEndpoint } from './providers.js';
-import { resolveStaticConfig, startPlan, type StaticRuntimeConfig } from './runtime-config.js';
-import { openSessionStore } from './session-store.js';
-import { withBusRouting } from './stdio-bus.js';
+import { resolveEndpoint } from './config/providers.js';
+import { resolveStaticConfig, startPlan, type StaticRuntimeConfig } from './endpoints/runtime-config.js';
+import { openSessionStore } from './sessions/session-store.js';
+import { withBusRouting } from './acp/stdio-bus.js';
 import { VERSION } from './version.js';
 
 // Anything that prints with console.log must not corrupt the JSON-RPC stream.

@@ -2,7 +2,9 @@
  * A small leveled logger for stderr (stdout carries only JSON-RPC). Every record is one line, and
  * secrets (the API key, secret header values) are replaced by `***` wherever they appear.
  */
-import type { LogLevel } from './config.js';
+
+/** Log verbosity, most severe first; a logger at `info` drops only `debug` records. */
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 
 /** Fields attached to a record, rendered as one JSON object after the message. */
 export type LogFields = Record<string, unknown>;

@@ -2,10 +2,10 @@
  * The verdicts of `openai-acp doctor`, kept pure: what the probes found becomes one line per
  * check (✓ passed, ✗ failed with a fix in plain words, – not applicable or not checked).
  */
-import type { ConfigError } from '../config.js';
-import { describeConfigProblems } from '../config.js';
-import { ProviderConnectionError, ProviderHttpError, ProviderTimeoutError } from '../errors.js';
-import { describeProviderError } from '../user-errors.js';
+import type { ConfigError } from '../config/config.js';
+import { describeConfigProblems } from '../config/config.js';
+import { ProviderConnectionError, ProviderHttpError, ProviderTimeoutError } from '../openai/errors.js';
+import { describeProviderError } from '../openai/user-errors.js';
 import { maskUrl, scrubSecrets } from './mask.js';
 import type { CompletionProbe, ModelsProbe } from './probes.js';
 

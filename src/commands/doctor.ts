@@ -4,11 +4,11 @@
  * Output goes to stdout (a terminal command, not ACP); every network check is bounded in time.
  */
 import { existsSync } from 'node:fs';
-import { secretsOf, type CliFlags } from '../config.js';
-import type { NamedEndpointSettings } from '../endpoint-registry.js';
-import { ProviderReportedError } from '../errors.js';
+import { secretsOf, type CliFlags } from '../config/config.js';
+import type { NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
+import { ProviderReportedError } from '../openai/errors.js';
 import { createLogger } from '../log.js';
-import { detectProvider, PROVIDER_PROFILES, reasoningEffortLevels, resolveEndpoint, type ProviderId } from '../providers.js';
+import { detectProvider, PROVIDER_PROFILES, reasoningEffortLevels, resolveEndpoint, type ProviderId } from '../config/providers.js';
 import { VERSION } from '../version.js';
 import { configCheck, endpointChecks, renderCheck, type CheckLine, type EndpointFacts, type ReasoningFacts } from './doctor-checks.js';
 import { describeHeaders, describeSecret, maskUrl } from './mask.js';

@@ -3,7 +3,7 @@
  * is set and its length, never by any of its characters; provider messages are scrubbed of
  * anything that looks like (part of) a key before they are shown.
  */
-import { SECRET_NAME } from '../config.js';
+import { SECRET_NAME } from '../config/config.js';
 
 /** `set (51 characters)`, or `not set` for `undefined` or an empty string. */
 export function describeSecret(value: string | undefined): string {

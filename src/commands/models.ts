@@ -3,7 +3,7 @@
  * endpoint reports it), read through the agent's own model catalog. With several endpoints (a
  * config file), ids are the model values the picker uses: `providerId/modelId`.
  */
-import { secretsOf } from '../config.js';
+import { secretsOf } from '../config/config.js';
 import { createLogger } from '../log.js';
 import { maskUrl, scrubSecrets } from './mask.js';
 import { probeModels, type ModelsProbe } from './probes.js';

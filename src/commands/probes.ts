@@ -3,15 +3,15 @@
  * through the agent's own request path ({@link createEndpoint}: same URLs, headers, provider
  * profile and adaptive corrections), with a {@link recordingFetch} to see why a request failed.
  */
-import type { ChatRequest } from '../chat-client.js';
-import { createEndpoint, type EndpointSettings } from '../endpoint.js';
-import { extractProviderMessage, ProviderError, ProviderReportedError, ProviderTimeoutError } from '../errors.js';
-import type { FetchLike } from '../http.js';
+import type { ChatRequest } from '../openai/chat-client.js';
+import { createEndpoint, type EndpointSettings } from '../endpoints/endpoint.js';
+import { extractProviderMessage, ProviderError, ProviderReportedError, ProviderTimeoutError } from '../openai/errors.js';
+import type { FetchLike } from '../openai/http.js';
 import type { Logger } from '../log.js';
-import type { ModelInfo } from '../models.js';
-import { parseModels } from '../models.js';
-import type { ChatErrorObject, ChatUsage } from '../openai-types.js';
-import { TurnAccumulator } from '../turn-accumulator.js';
+import type { ModelInfo } from '../endpoints/model-catalog.js';
+import { parseModels } from '../endpoints/model-catalog.js';
+import type { ChatErrorObject, ChatUsage } from '../openai/openai-types.js';
+import { TurnAccumulator } from '../openai/turn-accumulator.js';
 import { recordingFetch, type HttpRecord } from './recording-fetch.js';
 
 /** What the shared transport needs besides the settings. */

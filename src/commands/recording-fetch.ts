@@ -3,8 +3,8 @@
  * failure), so `doctor`, `models` and `setup` can explain a failure that the shared request path
  * (`createEndpoint`) deliberately hides from the agent (the model catalog never fails).
  */
-import { errorCode } from '../chat-client.js';
-import { defaultFetch, type FetchLike } from '../http.js';
+import { errorCode } from '../openai/chat-client.js';
+import { defaultFetch, type FetchLike } from '../openai/http.js';
 
 /** Longest body text kept per record, in characters. */
 const MAX_BODY = 65_536;

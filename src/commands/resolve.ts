@@ -3,12 +3,12 @@
  * `.env` in the working directory, flags, the config file, and a local server when nothing is
  * configured), resolved without starting the agent.
  */
-import { defaultConfigPath } from '../config-file.js';
-import { mergeDotEnv, type CliFlags, type Config, type ConfigError } from '../config.js';
-import type { NamedEndpointSettings } from '../endpoint-registry.js';
-import type { FetchLike } from '../http.js';
+import { defaultConfigPath } from '../config/config-file.js';
+import { mergeDotEnv, type CliFlags, type Config, type ConfigError } from '../config/config.js';
+import type { NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
+import type { FetchLike } from '../openai/http.js';
 import { createLogger, type Logger } from '../log.js';
-import { readDotEnv, resolveStaticConfig, startPlan } from '../runtime-config.js';
+import { readDotEnv, resolveStaticConfig, startPlan } from '../endpoints/runtime-config.js';
 
 /** What the subcommands need to know about the configuration. */
 export interface CommandConfig {

@@ -6,13 +6,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { defaultConfigPath, writeConfigFile, type ConfigFileData, type ConfigFileProvider } from '../config-file.js';
-import { loadConfig, parseBaseUrl, Problem, secretsOf } from '../config.js';
-import type { FetchLike } from '../http.js';
-import { pickLocalModel } from '../local-discovery.js';
+import { defaultConfigPath, writeConfigFile, type ConfigFileData, type ConfigFileProvider } from '../config/config-file.js';
+import { loadConfig, parseBaseUrl, Problem, secretsOf } from '../config/config.js';
+import type { FetchLike } from '../openai/http.js';
+import { pickLocalModel } from '../endpoints/local-discovery.js';
 import { createLogger } from '../log.js';
-import { looksLikeModelId } from '../model-picker.js';
-import { parseProviderId, PROVIDER_IDS, PROVIDER_PROFILES, type ProviderId } from '../providers.js';
+import { looksLikeModelId } from '../acp/model-picker.js';
+import { parseProviderId, PROVIDER_IDS, PROVIDER_PROFILES, type ProviderId } from '../config/providers.js';
 import { createLinePrompter, type LinePrompter } from './line-prompter.js';
 import { modelsProblem } from './models.js';
 import { scrubSecrets } from './mask.js';

@@ -1,5 +1,5 @@
 /** Endpoint settings for tests: a config-file endpoint at `baseUrl` with no key and no retries. */
-import type { NamedEndpointSettings } from '../../src/endpoint-registry.js';
+import type { NamedEndpointSettings } from '../../src/endpoints/endpoint-registry.js';
 
 /** A named endpoint at `baseUrl` (model `${id}-model` unless `extra` says otherwise). */
 export function endpointSettings(id: string, baseUrl: string, extra: Partial<NamedEndpointSettings> = {}): NamedEndpointSettings {

@@ -6,7 +6,7 @@
  * records to `sessionId` and prints `ack <i>` after each append resolved (stdout is a pipe, which
  * Node writes synchronously, so an ack the parent read means the append had resolved).
  */
-import { openSessionStore } from '../../src/session-store.js';
+import { openSessionStore } from '../../src/sessions/session-store.js';
 import { createLogger } from '../../src/log.js';
 import { driverText, type DriverOptions } from './session-store-fixtures.js';
 

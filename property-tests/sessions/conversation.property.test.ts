@@ -1,0 +1,90 @@
+/**
+ * Properties of `conversation.ts` over arbitrary record sequences (turns with any prompt blocks,
+ * clears, compacts in any order).
+ */
+import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
+import fc from 'fast-check';
+import { expect, it } from 'vitest';
+import { CLEARED_TEXT, compactedText, liveConversation, replayUpdates, turnMessages, type ConversationRecord } from '../../src/sessions/conversation.js';
+import type { TurnRecord } from '../../src/sessions/session-store.js';
+
+const at = '2025-01-01T00:00:00.000Z';
+const block: fc.Arbitrary<ContentBlock> = fc.oneof(
+  fc.string({ maxLength: 20 }).map((text): ContentBlock => ({ type: 'text', text })),
+  fc.base64String({ maxLength: 12 }).map((data): ContentBlock => ({ type: 'image', data, mimeType: 'image/png' })),
+  fc.webUrl().map((uri): ContentBlock => ({ type: 'resource_link', uri, name: 'r' })),
+  fc.string({ maxLength: 20 }).map((text): ContentBlock => ({ type: 'resource', resource: { uri: 'file:///x.txt', text } })),
+);
+const turn: fc.Arbitrary<TurnRecord> = fc.record({
+  type: fc.constant('turn' as const),
+  at: fc.constant(at),
+  prompt: fc.array(block, { maxLength: 4 }),
+  assistant: fc.string({ maxLength: 20 }),
+  reasoning: fc.string({ maxLength: 20 }),
+  stopReason: fc.constantFrom('end_turn', 'cancelled', 'max_tokens'),
+});
+const record: fc.Arbitrary<ConversationRecord> = fc.oneof(
+  { weight: 5, arbitrary: turn },
+  { weight: 1, arbitrary: fc.constant({ type: 'clear' as const, at }) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 20 }).map((summary) => ({ type: 'compact' as const, at, summary })) },
+);
+const records = fc.array(record, { maxLength: 25 });
+
+it('replay shows one user_message_chunk per prompt block per turn, in order, each turn followed by its thought then its answer', () => {
+  fc.assert(
+    fc.property(records, (list) => {
+      const updates = replayUpdates(list);
+      const expected = list.flatMap((r) => {
+        if (r.type === 'clear') return [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: '/clear' } }, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: CLEARED_TEXT } }];
+        if (r.type === 'compact') return [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: '/compact' } }, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: compactedText(r.summary) } }];
+        return [
+          ...r.prompt.map((content) => ({ sessionUpdate: 'user_message_chunk', content })),
+          ...(r.reasoning ? [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: r.reasoning } }] : []),
+          ...(r.assistant ? [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: r.assistant } }] : []),
+        ];
+      });
+      expect(updates).toEqual(expected);
+      const userChunks = updates.filter((u) => u.sessionUpdate === 'user_message_chunk');
+      const blocks = list.reduce((n, r) => n + (r.type === 'turn' ? r.prompt.length : 1), 0);
+      expect(userChunks).toHaveLength(blocks);
+    }),
+  );
+});
+
+it('the live turns are the answered turns after the latest clear or compact, in order, alternating user and assistant', () => {
+  fc.assert(
+    fc.property(records, (list) => {
+      const live = liveConversation(list);
+      const lastMark = list.findLastIndex((r) => r.type !== 'turn');
+      const after = list.slice(lastMark + 1) as TurnRecord[];
+      expect(live.turns.map((messages) => messages[1]?.content)).toEqual(after.filter((t) => t.assistant).map((t) => t.assistant));
+      for (const messages of live.turns) expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+      // Every prompt block after the mark is sent once: in its own turn, folded into a later one, or pending.
+      const lastAnswered = after.findLastIndex((t) => t.assistant);
+      const pending = after.slice(lastAnswered + 1).flatMap((t) => t.prompt);
+      expect(live.unanswered.filter((b) => !(b.type === 'text' && b.text === '\n\n'))).toEqual(pending.filter((b) => !(b.type === 'text' && b.text === '\n\n')));
+    }),
+  );
+});
+
+it('the summary is that of the latest compact exactly when it is the latest clear or compact', () => {
+  fc.assert(
+    fc.property(records, (list) => {
+      const last = list.findLast((r) => r.type !== 'turn');
+      expect(liveConversation(list).summary).toBe(last?.type === 'compact' ? last.summary : undefined);
+    }),
+  );
+});
+
+it('after an answered turn, appending an answered turn adds exactly that turn; appending a clear empties everything', () => {
+  const answered = turn.filter((t) => t.assistant !== '');
+  fc.assert(
+    fc.property(records, answered, answered, (list, last, next) => {
+      const before = liveConversation([...list, last]);
+      const after = liveConversation([...list, last, next]);
+      expect(after.turns).toEqual([...before.turns, turnMessages(next)]);
+      expect(after.summary).toBe(before.summary);
+      expect(liveConversation([...list, { type: 'clear', at }])).toEqual({ summary: undefined, turns: [], unanswered: [] });
+    }),
+  );
+});

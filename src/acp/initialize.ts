@@ -1,0 +1,42 @@
+/**
+ * The `initialize` answer: protocol version, who we are, what we implement, and the one auth
+ * method (run `openai-acp setup`).
+ *
+ * Sources: ACP initialization https://agentclientprotocol.com/protocol/v1/initialization and
+ * auth methods https://agentclientprotocol.com/rfds/auth-methods.
+ */
+import type { AuthMethod, ClientCapabilities, InitializeResponse } from '@agentclientprotocol/sdk/unstable';
+import { AGENT_NAME, VERSION } from '../version.js';
+
+/** The id of the one auth method: run `openai-acp setup`, then re-read the configuration. */
+export const SETUP_AUTH_METHOD_ID = 'setup';
+
+/**
+ * The `setup` auth method: of type `terminal` (the client runs `openai-acp setup` in a terminal)
+ * when the client says it can (`clientCapabilities.auth.terminal`, or the older
+ * `_meta["terminal-auth"]`), else an agent method the client may pass to `authenticate`, which
+ * re-reads the configuration. Source: https://agentclientprotocol.com/rfds/auth-methods.
+ */
+export function setupAuthMethod(capabilities: ClientCapabilities | undefined): AuthMethod {
+  const terminal = capabilities?.auth?.terminal === true || capabilities?._meta?.['terminal-auth'] === true;
+  const base = { id: SETUP_AUTH_METHOD_ID, name: 'Configure an endpoint' };
+  return terminal
+    ? { ...base, type: 'terminal', args: ['setup'], description: 'Pick a provider, key and model in a terminal wizard (openai-acp setup)' }
+    : { ...base, description: 'Run `openai-acp setup` in a terminal (or set OPENAI_BASE_URL and OPENAI_API_KEY), then choose this to re-read the configuration' };
+}
+
+/** The `initialize` answer: protocol 1, who we are, and only the capabilities we implement. */
+export function initializeResponse(persistent: boolean, capabilities?: ClientCapabilities): InitializeResponse {
+  return {
+    protocolVersion: 1,
+    agentInfo: { name: AGENT_NAME, title: 'OpenAI-compatible (openai-acp)', version: VERSION },
+    agentCapabilities: {
+      loadSession: persistent,
+      promptCapabilities: { image: true, audio: false, embeddedContext: true },
+      ...(persistent ? { sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} } } : {}),
+      providers: {},
+    },
+    authMethods: [setupAuthMethod(capabilities)],
+  };
+}
+

@@ -1,0 +1,157 @@
+/**
+ * One `session/prompt`, start to end: a slash command handled here, or a model turn with the
+ * conversation trimmed to the context window, then the turn saved before the answer goes out.
+ */
+import type { ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { ChatRequest } from '../openai/chat-client.js';
+import type { Config } from '../config/config.js';
+import { planContext, trimmingNotice } from '../turn/context-window.js';
+import { CLEARED_TEXT, liveConversation, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
+import type { EndpointRegistry } from '../endpoints/endpoint-registry.js';
+import type { Logger } from '../log.js';
+import { DEFAULT_THOUGHT_LEVEL, type ModelPicker } from './model-picker.js';
+import type { ChatMessage } from '../openai/openai-types.js';
+import { promptToUserContent } from '../turn/prompt-content.js';
+import type { Session, SessionManager } from '../sessions/session-manager.js';
+import { titleFromPrompt, type SessionRecord, type SessionStore, type TurnRecord } from '../sessions/session-store.js';
+import { COMPACT_INSTRUCTION, helpText, parseSlashCommand } from './slash-commands.js';
+import { agentText } from './to-acp.js';
+import { runTurn, type TurnOutcome } from './turn-runner.js';
+import { AGENT_NAME } from '../version.js';
+
+/** Delivers updates to the client, in order. */
+export type Send = (updates: SessionUpdate[]) => Promise<void>;
+
+/** What a prompt needs; getters, because `authenticate` may replace the configuration. */
+export interface PromptRunnerDeps {
+  logger: Logger;
+  sessions: SessionManager;
+  picker: ModelPicker;
+  config: () => Config;
+  registry: () => EndpointRegistry;
+  store: () => Promise<SessionStore>;
+  /** Words that replace every prompt when the agent cannot run one (invalid configuration, no endpoint). */
+  explain: () => string | undefined;
+}
+
+/** `_meta["openai-acp"].error` on a prompt answer: the failure's kind and whether asking again may help. */
+function withError(response: PromptResponse, error: object): PromptResponse {
+  return { ...response, _meta: { ...(response._meta ?? {}), [AGENT_NAME]: { error } } };
+}
+
+/** Runs prompts; one instance per agent. */
+export class PromptRunner {
+  constructor(private readonly deps: PromptRunnerDeps) {}
+
+  /**
+   * Answers one prompt. Never rejects for provider failures (they are explained to the user); a
+   * store failure is logged and the answer still goes out.
+   */
+  async run(session: Session, prompt: ContentBlock[], send: Send, outer: AbortSignal): Promise<PromptResponse> {
+    const problem = this.deps.explain();
+    if (problem) {
+      await send([agentText(problem)]);
+      return withError({ stopReason: 'end_turn' }, { kind: 'config', retryable: false });
+    }
+    const command = parseSlashCommand(prompt);
+    if (command === 'help') {
+      await send([agentText(helpText())]);
+      return { stopReason: 'end_turn' };
+    }
+    return this.deps.sessions.runTurn(
+      session,
+      async (signal) => {
+        if (signal.aborted) return { stopReason: 'cancelled' };
+        if (command === 'clear') return this.clear(session, send);
+        if (command === 'compact') return this.compact(session, send, signal);
+        return this.turn(session, prompt, send, signal);
+      },
+      outer,
+    );
+  }
+
+  private async clear(session: Session, send: Send): Promise<PromptResponse> {
+    await this.save(session, { type: 'clear', at: new Date().toISOString() });
+    await send([agentText(CLEARED_TEXT)]);
+    return { stopReason: 'end_turn' };
+  }
+
+  private async compact(session: Session, send: Send, signal: AbortSignal): Promise<PromptResponse> {
+    const live = liveConversation(session.records);
+    if (live.turns.length === 0) {
+      await send([agentText('Nothing to compact yet: there are no turns since the conversation started or was last cleared.')]);
+      return { stopReason: 'end_turn' };
+    }
+    const outcome = await this.ask(session, live, { role: 'user', content: promptToUserContent(withUnanswered(live.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, send, signal);
+    if (outcome.stopReason === 'end_turn' && !outcome.error && outcome.text.trim()) {
+      await this.save(session, { type: 'compact', at: new Date().toISOString(), summary: outcome.text.trim() });
+      const turns = live.turns.length === 1 ? '1 earlier turn' : `${live.turns.length} earlier turns`;
+      await send([agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);
+    }
+    return this.response(outcome);
+  }
+
+  private async turn(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal): Promise<PromptResponse> {
+    const live = liveConversation(session.records);
+    const outcome = await this.ask(session, live, { role: 'user', content: promptToUserContent(withUnanswered(live.unanswered, prompt)) }, send, signal);
+    // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
+    if (!outcome.error || outcome.text) {
+      const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };
+      if (outcome.usage) record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
+      await this.save(session, record);
+      const title = session.title ? undefined : titleFromPrompt(prompt);
+      if (title) {
+        session.title = title;
+        const at = new Date().toISOString();
+        await this.save(session, { type: 'meta', at, title });
+        await send([{ sessionUpdate: 'session_info_update', title, updatedAt: at }]);
+      }
+    }
+    return this.response(outcome);
+  }
+
+  /** Sends the live conversation plus `current` to the session's model, trimmed to its context window. */
+  private async ask(session: Session, { turns, summary }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal): Promise<TurnOutcome> {
+    const config = this.deps.config();
+    const target = this.deps.registry().resolve(session.model);
+    if (!target) throw new Error('no endpoint'); // explain() rules this out
+    const systemText = [config.systemPrompt, summary && `Summary of the earlier conversation:\n${summary}`].filter(Boolean).join('\n\n');
+    const contextWindow = config.contextWindow ?? this.deps.picker.contextWindow(session);
+    const plan = planContext({
+      system: systemText ? { role: 'system', content: systemText } : undefined,
+      turns,
+      current,
+      contextWindow,
+      maxTokens: config.maxTokens,
+      calibration: session.calibration,
+    });
+    if (plan.droppedTurns > 0 && contextWindow) {
+      this.deps.logger.info('earlier turns left out to fit the context window', { sessionId: session.id, dropped: plan.droppedTurns, contextWindow });
+      await send([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${trimmingNotice(plan.droppedTurns, contextWindow)}\n\n` } }]);
+    }
+    const effort = this.deps.picker.thoughtLevel(session);
+    const request: ChatRequest = { model: target.model, messages: plan.messages, maxTokens: config.maxTokens, temperature: config.temperature };
+    if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;
+    const outcome = await runTurn({ client: target.endpoint.client, request, signal, send, contextWindow, logger: this.deps.logger });
+    if (outcome.usage?.inputTokens) session.calibration = { estimated: plan.rawEstimatedTokens, actual: outcome.usage.inputTokens };
+    return outcome;
+  }
+
+  private response(outcome: TurnOutcome): PromptResponse {
+    const response: PromptResponse = { stopReason: outcome.stopReason };
+    if (outcome.usage) response.usage = outcome.usage;
+    return outcome.error ? withError(response, outcome.error) : response;
+  }
+
+  /** Keeps `record` in the session and on disk (durably, before the answer goes out). */
+  private async save(session: Session, record: SessionRecord): Promise<void> {
+    if (record.type !== 'meta') session.records.push(record);
+    try {
+      await (await this.deps.store()).append(session.id, record);
+    } catch (error) {
+      // Deleted while its turn ran: nothing to save into.
+      if (!this.deps.sessions.get(session.id)) return;
+      this.deps.logger.error('could not save the session; this turn will be missing after a restart', { sessionId: session.id, error: (error as Error).message });
+    }
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * One prompt turn against the endpoint: stream the request, forward text and reasoning as they
+ * arrive, and settle on a stop reason, usage and (on failure) an explanation.
+ *
+ * Wiring only: the client yields items, the accumulator turns them into events, `to-acp` turns
+ * events into updates, `user-errors` turns failures into words.
+ */
+import type { SessionUpdate, StopReason, Usage } from '@agentclientprotocol/sdk/unstable';
+import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.js';
+import { ProviderError, ProviderReportedError } from '../openai/errors.js';
+import type { Logger } from '../log.js';
+import type { ChatErrorObject } from '../openai/openai-types.js';
+import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate } from './to-acp.js';
+import { TurnAccumulator, type TurnEvent } from '../openai/turn-accumulator.js';
+import { describeProviderError, errorMeta, type ErrorMeta } from '../openai/user-errors.js';
+
+/** How a turn ended. */
+export interface TurnOutcome {
+  stopReason: StopReason;
+  /** Token usage of the request, when the provider reported it. */
+  usage?: Usage;
+  /** Set when the turn failed; the user has already been told in words. */
+  error?: ErrorMeta;
+  /** The assistant text the user saw (complete, or partial when cancelled or broken off). */
+  text: string;
+  /** The reasoning text the user saw. */
+  reasoning: string;
+}
+
+/** What a turn needs. */
+export interface TurnInput {
+  client: ChatCompletionsClient;
+  request: ChatRequest;
+  /** Aborts the turn (cancel, newer prompt, shutdown). */
+  signal: AbortSignal;
+  /** Delivers updates to the client, in order. */
+  send: (updates: SessionUpdate[]) => Promise<void>;
+  /** Context window in tokens; enables `usage_update`. */
+  contextWindow?: number | undefined;
+  logger?: Logger | undefined;
+}
+
+/**
+ * Run one turn. Never throws for provider failures or cancellation: a failure is explained to
+ * the user as an `agent_message_chunk` and reported as `end_turn` with `error` set; a
+ * cancellation returns `cancelled` with what had been shown so far.
+ */
+export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
+  const { client, request, signal, send, logger } = input;
+  const accumulator = new TurnAccumulator();
+  let finished = false;
+  let retries = 0;
+  const progress = {
+    get committed() {
+      return accumulator.hasOutput;
+    },
+    get finished() {
+      return finished;
+    },
+    onRetry(attempt: number) {
+      retries = attempt;
+    },
+    acceptsDeltas: true,
+  };
+  const forward = async (events: TurnEvent[]) => {
+    const updates = eventsToUpdates(events);
+    if (updates.length > 0) await send(updates);
+  };
+  try {
+    let streamError: ChatErrorObject | undefined;
+    for await (const batch of client.stream(request, signal, progress)) {
+      const events: TurnEvent[] = [];
+      for (const item of batch) accumulator.pushInto(item, events);
+      for (const event of events) {
+        if (event.type === 'finish') finished = true;
+        else if (event.type === 'error') streamError ??= event.error;
+      }
+      await forward(events);
+      if (streamError) break;
+    }
+    await forward(accumulator.flush());
+    if (streamError) throw reportedError(client.options.url, streamError);
+    const result = accumulator.result();
+    const outcome: TurnOutcome = { stopReason: mapFinishReason(result.finishReason), text: result.text, reasoning: result.reasoning };
+    if (result.usage) {
+      outcome.usage = toAcpUsage(result.usage);
+      if (input.contextWindow) await send([usageUpdate(result.usage, input.contextWindow)]);
+    }
+    return outcome;
+  } catch (error) {
+    const seen = accumulator.result();
+    if (signal.aborted) return { stopReason: 'cancelled', text: seen.text, reasoning: seen.reasoning };
+    const failure = error instanceof ProviderError ? error : undefined;
+    const words = failure
+      ? describeProviderError(failure, { model: request.model, retries })
+      : `Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`;
+    if (failure) logger?.warn('turn failed', { kind: failure.kind, error: failure.message });
+    else logger?.error('turn failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
+    const lead = seen.text && !seen.text.endsWith('\n') ? '\n\n' : '';
+    await send([agentText(`${lead}${words}`)]).catch(() => undefined);
+    return {
+      stopReason: 'end_turn',
+      error: failure ? errorMeta(failure) : { kind: 'internal', retryable: false },
+      text: seen.text,
+      reasoning: seen.reasoning,
+      ...(seen.usage ? { usage: toAcpUsage(seen.usage) } : {}),
+    };
+  }
+}
+
+function reportedError(url: string, error: ChatErrorObject): ProviderReportedError {
+  const message = typeof error.message === 'string' && error.message ? error.message : JSON.stringify(error);
+  const code = error.code !== undefined && error.code !== null ? String(error.code) : undefined;
+  const status = typeof error.status_code === 'number' ? error.status_code : typeof error.code === 'number' ? error.code : undefined;
+  return new ProviderReportedError(url, message, code, status);
+}

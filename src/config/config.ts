@@ -1,0 +1,342 @@
+/**
+ * Configuration loading, kept pure: an environment (optionally merged with `.env` text) and the
+ * CLI flags become a validated {@link Config}, or a {@link ConfigError} that lists every invalid
+ * value at once. Values of `OPENAI_API_KEY` and `OPENAI_HEADERS` are secrets and never appear in
+ * an error message.
+ */
+import { parse as parseDotEnv } from 'dotenv';
+import { z } from 'zod';
+import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
+import type { LogLevel } from '../log.js';
+import { decodeQueryPiece, mergeQueries } from './query-string.js';
+
+export type { LogLevel } from '../log.js';
+
+/** The agent's settings, validated and normalized. */
+export interface Config {
+  /** Endpoint base without trailing slashes, `/chat/completions` or query, e.g. `https://api.openai.com/v1`. */
+  baseUrl: string;
+  /** `baseUrl + '/chat/completions'`, plus `'?' + query` when there is a query. Never doubled. */
+  chatCompletionsUrl: string;
+  /** Sent as `Authorization: Bearer …`; `undefined` (no `Authorization` header at all) when empty or unset. */
+  apiKey: string | undefined;
+  /** Model id; default `gpt-4o`. */
+  model: string;
+  /**
+   * Model ids offered in the model picker when the endpoint's `GET /models` lists nothing, from
+   * `OPENAI_MODELS` (a comma-separated list or a JSON array of strings), deduplicated, in order;
+   * `undefined` when unset.
+   */
+  models: string[] | undefined;
+  /** System message put before every request; `undefined` when unset. */
+  systemPrompt: string | undefined;
+  /** `max_tokens` for every request, a positive integer (tokens); `undefined` when unset. */
+  maxTokens: number | undefined;
+  /** Sampling temperature from 0 to 2; `undefined` when unset. */
+  temperature: number | undefined;
+  /** Extra request headers from `OPENAI_HEADERS` (JSON numbers and booleans become strings); default `{}`. */
+  headers: Record<string, string>;
+  /** Query string without its leading `?`, e.g. `api-version=2024-10-21` (OPENAI_QUERY and the base URL's own, combined). */
+  query: string | undefined;
+  /** Retries of a failed request, a non-negative integer; default 2. */
+  maxRetries: number;
+  /** Longest silence in ms before a request is abandoned, 1 to 2147483647; default 600000. */
+  timeoutMs: number;
+  /** The model's context window, a positive integer (tokens); `undefined` when unset. */
+  contextWindow: number | undefined;
+  /** stderr log level; default `info`. */
+  logLevel: LogLevel;
+  /** Provider family from `OPENAI_PROVIDER` (lower-cased; validated against the known families); `undefined` = detect from the base URL. */
+  provider: ProviderId | undefined;
+  /** Raw `OPENAI_ACP_STATE_DIR`: a directory, `off`, or `undefined` for the default. */
+  stateDir: string | undefined;
+  /** Whether `OPENAI_BASE_URL` (or `--base-url`) or `OPENAI_API_KEY` is set: when neither is, a local server is looked for. */
+  endpointConfigured: boolean;
+  /** Whether `OPENAI_MODEL` (or `--model`) is set. */
+  modelConfigured: boolean;
+}
+
+/** One invalid setting: which variable (or flag), what is wrong with it, and what is accepted. */
+export interface ConfigProblem {
+  /** The environment variable (`OPENAI_TEMPERATURE`) or flag (`--base-url`) holding the value. */
+  variable: string;
+  /** What is wrong, e.g. `"hot" is not a number`. Never contains a secret value. */
+  problem: string;
+  /** The accepted form, e.g. `a number from 0 to 2`. */
+  accepted: string;
+}
+
+/** Thrown by {@link loadConfig} when at least one value is invalid. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  /**
+   * @param problems - every invalid value, in the order of the settings table.
+   * @param fallback - a Config built from the valid values with defaults in place of invalid ones,
+   *   so the agent can still run and explain the problems.
+   */
+  constructor(readonly problems: ConfigProblem[], readonly fallback: Config) {
+    super(`invalid configuration:\n${describeConfigProblems(problems)}`);
+  }
+}
+
+/** Command-line flags; each overrides its environment variable. */
+export interface CliFlags {
+  /** `--base-url`, overrides OPENAI_BASE_URL. */
+  baseUrl?: string;
+  /** `--model`, overrides OPENAI_MODEL. */
+  model?: string;
+  /** `--system-prompt`, overrides OPENAI_SYSTEM_PROMPT. */
+  systemPrompt?: string;
+}
+
+/** Defaults of the settings that have one. */
+export const CONFIG_DEFAULTS = { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o', maxRetries: 2, timeoutMs: 600_000, logLevel: 'info' } as const satisfies Partial<Config>;
+
+/** The log levels, most severe first. */
+export const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
+
+/** Accepted forms shared by several settings. */
+export const ACCEPTED = {
+  url: 'an http:// or https:// URL such as https://api.openai.com/v1 or http://127.0.0.1:11434/v1',
+  tokens: 'a whole number of tokens greater than 0',
+  headers: 'a JSON object of header names to string values, e.g. {"api-key":"..."}',
+};
+/** Largest delay Node's timers accept (ms); larger values would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Characters that cannot be sent in an HTTP header value (controls, and beyond Latin-1). */
+const NOT_SENDABLE = /[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/;
+const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+const headerValue = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+
+/** A reason a value was rejected, kept apart from parsed values (which may be strings too). */
+export class Problem {
+  constructor(readonly text: string) {}
+}
+const no = (text: string) => new Problem(text);
+const quote = (value: string) => JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}…` : value);
+
+/** A base URL for messages: nothing when it may carry credentials, and never its query. */
+function showUrl(value: string): string {
+  if (value.includes('@')) return 'the value';
+  const cut = value.split(/[?#]/)[0] ?? '';
+  return quote(cut === value ? value : `${cut}?…`);
+}
+
+/** Parses a whole number in `[min, max]`: the number, or the problem. */
+function parseInteger(raw: string, min: number, max: number): number | Problem {
+  if (!/^[+-]?\d+(\.0*)?$/.test(raw)) return no(`${quote(raw)} is not ${FLOAT.test(raw) ? 'a whole number' : 'a number'}`);
+  const n = Number(raw) + 0;
+  if (n < min) return no(`${quote(raw)} is less than ${min}`);
+  return n > max ? no(`${quote(raw)} is more than ${max}`) : n;
+}
+
+function parseTemperature(raw: string): number | Problem {
+  if (!FLOAT.test(raw)) return no(`${quote(raw)} is not a number`);
+  const n = Number(raw) + 0;
+  if (n < 0) return no(`${quote(raw)} is negative`);
+  return n <= 2 ? n : no(`${quote(raw)} is more than 2`);
+}
+
+/** Why `query` is not a usable query string, without echoing it; `undefined` when it is fine. */
+export function queryProblem(query: string): string | undefined {
+  if (/[\s\u0000-\u001f\u007f]/.test(query)) return 'contains spaces or control characters';
+  if (query.includes('#')) return 'contains "#"';
+  if (/%(?![0-9a-f]{2})/i.test(query)) return 'contains a "%" that is not followed by two hex digits';
+  return undefined;
+}
+
+/** Normalizes a base URL: the base without query, and its query; or the problem. */
+export function parseBaseUrl(raw: string): { baseUrl: string; query: string | undefined } | Problem {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return no(`${showUrl(raw)} is not a URL${raw.includes('://') ? '' : ' (http:// or https:// is missing)'}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return no(`${showUrl(raw)} is not an http:// or https:// URL`);
+  if (url.username || url.password) return no('contains a user name or password; put the key in OPENAI_API_KEY or OPENAI_HEADERS instead');
+  if (raw.includes('#')) return no(`${showUrl(raw)} contains a #fragment, which is never sent`);
+  const query = url.search.slice(1);
+  const bad = queryProblem(query);
+  if (bad) return no(`its query string ${bad}`);
+  let path = url.pathname;
+  for (let next = ''; next !== path; ) {
+    next = path;
+    path = path.replace(/\/+$/, '').replace(/\/chat\/completions$/i, '');
+  }
+  return { baseUrl: `${url.protocol}//${url.host}${path}`, query: query || undefined };
+}
+
+/** Parses OPENAI_MODELS: a JSON array of strings or a comma list; trimmed, deduplicated, empty entries dropped. */
+export function parseModelList(raw: string): string[] | undefined | Problem {
+  let ids: string[];
+  if (raw.startsWith('[')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return no('is not a valid JSON array (ids need "double quotes")');
+    }
+    if (!Array.isArray(parsed) || !parsed.every((id) => typeof id === 'string')) return no('is not a JSON array of strings');
+    ids = parsed;
+  } else ids = raw.split(',');
+  const unique = [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
+  return unique.length > 0 ? unique : undefined;
+}
+
+/** Parses OPENAI_HEADERS: the valid headers, and problems that name headers but never show values. */
+export function parseHeaders(raw: string): { headers: Record<string, string>; problems: string[] } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return { headers: {}, problems: ['is not valid JSON (names and values need "double quotes")'] };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { headers: {}, problems: ['is not a JSON object'] };
+  const entries: [string, string][] = [];
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(parsed)) {
+    const result = headerValue.safeParse(value);
+    if (!HEADER_NAME.test(name)) problems.push('has a name that is not a valid HTTP header name');
+    else if (!result.success) problems.push(`header ${quote(name)} must be a string, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object'}`);
+    else if (NOT_SENDABLE.test(result.data)) problems.push(`header ${quote(name)} contains characters that cannot be sent in an HTTP header`);
+    else entries.push([name, result.data.trim()]);
+  }
+  return { headers: Object.fromEntries(entries), problems };
+}
+
+
+/**
+ * Builds the {@link Config} from environment variables (see the table in the README or `--help`)
+ * and CLI flags, which override their variables. Values are trimmed; empty means unset.
+ *
+ * @throws {ConfigError} listing every invalid value at once (and never any other error).
+ */
+export function loadConfig(env: Record<string, string | undefined>, flags: CliFlags = {}): Config {
+  const problems: ConfigProblem[] = [];
+  const read = (name: string, flag?: string): [string | undefined, string] => {
+    const fromFlag = typeof flag === 'string' ? flag.trim() : '';
+    if (fromFlag) return [fromFlag, `--${name.slice(7).toLowerCase().replace(/_/g, '-')}`];
+    const value = env[name];
+    return [typeof value === 'string' && value.trim() ? value.trim() : undefined, name];
+  };
+  /** Runs `parse` on the variable when set; records a problem and returns `undefined` when invalid. */
+  const check = <T>(name: string, accepted: string, parse: (raw: string) => T | Problem, flag?: string): T | undefined => {
+    const [raw, variable] = read(name, flag);
+    if (raw === undefined) return undefined;
+    let result: T | Problem;
+    try {
+      result = parse(raw);
+    } catch {
+      result = no('could not be read');
+    }
+    if (!(result instanceof Problem)) return result;
+    problems.push({ variable, problem: result.text, accepted });
+    return undefined;
+  };
+  const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => (raw: string) => parseInteger(raw, min, max);
+
+  const base = check('OPENAI_BASE_URL', ACCEPTED.url, parseBaseUrl, flags.baseUrl);
+  const apiKey = check('OPENAI_API_KEY', 'the key as one line of plain text (no control or non-Latin-1 characters)', (raw) =>
+    NOT_SENDABLE.test(raw) ? no('contains characters that cannot be sent in an HTTP header') : raw.replace(/^bearer\s+/i, '') || undefined,
+  );
+  const [model] = read('OPENAI_MODEL', flags.model);
+  const models = check('OPENAI_MODELS', 'model ids separated by commas, or a JSON array of strings', parseModelList);
+  const [systemPrompt] = read('OPENAI_SYSTEM_PROMPT', flags.systemPrompt);
+  const maxTokens = check('OPENAI_MAX_TOKENS', ACCEPTED.tokens, integer(1));
+  const temperature = check('OPENAI_TEMPERATURE', 'a number from 0 to 2', parseTemperature);
+  const headers = check('OPENAI_HEADERS', ACCEPTED.headers, (raw) => {
+    const result = parseHeaders(raw);
+    for (const problem of result.problems) problems.push({ variable: 'OPENAI_HEADERS', problem, accepted: ACCEPTED.headers });
+    return result.headers;
+  });
+  const extraQuery = check('OPENAI_QUERY', 'URL query parameters such as api-version=2024-10-21', (raw) => {
+    const query = raw.replace(/^\?/, '');
+    const bad = queryProblem(query);
+    return bad ? no(bad) : query;
+  });
+  const maxRetries = check('OPENAI_MAX_RETRIES', 'a whole number, 0 or more', integer(0));
+  const timeoutMs = check('OPENAI_TIMEOUT_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
+  const contextWindow = check('OPENAI_CONTEXT_WINDOW', ACCEPTED.tokens, integer(1));
+  const logLevel = check('OPENAI_ACP_LOG', 'one of error, warn, info, debug', (raw) =>
+    LOG_LEVELS.find((level) => level === raw.toLowerCase()) ?? no(`${quote(raw)} is not a log level`),
+  );
+
+  const provider = check('OPENAI_PROVIDER', `one of ${PROVIDER_IDS.join(', ')}`, (raw) => parseProviderId(raw) ?? no(`${quote(raw)} is not a known provider`));
+  const [stateDir] = read('OPENAI_ACP_STATE_DIR');
+
+  const baseUrl = base?.baseUrl ?? CONFIG_DEFAULTS.baseUrl;
+  const query = mergeQueries(base?.query, extraQuery);
+  const config: Config = {
+    baseUrl,
+    chatCompletionsUrl: `${baseUrl}/chat/completions${query ? `?${query}` : ''}`,
+    apiKey,
+    model: model ?? CONFIG_DEFAULTS.model,
+    models,
+    systemPrompt,
+    maxTokens,
+    temperature,
+    headers: headers ?? {},
+    query,
+    maxRetries: maxRetries ?? CONFIG_DEFAULTS.maxRetries,
+    timeoutMs: timeoutMs ?? CONFIG_DEFAULTS.timeoutMs,
+    contextWindow,
+    logLevel: logLevel ?? CONFIG_DEFAULTS.logLevel,
+    provider,
+    stateDir,
+    endpointConfigured: read('OPENAI_BASE_URL', flags.baseUrl)[0] !== undefined || read('OPENAI_API_KEY')[0] !== undefined,
+    modelConfigured: model !== undefined,
+  };
+  if (problems.length > 0) throw new ConfigError(problems, config);
+  return config;
+}
+
+/**
+ * Merges `.env` file text under a real environment: a variable present in `env` (even empty) wins.
+ * Uses dotenv's `parse`; malformed text yields what could be read, and never throws.
+ *
+ * @returns a new object; neither input is modified.
+ */
+export function mergeDotEnv(envFileText: string | undefined, env: Record<string, string | undefined>): Record<string, string | undefined> {
+  let fromFile: Record<string, string> = {};
+  try {
+    if (envFileText) fromFile = parseDotEnv(envFileText);
+  } catch {
+    fromFile = {};
+  }
+  const present = Object.entries(env).filter(([, value]) => value !== undefined);
+  return Object.fromEntries([...Object.entries(fromFile), ...present]);
+}
+
+/** Human text of a {@link ConfigError}, one line per problem: `OPENAI_TEMPERATURE: "hot" is not a number; expected a number from 0 to 2.` */
+export function describeConfigProblems(problems: ConfigProblem[]): string {
+  return problems.map((p) => `${p.variable}: ${p.problem}; expected ${p.accepted}.`).join('\n');
+}
+
+/** Header and query parameter names whose values are secrets (authorization, api-key, x-api-key, *token*, cookie, …). */
+export const SECRET_NAME = /auth|key|token|secret|passw|cookie|session|signature|credential|^(sig|code)$/i;
+
+/**
+ * Secret strings to redact from logs: the API key, and the values of headers and query parameters
+ * whose names look secret (authorization, api-key, x-api-key, *token*, *secret*, *key*, cookie, …);
+ * for a value like `Bearer abc` also `abc` alone. Deduplicated, longest first.
+ */
+export function secretsOf(config: Pick<Config, 'apiKey' | 'headers' | 'query'>): string[] {
+  const found = new Set<string>();
+  const add = (value: string | undefined, schemed = false) => {
+    if (!value) return;
+    found.add(value);
+    const token = schemed ? /^[A-Za-z]+\s+(\S.*)$/.exec(value)?.[1] : undefined;
+    if (token) found.add(token);
+  };
+  add(config.apiKey, true);
+  for (const [name, value] of Object.entries(config.headers)) if (SECRET_NAME.test(name)) add(value, true);
+  for (const piece of (config.query ?? '').split('&')) {
+    const [name = '', value = ''] = piece.split(/=(.*)/s);
+    if (!SECRET_NAME.test(name)) continue;
+    add(value);
+    add(decodeQueryPiece(value));
+  }
+  return [...found].sort((a, b) => b.length - a.length);
+}

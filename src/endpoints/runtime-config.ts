@@ -1,0 +1,207 @@
+/**
+ * The configuration the agent (and `doctor`, `models`) really uses: environment, `.env` in the
+ * working directory, CLI flags, the config file, and — when no endpoint is configured at all — a
+ * local OpenAI-compatible server found on the usual ports.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve as resolvePath } from 'node:path';
+import { defaultConfigPath, parseConfigFile, type ConfigFileResult } from '../config/config-file.js';
+import { CONFIG_DEFAULTS, ConfigError, loadConfig, mergeDotEnv, type CliFlags, type Config, type ConfigProblem } from '../config/config.js';
+import type { NamedEndpointSettings } from './endpoint-registry.js';
+import { noLocalServerHelp, probeLocalServers, type LocalDiscovery } from './local-discovery.js';
+import type { Logger } from '../log.js';
+
+/** The configuration without the (asynchronous) local server search. */
+export interface StaticRuntimeConfig {
+  config: Config;
+  /** Every invalid value of the environment, flags and config file; `undefined` when all are valid. */
+  configError?: ConfigError | undefined;
+  /** The endpoints, default first. Empty when none is configured (see {@link needsDiscovery}). */
+  endpoints: NamedEndpointSettings[];
+  /** The default model value (`providerId/modelId` with several endpoints). */
+  model: string | undefined;
+  /** The config file that was read, when one was. */
+  configFilePath: string | undefined;
+  /** True when neither `OPENAI_BASE_URL`/`--base-url`, `OPENAI_API_KEY` nor a config file names an endpoint. */
+  needsDiscovery: boolean;
+  /** Things worth a `warn` at start (no secrets), e.g. an `apiKeyEnv` naming an unset variable. */
+  warnings: string[];
+}
+
+/** Reads `.env` in `cwd`; `undefined` when absent or unreadable. */
+export function readDotEnv(cwd: string): string | undefined {
+  try {
+    const path = join(cwd, '.env');
+    return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The endpoint the environment describes, as settings named `id`. */
+export function environmentEndpoint(config: Config, id: string): NamedEndpointSettings {
+  return {
+    id,
+    source: 'environment',
+    provider: config.provider,
+    baseUrl: config.baseUrl,
+    chatCompletionsUrl: config.chatCompletionsUrl,
+    apiKey: config.apiKey,
+    headers: config.headers,
+    query: config.query,
+    model: config.model,
+    models: config.models,
+    maxRetries: config.maxRetries,
+    timeoutMs: config.timeoutMs,
+  };
+}
+
+/** Reads the config file; `undefined` when there is none at the default path. */
+function readConfigFileAt(path: string, explicit: boolean, env: Record<string, string | undefined>): ConfigFileResult | ConfigProblem[] | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !explicit) return undefined;
+    return [{ variable: explicit ? 'OPENAI_ACP_CONFIG' : 'the config file', problem: code === 'ENOENT' ? `${JSON.stringify(path)} does not exist` : `${JSON.stringify(path)} cannot be read (${code ?? 'error'})`, accepted: 'the path of a readable JSON config file' }];
+  }
+  return parseConfigFile(text, env, path);
+}
+
+/**
+ * Resolves everything but the local server search. Never throws: invalid values end up in
+ * `configError` (with a usable fallback configuration).
+ *
+ * Endpoints: the environment's endpoint (id `default`) when `OPENAI_BASE_URL`/`--base-url` or
+ * `OPENAI_API_KEY` is set, then the config file's providers in file order. The default model is
+ * `OPENAI_MODEL`/`--model` when set, else the file's `model`, else the first endpoint's own model
+ * (`undefined` when that is only a stand-in: the agent then takes the first chat model it lists).
+ *
+ * @param env - the process environment (`.env` in `cwd` is merged under it).
+ */
+export function resolveStaticConfig(options: { flags: CliFlags; env: Record<string, string | undefined>; cwd: string }): StaticRuntimeConfig {
+  const env = mergeDotEnv(readDotEnv(options.cwd), options.env);
+  let config: Config;
+  const problems: ConfigProblem[] = [];
+  try {
+    config = loadConfig(env, options.flags);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    config = error.fallback;
+    problems.push(...error.problems);
+  }
+  const warnings: string[] = [];
+  const path = resolvePath(options.cwd, defaultConfigPath(env));
+  const file = readConfigFileAt(path, Boolean(env['OPENAI_ACP_CONFIG']?.trim()), env);
+  const endpoints: NamedEndpointSettings[] = [];
+  if (config.endpointConfigured) endpoints.push(environmentEndpoint(config, 'default'));
+  if (Array.isArray(file)) problems.push(...file);
+  else if (file) {
+    for (const provider of file.providers) {
+      if (endpoints.some((e) => e.id === provider.id)) {
+        problems.push({ variable: `${path} providers`, problem: `use the id ${JSON.stringify(provider.id)}, which the environment's endpoint has`, accepted: 'another id' });
+        continue;
+      }
+      if (provider.missingKeyEnv) warnings.push(`provider "${provider.id}": ${provider.missingKeyEnv} (its apiKeyEnv) is not set, so its requests carry no key`);
+      endpoints.push({
+        id: provider.id,
+        source: 'config file',
+        provider: provider.provider,
+        baseUrl: provider.baseUrl,
+        chatCompletionsUrl: `${provider.baseUrl}/chat/completions${provider.query ? `?${provider.query}` : ''}`,
+        apiKey: provider.apiKey,
+        headers: provider.headers,
+        query: provider.query,
+        // Without a model of its own, the provider's default is the first chat model it lists.
+        model: provider.models?.[0] ?? CONFIG_DEFAULTS.model,
+        modelIsStandIn: !provider.models?.length,
+        models: provider.models,
+        maxRetries: config.maxRetries,
+        timeoutMs: config.timeoutMs,
+      });
+    }
+  }
+  const several = endpoints.length > 1;
+  /**
+   * The endpoint a model value names and the id on it: `providerId/modelId` with several
+   * endpoints (and always in the file, whose values `setup` writes that way), else the first.
+   */
+  const address = (value: string, fromFile: boolean) => {
+    const named = endpoints.find((e) => (several || fromFile) && value.startsWith(`${e.id}/`) && value.length > e.id.length + 1);
+    return named ? { endpoint: named, id: value.slice(named.id.length + 1) } : endpoints[0] && { endpoint: endpoints[0], id: value };
+  };
+  const fileModel = file && !Array.isArray(file) ? file.model : undefined;
+  const chosen = config.modelConfigured ? address(config.model, false) : fileModel ? address(fileModel, true) : undefined;
+  if (chosen) {
+    // OPENAI_MODEL naming a file provider's model is not the environment endpoint's model.
+    const environment = endpoints.find((e) => e.source === 'environment');
+    if (environment && chosen.endpoint !== environment) environment.model = CONFIG_DEFAULTS.model;
+    chosen.endpoint.model = chosen.id;
+    chosen.endpoint.modelIsStandIn = false;
+  }
+  const valueOf = (e: NamedEndpointSettings) => (several ? `${e.id}/${e.model}` : e.model);
+  const first = endpoints[0];
+  const model = chosen ? valueOf(chosen.endpoint) : first && !first.modelIsStandIn ? valueOf(first) : undefined;
+  return {
+    config,
+    configError: problems.length > 0 ? new ConfigError(problems, config) : undefined,
+    endpoints,
+    model,
+    configFilePath: file && !Array.isArray(file) ? path : undefined,
+    needsDiscovery: endpoints.length === 0 && !Array.isArray(file),
+    warnings,
+  };
+}
+
+/** The endpoints the agent starts with, and what to say when there are none. */
+export interface StartPlan {
+  endpoints: NamedEndpointSettings[];
+  model: string | undefined;
+  missing?: string | undefined;
+}
+
+/**
+ * The plan of a resolved configuration: its endpoints; or, when it names none
+ * ({@link StaticRuntimeConfig.needsDiscovery}), the local server found on the usual ports (its
+ * first chat model unless `OPENAI_MODEL` is set), or words saying how to configure one.
+ * Never rejects; logs what was chosen at `info`.
+ *
+ * @param discover - injectable search (tests). @defaultValue {@link probeLocalServers} with its 300 ms bound
+ */
+export async function startPlan(
+  resolved: StaticRuntimeConfig,
+  logger: Logger,
+  discover: (logger: Logger) => Promise<LocalDiscovery> = (log) => probeLocalServers({ logger: log }),
+): Promise<StartPlan> {
+  if (!resolved.needsDiscovery) return { endpoints: resolved.endpoints, model: resolved.model };
+  const { config } = resolved;
+  const found = await discover(logger);
+  const server = found.server;
+  if (!server) {
+    logger.warn('no endpoint configured and no local server found; every prompt will say how to configure one');
+    return { endpoints: [], model: undefined, missing: noLocalServerHelp(undefined, found.probes) };
+  }
+  const model = config.modelConfigured ? config.model : server.defaultModel;
+  logger.info('using the local server found', { provider: server.provider, baseUrl: server.baseUrl, model, models: server.models.length });
+  return {
+    endpoints: [
+      {
+        id: server.provider,
+        source: 'local server',
+        provider: server.provider,
+        baseUrl: server.baseUrl,
+        chatCompletionsUrl: `${server.baseUrl}/chat/completions`,
+        apiKey: undefined,
+        // With no endpoint configured, OPENAI_HEADERS can only be meant for the local server (a LiteLLM key).
+        headers: config.headers,
+        query: undefined,
+        model,
+        models: config.models,
+        maxRetries: config.maxRetries,
+        timeoutMs: config.timeoutMs,
+      },
+    ],
+    model,
+  };
+}

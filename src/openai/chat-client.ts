@@ -1,0 +1,309 @@
+/**
+ * ChatCompletionsClient: builds a streaming Chat Completions request, sends it, retries what may
+ * be retried, enforces the silence limit, and yields the decoded SSE items batch by batch.
+ *
+ * Parameter spellings come from the provider profile (`providers.ts`); parameters an endpoint
+ * rejects are corrected and remembered by the adaptive-parameter loop (`adaptive-params.ts`).
+ *
+ * Source: https://platform.openai.com/docs/api-reference/chat/create (`stream`, `stream_options`,
+ * `max_completion_tokens`, `reasoning_effort`).
+ */
+import {
+  applyCorrections,
+  describeCorrection,
+  MAX_CORRECTIONS_PER_REQUEST,
+  parseRejection,
+  processCorrections,
+  type CorrectionMemory,
+} from './adaptive-params.js';
+import { completionToItems } from './completion-to-chunk.js';
+import {
+  ProviderConnectionError,
+  ProviderError,
+  ProviderHttpError,
+  ProviderStreamError,
+  ProviderTimeoutError,
+} from './errors.js';
+import { defaultFetch, type FetchLike } from './http.js';
+import type { Logger } from '../log.js';
+import type { ChatMessage } from './openai-types.js';
+import { detectProvider, maxTokensParam, PROVIDER_PROFILES, type MaxTokensParam, type ProviderProfile, type ReasoningSpelling } from '../config/providers.js';
+import { delay, retryDelayMs } from './retry.js';
+import { createSseDecoder, type SseItem } from './sse.js';
+
+/** One chat request, independent of the endpoint. */
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** Output token limit, sent as `max_tokens` or `max_completion_tokens` as the profile says. */
+  maxTokens?: number | undefined;
+  /** Sampling temperature, 0 to 2. */
+  temperature?: number | undefined;
+  /**
+   * Reasoning effort (`low`, `medium`, `high`, or another level the profile offers); sent with the
+   * profile's spelling (`reasoning_effort`, or `reasoning: {effort}`). `default` or absent: not sent.
+   */
+  reasoningEffort?: string | undefined;
+}
+
+/** How to reach the endpoint. */
+export interface ChatClientOptions {
+  /** Full URL of `/chat/completions`, query included. */
+  url: string;
+  /** Sent as `Authorization: Bearer …` when non-empty (an `api-key` header goes in `headers`). */
+  apiKey?: string | undefined;
+  /** Extra request headers; they win over ours. */
+  headers?: Record<string, string>;
+  /** Parameter spellings. @defaultValue the profile detected from `url` ({@link detectProvider}) */
+  profile?: ProviderProfile | undefined;
+  /** Where learned corrections are kept. @defaultValue the process-wide memory ({@link processCorrections}) */
+  corrections?: CorrectionMemory | undefined;
+  /** Retries after the first attempt. @defaultValue 2 */
+  maxRetries?: number;
+  /** Longest silence (no bytes) before the request is abandoned, in ms, measured between network reads. @defaultValue 600000 */
+  timeoutMs?: number;
+  /** `User-Agent` value. */
+  userAgent?: string;
+  logger?: Logger | undefined;
+  /** Injectable transport (tests). @defaultValue {@link defaultFetch} (no header or body timeout of its own; proxy-aware) */
+  fetch?: FetchLike;
+  /** Injectable jitter source for retry delays (tests). */
+  random?: () => number;
+}
+
+/** What the consumer tells the client while it streams. */
+export interface StreamProgress {
+  /** True once anything of the turn was forwarded to the user: from then on, no retry. */
+  readonly committed: boolean;
+  /** True once a finish reason arrived. A stream that ends with neither this nor `committed` is broken. */
+  readonly finished: boolean;
+  /** Called before each retry's wait. `attempt` counts from 1; `delayMs` in ms. */
+  onRetry?(attempt: number, error: ProviderError, delayMs: number): void;
+  /**
+   * The consumer feeds a `TurnAccumulator`: plain text chunks may then arrive as `delta` items,
+   * recognised without `JSON.parse` (see `SseDecoderOptions.shapes`). @defaultValue false
+   */
+  readonly acceptsDeltas?: boolean;
+}
+
+/** How a request body is spelled for one endpoint and model. */
+export interface RequestShape {
+  /** Name of the token limit. @defaultValue `max_tokens` */
+  maxTokensParam?: MaxTokensParam;
+  /** How reasoning effort is sent. @defaultValue `reasoning_effort` */
+  reasoningSpelling?: ReasoningSpelling;
+  /** Send `stream_options: {include_usage: true}` (usage on the last chunk). @defaultValue true */
+  streamOptions?: boolean;
+}
+
+/** The JSON body of a streaming request, before any learned correction. */
+export function buildChatRequestBody(request: ChatRequest, shape: RequestShape = {}): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: request.model, messages: request.messages, stream: true };
+  if (shape.streamOptions ?? true) body['stream_options'] = { include_usage: true };
+  if (request.maxTokens !== undefined) body[shape.maxTokensParam ?? 'max_tokens'] = request.maxTokens;
+  if (request.temperature !== undefined) body['temperature'] = request.temperature;
+  const effort = request.reasoningEffort;
+  const spelling = shape.reasoningSpelling === undefined ? 'reasoning_effort' : shape.reasoningSpelling;
+  if (effort && effort !== 'default') {
+    if (spelling === 'reasoning_effort') body['reasoning_effort'] = effort;
+    else if (spelling === 'reasoning.effort') body['reasoning'] = { effort };
+  }
+  return body;
+}
+
+/** The {@link RequestShape} a profile gives `model`. */
+export function requestShape(profile: ProviderProfile, model: string): RequestShape {
+  return { maxTokensParam: maxTokensParam(profile, model), reasoningSpelling: profile.reasoningEffort.spelling };
+}
+
+/** Request headers: ours, then the user's (which win). No `Authorization` when there is no key. */
+export function buildChatRequestHeaders(options: ChatClientOptions): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream, application/json',
+  };
+  if (options.userAgent) headers['user-agent'] = options.userAgent;
+  if (options.apiKey) headers['authorization'] = `Bearer ${options.apiKey}`;
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+  return headers;
+}
+
+/** The URL without its query, for logs (a query may carry a key). */
+const withoutQuery = (url: string) => url.split('?')[0] ?? url;
+
+/** Streams chat completions from one endpoint. */
+export class ChatCompletionsClient {
+  readonly options: ChatClientOptions;
+  /** The provider profile used for parameter spellings. */
+  readonly profile: ProviderProfile;
+  constructor(options: ChatClientOptions) {
+    this.options = options;
+    this.profile = options.profile ?? PROVIDER_PROFILES[detectProvider(options.url)];
+  }
+
+  /**
+   * Send `request` and yield the SSE items of the answer, one batch per network read (never
+   * empty). A non-streaming JSON answer is yielded as equivalent items.
+   *
+   * Retries HTTP 408/409/429/5xx, connection failures, silences and early stream ends, with
+   * backoff (abortable), while `progress.committed` is false. An answer naming a parameter the
+   * endpoint rejects (see {@link parseRejection}) is corrected and sent again at once, at most
+   * {@link MAX_CORRECTIONS_PER_REQUEST} times, without counting against `maxRetries`; the
+   * correction is remembered for this URL and model, logged at `info`, and applied to every later
+   * request. Ending the iteration early aborts the HTTP request.
+   *
+   * @throws {ProviderError} when the request finally fails
+   * @throws the signal's reason when `signal` aborts (the caller checks `signal.aborted`)
+   */
+  async *stream(request: ChatRequest, signal: AbortSignal, progress: StreamProgress): AsyncGenerator<SseItem[]> {
+    const maxRetries = this.options.maxRetries ?? 2;
+    const { url } = this.options;
+    const memory = this.options.corrections ?? processCorrections;
+    const base = buildChatRequestBody(request, requestShape(this.profile, request.model));
+    let corrections = 0;
+    for (let attempt = 0; ; attempt++) {
+      const known = memory.get(url, request.model);
+      const body = applyCorrections(base, known);
+      try {
+        yield* this.attempt(body, signal, progress);
+        return;
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        if (error instanceof ProviderHttpError && !progress.committed && corrections < MAX_CORRECTIONS_PER_REQUEST) {
+          const found = parseRejection(error.status, error.body, body, known);
+          // Compare bodies: a correction another request learned meanwhile also makes a retry worthwhile.
+          const next = found ? applyCorrections(base, [...memory.get(url, request.model), found.correction]) : body;
+          if (found && JSON.stringify(next) !== JSON.stringify(body)) {
+            memory.remember(url, request.model, found.correction);
+            corrections++;
+            this.options.logger?.info(`endpoint rejected a request parameter; ${describeCorrection(found.correction)} and retrying`, {
+              url: withoutQuery(url),
+              model: request.model,
+              status: error.status,
+              reason: found.reason,
+            });
+            attempt--;
+            continue;
+          }
+        }
+        const retryable = error instanceof ProviderError && error.retryable;
+        if (!retryable || progress.committed || attempt >= maxRetries) throw error;
+        const headers = error instanceof ProviderHttpError ? error.headers : undefined;
+        const wait = retryDelayMs(attempt, headers, this.options.random?.() ?? Math.random());
+        progress.onRetry?.(attempt + 1, error, wait);
+        this.options.logger?.warn(`request failed, retrying in ${Math.round(wait)} ms`, {
+          attempt: attempt + 1,
+          of: maxRetries,
+          error: (error as Error).message,
+        });
+        await delay(wait, signal);
+      }
+    }
+  }
+
+  /** One HTTP attempt with the final request body. */
+  private async *attempt(body: Record<string, unknown>, signal: AbortSignal, progress: StreamProgress): AsyncGenerator<SseItem[]> {
+    // An abort listener added to an already-aborted signal never fires.
+    signal.throwIfAborted();
+    const { url } = this.options;
+    const timeoutMs = this.options.timeoutMs ?? 600_000;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const fail = (error: unknown, phase: 'connect' | 'body'): never => {
+      if (signal.aborted) throw signal.reason;
+      if (timedOut) throw new ProviderTimeoutError(url, timeoutMs);
+      if (error instanceof ProviderError) throw error;
+      if (phase === 'connect') throw new ProviderConnectionError(url, errorCode(error), error);
+      throw new ProviderStreamError(url, describeCause(error), error);
+    };
+    try {
+      const fetchImpl = this.options.fetch ?? (await defaultFetch());
+      let response: Response;
+      try {
+        response = await fetchImpl(url, {
+          method: 'POST',
+          headers: buildChatRequestHeaders(this.options),
+          body: JSON.stringify(body),
+          signal: controller.signal,
+        });
+      } catch (error) {
+        return fail(error, 'connect');
+      }
+      timer.refresh();
+      if (!response.ok) {
+        let text = '';
+        try {
+          text = await response.text();
+        } catch {
+          // The status alone still explains the failure.
+        }
+        throw new ProviderHttpError(response.status, response.headers, text, url);
+      }
+      if (!response.body) return;
+      const contentType = response.headers.get('content-type') ?? '';
+      const decoder = createSseDecoder({ shapes: progress.acceptsDeltas === true });
+      let json: Uint8Array[] | undefined = contentType.includes('json') ? [] : undefined;
+      let first = true;
+      try {
+        for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+          timer.refresh();
+          if (first && bytes.length > 0) {
+            first = false;
+            // Some servers answer a streaming request with one JSON object, whatever the content type.
+            if (json === undefined && firstNonSpace(bytes) === 0x7b) json = [];
+          }
+          if (json) {
+            json.push(bytes);
+            continue;
+          }
+          const items = decoder.push(bytes);
+          if (items.length > 0) yield items;
+        }
+      } catch (error) {
+        return fail(error, 'body');
+      }
+      if (json) {
+        yield completionToItems(Buffer.concat(json).toString('utf8'));
+        return;
+      }
+      const rest = decoder.end();
+      if (rest.length > 0) yield rest;
+      if (!progress.committed && !progress.finished) {
+        throw new ProviderStreamError(url, 'the stream closed before any content or finish reason');
+      }
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      // Tears the connection down when the consumer stopped early.
+      controller.abort();
+    }
+  }
+}
+
+function firstNonSpace(bytes: Uint8Array): number | undefined {
+  for (const byte of bytes) if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return byte;
+  return undefined;
+}
+
+/** The system error code of a fetch failure (`ECONNREFUSED`, `ENOTFOUND`, `CERT_HAS_EXPIRED`, …). */
+export function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function describeCause(error: unknown): string {
+  const code = errorCode(error);
+  const message = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+  return code ? `${message} (${code})` : message;
+}

@@ -1,0 +1,99 @@
+/**
+ * A session's stored records seen two ways, both pure: what the model is sent (the turns after the
+ * last `/clear` or `/compact`, with a compact summary up front) and what a client is shown when it
+ * loads the session (every record, as the `session/update`s it first saw).
+ *
+ * Sources: ACP `session/load` replays history as `user_message_chunk` / `agent_thought_chunk` /
+ * `agent_message_chunk` (https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions).
+ */
+import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { ChatMessage } from '../openai/openai-types.js';
+import { promptToUserContent } from '../turn/prompt-content.js';
+import type { ClearRecord, CompactRecord, TurnRecord } from './session-records.js';
+import { agentText } from '../acp/to-acp.js';
+
+/** The records that make up a conversation, in order. */
+export type ConversationRecord = TurnRecord | ClearRecord | CompactRecord;
+
+/** What is still sent to the model. */
+export interface LiveConversation {
+  /** The summary written by the latest `/compact`, when it is later than the latest `/clear`. */
+  summary: string | undefined;
+  /** The answered turns after the latest `/clear` or `/compact`, oldest first, each as `[user, assistant]`. */
+  turns: ChatMessage[][];
+  /**
+   * Prompt blocks of the latest turns that got no answer (cancelled before any text), to be put
+   * in front of the next user message; `[]` when the latest turn was answered.
+   */
+  unanswered: ContentBlock[];
+}
+
+/** Text shown for a replayed `/clear`. */
+export const CLEARED_TEXT = 'Conversation cleared: earlier turns are no longer sent to the model (they stay in the saved session).';
+
+/** The user and assistant messages of one turn: the assistant message only when it said something. */
+export function turnMessages(turn: TurnRecord): ChatMessage[] {
+  const messages: ChatMessage[] = [{ role: 'user', content: promptToUserContent(turn.prompt) }];
+  if (turn.assistant) messages.push({ role: 'assistant', content: turn.assistant });
+  return messages;
+}
+
+/**
+ * The part of the conversation the model still sees: turns after the latest `/clear` or
+ * `/compact`, with unanswered user messages folded into the next one.
+ */
+export function liveConversation(records: readonly ConversationRecord[]): LiveConversation {
+  let start = 0;
+  let summary: string | undefined;
+  records.forEach((record, index) => {
+    if (record.type === 'clear' || record.type === 'compact') {
+      start = index + 1;
+      summary = record.type === 'compact' ? record.summary : undefined;
+    }
+  });
+  // A turn cancelled before any answer keeps its user message, folded into the next user message:
+  // chat templates that require user/assistant alternation reject two user messages in a row.
+  const turns: ChatMessage[][] = [];
+  let unanswered: ContentBlock[] = [];
+  for (const record of records.slice(start)) {
+    if (record.type !== 'turn') continue;
+    const prompt = withUnanswered(unanswered, record.prompt);
+    if (!record.assistant) {
+      unanswered = prompt;
+      continue;
+    }
+    unanswered = [];
+    turns.push([{ role: 'user', content: promptToUserContent(prompt) }, { role: 'assistant', content: record.assistant }]);
+  }
+  return { summary, turns, unanswered };
+}
+
+/** `prompt` with the blocks of unanswered turns in front, set apart by a blank line. */
+export function withUnanswered(unanswered: readonly ContentBlock[], prompt: readonly ContentBlock[]): ContentBlock[] {
+  return unanswered.length === 0 ? [...prompt] : [...unanswered, { type: 'text', text: '\n\n' }, ...prompt];
+}
+
+/** The text a replayed `/compact` shows: the summary that replaced the older turns. */
+export function compactedText(summary: string): string {
+  return `Conversation compacted. Summary of the earlier turns, sent to the model in their place:\n\n${summary}`;
+}
+
+/**
+ * The updates that show the whole conversation again, in order: per turn its prompt blocks as
+ * `user_message_chunk`s, its reasoning as one `agent_thought_chunk`, its answer as one
+ * `agent_message_chunk`; a `/clear` or `/compact` as the command and its outcome.
+ */
+export function replayUpdates(records: readonly ConversationRecord[]): SessionUpdate[] {
+  const updates: SessionUpdate[] = [];
+  const user = (text: string): SessionUpdate => ({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
+  for (const record of records) {
+    if (record.type === 'clear') updates.push(user('/clear'), agentText(CLEARED_TEXT));
+    else if (record.type === 'compact') updates.push(user('/compact'), agentText(compactedText(record.summary)));
+    else {
+      for (const block of record.prompt) updates.push({ sessionUpdate: 'user_message_chunk', content: block });
+      if (record.reasoning) updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: record.reasoning } });
+      if (record.assistant) updates.push(agentText(record.assistant));
+    }
+  }
+  return updates;
+}

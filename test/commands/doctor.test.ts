@@ -1,0 +1,182 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { checkLine, runCli, tempHome } from '../helpers/doctor-run-cli.js';
+import { chunk, fakeServerPool, httpError, streamText } from '../helpers/fake-openai.js';
+
+const KEY = 'sk-test-DISTINCTIVE-doctor-key-0123456789';
+const fake = fakeServerPool();
+
+function doctor(env: Record<string, string>, args: string[] = []) {
+  return runCli(['doctor', '--timeout-ms', '3000', ...args], { home: tempHome(), env });
+}
+
+/** A port that was listening a moment ago and is closed now. */
+async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('openai-acp doctor', () => {
+  it('passes every check against a healthy endpoint, masking the key', async () => {
+    const server = await fake();
+    const run = await doctor({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_API_KEY: KEY, OPENAI_HEADERS: '{"X-Title":"visible-title-value"}' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`OPENAI_API_KEY: set (${KEY.length} characters)`);
+    expect(run.stdout).toContain('X-Title: set (19 characters)');
+    expect(run.stdout).not.toContain(KEY.slice(0, 8));
+    expect(run.stdout).not.toContain(KEY.slice(-6));
+    expect(run.stdout).not.toContain('visible-title-value');
+    expect(checkLine(run.stdout, 'configuration is valid')).toMatch(/^✓/);
+    expect(checkLine(run.stdout, 'endpoint answers')).toMatch(/^✓ endpoint answers: HTTP 200 from http:\/\/127\.0\.0\.1:\d+\/v1\/models/);
+    expect(checkLine(run.stdout, 'authentication accepted')).toMatch(/^✓ .*the key was accepted/);
+    expect(checkLine(run.stdout, 'model list (GET /models)')).toMatch(/^✓ .*1 model, including test-model/);
+    expect(checkLine(run.stdout, 'one-token streamed completion')).toMatch(/^✓ .*test-model answered/);
+    expect(checkLine(run.stdout, 'usage reported')).toMatch(/^✓ .*7 prompt \+ 2 completion tokens/);
+    expect(checkLine(run.stdout, 'reasoning effort accepted')).toMatch(/^✓ .*reasoning_effort=low was accepted/);
+    expect(run.stdout).toContain('Result: the agent would work');
+    // The completion asked for one token, through the shared request path (with usage requested).
+    const first = server.requests[0]!;
+    expect(first.body).toMatchObject({ model: 'test-model', stream: true, max_tokens: 1, stream_options: { include_usage: true } });
+    expect(first.headers['authorization']).toBe(`Bearer ${KEY}`);
+    expect(server.requests[1]!.body['reasoning_effort']).toBe('low');
+  });
+
+  it('fails only the model-list and usage checks when those are missing, and still exits 0', async () => {
+    const server = await fake((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`${chunk({ content: 'O' }, 'length')}data: [DONE]\n\n`);
+    });
+    server.setModels({ object: 'list', data: [{ id: 'other-model' }, { id: 'third-model' }] });
+    const run = await doctor({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model' });
+    expect(run.code).toBe(0);
+    expect(checkLine(run.stdout, 'authentication accepted')).toMatch(/^✓ .*no key is set/);
+    expect(checkLine(run.stdout, 'model list (GET /models)')).toMatch(/^✗ .*2 models, but not test-model/);
+    expect(run.stdout).toMatch(/fix: set OPENAI_MODEL to one of other-model, third-model/);
+    expect(checkLine(run.stdout, 'one-token streamed completion')).toMatch(/^✓ .*finish reason: length/);
+    expect(checkLine(run.stdout, 'usage reported')).toMatch(/^✗ usage reported: the stream carried no token counts/);
+  });
+
+  it('reports a refused key (HTTP 401) with a fix, without echoing any part of the key', async () => {
+    const body = readFileSync(new URL('../fixtures/providers/http-errors/azure__401_invalid_subscription_key.body', import.meta.url), 'utf8');
+    const echo = { error: { message: `Incorrect API key provided: sk-test-****************************6789. You can find your API key at https://x.invalid.`, code: 'invalid_api_key' } };
+    const server = await fake(httpError(401, echo));
+    server.setModels(JSON.parse(body), 401);
+    const run = await doctor({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_API_KEY: KEY });
+    expect(run.code).toBe(1);
+    expect(checkLine(run.stdout, 'endpoint answers')).toMatch(/^✓ endpoint answers: HTTP 401/);
+    expect(checkLine(run.stdout, 'authentication accepted')).toMatch(/^✗ authentication accepted: the endpoint refused the key \(HTTP 401\)/);
+    expect(run.stdout).toMatch(/fix: check the key in OPENAI_API_KEY/);
+    expect(checkLine(run.stdout, 'one-token streamed completion')).toMatch(/^✗ .*HTTP 401/);
+    expect(checkLine(run.stdout, 'usage reported')).toMatch(/^– /);
+    expect(checkLine(run.stdout, 'reasoning effort accepted')).toMatch(/^– /);
+    expect(run.stdout).toContain('Result: the agent would not work');
+    for (const piece of [KEY, KEY.slice(0, 8), '6789', '****']) expect(run.stdout).not.toContain(piece);
+  });
+
+  it('says how to set a key when none is set and the endpoint wants one', async () => {
+    const server = await fake(httpError(401, { error: { message: 'Missing bearer authentication' } }));
+    server.setModels({ error: { message: 'Missing bearer authentication' } }, 401);
+    const run = await doctor({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model' });
+    expect(run.code).toBe(1);
+    expect(checkLine(run.stdout, 'authentication accepted')).toMatch(/^✗ .*refused a request without a key \(HTTP 401\)/);
+    expect(run.stdout).toMatch(/fix: no API key is set: set OPENAI_API_KEY/);
+  });
+
+  it('masks secret query parameters in every URL it shows', async () => {
+    const server = await fake(httpError(404, { error: { message: 'The model `test-model` does not exist' } }));
+    const run = await doctor({ OPENAI_BASE_URL: `${server.baseUrl}?api-version=2024-10-21&key=QUERY-SECRET-0123456789`, OPENAI_MODEL: 'test-model' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('api-version=2024-10-21&key=<set (23 characters)>');
+    expect(checkLine(run.stdout, 'one-token streamed completion')).toMatch(/^✗ .*HTTP 404/);
+    expect(run.stdout).toMatch(/fix: check OPENAI_MODEL \(now test-model\); openai-acp models lists/);
+    expect(run.stdout).not.toContain('QUERY-SECRET');
+    expect(run.stdout).not.toContain('6789');
+  });
+
+  it('reports an endpoint that is not running (a port just closed)', async () => {
+    const port = await closedPort();
+    const run = await doctor({ OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_MODEL: 'test-model' });
+    expect(run.code).toBe(1);
+    expect(checkLine(run.stdout, 'endpoint answers')).toBe(`✗ endpoint answers: cannot connect to http://127.0.0.1:${port}/v1/models (ECONNREFUSED)`);
+    expect(run.stdout).toMatch(/fix: start the server, or point OPENAI_BASE_URL at the right address/);
+    expect(checkLine(run.stdout, 'authentication accepted')).toMatch(/^– .*did not answer/);
+    expect(checkLine(run.stdout, 'model list (GET /models)')).toMatch(/^– /);
+    expect(checkLine(run.stdout, 'one-token streamed completion')).toMatch(/^✗ .*not attempted/);
+  });
+
+  it('never hangs: a silent endpoint fails within the timeout', async () => {
+    const server = await fake(() => undefined);
+    server.setModels({ object: 'list', data: [{ id: 'test-model' }] });
+    const run = await runCli(['doctor', '--timeout-ms', '600'], { home: tempHome(), env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model' } });
+    expect(run.code).toBe(1);
+    expect(run.ms).toBeLessThan(8000);
+    expect(checkLine(run.stdout, 'one-token streamed completion')).toMatch(/^✗ .*No data from .* for 600 ms/);
+    expect(run.stdout).toMatch(/fix: the endpoint is slow or stuck/);
+  });
+
+  it('reports a reasoning effort the endpoint refuses, after the adaptive correction drops it', async () => {
+    const server = await fake((req, res, body) => {
+      if ('reasoning_effort' in body) return httpError(400, { error: { message: 'Unrecognized request argument supplied: reasoning_effort', type: 'invalid_request_error', param: null, code: null } })(req, res, body);
+      return streamText(['O'])(req, res, body);
+    });
+    const run = await doctor({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model' });
+    expect(run.code).toBe(0);
+    expect(checkLine(run.stdout, 'reasoning effort accepted')).toMatch(/^✗ reasoning effort accepted: reasoning_effort=low was refused/);
+    expect(run.stdout).toMatch(/fix: leave the reasoning-effort option at "default"/);
+  });
+
+  it('stops at an invalid configuration, naming the setting', async () => {
+    const run = await doctor({ OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', OPENAI_TEMPERATURE: 'hot' });
+    expect(run.code).toBe(1);
+    expect(checkLine(run.stdout, 'configuration is valid')).toMatch(/^✗ .*OPENAI_TEMPERATURE: "hot" is not a number/);
+  });
+
+  it('takes --base-url and --model like the agent', async () => {
+    const server = await fake();
+    const run = await runCli(['doctor', '--base-url', server.baseUrl, '--model=test-model'], { home: tempHome() });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`base URL        ${server.baseUrl}`);
+  });
+
+  it('checks every endpoint of a config file, and fails when one does not work', async () => {
+    const server = await fake();
+    const port = await closedPort();
+    const home = tempHome();
+    mkdirSync(join(home, '.config', 'openai-acp'), { recursive: true });
+    const file = join(home, '.config', 'openai-acp', 'config.json');
+    writeFileSync(file, JSON.stringify({
+      providers: [
+        { id: 'local', baseUrl: server.baseUrl, apiKeyEnv: 'LOCAL_KEY' },
+        { id: 'down', baseUrl: `http://127.0.0.1:${port}/v1`, models: ['gone-model'] },
+      ],
+      model: 'local/test-model',
+    }));
+    const run = await runCli(['doctor', '--timeout-ms', '3000'], { home, env: { LOCAL_KEY: KEY } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`config file       ${file}\n`);
+    expect(run.stdout).toContain('default model     local/test-model');
+    expect(run.stdout).toMatch(new RegExp(`API key +set \\(${KEY.length} characters\\), sent as Authorization: Bearer`));
+    const [, local, down] = run.stdout.split(/\n  endpoint "(?:local|down)"\n/);
+    expect(checkLine(local!, 'one-token streamed completion')).toMatch(/^✓ .*test-model answered/);
+    expect(checkLine(down!, 'endpoint answers')).toMatch(/^✗ .*ECONNREFUSED/);
+    expect(down).toMatch(/fix: start the server, or point "baseUrl" of provider "down" in .*config\.json at the right address/);
+    expect(server.requests[0]!.headers['authorization']).toBe(`Bearer ${KEY}`);
+    expect(run.stdout).not.toContain(KEY);
+  });
+
+  it('says so when the config file is malformed', async () => {
+    const home = tempHome();
+    mkdirSync(join(home, '.config', 'openai-acp'), { recursive: true });
+    writeFileSync(join(home, '.config', 'openai-acp', 'config.json'), '{"providers": [{"id": "x"}]}');
+    const run = await runCli(['doctor'], { home });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('(not used: see the configuration check)');
+    expect(checkLine(run.stdout, 'configuration is valid')).toMatch(/^✗ .*providers\[0\]\.baseUrl/);
+  });
+});

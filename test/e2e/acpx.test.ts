@@ -1,0 +1,88 @@
+/**
+ * End to end with acpx, a real headless ACP client from npm: `acpx --agent '<our CLI>' exec`
+ * against a loopback OpenAI-compatible server.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { httpError, startFakeOpenAI, streamText, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { CLI } from '../helpers/spawn-agent.js';
+
+const ACPX = fileURLToPath(new URL('../../node_modules/acpx/dist/cli.js', import.meta.url));
+let server: FakeOpenAI;
+let home: string;
+
+beforeAll(async () => {
+  server = await startFakeOpenAI();
+  home = mkdtempSync(join(tmpdir(), 'openai-acp-acpx-'));
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+function acpx(prompt: string, env: Record<string, string> = {}, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [ACPX, '--agent', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`, '--format', 'json', '--approve-all', '--cwd', home, ...args, 'exec', prompt],
+      { env: { PATH: process.env.PATH ?? '', HOME: home, OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0', ...env }, timeout: 20_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+function messages(stdout: string): any[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim().startsWith('{'))
+    .map((line) => JSON.parse(line));
+}
+
+/** The concatenated `agent_message_chunk` text among acpx's printed messages. */
+function messageText(all: any[]): string {
+  return all
+    .filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === 'agent_message_chunk')
+    .map((m) => m.params.update.content.text)
+    .join('');
+}
+
+it('acpx exec gets the streamed answer and a clean end_turn', async () => {
+  server.handle(streamText(['Olá', ' mundo']));
+  const run = await acpx('Say hi in Portuguese');
+  expect(run.code).toBe(0);
+  const all = messages(run.stdout);
+  const text = messageText(all);
+  expect(text).toBe('Olá mundo');
+  const answer = all.find((m) => m.result?.stopReason);
+  expect(answer.result).toMatchObject({ stopReason: 'end_turn', usage: { inputTokens: 7, outputTokens: 2 } });
+  expect(server.requests.at(-1)!.body.messages).toEqual([{ role: 'user', content: 'Say hi in Portuguese' }]);
+});
+
+it('acpx exec shows a provider failure as words, not a crash', async () => {
+  server.handle(httpError(401, { error: { message: 'Incorrect API key provided' } }));
+  const run = await acpx('hi', { OPENAI_API_KEY: 'sk-wrong-acpx-key' });
+  const all = messages(run.stdout);
+  const text = messageText(all);
+  expect(text).toContain('HTTP 401');
+  expect(text).toContain('Incorrect API key provided');
+  expect(run.stdout + run.stderr).not.toContain('sk-wrong-acpx-key');
+  expect(all.find((m) => m.result?.stopReason)?.result._meta['openai-acp'].error).toEqual({ kind: 'http', status: 401, retryable: false });
+});
+
+it('acpx --model picks a model from our list, and the upstream request carries it', async () => {
+  server.setModels({ object: 'list', data: [{ id: 'test-model' }, { id: 'other-model' }] });
+  server.handle(streamText(['ok']));
+  try {
+    const run = await acpx('hi', {}, ['--model', 'other-model']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(server.requests.at(-1)!.body.model).toBe('other-model');
+    expect(messages(run.stdout).some((m) => m.method === 'session/set_config_option' && m.params.value === 'other-model')).toBe(true);
+    expect(messages(run.stdout).find((m) => m.result?.stopReason)?.result.stopReason).toBe('end_turn');
+  } finally {
+    server.setModels({ object: 'list', data: [{ id: 'test-model' }] });
+  }
+});

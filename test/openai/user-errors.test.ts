@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ProviderConnectionError,
+  ProviderHttpError,
+  ProviderReportedError,
+  ProviderStreamError,
+  ProviderTimeoutError,
+} from '../../src/openai/errors.js';
+import { describeProviderError, errorMeta } from '../../src/openai/user-errors.js';
+
+const URL_ = 'https://llm.example.test/v1/chat/completions';
+const context = { model: 'gpt-test-model', retries: 0 };
+const http = (status: number, body = '', headers: Record<string, string> = {}) => new ProviderHttpError(status, new Headers(headers), body, URL_);
+
+describe('describeProviderError: HTTP', () => {
+  it.each([401, 403])('%i names OPENAI_API_KEY, the URL and the status', (status) => {
+    const text = describeProviderError(http(status, '{"error":{"message":"Incorrect API key provided"}}'), context);
+    expect(text).toContain('OPENAI_API_KEY');
+    expect(text).toContain(URL_);
+    expect(text).toContain(`HTTP ${status}`);
+    expect(text).toContain('Incorrect API key provided');
+  });
+
+  it('404 names the model, the URL and the settings', () => {
+    const text = describeProviderError(http(404, '{"error":{"message":"The model does not exist"}}'), context);
+    expect(text).toContain('gpt-test-model');
+    expect(text).toContain(URL_);
+    expect(text).toContain('HTTP 404');
+    expect(text).toContain('OPENAI_MODEL');
+    expect(text).toContain('The model does not exist');
+  });
+
+  it('429 says rate limited and how many retries were made', () => {
+    const text = describeProviderError(http(429), { ...context, retries: 2 });
+    expect(text).toMatch(/rate limited/i);
+    expect(text).toContain('HTTP 429');
+    expect(text).toContain('after 2 retries');
+    expect(describeProviderError(http(429), { ...context, retries: 1 })).toContain('after 1 retry');
+    expect(describeProviderError(http(429), context)).not.toMatch(/after \d/);
+  });
+
+  it.each([500, 502, 503, 504])('%i is a server error with the URL and retries', (status) => {
+    const text = describeProviderError(http(status, 'upstream connect error'), { ...context, retries: 3 });
+    expect(text).toMatch(/server error/i);
+    expect(text).toContain(`HTTP ${status}`);
+    expect(text).toContain(URL_);
+    expect(text).toContain('after 3 retries');
+    expect(text).toContain('upstream connect error');
+  });
+
+  it.each([400, 409, 413, 422])('other statuses (%i) name the status, URL and provider message', (status) => {
+    const text = describeProviderError(http(status, '{"error":{"message":"bad things"}}'), context);
+    expect(text).toContain(`HTTP ${status}`);
+    expect(text).toContain(URL_);
+    expect(text).toContain('The provider said: bad things');
+  });
+
+  it.each([400, 401, 403, 404, 408, 409, 413, 422, 429, 500, 503])('every HTTP message names its status (%i) and the URL', (status) => {
+    const text = describeProviderError(http(status), { ...context, retries: 2 });
+    expect(text).toContain(`HTTP ${status}`);
+    expect(text).toContain(URL_);
+    expect(text).not.toContain('undefined');
+  });
+
+  it('includes the OpenRouter raw upstream message', () => {
+    const body = '{"error":{"message":"Provider returned error","code":429,"metadata":{"raw":"model is rate-limited upstream"}}}';
+    expect(describeProviderError(http(429, body), context)).toContain('model is rate-limited upstream');
+  });
+});
+
+describe('describeProviderError: connections, timeouts, streams', () => {
+  it('connection refused mentions the URL and the fix', () => {
+    const text = describeProviderError(new ProviderConnectionError(URL_, 'ECONNREFUSED'), { ...context, retries: 2 });
+    expect(text).toContain(URL_);
+    expect(text).toContain('ECONNREFUSED');
+    expect(text).toContain('OPENAI_BASE_URL');
+    expect(text).toContain('after 2 retries');
+  });
+
+  it('unknown connection failures still name the URL', () => {
+    const text = describeProviderError(new ProviderConnectionError(URL_, undefined), context);
+    expect(text).toContain(URL_);
+    expect(text).toContain('OPENAI_BASE_URL');
+  });
+
+  it.each(['ENOTFOUND', 'EAI_AGAIN'])('%s says the host cannot be resolved', (code) => {
+    const text = describeProviderError(new ProviderConnectionError(URL_, code), context);
+    expect(text).toMatch(/resolve/i);
+    expect(text).toContain(URL_);
+    expect(text).toContain(code);
+    expect(text).toContain('OPENAI_BASE_URL');
+  });
+
+  it.each(['CERT_HAS_EXPIRED', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID', 'ERR_SSL_WRONG_VERSION_NUMBER'])(
+    'TLS code %s points at NODE_EXTRA_CA_CERTS',
+    (code) => {
+      const text = describeProviderError(new ProviderConnectionError(URL_, code), context);
+      expect(text).toContain('NODE_EXTRA_CA_CERTS');
+      expect(text).toContain(URL_);
+      expect(text).toContain(code);
+    },
+  );
+
+  it('timeout names OPENAI_TIMEOUT_MS and its value', () => {
+    const text = describeProviderError(new ProviderTimeoutError(URL_, 90_000), { ...context, retries: 1 });
+    expect(text).toContain('OPENAI_TIMEOUT_MS');
+    expect(text).toContain('90000');
+    expect(text).toContain('90 s');
+    expect(text).toContain(URL_);
+    expect(text).toContain('after 1 retry');
+  });
+
+  it('a provider-reported error includes its message and code', () => {
+    const text = describeProviderError(new ProviderReportedError(URL_, 'Tool choice is required', 'tool_use_failed', 400), context);
+    expect(text).toContain('Tool choice is required');
+    expect(text).toContain('tool_use_failed');
+  });
+
+  it('a broken stream names the URL and the detail', () => {
+    const text = describeProviderError(new ProviderStreamError(URL_, 'socket hang up'), context);
+    expect(text).toContain(URL_);
+    expect(text).toContain('socket hang up');
+  });
+});
+
+describe('errorMeta', () => {
+  it('HTTP errors carry their status and retryability', () => {
+    expect(errorMeta(http(429))).toEqual({ kind: 'http', status: 429, retryable: true });
+    expect(errorMeta(http(401))).toEqual({ kind: 'http', status: 401, retryable: false });
+    expect(errorMeta(http(503))).toEqual({ kind: 'http', status: 503, retryable: true });
+  });
+
+  it('provider-reported errors carry a status only when they had one', () => {
+    expect(errorMeta(new ProviderReportedError(URL_, 'x', 'c', 400))).toEqual({ kind: 'provider', status: 400, retryable: false });
+    const meta = errorMeta(new ProviderReportedError(URL_, 'x'));
+    expect(meta).toEqual({ kind: 'provider', retryable: false });
+    expect('status' in meta).toBe(false);
+  });
+
+  it('other kinds have no status', () => {
+    expect(errorMeta(new ProviderConnectionError(URL_, 'ECONNREFUSED'))).toEqual({ kind: 'connection', retryable: true });
+    expect(errorMeta(new ProviderTimeoutError(URL_, 5))).toEqual({ kind: 'timeout', retryable: true });
+    expect(errorMeta(new ProviderStreamError(URL_, 'eof'))).toEqual({ kind: 'stream', retryable: true });
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * `conversation.ts`: what the model still sees (turns after the latest `/clear` or `/compact`,
+ * with the summary only when a compact is the latest of the two) and what `session/load` replays.
+ */
+import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import { describe, expect, it } from 'vitest';
+import { CLEARED_TEXT, compactedText, liveConversation, replayUpdates, turnMessages, type ConversationRecord } from '../../src/sessions/conversation.js';
+import type { ClearRecord, CompactRecord, TurnRecord } from '../../src/sessions/session-store.js';
+
+const at = '2025-01-01T00:00:00.000Z';
+const turn = (question: string, answer = `answer to ${question}`, reasoning = ''): TurnRecord => ({
+  type: 'turn',
+  at,
+  prompt: [{ type: 'text', text: question }],
+  assistant: answer,
+  reasoning,
+  stopReason: 'end_turn',
+});
+const clear = (): ClearRecord => ({ type: 'clear', at });
+const compact = (summary: string): CompactRecord => ({ type: 'compact', at, summary });
+const questions = (records: readonly ConversationRecord[]) => liveConversation(records).turns.map((messages) => messages[0]!.content);
+
+describe('turnMessages', () => {
+  it('gives the user message and the assistant message', () => {
+    expect(turnMessages(turn('hi', 'hello'))).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ]);
+  });
+
+  it('leaves out an assistant message that said nothing (a cancelled or failed turn)', () => {
+    expect(turnMessages(turn('hi', ''))).toEqual([{ role: 'user', content: 'hi' }]);
+  });
+
+  it('does not send the reasoning back', () => {
+    const messages = turnMessages(turn('hi', 'hello', 'secret thoughts'));
+    expect(JSON.stringify(messages)).not.toContain('secret thoughts');
+  });
+
+  it('joins several text blocks and keeps an image as a content part', () => {
+    const prompt: ContentBlock[] = [
+      { type: 'text', text: 'look at ' },
+      { type: 'text', text: 'this' },
+      { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+    ];
+    const [user] = turnMessages({ ...turn('x'), prompt });
+    expect(user).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'look at this' },
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+      ],
+    });
+  });
+});
+
+describe('liveConversation', () => {
+  it('sends every turn when there is no clear or compact', () => {
+    const live = liveConversation([turn('a'), turn('b'), turn('c')]);
+    expect(live.summary).toBeUndefined();
+    expect(live.turns).toEqual([turnMessages(turn('a')), turnMessages(turn('b')), turnMessages(turn('c'))]);
+  });
+
+  it('is empty for no records', () => {
+    expect(liveConversation([])).toEqual({ summary: undefined, turns: [], unanswered: [] });
+  });
+
+  it('keeps only the turns after the latest /clear', () => {
+    expect(questions([turn('a'), clear(), turn('b'), turn('c')])).toEqual(['b', 'c']);
+    expect(questions([turn('a'), clear(), turn('b'), clear(), turn('c')])).toEqual(['c']);
+    expect(liveConversation([turn('a'), clear(), turn('b')]).summary).toBeUndefined();
+  });
+
+  it('is empty right after a /clear', () => {
+    expect(liveConversation([turn('a'), turn('b'), clear()])).toEqual({ summary: undefined, turns: [], unanswered: [] });
+  });
+
+  it('keeps the turns after the latest /compact, with its summary', () => {
+    const live = liveConversation([turn('a'), turn('b'), compact('we talked about a and b'), turn('c')]);
+    expect(live.summary).toBe('we talked about a and b');
+    expect(live.turns.map((messages) => messages[0]!.content)).toEqual(['c']);
+  });
+
+  it('uses the summary of the latest of several compacts', () => {
+    const live = liveConversation([turn('a'), compact('first'), turn('b'), compact('second'), turn('c')]);
+    expect(live.summary).toBe('second');
+    expect(questions([turn('a'), compact('first'), turn('b'), compact('second'), turn('c')])).toEqual(['c']);
+  });
+
+  it('drops the summary when a /clear follows the /compact', () => {
+    const live = liveConversation([turn('a'), compact('summary of a'), turn('b'), clear(), turn('c')]);
+    expect(live.summary).toBeUndefined();
+    expect(live.turns.map((messages) => messages[0]!.content)).toEqual(['c']);
+  });
+
+  it('keeps the summary of a /compact that follows a /clear', () => {
+    const live = liveConversation([turn('a'), clear(), turn('b'), compact('summary of b'), turn('c')]);
+    expect(live.summary).toBe('summary of b');
+    expect(live.turns.map((messages) => messages[0]!.content)).toEqual(['c']);
+  });
+
+  it('keeps the summary even with no turn after the /compact', () => {
+    expect(liveConversation([turn('a'), compact('summary')])).toEqual({ summary: 'summary', turns: [], unanswered: [] });
+  });
+
+  it('folds the user message of a turn that got no answer into the next one, so roles alternate', () => {
+    const live = liveConversation([turn('a', ''), turn('b', 'B')]);
+    expect(live.turns).toEqual([[{ role: 'user', content: 'a\n\nb' }, { role: 'assistant', content: 'B' }]]);
+    expect(live.unanswered).toEqual([]);
+  });
+
+  it('hands the prompt of trailing unanswered turns on to the next message', () => {
+    const live = liveConversation([turn('a', 'A'), turn('b', ''), turn('c', '')]);
+    expect(live.turns).toEqual([[{ role: 'user', content: 'a' }, { role: 'assistant', content: 'A' }]]);
+    expect(live.unanswered).toEqual([{ type: 'text', text: 'b' }, { type: 'text', text: '\n\n' }, { type: 'text', text: 'c' }]);
+  });
+
+  it('does not modify the records', () => {
+    const records = [turn('a'), compact('s'), turn('b')];
+    const copy = structuredClone(records);
+    liveConversation(records);
+    expect(records).toEqual(copy);
+  });
+});
+
+describe('replayUpdates', () => {
+  it('shows a turn as its prompt blocks, then the thought, then the answer', () => {
+    const prompt: ContentBlock[] = [
+      { type: 'text', text: 'see ' },
+      { type: 'resource_link', uri: 'file:///a.ts', name: 'a.ts' },
+      { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+    ];
+    const updates = replayUpdates([{ ...turn('x', 'the answer', 'the thought'), prompt }]);
+    expect(updates).toEqual([
+      { sessionUpdate: 'user_message_chunk', content: prompt[0] },
+      { sessionUpdate: 'user_message_chunk', content: prompt[1] },
+      { sessionUpdate: 'user_message_chunk', content: prompt[2] },
+      { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'the thought' } },
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'the answer' } },
+    ]);
+  });
+
+  it('shows no thought or answer chunk when the turn had none', () => {
+    expect(replayUpdates([turn('q', '', '')])).toEqual([{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'q' } }]);
+    expect(replayUpdates([turn('q', 'a', '')]).map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'agent_message_chunk']);
+    expect(replayUpdates([turn('q', '', 'r')]).map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'agent_thought_chunk']);
+  });
+
+  it('shows /clear and /compact as the command and its outcome, in record order', () => {
+    const updates = replayUpdates([turn('a', 'A'), clear(), turn('b', 'B'), compact('the summary'), turn('c', 'C')]);
+    const shown = updates.map((update) => [update.sessionUpdate, (update as Extract<SessionUpdate, { content: unknown }>).content]);
+    expect(shown).toEqual([
+      ['user_message_chunk', { type: 'text', text: 'a' }],
+      ['agent_message_chunk', { type: 'text', text: 'A' }],
+      ['user_message_chunk', { type: 'text', text: '/clear' }],
+      ['agent_message_chunk', { type: 'text', text: CLEARED_TEXT }],
+      ['user_message_chunk', { type: 'text', text: 'b' }],
+      ['agent_message_chunk', { type: 'text', text: 'B' }],
+      ['user_message_chunk', { type: 'text', text: '/compact' }],
+      ['agent_message_chunk', { type: 'text', text: compactedText('the summary') }],
+      ['user_message_chunk', { type: 'text', text: 'c' }],
+      ['agent_message_chunk', { type: 'text', text: 'C' }],
+    ]);
+  });
+
+  it('replays every record, including those no longer sent to the model', () => {
+    const records = [turn('old'), clear(), turn('new')];
+    const users = replayUpdates(records).filter((u) => u.sessionUpdate === 'user_message_chunk');
+    expect(users).toHaveLength(3);
+    expect(questions(records)).toEqual(['new']);
+  });
+
+  it('is empty for no records', () => {
+    expect(replayUpdates([])).toEqual([]);
+  });
+
+  it('the compacted text contains the summary', () => {
+    expect(compactedText('S-U-M')).toContain('S-U-M');
+    expect(compactedText('S-U-M').endsWith('S-U-M')).toBe(true);
+  });
+});

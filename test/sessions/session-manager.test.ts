@@ -1,0 +1,202 @@
+import { describe, expect, it } from 'vitest';
+import { SessionManager } from '../../src/sessions/session-manager.js';
+
+/** A promise with its resolve function outside. */
+function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** Work that runs until its signal aborts, then settles with 'cancelled' after `settleMs`. */
+function untilAborted(log: string[], name: string, settleMs = 20) {
+  return (signal: AbortSignal) =>
+    new Promise<string>((resolve) => {
+      log.push(`${name} start`);
+      signal.addEventListener('abort', () =>
+        setTimeout(() => {
+          log.push(`${name} end`);
+          resolve('cancelled');
+        }, settleMs),
+      );
+    });
+}
+
+describe('SessionManager sessions', () => {
+  it('creates sessions with unique ids and finds them again', () => {
+    const manager = new SessionManager();
+    const ids = new Set<string>();
+    for (let i = 0; i < 50; i++) ids.add(manager.create('/tmp', 'm').id);
+    expect(ids.size).toBe(50);
+    expect(manager.size).toBe(50);
+    const session = manager.create('/work', 'gpt-x');
+    expect(session).toMatchObject({ cwd: '/work', model: 'gpt-x', records: [], options: {} });
+    expect(Date.parse(session.createdAt)).not.toBeNaN();
+    expect(session.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(manager.get(session.id)).toBe(session);
+    expect(manager.get('nope')).toBeUndefined();
+  });
+});
+
+describe('SessionManager turns', () => {
+  it('returns what the work returns, and rethrows what it throws', async () => {
+    const manager = new SessionManager();
+    const session = manager.create('/', 'm');
+    await expect(manager.runTurn(session, async () => 42)).resolves.toBe(42);
+    await expect(manager.runTurn(session, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(manager.runTurn(session, async (signal) => signal.aborted)).resolves.toBe(false);
+  });
+
+  it('a second turn aborts the first and starts only after it settled', async () => {
+    const manager = new SessionManager();
+    const session = manager.create('/', 'm');
+    const log: string[] = [];
+    let firstSignal: AbortSignal | undefined;
+    const first = manager.runTurn(session, (signal) => {
+      firstSignal = signal;
+      return untilAborted(log, 'first')(signal);
+    });
+    const second = manager.runTurn(session, async (signal) => {
+      log.push('second start');
+      expect(signal.aborted).toBe(false);
+      return 'done';
+    });
+    expect(firstSignal?.aborted).toBe(true);
+    await expect(first).resolves.toBe('cancelled');
+    await expect(second).resolves.toBe('done');
+    expect(log).toEqual(['first start', 'first end', 'second start']);
+  });
+
+  it('waits even for a predecessor that fails', async () => {
+    const manager = new SessionManager();
+    const session = manager.create('/', 'm');
+    const log: string[] = [];
+    const first = manager.runTurn(session, (signal) =>
+      new Promise((_, reject) => signal.addEventListener('abort', () => setTimeout(() => (log.push('first failed'), reject(new Error('x'))), 10))),
+    );
+    const second = manager.runTurn(session, async () => log.push('second'));
+    await expect(first).rejects.toThrow('x');
+    await second;
+    expect(log).toEqual(['first failed', 'second']);
+  });
+
+  it('a turn cancelled while waiting for its predecessor still runs, with an aborted signal', async () => {
+    const manager = new SessionManager();
+    const session = manager.create('/', 'm');
+    const log: string[] = [];
+    const first = manager.runTurn(session, untilAborted(log, 'first'));
+    const second = manager.runTurn(session, async (signal) => signal.aborted);
+    expect(manager.cancel(session.id)).toBe(true);
+    await first;
+    await expect(second).resolves.toBe(true);
+  });
+
+  it('cancel with no turn running returns false and does not poison the next turn', async () => {
+    const manager = new SessionManager();
+    const session = manager.create('/', 'm');
+    expect(manager.cancel(session.id)).toBe(false);
+    expect(manager.cancel('unknown')).toBe(false);
+    await expect(manager.runTurn(session, async (signal) => signal.aborted)).resolves.toBe(false);
+    // After a finished turn there is nothing to cancel either.
+    expect(manager.cancel(session.id)).toBe(false);
+    await expect(manager.runTurn(session, async (signal) => signal.aborted)).resolves.toBe(false);
+  });
+
+  it('cancel aborts the running turn and only that session', async () => {
+    const manager = new SessionManager();
+    const a = manager.create('/', 'm');
+    const b = manager.create('/', 'm');
+    const log: string[] = [];
+    let bSignal: AbortSignal | undefined;
+    const running = manager.runTurn(a, untilAborted(log, 'a', 0));
+    const started = deferred();
+    const other = manager.runTurn(b, (signal) => {
+      bSignal = signal;
+      started.resolve();
+      return untilAborted(log, 'b', 0)(signal);
+    });
+    await started.promise;
+    expect(manager.cancel(a.id)).toBe(true);
+    await expect(running).resolves.toBe('cancelled');
+    expect(bSignal?.aborted).toBe(false);
+    expect(manager.cancel(b.id)).toBe(true);
+    await other;
+  });
+
+  it('the older turn finishing does not drop the newer one from the lock', async () => {
+    const manager = new SessionManager();
+    const session = manager.create('/', 'm');
+    const log: string[] = [];
+    const first = manager.runTurn(session, untilAborted(log, 'first', 0));
+    let secondSignal: AbortSignal | undefined;
+    const second = manager.runTurn(session, (signal) => {
+      secondSignal = signal;
+      return untilAborted(log, 'second', 0)(signal);
+    });
+    await first;
+    await new Promise((r) => setTimeout(r, 5));
+    expect(secondSignal?.aborted).toBe(false);
+    expect(manager.cancel(session.id)).toBe(true);
+    await expect(second).resolves.toBe('cancelled');
+  });
+
+  it('cancelAll aborts every running turn and resolves once all have settled', async () => {
+    const manager = new SessionManager();
+    const log: string[] = [];
+    const turns = [0, 1, 2].map((i) => manager.runTurn(manager.create('/', 'm'), untilAborted(log, `t${i}`, 10 * (i + 1))));
+    await manager.cancelAll();
+    expect(log.filter((l) => l.endsWith('end')).sort()).toEqual(['t0 end', 't1 end', 't2 end']);
+    await expect(Promise.all(turns)).resolves.toEqual(['cancelled', 'cancelled', 'cancelled']);
+    await expect(manager.cancelAll()).resolves.toBeUndefined();
+  });
+
+  it('an outer signal aborts the turn with its reason', async () => {
+    const manager = new SessionManager();
+    const session = manager.create('/', 'm');
+    const outer = new AbortController();
+    const reason = new Error('client gone');
+    const seen = manager.runTurn(
+      session,
+      (signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(signal.reason))),
+      outer.signal,
+    );
+    outer.abort(reason);
+    await expect(seen).resolves.toBe(reason);
+  });
+
+  it('an already-aborted outer signal gives the work an aborted signal', async () => {
+    const manager = new SessionManager();
+    const session = manager.create('/', 'm');
+    const reason = new Error('early');
+    await expect(manager.runTurn(session, async (signal) => [signal.aborted, signal.reason], AbortSignal.abort(reason))).resolves.toEqual([
+      true,
+      reason,
+    ]);
+  });
+});
+
+describe('SessionManager restore and remove', () => {
+  it('restore holds a stored session under its own id, replacing an older copy', () => {
+    const manager = new SessionManager();
+    const state = { id: 'stored-1', cwd: '/w', createdAt: '2026-01-01T00:00:00.000Z', records: [], model: 'm', options: { thought_level: 'high' }, title: 't' };
+    const first = manager.restore(state);
+    expect(manager.get('stored-1')).toBe(first);
+    expect(first).toMatchObject(state);
+    const second = manager.restore({ ...state, model: 'n' });
+    expect(manager.get('stored-1')).toBe(second);
+    expect(second.model).toBe('n');
+    expect(manager.size).toBe(1);
+  });
+
+  it('remove cancels the running turn and forgets the session; a second remove reports false', async () => {
+    const manager = new SessionManager();
+    const session = manager.create('/', 'm');
+    const log: string[] = [];
+    const turn = manager.runTurn(session, untilAborted(log, 'turn'));
+    expect(manager.remove(session.id)).toBe(true);
+    expect(await turn).toBe('cancelled');
+    expect(log).toEqual(['turn start', 'turn end']);
+    expect(manager.get(session.id)).toBeUndefined();
+    expect(manager.remove(session.id)).toBe(false);
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * The pure parsing of session files (no store, no I/O): `parseSessionText` + `toStoredSession`
+ * (what `load` returns) and `summarizeSessionBytes` (what `list` returns, reading only some
+ * lines) must agree on every file, including shapes the stores never write themselves (blank
+ * lines before the header, whitespace-only files, CR line ends, a trailing line break).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseRecord, parseSessionText, summarizeSessionBytes, toStoredSession, type SessionRecord, type TurnRecord, type Warn } from '../../src/sessions/session-records.js';
+
+const HEADER = '{"type":"session","version":1,"sessionId":"s","cwd":"/c","createdAt":"2026-01-01T00:00:00.000Z"}';
+
+/** A Warn that keeps its calls as `line:msg` strings. */
+function collect(): { warn: Warn; seen: string[] } {
+  const seen: string[] = [];
+  return { warn: (_file, line, msg) => void seen.push(`${line}:${msg}`), seen };
+}
+
+/** Both views of one file's text. */
+function views(text: string) {
+  const load = collect();
+  const list = collect();
+  const parsed = parseSessionText(text, 'f', load.warn);
+  return {
+    stored: parsed && toStoredSession('s', parsed),
+    summary: summarizeSessionBytes('s', Buffer.from(text, 'utf8'), 'f', list.warn),
+    loadWarnings: load.seen,
+    listWarnings: list.seen,
+  };
+}
+
+describe('parseSessionText / toStoredSession', () => {
+  it('skips blank lines before the header and counts them in warning line numbers', () => {
+    const text = ['', '  ', HEADER, '{"type":"clear","at":"2026-01-02T00:00:00.000Z"}', 'not json', ''].join('\n');
+    const { stored, summary, loadWarnings } = views(text);
+    expect(stored).toEqual({ sessionId: 's', cwd: '/c', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-02T00:00:00.000Z', options: {}, records: [{ type: 'clear', at: '2026-01-02T00:00:00.000Z' }] });
+    expect(summary).toEqual({ sessionId: 's', cwd: '/c', updatedAt: '2026-01-02T00:00:00.000Z' });
+    expect(loadWarnings).toEqual(['5:skipping a corrupt session record']);
+  });
+
+  it('gives nothing for an empty or whitespace-only file, warning at line 1', () => {
+    for (const text of ['', '\n\n', ' \t\r\n  ']) {
+      const { stored, summary, loadWarnings, listWarnings } = views(text);
+      expect(stored).toBeUndefined();
+      expect(summary).toBeUndefined();
+      expect(loadWarnings).toEqual(['1:session file is empty; ignoring the session']);
+      expect(listWarnings).toEqual(loadWarnings);
+    }
+  });
+
+  it('gives nothing when the first non-blank line is not a header, warning at that line', () => {
+    const { stored, summary, loadWarnings, listWarnings } = views(['', '{"type":"clear","at":"2026-01-02T00:00:00.000Z"}', HEADER].join('\n'));
+    expect(stored).toBeUndefined();
+    expect(summary).toBeUndefined();
+    expect(loadWarnings).toEqual(['2:session file does not start with a valid header; ignoring the session']);
+    expect(listWarnings).toEqual(loadWarnings);
+  });
+
+  it('merges meta records over each other and keeps the others in order; updatedAt is the last record', () => {
+    const records: SessionRecord[] = [
+      { type: 'meta', at: '2026-01-01T00:00:01.000Z', title: 'one', model: 'm1', options: { a: '1', b: '1' } },
+      { type: 'compact', at: '2026-01-01T00:00:02.000Z', summary: 'so far' },
+      { type: 'meta', at: '2026-01-01T00:00:03.000Z', options: { b: '2' } },
+      { type: 'meta', at: '2026-01-01T00:00:00.500Z', title: 'two' },
+    ];
+    const stored = toStoredSession('s', { header: { cwd: '/c', createdAt: '2026-01-01T00:00:00.000Z' }, records });
+    expect(stored).toEqual({
+      sessionId: 's',
+      cwd: '/c',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.500Z',
+      title: 'two',
+      model: 'm1',
+      options: { a: '1', b: '2' },
+      records: [records[1]],
+    });
+    expect(toStoredSession('s', { header: { cwd: '/c', createdAt: 'T0' }, records: [] })).toEqual({ sessionId: 's', cwd: '/c', createdAt: 'T0', updatedAt: 'T0', options: {}, records: [] });
+  });
+});
+
+describe('summarizeSessionBytes agrees with parseSessionText + toStoredSession (property)', () => {
+  const at = fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+  const text = fc.oneof(fc.string(), fc.constantFrom('"type":"meta"', '{"type":"meta","at":"x","title":"t"}', '\\', '"'));
+  // Lines as the stores write them: JSON.stringify with `type` and `at` first.
+  const record: fc.Arbitrary<SessionRecord> = fc.oneof(
+    fc.record({ type: fc.constant('turn' as const), at, prompt: fc.constant<TurnRecord['prompt']>([]), assistant: text, reasoning: text, stopReason: fc.constant('end_turn'), toolCalls: fc.constant<unknown[]>([{ type: 'meta', title: 'nested, not a title' }]) }, { requiredKeys: ['type', 'at', 'prompt', 'assistant', 'reasoning', 'stopReason'] }),
+    fc.record({ type: fc.constant('meta' as const), at, title: text, model: text }, { requiredKeys: ['type', 'at'] }),
+    fc.record({ type: fc.constant('clear' as const), at }),
+    fc.record({ type: fc.constant('compact' as const), at, summary: text }),
+  );
+  const garbage = fc
+    .oneof(fc.constantFrom('{"type":"meta","at":1,"title":"no"}', '{"type":"meta","at":"x","title":"torn', 'x"type":"meta"', HEADER, '{}'), fc.string({ minLength: 1 }))
+    .filter((g) => {
+      if (g.includes('\n') || g.trim() === '') return false;
+      try {
+        return parseRecord(JSON.parse(g)) === undefined;
+      } catch {
+        return true;
+      }
+    });
+  const blank = fc.constantFrom('', ' ', '\t', '\r');
+  const line = fc.oneof(
+    { arbitrary: record.map((r) => JSON.stringify(r)), weight: 3 },
+    { arbitrary: garbage, weight: 2 },
+    { arbitrary: blank, weight: 1 },
+  );
+
+  it('same cwd, title and updatedAt; list warns only about lines load warns about', () => {
+    fc.assert(
+      fc.property(fc.array(blank, { maxLength: 2 }), fc.array(line, { maxLength: 12 }), fc.boolean(), (before, body, trailingBreak) => {
+        const file = [...before, HEADER, ...body].join('\n') + (trailingBreak ? '\n' : '');
+        const { stored, summary, loadWarnings, listWarnings } = views(file);
+        expect(stored).toBeDefined();
+        expect(summary).toEqual({ sessionId: 's', cwd: stored!.cwd, updatedAt: stored!.updatedAt, ...(stored!.title === undefined ? {} : { title: stored!.title }) });
+        for (const warning of listWarnings) expect(loadWarnings).toContain(warning);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

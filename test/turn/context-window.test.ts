@@ -1,0 +1,242 @@
+/**
+ * Token estimates (text, messages, images), calibration, and the trimming plan: what is kept,
+ * what is dropped, and the notice shown to the user.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  calibrationFactor,
+  DEFAULT_RESERVE_TOKENS,
+  estimateImageTokens,
+  estimateMessageTokens,
+  estimateTextTokens,
+  estimateTokens,
+  imageDimensions,
+  MESSAGE_OVERHEAD_TOKENS,
+  planContext,
+  REPLY_PRIMING_TOKENS,
+  trimmingNotice,
+  UNKNOWN_IMAGE_TOKENS,
+} from '../../src/turn/context-window.js';
+import type { ChatMessage } from '../../src/openai/openai-types.js';
+import { dataUrl, gif, jpeg, png, webp } from './context-window-images.js';
+
+/** A message whose estimate is exactly `tokens` (content of `tokens - overhead` ASCII tokens). */
+const user = (tokens: number, tag = ''): ChatMessage => ({ role: 'user', content: tag.padEnd(4 * (tokens - MESSAGE_OVERHEAD_TOKENS), '.') });
+const assistant = (tokens: number, tag = ''): ChatMessage => ({ role: 'assistant', content: tag.padEnd(4 * (tokens - MESSAGE_OVERHEAD_TOKENS), '.') });
+const system = (tokens: number): ChatMessage => ({ role: 'system', content: 'S'.repeat(4 * (tokens - MESSAGE_OVERHEAD_TOKENS)) });
+const b64 = (data: number[]) => Buffer.from(data).toString('base64');
+
+describe('estimateTextTokens', () => {
+  it.each([
+    ['', 0],
+    ['abcd', 1],
+    ['abcde', 2],
+    ['a'.repeat(400), 100],
+    ['你好世界', 4],
+    ['こんにちは', 5],
+    ['привет', 3],
+    ['😀', 2],
+  ])('%j → %i', (text, tokens) => {
+    expect(estimateTextTokens(text)).toBe(tokens);
+  });
+});
+
+describe('estimateMessageTokens / estimateTokens', () => {
+  it('counts the per-message overhead and the text', () => {
+    expect(estimateMessageTokens({ role: 'user', content: 'a'.repeat(40) })).toBe(MESSAGE_OVERHEAD_TOKENS + 10);
+    expect(estimateMessageTokens({ role: 'assistant', content: '' })).toBe(MESSAGE_OVERHEAD_TOKENS);
+  });
+
+  it('counts text parts as text and image parts as images', () => {
+    const url = dataUrl('image/png', png(1024, 1024));
+    const message: ChatMessage = { role: 'user', content: [{ type: 'text', text: 'a'.repeat(20) }, { type: 'image_url', image_url: { url } }] };
+    expect(estimateMessageTokens(message)).toBe(MESSAGE_OVERHEAD_TOKENS + 5 + 765);
+  });
+
+  it('counts other fields (tool calls) as their JSON text', () => {
+    const toolCalls = [{ id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"path":"a.txt"}' } }];
+    const message = { role: 'assistant', content: '', tool_calls: toolCalls } as unknown as ChatMessage;
+    expect(estimateMessageTokens(message)).toBe(MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(JSON.stringify(toolCalls)));
+  });
+
+  it('adds the reply priming once per request, and nothing for no messages', () => {
+    expect(estimateTokens([])).toBe(0);
+    expect(estimateTokens([user(10), assistant(20)])).toBe(REPLY_PRIMING_TOKENS + 30);
+  });
+});
+
+describe('image estimates', () => {
+  it.each([
+    ['PNG', png(1920, 1080), { width: 1920, height: 1080 }],
+    ['GIF', gif(300, 200), { width: 300, height: 200 }],
+    ['WebP lossy', webp('VP8 ', 1023, 767), { width: 1023, height: 767 }],
+    ['WebP lossless', webp('VP8L', 16383, 2), { width: 16383, height: 2 }],
+    ['WebP extended', webp('VP8X', 4000, 3000), { width: 4000, height: 3000 }],
+    ['JPEG', jpeg(640, 480), { width: 640, height: 480 }],
+    ['progressive JPEG', jpeg(720, 477, [], 0xc2), { width: 720, height: 477 }],
+    ['JPEG with 120 KB of EXIF and ICC segments before the frame', jpeg(4032, 3024, [60_000, 60_000]), { width: 4032, height: 3024 }],
+  ])('reads the size of a %s', (_name, data, size) => {
+    expect(imageDimensions(b64(data))).toEqual(size);
+  });
+
+  it('reads no size from other data', () => {
+    expect(imageDimensions('')).toBeUndefined();
+    expect(imageDimensions(b64([...Buffer.from('BM not a supported format, just some bytes')]))).toBeUndefined();
+    expect(imageDimensions(b64(png(0, 10)))).toBeUndefined();
+    expect(imageDimensions(b64([0xff, 0xd8, 0xff, 0xe0, 0xff, 0xff]))).toBeUndefined(); // segment running past the end
+    expect(imageDimensions('!!!! not base64 ####')).toBeUndefined();
+  });
+
+  it("applies OpenAI's documented costs", () => {
+    // https://platform.openai.com/docs/guides/images-vision#calculating-costs
+    expect(estimateImageTokens(dataUrl('image/png', png(1024, 1024)))).toBe(765);
+    expect(estimateImageTokens(dataUrl('image/jpeg', jpeg(2048, 4096)))).toBe(1105);
+    expect(estimateImageTokens(dataUrl('image/jpeg', jpeg(4096, 8192)), 'low')).toBe(85);
+    // Small images are not scaled up: one tile.
+    expect(estimateImageTokens(dataUrl('image/gif', gif(300, 200)))).toBe(255);
+    // 1920 × 1080 → 1365 × 768 → 3 × 2 tiles.
+    expect(estimateImageTokens(dataUrl('image/webp', webp('VP8X', 1920, 1080)))).toBe(1105);
+  });
+
+  it('uses the fixed cost when the size is unknown', () => {
+    expect(UNKNOWN_IMAGE_TOKENS).toBe(1105);
+    expect(estimateImageTokens('https://example.com/cat.png')).toBe(UNKNOWN_IMAGE_TOKENS);
+    expect(estimateImageTokens('data:image/png;base64,AAAA')).toBe(UNKNOWN_IMAGE_TOKENS);
+    expect(estimateImageTokens('data:image/svg+xml,<svg/>')).toBe(UNKNOWN_IMAGE_TOKENS);
+  });
+
+  it('reads data URLs with extra parameters', () => {
+    expect(estimateImageTokens(`data:image/png;name=a.png;base64,${b64(png(100, 100))}`)).toBe(255);
+  });
+});
+
+describe('calibrationFactor', () => {
+  it('scales by the provider count over our estimate', () => {
+    expect(calibrationFactor({ estimated: 1000, actual: 1200 })).toBeCloseTo(1.2);
+    expect(calibrationFactor({ estimated: 1000, actual: 700 })).toBeCloseTo(0.7);
+  });
+  it('is bounded to 0.5–3', () => {
+    expect(calibrationFactor({ estimated: 1000, actual: 100_000 })).toBe(3);
+    expect(calibrationFactor({ estimated: 1000, actual: 1 })).toBe(0.5);
+  });
+  it('is 1 without a usable sample', () => {
+    expect(calibrationFactor(undefined)).toBe(1);
+    expect(calibrationFactor({ estimated: 10, actual: 30 })).toBe(1); // template overhead dominates tiny prompts
+    expect(calibrationFactor({ estimated: 1000, actual: 0 })).toBe(1);
+    expect(calibrationFactor({ estimated: Number.NaN, actual: 1000 })).toBe(1);
+    expect(calibrationFactor({ estimated: 1000, actual: Number.POSITIVE_INFINITY })).toBe(1);
+  });
+});
+
+describe('planContext', () => {
+  const turns = [
+    [user(100, 'u1'), assistant(100, 'a1')],
+    [user(100, 'u2'), assistant(100, 'a2')],
+    [user(100, 'u3'), assistant(100, 'a3')],
+  ];
+  const current = user(50, 'now');
+  const sys = system(50);
+  /** Total estimate of system + current: 3 + 50 + 50. */
+  const base = REPLY_PRIMING_TOKENS + 100;
+
+  it('keeps everything when it fits', () => {
+    const plan = planContext({ system: sys, turns, current, contextWindow: 100_000 });
+    expect(plan.messages).toEqual([sys, ...turns.flat(), current]);
+    expect(plan).toMatchObject({ droppedTurns: 0, keptTurns: 3, estimatedTokens: base + 600, rawEstimatedTokens: base + 600, fits: true });
+    expect(plan.budget).toBe(100_000 - DEFAULT_RESERVE_TOKENS);
+  });
+
+  it('keeps everything without a context window', () => {
+    for (const contextWindow of [undefined, 0, -5, Number.NaN]) {
+      const plan = planContext({ system: sys, turns, current, contextWindow });
+      expect(plan.messages).toHaveLength(8);
+      expect(plan.droppedTurns).toBe(0);
+      expect(plan.budget).toBeUndefined();
+    }
+  });
+
+  it('drops the oldest turns first, whole, keeping system and current', () => {
+    // Room for system + current + two turns exactly.
+    const plan = planContext({ system: sys, turns, current, contextWindow: base + 400, reserveTokens: 0 });
+    expect(plan.messages).toEqual([sys, ...turns[1]!, ...turns[2]!, current]);
+    expect(plan).toMatchObject({ droppedTurns: 1, keptTurns: 2, estimatedTokens: base + 400, fits: true });
+
+    const tighter = planContext({ system: sys, turns, current, contextWindow: base + 399, reserveTokens: 0 });
+    expect(tighter.messages).toEqual([sys, ...turns[2]!, current]);
+    expect(tighter.droppedTurns).toBe(2);
+  });
+
+  it('never keeps a user message without its answer', () => {
+    // 150 tokens of room: half a turn would fit, a whole one does not.
+    const plan = planContext({ system: sys, turns, current, contextWindow: base + 150, reserveTokens: 0 });
+    expect(plan.messages).toEqual([sys, current]);
+    expect(plan.droppedTurns).toBe(3);
+  });
+
+  it('keeps only a suffix: a large recent turn stops older small ones from being kept', () => {
+    const mixed = [[user(10, 'small')], [user(500, 'big'), assistant(500)], [user(10, 'recent')]];
+    const plan = planContext({ turns: mixed, current, contextWindow: 300, reserveTokens: 0 });
+    expect(plan.messages).toEqual([mixed[2]![0], current]);
+    expect(plan.droppedTurns).toBe(2);
+  });
+
+  it('keeps system and current even when they alone do not fit', () => {
+    const plan = planContext({ system: system(5000), turns, current, contextWindow: 1000, reserveTokens: 0 });
+    expect(plan.messages).toEqual([system(5000), current]);
+    expect(plan).toMatchObject({ droppedTurns: 3, keptTurns: 0, fits: false });
+    expect(plan.estimatedTokens).toBeGreaterThan(1000);
+  });
+
+  it('works without a system prompt', () => {
+    const plan = planContext({ turns, current, contextWindow: REPLY_PRIMING_TOKENS + 50 + 200, reserveTokens: 0 });
+    expect(plan.messages).toEqual([...turns[2]!, current]);
+  });
+
+  it('reserves room for the answer: maxTokens, else min(4096, 25 % of the window)', () => {
+    expect(planContext({ turns: [], current, contextWindow: 128_000 }).budget).toBe(128_000 - 4096);
+    expect(planContext({ turns: [], current, contextWindow: 8000 }).budget).toBe(6000);
+    expect(planContext({ turns: [], current, contextWindow: 8000, maxTokens: 1000 }).budget).toBe(7000);
+    expect(planContext({ turns: [], current, contextWindow: 8000, maxTokens: 1000, reserveTokens: 10 }).budget).toBe(7990);
+    expect(planContext({ turns: [], current, contextWindow: 8000, maxTokens: 9000 }).budget).toBe(0);
+  });
+
+  it('scales estimates up with a calibration, dropping more', () => {
+    // Uncalibrated, everything fits in base + 600; at 1.2× only two turns do.
+    const window = base + 600;
+    expect(planContext({ system: sys, turns, current, contextWindow: window, reserveTokens: 0 }).droppedTurns).toBe(0);
+    const plan = planContext({ system: sys, turns, current, contextWindow: window, reserveTokens: 0, calibration: { estimated: 1000, actual: 1200 } });
+    expect(plan.droppedTurns).toBe(1);
+    expect(plan.rawEstimatedTokens).toBe(base + 400);
+    expect(plan.estimatedTokens).toBe(Math.ceil((base + 400) * 1.2));
+    expect(plan.estimatedTokens).toBeLessThanOrEqual(window);
+  });
+
+  it('scales estimates down with a calibration, keeping more', () => {
+    const window = Math.ceil((base + 600) / 2);
+    expect(planContext({ system: sys, turns, current, contextWindow: window, reserveTokens: 0 }).droppedTurns).toBe(2);
+    const plan = planContext({ system: sys, turns, current, contextWindow: window, reserveTokens: 0, calibration: { estimated: 2000, actual: 1000 } });
+    expect(plan.droppedTurns).toBe(0);
+    expect(plan.estimatedTokens).toBe(Math.ceil((base + 600) * 0.5));
+  });
+
+  it('counts images in the turns it keeps or drops', () => {
+    const url = dataUrl('image/png', png(1024, 1024)); // 765 tokens
+    const withImage: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url } }] }, assistant(10)];
+    const plan = planContext({ turns: [withImage, [user(10)]], current, contextWindow: 500, reserveTokens: 0 });
+    expect(plan.droppedTurns).toBe(1);
+    const roomy = planContext({ turns: [withImage, [user(10)]], current, contextWindow: 1000, reserveTokens: 0 });
+    expect(roomy.droppedTurns).toBe(0);
+    expect(roomy.rawEstimatedTokens).toBe(REPLY_PRIMING_TOKENS + 50 + 10 + (MESSAGE_OVERHEAD_TOKENS + 1 + 765) + 10);
+  });
+});
+
+describe('trimmingNotice', () => {
+  it('names the count and the window', () => {
+    expect(trimmingNotice(3, 128_000)).toBe("3 earlier turns were left out to fit the model's context window (128,000 tokens).");
+    expect(trimmingNotice(1, 8192)).toBe("1 earlier turn was left out to fit the model's context window (8,192 tokens).");
+    expect(trimmingNotice(1200, 1_000_000)).toBe("1,200 earlier turns were left out to fit the model's context window (1,000,000 tokens).");
+  });
+  it('is empty when nothing was left out', () => {
+    expect(trimmingNotice(0, 128_000)).toBe('');
+  });
+});
