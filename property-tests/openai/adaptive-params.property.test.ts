@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ADJUSTABLE_PARAMS, applyCorrection, parseRejection } from '../../src/openai/adaptive-params.js';
+import { applyCorrection } from '../../src/openai/adaptive-params.js';
+import { ADJUSTABLE_PARAMS, parseRejection } from '../../src/openai/rejection.js';
 
 const names = [...ADJUSTABLE_PARAMS, 'model', 'messages', 'stream', 'tools', 'tool_choice'];
 const sentBody = fc

@@ -5,7 +5,8 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { CLEARED_TEXT, compactedText, liveConversation, replayUpdates, turnMessages, type ConversationRecord } from '../../src/sessions/conversation.js';
+import { CLEARED_TEXT, compactedText, liveConversation, turnMessages, type ConversationRecord } from '../../src/sessions/conversation.js';
+import { replayUpdates } from '../../src/acp/replay.js';
 import type { TurnRecord } from '../../src/sessions/session-store.js';
 
 const at = '2025-01-01T00:00:00.000Z';

@@ -14,13 +14,14 @@ import {
 } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
 import { describeConfigProblems, secretsOf, type Config, type ConfigError } from '../config/config.js';
-import { replayUpdates } from '../sessions/conversation.js';
 import { EndpointRegistry, type NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
 import type { FetchLike } from '../openai/http.js';
 import { initializeResponse, SETUP_AUTH_METHOD_ID } from './initialize.js';
 import type { Logger } from '../log.js';
 import { MODEL_CONFIG_ID, ModelPicker, THOUGHT_LEVEL_CONFIG_ID } from './model-picker.js';
 import { PromptRunner } from './prompt-runner.js';
+import { changeProviders, type ProviderChangeState } from './provider-change.js';
+import { replayUpdates } from './replay.js';
 import { clientEndpoint, SUPPORTED_API_TYPES } from './provider-methods.js';
 import { reasoningEffortLevels } from '../config/providers.js';
 import { environmentEndpoint } from '../endpoints/runtime-config.js';
@@ -175,6 +176,17 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     }
   };
 
+  const providerState: ProviderChangeState = {
+    registry: () => registry,
+    plan: () => plan,
+    setPlan: (next) => {
+      plan = next;
+    },
+    sessions,
+    picker,
+    defaultModel,
+  };
+
   const app = agent({ name: AGENT_NAME })
     .onRequest('initialize', async ({ params }) => {
       const store = await storeReady;
@@ -192,7 +204,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
         configError = next.configError;
         // The first search finishes first, so what was read now is what stays.
         await ready();
-        await changeProviders(client, () => adopt(next.plan), { keepPlanModel: true });
+        await changeProviders(providerState, client, () => adopt(next.plan), { keepPlanModel: true });
         logger.info('configuration re-read', { endpoints: next.plan.endpoints.map((e) => e.id).join(', ') || 'none' });
         if (configError) throw RequestError.authRequired({ problems: configError.problems }, `The configuration is still invalid:\n${describeConfigProblems(configError.problems)}`);
       }
@@ -294,45 +306,18 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       const settings = clientEndpoint(params, config);
       // The client's headers may carry credentials: they are redacted from every log line from now on.
       logger.addSecrets?.(secretsOf(settings));
-      await changeProviders(client, () => registry.set(settings));
+      await changeProviders(providerState, client, () => registry.set(settings));
       logger.info('provider set by the client', { providerId: params.providerId, apiType: params.apiType, baseUrl: settings.baseUrl });
       return {};
     })
     .onRequest('providers/disable', async ({ params, client }) => {
       await ready();
       if (!registry.get(params.providerId)) return {};
-      await changeProviders(client, () => registry.disable(params.providerId));
+      await changeProviders(providerState, client, () => registry.disable(params.providerId));
       logger.info('provider disabled by the client', { providerId: params.providerId });
       return {};
     });
 
-  /**
-   * Applies a change to the endpoints (providers/set, providers/disable, or a configuration read
-   * again by `authenticate`) and keeps every model value meaning the same model: values are
-   * re-spelled when the number of endpoints crosses one (`m` ⇄ `id/m`), a value whose endpoint is
-   * gone becomes the default. Each held session gets its new lists as `config_option_update`.
-   */
-  const changeProviders = async (client: AgentContext, change: () => void, { keepPlanModel = false } = {}) => {
-    const before = (value: string | undefined) => {
-      const target = value === undefined ? undefined : registry.resolve(value);
-      return target && { id: target.endpoint.settings.id, model: target.model };
-    };
-    const planTarget = before(plan.model);
-    const held = sessions.all().map((session) => ({ session, target: before(session.model) }));
-    change();
-    const respell = (target: { id: string; model: string } | undefined) => (target && registry.get(target.id) ? registry.valueOf(target.id, target.model) : undefined);
-    // A configuration read again brings its own default model.
-    if (!keepPlanModel) plan = { ...plan, model: respell(planTarget) };
-    const models = await registry.models();
-    const fallback = await defaultModel();
-    for (const { session, target } of held) {
-      session.model = respell(target) ?? fallback;
-      picker.attach(session, models);
-      await client
-        .notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'config_option_update', configOptions: picker.configOptions(session) } })
-        .catch(() => undefined);
-    }
-  };
   return { app, sessions };
 }
 

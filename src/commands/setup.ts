@@ -7,7 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { defaultConfigPath, writeConfigFile, type ConfigFileData, type ConfigFileProvider } from '../config/config-file.js';
-import { loadConfig, parseBaseUrl, Problem, secretsOf } from '../config/config.js';
+import { loadConfig, secretsOf } from '../config/config.js';
+import { parseBaseUrl, Problem } from '../config/config-values.js';
 import type { FetchLike } from '../openai/http.js';
 import { pickLocalModel } from '../endpoints/local-discovery.js';
 import { createLogger } from '../log.js';

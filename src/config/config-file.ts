@@ -11,7 +11,8 @@
  */
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ACCEPTED, parseBaseUrl, parseHeaders, Problem, queryProblem, type ConfigProblem } from './config.js';
+import { type ConfigProblem } from './config.js';
+import { ACCEPTED, parseBaseUrl, parseHeaders, Problem, queryProblem } from './config-values.js';
 import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
 import { mergeQueries } from './query-string.js';
 

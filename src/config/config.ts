@@ -5,9 +5,9 @@
  * an error message.
  */
 import { parse as parseDotEnv } from 'dotenv';
-import { z } from 'zod';
 import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
 import type { LogLevel } from '../log.js';
+import { ACCEPTED, MAX_TIMER_MS, no, NOT_SENDABLE, parseBaseUrl, parseHeaders, parseInteger, parseModelList, parseTemperature, Problem, queryProblem, quote } from './config-values.js';
 import { decodeQueryPiece, mergeQueries } from './query-string.js';
 
 export type { LogLevel } from '../log.js';
@@ -94,118 +94,6 @@ export const CONFIG_DEFAULTS = { baseUrl: 'https://api.openai.com/v1', model: 'g
 
 /** The log levels, most severe first. */
 export const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
-
-/** Accepted forms shared by several settings. */
-export const ACCEPTED = {
-  url: 'an http:// or https:// URL such as https://api.openai.com/v1 or http://127.0.0.1:11434/v1',
-  tokens: 'a whole number of tokens greater than 0',
-  headers: 'a JSON object of header names to string values, e.g. {"api-key":"..."}',
-};
-/** Largest delay Node's timers accept (ms); larger values would fire at once. */
-const MAX_TIMER_MS = 2_147_483_647;
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** Characters that cannot be sent in an HTTP header value (controls, and beyond Latin-1). */
-const NOT_SENDABLE = /[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/;
-const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-const headerValue = z.union([z.string(), z.number(), z.boolean()]).transform(String);
-
-/** A reason a value was rejected, kept apart from parsed values (which may be strings too). */
-export class Problem {
-  constructor(readonly text: string) {}
-}
-const no = (text: string) => new Problem(text);
-const quote = (value: string) => JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}…` : value);
-
-/** A base URL for messages: nothing when it may carry credentials, and never its query. */
-function showUrl(value: string): string {
-  if (value.includes('@')) return 'the value';
-  const cut = value.split(/[?#]/)[0] ?? '';
-  return quote(cut === value ? value : `${cut}?…`);
-}
-
-/** Parses a whole number in `[min, max]`: the number, or the problem. */
-function parseInteger(raw: string, min: number, max: number): number | Problem {
-  if (!/^[+-]?\d+(\.0*)?$/.test(raw)) return no(`${quote(raw)} is not ${FLOAT.test(raw) ? 'a whole number' : 'a number'}`);
-  const n = Number(raw) + 0;
-  if (n < min) return no(`${quote(raw)} is less than ${min}`);
-  return n > max ? no(`${quote(raw)} is more than ${max}`) : n;
-}
-
-function parseTemperature(raw: string): number | Problem {
-  if (!FLOAT.test(raw)) return no(`${quote(raw)} is not a number`);
-  const n = Number(raw) + 0;
-  if (n < 0) return no(`${quote(raw)} is negative`);
-  return n <= 2 ? n : no(`${quote(raw)} is more than 2`);
-}
-
-/** Why `query` is not a usable query string, without echoing it; `undefined` when it is fine. */
-export function queryProblem(query: string): string | undefined {
-  if (/[\s\u0000-\u001f\u007f]/.test(query)) return 'contains spaces or control characters';
-  if (query.includes('#')) return 'contains "#"';
-  if (/%(?![0-9a-f]{2})/i.test(query)) return 'contains a "%" that is not followed by two hex digits';
-  return undefined;
-}
-
-/** Normalizes a base URL: the base without query, and its query; or the problem. */
-export function parseBaseUrl(raw: string): { baseUrl: string; query: string | undefined } | Problem {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return no(`${showUrl(raw)} is not a URL${raw.includes('://') ? '' : ' (http:// or https:// is missing)'}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return no(`${showUrl(raw)} is not an http:// or https:// URL`);
-  if (url.username || url.password) return no('contains a user name or password; put the key in OPENAI_API_KEY or OPENAI_HEADERS instead');
-  if (raw.includes('#')) return no(`${showUrl(raw)} contains a #fragment, which is never sent`);
-  const query = url.search.slice(1);
-  const bad = queryProblem(query);
-  if (bad) return no(`its query string ${bad}`);
-  let path = url.pathname;
-  for (let next = ''; next !== path; ) {
-    next = path;
-    path = path.replace(/\/+$/, '').replace(/\/chat\/completions$/i, '');
-  }
-  return { baseUrl: `${url.protocol}//${url.host}${path}`, query: query || undefined };
-}
-
-/** Parses OPENAI_MODELS: a JSON array of strings or a comma list; trimmed, deduplicated, empty entries dropped. */
-export function parseModelList(raw: string): string[] | undefined | Problem {
-  let ids: string[];
-  if (raw.startsWith('[')) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      return no('is not a valid JSON array (ids need "double quotes")');
-    }
-    if (!Array.isArray(parsed) || !parsed.every((id) => typeof id === 'string')) return no('is not a JSON array of strings');
-    ids = parsed;
-  } else ids = raw.split(',');
-  const unique = [...new Set(ids.map((id) => id.trim()).filter(Boolean))];
-  return unique.length > 0 ? unique : undefined;
-}
-
-/** Parses OPENAI_HEADERS: the valid headers, and problems that name headers but never show values. */
-export function parseHeaders(raw: string): { headers: Record<string, string>; problems: string[] } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    return { headers: {}, problems: ['is not valid JSON (names and values need "double quotes")'] };
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { headers: {}, problems: ['is not a JSON object'] };
-  const entries: [string, string][] = [];
-  const problems: string[] = [];
-  for (const [name, value] of Object.entries(parsed)) {
-    const result = headerValue.safeParse(value);
-    if (!HEADER_NAME.test(name)) problems.push('has a name that is not a valid HTTP header name');
-    else if (!result.success) problems.push(`header ${quote(name)} must be a string, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object'}`);
-    else if (NOT_SENDABLE.test(result.data)) problems.push(`header ${quote(name)} contains characters that cannot be sent in an HTTP header`);
-    else entries.push([name, result.data.trim()]);
-  }
-  return { headers: Object.fromEntries(entries), problems };
-}
-
 
 /**
  * Builds the {@link Config} from environment variables (see the table in the README or `--help`)

@@ -16,7 +16,7 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { ChatCompletionChunk, ChatErrorObject } from './openai-types.js';
-import { plainDeltaShape, type JsonPath } from './turn-accumulator.js';
+import { plainDeltaShape, type JsonPath } from './chunk-shape.js';
 
 /**
  * One classified SSE event.

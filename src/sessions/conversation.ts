@@ -1,16 +1,12 @@
 /**
- * A session's stored records seen two ways, both pure: what the model is sent (the turns after the
- * last `/clear` or `/compact`, with a compact summary up front) and what a client is shown when it
- * loads the session (every record, as the `session/update`s it first saw).
- *
- * Sources: ACP `session/load` replays history as `user_message_chunk` / `agent_thought_chunk` /
- * `agent_message_chunk` (https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions).
+ * What the model is sent of a session's stored records, pure: the turns after the last `/clear`
+ * or `/compact`, with a compact summary up front. (What a client is shown when it loads the
+ * session is `acp/replay.ts`.)
  */
-import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import type { ChatMessage } from '../openai/openai-types.js';
 import { promptToUserContent } from '../turn/prompt-content.js';
 import type { ClearRecord, CompactRecord, TurnRecord } from './session-records.js';
-import { agentText } from '../acp/to-acp.js';
 
 /** The records that make up a conversation, in order. */
 export type ConversationRecord = TurnRecord | ClearRecord | CompactRecord;
@@ -76,24 +72,4 @@ export function withUnanswered(unanswered: readonly ContentBlock[], prompt: read
 /** The text a replayed `/compact` shows: the summary that replaced the older turns. */
 export function compactedText(summary: string): string {
   return `Conversation compacted. Summary of the earlier turns, sent to the model in their place:\n\n${summary}`;
-}
-
-/**
- * The updates that show the whole conversation again, in order: per turn its prompt blocks as
- * `user_message_chunk`s, its reasoning as one `agent_thought_chunk`, its answer as one
- * `agent_message_chunk`; a `/clear` or `/compact` as the command and its outcome.
- */
-export function replayUpdates(records: readonly ConversationRecord[]): SessionUpdate[] {
-  const updates: SessionUpdate[] = [];
-  const user = (text: string): SessionUpdate => ({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
-  for (const record of records) {
-    if (record.type === 'clear') updates.push(user('/clear'), agentText(CLEARED_TEXT));
-    else if (record.type === 'compact') updates.push(user('/compact'), agentText(compactedText(record.summary)));
-    else {
-      for (const block of record.prompt) updates.push({ sessionUpdate: 'user_message_chunk', content: block });
-      if (record.reasoning) updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: record.reasoning } });
-      if (record.assistant) updates.push(agentText(record.assistant));
-    }
-  }
-  return updates;
 }

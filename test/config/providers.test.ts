@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildChatRequestBody, requestShape } from '../../src/openai/chat-client.js';
+import { buildChatRequestBody, requestShape } from '../../src/openai/chat-request.js';
 import {
   detectProvider,
   maxTokensParam,

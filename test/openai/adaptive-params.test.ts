@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  applyCorrection,
-  applyCorrections,
-  CorrectionMemory,
-  describeCorrection,
-  parseRejection,
-  type Correction,
-} from '../../src/openai/adaptive-params.js';
+import { applyCorrection, applyCorrections, CorrectionMemory, describeCorrection, type Correction } from '../../src/openai/adaptive-params.js';
+import { parseRejection } from '../../src/openai/rejection.js';
 
 interface Case {
   case: string;

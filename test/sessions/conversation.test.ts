@@ -4,7 +4,8 @@
  */
 import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
-import { CLEARED_TEXT, compactedText, liveConversation, replayUpdates, turnMessages, type ConversationRecord } from '../../src/sessions/conversation.js';
+import { CLEARED_TEXT, compactedText, liveConversation, turnMessages, type ConversationRecord } from '../../src/sessions/conversation.js';
+import { replayUpdates } from '../../src/acp/replay.js';
 import type { ClearRecord, CompactRecord, TurnRecord } from '../../src/sessions/session-store.js';
 
 const at = '2025-01-01T00:00:00.000Z';

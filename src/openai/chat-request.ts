@@ -1,0 +1,67 @@
+/**
+ * The body and headers of a streaming Chat Completions request, spelled for one endpoint and
+ * model. Pure.
+ *
+ * Source: https://platform.openai.com/docs/api-reference/chat/create (`stream`, `stream_options`,
+ * `max_completion_tokens`, `reasoning_effort`).
+ */
+import { maxTokensParam, type MaxTokensParam, type ProviderProfile, type ReasoningSpelling } from '../config/providers.js';
+import type { ChatMessage } from './openai-types.js';
+import type { ChatClientOptions } from './chat-client.js';
+
+/** One chat request, independent of the endpoint. */
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** Output token limit, sent as `max_tokens` or `max_completion_tokens` as the profile says. */
+  maxTokens?: number | undefined;
+  /** Sampling temperature, 0 to 2. */
+  temperature?: number | undefined;
+  /**
+   * Reasoning effort (`low`, `medium`, `high`, or another level the profile offers); sent with the
+   * profile's spelling (`reasoning_effort`, or `reasoning: {effort}`). `default` or absent: not sent.
+   */
+  reasoningEffort?: string | undefined;
+}
+
+/** How a request body is spelled for one endpoint and model. */
+export interface RequestShape {
+  /** Name of the token limit. @defaultValue `max_tokens` */
+  maxTokensParam?: MaxTokensParam;
+  /** How reasoning effort is sent. @defaultValue `reasoning_effort` */
+  reasoningSpelling?: ReasoningSpelling;
+  /** Send `stream_options: {include_usage: true}` (usage on the last chunk). @defaultValue true */
+  streamOptions?: boolean;
+}
+
+/** The JSON body of a streaming request, before any learned correction. */
+export function buildChatRequestBody(request: ChatRequest, shape: RequestShape = {}): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: request.model, messages: request.messages, stream: true };
+  if (shape.streamOptions ?? true) body['stream_options'] = { include_usage: true };
+  if (request.maxTokens !== undefined) body[shape.maxTokensParam ?? 'max_tokens'] = request.maxTokens;
+  if (request.temperature !== undefined) body['temperature'] = request.temperature;
+  const effort = request.reasoningEffort;
+  const spelling = shape.reasoningSpelling === undefined ? 'reasoning_effort' : shape.reasoningSpelling;
+  if (effort && effort !== 'default') {
+    if (spelling === 'reasoning_effort') body['reasoning_effort'] = effort;
+    else if (spelling === 'reasoning.effort') body['reasoning'] = { effort };
+  }
+  return body;
+}
+
+/** The {@link RequestShape} a profile gives `model`. */
+export function requestShape(profile: ProviderProfile, model: string): RequestShape {
+  return { maxTokensParam: maxTokensParam(profile, model), reasoningSpelling: profile.reasoningEffort.spelling };
+}
+
+/** Request headers: ours, then the user's (which win). No `Authorization` when there is no key. */
+export function buildChatRequestHeaders(options: ChatClientOptions): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream, application/json',
+  };
+  if (options.userAgent) headers['user-agent'] = options.userAgent;
+  if (options.apiKey) headers['authorization'] = `Bearer ${options.apiKey}`;
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+  return headers;
+}

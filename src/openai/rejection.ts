@@ -1,0 +1,215 @@
+/**
+ * Reading a 400 (or 422) answer that names a request parameter the endpoint does not accept, and
+ * choosing the correction for it (`adaptive-params.ts` applies and remembers it). Pure.
+ *
+ * The body shapes read are real ones, recorded in `test/fixtures/http-400/` (see its README):
+ * OpenAI/Azure `{"error":{"message","param","code":"unsupported_parameter"}}`, Azure
+ * "Unrecognized request argument supplied: X", vLLM/Mistral pydantic `extra_forbidden` with
+ * `loc: ["body","X"]`, Groq "property 'X' is unsupported", LiteLLM `UnsupportedParamsError`,
+ * Gemini "Unknown name \"X\"", xAI "does not support parameter xCamel", llama.cpp
+ * "Unsupported param: X", Bedrock "unknown field `X`".
+ */
+import type { Correction } from './adaptive-params.js';
+
+/** A correction and the provider's words that called for it. */
+export interface Rejection {
+  correction: Correction;
+  /** The provider's message, at most 300 characters (for the log). */
+  reason: string;
+}
+
+
+/**
+ * Top-level parameters that may be renamed or dropped: the optional ones. `model`, `messages`,
+ * `stream`, `tools` and `tool_choice` are never touched.
+ */
+export const ADJUSTABLE_PARAMS: ReadonlySet<string> = new Set([
+  'max_tokens',
+  'max_completion_tokens',
+  'temperature',
+  'top_p',
+  'top_k',
+  'min_p',
+  'stream_options',
+  'reasoning_effort',
+  'reasoning',
+  'frequency_penalty',
+  'presence_penalty',
+  'repetition_penalty',
+  'seed',
+  'stop',
+  'store',
+  'user',
+  'n',
+  'logprobs',
+  'top_logprobs',
+  'parallel_tool_calls',
+  'service_tier',
+  'metadata',
+  'usage',
+  'verbosity',
+  'prompt_cache_key',
+]);
+
+const NAME = String.raw`[A-Za-z_][\w.]*`;
+/**
+ * Phrases that name a rejected parameter, capture group 1 being the name (or a list of names).
+ * Each is a rejection verb next to a name, so "max_tokens is too large" is not one.
+ */
+const NAMING_PATTERNS: readonly RegExp[] = [
+  // OpenAI / Azure: "Unsupported parameter: 'max_tokens' is not supported with this model."
+  new RegExp(String.raw`unsupported parameter:?\s*['"\x60]?(${NAME})`, 'gi'),
+  // OpenAI: "Unsupported value: 'temperature' does not support 0.2 with this model."
+  new RegExp(String.raw`unsupported value:?\s*['"\x60](${NAME})['"\x60]\s*does not support`, 'gi'),
+  // Azure: "Unrecognized request argument supplied: stream_options"
+  new RegExp(String.raw`unrecognized request arguments? supplied:?\s*['"\x60]?(${NAME})`, 'gi'),
+  // OpenAI / Azure: "Unknown parameter: 'stream_options'."
+  new RegExp(String.raw`unknown (?:parameter|argument|field)s?:?\s*['"\x60]?(${NAME})`, 'gi'),
+  // "'top_p' is not supported with this model", "stream_options is not supported"
+  new RegExp(String.raw`['"\x60](${NAME})['"\x60]\s*(?:is|are)\s*(?:not supported|unsupported|not allowed|not permitted)`, 'gi'),
+  new RegExp(String.raw`(?:^|[\s:])(${NAME})\s*(?:is|are)\s*(?:not supported|unsupported|not allowed|not permitted)`, 'gim'),
+  // Groq: "property 'store' is unsupported"
+  new RegExp(String.raw`propert(?:y|ies)\s*['"\x60](${NAME})['"\x60]\s*(?:is|are)\s*(?:unsupported|not supported)`, 'gi'),
+  // xAI: "does not support parameter reasoningEffort", "Argument not supported on this model: frequencyPenalty"
+  new RegExp(String.raw`does not support (?:the )?(?:parameter|param|argument|field)\s*['"\x60]?(${NAME})`, 'gi'),
+  new RegExp(String.raw`(?:argument|parameter|param)s? not supported(?: on this model| by this model| for this model)?:?\s*['"\x60]?(${NAME})`, 'gi'),
+  // llama.cpp: "Unsupported param: tools"
+  new RegExp(String.raw`unsupported param:?\s*['"\x60]?(${NAME})`, 'gi'),
+  // LiteLLM: "openai does not support parameters: ['reasoning_effort'], for model=…"
+  /does not support parameters?:?\s*\[([^\]]*)\]/gi,
+  // LiteLLM: "gpt-5 models don't support temperature=0.84"
+  new RegExp(String.raw`(?:don't|doesn't|does not|do not) support (${NAME})\s*=`, 'gi'),
+  // Gemini: 'Unknown name "temperature": Cannot find field.' (a top-level name: no " at 'path'")
+  /unknown name \\?"([A-Za-z_]\w*)\\?":/gi,
+  // Bedrock (serde): "unknown field `thinking`, expected one of …"
+  /unknown field\s*`([A-Za-z_]\w*)`/gi,
+  // Groq: "`reasoning_effort` must be one of `none` or `default`", "'reasoning_effort' : value is not one of the allowed values"
+  new RegExp(String.raw`['"\x60](${NAME})['"\x60]\s*:?\s*(?:must be one of|(?:value )?is not one of)`, 'gi'),
+];
+/** Words of an error that refuses a parameter (as opposed to refusing its value's size). */
+const REJECTION_WORDS = /unsupported|not supported|unrecogni[sz]ed|unknown|not permitted|not allowed|extra_forbidden/i;
+/** pydantic `loc` of a top-level body field: `["body","x"]` (JSON) or `('body', 'x')` (Python repr). */
+const TOP_LEVEL_LOC = /['"]body['"]\s*,\s*['"]([A-Za-z_]\w*)['"]\s*[\])]/g;
+/** A rejected message role: OpenAI "'messages[0].role' does not support 'system'", gateways' "invalid role 'developer'". */
+const ROLE_PATTERNS: readonly RegExp[] = [
+  /messages\[\d+\]\.role['"\x60]?\s*does not support\s*['"\x60](system|developer)['"\x60]/i,
+  /invalid role\s*['"\x60](system|developer)['"\x60]/i,
+  /\b(system|developer) is not one of \[/i,
+];
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const snakeCase = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+/** What a parsed body says, gathered from every depth (JSON re-encoded inside strings included). */
+interface Gathered {
+  /** Every string value. */
+  texts: string[];
+  /** `param` fields of error objects (OpenAI) whose code or message says the parameter is not accepted. */
+  params: string[];
+  /** Top-level body fields named by pydantic `loc: ["body", NAME]` (vLLM, Mistral). */
+  locs: string[];
+}
+
+function gather(value: unknown, out: Gathered, depth = 0): Gathered {
+  if (depth > 8) return out;
+  if (typeof value === 'string') {
+    out.texts.push(value);
+    // Some servers put a JSON body inside the message string (Mistral's 2024 422, relays).
+    const inner = value.trim();
+    if ((inner.startsWith('{') || inner.startsWith('[')) && inner.length < 20_000) {
+      try {
+        gather(JSON.parse(inner), out, depth + 1);
+      } catch {
+        // not JSON after all
+      }
+    }
+  } else if (Array.isArray(value)) {
+    for (const item of value) gather(item, out, depth + 1);
+  } else if (isRecord(value)) {
+    // A `param` counts only when its error says the parameter is not accepted ("max_tokens is too large" is not that).
+    const evidence = [value['code'], value['type'], value['message']].filter((v) => typeof v === 'string').join(' ');
+    if (typeof value['param'] === 'string' && REJECTION_WORDS.test(evidence)) out.params.push(value['param']);
+    const loc = value['loc'];
+    if (Array.isArray(loc) && loc.length === 2 && loc[0] === 'body' && typeof loc[1] === 'string') out.locs.push(loc[1]);
+    for (const item of Object.values(value)) gather(item, out, depth + 1);
+  }
+  return out;
+}
+
+/** The provider's own message: `error.message`, `message`, `error`, `detail`, else the text itself. */
+function mainMessage(parsed: unknown, text: string): string {
+  const first = Array.isArray(parsed) ? parsed[0] : parsed;
+  const error = isRecord(first) ? first['error'] : undefined;
+  const candidates = [isRecord(error) ? error['message'] : undefined, isRecord(first) ? first['message'] : undefined, error, isRecord(first) ? first['detail'] : undefined];
+  const found = candidates.find((candidate): candidate is string => typeof candidate === 'string' && candidate.trim() !== '');
+  return (found ?? text).trim().slice(0, 300);
+}
+
+/**
+ * Reads an error answer and says how to correct the request, or `undefined` when the answer does
+ * not name a parameter of `sent` that may be adjusted (see {@link ADJUSTABLE_PARAMS}) or a
+ * rejected system/developer role present in `sent.messages`.
+ *
+ * - Only 400 and 422 are read, plus llama.cpp's 500 "Unsupported param: X".
+ * - `max_tokens` rejected: renamed to `max_completion_tokens` when the answer mentions that name
+ *   and it is not already sent; `max_completion_tokens` rejected: renamed to `max_tokens` (older
+ *   servers, Mistral), unless that rename was already undone once (`previous`); otherwise dropped.
+ * - Other named parameters: all dropped at once.
+ * - `system` role rejected: → `developer`; `developer` rejected: merged into the first user message.
+ *
+ * @param status - HTTP status
+ * @param bodyText - the response body as text (JSON or not)
+ * @param sent - the JSON body that was sent
+ * @param previous - corrections already applied to `sent`, oldest first
+ */
+export function parseRejection(status: number, bodyText: string, sent: Record<string, unknown>, previous: readonly Correction[] = []): Rejection | undefined {
+  const llamaCpp = status === 500 && /unsupported param:/i.test(bodyText);
+  if (status !== 400 && status !== 422 && !llamaCpp) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bodyText);
+  } catch {
+    parsed = undefined;
+  }
+  const found = parsed === undefined ? { texts: [bodyText], params: [], locs: [] } : gather(parsed, { texts: [], params: [], locs: [] });
+  const haystack = found.texts.join('\n');
+  const reason = mainMessage(parsed, bodyText);
+
+  const role = rejectedRole(haystack, found.params, sent);
+  if (role) return { correction: { kind: 'system-role', to: role === 'system' ? 'developer' : 'user' }, reason };
+
+  const named = new Set<string>();
+  const add = (raw: string) => {
+    for (const piece of raw.split(',')) {
+      const name = snakeCase(piece.trim().replace(/^['"`]+|['"`]+$/g, '').split(/[.[]/)[0] ?? '');
+      if (ADJUSTABLE_PARAMS.has(name) && name in sent) named.add(name);
+    }
+  };
+  for (const name of [...found.params, ...found.locs]) add(name);
+  for (const pattern of [...NAMING_PATTERNS, TOP_LEVEL_LOC]) for (const match of haystack.matchAll(pattern)) add(match[1] ?? '');
+  if (named.size === 0) return undefined;
+
+  const undone = (from: string, to: string) => previous.some((c) => c.kind === 'rename' && c.from === from && c.to === to);
+  if (named.has('max_tokens') && !('max_completion_tokens' in sent) && /max_completion_tokens/i.test(haystack) && !undone('max_completion_tokens', 'max_tokens')) {
+    return { correction: { kind: 'rename', from: 'max_tokens', to: 'max_completion_tokens' }, reason };
+  }
+  if (named.has('max_completion_tokens') && !('max_tokens' in sent) && !undone('max_tokens', 'max_completion_tokens')) {
+    return { correction: { kind: 'rename', from: 'max_completion_tokens', to: 'max_tokens' }, reason };
+  }
+  return { correction: { kind: 'drop', params: [...named].sort() }, reason };
+}
+
+/** The role the answer rejects, when `sent` has a message of that role. */
+function rejectedRole(haystack: string, paramNames: string[], sent: Record<string, unknown>): 'system' | 'developer' | undefined {
+  const messages = Array.isArray(sent['messages']) ? (sent['messages'] as unknown[]) : [];
+  const has = (role: string) => messages.some((m) => isRecord(m) && m['role'] === role);
+  for (const pattern of ROLE_PATTERNS) {
+    const role = pattern.exec(haystack)?.[1]?.toLowerCase();
+    if ((role === 'system' || role === 'developer') && has(role)) return role;
+  }
+  // `param: "messages[0].role"` with the role named elsewhere in the message.
+  if (paramNames.some((name) => /^messages\[\d+\]\.role$/.test(name))) {
+    for (const role of ['system', 'developer'] as const) if (has(role) && new RegExp(`['"\`]${role}['"\`]`).test(haystack)) return role;
+  }
+  return undefined;
+}

@@ -1,0 +1,175 @@
+/**
+ * The file store: one JSON Lines file per session, written as `session-store.ts` describes
+ * (temp + link for the header, one O_APPEND write + fsync per record).
+ */
+import { constants, promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from '../log.js';
+import { compareSummaries } from './session-list.js';
+import { parseSessionText, summarizeSessionBytes, toStoredSession, type SessionRecord, type SessionSummary, type StoredSession, type Warn } from './session-records.js';
+import { createWarn, isValidSessionId, serializeHeader, serializeRecord, SessionStoreError, type SessionStore } from './store-base.js';
+
+/** Runs `work` after every earlier call for the same key has settled. */
+function createSerializer() {
+  const tails = new Map<string, Promise<unknown>>();
+  return <T>(key: string, work: () => Promise<T>): Promise<T> => {
+    const run = (tails.get(key) ?? Promise.resolve()).then(work, work);
+    const tail = run.catch(() => undefined);
+    tails.set(key, tail);
+    void tail.then(() => tails.get(key) === tail && tails.delete(key));
+    return run;
+  };
+}
+
+export const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
+/** Numbers the temporary files of this process. */
+let tempCounter = 0;
+/** Leftover temporary and probe files older than this (ms) are removed at open. */
+export const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/** fsync a directory, so a name just added or removed survives power loss (unsupported on some platforms). */
+async function syncDir(dir: string): Promise<void> {
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(dir, constants.O_RDONLY);
+    await handle.sync();
+  } catch (error) {
+    if (!['EISDIR', 'EINVAL', 'EPERM', 'ENOTSUP', 'EBADF'].includes(errorCode(error) ?? '')) throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Creates `file` (must not exist) with mode 0600 holding `data`, fsynced. */
+async function writeNewFile(file: string, data: string): Promise<void> {
+  const handle = await fsp.open(file, 'wx', 0o600);
+  try {
+    await handle.writeFile(data, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export class FileSessionStore implements SessionStore {
+  readonly persistent = true;
+  private readonly serialize = createSerializer();
+  private readonly warn: Warn;
+
+  constructor(
+    readonly dir: string,
+    logger: Logger,
+  ) {
+    this.warn = createWarn(logger);
+  }
+
+  private file(sessionId: string): string {
+    return join(this.dir, `${sessionId}.jsonl`);
+  }
+
+  async create(session: { sessionId: string; cwd: string; createdAt: string }): Promise<void> {
+    const { sessionId } = session;
+    if (!isValidSessionId(sessionId)) throw new SessionStoreError('invalid-id', String(sessionId), `invalid session id ${JSON.stringify(sessionId)}`);
+    const data = serializeHeader(sessionId, session);
+    await this.serialize(sessionId, async () => {
+      const file = this.file(sessionId);
+      // A leading dot keeps temporary files out of listings (ids start with a letter or digit).
+      // Unique: per process (pid), per call (counter); created with 'wx' all the same.
+      const temp = join(this.dir, `.tmp-${sessionId}-${process.pid}-${++tempCounter}`);
+      await writeNewFile(temp, data);
+      try {
+        try {
+          await fsp.link(temp, file);
+        } catch (error) {
+          if (errorCode(error) === 'EEXIST') throw new SessionStoreError('exists', sessionId, `session ${sessionId} already exists`);
+          // No hard links here (some network and FAT filesystems): check, then rename.
+          if (await fsp.access(file).then(() => true, () => false)) throw new SessionStoreError('exists', sessionId, `session ${sessionId} already exists`);
+          await fsp.rename(temp, file);
+        }
+      } finally {
+        await fsp.unlink(temp).catch(() => undefined);
+      }
+      await syncDir(this.dir);
+    });
+  }
+
+  async append(sessionId: string, record: SessionRecord): Promise<void> {
+    if (!isValidSessionId(sessionId)) throw new SessionStoreError('not-found', String(sessionId), `no session ${JSON.stringify(sessionId)}`);
+    const data = Buffer.from(`\n${serializeRecord(sessionId, record)}`, 'utf8');
+    await this.serialize(sessionId, async () => {
+      let handle: fsp.FileHandle;
+      try {
+        // No O_CREAT: appending to a deleted session must not recreate a headerless file.
+        handle = await fsp.open(this.file(sessionId), constants.O_WRONLY | constants.O_APPEND);
+      } catch (error) {
+        if (errorCode(error) === 'ENOENT') throw new SessionStoreError('not-found', sessionId, `no session ${sessionId}`);
+        throw error;
+      }
+      try {
+        // One write call: O_APPEND makes the seek-and-write atomic against other writers.
+        const { bytesWritten } = await handle.write(data);
+        if (bytesWritten !== data.length) throw new Error(`short write to ${this.file(sessionId)}: ${bytesWritten} of ${data.length} bytes`);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    });
+  }
+
+  /** The file's bytes, or undefined when there is no such file. */
+  private async read(sessionId: string): Promise<Buffer | undefined> {
+    try {
+      return await fsp.readFile(this.file(sessionId));
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async load(sessionId: string): Promise<StoredSession | undefined> {
+    const bytes = isValidSessionId(sessionId) ? await this.read(sessionId) : undefined;
+    const parsed = bytes && parseSessionText(bytes.toString('utf8'), this.file(sessionId), this.warn);
+    return parsed && toStoredSession(sessionId, parsed);
+  }
+
+  async list(): Promise<SessionSummary[]> {
+    let names: string[];
+    try {
+      names = await fsp.readdir(this.dir);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return [];
+      throw error;
+    }
+    const ids = names.filter((n) => n.endsWith('.jsonl')).map((n) => n.slice(0, -'.jsonl'.length)).filter(isValidSessionId);
+    const summaries: SessionSummary[] = [];
+    // A few files at a time: hundreds of concurrent reads would only queue and hold descriptors.
+    let next = 0;
+    const worker = async () => {
+      while (next < ids.length) {
+        const id = ids[next++]!;
+        // One unreadable file (wrong owner, a directory by that name) must not hide the others.
+        const bytes = await this.read(id).catch((error: unknown) => {
+          this.warn(this.file(id), 0, `skipping an unreadable session file (${error instanceof Error ? error.message : String(error)})`);
+          return undefined;
+        });
+        const summary = bytes && summarizeSessionBytes(id, bytes, this.file(id), this.warn);
+        if (summary) summaries.push(summary);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(8, ids.length) }, worker));
+    return summaries.sort(compareSummaries);
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    if (!isValidSessionId(sessionId)) return;
+    await this.serialize(sessionId, async () => {
+      try {
+        await fsp.unlink(this.file(sessionId));
+      } catch (error) {
+        if (errorCode(error) === 'ENOENT') return;
+        throw error;
+      }
+      await syncDir(this.dir);
+    });
+  }
+}

@@ -1,0 +1,45 @@
+/** The memory store (`OPENAI_ACP_STATE_DIR=off`, or no writable directory): the same lines in a Map, parsed the same way. */
+import type { Logger } from '../log.js';
+import { compareSummaries } from './session-list.js';
+import { parseSessionText, summarizeSessionBytes, toStoredSession, type SessionRecord, type SessionSummary, type StoredSession, type Warn } from './session-records.js';
+import { createWarn, isValidSessionId, serializeHeader, serializeRecord, SessionStoreError, type SessionStore } from './store-base.js';
+
+export class MemorySessionStore implements SessionStore {
+  readonly persistent = false;
+  readonly dir = undefined;
+  private readonly sessions = new Map<string, string[]>();
+  private readonly warn: Warn;
+
+  constructor(logger: Logger) {
+    this.warn = createWarn(logger);
+  }
+
+  async create(session: { sessionId: string; cwd: string; createdAt: string }): Promise<void> {
+    const { sessionId } = session;
+    if (!isValidSessionId(sessionId)) throw new SessionStoreError('invalid-id', String(sessionId), `invalid session id ${JSON.stringify(sessionId)}`);
+    const header = serializeHeader(sessionId, session);
+    if (this.sessions.has(sessionId)) throw new SessionStoreError('exists', sessionId, `session ${sessionId} already exists`);
+    this.sessions.set(sessionId, [header]);
+  }
+
+  async append(sessionId: string, record: SessionRecord): Promise<void> {
+    const lines = isValidSessionId(sessionId) ? this.sessions.get(sessionId) : undefined;
+    if (!lines) throw new SessionStoreError('not-found', String(sessionId), `no session ${JSON.stringify(sessionId)}`);
+    lines.push(serializeRecord(sessionId, record));
+  }
+
+  async load(sessionId: string): Promise<StoredSession | undefined> {
+    const lines = isValidSessionId(sessionId) ? this.sessions.get(sessionId) : undefined;
+    const parsed = lines && parseSessionText(lines.join('\n'), `memory:${sessionId}`, this.warn);
+    return parsed && toStoredSession(sessionId, parsed);
+  }
+
+  async list(): Promise<SessionSummary[]> {
+    const summaries = [...this.sessions].map(([id, lines]) => summarizeSessionBytes(id, Buffer.from(lines.join('\n'), 'utf8'), `memory:${id}`, this.warn)!);
+    return summaries.sort(compareSummaries);
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    this.sessions.delete(sessionId);
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * What both session stores share: the {@link SessionStore} interface, session id rules, the
+ * error type, and the serialisation of header and records (the file format is described in
+ * `session-store.ts`).
+ */
+import type { Logger } from '../log.js';
+import { parseRecord, type SessionHeader, type SessionRecord, type SessionSummary, type StoredSession, type Warn } from './session-records.js';
+
+/** Where sessions live. Every method rejects only on I/O failure or the errors it names. */
+export interface SessionStore {
+  /** True when sessions survive a restart (files), false for the memory store. */
+  readonly persistent: boolean;
+  /** The directory, or undefined for the memory store. */
+  readonly dir: string | undefined;
+  /**
+   * Records a new session durably.
+   * @throws SessionStoreError `invalid-id` for an id outside {@link SESSION_ID_PATTERN}, `exists`
+   *   when the session already exists, `invalid-record` when cwd or createdAt is not a string.
+   */
+  create(session: { sessionId: string; cwd: string; createdAt: string }): Promise<void>;
+  /**
+   * Appends one record; resolves once it is on disk. Appends from one store to one session keep
+   * their call order.
+   * @throws SessionStoreError `not-found` (unknown or invalid id), `invalid-record` (a record
+   *   that would not load back, e.g. a missing field or a value JSON cannot hold).
+   */
+  append(sessionId: string, record: SessionRecord): Promise<void>;
+  /** The session as now on disk, or undefined (unknown or invalid id, unreadable header). */
+  load(sessionId: string): Promise<StoredSession | undefined>;
+  /** Every session, newest `updatedAt` first (ties broken by sessionId). */
+  list(): Promise<SessionSummary[]>;
+  /** Removes the session; an unknown id succeeds. */
+  delete(sessionId: string): Promise<void>;
+}
+
+/** Session ids accepted from clients; anything else is "not found". */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+/** True when `id` is a session id this store accepts (so it can never leave the directory). */
+export function isValidSessionId(id: unknown): id is string {
+  return typeof id === 'string' && SESSION_ID_PATTERN.test(id);
+}
+
+/** Why a store call was refused. */
+export type SessionStoreErrorCode = 'invalid-id' | 'not-found' | 'exists' | 'invalid-record';
+
+/** A store call refused for a reason of the caller's making (I/O failures reject with Node's own errors). */
+export class SessionStoreError extends Error {
+  override readonly name = 'SessionStoreError';
+  constructor(
+    readonly code: SessionStoreErrorCode,
+    readonly sessionId: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The line (no `\n`) for `record`, `type` and `at` first. @throws SessionStoreError `invalid-record`. */
+export function serializeRecord(sessionId: string, record: SessionRecord): string {
+  let line: string | undefined;
+  try {
+    const { type, at, ...rest } = record;
+    line = JSON.stringify({ type, at, ...rest }) as string | undefined;
+  } catch {
+    // A BigInt or a cycle: not storable.
+  }
+  if (line === undefined || !parseRecord(JSON.parse(line))) {
+    throw new SessionStoreError('invalid-record', sessionId, `not a valid ${String(record?.type)} record for session ${sessionId}`);
+  }
+  return line;
+}
+
+export function serializeHeader(sessionId: string, session: SessionHeader): string {
+  if (typeof session.cwd !== 'string' || typeof session.createdAt !== 'string') {
+    throw new SessionStoreError('invalid-record', sessionId, `session ${sessionId} needs a string cwd and createdAt`);
+  }
+  return JSON.stringify({ type: 'session', version: 1, sessionId, cwd: session.cwd, createdAt: session.createdAt });
+}
+
+
+/** Logs each (file, line) problem once per store, so listing again does not repeat it. */
+export function createWarn(logger: Logger): Warn {
+  const seen = new Set<string>();
+  return (file, line, msg) => {
+    const key = `${file}:${line}:${msg}`;
+    if (seen.has(key)) return;
+    if (seen.size > 10_000) seen.clear();
+    seen.add(key);
+    logger.warn(msg, { file, line });
+  };
+}
