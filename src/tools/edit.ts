@@ -4,7 +4,8 @@
  */
 
 /** The result of {@link applyEdit}. */
-export type EditResult = { ok: true; text: string; replacements: number } | { ok: false; error: string };
+/** `at`: index in the new text where the first replacement starts; `inserted`: the new_string as put in (line ends converted). */
+export type EditResult = { ok: true; text: string; replacements: number; at: number; inserted: string } | { ok: false; error: string };
 
 /**
  * Replaces `oldString` by `newString` in `text`.
@@ -32,11 +33,10 @@ export function applyEdit(text: string, oldString: string, newString: string, re
   if (count > 1 && !replaceAll) {
     return { ok: false, error: `old_string was found ${count} times in ${where}. Include more surrounding lines to make it unique, or set replace_all to true to replace every occurrence.` };
   }
-  if (!replaceAll) {
-    const at = text.indexOf(oldString);
-    return { ok: true, text: text.slice(0, at) + newString + text.slice(at + oldString.length), replacements: 1 };
-  }
-  return { ok: true, text: text.split(oldString).join(newString), replacements: count };
+  // Nothing before the first occurrence changes, so its index holds in the new text too.
+  const at = text.indexOf(oldString);
+  if (!replaceAll) return { ok: true, text: text.slice(0, at) + newString + text.slice(at + oldString.length), replacements: 1, at, inserted: newString };
+  return { ok: true, text: text.split(oldString).join(newString), replacements: count, at, inserted: newString };
 }
 
 /** Non-overlapping occurrences of `needle` (non-empty) in `text`, left to right (as `split` counts them). */

@@ -86,10 +86,10 @@ export async function realTarget(abs: string): Promise<string> {
  */
 export async function confine(abs: string, roots: WorkspaceRoots): Promise<string> {
   const normal = path.resolve(abs);
-  if (!isInside(normal, roots)) throw new ToolError(outsideMessage(normal, roots));
+  if (!isInside(normal, roots)) throw new ToolError(outsideMessage(normal, roots), 'outside_workspace');
   const real = await realTarget(normal);
   const realRoots = await Promise.all(rootList(roots).map((root) => realTarget(root).catch(() => root)));
-  if (![...rootList(roots), ...realRoots].some((root) => isWithin(real, root))) throw new ToolError(outsideMessage(normal, roots, real));
+  if (![...rootList(roots), ...realRoots].some((root) => isWithin(real, root))) throw new ToolError(outsideMessage(normal, roots, real), 'outside_workspace');
   return normal;
 }
 

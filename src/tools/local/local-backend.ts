@@ -53,17 +53,17 @@ export async function readLocalText(file: string, signal: AbortSignal, maxBytes 
   const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
     throw fsToolError(error, file);
   });
-  if (info.isDirectory()) throw new ToolError(`${file} is a directory; use list_directory`);
+  if (info.isDirectory()) throw new ToolError(`${file} is a directory; use list_directory`, 'is_directory');
   if (!info.isFile()) throw new ToolError(`${file} is not a regular file`);
   if (info.size > maxBytes) {
-    throw new ToolError(`${file} is too large to read (${formatBytes(info.size)}; the limit is ${formatBytes(maxBytes)}). Use search_files to find the lines you need, or run_command with a tool such as head, tail or sed -n.`);
+    throw new ToolError(`${file} is too large to read (${formatBytes(info.size)}; the limit is ${formatBytes(maxBytes)}). Use search_files to find the lines you need, or run_command with a tool such as head, tail or sed -n.`, 'too_large');
   }
   const bytes = await readFile(file, { signal }).catch((error: NodeJS.ErrnoException) => {
     if (signal.aborted) throw signal.reason;
     throw fsToolError(error, file);
   });
   const text = decodeText(bytes);
-  if (text === null) throw new ToolError(`${file} is a binary file (${formatBytes(bytes.length)}); not shown`);
+  if (text === null) throw new ToolError(`${file} is a binary file (${formatBytes(bytes.length)}); not shown`, 'binary');
   return text;
 }
 
@@ -77,7 +77,7 @@ export async function writeLocalText(file: string, content: string, signal: Abor
   signal.throwIfAborted();
   const target = await realTarget(file);
   const existing = await stat(target).catch(() => undefined);
-  if (existing?.isDirectory()) throw new ToolError(`${file} is a directory; give a file path`);
+  if (existing?.isDirectory()) throw new ToolError(`${file} is a directory; give a file path`, 'is_directory');
   const dir = path.dirname(target);
   await mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     throw fsToolError(error, dir);
@@ -99,11 +99,11 @@ export async function writeLocalText(file: string, content: string, signal: Abor
 export function fsToolError(error: NodeJS.ErrnoException, file: string): Error {
   switch (error.code) {
     case 'ENOENT':
-      return new ToolError(`no such file: ${file}`);
+      return new ToolError(`no such file: ${file}`, 'not_found');
     case 'ENOTDIR':
-      return new ToolError(`no such file: ${file} (a parent is not a directory)`);
+      return new ToolError(`no such file: ${file} (a parent is not a directory)`, 'not_found');
     case 'EISDIR':
-      return new ToolError(`${file} is a directory; use list_directory`);
+      return new ToolError(`${file} is a directory; use list_directory`, 'is_directory');
     case 'EACCES':
     case 'EPERM':
       return new ToolError(`permission denied: ${file}`);
