@@ -18,7 +18,19 @@ export type BuiltinToolName = 'read_file' | 'write_file' | 'edit_file' | 'list_d
  */
 export class ToolError extends Error {
   override readonly name = 'ToolError';
+  /**
+   * What kind of failure, for callers that act on it (write_file treats `not_found` as "new file",
+   * edit_file creates a missing file from an empty `old_string`). @defaultValue 'other'
+   */
+  readonly code: ToolErrorCode;
+  constructor(message: string, code: ToolErrorCode = 'other', options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
 }
+
+/** {@link ToolError.code}: a missing file, a path outside the workspace, a binary or too large file, a directory given as a file, anything else. */
+export type ToolErrorCode = 'not_found' | 'outside_workspace' | 'binary' | 'too_large' | 'is_directory' | 'other';
 
 /** The directories local tools may touch: the session's `cwd` and its `additionalDirectories`, all absolute. */
 export interface WorkspaceRoots {

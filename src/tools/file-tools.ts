@@ -1,0 +1,129 @@
+/**
+ * `read_file`, `write_file` and `edit_file` over a {@link ToolBackend}. Paths are resolved against
+ * the session cwd and confined to the workspace (also when the client's `fs/*` does the reading:
+ * a model should not read `~/.ssh` just because the editor would let it).
+ *
+ * The model reads files with line numbers, `N<TAB>text` (Claude Code numbers lines too, `cat -n`
+ * style; we skip its padding to save tokens). Numbers make offset/limit paging and "line 42" talk
+ * easy; the edit_file description says they are not part of the file.
+ */
+import type { EditFileArgs, ReadFileArgs, WriteFileArgs } from './arguments.js';
+import { applyEdit } from './edit.js';
+import { capForModel, countLines, formatCount, readFileNote } from './output-cap.js';
+import { fenced, fileLocation, lineRange, textContent } from './present.js';
+import type { BuiltinContext, BuiltinOutcome } from './tool-context.js';
+import { ToolError } from './tool-types.js';
+import { confine, relativeForTitle, resolveToolPath } from './workspace.js';
+
+/** Lines of `text` without their line ends (`\n` or `\r\n`); a final line end adds no empty line. */
+export function splitLines(text: string): string[] {
+  if (text === '') return [];
+  return text.replace(/\r?\n$/, '').split(/\r?\n/);
+}
+
+/** `12\ttext` lines, numbered from `first`. */
+export function numberLines(lines: readonly string[], first: number): string {
+  return lines.map((line, i) => `${first + i}\t${line}`).join('\n');
+}
+
+/** The confined absolute path and its title form. */
+async function target(path: string, ctx: BuiltinContext): Promise<{ abs: string; rel: string }> {
+  const abs = await confine(resolveToolPath(path, ctx.roots), ctx.roots);
+  return { abs, rel: relativeForTitle(abs, ctx.roots.cwd) };
+}
+
+/**
+ * `read_file`: the lines `offset`…`offset+limit-1` (default: all), numbered, capped for the model
+ * with a note giving the offset to read on; the client is shown the same lines unnumbered and uncapped.
+ * @throws {ToolError} from the backend (missing, binary, too large, outside) or an offset past the end.
+ */
+export async function executeReadFile(args: ReadFileArgs, ctx: BuiltinContext): Promise<BuiltinOutcome> {
+  const { abs, rel } = await target(args.path, ctx);
+  const text = await ctx.backend.readTextFile(abs, ctx.signal);
+  const all = splitLines(text);
+  const first = args.offset ?? 1;
+  if (all.length === 0) {
+    return { failed: false, forModel: `${rel} is empty.`, content: [textContent('(empty file)')], locations: [fileLocation(abs, 1)], rawOutput: { path: abs, lines: 0, totalLines: 0 } };
+  }
+  if (first > all.length) throw new ToolError(`offset ${first} is past the end of ${rel}, which has ${formatCount(all.length)} lines.`);
+  const slice = all.slice(first - 1, args.limit === undefined ? undefined : first - 1 + args.limit);
+  const last = first + slice.length - 1;
+  const capped = capForModel(numberLines(slice, first), { ...ctx.limits, note: readFileNote(first - 1) });
+  const partial = first > 1 || last < all.length;
+  const forModel = partial ? `${capped.text}\n[lines ${first}–${last} of ${formatCount(all.length)}]` : capped.text;
+  return {
+    failed: false,
+    forModel,
+    content: [textContent(fenced(slice.join('\n')))],
+    locations: [fileLocation(abs, first)],
+    rawOutput: { path: abs, firstLine: first, lines: slice.length, totalLines: all.length, truncated: capped.truncated },
+  };
+}
+
+/**
+ * `write_file`: writes the whole text; the client gets a diff against the old text (null for a
+ * new file, and also when the old file could not be read as text, e.g. binary).
+ * @throws {ToolError} outside the workspace, the backend refusing the write.
+ */
+export async function executeWriteFile(args: WriteFileArgs, ctx: BuiltinContext): Promise<BuiltinOutcome> {
+  const { abs, rel } = await target(args.path, ctx);
+  const oldText = await ctx.backend.readTextFile(abs, ctx.signal).catch((error: unknown) => {
+    if (error instanceof ToolError && error.code !== 'outside_workspace' && error.code !== 'is_directory') return null;
+    throw error;
+  });
+  await ctx.backend.writeTextFile(abs, args.content, ctx.signal);
+  const lines = countLines(args.content);
+  const what = oldText === null ? 'new file' : `replaced ${formatCount(countLines(oldText))} lines`;
+  return {
+    failed: false,
+    forModel: `Wrote ${formatCount(lines)} ${lines === 1 ? 'line' : 'lines'} to ${rel} (${what}).`,
+    content: [{ type: 'diff', path: abs, oldText, newText: args.content }],
+    locations: [fileLocation(abs)],
+    rawOutput: { path: abs, lines, created: oldText === null },
+  };
+}
+
+/** Lines of context shown around an edit to the model. */
+const SNIPPET_CONTEXT = 3;
+/** An edit snippet longer than this many lines is not shown. */
+const SNIPPET_MAX_LINES = 40;
+
+/**
+ * `edit_file`: exact replacement (see edit.ts); the client gets a diff of the whole file, the
+ * model a confirmation with the changed lines numbered. A missing file with an empty `old_string`
+ * is created with `new_string`.
+ * @throws {ToolError} old_string not found / not unique / empty, and the backend's errors.
+ */
+export async function executeEditFile(args: EditFileArgs, ctx: BuiltinContext): Promise<BuiltinOutcome> {
+  const { abs, rel } = await target(args.path, ctx);
+  let oldText: string | null;
+  try {
+    oldText = await ctx.backend.readTextFile(abs, ctx.signal);
+  } catch (error) {
+    if (!(error instanceof ToolError && error.code === 'not_found')) throw error;
+    if (args.old_string !== '') throw new ToolError(`${error.message}. To create a file, use write_file.`, 'not_found');
+    oldText = null;
+  }
+  const edit = oldText === null ? { ok: true as const, text: args.new_string, replacements: 1, at: 0, inserted: args.new_string } : applyEdit(oldText, args.old_string, args.new_string, args.replace_all ?? false, rel);
+  if (!edit.ok) throw new ToolError(edit.error);
+  await ctx.backend.writeTextFile(abs, edit.text, ctx.signal);
+  const firstLine = countLines(edit.text.slice(0, edit.at)) + (edit.at === 0 || edit.text.charAt(edit.at - 1) === '\n' ? 1 : 0);
+  const head = oldText === null ? `Created ${rel}.` : `Edited ${rel}: ${edit.replacements} ${edit.replacements === 1 ? 'replacement' : 'replacements'}.`;
+  return {
+    failed: false,
+    forModel: head + snippet(edit.text, firstLine, Math.max(1, splitLines(edit.inserted).length)),
+    content: [{ type: 'diff', path: abs, oldText, newText: edit.text }],
+    locations: [fileLocation(abs, firstLine)],
+    rawOutput: { path: abs, replacements: edit.replacements, line: firstLine, created: oldText === null },
+  };
+}
+
+/** The changed lines with a little context, numbered; empty when too long to be worth it. */
+function snippet(text: string, firstLine: number, changedLines: number): string {
+  if (changedLines > SNIPPET_MAX_LINES) return '';
+  const lines = splitLines(text);
+  const from = Math.max(1, firstLine - SNIPPET_CONTEXT);
+  const to = Math.min(lines.length, firstLine + changedLines - 1 + SNIPPET_CONTEXT);
+  if (to < from) return '';
+  return `\nThe changed part now reads${lineRange(from, to - from + 1)}:\n${numberLines(lines.slice(from - 1, to), from)}`;
+}

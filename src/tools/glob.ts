@@ -1,0 +1,78 @@
+/**
+ * A small glob matcher for `search_files`'s `glob` filter (no dependency needed for this much):
+ *
+ * - `*` any characters but `/`; `?` one character but `/`
+ * - `**` any characters including `/`; `**` + `/` at a segment start also matches no directory at all
+ * - `{a,b}` either alternative (may nest, may hold the wildcards above)
+ * - `[abc]`, `[a-z]`, `[!abc]` / `[^abc]` one character of (or not of) a set
+ * - `\x` the character x itself; everything else matches itself
+ *
+ * A glob without `/` is matched against the file name alone, at any depth (`*.ts` finds
+ * `src/a/b.ts`, as ripgrep's `-g` does); one with `/` against the whole path relative to the
+ * searched directory (a leading `/` or `./` is dropped).
+ */
+
+/**
+ * Compiles `glob` to a tester for `/`-separated relative paths.
+ * @throws {SyntaxError} never in practice: unbalanced `{` or `[` are taken literally.
+ */
+export function compileGlob(glob: string): (relPath: string) => boolean {
+  const pattern = glob.trim().replace(/^\.?\//, '');
+  const regex = new RegExp(`^${globToRegexSource(pattern)}$`);
+  if (!pattern.includes('/')) return (relPath) => regex.test(relPath.slice(relPath.lastIndexOf('/') + 1));
+  return (relPath) => regex.test(relPath);
+}
+
+/** The regular expression source (without anchors) for `glob`. Pure. */
+export function globToRegexSource(glob: string): string {
+  let out = '';
+  let braceDepth = 0;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob.charAt(i);
+    if (c === '\\' && i + 1 < glob.length) {
+      out += escapeRegex(glob.charAt(++i));
+    } else if (c === '*') {
+      if (glob.charAt(i + 1) === '*') {
+        const atSegmentStart = i === 0 || glob.charAt(i - 1) === '/';
+        i++;
+        if (atSegmentStart && glob.charAt(i + 1) === '/') {
+          out += '(?:.*/)?';
+          i++;
+        } else {
+          out += '.*';
+        }
+      } else {
+        out += '[^/]*';
+      }
+    } else if (c === '?') {
+      out += '[^/]';
+    } else if (c === '[') {
+      const end = glob.indexOf(']', i + 2);
+      if (end === -1) {
+        out += '\\[';
+        continue;
+      }
+      let body = glob.slice(i + 1, end);
+      const negate = body.startsWith('!') || body.startsWith('^');
+      if (negate) body = body.slice(1);
+      out += `[${negate ? '^' : ''}${body.replace(/[\\\]^]/g, (m) => `\\${m}`)}]`;
+      i = end;
+    } else if (c === '{' && glob.indexOf('}', i) !== -1) {
+      braceDepth++;
+      out += '(?:';
+    } else if (c === ',' && braceDepth > 0) {
+      out += '|';
+    } else if (c === '}' && braceDepth > 0) {
+      braceDepth--;
+      out += ')';
+    } else {
+      out += escapeRegex(c);
+    }
+  }
+  // An unclosed `{` (its `}` belonged to an inner group): close what is open so the regex compiles.
+  return out + ')'.repeat(braceDepth);
+}
+
+function escapeRegex(c: string): string {
+  return /[.*+?^${}()|[\]\\/]/.test(c) ? `\\${c}` : c;
+}

@@ -1,0 +1,72 @@
+/**
+ * `.gitignore` rules for the local listing and search, matched by the `ignore` library (the same
+ * rules as git). Each `.gitignore` applies to paths relative to its own directory; a deeper file's
+ * rules come after (and so override) a shallower one's, as in git. `.git` is always skipped.
+ *
+ * Files are read from the workspace root that holds the searched directory down to it, then from
+ * each directory entered while walking. Nothing above the workspace root is read.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import type { WorkspaceRoots } from '../tool-types.js';
+import { isWithin, rootList } from '../workspace.js';
+
+/** Names never listed nor searched. */
+export const ALWAYS_SKIPPED = new Set(['.git']);
+
+/** One directory's `.gitignore`. */
+interface Layer {
+  dir: string;
+  rules: Ignore;
+}
+
+/** The `.gitignore` rules in force at one directory; {@link IgnoreStack.enter} gives a child's. */
+export class IgnoreStack {
+  private constructor(private readonly layers: readonly Layer[]) {}
+
+  /** No rules at all. */
+  static empty(): IgnoreStack {
+    return new IgnoreStack([]);
+  }
+
+  /**
+   * The rules in force in `dir`: every `.gitignore` from the innermost workspace root holding
+   * `dir` down to `dir` itself. Unreadable files count as empty.
+   */
+  static async forDirectory(dir: string, roots: WorkspaceRoots): Promise<IgnoreStack> {
+    const holding = rootList(roots)
+      .filter((root) => isWithin(dir, root))
+      .sort((a, b) => b.length - a.length)[0];
+    const start = holding ?? dir;
+    const chain = [start];
+    for (const part of path.relative(start, dir).split(path.sep).filter(Boolean)) chain.push(path.join(chain[chain.length - 1] ?? start, part));
+    let stack = IgnoreStack.empty();
+    for (const each of chain) stack = await stack.enter(each);
+    return stack;
+  }
+
+  /** The rules inside `dir` (a child of this stack's directory): these plus `dir/.gitignore` if there is one. */
+  async enter(dir: string): Promise<IgnoreStack> {
+    const text = await readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => undefined);
+    if (text === undefined || text.trim() === '') return this;
+    return new IgnoreStack([...this.layers, { dir, rules: ignore().add(text) }]);
+  }
+
+  /**
+   * True when `abs` is skipped: named `.git`, or ignored by the rules (the last matching rule of
+   * the deepest file that has one wins; `!pattern` re-includes).
+   */
+  ignores(abs: string, directory: boolean): boolean {
+    if (ALWAYS_SKIPPED.has(path.basename(abs))) return true;
+    let ignored = false;
+    for (const layer of this.layers) {
+      if (!isWithin(abs, layer.dir) || abs === layer.dir) continue;
+      const rel = path.relative(layer.dir, abs).split(path.sep).join('/') + (directory ? '/' : '');
+      const result = layer.rules.test(rel);
+      if (result.ignored) ignored = true;
+      else if (result.unignored) ignored = false;
+    }
+    return ignored;
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Runs one shell command line locally, in its own process group, and makes sure nothing of it
+ * outlives the call.
+ *
+ * - Shell: `$SHELL -c <line>` (or `/bin/sh`); on Windows `cmd.exe /d /s /c "<line>"`.
+ * - stdin is closed (`ignore`): a command waiting for input sees end-of-file instead of hanging.
+ * - stdout and stderr go into one buffer, of which the last `outputByteLimit` bytes are kept.
+ * - Timeout or abort: SIGTERM to the whole group, SIGKILL 2 s later if anything is left.
+ * - When the shell itself exits, what it left running in its group (`cmd &`) is ended the same way:
+ *   a command is one-shot, and a leftover process would also hold the output pipe open.
+ *   (A program that moves itself into another session, like a daemon, escapes this.)
+ */
+import { spawn } from 'node:child_process';
+import { ToolError, type CommandOptions, type CommandResult } from '../tool-types.js';
+
+/** Time between SIGTERM and SIGKILL, in ms. */
+export const KILL_GRACE_MS = 2_000;
+
+/** The program and arguments that run `command` through the user's shell. */
+export function shellInvocation(command: string, platform = process.platform, env = process.env): { file: string; args: string[] } {
+  if (platform === 'win32') return { file: env.ComSpec || 'cmd.exe', args: ['/d', '/s', '/c', `"${command}"`] };
+  return { file: env.SHELL || '/bin/sh', args: ['-c', command] };
+}
+
+/**
+ * Keeps the last `limit` bytes of a byte stream. Memory stays under about twice the limit.
+ */
+export class TailBuffer {
+  private chunks: Buffer[] = [];
+  private held = 0;
+  /** Bytes seen in total. */
+  total = 0;
+  constructor(private readonly limit: number) {}
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    this.chunks.push(chunk);
+    this.held += chunk.length;
+    if (this.held > 2 * this.limit + 65_536) this.compact();
+  }
+
+  /** The kept bytes as text; a multi-byte character cut at the start is dropped, not mangled. */
+  text(): string {
+    this.compact();
+    const bytes = this.chunks[0] ?? Buffer.alloc(0);
+    let start = 0;
+    // Skip UTF-8 continuation bytes (10xxxxxx) left over from a character cut in half.
+    if (this.total > this.limit) while (start < bytes.length && start < 3 && ((bytes[start] ?? 0) & 0xc0) === 0x80) start++;
+    return bytes.subarray(start).toString('utf8');
+  }
+
+  /** True when bytes were dropped. */
+  get truncated(): boolean {
+    return this.total > this.limit;
+  }
+
+  private compact(): void {
+    const all = Buffer.concat(this.chunks);
+    const kept = all.length > this.limit ? all.subarray(all.length - this.limit) : all;
+    this.chunks = [kept];
+    this.held = kept.length;
+  }
+}
+
+/**
+ * Runs `command` in `options.cwd` (already checked by the caller).
+ * @returns the exit status and the (tail of the) output once the process and its pipes are closed.
+ * @throws the abort signal's reason when aborted (after the process group is gone);
+ *   {@link ToolError} when the shell cannot be started.
+ */
+export function runLocalCommand(command: string, options: CommandOptions): Promise<CommandResult> {
+  options.signal.throwIfAborted();
+  const windows = process.platform === 'win32';
+  const { file, args } = shellInvocation(command);
+  const child = spawn(file, args, {
+    cwd: options.cwd,
+    detached: !windows,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+    windowsVerbatimArguments: windows,
+  });
+  const output = new TailBuffer(Math.max(0, options.outputByteLimit));
+  child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+
+  let timedOut = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const pid = child.pid;
+  const groupAlive = (): boolean => {
+    if (pid === undefined) return false;
+    try {
+      process.kill(windows ? pid : -pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const signalGroup = (signal: NodeJS.Signals): void => {
+    if (pid === undefined) return;
+    try {
+      if (windows) spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+      else process.kill(-pid, signal);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  };
+  const killGroup = (): void => {
+    if (!groupAlive()) return;
+    signalGroup('SIGTERM');
+    killTimer ??= setTimeout(() => signalGroup('SIGKILL'), KILL_GRACE_MS);
+    killTimer.unref();
+  };
+
+  const timeout = setTimeout(() => {
+    timedOut = true;
+    killGroup();
+  }, Math.max(1, options.timeoutMs));
+  const onAbort = () => killGroup();
+  options.signal.addEventListener('abort', onAbort, { once: true });
+  // The shell is gone: end what it left behind in its group (see the module comment).
+  child.once('exit', () => {
+    if (!windows) killGroup();
+  });
+
+  return new Promise<CommandResult>((resolve, reject) => {
+    const finish = () => {
+      clearTimeout(timeout);
+      options.signal.removeEventListener('abort', onAbort);
+      // killTimer stays armed (unref'd): a leftover that ignored SIGTERM still gets SIGKILL.
+    };
+    child.once('error', (error) => {
+      if (pid !== undefined) return; // after a start, 'close' still comes and settles
+      finish();
+      reject(new ToolError(`could not start the command (${file}): ${error.message}`));
+    });
+    child.once('close', (code, signal) => {
+      finish();
+      const settle = () => {
+        if (options.signal.aborted) reject(options.signal.reason);
+        else resolve({ output: output.text(), truncated: output.truncated, exitCode: code, signal, timedOut });
+      };
+      // Once a kill was sent, answer only when the group is gone (bounded: zombies may linger).
+      if (killTimer === undefined || windows) settle();
+      else void waitUntil(() => !groupAlive(), KILL_GRACE_MS + 1_000).then(settle);
+    });
+    if (pid !== undefined) void Promise.resolve(options.onStarted?.(undefined)).catch(() => undefined);
+  });
+}
+
+/** Polls `done` every 25 ms until it holds or `limitMs` passed. */
+async function waitUntil(done: () => boolean, limitMs: number): Promise<void> {
+  const end = Date.now() + limitMs;
+  while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+}

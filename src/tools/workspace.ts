@@ -1,0 +1,102 @@
+/**
+ * Paths for local tools: resolving what the model wrote, and keeping every local read, write,
+ * listing and command inside the session's `cwd` and `additionalDirectories`.
+ *
+ * Two checks: {@link isInside} is lexical (pure, for titles and quick refusals), {@link confine}
+ * also follows symlinks on disk, so a link inside the workspace that points out is refused too.
+ * Paths are compared case-sensitively (as on Linux); on case-insensitive file systems this can
+ * only refuse more, never less.
+ */
+import { lstat, readlink, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { ToolError, type WorkspaceRoots } from './tool-types.js';
+
+/**
+ * The absolute, normalised path a tool argument names.
+ * @param input - absolute, or relative to `roots.cwd`. A leading `~` is not expanded (it is an
+ *   ordinary directory name, as it would be for the OS), so `~/x` means `<cwd>/~/x`.
+ * @returns an absolute path with `.` and `..` resolved lexically; never throws.
+ */
+export function resolveToolPath(input: string, roots: WorkspaceRoots): string {
+  return path.resolve(roots.cwd, input);
+}
+
+/** The allowed roots, `cwd` first. */
+export function rootList(roots: WorkspaceRoots): string[] {
+  return [roots.cwd, ...roots.extra].map((root) => path.resolve(root));
+}
+
+/** True when `abs` is `root` or below it, lexically (after normalising both). */
+export function isWithin(abs: string, root: string): boolean {
+  const rel = path.relative(path.resolve(root), path.resolve(abs));
+  return rel === '' || (!path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`));
+}
+
+/** Pure lexical check: `abs` (normalised) is one of the roots or below one. Symlinks are not looked at. */
+export function isInside(abs: string, roots: WorkspaceRoots): boolean {
+  return rootList(roots).some((root) => isWithin(abs, root));
+}
+
+/** The message for a path outside the workspace: names the path and the allowed roots. */
+export function outsideMessage(abs: string, roots: WorkspaceRoots, resolvedTo?: string): string {
+  const via = resolvedTo !== undefined && resolvedTo !== abs ? ` (it resolves to ${resolvedTo})` : '';
+  return `${abs}${via} is outside the workspace; allowed: ${rootList(roots).join(', ')}. Nothing was read or changed.`;
+}
+
+/** How many symlinks {@link realTarget} follows before giving up (like the kernel's ELOOP limit). */
+const MAX_LINKS = 40;
+
+/**
+ * Where `abs` really points on disk: the realpath of the path, or for a path that does not exist
+ * yet the realpath of its nearest existing ancestor joined with the missing rest. A dangling
+ * symlink on the way is followed to its target, so "create a file through a broken link" cannot
+ * land outside.
+ * @throws {ToolError} on a symlink loop; other fs errors (EACCES…) propagate.
+ */
+export async function realTarget(abs: string): Promise<string> {
+  let candidate = path.resolve(abs);
+  let rest: string[] = [];
+  for (let links = 0; ; ) {
+    try {
+      return path.join(await realpath(candidate), ...rest);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') throw new ToolError(`${abs}: too many levels of symbolic links`);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+    }
+    const stats = await lstat(candidate).catch(() => undefined);
+    if (stats?.isSymbolicLink()) {
+      if (++links > MAX_LINKS) throw new ToolError(`${abs}: too many levels of symbolic links`);
+      candidate = path.resolve(path.dirname(candidate), await readlink(candidate));
+      continue;
+    }
+    const parent = path.dirname(candidate);
+    if (parent === candidate) return path.join(candidate, ...rest);
+    rest = [path.basename(candidate), ...rest];
+    candidate = parent;
+  }
+}
+
+/**
+ * Checks that `abs` stays inside the workspace, lexically and after following symlinks (each root
+ * is compared both as given and as its realpath, so a `cwd` under a symlinked `/tmp` still works).
+ * @param abs - an absolute path, usually from {@link resolveToolPath}.
+ * @returns `abs` normalised (not the realpath: titles and diffs show the path the model used).
+ * @throws {ToolError} naming the path and the allowed roots when it resolves outside them.
+ */
+export async function confine(abs: string, roots: WorkspaceRoots): Promise<string> {
+  const normal = path.resolve(abs);
+  if (!isInside(normal, roots)) throw new ToolError(outsideMessage(normal, roots), 'outside_workspace');
+  const real = await realTarget(normal);
+  const realRoots = await Promise.all(rootList(roots).map((root) => realTarget(root).catch(() => root)));
+  if (![...rootList(roots), ...realRoots].some((root) => isWithin(real, root))) throw new ToolError(outsideMessage(normal, roots, real), 'outside_workspace');
+  return normal;
+}
+
+/**
+ * The path as shown in titles: relative to `cwd` when inside it (`.` for `cwd` itself), else absolute.
+ */
+export function relativeForTitle(abs: string, cwd: string): string {
+  if (!isWithin(abs, cwd)) return path.resolve(abs);
+  return path.relative(path.resolve(cwd), path.resolve(abs)) || '.';
+}

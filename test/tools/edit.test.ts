@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { applyEdit, countOccurrences } from '../../src/tools/edit.js';
+
+describe('applyEdit', () => {
+  it('replaces a unique occurrence', () => {
+    expect(applyEdit('a\nb\nc\n', 'b', 'B', false, 'f.txt')).toEqual({ ok: true, text: 'a\nB\nc\n', replacements: 1, at: 2, inserted: 'B' });
+  });
+
+  it('says when old_string is not found, with a whitespace hint when it nearly is', () => {
+    const missing = applyEdit('abc', 'xyz', 'q', false, 'src/f.ts');
+    expect(missing).toMatchObject({ ok: false });
+    expect(!missing.ok && missing.error).toMatch(/^old_string was not found in src\/f\.ts\. It must match exactly, including whitespace, indentation/);
+    const near = applyEdit('if (x) {\n    run();\n}', 'if (x) {\n  run();\n}', 'y', false, 'f');
+    expect(!near.ok && near.error).toContain('different whitespace or indentation');
+  });
+
+  it('refuses an ambiguous edit, naming the count', () => {
+    const result = applyEdit('x = 1; x = 1; x = 1;', 'x = 1', 'x = 2', false, 'f');
+    expect(!result.ok && result.error).toBe('old_string was found 3 times in f. Include more surrounding lines to make it unique, or set replace_all to true to replace every occurrence.');
+  });
+
+  it('replaces all with replace_all, literally ($& is not special)', () => {
+    expect(applyEdit('x x x', 'x', '$&y', true)).toEqual({ ok: true, text: '$&y $&y $&y', replacements: 3, at: 0, inserted: '$&y' });
+    expect(applyEdit('a-x', 'x', '$1', false)).toMatchObject({ text: 'a-$1' });
+  });
+
+  it('refuses an empty old_string and a no-op', () => {
+    expect(applyEdit('abc', '', 'x')).toMatchObject({ ok: false });
+    expect(applyEdit('abc', 'b', 'b')).toMatchObject({ ok: false });
+  });
+
+  it('matches LF old_string in a CRLF file and keeps CRLF', () => {
+    expect(applyEdit('one\r\ntwo\r\nthree\r\n', 'one\ntwo', 'uno\ndos', false)).toMatchObject({ ok: true, text: 'uno\r\ndos\r\nthree\r\n' });
+  });
+
+  it('counts non-overlapping occurrences', () => {
+    expect(countOccurrences('aaaa', 'aa')).toBe(2);
+    expect(countOccurrences('abc', 'd')).toBe(0);
+  });
+});
