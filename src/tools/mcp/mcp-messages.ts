@@ -77,9 +77,12 @@ export function startFailureReason({ error, timedOutMs, stderrTail = [], missing
   return reason + said;
 }
 
-/** The one-line notice for the user, e.g. `MCP server "files" could not start: spawn /nope ENOENT (command not found)`. */
-export function startFailureNotice(server: string, failure: StartFailure): string {
-  return `MCP server "${server}" could not start: ${startFailureReason(failure)}`;
+/**
+ * The one-line notice for the user, e.g. `MCP server "files" could not start: spawn /nope ENOENT
+ * (command not found)`; `reason` from {@link startFailureReason}.
+ */
+export function startFailureNotice(server: string, reason: string): string {
+  return `MCP server "${server}" could not start: ${reason}`;
 }
 
 /** Notice for a server still starting when the session stops waiting for it. */
