@@ -55,6 +55,8 @@ export interface ConnectOptions {
   clientInfo: { name: string; version: string };
   /** Called after the tool list changed (the server sent `list_changed` and it was re-listed). */
   onToolsChanged?: () => void;
+  /** Called with the process id as soon as a stdio server is spawned. */
+  onSpawn?: (pid: number) => void;
   /** Called once if the connection closes after a successful start (crash, dropped connection). */
   onClosed?: () => void;
 }
@@ -185,7 +187,10 @@ async function connectStdio(config: { name: string; command: string; args?: stri
   let pid: number | undefined;
   options.logger.debug(`MCP server "${name}": starting ${config.command}`, { server: name, args: config.args?.length ?? 0, cwd: options.cwd });
   try {
-    const started = await attempt(transport, 'stdio', name, options, () => (pid = transport.pid ?? undefined));
+    const started = await attempt(transport, 'stdio', name, options, () => {
+      pid = transport.pid ?? undefined;
+      if (pid !== undefined) options.onSpawn?.(pid);
+    });
     return { ok: true, connection: connection(started, 'stdio', pid, options) };
   } catch (error) {
     const cleanup = (async () => {

@@ -244,19 +244,16 @@ export class McpServers {
     if (outcome === 'abandoned' || entry.status.state === 'closed') {
       // Whatever the start yields later is closed at once.
       this.#cleanups.push(attempt.then((late) => (late.ok ? late.connection.close() : late.cleanup)));
-      if (outcome !== 'abandoned' && !outcome.ok && outcome.pid !== undefined) entry.pid = outcome.pid;
       if (entry.status.state !== 'closed') this.#fail(entry, startFailureReason({ timedOutMs: connectTimeoutMs }));
       return;
     }
     if (!outcome.ok) {
-      if (outcome.pid !== undefined) entry.pid = outcome.pid;
       this.#cleanups.push(outcome.cleanup);
       this.#fail(entry, outcome.reason);
       return;
     }
     const { connection } = outcome;
     entry.connection = connection;
-    if (connection.pid !== undefined) entry.pid = connection.pid;
     entry.status = { server: entry.name, state: 'ready', transport: connection.transport, tools: 0 };
     logger.info(`MCP server "${entry.name}" is ready`, { server: entry.name, transport: connection.transport, tools: connection.tools().length, ms: Date.now() - began });
     this.#options.onToolsChanged?.();
@@ -273,6 +270,7 @@ export class McpServers {
         signal: entry.abort.signal,
         timeoutMs: connectTimeoutMs,
         clientInfo,
+        onSpawn: (pid) => (entry.pid = pid),
         onToolsChanged: () => onToolsChanged?.(),
         onClosed: () => {
           if (entry.status.state !== 'ready') return;
