@@ -68,3 +68,50 @@ describe('lazy chunks', () => {
     for (const name of named) expect(existsSync(join(ROOT, 'dist', 'chunks', name)), name).toBe(true);
   });
 });
+
+describe('the MCP client as a lazy chunk', () => {
+  let mcpDir: string;
+  beforeAll(async () => {
+    mcpDir = mkdtempSync(join(tmpdir(), 'lazy-chunks-mcp-'));
+    const chunks = lazyChunks();
+    await build({
+      entryPoints: [join(ROOT, 'src', 'tools', 'mcp', 'mcp-servers.ts')],
+      outfile: join(mcpDir, 'bundle.js'),
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      minify: true,
+      plugins: [chunks.plugin()],
+      banner: { js: 'const __runtimeRequire = require;' },
+      logLevel: 'silent',
+    });
+    await chunks.buildChunks(mcpDir, { target: 'node20', minify: true, logLevel: 'silent' });
+  }, 60_000);
+  afterAll(() => rmSync(mcpDir, { recursive: true, force: true }));
+
+  it('keeps the MCP SDK out of the bundle that imports mcp-servers.ts', () => {
+    const main = readFileSync(join(mcpDir, 'bundle.js'), 'utf8');
+    const chunk = readFileSync(join(mcpDir, 'chunks', 'mcp-connect.lazy.cjs'), 'utf8');
+    for (const sdkText of ['notifications/tools/list_changed', 'StdioClientTransport already started']) {
+      expect(main).not.toContain(sdkText);
+      expect(chunk).toContain(sdkText);
+    }
+    expect(main.length).toBeLessThan(40_000);
+  });
+
+  it('runs a stdio MCP server through the built chunk', async () => {
+    const { startMcpServers } = createRequire(import.meta.url)(join(mcpDir, 'bundle.js')) as typeof import('../../src/tools/mcp/mcp-servers.js');
+    const quiet = { level: 'error' as const, error() {}, warn() {}, info() {}, debug() {} };
+    const server = fileURLToPath(new URL('../tools/mcp/fixtures/mcp-stdio-server.mjs', import.meta.url));
+    const mcp = startMcpServers([{ name: 'fx', command: process.execPath, args: [server], env: [] }], { cwd: ROOT, logger: quiet });
+    try {
+      await mcp.ready();
+      expect(mcp.takeNotices()).toEqual([]);
+      expect(mcp.tools(new Set(), { gemini: false }).map((t) => t.name)).toContain('fx__echo');
+      await expect(mcp.call('fx__echo', { text: 'built' })).resolves.toMatchObject({ isError: false, text: 'echo: built' });
+    } finally {
+      await mcp.close();
+    }
+  });
+});
