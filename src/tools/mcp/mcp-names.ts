@@ -21,9 +21,9 @@ const SEPARATOR = '__';
 /** Hex digits of the hash that marks a cut name: 16.7 M values, ample for one session's tools. */
 const HASH_DIGITS = 6;
 
-/** Every character outside `[a-zA-Z0-9_-]` becomes `_`. */
+/** Every character (code point) outside `[a-zA-Z0-9_-]` becomes `_`. */
 export function sanitizeNamePart(part: string): string {
-  return part.replace(/[^a-zA-Z0-9_-]/g, '_');
+  return part.replace(/[^a-zA-Z0-9_-]/gu, '_');
 }
 
 /**
