@@ -119,33 +119,36 @@ interface Started {
 async function attempt(transport: Transport, kind: McpTransportKind, server: string, options: ConnectOptions, onSpawned?: () => void): Promise<Started> {
   const { logger, signal, timeoutMs } = options;
   let tools: McpToolInfo[] = [];
+  // One re-list at a time; a change announced meanwhile triggers one more afterwards.
   let relisting = false;
-  const client: Client = new Client(options.clientInfo, {
-    // autoRefresh is off because the SDK re-lists only the first page; we list every page.
-    listChanged: {
-      tools: {
-        autoRefresh: false,
-        debounceMs: 100,
-        onChanged: () => {
-          if (relisting) return;
-          relisting = true;
-          listAllTools(client, timeoutMs)
-            .then((fresh) => {
-              tools = fresh;
-              logger.info(`MCP server "${server}" changed its tools`, { server, tools: fresh.length });
-              options.onToolsChanged?.();
-            })
-            .catch((error: unknown) => logger.warn(`MCP server "${server}": could not list its changed tools`, { server, error: String(error) }))
-            .finally(() => (relisting = false));
-        },
-      },
-    },
-  });
+  let again = false;
+  const relist = (): void => {
+    if (relisting) {
+      again = true;
+      return;
+    }
+    relisting = true;
+    again = false;
+    listAllTools(client, timeoutMs)
+      .then((fresh) => {
+        tools = fresh;
+        logger.info(`MCP server "${server}" changed its tools`, { server, tools: fresh.length });
+        options.onToolsChanged?.();
+      })
+      .catch((error: unknown) => logger.warn(`MCP server "${server}": could not list its changed tools`, { server, error: String(error) }))
+      .finally(() => {
+        relisting = false;
+        if (again) relist();
+      });
+  };
+  // autoRefresh is off because the SDK re-lists only the first page; we list every page.
+  const client: Client = new Client(options.clientInfo, { listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: relist } } });
   const connecting = client.connect(transport, { signal, timeout: timeoutMs });
   // The SDK spawns synchronously inside connect(): the pid is known now, before any await.
   onSpawned?.();
   await connecting;
-  tools = await listAllTools(client, timeoutMs, signal);
+  // A server without the tools capability (prompts or resources only) is ready with no tools.
+  if (client.getServerCapabilities()?.tools !== undefined) tools = await listAllTools(client, timeoutMs, signal);
   logger.debug(`MCP server "${server}" is ready`, { server, transport: kind, tools: tools.length });
   return { client, tools: () => tools };
 }

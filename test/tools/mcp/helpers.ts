@@ -3,6 +3,7 @@
  * servers over Streamable HTTP and SSE on 127.0.0.1 (the SDK's server transports on node:http).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -76,6 +77,7 @@ export interface HttpServers {
  *   `/sse` answers 405, as an SSE-only server does, so a Streamable HTTP attempt fails there;
  * - `/liar`: a low-level server that lists a tool with an output schema and answers its calls
  *   without structured content (the client SDK then throws).
+ * - `/prompts-only`: a stateless server with a prompt and no tools capability;
  * - `/hang`: accepts and never answers.
  */
 export async function startHttpServers(): Promise<HttpServers> {
@@ -110,6 +112,13 @@ export async function startHttpServers(): Promise<HttpServers> {
         const transport = sse.get(url.searchParams.get('sessionId') ?? '');
         if (transport === undefined) res.writeHead(404).end('no such session');
         else await transport.handlePostMessage(req, res);
+      } else if (url.pathname === '/prompts-only') {
+        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+        const mcp = new McpServer({ name: 'prompts', version: '1.0.0' });
+        mcp.registerPrompt('hello', { description: 'Says hello' }, () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }] }));
+        await mcp.connect(transport);
+        closers.push(() => mcp.close());
+        await transport.handleRequest(req, res, req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined);
       } else if (url.pathname === '/hang') {
         hanging.push(res);
       } else {

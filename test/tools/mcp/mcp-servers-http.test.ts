@@ -99,6 +99,13 @@ describe('McpServers over HTTP', () => {
     });
   });
 
+  it('treats a server without tools as ready with none', async () => {
+    const { mcp } = start([remote('http', 'prompts', '/prompts-only')]);
+    await mcp.ready();
+    expect(mcp.status()).toEqual([{ server: 'prompts', state: 'ready', transport: 'streamable-http', tools: 0 }]);
+    expect(mcp.takeNotices()).toEqual([]);
+  });
+
   it('reports an unsupported transport and a bad URL without trying them', async () => {
     const { mcp } = start([
       { type: 'acp', name: 'inline', id: 'x' } as never,

@@ -165,6 +165,9 @@ describe('McpServers over stdio', () => {
     await until(() => mcp.tools(BUILT_INS, { gemini: false }).some((t) => t.name === 'files__added_1'));
     expect(changes).toBeGreaterThan(before);
     await expect(mcp.call('files__added_1', {})).resolves.toMatchObject({ isError: false, text: 'added 1' });
+    // Two changes in a row, the second during the re-list of the first: both are seen.
+    await Promise.all([mcp.call('files__change_tools', {}), mcp.call('files__change_tools', {})]);
+    await until(() => mcp.tools(BUILT_INS, { gemini: false }).some((t) => t.name === 'files__added_3'));
   });
 
   it('close() leaves no server process, even one that ignores stdin EOF and SIGTERM', async () => {
