@@ -1,0 +1,300 @@
+/**
+ * The MCP servers of one ACP session: started in parallel when the session is created, loaded,
+ * or resumed; never allowed to block it for long or to fail it; their tools offered beside the
+ * built-ins; closed with the session and at exit.
+ *
+ * The SDK-touching code is the lazy chunk mcp-connect.lazy.ts, imported on the first session that
+ * has servers, so a session without MCP servers costs nothing.
+ *
+ * @example
+ * const mcp = startMcpServers(params.mcpServers, { cwd: params.cwd, logger, ...mcpSettings() });
+ * await mcp.ready(); // at most startupMs
+ * // before each model request:
+ * for (const notice of mcp.takeNotices()) sendAgentMessage(notice);
+ * const tools = mcp.tools(BUILT_IN_NAMES, { gemini });
+ * // for a tool call of the model:
+ * const result = await mcp.call(name, args, { signal });
+ * // session/close, session/delete, re-load: await mcp.close(); on exit: await closeAllMcp()
+ */
+import type { McpServer } from '@agentclientprotocol/sdk/unstable';
+import type { Logger } from '../../log.js';
+import type { ConnectOutcome, McpConnection, McpTransportKind } from './mcp-connect.lazy.js';
+import { callFailureText, plainMessage, startFailureNotice, startFailureReason, stillStartingNotice, stoppedNotice } from './mcp-messages.js';
+import type { McpCallResult } from './mcp-result.js';
+import { mcpErrorResult, toMcpCallResult } from './mcp-result.js';
+import { MCP_DEFAULTS } from './mcp-settings.js';
+import type { McpToolDescriptor } from './mcp-tools.js';
+import { describeMcpTools } from './mcp-tools.js';
+
+/** Options of {@link startMcpServers}. Times in ms. */
+export interface McpServersOptions {
+  /** The session's working directory: where stdio servers run. */
+  cwd: string;
+  logger: Logger;
+  /** How long {@link McpServers.ready} waits at most. @defaultValue 10_000 */
+  startupMs?: number;
+  /** The limit of one tool call. @defaultValue 60_000 */
+  toolTimeoutMs?: number;
+  /** After this a server still starting is abandoned (process killed). @defaultValue max(startupMs, 30_000) */
+  connectTimeoutMs?: number;
+  /** `clientInfo` sent to servers in `initialize`. @defaultValue {name: 'openai-acp', version: '0.0.0'} */
+  clientInfo?: { name: string; version: string };
+  /** Called when the tool list may have changed (a server became ready, changed its tools, or stopped). */
+  onToolsChanged?: () => void;
+}
+
+/** Where one server stands. */
+export interface McpServerStatus {
+  server: string;
+  state: 'starting' | 'ready' | 'failed' | 'closed';
+  /** The transport of a ready server. */
+  transport?: McpTransportKind;
+  /** Why it failed, in plain words. */
+  reason?: string;
+  /** Tools it offers now (0 unless ready). */
+  tools: number;
+}
+
+/** Options of {@link McpServers.tools}. */
+export interface McpToolsOptions {
+  /** Use the Gemini schema profile. */
+  gemini: boolean;
+  /** Most MCP tools offered; the rest are left out and logged. @defaultValue 128 - reserved.size (OpenAI's limit is 128 tools) */
+  maxTools?: number;
+}
+
+interface ServerEntry {
+  name: string;
+  config: McpServer;
+  status: McpServerStatus;
+  connection?: McpConnection;
+  abort: AbortController;
+  pid?: number;
+}
+
+/** OpenAI rejects more than 128 tools in one request. */
+const MAX_TOOLS = 128;
+/** After an abandoned start, how long its own (more precise) failure reason is awaited. */
+const ABANDON_GRACE_MS = 250;
+/** Bound on {@link McpServers.close}, in ms: a transport that never settles must not hang exit. */
+const CLOSE_BOUND_MS = 3_000;
+
+let connectModule: Promise<typeof import('./mcp-connect.lazy.js')> | undefined;
+/** Every session's servers not yet closed, for {@link closeAllMcp}. */
+const open = new Set<McpServers>();
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * One session's MCP servers. Construct with {@link startMcpServers}. No method throws, and only
+ * {@link McpServers.call} rejects (with the signal's reason, when its signal aborts).
+ */
+export class McpServers {
+  readonly #entries: ServerEntry[];
+  readonly #options: Required<Omit<McpServersOptions, 'onToolsChanged'>> & Pick<McpServersOptions, 'onToolsChanged'>;
+  readonly #ready: Promise<void>;
+  readonly #starts: Promise<void>[];
+  readonly #cleanups: Promise<unknown>[] = [];
+  #notices: string[] = [];
+  /** Model-facing name → server entry and tool, from the last {@link tools} call. */
+  #names = new Map<string, { entry: ServerEntry; tool: string }>();
+  #leftOutLogged = '';
+  #closing: Promise<void> | undefined;
+
+  constructor(servers: readonly McpServer[], options: McpServersOptions) {
+    const startupMs = options.startupMs ?? MCP_DEFAULTS.startupMs;
+    this.#options = {
+      cwd: options.cwd,
+      logger: options.logger,
+      startupMs,
+      toolTimeoutMs: options.toolTimeoutMs ?? MCP_DEFAULTS.toolTimeoutMs,
+      connectTimeoutMs: options.connectTimeoutMs ?? Math.max(startupMs, 30_000),
+      clientInfo: options.clientInfo ?? { name: 'openai-acp', version: '0.0.0' },
+      onToolsChanged: options.onToolsChanged,
+    };
+    this.#entries = servers.map((config) => ({ name: config.name, config, status: { server: config.name, state: 'starting', tools: 0 }, abort: new AbortController() }));
+    this.#starts = this.#entries.map((entry) => this.#start(entry));
+    if (this.#entries.length === 0) {
+      this.#ready = Promise.resolve();
+      return;
+    }
+    open.add(this);
+    this.#ready = Promise.race([Promise.allSettled(this.#starts).then(() => undefined), delay(startupMs).then(() => this.#stillStarting())]);
+  }
+
+  /**
+   * Resolves when every server has started or failed, or after `startupMs`, whichever is first.
+   * Never rejects. Servers still starting then go on in the background and join later.
+   */
+  ready(): Promise<void> {
+    return this.#ready;
+  }
+
+  /** Each server's state, in the order of `mcpServers`. */
+  status(): McpServerStatus[] {
+    return this.#entries.map((entry) => ({ ...entry.status, tools: entry.connection?.tools().length ?? 0 }));
+  }
+
+  /** Process ids of every stdio server this session spawned (running or not), for tests and diagnostics. */
+  pids(): number[] {
+    return this.#entries.flatMap((entry) => (entry.pid === undefined ? [] : [entry.pid]));
+  }
+
+  /**
+   * The tools of the ready servers, named apart from `reserved` (the built-in tool names) and each
+   * other; at most `maxTools` (the left-out ones are logged once at warn). Call it before every
+   * model request: servers that became ready and `list_changed` refreshes show up here, and
+   * {@link call} resolves names against the latest list returned.
+   */
+  tools(reserved: ReadonlySet<string>, { gemini, maxTools = MAX_TOOLS - reserved.size }: McpToolsOptions): McpToolDescriptor[] {
+    const ready = this.#entries.filter((entry) => entry.status.state === 'ready' && entry.connection !== undefined);
+    const { tools, leftOut } = describeMcpTools(
+      ready.map((entry) => ({ server: entry.name, tools: entry.connection!.tools() })),
+      reserved,
+      { gemini, maxTools },
+    );
+    const byServer = new Map(ready.map((entry) => [entry.name, entry]));
+    this.#names = new Map(tools.map((tool) => [tool.name, { entry: byServer.get(tool.server)!, tool: tool.tool }]));
+    const key = leftOut.join(',');
+    if (key !== this.#leftOutLogged) {
+      this.#leftOutLogged = key;
+      if (leftOut.length > 0) this.#options.logger.warn(`${leftOut.length} MCP tools left out: at most ${MAX_TOOLS} tools fit in one request`, { leftOut });
+    }
+    return tools;
+  }
+
+  /**
+   * Calls the tool the model knows as `name` (from the last {@link tools} list) with `args`.
+   * Resolves with an error result (`isError: true`, plain words in `text`) for an unknown name,
+   * a server that is not running, a timeout (`toolTimeoutMs`), a closed connection, an
+   * output-schema mismatch or any other failure. Rejects only when `signal` aborts, with its reason.
+   */
+  async call(name: string, args: Record<string, unknown>, { signal }: { signal?: AbortSignal } = {}): Promise<McpCallResult> {
+    signal?.throwIfAborted();
+    const target = this.#names.get(name);
+    if (target === undefined) return mcpErrorResult(`There is no MCP tool named "${name}".`);
+    const { entry, tool } = target;
+    if (entry.status.state !== 'ready' || entry.connection === undefined) {
+      return mcpErrorResult(`MCP server "${entry.name}" is not running${entry.status.reason ? ` (${entry.status.reason})` : ''}; its tool "${tool}" cannot be called.`);
+    }
+    const timeoutMs = this.#options.toolTimeoutMs;
+    try {
+      return toMcpCallResult(await entry.connection.callTool(tool, args, { signal, timeoutMs }));
+    } catch (error) {
+      signal?.throwIfAborted();
+      this.#options.logger.debug(`MCP tool call failed`, { server: entry.name, tool, error: plainMessage(error) });
+      return mcpErrorResult(callFailureText(error, { server: entry.name, tool, timeoutMs }));
+    }
+  }
+
+  /** Notices for the user not yet taken (failures, servers still starting, servers that stopped); each is returned once. */
+  takeNotices(): string[] {
+    const notices = this.#notices;
+    this.#notices = [];
+    return notices;
+  }
+
+  /**
+   * Closes every server: starts in progress are abandoned, connections closed, stdio processes
+   * checked by pid and killed if needed. Idempotent; never rejects; bounded to a few seconds.
+   */
+  close(): Promise<void> {
+    if (this.#closing) return this.#closing;
+    open.delete(this);
+    for (const entry of this.#entries) {
+      entry.status.state = 'closed';
+      entry.abort.abort(new Error('closed'));
+    }
+    const all = (async () => {
+      await Promise.allSettled(this.#starts);
+      await Promise.allSettled([...this.#entries.map((entry) => entry.connection?.close()), ...this.#cleanups]);
+    })();
+    this.#closing = Promise.race([all, delay(CLOSE_BOUND_MS)]);
+    return this.#closing;
+  }
+
+  #notice(text: string): void {
+    this.#notices.push(text);
+    this.#options.logger.warn(text);
+  }
+
+  #stillStarting(): void {
+    for (const entry of this.#entries) {
+      if (entry.status.state === 'starting') this.#notice(stillStartingNotice(entry.name, this.#options.startupMs));
+    }
+  }
+
+  #fail(entry: ServerEntry, reason: string): void {
+    entry.status = { server: entry.name, state: 'failed', reason, tools: 0 };
+    this.#notice(startFailureNotice(entry.name, reason));
+  }
+
+  /** Starts one server; settles when it is ready, has failed, or was abandoned. Never rejects. */
+  async #start(entry: ServerEntry): Promise<void> {
+    const { connectTimeoutMs, logger } = this.#options;
+    const began = Date.now();
+    const deadline = setTimeout(() => entry.abort.abort(new Error('timed out')), connectTimeoutMs);
+    deadline.unref();
+    const attempt = this.#connect(entry);
+    const abandoned = new Promise<'abandoned'>((resolve) => entry.abort.signal.addEventListener('abort', () => resolve('abandoned'), { once: true }));
+    let outcome = await Promise.race([attempt, abandoned]);
+    // An abandoned stdio start fails fast with a better reason (with the server's stderr): wait a moment for it.
+    if (outcome === 'abandoned') outcome = await Promise.race([attempt, delay(ABANDON_GRACE_MS).then(() => 'abandoned' as const)]);
+    clearTimeout(deadline);
+    if (outcome === 'abandoned' || entry.status.state === 'closed') {
+      // Whatever the start yields later is closed at once.
+      this.#cleanups.push(attempt.then((late) => (late.ok ? late.connection.close() : late.cleanup)));
+      if (entry.status.state !== 'closed') this.#fail(entry, startFailureReason({ timedOutMs: connectTimeoutMs }));
+      return;
+    }
+    if (!outcome.ok) {
+      this.#cleanups.push(outcome.cleanup);
+      this.#fail(entry, outcome.reason);
+      return;
+    }
+    const { connection } = outcome;
+    entry.connection = connection;
+    entry.status = { server: entry.name, state: 'ready', transport: connection.transport, tools: 0 };
+    logger.info(`MCP server "${entry.name}" is ready`, { server: entry.name, transport: connection.transport, tools: connection.tools().length, ms: Date.now() - began });
+    this.#options.onToolsChanged?.();
+  }
+
+  /** Loads the lazy chunk and connects. Never rejects. */
+  async #connect(entry: ServerEntry): Promise<ConnectOutcome> {
+    const { cwd, logger, connectTimeoutMs, clientInfo, onToolsChanged } = this.#options;
+    try {
+      const { connectMcpServer } = await (connectModule ??= import('./mcp-connect.lazy.js'));
+      return await connectMcpServer(entry.config, {
+        cwd,
+        logger,
+        signal: entry.abort.signal,
+        timeoutMs: connectTimeoutMs,
+        clientInfo,
+        onSpawn: (pid) => (entry.pid = pid),
+        onToolsChanged: () => onToolsChanged?.(),
+        onClosed: () => {
+          if (entry.status.state !== 'ready') return;
+          entry.status = { server: entry.name, state: 'failed', reason: 'it stopped', tools: 0 };
+          this.#notice(stoppedNotice(entry.name));
+          onToolsChanged?.();
+        },
+      });
+    } catch (error) {
+      connectModule = undefined; // a failed load (missing chunk) may be retried by a later session
+      return { ok: false, reason: `the MCP client could not be loaded: ${plainMessage(error)}`, cleanup: Promise.resolve() };
+    }
+  }
+}
+
+/**
+ * Starts `servers` (a session's `mcpServers` from `session/new`, `session/load` or
+ * `session/resume`) in parallel and returns at once. With no servers nothing is loaded.
+ */
+export function startMcpServers(servers: readonly McpServer[], options: McpServersOptions): McpServers {
+  return new McpServers(servers, options);
+}
+
+/** Closes the servers of every session (for exit: stdin EOF, SIGTERM). Never rejects. */
+export async function closeAllMcp(): Promise<void> {
+  await Promise.all([...open].map((servers) => servers.close()));
+}
