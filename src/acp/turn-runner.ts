@@ -11,7 +11,7 @@ import { ProviderError, ProviderReportedError } from '../openai/errors.js';
 import type { Logger } from '../log.js';
 import type { ChatErrorObject } from '../openai/openai-types.js';
 import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate } from './to-acp.js';
-import { TurnAccumulator, type TurnEvent } from '../openai/turn-accumulator.js';
+import { TurnAccumulator, type ToolCallResult, type TurnEvent } from '../openai/turn-accumulator.js';
 import { describeProviderError, errorMeta, type ErrorMeta } from '../openai/user-errors.js';
 
 /** How a turn ended. */
@@ -25,6 +25,18 @@ export interface TurnOutcome {
   text: string;
   /** The reasoning text the user saw. */
   reasoning: string;
+  /** The tool calls the answer asked for, complete, in order (none when it failed or was cancelled). */
+  toolCalls: ToolCallResult[];
+}
+
+/**
+ * Tool calls written as text by local models: while `pending(textSoFar)` holds, answer text is
+ * held back instead of shown; at the end `parse(text)` turns it into calls (nothing shown) or, when
+ * it gives none, the held text is shown after all.
+ */
+export interface TextToolCalls {
+  pending(textSoFar: string): boolean;
+  parse(text: string): ToolCallResult[] | undefined;
 }
 
 /** What a turn needs. */
@@ -38,6 +50,8 @@ export interface TurnInput {
   /** Context window in tokens; enables `usage_update`. */
   contextWindow?: number | undefined;
   logger?: Logger | undefined;
+  /** Set when tools were offered: recognise tool calls written as text. */
+  textToolCalls?: TextToolCalls | undefined;
 }
 
 /**
@@ -62,7 +76,23 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     },
     acceptsDeltas: true,
   };
+  // Text that may still turn out to be a tool call written as text is held back (see TextToolCalls).
+  let holding = input.textToolCalls !== undefined;
+  let held = '';
   const forward = async (events: TurnEvent[]) => {
+    if (holding) {
+      const shown: TurnEvent[] = [];
+      for (const event of events) {
+        if (holding && event.type === 'text') {
+          held += event.text;
+          if (input.textToolCalls!.pending(held)) continue;
+          holding = false;
+          shown.push({ type: 'text', text: held });
+          held = '';
+        } else shown.push(event);
+      }
+      events = shown;
+    }
     const updates = eventsToUpdates(events);
     if (updates.length > 0) await send(updates);
   };
@@ -81,7 +111,16 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     await forward(accumulator.flush());
     if (streamError) throw reportedError(client.options.url, streamError);
     const result = accumulator.result();
-    const outcome: TurnOutcome = { stopReason: mapFinishReason(result.finishReason), text: result.text, reasoning: result.reasoning };
+    let toolCalls = result.toolCalls;
+    let text = result.text;
+    if (held) {
+      const parsed = toolCalls.length === 0 ? input.textToolCalls?.parse(held) : undefined;
+      if (parsed && parsed.length > 0) {
+        toolCalls = parsed;
+        text = text.slice(0, text.length - held.length);
+      } else await send(eventsToUpdates([{ type: 'text', text: held }]));
+    }
+    const outcome: TurnOutcome = { stopReason: mapFinishReason(result.finishReason), text, reasoning: result.reasoning, toolCalls };
     if (result.usage) {
       outcome.usage = toAcpUsage(result.usage);
       if (input.contextWindow) await send([usageUpdate(result.usage, input.contextWindow)]);
@@ -89,7 +128,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     return outcome;
   } catch (error) {
     const seen = accumulator.result();
-    if (signal.aborted) return { stopReason: 'cancelled', text: seen.text, reasoning: seen.reasoning };
+    if (signal.aborted) return { stopReason: 'cancelled', text: seen.text, reasoning: seen.reasoning, toolCalls: [] };
     const failure = error instanceof ProviderError ? error : undefined;
     const words = failure
       ? describeProviderError(failure, { model: request.model, retries })
@@ -103,6 +142,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
       error: failure ? errorMeta(failure) : { kind: 'internal', retryable: false },
       text: seen.text,
       reasoning: seen.reasoning,
+      toolCalls: [],
       ...(seen.usage ? { usage: toAcpUsage(seen.usage) } : {}),
     };
   }

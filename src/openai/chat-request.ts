@@ -13,6 +13,12 @@ import type { ChatClientOptions } from './chat-client.js';
 export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
+  /**
+   * Functions the model may call (`tools`); omitted from the body when absent or empty. No
+   * `tool_choice` and no `parallel_tool_calls` are sent: the provider's defaults (`auto`) apply,
+   * and Azure and Gemini reject `parallel_tool_calls` (see `../shared/TOOLS-NOTES.md` §3).
+   */
+  tools?: ReadonlyArray<{ type: 'function'; function: { name: string; description?: string; parameters: object } }> | undefined;
   /** Output token limit, sent as `max_tokens` or `max_completion_tokens` as the profile says. */
   maxTokens?: number | undefined;
   /** Sampling temperature, 0 to 2. */
@@ -37,6 +43,7 @@ export interface RequestShape {
 /** The JSON body of a streaming request, before any learned correction. */
 export function buildChatRequestBody(request: ChatRequest, shape: RequestShape = {}): Record<string, unknown> {
   const body: Record<string, unknown> = { model: request.model, messages: request.messages, stream: true };
+  if (request.tools && request.tools.length > 0) body['tools'] = request.tools;
   if (shape.streamOptions ?? true) body['stream_options'] = { include_usage: true };
   if (request.maxTokens !== undefined) body[shape.maxTokensParam ?? 'max_tokens'] = request.maxTokens;
   if (request.temperature !== undefined) body['temperature'] = request.temperature;

@@ -21,10 +21,41 @@ export interface TurnRecord {
   stopReason: string;
   /** Token counts of the turn. */
   usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
-  /** Tool calls the model made (shape owned by the tool layer). */
-  toolCalls?: unknown[];
-  /** Results of those tool calls (shape owned by the tool layer). */
-  toolResults?: unknown[];
+  /**
+   * The answers of this turn that called tools, in order, each with the results of its calls;
+   * `assistant` and `reasoning` are then the last answer's (the one that called no tool).
+   */
+  steps?: StepRecord[];
+}
+
+/** One model answer that called tools, and what each call gave back. */
+export interface StepRecord {
+  /** The answer's text ('' when none). */
+  text: string;
+  /** The answer's reasoning ('' when none). */
+  reasoning: string;
+  /** The calls as the model made them: `id` is the `tool_call_id` the model sees. */
+  toolCalls: { id: string; name: string; arguments: string; extra?: Record<string, unknown> }[];
+  /** One result per call, in the same order. */
+  results: ToolResultRecord[];
+}
+
+/** What one tool call gave back, for the model (`forModel`) and for a replay to the client. */
+export interface ToolResultRecord {
+  /** The model-facing `tool_call_id` (the call's `id`). */
+  id: string;
+  /** The ACP `toolCallId` the client saw. */
+  toolCallId: string;
+  title: string;
+  /** ACP `ToolKind`. */
+  kind: string;
+  status: 'completed' | 'failed';
+  rawInput?: unknown;
+  /** ACP `ToolCallContent[]` as shown (terminals replaced by their output text). */
+  content: unknown[];
+  locations?: unknown[];
+  /** The `tool` message content the model was sent. */
+  forModel: string;
 }
 
 /** Session metadata change: title, model, other config options (merged over earlier meta records). */
@@ -82,7 +113,14 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const optString = (v: unknown) => v === undefined || typeof v === 'string';
 const optNumber = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v));
-const optArray = (v: unknown) => v === undefined || Array.isArray(v);
+const isStep = (step: unknown) =>
+  isObject(step) &&
+  typeof step.text === 'string' &&
+  typeof step.reasoning === 'string' &&
+  Array.isArray(step.toolCalls) &&
+  step.toolCalls.every((c) => isObject(c) && typeof c.id === 'string' && typeof c.name === 'string' && typeof c.arguments === 'string') &&
+  Array.isArray(step.results) &&
+  step.results.every((r) => isObject(r) && typeof r.id === 'string' && typeof r.toolCallId === 'string' && typeof r.forModel === 'string' && Array.isArray(r.content));
 
 /**
  * `value` as a {@link SessionRecord} when it is one (extra fields kept), else undefined. Checks
@@ -101,8 +139,7 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
         typeof v.reasoning === 'string' &&
         typeof v.stopReason === 'string' &&
         (usage === undefined || (isObject(usage) && optNumber(usage.inputTokens) && optNumber(usage.outputTokens) && optNumber(usage.totalTokens))) &&
-        optArray(v.toolCalls) &&
-        optArray(v.toolResults);
+        (v.steps === undefined || (Array.isArray(v.steps) && v.steps.every(isStep)));
       return ok ? (v as unknown as TurnRecord) : undefined;
     }
     case 'meta': {

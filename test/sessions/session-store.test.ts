@@ -45,8 +45,14 @@ describe.each([
           { type: 'image', data: 'aGk=', mimeType: 'image/png' },
         ],
         usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
-        toolCalls: [{ id: 'call_1', name: 'read' }],
-        toolResults: [{ id: 'call_1', output: 'ok' }],
+        steps: [
+          {
+            text: 'reading',
+            reasoning: '',
+            toolCalls: [{ id: 'call_1', name: 'read_file', arguments: '{"path":"a.ts"}' }],
+            results: [{ id: 'call_1', toolCallId: 'tc1', title: 'Read a.ts', kind: 'read', status: 'completed', content: [], forModel: 'ok' }],
+          },
+        ],
       }),
       { type: 'clear', at: isoAt(3) },
       meta(isoAt(4), { model: 'gpt-4o-mini', options: { effort: 'high' } }),
