@@ -23,6 +23,8 @@ export interface ChatToolCallDelta {
   id?: string | null;
   type?: string | null;
   function?: { name?: string | null; arguments?: string | null } | null;
+  /** Provider extras to send back unchanged (Gemini 3: `{google: {thought_signature}}`). */
+  extra_content?: Record<string, unknown> | null;
 }
 
 /** One part of an array-valued `delta.content` (Mistral thinking parts, text parts). */
