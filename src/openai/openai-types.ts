@@ -23,6 +23,8 @@ export interface ChatToolCallDelta {
   id?: string | null;
   type?: string | null;
   function?: { name?: string | null; arguments?: string | null } | null;
+  /** Provider extras to send back unchanged (Gemini 3: `{google: {thought_signature}}`). */
+  extra_content?: Record<string, unknown> | null;
 }
 
 /** One part of an array-valued `delta.content` (Mistral thinking parts, text parts). */
@@ -77,11 +79,57 @@ export interface ChatCompletionChunk {
   [k: string]: unknown;
 }
 
-/** A message of the request's `messages` array. */
+/**
+ * A message of the request's `messages` array.
+ * - `assistant`: `content` is `null` when the message only carries `tool_calls` (Bedrock and
+ *   Mistral reject `""`: vercel/ai#15378, OpenHands#8685); `reasoning_content` is echoed back
+ *   to DeepSeek thinking models on tool-call messages (api-docs.deepseek.com/guides/thinking_mode#tool-calls).
+ * - `tool`: the result of the call `tool_call_id`; `content` is always a string (DeepSeek
+ *   rejects arrays: "invalid type: sequence, expected a string").
+ *
+ * Source: https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
+ */
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string | ChatRequestContentPart[] }
-  | { role: 'assistant'; content: string };
+  | ChatAssistantMessage
+  | ChatToolMessage;
+
+/** An assistant message of a request: text, tool calls, or both. See {@link ChatMessage}. */
+export interface ChatAssistantMessage {
+  role: 'assistant';
+  content: string | null;
+  tool_calls?: ChatToolCall[];
+  reasoning_content?: string;
+}
+
+/** A tool result message of a request. See {@link ChatMessage}. */
+export interface ChatToolMessage {
+  role: 'tool';
+  tool_call_id: string;
+  content: string;
+}
+
+/**
+ * A tool call as sent back in an assistant message. `arguments` is JSON text (`"{}"` for none);
+ * `extra_content` is the provider's object from the stream, unchanged (Gemini 3 needs
+ * `extra_content.google.thought_signature` back: ai.google.dev/gemini-api/docs/thought-signatures).
+ */
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+  extra_content?: Record<string, unknown>;
+}
+
+/**
+ * A tool offered in the request's `tools` array. `parameters` is a JSON Schema `object`.
+ * Source: https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools
+ */
+export interface ChatTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
 
 /** A content part of a user message in a request. */
 export type ChatRequestContentPart =

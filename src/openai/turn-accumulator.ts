@@ -40,6 +40,13 @@ export interface ToolCallResult {
   id: string;
   name: string;
   arguments: string;
+  /**
+   * The call's `extra_content` object, present only when the provider sent one (Gemini 3:
+   * `{google: {thought_signature}}`), to be sent back unchanged on the assistant message.
+   * Several fragments' objects are merged shallowly, the first value of a key winning.
+   * Source: https://ai.google.dev/gemini-api/docs/thought-signatures (OpenAI compatibility).
+   */
+  extra?: Record<string, unknown>;
 }
 
 /**
@@ -62,7 +69,7 @@ export interface TurnAccumulatorOptions {
 }
 
 /** A tool call being assembled; `ordinal` is its position in the result. */
-type ToolEntry = { ordinal: number; id: string; name: string; args: string[] };
+type ToolEntry = { ordinal: number; id: string; name: string; args: string[]; extra?: Record<string, unknown> };
 
 
 /** Join the parts, keeping the joined string as the only part (so repeated calls stay cheap). */
@@ -92,9 +99,13 @@ function appendPart(parts: string[], piece: string, state: { loose: number }): v
 /**
  * Accumulates one response. Tool-call fragments are grouped by `index`; without an index by
  * `id`; without either by their position in the delta's `tool_calls` array (the call last seen
- * at that position). A call's id and name are the first non-empty values seen (Alibaba sends
- * `id: ""` on continuations); arguments are concatenated. Never throws on malformed chunks:
- * fields of the wrong type are ignored.
+ * at that position). A non-empty `id` that differs from the non-empty id of the call at the
+ * same `index` is another call (Gemini through gateways sends every parallel call as `index: 0`:
+ * su-kaka/gcli2api#406, NousResearch/hermes-agent#12930): the fragment goes to the call with
+ * that id, or starts a new one, which then owns the index. A call's id and name are the first
+ * non-empty values seen (Alibaba sends `id: ""` on continuations); arguments are concatenated;
+ * `extra_content` objects are kept (see {@link ToolCallResult.extra}). Never throws on malformed
+ * chunks: fields of the wrong type are ignored.
  */
 export class TurnAccumulator {
   private readonly splitter: ThinkTagSplitter | undefined;
@@ -151,7 +162,11 @@ export class TurnAccumulator {
     return {
       text: joinAll(this.textParts, this.textLoose),
       reasoning: joinAll(this.reasoningParts, this.reasoningLoose),
-      toolCalls: this.tools.map((tool) => ({ id: tool.id, name: tool.name, arguments: joinAll(tool.args) })),
+      toolCalls: this.tools.map((tool) => {
+        const call: ToolCallResult = { id: tool.id, name: tool.name, arguments: joinAll(tool.args) };
+        if (tool.extra) call.extra = tool.extra;
+        return call;
+      }),
       finishReason: this.finishReason,
       usage: this.topUsage ?? this.groqUsage,
       error: this.error,
@@ -245,6 +260,11 @@ export class TurnAccumulator {
     const id = typeof rawId === 'string' ? rawId : typeof rawId === 'number' ? String(rawId) : '';
     const index = typeof call.index === 'number' ? call.index : undefined;
     let entry = index !== undefined ? this.toolsByIndex.get(index) : id !== '' ? this.toolsById.get(id) : this.toolsByPosition.get(position);
+    // Same index, another id: another call (Gemini via gateways reuses index 0).
+    if (entry !== undefined && index !== undefined && id !== '' && entry.id !== '' && entry.id !== id) {
+      entry = this.toolsById.get(id);
+      if (entry !== undefined) this.toolsByIndex.set(index, entry);
+    }
     const isNew = entry === undefined;
     if (entry === undefined) {
       entry = { ordinal: this.tools.length, id: '', name: '', args: [] };
@@ -258,6 +278,8 @@ export class TurnAccumulator {
     const changed = isNew || (entry.id === '' && id !== '') || (entry.name === '' && name !== '');
     if (entry.id === '') entry.id = id;
     if (entry.name === '') entry.name = name;
+    const extra: unknown = call.extra_content;
+    if (isObject(extra)) entry.extra = entry.extra ? { ...extra, ...entry.extra } : { ...extra };
     const argumentsDelta = fn && typeof fn.arguments === 'string' ? fn.arguments : '';
     if (argumentsDelta.length > 0) entry.args.push(argumentsDelta);
     if (!changed && argumentsDelta.length === 0) return;

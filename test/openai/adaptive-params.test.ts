@@ -117,6 +117,17 @@ describe('applyCorrection', () => {
     ]);
   });
 
+  it('moving the system prompt leaves assistant tool-call and tool messages as they are', () => {
+    const tail = [
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'text' },
+    ];
+    for (const to of ['developer', 'user'] as const) {
+      const moved = applyCorrection({ messages: [{ role: 'system', content: 'Rules' }, { role: 'user', content: 'Hi' }, ...tail] }, { kind: 'system-role', to })['messages'] as unknown[];
+      expect(moved.slice(-2)).toEqual(tail);
+    }
+  });
+
   it('merging into array content puts a text part first; without a user message the prompt becomes one', () => {
     const parts = [{ role: 'system', content: 'Rules' }, { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:x' } }] }];
     expect(applyCorrection({ messages: parts }, { kind: 'system-role', to: 'user' })['messages']).toEqual([

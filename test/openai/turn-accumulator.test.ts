@@ -111,9 +111,33 @@ describe('TurnAccumulator: tool calls', () => {
     expect(events).toHaveLength(2); // the empty trailing fragment adds nothing
   });
 
-  it('keeps the first non-empty id and name even if later values differ', () => {
-    const { acc } = feed([tools({ index: 0, id: 'a', function: { name: 'f', arguments: '{' } }), tools({ index: 0, id: 'b', function: { name: 'g', arguments: '}' } })]);
+  it('keeps the first non-empty name even if later values differ', () => {
+    const { acc } = feed([tools({ index: 0, id: 'a', function: { name: 'f', arguments: '{' } }), tools({ index: 0, function: { name: 'g', arguments: '}' } })]);
     expect(acc.result().toolCalls).toEqual([{ id: 'a', name: 'f', arguments: '{}' }]);
+  });
+
+  it('starts a new call when another non-empty id arrives at an index in use (Gemini via gateways reuses index 0)', () => {
+    const { acc, events } = feed([
+      tools({ index: 0, id: 'call_1', function: { name: 'weather', arguments: '{"city":"北京"}' } }),
+      tools({ index: 0, id: 'call_2', function: { name: 'weather', arguments: '{"city":' } }),
+      tools({ index: 0, function: { arguments: '"上海"}' } }),
+    ]);
+    expect(acc.result().toolCalls).toStrictEqual([
+      { id: 'call_1', name: 'weather', arguments: '{"city":"北京"}' },
+      { id: 'call_2', name: 'weather', arguments: '{"city":"上海"}' },
+    ]);
+    expect(events.map((e) => (e.type === 'tool_call' ? e.index : -1))).toEqual([0, 1, 1]);
+  });
+
+  it('keeps extra_content (Gemini 3 thought_signature) with its call, unchanged', () => {
+    const signature = { google: { thought_signature: 'CiQBjz1rX0==' } };
+    const { acc } = feed([
+      tools({ index: 0, id: 'function-call-1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' }, extra_content: signature }),
+      tools({ index: 0, id: 'function-call-2', type: 'function', function: { name: 'read_file', arguments: '{"path":"b"}' } }),
+    ]);
+    const [first, second] = acc.result().toolCalls;
+    expect(first?.extra).toEqual(signature);
+    expect(second && 'extra' in second).toBe(false);
   });
 
   it('handles whole calls with no index (Ollama, Mistral) by id', () => {

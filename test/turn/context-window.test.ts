@@ -54,9 +54,11 @@ describe('estimateMessageTokens / estimateTokens', () => {
   });
 
   it('counts other fields (tool calls) as their JSON text', () => {
-    const toolCalls = [{ id: 'call_1', type: 'function', function: { name: 'read', arguments: '{"path":"a.txt"}' } }];
-    const message = { role: 'assistant', content: '', tool_calls: toolCalls } as unknown as ChatMessage;
+    const toolCalls = [{ id: 'call_1', type: 'function' as const, function: { name: 'read', arguments: '{"path":"a.txt"}' } }];
+    const message: ChatMessage = { role: 'assistant', content: null, tool_calls: toolCalls };
     expect(estimateMessageTokens(message)).toBe(MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(JSON.stringify(toolCalls)));
+    const result: ChatMessage = { role: 'tool', tool_call_id: 'call_1', content: 'x'.repeat(40) };
+    expect(estimateMessageTokens(result)).toBe(MESSAGE_OVERHEAD_TOKENS + estimateTextTokens('call_1') + 10);
   });
 
   it('adds the reply priming once per request, and nothing for no messages', () => {

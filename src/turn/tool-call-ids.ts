@@ -1,0 +1,66 @@
+/**
+ * Tool-call ids as Mistral-family endpoints accept them: exactly 9 characters `[a-zA-Z0-9]`.
+ * Mistral answers anything else with `Tool call id was 38f04d9ea185424a8dc6ed9a88da5 but must be
+ * a-z, A-Z, 0-9, with a length of 9.` (jackmpcollins/magentic#276, langchain#24668; through
+ * OpenRouter `"code":"3280"`: openclaw#57672); local Mistral v3 chat templates enforce the same
+ * rule (ml-explore/mlx-lm#1399). A conversation may hold ids from other providers (a session
+ * that switched models) or from our own fallbacks, so ids are mapped when the request is spelled,
+ * not when they are stored. Pure and deterministic: the same id maps to the same short id in
+ * every request, which keeps an assistant `tool_calls[].id` and its `tool` message's
+ * `tool_call_id` matched without any table.
+ */
+import { createHash } from 'node:crypto';
+import type { ChatMessage } from '../openai/openai-types.js';
+import type { ToolCallSpelling } from './tool-messages.js';
+
+/** A valid Mistral tool-call id: 9 characters `[a-zA-Z0-9]`. */
+export const MISTRAL_TOOL_CALL_ID = /^[a-zA-Z0-9]{9}$/;
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** 62^9 ≈ 1.35e16 ≈ 2^53.6: the number of 9-character base62 ids. */
+const SPACE = 62n ** 9n;
+
+/**
+ * The Mistral spelling of a tool-call id. An id that is already valid (Mistral's own) is kept;
+ * any other is replaced by the first 64 bits of its SHA-256 reduced modulo 62^9 and written as
+ * 9 base62 digits (≈ 53.6 bits). Two different ids of one conversation get the same short id
+ * with probability about n² / 2^54.6 for n ids: below 1e-10 for a thousand tool calls. An
+ * empty id maps like any other string, so callers give each call its own id first.
+ * @param id - the id as stored (the provider's, or ours)
+ * @returns 9 characters of `[0-9A-Za-z]`
+ */
+export function mistralToolCallId(id: string): string {
+  if (MISTRAL_TOOL_CALL_ID.test(id)) return id;
+  let value = createHash('sha256').update(id, 'utf8').digest().readBigUInt64BE(0) % SPACE;
+  let out = '';
+  for (let i = 0; i < 9; i++) {
+    out = BASE62[Number(value % 62n)] + out;
+    value /= 62n;
+  }
+  return out;
+}
+
+/**
+ * `messages` with every tool-call id respelled for the endpoint: both `assistant.tool_calls[].id`
+ * and `tool.tool_call_id` through {@link mistralToolCallId} when `spelling.shortToolCallIds`.
+ * Otherwise (and when no message carries an id) the same array is returned, untouched. The input
+ * is never modified; changed messages are copies.
+ */
+export function respellToolCallIds(messages: ChatMessage[], spelling: ToolCallSpelling): ChatMessage[] {
+  if (!spelling.shortToolCallIds) return messages;
+  let changed = false;
+  const out = messages.map((message): ChatMessage => {
+    if (message.role === 'tool') {
+      const id = mistralToolCallId(message.tool_call_id);
+      if (id === message.tool_call_id) return message;
+      changed = true;
+      return { ...message, tool_call_id: id };
+    }
+    if (message.role !== 'assistant' || !message.tool_calls) return message;
+    const ids = message.tool_calls.map((call) => mistralToolCallId(call.id));
+    if (ids.every((id, i) => id === message.tool_calls?.[i]?.id)) return message;
+    changed = true;
+    return { ...message, tool_calls: message.tool_calls.map((call, i) => ({ ...call, id: ids[i] ?? call.id })) };
+  });
+  return changed ? out : messages;
+}

@@ -1,0 +1,85 @@
+/**
+ * The request messages that carry one model step's tool calls and their results back to the
+ * model: the assistant message with `tool_calls`, and one `tool` message per call. Pure.
+ *
+ * Provider facts (sources in `/work/shared/TOOLS-NOTES.md` §3):
+ * - `content: null`, not `""`, on an assistant message that only carries tool calls: Bedrock's
+ *   OpenAI-compatible endpoint answers `messages: text content blocks must be non-empty`
+ *   (vercel/ai#15378); Mistral wants content or tool_calls (OpenHands#8685).
+ * - DeepSeek thinking models need the step's `reasoning_content` back on the tool-call message,
+ *   `""` when there was none: "Missing `reasoning_content` field in the assistant message…"
+ *   (https://api-docs.deepseek.com/guides/thinking_mode#tool-calls, continue#10193). Others must
+ *   not get it: Mistral rejects the field as `extra_forbidden` (charmbracelet/crush#1590).
+ * - Gemini 3 needs `extra_content.google.thought_signature` back unchanged (0xsline/OpenChatCut#6).
+ * - A `tool` message's `content` is a string (DeepSeek: "invalid type: sequence, expected a string").
+ * - Mistral-family ids are 9 alphanumerics: see `tool-call-ids.ts`.
+ */
+import type { ProviderId } from '../config/providers.js';
+import type { ChatAssistantMessage, ChatToolCall, ChatToolMessage } from '../openai/openai-types.js';
+import type { ToolCallResult } from '../openai/turn-accumulator.js';
+
+/** How a provider wants tool-call messages spelled. Derived from the provider by {@link toolCallSpelling}. */
+export interface ToolCallSpelling {
+  /** Send `reasoning_content` (`""` when none) on assistant tool-call messages (DeepSeek). */
+  echoReasoning: boolean;
+  /** Tool-call ids must be 9 characters `[a-zA-Z0-9]` (Mistral); see `respellToolCallIds`. */
+  shortToolCallIds: boolean;
+}
+
+/**
+ * The spelling of tool-call messages for a provider family: DeepSeek echoes reasoning, Mistral
+ * takes short ids, every other provider neither.
+ * @param provider - the endpoint's provider family (`config/providers.ts`)
+ */
+export function toolCallSpelling(provider: ProviderId): ToolCallSpelling {
+  return { echoReasoning: provider === 'deepseek', shortToolCallIds: provider === 'mistral' };
+}
+
+/** What one model step produced: its text, reasoning and complete tool calls, in stream order. */
+export interface ToolStep {
+  text: string;
+  reasoning: string;
+  toolCalls: readonly ToolCallResult[];
+}
+
+/**
+ * Tool-call arguments as sent back: `""` or whitespace only (a call without parameters; vLLM
+ * drops `{}`: vllm#28806) becomes `"{}"`; anything else is sent as the model wrote it, invalid
+ * JSON included, so the model sees what it sent next to the error result the loop gives it.
+ */
+export function normalizeToolArguments(args: string): string {
+  return args.trim() === '' ? '{}' : args;
+}
+
+/**
+ * The assistant message of a step that called tools.
+ * - `content`: the step's text, or `null` when it has none and there are tool calls (an answer
+ *   without tool calls keeps its text, `""` included: `null` alone is invalid there).
+ * - `tool_calls`: in order, `type: "function"`, arguments through {@link normalizeToolArguments},
+ *   `extra_content` copied unchanged when the stream had one; omitted when there are no calls.
+ * - `reasoning_content`: the step's reasoning (`""` when none), only when `spelling.echoReasoning`.
+ *
+ * Ids are the stream's own; respell them for Mistral when sending (`respellToolCallIds`).
+ */
+export function assistantToolCallMessage(step: ToolStep, spelling: ToolCallSpelling): ChatAssistantMessage {
+  const calls = step.toolCalls.map(chatToolCall);
+  const message: ChatAssistantMessage = { role: 'assistant', content: step.text === '' && calls.length > 0 ? null : step.text };
+  if (calls.length > 0) message.tool_calls = calls;
+  if (spelling.echoReasoning) message.reasoning_content = step.reasoning;
+  return message;
+}
+
+/** One streamed tool call as a request `ChatToolCall`. */
+function chatToolCall(call: ToolCallResult): ChatToolCall {
+  const out: ChatToolCall = { id: call.id, type: 'function', function: { name: call.name, arguments: normalizeToolArguments(call.arguments) } };
+  if (call.extra) out.extra_content = call.extra;
+  return out;
+}
+
+/**
+ * The `tool` message giving the result of call `toolCallId` back to the model. `text` is the
+ * result as the model should read it (already capped by the caller); always a string.
+ */
+export function toolResultMessage(toolCallId: string, text: string): ChatToolMessage {
+  return { role: 'tool', tool_call_id: toolCallId, content: text };
+}
