@@ -52,6 +52,14 @@ export interface Config {
   stateDir: string | undefined;
   /** Whether `OPENAI_BASE_URL` (or `--base-url`) or `OPENAI_API_KEY` is set: when neither is, a local server is looked for. */
   endpointConfigured: boolean;
+  /** Whether the model is offered tools (`OPENAI_ACP_TOOLS`, `on` or `off`); default true. Off: a pure chat bridge, no `tools` sent. */
+  tools: boolean;
+  /** Most model requests in one prompt turn (`OPENAI_ACP_MAX_STEPS`); default 50. */
+  maxSteps: number;
+  /** How long `session/new`, `load` and `resume` wait for MCP servers in total, in ms (`OPENAI_ACP_MCP_STARTUP_MS`); default 10000. */
+  mcpStartupMs: number;
+  /** Limit of one MCP tool call, in ms (`OPENAI_ACP_MCP_TOOL_TIMEOUT_MS`); default 60000. */
+  mcpToolTimeoutMs: number;
   /** Whether `OPENAI_MODEL` (or `--model`) is set. */
   modelConfigured: boolean;
 }
@@ -90,7 +98,17 @@ export interface CliFlags {
 }
 
 /** Defaults of the settings that have one. */
-export const CONFIG_DEFAULTS = { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o', maxRetries: 2, timeoutMs: 600_000, logLevel: 'info' } as const satisfies Partial<Config>;
+export const CONFIG_DEFAULTS = {
+  baseUrl: 'https://api.openai.com/v1',
+  model: 'gpt-4o',
+  maxRetries: 2,
+  timeoutMs: 600_000,
+  logLevel: 'info',
+  tools: true,
+  maxSteps: 50,
+  mcpStartupMs: 10_000,
+  mcpToolTimeoutMs: 60_000,
+} as const satisfies Partial<Config>;
 
 /** The log levels, most severe first. */
 export const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
@@ -153,6 +171,10 @@ export function loadConfig(env: Record<string, string | undefined>, flags: CliFl
 
   const provider = check('OPENAI_PROVIDER', `one of ${PROVIDER_IDS.join(', ')}`, (raw) => parseProviderId(raw) ?? no(`${quote(raw)} is not a known provider`));
   const [stateDir] = read('OPENAI_ACP_STATE_DIR');
+  const tools = check('OPENAI_ACP_TOOLS', 'on or off', (raw) => (/^(on|true|1|yes)$/i.test(raw) ? true : /^(off|false|0|no)$/i.test(raw) ? false : no(`${quote(raw)} is neither on nor off`)));
+  const maxSteps = check('OPENAI_ACP_MAX_STEPS', 'a whole number of model requests, 1 or more', integer(1, 10_000));
+  const mcpStartupMs = check('OPENAI_ACP_MCP_STARTUP_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
+  const mcpToolTimeoutMs = check('OPENAI_ACP_MCP_TOOL_TIMEOUT_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
 
   const baseUrl = base?.baseUrl ?? CONFIG_DEFAULTS.baseUrl;
   const query = mergeQueries(base?.query, extraQuery);
@@ -173,6 +195,10 @@ export function loadConfig(env: Record<string, string | undefined>, flags: CliFl
     logLevel: logLevel ?? CONFIG_DEFAULTS.logLevel,
     provider,
     stateDir,
+    tools: tools ?? CONFIG_DEFAULTS.tools,
+    maxSteps: maxSteps ?? CONFIG_DEFAULTS.maxSteps,
+    mcpStartupMs: mcpStartupMs ?? CONFIG_DEFAULTS.mcpStartupMs,
+    mcpToolTimeoutMs: mcpToolTimeoutMs ?? CONFIG_DEFAULTS.mcpToolTimeoutMs,
     endpointConfigured: read('OPENAI_BASE_URL', flags.baseUrl)[0] !== undefined || read('OPENAI_API_KEY')[0] !== undefined,
     modelConfigured: model !== undefined,
   };

@@ -6,6 +6,7 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import type { ChatMessage } from '../openai/openai-types.js';
 import { promptToUserContent } from '../turn/prompt-content.js';
+import { assistantToolCallMessage, toolResultMessage, type ToolCallSpelling } from '../turn/tool-messages.js';
 import type { ClearRecord, CompactRecord, TurnRecord } from './session-records.js';
 
 /** The records that make up a conversation, in order. */
@@ -27,18 +28,44 @@ export interface LiveConversation {
 /** Text shown for a replayed `/clear`. */
 export const CLEARED_TEXT = 'Conversation cleared: earlier turns are no longer sent to the model (they stay in the saved session).';
 
-/** The user and assistant messages of one turn: the assistant message only when it said something. */
-export function turnMessages(turn: TurnRecord): ChatMessage[] {
-  const messages: ChatMessage[] = [{ role: 'user', content: promptToUserContent(turn.prompt) }];
+/** How tool-call messages are spelled when no endpoint says otherwise. */
+const PLAIN_SPELLING: ToolCallSpelling = { echoReasoning: false, shortToolCallIds: false };
+
+/** Said in place of a final answer when a turn ended right after tool results (cancelled, step limit). */
+export const ENDED_AFTER_TOOLS = '(The turn ended here, after the tool results above.)';
+
+/**
+ * The messages of one turn after its user message: each tool step as an assistant message with
+ * its `tool_calls` followed by one `tool` message per call (kept together, in order), then the
+ * final answer. A turn that ended right after tool results gets {@link ENDED_AFTER_TOOLS} as its
+ * answer, so a user message never follows a `tool` message (strict chat templates refuse that).
+ */
+export function answerMessages(turn: TurnRecord, spelling: ToolCallSpelling = PLAIN_SPELLING): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  for (const step of turn.steps ?? []) {
+    messages.push(assistantToolCallMessage(step, spelling));
+    for (const result of step.results) messages.push(toolResultMessage(result.id, result.forModel));
+  }
   if (turn.assistant) messages.push({ role: 'assistant', content: turn.assistant });
+  else if (messages.length > 0) messages.push({ role: 'assistant', content: ENDED_AFTER_TOOLS });
   return messages;
+}
+
+/** Whether a turn got any answer (text or tool calls). */
+export function isAnswered(turn: TurnRecord): boolean {
+  return Boolean(turn.assistant) || (turn.steps?.length ?? 0) > 0;
+}
+
+/** The user and assistant messages of one turn (see {@link answerMessages}). */
+export function turnMessages(turn: TurnRecord, spelling: ToolCallSpelling = PLAIN_SPELLING): ChatMessage[] {
+  return [{ role: 'user', content: promptToUserContent(turn.prompt) }, ...answerMessages(turn, spelling)];
 }
 
 /**
  * The part of the conversation the model still sees: turns after the latest `/clear` or
  * `/compact`, with unanswered user messages folded into the next one.
  */
-export function liveConversation(records: readonly ConversationRecord[]): LiveConversation {
+export function liveConversation(records: readonly ConversationRecord[], spelling: ToolCallSpelling = PLAIN_SPELLING): LiveConversation {
   let start = 0;
   let summary: string | undefined;
   records.forEach((record, index) => {
@@ -54,12 +81,12 @@ export function liveConversation(records: readonly ConversationRecord[]): LiveCo
   for (const record of records.slice(start)) {
     if (record.type !== 'turn') continue;
     const prompt = withUnanswered(unanswered, record.prompt);
-    if (!record.assistant) {
+    if (!isAnswered(record)) {
       unanswered = prompt;
       continue;
     }
     unanswered = [];
-    turns.push([{ role: 'user', content: promptToUserContent(prompt) }, { role: 'assistant', content: record.assistant }]);
+    turns.push([{ role: 'user', content: promptToUserContent(prompt) }, ...answerMessages(record, spelling)]);
   }
   return { summary, turns, unanswered };
 }

@@ -36,10 +36,11 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<
   });
 }
 
-/** The words of a client's error answer, for the model. */
+/** The words of a client's error answer, for the model ("not found" kept as such, so edits can create files). */
 function clientRefusal(what: string, error: unknown): ToolError {
   const message = error instanceof Error ? error.message : typeof error === 'object' && error && 'message' in error ? String((error as { message: unknown }).message) : String(error);
-  return new ToolError(`The editor could not ${what}: ${message}`);
+  const missing = /not found|no such file|ENOENT|does not exist|cannot find/i.test(message);
+  return new ToolError(`The editor could not ${what}: ${message}`, missing ? 'not_found' : 'other');
 }
 
 /** Which of the client's capabilities the tools use. */

@@ -35,7 +35,18 @@ describe('loadConfig defaults', () => {
       stateDir: undefined,
       endpointConfigured: false,
       modelConfigured: false,
+      tools: true,
+      maxSteps: 50,
+      mcpStartupMs: 10_000,
+      mcpToolTimeoutMs: 60_000,
     });
+  });
+
+  it('reads the tool settings and names a bad value', () => {
+    const config = loadConfig({ OPENAI_ACP_TOOLS: 'off', OPENAI_ACP_MAX_STEPS: '7', OPENAI_ACP_MCP_STARTUP_MS: '500', OPENAI_ACP_MCP_TOOL_TIMEOUT_MS: '900' });
+    expect([config.tools, config.maxSteps, config.mcpStartupMs, config.mcpToolTimeoutMs]).toEqual([false, 7, 500, 900]);
+    const error = configError({ OPENAI_ACP_TOOLS: 'maybe', OPENAI_ACP_MAX_STEPS: '0' });
+    expect(error.problems.map((p) => p.variable)).toEqual(['OPENAI_ACP_TOOLS', 'OPENAI_ACP_MAX_STEPS']);
   });
 
   it('reads OPENAI_PROVIDER case-insensitively and rejects unknown families, naming the accepted ones', () => {

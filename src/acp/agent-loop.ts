@@ -1,0 +1,151 @@
+/**
+ * The agent loop of one prompt turn: stream the model's answer; when it asks for tools, run them
+ * in order (each call through `tool-call-runner.ts`), give every result back as a `tool` message
+ * (one per `tool_call_id`, in the calls' order) and ask the model again, until it answers without
+ * tool calls, the step limit is reached, the same call repeats, the turn fails, or it is cancelled.
+ *
+ * Source: OpenAI function calling https://platform.openai.com/docs/guides/function-calling (the
+ * assistant message with `tool_calls`, then one `tool` message per call); ACP `max_turn_requests`
+ * https://agentclientprotocol.com/protocol/v1/prompt-turn#stop-reasons.
+ */
+import type { SessionUpdate, Usage } from '@agentclientprotocol/sdk/unstable';
+import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.js';
+import type { ChatMessage, ChatRequestContentPart } from '../openai/openai-types.js';
+import type { Logger } from '../log.js';
+import type { StepRecord, ToolResultRecord } from '../sessions/session-records.js';
+import { LoopGuard } from '../turn/loop-guard.js';
+import { respellToolCallIds } from '../turn/tool-call-ids.js';
+import { assistantToolCallMessage, toolResultMessage, type ToolCallSpelling } from '../turn/tool-messages.js';
+import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
+import { agentText } from './to-acp.js';
+import { runToolCall, type ToolCallDeps } from './tool-call-runner.js';
+import { runTurn, type TextToolCalls, type TurnOutcome } from './turn-runner.js';
+
+/** The tools of one model request: their definitions for `tools`, and the MCP ones by model-facing name. */
+export interface ToolOffer {
+  definitions: NonNullable<ChatRequest['tools']>;
+  mcpTools: ReadonlyMap<string, McpToolDescriptor>;
+}
+
+/** What one turn of the loop needs. */
+export interface AgentLoopInput {
+  client: ChatCompletionsClient;
+  /** The first request: model, messages (system, history, the user's prompt), limits. */
+  request: ChatRequest;
+  /** The tools offered before each request (so MCP tools that became ready or changed join); absent: no tools. */
+  offer?: (() => ToolOffer) | undefined;
+  /** Everything a tool call needs but the per-request tool lists. */
+  deps?: Omit<ToolCallDeps, 'offered' | 'mcp' | 'signal' | 'send'> & { mcp?: ToolCallDeps['mcp'] } | undefined;
+  /** How tool-call messages are spelled for this endpoint. */
+  spelling: ToolCallSpelling;
+  /** Most model requests in the turn. */
+  maxSteps: number;
+  /** True when the model is known to take images: images returned by tools are then sent to it. */
+  takesImages: boolean;
+  /** Builds the text-tool-call recogniser for the offered names; absent: none. */
+  textToolCalls?: ((names: ReadonlySet<string>) => TextToolCalls) | undefined;
+  signal: AbortSignal;
+  send: (updates: SessionUpdate[]) => Promise<void>;
+  contextWindow?: number | undefined;
+  logger: Logger;
+}
+
+/** How the turn ended, with its tool steps (for the session record). */
+export interface AgentLoopOutcome extends TurnOutcome {
+  steps: StepRecord[];
+}
+
+let idCounter = 0;
+/** An id for a call the provider sent without one (some local servers). */
+const newCallId = () => `call_${Date.now().toString(36)}${(++idCounter).toString(36)}`;
+
+/** Said to the model for calls of an answer that were not run because the turn was cancelled. */
+const NOT_RUN = 'Not run: the user cancelled the turn.';
+
+/**
+ * Runs the turn. Never throws for provider or tool failures (they are explained to the user and
+ * to the model respectively); a cancellation returns `cancelled` with the steps completed so far.
+ */
+export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutcome> {
+  const { signal, send, logger } = input;
+  const guard = new LoopGuard(input.maxSteps);
+  const messages: ChatMessage[] = [...input.request.messages];
+  const steps: StepRecord[] = [];
+  let usage: Usage | undefined;
+  const ended = (stopReason: TurnOutcome['stopReason'], text = '', reasoning = '', extra: Partial<TurnOutcome> = {}): AgentLoopOutcome => ({
+    stopReason,
+    text,
+    reasoning,
+    toolCalls: [],
+    steps,
+    ...(usage ? { usage } : {}),
+    ...extra,
+  });
+  for (;;) {
+    const stop = guard.beforeRequest();
+    if (stop) {
+      logger.info('turn stopped at the step limit', { steps: input.maxSteps });
+      await send([agentText(`\n\n${stop.message}`)]);
+      return ended('max_turn_requests');
+    }
+    const offer = input.offer?.();
+    const names = new Set(offer?.definitions.map((tool) => tool.function.name) ?? []);
+    const request: ChatRequest = { ...input.request, messages: respellToolCallIds(messages, input.spelling) };
+    if (offer && offer.definitions.length > 0) request.tools = offer.definitions;
+    const outcome = await runTurn({
+      client: input.client,
+      request,
+      signal,
+      send,
+      contextWindow: input.contextWindow,
+      logger,
+      textToolCalls: names.size > 0 ? input.textToolCalls?.(names) : undefined,
+    });
+    usage = addUsage(usage, outcome.usage);
+    if (outcome.error || outcome.stopReason === 'cancelled' || outcome.toolCalls.length === 0 || !input.deps || !offer) {
+      return { ...outcome, steps, ...(usage ? { usage } : {}) };
+    }
+    const calls = outcome.toolCalls.map((call) => (call.id ? call : { ...call, id: newCallId() }));
+    const looping = guard.afterAnswer(calls);
+    if (looping) {
+      logger.warn('turn stopped: the model repeats the same tool call', { tool: calls[0]?.name });
+      await send([agentText(`\n\n${looping.message}`)]);
+      return ended('max_turn_requests', outcome.text, outcome.reasoning);
+    }
+    const step: StepRecord = { text: outcome.text, reasoning: outcome.reasoning, toolCalls: calls, results: [] };
+    steps.push(step);
+    messages.push(assistantToolCallMessage(step, input.spelling));
+    const deps: ToolCallDeps = { ...input.deps, offered: [...names], mcp: input.deps.mcp && { servers: input.deps.mcp.servers, tools: offer.mcpTools }, signal, send };
+    const images: ChatRequestContentPart[] = [];
+    for (const call of calls) {
+      let result: ToolResultRecord;
+      try {
+        const { images: returned, ...record } = signal.aborted ? notRun(call.id) : await runToolCall(call, deps);
+        for (const image of returned ?? []) images.push({ type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } });
+        result = record;
+      } catch (error) {
+        if (!signal.aborted) throw error;
+        result = notRun(call.id);
+      }
+      step.results.push(result);
+      messages.push(toolResultMessage(call.id, result.forModel));
+    }
+    if (signal.aborted) return ended('cancelled');
+    if (input.takesImages && images.length > 0) messages.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images] });
+  }
+}
+
+function notRun(id: string): ToolResultRecord & { images?: undefined } {
+  return { id, toolCallId: '', title: '', kind: 'other', status: 'failed', content: [], forModel: NOT_RUN };
+}
+
+/** Token counts of the whole turn: each request's added up. */
+function addUsage(total: Usage | undefined, next: Usage | undefined): Usage | undefined {
+  if (!next) return total;
+  if (!total) return { ...next };
+  const sum = (a: number | null | undefined, b: number | null | undefined) => (a ?? 0) + (b ?? 0);
+  const out: Usage = { inputTokens: sum(total.inputTokens, next.inputTokens), outputTokens: sum(total.outputTokens, next.outputTokens), totalTokens: sum(total.totalTokens, next.totalTokens) };
+  if (total.thoughtTokens != null || next.thoughtTokens != null) out.thoughtTokens = sum(total.thoughtTokens, next.thoughtTokens);
+  if (total.cachedReadTokens != null || next.cachedReadTokens != null) out.cachedReadTokens = sum(total.cachedReadTokens, next.cachedReadTokens);
+  return out;
+}
