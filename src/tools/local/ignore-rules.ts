@@ -63,7 +63,12 @@ export class IgnoreStack {
     for (const layer of this.layers) {
       if (!isWithin(abs, layer.dir) || abs === layer.dir) continue;
       const rel = path.relative(layer.dir, abs).split(path.sep).join('/') + (directory ? '/' : '');
-      const result = layer.rules.test(rel);
+      let result: { ignored: boolean; unignored: boolean };
+      try {
+        result = layer.rules.test(rel);
+      } catch {
+        continue; // a name the library will not take as a relative path: no rule applies
+      }
       if (result.ignored) ignored = true;
       else if (result.unignored) ignored = false;
     }
