@@ -31,8 +31,10 @@ export class TailBuffer {
   private held = 0;
   /** Bytes seen in total. */
   total = 0;
+  /** @param limit - bytes kept (the last ones). */
   constructor(private readonly limit: number) {}
 
+  /** Adds output bytes, dropping the oldest once well past the limit. */
   push(chunk: Buffer): void {
     this.total += chunk.length;
     this.chunks.push(chunk);
