@@ -169,3 +169,25 @@ describe('with a client terminal', () => {
     expect(seen.released).toBe(1);
   });
 });
+
+describe('with a client file system', () => {
+  it('writes a new file even when the client answers the old-text read with its own error', async () => {
+    const writes: [string, string][] = [];
+    const backend: ToolBackend = {
+      where: { read: 'client', write: 'client', terminal: 'local' },
+      readTextFile: async () => {
+        throw Object.assign(new Error('Resource not found'), { code: -32002 });
+      },
+      writeTextFile: async (file, content) => void writes.push([file, content]),
+      runCommand: async () => {
+        throw new Error('unused');
+      },
+    };
+    const result = await executeBuiltin('write_file', { path: 'n.txt', content: 'x' }, ctx({ backend }));
+    expect(result).toMatchObject({ failed: false, content: [{ type: 'diff', oldText: null, newText: 'x' }] });
+    expect(writes).toEqual([[path.join(ws, 'n.txt'), 'x']]);
+    // Paths are confined before the client is asked, whatever it would allow.
+    expect(await executeBuiltin('write_file', { path: '../x.txt', content: 'x' }, ctx({ backend }))).toMatchObject({ failed: true });
+    expect(writes).toHaveLength(1);
+  });
+});
