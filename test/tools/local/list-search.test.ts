@@ -51,6 +51,19 @@ describe('listDirectory', () => {
     expect(formatListing(listing, ws).split('\n')[0]).toBe('src/');
   });
 
+  it('applies the root rules deep down, and lets a deeper !rule re-include', async () => {
+    await put('src/deep/dist/x.js', 'x');
+    await put('src/deep/trace.log', 'x');
+    await put('src/deep/z.keep', 'x');
+    await put('src/deep/y.keep', 'x');
+    await put('src/deep/.gitignore', '*.keep\n!z.keep\n');
+    const listing = await listDirectory(path.join(ws, 'src', 'deep'), roots(), signal);
+    expect(listing.entries.map((e) => e.name)).toEqual(['.gitignore', 'c.ts', 'z.keep']);
+    expect(listing.ignored).toBe(3);
+    await rm(path.join(ws, 'src', 'deep', 'dist'), { recursive: true });
+    for (const f of ['trace.log', 'z.keep', 'y.keep', '.gitignore']) await rm(path.join(ws, 'src', 'deep', f));
+  });
+
   it('caps the entries', async () => {
     const listing = await listDirectory(ws, roots(), signal, 2);
     expect(listing.entries).toHaveLength(2);
