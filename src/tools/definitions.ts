@@ -106,7 +106,7 @@ export const BUILTIN_TOOLS: readonly BuiltinToolDefinition[] = [
     kind: 'search',
     mutates: false,
     params: [
-      { name: 'pattern', type: 'string', required: true, description: 'Regular expression to find, e.g. "function\\s+main".' },
+      { name: 'pattern', type: 'string', required: true, description: 'Regular expression to find, e.g. "function\\s+main". Start with (?i) to ignore case.' },
       pathParam('Directory or file to search. Default: the working directory.', false),
       { name: 'glob', type: 'string', required: false, description: 'Only files whose path matches, e.g. "*.ts" or "src/**/*.py".' },
     ],
