@@ -15,8 +15,14 @@ import type { BuiltinContext, BuiltinOutcome } from './tool-context.js';
 import { ToolError, type BuiltinToolName } from './tool-types.js';
 import { resolveToolPath } from './workspace.js';
 
+// The layer's public surface in one import for the agent loop.
 export { presentToolCall } from './present.js';
 export type { BuiltinContext, BuiltinOutcome } from './tool-context.js';
+export { BUILTIN_TOOLS, builtinChatTools, builtinTool, isBuiltinToolName, readOnlyToolNames } from './definitions.js';
+export { parseToolArguments, validateToolArguments, unknownToolError } from './arguments.js';
+export { createLocalBackend } from './local/local-backend.js';
+export { capForModel } from './output-cap.js';
+export { confine, isInside, relativeForTitle, resolveToolPath } from './workspace.js';
 
 /**
  * Runs one built-in tool call.

@@ -22,7 +22,7 @@ export interface ParameterSpec {
   description: string;
   /** A few words for argument errors, after the type: `"offset" (integer, 1-based line)`. */
   note?: string;
-  /** Smallest accepted value for integers. */
+  /** Smallest accepted value for integers (checked by us; not sent in the schema). */
   minimum?: number;
 }
 
@@ -50,7 +50,7 @@ export interface ChatToolDefinition {
     description: string;
     parameters: {
       type: 'object';
-      properties: Record<string, { type: ParameterSpec['type']; description: string; minimum?: number }>;
+      properties: Record<string, { type: ParameterSpec['type']; description: string }>;
       required: string[];
     };
   };
@@ -106,7 +106,7 @@ export const BUILTIN_TOOLS: readonly BuiltinToolDefinition[] = [
     kind: 'search',
     mutates: false,
     params: [
-      { name: 'pattern', type: 'string', required: true, description: 'Regular expression to find, e.g. "function\\s+main".' },
+      { name: 'pattern', type: 'string', required: true, description: 'Regular expression to find, e.g. "function\\s+main". Start with (?i) to ignore case.' },
       pathParam('Directory or file to search. Default: the working directory.', false),
       { name: 'glob', type: 'string', required: false, description: 'Only files whose path matches, e.g. "*.ts" or "src/**/*.py".' },
     ],
@@ -145,7 +145,9 @@ export function builtinTool(name: BuiltinToolName): BuiltinToolDefinition {
 export function toChatTool(tool: BuiltinToolDefinition): ChatToolDefinition {
   const properties: ChatToolDefinition['function']['parameters']['properties'] = {};
   for (const p of tool.params) {
-    properties[p.name] = p.minimum === undefined ? { type: p.type, description: p.description } : { type: p.type, description: p.description, minimum: p.minimum };
+    // No `minimum` on the wire: some OpenAI-compatible gateways reject schema keywords beyond
+    // type/description/properties/required; the descriptions say "1-based" and the check is ours.
+    properties[p.name] = { type: p.type, description: p.description };
   }
   return {
     type: 'function',

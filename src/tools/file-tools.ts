@@ -67,9 +67,11 @@ export async function executeReadFile(args: ReadFileArgs, ctx: BuiltinContext): 
  */
 export async function executeWriteFile(args: WriteFileArgs, ctx: BuiltinContext): Promise<BuiltinOutcome> {
   const { abs, rel } = await target(args.path, ctx);
+  // The old text only feeds the diff: any failure to read it (missing, binary, a client that
+  // answers "not found" with an error of its own) means "no old text", except a refusal or a cancel.
   const oldText = await ctx.backend.readTextFile(abs, ctx.signal).catch((error: unknown) => {
-    if (error instanceof ToolError && error.code !== 'outside_workspace' && error.code !== 'is_directory') return null;
-    throw error;
+    if (ctx.signal.aborted || (error instanceof ToolError && (error.code === 'outside_workspace' || error.code === 'is_directory'))) throw error;
+    return null;
   });
   await ctx.backend.writeTextFile(abs, args.content, ctx.signal);
   const lines = countLines(args.content);

@@ -85,9 +85,14 @@ export async function realTarget(abs: string): Promise<string> {
  * @throws {ToolError} naming the path and the allowed roots when it resolves outside them.
  */
 export async function confine(abs: string, roots: WorkspaceRoots): Promise<string> {
+  if (abs.includes('\0')) throw new ToolError(`${JSON.stringify(abs)}: a path cannot hold a NUL character`);
   const normal = path.resolve(abs);
   if (!isInside(normal, roots)) throw new ToolError(outsideMessage(normal, roots), 'outside_workspace');
-  const real = await realTarget(normal);
+  const real = await realTarget(normal).catch((error: NodeJS.ErrnoException) => {
+    // EACCES on a parent, ENAMETOOLONG…: the model's path is at fault, not our code.
+    if (error instanceof ToolError || error.code === undefined) throw error;
+    throw new ToolError(`${normal}: cannot check the path (${error.code})`);
+  });
   const realRoots = await Promise.all(rootList(roots).map((root) => realTarget(root).catch(() => root)));
   if (![...rootList(roots), ...realRoots].some((root) => isWithin(real, root))) throw new ToolError(outsideMessage(normal, roots, real), 'outside_workspace');
   return normal;

@@ -83,6 +83,10 @@ describe('confine on disk', () => {
     await expect(confine(path.join(linkedCwd, 'link-file'), { cwd: linkedCwd, extra: [] })).rejects.toThrow(ToolError);
   });
 
+  it('refuses a NUL character as a ToolError, not a crash', async () => {
+    await expect(confine(path.join(ws, 'a\0b'), roots())).rejects.toThrow(/NUL/);
+  });
+
   it('reports symlink loops as a ToolError', async () => {
     await expect(realTarget(path.join(ws, 'loop-a'))).rejects.toThrow(/symbolic links/);
     await expect(confine(path.join(ws, 'loop-a/x'), roots())).rejects.toThrow(ToolError);

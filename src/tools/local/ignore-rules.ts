@@ -3,7 +3,7 @@
  * rules as git). Each `.gitignore` applies to paths relative to its own directory; a deeper file's
  * rules come after (and so override) a shallower one's, as in git. `.git` is always skipped.
  *
- * Files are read from the workspace root that holds the searched directory down to it, then from
+ * Files are read from the (outermost) workspace root that holds the searched directory down to it, then from
  * each directory entered while walking. Nothing above the workspace root is read.
  */
 import { readFile } from 'node:fs/promises';
@@ -31,13 +31,14 @@ export class IgnoreStack {
   }
 
   /**
-   * The rules in force in `dir`: every `.gitignore` from the innermost workspace root holding
+   * The rules in force in `dir`: every `.gitignore` from the outermost workspace root holding
    * `dir` down to `dir` itself. Unreadable files count as empty.
    */
   static async forDirectory(dir: string, roots: WorkspaceRoots): Promise<IgnoreStack> {
     const holding = rootList(roots)
       .filter((root) => isWithin(dir, root))
-      .sort((a, b) => b.length - a.length)[0];
+      // The outermost root: an extra directory inside the cwd still gets the cwd's rules.
+      .sort((a, b) => a.length - b.length)[0];
     const start = holding ?? dir;
     const chain = [start];
     for (const part of path.relative(start, dir).split(path.sep).filter(Boolean)) chain.push(path.join(chain[chain.length - 1] ?? start, part));
@@ -63,7 +64,12 @@ export class IgnoreStack {
     for (const layer of this.layers) {
       if (!isWithin(abs, layer.dir) || abs === layer.dir) continue;
       const rel = path.relative(layer.dir, abs).split(path.sep).join('/') + (directory ? '/' : '');
-      const result = layer.rules.test(rel);
+      let result: { ignored: boolean; unignored: boolean };
+      try {
+        result = layer.rules.test(rel);
+      } catch {
+        continue; // a name the library will not take as a relative path: no rule applies
+      }
       if (result.ignored) ignored = true;
       else if (result.unignored) ignored = false;
     }

@@ -11,6 +11,7 @@
  *   (A program that moves itself into another session, like a daemon, escapes this.)
  */
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { ToolError, type CommandOptions, type CommandResult } from '../tool-types.js';
 
 /** Time between SIGTERM and SIGKILL, in ms. */
@@ -30,8 +31,10 @@ export class TailBuffer {
   private held = 0;
   /** Bytes seen in total. */
   total = 0;
+  /** @param limit - bytes kept (the last ones). */
   constructor(private readonly limit: number) {}
 
+  /** Adds output bytes, dropping the oldest once well past the limit. */
   push(chunk: Buffer): void {
     this.total += chunk.length;
     this.chunks.push(chunk);
@@ -68,7 +71,7 @@ export class TailBuffer {
  * @throws the abort signal's reason when aborted (after the process group is gone);
  *   {@link ToolError} when the shell cannot be started.
  */
-export function runLocalCommand(command: string, options: CommandOptions): Promise<CommandResult> {
+export async function runLocalCommand(command: string, options: CommandOptions): Promise<CommandResult> {
   options.signal.throwIfAborted();
   const windows = process.platform === 'win32';
   const { file, args } = shellInvocation(command);
@@ -90,10 +93,10 @@ export function runLocalCommand(command: string, options: CommandOptions): Promi
     if (pid === undefined) return false;
     try {
       process.kill(windows ? pid : -pid, 0);
-      return true;
     } catch {
       return false;
     }
+    return windows || groupHasLiving(pid);
   };
   const signalGroup = (signal: NodeJS.Signals): void => {
     if (pid === undefined) return;
@@ -145,6 +148,32 @@ export function runLocalCommand(command: string, options: CommandOptions): Promi
     });
     if (pid !== undefined) void Promise.resolve(options.onStarted?.(undefined)).catch(() => undefined);
   });
+}
+
+/**
+ * True when process group `pgid` has a member that is not a zombie. A zombie has exited and only
+ * waits for its parent (often PID 1, which in some containers reaps slowly) to collect it, yet
+ * `kill(-pgid, 0)` still counts it. Reads `/proc` (Linux); elsewhere trusts `kill`.
+ */
+export function groupHasLiving(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so parse after the last ')'.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return false;
 }
 
 /** Polls `done` every 25 ms until it holds or `limitMs` passed. */

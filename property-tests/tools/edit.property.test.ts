@@ -1,0 +1,32 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { applyEdit, countOccurrences } from '../../src/tools/edit.js';
+
+const small = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '\n', ' ', '$', '&'), maxLength: 30 });
+
+describe('applyEdit properties', () => {
+  it('a unique occurrence is replaced once, literally, and nothing else changes', () => {
+    fc.assert(
+      fc.property(small, small.filter((s) => s !== ''), small, small, (before, needle, after, replacement) => {
+        const text = before + needle + after;
+        fc.pre(countOccurrences(text, needle) === 1 && needle !== replacement && !text.includes('\r'));
+        const result = applyEdit(text, needle, replacement);
+        expect(result).toEqual({ ok: true, text: before + replacement + after, replacements: 1, at: before.length, inserted: replacement });
+      }),
+    );
+  });
+
+  it('without replace_all, more than one occurrence changes nothing; with it, every one is replaced', () => {
+    fc.assert(
+      fc.property(small, small.filter((s) => s !== ''), small, (text, needle, replacement) => {
+        fc.pre(needle !== replacement && !text.includes('\r'));
+        const count = countOccurrences(text, needle);
+        const one = applyEdit(text, needle, replacement);
+        expect(one.ok).toBe(count === 1);
+        const all = applyEdit(text, needle, replacement, true);
+        expect(all.ok).toBe(count >= 1);
+        if (all.ok) expect([all.text, all.replacements]).toEqual([text.split(needle).join(replacement), count]);
+      }),
+    );
+  });
+});

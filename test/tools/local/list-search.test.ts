@@ -1,0 +1,127 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatListing, listDirectory } from '../../../src/tools/local/list-directory.js';
+import { compilePattern, cutLine, formatSearch, searchFiles } from '../../../src/tools/local/search-files.js';
+import { ToolError } from '../../../src/tools/tool-types.js';
+
+let base: string;
+let ws: string;
+const signal = new AbortController().signal;
+const roots = () => ({ cwd: ws, extra: [] });
+
+async function put(rel: string, text: string | Buffer): Promise<void> {
+  await mkdir(path.dirname(path.join(ws, rel)), { recursive: true });
+  await writeFile(path.join(ws, rel), text);
+}
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(path.join(os.tmpdir(), 'oa-search-')));
+  ws = path.join(base, 'ws');
+  await mkdir(path.join(base, 'outside'));
+  await writeFile(path.join(base, 'outside', 'o.txt'), 'needle outside\n');
+  await put('.gitignore', 'dist/\n*.log\n!keep.log\n');
+  await put('.git/config', 'needle in git\n');
+  await put('src/a.ts', 'const needle = 1;\nother\n  needle again  \n');
+  await put('src/b.js', 'needle in js\n');
+  await put('src/deep/c.ts', 'no match\nNEEDLE upper\n');
+  await put('src/.gitignore', 'generated/\n');
+  await put('src/generated/g.ts', 'needle generated\n');
+  await put('dist/out.js', 'needle built\n');
+  await put('debug.log', 'needle log\n');
+  await put('keep.log', 'needle kept\n');
+  await put('bin.dat', Buffer.from('needle\0binary'));
+  await put('README.md', '# needle\n');
+  await symlink(path.join(base, 'outside'), path.join(ws, 'link-out'));
+});
+afterAll(async () => rm(base, { recursive: true, force: true }));
+
+describe('listDirectory', () => {
+  it('lists sorted entries, directories marked, .git and ignored ones left out', async () => {
+    const listing = await listDirectory(ws, roots(), signal);
+    expect(listing.entries.map((e) => e.name + (e.directory ? '/' : ''))).toEqual(['.gitignore', 'README.md', 'bin.dat', 'keep.log', 'link-out/', 'src/']);
+    expect(listing.ignored).toBe(2);
+    expect(formatListing(listing, ws)).toBe('./\n.gitignore\nREADME.md\nbin.dat\nkeep.log\nlink-out/\nsrc/\n(2 entries ignored by .gitignore not shown)');
+  });
+
+  it('honours nested .gitignore files and the ones above the listed directory', async () => {
+    const listing = await listDirectory(path.join(ws, 'src'), roots(), signal);
+    expect(listing.entries.map((e) => e.name)).toEqual(['.gitignore', 'a.ts', 'b.js', 'deep']);
+    expect(formatListing(listing, ws).split('\n')[0]).toBe('src/');
+  });
+
+  it('applies the root rules deep down, and lets a deeper !rule re-include', async () => {
+    await put('src/deep/dist/x.js', 'x');
+    await put('src/deep/trace.log', 'x');
+    await put('src/deep/z.keep', 'x');
+    await put('src/deep/y.keep', 'x');
+    await put('src/deep/.gitignore', '*.keep\n!z.keep\n');
+    const listing = await listDirectory(path.join(ws, 'src', 'deep'), roots(), signal);
+    expect(listing.entries.map((e) => e.name)).toEqual(['.gitignore', 'c.ts', 'z.keep']);
+    expect(listing.ignored).toBe(3);
+    await rm(path.join(ws, 'src', 'deep', 'dist'), { recursive: true });
+    for (const f of ['trace.log', 'z.keep', 'y.keep', '.gitignore']) await rm(path.join(ws, 'src', 'deep', f));
+  });
+
+  it('caps the entries', async () => {
+    const listing = await listDirectory(ws, roots(), signal, 2);
+    expect(listing.entries).toHaveLength(2);
+    expect(listing.more).toBe(4);
+    expect(formatListing(listing, ws)).toContain('[... 4 more entries not shown]');
+  });
+
+  it('refuses files, missing directories and paths outside', async () => {
+    await expect(listDirectory(path.join(ws, 'README.md'), roots(), signal)).rejects.toThrow(/is a file, not a directory; use read_file/);
+    await expect(listDirectory(path.join(ws, 'nope'), roots(), signal)).rejects.toThrow(/no such directory/);
+    await expect(listDirectory(path.join(ws, '..'), roots(), signal)).rejects.toThrow(ToolError);
+    await expect(listDirectory(path.join(ws, 'link-out'), roots(), signal)).rejects.toThrow(/outside the workspace/);
+  });
+});
+
+describe('searchFiles', () => {
+  const run = async (pattern: string, extra: { path?: string; glob?: string } = {}, limits = {}) => {
+    const request = { pattern, path: extra.path ?? ws, ...(extra.glob ? { glob: extra.glob } : {}) };
+    const result = await searchFiles(request, roots(), signal, limits);
+    return { result, text: formatSearch(result, request, ws) };
+  };
+
+  it('finds matches as path:line: text, skipping .git, ignored, nested-ignored, binary files and symlinks', async () => {
+    const { text } = await run('needle');
+    expect(text.split('\n')).toEqual(['README.md:1: # needle', 'keep.log:1: needle kept', 'src/a.ts:1: const needle = 1;', 'src/a.ts:3: needle again', 'src/b.js:1: needle in js']);
+  });
+
+  it('filters by glob, and takes (?i)', async () => {
+    expect((await run('needle', { glob: '*.ts' })).text.split('\n')).toEqual(['src/a.ts:1: const needle = 1;', 'src/a.ts:3: needle again']);
+    expect((await run('(?i)needle', { glob: 'src/**/*.ts' })).text).toContain('src/deep/c.ts:2: NEEDLE upper');
+    expect((await run('needle', { glob: '*.py' })).text).toMatch(/^No matches for "needle" in \. \(glob \*\.py\); \d+ files searched\.$/);
+  });
+
+  it('searches one file or a subdirectory', async () => {
+    expect((await run('needle', { path: path.join(ws, 'src', 'b.js') })).text).toBe('src/b.js:1: needle in js');
+    expect((await run('needle', { path: path.join(ws, 'src') })).result.matches).toHaveLength(3);
+  });
+
+  it('caps matches and files, saying so', async () => {
+    const capped = await run('needle', {}, { maxMatches: 2 });
+    expect(capped.result.matches).toHaveLength(2);
+    expect(capped.text).toContain('more matches not shown; narrow the pattern or path');
+    const walk = await run('needle', {}, { maxFiles: 1 });
+    expect(walk.result.walkLimitHit).toBe(true);
+    const small = await run('needle', {}, { maxFileBytes: 12 });
+    expect(small.result.matches.map((m) => path.basename(m.file))).toEqual(['README.md', 'keep.log']);
+  });
+
+  it('refuses bad patterns and paths outside, and stops when aborted', async () => {
+    expect(() => compilePattern('foo(')).toThrow(/invalid regular expression "foo\(": .*JavaScript regex/);
+    await expect(run('x', { path: path.join(base, 'outside') })).rejects.toThrow(/outside the workspace/);
+    const controller = new AbortController();
+    controller.abort(new Error('stop'));
+    await expect(searchFiles({ pattern: 'x', path: ws }, roots(), controller.signal)).rejects.toThrow('stop');
+  });
+
+  it('cuts long lines', () => {
+    expect(cutLine(`  ${'x'.repeat(400)}  `, 300)).toBe(`${'x'.repeat(300)}…`);
+    expect(cutLine(`${'x'.repeat(299)}😀😀`, 300)).toBe(`${'x'.repeat(299)}…`);
+  });
+});
