@@ -184,6 +184,17 @@ describe('McpServers over stdio', () => {
     await expect(mcp.call('a__ping', {})).resolves.toMatchObject({ isError: true });
   });
 
+  it('close() during a start abandons it without a notice and leaves no process', async () => {
+    const { mcp } = start([stdioServer('mute', 'no-init'), stdioServer('late')]);
+    await until(() => mcp.pids().length === 2);
+    const pids = mcp.pids();
+    await mcp.close();
+    expect(pids.filter(alive)).toEqual([]);
+    expect(mcp.status().map((s) => s.state)).toEqual(['closed', 'closed']);
+    expect(mcp.takeNotices()).toEqual([]);
+    await expect(mcp.ready()).resolves.toBeUndefined();
+  });
+
   it('closeAllMcp() closes every session', async () => {
     const one = start([stdioServer('one')]).mcp;
     const two = start([stdioServer('two')]).mcp;
