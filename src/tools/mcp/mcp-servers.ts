@@ -156,7 +156,7 @@ export class McpServers {
     const key = leftOut.join(',');
     if (key !== this.#leftOutLogged) {
       this.#leftOutLogged = key;
-      if (leftOut.length > 0) this.#options.logger.warn(`${leftOut.length} MCP tools left out: at most ${MAX_TOOLS} tools fit in one request`, { leftOut });
+      if (leftOut.length > 0) this.#options.logger.warn(`${leftOut.length} MCP tools left out: past the limit of ${maxTools} MCP tools (OpenAI accepts at most ${MAX_TOOLS} tools per request)`, { leftOut });
     }
     return tools;
   }

@@ -61,6 +61,20 @@ describe('McpServers over stdio', () => {
     console.info(`stdio fixture server: ready (spawn + initialize + tools/list) in ${startupMs} ms`);
   });
 
+  it('offers at most maxTools tools, logging the left-out ones once', async () => {
+    const { mcp, logger } = start([stdioServer('files')]);
+    await mcp.ready();
+    expect(mcp.tools(BUILT_INS, { gemini: false, maxTools: 2 }).map((t) => t.name)).toEqual(['files__echo', 'files__ping']);
+    mcp.tools(BUILT_INS, { gemini: false, maxTools: 2 });
+    const warnings = logger.records.filter((r) => r.level === 'warn');
+    expect(warnings).toEqual([expect.objectContaining({ msg: '7 MCP tools left out: past the limit of 2 MCP tools (OpenAI accepts at most 128 tools per request)' })]);
+    expect(warnings[0]!.fields?.leftOut).toContain('files__change_tools');
+    // A left-out tool cannot be called: the model was not offered it.
+    await expect(mcp.call('files__pid', {})).resolves.toMatchObject({ isError: true });
+    // By default the built-ins and the MCP tools share OpenAI's 128.
+    expect(mcp.tools(new Set(Array.from({ length: 125 }, (_, i) => `builtin_${i}`)), { gemini: false })).toHaveLength(3);
+  });
+
   it('turns isError, thrown handler errors and images into results', async () => {
     const { mcp } = start([stdioServer('files')]);
     await mcp.ready();
