@@ -248,6 +248,7 @@ function closeOnAbort(transport: Transport, signal: AbortSignal): void {
   signal.addEventListener('abort', () => void transport.close().catch(() => undefined), { once: true });
 }
 
+/** A failed outcome with its reason in plain words. */
 function failed(failure: StartFailure, cleanup: Promise<void>): ConnectOutcome {
   return { ok: false, reason: startFailureReason(failure), cleanup };
 }
