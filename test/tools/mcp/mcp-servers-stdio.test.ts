@@ -118,8 +118,9 @@ describe('McpServers over stdio', () => {
     await mcp.ready();
     expect(Date.now() - began).toBeGreaterThanOrEqual(3_000 - 5);
     expect(Date.now() - began).toBeLessThan(3_000 + 300);
-    expect(mcp.takeNotices()).toEqual(['MCP server "mute" is still starting after 3 s; its tools will be added once it is ready']);
-    expect(mcp.tools(BUILT_INS, { gemini: false }).some((t) => t.name === 'good__ping')).toBe(true);
+    expect(mcp.takeNotices()).toContain('MCP server "mute" is still starting after 3 s; its tools will be added once it is ready');
+    // The good server's tools are offered as soon as it is ready.
+    await until(() => mcp.tools(BUILT_INS, { gemini: false }).some((t) => t.name === 'good__ping'));
     const [pid] = mcp.pids();
     expect(pid).toBeGreaterThan(0);
     await until(() => mcp.status()[0]!.state === 'failed');
