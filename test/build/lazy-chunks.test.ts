@@ -9,7 +9,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Script } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM build script without type declarations
 import { chunkName, lazyChunks } from '../../scripts/lazy-chunks.mjs';
@@ -54,6 +55,34 @@ describe('lazy chunks', () => {
   it('loads the chunk when the dynamic import runs, with import.meta.url pointing at it', async () => {
     const main = createRequire(import.meta.url)(join(dir, 'bundle.js')) as { loadLater(): Promise<string> };
     await expect(main.loadLater()).resolves.toBe('lazy-chunk-marker-7f3a hello chunk from hello.lazy.cjs');
+  });
+
+  it('works in the form of dist/bundle.js: an ES module body wrapped in a function run by vm.Script', async () => {
+    const esmDir = mkdtempSync(join(tmpdir(), 'lazy-chunks-esm-'));
+    try {
+      const chunks = lazyChunks();
+      await build({
+        stdin: { contents: "import { loadLater } from './lazy-entry.ts'; globalThis.__lazyChunkResult = loadLater();", resolveDir: FIXTURES, loader: 'ts' },
+        outfile: join(esmDir, 'bundle.js'),
+        bundle: true,
+        format: 'esm',
+        platform: 'node',
+        plugins: [chunks.plugin()],
+        define: { 'import.meta.url': '__importMetaUrl' },
+        banner: { js: '(async function (require, __filename, __dirname, __importMetaUrl) { const __runtimeRequire = require;' },
+        footer: { js: '})' },
+        logLevel: 'silent',
+      });
+      await chunks.buildChunks(esmDir, { logLevel: 'silent' });
+      const file = join(esmDir, 'bundle.js');
+      const run = new Script(readFileSync(file, 'utf8'), { filename: file }).runInThisContext() as (...args: unknown[]) => Promise<void>;
+      await run(createRequire(file), file, esmDir, pathToFileURL(file).href);
+      const holder = globalThis as { __lazyChunkResult?: Promise<string> };
+      await expect(holder.__lazyChunkResult).resolves.toBe('lazy-chunk-marker-7f3a hello chunk from hello.lazy.cjs');
+      delete holder.__lazyChunkResult;
+    } finally {
+      rmSync(esmDir, { recursive: true, force: true });
+    }
   });
 
   it('dist/bundle.js holds no MCP SDK code, and every chunk it names is in dist/chunks', () => {

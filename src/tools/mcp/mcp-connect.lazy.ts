@@ -62,7 +62,7 @@ export interface ConnectOptions {
 }
 
 /** The outcome of {@link connectMcpServer}. `cleanup` settles when a failed start left nothing running. */
-export type ConnectOutcome = { ok: true; connection: McpConnection } | { ok: false; reason: string; cleanup: Promise<void>; pid?: number };
+export type ConnectOutcome = { ok: true; connection: McpConnection } | { ok: false; reason: string; cleanup: Promise<void> };
 
 /** Most `tools/list` pages read; a server that keeps sending cursors is cut off here. */
 const MAX_PAGES = 100;
@@ -200,7 +200,7 @@ async function connectStdio(config: { name: string; command: string; args?: stri
       await transport.close().catch(() => undefined);
       if (pid !== undefined) await ensureExited(pid);
     })();
-    return { ...failed({ error, timedOutMs: options.signal.aborted ? options.timeoutMs : undefined, stderrTail }, cleanup), ...(pid === undefined ? {} : { pid }) };
+    return failed({ error, timedOutMs: options.signal.aborted ? options.timeoutMs : undefined, stderrTail }, cleanup);
   }
 }
 
@@ -248,6 +248,7 @@ function closeOnAbort(transport: Transport, signal: AbortSignal): void {
   signal.addEventListener('abort', () => void transport.close().catch(() => undefined), { once: true });
 }
 
+/** A failed outcome with its reason in plain words. */
 function failed(failure: StartFailure, cleanup: Promise<void>): ConnectOutcome {
   return { ok: false, reason: startFailureReason(failure), cleanup };
 }

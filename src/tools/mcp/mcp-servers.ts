@@ -18,11 +18,12 @@
  */
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../../log.js';
-import type { ConnectOutcome, McpConnection, McpTransportKind } from './mcp-connect.lazy.js';
-import { callFailureText, plainMessage, startFailureNotice, startFailureReason, stillStartingNotice, stoppedNotice } from './mcp-messages.js';
+import type { McpConnection, McpTransportKind } from './mcp-connect.lazy.js';
+import { callFailureText, plainMessage, startFailureNotice, stillStartingNotice, stoppedNotice } from './mcp-messages.js';
 import type { McpCallResult } from './mcp-result.js';
 import { mcpErrorResult, toMcpCallResult } from './mcp-result.js';
 import { MCP_DEFAULTS } from './mcp-settings.js';
+import { startServer } from './mcp-start.js';
 import type { McpToolDescriptor } from './mcp-tools.js';
 import { describeMcpTools } from './mcp-tools.js';
 
@@ -74,12 +75,9 @@ interface ServerEntry {
 
 /** OpenAI rejects more than 128 tools in one request. */
 const MAX_TOOLS = 128;
-/** After an abandoned start, how long its own (more precise) failure reason is awaited. */
-const ABANDON_GRACE_MS = 250;
 /** Bound on {@link McpServers.close}, in ms: a transport that never settles must not hang exit. */
 const CLOSE_BOUND_MS = 3_000;
 
-let connectModule: Promise<typeof import('./mcp-connect.lazy.js')> | undefined;
 /** Every session's servers not yet closed, for {@link closeAllMcp}. */
 const open = new Set<McpServers>();
 
@@ -158,7 +156,7 @@ export class McpServers {
     const key = leftOut.join(',');
     if (key !== this.#leftOutLogged) {
       this.#leftOutLogged = key;
-      if (leftOut.length > 0) this.#options.logger.warn(`${leftOut.length} MCP tools left out: at most ${MAX_TOOLS} tools fit in one request`, { leftOut });
+      if (leftOut.length > 0) this.#options.logger.warn(`${leftOut.length} MCP tools left out: past the limit of ${maxTools} MCP tools (OpenAI accepts at most ${MAX_TOOLS} tools per request)`, { leftOut });
     }
     return tools;
   }
@@ -224,65 +222,41 @@ export class McpServers {
     }
   }
 
-  #fail(entry: ServerEntry, reason: string): void {
-    entry.status = { server: entry.name, state: 'failed', reason, tools: 0 };
-    this.#notice(startFailureNotice(entry.name, reason));
-  }
-
   /** Starts one server; settles when it is ready, has failed, or was abandoned. Never rejects. */
   async #start(entry: ServerEntry): Promise<void> {
-    const { connectTimeoutMs, logger } = this.#options;
+    const { cwd, logger, connectTimeoutMs, clientInfo, onToolsChanged } = this.#options;
     const began = Date.now();
-    const deadline = setTimeout(() => entry.abort.abort(new Error('timed out')), connectTimeoutMs);
-    deadline.unref();
-    const attempt = this.#connect(entry);
-    const abandoned = new Promise<'abandoned'>((resolve) => entry.abort.signal.addEventListener('abort', () => resolve('abandoned'), { once: true }));
-    let outcome = await Promise.race([attempt, abandoned]);
-    // An abandoned stdio start fails fast with a better reason (with the server's stderr): wait a moment for it.
-    if (outcome === 'abandoned') outcome = await Promise.race([attempt, delay(ABANDON_GRACE_MS).then(() => 'abandoned' as const)]);
-    clearTimeout(deadline);
-    if (outcome === 'abandoned' || entry.status.state === 'closed') {
-      // Whatever the start yields later is closed at once.
-      this.#cleanups.push(attempt.then((late) => (late.ok ? late.connection.close() : late.cleanup)));
-      if (entry.status.state !== 'closed') this.#fail(entry, startFailureReason({ timedOutMs: connectTimeoutMs }));
+    const result = await startServer(entry.config, {
+      cwd,
+      logger,
+      connectTimeoutMs,
+      clientInfo,
+      signal: entry.abort.signal,
+      onSpawn: (pid) => (entry.pid = pid),
+      onToolsChanged: () => onToolsChanged?.(),
+      onClosed: () => {
+        if (entry.status.state !== 'ready') return;
+        entry.status = { server: entry.name, state: 'failed', reason: 'it stopped', tools: 0 };
+        this.#notice(stoppedNotice(entry.name));
+        onToolsChanged?.();
+      },
+    });
+    if (!result.ok) {
+      this.#cleanups.push(result.cleanup);
+      if (entry.status.state === 'closed') return;
+      entry.status = { server: entry.name, state: 'failed', reason: result.reason, tools: 0 };
+      this.#notice(startFailureNotice(entry.name, result.reason));
       return;
     }
-    if (!outcome.ok) {
-      this.#cleanups.push(outcome.cleanup);
-      this.#fail(entry, outcome.reason);
+    const { connection } = result;
+    if (entry.status.state === 'closed') {
+      this.#cleanups.push(connection.close());
       return;
     }
-    const { connection } = outcome;
     entry.connection = connection;
     entry.status = { server: entry.name, state: 'ready', transport: connection.transport, tools: 0 };
     logger.info(`MCP server "${entry.name}" is ready`, { server: entry.name, transport: connection.transport, tools: connection.tools().length, ms: Date.now() - began });
-    this.#options.onToolsChanged?.();
-  }
-
-  /** Loads the lazy chunk and connects. Never rejects. */
-  async #connect(entry: ServerEntry): Promise<ConnectOutcome> {
-    const { cwd, logger, connectTimeoutMs, clientInfo, onToolsChanged } = this.#options;
-    try {
-      const { connectMcpServer } = await (connectModule ??= import('./mcp-connect.lazy.js'));
-      return await connectMcpServer(entry.config, {
-        cwd,
-        logger,
-        signal: entry.abort.signal,
-        timeoutMs: connectTimeoutMs,
-        clientInfo,
-        onSpawn: (pid) => (entry.pid = pid),
-        onToolsChanged: () => onToolsChanged?.(),
-        onClosed: () => {
-          if (entry.status.state !== 'ready') return;
-          entry.status = { server: entry.name, state: 'failed', reason: 'it stopped', tools: 0 };
-          this.#notice(stoppedNotice(entry.name));
-          onToolsChanged?.();
-        },
-      });
-    } catch (error) {
-      connectModule = undefined; // a failed load (missing chunk) may be retried by a later session
-      return { ok: false, reason: `the MCP client could not be loaded: ${plainMessage(error)}`, cleanup: Promise.resolve() };
-    }
+    onToolsChanged?.();
   }
 }
 

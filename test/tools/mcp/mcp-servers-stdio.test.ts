@@ -61,6 +61,20 @@ describe('McpServers over stdio', () => {
     console.info(`stdio fixture server: ready (spawn + initialize + tools/list) in ${startupMs} ms`);
   });
 
+  it('offers at most maxTools tools, logging the left-out ones once', async () => {
+    const { mcp, logger } = start([stdioServer('files')]);
+    await mcp.ready();
+    expect(mcp.tools(BUILT_INS, { gemini: false, maxTools: 2 }).map((t) => t.name)).toEqual(['files__echo', 'files__ping']);
+    mcp.tools(BUILT_INS, { gemini: false, maxTools: 2 });
+    const warnings = logger.records.filter((r) => r.level === 'warn');
+    expect(warnings).toEqual([expect.objectContaining({ msg: '7 MCP tools left out: past the limit of 2 MCP tools (OpenAI accepts at most 128 tools per request)' })]);
+    expect(warnings[0]!.fields?.leftOut).toContain('files__change_tools');
+    // A left-out tool cannot be called: the model was not offered it.
+    await expect(mcp.call('files__pid', {})).resolves.toMatchObject({ isError: true });
+    // By default the built-ins and the MCP tools share OpenAI's 128.
+    expect(mcp.tools(new Set(Array.from({ length: 125 }, (_, i) => `builtin_${i}`)), { gemini: false })).toHaveLength(3);
+  });
+
   it('turns isError, thrown handler errors and images into results', async () => {
     const { mcp } = start([stdioServer('files')]);
     await mcp.ready();
@@ -104,8 +118,9 @@ describe('McpServers over stdio', () => {
     await mcp.ready();
     expect(Date.now() - began).toBeGreaterThanOrEqual(3_000 - 5);
     expect(Date.now() - began).toBeLessThan(3_000 + 300);
-    expect(mcp.takeNotices()).toEqual(['MCP server "mute" is still starting after 3 s; its tools will be added once it is ready']);
-    expect(mcp.tools(BUILT_INS, { gemini: false }).some((t) => t.name === 'good__ping')).toBe(true);
+    expect(mcp.takeNotices()).toContain('MCP server "mute" is still starting after 3 s; its tools will be added once it is ready');
+    // The good server's tools are offered as soon as it is ready.
+    await until(() => mcp.tools(BUILT_INS, { gemini: false }).some((t) => t.name === 'good__ping'));
     const [pid] = mcp.pids();
     expect(pid).toBeGreaterThan(0);
     await until(() => mcp.status()[0]!.state === 'failed');
@@ -182,6 +197,17 @@ describe('McpServers over stdio', () => {
     expect(pids.filter(alive)).toEqual([]);
     expect(mcp.status().map((s) => s.state)).toEqual(['closed', 'closed']);
     await expect(mcp.call('a__ping', {})).resolves.toMatchObject({ isError: true });
+  });
+
+  it('close() during a start abandons it without a notice and leaves no process', async () => {
+    const { mcp } = start([stdioServer('mute', 'no-init'), stdioServer('late')]);
+    await until(() => mcp.pids().length === 2);
+    const pids = mcp.pids();
+    await mcp.close();
+    expect(pids.filter(alive)).toEqual([]);
+    expect(mcp.status().map((s) => s.state)).toEqual(['closed', 'closed']);
+    expect(mcp.takeNotices()).toEqual([]);
+    await expect(mcp.ready()).resolves.toBeUndefined();
   });
 
   it('closeAllMcp() closes every session', async () => {
