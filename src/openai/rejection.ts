@@ -10,9 +10,12 @@
  * "Unsupported param: X", Bedrock "unknown field `X`".
  *
  * Separately, answers saying the model or server takes no tools at all (see
- * {@link TOOLS_UNSUPPORTED}) drop the tool parameters, so a chat without tools still works.
+ * `tools-unsupported.ts`) drop the tool parameters, so a chat without tools still works.
  */
 import type { Correction } from './adaptive-params.js';
+import { unsupportedToolParams } from './tools-unsupported.js';
+
+export { TOOL_PARAMS, TOOLS_UNSUPPORTED, toolsDropped } from './tools-unsupported.js';
 
 /** A correction and the provider's words that called for it. */
 export interface Rejection {
@@ -28,7 +31,7 @@ export interface Rejection {
  * answer naming `tools` is usually about what the tools contain, not about tools as such (Mistral's
  * 422 `extra_forbidden` at `loc: ["body","tools"]` with `input: []` rejects an empty list:
  * partITech/php-mistral#76; a schema keyword Gemini rejects names `tools[0]…`). Tools are dropped
- * only on the explicit answers of {@link TOOLS_UNSUPPORTED}.
+ * only on the explicit answers listed in `tools-unsupported.ts`.
  */
 export const ADJUSTABLE_PARAMS: ReadonlySet<string> = new Set([
   'max_tokens',
@@ -57,34 +60,6 @@ export const ADJUSTABLE_PARAMS: ReadonlySet<string> = new Set([
   'verbosity',
   'prompt_cache_key',
 ]);
-
-/** The request parameters that ask for tool calling; dropped together when tools are not supported. */
-export const TOOL_PARAMS: readonly string[] = ['tools', 'tool_choice', 'parallel_tool_calls'];
-
-/**
- * Answers saying the model or the server takes no tools, with the statuses they come with, and
- * the parameters to drop (those of them present in the request). Sources (verbatim bodies in
- * `test/fixtures/http-400/`):
- * - Ollama 400 `registry.ollama.ai/library/gemma3:4b does not support tools` (louisho5/picobot#6;
- *   native API `{"error":"… does not support tools"}`, ollama/ollama#9680).
- * - vLLM 400 `"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be
- *   set` (vllm-project/vllm#9986, langchain4j/langchain4j#3475); vLLM makes `auto` the default
- *   when tools are sent, so dropping only `tool_choice` would not help.
- * - llama.cpp 500 `tools param requires --jinja flag` (containers/ramalama#988,
- *   giuseppe/git-chronicler#3) and, before tool support, 500 `Unsupported param: tools`
- *   (ggml-org/llama.cpp#10920).
- * - OpenRouter 404 `No endpoints found that support tool use.` (bobrware/bobrchat#60): no
- *   provider of the model takes tools; `…support the provided 'tool_choice' value` (zed#36094)
- *   drops `tool_choice` only.
- */
-export const TOOLS_UNSUPPORTED: ReadonlyArray<{ pattern: RegExp; statuses: readonly number[]; drop: readonly string[] }> = [
-  { pattern: /does not support tools/i, statuses: [400], drop: TOOL_PARAMS },
-  { pattern: /tool choice requires --enable-auto-tool-choice/i, statuses: [400], drop: TOOL_PARAMS },
-  { pattern: /tools param requires --jinja/i, statuses: [400, 500], drop: TOOL_PARAMS },
-  { pattern: /unsupported param:\s*['"\x60]?tools\b/i, statuses: [500], drop: TOOL_PARAMS },
-  { pattern: /no endpoints found that support tool use/i, statuses: [404], drop: TOOL_PARAMS },
-  { pattern: /no endpoints found that support the provided ['"\x60]?tool_choice/i, statuses: [404], drop: ['tool_choice'] },
-];
 
 const NAME = String.raw`[A-Za-z_][\w.]*`;
 /**
@@ -185,8 +160,8 @@ function mainMessage(parsed: unknown, text: string): string {
  * not name a parameter of `sent` that may be adjusted (see {@link ADJUSTABLE_PARAMS}) or a
  * rejected system/developer role present in `sent.messages`.
  *
- * - An answer of {@link TOOLS_UNSUPPORTED} (400, 404 or 500 as listed there) drops the tool
- *   parameters `sent` has: `{kind: 'drop', params: [...]}` with some of {@link TOOL_PARAMS}.
+ * - An answer saying tools are not supported (`tools-unsupported.ts`: 400, 404 or 500 as listed
+ *   there) drops the tool parameters `sent` has: `tools`, `tool_choice`, `parallel_tool_calls`.
  * - Otherwise only 400 and 422 are read, plus llama.cpp's 500 "Unsupported param: X".
  * - `max_tokens` rejected: renamed to `max_completion_tokens` when the answer mentions that name
  *   and it is not already sent; `max_completion_tokens` rejected: renamed to `max_tokens` (older
@@ -200,16 +175,11 @@ function mainMessage(parsed: unknown, text: string): string {
  * @param previous - corrections already applied to `sent`, oldest first
  */
 export function parseRejection(status: number, bodyText: string, sent: Record<string, unknown>, previous: readonly Correction[] = []): Rejection | undefined {
-  const tools = toolsRejection(status, bodyText, sent);
-  if (tools) return tools;
+  const toolParams = unsupportedToolParams(status, bodyText, sent);
+  if (toolParams) return { correction: { kind: 'drop', params: toolParams }, reason: mainMessage(parseJson(bodyText), bodyText) };
   const llamaCpp = status === 500 && /unsupported param:/i.test(bodyText);
   if (status !== 400 && status !== 422 && !llamaCpp) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(bodyText);
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = parseJson(bodyText);
   const found = parsed === undefined ? { texts: [bodyText], params: [], locs: [] } : gather(parsed, { texts: [], params: [], locs: [] });
   const haystack = found.texts.join('\n');
   const reason = mainMessage(parsed, bodyText);
@@ -253,33 +223,11 @@ function rejectedRole(haystack: string, paramNames: string[], sent: Record<strin
   return undefined;
 }
 
-/** The tool parameters to drop when the answer says tools are not supported (see {@link TOOLS_UNSUPPORTED}). */
-function toolsRejection(status: number, bodyText: string, sent: Record<string, unknown>): Rejection | undefined {
-  for (const rule of TOOLS_UNSUPPORTED) {
-    if (!rule.statuses.includes(status) || !rule.pattern.test(bodyText)) continue;
-    const params = rule.drop.filter((name) => name in sent);
-    if (params.length === 0) return undefined;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(bodyText);
-    } catch {
-      parsed = undefined;
-    }
-    return { correction: { kind: 'drop', params }, reason: mainMessage(parsed, bodyText) };
+/** The body as JSON, or `undefined` when it is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
-  return undefined;
-}
-
-/**
- * Whether the corrections learned for an endpoint and model (`CorrectionMemory.get`) include
- * dropping `tools`: that pair takes no tools, and every request to it goes out without them.
- *
- * What the loop does then: it keeps reading text tool calls (`turn/text-tool-calls.ts`) with the
- * names of the tools it would have offered. Such a model never sees the tool definitions through
- * the API, but it may still write a call the system prompt taught it (the issue's default
- * prompt says how to use the tools), and a call is only read when the whole answer is calls
- * naming those tools, so an ordinary answer is never mistaken for one.
- */
-export function toolsDropped(corrections: readonly Correction[]): boolean {
-  return corrections.some((correction) => correction.kind === 'drop' && correction.params.includes('tools'));
 }
