@@ -8,8 +8,14 @@
  * `loc: ["body","X"]`, Groq "property 'X' is unsupported", LiteLLM `UnsupportedParamsError`,
  * Gemini "Unknown name \"X\"", xAI "does not support parameter xCamel", llama.cpp
  * "Unsupported param: X", Bedrock "unknown field `X`".
+ *
+ * Separately, answers saying the model or server takes no tools at all (see
+ * `tools-unsupported.ts`) drop the tool parameters, so a chat without tools still works.
  */
 import type { Correction } from './adaptive-params.js';
+import { unsupportedToolParams } from './tools-unsupported.js';
+
+export { TOOL_PARAMS, TOOLS_UNSUPPORTED, toolsDropped } from './tools-unsupported.js';
 
 /** A correction and the provider's words that called for it. */
 export interface Rejection {
@@ -20,8 +26,12 @@ export interface Rejection {
 
 
 /**
- * Top-level parameters that may be renamed or dropped: the optional ones. `model`, `messages`,
- * `stream`, `tools` and `tool_choice` are never touched.
+ * Top-level parameters that may be renamed or dropped when an answer names them: the optional
+ * ones. `model`, `messages`, `stream`, `tools` and `tool_choice` are never touched this way: an
+ * answer naming `tools` is usually about what the tools contain, not about tools as such (Mistral's
+ * 422 `extra_forbidden` at `loc: ["body","tools"]` with `input: []` rejects an empty list:
+ * partITech/php-mistral#76; a schema keyword Gemini rejects names `tools[0]…`). Tools are dropped
+ * only on the explicit answers listed in `tools-unsupported.ts`.
  */
 export const ADJUSTABLE_PARAMS: ReadonlySet<string> = new Set([
   'max_tokens',
@@ -150,7 +160,9 @@ function mainMessage(parsed: unknown, text: string): string {
  * not name a parameter of `sent` that may be adjusted (see {@link ADJUSTABLE_PARAMS}) or a
  * rejected system/developer role present in `sent.messages`.
  *
- * - Only 400 and 422 are read, plus llama.cpp's 500 "Unsupported param: X".
+ * - An answer saying tools are not supported (`tools-unsupported.ts`: 400, 404 or 500 as listed
+ *   there) drops the tool parameters `sent` has: `tools`, `tool_choice`, `parallel_tool_calls`.
+ * - Otherwise only 400 and 422 are read, plus llama.cpp's 500 "Unsupported param: X".
  * - `max_tokens` rejected: renamed to `max_completion_tokens` when the answer mentions that name
  *   and it is not already sent; `max_completion_tokens` rejected: renamed to `max_tokens` (older
  *   servers, Mistral), unless that rename was already undone once (`previous`); otherwise dropped.
@@ -163,14 +175,11 @@ function mainMessage(parsed: unknown, text: string): string {
  * @param previous - corrections already applied to `sent`, oldest first
  */
 export function parseRejection(status: number, bodyText: string, sent: Record<string, unknown>, previous: readonly Correction[] = []): Rejection | undefined {
+  const toolParams = unsupportedToolParams(status, bodyText, sent);
+  if (toolParams) return { correction: { kind: 'drop', params: toolParams }, reason: mainMessage(parseJson(bodyText), bodyText) };
   const llamaCpp = status === 500 && /unsupported param:/i.test(bodyText);
   if (status !== 400 && status !== 422 && !llamaCpp) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(bodyText);
-  } catch {
-    parsed = undefined;
-  }
+  const parsed = parseJson(bodyText);
   const found = parsed === undefined ? { texts: [bodyText], params: [], locs: [] } : gather(parsed, { texts: [], params: [], locs: [] });
   const haystack = found.texts.join('\n');
   const reason = mainMessage(parsed, bodyText);
@@ -212,4 +221,13 @@ function rejectedRole(haystack: string, paramNames: string[], sent: Record<strin
     for (const role of ['system', 'developer'] as const) if (has(role) && new RegExp(`['"\`]${role}['"\`]`).test(haystack)) return role;
   }
   return undefined;
+}
+
+/** The body as JSON, or `undefined` when it is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -17,7 +17,7 @@ const body = (name: string) => readFileSync(new URL(`${name}.body`, dir), 'utf8'
 describe('parseRejection on real provider bodies (test/fixtures/http-400)', () => {
   it('has a case per provider family the issue names', () => {
     const providers = new Set(cases.map((c) => c.provider));
-    for (const p of ['openai', 'azure', 'vllm', 'mistral', 'groq', 'litellm', 'gemini', 'xai', 'llamacpp']) expect(providers).toContain(p);
+    for (const p of ['openai', 'azure', 'vllm', 'mistral', 'groq', 'litellm', 'gemini', 'xai', 'llamacpp', 'ollama', 'openrouter']) expect(providers).toContain(p);
   });
 
   it.each(cases.map((c) => [c.case, c] as const))('%s', (_name, c) => {
@@ -32,7 +32,7 @@ describe('parseRejection on real provider bodies (test/fixtures/http-400)', () =
   });
 
   it('reads nothing from the same bodies under a status that is not 400 or 422', () => {
-    for (const c of cases.filter((c) => c.status !== 500)) {
+    for (const c of cases.filter((c) => c.status !== 500 && c.status !== 404)) {
       expect(parseRejection(404, body(c.case), c.sent)).toBeUndefined();
       expect(parseRejection(503, body(c.case), c.sent)).toBeUndefined();
     }
