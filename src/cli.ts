@@ -20,6 +20,8 @@ console.log = console.info = console.debug = (...args: unknown[]) => console.err
 
 /** Longest wait for running turns to answer `cancelled` at shutdown, in ms. */
 const SHUTDOWN_GRACE_MS = 500;
+/** Longest wait for MCP servers to stop at shutdown, in ms. */
+const MCP_CLOSE_GRACE_MS = 2_000;
 
 /** Every secret of the configuration (the environment's and each endpoint's), for log redaction. */
 function secretsOfAll(resolved: StaticRuntimeConfig): string[] {
@@ -42,7 +44,7 @@ async function serve(flags: CliFlags): Promise<void> {
     ...(resolved.configFilePath ? { configFile: resolved.configFilePath } : {}),
   });
 
-  const { app, sessions } = createOpenAIAgent({
+  const { app, sessions, tools } = createOpenAIAgent({
     config,
     configError,
     logger,
@@ -67,7 +69,11 @@ async function serve(flags: CliFlags): Promise<void> {
     stopping = true;
     logger.debug(`shutting down: ${why}`);
     const grace = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
+    // Running turns answer `cancelled`; every MCP server process is stopped (no orphans), which
+    // may take longer than the answers (a server that ignores SIGTERM is killed after ~1 s).
+    const closing = tools.closeAll();
     await Promise.race([sessions.cancelAll(), grace]);
+    await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, MCP_CLOSE_GRACE_MS).unref())]);
     // Let the `cancelled` answers reach stdout before leaving.
     await new Promise((resolve) => setImmediate(resolve));
     process.stdout.write('', () => process.exit(0));

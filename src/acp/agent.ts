@@ -10,6 +10,7 @@ import {
   RequestError,
   type AgentApp,
   type AgentContext,
+  type McpServer,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
@@ -22,6 +23,9 @@ import { MODEL_CONFIG_ID, ModelPicker, THOUGHT_LEVEL_CONFIG_ID } from './model-p
 import { PromptRunner } from './prompt-runner.js';
 import { changeProviders, type ProviderChangeState } from './provider-change.js';
 import { replayUpdates } from './replay.js';
+import { legacyModes, MODE_CONFIG_ID, modeConfigOption, selectMode, sessionMode } from './session-modes.js';
+import { SessionTools } from './session-tools.js';
+import { toolCapabilities } from '../tools/client-backend.js';
 import { clientEndpoint, SUPPORTED_API_TYPES } from './provider-methods.js';
 import { reasoningEffortLevels } from '../config/providers.js';
 import { environmentEndpoint } from '../endpoints/runtime-config.js';
@@ -67,6 +71,8 @@ export interface AgentOptions {
 export interface OpenAIAgent {
   app: AgentApp;
   sessions: SessionManager;
+  /** Each session's tool state; `closeAll()` at exit stops every MCP server. */
+  tools: SessionTools;
 }
 
 const cancelParams = z.object({ sessionId: z.string() }).passthrough();
@@ -111,7 +117,11 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     return reasoningEffortLevels(target.endpoint.profile, target.model).filter((level) => level !== 'default');
   };
   const picker = new ModelPicker(thoughtLevels);
+  const sessionTools = new SessionTools(logger, () => ({ startupMs: config.mcpStartupMs, toolTimeoutMs: config.mcpToolTimeoutMs }));
+  let capabilities = toolCapabilities(undefined);
   const runner = new PromptRunner({
+    tools: sessionTools,
+    capabilities: () => capabilities,
     logger,
     sessions,
     picker,
@@ -135,8 +145,16 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
   const cancel = (sessionId: string) => {
     if (sessions.cancel(sessionId)) logger.debug('turn cancelled', { sessionId });
   };
-  /** The session answer: config options and the legacy `models` (not in the schema; responses are not validated). */
-  const sessionAnswer = (session: Session) => ({ configOptions: picker.configOptions(session), models: picker.legacyModels(session) });
+  /** Every config option of the session: model, reasoning effort, and the mode when tools are on. */
+  const configOptions = (session: Session) => (config.tools ? [...picker.configOptions(session), modeConfigOption(session)] : picker.configOptions(session));
+  /**
+   * The session answer: config options, the legacy `models` (not in the schema; responses are not
+   * validated) and, with tools, the modes.
+   */
+  const sessionAnswer = (session: Session) => ({ configOptions: configOptions(session), models: picker.legacyModels(session), ...(config.tools ? { modes: legacyModes(session) } : {}) });
+  /** Starts the session's tools (roots, MCP servers) for a new, loaded or resumed session. */
+  const openTools = (session: Session, params: { additionalDirectories?: string[] | null | undefined; mcpServers?: McpServer[] | null | undefined }) =>
+    sessionTools.open(session.id, session.cwd, config.tools ? params : { additionalDirectories: params.additionalDirectories });
   /** Sends `available_commands_update` once the answer naming the session has gone out. */
   const advertiseCommands = (client: AgentContext, sessionId: string) =>
     setImmediate(() => {
@@ -192,6 +210,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       const store = await storeReady;
       // Find the endpoints and their model lists once the answer is on its way; session/new awaits them.
       setImmediate(() => void ready().then(() => registry.models()));
+      capabilities = toolCapabilities(params.clientCapabilities);
       return initializeResponse(store.persistent, params.clientCapabilities);
     })
     .onRequest('authenticate', async ({ params, client }) => {
@@ -219,12 +238,14 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
         logger.error('could not save the new session; it will not survive a restart', { sessionId: session.id, error: (error as Error).message });
       }
       picker.attach(session, await registry.models());
+      await openTools(session, params);
       logger.debug('session created', { sessionId: session.id, cwd: params.cwd });
       advertiseCommands(client, session.id);
       return { sessionId: session.id, ...sessionAnswer(session) };
     })
     .onRequest('session/load', async ({ params, client }) => {
       const session = await restore(await loadStored(params.sessionId));
+      await openTools(session, params);
       for (const update of replayUpdates(session.records)) await client.notify('session/update', { sessionId: session.id, update });
       logger.debug('session loaded', { sessionId: session.id, records: session.records.length });
       advertiseCommands(client, session.id);
@@ -232,6 +253,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     })
     .onRequest('session/resume', async ({ params, client }) => {
       const session = await restore(await loadStored(params.sessionId));
+      await openTools(session, params);
       logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
       advertiseCommands(client, session.id);
       return sessionAnswer(session);
@@ -247,12 +269,14 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     })
     .onRequest('session/close', async ({ params }) => {
       picker.forget(params.sessionId);
+      await sessionTools.close(params.sessionId);
       if (!sessions.remove(params.sessionId)) await loadStored(params.sessionId);
       return {};
     })
     .onRequest('session/delete', async ({ params }) => {
       picker.forget(params.sessionId);
       sessions.remove(params.sessionId);
+      await sessionTools.close(params.sessionId);
       await (await storeReady).delete(params.sessionId);
       return {};
     })
@@ -263,13 +287,26 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
         await saveOptions(session, { model: session.model });
       } else if (params.configId === THOUGHT_LEVEL_CONFIG_ID && thoughtLevels(session).length > 0) {
         picker.selectThoughtLevel(session, params.value);
-        await saveOptions(session, { options: { ...session.options } });
+        await saveOptions(session, { options: { [THOUGHT_LEVEL_CONFIG_ID]: session.options[THOUGHT_LEVEL_CONFIG_ID]! } });
+      } else if (params.configId === MODE_CONFIG_ID && config.tools) {
+        selectMode(session, params.value);
+        await saveOptions(session, { options: { [MODE_CONFIG_ID]: sessionMode(session) } });
       } else {
-        const valid = picker.configOptions(session).map((option) => option.id).join(', ');
+        const valid = configOptions(session).map((option) => option.id).join(', ');
         throw RequestError.invalidParams({ configId: params.configId }, `Unknown config option ${JSON.stringify(params.configId)}; valid: ${valid}`);
       }
       logger.debug('config option set', { sessionId: session.id, configId: params.configId, value: String(params.value) });
-      return { configOptions: picker.configOptions(session) };
+      return { configOptions: configOptions(session) };
+    })
+    // Legacy modes: the same mode as the `mode` config option.
+    .onRequest('session/set_mode', async ({ params, client }) => {
+      const session = requireSession(params.sessionId);
+      if (!config.tools) throw RequestError.invalidParams({ modeId: params.modeId }, 'Modes are off: OPENAI_ACP_TOOLS=off gives a chat bridge without tools');
+      selectMode(session, params.modeId);
+      await saveOptions(session, { options: { [MODE_CONFIG_ID]: sessionMode(session) } });
+      logger.debug('mode set', { sessionId: session.id, mode: sessionMode(session) });
+      await client.notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'config_option_update', configOptions: configOptions(session) } }).catch(() => undefined);
+      return {};
     })
     // Legacy model selection (Open Design's fallback, acp-ai-provider, acp-factory).
     .onRequest('session/set_model', setModelParams, async ({ params }) => {
@@ -282,7 +319,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     .onRequest('session/prompt', async (ctx) => {
       const session = requireSession(ctx.params.sessionId);
       await ready();
-      return runner.run(session, ctx.params.prompt, makeSender(ctx.client, session.id), ctx.signal);
+      return runner.run(session, ctx.params.prompt, makeSender(ctx.client, session.id), ctx.signal, ctx.client);
     })
     .onNotification('session/cancel', ({ params }) => cancel(params.sessionId))
     // Open Design sends session/cancel as a request with an id; it gets `{}` back.
@@ -318,7 +355,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       return {};
     });
 
-  return { app, sessions };
+  return { app, sessions, tools: sessionTools };
 }
 
 function makeSender(client: AgentContext, sessionId: string) {

@@ -33,7 +33,9 @@ export function initializeResponse(persistent: boolean, capabilities?: ClientCap
     agentCapabilities: {
       loadSession: persistent,
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
-      ...(persistent ? { sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} } } : {}),
+      // MCP servers from the client: stdio always; Streamable HTTP, and SSE for older servers.
+      mcpCapabilities: { http: true, sse: true },
+      sessionCapabilities: persistent ? { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} } : { additionalDirectories: {} },
       providers: {},
     },
     authMethods: [setupAuthMethod(capabilities)],

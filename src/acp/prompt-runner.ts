@@ -2,7 +2,7 @@
  * One `session/prompt`, start to end: a slash command handled here, or a model turn with the
  * conversation trimmed to the context window, then the turn saved before the answer goes out.
  */
-import type { ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { AgentContext, ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ChatRequest } from '../openai/chat-client.js';
 import type { Config } from '../config/config.js';
 import { planContext, trimmingNotice } from '../turn/context-window.js';
@@ -16,7 +16,13 @@ import type { Session, SessionManager } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type SessionStore, type TurnRecord } from '../sessions/session-store.js';
 import { COMPACT_INSTRUCTION, helpText, parseSlashCommand } from './slash-commands.js';
 import { agentText } from './to-acp.js';
-import { runTurn, type TurnOutcome } from './turn-runner.js';
+import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
+import type { ClientToolCapabilities } from '../tools/client-backend.js';
+import { defaultSystemPrompt, readAgentsMd } from '../turn/system-prompt.js';
+import { toolCallSpelling } from '../turn/tool-messages.js';
+import { sessionMode } from './session-modes.js';
+import type { SessionTools } from './session-tools.js';
+import { mcpNotices, prepareTurnTools } from './turn-tools.js';
 import { AGENT_NAME } from '../version.js';
 
 /** Delivers updates to the client, in order. */
@@ -32,6 +38,15 @@ export interface PromptRunnerDeps {
   store: () => Promise<SessionStore>;
   /** Words that replace every prompt when the agent cannot run one (invalid configuration, no endpoint). */
   explain: () => string | undefined;
+  /** Each session's roots and MCP servers. */
+  tools: SessionTools;
+  /** What the client advertised for files and terminals. */
+  capabilities: () => ClientToolCapabilities;
+}
+
+/** Where the turn's tool calls go: the client that sent the prompt. */
+interface TurnClient {
+  client: AgentContext;
 }
 
 /** `_meta["openai-acp"].error` on a prompt answer: the failure's kind and whether asking again may help. */
@@ -47,7 +62,7 @@ export class PromptRunner {
    * Answers one prompt. Never rejects for provider failures (they are explained to the user); a
    * store failure is logged and the answer still goes out.
    */
-  async run(session: Session, prompt: ContentBlock[], send: Send, outer: AbortSignal): Promise<PromptResponse> {
+  async run(session: Session, prompt: ContentBlock[], send: Send, outer: AbortSignal, client: AgentContext): Promise<PromptResponse> {
     const problem = this.deps.explain();
     if (problem) {
       await send([agentText(problem)]);
@@ -64,7 +79,7 @@ export class PromptRunner {
         if (signal.aborted) return { stopReason: 'cancelled' };
         if (command === 'clear') return this.clear(session, send);
         if (command === 'compact') return this.compact(session, send, signal);
-        return this.turn(session, prompt, send, signal);
+        return this.turn(session, prompt, send, signal, { client });
       },
       outer,
     );
@@ -91,12 +106,14 @@ export class PromptRunner {
     return this.response(outcome);
   }
 
-  private async turn(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal): Promise<PromptResponse> {
-    const live = liveConversation(session.records);
-    const outcome = await this.ask(session, live, { role: 'user', content: promptToUserContent(withUnanswered(live.unanswered, prompt)) }, send, signal);
+  private async turn(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient): Promise<PromptResponse> {
+    const target = this.deps.registry().resolve(session.model);
+    const live = liveConversation(session.records, toolCallSpelling(target?.endpoint.provider ?? 'openai'));
+    const outcome = await this.ask(session, live, { role: 'user', content: promptToUserContent(withUnanswered(live.unanswered, prompt)) }, send, signal, turnClient);
     // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
-    if (!outcome.error || outcome.text) {
+    if (!outcome.error || outcome.text || outcome.steps.length > 0) {
       const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };
+      if (outcome.steps.length > 0) record.steps = outcome.steps;
       if (outcome.usage) record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
       await this.save(session, record);
       const title = session.title ? undefined : titleFromPrompt(prompt);
@@ -110,12 +127,35 @@ export class PromptRunner {
     return this.response(outcome);
   }
 
-  /** Sends the live conversation plus `current` to the session's model, trimmed to its context window. */
-  private async ask(session: Session, { turns, summary }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal): Promise<TurnOutcome> {
+  /**
+   * Sends the live conversation plus `current` to the session's model, trimmed to its context
+   * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools.
+   */
+  private async ask(session: Session, { turns, summary }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal, turnClient?: TurnClient): Promise<AgentLoopOutcome> {
     const config = this.deps.config();
     const target = this.deps.registry().resolve(session.model);
     if (!target) throw new Error('no endpoint'); // explain() rules this out
-    const systemText = [config.systemPrompt, summary && `Summary of the earlier conversation:\n${summary}`].filter(Boolean).join('\n\n');
+    const state = turnClient && config.tools ? this.deps.tools.get(session.id) : undefined;
+    const tools =
+      turnClient && state
+        ? prepareTurnTools({
+            session,
+            state,
+            client: turnClient.client,
+            capabilities: this.deps.capabilities(),
+            provider: target.endpoint.provider,
+            logger: this.deps.logger,
+            saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
+          })
+        : undefined;
+    const notices = mcpNotices(state);
+    if (notices.length > 0) await send(notices);
+    const base =
+      config.systemPrompt ??
+      (tools
+        ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), tools: tools.builtinNames, mode: sessionMode(session), agentsMd: await readAgentsMd(session.cwd) })
+        : undefined);
+    const systemText = [base, summary && `Summary of the earlier conversation:\n${summary}`].filter(Boolean).join('\n\n');
     const contextWindow = config.contextWindow ?? this.deps.picker.contextWindow(session);
     const plan = planContext({
       system: systemText ? { role: 'system', content: systemText } : undefined,
@@ -132,12 +172,24 @@ export class PromptRunner {
     const effort = this.deps.picker.thoughtLevel(session);
     const request: ChatRequest = { model: target.model, messages: plan.messages, maxTokens: config.maxTokens, temperature: config.temperature };
     if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;
-    const outcome = await runTurn({ client: target.endpoint.client, request, signal, send, contextWindow, logger: this.deps.logger });
-    if (outcome.usage?.inputTokens) session.calibration = { estimated: plan.rawEstimatedTokens, actual: outcome.usage.inputTokens };
+    const outcome = await runAgentLoop({
+      client: target.endpoint.client,
+      request,
+      ...(tools ? { offer: tools.offer, deps: tools.deps, textToolCalls: tools.textToolCalls } : {}),
+      spelling: toolCallSpelling(target.endpoint.provider),
+      maxSteps: config.maxSteps,
+      takesImages: sentImages(session),
+      signal,
+      send,
+      contextWindow,
+      logger: this.deps.logger,
+    });
+    // Only a single request's count matches the estimate of what was planned.
+    if (outcome.usage?.inputTokens && outcome.steps.length === 0) session.calibration = { estimated: plan.rawEstimatedTokens, actual: outcome.usage.inputTokens };
     return outcome;
   }
 
-  private response(outcome: TurnOutcome): PromptResponse {
+  private response(outcome: AgentLoopOutcome): PromptResponse {
     const response: PromptResponse = { stopReason: outcome.stopReason };
     if (outcome.usage) response.usage = outcome.usage;
     return outcome.error ? withError(response, outcome.error) : response;
@@ -154,4 +206,9 @@ export class PromptRunner {
       this.deps.logger.error('could not save the session; this turn will be missing after a restart', { sessionId: session.id, error: (error as Error).message });
     }
   }
+}
+
+/** Whether the session's model already answered a prompt with an image: then images returned by tools are sent to it too. */
+function sentImages(session: Session): boolean {
+  return session.records.some((record) => record.type === 'turn' && record.stopReason === 'end_turn' && record.prompt.some((block) => block.type === 'image'));
 }

@@ -27,7 +27,7 @@ const twoPlan = (): EndpointPlan => ({
   model: 'a/test-model',
 });
 const connect = async (plan: AgentOptions['plan'], extra: Partial<AgentOptions> = {}) => {
-  conn = await connectInProcess({ OPENAI_BASE_URL: c.baseUrl }, { plan, ...extra });
+  conn = await connectInProcess({ OPENAI_BASE_URL: c.baseUrl, OPENAI_ACP_TOOLS: 'off' }, { plan, ...extra });
   return conn;
 };
 const prompt = (sessionId: string, text = 'hi') => conn!.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });

@@ -30,7 +30,7 @@ afterEach(() => {
 
 /** A fresh agent on the shared state dir (a new process, as far as the store is concerned). */
 async function agentOn(stateDir: string, env: Record<string, string> = {}): Promise<InProcess> {
-  const conn = await connectInProcess({ OPENAI_BASE_URL: server.baseUrl, ...env }, { store: openSessionStore({ stateDir, env: {}, logger: quiet }) });
+  const conn = await connectInProcess({ OPENAI_BASE_URL: server.baseUrl, OPENAI_ACP_TOOLS: 'off', ...env }, { store: openSessionStore({ stateDir, env: {}, logger: quiet }) });
   open.push(conn);
   return conn;
 }
@@ -52,11 +52,12 @@ describe('initialize', () => {
     const persistent = await agentOn(newDir());
     const caps = (await persistent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })).agentCapabilities;
     expect(caps?.loadSession).toBe(true);
-    expect(caps?.sessionCapabilities).toEqual({ list: {}, resume: {}, close: {}, delete: {} });
+    expect(caps?.sessionCapabilities).toEqual({ list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} });
     const memory = await agentOn('off');
     const memCaps = (await memory.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })).agentCapabilities;
     expect(memCaps?.loadSession).toBe(false);
-    expect(memCaps?.sessionCapabilities ?? {}).toEqual({});
+    // In memory only: nothing to list, resume, close or delete; extra workspace roots still work.
+    expect(memCaps?.sessionCapabilities ?? {}).toEqual({ additionalDirectories: {} });
   });
 });
 

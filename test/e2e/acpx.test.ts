@@ -59,7 +59,10 @@ it('acpx exec gets the streamed answer and a clean end_turn', async () => {
   expect(text).toBe('Olá mundo');
   const answer = all.find((m) => m.result?.stopReason);
   expect(answer.result).toMatchObject({ stopReason: 'end_turn', usage: { inputTokens: 7, outputTokens: 2 } });
-  expect(server.requests.at(-1)!.body.messages).toEqual([{ role: 'user', content: 'Say hi in Portuguese' }]);
+  // With tools on (the default) the agent's system prompt comes first.
+  const sent = server.requests.at(-1)!.body.messages;
+  expect(sent[0].role).toBe('system');
+  expect(sent.slice(1)).toEqual([{ role: 'user', content: 'Say hi in Portuguese' }]);
 });
 
 it('acpx exec shows a provider failure as words, not a crash', async () => {

@@ -24,7 +24,7 @@ afterEach(() => {
 });
 
 function launch(env: Record<string, string> = {}, args: string[] = []) {
-  agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'sk-e2e-secret-key-123', OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '1', ...env }, args);
+  agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'sk-e2e-secret-key-123', OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '1', OPENAI_ACP_TOOLS: 'off', ...env }, args);
   return agent;
 }
 

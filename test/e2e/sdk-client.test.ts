@@ -17,7 +17,7 @@ afterAll(() => server.close());
 
 it('streams, keeps history, cancels and exits 0 when the SDK client closes stdin', async () => {
   const child = spawn(process.execPath, [CLI], {
-    env: { PATH: process.env.PATH ?? '', OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_CONTEXT_WINDOW: '8192' },
+    env: { PATH: process.env.PATH ?? '', OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_CONTEXT_WINDOW: '8192', OPENAI_ACP_TOOLS: 'off' },
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   const exited = new Promise((resolve) => child.on('exit', resolve));

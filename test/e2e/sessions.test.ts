@@ -39,7 +39,7 @@ afterEach(() => {
 });
 
 const launch = () => {
-  const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: stateDir });
+  const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: stateDir, OPENAI_ACP_TOOLS: 'off' });
   agents.push(agent);
   return agent;
 };
@@ -150,7 +150,7 @@ describe('session/list, close and delete over stdio', () => {
     agents.push(agent);
     const init = await initialize(agent);
     expect(init.result.agentCapabilities.loadSession).toBe(false);
-    expect(init.result.agentCapabilities.sessionCapabilities).toBeUndefined();
+    expect(init.result.agentCapabilities.sessionCapabilities).toEqual({ additionalDirectories: {} });
     expect(agent.stderr()).toMatch(/warn/i);
   });
 });

@@ -1,0 +1,84 @@
+/**
+ * What each session's tools work with, held beside the session: its workspace roots (`cwd` and
+ * `additionalDirectories`) and its MCP servers, started when the session is created, loaded or
+ * resumed, and closed with it (a session loaded again with another server list gets new ones).
+ *
+ * Sources: ACP `session/new` `mcpServers` and `additionalDirectories`
+ * (https://agentclientprotocol.com/protocol/v1/session-setup), `../shared/TOOLS-NOTES.md` §4
+ * (bounded, visible, non-fatal MCP start-up).
+ */
+import type { McpServer } from '@agentclientprotocol/sdk/unstable';
+import type { Logger } from '../log.js';
+import { closeAllMcp, startMcpServers, type McpServers } from '../tools/mcp/mcp-servers.js';
+import type { WorkspaceRoots } from '../tools/tool-types.js';
+import { AGENT_NAME, VERSION } from '../version.js';
+
+/** One session's tool state. */
+export interface SessionToolState {
+  roots: WorkspaceRoots;
+  /** The session's MCP servers; absent when it has none. */
+  mcp?: McpServers | undefined;
+  /** The server list they were started from (JSON), to tell a changed list on a later load. */
+  mcpList: string;
+}
+
+/** Options of the MCP start. */
+export interface McpLimits {
+  /** Longest wait for the servers in total, in ms. */
+  startupMs: number;
+  /** Limit of one tool call, in ms. */
+  toolTimeoutMs: number;
+}
+
+/** Every session's tool state, by session id. */
+export class SessionTools {
+  private readonly states = new Map<string, SessionToolState>();
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly limits: () => McpLimits,
+  ) {}
+
+  /**
+   * Sets up the session's roots and starts its MCP servers (all at once), waiting for them at most
+   * `startupMs` in total: a server still starting joins later, a failing one is reported through
+   * {@link notices}, never thrown. Servers of an earlier open with the same list are kept.
+   */
+  async open(sessionId: string, cwd: string, options: { additionalDirectories?: readonly string[] | null | undefined; mcpServers?: readonly McpServer[] | null | undefined }): Promise<SessionToolState> {
+    const servers = [...(options.mcpServers ?? [])];
+    const mcpList = JSON.stringify(servers);
+    const roots: WorkspaceRoots = { cwd, extra: [...(options.additionalDirectories ?? [])].filter((dir) => typeof dir === 'string' && dir.startsWith('/')) };
+    const held = this.states.get(sessionId);
+    if (held && held.mcpList === mcpList) {
+      held.roots = roots;
+      return held;
+    }
+    if (held?.mcp) await held.mcp.close();
+    const state: SessionToolState = { roots, mcpList };
+    if (servers.length > 0) {
+      const { startupMs, toolTimeoutMs } = this.limits();
+      state.mcp = startMcpServers(servers, { cwd, logger: this.logger, startupMs, toolTimeoutMs, clientInfo: { name: AGENT_NAME, version: VERSION } });
+      await state.mcp.ready();
+    }
+    this.states.set(sessionId, state);
+    return state;
+  }
+
+  /** The session's state, or `undefined` when it was never opened here. */
+  get(sessionId: string): SessionToolState | undefined {
+    return this.states.get(sessionId);
+  }
+
+  /** Closes the session's MCP servers and forgets it. Never rejects. */
+  async close(sessionId: string): Promise<void> {
+    const state = this.states.get(sessionId);
+    this.states.delete(sessionId);
+    await state?.mcp?.close();
+  }
+
+  /** Closes every session's servers (exit). Never rejects. */
+  async closeAll(): Promise<void> {
+    this.states.clear();
+    await closeAllMcp();
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The tools of one prompt turn: which are offered (the built-ins the session's mode allows, and
+ * its MCP servers' tools), where they run (through the client when it advertised `fs`/`terminal`,
+ * else locally inside the workspace), and how permission choices are remembered.
+ */
+import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { ProviderId } from '../config/providers.js';
+import type { Logger } from '../log.js';
+import type { ToolCallResult } from '../openai/turn-accumulator.js';
+import type { Session } from '../sessions/session-manager.js';
+import { mayBeTextToolCall, parseTextToolCalls } from '../turn/text-tool-calls.js';
+import { createClientBackend, type ClientToolCapabilities } from '../tools/client-backend.js';
+import { BUILTIN_TOOLS, builtinChatTools, readOnlyToolNames } from '../tools/definitions.js';
+import { createLocalBackend } from '../tools/local/local-backend.js';
+import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
+import type { AgentLoopInput, ToolOffer } from './agent-loop.js';
+import { rememberChoice, rememberedChoices, sessionMode } from './session-modes.js';
+import type { SessionToolState } from './session-tools.js';
+import { agentText } from './to-acp.js';
+import type { TextToolCalls } from './turn-runner.js';
+
+/** Built-in tool names; MCP tools never take them. */
+const BUILTIN_NAMES: ReadonlySet<string> = new Set(BUILTIN_TOOLS.map((tool) => tool.name));
+
+/** What preparing a turn's tools needs. */
+export interface TurnToolsInput {
+  session: Session;
+  state: SessionToolState;
+  client: AgentContext;
+  capabilities: ClientToolCapabilities;
+  provider: ProviderId;
+  logger: Logger;
+  /** Saves option changes of the session (remembered permission choices). */
+  saveOptions: (options: Record<string, string>) => Promise<void>;
+}
+
+/** The parts of {@link AgentLoopInput} about tools. */
+export type TurnTools = Pick<AgentLoopInput, 'offer' | 'deps' | 'textToolCalls'> & {
+  /** Names of the built-ins offered (for the system prompt). */
+  builtinNames: string[];
+};
+
+/** Prepares the turn's tools. Pure apart from creating the backends. */
+export function prepareTurnTools(input: TurnToolsInput): TurnTools {
+  const { session, state, client, capabilities, logger } = input;
+  const mode = sessionMode(session);
+  const readOnly = mode === 'read-only';
+  const builtins = readOnly ? builtinChatTools(readOnlyToolNames()) : builtinChatTools();
+  const gemini = input.provider === 'gemini';
+  const offer = (): ToolOffer => {
+    const mcpTools = new Map<string, McpToolDescriptor>();
+    const definitions: NonNullable<ToolOffer['definitions']>[number][] = [...builtins];
+    for (const tool of state.mcp?.tools(BUILTIN_NAMES, { gemini }) ?? []) {
+      if (readOnly && !tool.readOnly) continue;
+      mcpTools.set(tool.name, tool);
+      definitions.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } });
+    }
+    return { definitions, mcpTools };
+  };
+  const local = createLocalBackend(state.roots);
+  return {
+    offer,
+    builtinNames: builtins.map((tool) => tool.function.name),
+    deps: {
+      sessionId: session.id,
+      client,
+      backend: createClientBackend({ client, sessionId: session.id, capabilities, local }),
+      roots: state.roots,
+      mode,
+      remembered: rememberedChoices(session),
+      remember: async (key, choice) => {
+        const change = rememberChoice(key, choice);
+        Object.assign(session.options, change);
+        await input.saveOptions(change);
+        logger.debug('permission choice remembered', { sessionId: session.id, key, choice });
+      },
+      mcp: state.mcp && { servers: state.mcp, tools: new Map() },
+      logger,
+    },
+    textToolCalls: (names): TextToolCalls => ({
+      pending: (text) => mayBeTextToolCall(text, names),
+      parse: (text) => parseTextToolCalls(text, names)?.map((call): ToolCallResult => ({ id: '', name: call.name, arguments: call.arguments })),
+    }),
+  };
+}
+
+/** The MCP notices not yet shown (servers that failed or are still starting), as messages for the user. */
+export function mcpNotices(state: SessionToolState | undefined): SessionUpdate[] {
+  const notices = state?.mcp?.takeNotices() ?? [];
+  return notices.length === 0 ? [] : [agentText(`${notices.join('\n')}\n\n`)];
+}
