@@ -75,3 +75,26 @@ export function respellToolCallIds(messages: ChatMessage[], spelling: ToolCallSp
   });
   return changed ? out : messages;
 }
+
+/**
+ * Ids for one step's calls that are unique in the session: a call keeps the provider's id when
+ * it is non-empty, not in `taken` and not used by an earlier call of the step; otherwise it gets
+ * `call_<n>` (the smallest `n` ≥ 1 not taken, `[a-zA-Z0-9_]` so every provider accepts it). Needed because providers send no id (some local servers), or reuse ids: Kimi through
+ * Groq numbers calls per answer (`functions.add:0` in every answer), DeepInfra sends `"0"`;
+ * ACP tool calls and `tool` messages need one id per call. Adds the ids it returns to `taken`.
+ * @param ids - the step's ids in call order, as streamed (`''` when none)
+ * @param taken - ids already used in the session; updated
+ * @returns the ids to use, in the same order
+ */
+export function uniqueToolCallIds(ids: readonly string[], taken: Set<string>): string[] {
+  // Keep the step's own fresh ids first, so a generated id never takes one of them.
+  const kept = ids.map((id) => (id !== '' && !taken.has(id) ? (taken.add(id), true) : false));
+  let next = 1;
+  return ids.map((id, i) => {
+    if (kept[i]) return id;
+    while (taken.has(`call_${next}`)) next++;
+    const chosen = `call_${next}`;
+    taken.add(chosen);
+    return chosen;
+  });
+}
