@@ -1,9 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyCorrection } from '../../src/openai/adaptive-params.js';
-import { ADJUSTABLE_PARAMS, parseRejection } from '../../src/openai/rejection.js';
+import { ADJUSTABLE_PARAMS, parseRejection, TOOL_PARAMS, TOOLS_UNSUPPORTED } from '../../src/openai/rejection.js';
 
 const names = [...ADJUSTABLE_PARAMS, 'model', 'messages', 'stream', 'tools', 'tool_choice'];
+/** Real "no tools here" messages (test/fixtures/http-400), which alone may drop tool parameters. */
+const toolsText = fc.constantFrom(
+  '{"error":{"message":"registry.ollama.ai/library/gemma3:4b does not support tools","type":"api_error","param":null,"code":null}}',
+  '{"object":"error","message":"\\"auto\\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}',
+  '{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}',
+  '{"error":{"message":"No endpoints found that support tool use.","code":404}}',
+  '{"error":{"message":"No endpoints found that support the provided \'tool_choice\' value.","code":404}}',
+);
+const saysNoTools = (status: number, text: string) => TOOLS_UNSUPPORTED.some((rule) => rule.statuses.includes(status) && rule.pattern.test(text));
 const sentBody = fc
   .subarray(names)
   .map((keys) => Object.fromEntries(keys.map((k) => [k, k === 'messages' ? [{ role: 'system', content: 's' }, { role: 'user', content: 'u' }] : 1])));
@@ -21,21 +30,23 @@ const errorText = fc.oneof(
   fc.tuple(phrase, fc.constantFrom(...names, 'system', 'developer', 'thinking')).map(([make, n]) => JSON.stringify({ error: { message: make(n) } })),
   fc.string(),
   fc.json(),
+  toolsText,
 );
 
 describe('adaptive-params properties', () => {
-  it('never throws; a correction only touches adjustable parameters that were sent, and always changes the body', () => {
+  it('never throws; a correction only touches adjustable parameters that were sent (tool parameters only on a "no tools" answer), and always changes the body', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 100, max: 599 }), errorText, sentBody, (status, text, sent) => {
+      fc.property(fc.oneof(fc.integer({ min: 100, max: 599 }), fc.constantFrom(400, 404, 500)), errorText, sentBody, (status, text, sent) => {
         const found = parseRejection(status, text, sent);
         if (!found) return;
-        expect([400, 422, 500]).toContain(status);
+        const noTools = saysNoTools(status, text);
+        expect(noTools ? [400, 404, 500] : [400, 422, 500]).toContain(status);
         const c = found.correction;
-        if (c.kind === 'drop') for (const p of c.params) expect(ADJUSTABLE_PARAMS.has(p) && p in sent).toBe(true);
+        if (c.kind === 'drop') for (const p of c.params) expect((noTools ? TOOL_PARAMS.includes(p) : ADJUSTABLE_PARAMS.has(p)) && p in sent).toBe(true);
         if (c.kind === 'rename') expect(c.from in sent && ADJUSTABLE_PARAMS.has(c.from)).toBe(true);
         const next = applyCorrection(sent, c);
         expect(next).not.toEqual(sent);
-        for (const key of ['model', 'stream', 'tools', 'tool_choice']) expect(next[key]).toEqual(sent[key]);
+        for (const key of ['model', 'stream', ...(noTools ? [] : ['tools', 'tool_choice'])]) expect(next[key]).toEqual(sent[key]);
       }),
       { numRuns: 500 },
     );
@@ -44,9 +55,11 @@ describe('adaptive-params properties', () => {
   it('after a drop, the same answer yields no further correction (no loops)', () => {
     fc.assert(
       fc.property(errorText, sentBody, (text, sent) => {
-        const found = parseRejection(400, text, sent);
-        if (found?.correction.kind !== 'drop') return;
-        expect(parseRejection(400, text, applyCorrection(sent, found.correction))).toBeUndefined();
+        for (const status of [400, 404, 500]) {
+          const found = parseRejection(status, text, sent);
+          if (found?.correction.kind !== 'drop') continue;
+          expect(parseRejection(status, text, applyCorrection(sent, found.correction))).toBeUndefined();
+        }
       }),
       { numRuns: 500 },
     );

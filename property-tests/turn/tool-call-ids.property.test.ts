@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROVIDER_IDS } from '../../src/config/providers.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
-import { MISTRAL_TOOL_CALL_ID, mistralToolCallId, respellToolCallIds } from '../../src/turn/tool-call-ids.js';
+import { MISTRAL_TOOL_CALL_ID, mistralToolCallId, respellToolCallIds, uniqueToolCallIds } from '../../src/turn/tool-call-ids.js';
 import { toolCallSpelling } from '../../src/turn/tool-messages.js';
 
 const anyId = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.stringMatching(/^[a-zA-Z0-9]{9}$/), fc.stringMatching(/^call_[A-Za-z0-9]{24}$/));
@@ -70,6 +70,30 @@ describe('Mistral tool-call ids', () => {
         expect(respellToolCallIds(messages, toolCallSpelling(provider))).toBe(messages);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('uniqueToolCallIds', () => {
+  it('over any steps, every id is non-empty and unique, and a fresh provider id is kept', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.oneof(fc.constant(''), fc.constantFrom('0', 'call_1', 'functions.f:0'), fc.string({ maxLength: 6 })), { maxLength: 5 }), { maxLength: 6 }), (steps) => {
+        const taken = new Set<string>();
+        const all: string[] = [];
+        for (const ids of steps) {
+          const before = new Set(taken);
+          const out = uniqueToolCallIds(ids, taken);
+          expect(out).toHaveLength(ids.length);
+          out.forEach((id, i) => {
+            const src = ids[i]!;
+            if (src !== '' && !before.has(src) && !ids.slice(0, i).includes(src)) expect(id).toBe(src);
+          });
+          all.push(...out);
+        }
+        expect(all.every((id) => id !== '')).toBe(true);
+        expect(new Set(all).size).toBe(all.length);
+      }),
+      { numRuns: 500 },
     );
   });
 });

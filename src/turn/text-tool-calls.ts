@@ -59,7 +59,8 @@ export function parseTextToolCalls(text: string, offeredNames: ReadonlySet<strin
   const fenced = FENCE.exec(body);
   if (fenced) body = (fenced[1] ?? '').trim();
   if (body === '') return undefined;
-  const calls = body.startsWith('<') ? parseTagged(body, schemas) : parseJsonCalls(body);
+  const first = body[0];
+  const calls = first === '<' ? parseTagged(body, schemas) : first === '{' || first === '[' ? parseJsonCalls(body) : undefined;
   if (!calls || calls.length === 0) return undefined;
   return calls.every((call) => offeredNames.has(call.name)) ? calls : undefined;
 }

@@ -129,6 +129,17 @@ describe('TurnAccumulator: tool calls', () => {
     expect(events.map((e) => (e.type === 'tool_call' ? e.index : -1))).toEqual([0, 1, 1]);
   });
 
+  it('a second call sent at the same index without an id cannot be told apart (gateway frames of dyedd/lens#49): one call, arguments not valid JSON', () => {
+    const { acc } = feed([
+      tools({ index: 0, id: 'toolu_530f', type: 'function', function: { name: 'glob', arguments: '' } }),
+      tools({ index: 0, function: { name: '', arguments: '{"path":"","pattern":"**/*"}' } }),
+      tools({ index: 0, function: { name: '', arguments: '{"path":"content/wiki","pattern":""}' } }),
+    ]);
+    const calls = acc.result().toolCalls;
+    expect(calls).toHaveLength(1);
+    expect(() => JSON.parse(calls[0]!.arguments)).toThrow();
+  });
+
   it('keeps extra_content (Gemini 3 thought_signature) with its call, unchanged', () => {
     const signature = { google: { thought_signature: 'CiQBjz1rX0==' } };
     const { acc } = feed([

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
-import { MISTRAL_TOOL_CALL_ID, mistralToolCallId, respellToolCallIds } from '../../src/turn/tool-call-ids.js';
+import { MISTRAL_TOOL_CALL_ID, mistralToolCallId, respellToolCallIds, uniqueToolCallIds } from '../../src/turn/tool-call-ids.js';
 import { toolCallSpelling } from '../../src/turn/tool-messages.js';
 
 const mistral = toolCallSpelling('mistral');
@@ -66,5 +66,15 @@ describe('respellToolCallIds', () => {
     for (const provider of ['openai', 'deepseek', 'gemini', 'ollama'] as const) expect(respellToolCallIds(conversation, toolCallSpelling(provider))).toBe(conversation);
     const already = respellToolCallIds(conversation, mistral);
     expect(respellToolCallIds(already, mistral)).toBe(already);
+  });
+});
+
+describe('uniqueToolCallIds', () => {
+  it("keeps providers' ids, and replaces missing and repeated ones (Kimi through Groq restarts at :0 every answer)", () => {
+    const taken = new Set<string>();
+    expect(uniqueToolCallIds(['functions.add:0', 'functions.multiply:1'], taken)).toEqual(['functions.add:0', 'functions.multiply:1']);
+    expect(uniqueToolCallIds(['functions.add:0', '', ''], taken)).toEqual(['call_1', 'call_2', 'call_3']);
+    expect(uniqueToolCallIds(['call_2', 'x'], taken)).toEqual(['call_4', 'x']);
+    expect(taken.size).toBe(7);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { completionToItems } from '../../src/openai/completion-to-chunk.js';
 import { createSseDecoder, type SseItem } from '../../src/openai/sse.js';
 import { TurnAccumulator } from '../../src/openai/turn-accumulator.js';
 import { assistantToolCallMessage, normalizeToolArguments, toolCallSpelling, toolResultMessage } from '../../src/turn/tool-messages.js';
@@ -71,6 +72,20 @@ describe('assistantToolCallMessage', () => {
     expect(message.tool_calls?.[0]?.extra_content).toEqual(extra);
     expect(message.tool_calls?.[1] && 'extra_content' in message.tool_calls[1]).toBe(false);
     expect(JSON.parse(JSON.stringify(message)).tool_calls[0].extra_content).toEqual(extra);
+  });
+
+  it('a non-streaming Gemini 3 answer (shape of ai.google.dev thought-signatures docs) keeps its signature through to the next request', () => {
+    const body = JSON.stringify({
+      choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', tool_calls: [
+        { extra_content: { google: { thought_signature: '<Signature A>' } }, function: { arguments: '{"location":"Paris"}', name: 'get_current_weather' }, id: 'function-call-f3b9ecb3-d55f-4076-98c8-b13e9d1c0e01', type: 'function' },
+        { function: { arguments: '{"location":"London"}', name: 'get_current_weather' }, id: 'function-call-335673ad-913e-42d1-bbf5-387c8ab80f44', type: 'function' },
+      ] } }],
+    });
+    const message = assistantToolCallMessage(accumulate(completionToItems(body)), plain);
+    expect(message.tool_calls).toEqual([
+      { id: 'function-call-f3b9ecb3-d55f-4076-98c8-b13e9d1c0e01', type: 'function', function: { name: 'get_current_weather', arguments: '{"location":"Paris"}' }, extra_content: { google: { thought_signature: '<Signature A>' } } },
+      { id: 'function-call-335673ad-913e-42d1-bbf5-387c8ab80f44', type: 'function', function: { name: 'get_current_weather', arguments: '{"location":"London"}' } },
+    ]);
   });
 
   it('an answer without tool calls keeps its text and has no tool_calls', () => {
