@@ -14,7 +14,7 @@ import type { ChatMessage, ChatRequestContentPart } from '../openai/openai-types
 import type { Logger } from '../log.js';
 import type { StepRecord, ToolResultRecord } from '../sessions/session-records.js';
 import { LoopGuard } from '../turn/loop-guard.js';
-import { respellToolCallIds } from '../turn/tool-call-ids.js';
+import { respellToolCallIds, uniqueToolCallIds } from '../turn/tool-call-ids.js';
 import { assistantToolCallMessage, toolResultMessage, type ToolCallSpelling } from '../turn/tool-messages.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import { agentText } from './to-acp.js';
@@ -40,6 +40,8 @@ export interface AgentLoopInput {
   spelling: ToolCallSpelling;
   /** Most model requests in the turn. */
   maxSteps: number;
+  /** Tool-call ids already used in the session's history (calls get ids unique among these). */
+  takenIds?: Set<string> | undefined;
   /** True when the model is known to take images: images returned by tools are then sent to it. */
   takesImages: boolean;
   /** Builds the text-tool-call recogniser for the offered names; absent: none. */
@@ -55,9 +57,6 @@ export interface AgentLoopOutcome extends TurnOutcome {
   steps: StepRecord[];
 }
 
-let idCounter = 0;
-/** An id for a call the provider sent without one (some local servers). */
-const newCallId = () => `call_${Date.now().toString(36)}${(++idCounter).toString(36)}`;
 
 /** Said to the model for calls of an answer that were not run because the turn was cancelled. */
 const NOT_RUN = 'Not run: the user cancelled the turn.';
@@ -71,6 +70,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
   const guard = new LoopGuard(input.maxSteps);
   const messages: ChatMessage[] = [...input.request.messages];
   const steps: StepRecord[] = [];
+  const taken = input.takenIds ?? new Set<string>();
   let usage: Usage | undefined;
   const ended = (stopReason: TurnOutcome['stopReason'], text = '', reasoning = '', extra: Partial<TurnOutcome> = {}): AgentLoopOutcome => ({
     stopReason,
@@ -105,7 +105,9 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
     if (outcome.error || outcome.stopReason === 'cancelled' || outcome.toolCalls.length === 0 || !input.deps || !offer) {
       return { ...outcome, steps, ...(usage ? { usage } : {}) };
     }
-    const calls = outcome.toolCalls.map((call) => (call.id ? call : { ...call, id: newCallId() }));
+    // Providers send no id (some local servers) or reuse them across answers (Kimi via Groq).
+    const ids = uniqueToolCallIds(outcome.toolCalls.map((call) => call.id), taken);
+    const calls = outcome.toolCalls.map((call, i) => ({ ...call, id: ids[i]! }));
     const looping = guard.afterAnswer(calls);
     if (looping) {
       logger.warn('turn stopped: the model repeats the same tool call', { tool: calls[0]?.name });

@@ -178,6 +178,7 @@ export class PromptRunner {
       ...(tools ? { offer: tools.offer, deps: tools.deps, textToolCalls: tools.textToolCalls } : {}),
       spelling: toolCallSpelling(target.endpoint.provider),
       maxSteps: config.maxSteps,
+      takenIds: usedToolCallIds(session),
       takesImages: sentImages(session),
       signal,
       send,
@@ -211,4 +212,11 @@ export class PromptRunner {
 /** Whether the session's model already answered a prompt with an image: then images returned by tools are sent to it too. */
 function sentImages(session: Session): boolean {
   return session.records.some((record) => record.type === 'turn' && record.stopReason === 'end_turn' && record.prompt.some((block) => block.type === 'image'));
+}
+
+/** Every tool-call id in the session's history, so new calls never reuse one. */
+function usedToolCallIds(session: Session): Set<string> {
+  const ids = new Set<string>();
+  for (const record of session.records) if (record.type === 'turn') for (const step of record.steps ?? []) for (const call of step.toolCalls) ids.add(call.id);
+  return ids;
 }
