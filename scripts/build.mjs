@@ -7,6 +7,8 @@
 //    with cached bytecode, made here by a training run (`trainCodeCache`). ~20 ms saved.
 // 3. Lazy SDK schemas: the ACP SDK's zod schemas are built on first use instead of at load time
 //    (scripts/lazy-schemas.mjs). ~35 ms saved.
+// 4. Lazy chunks: a `*.lazy.ts` module imported with `import()` (e.g. the MCP SDK code) is built
+//    into dist/chunks/<name>.cjs and required only when that code runs (scripts/lazy-chunks.mjs).
 //
 // dist/package.json marks dist/ as CommonJS so that dist/cli.js loads through Node's CommonJS
 // loader, a few ms cheaper to start than the ES module loader.
@@ -19,6 +21,7 @@ import http from 'node:http';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lazyChunks } from './lazy-chunks.mjs';
 import { lazySchemasPlugin } from './lazy-schemas.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -129,6 +132,8 @@ async function trainCodeCache() {
 }
 
 rmSync(out, { recursive: true, force: true });
+const chunks = lazyChunks();
+const minify = !process.env.BUILD_NO_MINIFY;
 await build({
   absWorkingDir: root,
   entryPoints: ['src/cli.ts'],
@@ -137,10 +142,10 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  minify: !process.env.BUILD_NO_MINIFY,
+  minify,
   legalComments: 'none',
   sourcemap: 'linked',
-  plugins: [zodNamespacePlugin(), lazySchemasPlugin(), requireAtRuntimePlugin()],
+  plugins: [zodNamespacePlugin(), lazySchemasPlugin(), chunks.plugin(), requireAtRuntimePlugin()],
   // The loader passes these; `import.meta.url` keeps its meaning (the bundle's file URL).
   define: { 'import.meta.url': '__importMetaUrl' },
   // `__runtimeRequire` is Node's require, out of esbuild's sight (it would bundle `require('x')`).
@@ -148,6 +153,7 @@ await build({
   footer: { js: '})' },
   logLevel: 'warning',
 });
+await chunks.buildChunks(out, { absWorkingDir: root, target: 'node20', minify, legalComments: 'none', sourcemap: 'linked', plugins: [zodNamespacePlugin()] });
 // The entry had a shebang line; inside the function wrapper it would be a syntax error.
 const bundlePath = join(out, 'bundle.js');
 writeFileSync(bundlePath, readFileSync(bundlePath, 'utf8').replace(/^(\(async function [^\n]*\{)\n?#![^\n]*\n/, '$1\n'));
