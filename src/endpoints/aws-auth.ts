@@ -105,6 +105,11 @@ let signingModule: Promise<SigningModule> | undefined;
 /** The SDK code, loaded once per process when the first request is signed. */
 const loadSigning = (): Promise<SigningModule> => (signingModule ??= import('./aws-signing.lazy.js'));
 
+/** The SDK's default chain, its code loaded on first call (`doctor` asks it directly). */
+export async function loadDefaultAwsCredentials(): Promise<AwsCredentialSource> {
+  return (await loadSigning()).defaultAwsCredentials();
+}
+
 /**
  * The auth hook for Bedrock with AWS credentials: each request signed with SigV4 for the region and
  * service of {@link awsSigningTarget}. Credentials are fetched at the first request and again when

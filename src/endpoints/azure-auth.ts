@@ -57,6 +57,11 @@ type TokenModule = typeof import('./azure-token.lazy.js');
 let tokenModule: Promise<TokenModule> | undefined;
 const loadToken = (): Promise<TokenModule> => (tokenModule ??= import('./azure-token.lazy.js'));
 
+/** A new `DefaultAzureCredential`, its code loaded on first call (`doctor` asks it directly). */
+export async function loadDefaultAzureCredential(): Promise<AzureTokenCredential> {
+  return (await loadToken()).defaultAzureCredential();
+}
+
 /**
  * The auth hook for Azure with Entra ID: adds `authorization: Bearer <token>`.
  * The hook throws {@link ProviderAuthError} (with a fix) when no token can be obtained.
@@ -65,7 +70,7 @@ export function createAzureAuthorizer(options: AzureAuthOptions = {}): Authorize
   let credential: AzureTokenCredential | undefined;
   const token = refreshingValue<AzureAccessToken>({
     fetch: async () => {
-      credential ??= await (options.credential ?? (async () => (await loadToken()).defaultAzureCredential()))();
+      credential ??= await (options.credential ?? loadDefaultAzureCredential)();
       const got = await credential.getToken(AZURE_COGNITIVE_SCOPE);
       if (!got) throw new Error('the credential returned no token');
       return got;

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { CLI, spawnAgent, type AgentProcess } from '../helpers/spawn-agent.js';
+import { runCli } from '../helpers/doctor-run-cli.js';
 import { startSigV4Server, TEST_AWS, type SigV4Server } from '../helpers/sigv4-server.js';
 
 let bedrock: SigV4Server;
@@ -70,6 +71,28 @@ describe('the built CLI', () => {
     await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     expect(openai.requests.at(-1)?.headers['authorization']).toBe('Bearer sk-from-a-secret-file');
     expect(agent.stderr()).not.toContain('sk-from-a-secret-file');
+  }, 30_000);
+});
+
+describe('doctor', () => {
+  const bedrockEnv = () => ({ ...scratchAws(), OPENAI_PROVIDER: 'bedrock', OPENAI_BASE_URL: `${bedrock.origin}/openai/v1`, OPENAI_MODEL: 'openai.gpt-oss-120b' });
+
+  it('checks the SigV4 path: source, region, credentials, then a signed one-token request', async () => {
+    const run = await runCli(['doctor'], { home, env: bedrockEnv() });
+    expect(run.stdout).toContain('✓ AWS credential source: no API key is set, so requests are signed with SigV4; the credential chain starts at: environment (AWS_ACCESS_KEY_ID, AWS_SESSION_TOKEN)');
+    expect(run.stdout).toContain('✓ AWS region: us-east-1 (from AWS_REGION), service bedrock');
+    expect(run.stdout).toContain('✓ AWS credentials obtained: access key AKID…MPLE, temporary');
+    expect(run.stdout).toContain('✓ authentication accepted: the AWS SigV4 signature was accepted');
+    expect(run.stdout).toContain('✓ one-token streamed completion');
+    expect(run.code).toBe(0);
+    expect(run.stdout + run.stderr).not.toContain(TEST_AWS.secretAccessKey);
+  }, 30_000);
+
+  it('says how to get credentials when the chain finds none', async () => {
+    const env = { ...bedrockEnv(), AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_SESSION_TOKEN: '' };
+    const run = await runCli(['doctor'], { home, env });
+    expect(run.stdout).toMatch(/✗ AWS credentials obtained: .*\n\s+fix: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE/);
+    expect(run.code).toBe(1);
   }, 30_000);
 });
 
