@@ -66,3 +66,17 @@ describe('loadConfig with _FILE settings', () => {
     expect((error as ConfigError).message).not.toContain('top-secret');
   });
 });
+
+describe('config file apiKeyFile', () => {
+  it('reads the key from the file, and names the path when it cannot', async () => {
+    const { parseConfigFile } = await import('../../src/config/config-file.js');
+    const keyFile = file('provider-key', 'sk-provider\n');
+    const ok = parseConfigFile(JSON.stringify({ providers: [{ id: 'p', baseUrl: 'https://api.example/v1', apiKeyFile: keyFile }] }), {}, 'config.json');
+    expect(Array.isArray(ok) ? ok : ok.providers[0]?.apiKey).toBe('sk-provider');
+    const missing = join(dir, 'no-provider-key');
+    const bad = parseConfigFile(JSON.stringify({ providers: [{ id: 'p', baseUrl: 'https://api.example/v1', apiKeyFile: missing }] }), {}, 'config.json');
+    expect(bad).toEqual([{ variable: 'config.json providers[0].apiKeyFile', problem: `cannot read the file ${missing} (ENOENT)`, accepted: expect.any(String) }]);
+    const both = parseConfigFile(JSON.stringify({ providers: [{ id: 'p', baseUrl: 'https://api.example/v1', apiKey: 'k', apiKeyFile: keyFile }] }), {}, 'config.json');
+    expect(both).toMatchObject([{ problem: 'is set together with apiKey or apiKeyEnv' }]);
+  });
+});
