@@ -53,7 +53,16 @@ function describeEndpoint(settings: NamedEndpointSettings, keyShown: string): st
   const provider = providerOf(settings);
   const label = PROVIDER_PROFILES[provider.id]?.label ?? provider.id;
   const resolved = resolveEndpoint({ baseUrl: settings.baseUrl, query: settings.query, apiKey: settings.apiKey, headers: settings.headers, provider: provider.id });
-  const keyWhere = !settings.apiKey ? '' : resolved.bearerKey ? ', sent as Authorization: Bearer' : ', sent as the api-key header';
+  const keyless = cloudAuthKind(resolved);
+  const keyWhere = !settings.apiKey
+    ? keyless === 'aws-sigv4'
+      ? '; requests are signed with AWS SigV4 (default credential chain)'
+      : keyless === 'azure-entra-id'
+        ? '; requests carry a Microsoft Entra ID token (DefaultAzureCredential)'
+        : ''
+    : resolved.bearerKey
+      ? ', sent as Authorization: Bearer'
+      : ', sent as the api-key header';
   const rows: [string, string][] = [
     ['provider', `${label} (${provider.id}, ${provider.how})`],
     ['base URL', settings.baseUrl],

@@ -63,6 +63,16 @@ describe('the built CLI', () => {
     expect(agent.stderr()).not.toContain(TEST_AWS.secretAccessKey);
   }, 30_000);
 
+  it('answers a prompt with the fix when the AWS chain finds no credentials, sending nothing', async () => {
+    const before = bedrock.records.length;
+    agent = spawnAgent({ ...scratchAws(), AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_SESSION_TOKEN: '', OPENAI_PROVIDER: 'bedrock', OPENAI_BASE_URL: `${bedrock.origin}/openai/v1`, OPENAI_MODEL: 'm' });
+    const sessionId = await agent.start(home);
+    await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    expect(agent.text(sessionId)).toContain('no AWS credentials');
+    expect(agent.text(sessionId)).toContain('set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE');
+    expect(bedrock.records.length).toBe(before);
+  }, 30_000);
+
   it('sends the key read from OPENAI_API_KEY_FILE', async () => {
     const keyFile = join(home, 'api-key');
     writeFileSync(keyFile, 'sk-from-a-secret-file\n');
