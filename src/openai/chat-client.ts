@@ -169,8 +169,12 @@ export class ChatCompletionsClient {
       let response: Response;
       try {
         const text = JSON.stringify(body);
-        const headers = await withAuthorization(this.options.authorize, { method: 'POST', url, headers: buildChatRequestHeaders(this.options), body: text });
-        response = await fetchImpl(url, { method: 'POST', headers, body: text, signal: controller.signal });
+        response = await fetchImpl(url, {
+          method: 'POST',
+          headers: await withAuthorization(this.options.authorize, { method: 'POST', url, headers: buildChatRequestHeaders(this.options), body: text }),
+          body: text,
+          signal: controller.signal,
+        });
       } catch (error) {
         return fail(error, 'connect');
       }
