@@ -54,7 +54,8 @@ const isValueFlag = (name: string): name is ValueFlag => Object.hasOwn(VALUE_FLA
 /** Every environment variable: name, default (as shown) and meaning. The README has the same table. */
 const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_BASE_URL', `${CONFIG_DEFAULTS.baseUrl} when OPENAI_API_KEY is set; else a local server on 127.0.0.1 (ports 11434, 1234, 8000, 8080, 4000)`, 'endpoint base; /chat/completions is appended (never doubled)'],
-  ['OPENAI_API_KEY', 'empty', 'sent as "Authorization: Bearer <key>"; when empty, no Authorization header (local servers)'],
+  ['OPENAI_API_KEY', 'empty', 'sent as "Authorization: Bearer <key>"; when empty, no Authorization header (local servers), AWS SigV4 for Bedrock, Entra ID for Azure'],
+  ['OPENAI_API_KEY_FILE', 'unset', 'file holding OPENAI_API_KEY (Docker/Kubernetes secret); trailing newline stripped; not with OPENAI_API_KEY'],
   ['OPENAI_MODEL', `${CONFIG_DEFAULTS.model} (a found local server: its first chat model)`, 'model id'],
   ['OPENAI_PROVIDER', 'detected from the base URL', `provider family: ${PROVIDER_IDS.join(', ')}`],
   ['OPENAI_ACP_CONFIG', '$XDG_CONFIG_HOME/openai-acp/config.json', 'config file naming several providers (written by openai-acp setup)'],
@@ -63,6 +64,9 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_MAX_TOKENS', 'unset', 'answer length limit (max_tokens), a positive integer'],
   ['OPENAI_TEMPERATURE', 'unset', 'sampling temperature, a number from 0 to 2'],
   ['OPENAI_HEADERS', 'unset', 'JSON object of extra request headers, e.g. {"api-key":"..."}'],
+  ['OPENAI_HEADERS_FILE', 'unset', 'file holding OPENAI_HEADERS (a secret); trailing newline stripped; not with OPENAI_HEADERS'],
+  ['AWS_REGION, AWS_PROFILE, AWS_ACCESS_KEY_ID, …', 'unset', 'Bedrock without a key: SigV4 with the AWS default credential chain; region from the base URL, else AWS_REGION/AWS_DEFAULT_REGION'],
+  ['AZURE_TENANT_ID, AZURE_CLIENT_ID, …', 'unset', 'Azure without a key: Entra ID token from DefaultAzureCredential (service principal, workload or managed identity, az login)'],
   ['OPENAI_QUERY', 'unset', 'extra query string for request URLs, e.g. api-version=2024-10-21'],
   ['OPENAI_MAX_RETRIES', String(CONFIG_DEFAULTS.maxRetries), 'retries of a failed request (HTTP 408, 409, 429, 5xx, connection failures)'],
   ['OPENAI_TIMEOUT_MS', String(CONFIG_DEFAULTS.timeoutMs), 'longest silence from the endpoint, in ms, before a request is abandoned'],

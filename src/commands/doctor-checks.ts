@@ -9,8 +9,8 @@ import { describeProviderError } from '../openai/user-errors.js';
 import { maskUrl, scrubSecrets } from './mask.js';
 import type { CompletionProbe, ModelsProbe } from './probes.js';
 
-/** `pass` ✓, `fail` ✗, `skip` – (not applicable, or not checked because an earlier check failed). */
-export type CheckStatus = 'pass' | 'fail' | 'skip';
+/** `pass` ✓, `fail` ✗, `warn` ! (does not block the agent), `skip` – (not applicable, or not checked because an earlier check failed). */
+export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
 
 /** One line of the report. */
 export interface CheckLine {
@@ -59,6 +59,8 @@ export interface EndpointFacts {
   reasoning: ReasoningFacts | undefined;
   /** Secret values to scrub from provider messages. */
   secrets: readonly string[];
+  /** Keyless cloud credentials in use (`AWS SigV4 signature`, `Entra ID token`), and the fix when refused. */
+  credentials?: { what: string; fix: string } | undefined;
 }
 
 const line = (status: CheckStatus, title: string, detail: string, fix?: string): CheckLine => (fix ? { status, title, detail, fix } : { status, title, detail });
@@ -112,13 +114,16 @@ export function endpointChecks(facts: EndpointFacts): { lines: CheckLine[]; work
   if (!answered) lines.push(line('skip', CHECK_TITLES.auth, 'not checked: the endpoint did not answer'));
   else if (refusedStatus !== undefined) {
     const said = completion && !completion.ok && completion.error instanceof ProviderHttpError ? completion.error.providerMessage : models.kind === 'http-error' ? models.providerMessage : undefined;
-    const fix = facts.hasKey
-      ? `check the key in ${facts.keySetting}; if the endpoint wants another header (Azure's api-key), set the provider (OPENAI_PROVIDER) or OPENAI_HEADERS`
-      : `no API key is set: set ${facts.keySetting}`;
-    lines.push(line('fail', CHECK_TITLES.auth, `the endpoint refused ${facts.hasKey ? 'the key' : 'a request without a key'} (HTTP ${refusedStatus})${said ? `; it said: ${scrub(said)}` : ''}`, fix));
+    const fix = facts.credentials
+      ? facts.credentials.fix
+      : facts.hasKey
+        ? `check the key in ${facts.keySetting}; if the endpoint wants another header (Azure's api-key), set the provider (OPENAI_PROVIDER) or OPENAI_HEADERS`
+        : `no API key is set: set ${facts.keySetting}`;
+    const refused = facts.credentials ? `the ${facts.credentials.what}` : facts.hasKey ? 'the key' : 'a request without a key';
+    lines.push(line('fail', CHECK_TITLES.auth, `the endpoint refused ${refused} (HTTP ${refusedStatus})${said ? `; it said: ${scrub(said)}` : ''}`, fix));
   } else {
     authOk = true;
-    lines.push(line('pass', CHECK_TITLES.auth, facts.hasKey ? 'the key was accepted' : 'no key is set, and the endpoint did not ask for one'));
+    lines.push(line('pass', CHECK_TITLES.auth, facts.credentials ? `the ${facts.credentials.what} was accepted` : facts.hasKey ? 'the key was accepted' : 'no key is set, and the endpoint did not ask for one'));
   }
 
   // 3. The model list.
@@ -197,7 +202,7 @@ function reasoningLine(facts: EndpointFacts, scrub: (text: string) => string): C
 
 /** The mark of a status: `✓`, `✗` or `–`. */
 export function mark(status: CheckStatus): string {
-  return status === 'pass' ? '✓' : status === 'fail' ? '✗' : '–';
+  return status === 'pass' ? '✓' : status === 'fail' ? '✗' : status === 'warn' ? '!' : '–';
 }
 
 /** A check as text: `✓ title: detail`, and on failure an indented `fix:` line. Ends without a newline. */

@@ -13,6 +13,8 @@ import { VERSION } from '../version.js';
 import { configCheck, endpointChecks, renderCheck, type CheckLine, type EndpointFacts, type ReasoningFacts } from './doctor-checks.js';
 import { describeHeaders, describeSecret, maskUrl } from './mask.js';
 import { probeCompletion, probeModels, type ProbeDeps } from './probes.js';
+import { cloudCredentialChecks } from './doctor-cloud.js';
+import { cloudAuthKind } from '../endpoints/cloud-auth.js';
 import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
 
 /** Default bound of each check, in ms. */
@@ -51,7 +53,16 @@ function describeEndpoint(settings: NamedEndpointSettings, keyShown: string): st
   const provider = providerOf(settings);
   const label = PROVIDER_PROFILES[provider.id]?.label ?? provider.id;
   const resolved = resolveEndpoint({ baseUrl: settings.baseUrl, query: settings.query, apiKey: settings.apiKey, headers: settings.headers, provider: provider.id });
-  const keyWhere = !settings.apiKey ? '' : resolved.bearerKey ? ', sent as Authorization: Bearer' : ', sent as the api-key header';
+  const keyless = cloudAuthKind(resolved);
+  const keyWhere = !settings.apiKey
+    ? keyless === 'aws-sigv4'
+      ? '; requests are signed with AWS SigV4 (default credential chain)'
+      : keyless === 'azure-entra-id'
+        ? '; requests carry a Microsoft Entra ID token (DefaultAzureCredential)'
+        : ''
+    : resolved.bearerKey
+      ? ', sent as Authorization: Bearer'
+      : ', sent as the api-key header';
   const rows: [string, string][] = [
     ['provider', `${label} (${provider.id}, ${provider.how})`],
     ['base URL', settings.baseUrl],
@@ -102,7 +113,16 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
     completion,
     reasoning,
     secrets: secretsOf(settings),
+    credentials: keylessCredentials(settings),
   };
+}
+
+/** How a keyless Bedrock or Azure endpoint authenticates, for the authentication line. */
+function keylessCredentials(settings: NamedEndpointSettings): EndpointFacts['credentials'] {
+  const kind = cloudAuthKind(resolveEndpoint({ baseUrl: settings.baseUrl, query: settings.query, apiKey: settings.apiKey, headers: settings.headers, provider: settings.provider }));
+  if (kind === 'aws-sigv4') return { what: 'AWS SigV4 signature', fix: 'the IAM identity needs bedrock:InvokeModel (and bedrock:InvokeModelWithResponseStream) on the model, in this region; check the region and `aws sts get-caller-identity`' };
+  if (kind === 'azure-entra-id') return { what: 'Entra ID token', fix: 'give the identity the "Cognitive Services OpenAI User" role on the Azure OpenAI resource (role assignments can take a few minutes)' };
+  return undefined;
 }
 
 /**
@@ -151,7 +171,15 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       secrets: secretsOf(settings),
       write: (text) => notes.push(text.replace(/^openai-acp \w+: /, '').trimEnd()),
     });
-    const facts = await checkEndpoint(settings, names, { logger, timeoutMs, fetch: options.fetch });
+    const cloud = await cloudCredentialChecks(settings, { env: options.env, timeoutMs });
+    for (const check of cloud) print(renderCheck(check, all.length > 1 ? '    ' : '  '));
+    if (cloud.some((check) => check.status === 'fail')) {
+      // Without credentials nothing can be sent: the endpoint checks would only repeat the failure.
+      print(`${all.length > 1 ? '    ' : '  '}– the endpoint was not checked: fix the credentials first`);
+      works = false;
+      continue;
+    }
+    const facts = await checkEndpoint(settings, names, { logger, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env } });
     const result = endpointChecks(facts);
     for (const check of result.lines) print(renderCheck(check, all.length > 1 ? '    ' : '  '));
     for (const note of notes) print(`    note: ${note}`);

@@ -5,6 +5,7 @@
  */
 import type { ChatRequest } from '../openai/chat-client.js';
 import { createEndpoint, type EndpointSettings } from '../endpoints/endpoint.js';
+import type { CloudAuthDeps } from '../endpoints/cloud-auth.js';
 import { extractProviderMessage, ProviderError, ProviderReportedError, ProviderTimeoutError } from '../openai/errors.js';
 import type { FetchLike } from '../openai/http.js';
 import type { Logger } from '../log.js';
@@ -21,6 +22,8 @@ export interface ProbeDeps {
   timeoutMs: number;
   /** Injectable transport (tests). @defaultValue the agent's transport */
   fetch?: FetchLike | undefined;
+  /** Keyless Bedrock/Azure credentials (the environment `doctor` runs with; tests). @defaultValue the SDKs' default chains */
+  cloudAuth?: CloudAuthDeps | undefined;
 }
 
 /**
@@ -50,7 +53,7 @@ function modelsRecord(records: readonly HttpRecord[]): HttpRecord | undefined {
  */
 export async function probeModels(settings: EndpointSettings, deps: ProbeDeps): Promise<ModelsProbe> {
   const recorder = recordingFetch(deps.fetch);
-  const endpoint = createEndpoint(settings, { logger: deps.logger, fetch: recorder.fetch, modelsTimeoutMs: deps.timeoutMs });
+  const endpoint = createEndpoint(settings, { logger: deps.logger, fetch: recorder.fetch, modelsTimeoutMs: deps.timeoutMs, cloudAuth: deps.cloudAuth });
   const listed = await endpoint.catalog.list();
   const record = modelsRecord(recorder.records);
   if (!record) return { kind: 'not-sent' };
@@ -105,7 +108,7 @@ export type CompletionProbe =
 export async function probeCompletion(settings: EndpointSettings, request: ChatRequest, deps: ProbeDeps): Promise<CompletionProbe> {
   const recorder = recordingFetch(deps.fetch);
   const bounded: EndpointSettings = { ...settings, maxRetries: 0, timeoutMs: Math.min(settings.timeoutMs, deps.timeoutMs) };
-  const { client } = createEndpoint(bounded, { logger: deps.logger, fetch: recorder.fetch, enabled: false });
+  const { client } = createEndpoint(bounded, { logger: deps.logger, fetch: recorder.fetch, enabled: false, cloudAuth: deps.cloudAuth });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), deps.timeoutMs);
   const accumulator = new TurnAccumulator();

@@ -15,6 +15,7 @@ import { type ConfigProblem } from './config.js';
 import { ACCEPTED, parseBaseUrl, parseHeaders, Problem, queryProblem } from './config-values.js';
 import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
 import { mergeQueries } from './query-string.js';
+import { readTextFile, type ReadTextFile } from './secret-files.js';
 
 /** One provider entry as written in the file. */
 export interface ConfigFileProvider {
@@ -28,6 +29,8 @@ export interface ConfigFileProvider {
   apiKeyEnv?: string;
   /** The key itself (allowed; prefer `apiKeyEnv`). */
   apiKey?: string;
+  /** A file holding the key (a Docker or Kubernetes secret); one trailing newline stripped. Not with `apiKey` or `apiKeyEnv`. */
+  apiKeyFile?: string;
   /** Extra request headers, as `OPENAI_HEADERS`. */
   headers?: Record<string, string>;
   /** Extra query string, as `OPENAI_QUERY`. */
@@ -93,12 +96,13 @@ export function defaultConfigPath(env: Record<string, string | undefined>): stri
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Validates the file's text. Pure: `env` is only read for `apiKeyEnv` variables.
+ * Validates the file's text. Pure: `env` is only read for `apiKeyEnv` variables, and `readFile`
+ * only for `apiKeyFile` paths.
  *
  * @param label - how problems name the file, e.g. its path.
  * @returns the providers, or every problem found (each naming `label` and the entry's JSON path; never a secret value).
  */
-export function parseConfigFile(text: string, env: Record<string, string | undefined>, label: string): ConfigFileResult | ConfigProblem[] {
+export function parseConfigFile(text: string, env: Record<string, string | undefined>, label: string, readFile: ReadTextFile = readTextFile): ConfigFileResult | ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const report = (where: string, problem: string, accepted: string) => problems.push({ variable: `${label} ${where}`.trim(), problem, accepted });
   let parsed: unknown;
@@ -147,6 +151,22 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
       else if (!apiKey && key.trim()) {
         apiKey = key.trim().replace(/^bearer\s+/i, '');
         missingKeyEnv = undefined;
+      }
+    }
+    const keyFile = entry['apiKeyFile'];
+    if (keyFile !== undefined) {
+      const accepted = 'the path of a readable file holding the key (and neither apiKey nor apiKeyEnv)';
+      if (typeof keyFile !== 'string' || !keyFile.trim()) report(at('apiKeyFile'), 'is not a file path', accepted);
+      else if (keyEnv !== undefined || key !== undefined) report(at('apiKeyFile'), 'is set together with apiKey or apiKeyEnv', accepted);
+      else {
+        try {
+          const value = readFile(keyFile.trim()).replace(/\r?\n$/, '').trim();
+          if (value && !sendableKey(value)) report(at('apiKeyFile'), `names ${keyFile.trim()}, whose content cannot be sent in an HTTP header`, accepted);
+          else apiKey = value.replace(/^bearer\s+/i, '') || undefined;
+        } catch (error) {
+          const code = (error as { code?: unknown }).code;
+          report(at('apiKeyFile'), `cannot read the file ${keyFile.trim()}${typeof code === 'string' ? ` (${code})` : ''}`, accepted);
+        }
       }
     }
     let headers: Record<string, string> = {};

@@ -9,6 +9,7 @@ import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
 import type { LogLevel } from '../log.js';
 import { ACCEPTED, MAX_TIMER_MS, no, NOT_SENDABLE, parseBaseUrl, parseHeaders, parseInteger, parseModelList, parseTemperature, Problem, queryProblem, quote } from './config-values.js';
 import { decodeQueryPiece, mergeQueries } from './query-string.js';
+import { applySecretFiles, readTextFile, type ReadTextFile } from './secret-files.js';
 
 export type { LogLevel } from '../log.js';
 
@@ -117,10 +118,12 @@ export const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'
  * Builds the {@link Config} from environment variables (see the table in the README or `--help`)
  * and CLI flags, which override their variables. Values are trimmed; empty means unset.
  *
+ * `OPENAI_API_KEY_FILE` and `OPENAI_HEADERS_FILE` are read through `readFile` (see `secret-files.ts`).
+ *
  * @throws {ConfigError} listing every invalid value at once (and never any other error).
  */
-export function loadConfig(env: Record<string, string | undefined>, flags: CliFlags = {}): Config {
-  const problems: ConfigProblem[] = [];
+export function loadConfig(givenEnv: Record<string, string | undefined>, flags: CliFlags = {}, readFile: ReadTextFile = readTextFile): Config {
+  const { env, problems } = applySecretFiles(givenEnv, readFile);
   const read = (name: string, flag?: string): [string | undefined, string] => {
     const fromFlag = typeof flag === 'string' ? flag.trim() : '';
     if (fromFlag) return [fromFlag, `--${name.slice(7).toLowerCase().replace(/_/g, '-')}`];

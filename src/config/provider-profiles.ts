@@ -52,6 +52,8 @@ export interface ProfileVariant {
   name: string;
   /** Tested against the base URL's path, without trailing slash or `/chat/completions`. */
   path: RegExp;
+  /** When present, the base URL's host name must match too (e.g. Bedrock's mantle endpoint). */
+  host?: RegExp;
   auth?: AuthScheme;
   defaultQuery?: Readonly<Record<string, string>>;
   /** Replaces the profile's `modelsPath` when present (`null`: no model list). */
@@ -154,10 +156,14 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     modelsShape: 'none: Bedrock serves only chat completions on this endpoint',
     maxCompletionTokensModels: [],
     reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
-    detect: { hosts: [/^bedrock-runtime\.[a-z0-9-]+\.amazonaws\.com$/, /^bedrock-runtime-fips\.[a-z0-9-]+\.amazonaws\.com$/] },
+    variants: [
+      // The mantle endpoint lists models at /models: https://docs.aws.amazon.com/bedrock/latest/userguide/inference-chat-completions-mantle.html
+      { name: 'bedrock-mantle', path: /^/, host: /^bedrock-mantle(-fips)?\.[a-z0-9-]+\.api\.aws$/, modelsPath: '/models' },
+    ],
+    detect: { hosts: [/^bedrock-runtime\.[a-z0-9-]+\.amazonaws\.com$/, /^bedrock-runtime-fips\.[a-z0-9-]+\.amazonaws\.com$/, /^bedrock-mantle(-fips)?\.[a-z0-9-]+\.api\.aws$/] },
     defaultBaseUrl: 'https://bedrock-runtime.us-west-2.amazonaws.com/openai/v1',
     apiKeyEnv: 'AWS_BEARER_TOKEN_BEDROCK',
-    notes: ['The key is a Bedrock API key (sent as Bearer); SigV4 credentials are not supported.', 'Models are OpenAI models on Bedrock, e.g. openai.gpt-oss-120b-1:0.'],
+    notes: ['The key is a Bedrock API key (sent as Bearer); without a key, requests are signed with SigV4 from the AWS credential chain.', 'Models are OpenAI models on Bedrock, e.g. openai.gpt-oss-120b-1:0.'],
     docs: 'https://docs.aws.amazon.com/bedrock/latest/userguide/inference-chat-completions.html',
   },
   ollama: {

@@ -149,12 +149,15 @@ export function resolveEndpoint(input: EndpointInput): ResolvedEndpoint {
   const profile = PROVIDER_PROFILES[provider];
   const base = normalizeBaseUrl(input.baseUrl);
   let path = '';
+  let host = '';
   try {
-    path = new URL(base).pathname.replace(/\/+$/, '');
+    const url = new URL(base);
+    path = url.pathname.replace(/\/+$/, '');
+    host = url.hostname.toLowerCase();
   } catch {
     // an unparsable base matches no variant
   }
-  const variant = profile.variants?.find((candidate) => candidate.path.test(path));
+  const variant = profile.variants?.find((candidate) => candidate.path.test(path) && (!candidate.host || candidate.host.test(host)));
   const auth = variant?.auth ?? profile.auth;
   const modelsPath = variant && 'modelsPath' in variant ? variant.modelsPath : profile.modelsPath;
   const ownQuery = /\?([^#]*)/.exec(input.baseUrl)?.[1];

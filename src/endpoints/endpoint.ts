@@ -10,6 +10,7 @@ import type { Logger } from '../log.js';
 import { ModelCatalog } from './model-catalog.js';
 import { resolveEndpoint, type ProviderId, type ProviderProfile, type ResolvedEndpoint } from '../config/providers.js';
 import { AGENT_NAME, VERSION } from '../version.js';
+import { cloudAuthorizer, type CloudAuthDeps } from './cloud-auth.js';
 
 /** The settings of one endpoint: a {@link Config} is one, and so is each provider of a config file. */
 export type EndpointSettings = Pick<
@@ -36,6 +37,8 @@ export interface EndpointDeps {
   modelsTimeoutMs?: number | undefined;
   /** When false, the catalog never sends `GET /models` (invalid configuration). @defaultValue true */
   enabled?: boolean | undefined;
+  /** Credentials of the keyless Bedrock (SigV4) and Azure (Entra ID) paths (tests). @defaultValue the SDKs' default chains */
+  cloudAuth?: CloudAuthDeps | undefined;
 }
 
 /** A ready endpoint. */
@@ -66,6 +69,8 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     headers: settings.headers,
     provider: settings.provider,
   });
+  // One hook for both, so the credentials (and their refresh) are shared.
+  const authorize = cloudAuthorizer(resolved, settings.baseUrl, deps.cloudAuth);
   const client = new ChatCompletionsClient({
     url: resolved.chatUrl,
     apiKey: resolved.bearerKey,
@@ -76,6 +81,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     userAgent: USER_AGENT,
     logger: deps.logger,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    authorize,
   });
   const catalog = new ModelCatalog({
     baseUrl: settings.baseUrl,
@@ -91,6 +97,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     fallbackModels: settings.models,
     offerConfigured: !settings.modelIsStandIn,
     enabled: deps.enabled ?? true,
+    authorize,
   });
   return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog };
 }

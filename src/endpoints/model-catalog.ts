@@ -12,6 +12,7 @@
  * - Ollama's native `{models: [{name, model}]}` and a bare array of objects or id strings.
  */
 import { defaultFetch, type FetchLike } from '../openai/http.js';
+import { withAuthorization, type AuthorizeRequest } from '../openai/authorize.js';
 import type { Logger } from '../log.js';
 
 /** One model the endpoint offers. */
@@ -48,6 +49,8 @@ export interface FetchModelsOptions {
   fetch?: FetchLike | undefined;
   /** Receives one `debug` record when the list could not be read. */
   logger?: Logger | undefined;
+  /** Adds credentials computed from the exact request (AWS SigV4, Entra ID tokens); see `authorize.ts`. */
+  authorize?: AuthorizeRequest | undefined;
 }
 
 /** Default limit for `GET /models`, in ms. */
@@ -124,8 +127,9 @@ export async function fetchModels(options: FetchModelsOptions): Promise<ModelInf
     if (options.userAgent) headers['user-agent'] = options.userAgent;
     if (options.apiKey) headers['authorization'] = `Bearer ${options.apiKey}`;
     Object.assign(headers, options.headers ?? {});
+    const signed = await withAuthorization(options.authorize, { method: 'GET', url, headers, body: undefined });
     const fetch = options.fetch ?? (await defaultFetch());
-    const response = await fetch(url, { method: 'GET', headers, signal: controller.signal });
+    const response = await fetch(url, { method: 'GET', headers: signed, signal: controller.signal });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       options.logger?.debug('model list unavailable', { status: response.status });

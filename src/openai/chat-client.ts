@@ -19,6 +19,7 @@ import {
   ProviderTimeoutError,
 } from './errors.js';
 import { defaultFetch, type FetchLike } from './http.js';
+import { withAuthorization, type AuthorizeRequest } from './authorize.js';
 import type { Logger } from '../log.js';
 import { detectProvider, PROVIDER_PROFILES, type ProviderProfile } from '../config/providers.js';
 import { buildChatRequestBody, buildChatRequestHeaders, requestShape, type ChatRequest } from './chat-request.js';
@@ -50,6 +51,8 @@ export interface ChatClientOptions {
   fetch?: FetchLike;
   /** Injectable jitter source for retry delays (tests). */
   random?: () => number;
+  /** Adds credentials computed from the exact request (AWS SigV4, Entra ID tokens); see `authorize.ts`. */
+  authorize?: AuthorizeRequest | undefined;
 }
 
 /** What the consumer tells the client while it streams. */
@@ -165,10 +168,11 @@ export class ChatCompletionsClient {
       const fetchImpl = this.options.fetch ?? (await defaultFetch());
       let response: Response;
       try {
+        const text = JSON.stringify(body);
         response = await fetchImpl(url, {
           method: 'POST',
-          headers: buildChatRequestHeaders(this.options),
-          body: JSON.stringify(body),
+          headers: await withAuthorization(this.options.authorize, { method: 'POST', url, headers: buildChatRequestHeaders(this.options), body: text }),
+          body: text,
           signal: controller.signal,
         });
       } catch (error) {

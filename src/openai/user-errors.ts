@@ -3,6 +3,7 @@
  * program's facts (`_meta["openai-acp"].error` on the prompt response).
  */
 import { ProviderError, ProviderHttpError, ProviderConnectionError, ProviderTimeoutError, ProviderReportedError, type ProviderErrorKind } from './errors.js';
+import { ProviderAuthError } from './authorize.js';
 
 /** What programs read from `_meta["openai-acp"].error`. */
 export interface ErrorMeta {
@@ -57,6 +58,9 @@ export function describeProviderError(error: ProviderError, context: ErrorContex
   }
   if (error instanceof ProviderTimeoutError) {
     return `No data from ${error.url} for ${formatMs(error.timeoutMs)}${retried}, so the request was abandoned. If the model needs longer to think, raise OPENAI_TIMEOUT_MS (now ${error.timeoutMs}).`;
+  }
+  if (error instanceof ProviderAuthError) {
+    return `No credentials for ${error.url}: ${error.message}. Fix: ${error.fix}.`;
   }
   if (error instanceof ProviderReportedError) {
     const code = error.code ? ` (${error.code})` : '';

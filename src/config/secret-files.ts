@@ -1,0 +1,49 @@
+/**
+ * Secrets from files: `OPENAI_API_KEY_FILE` and `OPENAI_HEADERS_FILE` name a file whose content
+ * is the setting's value, the form Docker and Kubernetes secrets take (a file mounted under
+ * `/run/secrets/`). The trailing newline is stripped. Applied to the environment before it is
+ * parsed, so the value is then checked like any other.
+ *
+ * Convention: the `_FILE` suffix of the official Docker images (e.g. `POSTGRES_PASSWORD_FILE`,
+ * https://docs.docker.com/engine/swarm/secrets/#build-support-for-docker-secrets-into-your-images).
+ */
+import { readFileSync } from 'node:fs';
+import type { ConfigProblem } from './config.js';
+
+/** The settings that are secrets and may come from a file (`<name>_FILE`). */
+export const SECRET_FILE_SETTINGS = ['OPENAI_API_KEY', 'OPENAI_HEADERS'] as const;
+
+/** Reads a file as UTF-8 text; throws (with a `code` such as `ENOENT`) when it cannot. */
+export type ReadTextFile = (path: string) => string;
+
+/** The default reader: `fs.readFileSync(path, 'utf8')`. */
+export const readTextFile: ReadTextFile = (path) => readFileSync(path, 'utf8');
+
+const isSet = (value: string | undefined): value is string => typeof value === 'string' && value.trim() !== '';
+
+/**
+ * The environment with each `<name>_FILE` of {@link SECRET_FILE_SETTINGS} replaced by the file's
+ * content in `<name>` (one trailing `\n` or `\r\n` removed), and the problems found: both `<name>`
+ * and `<name>_FILE` set, or a file that cannot be read (named with its path and the system error
+ * code, never its content). Never throws; `env` is not modified.
+ */
+export function applySecretFiles(env: Readonly<Record<string, string | undefined>>, read: ReadTextFile = readTextFile): { env: Record<string, string | undefined>; problems: ConfigProblem[] } {
+  const out: Record<string, string | undefined> = { ...env };
+  const problems: ConfigProblem[] = [];
+  for (const name of SECRET_FILE_SETTINGS) {
+    const fileSetting = `${name}_FILE`;
+    const path = env[fileSetting];
+    if (!isSet(path)) continue;
+    if (isSet(env[name])) {
+      problems.push({ variable: fileSetting, problem: `is set together with ${name}`, accepted: `either ${name} or ${fileSetting}, not both` });
+      continue;
+    }
+    try {
+      out[name] = read(path.trim()).replace(/\r?\n$/, '');
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      problems.push({ variable: fileSetting, problem: `cannot read the file ${path.trim()}${typeof code === 'string' ? ` (${code})` : ''}`, accepted: 'the path of a readable file holding the value' });
+    }
+  }
+  return { env: out, problems };
+}
