@@ -178,12 +178,18 @@ async function shutDown(client: Client, pid: number | undefined): Promise<void> 
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 500).unref())]);
 }
 
-/** Starts a stdio server: `{...process.env, ...env}` (so PATH and HOME work), in the session cwd. */
+/** The agent's own credentials, never handed to MCP servers unless their `env` names them. */
+const AGENT_SECRETS = /^OPENAI_(API_KEY|HEADERS)(_FILE)?$/;
+
+/**
+ * Starts a stdio server: `{...process.env, ...env}` (so PATH and HOME work) without the agent's
+ * own key and headers, in the session cwd.
+ */
 async function connectStdio(config: { name: string; command: string; args?: string[]; env?: { name: string; value: string }[] }, options: ConnectOptions): Promise<ConnectOutcome> {
   const { name } = config;
   if (!existsSync(options.cwd)) return failed({ missingCwd: options.cwd }, Promise.resolve());
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !AGENT_SECRETS.test(key)) env[key] = value;
   Object.assign(env, toRecord(config.env));
   const transport = new StdioClientTransport({ command: config.command, args: config.args ?? [], env, cwd: options.cwd, stderr: 'pipe' });
   const stderrTail = followStderr(transport, name, options.logger);

@@ -39,9 +39,13 @@ async function until(check: () => boolean, ms = 5_000): Promise<void> {
 }
 
 describe('McpServers over stdio', () => {
-  it('lists the tools of a server and calls them, in the session cwd with the given env over ours', async () => {
+  it('lists the tools of a server and calls them, in the session cwd with the given env over ours, without our API key', async () => {
     const began = Date.now();
+    const savedKey = process.env['OPENAI_API_KEY'];
+    process.env['OPENAI_API_KEY'] = 'sk-never-for-mcp-servers';
     const { mcp, logger } = start([stdioServer('files', undefined, [{ name: 'FIXTURE_ENV', value: 'from-acp' }])]);
+    if (savedKey === undefined) delete process.env['OPENAI_API_KEY'];
+    else process.env['OPENAI_API_KEY'] = savedKey;
     await mcp.ready();
     const startupMs = Date.now() - began;
     expect(mcp.status()).toEqual([{ server: 'files', state: 'ready', transport: 'stdio', tools: 9 }]);
@@ -56,7 +60,7 @@ describe('McpServers over stdio', () => {
     await expect(mcp.call('files__echo', { text: 'hi' })).resolves.toEqual({ isError: false, text: 'echo: hi', images: [], content: [{ type: 'text', text: 'echo: hi' }] });
     await expect(mcp.call('files__ping', {})).resolves.toMatchObject({ isError: false, text: 'pong' });
     // The server's stderr is logged at debug with the server's name; it ran in cwd with env merged over ours (PATH kept).
-    expect(logger.records).toContainEqual(expect.objectContaining({ level: 'debug', msg: `[mcp files] cwd=${cwd} env=from-acp path=set` }));
+    expect(logger.records).toContainEqual(expect.objectContaining({ level: 'debug', msg: `[mcp files] cwd=${cwd} env=from-acp path=set key=unset` }));
     expect(mcp.takeNotices()).toEqual([]);
     console.info(`stdio fixture server: ready (spawn + initialize + tools/list) in ${startupMs} ms`);
   });
@@ -124,7 +128,7 @@ describe('McpServers over stdio', () => {
     const [pid] = mcp.pids();
     expect(pid).toBeGreaterThan(0);
     await until(() => mcp.status()[0]!.state === 'failed');
-    expect(mcp.takeNotices()).toEqual(['MCP server "mute" could not start: it did not finish starting within 4 s (timed out) (its last words on stderr: cwd=' + cwd + ' env= path=set)']);
+    expect(mcp.takeNotices()).toEqual(['MCP server "mute" could not start: it did not finish starting within 4 s (timed out) (its last words on stderr: cwd=' + cwd + ' env= path=set key=unset)']);
     await until(() => !alive(pid!), 3_000);
   });
 
