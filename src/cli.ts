@@ -30,7 +30,7 @@ async function serve(flags: CliFlags): Promise<void> {
   const resolve = () => resolveStaticConfig({ flags, env: process.env, cwd: process.cwd() });
   const resolved = resolve();
   const { config, configError } = resolved;
-  const logger = createLogger({ level: config.logLevel, secrets: secretsOfAll(resolved) });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat, secrets: secretsOfAll(resolved) });
   for (const problem of configError?.problems ?? []) {
     logger.error(`invalid configuration (every prompt will explain it): ${describeConfigProblems([problem])}`);
   }

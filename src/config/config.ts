@@ -6,9 +6,10 @@
  */
 import { parse as parseDotEnv } from 'dotenv';
 import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
-import type { LogLevel } from '../log.js';
+import { LOG_FORMATS, type LogFormat, type LogLevel } from '../log.js';
 import { ACCEPTED, MAX_TIMER_MS, no, NOT_SENDABLE, parseBaseUrl, parseHeaders, parseInteger, parseModelList, parseTemperature, Problem, queryProblem, quote } from './config-values.js';
 import { decodeQueryPiece, mergeQueries } from './query-string.js';
+import { EXTRA_BODY_ACCEPTED, parseExtraBody } from './extra-body.js';
 
 export type { LogLevel } from '../log.js';
 
@@ -38,6 +39,11 @@ export interface Config {
   headers: Record<string, string>;
   /** Query string without its leading `?`, e.g. `api-version=2024-10-21` (OPENAI_QUERY and the base URL's own, combined). */
   query: string | undefined;
+  /**
+   * Fields merged into every chat request (`OPENAI_EXTRA_BODY`, a JSON object; see
+   * `openai/extra-body.ts` for precedence); `undefined` when unset or `{}`.
+   */
+  extraBody: Record<string, unknown> | undefined;
   /** Retries of a failed request, a non-negative integer; default 2. */
   maxRetries: number;
   /** Longest silence in ms before a request is abandoned, 1 to 2147483647; default 600000. */
@@ -46,6 +52,8 @@ export interface Config {
   contextWindow: number | undefined;
   /** stderr log level; default `info`. */
   logLevel: LogLevel;
+  /** stderr line format (`OPENAI_ACP_LOG_FORMAT`): `text`, or `json` for log collectors; default `text`. */
+  logFormat: LogFormat;
   /** Provider family from `OPENAI_PROVIDER` (lower-cased; validated against the known families); `undefined` = detect from the base URL. */
   provider: ProviderId | undefined;
   /** Raw `OPENAI_ACP_STATE_DIR`: a directory, `off`, or `undefined` for the default. */
@@ -144,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: CliFl
     const bad = queryProblem(query);
     return bad ? no(bad) : query;
   });
+  const extraBody = check('OPENAI_EXTRA_BODY', EXTRA_BODY_ACCEPTED, parseExtraBody);
   const maxRetries = check('OPENAI_MAX_RETRIES', 'a whole number, 0 or more', integer(0));
   const timeoutMs = check('OPENAI_TIMEOUT_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
   const contextWindow = check('OPENAI_CONTEXT_WINDOW', ACCEPTED.tokens, integer(1));
@@ -151,6 +160,9 @@ export function loadConfig(env: Record<string, string | undefined>, flags: CliFl
     LOG_LEVELS.find((level) => level === raw.toLowerCase()) ?? no(`${quote(raw)} is not a log level`),
   );
 
+  const logFormat = check('OPENAI_ACP_LOG_FORMAT', 'text or json', (raw) =>
+    LOG_FORMATS.find((format) => format === raw.toLowerCase()) ?? no(`${quote(raw)} is not a log format`),
+  );
   const provider = check('OPENAI_PROVIDER', `one of ${PROVIDER_IDS.join(', ')}`, (raw) => parseProviderId(raw) ?? no(`${quote(raw)} is not a known provider`));
   const [stateDir] = read('OPENAI_ACP_STATE_DIR');
 
@@ -167,10 +179,12 @@ export function loadConfig(env: Record<string, string | undefined>, flags: CliFl
     temperature,
     headers: headers ?? {},
     query,
+    extraBody,
     maxRetries: maxRetries ?? CONFIG_DEFAULTS.maxRetries,
     timeoutMs: timeoutMs ?? CONFIG_DEFAULTS.timeoutMs,
     contextWindow,
     logLevel: logLevel ?? CONFIG_DEFAULTS.logLevel,
+    logFormat: logFormat ?? 'text',
     provider,
     stateDir,
     endpointConfigured: read('OPENAI_BASE_URL', flags.baseUrl)[0] !== undefined || read('OPENAI_API_KEY')[0] !== undefined,

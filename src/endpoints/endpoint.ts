@@ -16,6 +16,8 @@ export type EndpointSettings = Pick<
   Config,
   'baseUrl' | 'chatCompletionsUrl' | 'apiKey' | 'headers' | 'query' | 'model' | 'models' | 'maxRetries' | 'timeoutMs'
 > & {
+  /** Fields merged into every chat request (`OPENAI_EXTRA_BODY`, a provider's `extraBody`). @defaultValue none */
+  extraBody?: Record<string, unknown> | undefined;
   /** Provider family (`OPENAI_PROVIDER`, a config file's `provider`); `undefined` detects it from `baseUrl`. */
   provider?: ProviderId | undefined;
   /**
@@ -73,6 +75,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     profile: resolved.profile,
     maxRetries: settings.maxRetries,
     timeoutMs: settings.timeoutMs,
+    extraBody: settings.extraBody,
     userAgent: USER_AGENT,
     logger: deps.logger,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),

@@ -51,6 +51,7 @@ export function environmentEndpoint(config: Config, id: string): NamedEndpointSe
     query: config.query,
     model: config.model,
     models: config.models,
+    extraBody: config.extraBody,
     maxRetries: config.maxRetries,
     timeoutMs: config.timeoutMs,
   };
@@ -117,6 +118,7 @@ export function resolveStaticConfig(options: { flags: CliFlags; env: Record<stri
         model: provider.models?.[0] ?? CONFIG_DEFAULTS.model,
         modelIsStandIn: !provider.models?.length,
         models: provider.models,
+        extraBody: provider.extraBody,
         maxRetries: config.maxRetries,
         timeoutMs: config.timeoutMs,
       });
@@ -198,6 +200,7 @@ export async function startPlan(
         query: undefined,
         model,
         models: config.models,
+        extraBody: config.extraBody,
         maxRetries: config.maxRetries,
         timeoutMs: config.timeoutMs,
       },
