@@ -70,6 +70,7 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_CONTEXT_WINDOW', 'unset', "the model's context window in tokens; enables usage updates"],
   ['OPENAI_ACP_LOG', CONFIG_DEFAULTS.logLevel, 'stderr log level: error, warn, info or debug'],
   ['OPENAI_ACP_LOG_FORMAT', 'text', 'stderr line format: text, or json (one {time, level, message, ...fields} object per line)'],
+  ['OPENAI_ACP_IN_CONTAINER', 'auto', 'true: the zero-configuration search also tries host.docker.internal (auto: when /.dockerenv or cgroups say so)'],
   ['OPENAI_ACP_STATE_DIR', '$XDG_STATE_HOME/openai-acp/sessions', 'where sessions are saved (one file each, for session/load, list and resume); off keeps them in memory only'],
   ['HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, NO_PROXY', 'unset', 'outgoing http(s) proxy (HTTPS_PROXY for https endpoints, HTTP_PROXY for http ones); NO_PROXY hosts go direct'],
   ['NODE_EXTRA_CA_CERTS', 'unset', 'PEM file of extra certificate authorities'],

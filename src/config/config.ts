@@ -56,6 +56,11 @@ export interface Config {
   logFormat: LogFormat;
   /** Provider family from `OPENAI_PROVIDER` (lower-cased; validated against the known families); `undefined` = detect from the base URL. */
   provider: ProviderId | undefined;
+  /**
+   * `OPENAI_ACP_IN_CONTAINER`: whether the zero-configuration search also looks on the container's
+   * host (`host.docker.internal`); `undefined` (`auto`, the default) detects it.
+   */
+  inContainer: boolean | undefined;
   /** Raw `OPENAI_ACP_STATE_DIR`: a directory, `off`, or `undefined` for the default. */
   stateDir: string | undefined;
   /** Whether `OPENAI_BASE_URL` (or `--base-url`) or `OPENAI_API_KEY` is set: when neither is, a local server is looked for. */
@@ -165,6 +170,12 @@ export function loadConfig(env: Record<string, string | undefined>, flags: CliFl
   );
   const provider = check('OPENAI_PROVIDER', `one of ${PROVIDER_IDS.join(', ')}`, (raw) => parseProviderId(raw) ?? no(`${quote(raw)} is not a known provider`));
   const [stateDir] = read('OPENAI_ACP_STATE_DIR');
+  const inContainer = check('OPENAI_ACP_IN_CONTAINER', 'auto, true or false', (raw) => {
+    const value = raw.toLowerCase();
+    if (value === 'auto') return 'auto' as const;
+    if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+    return ['0', 'false', 'no', 'off'].includes(value) ? false : no(`${quote(raw)} is not auto, true or false`);
+  });
 
   const baseUrl = base?.baseUrl ?? CONFIG_DEFAULTS.baseUrl;
   const query = mergeQueries(base?.query, extraQuery);
@@ -187,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: CliFl
     logFormat: logFormat ?? 'text',
     provider,
     stateDir,
+    inContainer: inContainer === 'auto' ? undefined : inContainer,
     endpointConfigured: read('OPENAI_BASE_URL', flags.baseUrl)[0] !== undefined || read('OPENAI_API_KEY')[0] !== undefined,
     modelConfigured: model !== undefined,
   };

@@ -8,7 +8,8 @@ import { join, resolve as resolvePath } from 'node:path';
 import { defaultConfigPath, parseConfigFile, type ConfigFileResult } from '../config/config-file.js';
 import { CONFIG_DEFAULTS, ConfigError, loadConfig, mergeDotEnv, type CliFlags, type Config, type ConfigProblem } from '../config/config.js';
 import type { NamedEndpointSettings } from './endpoint-registry.js';
-import { noLocalServerHelp, probeLocalServers, type LocalDiscovery } from './local-discovery.js';
+import { noLocalServerHelp, type LocalDiscovery } from './local-discovery.js';
+import { probeNearbyServers } from './container.js';
 import type { Logger } from '../log.js';
 
 /** The configuration without the (asynchronous) local server search. */
@@ -169,12 +170,13 @@ export interface StartPlan {
  * first chat model unless `OPENAI_MODEL` is set), or words saying how to configure one.
  * Never rejects; logs what was chosen at `info`.
  *
- * @param discover - injectable search (tests). @defaultValue {@link probeLocalServers} with its 300 ms bound
+ * @param discover - injectable search (tests); `container: true` in its result adds how to reach
+ *   the container's host to the help text. @defaultValue {@link probeNearbyServers} with its 300 ms bound
  */
 export async function startPlan(
   resolved: StaticRuntimeConfig,
   logger: Logger,
-  discover: (logger: Logger) => Promise<LocalDiscovery> = (log) => probeLocalServers({ logger: log }),
+  discover: (logger: Logger) => Promise<LocalDiscovery & { container?: boolean }> = (log) => probeNearbyServers({ logger: log, container: resolved.config.inContainer }),
 ): Promise<StartPlan> {
   if (!resolved.needsDiscovery) return { endpoints: resolved.endpoints, model: resolved.model };
   const { config } = resolved;
@@ -182,7 +184,7 @@ export async function startPlan(
   const server = found.server;
   if (!server) {
     logger.warn('no endpoint configured and no local server found; every prompt will say how to configure one');
-    return { endpoints: [], model: undefined, missing: noLocalServerHelp(undefined, found.probes) };
+    return { endpoints: [], model: undefined, missing: noLocalServerHelp(undefined, found.probes, undefined, found.container === true) };
   }
   const model = config.modelConfigured ? config.model : server.defaultModel;
   logger.info('using the local server found', { provider: server.provider, baseUrl: server.baseUrl, model, models: server.models.length });

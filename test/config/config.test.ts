@@ -35,6 +35,7 @@ describe('loadConfig defaults', () => {
       logFormat: 'text',
       provider: undefined,
       stateDir: undefined,
+      inContainer: undefined,
       endpointConfigured: false,
       modelConfigured: false,
     });
