@@ -10,6 +10,8 @@ import { CONFIG_DEFAULTS, ConfigError, loadConfig, mergeDotEnv, type CliFlags, t
 import type { NamedEndpointSettings } from './endpoint-registry.js';
 import { noLocalServerHelp, type LocalDiscovery } from './local-discovery.js';
 import { probeNearbyServers } from './container.js';
+import { takesListedModel } from './stand-in-model.js';
+import { detectProvider } from '../config/providers.js';
 import type { Logger } from '../log.js';
 
 /** The configuration without the (asynchronous) local server search. */
@@ -97,7 +99,12 @@ export function resolveStaticConfig(options: { flags: CliFlags; env: Record<stri
   const path = resolvePath(options.cwd, defaultConfigPath(env));
   const file = readConfigFileAt(path, Boolean(env['OPENAI_ACP_CONFIG']?.trim()), env);
   const endpoints: NamedEndpointSettings[] = [];
-  if (config.endpointConfigured) endpoints.push(environmentEndpoint(config, 'default'));
+  if (config.endpointConfigured) {
+    const environment = environmentEndpoint(config, 'default');
+    // Without OPENAI_MODEL, a self-hosted server's default is the first chat model it lists (gpt-4o only for OpenAI and Azure).
+    if (!config.modelConfigured && takesListedModel(config.provider ?? detectProvider(config.baseUrl))) environment.modelIsStandIn = true;
+    endpoints.push(environment);
+  }
   if (Array.isArray(file)) problems.push(...file);
   else if (file) {
     for (const provider of file.providers) {
