@@ -100,7 +100,7 @@ switch (command.kind) {
   // Terminal subcommands load their modules only when run, so serving ACP never pays for them.
   case 'doctor': {
     const { runDoctor } = await import('./commands/doctor.js');
-    exitAfterOutput(await runDoctor({ flags: command.flags, env: process.env, timeoutMs: command.timeoutMs }));
+    exitAfterOutput(await runDoctor({ flags: command.flags, env: process.env, timeoutMs: command.timeoutMs, agentCommand: await agentCommand() }));
     break;
   }
   case 'models': {
@@ -119,4 +119,16 @@ switch (command.kind) {
 function exitAfterOutput(code: number): void {
   process.exitCode = code;
   process.stdout.write('', () => process.exit(code));
+}
+
+/**
+ * How acpx should start this agent in doctor's "Try it" line: `openai-acp` when run by that name
+ * (installed), else `node <this dist/cli.js>`, relative to the working directory when inside it.
+ */
+async function agentCommand(): Promise<string> {
+  const { basename, isAbsolute, relative } = await import('node:path');
+  const script = process.argv[1] ?? '';
+  if (basename(script) !== 'cli.js') return 'openai-acp';
+  const near = relative(process.cwd(), script);
+  return `node ${near && !near.startsWith('..') && !isAbsolute(near) ? near : script}`;
 }
