@@ -27,6 +27,14 @@ export type CliCommand =
   | { kind: 'help'; topic?: Subcommand }
   | { kind: 'error'; message: string };
 
+/**
+ * The one stderr line printed when `openai-acp` is started by hand in a terminal (stdin is a
+ * TTY): it serves ACP anyway (JSON-RPC lines typed by hand work), but a person probably wanted
+ * `doctor`.
+ */
+export const TTY_NOTICE =
+  'openai-acp speaks the Agent Client Protocol on stdin/stdout and is meant to be started by an editor or ACP client (Zed, JetBrains, acpx); to check your setup, run `openai-acp doctor` (serving anyway: Ctrl-D quits).';
+
 /** Default bound of each network check of `doctor` and `models`, in ms. */
 export const CHECK_TIMEOUT_MS = 10_000;
 /** Largest `--timeout-ms` accepted (Node's timer limit), in ms. */

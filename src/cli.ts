@@ -6,7 +6,7 @@
 import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk/unstable';
 import { createOpenAIAgent } from './acp/agent.js';
-import { helpText, parseCliArgs, type CliFlags } from './cli-args.js';
+import { helpText, parseCliArgs, TTY_NOTICE, type CliFlags } from './cli-args.js';
 import { describeConfigProblems, secretsOf } from './config/config.js';
 import { createLogger } from './log.js';
 import { resolveEndpoint } from './config/providers.js';
@@ -31,6 +31,8 @@ async function serve(flags: CliFlags): Promise<void> {
   const resolved = resolve();
   const { config, configError } = resolved;
   const logger = createLogger({ level: config.logLevel, format: config.logFormat, secrets: secretsOfAll(resolved) });
+  // Started by hand in a terminal: say what this is for, in one line, and keep serving.
+  if (process.stdin.isTTY) process.stderr.write(`${TTY_NOTICE}\n`);
   for (const problem of configError?.problems ?? []) {
     logger.error(`invalid configuration (every prompt will explain it): ${describeConfigProblems([problem])}`);
   }
