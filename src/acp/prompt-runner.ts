@@ -116,7 +116,7 @@ export class PromptRunner {
     const target = this.deps.registry().resolve(session.model);
     if (!target) throw new Error('no endpoint'); // explain() rules this out
     const systemText = [config.systemPrompt, summary && `Summary of the earlier conversation:\n${summary}`].filter(Boolean).join('\n\n');
-    const contextWindow = config.contextWindow ?? this.deps.picker.contextWindow(session);
+    const contextWindow = config.contextWindow ?? this.deps.picker.contextWindow(session) ?? (await target.endpoint.contextWindowOf?.(target.model));
     const plan = planContext({
       system: systemText ? { role: 'system', content: systemText } : undefined,
       turns,

@@ -42,6 +42,26 @@ describe('a self-hosted server without OPENAI_MODEL', () => {
   });
 });
 
+describe('the context window from the server', () => {
+  it('Ollama /api/show gives usage_update its size without OPENAI_CONTEXT_WINDOW', async () => {
+    const chat = streamText(['Hi']);
+    const server = await fake((req, res, body) => {
+      if (req.url === '/api/show') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ model_info: { 'qwen3.context_length': 40960 }, parameters: 'num_ctx 16384' }));
+        return;
+      }
+      return chat(req, res, body);
+    });
+    server.setModels({ object: 'list', data: [{ id: 'qwen3:8b' }] });
+    agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_PROVIDER: 'ollama' });
+    const sessionId = await agent.start();
+    await prompt(agent, sessionId);
+    const usage = agent.updates(sessionId).find((update) => update.sessionUpdate === 'usage_update');
+    expect(usage).toMatchObject({ used: 7 + 1, size: 16384 });
+    expect(server.requests.filter((r) => r.url === '/api/show').map((r) => r.body)).toEqual([{ model: 'qwen3:8b' }]);
+  });
+});
+
 describe('a base URL without /v1', () => {
   it('says to add /v1 in the prompt\'s answer', async () => {
     const server = await fake(httpError(404, '404 page not found'));
