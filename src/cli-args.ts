@@ -63,7 +63,7 @@ const isValueFlag = (name: string): name is ValueFlag => Object.hasOwn(VALUE_FLA
 const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_BASE_URL', `${CONFIG_DEFAULTS.baseUrl} when OPENAI_API_KEY is set; else a local server on 127.0.0.1 (ports 11434, 1234, 8000, 8080, 4000)`, 'endpoint base; /chat/completions is appended (never doubled)'],
   ['OPENAI_API_KEY', 'empty', 'sent as "Authorization: Bearer <key>"; when empty, no Authorization header (local servers)'],
-  ['OPENAI_MODEL', `${CONFIG_DEFAULTS.model} (a found local server: its first chat model)`, 'model id'],
+  ['OPENAI_MODEL', `${CONFIG_DEFAULTS.model} for OpenAI and Azure; otherwise the first chat model the endpoint lists`, 'model id'],
   ['OPENAI_PROVIDER', 'detected from the base URL', `provider family: ${PROVIDER_IDS.join(', ')}`],
   ['OPENAI_ACP_CONFIG', '$XDG_CONFIG_HOME/openai-acp/config.json', 'config file naming several providers (written by openai-acp setup)'],
   ['OPENAI_MODELS', 'unset', 'model picker ids when GET /models lists none: a comma list or JSON array (OPENAI_MODEL is always offered)'],

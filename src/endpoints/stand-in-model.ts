@@ -21,7 +21,7 @@ export function takesListedModel(provider: ProviderId): boolean {
 /** The model an endpoint really uses, and why, in words for `doctor`. */
 export interface ModelChoice {
   model: string;
-  /** e.g. `the first chat model the endpoint lists (OPENAI_MODEL is not set)`. */
+  /** e.g. `the first chat model the endpoint lists, as OPENAI_MODEL is not set; …`. */
   why: string;
 }
 
@@ -43,5 +43,5 @@ export async function chooseModel(settings: NamedEndpointSettings, namedWhy: str
     return { model: settings.model, why: `${unset} and the endpoint lists no model, so the stand-in ${settings.model} is sent: set ${settings.source === 'config file' ? '"models"' : 'OPENAI_MODEL'}` };
   }
   const server = settings.source === 'local server' ? 'the local server found' : 'the endpoint';
-  return { model: picked, why: `the first chat model ${server} lists (${unset}; embedding and reranking models are skipped)` };
+  return { model: picked, why: `the first chat model ${server} lists, as ${unset}; embedding and reranking models are skipped` };
 }

@@ -190,7 +190,7 @@ describe('openai-acp doctor, first-run help', () => {
     server.setModels({ object: 'list', data: [{ id: 'nomic-embed-text' }, { id: 'qwen3:8b' }] });
     const run = await doctor({ OPENAI_BASE_URL: server.baseUrl });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/model\s+qwen3:8b \(the first chat model the endpoint lists \(OPENAI_MODEL is not set/);
+    expect(run.stdout).toMatch(/model\s+qwen3:8b \(the first chat model the endpoint lists, as OPENAI_MODEL is not set/);
     expect(server.requests[0]!.body['model']).toBe('qwen3:8b');
     expect(checkLine(run.stdout, 'model list (GET /models)')).toMatch(/^✓ .*including qwen3:8b/);
   });

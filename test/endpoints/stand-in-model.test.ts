@@ -70,7 +70,7 @@ describe('chooseModel (what doctor says)', () => {
     const settings = resolve({ OPENAI_BASE_URL: server.baseUrl }).endpoints[0]!;
     const choice = await chooseModel(settings, 'unused', { logger });
     expect(choice.model).toBe('qwen3:8b');
-    expect(choice.why).toMatch(/first chat model the endpoint lists \(OPENAI_MODEL is not set/);
+    expect(choice.why).toMatch(/first chat model the endpoint lists, as OPENAI_MODEL is not set/);
   });
 
   it('says when the endpoint lists nothing and the stand-in is sent', async () => {
