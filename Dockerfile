@@ -1,26 +1,37 @@
 # openai-acp in a container: an ACP agent on stdio. Run with `docker run -i --rm ...` (see README).
+#
+# Base image: the Node.js LTS line (https://github.com/nodejs/Release: 24 "Krypton", LTS until
+# 2028-04-30; Node 20 reached end of life on 2026-04-30). Another LTS line:
+# `docker build --build-arg NODE_MAJOR=26 .`. Both stages must use the same Node: the build
+# trains a V8 code cache that only that Node version accepts.
+ARG NODE_MAJOR=24
 
 # Build stage: full toolchain, compile and bundle.
-FROM node:20-bookworm-slim AS build
+FROM node:${NODE_MAJOR}-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# --ignore-scripts: the `prepare` script would build before the sources are copied.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY src ./src
 RUN node scripts/build.mjs
+# Source maps stay out of the runtime image unless asked: `--build-arg SOURCEMAPS=true`.
+ARG SOURCEMAPS=false
+RUN if [ "$SOURCEMAPS" != "true" ]; then find dist -name '*.map' -delete; fi
 
 # Runtime stage: non-root, and only the bundle. dist/ holds the CLI with its production
 # dependencies bundled in (and the V8 code cache made by the build on this same Node image), so
 # no node_modules is needed; package.json is read for the version.
-FROM node:20-bookworm-slim
+FROM node:${NODE_MAJOR}-trixie-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json ./
 COPY --from=build /app/dist ./dist
 # Sessions are saved under the node user's state directory; mount a volume there to keep them
 # (a volume mounted on a directory the image owns keeps that owner, so node can write to it).
-RUN mkdir -p /home/node/.local/state/openai-acp && chown -R node:node /home/node/.local
+# The config file is read from /home/node/.config/openai-acp/config.json: mount it read-only.
+RUN mkdir -p /home/node/.local/state/openai-acp /home/node/.config/openai-acp && chown -R node:node /home/node/.local /home/node/.config
 USER node
 ENTRYPOINT ["node", "/app/dist/cli.js"]
 CMD ["acp"]

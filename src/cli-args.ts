@@ -27,6 +27,14 @@ export type CliCommand =
   | { kind: 'help'; topic?: Subcommand }
   | { kind: 'error'; message: string };
 
+/**
+ * The one stderr line printed when `openai-acp` is started by hand in a terminal (stdin is a
+ * TTY): it serves ACP anyway (JSON-RPC lines typed by hand work), but a person probably wanted
+ * `doctor`.
+ */
+export const TTY_NOTICE =
+  'openai-acp speaks the Agent Client Protocol on stdin/stdout and is meant to be started by an editor or ACP client (Zed, JetBrains, acpx); to check your setup, run `openai-acp doctor` (serving anyway: Ctrl-D quits).';
+
 /** Default bound of each network check of `doctor` and `models`, in ms. */
 export const CHECK_TIMEOUT_MS = 10_000;
 /** Largest `--timeout-ms` accepted (Node's timer limit), in ms. */
@@ -56,7 +64,7 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_BASE_URL', `${CONFIG_DEFAULTS.baseUrl} when OPENAI_API_KEY is set; else a local server on 127.0.0.1 (ports 11434, 1234, 8000, 8080, 4000)`, 'endpoint base; /chat/completions is appended (never doubled)'],
   ['OPENAI_API_KEY', 'empty', 'sent as "Authorization: Bearer <key>"; when empty, no Authorization header (local servers), AWS SigV4 for Bedrock, Entra ID for Azure'],
   ['OPENAI_API_KEY_FILE', 'unset', 'file holding OPENAI_API_KEY (Docker/Kubernetes secret); trailing newline stripped; not with OPENAI_API_KEY'],
-  ['OPENAI_MODEL', `${CONFIG_DEFAULTS.model} (a found local server: its first chat model)`, 'model id'],
+  ['OPENAI_MODEL', `${CONFIG_DEFAULTS.model} for OpenAI and Azure; otherwise the first chat model the endpoint lists`, 'model id'],
   ['OPENAI_PROVIDER', 'detected from the base URL', `provider family: ${PROVIDER_IDS.join(', ')}`],
   ['OPENAI_ACP_CONFIG', '$XDG_CONFIG_HOME/openai-acp/config.json', 'config file naming several providers (written by openai-acp setup)'],
   ['OPENAI_MODELS', 'unset', 'model picker ids when GET /models lists none: a comma list or JSON array (OPENAI_MODEL is always offered)'],
@@ -67,6 +75,7 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_HEADERS_FILE', 'unset', 'file holding OPENAI_HEADERS (a secret); trailing newline stripped; not with OPENAI_HEADERS'],
   ['AWS_REGION, AWS_PROFILE, AWS_ACCESS_KEY_ID, …', 'unset', 'Bedrock without a key: SigV4 with the AWS default credential chain; region from the base URL, else AWS_REGION/AWS_DEFAULT_REGION'],
   ['AZURE_TENANT_ID, AZURE_CLIENT_ID, …', 'unset', 'Azure without a key: Entra ID token from DefaultAzureCredential (service principal, workload or managed identity, az login)'],
+  ['OPENAI_EXTRA_BODY', 'unset', 'JSON object merged into every chat request, e.g. {"options":{"num_ctx":32768}} (model, messages, stream, tools stay the agent\'s)'],
   ['OPENAI_QUERY', 'unset', 'extra query string for request URLs, e.g. api-version=2024-10-21'],
   ['OPENAI_MAX_RETRIES', String(CONFIG_DEFAULTS.maxRetries), 'retries of a failed request (HTTP 408, 409, 429, 5xx, connection failures)'],
   ['OPENAI_TIMEOUT_MS', String(CONFIG_DEFAULTS.timeoutMs), 'longest silence from the endpoint, in ms, before a request is abandoned'],
@@ -76,6 +85,8 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_ACP_MAX_STEPS', String(CONFIG_DEFAULTS.maxSteps), 'most model requests in one prompt turn; reached, the turn ends with max_turn_requests'],
   ['OPENAI_ACP_MCP_STARTUP_MS', String(CONFIG_DEFAULTS.mcpStartupMs), 'how long session/new, load and resume wait for MCP servers in total, in ms; a slower server joins later'],
   ['OPENAI_ACP_MCP_TOOL_TIMEOUT_MS', String(CONFIG_DEFAULTS.mcpToolTimeoutMs), 'limit of one MCP tool call, in ms'],
+  ['OPENAI_ACP_LOG_FORMAT', 'text', 'stderr line format: text, or json (one {time, level, message, ...fields} object per line)'],
+  ['OPENAI_ACP_IN_CONTAINER', 'auto', 'true: the zero-configuration search also tries host.docker.internal (auto: when /.dockerenv or cgroups say so)'],
   ['OPENAI_ACP_STATE_DIR', '$XDG_STATE_HOME/openai-acp/sessions', 'where sessions are saved (one file each, for session/load, list and resume); off keeps them in memory only'],
   ['HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, NO_PROXY', 'unset', 'outgoing http(s) proxy (HTTPS_PROXY for https endpoints, HTTP_PROXY for http ones); NO_PROXY hosts go direct'],
   ['NODE_EXTRA_CA_CERTS', 'unset', 'PEM file of extra certificate authorities'],

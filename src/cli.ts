@@ -6,7 +6,7 @@
 import { Readable, Writable } from 'node:stream';
 import { ndJsonStream } from '@agentclientprotocol/sdk/unstable';
 import { createOpenAIAgent } from './acp/agent.js';
-import { helpText, parseCliArgs, type CliFlags } from './cli-args.js';
+import { helpText, parseCliArgs, TTY_NOTICE, type CliFlags } from './cli-args.js';
 import { describeConfigProblems, secretsOf } from './config/config.js';
 import { createLogger } from './log.js';
 import { resolveEndpoint } from './config/providers.js';
@@ -32,7 +32,9 @@ async function serve(flags: CliFlags): Promise<void> {
   const resolve = () => resolveStaticConfig({ flags, env: process.env, cwd: process.cwd() });
   const resolved = resolve();
   const { config, configError } = resolved;
-  const logger = createLogger({ level: config.logLevel, secrets: secretsOfAll(resolved) });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat, secrets: secretsOfAll(resolved) });
+  // Started by hand in a terminal: say what this is for, in one line, and keep serving.
+  if (process.stdin.isTTY) process.stderr.write(`${TTY_NOTICE}\n`);
   for (const problem of configError?.problems ?? []) {
     logger.error(`invalid configuration (every prompt will explain it): ${describeConfigProblems([problem])}`);
   }
@@ -106,7 +108,7 @@ switch (command.kind) {
   // Terminal subcommands load their modules only when run, so serving ACP never pays for them.
   case 'doctor': {
     const { runDoctor } = await import('./commands/doctor.js');
-    exitAfterOutput(await runDoctor({ flags: command.flags, env: process.env, timeoutMs: command.timeoutMs }));
+    exitAfterOutput(await runDoctor({ flags: command.flags, env: process.env, timeoutMs: command.timeoutMs, agentCommand: await agentCommand() }));
     break;
   }
   case 'models': {
@@ -125,4 +127,16 @@ switch (command.kind) {
 function exitAfterOutput(code: number): void {
   process.exitCode = code;
   process.stdout.write('', () => process.exit(code));
+}
+
+/**
+ * How acpx should start this agent in doctor's "Try it" line: `openai-acp` when run by that name
+ * (installed), else `node <this dist/cli.js>`, relative to the working directory when inside it.
+ */
+async function agentCommand(): Promise<string> {
+  const { basename, isAbsolute, relative } = await import('node:path');
+  const script = process.argv[1] ?? '';
+  if (basename(script) !== 'cli.js') return 'openai-acp';
+  const near = relative(process.cwd(), script);
+  return `node ${near && !near.startsWith('..') && !isAbsolute(near) ? near : script}`;
 }

@@ -6,6 +6,15 @@
 /** Log verbosity, most severe first; a logger at `info` drops only `debug` records. */
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 
+/**
+ * How a record is written: `text` is `openai-acp <level>: <message> {fields}`; `json` is one JSON
+ * object per line, `{"time", "level", "message", ...fields}` (for log collectors).
+ */
+export type LogFormat = 'text' | 'json';
+
+/** The accepted values of {@link LogFormat}. */
+export const LOG_FORMATS: readonly LogFormat[] = ['text', 'json'];
+
 /** Fields attached to a record, rendered as one JSON object after the message. */
 export type LogFields = Record<string, unknown>;
 
@@ -33,6 +42,10 @@ export interface LoggerOptions {
   secrets?: string[];
   /** Receives each rendered line, ending in `\n`. Default: `process.stderr.write`. */
   write?: (line: string) => void;
+  /** Line format. @defaultValue `text` */
+  format?: LogFormat | undefined;
+  /** Clock for the `time` of JSON records (tests). @defaultValue `() => new Date()` */
+  now?: (() => Date) | undefined;
 }
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
@@ -65,6 +78,41 @@ function renderFields(fields: LogFields | undefined): string {
     });
   } catch {
     return '{"fields":"[unserializable]"}';
+  }
+}
+
+/**
+ * One JSON record: `time` (ISO 8601, UTC), `level`, `message`, then the fields (a field named
+ * like one of those three is written as `field.<name>`). Every string is redacted before it is
+ * serialized, so a secret never shows even JSON-escaped; cycles, bigints and errors are handled as
+ * in text lines.
+ */
+function renderJson(time: Date, level: LogLevel, msg: string, fields: LogFields | undefined, forms: readonly string[]): string {
+  const record: Record<string, unknown> = { time: time.toISOString(), level, message: msg };
+  for (const [name, value] of Object.entries(fields ?? {})) record[Object.hasOwn(record, name) ? `field.${name}` : name] = value;
+  const clean = (value: string) => redact(value, forms);
+  const ancestors: object[] = [];
+  /** A JSON-ready copy: strings (keys included) redacted, cycles cut, bigints and errors as text. */
+  const sanitize = (value: unknown): unknown => {
+    if (typeof value === 'string') return clean(value);
+    if (typeof value === 'bigint') return value.toString();
+    if (value instanceof Error) return clean(value.stack ?? `${value.name}: ${value.message}`);
+    if (typeof value !== 'object' || value === null) return value;
+    if (ancestors.includes(value)) return '[Circular]';
+    const json = (value as { toJSON?: unknown }).toJSON;
+    if (typeof json === 'function') return sanitize(json.call(value));
+    ancestors.push(value);
+    try {
+      if (Array.isArray(value)) return value.map(sanitize);
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [clean(k), sanitize(v)]));
+    } finally {
+      ancestors.pop();
+    }
+  };
+  try {
+    return JSON.stringify(sanitize(record));
+  } catch {
+    return JSON.stringify({ time: time.toISOString(), level, message: clean(msg), fields: '[unserializable]' });
   }
 }
 
@@ -107,7 +155,8 @@ function redact(line: string, forms: readonly string[]): string {
 }
 
 /**
- * Creates a logger writing one line per record: `openai-acp <level>: <msg> {json fields}\n`.
+ * Creates a logger writing one line per record: `openai-acp <level>: <msg> {json fields}\n`, or
+ * with `format: 'json'` one JSON object `{"time","level","message",...fields}\n`.
  * Records above `level` are dropped; control characters in `msg` are escaped (`\n`), and every
  * occurrence of each secret (length >= 4, raw or as escaped in the line) becomes `***` — never a
  * partial secret. A failing `write` (closed stderr) is ignored.
@@ -126,6 +175,11 @@ export function createLogger(options: LoggerOptions): Logger {
     (msg: string, fields?: LogFields): void => {
       if (RANK[recordLevel] > RANK[level]) return;
       try {
+        if (options.format === 'json') {
+          // The whole line is redacted again: no secret survives even across JSON syntax.
+          write(`${redact(renderJson((options.now ?? (() => new Date()))(), recordLevel, String(msg), fields, forms), forms)}\n`);
+          return;
+        }
         const json = renderFields(fields);
         const line = `openai-acp ${recordLevel}: ${escapeControls(String(msg))}${json ? ` ${json}` : ''}`;
         write(`${redact(line, forms)}\n`);

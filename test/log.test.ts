@@ -105,3 +105,53 @@ describe('createLogger', () => {
     expect(() => throwing.error('x')).not.toThrow();
   });
 });
+
+describe('createLogger with format json', () => {
+  const at = new Date('2026-11-23T12:00:00.000Z');
+
+  it('writes one JSON object per line: time, level, message, then the fields', () => {
+    const { logger, lines } = capture({ level: 'debug', format: 'json', now: () => at });
+    logger.info('started', { model: 'qwen3:8b', retries: 2 });
+    logger.debug('multi\nline');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line.endsWith('\n') && !line.slice(0, -1).includes('\n')).toBe(true);
+    expect(JSON.parse(lines[0]!)).toEqual({ time: '2026-11-23T12:00:00.000Z', level: 'info', message: 'started', model: 'qwen3:8b', retries: 2 });
+    expect(JSON.parse(lines[1]!).message).toBe('multi\nline');
+  });
+
+  it('keeps its own keys when a field has the same name', () => {
+    const { logger, lines } = capture({ level: 'info', format: 'json', now: () => at });
+    logger.warn('m', { level: 'x', time: 1 });
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'warn', time: at.toISOString(), 'field.level': 'x', 'field.time': 1 });
+  });
+
+  it('redacts secrets in the message, fields, nested values, keys and errors, and stays valid JSON', () => {
+    const quoted = 'sk-"quoted\\secret"-9f8e';
+    const { logger, lines } = capture({ level: 'info', format: 'json', secrets: [KEY, quoted] });
+    const error = new Error(`bad key ${KEY}`);
+    logger.error(`key ${KEY}`, { nested: { deep: [KEY, `x${quoted}y`] }, [KEY]: 1, error });
+    const text = lines[0]!;
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain(quoted);
+    expect(text).not.toContain(JSON.stringify(quoted).slice(1, -1));
+    const record = JSON.parse(text);
+    expect(record.message).toBe('key ***');
+    expect(record.nested.deep).toEqual(['***', 'x***y']);
+    expect(record['***']).toBe(1);
+    expect(record.error).toContain('bad key ***');
+  });
+
+  it('survives cycles and bigints', () => {
+    const { logger, lines } = capture({ level: 'info', format: 'json' });
+    const cyclic: Record<string, unknown> = { n: 1n };
+    cyclic['self'] = cyclic;
+    logger.info('m', { cyclic });
+    expect(JSON.parse(lines[0]!).cyclic).toEqual({ n: '1', self: '[Circular]' });
+  });
+
+  it('is chosen by OPENAI_ACP_LOG_FORMAT, text by default, anything else a configuration error', () => {
+    expect(loadConfig({}).logFormat).toBe('text');
+    expect(loadConfig({ OPENAI_ACP_LOG_FORMAT: 'JSON' }).logFormat).toBe('json');
+    expect(() => loadConfig({ OPENAI_ACP_LOG_FORMAT: 'yaml' })).toThrow(/OPENAI_ACP_LOG_FORMAT: "yaml" is not a log format; expected text or json/);
+  });
+});

@@ -156,7 +156,7 @@ export class PromptRunner {
         ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), tools: tools.builtinNames, mode: sessionMode(session), agentsMd: await readAgentsMd(session.cwd) })
         : undefined);
     const systemText = [base, summary && `Summary of the earlier conversation:\n${summary}`].filter(Boolean).join('\n\n');
-    const contextWindow = config.contextWindow ?? this.deps.picker.contextWindow(session);
+    const contextWindow = config.contextWindow ?? this.deps.picker.contextWindow(session) ?? (await target.endpoint.contextWindowOf?.(target.model));
     const plan = planContext({
       system: systemText ? { role: 'system', content: systemText } : undefined,
       turns,

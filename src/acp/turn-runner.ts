@@ -12,7 +12,8 @@ import type { Logger } from '../log.js';
 import type { ChatErrorObject } from '../openai/openai-types.js';
 import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate } from './to-acp.js';
 import { TurnAccumulator, type ToolCallResult, type TurnEvent } from '../openai/turn-accumulator.js';
-import { describeProviderError, errorMeta, type ErrorMeta } from '../openai/user-errors.js';
+import { errorMeta, type ErrorMeta } from '../openai/user-errors.js';
+import { describeFailure } from '../openai/failure-hints.js';
 
 /** How a turn ended. */
 export interface TurnOutcome {
@@ -131,7 +132,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     if (signal.aborted) return { stopReason: 'cancelled', text: seen.text, reasoning: seen.reasoning, toolCalls: [] };
     const failure = error instanceof ProviderError ? error : undefined;
     const words = failure
-      ? describeProviderError(failure, { model: request.model, retries })
+      ? await describeFailure(failure, { model: request.model, retries }, client.options)
       : `Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`;
     if (failure) logger?.warn('turn failed', { kind: failure.kind, error: failure.message });
     else logger?.error('turn failed with an internal error', { error: (error as Error)?.stack ?? String(error) });

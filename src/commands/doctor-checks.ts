@@ -1,6 +1,7 @@
 /**
  * The verdicts of `openai-acp doctor`, kept pure: what the probes found becomes one line per
- * check (✓ passed, ✗ failed with a fix in plain words, – not applicable or not checked).
+ * check (✓ passed, ✗ failed with a fix in plain words, ⚠ failed without stopping the agent, –
+ * not applicable or not checked).
  */
 import type { ConfigError } from '../config/config.js';
 import { describeConfigProblems } from '../config/config.js';
@@ -9,8 +10,15 @@ import { describeProviderError } from '../openai/user-errors.js';
 import { maskUrl, scrubSecrets } from './mask.js';
 import type { CompletionProbe, ModelsProbe } from './probes.js';
 
-/** `pass` ✓, `fail` ✗, `warn` ! (does not block the agent), `skip` – (not applicable, or not checked because an earlier check failed). */
+/**
+ * `pass` ✓, `fail` ✗ (the agent would not work), `warn` ⚠ (something is missing, but the agent
+ * works: the model list, usage, reasoning effort), `skip` – (not applicable, or not checked
+ * because an earlier check failed).
+ */
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
+
+/** The checks whose failure does not stop the agent: reported as ⚠, not ✗. */
+const NON_BLOCKING: readonly string[] = ['model list (GET /models)', 'usage reported', 'reasoning effort accepted'];
 
 /** One line of the report. */
 export interface CheckLine {
@@ -61,6 +69,8 @@ export interface EndpointFacts {
   secrets: readonly string[];
   /** Keyless cloud credentials in use (`AWS SigV4 signature`, `Entra ID token`), and the fix when refused. */
   credentials?: { what: string; fix: string } | undefined;
+  /** After a 404 of the completion: the base URL with `/v1` added, when that one lists models. */
+  missingV1?: string | undefined;
 }
 
 const line = (status: CheckStatus, title: string, detail: string, fix?: string): CheckLine => (fix ? { status, title, detail, fix } : { status, title, detail });
@@ -119,8 +129,12 @@ export function endpointChecks(facts: EndpointFacts): { lines: CheckLine[]; work
       : facts.hasKey
         ? `check the key in ${facts.keySetting}; if the endpoint wants another header (Azure's api-key), set the provider (OPENAI_PROVIDER) or OPENAI_HEADERS`
         : `no API key is set: set ${facts.keySetting}`;
-    const refused = facts.credentials ? `the ${facts.credentials.what}` : facts.hasKey ? 'the key' : 'a request without a key';
-    lines.push(line('fail', CHECK_TITLES.auth, `the endpoint refused ${refused} (HTTP ${refusedStatus})${said ? `; it said: ${scrub(said)}` : ''}`, fix));
+    const what = facts.credentials
+      ? `the endpoint refused the ${facts.credentials.what} (HTTP ${refusedStatus})`
+      : facts.hasKey
+        ? `the endpoint refused the key (HTTP ${refusedStatus})`
+        : `the endpoint needs a key; ${facts.keySetting} is not set (HTTP ${refusedStatus})`;
+    lines.push(line('fail', CHECK_TITLES.auth, `${what}${said ? `; it said: ${scrub(said)}` : ''}`, fix));
   } else {
     authOk = true;
     lines.push(line('pass', CHECK_TITLES.auth, facts.credentials ? `the ${facts.credentials.what} was accepted` : facts.hasKey ? 'the key was accepted' : 'no key is set, and the endpoint did not ask for one'));
@@ -136,12 +150,14 @@ export function endpointChecks(facts: EndpointFacts): { lines: CheckLine[]; work
     completionOk = true;
     lines.push(line('pass', CHECK_TITLES.completion, `the model ${facts.model} answered (finish reason: ${completion.finishReason ?? 'none'})`));
   } else {
-    const words = scrub(describeProviderError(completion.error, { model: facts.model, retries: 0 }));
+    const words = scrub(describeProviderError(completion.error, { model: facts.model, retries: 0, hasKey: facts.hasKey, missingV1: facts.missingV1 }));
     const fix =
       completion.error instanceof ProviderTimeoutError
         ? 'the endpoint is slow or stuck: try again, or raise --timeout-ms'
         : completion.error instanceof ProviderConnectionError
           ? `check ${facts.baseUrlSetting} (now ${facts.baseUrl}) and that the server is running`
+          : completion.error instanceof ProviderHttpError && completion.error.status === 404 && facts.missingV1
+            ? `add /v1 to ${facts.baseUrlSetting}: set it to ${facts.missingV1} (now ${facts.baseUrl}), whose /models answers`
           : completion.error instanceof ProviderHttpError && completion.error.status === 404
             ? `check ${facts.modelSetting} (now ${facts.model}); openai-acp models lists the ids the endpoint serves`
             : isAuthStatus(completion.status)
@@ -164,6 +180,8 @@ export function endpointChecks(facts: EndpointFacts): { lines: CheckLine[]; work
 
   // 6. Reasoning effort.
   lines.push(reasoningLine(facts, scrub));
+  // What does not stop the agent is a warning, not a failure.
+  for (const check of lines) if (check.status === 'fail' && NON_BLOCKING.includes(check.title)) check.status = 'warn';
   return { lines, works: answered && authOk && completionOk };
 }
 
@@ -200,12 +218,12 @@ function reasoningLine(facts: EndpointFacts, scrub: (text: string) => string): C
   return line('fail', title, `${reasoning.parameter}=${reasoning.level} was refused: ${words}`, 'leave the reasoning-effort option at "default" for this model (the agent sends nothing then)');
 }
 
-/** The mark of a status: `✓`, `✗` or `–`. */
+/** The mark of a status: `✓`, `✗`, `⚠` or `–`. */
 export function mark(status: CheckStatus): string {
-  return status === 'pass' ? '✓' : status === 'fail' ? '✗' : status === 'warn' ? '!' : '–';
+  return status === 'pass' ? '✓' : status === 'fail' ? '✗' : status === 'warn' ? '⚠' : '–';
 }
 
-/** A check as text: `✓ title: detail`, and on failure an indented `fix:` line. Ends without a newline. */
+/** A check as text: `✓ title: detail`, and on failure or warning an indented `fix:` line. Ends without a newline. */
 export function renderCheck(check: CheckLine, indent = '  '): string {
   const head = `${indent}${mark(check.status)} ${check.title}: ${check.detail}`;
   return check.fix ? `${head}\n${indent}    fix: ${check.fix}` : head;

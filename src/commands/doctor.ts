@@ -15,13 +15,20 @@ import { describeHeaders, describeSecret, maskUrl } from './mask.js';
 import { probeCompletion, probeModels, type ProbeDeps } from './probes.js';
 import { cloudCredentialChecks } from './doctor-cloud.js';
 import { cloudAuthKind } from '../endpoints/cloud-auth.js';
+import { chooseModel } from '../endpoints/stand-in-model.js';
+import { missingV1 } from '../openai/failure-hints.js';
+import { ProviderHttpError } from '../openai/errors.js';
+import { tryItLine } from './try-it.js';
 import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
 
 /** Default bound of each check, in ms. */
 export const DOCTOR_TIMEOUT_MS = 10_000;
 
-/** What `doctor` runs with (`timeoutMs` bounds each check, default {@link DOCTOR_TIMEOUT_MS}). */
-export type DoctorOptions = CommandRunOptions;
+/**
+ * What `doctor` runs with (`timeoutMs` bounds each check, default {@link DOCTOR_TIMEOUT_MS});
+ * `agentCommand` is the command the closing "Try it" line gives acpx. @defaultValue `openai-acp`
+ */
+export type DoctorOptions = CommandRunOptions & { agentCommand?: string | undefined };
 
 /** The provider family of an endpoint, and how it was decided. */
 function providerOf(settings: NamedEndpointSettings): { id: ProviderId; how: string } {
@@ -49,7 +56,7 @@ function settingNames(settings: NamedEndpointSettings, flags: CliFlags, resolved
 }
 
 /** The configuration lines of one endpoint, secrets masked: as the provider profile resolves it (URLs, where the key goes). */
-function describeEndpoint(settings: NamedEndpointSettings, keyShown: string): string[] {
+function describeEndpoint(settings: NamedEndpointSettings, keyShown: string, modelWhy: string): string[] {
   const provider = providerOf(settings);
   const label = PROVIDER_PROFILES[provider.id]?.label ?? provider.id;
   const resolved = resolveEndpoint({ baseUrl: settings.baseUrl, query: settings.query, apiKey: settings.apiKey, headers: settings.headers, provider: provider.id });
@@ -68,7 +75,7 @@ function describeEndpoint(settings: NamedEndpointSettings, keyShown: string): st
     ['base URL', settings.baseUrl],
     ['chat URL', maskUrl(resolved.chatUrl)],
     ['models URL', resolved.modelsUrl ? maskUrl(resolved.modelsUrl) : 'none (this provider has no model list)'],
-    ['model', settings.model],
+    ['model', `${settings.model} (${modelWhy})`],
     ['API key', `${keyShown ? `${keyShown}: ` : ''}${describeSecret(settings.apiKey)}${keyWhere}`],
     ['headers', describeHeaders(settings.headers)],
   ];
@@ -83,6 +90,12 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
   const unreachable = models.kind === 'unreachable';
   const request = { model: settings.model, messages: [{ role: 'user' as const, content: 'Reply with the single word OK.' }], maxTokens: 1 };
   const completion = unreachable ? undefined : await probeCompletion(settings, request, deps);
+  // Only after a 404: does the base URL lack its /v1?
+  let v1: string | undefined;
+  if (completion && !completion.ok && completion.error instanceof ProviderHttpError && completion.error.status === 404) {
+    const endpoint = resolveEndpoint(settings);
+    v1 = await missingV1(endpoint.chatUrl, { apiKey: endpoint.bearerKey, headers: endpoint.headers, fetch: deps.fetch }, deps.timeoutMs);
+  }
   let reasoning: ReasoningFacts | undefined;
   if (completion?.ok) {
     const provider = providerOf(settings);
@@ -114,6 +127,7 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
     reasoning,
     secrets: secretsOf(settings),
     credentials: keylessCredentials(settings),
+    missingV1: v1,
   };
 }
 
@@ -123,6 +137,16 @@ function keylessCredentials(settings: NamedEndpointSettings): EndpointFacts['cre
   if (kind === 'aws-sigv4') return { what: 'AWS SigV4 signature', fix: 'the IAM identity needs bedrock:InvokeModel (and bedrock:InvokeModelWithResponseStream) on the model, in this region; check the region and `aws sts get-caller-identity`' };
   if (kind === 'azure-entra-id') return { what: 'Entra ID token', fix: 'give the identity the "Cognitive Services OpenAI User" role on the Azure OpenAI resource (role assignments can take a few minutes)' };
   return undefined;
+}
+
+/** Why an endpoint's model is what it is, before any look at the endpoint. */
+function namedWhy(settings: NamedEndpointSettings, flags: CliFlags, resolved: CommandConfig): string {
+  if (resolved.config.modelConfigured && (settings.source !== 'config file' || resolved.model?.endsWith(`/${settings.model}`) || resolved.model === settings.model)) {
+    return `set by ${flags.model ? '--model' : 'OPENAI_MODEL'}`;
+  }
+  if (settings.source === 'local server') return 'the first chat model the local server found lists';
+  if (settings.source === 'config file') return 'from the config file';
+  return 'the default for this provider; set OPENAI_MODEL to choose another';
 }
 
 /**
@@ -142,13 +166,23 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   print(`  config file       ${resolved.configFilePath ?? 'none'}${fileState}`);
   if (resolved.model) print(`  default model     ${resolved.model}`);
   for (const warning of resolved.warnings) print(`  note: ${warning}`);
-  const all = resolved.endpoints.map((settings) => ({ settings, names: settingNames(settings, options.flags, resolved) }));
-  for (const { settings, names } of all) print(`  endpoint "${settings.id}" (${settings.source})`, ...describeEndpoint(settings, names.keyShown));
+  const quiet = createLogger({ level: 'error', write: () => undefined });
+  // A model left unnamed is the first chat model the endpoint lists: check the one the agent would use.
+  const all = await Promise.all(
+    resolved.endpoints.map(async (named) => {
+      const choice = await chooseModel(named, namedWhy(named, options.flags, resolved), { logger: quiet, fetch: options.fetch, modelsTimeoutMs: timeoutMs, enabled: !resolved.configError });
+      const settings = { ...named, model: choice.model, modelIsStandIn: false };
+      return { settings, why: choice.why, names: settingNames(settings, options.flags, resolved) };
+    }),
+  );
+  if (!resolved.model && all[0]) print(`  default model     ${all[0].settings.model}`);
+  for (const { settings, names, why } of all) print(`  endpoint "${settings.id}" (${settings.source})`, ...describeEndpoint(settings, names.keyShown, why));
   print('', 'Checks');
 
   const config = configCheck(resolved.configError);
   print(renderCheck(config));
   let works = config.status === 'pass';
+  let warned = false;
   if (!works) {
     print('  – the endpoint was not checked: fix the configuration first', '', 'Result: the agent would not work; fix the ✗ lines above.');
     return 1;
@@ -182,9 +216,11 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     const facts = await checkEndpoint(settings, names, { logger, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env } });
     const result = endpointChecks(facts);
     for (const check of result.lines) print(renderCheck(check, all.length > 1 ? '    ' : '  '));
+    warned ||= result.lines.some((check) => check.status === 'warn');
     for (const note of notes) print(`    note: ${note}`);
     works &&= result.works;
   }
-  print('', works ? 'Result: the agent would work. Try it: npx acpx --agent openai-acp exec "hello"' : 'Result: the agent would not work; fix the ✗ lines above.');
+  const tryIt = tryItLine(options.env, options.flags, options.agentCommand ?? 'openai-acp');
+  print('', works ? `Result: the agent would work${warned ? ' (the ⚠ lines are worth a look)' : ''}. ${tryIt}` : 'Result: the agent would not work; fix the ✗ lines above.');
   return works ? 0 : 1;
 }

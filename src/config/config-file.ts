@@ -16,6 +16,7 @@ import { ACCEPTED, parseBaseUrl, parseHeaders, Problem, queryProblem } from './c
 import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
 import { mergeQueries } from './query-string.js';
 import { readTextFile, type ReadTextFile } from './secret-files.js';
+import { checkExtraBody, EXTRA_BODY_ACCEPTED } from './extra-body.js';
 
 /** One provider entry as written in the file. */
 export interface ConfigFileProvider {
@@ -37,6 +38,8 @@ export interface ConfigFileProvider {
   query?: string;
   /** Model ids offered when the endpoint's `/models` lists nothing, as `OPENAI_MODELS`. */
   models?: string[];
+  /** Fields merged into every chat request to this provider, as `OPENAI_EXTRA_BODY`. */
+  extraBody?: Record<string, unknown>;
 }
 
 /** The whole file. */
@@ -56,6 +59,8 @@ export interface FileProvider {
   apiKey: string | undefined;
   headers: Record<string, string>;
   models: string[] | undefined;
+  /** Fields merged into every chat request (`extraBody`); `undefined` when absent or `{}`. */
+  extraBody?: Record<string, unknown> | undefined;
   /** Set when `apiKeyEnv` names a variable that is not set (requests go without a key). */
   missingKeyEnv?: string;
 }
@@ -188,6 +193,12 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
       if (!Array.isArray(list) || !list.every((m) => typeof m === 'string')) report(at('models'), 'is not an array of strings', 'model ids such as ["llama3.2", "qwen3"]');
       else models = [...new Set(list.map((m) => m.trim()).filter(Boolean))];
     }
+    let extraBody: Record<string, unknown> | undefined;
+    if (entry['extraBody'] !== undefined) {
+      const checked = checkExtraBody(entry['extraBody']);
+      if (checked instanceof Problem) report(at('extraBody'), checked.text, EXTRA_BODY_ACCEPTED);
+      else extraBody = checked;
+    }
     if (problems.length > before || base instanceof Problem) return;
     providers.push({
       id,
@@ -197,6 +208,7 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
       apiKey,
       headers,
       models: models?.length ? models : undefined,
+      ...(extraBody ? { extraBody } : {}),
       ...(missingKeyEnv ? { missingKeyEnv } : {}),
     });
   });

@@ -6,10 +6,11 @@
  */
 import { parse as parseDotEnv } from 'dotenv';
 import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
-import type { LogLevel } from '../log.js';
+import { LOG_FORMATS, type LogFormat, type LogLevel } from '../log.js';
 import { ACCEPTED, MAX_TIMER_MS, no, NOT_SENDABLE, parseBaseUrl, parseHeaders, parseInteger, parseModelList, parseTemperature, Problem, queryProblem, quote } from './config-values.js';
 import { decodeQueryPiece, mergeQueries } from './query-string.js';
 import { applySecretFiles, readTextFile, type ReadTextFile } from './secret-files.js';
+import { EXTRA_BODY_ACCEPTED, parseExtraBody } from './extra-body.js';
 
 export type { LogLevel } from '../log.js';
 
@@ -39,6 +40,11 @@ export interface Config {
   headers: Record<string, string>;
   /** Query string without its leading `?`, e.g. `api-version=2024-10-21` (OPENAI_QUERY and the base URL's own, combined). */
   query: string | undefined;
+  /**
+   * Fields merged into every chat request (`OPENAI_EXTRA_BODY`, a JSON object; see
+   * `openai/extra-body.ts` for precedence); `undefined` when unset or `{}`.
+   */
+  extraBody: Record<string, unknown> | undefined;
   /** Retries of a failed request, a non-negative integer; default 2. */
   maxRetries: number;
   /** Longest silence in ms before a request is abandoned, 1 to 2147483647; default 600000. */
@@ -47,8 +53,15 @@ export interface Config {
   contextWindow: number | undefined;
   /** stderr log level; default `info`. */
   logLevel: LogLevel;
+  /** stderr line format (`OPENAI_ACP_LOG_FORMAT`): `text`, or `json` for log collectors; default `text`. */
+  logFormat: LogFormat;
   /** Provider family from `OPENAI_PROVIDER` (lower-cased; validated against the known families); `undefined` = detect from the base URL. */
   provider: ProviderId | undefined;
+  /**
+   * `OPENAI_ACP_IN_CONTAINER`: whether the zero-configuration search also looks on the container's
+   * host (`host.docker.internal`); `undefined` (`auto`, the default) detects it.
+   */
+  inContainer: boolean | undefined;
   /** Raw `OPENAI_ACP_STATE_DIR`: a directory, `off`, or `undefined` for the default. */
   stateDir: string | undefined;
   /** Whether `OPENAI_BASE_URL` (or `--base-url`) or `OPENAI_API_KEY` is set: when neither is, a local server is looked for. */
@@ -165,6 +178,7 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
     const bad = queryProblem(query);
     return bad ? no(bad) : query;
   });
+  const extraBody = check('OPENAI_EXTRA_BODY', EXTRA_BODY_ACCEPTED, parseExtraBody);
   const maxRetries = check('OPENAI_MAX_RETRIES', 'a whole number, 0 or more', integer(0));
   const timeoutMs = check('OPENAI_TIMEOUT_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
   const contextWindow = check('OPENAI_CONTEXT_WINDOW', ACCEPTED.tokens, integer(1));
@@ -172,12 +186,21 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
     LOG_LEVELS.find((level) => level === raw.toLowerCase()) ?? no(`${quote(raw)} is not a log level`),
   );
 
+  const logFormat = check('OPENAI_ACP_LOG_FORMAT', 'text or json', (raw) =>
+    LOG_FORMATS.find((format) => format === raw.toLowerCase()) ?? no(`${quote(raw)} is not a log format`),
+  );
   const provider = check('OPENAI_PROVIDER', `one of ${PROVIDER_IDS.join(', ')}`, (raw) => parseProviderId(raw) ?? no(`${quote(raw)} is not a known provider`));
   const [stateDir] = read('OPENAI_ACP_STATE_DIR');
   const tools = check('OPENAI_ACP_TOOLS', 'on or off', (raw) => (/^(on|true|1|yes)$/i.test(raw) ? true : /^(off|false|0|no)$/i.test(raw) ? false : no(`${quote(raw)} is neither on nor off`)));
   const maxSteps = check('OPENAI_ACP_MAX_STEPS', 'a whole number of model requests, 1 or more', integer(1, 10_000));
   const mcpStartupMs = check('OPENAI_ACP_MCP_STARTUP_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
   const mcpToolTimeoutMs = check('OPENAI_ACP_MCP_TOOL_TIMEOUT_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
+  const inContainer = check('OPENAI_ACP_IN_CONTAINER', 'auto, true or false', (raw) => {
+    const value = raw.toLowerCase();
+    if (value === 'auto') return 'auto' as const;
+    if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+    return ['0', 'false', 'no', 'off'].includes(value) ? false : no(`${quote(raw)} is not auto, true or false`);
+  });
 
   const baseUrl = base?.baseUrl ?? CONFIG_DEFAULTS.baseUrl;
   const query = mergeQueries(base?.query, extraQuery);
@@ -192,16 +215,19 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
     temperature,
     headers: headers ?? {},
     query,
+    extraBody,
     maxRetries: maxRetries ?? CONFIG_DEFAULTS.maxRetries,
     timeoutMs: timeoutMs ?? CONFIG_DEFAULTS.timeoutMs,
     contextWindow,
     logLevel: logLevel ?? CONFIG_DEFAULTS.logLevel,
+    logFormat: logFormat ?? 'text',
     provider,
     stateDir,
     tools: tools ?? CONFIG_DEFAULTS.tools,
     maxSteps: maxSteps ?? CONFIG_DEFAULTS.maxSteps,
     mcpStartupMs: mcpStartupMs ?? CONFIG_DEFAULTS.mcpStartupMs,
     mcpToolTimeoutMs: mcpToolTimeoutMs ?? CONFIG_DEFAULTS.mcpToolTimeoutMs,
+    inContainer: inContainer === 'auto' ? undefined : inContainer,
     endpointConfigured: read('OPENAI_BASE_URL', flags.baseUrl)[0] !== undefined || read('OPENAI_API_KEY')[0] !== undefined,
     modelConfigured: model !== undefined,
   };

@@ -8,6 +8,7 @@ import type { Config } from '../config/config.js';
 import type { FetchLike } from '../openai/http.js';
 import type { Logger } from '../log.js';
 import { ModelCatalog } from './model-catalog.js';
+import { serverContextLookup } from './server-context.js';
 import { resolveEndpoint, type ProviderId, type ProviderProfile, type ResolvedEndpoint } from '../config/providers.js';
 import { AGENT_NAME, VERSION } from '../version.js';
 import { cloudAuthorizer, type CloudAuthDeps } from './cloud-auth.js';
@@ -17,6 +18,8 @@ export type EndpointSettings = Pick<
   Config,
   'baseUrl' | 'chatCompletionsUrl' | 'apiKey' | 'headers' | 'query' | 'model' | 'models' | 'maxRetries' | 'timeoutMs'
 > & {
+  /** Fields merged into every chat request (`OPENAI_EXTRA_BODY`, a provider's `extraBody`). @defaultValue none */
+  extraBody?: Record<string, unknown> | undefined;
   /** Provider family (`OPENAI_PROVIDER`, a config file's `provider`); `undefined` detects it from `baseUrl`. */
   provider?: ProviderId | undefined;
   /**
@@ -52,6 +55,12 @@ export interface Endpoint {
   readonly resolved: ResolvedEndpoint;
   readonly client: ChatCompletionsClient;
   readonly catalog: ModelCatalog;
+  /**
+   * The context window (tokens) the server reports for `model` when `/models` did not: Ollama's
+   * `/api/show`, LM Studio's `/api/v0/models` (see `server-context.ts`); `undefined` for other
+   * providers or when the server does not say. Cached; bounded by 2 s; never rejects.
+   */
+  readonly contextWindowOf?: ((model: string) => Promise<number | undefined>) | undefined;
 }
 
 /** The `User-Agent` sent with every request, e.g. `openai-acp/0.1.0`. */
@@ -78,6 +87,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     profile: resolved.profile,
     maxRetries: settings.maxRetries,
     timeoutMs: settings.timeoutMs,
+    extraBody: settings.extraBody,
     userAgent: USER_AGENT,
     logger: deps.logger,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
@@ -99,5 +109,11 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     enabled: deps.enabled ?? true,
     authorize,
   });
-  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog };
+  const contextWindowOf = serverContextLookup({ provider: resolved.provider, baseUrl: settings.baseUrl, headers: buildAuthHeaders(resolved.bearerKey, resolved.headers), extraBody: settings.extraBody, fetch: deps.fetch });
+  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, contextWindowOf };
+}
+
+/** The auth and user headers every request of this endpoint carries. */
+function buildAuthHeaders(bearerKey: string | undefined, headers: Record<string, string>): Record<string, string> {
+  return { 'user-agent': USER_AGENT, ...(bearerKey ? { authorization: `Bearer ${bearerKey}` } : {}), ...headers };
 }

@@ -209,11 +209,16 @@ const HOW: Record<LocalProvider, { name: string; start: string; noModels: string
  * Words for the user when no local server was found: what was tried, what answered without being
  * usable (when `probes` are given), how to start each server or point at it with
  * `OPENAI_BASE_URL`, and `OPENAI_API_KEY` for a cloud provider. Markdown, several lines.
+ *
+ * @param container - true inside a container: also says how to reach a server on the host
+ *   (`host.docker.internal`, `--add-host` on Linux, a server listening beyond its loopback).
+ *   @defaultValue false
  */
 export function noLocalServerHelp(
   candidates: ReadonlyArray<LocalCandidate> = LOCAL_CANDIDATES,
   probes: ReadonlyArray<LocalProbe> = [],
   host: string = LOCAL_HOST,
+  container = false,
 ): string {
   const tried = candidates.map(({ port, provider }) => `${HOW[provider].name} :${port}`).join(', ');
   const lines = [`No OpenAI-compatible server with a model was found on ${host} (tried ${tried}), and neither OPENAI_BASE_URL nor OPENAI_API_KEY is set.`];
@@ -225,6 +230,13 @@ export function noLocalServerHelp(
   lines.push('Start a local server (it is found automatically), or point at one with OPENAI_BASE_URL:');
   for (const { port, provider } of candidates) {
     lines.push(`- ${HOW[provider].name}: ${HOW[provider].start} — \`OPENAI_BASE_URL=http://${urlHost(host)}:${port}/v1\``);
+  }
+  if (container) {
+    lines.push(
+      'openai-acp runs in a container, where 127.0.0.1 is the container itself; host.docker.internal (the host) was tried too and did not answer. To use a server on the host: ' +
+        'run the container with `--add-host=host.docker.internal:host-gateway` (Linux; Docker Desktop defines the name), make the server listen beyond its loopback (Ollama: `OLLAMA_HOST=0.0.0.0 ollama serve`), ' +
+        'and set `OPENAI_BASE_URL=http://host.docker.internal:11434/v1` (with the port of your server).',
+    );
   }
   lines.push(
     'For a cloud provider, set OPENAI_API_KEY and OPENAI_MODEL (and OPENAI_BASE_URL for one other than OpenAI, e.g. `https://openrouter.ai/api/v1`).',

@@ -8,7 +8,10 @@ import { join, resolve as resolvePath } from 'node:path';
 import { defaultConfigPath, parseConfigFile, type ConfigFileResult } from '../config/config-file.js';
 import { CONFIG_DEFAULTS, ConfigError, loadConfig, mergeDotEnv, type CliFlags, type Config, type ConfigProblem } from '../config/config.js';
 import type { NamedEndpointSettings } from './endpoint-registry.js';
-import { noLocalServerHelp, probeLocalServers, type LocalDiscovery } from './local-discovery.js';
+import { noLocalServerHelp, type LocalDiscovery } from './local-discovery.js';
+import { probeNearbyServers } from './container.js';
+import { takesListedModel } from './stand-in-model.js';
+import { detectProvider } from '../config/providers.js';
 import type { Logger } from '../log.js';
 
 /** The configuration without the (asynchronous) local server search. */
@@ -51,6 +54,7 @@ export function environmentEndpoint(config: Config, id: string): NamedEndpointSe
     query: config.query,
     model: config.model,
     models: config.models,
+    extraBody: config.extraBody,
     maxRetries: config.maxRetries,
     timeoutMs: config.timeoutMs,
   };
@@ -95,7 +99,12 @@ export function resolveStaticConfig(options: { flags: CliFlags; env: Record<stri
   const path = resolvePath(options.cwd, defaultConfigPath(env));
   const file = readConfigFileAt(path, Boolean(env['OPENAI_ACP_CONFIG']?.trim()), env);
   const endpoints: NamedEndpointSettings[] = [];
-  if (config.endpointConfigured) endpoints.push(environmentEndpoint(config, 'default'));
+  if (config.endpointConfigured) {
+    const environment = environmentEndpoint(config, 'default');
+    // Without OPENAI_MODEL, a self-hosted server's default is the first chat model it lists (gpt-4o only for OpenAI and Azure).
+    if (!config.modelConfigured && takesListedModel(config.provider ?? detectProvider(config.baseUrl))) environment.modelIsStandIn = true;
+    endpoints.push(environment);
+  }
   if (Array.isArray(file)) problems.push(...file);
   else if (file) {
     for (const provider of file.providers) {
@@ -117,6 +126,7 @@ export function resolveStaticConfig(options: { flags: CliFlags; env: Record<stri
         model: provider.models?.[0] ?? CONFIG_DEFAULTS.model,
         modelIsStandIn: !provider.models?.length,
         models: provider.models,
+        extraBody: provider.extraBody,
         maxRetries: config.maxRetries,
         timeoutMs: config.timeoutMs,
       });
@@ -167,12 +177,13 @@ export interface StartPlan {
  * first chat model unless `OPENAI_MODEL` is set), or words saying how to configure one.
  * Never rejects; logs what was chosen at `info`.
  *
- * @param discover - injectable search (tests). @defaultValue {@link probeLocalServers} with its 300 ms bound
+ * @param discover - injectable search (tests); `container: true` in its result adds how to reach
+ *   the container's host to the help text. @defaultValue {@link probeNearbyServers} with its 300 ms bound
  */
 export async function startPlan(
   resolved: StaticRuntimeConfig,
   logger: Logger,
-  discover: (logger: Logger) => Promise<LocalDiscovery> = (log) => probeLocalServers({ logger: log }),
+  discover: (logger: Logger) => Promise<LocalDiscovery & { container?: boolean }> = (log) => probeNearbyServers({ logger: log, container: resolved.config.inContainer }),
 ): Promise<StartPlan> {
   if (!resolved.needsDiscovery) return { endpoints: resolved.endpoints, model: resolved.model };
   const { config } = resolved;
@@ -180,7 +191,7 @@ export async function startPlan(
   const server = found.server;
   if (!server) {
     logger.warn('no endpoint configured and no local server found; every prompt will say how to configure one');
-    return { endpoints: [], model: undefined, missing: noLocalServerHelp(undefined, found.probes) };
+    return { endpoints: [], model: undefined, missing: noLocalServerHelp(undefined, found.probes, undefined, found.container === true) };
   }
   const model = config.modelConfigured ? config.model : server.defaultModel;
   logger.info('using the local server found', { provider: server.provider, baseUrl: server.baseUrl, model, models: server.models.length });
@@ -198,6 +209,7 @@ export async function startPlan(
         query: undefined,
         model,
         models: config.models,
+        extraBody: config.extraBody,
         maxRetries: config.maxRetries,
         timeoutMs: config.timeoutMs,
       },

@@ -44,6 +44,8 @@ export interface ChatClientOptions {
   maxRetries?: number;
   /** Longest silence (no bytes) before the request is abandoned, in ms, measured between network reads. @defaultValue 600000 */
   timeoutMs?: number;
+  /** Fields merged into every request body (`OPENAI_EXTRA_BODY`; precedence in `extra-body.ts`). @defaultValue none */
+  extraBody?: Record<string, unknown> | undefined;
   /** `User-Agent` value. */
   userAgent?: string;
   logger?: Logger | undefined;
@@ -101,7 +103,7 @@ export class ChatCompletionsClient {
     const maxRetries = this.options.maxRetries ?? 2;
     const { url } = this.options;
     const memory = this.options.corrections ?? processCorrections;
-    const base = buildChatRequestBody(request, requestShape(this.profile, request.model));
+    const base = buildChatRequestBody(request, { ...requestShape(this.profile, request.model), extraBody: this.options.extraBody });
     let corrections = 0;
     for (let attempt = 0; ; attempt++) {
       const known = memory.get(url, request.model);

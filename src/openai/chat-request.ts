@@ -8,6 +8,7 @@
 import { maxTokensParam, type MaxTokensParam, type ProviderProfile, type ReasoningSpelling } from '../config/providers.js';
 import type { ChatMessage } from './openai-types.js';
 import type { ChatClientOptions } from './chat-client.js';
+import { mergeExtraBody } from './extra-body.js';
 
 /** One chat request, independent of the endpoint. */
 export interface ChatRequest {
@@ -38,6 +39,8 @@ export interface RequestShape {
   reasoningSpelling?: ReasoningSpelling;
   /** Send `stream_options: {include_usage: true}` (usage on the last chunk). @defaultValue true */
   streamOptions?: boolean;
+  /** Configured extra fields, merged in last (`model`, `messages`, `stream`, `tools` stay ours). @defaultValue none */
+  extraBody?: Record<string, unknown> | undefined;
 }
 
 /** The JSON body of a streaming request, before any learned correction. */
@@ -53,7 +56,7 @@ export function buildChatRequestBody(request: ChatRequest, shape: RequestShape =
     if (spelling === 'reasoning_effort') body['reasoning_effort'] = effort;
     else if (spelling === 'reasoning.effort') body['reasoning'] = { effort };
   }
-  return body;
+  return mergeExtraBody(body, shape.extraBody);
 }
 
 /** The {@link RequestShape} a profile gives `model`. */

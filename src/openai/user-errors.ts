@@ -18,6 +18,10 @@ export interface ErrorContext {
   model: string;
   /** Retries made before giving up. */
   retries: number;
+  /** Whether the request carried a key; `false` turns a 401/403 into "the endpoint needs a key". @defaultValue unknown (treated as true) */
+  hasKey?: boolean | undefined;
+  /** After a 404: the base URL with `/v1` added, when that one lists models (see `failure-hints.ts`). */
+  missingV1?: string | undefined;
 }
 
 const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i;
@@ -32,6 +36,12 @@ export function describeProviderError(error: ProviderError, context: ErrorContex
   if (error instanceof ProviderHttpError) {
     const said = error.providerMessage ? `\nThe provider said: ${error.providerMessage}` : '';
     const status = `HTTP ${error.status}`;
+    if ((error.status === 401 || error.status === 403) && context.hasKey === false) {
+      return `${status} at ${error.url}: the endpoint needs a key; OPENAI_API_KEY is not set. Set it (for a config-file provider, the variable its apiKeyEnv names).${said}`;
+    }
+    if (error.status === 404 && context.missingV1) {
+      return `Not found (${status}) at ${error.url}, but ${context.missingV1}/models answers: add /v1 to OPENAI_BASE_URL (OPENAI_BASE_URL=${context.missingV1}).${said}`;
+    }
     if (error.status === 401 || error.status === 403) {
       return `The endpoint refused the API key (${status}) at ${error.url}. Check OPENAI_API_KEY (and OPENAI_HEADERS if the endpoint wants another header such as Azure's api-key).${said}`;
     }

@@ -47,7 +47,7 @@ describe('openai-acp doctor', () => {
     expect(server.requests[1]!.body['reasoning_effort']).toBe('low');
   });
 
-  it('fails only the model-list and usage checks when those are missing, and still exits 0', async () => {
+  it('warns (⚠, not ✗) about a missing model and missing usage, and still exits 0', async () => {
     const server = await fake((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end(`${chunk({ content: 'O' }, 'length')}data: [DONE]\n\n`);
@@ -56,10 +56,12 @@ describe('openai-acp doctor', () => {
     const run = await doctor({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model' });
     expect(run.code).toBe(0);
     expect(checkLine(run.stdout, 'authentication accepted')).toMatch(/^✓ .*no key is set/);
-    expect(checkLine(run.stdout, 'model list (GET /models)')).toMatch(/^✗ .*2 models, but not test-model/);
+    expect(checkLine(run.stdout, 'model list (GET /models)')).toMatch(/^⚠ .*2 models, but not test-model/);
     expect(run.stdout).toMatch(/fix: set OPENAI_MODEL to one of other-model, third-model/);
     expect(checkLine(run.stdout, 'one-token streamed completion')).toMatch(/^✓ .*finish reason: length/);
-    expect(checkLine(run.stdout, 'usage reported')).toMatch(/^✗ usage reported: the stream carried no token counts/);
+    expect(checkLine(run.stdout, 'usage reported')).toMatch(/^⚠ usage reported: the stream carried no token counts/);
+    expect(run.stdout).toContain('Result: the agent would work (the ⚠ lines are worth a look)');
+    expect(run.stdout).not.toMatch(/^\s*✗/m);
   });
 
   it('reports a refused key (HTTP 401) with a fix, without echoing any part of the key', async () => {
@@ -84,7 +86,8 @@ describe('openai-acp doctor', () => {
     server.setModels({ error: { message: 'Missing bearer authentication' } }, 401);
     const run = await doctor({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model' });
     expect(run.code).toBe(1);
-    expect(checkLine(run.stdout, 'authentication accepted')).toMatch(/^✗ .*refused a request without a key \(HTTP 401\)/);
+    expect(checkLine(run.stdout, 'authentication accepted')).toMatch(/^✗ .*the endpoint needs a key; OPENAI_API_KEY is not set \(HTTP 401\)/);
+    expect(checkLine(run.stdout, 'one-token streamed completion')).toMatch(/the endpoint needs a key; OPENAI_API_KEY is not set/);
     expect(run.stdout).toMatch(/fix: no API key is set: set OPENAI_API_KEY/);
   });
 
@@ -127,7 +130,7 @@ describe('openai-acp doctor', () => {
     });
     const run = await doctor({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model' });
     expect(run.code).toBe(0);
-    expect(checkLine(run.stdout, 'reasoning effort accepted')).toMatch(/^✗ reasoning effort accepted: reasoning_effort=low was refused/);
+    expect(checkLine(run.stdout, 'reasoning effort accepted')).toMatch(/^⚠ reasoning effort accepted: reasoning_effort=low was refused/);
     expect(run.stdout).toMatch(/fix: leave the reasoning-effort option at "default"/);
   });
 
@@ -178,5 +181,36 @@ describe('openai-acp doctor', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('(not used: see the configuration check)');
     expect(checkLine(run.stdout, 'configuration is valid')).toMatch(/^✗ .*providers\[0\]\.baseUrl/);
+  });
+});
+
+describe('openai-acp doctor, first-run help', () => {
+  it('names the model it picked, and why, when OPENAI_MODEL is unset on a self-hosted server', async () => {
+    const server = await fake(streamText(['OK']));
+    server.setModels({ object: 'list', data: [{ id: 'nomic-embed-text' }, { id: 'qwen3:8b' }] });
+    const run = await doctor({ OPENAI_BASE_URL: server.baseUrl });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/model\s+qwen3:8b \(the first chat model the endpoint lists, as OPENAI_MODEL is not set/);
+    expect(server.requests[0]!.body['model']).toBe('qwen3:8b');
+    expect(checkLine(run.stdout, 'model list (GET /models)')).toMatch(/^✓ .*including qwen3:8b/);
+  });
+
+  it('says "add /v1" when the base URL lacks it and <base>/v1/models answers', async () => {
+    const server = await fake(httpError(404, '404 page not found'));
+    const base = server.baseUrl.replace(/\/v1$/, '');
+    const run = await doctor({ OPENAI_BASE_URL: base, OPENAI_MODEL: 'test-model' });
+    expect(run.code).toBe(1);
+    expect(checkLine(run.stdout, 'one-token streamed completion')).toContain('add /v1 to OPENAI_BASE_URL');
+    expect(run.stdout).toContain(`fix: add /v1 to OPENAI_BASE_URL: set it to ${base}/v1`);
+  });
+
+  it('repeats the settings it ran with in the closing "Try it" line, never a secret', async () => {
+    const server = await fake();
+    const run = await doctor({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_API_KEY: KEY, OPENAI_EXTRA_BODY: '{"seed": 1}' });
+    expect(run.code).toBe(0);
+    const line = run.stdout.split('\n').find((l) => l.includes('Try it:'))!;
+    expect(line).toContain(`Try it: OPENAI_BASE_URL=${server.baseUrl} OPENAI_MODEL=test-model OPENAI_EXTRA_BODY='{"seed": 1}' npx acpx --agent`);
+    expect(line).toContain('(with OPENAI_API_KEY set as now; not repeated here)');
+    expect(line).not.toContain(KEY.slice(0, 8));
   });
 });

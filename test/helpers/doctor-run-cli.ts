@@ -5,9 +5,10 @@
  * never read or written.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { CLI } from './spawn-agent.js';
 
 export interface CliRun {
@@ -19,9 +20,16 @@ export interface CliRun {
   ms: number;
 }
 
-/** A fresh temp directory to use as HOME (`XDG_CONFIG_HOME` is `<home>/.config`). */
+const homes: string[] = [];
+afterAll(() => {
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
+});
+
+/** A fresh temp directory to use as HOME (`XDG_CONFIG_HOME` is `<home>/.config`), removed after the test file. */
 export function tempHome(): string {
-  return mkdtempSync(join(tmpdir(), 'openai-acp-cli-'));
+  const home = mkdtempSync(join(tmpdir(), 'openai-acp-cli-'));
+  homes.push(home);
+  return home;
 }
 
 /** The clean environment for `home`, plus `env`. */
@@ -30,7 +38,8 @@ export function cleanEnv(home: string, env: Record<string, string> = {}): Record
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !key.startsWith('OPENAI_') && !/_PROXY$/i.test(key) && !/_API_KEY$/.test(key) && key !== 'XDG_CONFIG_HOME') base[key] = value;
   }
-  return { ...base, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...env };
+  // OPENAI_ACP_IN_CONTAINER=false: the local search must not look up host.docker.internal (no test leaves 127.0.0.1).
+  return { ...base, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), OPENAI_ACP_IN_CONTAINER: 'false', ...env };
 }
 
 /**
@@ -57,5 +66,5 @@ export function runCli(args: string[], options: { home: string; env?: Record<str
 
 /** The report line of a doctor check (`✓ endpoint answers: …`), or `undefined`. */
 export function checkLine(stdout: string, title: string): string | undefined {
-  return stdout.split('\n').find((line) => /^\s*[✓✗–] /.test(line) && line.includes(` ${title}:`))?.trim();
+  return stdout.split('\n').find((line) => /^\s*[✓✗⚠–] /.test(line) && line.includes(` ${title}:`))?.trim();
 }

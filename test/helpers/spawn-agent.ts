@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 
 /** Longest wait for an answer before a request fails with the agent's stderr, in ms. */
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -42,16 +43,19 @@ export interface AgentProcess {
 /**
  * A scratch home for spawned agents, so that no test reads the user's config file or writes
  * sessions into the user's state directory: `XDG_CONFIG_HOME` and `XDG_STATE_HOME` point here.
+ * One per test file (each file imports this module afresh), removed after the file's tests:
+ * vitest ends its workers without an `exit` event, so a `process.on('exit')` cleanup never ran.
  */
 export const SCRATCH_HOME = mkdtempSync(join(tmpdir(), 'openai-acp-home-'));
-process.once('exit', () => rmSync(SCRATCH_HOME, { recursive: true, force: true }));
+afterAll(() => rmSync(SCRATCH_HOME, { recursive: true, force: true }));
 
 /**
  * Spawn the agent with `env` added to a clean environment: no inherited OPENAI_* or proxy
  * settings, config and state under {@link SCRATCH_HOME} (unless `env` says otherwise).
  */
 export function spawnAgent(env: Record<string, string>, args: string[] = []): AgentProcess {
-  const base: Record<string, string> = { XDG_CONFIG_HOME: join(SCRATCH_HOME, 'config'), XDG_STATE_HOME: join(SCRATCH_HOME, 'state') };
+  // OPENAI_ACP_IN_CONTAINER=false: the local search must not look up host.docker.internal (no test leaves 127.0.0.1).
+  const base: Record<string, string> = { XDG_CONFIG_HOME: join(SCRATCH_HOME, 'config'), XDG_STATE_HOME: join(SCRATCH_HOME, 'state'), OPENAI_ACP_IN_CONTAINER: 'false' };
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !key.startsWith('OPENAI_') && !key.startsWith('XDG_') && !/_PROXY$/i.test(key)) base[key] = value;
   }

@@ -1,0 +1,45 @@
+/**
+ * Extra fields for every chat request (`OPENAI_EXTRA_BODY`, and `extraBody` of a config-file
+ * provider): a JSON object merged into the request body, for what a server takes beyond the
+ * OpenAI fields. Examples from the servers' docs:
+ * - Ollama `{"options": {"num_ctx": 32768}}` (https://github.com/ollama/ollama/blob/main/docs/api.md,
+ *   model parameters; its OpenAI endpoint passes `options` through in recent versions);
+ * - vLLM `{"chat_template_kwargs": {"enable_thinking": false}, "top_k": 20}`
+ *   (https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html, extra parameters);
+ * - any server: `{"seed": 42}`.
+ */
+import { no, Problem } from './config-values.js';
+
+/** The accepted form, for {@link ConfigProblem.accepted}. */
+export const EXTRA_BODY_ACCEPTED = 'a JSON object of request fields, e.g. {"options":{"num_ctx":32768}} or {"top_k":20,"seed":42}';
+
+/** Request fields the agent always sets itself; extra values for them are ignored (see `mergeExtraBody`). */
+export const OWN_BODY_FIELDS: readonly string[] = ['model', 'messages', 'stream', 'tools'];
+
+/** Whether `value` is a plain JSON object (not an array, not null). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Parses `OPENAI_EXTRA_BODY`: the object, or a {@link Problem} saying why it is not one (its text
+ * is never echoed: it may hold a secret such as an upstream key). `{}` counts as unset.
+ */
+export function parseExtraBody(raw: string): Record<string, unknown> | undefined | Problem {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return no('is not valid JSON');
+  }
+  if (!isJsonObject(value)) return no(`is JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not an object`);
+  return Object.keys(value).length > 0 ? value : undefined;
+}
+
+/** {@link parseExtraBody} for a config file's already-decoded `extraBody`. */
+export function checkExtraBody(value: unknown): Record<string, unknown> | undefined | Problem {
+  if (!isJsonObject(value)) return no(`is ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}, not an object`);
+  return Object.keys(value).length > 0 ? value : undefined;
+}
+
+export { Problem };
