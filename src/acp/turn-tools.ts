@@ -58,6 +58,8 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
     return { definitions, mcpTools };
   };
   const local = createLocalBackend(state.roots);
+  // Kept up to date as choices are made, so an "always" answered in this turn counts in its next calls.
+  const remembered = rememberedChoices(session);
   return {
     offer,
     builtinNames: builtins.map((tool) => tool.function.name),
@@ -66,9 +68,13 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
       client,
       backend: createClientBackend({ client, sessionId: session.id, capabilities, local }),
       roots: state.roots,
-      mode,
-      remembered: rememberedChoices(session),
+      // Read at each step: a mode chosen while the turn runs applies from its next step.
+      get mode() {
+        return sessionMode(session);
+      },
+      remembered,
       remember: async (key, choice) => {
+        remembered[key] = choice;
         const change = rememberChoice(key, choice);
         Object.assign(session.options, change);
         await input.saveOptions(change);

@@ -60,7 +60,8 @@ export function commandName(line: string): string {
 /**
  * The decision for one call.
  * - Reads never ask.
- * - `read-only`: anything that mutates is refused (such tools are not even offered).
+ * - `read-only`: anything that mutates is refused (such tools are not even offered), but for MCP
+ *   tools marked read-only (they are offered): those ask, as in `ask`.
  * - `full-access`: nothing asks.
  * - A remembered choice for the call's key wins next (`allow` or `reject`).
  * - `accept-edits`: edits inside the cwd and MCP tools marked read-only run; the rest asks.
@@ -68,7 +69,7 @@ export function commandName(line: string): string {
  */
 export function decidePermission(mode: SessionMode, remembered: Readonly<Record<string, 'allow' | 'reject'>>, subject: PermissionSubject): PermissionDecision {
   if (subject.mutates === false) return 'allow';
-  if (mode === 'read-only') return 'reject';
+  if (mode === 'read-only' && subject.readOnlyHint !== true) return 'reject';
   if (mode === 'full-access') return 'allow';
   const choice = remembered[subject.key];
   if (choice) return choice;
