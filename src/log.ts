@@ -3,6 +3,8 @@
  * secrets (the API key, secret header values) are replaced by `***` wherever they appear.
  */
 
+import { escapeControls, redactText } from './redact.js';
+
 /** Log verbosity, most severe first; a logger at `info` drops only `debug` records. */
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 
@@ -36,19 +38,6 @@ export interface LoggerOptions {
 }
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
-/** Shortest secret that is redacted; shorter ones would blank out ordinary words. */
-const MIN_SECRET_LENGTH = 4;
-const REDACTED = '***';
-
-/** Control characters (line breaks included) escaped, so a message stays on one line. */
-function escapeControls(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, (c) => {
-    if (c === '\n') return '\\n';
-    if (c === '\r') return '\\r';
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
-}
-
 /** JSON of `fields`, tolerating cycles, bigints, errors and throwing `toJSON`s; '' when empty. */
 function renderFields(fields: LogFields | undefined): string {
   if (!fields || Object.keys(fields).length === 0) return '';
@@ -68,58 +57,19 @@ function renderFields(fields: LogFields | undefined): string {
   }
 }
 
-/** Each secret as it may appear in a line: raw, JSON-escaped, and control-escaped. */
-function secretForms(secrets: readonly string[]): string[] {
-  const forms = new Set<string>();
-  for (const secret of secrets) {
-    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) continue;
-    forms.add(secret);
-    forms.add(JSON.stringify(secret).slice(1, -1));
-    forms.add(escapeControls(secret));
-  }
-  return [...forms];
-}
-
-/**
- * Replaces every occurrence of every form by `***`. Overlapping or touching occurrences are
- * merged into one, so no piece of a secret survives; the pass repeats until nothing matches
- * (a replacement could complete another secret). Each pass shortens the line, so it ends.
- */
-function redact(line: string, forms: readonly string[]): string {
-  for (;;) {
-    const spans: [number, number][] = [];
-    for (const form of forms) {
-      for (let at = line.indexOf(form); at !== -1; at = line.indexOf(form, at + 1)) spans.push([at, at + form.length]);
-    }
-    if (spans.length === 0) return line;
-    spans.sort((a, b) => a[0] - b[0]);
-    let out = '';
-    let kept = 0;
-    for (let i = 0; i < spans.length; ) {
-      const start = spans[i]![0];
-      let end = spans[i]![1];
-      for (i++; i < spans.length && spans[i]![0] <= end; i++) end = Math.max(end, spans[i]![1]);
-      out += line.slice(kept, start) + REDACTED;
-      kept = end;
-    }
-    line = out + line.slice(kept);
-  }
-}
-
 /**
  * Creates a logger writing one line per record: `openai-acp <level>: <msg> {json fields}\n`.
  * Records above `level` are dropped; control characters in `msg` are escaped (`\n`), and every
  * occurrence of each secret (length >= 4, raw or as escaped in the line) becomes `***` — never a
- * partial secret. A failing `write` (closed stderr) is ignored.
+ * partial secret — as do secret-looking query values in URLs (`redactText`, the same redaction as
+ * the words shown to the user). A failing `write` (closed stderr) is ignored.
  */
 export function createLogger(options: LoggerOptions): Logger {
   const { level } = options;
   const write = options.write ?? ((line: string) => void process.stderr.write(line));
-  let forms = secretForms(options.secrets ?? []);
   let known = [...(options.secrets ?? [])];
   const addSecrets = (secrets: readonly string[]) => {
     known = [...new Set([...known, ...secrets])];
-    forms = secretForms(known);
   };
   const record =
     (recordLevel: LogLevel) =>
@@ -128,7 +78,7 @@ export function createLogger(options: LoggerOptions): Logger {
       try {
         const json = renderFields(fields);
         const line = `openai-acp ${recordLevel}: ${escapeControls(String(msg))}${json ? ` ${json}` : ''}`;
-        write(`${redact(line, forms)}\n`);
+        write(`${redactText(line, known)}\n`);
       } catch {
         // Logging must never break the agent.
       }

@@ -13,6 +13,7 @@
  */
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';
+import { describeBytes } from '../openai/body-limits.js';
 import { LineSplitter, peekIds, type SplitLine } from './line-splitter.js';
 
 /**
@@ -174,9 +175,4 @@ export function ndJsonTransport(output: WritableStream<Uint8Array>, input: Reada
       return failure;
     },
   };
-}
-
-/** `64 MiB` for whole MiB, else bytes. */
-export function describeBytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }

@@ -13,6 +13,7 @@ import type { ChatErrorObject } from '../openai/openai-types.js';
 import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate } from './to-acp.js';
 import { TurnAccumulator, type TurnEvent } from '../openai/turn-accumulator.js';
 import { describeProviderError, errorMeta, type ErrorMeta } from '../openai/user-errors.js';
+import { redactText } from '../redact.js';
 
 /** How a turn ended. */
 export interface TurnOutcome {
@@ -92,8 +93,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     if (signal.aborted) return { stopReason: 'cancelled', text: seen.text, reasoning: seen.reasoning };
     const failure = error instanceof ProviderError ? error : undefined;
     const words = failure
-      ? describeProviderError(failure, { model: request.model, retries })
-      : `Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`;
+      ? describeProviderError(failure, { model: request.model, retries, secrets: client.secrets })
+      : redactText(`Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`, client.secrets);
     if (failure) logger?.warn('turn failed', { kind: failure.kind, error: failure.message });
     else logger?.error('turn failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
     const lead = seen.text && !seen.text.endsWith('\n') ? '\n\n' : '';
