@@ -29,6 +29,7 @@ import { InvalidCursorError, paginateSessions } from '../sessions/session-list.j
 import { SessionManager, type Session } from '../sessions/session-manager.js';
 import { openSessionStore, type SessionStore, type StoredSession } from '../sessions/session-store.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
+import { checkCwd, checkPromptBlocks } from './validate-params.js';
 import { AGENT_NAME } from '../version.js';
 
 /** The endpoints to use and the default model value. */
@@ -211,6 +212,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       return {};
     })
     .onRequest('session/new', async ({ params, client }) => {
+      checkCwd(params.cwd, logger);
       await ready();
       const session = sessions.create(params.cwd, await defaultModel());
       try {
@@ -224,6 +226,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       return { sessionId: session.id, ...sessionAnswer(session) };
     })
     .onRequest('session/load', async ({ params, client }) => {
+      checkCwd(params.cwd, logger);
       const session = await restore(await loadStored(params.sessionId));
       for (const update of replayUpdates(session.records)) await client.notify('session/update', { sessionId: session.id, update });
       logger.debug('session loaded', { sessionId: session.id, records: session.records.length });
@@ -231,6 +234,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       return sessionAnswer(session);
     })
     .onRequest('session/resume', async ({ params, client }) => {
+      checkCwd(params.cwd, logger);
       const session = await restore(await loadStored(params.sessionId));
       logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
       advertiseCommands(client, session.id);
@@ -281,6 +285,9 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     })
     .onRequest('session/prompt', async (ctx) => {
       const session = requireSession(ctx.params.sessionId);
+      checkPromptBlocks(ctx.params.prompt);
+      // Nothing to ask: no request upstream, no turn saved.
+      if (ctx.params.prompt.length === 0) return { stopReason: 'end_turn' };
       await ready();
       return runner.run(session, ctx.params.prompt, makeSender(ctx.client, session.id), ctx.signal);
     })

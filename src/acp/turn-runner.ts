@@ -99,8 +99,11 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     else logger?.error('turn failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
     const lead = seen.text && !seen.text.endsWith('\n') ? '\n\n' : '';
     await send([agentText(`${lead}${words}`)]).catch(() => undefined);
+    // An error reported inside the stream may follow a finish reason and come with the usage: both still count.
+    const reported = failure instanceof ProviderReportedError;
+    if (reported && seen.usage && input.contextWindow) await send([usageUpdate(seen.usage, input.contextWindow)]).catch(() => undefined);
     return {
-      stopReason: 'end_turn',
+      stopReason: reported && seen.finishReason ? mapFinishReason(seen.finishReason) : 'end_turn',
       error: failure ? errorMeta(failure) : { kind: 'internal', retryable: false },
       text: seen.text,
       reasoning: seen.reasoning,

@@ -23,7 +23,8 @@ import { plainDeltaShape, type JsonPath } from './chunk-shape.js';
  * - `chunk`: the data was a JSON object (a `chat.completion.chunk`, not validated further).
  * - `done`: `data: [DONE]`, the OpenAI end-of-stream marker.
  * - `error`: an `event: error` event, or any JSON data whose top-level `error` is a non-null
- *   object (Groq and OpenRouter in-stream errors). When an `event: error` carries data that is
+ *   object (Groq and OpenRouter in-stream errors), unless that data also has `usage` or `choices`:
+ *   then it is a `chunk` (whose `error` the accumulator reports too). When an `event: error` carries data that is
  *   not JSON, the error is `{ message: data }`.
  * - `skip`: nothing usable (empty data, non-JSON data, JSON that is not an object); `reason`
  *   says why, for logs.
@@ -71,7 +72,11 @@ export function classifySseEvent(event: { event?: string | undefined; data: stri
     return { kind: 'skip', reason: 'JSON data is not an object' };
   }
   const error = parsed['error'];
-  if (isObject(error)) return { kind: 'error', error: error as ChatErrorObject };
+  // An error chunk may also carry the usage and a finish reason: as a chunk, the accumulator
+  // reports the error and keeps those (issue 11 item 17).
+  if (isObject(error)) {
+    return isObject(parsed['usage']) || Array.isArray(parsed['choices']) ? { kind: 'chunk', chunk: parsed as ChatCompletionChunk } : { kind: 'error', error: error as ChatErrorObject };
+  }
   if (isErrorEvent) return { kind: 'error', error: parsed as ChatErrorObject };
   return { kind: 'chunk', chunk: parsed as ChatCompletionChunk };
 }

@@ -3,6 +3,7 @@
  * error type, and the serialisation of header and records (the file format is described in
  * `session-store.ts`).
  */
+import { storablePrompt } from './storable.js';
 import type { Logger } from '../log.js';
 import { parseRecord, type SessionHeader, type SessionRecord, type SessionSummary, type StoredSession, type Warn } from './session-records.js';
 
@@ -56,14 +57,26 @@ export class SessionStoreError extends Error {
   }
 }
 
-/** The line (no `\n`) for `record`, `type` and `at` first. @throws SessionStoreError `invalid-record`. */
+/**
+ * The line (no `\n`) for `record`, `type` and `at` first. A turn whose prompt blocks cannot be
+ * written (too deep, a cycle) is written without those parts ({@link storablePrompt}).
+ * @throws SessionStoreError `invalid-record`.
+ */
 export function serializeRecord(sessionId: string, record: SessionRecord): string {
   let line: string | undefined;
   try {
     const { type, at, ...rest } = record;
     line = JSON.stringify({ type, at, ...rest }) as string | undefined;
   } catch {
-    // A BigInt or a cycle: not storable.
+    // A BigInt or a cycle: not storable, unless only the prompt blocks were at fault.
+    if (record.type === 'turn' && Array.isArray(record.prompt)) {
+      try {
+        const { type, at, ...rest } = record;
+        line = JSON.stringify({ type, at, ...rest, prompt: storablePrompt(record.prompt) }) as string | undefined;
+      } catch {
+        // Something else is not storable either.
+      }
+    }
   }
   if (line === undefined || !parseRecord(JSON.parse(line))) {
     throw new SessionStoreError('invalid-record', sessionId, `not a valid ${String(record?.type)} record for session ${sessionId}`);
