@@ -4,27 +4,38 @@
  * and it is reported once, at its end, with its first bytes so that its id can be read.
  * Pure bookkeeping, no I/O.
  */
+import { StringDecoder } from 'node:string_decoder';
 
 /** What {@link LineSplitter.push} found. */
 export type SplitLine =
-  | { kind: 'line'; bytes: Buffer }
+  | {
+      kind: 'line';
+      /** The line decoded as UTF-8 (invalid bytes become U+FFFD). */
+      text: string;
+      /** Its length in bytes (without the line feed). */
+      bytes: number;
+    }
   | {
       kind: 'oversized';
       /** The line's length in bytes (without the line feed). */
       bytes: number;
-      /** The line's first bytes (at most {@link PEEK_BYTES}), to read its id from. */
-      head: Buffer;
+      /** The line's beginning (its first {@link PEEK_BYTES} bytes, decoded), to read its id from. */
+      head: string;
     };
 
 /** How much of an oversized line is kept to read its id and routing key from, in bytes. */
 export const PEEK_BYTES = 64 * 1024;
 
-/** Splits a byte stream at `\n` (a `\r` before it is left in the line; JSON ignores it). */
+/**
+ * Splits a byte stream at `\n` (a `\r` before it is left in the line; JSON ignores it). Bytes are
+ * decoded as they arrive, so a long line is held once as text, not also as bytes and their join.
+ */
 export class LineSplitter {
-  private parts: Buffer[] = [];
+  private parts: string[] = [];
+  private readonly decoder = new StringDecoder('utf8');
   private size = 0;
   /** Set while the current line is over the limit: its length so far and its kept head. */
-  private over: { bytes: number; head: Buffer } | undefined;
+  private over: { bytes: number; head: string } | undefined;
 
   /** @param maxLineBytes - the longest line passed on whole, in bytes (line feed not counted). */
   constructor(private readonly maxLineBytes: number) {}
@@ -57,14 +68,14 @@ export class LineSplitter {
       return;
     }
     if (this.size + piece.length > this.maxLineBytes) {
-      const head = Buffer.concat([...this.parts, piece.subarray(0, Math.max(0, PEEK_BYTES - this.size))]).subarray(0, PEEK_BYTES);
-      this.over = { bytes: this.size + piece.length, head: Buffer.from(head) };
+      const kept = this.parts.join('') + this.decoder.write(piece.subarray(0, Math.max(0, PEEK_BYTES - this.size)));
+      this.decoder.end();
+      this.over = { bytes: this.size + piece.length, head: kept.slice(0, PEEK_BYTES) };
       this.parts = [];
       this.size = 0;
       return;
     }
-    // Copy: the caller may reuse its buffer, and a slice would keep a whole 64 KiB read alive.
-    this.parts.push(Buffer.from(piece));
+    this.parts.push(this.decoder.write(piece));
     this.size += piece.length;
   }
 
@@ -75,10 +86,12 @@ export class LineSplitter {
       return { kind: 'oversized', bytes: over.bytes, head: over.head };
     }
     if (this.size === 0) return undefined;
-    const bytes = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
+    this.parts.push(this.decoder.end());
+    const text = this.parts.length === 1 ? this.parts[0]! : this.parts.join('');
+    const line = { kind: 'line' as const, text, bytes: this.size };
     this.parts = [];
     this.size = 0;
-    return { kind: 'line', bytes };
+    return line;
   }
 }
 

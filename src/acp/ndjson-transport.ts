@@ -91,18 +91,18 @@ export function ndJsonTransport(output: WritableStream<Uint8Array>, input: Reada
   const handle = (line: SplitLine, enqueue: (message: AnyMessage) => void): Promise<void> | undefined => {
     lineNumber++;
     if (line.kind === 'oversized') {
-      const { id, sessionId } = peekIds(line.head.toString('utf8'));
+      const { id, sessionId } = peekIds(line.head);
       const what = `the message is ${line.bytes} bytes, over the ${describeBytes(maxLineBytes)} limit of one stdin line; it was not read`;
       logger?.error(`stdin line ${lineNumber} refused: ${what}`, { id: id ?? null });
       return answer(id ?? null, -32600, `Invalid request: ${what}`, sessionId);
     }
-    const text = line.bytes.toString('utf8');
+    const text = line.text;
     if (text.trim() === '') return undefined;
     let message: unknown;
     try {
       message = JSON.parse(text);
     } catch (error) {
-      logger?.error(`stdin line ${lineNumber} is not JSON (${line.bytes.length} bytes); answered -32700`, { error: (error as Error).message.slice(0, 200) });
+      logger?.error(`stdin line ${lineNumber} is not JSON (${line.bytes} bytes); answered -32700`, { error: (error as Error).message.slice(0, 200) });
       return answer(null, -32700, 'Parse error: the line is not valid JSON');
     }
     const reason = invalidReason(message);
@@ -113,7 +113,7 @@ export function ndJsonTransport(output: WritableStream<Uint8Array>, input: Reada
     const m = typeof message === 'object' && message !== null && !Array.isArray(message) ? (message as Json) : {};
     const id = isId(m['id']) ? m['id'] : null;
     const sessionId = typeof m['sessionId'] === 'string' || typeof m['sessionId'] === 'number' ? m['sessionId'] : undefined;
-    logger?.error(`stdin line ${lineNumber} is not a JSON-RPC message (${line.bytes.length} bytes): ${reason}; answered -32600`, { id });
+    logger?.error(`stdin line ${lineNumber} is not a JSON-RPC message (${line.bytes} bytes): ${reason}; answered -32600`, { id });
     return answer(id, -32600, `Invalid request: ${reason}`, sessionId);
   };
 

@@ -26,6 +26,7 @@ import { secretsOf } from '../config/config.js';
 import { buildChatRequestBody, buildChatRequestHeaders, requestShape, type ChatRequest } from './chat-request.js';
 import { delay, retryDelayMs } from './retry.js';
 import { createSseDecoder, SseEventTooLargeError, type SseItem } from './sse.js';
+import { jsonBytes } from './json-bytes.js';
 import { HTML_ANSWER, MAX_EVENT_BYTES, readErrorBody } from './body-limits.js';
 
 export type { ChatRequest } from './chat-request.js';
@@ -181,7 +182,8 @@ export class ChatCompletionsClient {
         response = await fetchImpl(url, {
           method: 'POST',
           headers: buildChatRequestHeaders(this.options),
-          body: JSON.stringify(body),
+          // As bytes, long texts encoded once: a 30 MB prompt is not held as JSON text and again as bytes.
+          body: jsonBytes(body),
           signal: controller.signal,
         });
       } catch (error) {
@@ -194,7 +196,7 @@ export class ChatCompletionsClient {
       if (/text\/html/i.test(contentType)) throw new ProviderProtocolError(url, HTML_ANSWER);
       const decoder = createSseDecoder({ shapes: progress.acceptsDeltas === true, maxEventBytes: MAX_EVENT_BYTES });
       let json: Uint8Array[] | undefined = contentType.includes('json') ? [] : undefined;
-      let jsonBytes = 0;
+      let jsonSize = 0;
       let first = true;
       const reads = (response.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
       for (;;) {
@@ -214,8 +216,8 @@ export class ChatCompletionsClient {
         }
         if (json) {
           timer.refresh();
-          jsonBytes += bytes.length;
-          if (jsonBytes > MAX_EVENT_BYTES) throw new ProviderProtocolError(url, new SseEventTooLargeError(MAX_EVENT_BYTES).message);
+          jsonSize += bytes.length;
+          if (jsonSize > MAX_EVENT_BYTES) throw new ProviderProtocolError(url, new SseEventTooLargeError(MAX_EVENT_BYTES).message);
           json.push(bytes);
           continue;
         }

@@ -118,10 +118,10 @@ describe('LineSplitter and peekIds', () => {
   it('splits lines across chunks and keeps only the head of an oversized line', () => {
     const splitter = new LineSplitter(8);
     expect(splitter.push(Buffer.from('ab'))).toEqual([]);
-    const out = splitter.push(Buffer.from('c\n0123456789xyz\nok')) as { kind: string; bytes: unknown }[];
-    expect(out[0]).toEqual({ kind: 'line', bytes: Buffer.from('abc') });
+    const out = splitter.push(Buffer.from('c\n0123456789xyz\nok'));
+    expect(out[0]).toEqual({ kind: 'line', text: 'abc', bytes: 3 });
     expect(out[1]).toMatchObject({ kind: 'oversized', bytes: 13 });
-    expect(splitter.end()).toEqual({ kind: 'line', bytes: Buffer.from('ok') });
+    expect(splitter.end()).toEqual({ kind: 'line', text: 'ok', bytes: 2 });
   });
 
   it('reads only top-level ids', () => {
