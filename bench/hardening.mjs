@@ -89,7 +89,13 @@ async function runCase({ url, prompt, env = {}, capMs = 60_000 }) {
 }
 
 const fmt = (n) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
-const outcome = (answer) => (answer === 'cap' ? 'no answer' : answer === 'exited' ? 'process exited' : answer.error ? `error ${answer.error.code}` : answer.result.stopReason);
+const outcome = (answer) => {
+  if (answer === 'cap') return 'no answer';
+  if (answer === 'exited') return 'process exited';
+  if (answer.error) return `error ${answer.error.code}`;
+  const failed = answer.result._meta?.['openai-acp']?.error;
+  return failed ? `${answer.result.stopReason} (failed: ${failed.kind})` : answer.result.stopReason;
+};
 
 async function main() {
   console.log(`openai-acp hardening figures for ${CLI}`);
@@ -104,7 +110,7 @@ async function main() {
   if (want('prompt')) {
     const server = await endpoint((res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(delta('ok') + delta(undefined, 'stop') + 'data: [DONE]\n\n'));
     const r = await runCase({ url: server.url, prompt: [{ type: 'text', text: 'p'.repeat(30 * MB) }] });
-    console.log(`30 MB prompt:          peak RSS ${fmt(r.peak)} MiB (idle ${fmt(r.idle)} MiB; ${(r.peak / (30 * MB / 1048576)).toFixed(1)}x the prompt), ${outcome(r.answer)} in ${fmt(r.ms)} ms`);
+    console.log(`30 MB prompt:          peak RSS ${fmt(r.peak)} MiB (idle ${fmt(r.idle)} MiB; growth ${((r.peak - r.idle) / (30 * MB / 1048576)).toFixed(1)}x the prompt), ${outcome(r.answer)} in ${fmt(r.ms)} ms`);
     server.close();
   }
   if (want('error body')) {
