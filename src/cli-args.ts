@@ -78,7 +78,7 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_EXTRA_BODY', 'unset', 'JSON object merged into every chat request, e.g. {"options":{"num_ctx":32768}} (model, messages, stream, tools stay the agent\'s)'],
   ['OPENAI_QUERY', 'unset', 'extra query string for request URLs, e.g. api-version=2024-10-21'],
   ['OPENAI_MAX_RETRIES', String(CONFIG_DEFAULTS.maxRetries), 'retries of a failed request (HTTP 408, 409, 429, 5xx, connection failures)'],
-  ['OPENAI_TIMEOUT_MS', String(CONFIG_DEFAULTS.timeoutMs), 'longest silence from the endpoint, in ms, before a request is abandoned'],
+  ['OPENAI_TIMEOUT_MS', String(CONFIG_DEFAULTS.timeoutMs), 'longest wait, in ms, for the response headers and then between two data events before a request is abandoned; keep-alive comments (": ping") do not count'],
   ['OPENAI_CONTEXT_WINDOW', 'unset', "the model's context window in tokens; enables usage updates"],
   ['OPENAI_ACP_LOG', CONFIG_DEFAULTS.logLevel, 'stderr log level: error, warn, info or debug'],
   ['OPENAI_ACP_TOOLS', 'on', 'offer the model tools (read, write, edit, list, search files; run commands; the client\'s MCP servers); off: a pure chat bridge'],
@@ -250,6 +250,9 @@ export function helpText(version: string, topic?: Subcommand): string {
     ...settings,
     '',
     'Logs go to stderr; stdout carries only JSON-RPC.',
+    'Limits: one stdin line (one JSON-RPC message) is at most 64 MiB; a longer one is answered with',
+    'an error naming the limit and not read. From the endpoint: an error body is read up to 1 MiB,',
+    'one server-sent event up to 16 MiB.',
     '',
   ].join('\n');
 }

@@ -4,7 +4,6 @@
  * version or help. stdout carries only JSON-RPC; every log line goes to stderr.
  */
 import { Readable, Writable } from 'node:stream';
-import { ndJsonStream } from '@agentclientprotocol/sdk/unstable';
 import { createOpenAIAgent } from './acp/agent.js';
 import { helpText, parseCliArgs, TTY_NOTICE, type CliFlags } from './cli-args.js';
 import { describeConfigProblems, secretsOf } from './config/config.js';
@@ -13,6 +12,7 @@ import { resolveEndpoint } from './config/providers.js';
 import { resolveStaticConfig, startPlan, type StaticRuntimeConfig } from './endpoints/runtime-config.js';
 import { openSessionStore } from './sessions/session-store.js';
 import { withBusRouting } from './acp/stdio-bus.js';
+import { ndJsonTransport } from './acp/ndjson-transport.js';
 import { VERSION } from './version.js';
 
 // Anything that prints with console.log must not corrupt the JSON-RPC stream.
@@ -60,13 +60,12 @@ async function serve(flags: CliFlags): Promise<void> {
       return { config: next.config, configError: next.configError, plan: await startPlan(next, logger) };
     },
   });
-  const stream = withBusRouting(
-    ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>),
-  );
-  const connection = app.connect(stream);
+  // Our own NDJSON framing: every bad line is answered and logged, and the agent keeps serving.
+  const transport = ndJsonTransport(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, { logger });
+  const connection = app.connect(withBusRouting(transport));
 
   let stopping = false;
-  const shutdown = async (why: string) => {
+  const shutdown = async (why: string, code = 0) => {
     if (stopping) return;
     stopping = true;
     logger.debug(`shutting down: ${why}`);
@@ -78,10 +77,11 @@ async function serve(flags: CliFlags): Promise<void> {
     await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, MCP_CLOSE_GRACE_MS).unref())]);
     // Let the `cancelled` answers reach stdout before leaving.
     await new Promise((resolve) => setImmediate(resolve));
-    process.stdout.write('', () => process.exit(0));
-    setTimeout(() => process.exit(0), 200).unref();
+    process.stdout.write('', () => process.exit(code));
+    setTimeout(() => process.exit(code), 200).unref();
   };
-  void connection.closed.then(() => shutdown('stdin closed'));
+  // An end of file is the client's way to say goodbye; a read error is not.
+  void connection.closed.then(() => (transport.failure ? shutdown(`stdin failed: ${transport.failure.message}`, 1) : shutdown('stdin closed')));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.on('uncaughtException', (error) => logger.error('uncaught exception', { error: error.stack ?? String(error) }));

@@ -2,6 +2,7 @@
  * A small leveled logger for stderr (stdout carries only JSON-RPC). Every record is one line, and
  * secrets (the API key, secret header values) are replaced by `***` wherever they appear.
  */
+import { escapeControls, redactText } from './redact.js';
 
 /** Log verbosity, most severe first; a logger at `info` drops only `debug` records. */
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -49,18 +50,7 @@ export interface LoggerOptions {
 }
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
-/** Shortest secret that is redacted; shorter ones would blank out ordinary words. */
-const MIN_SECRET_LENGTH = 4;
-const REDACTED = '***';
 
-/** Control characters (line breaks included) escaped, so a message stays on one line. */
-function escapeControls(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, (c) => {
-    if (c === '\n') return '\\n';
-    if (c === '\r') return '\\r';
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
-}
 
 /** JSON of `fields`, tolerating cycles, bigints, errors and throwing `toJSON`s; '' when empty. */
 function renderFields(fields: LogFields | undefined): string {
@@ -87,10 +77,10 @@ function renderFields(fields: LogFields | undefined): string {
  * serialized, so a secret never shows even JSON-escaped; cycles, bigints and errors are handled as
  * in text lines.
  */
-function renderJson(time: Date, level: LogLevel, msg: string, fields: LogFields | undefined, forms: readonly string[]): string {
+function renderJson(time: Date, level: LogLevel, msg: string, fields: LogFields | undefined, secrets: readonly string[]): string {
   const record: Record<string, unknown> = { time: time.toISOString(), level, message: msg };
   for (const [name, value] of Object.entries(fields ?? {})) record[Object.hasOwn(record, name) ? `field.${name}` : name] = value;
-  const clean = (value: string) => redact(value, forms);
+  const clean = (value: string) => redactText(value, secrets);
   const ancestors: object[] = [];
   /** A JSON-ready copy: strings (keys included) redacted, cycles cut, bigints and errors as text. */
   const sanitize = (value: unknown): unknown => {
@@ -116,43 +106,7 @@ function renderJson(time: Date, level: LogLevel, msg: string, fields: LogFields 
   }
 }
 
-/** Each secret as it may appear in a line: raw, JSON-escaped, and control-escaped. */
-function secretForms(secrets: readonly string[]): string[] {
-  const forms = new Set<string>();
-  for (const secret of secrets) {
-    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) continue;
-    forms.add(secret);
-    forms.add(JSON.stringify(secret).slice(1, -1));
-    forms.add(escapeControls(secret));
-  }
-  return [...forms];
-}
 
-/**
- * Replaces every occurrence of every form by `***`. Overlapping or touching occurrences are
- * merged into one, so no piece of a secret survives; the pass repeats until nothing matches
- * (a replacement could complete another secret). Each pass shortens the line, so it ends.
- */
-function redact(line: string, forms: readonly string[]): string {
-  for (;;) {
-    const spans: [number, number][] = [];
-    for (const form of forms) {
-      for (let at = line.indexOf(form); at !== -1; at = line.indexOf(form, at + 1)) spans.push([at, at + form.length]);
-    }
-    if (spans.length === 0) return line;
-    spans.sort((a, b) => a[0] - b[0]);
-    let out = '';
-    let kept = 0;
-    for (let i = 0; i < spans.length; ) {
-      const start = spans[i]![0];
-      let end = spans[i]![1];
-      for (i++; i < spans.length && spans[i]![0] <= end; i++) end = Math.max(end, spans[i]![1]);
-      out += line.slice(kept, start) + REDACTED;
-      kept = end;
-    }
-    line = out + line.slice(kept);
-  }
-}
 
 /**
  * Creates a logger writing one line per record: `openai-acp <level>: <msg> {json fields}\n`, or
@@ -164,11 +118,9 @@ function redact(line: string, forms: readonly string[]): string {
 export function createLogger(options: LoggerOptions): Logger {
   const { level } = options;
   const write = options.write ?? ((line: string) => void process.stderr.write(line));
-  let forms = secretForms(options.secrets ?? []);
   let known = [...(options.secrets ?? [])];
   const addSecrets = (secrets: readonly string[]) => {
     known = [...new Set([...known, ...secrets])];
-    forms = secretForms(known);
   };
   const record =
     (recordLevel: LogLevel) =>
@@ -177,12 +129,12 @@ export function createLogger(options: LoggerOptions): Logger {
       try {
         if (options.format === 'json') {
           // The whole line is redacted again: no secret survives even across JSON syntax.
-          write(`${redact(renderJson((options.now ?? (() => new Date()))(), recordLevel, String(msg), fields, forms), forms)}\n`);
+          write(`${redactText(renderJson((options.now ?? (() => new Date()))(), recordLevel, String(msg), fields, known), known)}\n`);
           return;
         }
         const json = renderFields(fields);
         const line = `openai-acp ${recordLevel}: ${escapeControls(String(msg))}${json ? ` ${json}` : ''}`;
-        write(`${redact(line, forms)}\n`);
+        write(`${redactText(line, known)}\n`);
       } catch {
         // Logging must never break the agent.
       }

@@ -33,6 +33,7 @@ import { InvalidCursorError, paginateSessions } from '../sessions/session-list.j
 import { SessionManager, type Session } from '../sessions/session-manager.js';
 import { openSessionStore, type SessionStore, type StoredSession } from '../sessions/session-store.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
+import { checkCwd, checkPromptBlocks } from './validate-params.js';
 import { AGENT_NAME } from '../version.js';
 
 /** The endpoints to use and the default model value. */
@@ -230,6 +231,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       return {};
     })
     .onRequest('session/new', async ({ params, client }) => {
+      checkCwd(params.cwd, logger);
       await ready();
       const session = sessions.create(params.cwd, await defaultModel());
       try {
@@ -244,6 +246,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       return { sessionId: session.id, ...sessionAnswer(session) };
     })
     .onRequest('session/load', async ({ params, client }) => {
+      checkCwd(params.cwd, logger);
       const session = await restore(await loadStored(params.sessionId));
       await openTools(session, params);
       for (const update of replayUpdates(session.records)) await client.notify('session/update', { sessionId: session.id, update });
@@ -252,6 +255,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       return sessionAnswer(session);
     })
     .onRequest('session/resume', async ({ params, client }) => {
+      checkCwd(params.cwd, logger);
       const session = await restore(await loadStored(params.sessionId));
       await openTools(session, params);
       logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
@@ -318,6 +322,9 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     })
     .onRequest('session/prompt', async (ctx) => {
       const session = requireSession(ctx.params.sessionId);
+      checkPromptBlocks(ctx.params.prompt);
+      // Nothing to ask: no request upstream, no turn saved.
+      if (ctx.params.prompt.length === 0) return { stopReason: 'end_turn' };
       await ready();
       return runner.run(session, ctx.params.prompt, makeSender(ctx.client, session.id), ctx.signal, ctx.client);
     })

@@ -14,6 +14,7 @@ import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate } 
 import { TurnAccumulator, type ToolCallResult, type TurnEvent } from '../openai/turn-accumulator.js';
 import { errorMeta, type ErrorMeta } from '../openai/user-errors.js';
 import { describeFailure } from '../openai/failure-hints.js';
+import { redactText } from '../redact.js';
 
 /** How a turn ended. */
 export interface TurnOutcome {
@@ -132,14 +133,17 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     if (signal.aborted) return { stopReason: 'cancelled', text: seen.text, reasoning: seen.reasoning, toolCalls: [] };
     const failure = error instanceof ProviderError ? error : undefined;
     const words = failure
-      ? await describeFailure(failure, { model: request.model, retries }, client.options)
-      : `Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`;
+      ? await describeFailure(failure, { model: request.model, retries, secrets: client.secrets }, client.options)
+      : redactText(`Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`, client.secrets);
     if (failure) logger?.warn('turn failed', { kind: failure.kind, error: failure.message });
     else logger?.error('turn failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
     const lead = seen.text && !seen.text.endsWith('\n') ? '\n\n' : '';
     await send([agentText(`${lead}${words}`)]).catch(() => undefined);
+    // An error reported inside the stream may follow a finish reason and come with the usage: both still count.
+    const reported = failure instanceof ProviderReportedError;
+    if (reported && seen.usage && input.contextWindow) await send([usageUpdate(seen.usage, input.contextWindow)]).catch(() => undefined);
     return {
-      stopReason: 'end_turn',
+      stopReason: reported && seen.finishReason ? mapFinishReason(seen.finishReason) : 'end_turn',
       error: failure ? errorMeta(failure) : { kind: 'internal', retryable: false },
       text: seen.text,
       reasoning: seen.reasoning,

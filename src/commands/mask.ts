@@ -3,7 +3,7 @@
  * is set and its length, never by any of its characters; provider messages are scrubbed of
  * anything that looks like (part of) a key before they are shown.
  */
-import { SECRET_NAME } from '../config/config.js';
+import { PUBLIC_QUERY, SECRET_NAME } from '../redact.js';
 
 /** `set (51 characters)`, or `not set` for `undefined` or an empty string. */
 export function describeSecret(value: string | undefined): string {
@@ -21,8 +21,8 @@ export function describeHeaders(headers: Readonly<Record<string, string>>): stri
 }
 
 /**
- * A query string with the values of secret-looking parameters (`key`, `token`, `sig`, …) replaced
- * by `<set (N characters)>`; other values (`api-version=2024-10-21`) shown as they are.
+ * A query string with parameter values replaced by `<set (N characters)>`, except a public
+ * `api-version` (`api-version=2024-10-21`): any configured value (OPENAI_QUERY) may be a credential.
  */
 export function maskQuery(query: string | undefined): string {
   if (!query) return '';
@@ -37,7 +37,7 @@ export function maskQuery(query: string | undefined): string {
       } catch {
         // keep the raw name
       }
-      return eq !== -1 && SECRET_NAME.test(decoded) ? `${name}=<${describeSecret(piece.slice(eq + 1))}>` : piece;
+      return eq !== -1 && (SECRET_NAME.test(decoded) || !PUBLIC_QUERY.test(decoded)) ? `${name}=<${describeSecret(piece.slice(eq + 1))}>` : piece;
     })
     .join('&');
 }

@@ -38,6 +38,7 @@ export function recordingFetch(inner?: FetchLike | undefined): RecordingFetch {
   const fetch: FetchLike = async (url, init) => {
     const record: HttpRecord = { method: (init.method ?? 'GET').toUpperCase(), url };
     if (typeof init.body === 'string') record.sent = init.body;
+    else if (init.body instanceof Uint8Array) record.sent = Buffer.from(init.body.buffer, init.body.byteOffset, init.body.byteLength).toString('utf8');
     records.push(record);
     try {
       const transport = inner ?? (await defaultFetch());

@@ -11,6 +11,7 @@ import { ACCEPTED, MAX_TIMER_MS, no, NOT_SENDABLE, parseBaseUrl, parseHeaders, p
 import { decodeQueryPiece, mergeQueries } from './query-string.js';
 import { applySecretFiles, readTextFile, type ReadTextFile } from './secret-files.js';
 import { EXTRA_BODY_ACCEPTED, parseExtraBody } from './extra-body.js';
+import { PUBLIC_HEADER, PUBLIC_QUERY } from '../redact.js';
 
 export type { LogLevel } from '../log.js';
 
@@ -257,13 +258,14 @@ export function describeConfigProblems(problems: ConfigProblem[]): string {
   return problems.map((p) => `${p.variable}: ${p.problem}; expected ${p.accepted}.`).join('\n');
 }
 
-/** Header and query parameter names whose values are secrets (authorization, api-key, x-api-key, *token*, cookie, …). */
-export const SECRET_NAME = /auth|key|token|secret|passw|cookie|session|signature|credential|^(sig|code)$/i;
+export { SECRET_NAME } from '../redact.js';
 
 /**
- * Secret strings to redact from logs: the API key, and the values of headers and query parameters
- * whose names look secret (authorization, api-key, x-api-key, *token*, *secret*, *key*, cookie, …);
- * for a value like `Bearer abc` also `abc` alone. Deduplicated, longest first.
+ * Secret strings to redact from logs and user-facing texts: the API key, every header value
+ * except those of headers known to be public (`PUBLIC_HEADER`: `X-Title`, `HTTP-Referer`, …; an
+ * `X-Gateway` value is a secret whatever its name), and every query value except a public
+ * `api-version` (raw and decoded); for a value like `Bearer abc` also `abc` alone. Deduplicated,
+ * longest first.
  */
 export function secretsOf(config: Pick<Config, 'apiKey' | 'headers' | 'query'>): string[] {
   const found = new Set<string>();
@@ -274,10 +276,10 @@ export function secretsOf(config: Pick<Config, 'apiKey' | 'headers' | 'query'>):
     if (token) found.add(token);
   };
   add(config.apiKey, true);
-  for (const [name, value] of Object.entries(config.headers)) if (SECRET_NAME.test(name)) add(value, true);
+  for (const [name, value] of Object.entries(config.headers)) if (!PUBLIC_HEADER.test(name)) add(value, true);
   for (const piece of (config.query ?? '').split('&')) {
     const [name = '', value = ''] = piece.split(/=(.*)/s);
-    if (!SECRET_NAME.test(name)) continue;
+    if (!name || PUBLIC_QUERY.test(decodeQueryPiece(name))) continue;
     add(value);
     add(decodeQueryPiece(value));
   }

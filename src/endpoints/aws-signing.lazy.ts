@@ -48,7 +48,7 @@ export interface RequestToSign {
   method: string;
   url: string;
   headers: Readonly<Record<string, string>>;
-  body: string | undefined;
+  body: string | Uint8Array | undefined;
 }
 
 /**

@@ -16,7 +16,7 @@ export interface RequestToAuthorize {
   /** Every header we send, lower-case names (the hook's own headers are added after). */
   headers: Readonly<Record<string, string>>;
   /** The exact body text (UTF-8), or `undefined` for none (`GET`). */
-  body: string | undefined;
+  body: string | Uint8Array | undefined;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   ProviderConnectionError,
   ProviderError,
   ProviderHttpError,
+  ProviderProtocolError,
   ProviderStreamError,
   ProviderTimeoutError,
 } from './errors.js';
@@ -22,9 +23,12 @@ import { defaultFetch, type FetchLike } from './http.js';
 import { withAuthorization, type AuthorizeRequest } from './authorize.js';
 import type { Logger } from '../log.js';
 import { detectProvider, PROVIDER_PROFILES, type ProviderProfile } from '../config/providers.js';
+import { secretsOf } from '../config/config.js';
 import { buildChatRequestBody, buildChatRequestHeaders, requestShape, type ChatRequest } from './chat-request.js';
 import { delay, retryDelayMs } from './retry.js';
-import { createSseDecoder, type SseItem } from './sse.js';
+import { createSseDecoder, SseEventTooLargeError, type SseItem } from './sse.js';
+import { jsonBytes } from './json-bytes.js';
+import { HTML_ANSWER, MAX_EVENT_BYTES, readErrorBody } from './body-limits.js';
 
 export type { ChatRequest } from './chat-request.js';
 
@@ -42,7 +46,11 @@ export interface ChatClientOptions {
   corrections?: CorrectionMemory | undefined;
   /** Retries after the first attempt. @defaultValue 2 */
   maxRetries?: number;
-  /** Longest silence (no bytes) before the request is abandoned, in ms, measured between network reads. @defaultValue 600000 */
+  /**
+   * Longest wait for the response headers and then between two data events, in ms, before the
+   * request is abandoned. SSE comments (`: ping`, `: OPENROUTER PROCESSING`) do not count: they
+   * keep a connection alive but are not progress. @defaultValue 600000
+   */
   timeoutMs?: number;
   /** Fields merged into every request body (`OPENAI_EXTRA_BODY`; precedence in `extra-body.ts`). @defaultValue none */
   extraBody?: Record<string, unknown> | undefined;
@@ -83,6 +91,12 @@ export class ChatCompletionsClient {
   constructor(options: ChatClientOptions) {
     this.options = options;
     this.profile = options.profile ?? PROVIDER_PROFILES[detectProvider(options.url)];
+  }
+
+  /** The configured secrets of this endpoint (key, header and query values; see `secretsOf`), to redact from what the user reads. */
+  get secrets(): string[] {
+    const query = /\?([^#]*)/.exec(this.options.url)?.[1];
+    return secretsOf({ apiKey: this.options.apiKey, headers: this.options.headers ?? {}, query });
   }
 
   /**
@@ -170,48 +184,60 @@ export class ChatCompletionsClient {
       const fetchImpl = this.options.fetch ?? (await defaultFetch());
       let response: Response;
       try {
-        const text = JSON.stringify(body);
+        const payload = jsonBytes(body);
         response = await fetchImpl(url, {
           method: 'POST',
-          headers: await withAuthorization(this.options.authorize, { method: 'POST', url, headers: buildChatRequestHeaders(this.options), body: text }),
-          body: text,
+          headers: await withAuthorization(this.options.authorize, { method: 'POST', url, headers: buildChatRequestHeaders(this.options), body: payload }),
+          // As bytes, long texts encoded once: a 30 MB prompt is not held as JSON text and again as bytes.
+          body: payload,
           signal: controller.signal,
         });
       } catch (error) {
         return fail(error, 'connect');
       }
       timer.refresh();
-      if (!response.ok) {
-        let text = '';
-        try {
-          text = await response.text();
-        } catch {
-          // The status alone still explains the failure.
-        }
-        throw new ProviderHttpError(response.status, response.headers, text, url);
-      }
+      if (!response.ok) throw new ProviderHttpError(response.status, response.headers, await readErrorBody(response), url);
       if (!response.body) return;
       const contentType = response.headers.get('content-type') ?? '';
-      const decoder = createSseDecoder({ shapes: progress.acceptsDeltas === true });
+      if (/text\/html/i.test(contentType)) throw new ProviderProtocolError(url, HTML_ANSWER);
+      const decoder = createSseDecoder({ shapes: progress.acceptsDeltas === true, maxEventBytes: MAX_EVENT_BYTES });
       let json: Uint8Array[] | undefined = contentType.includes('json') ? [] : undefined;
+      let jsonSize = 0;
       let first = true;
-      try {
-        for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
-          timer.refresh();
-          if (first && bytes.length > 0) {
-            first = false;
-            // Some servers answer a streaming request with one JSON object, whatever the content type.
-            if (json === undefined && firstNonSpace(bytes) === 0x7b) json = [];
-          }
-          if (json) {
-            json.push(bytes);
-            continue;
-          }
-          const items = decoder.push(bytes);
-          if (items.length > 0) yield items;
+      const reads = (response.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+      for (;;) {
+        // Only a failure of the read itself is the network's; our own failures below are not retried.
+        let read: IteratorResult<Uint8Array>;
+        try {
+          read = await reads.next();
+        } catch (error) {
+          return fail(error, 'body');
         }
-      } catch (error) {
-        return fail(error, 'body');
+        if (read.done) break;
+        const bytes = read.value;
+        if (first && bytes.length > 0) {
+          first = false;
+          // Some servers answer a streaming request with one JSON object, whatever the content type.
+          if (json === undefined && firstNonSpace(bytes) === 0x7b) json = [];
+        }
+        if (json) {
+          timer.refresh();
+          jsonSize += bytes.length;
+          if (jsonSize > MAX_EVENT_BYTES) throw new ProviderProtocolError(url, new SseEventTooLargeError(MAX_EVENT_BYTES).message);
+          json.push(bytes);
+          continue;
+        }
+        let items: SseItem[];
+        try {
+          items = decoder.push(bytes);
+        } catch (error) {
+          if (error instanceof SseEventTooLargeError) throw new ProviderProtocolError(url, error.message);
+          throw error;
+        }
+        if (items.length > 0) {
+          timer.refresh();
+          yield items;
+        }
       }
       if (json) {
         yield completionToItems(Buffer.concat(json).toString('utf8'));
@@ -250,5 +276,6 @@ export function errorCode(error: unknown): string | undefined {
 function describeCause(error: unknown): string {
   const code = errorCode(error);
   const message = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-  return code ? `${message} (${code})` : message;
+  // Codes of the HTTP stack's internals (UND_ERR_SOCKET) mean nothing to a user; system codes (ECONNRESET) do.
+  return code && !/^(UND_ERR|ERR_STREAM|ERR_HTTP)_/.test(code) ? `${message} (${code})` : message;
 }

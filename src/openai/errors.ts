@@ -75,7 +75,7 @@ export class ProviderConnectionError extends ProviderError {
   }
 }
 
-/** No byte arrived for `timeoutMs` (comments and keep-alives count as bytes). */
+/** No data event arrived for `timeoutMs` (SSE comments such as `: ping` keep a connection open but are not progress). */
 export class ProviderTimeoutError extends ProviderError {
   readonly kind = 'timeout' as const;
   readonly retryable = true;
@@ -93,6 +93,18 @@ export class ProviderStreamError extends ProviderError {
   readonly retryable = true;
   constructor(url: string, detail: string, cause?: unknown) {
     super(`the response stream ended early: ${detail}`, url, { cause });
+  }
+}
+
+/**
+ * The answer cannot be a Chat Completions answer, or is over a limit of what is read (an HTML
+ * page, one SSE event over its bound): asking again would get the same, so it is final.
+ */
+export class ProviderProtocolError extends ProviderError {
+  readonly kind = 'stream' as const;
+  readonly retryable = false;
+  constructor(url: string, detail: string) {
+    super(detail, url);
   }
 }
 

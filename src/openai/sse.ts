@@ -23,7 +23,8 @@ import { plainDeltaShape, type JsonPath } from './chunk-shape.js';
  * - `chunk`: the data was a JSON object (a `chat.completion.chunk`, not validated further).
  * - `done`: `data: [DONE]`, the OpenAI end-of-stream marker.
  * - `error`: an `event: error` event, or any JSON data whose top-level `error` is a non-null
- *   object (Groq and OpenRouter in-stream errors). When an `event: error` carries data that is
+ *   object (Groq and OpenRouter in-stream errors), unless that data also has `usage` or `choices`:
+ *   then it is a `chunk` (whose `error` the accumulator reports too). When an `event: error` carries data that is
  *   not JSON, the error is `{ message: data }`.
  * - `skip`: nothing usable (empty data, non-JSON data, JSON that is not an object); `reason`
  *   says why, for logs.
@@ -71,7 +72,11 @@ export function classifySseEvent(event: { event?: string | undefined; data: stri
     return { kind: 'skip', reason: 'JSON data is not an object' };
   }
   const error = parsed['error'];
-  if (isObject(error)) return { kind: 'error', error: error as ChatErrorObject };
+  // An error chunk may also carry the usage and a finish reason: as a chunk, the accumulator
+  // reports the error and keeps those (issue 11 item 17).
+  if (isObject(error)) {
+    return isObject(parsed['usage']) || Array.isArray(parsed['choices']) ? { kind: 'chunk', chunk: parsed as ChatCompletionChunk } : { kind: 'error', error: error as ChatErrorObject };
+  }
   if (isErrorEvent) return { kind: 'error', error: parsed as ChatErrorObject };
   return { kind: 'chunk', chunk: parsed as ChatCompletionChunk };
 }
@@ -102,20 +107,38 @@ export interface SseDecoderOptions {
    * produces the same events either way. @defaultValue false
    */
   shapes?: boolean;
+  /**
+   * Longest event, in bytes: {@link SseDecoder.push} throws {@link SseEventTooLargeError} as soon as
+   * the event being received is longer, so that its bytes are not kept. @defaultValue no limit
+   */
+  maxEventBytes?: number;
+}
+
+/** Thrown by {@link SseDecoder.push} when one event is over `maxEventBytes`. */
+export class SseEventTooLargeError extends Error {
+  constructor(readonly maxEventBytes: number) {
+    super(`one server-sent event is larger than the ${maxEventBytes % 1048576 === 0 ? `${maxEventBytes / 1048576} MiB` : `${maxEventBytes} bytes`} limit, so the stream was abandoned`);
+    this.name = 'SseEventTooLargeError';
+  }
 }
 
 /**
  * Create an {@link SseDecoder}. Work is linear in the input: one streaming `TextDecoder`
  * (UTF-8, BOM stripped, invalid bytes become U+FFFD) and one eventsource-parser that only
- * buffers the incomplete last line. Never throws: malformed input becomes `skip` items or is
- * ignored (unknown fields), invalid UTF-8 becomes U+FFFD.
+ * buffers the incomplete last line. Malformed input becomes `skip` items or is ignored (unknown
+ * fields), invalid UTF-8 becomes U+FFFD; the only throw is {@link SseEventTooLargeError}.
  */
 export function createSseDecoder(options: SseDecoderOptions = {}): SseDecoder {
   const text = new TextDecoder('utf-8', { fatal: false });
   const shapes = options.shapes ? new ShapeCache() : undefined;
   let out: SseItem[] = [];
+  const maxEventBytes = options.maxEventBytes ?? Infinity;
+  /** Bytes of the event being received (since the last line end after a dispatched event). */
+  let pending = 0;
+  let dispatched = false;
   const parser = createParser({
     onEvent(message: EventSourceMessage) {
+      dispatched = true;
       out.push(shapes && message.event !== 'error' ? shapes.classify(message.data) : classifySseEvent(message));
     },
     // Unknown fields (such as a line " data: …" with a leading space) are ignored, as the
@@ -129,8 +152,14 @@ export function createSseDecoder(options: SseDecoderOptions = {}): SseDecoder {
   };
   return {
     push(bytes: Uint8Array): SseItem[] {
+      // Counted before feeding, so that an oversized event is refused before the parser keeps it.
+      const lineEnd = Math.max(bytes.lastIndexOf(0x0a), bytes.lastIndexOf(0x0d));
+      if (lineEnd === -1 && pending + bytes.length > maxEventBytes) throw new SseEventTooLargeError(maxEventBytes);
+      dispatched = false;
       const chunk = text.decode(bytes, { stream: true });
       if (chunk.length > 0) parser.feed(chunk);
+      pending = dispatched ? bytes.length - 1 - lineEnd : pending + bytes.length;
+      if (pending > maxEventBytes) throw new SseEventTooLargeError(maxEventBytes);
       return take();
     },
     end(): SseItem[] {
@@ -145,6 +174,9 @@ export function createSseDecoder(options: SseDecoderOptions = {}): SseDecoder {
     },
   };
 }
+
+/** Longest event data matched or learned as a shape, in UTF-16 code units: far above any chunk of text tokens. */
+const MAX_SHAPE_CHARS = 64 * 1024;
 
 /** One JSON string token, valid as `JSON.parse` accepts it (no raw control characters; known escapes). */
 const STRING_TOKEN = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
@@ -184,6 +216,9 @@ class ShapeCache {
   private wait = 0;
 
   classify(data: string): SseItem {
+    // Shapes are for the small chunks of a stream; the token patterns are not meant for
+    // megabytes (V8's regex stack overflows near 8 MiB), so a long event is simply parsed.
+    if (data.length > MAX_SHAPE_CHARS) return classifySseEvent({ data });
     const shape = this.shape;
     if (shape !== undefined) {
       const text = matchShape(shape, data);

@@ -2,8 +2,9 @@
  * The one place where failures become the user's words (an `agent_message_chunk`) and the
  * program's facts (`_meta["openai-acp"].error` on the prompt response).
  */
-import { ProviderError, ProviderHttpError, ProviderConnectionError, ProviderTimeoutError, ProviderReportedError, type ProviderErrorKind } from './errors.js';
+import { ProviderError, ProviderHttpError, ProviderConnectionError, ProviderProtocolError, ProviderTimeoutError, ProviderReportedError, type ProviderErrorKind } from './errors.js';
 import { ProviderAuthError } from './authorize.js';
+import { redactText } from '../redact.js';
 
 /** What programs read from `_meta["openai-acp"].error`. */
 export interface ErrorMeta {
@@ -22,16 +23,35 @@ export interface ErrorContext {
   hasKey?: boolean | undefined;
   /** After a 404: the base URL with `/v1` added, when that one lists models (see `failure-hints.ts`). */
   missingV1?: string | undefined;
+  /**
+   * The endpoint's configured secrets (API key, header and query values; `secretsOf`), replaced by
+   * `***` wherever they appear (providers echo keys in error bodies). @defaultValue none
+   */
+  secrets?: readonly string[] | undefined;
 }
 
 const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i;
 
 /**
  * The user-facing explanation of a provider failure. Names the HTTP status when there was one,
- * the URL, the setting to change, and the provider's own message. Never contains the API key
- * (URLs and provider messages do not carry it).
+ * the URL, the setting to change, and the provider's own message. Never contains a configured
+ * secret nor a secret-looking query value (the whole text goes through `redactText`), nor an
+ * internal error code of the HTTP stack ({@link withoutInternalCodes}; system and TLS codes such
+ * as `ECONNREFUSED` stay, they say what happened).
  */
 export function describeProviderError(error: ProviderError, context: ErrorContext): string {
+  return redactText(withoutInternalCodes(explain(error, context)), context.secrets ?? []);
+}
+
+/**
+ * Without ` (UND_ERR_SOCKET)`, ` (ERR_STREAM_PREMATURE_CLOSE)`, ` (ERR_HTTP_…)`: codes of the HTTP
+ * stack's internals, meaningless to a user (TLS codes such as `ERR_TLS_CERT_ALTNAME_INVALID` stay).
+ */
+export function withoutInternalCodes(text: string): string {
+  return text.replace(/ ?\((?:UND_ERR|ERR_STREAM|ERR_HTTP)_[A-Z0-9_]+\)/g, '');
+}
+
+function explain(error: ProviderError, context: ErrorContext): string {
   const retried = context.retries > 0 ? ` after ${context.retries} ${context.retries === 1 ? 'retry' : 'retries'}` : '';
   if (error instanceof ProviderHttpError) {
     const said = error.providerMessage ? `\nThe provider said: ${error.providerMessage}` : '';
@@ -41,6 +61,11 @@ export function describeProviderError(error: ProviderError, context: ErrorContex
     }
     if (error.status === 404 && context.missingV1) {
       return `Not found (${status}) at ${error.url}, but ${context.missingV1}/models answers: add /v1 to OPENAI_BASE_URL (OPENAI_BASE_URL=${context.missingV1}).${said}`;
+    }
+    if (error.status >= 300 && error.status < 400) {
+      const location = error.headers.get('location');
+      const target = location ? ` to ${resolveLocation(location, error.url)}` : '';
+      return `The endpoint redirected the request (${status})${target} at ${error.url}; redirects are not followed. Set OPENAI_BASE_URL to the API's own address.${said}`;
     }
     if (error.status === 401 || error.status === 403) {
       return `The endpoint refused the API key (${status}) at ${error.url}. Check OPENAI_API_KEY (and OPENAI_HEADERS if the endpoint wants another header such as Azure's api-key).${said}`;
@@ -76,6 +101,7 @@ export function describeProviderError(error: ProviderError, context: ErrorContex
     const code = error.code ? ` (${error.code})` : '';
     return `The provider reported an error${code}: ${error.message}`;
   }
+  if (error instanceof ProviderProtocolError) return `The answer from ${error.url} could not be used: ${error.message}`;
   return `The response from ${error.url} broke off: ${error.message}${retried}.`;
 }
 
@@ -83,6 +109,15 @@ export function describeProviderError(error: ProviderError, context: ErrorContex
 export function errorMeta(error: ProviderError): ErrorMeta {
   const status = error instanceof ProviderHttpError ? error.status : error instanceof ProviderReportedError ? error.status : undefined;
   return { kind: error.kind, ...(status !== undefined ? { status } : {}), retryable: error.retryable };
+}
+
+/** A `Location` header as an absolute URL (it may be relative to the request's). */
+function resolveLocation(location: string, base: string): string {
+  try {
+    return new URL(location, base).href;
+  } catch {
+    return location;
+  }
 }
 
 /** `600 s` for whole seconds and longer limits, `300 ms` below a second. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { compareSummaries } from './session-list.js';
 import { parseSessionText, summarizeSessionBytes, toStoredSession, type SessionRecord, type SessionSummary, type StoredSession, type Warn } from './session-records.js';
-import { createWarn, isValidSessionId, serializeHeader, serializeRecord, SessionStoreError, type SessionStore } from './store-base.js';
+import { createWarn, isValidSessionId, serializeHeader, serializeRecordLine, SessionStoreError, type SessionStore } from './store-base.js';
 
 /** Runs `work` after every earlier call for the same key has settled. */
 function createSerializer() {
@@ -95,7 +95,7 @@ export class FileSessionStore implements SessionStore {
 
   async append(sessionId: string, record: SessionRecord): Promise<void> {
     if (!isValidSessionId(sessionId)) throw new SessionStoreError('not-found', String(sessionId), `no session ${JSON.stringify(sessionId)}`);
-    const data = Buffer.from(`\n${serializeRecord(sessionId, record)}`, 'utf8');
+    const data = serializeRecordLine(sessionId, record);
     await this.serialize(sessionId, async () => {
       let handle: fsp.FileHandle;
       try {

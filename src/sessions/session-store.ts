@@ -118,12 +118,22 @@ export const TITLE_MAX_CHARS = 80;
  * the second half (else mid-word) and ended with "…". Undefined when there is no text.
  */
 export function titleFromPrompt(prompt: readonly ContentBlock[]): string | undefined {
+  const enough = TITLE_MAX_CHARS * 2 + 2;
   let text = '';
   for (const block of prompt) {
     if (block.type !== 'text' || typeof block.text !== 'string') continue;
-    text = `${text} ${block.text}`.replace(/\s+/g, ' ').trim();
+    // Only a head of the block is read (growing while whitespace collapses it too short):
+    // a prompt of tens of MB must not be copied, nor spread into an array of characters.
+    for (let take = 512; ; take *= 4) {
+      const head = block.text.length > take ? block.text.slice(0, take) : block.text;
+      const next = `${text} ${head}`.replace(/\s+/g, ' ').trim();
+      if (head === block.text || next.length > enough) {
+        text = next;
+        break;
+      }
+    }
     // Enough to decide the cut; the rest of a long prompt does not matter.
-    if (text.length > TITLE_MAX_CHARS * 2 + 2) break;
+    if (text.length > enough) break;
   }
   if (text === '') return undefined;
   const chars = Array.from(text);

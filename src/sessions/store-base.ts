@@ -3,6 +3,8 @@
  * error type, and the serialisation of header and records (the file format is described in
  * `session-store.ts`).
  */
+import { storablePrompt } from './storable.js';
+import { jsonBytes } from '../openai/json-bytes.js';
 import type { Logger } from '../log.js';
 import { parseRecord, type SessionHeader, type SessionRecord, type SessionSummary, type StoredSession, type Warn } from './session-records.js';
 
@@ -56,21 +58,56 @@ export class SessionStoreError extends Error {
   }
 }
 
-/** The line (no `\n`) for `record`, `type` and `at` first. @throws SessionStoreError `invalid-record`. */
+/** Longest record line checked by parsing it back, in UTF-16 code units. */
+const ROUND_TRIP_MAX_CHARS = 1024 * 1024;
+
+/**
+ * The line (no `\n`) for `record`, `type` and `at` first. A turn whose prompt blocks cannot be
+ * written (too deep, a cycle) is written without those parts ({@link storablePrompt}).
+ * @throws SessionStoreError `invalid-record`.
+ */
 export function serializeRecord(sessionId: string, record: SessionRecord): string {
   let line: string | undefined;
   try {
     const { type, at, ...rest } = record;
     line = JSON.stringify({ type, at, ...rest }) as string | undefined;
   } catch {
-    // A BigInt or a cycle: not storable.
+    // A BigInt or a cycle: not storable, unless only the prompt blocks were at fault.
+    if (record.type === 'turn' && Array.isArray(record.prompt)) {
+      try {
+        const { type, at, ...rest } = record;
+        line = JSON.stringify({ type, at, ...rest, prompt: storablePrompt(record.prompt) }) as string | undefined;
+      } catch {
+        // Something else is not storable either.
+      }
+    }
   }
-  if (line === undefined || !parseRecord(JSON.parse(line))) {
+  // What is written must read back as a record. A long line (a prompt of MBs) is checked as the
+  // object instead of parsed again: the same shape, without another copy of its text.
+  if (line === undefined || !parseRecord(line.length > ROUND_TRIP_MAX_CHARS ? record : JSON.parse(line))) {
     throw new SessionStoreError('invalid-record', sessionId, `not a valid ${String(record?.type)} record for session ${sessionId}`);
   }
   return line;
 }
 
+/**
+ * `\n` and the record's line as UTF-8 bytes, for appending to a file: the same text as
+ * {@link serializeRecord}, but a long record (a prompt of MBs) is encoded straight into the bytes,
+ * without a JSON text copy first.
+ * @throws SessionStoreError `invalid-record`.
+ */
+export function serializeRecordLine(sessionId: string, record: SessionRecord): Buffer {
+  try {
+    const { type, at, ...rest } = record;
+    const bytes = jsonBytes({ type, at, ...rest }, '\n');
+    if (bytes.length > ROUND_TRIP_MAX_CHARS && parseRecord(record)) return bytes;
+  } catch {
+    // Not storable as it is: serializeRecord tries without the parts at fault, or says why not.
+  }
+  return Buffer.from(`\n${serializeRecord(sessionId, record)}`, 'utf8');
+}
+
+/** The header line (no `\n`). */
 export function serializeHeader(sessionId: string, session: SessionHeader): string {
   if (typeof session.cwd !== 'string' || typeof session.createdAt !== 'string') {
     throw new SessionStoreError('invalid-record', sessionId, `session ${sessionId} needs a string cwd and createdAt`);

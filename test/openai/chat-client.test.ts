@@ -192,14 +192,20 @@ describe('ChatCompletionsClient failures', () => {
     expect(await errorOf(run(client(noHeaders.url, { timeoutMs: 150 })))).toBeInstanceOf(ProviderTimeoutError);
   });
 
-  it('keep-alive comments within the limit keep the request alive', async () => {
-    const s = await serve((_req, res) => {
+  it('data events within the limit keep the request alive; comments alone do not', async () => {
+    const events = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const timer = setInterval(() => res.write(': keep-alive\n\n'), 50);
+      const timer = setInterval(() => res.write(chunk({ role: 'assistant' })), 50);
       setTimeout(() => (clearInterval(timer), res.end(chunk({ content: 'late' }, 'stop') + sse('[DONE]'))), 450);
     });
-    const items = (await run(client(s.url, { timeoutMs: 200 }))).flat();
-    expect(items.map((i) => i.kind)).toEqual(['chunk', 'done']);
+    const items = (await run(client(events.url, { timeoutMs: 200 }))).flat();
+    expect(items.at(-1)?.kind).toBe('done');
+    const comments = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const timer = setInterval(() => res.write(': keep-alive\n\n'), 50);
+      res.on('close', () => clearInterval(timer));
+    });
+    expect(await errorOf(run(client(comments.url, { timeoutMs: 200 })))).toBeInstanceOf(ProviderTimeoutError);
   });
 
   it('a connection destroyed mid-body is a ProviderStreamError', async () => {

@@ -1,0 +1,59 @@
+/**
+ * Bounds on what is read from an endpoint, so that no answer can exhaust the agent's memory
+ * (issue 11: a 100 MB error body peaked at 378 MiB RSS, a 50 MB SSE event at 542 MiB).
+ */
+
+/**
+ * Most of an error body read, in bytes: 1 MiB. Error bodies are a sentence or a small JSON
+ * object; what is past this is not read (the connection is closed) and the text says where it was cut.
+ */
+export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Longest single SSE event (or non-streaming JSON answer), in bytes: 16 MiB. A chunk carries a
+ * few tokens; even a whole long answer in one event is far below this.
+ */
+export const MAX_EVENT_BYTES = 16 * 1024 * 1024;
+
+/** What the user reads when an endpoint answers with a web page (a UI or a login page at the base URL). */
+export const HTML_ANSWER = "the endpoint answered with an HTML page, not a Chat Completions stream: is OPENAI_BASE_URL the API's base (often ending in /v1)?";
+
+/**
+ * The text of an error response's body, at most `limit` bytes of it (UTF-8; a character cut at
+ * the limit becomes U+FFFD), followed by `… (cut at 1 MiB)` when there was more. Never throws: a
+ * body that breaks off gives what arrived (the status alone still explains the failure).
+ */
+export async function readErrorBody(response: Response, limit = MAX_ERROR_BODY_BYTES): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let cut = false;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      const room = limit - size;
+      if (value.length > room) {
+        parts.push(value.subarray(0, room));
+        size = limit;
+        cut = true;
+        break;
+      }
+      parts.push(value);
+      size += value.length;
+    }
+  } catch {
+    // What arrived is kept.
+  } finally {
+    if (cut) void reader.cancel().catch(() => undefined);
+    else reader.releaseLock();
+  }
+  const text = Buffer.concat(parts, size).toString('utf8');
+  return cut ? `${text}… (cut at ${describeBytes(limit)})` : text;
+}
+
+/** `16 MiB` for whole MiB, else `N bytes`. */
+export function describeBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
