@@ -36,13 +36,17 @@ export function applyEdit(text: string, oldString: string, newString: string, re
   // Nothing before the first occurrence changes, so its index holds in the new text too.
   const at = text.indexOf(oldString);
   if (!replaceAll) return { ok: true, text: text.slice(0, at) + newString + text.slice(at + oldString.length), replacements: 1, at, inserted: newString };
-  return { ok: true, text: text.split(oldString).join(newString), replacements: count, at, inserted: newString };
+  const pieces = text.split(oldString);
+  return { ok: true, text: pieces.join(newString), replacements: pieces.length - 1, at, inserted: newString };
 }
 
-/** Non-overlapping occurrences of `needle` (non-empty) in `text`, left to right (as `split` counts them). */
+/**
+ * Places where `needle` (non-empty) starts in `text`, overlapping ones included: `bb` is in `bbb`
+ * twice, so an edit of it is ambiguous and refused without `replace_all`.
+ */
 export function countOccurrences(text: string, needle: string): number {
   let count = 0;
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) count++;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) count++;
   return count;
 }
 

@@ -33,8 +33,10 @@ describe('applyEdit', () => {
     expect(applyEdit('one\r\ntwo\r\nthree\r\n', 'one\ntwo', 'uno\ndos', false)).toMatchObject({ ok: true, text: 'uno\r\ndos\r\nthree\r\n' });
   });
 
-  it('counts non-overlapping occurrences', () => {
-    expect(countOccurrences('aaaa', 'aa')).toBe(2);
+  it('counts every place an old_string starts, overlapping ones too, so an ambiguous edit is refused', () => {
+    expect(countOccurrences('aaaa', 'aa')).toBe(3);
     expect(countOccurrences('abc', 'd')).toBe(0);
+    expect(applyEdit('bbb', 'bb', '', false, 'f')).toMatchObject({ ok: false, error: expect.stringContaining('found 2 times') });
+    expect(applyEdit('bbb', 'bb', 'x', true, 'f')).toMatchObject({ ok: true, text: 'xb', replacements: 1 });
   });
 });
