@@ -70,8 +70,9 @@ export function decidePermission(mode: SessionMode, remembered: Readonly<Record<
   if (subject.mutates === false) return 'allow';
   if (mode === 'read-only') return 'reject';
   if (mode === 'full-access') return 'allow';
-  const choice = remembered[subject.key];
-  if (choice) return choice;
+  // Own entries only: a key such as `toString` must not find Object.prototype's function.
+  const choice = Object.hasOwn(remembered, subject.key) ? remembered[subject.key] : undefined;
+  if (choice === 'allow' || choice === 'reject') return choice;
   if (mode === 'accept-edits' && ((subject.mutates === 'edit' && subject.insideCwd === true) || subject.readOnlyHint === true)) return 'allow';
   return 'ask';
 }
