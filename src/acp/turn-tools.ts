@@ -58,6 +58,8 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
     return { definitions, mcpTools };
   };
   const local = createLocalBackend(state.roots);
+  // One object for the whole turn, updated by `remember`: an allow_always holds for the next call at once.
+  const remembered = rememberedChoices(session);
   return {
     offer,
     builtinNames: builtins.map((tool) => tool.function.name),
@@ -67,9 +69,10 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
       backend: createClientBackend({ client, sessionId: session.id, capabilities, local }),
       roots: state.roots,
       mode,
-      remembered: rememberedChoices(session),
+      remembered,
       remember: async (key, choice) => {
         const change = rememberChoice(key, choice);
+        remembered[key] = choice;
         Object.assign(session.options, change);
         await input.saveOptions(change);
         logger.debug('permission choice remembered', { sessionId: session.id, key, choice });
