@@ -276,6 +276,18 @@ describe('runAgentLoop: bad calls', () => {
   });
 });
 
+describe('runAgentLoop: text tool calls', () => {
+  it('a call written as text is run, never shown, and sent back as a native tool_calls message', async () => {
+    const r = await run({ answers: [{ text: ['<tool_call>{"name": "list_directory", ', '"arguments": {"path": "."}}</tool_call>'] }, { text: 'done' }] });
+    expect(r.text).toBe('done');
+    expect(r.outcome.steps[0]?.results[0]?.status).toBe('completed');
+    const assistant = r.chat.seen[1]!.messages[2] as Extract<ChatMessage, { role: 'assistant' }>;
+    expect(assistant.tool_calls?.[0]?.function.name).toBe('list_directory');
+    expect(r.toolMessages(1)[0]?.tool_call_id).toBe(assistant.tool_calls?.[0]?.id);
+    expect(assistant.tool_calls?.[0]?.id).toBeTruthy();
+  });
+});
+
 describe('runAgentLoop: MCP tools', () => {
   const descriptor = (over: Partial<McpToolDescriptor>): McpToolDescriptor => ({
     name: 'docs__search',
