@@ -34,6 +34,8 @@ interface Setup {
   mcp?: { tools: McpToolDescriptor[]; call?: (name: string, args: Record<string, unknown>) => Promise<unknown> };
   maxSteps?: number;
   controller?: AbortController;
+  /** Sees each update's log entry as it is sent. */
+  onUpdate?: (entry: string) => void;
 }
 
 async function run(setup: Setup) {
@@ -78,7 +80,9 @@ async function run(setup: Setup) {
       for (const update of batch) {
         updates.push(update);
         const u = update as { status?: string; content?: { type: string }[] };
-        fake.log.push(`update:${update.sessionUpdate}${u.status ? `:${u.status}` : ''}${Array.isArray(u.content) && u.content.some((c) => c.type === 'terminal') ? ':terminal' : ''}`);
+        const entry = `update:${update.sessionUpdate}${u.status ? `:${u.status}` : ''}${Array.isArray(u.content) && u.content.some((c) => c.type === 'terminal') ? ':terminal' : ''}`;
+        fake.log.push(entry);
+        setup.onUpdate?.(entry);
       }
     },
     logger,
@@ -179,6 +183,39 @@ describe('runAgentLoop: permission', () => {
     // every call of the answer has a result, so the stored step stays well-formed
     expect(r.outcome.steps[0]?.results).toHaveLength(2);
     expect(r.chat.seen).toHaveLength(1);
+  });
+
+  it('cancel while a client terminal runs kills and releases it, runs no further call, and returns cancelled', async () => {
+    const controller = new AbortController();
+    const r = await run({
+      controller,
+      mode: 'full-access',
+      capabilities: { readTextFile: false, writeTextFile: false, terminal: true },
+      answers: [{ toolCalls: [{ name: 'run_command', arguments: '{"command":"sleep 100"}' }, write('a.txt')] }],
+      onUpdate: (entry) => {
+        if (entry.endsWith(':terminal')) setTimeout(() => controller.abort(new Error('cancelled')), 5);
+      },
+    });
+    expect(r.outcome.stopReason).toBe('cancelled');
+    expect(r.fake.terminals[0]).toMatchObject({ killed: 1, released: 1 });
+    expect(r.toolUpdates.slice(-4)).toEqual(['terminal:term-1:kill', 'terminal:term-1:exit', 'terminal:term-1:release', 'update:tool_call_update:failed']);
+    expect(existsSync(join(r.cwd, 'a.txt'))).toBe(false);
+    expect(r.outcome.steps[0]?.results.map((x) => x.status)).toEqual(['failed', 'failed']);
+    expect(r.chat.seen).toHaveLength(1);
+  });
+
+  it('cancel while the model answers after a tool step returns cancelled with the completed step', async () => {
+    const controller = new AbortController();
+    const r = await run({
+      controller,
+      answers: [{ toolCalls: [{ name: 'list_directory', arguments: '{}' }] }, { hang: true }],
+      onUpdate: (entry) => {
+        if (entry === 'update:tool_call_update:completed') setTimeout(() => controller.abort(new Error('cancelled')), 5);
+      },
+    });
+    expect(r.outcome.stopReason).toBe('cancelled');
+    expect(r.outcome.steps).toHaveLength(1);
+    expect(r.chat.seen).toHaveLength(2);
   });
 
   it('allow_always is remembered: the next call with the same key in the same turn does not ask, and the choice is saved', async () => {
