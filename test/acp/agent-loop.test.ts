@@ -229,6 +229,15 @@ describe('runAgentLoop: permission', () => {
     expect(r.session.options['permission:write_file']).toBe('allow');
   });
 
+  it('"always allow git" does not cover a compound line that starts with git', async () => {
+    const r = await run({
+      options: { 'permission:run_command:git': 'allow' },
+      answers: [{ toolCalls: [{ name: 'run_command', arguments: '{"command":"git --version && touch pwned"}' }] }, { text: 'ok' }],
+    });
+    expect(r.fake.requests.map((q) => q.method)).toEqual(['session/request_permission']);
+    expect(existsSync(join(r.cwd, 'pwned'))).toBe(false);
+  });
+
   it('a remembered reject refuses without asking', async () => {
     const r = await run({ options: { 'permission:run_command:rm': 'reject' }, answers: [{ toolCalls: [{ name: 'run_command', arguments: '{"command":"rm -rf x"}' }] }, { text: 'ok' }] });
     expect(r.fake.requests).toHaveLength(0);

