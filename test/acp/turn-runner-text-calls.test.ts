@@ -14,10 +14,10 @@ const recogniser = (names: ReadonlySet<string>): TextToolCalls => ({
   parse: (text) => parseTextToolCalls(text, names)?.map((call): ToolCallResult => ({ id: '', name: call.name, arguments: call.arguments })),
 });
 
-async function turn(answer: ScriptedAnswer, textToolCalls: TextToolCalls | null = recogniser(offered)) {
+async function turn(answer: ScriptedAnswer, textToolCalls: TextToolCalls | null = recogniser(offered), controller = new AbortController()) {
   const chat = scriptedChat([answer]);
   const updates: SessionUpdate[] = [];
-  const outcome = await runTurn({ client: chat.client, request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, signal: new AbortController().signal, send: async (batch) => void updates.push(...batch), logger, textToolCalls: textToolCalls ?? undefined });
+  const outcome = await runTurn({ client: chat.client, request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, signal: controller.signal, send: async (batch) => void updates.push(...batch), logger, textToolCalls: textToolCalls ?? undefined });
   const shown = updates.filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => (u as { content: { text: string } }).content.text);
   return { outcome, shown, text: shown.join('') };
 }
@@ -60,6 +60,24 @@ describe('runTurn with text tool calls', () => {
     const r = await turn({ text: '{"name": "read_file", "arguments": {"path": "x"}}', toolCalls: [{ id: 'n1', name: 'write_file', arguments: '{"path":"y","content":""}' }] });
     expect(r.outcome.toolCalls.map((c) => c.name)).toEqual(['write_file']);
     expect(r.text).toBe('{"name": "read_file", "arguments": {"path": "x"}}');
+  });
+
+  it('cancelled while text is held: the outcome text is what the user saw (nothing), not the held text', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('cancelled')), 20);
+    const r = await turn({ text: ['<tool_call>{"name": "read_', 'file"'], hang: true }, recogniser(offered), controller);
+    expect(r.outcome.stopReason).toBe('cancelled');
+    expect(r.shown).toEqual([]);
+    expect(r.outcome.text).toBe('');
+  });
+
+  it('cancelled after prose was shown keeps the prose as the outcome text', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('cancelled')), 20);
+    const r = await turn({ text: ['Let me ', 'look'], hang: true }, recogniser(offered), controller);
+    expect(r.outcome.stopReason).toBe('cancelled');
+    expect(r.outcome.text).toBe('Let me look');
+    expect(r.text).toBe('Let me look');
   });
 
   it('without a recogniser, JSON-looking text is streamed as it comes', async () => {

@@ -7,7 +7,7 @@ import type { ChatCompletionsClient, ChatRequest } from '../../src/openai/chat-c
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import type { SseItem } from '../../src/openai/sse.js';
 
-/** One scripted answer. `hang` streams nothing and waits for the abort. */
+/** One scripted answer. `hang` streams its text, then nothing more until the abort. */
 export interface ScriptedAnswer {
   text?: string | string[];
   toolCalls?: { id?: string; name: string; arguments: string }[];
@@ -49,13 +49,15 @@ export function scriptedChat(answers: ScriptedAnswer[]) {
       seen.push({ messages: structuredClone(request.messages), tools: (request.tools ?? []).map((t) => t.function.name) });
       const answer = answers[next++];
       if (!answer) throw new Error(`no scripted answer for request ${next}`);
-      if (answer.hang) {
-        await new Promise((_, reject) => {
-          if (signal.aborted) reject(signal.reason);
-          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-        });
-      }
-      for (const batch of answerItems(answer)) {
+      const batches = answerItems(answer);
+      for (const [index, batch] of batches.entries()) {
+        // `hang`: the text batches go out, then nothing until the abort.
+        if (answer.hang && (index === batches.length - 1 || batch.some((item) => item.kind === 'chunk' && JSON.stringify(item.chunk).includes('tool_calls')))) {
+          await new Promise((_, reject) => {
+            if (signal.aborted) reject(signal.reason);
+            signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+          });
+        }
         signal.throwIfAborted();
         yield batch;
       }
