@@ -252,6 +252,23 @@ describe('runAgentLoop: permission', () => {
     expect(existsSync(join(r.cwd, 'a.txt'))).toBe(false);
   });
 
+  it('accept-edits asks before writing outside the cwd', async () => {
+    const r = await run({ mode: 'accept-edits', answers: [{ toolCalls: [write('../outside.txt')] }, { text: 'ok' }], client: { handlers: { 'session/request_permission': allow('reject_once') } } });
+    expect(r.fake.requests.map((q) => q.method)).toEqual(['session/request_permission']);
+    expect(existsSync(join(r.cwd, '..', 'outside.txt'))).toBe(false);
+  });
+
+  it('reject_always is remembered: the next call with the same key is refused without asking', async () => {
+    const r = await run({
+      answers: [{ toolCalls: [{ name: 'run_command', arguments: '{"command":"touch one"}' }] }, { toolCalls: [{ name: 'run_command', arguments: '{"command":"touch two"}' }] }, { text: 'ok' }],
+      client: { handlers: { 'session/request_permission': allow('reject_always') } },
+    });
+    expect(r.fake.requests).toHaveLength(1);
+    expect(r.saved).toEqual([{ 'permission:run_command:touch': 'reject' }]);
+    expect(r.toolMessages(2).map((m) => m.content)).toEqual([DECLINED, DECLINED]);
+    expect(existsSync(join(r.cwd, 'one')) || existsSync(join(r.cwd, 'two'))).toBe(false);
+  });
+
   it('accept-edits writes inside the cwd without asking', async () => {
     const r = await run({ mode: 'accept-edits', answers: [{ toolCalls: [write('a.txt')] }, { text: 'ok' }] });
     expect(r.fake.requests).toHaveLength(0);
