@@ -99,6 +99,16 @@ describe('replayUpdates with steps', () => {
   });
 });
 
+describe('replayUpdates of a cancelled step', () => {
+  it('shows no tool_call for calls that were never run (no toolCallId): the client never saw them', () => {
+    const notRun = { id: 'b', toolCallId: '', title: '', kind: 'other', status: 'failed' as const, content: [], forModel: 'Not run: the user cancelled the turn.' };
+    const cancelled = { ...step(['a', 'b']), results: [result('a', 'x'), notRun] };
+    const updates = replayUpdates([{ ...turn('q', '', [cancelled]), stopReason: 'cancelled' }]);
+    expect(updates.map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'tool_call', 'tool_call_update']);
+    expect(updates.every((u) => !('toolCallId' in u) || (u as { toolCallId: string }).toolCallId !== '')).toBe(true);
+  });
+});
+
 describe('parseRecord with steps', () => {
   const valid = turn('q', 'a', [step(['a', 'b'])]);
   it('accepts valid steps', () => {
