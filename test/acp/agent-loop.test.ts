@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../../src/acp/agent-loop.js';
-import { DECLINED } from '../../src/acp/tool-call-runner.js';
+import { CANCELLED, DECLINED } from '../../src/acp/tool-call-runner.js';
 import { prepareTurnTools } from '../../src/acp/turn-tools.js';
 import { createLogger } from '../../src/log.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
@@ -180,8 +180,13 @@ describe('runAgentLoop: permission', () => {
     expect(existsSync(join(r.cwd, 'a.txt'))).toBe(false);
     expect(existsSync(join(r.cwd, 'b.txt'))).toBe(false);
     expect(r.fake.requests).toHaveLength(1);
-    // every call of the answer has a result, so the stored step stays well-formed
-    expect(r.outcome.steps[0]?.results).toHaveLength(2);
+    // every call of the answer has a result, so the stored step stays well-formed; the asked one
+    // keeps its ACP id (a replay shows it) and is shown failed, the other was never announced
+    const [asked, never] = r.outcome.steps[0]!.results;
+    expect(asked).toMatchObject({ status: 'failed', forModel: CANCELLED });
+    expect(asked?.toolCallId).toBe((r.updates[0] as { toolCallId: string }).toolCallId);
+    expect(never?.toolCallId).toBe('');
+    expect(r.toolUpdates.filter((e) => e.startsWith('update:tool_call'))).toEqual(['update:tool_call:pending', 'update:tool_call_update:failed']);
     expect(r.chat.seen).toHaveLength(1);
   });
 
@@ -201,6 +206,7 @@ describe('runAgentLoop: permission', () => {
     expect(r.toolUpdates.slice(-4)).toEqual(['terminal:term-1:kill', 'terminal:term-1:exit', 'terminal:term-1:release', 'update:tool_call_update:failed']);
     expect(existsSync(join(r.cwd, 'a.txt'))).toBe(false);
     expect(r.outcome.steps[0]?.results.map((x) => x.status)).toEqual(['failed', 'failed']);
+    expect(r.outcome.steps[0]?.results[0]).toMatchObject({ forModel: CANCELLED, toolCallId: expect.stringMatching(/^call-/) });
     expect(r.chat.seen).toHaveLength(1);
   });
 
