@@ -23,6 +23,8 @@ export interface FakeClientOptions {
   terminalExit?: { exitCode: number | null; output?: string };
   /** createTerminal rejects with this error. */
   terminalError?: Error;
+  /** createTerminal answers after this many ms. */
+  terminalDelayMs?: number;
 }
 
 /** The fake and what it saw: `log` holds `request:<method>` and `terminal:<id>:<event>` entries in order. */
@@ -39,6 +41,7 @@ export function fakeClient(options: FakeClientOptions = {}) {
       return handler(params);
     },
     async createTerminal(params: { command: string }) {
+      if (options.terminalDelayMs) await new Promise((resolve) => setTimeout(resolve, options.terminalDelayMs));
       if (options.terminalError) throw options.terminalError;
       const id = `term-${terminals.length + 1}`;
       log.push(`terminal:${id}:create`);

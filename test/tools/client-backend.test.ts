@@ -35,6 +35,7 @@ function setup(capabilities: ClientToolCapabilities, options: FakeClientOptions 
     },
     ...(options.terminalExit ? { terminalExit: options.terminalExit } : {}),
     ...(options.terminalError ? { terminalError: options.terminalError } : {}),
+    ...(options.terminalDelayMs ? { terminalDelayMs: options.terminalDelayMs } : {}),
   });
   const { local, calls } = fakeLocal();
   const backend = createClientBackend({ client: fake.client, sessionId: 's1', capabilities, local });
@@ -171,6 +172,17 @@ describe('client terminals', () => {
     expect(t.terminals[0]?.released).toBe(1);
     expect(t.log.indexOf('terminal:term-1:kill')).toBeLessThan(t.log.indexOf('terminal:term-1:release'));
   });
+  it('abort while the client is still creating the terminal: rejects at once, and the late terminal is killed and released', async () => {
+    const t = setup(all, { terminalDelayMs: 40 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('stop')), 5);
+    const error = await t.backend.runCommand('sleep 100', run({ signal: controller.signal })).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('stop');
+    expect(t.terminals).toHaveLength(0);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(t.terminals[0]).toMatchObject({ killed: 1, released: 1 });
+  });
+
   it('an onStarted that throws releases the terminal', async () => {
     const t = setup(all, { terminalExit: { exitCode: 0 } });
     const error = await t.backend.runCommand('ls', run({ onStarted: () => Promise.reject(new Error('send failed')) })).catch((e: unknown) => e);
