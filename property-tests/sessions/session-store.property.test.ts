@@ -37,7 +37,7 @@ const record: fc.Arbitrary<SessionRecord> = fc.oneof(
 
 /** Turn and meta records whose lines contain `"type":"meta"` outside a string, or inside one. */
 const nestedMeta: fc.Arbitrary<SessionRecord> = fc.constantFrom<SessionRecord>(
-  { type: 'turn', at: '2030-01-01T00:00:00.000Z', prompt: [], assistant: '"type":"meta"', reasoning: '', stopReason: 'end_turn', steps: [{ text: '"type":"meta"', reasoning: '', toolCalls: [{ id: 'c', name: 'meta', arguments: '{"type":"meta","title":"not a title"}' }], results: [] }] },
+  { type: 'turn', at: '2030-01-01T00:00:00.000Z', prompt: [], assistant: '"type":"meta"', reasoning: '', stopReason: 'end_turn', steps: [{ text: '"type":"meta"', reasoning: '', toolCalls: [{ id: 'c', name: 'meta', arguments: '{"type":"meta","title":"not a title"}' }], results: [{ id: 'c', toolCallId: 't', title: '', kind: 'other', status: 'completed', content: [], forModel: '{"type":"meta"}' }] }] },
   { type: 'meta', at: '2030-01-01T00:00:01.000Z', model: 'm', options: { k: '{"type":"meta","title":"no"}' } },
 );
 

@@ -39,6 +39,8 @@ function stepUpdates(step: StepRecord): SessionUpdate[] {
   if (step.reasoning) updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: step.reasoning } });
   if (step.text) updates.push(agentText(step.text));
   for (const result of step.results) {
+    // A call never run (the turn was cancelled first) was never shown: it has no ACP id.
+    if (!result.toolCallId) continue;
     const call: SessionUpdate = { sessionUpdate: 'tool_call', toolCallId: result.toolCallId, title: result.title, kind: result.kind as ToolKind, status: 'pending', rawInput: result.rawInput };
     if (result.locations) call.locations = result.locations as ToolCallLocation[];
     updates.push(call, { sessionUpdate: 'tool_call_update', toolCallId: result.toolCallId, status: result.status, content: result.content as ToolCallContent[] });

@@ -61,11 +61,12 @@ export function legacyModes(session: Session): SessionModeState {
 
 /** The remembered permission choices of a session, by permission key. */
 export function rememberedChoices(session: Session): Record<string, 'allow' | 'reject'> {
-  const choices: Record<string, 'allow' | 'reject'> = {};
+  const choices: [string, 'allow' | 'reject'][] = [];
   for (const [key, value] of Object.entries(session.options)) {
-    if (key.startsWith(PERMISSION_PREFIX) && (value === 'allow' || value === 'reject')) choices[key.slice(PERMISSION_PREFIX.length)] = value;
+    if (key.startsWith(PERMISSION_PREFIX) && (value === 'allow' || value === 'reject')) choices.push([key.slice(PERMISSION_PREFIX.length), value]);
   }
-  return choices;
+  // fromEntries defines own properties: a key like `__proto__` stays an entry instead of being dropped.
+  return Object.fromEntries(choices);
 }
 
 /** The session option entry that remembers `choice` for `key` (to merge into the options and save). */

@@ -15,6 +15,7 @@ import { parseToolArguments } from '../tools/arguments.js';
 import { executeBuiltin, presentToolCall } from '../tools/builtin-tools.js';
 import { raceAbort } from '../tools/client-backend.js';
 import { builtinTool, isBuiltinToolName } from '../tools/definitions.js';
+import { parseMcpArguments } from '../tools/mcp/mcp-arguments.js';
 import type { McpServers } from '../tools/mcp/mcp-servers.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import { capForModel } from '../tools/output-cap.js';
@@ -45,6 +46,9 @@ export interface ToolCallDeps {
 /** Said to the model when the user declines a call. */
 export const DECLINED = 'The user declined this tool call, so it was not run. Do not try it again unless the user asks; continue without it, or ask the user how to proceed.';
 
+/** Said to the model for a call cancelled while it waited for permission or ran. */
+export const CANCELLED = 'Cancelled by the user before it finished; anything it did may be partly done.';
+
 let counter = 0;
 /** A `toolCallId` unique in this process (and, with the time, across restarts of a session). */
 function newToolCallId(): string {
@@ -58,14 +62,16 @@ const text = (value: string): ToolCallContent => ({ type: 'content', content: { 
  * Runs one call end to end and returns its record (what the model is told is `forModel`), with
  * the images an MCP tool returned (not part of the record).
  * Never rejects for a tool's own failure (bad arguments, unknown tool, a refusal, an error of
- * the tool): those are failed results. Rejects with the signal's reason when the turn is cancelled
- * (after marking the call failed and freeing its terminal).
+ * the tool): those are failed results. A call cancelled while asking or running (the signal
+ * aborts) is also a failed result, {@link CANCELLED} to the model, shown `failed` to the client
+ * (its terminal freed), so the saved step keeps its `toolCallId` for a replay.
  */
 export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Promise<ToolResultRecord & { images?: ToolOutcome['images'] }> {
   const toolCallId = newToolCallId();
-  const parsed = parseToolArguments(call.name, call.arguments, deps.offered);
-  const args = parsed.ok ? (parsed.args as Record<string, unknown>) : {};
   const mcpTool = deps.mcp?.tools.get(call.name);
+  // The built-in checks know only the built-in names: MCP tools take any JSON object.
+  const parsed = mcpTool ? parseMcpArguments(call.name, call.arguments) : parseToolArguments(call.name, call.arguments, deps.offered);
+  const args = parsed.ok ? (parsed.args as Record<string, unknown>) : {};
   const presentation: ToolPresentation = mcpTool ? { title: mcpTool.title, kind: mcpTool.kind } : presentToolCall(call.name, args, deps.roots);
   const rawInput = parsed.ok ? args : call.arguments;
   const record = (status: 'completed' | 'failed', outcome: Pick<ToolOutcome, 'content' | 'forModel'>): ToolResultRecord => ({
@@ -96,6 +102,8 @@ export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Pro
     return outcome.images ? { ...record(status, outcome), images: outcome.images } : record(status, outcome);
   };
   const fail = (message: string) => finish('failed', { failed: true, forModel: message, content: [text(message)] });
+  // The connection may already be going away on a cancel: the record is kept even if the update is lost.
+  const cancelled = () => finish('failed', { failed: true, forModel: CANCELLED, content: [text('Cancelled.')] }).catch(() => record('failed', { forModel: CANCELLED, content: [text('Cancelled.')] }));
 
   // Unknown tools and bad arguments go back to the model with the tool's parameters.
   if (!parsed.ok) return fail(parsed.error);
@@ -105,7 +113,13 @@ export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Pro
   const decision = decidePermission(deps.mode, deps.remembered, subject);
   if (decision === 'reject') return fail(deps.mode === 'read-only' ? 'The session is in read-only mode: edits and commands are not allowed. Tell the user what you would change instead.' : DECLINED);
   if (decision === 'ask') {
-    const allowed = await askPermission(toolCallId, presentation, rawInput, subject.key, deps);
+    let allowed: boolean;
+    try {
+      allowed = await askPermission(toolCallId, presentation, rawInput, subject.key, deps);
+    } catch (error) {
+      if (deps.signal.aborted) return cancelled();
+      throw error;
+    }
     if (!allowed) return fail(DECLINED);
   }
 
@@ -114,10 +128,7 @@ export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Pro
     const outcome = mcpTool ? await runMcpTool(mcpTool, args, deps) : await runBuiltin(call.name, args, toolCallId, deps);
     return await finish(outcome.failed ? 'failed' : 'completed', outcome);
   } catch (error) {
-    if (deps.signal.aborted) {
-      await deps.send([{ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed', content: [text('Cancelled.')] }]).catch(() => undefined);
-      throw deps.signal.reason;
-    }
+    if (deps.signal.aborted) return cancelled();
     deps.logger.error('tool call failed with an internal error', { tool: call.name, error: (error as Error)?.stack ?? String(error) });
     return fail(`The tool failed with an internal error of openai-acp: ${(error as Error)?.message ?? String(error)}`);
   }

@@ -130,6 +130,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     return outcome;
   } catch (error) {
     const seen = accumulator.result();
+    // Held text (a possible text tool call) was never shown: it is not part of what the user saw.
+    if (held) seen.text = seen.text.slice(0, Math.max(0, seen.text.length - held.length));
     if (signal.aborted) return { stopReason: 'cancelled', text: seen.text, reasoning: seen.reasoning, toolCalls: [] };
     const failure = error instanceof ProviderError ? error : undefined;
     const words = failure

@@ -120,7 +120,17 @@ const isStep = (step: unknown) =>
   Array.isArray(step.toolCalls) &&
   step.toolCalls.every((c) => isObject(c) && typeof c.id === 'string' && typeof c.name === 'string' && typeof c.arguments === 'string') &&
   Array.isArray(step.results) &&
-  step.results.every((r) => isObject(r) && typeof r.id === 'string' && typeof r.toolCallId === 'string' && typeof r.forModel === 'string' && Array.isArray(r.content));
+  // One result per call, same order: the model is sent a tool message per tool_call_id (providers refuse a call without one).
+  step.results.length === step.toolCalls.length &&
+  step.results.every(
+    (r, i) =>
+      isObject(r) &&
+      r.id === (step.toolCalls as Json[])[i]?.id &&
+      typeof r.toolCallId === 'string' &&
+      (r.status === 'completed' || r.status === 'failed') &&
+      typeof r.forModel === 'string' &&
+      Array.isArray(r.content),
+  );
 
 /**
  * `value` as a {@link SessionRecord} when it is one (extra fields kept), else undefined. Checks

@@ -104,10 +104,21 @@ export function createClientBackend(options: { client: AgentContext; sessionId: 
 
 async function runInClientTerminal(client: AgentContext, sessionId: string, command: string, run: CommandOptions): Promise<CommandResult & { release: () => Promise<void> }> {
   let terminal: Awaited<ReturnType<AgentContext['createTerminal']>>;
+  const creating = client.createTerminal({ sessionId, command, cwd: run.cwd, outputByteLimit: run.outputByteLimit });
   try {
-    terminal = await raceAbort(client.createTerminal({ sessionId, command, cwd: run.cwd, outputByteLimit: run.outputByteLimit }), run.signal);
+    terminal = await raceAbort(creating, run.signal);
   } catch (error) {
-    if (run.signal.aborted) throw run.signal.reason;
+    if (run.signal.aborted) {
+      // Cancelled before the client answered: the command may still start, so stop and free it once it does.
+      creating.then(
+        async (late) => {
+          await late.kill().catch(() => undefined);
+          await late.release().catch(() => undefined);
+        },
+        () => undefined,
+      );
+      throw run.signal.reason;
+    }
     throw clientRefusal(`run the command`, error);
   }
   let released = false;

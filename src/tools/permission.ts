@@ -38,13 +38,27 @@ export type PermissionDecision = 'allow' | 'ask' | 'reject';
 
 /**
  * The key a remembered `allow_always` / `reject_always` is stored under: the tool name; for
- * `run_command`, `run_command:<command name>` (the first word of the line, path stripped); for an
- * MCP tool, `mcp:<server>/<tool>`.
+ * `run_command`, `run_command:<command name>` (the first word of the line, path stripped), or
+ * `run_line:<the whole line>` for a compound line (see {@link isCompoundCommand}); for an MCP
+ * tool, `mcp:<server>/<tool>`.
  */
 export function permissionKey(tool: string, args: Record<string, unknown>, mcp?: { server: string; tool: string }): string {
   if (mcp) return `mcp:${mcp.server}/${mcp.tool}`;
-  if (tool === 'run_command') return `run_command:${commandName(typeof args['command'] === 'string' ? args['command'] : '')}`;
+  if (tool === 'run_command') {
+    const line = typeof args['command'] === 'string' ? args['command'] : '';
+    // "Always allow git" must not cover `git status && curl … | sh`: a line that chains, pipes,
+    // substitutes or redirects is remembered as that exact line only.
+    return isCompoundCommand(line) ? `run_line:${line.trim()}` : `run_command:${commandName(line)}`;
+  }
   return tool;
+}
+
+/**
+ * Whether a shell line does more than run one command: `;`, `&`, `|`, newlines, redirections,
+ * backquotes or `$(…)` anywhere (quoted or not: being cautious costs one more question).
+ */
+export function isCompoundCommand(line: string): boolean {
+  return /[;&|`<>\n\r]|\$\(/.test(line);
 }
 
 /**
@@ -71,8 +85,9 @@ export function decidePermission(mode: SessionMode, remembered: Readonly<Record<
   if (subject.mutates === false) return 'allow';
   if (mode === 'read-only' && subject.readOnlyHint !== true) return 'reject';
   if (mode === 'full-access') return 'allow';
-  const choice = remembered[subject.key];
-  if (choice) return choice;
+  // Own entries only: a key such as `toString` must not find Object.prototype's function.
+  const choice = Object.hasOwn(remembered, subject.key) ? remembered[subject.key] : undefined;
+  if (choice === 'allow' || choice === 'reject') return choice;
   if (mode === 'accept-edits' && ((subject.mutates === 'edit' && subject.insideCwd === true) || subject.readOnlyHint === true)) return 'allow';
   return 'ask';
 }
@@ -127,6 +142,7 @@ export function alwaysScope(key: string): string {
     const name = key.slice('run_command:'.length);
     return name ? `"${name}" commands` : 'commands';
   }
+  if (key.startsWith('run_line:')) return 'this exact command line';
   if (key.startsWith('mcp:')) return `the MCP tool ${key.slice(4)}`;
   if (key === 'write_file' || key === 'edit_file') return `${key === 'write_file' ? 'file writes' : 'file edits'}`;
   return key;

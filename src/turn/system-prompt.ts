@@ -52,7 +52,10 @@ export async function readAgentsMd(cwd: string): Promise<string | undefined> {
   try {
     const bytes = await readFile(join(cwd, 'AGENTS.md'));
     if (bytes.length <= AGENTS_MD_MAX_BYTES) return bytes.toString('utf8');
-    return `${bytes.subarray(0, AGENTS_MD_MAX_BYTES).toString('utf8')}\n[AGENTS.md cut at ${AGENTS_MD_MAX_BYTES / 1024} KiB]`;
+    // Move the cut back off UTF-8 continuation bytes, so no character is split (it would decode as U+FFFD).
+    let cut = AGENTS_MD_MAX_BYTES;
+    while (cut > 0 && ((bytes[cut] ?? 0) & 0xc0) === 0x80) cut--;
+    return `${bytes.subarray(0, cut).toString('utf8')}\n[AGENTS.md cut at ${AGENTS_MD_MAX_BYTES / 1024} KiB]`;
   } catch {
     return undefined;
   }

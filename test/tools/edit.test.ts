@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { applyEdit, countOccurrences } from '../../src/tools/edit.js';
 
 describe('applyEdit', () => {
+  it('refuses an old_string that matches at overlapping places (ambiguous), unless replace_all', () => {
+    const result = applyEdit('x bbb y', 'bb', 'B', false, 'f.txt');
+    expect(result.ok).toBe(false);
+    expect(applyEdit('x bbb y', 'bb', 'B', true, 'f.txt')).toMatchObject({ ok: true, text: 'x Bb y' });
+  });
+
   it('replaces a unique occurrence', () => {
     expect(applyEdit('a\nb\nc\n', 'b', 'B', false, 'f.txt')).toEqual({ ok: true, text: 'a\nB\nc\n', replacements: 1, at: 2, inserted: 'B' });
   });

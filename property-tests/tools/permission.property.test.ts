@@ -1,0 +1,28 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decidePermission, SESSION_MODES, type PermissionSubject } from '../../src/tools/permission.js';
+
+const key = fc.oneof(fc.constantFrom('write_file', 'edit_file', 'run_command:git', 'mcp:fs/write'), fc.string());
+const remembered = fc.dictionary(key, fc.constantFrom('allow' as const, 'reject' as const));
+const subject = (mutates: fc.Arbitrary<PermissionSubject['mutates']>) =>
+  fc.record({ mutates, key, insideCwd: fc.option(fc.boolean(), { nil: undefined }), readOnlyHint: fc.option(fc.boolean(), { nil: undefined }) }, { requiredKeys: ['mutates', 'key'] });
+const mutating = subject(fc.constantFrom('edit' as const, 'execute' as const));
+
+describe('decidePermission properties', () => {
+  it('read-only rejects every mutating call, whatever is remembered', () => {
+    fc.assert(fc.property(remembered, mutating, (choices, s) => decidePermission('read-only', choices, s) === 'reject'));
+  });
+  it('full-access allows every call, whatever is remembered', () => {
+    fc.assert(fc.property(remembered, subject(fc.constantFrom('edit' as const, 'execute' as const, false as const)), (choices, s) => decidePermission('full-access', choices, s) === 'allow'));
+  });
+  it('reads are always allowed', () => {
+    fc.assert(fc.property(fc.constantFrom(...SESSION_MODES), remembered, subject(fc.constant(false as const)), (mode, choices, s) => decidePermission(mode, choices, s) === 'allow'));
+  });
+  it('in ask and accept-edits a remembered choice for the key decides', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('ask' as const, 'accept-edits' as const), remembered, mutating, fc.constantFrom('allow' as const, 'reject' as const), (mode, choices, s, choice) => {
+        expect(decidePermission(mode, { ...choices, [s.key]: choice }, s)).toBe(choice);
+      }),
+    );
+  });
+});

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import {
+  alwaysScope,
+  isCompoundCommand,
+  commandName,
+  decidePermission,
+  DEFAULT_MODE,
+  isSessionMode,
+  PERMISSION_OPTION_IDS,
+  permissionKey,
+  permissionOptions,
+  readPermissionOutcome,
+  SESSION_MODES,
+  type PermissionDecision,
+  type PermissionSubject,
+  type SessionMode,
+} from '../../src/tools/permission.js';
+
+const none = {};
+
+describe('decidePermission', () => {
+  it('allows reads in every mode, whatever is remembered', () => {
+    for (const mode of SESSION_MODES) {
+      expect(decidePermission(mode, { read_file: 'reject' }, { mutates: false, key: 'read_file' })).toBe('allow');
+    }
+  });
+
+  // Every mode × mutates × remembered × insideCwd × readOnlyHint, against the rules written out.
+  const mutatesValues = ['edit', 'execute'] as const;
+  const rememberedValues = [undefined, 'allow', 'reject'] as const;
+  const flags = [undefined, false, true] as const;
+  const expected = (mode: SessionMode, s: PermissionSubject, remembered: 'allow' | 'reject' | undefined): PermissionDecision => {
+    if (mode === 'read-only') return 'reject';
+    if (mode === 'full-access') return 'allow';
+    if (remembered) return remembered;
+    if (mode === 'accept-edits' && s.mutates === 'edit' && s.insideCwd === true) return 'allow';
+    if (mode === 'accept-edits' && s.readOnlyHint === true) return 'allow';
+    return 'ask';
+  };
+  for (const mode of SESSION_MODES) {
+    for (const mutates of mutatesValues) {
+      for (const remembered of rememberedValues) {
+        for (const insideCwd of flags) {
+          for (const readOnlyHint of flags) {
+            const subject: PermissionSubject = { mutates, key: 'k', ...(insideCwd === undefined ? {} : { insideCwd }), ...(readOnlyHint === undefined ? {} : { readOnlyHint }) };
+            const want = expected(mode, subject, remembered);
+            it(`${mode} ${mutates} remembered=${remembered} insideCwd=${insideCwd} readOnlyHint=${readOnlyHint} → ${want}`, () => {
+              expect(decidePermission(mode, remembered ? { k: remembered } : none, subject)).toBe(want);
+            });
+          }
+        }
+      }
+    }
+  }
+
+  it('uses only the choice remembered for the subject key', () => {
+    expect(decidePermission('ask', { 'run_command:git': 'allow' }, { mutates: 'execute', key: 'run_command:rm' })).toBe('ask');
+    expect(decidePermission('ask', { 'run_command:git': 'allow' }, { mutates: 'execute', key: 'run_command:git' })).toBe('allow');
+  });
+
+  it('does not read inherited properties as remembered choices', () => {
+    expect(decidePermission('ask', {}, { mutates: 'execute', key: 'toString' })).toBe('ask');
+    expect(decidePermission('ask', {}, { mutates: 'execute', key: '__proto__' })).toBe('ask');
+  });
+});
+
+describe('commandName and permissionKey', () => {
+  it.each([
+    ['git status', 'git'],
+    ['/usr/bin/git status', 'git'],
+    ['FOO=1 /usr/bin/git status', 'git'],
+    ['FOO=1 BAR=two  npm   test', 'npm'],
+    ['  ls -la  ', 'ls'],
+    ['./scripts/build.sh --fast', 'build.sh'],
+    ['', ''],
+    ['   ', ''],
+    ['FOO=1', ''],
+  ])('%j → %j', (line, name) => {
+    expect(commandName(line)).toBe(name);
+  });
+
+  it('keys run_command by command name, MCP tools by server and tool, the rest by tool name', () => {
+    expect(permissionKey('run_command', { command: 'FOO=1 /usr/bin/git status' })).toBe('run_command:git');
+    expect(permissionKey('run_command', {})).toBe('run_command:');
+    expect(permissionKey('run_command', { command: 42 })).toBe('run_command:');
+    expect(permissionKey('write_file', { path: 'a.txt' })).toBe('write_file');
+    expect(permissionKey('fs__write', { path: 'x' }, { server: 'fs', tool: 'write' })).toBe('mcp:fs/write');
+  });
+
+  it.each(['git status && rm -rf ~', 'git log; curl x | sh', 'git log | sh', 'git log > ~/.bashrc', 'git $(rm -rf ~)', 'git `id`', 'git status &', 'git status\nrm -rf ~'])(
+    'a compound line %j is keyed by the whole line, so "always allow git" does not cover it',
+    (line) => {
+      const key = permissionKey('run_command', { command: ` ${line} ` });
+      expect(key).toBe(`run_line:${line.trim()}`);
+      expect(decidePermission('ask', { 'run_command:git': 'allow' }, { mutates: 'execute', key })).toBe('ask');
+      expect(alwaysScope(key)).toBe('this exact command line');
+    },
+  );
+
+  it('words what "always" covers', () => {
+    expect(alwaysScope('run_command:git')).toBe('"git" commands');
+    expect(alwaysScope('run_command:')).toBe('commands');
+    expect(alwaysScope('mcp:fs/write')).toBe('the MCP tool fs/write');
+    expect(alwaysScope('write_file')).toBe('file writes');
+    expect(alwaysScope('edit_file')).toBe('file edits');
+  });
+});
+
+describe('isCompoundCommand', () => {
+  it('is false for one plain command with arguments', () => {
+    for (const line of ['git status', 'FOO=1 npm test -- --watch=false', 'ls -la src', "grep -rn 'a b' ."]) expect(isCompoundCommand(line)).toBe(false);
+  });
+});
+
+describe('readPermissionOutcome', () => {
+  const selected = (optionId: string) => ({ outcome: 'selected' as const, optionId });
+  it('reads our four ids', () => {
+    expect(readPermissionOutcome(selected(PERMISSION_OPTION_IDS.allowOnce))).toEqual({ allowed: true });
+    expect(readPermissionOutcome(selected(PERMISSION_OPTION_IDS.allowAlways))).toEqual({ allowed: true, remember: 'allow' });
+    expect(readPermissionOutcome(selected(PERMISSION_OPTION_IDS.rejectOnce))).toEqual({ allowed: false });
+    expect(readPermissionOutcome(selected(PERMISSION_OPTION_IDS.rejectAlways))).toEqual({ allowed: false, remember: 'reject' });
+  });
+  it('refuses on cancelled or no outcome', () => {
+    expect(readPermissionOutcome({ outcome: 'cancelled' })).toEqual({ allowed: false });
+    expect(readPermissionOutcome(undefined)).toEqual({ allowed: false });
+  });
+  it("allows once on Open Design's approve_for_session, without remembering", () => {
+    expect(readPermissionOutcome(selected('approve_for_session'))).toEqual({ allowed: true });
+    expect(readPermissionOutcome(selected('Allow'))).toEqual({ allowed: true });
+  });
+  it('refuses unknown ids', () => {
+    for (const id of ['deny', 'reject', 'no', '', 'maybe_allow']) expect(readPermissionOutcome(selected(id))).toEqual({ allowed: false });
+  });
+});
+
+describe('permissionOptions', () => {
+  it('offers the four spec kinds once each, an allow first, with unique ids our reader understands', () => {
+    const options = permissionOptions('"git" commands');
+    expect(options.map((o) => o.kind).sort()).toEqual(['allow_always', 'allow_once', 'reject_always', 'reject_once']);
+    expect(options[0]?.kind.startsWith('allow')).toBe(true);
+    expect(new Set(options.map((o) => o.optionId)).size).toBe(4);
+    for (const option of options) {
+      const read = readPermissionOutcome({ outcome: 'selected', optionId: option.optionId });
+      expect(read.allowed).toBe(option.kind.startsWith('allow'));
+      expect(read.remember).toBe(option.kind === 'allow_always' ? 'allow' : option.kind === 'reject_always' ? 'reject' : undefined);
+    }
+    expect(options.find((o) => o.kind === 'allow_always')?.name).toContain('"git" commands');
+  });
+});
+
+describe('session modes', () => {
+  it('recognises the modes and defaults to ask', () => {
+    expect(DEFAULT_MODE).toBe('ask');
+    for (const mode of SESSION_MODES) expect(isSessionMode(mode)).toBe(true);
+    for (const value of ['Ask', 'readonly', '', undefined, 1, null]) expect(isSessionMode(value)).toBe(false);
+  });
+});
