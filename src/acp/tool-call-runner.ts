@@ -15,6 +15,7 @@ import { parseToolArguments } from '../tools/arguments.js';
 import { executeBuiltin, presentToolCall } from '../tools/builtin-tools.js';
 import { raceAbort } from '../tools/client-backend.js';
 import { builtinTool, isBuiltinToolName } from '../tools/definitions.js';
+import { parseMcpArguments } from '../tools/mcp/mcp-arguments.js';
 import type { McpServers } from '../tools/mcp/mcp-servers.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import { capForModel } from '../tools/output-cap.js';
@@ -63,9 +64,10 @@ const text = (value: string): ToolCallContent => ({ type: 'content', content: { 
  */
 export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Promise<ToolResultRecord & { images?: ToolOutcome['images'] }> {
   const toolCallId = newToolCallId();
-  const parsed = parseToolArguments(call.name, call.arguments, deps.offered);
-  const args = parsed.ok ? (parsed.args as Record<string, unknown>) : {};
   const mcpTool = deps.mcp?.tools.get(call.name);
+  // MCP tools take any JSON object (their server checks it); built-ins are checked here.
+  const parsed = mcpTool ? parseMcpArguments(call.name, call.arguments) : parseToolArguments(call.name, call.arguments, deps.offered);
+  const args = parsed.ok ? (parsed.args as Record<string, unknown>) : {};
   const presentation: ToolPresentation = mcpTool ? { title: mcpTool.title, kind: mcpTool.kind } : presentToolCall(call.name, args, deps.roots);
   const rawInput = parsed.ok ? args : call.arguments;
   const record = (status: 'completed' | 'failed', outcome: Pick<ToolOutcome, 'content' | 'forModel'>): ToolResultRecord => ({
