@@ -60,7 +60,8 @@ export function commandName(line: string): string {
 /**
  * The decision for one call.
  * - Reads never ask.
- * - `read-only`: anything that mutates is refused (such tools are not even offered).
+ * - `read-only`: anything that mutates is refused (such tools are not even offered), except MCP
+ *   tools marked read-only, which go on as in `ask`.
  * - `full-access`: nothing asks.
  * - A remembered choice for the call's key wins next (`allow` or `reject`).
  * - `accept-edits`: edits inside the cwd and MCP tools marked read-only run; the rest asks.
@@ -68,7 +69,9 @@ export function commandName(line: string): string {
  */
 export function decidePermission(mode: SessionMode, remembered: Readonly<Record<string, 'allow' | 'reject'>>, subject: PermissionSubject): PermissionDecision {
   if (subject.mutates === false) return 'allow';
-  if (mode === 'read-only') return 'reject';
+  // MCP tools marked read-only are offered in read-only mode: they ask as in `ask` (a hint from the
+  // server is not a promise), instead of being offered and then always refused.
+  if (mode === 'read-only' && subject.readOnlyHint !== true) return 'reject';
   if (mode === 'full-access') return 'allow';
   const choice = remembered[subject.key];
   if (choice) return choice;

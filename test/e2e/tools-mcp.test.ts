@@ -123,4 +123,59 @@ describe('MCP servers through the agent', () => {
       await http.close();
     }
   });
+
+  it('read-only mode offers only the MCP tools marked read-only, and they can run (asking as in ask); accept-edits runs them without asking', async () => {
+    const cwd = tempDir();
+    const { server, agent } = await startAgent(script([{ calls: [['fx__echo', { text: 'ro' }]] }, { text: 'ok' }]));
+    const { result } = await agent.request('session/new', { cwd, mcpServers: [stdioServer('fx')] });
+    await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'read-only' });
+    const pending = prompt(agent, result.sessionId, 'look');
+    const permission = await waitForRequest(agent, 'session/request_permission');
+    answer(agent, permission.id, { outcome: { outcome: 'selected', optionId: 'allow_once' } });
+    await pending;
+    const offered: string[] = server.requests[0]!.body.tools.map((t: any) => t.function.name);
+    expect(offered.filter((n) => n.startsWith('fx__'))).toEqual(['fx__echo']);
+    expect(toolMessages(server.requests[1]!.body)[0].content).toContain('echo: ro');
+    await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'accept-edits' });
+    await prompt(agent, result.sessionId, 'again');
+    expect(agent.messages.filter((m) => m.method === 'session/request_permission')).toHaveLength(1);
+    expect(toolMessages(server.requests.at(-1)!.body).at(-1).content).toContain('echo: ro');
+  });
+
+  it('session/close stops the session MCP server; a failure notice is shown once', async () => {
+    const cwd = tempDir();
+    const { server, agent } = await startAgent(script([{ calls: [['fx__pid', {}]] }, { text: 'got it' }, { text: 'second' }]));
+    const missing = { name: 'ghost', command: '/nonexistent/mcp-server-bin', args: [], env: [] };
+    const { result } = await agent.request('session/new', { cwd, mcpServers: [stdioServer('fx'), missing] });
+    await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
+    await prompt(agent, result.sessionId, 'pid?');
+    await prompt(agent, result.sessionId, 'again');
+    expect(agent.text(result.sessionId).match(/"ghost"/g)).toHaveLength(1);
+    const pid = Number(toolMessages(server.requests[1]!.body)[0].content.trim());
+    expect(running(pid)).toBe(true);
+    expect((await agent.request('session/close', { sessionId: result.sessionId })).error).toBeUndefined();
+    await waitFor(() => !running(pid), 3000, 'the MCP server to exit');
+  });
+
+  it('session/load in a new process starts the servers again and offers their tools', async () => {
+    const cwd = tempDir();
+    const stateDir = tempDir();
+    const model = await servers(script([{ text: 'first' }, { calls: [['fx__ping', {}]] }, { text: 'pinged' }]));
+    const env = { OPENAI_BASE_URL: model.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: stateDir };
+    const first = spawnAgent(env);
+    agents.push(first);
+    await first.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    const { result } = await first.request('session/new', { cwd, mcpServers: [stdioServer('fx')] });
+    await first.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
+    await prompt(first, result.sessionId, 'hi');
+    first.child.stdin.end();
+    await first.exited;
+    const second = spawnAgent(env);
+    agents.push(second);
+    await second.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    expect((await second.request('session/load', { sessionId: result.sessionId, cwd, mcpServers: [stdioServer('fx')] })).error).toBeUndefined();
+    expect((await prompt(second, result.sessionId, 'ping')).result.stopReason).toBe('end_turn');
+    expect(model.requests[1]!.body.tools.map((t: any) => t.function.name)).toContain('fx__ping');
+    expect(toolMessages(model.requests[2]!.body)[0].content).toBe('pong');
+  });
 });
