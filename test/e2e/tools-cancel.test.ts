@@ -97,4 +97,35 @@ describe('session/cancel during a tool step', () => {
     const order = agent.messages.filter((m) => m.method === 'terminal/kill' || m.method === 'terminal/release').map((m) => m.method);
     expect(order).toEqual(['terminal/kill', 'terminal/release']);
   });
+
+  it('while the client has not answered fs/read_text_file: cancelled at once; a late answer is ignored', async () => {
+    const cwd = tempDir();
+    const { agent } = await startAgent(script([{ calls: [['read_file', { path: 'a.txt' }]] }, { text: 'next turn' }]), { fs: { readTextFile: true, writeTextFile: true } });
+    const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
+    const pending = agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'read' }] });
+    const read = await waitForRequest(agent, 'fs/read_text_file');
+    const { answer: cancelled, ms } = await cancel(agent, result.sessionId, pending);
+    expect(cancelled.result.stopReason).toBe('cancelled');
+    expect(ms).toBeLessThan(1000);
+    answer(agent, read.id, { content: 'late' });
+    const next = await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'hello' }] });
+    expect(next.result.stopReason).toBe('end_turn');
+    expect(agent.badLines).toEqual([]);
+  });
+
+  it('stdin EOF while a permission request is pending: the agent exits promptly and writes nothing', async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'a.txt'), 'one\n');
+    const { agent } = await startAgent(script([{ calls: [['write_file', { path: 'a.txt', content: 'two\n' }]] }, { text: 'x' }]));
+    const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
+    const pending = agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'write' }] });
+    await waitForRequest(agent, 'session/request_permission');
+    const t0 = performance.now();
+    agent.child.stdin.end();
+    expect(await agent.exited).toBe(0);
+    expect(performance.now() - t0).toBeLessThan(1500);
+    // The connection is closed: the prompt gets no answer (as for a turn without tools).
+    pending.catch(() => undefined);
+    expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('one\n');
+  });
 });
