@@ -96,4 +96,54 @@ describe('file tools and the client capabilities', () => {
     expect(tools[0]).toContain('one');
     expect(tools[2]).toContain('two');
   });
+
+  it('a client with fs: paths outside the workspace are refused before any fs request; a missing file is said so', async () => {
+    const cwd = tempDir();
+    const outside = tempDir();
+    const { server, agent } = await startAgent(
+      script([{ calls: [['read_file', { path: join(outside, 'x.txt') }], ['write_file', { path: '../escape.txt', content: 'x' }], ['read_file', { path: 'missing.txt' }]] }, { text: 'ok' }]),
+      { fs: { readTextFile: true, writeTextFile: true } },
+    );
+    const written: Array<{ path: string; content: string }> = [];
+    fakeEditor(agent, {}, written);
+    const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
+    await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
+    expect((await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'go' }] })).result.stopReason).toBe('end_turn');
+    const reads = agent.messages.filter((m) => m.method === 'fs/read_text_file').map((m) => m.params.path);
+    expect(reads).toEqual([join(cwd, 'missing.txt')]);
+    expect(written).toEqual([]);
+    const tools = server.requests[1]!.body.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content);
+    expect(tools[0]).toMatch(/outside/i);
+    expect(tools[1]).toMatch(/outside/i);
+    expect(tools[2]).toMatch(/not found|does not exist|no such/i);
+  });
+
+  it('a client with a terminal: a failing command reports its exit code and output to the model, then the terminal is released', async () => {
+    const cwd = tempDir();
+    const { server, agent } = await startAgent(script([{ calls: [['run_command', { command: 'make test' }]] }, { text: 'it failed' }]), { terminal: true });
+    let seen = 0;
+    agent.child.stdout.on('data', () => {
+      for (; seen < agent.messages.length; seen++) {
+        const m = agent.messages[seen];
+        if (m.method === 'terminal/create') answer(agent, m.id, { terminalId: 't-9' });
+        else if (m.method === 'terminal/wait_for_exit') answer(agent, m.id, { exitCode: 2, signal: null });
+        else if (m.method === 'terminal/output') answer(agent, m.id, { output: 'error: 3 tests failed\n', truncated: false, exitStatus: { exitCode: 2, signal: null } });
+        else if (m.method === 'terminal/release' || m.method === 'terminal/kill') answer(agent, m.id, {});
+      }
+    });
+    const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
+    await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
+    expect((await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'test' }] })).result.stopReason).toBe('end_turn');
+    const tool = server.requests[1]!.body.messages.find((m: any) => m.role === 'tool').content;
+    expect(tool).toContain('3 tests failed');
+    expect(tool).toMatch(/exit code 2|exited with 2|code 2/i);
+    const methods = agent.messages.filter((m) => m.method?.startsWith('terminal/')).map((m) => m.method);
+    expect(methods.at(-1)).toBe('terminal/release');
+    expect(methods).not.toContain('terminal/kill');
+    // The last update of the call, sent before the release, still embeds the terminal.
+    const releaseAt = agent.messages.findIndex((m) => m.method === 'terminal/release');
+    const last = agent.messages.slice(0, releaseAt).filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === 'tool_call_update').at(-1);
+    expect(last.params.update.status).toBe('failed');
+    expect(last.params.update.content).toContainEqual({ type: 'terminal', terminalId: 't-9' });
+  });
 });
