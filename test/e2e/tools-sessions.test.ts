@@ -93,4 +93,30 @@ describe('tool steps saved and loaded', () => {
     expect(second.messages.some((m) => m.method === 'session/request_permission')).toBe(false);
     expect(server.requests.at(-1)!.body.messages.filter((m: any) => m.role === 'tool').at(-1).content).toContain('second-run');
   });
+
+  it('a turn cancelled during a permission request is saved with its call marked not run, and loads into a valid history', async () => {
+    const cwd = tempDir();
+    const stateDir = tempDir();
+    const server = await servers(script([{ calls: [['write_file', { path: 'a.txt', content: 'x' }], ['run_command', { command: 'echo hi' }]] }, { text: 'fresh start' }]));
+    const first = await startAgent(server.baseUrl, stateDir);
+    const { result } = await first.request('session/new', { cwd, mcpServers: [] });
+    const sessionId = result.sessionId;
+    const pending = first.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'do both' }] });
+    await waitForRequest(first, 'session/request_permission');
+    first.notify('session/cancel', { sessionId });
+    expect((await pending).result.stopReason).toBe('cancelled');
+    await end(first);
+
+    const second = await startAgent(server.baseUrl, stateDir);
+    expect((await second.request('session/load', { sessionId, cwd, mcpServers: [] })).error).toBeUndefined();
+    const replayed = second.updates(sessionId).filter((u) => u.sessionUpdate === 'tool_call_update');
+    expect(replayed.map((u) => u.status)).toEqual(['failed', 'failed']);
+    await second.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'never mind' }] });
+    const sent = server.requests.at(-1)!.body.messages.filter((m: any) => m.role !== 'system');
+    // The turn ended on tool results: a short assistant note closes it before the next user message.
+    expect(sent.map((m: any) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant', 'user']);
+    expect(sent[1].tool_calls.map((c: any) => c.id)).toEqual([sent[2].tool_call_id, sent[3].tool_call_id]);
+    expect(sent[2].content).toMatch(/cancel/i);
+    expect(sent[3].content).toMatch(/cancel/i);
+  });
 });
