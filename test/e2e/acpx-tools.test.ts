@@ -12,17 +12,18 @@ import { expect, it } from 'vitest';
 import { fakeServerPool, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { CLI } from '../helpers/spawn-agent.js';
 import { script, tempDirs } from '../helpers/tool-script.js';
+import { STDIO_SERVER } from '../tools/mcp/helpers.js';
 
 const ACPX = fileURLToPath(new URL('../../node_modules/acpx/dist/cli.js', import.meta.url));
 const servers = fakeServerPool();
 const tempDir = tempDirs('openai-acp-acpx-tools-');
 
-function acpx(server: FakeOpenAI, cwd: string, policy: '--approve-all' | '--deny-all', prompt: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function acpx(server: FakeOpenAI, cwd: string, policy: '--approve-all' | '--deny-all', prompt: string, extra: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   const home = tempDir();
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [ACPX, '--agent', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`, '--format', 'json', policy, '--cwd', cwd, 'exec', prompt],
+      [ACPX, '--agent', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`, '--format', 'json', policy, '--cwd', cwd, ...extra, 'exec', prompt],
       { env: { PATH: process.env.PATH ?? '', HOME: home, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0' }, timeout: 30_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
@@ -84,4 +85,19 @@ it('acpx --deny-all: the edit is refused, the file stays, the model is told', as
   expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('one\n');
   expect(server.requests[1]!.body.messages.find((m: any) => m.role === 'tool').content).toMatch(/declined/);
   expect(updates(all).some((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed')).toBe(true);
+});
+
+it('acpx --mcp-config: its stdio MCP server tools are offered and called through the agent', async () => {
+  const cwd = tempDir();
+  const config = join(tempDir(), 'mcp.json');
+  writeFileSync(config, JSON.stringify({ mcpServers: [{ name: 'fx', command: process.execPath, args: [STDIO_SERVER], env: [{ name: 'FIXTURE_ENV', value: 'from-acpx' }] }] }));
+  const server = await servers(script([{ calls: [['fx__echo', { text: 'via acpx' }]] }, { text: 'echoed' }]));
+  const run = await acpx(server, cwd, '--approve-all', 'echo it', ['--mcp-config', config]);
+  expect(run.code, run.stderr.slice(-2000)).toBe(0);
+  const all = messages(run.stdout);
+  expect(all.find((m) => m.method === 'session/new')?.params.mcpServers[0]).toMatchObject({ name: 'fx', env: [{ name: 'FIXTURE_ENV', value: 'from-acpx' }] });
+  expect(server.requests[0]!.body.tools.map((t: any) => t.function.name)).toContain('fx__echo');
+  expect(updates(all).find((u) => u.sessionUpdate === 'tool_call')?.title).toBe('fx: echo');
+  expect(server.requests[1]!.body.messages.find((m: any) => m.role === 'tool').content).toContain('echo: via acpx');
+  expect(all.find((m) => m.result?.stopReason)?.result.stopReason).toBe('end_turn');
 });
