@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TailBuffer, runLocalCommand, shellInvocation } from '../../../src/tools/local/local-command.js';
+import { CANCEL_KILL_GRACE_MS, KILL_GRACE_MS, TailBuffer, runLocalCommand, shellInvocation } from '../../../src/tools/local/local-command.js';
 
 /** Alive and not a zombie (a zombie has exited; only its parent has not read its status yet). */
 function alive(pid: number): boolean {
@@ -79,6 +79,20 @@ describe.skipIf(process.platform === 'win32')('runLocalCommand', () => {
     controller.abort(reason);
     await expect(running).rejects.toBe(reason);
     await waitFor(() => !children.some(alive), 3_000);
+  });
+
+  it('on abort, a group that ignores SIGTERM gets SIGKILL after CANCEL_KILL_GRACE_MS, not KILL_GRACE_MS', async () => {
+    const pidFile = path.join(dir, 'stubborn');
+    const controller = new AbortController();
+    const running = runLocalCommand(`trap '' TERM; echo $$ > ${pidFile}; while :; do sleep 0.05; done`, options(dir, { signal: controller.signal }));
+    await waitFor(async () => (await readFile(pidFile, 'utf8').catch(() => '')).trim() !== '');
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    const t0 = Date.now();
+    controller.abort(new Error('stop'));
+    await expect(running).rejects.toThrow('stop');
+    expect(alive(pid)).toBe(false);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(CANCEL_KILL_GRACE_MS - 50);
+    expect(Date.now() - t0).toBeLessThan(KILL_GRACE_MS);
   });
 
   it('ends what the shell left running in the background', async () => {
