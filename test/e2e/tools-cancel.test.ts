@@ -85,6 +85,19 @@ describe('session/cancel during a tool step', () => {
     await waitFor(() => !running(pid), 4000, 'the command to be killed');
   });
 
+  it('stdin EOF while a local command that ignores SIGTERM runs: the agent exits and leaves no process behind', async () => {
+    const cwd = tempDir();
+    const { agent } = await startAgent(script([{ calls: [['run_command', { command: "trap '' TERM; echo $$ > pid; while :; do sleep 0.05; done" }]] }, { text: 'never' }]));
+    const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
+    await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
+    agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'run' }] }).catch(() => undefined);
+    await waitFor(() => existsSync(join(cwd, 'pid')) && readFileSync(join(cwd, 'pid'), 'utf8').trim() !== '', 5000, 'the pid file');
+    const pid = Number(readFileSync(join(cwd, 'pid'), 'utf8').trim());
+    agent.child.stdin.end();
+    expect(await agent.exited).toBe(0);
+    await waitFor(() => !running(pid), 1000, 'the command to be killed');
+  });
+
   it('while a command runs in the client terminal: cancelled, and the agent sends terminal/kill then terminal/release', async () => {
     const cwd = tempDir();
     const { agent } = await startAgent(script([{ calls: [['run_command', { command: 'sleep 30' }]] }, { text: 'never' }]), { terminal: true });

@@ -9,6 +9,7 @@
  *   anything is left.
  * - When the shell itself exits, what it left running in its group (`cmd &`) is ended the same way:
  *   a command is one-shot, and a leftover process would also hold the output pipe open.
+ * - If the agent exits while a command's group is still being ended, the group gets SIGKILL at exit.
  *   (A program that moves itself into another session, like a daemon, escapes this.)
  */
 import { spawn } from 'node:child_process';
@@ -22,6 +23,25 @@ export const KILL_GRACE_MS = 2_000;
  * `cancelled` answer waits for the group to be gone and ACP clients expect it at once.
  */
 export const CANCEL_KILL_GRACE_MS = 500;
+
+/** Process groups of commands not yet settled: SIGKILLed if the agent exits first (no orphans). */
+const unsettled = new Set<number>();
+let exitHook = false;
+function trackGroup(pgid: number): void {
+  unsettled.add(pgid);
+  if (exitHook) return;
+  exitHook = true;
+  // 'exit' handlers run synchronously: process.kill is allowed, timers are not.
+  process.once('exit', () => {
+    for (const group of unsettled) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // ESRCH: already gone.
+      }
+    }
+  });
+}
 
 /** The program and arguments that run `command` through the user's shell. */
 export function shellInvocation(command: string, platform = process.platform, env = process.env): { file: string; args: string[] } {
@@ -95,6 +115,7 @@ export async function runLocalCommand(command: string, options: CommandOptions):
   let timedOut = false;
   let killTimer: NodeJS.Timeout | undefined;
   const pid = child.pid;
+  if (pid !== undefined && !windows) trackGroup(pid);
   const groupAlive = (): boolean => {
     if (pid === undefined) return false;
     try {
@@ -148,6 +169,7 @@ export async function runLocalCommand(command: string, options: CommandOptions):
     child.once('close', (code, signal) => {
       finish();
       const settle = () => {
+        if (pid !== undefined) unsettled.delete(pid);
         if (options.signal.aborted) reject(options.signal.reason);
         else resolve({ output: output.text(), truncated: output.truncated, exitCode: code, signal, timedOut });
       };

@@ -95,6 +95,26 @@ describe.skipIf(process.platform === 'win32')('runLocalCommand', () => {
     expect(Date.now() - t0).toBeLessThan(KILL_GRACE_MS);
   });
 
+  it('a group still being ended when the process exits gets SIGKILL at exit', async () => {
+    const pidFile = path.join(dir, 'orphan');
+    const module = new URL('../../../src/tools/local/local-command.ts', import.meta.url).href;
+    // A process that starts a stubborn command, aborts it and exits at once (before the SIGKILL timer).
+    const program = [
+      `import { runLocalCommand } from ${JSON.stringify(module)};`,
+      'import { existsSync, readFileSync } from "node:fs";',
+      'const controller = new AbortController();',
+      `runLocalCommand("trap '' TERM; echo $$ > ${pidFile}; while :; do sleep 0.05; done", { cwd: ${JSON.stringify(dir)}, timeoutMs: 60000, outputByteLimit: 1000, signal: controller.signal }).catch(() => {});`,
+      `const wait = () => existsSync(${JSON.stringify(pidFile)}) && readFileSync(${JSON.stringify(pidFile)}, 'utf8').trim() ? (controller.abort(), process.exit(0)) : setTimeout(wait, 10);`,
+      'wait();',
+    ].join('\n');
+    const tsx = new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url).pathname;
+    const { spawnSync } = await import('node:child_process');
+    const run = spawnSync(process.execPath, [tsx, '--input-type=module', '-e', program], { encoding: 'utf8', timeout: 20_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    await waitFor(() => !alive(pid), 1_000);
+  });
+
   it('ends what the shell left running in the background', async () => {
     const pidFile = path.join(dir, 'bg');
     const result = await runLocalCommand(`sleep 30 >/dev/null 2>&1 & echo $! > ${pidFile}; echo started`, options(dir));
