@@ -106,6 +106,19 @@ describe('MCP servers through the agent', () => {
     await waitFor(() => !running(pid), 2000, 'the MCP server to exit');
   });
 
+  it('leaves no MCP server behind after stdin EOF even when it ignores EOF and SIGTERM', async () => {
+    const cwd = tempDir();
+    const { server, agent } = await startAgent(script([{ calls: [['fx__pid', {}]] }, { text: 'got it' }]));
+    const { result } = await agent.request('session/new', { cwd, mcpServers: [stdioServer('fx', 'ignore-eof')] });
+    await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
+    await prompt(agent, result.sessionId, 'pid?');
+    const pid = Number(toolMessages(server.requests[1]!.body)[0].content.trim());
+    expect(running(pid)).toBe(true);
+    agent.child.stdin.end();
+    expect(await agent.exited).toBe(0);
+    await waitFor(() => !running(pid), 2000, 'the MCP server to be killed');
+  });
+
   it('offers and calls the tools of a Streamable HTTP server', async () => {
     const cwd = tempDir();
     const http = await startHttpServers();
