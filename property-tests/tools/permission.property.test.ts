@@ -9,8 +9,11 @@ const subject = (mutates: fc.Arbitrary<PermissionSubject['mutates']>) =>
 const mutating = subject(fc.constantFrom('edit' as const, 'execute' as const));
 
 describe('decidePermission properties', () => {
-  it('read-only rejects every mutating call, whatever is remembered', () => {
-    fc.assert(fc.property(remembered, mutating, (choices, s) => decidePermission('read-only', choices, s) === 'reject'));
+  it('read-only rejects every mutating call but MCP tools marked read-only, whatever is remembered', () => {
+    fc.assert(fc.property(remembered, mutating, (choices, s) => decidePermission('read-only', choices, s) === 'reject' || s.readOnlyHint === true));
+  });
+  it('in read-only, an MCP tool marked read-only is decided as in ask mode', () => {
+    fc.assert(fc.property(remembered, mutating, (choices, s) => s.readOnlyHint !== true || decidePermission('read-only', choices, s) === decidePermission('ask', choices, s)));
   });
   it('full-access allows every call, whatever is remembered', () => {
     fc.assert(fc.property(remembered, subject(fc.constantFrom('edit' as const, 'execute' as const, false as const)), (choices, s) => decidePermission('full-access', choices, s) === 'allow'));

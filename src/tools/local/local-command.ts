@@ -5,9 +5,11 @@
  * - Shell: `$SHELL -c <line>` (or `/bin/sh`); on Windows `cmd.exe /d /s /c "<line>"`.
  * - stdin is closed (`ignore`): a command waiting for input sees end-of-file instead of hanging.
  * - stdout and stderr go into one buffer, of which the last `outputByteLimit` bytes are kept.
- * - Timeout or abort: SIGTERM to the whole group, SIGKILL 2 s later if anything is left.
+ * - Timeout or abort: SIGTERM to the whole group, SIGKILL 2 s later (0.5 s after an abort) if
+ *   anything is left.
  * - When the shell itself exits, what it left running in its group (`cmd &`) is ended the same way:
  *   a command is one-shot, and a leftover process would also hold the output pipe open.
+ * - If the agent exits while a command's group is still being ended, the group gets SIGKILL at exit.
  *   (A program that moves itself into another session, like a daemon, escapes this.)
  */
 import { spawn } from 'node:child_process';
@@ -16,6 +18,30 @@ import { ToolError, type CommandOptions, type CommandResult } from '../tool-type
 
 /** Time between SIGTERM and SIGKILL, in ms. */
 export const KILL_GRACE_MS = 2_000;
+/**
+ * Time between SIGTERM and SIGKILL when the turn is cancelled, in ms: shorter, because the
+ * `cancelled` answer waits for the group to be gone and ACP clients expect it at once.
+ */
+export const CANCEL_KILL_GRACE_MS = 500;
+
+/** Process groups of commands not yet settled: SIGKILLed if the agent exits first (no orphans). */
+const unsettled = new Set<number>();
+let exitHook = false;
+function trackGroup(pgid: number): void {
+  unsettled.add(pgid);
+  if (exitHook) return;
+  exitHook = true;
+  // 'exit' handlers run synchronously: process.kill is allowed, timers are not.
+  process.once('exit', () => {
+    for (const group of unsettled) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // ESRCH: already gone.
+      }
+    }
+  });
+}
 
 /** The program and arguments that run `command` through the user's shell. */
 export function shellInvocation(command: string, platform = process.platform, env = process.env): { file: string; args: string[] } {
@@ -89,6 +115,7 @@ export async function runLocalCommand(command: string, options: CommandOptions):
   let timedOut = false;
   let killTimer: NodeJS.Timeout | undefined;
   const pid = child.pid;
+  if (pid !== undefined && !windows) trackGroup(pid);
   const groupAlive = (): boolean => {
     if (pid === undefined) return false;
     try {
@@ -107,10 +134,13 @@ export async function runLocalCommand(command: string, options: CommandOptions):
       // ESRCH: the group is already gone.
     }
   };
-  const killGroup = (): void => {
+  const killGroup = (graceMs = KILL_GRACE_MS): void => {
     if (!groupAlive()) return;
     signalGroup('SIGTERM');
-    killTimer ??= setTimeout(() => signalGroup('SIGKILL'), KILL_GRACE_MS);
+    // An abort after a timeout (or after the shell's exit) shortens the wait for SIGKILL.
+    if (killTimer !== undefined && graceMs >= KILL_GRACE_MS) return;
+    clearTimeout(killTimer);
+    killTimer = setTimeout(() => signalGroup('SIGKILL'), graceMs);
     killTimer.unref();
   };
 
@@ -118,7 +148,7 @@ export async function runLocalCommand(command: string, options: CommandOptions):
     timedOut = true;
     killGroup();
   }, Math.max(1, options.timeoutMs));
-  const onAbort = () => killGroup();
+  const onAbort = () => killGroup(CANCEL_KILL_GRACE_MS);
   options.signal.addEventListener('abort', onAbort, { once: true });
   // The shell is gone: end what it left behind in its group (see the module comment).
   child.once('exit', () => {
@@ -139,6 +169,7 @@ export async function runLocalCommand(command: string, options: CommandOptions):
     child.once('close', (code, signal) => {
       finish();
       const settle = () => {
+        if (pid !== undefined) unsettled.delete(pid);
         if (options.signal.aborted) reject(options.signal.reason);
         else resolve({ output: output.text(), truncated: output.truncated, exitCode: code, signal, timedOut });
       };

@@ -1,31 +1,37 @@
 /**
- * The arguments of an MCP tool call as the model sent them, parsed: any JSON object (the server
- * checks them against its own `inputSchema`). The built-in tools' checks (`arguments.ts`) do not
- * apply: they only know the six built-in names.
+ * The arguments of an MCP tool call as the model sent them: a JSON object, passed to the server
+ * as is (the server checks them against its own `inputSchema`). Tolerant of what weak models
+ * send: `""` for no arguments, the object JSON-encoded twice.
+ *
+ * Source: MCP `tools/call` `arguments` is an object
+ * (https://modelcontextprotocol.io/specification/2025-06-18/server/tools#calling-tools).
  */
-import { ECHO_LIMIT } from '../arguments.js';
 
-/** The parsed arguments, or the words telling the model what was wrong. */
+/** How many characters of the model's raw arguments are quoted back in an error. */
+const ECHO_LIMIT = 200;
+
+/** The parsed arguments, or an error text for the model. */
 export type McpArguments = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
 
 /**
- * `raw` as an arguments object: empty or whitespace means `{}`; a JSON string holding an object
- * (models that encode twice) is decoded once more. Never throws: anything else is an error text
- * for the model naming the tool.
- * @param name - the model-facing tool name, for the error text
- * @param raw - the assembled `function.arguments` text
+ * Parses the raw `function.arguments` text of a call to the MCP tool the model knows as `name`.
+ * Empty or whitespace means `{}`; `null` too. Never throws.
  */
 export function parseMcpArguments(name: string, raw: string): McpArguments {
   if (raw.trim() === '') return { ok: true, args: {} };
   let value: unknown;
   try {
     value = JSON.parse(raw);
+    // Some models encode the object twice: "{\"text\": …}".
     if (typeof value === 'string' && value.trim().startsWith('{')) value = JSON.parse(value);
   } catch (error) {
-    return { ok: false, error: `${name}: the arguments are not valid JSON (${(error as Error).message}). Send one JSON object. You sent: ${raw.slice(0, ECHO_LIMIT)}` };
+    return { ok: false, error: `${name}: the arguments are not valid JSON (${(error as Error).message}). You sent: ${echo(raw)}` };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, error: `${name}: the arguments must be a JSON object. You sent: ${raw.slice(0, ECHO_LIMIT)}` };
-  }
+  if (value === null) return { ok: true, args: {} };
+  if (typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: `${name}: the arguments must be a JSON object. You sent: ${echo(raw)}` };
   return { ok: true, args: value as Record<string, unknown> };
+}
+
+function echo(raw: string): string {
+  return raw.length > ECHO_LIMIT ? `${raw.slice(0, ECHO_LIMIT)}… (${raw.length} characters)` : raw;
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TailBuffer, runLocalCommand, shellInvocation } from '../../../src/tools/local/local-command.js';
+import { CANCEL_KILL_GRACE_MS, KILL_GRACE_MS, TailBuffer, runLocalCommand, shellInvocation } from '../../../src/tools/local/local-command.js';
 
 /** Alive and not a zombie (a zombie has exited; only its parent has not read its status yet). */
 function alive(pid: number): boolean {
@@ -79,6 +79,40 @@ describe.skipIf(process.platform === 'win32')('runLocalCommand', () => {
     controller.abort(reason);
     await expect(running).rejects.toBe(reason);
     await waitFor(() => !children.some(alive), 3_000);
+  });
+
+  it('on abort, a group that ignores SIGTERM gets SIGKILL after CANCEL_KILL_GRACE_MS, not KILL_GRACE_MS', async () => {
+    const pidFile = path.join(dir, 'stubborn');
+    const controller = new AbortController();
+    const running = runLocalCommand(`trap '' TERM; echo $$ > ${pidFile}; while :; do sleep 0.05; done`, options(dir, { signal: controller.signal }));
+    await waitFor(async () => (await readFile(pidFile, 'utf8').catch(() => '')).trim() !== '');
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    const t0 = Date.now();
+    controller.abort(new Error('stop'));
+    await expect(running).rejects.toThrow('stop');
+    expect(alive(pid)).toBe(false);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(CANCEL_KILL_GRACE_MS - 50);
+    expect(Date.now() - t0).toBeLessThan(KILL_GRACE_MS);
+  });
+
+  it('a group still being ended when the process exits gets SIGKILL at exit', async () => {
+    const pidFile = path.join(dir, 'orphan');
+    const module = new URL('../../../src/tools/local/local-command.ts', import.meta.url).href;
+    // A process that starts a stubborn command, aborts it and exits at once (before the SIGKILL timer).
+    const program = [
+      `import { runLocalCommand } from ${JSON.stringify(module)};`,
+      'import { existsSync, readFileSync } from "node:fs";',
+      'const controller = new AbortController();',
+      `runLocalCommand("trap '' TERM; echo $$ > ${pidFile}; while :; do sleep 0.05; done", { cwd: ${JSON.stringify(dir)}, timeoutMs: 60000, outputByteLimit: 1000, signal: controller.signal }).catch(() => {});`,
+      `const wait = () => existsSync(${JSON.stringify(pidFile)}) && readFileSync(${JSON.stringify(pidFile)}, 'utf8').trim() ? (controller.abort(), process.exit(0)) : setTimeout(wait, 10);`,
+      'wait();',
+    ].join('\n');
+    const tsx = new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url).pathname;
+    const { spawnSync } = await import('node:child_process');
+    const run = spawnSync(process.execPath, [tsx, '--input-type=module', '-e', program], { encoding: 'utf8', timeout: 20_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    await waitFor(() => !alive(pid), 1_000);
   });
 
   it('ends what the shell left running in the background', async () => {
