@@ -110,7 +110,8 @@ describe('tool steps saved and loaded', () => {
     const second = await startAgent(server.baseUrl, stateDir);
     expect((await second.request('session/load', { sessionId, cwd, mcpServers: [] })).error).toBeUndefined();
     const replayed = second.updates(sessionId).filter((u) => u.sessionUpdate === 'tool_call_update');
-    expect(replayed.map((u) => u.status)).toEqual(['failed', 'failed']);
+    // Replay shows what the client saw: the call cancelled while asking; the second was never announced.
+    expect(replayed.map((u) => u.status)).toEqual(['failed']);
     await second.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'never mind' }] });
     const sent = server.requests.at(-1)!.body.messages.filter((m: any) => m.role !== 'system');
     // The turn ended on tool results: a short assistant note closes it before the next user message.
