@@ -8,6 +8,7 @@
 // Deterministic for a seed. Loopback only (the endpoint is a closed port).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { onJsonLines } from './json-lines.mjs';
 
 const CLI = process.argv[2] ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const TOTAL = Number(process.argv[3] ?? 10_000);
@@ -77,25 +78,15 @@ function startAgent() {
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   const waiting = new Map();
-  let buffer = '';
   let badStdout = 0;
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (d) => {
-    buffer += d;
-    for (let nl; (nl = buffer.indexOf('\n')) >= 0; ) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      let message;
-      try {
-        message = JSON.parse(line);
-      } catch {
-        badStdout++;
-        continue;
-      }
+  onJsonLines(
+    child.stdout,
+    (message) => {
       if (message?.jsonrpc !== '2.0') badStdout++;
       waiting.get(message?.id)?.(message);
-    }
-  });
+    },
+    () => badStdout++,
+  );
   child.stdin.on('error', () => undefined);
   const exited = new Promise((resolve) => child.on('exit', () => resolve('exited')));
   const agent = {

@@ -11,6 +11,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onJsonLines } from './json-lines.mjs';
 
 const CLI = process.argv[2] ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const MB = 1_000_000;
@@ -51,20 +52,14 @@ async function runCase({ url, prompt, env = {}, capMs = 60_000 }) {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stderr.resume();
-  let buffer = '';
   const waiting = new Map();
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (d) => {
-    buffer += d;
-    for (let nl; (nl = buffer.indexOf('\n')) >= 0; ) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      try {
-        const message = JSON.parse(line);
-        if (message.id !== undefined && message.method === undefined) waiting.get(message.id)?.(message);
-      } catch {}
-    }
-  });
+  onJsonLines(
+    child.stdout,
+    (message) => {
+      if (message?.id !== undefined && message.method === undefined) waiting.get(message.id)?.(message);
+    },
+    () => undefined,
+  );
   const exited = new Promise((resolve) => child.on('exit', () => resolve('exited')));
   const request = (id, method, params) => {
     const answered = new Promise((resolve) => waiting.set(id, resolve));

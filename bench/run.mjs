@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { onJsonLines } from './json-lines.mjs';
 import { toolRows } from './tools.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -85,19 +86,11 @@ function procStat(pid) {
 /** Relay one 20,000-token turn through the agent; returns ms, CPU ms and peak RSS (whole life). */
 async function relay() {
   const child = spawn(process.execPath, [CLI], { env: { PATH: process.env.PATH, ...CONFIGURED }, stdio: ['pipe', 'pipe', 'ignore'] });
-  let buf = '';
   let text = '';
   const waiting = new Map();
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (d) => {
-    buf += d;
-    let i;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const m = JSON.parse(buf.slice(0, i));
-      buf = buf.slice(i + 1);
-      if (m.method === 'session/update' && m.params.update.sessionUpdate === 'agent_message_chunk') text += m.params.update.content.text;
-      if (m.id !== undefined && waiting.has(m.id)) waiting.get(m.id)(m);
-    }
+  onJsonLines(child.stdout, (m) => {
+    if (m.method === 'session/update' && m.params.update.sessionUpdate === 'agent_message_chunk') text += m.params.update.content.text;
+    if (m.id !== undefined && waiting.has(m.id)) waiting.get(m.id)(m);
   });
   let id = 0;
   const request = (method, params) =>

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { onJsonLines } from './json-lines.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const FLOOR = fileURLToPath(new URL('./tool-step-floor.mjs', import.meta.url));
@@ -58,19 +59,11 @@ function startModel() {
 /** An agent process acting as a client that answers fs/read_text_file at once. */
 function startClient(env, program = CLI) {
   const child = spawn(process.execPath, [program], { env: { PATH: process.env.PATH, OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
-  let buf = '';
   let id = 0;
   const waiting = new Map();
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (d) => {
-    buf += d;
-    let i;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const m = JSON.parse(buf.slice(0, i));
-      buf = buf.slice(i + 1);
-      if (m.method === 'fs/read_text_file') child.stdin.write(line({ jsonrpc: '2.0', id: m.id, result: { content: 'x\n' } }));
-      else if (m.method === undefined && waiting.has(m.id)) waiting.get(m.id)(m);
-    }
+  onJsonLines(child.stdout, (m) => {
+    if (m.method === 'fs/read_text_file') child.stdin.write(line({ jsonrpc: '2.0', id: m.id, result: { content: 'x\n' } }));
+    else if (m.method === undefined && waiting.has(m.id)) waiting.get(m.id)(m);
   });
   const request = (method, params) =>
     new Promise((resolve) => {
@@ -128,18 +121,8 @@ async function sessionNew(env, mcpServers) {
 async function serverStartup() {
   const t0 = performance.now();
   const child = spawn(process.execPath, [FIXTURE], { stdio: ['pipe', 'pipe', 'ignore'] });
-  let buf = '';
   const answers = new Map();
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (d) => {
-    buf += d;
-    let i;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      const m = JSON.parse(buf.slice(0, i));
-      buf = buf.slice(i + 1);
-      answers.get(m.id)?.(performance.now() - t0);
-    }
-  });
+  onJsonLines(child.stdout, (m) => answers.get(m.id)?.(performance.now() - t0));
   const answered = (id) => new Promise((resolve) => answers.set(id, resolve));
   child.stdin.write(line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }));
   const initialize = await answered(1);
