@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { chunk, fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
+import { script, waitForRequest } from '../helpers/tool-script.js';
 import { spawnAgent, type AgentProcess } from '../helpers/spawn-agent.js';
 
 const servers = fakeServerPool();
@@ -24,26 +25,6 @@ function workspace(): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'openai-acp-tools-')));
   dirs.push(dir);
   return dir;
-}
-
-/** Answers each chat request with the next scripted step: tool calls (name, arguments) or text. */
-function script(steps: Array<{ calls: Array<[string, Record<string, unknown>]> } | { text: string }>): ChatHandler {
-  let n = 0;
-  return (_req, res) => {
-    const step = steps[Math.min(n++, steps.length - 1)]!;
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    if ('text' in step) {
-      res.write(chunk({ content: step.text }));
-      res.write(chunk({}, 'stop', { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 }));
-    } else {
-      step.calls.forEach(([name, args], index) => {
-        res.write(chunk({ tool_calls: [{ index, id: `call_${n}_${index}`, type: 'function', function: { name, arguments: '' } }] }));
-        res.write(chunk({ tool_calls: [{ index, function: { arguments: JSON.stringify(args) } }] }));
-      });
-      res.write(chunk({}, 'tool_calls', { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }));
-    }
-    res.end('data: [DONE]\n\n');
-  };
 }
 
 async function startAgent(handler: ChatHandler, env: Record<string, string> = {}) {
@@ -179,13 +160,3 @@ describe('agent loop with local tools (client without fs/terminal)', () => {
     expect(result.modes).toBeUndefined();
   });
 });
-
-/** The next request the agent sent to the client with this method. */
-async function waitForRequest(agent: AgentProcess, method: string): Promise<any> {
-  for (let i = 0; i < 200; i++) {
-    const found = agent.messages.find((m) => m.method === method && m.id !== undefined);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`no ${method} request; stderr:\n${agent.stderr().slice(-2000)}`);
-}
