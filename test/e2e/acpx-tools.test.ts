@@ -4,39 +4,23 @@
  * file on disk changes), commands through its `terminal/*`; `--deny-all` refuses the edit.
  * acpx `--format json` prints the JSON-RPC traffic both ways, which the tests read.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { fakeServerPool, type FakeOpenAI } from '../helpers/fake-openai.js';
-import { CLI } from '../helpers/spawn-agent.js';
+import { acpxMessages, runAcpx, type AcpxRun } from '../helpers/acpx.js';
 import { script, tempDirs } from '../helpers/tool-script.js';
 import { STDIO_SERVER } from '../tools/mcp/helpers.js';
 
-const ACPX = fileURLToPath(new URL('../../node_modules/acpx/dist/cli.js', import.meta.url));
 const servers = fakeServerPool();
 const tempDir = tempDirs('openai-acp-acpx-tools-');
 
-function acpx(server: FakeOpenAI, cwd: string, policy: '--approve-all' | '--deny-all', prompt: string, extra: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+function acpx(server: FakeOpenAI, cwd: string, policy: '--approve-all' | '--deny-all', prompt: string, extra: string[] = []): Promise<AcpxRun> {
   const home = tempDir();
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [ACPX, '--agent', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`, '--format', 'json', policy, '--cwd', cwd, ...extra, 'exec', prompt],
-      { env: { PATH: process.env.PATH ?? '', HOME: home, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0' }, timeout: 30_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  return runAcpx(prompt, { cwd, args: [policy, ...extra], env: { HOME: home, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0' } });
 }
 
-/** acpx's printed JSON-RPC messages. */
-function messages(stdout: string): any[] {
-  return stdout
-    .split('\n')
-    .filter((line) => line.trim().startsWith('{'))
-    .map((line) => JSON.parse(line));
-}
+const messages = acpxMessages;
 
 const updates = (all: any[]) => all.filter((m) => m.method === 'session/update').map((m) => m.params.update);
 

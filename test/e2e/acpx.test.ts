@@ -2,16 +2,13 @@
  * End to end with acpx, a real headless ACP client from npm: `acpx --agent '<our CLI>' exec`
  * against a loopback OpenAI-compatible server.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { httpError, startFakeOpenAI, streamText, type FakeOpenAI } from '../helpers/fake-openai.js';
-import { CLI } from '../helpers/spawn-agent.js';
+import { acpxMessages, runAcpx, type AcpxRun } from '../helpers/acpx.js';
 
-const ACPX = fileURLToPath(new URL('../../node_modules/acpx/dist/cli.js', import.meta.url));
 let server: FakeOpenAI;
 let home: string;
 
@@ -24,23 +21,11 @@ afterAll(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-function acpx(prompt: string, env: Record<string, string> = {}, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [ACPX, '--agent', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`, '--format', 'json', '--approve-all', '--cwd', home, ...args, 'exec', prompt],
-      { env: { PATH: process.env.PATH ?? '', HOME: home, OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0', ...env }, timeout: 20_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+function acpx(prompt: string, env: Record<string, string> = {}, args: string[] = []): Promise<AcpxRun> {
+  return runAcpx(prompt, { cwd: home, args: ['--approve-all', ...args], env: { HOME: home, OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0', ...env }, timeoutMs: 20_000 });
 }
 
-function messages(stdout: string): any[] {
-  return stdout
-    .split('\n')
-    .filter((line) => line.trim().startsWith('{'))
-    .map((line) => JSON.parse(line));
-}
+const messages = acpxMessages;
 
 /** The concatenated `agent_message_chunk` text among acpx's printed messages. */
 function messageText(all: any[]): string {
