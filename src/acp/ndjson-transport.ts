@@ -14,6 +14,7 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';
 import { describeBytes } from '../openai/body-limits.js';
+import { collectGarbage } from '../collect-garbage.js';
 import { LineSplitter, peekIds, type SplitLine } from './line-splitter.js';
 
 /**
@@ -22,6 +23,12 @@ import { LineSplitter, peekIds, type SplitLine } from './line-splitter.js';
  * refused than held (each copy of a prompt costs its size again in memory).
  */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A line at least this long (bytes) is followed by a garbage collection when its bytes are let go
+ * and again when its text is: 8 MiB, far above any ordinary message (see collect-garbage.ts).
+ */
+const COLLECT_AFTER_BYTES = 8 * 1024 * 1024;
 
 /** Options of {@link ndJsonTransport}. */
 export interface NdJsonTransportOptions {
@@ -60,7 +67,9 @@ export function invalidReason(message: unknown): string | undefined {
 }
 
 /**
- * Connect NDJSON on `input`/`output` as a message stream for `app.connect`.
+ * Connect NDJSON on `input`/`output` as a message stream for `app.connect`. `input` is any async
+ * iterable of bytes: `process.stdin` itself (a Node stream, read without a web-stream wrapper and
+ * its queue), or a web `ReadableStream`.
  *
  * Input: lines split at `\n`, blank lines ignored, each line at most `maxLineBytes`. A line that
  * is too long, not JSON, or not a JSON-RPC message is answered (`-32600` for a too long or
@@ -72,7 +81,7 @@ export function invalidReason(message: unknown): string | undefined {
  * cycle) is replaced, for a response, by a `-32603` error answer with the same id; a notification
  * is dropped; both are logged at `error`. Never errors the output because of a message.
  */
-export function ndJsonTransport(output: WritableStream<Uint8Array>, input: ReadableStream<Uint8Array>, options: NdJsonTransportOptions = {}): NdJsonTransport {
+export function ndJsonTransport(output: WritableStream<Uint8Array>, input: AsyncIterable<Uint8Array>, options: NdJsonTransportOptions = {}): NdJsonTransport {
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   const { logger } = options;
   let failure: Error | undefined;
@@ -98,6 +107,8 @@ export function ndJsonTransport(output: WritableStream<Uint8Array>, input: Reada
     }
     const text = line.text;
     if (text.trim() === '') return undefined;
+    // The splitter has let go of the line's bytes: free them before the parse makes a copy.
+    if (line.bytes >= COLLECT_AFTER_BYTES) collectGarbage();
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -117,18 +128,25 @@ export function ndJsonTransport(output: WritableStream<Uint8Array>, input: Reada
     return answer(id, -32600, `Invalid request: ${reason}`, sessionId);
   };
 
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let reads: AsyncIterator<Uint8Array> | undefined;
   const readable = new ReadableStream<AnyMessage>({
     async start(controller) {
       const splitter = new LineSplitter(maxLineBytes);
       const enqueue = (message: AnyMessage) => controller.enqueue(message);
-      reader = input.getReader();
+      reads = input[Symbol.asyncIterator]();
       try {
         for (;;) {
-          const { value, done } = await reader.read();
+          const { value, done } = await reads.next();
           if (done) break;
           if (!value) continue;
-          for (const line of splitter.push(value)) await handle(line, enqueue);
+          const lines: (SplitLine | undefined)[] = splitter.push(value);
+          for (let i = 0; i < lines.length; i++) {
+            const { bytes } = lines[i]!;
+            await handle(lines[i]!, enqueue);
+            // The message is parsed: its text is garbage now, before the SDK acts on the message.
+            lines[i] = undefined;
+            if (bytes >= COLLECT_AFTER_BYTES) collectGarbage();
+          }
         }
         const last = splitter.end();
         if (last) await handle(last, enqueue);
@@ -138,8 +156,8 @@ export function ndJsonTransport(output: WritableStream<Uint8Array>, input: Reada
       }
       controller.close();
     },
-    cancel(reason) {
-      return reader?.cancel(reason);
+    async cancel() {
+      await reads?.return?.();
     },
   });
 

@@ -27,7 +27,7 @@ import { secretsOf } from '../config/config.js';
 import { buildChatRequestBody, buildChatRequestHeaders, requestShape, type ChatRequest } from './chat-request.js';
 import { delay, retryDelayMs } from './retry.js';
 import { createSseDecoder, SseEventTooLargeError, type SseItem } from './sse.js';
-import { jsonBytes } from './json-bytes.js';
+import { bytesOf, jsonPieces } from './json-bytes.js';
 import { HTML_ANSWER, MAX_EVENT_BYTES, readErrorBody } from './body-limits.js';
 
 export type { ChatRequest } from './chat-request.js';
@@ -184,11 +184,14 @@ export class ChatCompletionsClient {
       const fetchImpl = this.options.fetch ?? (await defaultFetch());
       let response: Response;
       try {
-        const payload = jsonBytes(body);
+        // Our transport writes the JSON piece by piece: a 30 MB prompt is not copied into request
+        // bytes. A signer hashes the exact bytes, and an injected fetch takes standard bodies:
+        // those get bytes (long texts encoded once, not held as JSON text and again as bytes).
+        const json = jsonPieces(body);
+        const payload = this.options.authorize || this.options.fetch ? bytesOf(json) : json;
         response = await fetchImpl(url, {
           method: 'POST',
-          headers: await withAuthorization(this.options.authorize, { method: 'POST', url, headers: buildChatRequestHeaders(this.options), body: payload }),
-          // As bytes, long texts encoded once: a 30 MB prompt is not held as JSON text and again as bytes.
+          headers: await withAuthorization(this.options.authorize, { method: 'POST', url, headers: buildChatRequestHeaders(this.options), body: payload instanceof Uint8Array ? payload : undefined }),
           body: payload,
           signal: controller.signal,
         });

@@ -27,8 +27,24 @@ import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { getProxyForUrl } from 'proxy-from-env';
 
+/**
+ * A request body written in pieces, with its length known up front (`content-length`): a body of
+ * tens of MB (a prompt with embedded files) is never held whole as bytes. `JsonPieces` is one.
+ */
+export interface ChunkedBody {
+  /** Total length in bytes (UTF-8 for string chunks). */
+  readonly byteLength: number;
+  /** The body in order; strings are sent as UTF-8. */
+  chunks(): Iterable<string | Uint8Array>;
+}
+
+/** What {@link FetchLike} takes: `fetch`'s `RequestInit`, whose body may also be a {@link ChunkedBody} (only {@link nodeFetch} takes that). */
+export type FetchInit = Omit<RequestInit, 'body'> & { body?: RequestInit['body'] | ChunkedBody; dispatcher?: unknown };
+
 /** The subset of `fetch` the clients use; injectable for tests. */
-export type FetchLike = (url: string, init: RequestInit & { dispatcher?: unknown }) => Promise<Response>;
+export type FetchLike = (url: string, init: FetchInit) => Promise<Response>;
+
+const isChunked = (body: unknown): body is ChunkedBody => typeof body === 'object' && body !== null && typeof (body as ChunkedBody).chunks === 'function';
 
 /** Longest wait for a TCP (and TLS) connection, in ms: undici's `connectTimeout` default. */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -133,20 +149,20 @@ const networkError = (cause: unknown) => new TypeError('fetch failed', { cause }
 
 /**
  * `fetch(url, init)` over `node:http`/`node:https` (see the module comment). Supports the
- * method, string or byte body, headers and `signal` of `init`; `dispatcher` and `redirect` are
+ * method, string, byte or {@link ChunkedBody} body, headers and `signal` of `init`; `dispatcher` and `redirect` are
  * ignored (redirects are never followed). The response body is a byte stream delivered as the
  * socket reads it (no buffering).
  *
  * @throws TypeError `fetch failed` (cause: the system error) when no answer came
  * @throws the signal's reason when `init.signal` aborts first
  */
-export async function nodeFetch(input: string, init: RequestInit & { dispatcher?: unknown } = {}): Promise<Response> {
+export async function nodeFetch(input: string, init: FetchInit = {}): Promise<Response> {
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
   const url = new URL(input);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw networkError(new Error(`unsupported URL scheme ${url.protocol}`));
   const body = init.body ?? undefined;
-  if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) throw new TypeError('nodeFetch: only string and byte bodies are supported');
+  if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array) && !isChunked(body)) throw new TypeError('nodeFetch: only string, byte and chunked bodies are supported');
   const m = await load();
   let agent: Http.Agent;
   try {
@@ -157,6 +173,20 @@ export async function nodeFetch(input: string, init: RequestInit & { dispatcher?
   const headers = headerRecord(init.headers);
   headers['accept'] ??= '*/*';
   if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  // A socket write that must wait (backpressure) is waited for, chunk by chunk; an error of the
+  // request ends the writing (and is reported by the request's own 'error' below).
+  const send = (request: Http.ClientRequest): void => {
+    if (!isChunked(body)) return void request.end(body);
+    const chunks = body.chunks()[Symbol.iterator]();
+    const next = (): void => {
+      for (let step = chunks.next(); !step.done; step = chunks.next()) {
+        if (request.destroyed) return;
+        if (!request.write(step.value)) return void request.once('drain', next);
+      }
+      request.end();
+    };
+    next();
+  };
   const method = (init.method ?? 'GET').toUpperCase();
   const response = await new Promise<Http.IncomingMessage>((resolve, reject) => {
     const secure = url.protocol === 'https:';
@@ -173,7 +203,7 @@ export async function nodeFetch(input: string, init: RequestInit & { dispatcher?
     request.once('socket', (socket) => limitConnect(socket, url.host));
     request.once('response', resolve);
     request.once('error', (error) => reject(signal?.aborted ? signal.reason : networkError(error)));
-    request.end(body);
+    send(request);
   });
   return toResponse(response, method, signal);
 }

@@ -5,9 +5,10 @@
 import { constants, promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
+import { bytesOf } from '../openai/json-bytes.js';
 import { compareSummaries } from './session-list.js';
 import { parseSessionText, summarizeSessionBytes, toStoredSession, type SessionRecord, type SessionSummary, type StoredSession, type Warn } from './session-records.js';
-import { createWarn, isValidSessionId, serializeHeader, serializeRecordLine, SessionStoreError, type SessionStore } from './store-base.js';
+import { createWarn, isValidSessionId, serializeHeader, serializeRecordPieces, SessionStoreError, type SessionStore } from './store-base.js';
 
 /** Runs `work` after every earlier call for the same key has settled. */
 function createSerializer() {
@@ -95,7 +96,7 @@ export class FileSessionStore implements SessionStore {
 
   async append(sessionId: string, record: SessionRecord): Promise<void> {
     if (!isValidSessionId(sessionId)) throw new SessionStoreError('not-found', String(sessionId), `no session ${JSON.stringify(sessionId)}`);
-    const data = serializeRecordLine(sessionId, record);
+    const data = bytesOf(serializeRecordPieces(sessionId, record, '\n'));
     await this.serialize(sessionId, async () => {
       let handle: fsp.FileHandle;
       try {

@@ -1,13 +1,18 @@
-/** The memory store (`OPENAI_ACP_STATE_DIR=off`, or no writable directory): the same lines in a Map, parsed the same way. */
+/**
+ * The memory store (`OPENAI_ACP_STATE_DIR=off`, or no writable directory): the same lines in a
+ * Map, parsed the same way. A line is kept as its JSON pieces, so the long texts of a record (a
+ * prompt of MBs) are the conversation's own strings, not a second copy.
+ */
 import type { Logger } from '../log.js';
 import { compareSummaries } from './session-list.js';
 import { parseSessionText, summarizeSessionBytes, toStoredSession, type SessionRecord, type SessionSummary, type StoredSession, type Warn } from './session-records.js';
-import { createWarn, isValidSessionId, serializeHeader, serializeRecord, SessionStoreError, type SessionStore } from './store-base.js';
+import { piecesOf, type JsonPieces } from '../openai/json-bytes.js';
+import { createWarn, isValidSessionId, serializeHeader, serializeRecordPieces, SessionStoreError, type SessionStore } from './store-base.js';
 
 export class MemorySessionStore implements SessionStore {
   readonly persistent = false;
   readonly dir = undefined;
-  private readonly sessions = new Map<string, string[]>();
+  private readonly sessions = new Map<string, JsonPieces[]>();
   private readonly warn: Warn;
 
   constructor(logger: Logger) {
@@ -19,23 +24,23 @@ export class MemorySessionStore implements SessionStore {
     if (!isValidSessionId(sessionId)) throw new SessionStoreError('invalid-id', String(sessionId), `invalid session id ${JSON.stringify(sessionId)}`);
     const header = serializeHeader(sessionId, session);
     if (this.sessions.has(sessionId)) throw new SessionStoreError('exists', sessionId, `session ${sessionId} already exists`);
-    this.sessions.set(sessionId, [header]);
+    this.sessions.set(sessionId, [piecesOf([header])]);
   }
 
   async append(sessionId: string, record: SessionRecord): Promise<void> {
     const lines = isValidSessionId(sessionId) ? this.sessions.get(sessionId) : undefined;
     if (!lines) throw new SessionStoreError('not-found', String(sessionId), `no session ${JSON.stringify(sessionId)}`);
-    lines.push(serializeRecord(sessionId, record));
+    lines.push(serializeRecordPieces(sessionId, record));
   }
 
   async load(sessionId: string): Promise<StoredSession | undefined> {
     const lines = isValidSessionId(sessionId) ? this.sessions.get(sessionId) : undefined;
-    const parsed = lines && parseSessionText(lines.join('\n'), `memory:${sessionId}`, this.warn);
+    const parsed = lines && parseSessionText(textOf(lines), `memory:${sessionId}`, this.warn);
     return parsed && toStoredSession(sessionId, parsed);
   }
 
   async list(): Promise<SessionSummary[]> {
-    const summaries = [...this.sessions].map(([id, lines]) => summarizeSessionBytes(id, Buffer.from(lines.join('\n'), 'utf8'), `memory:${id}`, this.warn)!);
+    const summaries = [...this.sessions].map(([id, lines]) => summarizeSessionBytes(id, Buffer.from(textOf(lines), 'utf8'), `memory:${id}`, this.warn)!);
     return summaries.sort(compareSummaries);
   }
 
@@ -43,3 +48,6 @@ export class MemorySessionStore implements SessionStore {
     this.sessions.delete(sessionId);
   }
 }
+
+/** The session's text, as the file store would hold it: the lines joined by `\n`. */
+const textOf = (lines: readonly JsonPieces[]): string => lines.map((line) => line.pieces.join('')).join('\n');

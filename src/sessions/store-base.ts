@@ -4,7 +4,7 @@
  * `session-store.ts`).
  */
 import { storablePrompt } from './storable.js';
-import { jsonBytes } from '../openai/json-bytes.js';
+import { jsonPieces, piecesOf, type JsonPieces } from '../openai/json-bytes.js';
 import type { Logger } from '../log.js';
 import { parseRecord, type SessionHeader, type SessionRecord, type SessionSummary, type StoredSession, type Warn } from './session-records.js';
 
@@ -91,20 +91,21 @@ export function serializeRecord(sessionId: string, record: SessionRecord): strin
 }
 
 /**
- * `\n` and the record's line as UTF-8 bytes, for appending to a file: the same text as
- * {@link serializeRecord}, but a long record (a prompt of MBs) is encoded straight into the bytes,
- * without a JSON text copy first.
+ * The record's line (after `prefix`) as {@link JsonPieces}: the same text as
+ * {@link serializeRecord}, but a long record (a prompt of MBs) keeps its long strings uncopied, so
+ * it is encoded straight into the bytes written, or held in memory without a second copy.
+ * @param prefix - `\n` for a line appended to a file. @defaultValue ''
  * @throws SessionStoreError `invalid-record`.
  */
-export function serializeRecordLine(sessionId: string, record: SessionRecord): Buffer {
+export function serializeRecordPieces(sessionId: string, record: SessionRecord, prefix = ''): JsonPieces {
   try {
     const { type, at, ...rest } = record;
-    const bytes = jsonBytes({ type, at, ...rest }, '\n');
-    if (bytes.length > ROUND_TRIP_MAX_CHARS && parseRecord(record)) return bytes;
+    const json = jsonPieces({ type, at, ...rest }, prefix);
+    if (json.byteLength > ROUND_TRIP_MAX_CHARS && parseRecord(record)) return json;
   } catch {
     // Not storable as it is: serializeRecord tries without the parts at fault, or says why not.
   }
-  return Buffer.from(`\n${serializeRecord(sessionId, record)}`, 'utf8');
+  return piecesOf([`${prefix}${serializeRecord(sessionId, record)}`]);
 }
 
 /** The header line (no `\n`). */

@@ -1,4 +1,5 @@
 import type { AnyMessage } from '@agentclientprotocol/sdk/unstable';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { invalidReason, ndJsonTransport } from '../../src/acp/ndjson-transport.js';
 import { LineSplitter, peekIds } from '../../src/acp/line-splitter.js';
@@ -77,6 +78,18 @@ describe('ndJsonTransport input', () => {
     const { messages, answers } = await run(['{"jsonrpc":"2.0","method":"n"}\r\n{"jsonrpc":"2.0","id":4,"result":{}}\n{"jsonrpc":"2.0","id":5,"method":"m"}']);
     expect(answers).toEqual([]);
     expect(messages).toHaveLength(3);
+  });
+
+  it('reads a Node stream (stdin) too, and passes a 9 MB line cut into 64 KiB reads intact', async () => {
+    const text = `é${'p'.repeat(9_000_000)}😀`;
+    const bytes = Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'm', params: { text } })}\n${init}`);
+    const reads = Array.from({ length: Math.ceil(bytes.length / 65_536) }, (_, i) => bytes.subarray(i * 65_536, (i + 1) * 65_536));
+    const transport = ndJsonTransport(new WritableStream<Uint8Array>(), Readable.from(reads));
+    const messages: AnyMessage[] = [];
+    for await (const message of transport.readable) messages.push(message);
+    expect(messages).toHaveLength(2);
+    expect((messages[0] as { params: { text: string } }).params.text === text).toBe(true);
+    expect(messages[1]).toMatchObject({ id: 1, method: 'initialize' });
   });
 
   it('records a read error as a failure and logs it', async () => {

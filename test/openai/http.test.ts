@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorCode } from '../../src/openai/chat-client.js';
 import { CONNECT_TIMEOUT_MS, nodeFetch, proxyFor } from '../../src/openai/http.js';
+import { jsonPieces } from '../../src/openai/json-bytes.js';
 
 const closers: (() => void)[] = [];
 afterEach(() => {
@@ -218,5 +219,36 @@ describe('the transport through a proxy', () => {
     useProxyEnv({ HTTP_PROXY: `http://127.0.0.1:${port}` });
     const refused = await nodeFetch(`${viaName(target.url)}/x`, {});
     expect(refused.status).toBe(407);
+  });
+});
+
+describe('the transport with a chunked body (JsonPieces)', () => {
+  const digest = (req: http.IncomingMessage) =>
+    new Promise<{ bytes: Buffer; length: string | undefined }>((resolve) => {
+      const parts: Buffer[] = [];
+      req.on('data', (d: Buffer) => parts.push(d)).on('end', () => resolve({ bytes: Buffer.concat(parts), length: req.headers['content-length'] }));
+    });
+
+  it('sends the JSON text byte for byte with its content-length, waiting for the socket when it is full', async () => {
+    let received: Promise<{ bytes: Buffer; length: string | undefined }> | undefined;
+    const { url } = await server((req, res) => {
+      received = digest(req);
+      void received.then(() => res.end('ok'));
+    });
+    // 6 MB of long text (sent uncopied, in 1 Mi slices) beside short and escaped strings.
+    const value = { model: 'm', messages: [{ role: 'user', content: 'p'.repeat(6_000_000) }, { role: 'user', content: 'é"😀\n' }] };
+    const response = await nodeFetch(url, { method: 'POST', body: jsonPieces(value) });
+    expect(await response.text()).toBe('ok');
+    const { bytes, length } = await received!;
+    expect(bytes.equals(Buffer.from(JSON.stringify(value), 'utf8'))).toBe(true);
+    expect(length).toBe(String(bytes.length));
+  });
+
+  it('stops writing and rejects with the reason when aborted while the server reads nothing', async () => {
+    const { url } = await server((req) => req.pause());
+    const controller = new AbortController();
+    const pending = nodeFetch(url, { method: 'POST', body: jsonPieces({ content: 'p'.repeat(20_000_000) }), signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('stop')), 50);
+    await expect(pending).rejects.toThrow('stop');
   });
 });

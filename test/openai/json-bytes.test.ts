@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonBytes } from '../../src/openai/json-bytes.js';
+import { jsonBytes, jsonPieces } from '../../src/openai/json-bytes.js';
 
 describe('jsonBytes', () => {
   it('equals the bytes of JSON.stringify, long strings included', () => {
@@ -17,5 +17,32 @@ describe('jsonBytes', () => {
       }),
       { numRuns: 50 },
     );
+  });
+});
+
+describe('jsonPieces', () => {
+  it('keeps a long string that needs no escaping as the value\'s own string, between quote pieces', () => {
+    const long = 'p'.repeat(70_000);
+    const json = jsonPieces({ a: long, b: 'x' }, '\n');
+    expect(json.pieces).toEqual(['\n{"a":"', long, '"', ',"b":"x"}']);
+    expect(json.byteLength).toBe(Buffer.byteLength(`\n${JSON.stringify({ a: long, b: 'x' })}`));
+  });
+
+  it('chunks join to the JSON text, each at most maxChars (one more to keep a surrogate pair), never cutting a pair', () => {
+    const check = (contents: string[], maxChars: number) => {
+      const value = { messages: contents.map((content) => ({ role: 'user', content })) };
+      const json = jsonPieces(value);
+      const chunks = [...json.chunks(maxChars)];
+      expect(chunks.join('')).toBe(JSON.stringify(value));
+      expect(json.byteLength).toBe(Buffer.byteLength(JSON.stringify(value), 'utf8'));
+      for (const chunk of chunks) expect(chunk.length).toBeGreaterThan(0);
+      for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(maxChars + 1);
+      // Each chunk encoded alone gives the bytes of the whole: no surrogate pair was cut.
+      expect(Buffer.concat(chunks.map((c) => Buffer.from(c, 'utf8'))).equals(jsonBytes(value))).toBe(true);
+    };
+    const short = fc.oneof(fc.string({ unit: 'binary' }), fc.constant('😀'.repeat(40)));
+    fc.assert(fc.property(fc.array(short, { maxLength: 4 }), fc.integer({ min: 1, max: 8 }), check), { numRuns: 200 });
+    const long = fc.string({ minLength: 1, maxLength: 3 }).map((s) => s.repeat(30_000));
+    fc.assert(fc.property(fc.array(fc.oneof(short, long), { maxLength: 4 }), fc.integer({ min: 1_000, max: 50_000 }), check), { numRuns: 50 });
   });
 });
