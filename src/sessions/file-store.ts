@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { bytesOf } from '../openai/json-bytes.js';
 import { compareSummaries } from './session-list.js';
-import { parseSessionText, summarizeSessionBytes, toStoredSession, type SessionRecord, type SessionSummary, type StoredSession, type Warn } from './session-records.js';
+import type { SessionRecord, SessionSummary, StoredSession } from './session-records.js';
+import { parseSessionText, summarizeSessionBytes, toStoredSession, type Warn } from './session-text.js';
 import { createWarn, isValidSessionId, serializeHeader, serializeRecordPieces, SessionStoreError, type SessionStore } from './store-base.js';
 
 /** Runs `work` after every earlier call for the same key has settled. */

@@ -5,7 +5,8 @@
  */
 import type { Logger } from '../log.js';
 import { compareSummaries } from './session-list.js';
-import { parseSessionText, summarizeSessionBytes, toStoredSession, type SessionRecord, type SessionSummary, type StoredSession, type Warn } from './session-records.js';
+import type { SessionRecord, SessionSummary, StoredSession } from './session-records.js';
+import { parseSessionText, summarizeSessionBytes, toStoredSession, type Warn } from './session-text.js';
 import { piecesOf, type JsonPieces } from '../openai/json-bytes.js';
 import { createWarn, isValidSessionId, serializeHeader, serializeRecordPieces, SessionStoreError, type SessionStore } from './store-base.js';
 
