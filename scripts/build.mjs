@@ -5,11 +5,11 @@
 //    async function expression (no module graph to resolve or link at start-up).
 // 2. A V8 code cache: dist/cli.js (scripts/cli-loader.cjs) runs that function through `vm.Script`
 //    with cached bytecode, made here by a training run (`trainCodeCache`). ~20 ms saved. The lazy
-//    chunks of 4. get the same, through the same loader (the MCP client chunk: ~40 ms saved on the
-//    first MCP session of a process).
+//    chunks of 4. get the same, through the same loader (the MCP client chunk: ~35-40 ms saved on
+//    the first MCP session of a process).
 // 3. Lazy SDK schemas: the ACP SDK's zod schemas are built on first use instead of at load time
-//    (scripts/lazy-schemas.mjs). ~35 ms saved. The MCP SDK's too, in its chunk (~20 ms of the
-//    first MCP session).
+//    (scripts/lazy-schemas.mjs). ~35 ms saved. The MCP SDK's too, in its chunk (~12-30 ms of
+//    the first MCP session).
 // 4. Lazy chunks: a `*.lazy.ts` module imported with `import()` (e.g. the MCP SDK code) is built
 //    into dist/chunks/<name>.cjs and loaded only when that code runs (scripts/lazy-chunks.mjs).
 //
