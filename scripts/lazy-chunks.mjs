@@ -3,8 +3,11 @@
 //
 // The convention: a source module whose file name ends in `.lazy.ts`, imported only through a
 // dynamic `import('./x.lazy.js')`, is built as its own CommonJS bundle `dist/chunks/x.lazy.cjs`,
-// and that dynamic import in the main bundle becomes a run-time `require` of the chunk. Used for
-// the MCP SDK (src/tools/mcp/mcp-connect.lazy.ts), which only sessions with MCP servers load.
+// and that dynamic import (in the main bundle or in another chunk) becomes a run-time call
+// `__loadChunk('x.lazy.cjs')`. `__loadChunk` is the start-up loader's (scripts/cli-loader.cjs):
+// it compiles the chunk with a V8 code cache, as it does the bundle, and passes itself to each
+// chunk. Used for the MCP SDK (src/tools/mcp/mcp-connect.lazy.ts), which only sessions with MCP
+// servers load, and the AWS and Azure SDKs.
 //
 // A static `import` of a `.lazy.ts` module is bundled as usual (no chunk): only `import()` splits.
 // In vitest and tsc the dynamic import simply loads the TypeScript source.
@@ -47,10 +50,10 @@ export function lazyChunks() {
           found.set(source, name);
           return { path: name, namespace: 'lazy-chunk' };
         });
-        // `__runtimeRequire` is Node's own require (see the main build's banner), out of esbuild's
-        // sight; `__dirname` is the directory of the bundle that holds this import.
+        // `__loadChunk(name)` is in scope of every build that uses this plugin: a parameter of the
+        // main bundle's function and of each chunk's wrapper (both passed by the loader).
         b.onLoad({ filter: /.*/, namespace: 'lazy-chunk' }, (args) => ({
-          contents: `module.exports = __runtimeRequire(__runtimeRequire('node:path').join(__dirname, 'chunks', ${JSON.stringify(args.path)}));`,
+          contents: `module.exports = __loadChunk(${JSON.stringify(args.path)});`,
           loader: 'js',
         }));
       },
@@ -77,10 +80,10 @@ export function lazyChunks() {
           format: 'cjs',
           platform: 'node',
           plugins: [...plugins, plugin()],
-          // A chunk is loaded by Node's require, so `require` is real here; the alias serves the
-          // lazy imports of other chunks, and `import.meta.url` keeps its meaning.
+          // The loader runs a chunk as a CommonJS module (`require`, `module`, `__filename`, … and
+          // `__loadChunk`); `import.meta.url` keeps its meaning.
           define: { 'import.meta.url': '__importMetaUrl' },
-          banner: { js: "const __runtimeRequire = require; const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+          banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
           logLevel: rest.logLevel ?? 'warning',
         });
       }

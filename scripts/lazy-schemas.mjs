@@ -1,24 +1,30 @@
-// Build-time source transform: construct the ACP SDK's zod schemas on first use instead of at
-// start-up.
+// Build-time source transform: construct an SDK's zod schemas on first use instead of when its
+// modules load. Applied to the ACP SDK (main bundle) and the MCP SDK (the MCP client chunk).
 //
 // Why: `@agentclientprotocol/sdk` builds ~250 zod schemas (and ~30 guard schemas) at module top
 // level. In the bundled CLI that was about 40 ms of a 80 ms cold start, yet answering
-// `initialize` needs only `zInitializeRequest` and what it references.
+// `initialize` needs only `zInitializeRequest` and what it references. Likewise
+// `@modelcontextprotocol/sdk` builds ~170 schemas (types.js, shared/auth.js) when its client
+// chunk loads (~25 of its ~38 ms, unminified, no code cache), of which a stdio client uses a few
+// dozen.
 //
 // What it does, per module: every top-level `const NAME = INIT` whose INIT builds a schema while
-// the module loads (it uses the zod namespace, a lazy member of another transformed module, or a
-// local lazy const outside any function body) becomes
+// the module loads (it uses the zod namespace, a lazy member or lazy named import of another
+// transformed module, or a local lazy const outside any function body) becomes
 //     let NAME$v; function NAME$() { return NAME$v ??= (INIT); }
-// and every reference to NAME becomes `NAME$()`. INIT is the same expression, evaluated the first
-// time something asks for it, so each schema is the same object graph built from the same code:
-// validation behaviour is unchanged (test/build-lazy-schemas.test.ts compares every schema's
-// definition and its parse results against the untransformed SDK).
+// and every reference to NAME becomes `NAME$()`; a named import of a lazy export
+// (`import { NAME } from './types.js'`) imports `NAME$` and is read as `NAME$()` too. INIT is the
+// same expression, evaluated the first time something asks for it, so each schema is the same
+// object graph built from the same code: validation behaviour is unchanged
+// (test/build/build-lazy-schemas.test.ts and build-lazy-schemas-mcp.test.ts compare every
+// schema's definition and its parse results against the untransformed SDK).
 //
-// Consumers evaluated at load time that only hand a schema to a parser (the SDK's
+// Consumers evaluated at load time that only hand a schema to a parser (the ACP SDK's
 // `requestSpec(method, validate.zX)` / `notificationSpec(...)` tables, whose values reach
 // `parseParams`, which calls `.parse`) receive a deferred parser `{ parse, safeParse }` that
-// builds the schema on its first call. Anything else the transform does not understand throws,
-// so an SDK update that changes these shapes fails the build instead of misbehaving.
+// builds the schema on its first call. Anything else the transform does not understand throws
+// (as does re-exporting a lazy name, whose importers would not find it), so an SDK update that
+// changes these shapes fails the build instead of misbehaving.
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
@@ -78,14 +84,22 @@ export function makeSchemasLazy(source, { lazyExportsOf, zod = 'zod/v4' }) {
   const file = ts.createSourceFile('module.js', source, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
   /** namespace import name → lazy export names of the module it imports */
   const lazyNamespaces = new Map();
+  /** local name of a named import of a lazy export (`import { A as B }`: B) → its ImportSpecifier node */
+  const lazyImports = new Map();
   let zodNamespace;
   for (const statement of file.statements) {
     if (!ts.isImportDeclaration(statement)) continue;
     const specifier = statement.moduleSpecifier.text;
     const bindings = statement.importClause?.namedBindings;
-    if (!bindings || !ts.isNamespaceImport(bindings)) continue;
-    if (specifier === zod) zodNamespace = bindings.name.text;
+    if (!bindings) continue;
     const lazyOfTarget = lazyExportsOf(specifier);
+    if (ts.isNamedImports(bindings)) {
+      for (const element of bindings.elements) {
+        if (lazyOfTarget?.has((element.propertyName ?? element.name).text)) lazyImports.set(element.name.text, element);
+      }
+      continue;
+    }
+    if (specifier === zod) zodNamespace = bindings.name.text;
     if (lazyOfTarget) lazyNamespaces.set(bindings.name.text, lazyOfTarget);
   }
 
@@ -107,7 +121,7 @@ export function makeSchemasLazy(source, { lazyExportsOf, zod = 'zod/v4' }) {
       let builds = false;
       walk(declaration.initializer, (node) => {
         if (builds || isDeferred(node, statement)) return;
-        if (ts.isIdentifier(node) && isReference(node) && (node.text === zodNamespace || lazy.has(node.text))) builds = true;
+        if (ts.isIdentifier(node) && isReference(node) && (node.text === zodNamespace || lazy.has(node.text) || lazyImports.has(node.text))) builds = true;
         else if (isLazyMember(node) && !isDeferrableArgument(node)) builds = true;
       });
       if (!builds) continue;
@@ -122,28 +136,36 @@ export function makeSchemasLazy(source, { lazyExportsOf, zod = 'zod/v4' }) {
       if (!topLevel) innerNames.add(node.name.text);
     }
   });
-  for (const name of lazy) {
+  for (const name of [...lazy, ...lazyImports.keys()]) {
     if (innerNames.has(name)) throw new Error(`lazy-schemas: ${name} is shadowed by an inner declaration`);
     if (lazy.has(`${name}$`) || source.includes(`${name}$`)) throw new Error(`lazy-schemas: ${name}$ already exists`);
   }
-  if (lazy.size === 0 && lazyNamespaces.size === 0) return { code: source, lazy, exports: exported };
+  // A re-exported lazy name is gone for the re-exporter's importers (it is `NAME$` now): refuse.
+  for (const statement of file.statements) {
+    if (!ts.isExportDeclaration(statement) || !statement.exportClause || !ts.isNamedExports(statement.exportClause)) continue;
+    const lazyOfSource = statement.moduleSpecifier ? lazyExportsOf(statement.moduleSpecifier.text) : undefined;
+    for (const element of statement.exportClause.elements) {
+      const name = (element.propertyName ?? element.name).text;
+      if (lazyOfSource ? lazyOfSource.has(name) : lazy.has(name) || lazyImports.has(name)) throw new Error(`lazy-schemas: export { ${element.name.text} } of a lazy name`);
+    }
+  }
+  if (lazy.size === 0 && lazyNamespaces.size === 0 && lazyImports.size === 0) return { code: source, lazy, exports: exported };
 
   // Pass 2: text edits, applied back to front.
   const edits = [];
   let usesDeferredParser = false;
   const edit = (start, end, text) => edits.push({ start, end, text });
+  // A lazy import is imported as `A$` (`A$ as B$`), and read as `B$()` like a local lazy const.
+  for (const [local, element] of lazyImports) {
+    edit(element.getStart(), element.getEnd(), element.propertyName ? `${element.propertyName.text}$ as ${local}$` : `${local}$`);
+  }
   for (const statement of file.statements) {
-    if (ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
-      for (const element of statement.exportClause.elements) {
-        if (lazy.has((element.propertyName ?? element.name).text)) throw new Error(`lazy-schemas: export { ${element.name.text} } of a lazy name`);
-      }
-    }
     const lazyDeclaration =
       ts.isVariableStatement(statement) && statement.declarationList.declarations.length === 1 && lazy.has(statement.declarationList.declarations[0].name.text)
         ? statement.declarationList.declarations[0]
         : undefined;
     walk(statement, (node) => {
-      if (ts.isIdentifier(node) && lazy.has(node.text) && isReference(node)) {
+      if (ts.isIdentifier(node) && (lazy.has(node.text) || lazyImports.has(node.text)) && isReference(node)) {
         if (ts.isShorthandPropertyAssignment(node.parent)) edit(node.getStart(), node.getEnd(), `${node.text}: ${node.text}$()`);
         else edit(node.getStart(), node.getEnd(), `${node.text}$()`);
         return;
@@ -180,45 +202,58 @@ export function makeSchemasLazy(source, { lazyExportsOf, zod = 'zod/v4' }) {
   return { code, lazy, exports: exported };
 }
 
-const SDK_DIST = `${join('node_modules', '@agentclientprotocol', 'sdk', 'dist')}/`;
+/**
+ * The SDKs whose modules are transformed: the ACP SDK (in the main bundle) and the MCP SDK (in the
+ * MCP client chunk). A build that loads one of them must make at least `minimum` schemas lazy: a
+ * schema-heavy SDK that yields fewer means the transform no longer recognises it.
+ */
+const SDKS = [
+  { name: '@agentclientprotocol/sdk', minimum: 100 },
+  { name: '@modelcontextprotocol/sdk', minimum: 100 },
+].map((sdk) => ({ ...sdk, dist: `${join('node_modules', ...sdk.name.split('/'), 'dist')}/` }));
 
 /**
- * esbuild plugin: the SDK's modules through {@link makeSchemasLazy}. A module that imports a
- * transformed module learns its lazy exports from the same (cached) transform.
+ * esbuild plugin: the modules of the SDKs in {@link SDKS} through {@link makeSchemasLazy}. A
+ * module that imports a transformed module of the same SDK learns its lazy exports from the same
+ * (cached) transform.
  */
 export function lazySchemasPlugin() {
   const cache = new Map();
+  const sdkOf = (path) => SDKS.find((sdk) => path.includes(sdk.dist));
   const transform = (path) => {
     let result = cache.get(path);
     if (result === undefined) {
       const source = readFileSync(path, 'utf8');
+      const sdk = sdkOf(path);
       result = makeSchemasLazy(source, {
         lazyExportsOf: (specifier) => {
           if (!specifier.startsWith('.')) return undefined;
           const target = resolve(dirname(path), specifier);
-          return target.includes(SDK_DIST) ? transform(target).exports : undefined;
+          return sdkOf(target) === sdk ? transform(target).exports : undefined;
         },
       });
       cache.set(path, result);
     }
     return result;
   };
-  let lazyCount = 0;
   return {
     name: 'lazy-schemas',
     setup(b) {
-      b.onLoad({ filter: /[\\/]@agentclientprotocol[\\/]sdk[\\/]dist[\\/].*\.js$/ }, (args) => {
+      /** SDK name → schemas made lazy in this build, for each SDK the build loaded. */
+      const lazyCounts = new Map();
+      b.onLoad({ filter: /[\\/](@agentclientprotocol|@modelcontextprotocol)[\\/]sdk[\\/]dist[\\/].*\.js$/ }, (args) => {
         const { code, lazy } = transform(args.path);
-        lazyCount += lazy.size;
+        const { name } = sdkOf(args.path);
+        lazyCounts.set(name, (lazyCounts.get(name) ?? 0) + lazy.size);
         return { contents: code, loader: 'js' };
       });
       b.onEnd((result) => {
-        // A schema-heavy SDK that yields nothing lazy means the transform no longer recognises it.
-        if (result.errors.length === 0 && lazyCount < 100) {
-          result.errors.push({ text: `lazy-schemas: only ${lazyCount} schemas made lazy; has the SDK changed shape?` });
+        if (result.errors.length > 0) return;
+        for (const { name, minimum } of SDKS) {
+          const count = lazyCounts.get(name);
+          if (count !== undefined && count < minimum) result.errors.push({ text: `lazy-schemas: only ${count} schemas of ${name} made lazy; has the SDK changed shape?` });
         }
       });
     },
   };
 }
-

@@ -3,72 +3,28 @@
  * validates: every schema it defers is compared with the SDK's own, by definition (the whole zod
  * definition tree, functions by source) and by parse results on valid and arbitrary messages.
  */
-import { build } from 'esbuild';
 import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM build script without type declarations
 import { lazySchemasPlugin, makeSchemasLazy } from '../../scripts/lazy-schemas.mjs';
+import { bundleExports, outcome, sameSchema, type Schema } from '../helpers/schema-equivalence.js';
 
 const SCHEMAS = fileURLToPath(new URL('../../node_modules/@agentclientprotocol/sdk/dist/v1/unstable/schema/zod.gen.js', import.meta.url));
-type Schema = { safeParse(value: unknown): { success: boolean; data?: unknown; error?: { issues: unknown[] } }; _zod: { def: unknown } };
 
 let dir: string;
 let original: Record<string, Schema>;
 let lazy: Record<string, () => Schema>;
 
-async function bundle(name: string, plugins: unknown[]): Promise<Record<string, unknown>> {
-  const outfile = join(dir, `${name}.mjs`);
-  await build({
-    stdin: { contents: `export * from ${JSON.stringify(SCHEMAS)};`, resolveDir: dir, loader: 'js' },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    outfile,
-    plugins: plugins as never,
-    logLevel: 'silent',
-  });
-  return import(pathToFileURL(outfile).href);
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lazy-schemas-'));
-  original = (await bundle('original', [])) as Record<string, Schema>;
-  lazy = (await bundle('lazy', [lazySchemasPlugin()])) as Record<string, () => Schema>;
+  original = (await bundleExports(dir, 'original', SCHEMAS, [])) as Record<string, Schema>;
+  lazy = (await bundleExports(dir, 'lazy', SCHEMAS, [lazySchemasPlugin()])) as Record<string, () => Schema>;
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Structural equality of two zod schema graphs: definitions, checks, and functions by source. */
-function sameSchema(a: unknown, b: unknown, path: string, seen = new Map<object, object>()): void {
-  if (typeof a === 'function' || typeof b === 'function') {
-    // Same code: only indentation (the initializer moved into a function) and `zX` → `zX$()` differ.
-    const code = (fn: unknown) => String(fn).replace(/\b(\w+)\$\(\)/g, '$1').replace(/\s+/g, ' ');
-    expect(code(b), path).toBe(code(a));
-    return;
-  }
-  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) {
-    expect(b, path).toEqual(a);
-    return;
-  }
-  if (seen.get(a) === b) return;
-  seen.set(a, b);
-  const zodA = (a as { _zod?: { def: unknown } })._zod;
-  const zodB = (b as { _zod?: { def: unknown } })._zod;
-  if (zodA || zodB) {
-    sameSchema(zodA?.def, zodB?.def, `${path}._zod.def`, seen);
-    return;
-  }
-  expect(Object.keys(b).sort(), path).toEqual(Object.keys(a).sort());
-  for (const key of Object.keys(a)) sameSchema((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}.${key}`, seen);
-}
-
-const outcome = (schema: Schema, value: unknown) => {
-  const result = schema.safeParse(value);
-  return result.success ? { success: true, data: result.data } : { success: false, issues: result.error?.issues };
-};
 
 const VALID: Record<string, unknown[]> = {
   zInitializeRequest: [

@@ -1,29 +1,36 @@
 /**
  * The build's lazy chunks (scripts/lazy-chunks.mjs): a `*.lazy.ts` module reached only through
- * `import()` is left out of the main bundle, built as `chunks/<name>.cjs`, and required when the
- * import runs. The last test checks the real dist/ (after `npm run build`, the `pretest` script):
- * no MCP SDK code in dist/bundle.js, and every chunk the bundle names exists.
+ * `import()` is left out of the main bundle, built as `chunks/<name>.cjs`, and loaded when the
+ * import runs: by the start-up loader (scripts/cli-loader.cjs, with V8 code caches), chunks
+ * loading chunks included. One test checks the real dist/ (after `npm run build`, the `pretest`
+ * script): no MCP SDK code in dist/bundle.js, and every chunk the bundle names exists.
  */
 import { build } from 'esbuild';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Script } from 'node:vm';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM build script without type declarations
 import { chunkName, lazyChunks } from '../../scripts/lazy-chunks.mjs';
+// @ts-expect-error -- plain ESM build script without type declarations
+import { BUNDLE_WRAPPER, writeLoader } from '../../scripts/write-loader.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
+/**
+ * Banner of a plain CommonJS test bundle, required directly: a stand-in for the loader's
+ * `__loadChunk` (Node's require of the chunk; chunks loaded this way cannot load chunks).
+ */
+const PLAIN_LOADER = { js: "const __loadChunk = (name) => require(require('node:path').join(__dirname, 'chunks', name));" };
 let dir: string;
 let written: string[];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lazy-chunks-'));
   const chunks = lazyChunks();
-  // The main build as scripts/build.mjs makes it: a function receiving Node's require.
   await build({
     entryPoints: [join(FIXTURES, 'lazy-entry.ts')],
     outfile: join(dir, 'bundle.js'),
@@ -31,7 +38,7 @@ beforeAll(async () => {
     format: 'cjs',
     platform: 'node',
     plugins: [chunks.plugin()],
-    banner: { js: 'const __runtimeRequire = require;' },
+    banner: PLAIN_LOADER,
     logLevel: 'silent',
   });
   written = await chunks.buildChunks(dir, { logLevel: 'silent' });
@@ -47,8 +54,8 @@ describe('lazy chunks', () => {
     const main = readFileSync(join(dir, 'bundle.js'), 'utf8');
     expect(main).toContain('main-bundle-marker');
     expect(main).not.toContain('lazy-chunk-marker-7f3a');
-    expect(written).toEqual(['hello.lazy.cjs']);
-    expect(readdirSync(join(dir, 'chunks'))).toEqual(['hello.lazy.cjs']);
+    expect(written).toEqual(['hello.lazy.cjs', 'nested.lazy.cjs']);
+    expect(readdirSync(join(dir, 'chunks'))).toEqual(['hello.lazy.cjs', 'nested.lazy.cjs']);
     expect(readFileSync(join(dir, 'chunks', 'hello.lazy.cjs'), 'utf8')).toContain('lazy-chunk-marker-7f3a');
   });
 
@@ -57,31 +64,43 @@ describe('lazy chunks', () => {
     await expect(main.loadLater()).resolves.toBe('lazy-chunk-marker-7f3a hello chunk from hello.lazy.cjs');
   });
 
-  it('works in the form of dist/bundle.js: an ES module body wrapped in a function run by vm.Script', async () => {
-    const esmDir = mkdtempSync(join(tmpdir(), 'lazy-chunks-esm-'));
+  it('runs through the start-up loader as dist/ does: chunks with code caches, a chunk loading a chunk', async () => {
+    const loaderDir = mkdtempSync(join(tmpdir(), 'lazy-chunks-loader-'));
     try {
       const chunks = lazyChunks();
+      // The main build as scripts/build.mjs makes it: an ES module body wrapped in the function the loader calls.
       await build({
-        stdin: { contents: "import { loadLater } from './lazy-entry.ts'; globalThis.__lazyChunkResult = loadLater();", resolveDir: FIXTURES, loader: 'ts' },
-        outfile: join(esmDir, 'bundle.js'),
+        stdin: {
+          contents: "import { loadLater, loadNested } from './lazy-entry.ts'; process.stdout.write(JSON.stringify([await loadLater(), await loadNested()]));",
+          resolveDir: FIXTURES,
+          loader: 'ts',
+        },
+        outfile: join(loaderDir, 'bundle.js'),
         bundle: true,
         format: 'esm',
         platform: 'node',
         plugins: [chunks.plugin()],
         define: { 'import.meta.url': '__importMetaUrl' },
-        banner: { js: '(async function (require, __filename, __dirname, __importMetaUrl) { const __runtimeRequire = require;' },
-        footer: { js: '})' },
+        ...BUNDLE_WRAPPER,
         logLevel: 'silent',
       });
-      await chunks.buildChunks(esmDir, { logLevel: 'silent' });
-      const file = join(esmDir, 'bundle.js');
-      const run = new Script(readFileSync(file, 'utf8'), { filename: file }).runInThisContext() as (...args: unknown[]) => Promise<void>;
-      await run(createRequire(file), file, esmDir, pathToFileURL(file).href);
-      const holder = globalThis as { __lazyChunkResult?: Promise<string> };
-      await expect(holder.__lazyChunkResult).resolves.toBe('lazy-chunk-marker-7f3a hello chunk from hello.lazy.cjs');
-      delete holder.__lazyChunkResult;
+      await chunks.buildChunks(loaderDir, { logLevel: 'silent' });
+      writeLoader(loaderDir);
+      const run = () => JSON.parse(execFileSync(process.execPath, [join(loaderDir, 'cli.js')], { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' }));
+      const expected = ['lazy-chunk-marker-7f3a hello chunk from hello.lazy.cjs', 'nested: lazy-chunk-marker-7f3a hello a nested chunk from hello.lazy.cjs'];
+      expect(run()).toEqual(expected);
+      // The first run wrote a cache of each chunk it loaded (named after its contents); the next uses them.
+      const caches = readdirSync(join(loaderDir, 'chunks')).filter((name) => name.endsWith('.cache'));
+      expect(caches.map((name) => name.split('.')[0]).sort()).toEqual(['hello', 'nested']);
+      expect(run()).toEqual(expected);
+      // Contents of the same length (which V8's own check lets through) with their new loader: the old
+      // cache is not used, so the new text is what runs.
+      const hello = join(loaderDir, 'chunks', 'hello.lazy.cjs');
+      writeFileSync(hello, readFileSync(hello, 'utf8').replace('lazy-chunk-marker-7f3a', 'lazy-chunk-marker-7f3b'));
+      writeLoader(loaderDir);
+      expect(run()[0]).toBe('lazy-chunk-marker-7f3b hello chunk from hello.lazy.cjs');
     } finally {
-      rmSync(esmDir, { recursive: true, force: true });
+      rmSync(loaderDir, { recursive: true, force: true });
     }
   });
 
@@ -112,7 +131,7 @@ describe('the MCP client as a lazy chunk', () => {
       target: 'node20',
       minify: true,
       plugins: [chunks.plugin()],
-      banner: { js: 'const __runtimeRequire = require;' },
+      banner: PLAIN_LOADER,
       logLevel: 'silent',
     });
     await chunks.buildChunks(mcpDir, { target: 'node20', minify: true, logLevel: 'silent' });

@@ -137,6 +137,23 @@ describe('MCP servers through the agent', () => {
     }
   });
 
+  it('checks structured results against the tool output schema: a mismatch is an error result for the model', async () => {
+    const cwd = tempDir();
+    const http = await startHttpServers();
+    try {
+      const { server, agent } = await startAgent(script([{ calls: [['liar__wrong', {}]] }, { calls: [['liar__right', {}]] }, { text: 'done' }]));
+      const { result } = await agent.request('session/new', { cwd, mcpServers: [{ type: 'http', name: 'liar', url: `${http.url}/liar`, headers: [] }] });
+      await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
+      expect((await prompt(agent, result.sessionId, 'structured')).result.stopReason).toBe('end_turn');
+      expect(toolMessages(server.requests[1]!.body)[0].content).toMatch(/does not match the tool's output schema: data\/n must be number/);
+      expect(toolMessages(server.requests[2]!.body)[1].content).toBe('{"n":1}');
+      const statuses = agent.updates(result.sessionId).filter((u) => u.sessionUpdate === 'tool_call_update' && u.status !== 'in_progress').map((u) => u.status);
+      expect(statuses).toEqual(['failed', 'completed']);
+    } finally {
+      await http.close();
+    }
+  });
+
   it('read-only mode offers only the MCP tools marked read-only, and they can run (asking as in ask); accept-edits runs them without asking', async () => {
     const cwd = tempDir();
     const { server, agent } = await startAgent(script([{ calls: [['fx__echo', { text: 'ro' }]] }, { text: 'ok' }]));

@@ -1,7 +1,7 @@
 /**
  * Connects to one MCP server with the official SDK (`@modelcontextprotocol/sdk` 1.32): stdio,
  * Streamable HTTP with a fall-back to SSE, or SSE. The only module that loads the SDK; it is a
- * lazy chunk (scripts/lazy-chunks.mjs), imported with `import()` by mcp-servers.ts only when a
+ * lazy chunk (scripts/lazy-chunks.mjs), imported with `import()` by mcp-start.ts only when a
  * session has MCP servers, so start-up never pays for it.
  *
  * Nothing here throws: a failed start is a `{ok: false, reason}` in plain words. Objects crossing
@@ -15,6 +15,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { Logger } from '../../log.js';
@@ -72,6 +74,17 @@ const STDERR_LINE = 300;
 
 /** `[{name, value}]` → a plain object (later entries win). */
 const toRecord = (pairs: readonly { name: string; value: string }[] | undefined): Record<string, string> => Object.fromEntries((pairs ?? []).map(({ name, value }) => [name, value]));
+
+/**
+ * The Client's output-schema validator: the SDK's default (`AjvJsonSchemaValidator`, one per
+ * Client), created when the Client first asks for it (a listed tool with an `outputSchema`)
+ * instead of in the Client's constructor. Building its Ajv instance (~4 ms) then stays off the
+ * path to spawning the server, and out of it entirely when no tool has an output schema.
+ */
+function lazyOutputValidator(): jsonSchemaValidator {
+  let validator: AjvJsonSchemaValidator | undefined;
+  return { getValidator: (schema) => (validator ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+}
 
 /** Every page of `tools/list`. */
 async function listAllTools(client: Client, timeoutMs: number, signal?: AbortSignal): Promise<McpToolInfo[]> {
@@ -142,7 +155,7 @@ async function attempt(transport: Transport, kind: McpTransportKind, server: str
       });
   };
   // autoRefresh is off because the SDK re-lists only the first page; we list every page.
-  const client: Client = new Client(options.clientInfo, { listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: relist } } });
+  const client: Client = new Client(options.clientInfo, { jsonSchemaValidator: lazyOutputValidator(), listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: relist } } });
   const connecting = client.connect(transport, { signal, timeout: timeoutMs });
   // The SDK spawns synchronously inside connect(): the pid is known now, before any await.
   onSpawned?.();

@@ -142,12 +142,20 @@ export async function startHttpServers(): Promise<HttpServers> {
   };
 }
 
-/** A low-level MCP server whose one tool breaks its own output schema. */
+/**
+ * A low-level MCP server with three tools promising the same output schema (`{n: number}`):
+ * `structured` returns no structured content, `wrong` returns `{n: 'one'}`, `right` returns `{n: 1}`.
+ */
 function liarServer(): Server {
   const server = new Server({ name: 'liar', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const outputSchema = { type: 'object' as const, properties: { n: { type: 'number' } }, required: ['n'] };
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [{ name: 'structured', description: 'Promises structured output', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } }],
+    tools: ['structured', 'wrong', 'right'].map((name) => ({ name, description: 'Promises structured output', inputSchema: { type: 'object' as const }, outputSchema })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: 'no structure here' }] }));
+  server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
+    if (params.name === 'wrong') return { content: [], structuredContent: { n: 'one' } };
+    if (params.name === 'right') return { content: [], structuredContent: { n: 1 } };
+    return { content: [{ type: 'text', text: 'no structure here' }] };
+  });
   return server;
 }

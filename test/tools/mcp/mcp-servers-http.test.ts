@@ -92,11 +92,17 @@ describe('McpServers over HTTP', () => {
   it('turns an output-schema mismatch (thrown by the SDK) into an error result', async () => {
     const { mcp } = start([remote('http', 'liar', '/liar')]);
     await mcp.ready();
-    expect(mcp.tools(BUILT_INS, { gemini: false }).map((t) => t.name)).toEqual(['liar__structured']);
+    expect(mcp.tools(BUILT_INS, { gemini: false }).map((t) => t.name)).toEqual(['liar__structured', 'liar__wrong', 'liar__right']);
     await expect(mcp.call('liar__structured', {})).resolves.toMatchObject({
       isError: true,
       text: 'MCP tool "structured" of server "liar" failed: Tool structured has an output schema but did not return structured content',
     });
+    // Checked against the schema by the SDK's validator (Ajv).
+    await expect(mcp.call('liar__wrong', {})).resolves.toMatchObject({
+      isError: true,
+      text: "MCP tool \"wrong\" of server \"liar\" failed: Structured content does not match the tool's output schema: data/n must be number",
+    });
+    await expect(mcp.call('liar__right', {})).resolves.toMatchObject({ isError: false, text: '{"n":1}' });
   });
 
   it('treats a server without tools as ready with none', async () => {
