@@ -23,15 +23,15 @@ export const HTML_ANSWER = "the endpoint answered with an HTML page, not a Chat 
  * the limit becomes U+FFFD), followed by `… (cut at 1 MiB)` when there was more. Never throws: a
  * body that breaks off gives what arrived (the status alone still explains the failure).
  */
-export async function readErrorBody(response: Response, limit = MAX_ERROR_BODY_BYTES): Promise<string> {
+export async function readErrorBody(response: { readonly body: AsyncIterable<Uint8Array> | null }, limit = MAX_ERROR_BODY_BYTES): Promise<string> {
   if (!response.body) return '';
-  const reader = response.body.getReader();
+  const reader = response.body[Symbol.asyncIterator]();
   const parts: Uint8Array[] = [];
   let size = 0;
   let cut = false;
   try {
     for (;;) {
-      const { value, done } = await reader.read();
+      const { value, done } = await reader.next();
       if (done) break;
       const room = limit - size;
       if (value.length > room) {
@@ -46,8 +46,8 @@ export async function readErrorBody(response: Response, limit = MAX_ERROR_BODY_B
   } catch {
     // What arrived is kept.
   } finally {
-    if (cut) void reader.cancel().catch(() => undefined);
-    else reader.releaseLock();
+    // Closes the connection (a web stream is cancelled); a body read to its end or failed needs nothing.
+    if (cut) void reader.return?.()?.catch(() => undefined);
   }
   const text = Buffer.concat(parts, size).toString('utf8');
   return cut ? `${text}… (cut at ${describeBytes(limit)})` : text;

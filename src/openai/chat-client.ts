@@ -19,7 +19,8 @@ import {
   ProviderStreamError,
   ProviderTimeoutError,
 } from './errors.js';
-import { defaultFetch, type FetchLike } from './http.js';
+import { nodeStream, type FetchInit, type FetchLike } from './http.js';
+import type { ByteAnswer } from './http-body.js';
 import { withAuthorization, type AuthorizeRequest } from './authorize.js';
 import type { Logger } from '../log.js';
 import { detectProvider, PROVIDER_PROFILES, type ProviderProfile } from '../config/providers.js';
@@ -57,7 +58,7 @@ export interface ChatClientOptions {
   /** `User-Agent` value. */
   userAgent?: string;
   logger?: Logger | undefined;
-  /** Injectable transport (tests). @defaultValue {@link defaultFetch} (no header or body timeout of its own; proxy-aware) */
+  /** Injectable transport (tests). @defaultValue {@link nodeStream} (no header or body timeout of its own; proxy-aware) */
   fetch?: FetchLike;
   /** Injectable jitter source for retry delays (tests). */
   random?: () => number;
@@ -169,6 +170,8 @@ export class ChatCompletionsClient {
     const onAbort = () => controller.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     let timedOut = false;
+    /** The body was read to its end: nothing left to tear down. */
+    let complete = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
@@ -181,8 +184,8 @@ export class ChatCompletionsClient {
       throw new ProviderStreamError(url, describeCause(error), error);
     };
     try {
-      const fetchImpl = this.options.fetch ?? (await defaultFetch());
-      let response: Response;
+      const fetchImpl: (url: string, init: FetchInit) => Promise<ByteAnswer> = this.options.fetch ?? nodeStream;
+      let response: ByteAnswer;
       try {
         // Our transport writes the JSON piece by piece: a 30 MB prompt is not copied into request
         // bytes. A signer hashes the exact bytes, and an injected fetch takes standard bodies:
@@ -207,7 +210,7 @@ export class ChatCompletionsClient {
       let json: Uint8Array[] | undefined = contentType.includes('json') ? [] : undefined;
       let jsonSize = 0;
       let first = true;
-      const reads = (response.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+      const reads = response.body[Symbol.asyncIterator]();
       for (;;) {
         // Only a failure of the read itself is the network's; our own failures below are not retried.
         let read: IteratorResult<Uint8Array>;
@@ -216,7 +219,10 @@ export class ChatCompletionsClient {
         } catch (error) {
           return fail(error, 'body');
         }
-        if (read.done) break;
+        if (read.done) {
+          complete = true;
+          break;
+        }
         const bytes = read.value;
         if (first && bytes.length > 0) {
           first = false;
@@ -254,8 +260,8 @@ export class ChatCompletionsClient {
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
-      // Tears the connection down when the consumer stopped early.
-      controller.abort();
+      // Tears the connection down when the consumer stopped early (an abort costs a DOMException: not after a complete body).
+      if (!complete) controller.abort();
     }
   }
 }

@@ -40,19 +40,25 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
+/** Response headers by name, case-insensitively, as `Headers.get` reads them. */
+export interface HeaderReader {
+  /** The values of header `name`, joined with `, ` when it came more than once; `null` when absent. */
+  get(name: string): string | null;
+}
+
 /** A non-2xx HTTP answer. `providerMessage` is the `error.message` from the body when it had one. */
 export class ProviderHttpError extends ProviderError {
   readonly kind = 'http' as const;
   readonly retryable: boolean;
   /** HTTP status code. */
   readonly status: number;
-  /** Response headers (lower-case names). */
-  readonly headers: Headers;
+  /** Response headers (read by name, case-insensitively; a `Headers` is one). */
+  readonly headers: HeaderReader;
   /** Raw response body text, truncated to 4 KiB. */
   readonly body: string;
   /** The provider's own message from the error body, if any. */
   readonly providerMessage: string | undefined;
-  constructor(status: number, headers: Headers, body: string, url: string) {
+  constructor(status: number, headers: HeaderReader, body: string, url: string) {
     const providerMessage = extractProviderMessage(body);
     super(`HTTP ${status}${providerMessage ? `: ${providerMessage}` : ''}`, url);
     this.status = status;

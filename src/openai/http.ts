@@ -1,6 +1,7 @@
 /**
  * The HTTP transport: a `fetch`-shaped function (resolves a WHATWG `Response`) over Node's own
- * `node:http`/`node:https`, with proxies from the environment:
+ * `node:http`/`node:https`, and the same request answered as status, headers and body chunks
+ * (`nodeStream`, the chat client's: see `http-body.ts`), with proxies from the environment:
  * - no header or body timeout, so our silence limit (`OPENAI_TIMEOUT_MS`) is the only one.
  *   Node's global `fetch` (undici) abandons a request after 300 s without response headers or
  *   between body bytes (https://undici.nodejs.org/#/docs/api/Dispatcher, headersTimeout and
@@ -24,8 +25,8 @@
  */
 import type * as Http from 'node:http';
 import type { Socket } from 'node:net';
-import type { Readable } from 'node:stream';
 import { getProxyForUrl } from 'proxy-from-env';
+import { BodyChunks, byteAnswer, headersOf, NULL_BODY_STATUSES, type ByteAnswer } from './http-body.js';
 
 /**
  * A request body written in pieces, with its length known up front (`content-length`): a body of
@@ -48,9 +49,6 @@ const isChunked = (body: unknown): body is ChunkedBody => typeof body === 'objec
 
 /** Longest wait for a TCP (and TLS) connection, in ms: undici's `connectTimeout` default. */
 export const CONNECT_TIMEOUT_MS = 10_000;
-
-/** Statuses whose `Response` has no body (Fetch standard, "null body status"). */
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /** The process-wide transport. Async for the callers written against the earlier lazy one. */
 export function defaultFetch(): Promise<FetchLike> {
@@ -157,6 +155,24 @@ const networkError = (cause: unknown) => new TypeError('fetch failed', { cause }
  * @throws the signal's reason when `init.signal` aborts first
  */
 export async function nodeFetch(input: string, init: FetchInit = {}): Promise<Response> {
+  const { response, method, signal } = await requestHead(input, init);
+  return toResponse(response, method, signal);
+}
+
+/**
+ * {@link nodeFetch} answering with a {@link ByteAnswer} instead of a `Response`: the same request,
+ * failures and body rules, without building a WHATWG `Response` and `ReadableStream` (the chat
+ * client's transport: it reads each body once, as chunks).
+ *
+ * @throws as {@link nodeFetch}
+ */
+export async function nodeStream(input: string, init: FetchInit = {}): Promise<ByteAnswer> {
+  const { response, method, signal } = await requestHead(input, init);
+  return byteAnswer(response, method, signal);
+}
+
+/** Sends the request of {@link nodeFetch}; resolves with the response head. */
+async function requestHead(input: string, init: FetchInit): Promise<{ response: Http.IncomingMessage; method: string; signal: AbortSignal | undefined }> {
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
   const url = new URL(input);
@@ -205,85 +221,34 @@ export async function nodeFetch(input: string, init: FetchInit = {}): Promise<Re
     request.once('error', (error) => reject(signal?.aborted ? signal.reason : networkError(error)));
     send(request);
   });
-  return toResponse(response, method, signal);
+  return { response, method, signal };
 }
 
-/** The `Response` for a response head; its body streams as bytes arrive. */
+/** The `Response` for a response head; its body streams as bytes arrive (see `http-body.ts`). */
 function toResponse(res: Http.IncomingMessage, method: string, signal: AbortSignal | undefined): Response {
   const status = res.statusCode ?? 0;
-  const headers = new Headers();
-  const raw = res.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
   let body: ReadableStream<Uint8Array> | null = null;
   if (NULL_BODY_STATUSES.has(status) || method === 'HEAD') res.resume();
-  else body = byteStream(res, res, signal);
+  else body = webStream(new BodyChunks(res, signal));
   // `Response` only accepts 200–599; a server's 600–999 keeps its number for the caller.
-  const response = new Response(body, { status: status >= 200 && status <= 599 ? status : 599, statusText: res.statusMessage ?? '', headers });
+  const response = new Response(body, { status: status >= 200 && status <= 599 ? status : 599, statusText: res.statusMessage ?? '', headers: headersOf(res.rawHeaders) });
   if (status !== response.status) Object.defineProperty(response, 'status', { value: status });
   return response;
 }
 
-/**
- * A web byte stream over `source` (the response, or the last of its decoders), with backpressure:
- * the socket is paused while one chunk waits unread. An abort or a connection that closes before
- * the body's end errors the stream; cancelling it closes the connection.
- */
-function byteStream(res: Http.IncomingMessage, source: Readable, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
-  let done = false;
-  let onAbort = () => {};
+/** A web byte stream reading `chunks` on demand; cancelling it closes the connection. */
+function webStream(chunks: BodyChunks): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
     {
-      start(controller) {
-        const fail = (error: unknown) => {
-          if (done) return;
-          done = true;
-          signal?.removeEventListener('abort', onAbort);
-          // An abort destroys the socket first (http.request's own listener): report the abort, as fetch does.
-          controller.error(signal?.aborted ? signal.reason : error);
-        };
-        onAbort = () => {
-          fail(signal!.reason);
-          res.destroy();
-        };
-        signal?.addEventListener('abort', onAbort, { once: true });
-        // Chunks that arrive in one tick (one socket read holds many HTTP chunks) are delivered
-        // as one: a reader then handles 64 KiB at a time instead of 16 KiB pieces (the bench's
-        // 20,000-token turn: ~190 reads → ~110). Nothing waits for more data than has arrived.
-        let pending: Buffer[] = [];
-        const flush = () => {
-          if (done || pending.length === 0) return;
-          controller.enqueue(pending.length === 1 ? pending[0]! : Buffer.concat(pending));
-          pending = [];
-          if ((controller.desiredSize ?? 0) <= 0) source.pause();
-        };
-        source.on('data', (chunk: Buffer) => {
-          if (done) return;
-          if (pending.push(chunk) === 1) queueMicrotask(flush);
-        });
-        source.once('end', () => {
-          flush();
-          if (done) return;
-          done = true;
-          signal?.removeEventListener('abort', onAbort);
-          controller.close();
-        });
-        // The same words undici's fetch used for a connection closed mid-body, so users read what they did.
-        const cut = () => fail(new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }));
-        res.once('aborted', cut);
-        source.once('error', (error: Error & { code?: string }) => (error.code === 'ECONNRESET' && error.message === 'aborted' ? cut() : fail(new TypeError('terminated', { cause: error }))));
-        source.once('close', () => {
-          if (!done && !res.complete) cut();
-        });
+      async pull(controller) {
+        const read = await chunks.next();
+        if (read.done) controller.close();
+        else controller.enqueue(read.value);
       },
-      pull() {
-        source.resume();
-      },
-      cancel() {
-        done = true;
-        signal?.removeEventListener('abort', onAbort);
-        res.destroy();
+      async cancel() {
+        await chunks.return();
       },
     },
-    { highWaterMark: 1 },
+    { highWaterMark: 0 },
   );
 }
