@@ -3,7 +3,6 @@
  * The `openai-acp` command: serves ACP on stdio (default, or `openai-acp acp`), or prints its
  * version or help. stdout carries only JSON-RPC; every log line goes to stderr.
  */
-import { Writable } from 'node:stream';
 import { createOpenAIAgent } from './acp/agent.js';
 import { helpText, parseCliArgs, TTY_NOTICE, type CliFlags } from './cli-args.js';
 import { describeConfigProblems, secretsOf } from './config/config.js';
@@ -61,7 +60,7 @@ async function serve(flags: CliFlags): Promise<void> {
     },
   });
   // Our own NDJSON framing: every bad line is answered and logged, and the agent keeps serving.
-  const transport = ndJsonTransport(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, process.stdin, { logger });
+  const transport = ndJsonTransport(process.stdout, process.stdin, { logger });
   const connection = app.connect(withBusRouting(transport));
 
   let stopping = false;

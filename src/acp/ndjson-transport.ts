@@ -12,10 +12,12 @@
  * and a string, number or null `id`; a notification has no `id`; a response has neither `method`.
  */
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
+import type { Writable } from 'node:stream';
 import type { Logger } from '../log.js';
 import { describeBytes } from '../openai/body-limits.js';
 import { collectGarbage } from '../collect-garbage.js';
 import { LineSplitter, peekIds, type SplitLine } from './line-splitter.js';
+import { lineOutput } from './line-output.js';
 
 /**
  * Longest stdin line accepted, in bytes: 64 MiB. A prompt with embedded files or images of tens
@@ -41,6 +43,11 @@ export interface NdJsonTransportOptions {
 export interface NdJsonTransport extends Stream {
   /** Set once the input failed (a read error, not an end of file): the connection ended unexpectedly. */
   readonly failure: Error | undefined;
+  /**
+   * Writes one message, as writing it to `writable` does, without a WritableStream (for a wrapper
+   * that has a WritableStream of its own, such as `withBusRouting`).
+   */
+  write(message: AnyMessage): Promise<void> | undefined;
 }
 
 type Json = Record<string, unknown>;
@@ -77,21 +84,17 @@ export function invalidReason(message: unknown): string | undefined {
  * that is not JSON) and logged at `error`; the stream goes on. A read error ends the message
  * stream and sets {@link NdJsonTransport.failure}.
  *
- * Output: one `JSON.stringify` per message. A message that cannot be serialised (too deep, a
+ * Output: one `JSON.stringify` per message, to a web byte stream or a Node stream (`process.stdout`,
+ * written directly; see `line-output.ts`). A message that cannot be serialised (too deep, a
  * cycle) is replaced, for a response, by a `-32603` error answer with the same id; a notification
  * is dropped; both are logged at `error`. Never errors the output because of a message.
  */
-export function ndJsonTransport(output: WritableStream<Uint8Array>, input: AsyncIterable<Uint8Array>, options: NdJsonTransportOptions = {}): NdJsonTransport {
+export function ndJsonTransport(output: WritableStream<Uint8Array> | Writable, input: AsyncIterable<Uint8Array>, options: NdJsonTransportOptions = {}): NdJsonTransport {
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   const { logger } = options;
   let failure: Error | undefined;
-  let writing: Promise<void> = Promise.resolve();
-  const writer = output.getWriter();
-  const writeLine = (text: string): Promise<void> => {
-    const write = writing.then(() => writer.write(Buffer.from(`${text}\n`, 'utf8')));
-    writing = write.catch(() => undefined);
-    return write;
-  };
+  const out = lineOutput(output);
+  const writeLine = (text: string): Promise<void> => out.write(text);
   /** A bounded error answer, never echoing the input; the Bus routing key goes back when known. */
   const answer = (id: Id, code: number, message: string, sessionId?: string | number) =>
     writeLine(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message }, ...(sessionId !== undefined ? { sessionId } : {}) })).catch(() => undefined);
@@ -161,34 +164,32 @@ export function ndJsonTransport(output: WritableStream<Uint8Array>, input: Async
     },
   });
 
+  const write = (message: AnyMessage): Promise<void> | undefined => {
+    let text: string;
+    try {
+      text = JSON.stringify(message);
+    } catch (error) {
+      const m = message as Json;
+      const isResponse = !('method' in m) && isId(m['id']);
+      logger?.error(`a ${isResponse ? 'response' : 'message'} could not be serialised and was ${isResponse ? 'replaced by an error' : 'dropped'}`, {
+        method: typeof m['method'] === 'string' ? m['method'] : undefined,
+        error: (error as Error).message,
+      });
+      if (!isResponse) return undefined;
+      const sessionId = m['sessionId'];
+      return answer(m['id'] as Id, -32603, 'Internal error: the answer could not be encoded as JSON', typeof sessionId === 'string' || typeof sessionId === 'number' ? sessionId : undefined);
+    }
+    return writeLine(text);
+  };
   const writable = new WritableStream<AnyMessage>({
-    write(message) {
-      let text: string;
-      try {
-        text = JSON.stringify(message);
-      } catch (error) {
-        const m = message as Json;
-        const isResponse = !('method' in m) && isId(m['id']);
-        logger?.error(`a ${isResponse ? 'response' : 'message'} could not be serialised and was ${isResponse ? 'replaced by an error' : 'dropped'}`, {
-          method: typeof m['method'] === 'string' ? m['method'] : undefined,
-          error: (error as Error).message,
-        });
-        if (!isResponse) return;
-        const sessionId = m['sessionId'];
-        return answer(m['id'] as Id, -32603, 'Internal error: the answer could not be encoded as JSON', typeof sessionId === 'string' || typeof sessionId === 'number' ? sessionId : undefined);
-      }
-      return writeLine(text);
-    },
-    close() {
-      return writing.then(() => writer.close());
-    },
-    abort(reason) {
-      return writer.abort(reason);
-    },
+    write,
+    close: () => out.close(),
+    abort: (reason) => out.abort(reason),
   });
   return {
     readable,
     writable,
+    write,
     get failure() {
       return failure;
     },

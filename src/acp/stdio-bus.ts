@@ -80,8 +80,15 @@ function sessionOf(value: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/** Wrap a message stream so that routing keys are recorded on the way in and restored on the way out. */
-export function withBusRouting(stream: Stream, router = new BusRouter()): Stream {
+/** A message stream that can also take a message without its WritableStream (see `NdJsonTransport.write`). */
+type DirectStream = Stream & { write?: (message: AnyMessage) => Promise<void> | undefined };
+
+/**
+ * Wrap a message stream so that routing keys are recorded on the way in and restored on the way
+ * out. A stream with a `write` function is written through it: a message then crosses one
+ * WritableStream (this one), not two.
+ */
+export function withBusRouting(stream: DirectStream, router = new BusRouter()): Stream {
   const readable = stream.readable.pipeThrough(
     new TransformStream<AnyMessage, AnyMessage>({
       transform(message, controller) {
@@ -90,10 +97,20 @@ export function withBusRouting(stream: Stream, router = new BusRouter()): Stream
       },
     }),
   );
+  const route = (message: AnyMessage) => router.outbound(message as unknown as Json) as unknown as AnyMessage;
+  const direct = stream.write;
+  if (direct) {
+    const writable = new WritableStream<AnyMessage>({
+      write: (message) => direct(route(message)),
+      close: () => stream.writable.close(),
+      abort: (reason) => stream.writable.abort(reason),
+    });
+    return { readable, writable };
+  }
   const writer = stream.writable.getWriter();
   const writable = new WritableStream<AnyMessage>({
     write(message) {
-      return writer.write(router.outbound(message as unknown as Json) as unknown as AnyMessage);
+      return writer.write(route(message));
     },
     close() {
       return writer.close();

@@ -141,6 +141,20 @@ describe('withBusRouting', () => {
     expect((await agentReader.read()).done).toBe(true);
   });
 
+  it("writes through the stream's own write function when it has one (one WritableStream, not two)", async () => {
+    const router = new BusRouter();
+    router.inbound({ jsonrpc: '2.0', id: 4, method: 'x', sessionId: 'bus-B' });
+    const direct: unknown[] = [];
+    const unused = new WritableStream<AnyMessage>({ write: () => expect.fail('the WritableStream of the inner stream is not written') });
+    const inner = { readable: new TransformStream<AnyMessage, AnyMessage>().readable, writable: unused, write: (message: AnyMessage) => void direct.push(message) };
+    const writer = withBusRouting(inner, router).writable.getWriter();
+    await writer.write({ jsonrpc: '2.0', id: 4, result: null } as unknown as AnyMessage);
+    await writer.write(update('none') as unknown as AnyMessage);
+    expect(direct).toEqual([{ jsonrpc: '2.0', id: 4, result: null, sessionId: 'bus-B' }, update('none')]);
+    await writer.close();
+    expect(unused.locked).toBe(false);
+  });
+
   it('uses the router it is given', async () => {
     const router = new BusRouter();
     router.inbound({ jsonrpc: '2.0', id: 9, method: 'x', sessionId: 'pre' });
