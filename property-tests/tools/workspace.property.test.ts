@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isInside, relativeForTitle, resolveToolPath } from '../../src/tools/workspace.js';
+import { isInside, isNormalAbsolute, isWithin, relativeForTitle, resolved, resolveToolPath } from '../../src/tools/workspace.js';
 
 const name = fc.constantFrom('a', 'b', 'ws', 'ws2', 'extra', 'w', 'ws-x', '~', '.x', '...', 'a b');
 const segment = fc.oneof(name, fc.constant('..'), fc.constant('.'), fc.constant(''));
@@ -40,6 +40,42 @@ describe('workspace containment properties', () => {
         expect(isInside(abs, { cwd: r.cwd, extra: [] })).toBe(true);
         expect(relativeForTitle(abs, r.cwd).startsWith('/')).toBe(false);
       }),
+    );
+  });
+});
+
+/** The string checks of workspace.ts against what `path.resolve`/`path.relative` say (the earlier implementation). */
+describe('workspace string checks agree with node:path (POSIX)', () => {
+  const anyRoot = fc.oneof(root, absolute, fc.constant('/'), root.map((r) => `${r}/`), root.map((r) => r.replace('/', '//')));
+  const referenceWithin = (abs: string, r: string) => {
+    const rel = path.posix.relative(path.posix.resolve(r), path.posix.resolve(abs));
+    return rel === '' || (!path.posix.isAbsolute(rel) && rel !== '..' && !rel.startsWith('../'));
+  };
+  const referenceTitle = (abs: string, cwd: string) => (referenceWithin(abs, cwd) ? path.posix.relative(path.posix.resolve(cwd), path.posix.resolve(abs)) || '.' : path.posix.resolve(abs));
+
+  it('isNormalAbsolute holds exactly for what path.resolve leaves unchanged; resolved is path.resolve', () => {
+    fc.assert(
+      fc.property(fc.oneof(input, anyRoot), (p) => {
+        expect(isNormalAbsolute(p)).toBe(path.posix.resolve(p) === p && p.startsWith('/'));
+        expect(resolved(p)).toBe(path.posix.resolve(p));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('resolveToolPath, isWithin and relativeForTitle give what path.resolve and path.relative give', () => {
+    fc.assert(
+      fc.property(input, anyRoot, anyRoot, (given, cwd, other) => {
+        expect(resolveToolPath(given, { cwd, extra: [] })).toBe(path.posix.resolve(cwd, given));
+        const abs = path.posix.resolve(cwd, given);
+        for (const candidate of [abs, given.startsWith('/') ? given : abs]) {
+          expect(isWithin(candidate, cwd)).toBe(referenceWithin(candidate, cwd));
+          expect(isWithin(candidate, other)).toBe(referenceWithin(candidate, other));
+          expect(relativeForTitle(candidate, cwd)).toBe(referenceTitle(candidate, cwd));
+          expect(relativeForTitle(candidate, other)).toBe(referenceTitle(candidate, other));
+        }
+      }),
+      { numRuns: 5_000 },
     );
   });
 });

@@ -6,10 +6,32 @@
  * also follows symlinks on disk, so a link inside the workspace that points out is refused too.
  * Paths are compared case-sensitively (as on Linux); on case-insensitive file systems this can
  * only refuse more, never less.
+ *
+ * On POSIX the lexical checks work on strings once the paths are normal ({@link resolved}):
+ * `path.resolve` and `path.relative` cost ~6 µs a call in a process that has not run them often,
+ * and a tool step made ~30 such calls (bench: tool step). Windows keeps `path.relative`, whose
+ * comparison ignores case.
  */
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ToolError, type WorkspaceRoots } from './tool-types.js';
+
+const POSIX = path.sep === '/';
+
+/**
+ * True when `p` is what `path.resolve` makes of it on POSIX: absolute, and without empty, `.` or
+ * `..` segments or a trailing `/` (but `/` itself).
+ */
+export function isNormalAbsolute(p: string): boolean {
+  if (p.charCodeAt(0) !== 0x2f) return false;
+  if (p.length === 1) return true;
+  return !p.endsWith('/') && !p.endsWith('/.') && !p.endsWith('/..') && !p.includes('//') && !p.includes('/./') && !p.includes('/../');
+}
+
+/** `path.resolve(p)`, returning a path that is already normal on POSIX as it is. */
+export function resolved(p: string): string {
+  return POSIX && isNormalAbsolute(p) ? p : path.resolve(p);
+}
 
 /**
  * The absolute, normalised path a tool argument names.
@@ -18,18 +40,25 @@ import { ToolError, type WorkspaceRoots } from './tool-types.js';
  * @returns an absolute path with `.` and `..` resolved lexically; never throws.
  */
 export function resolveToolPath(input: string, roots: WorkspaceRoots): string {
+  // A plain relative path (`src/a.ts`) under a normal cwd is the two joined.
+  if (POSIX && input !== '' && isNormalAbsolute(`/${input}`) && isNormalAbsolute(roots.cwd)) return roots.cwd === '/' ? `/${input}` : `${roots.cwd}/${input}`;
   return path.resolve(roots.cwd, input);
 }
 
 /** The allowed roots, `cwd` first. */
 export function rootList(roots: WorkspaceRoots): string[] {
-  return [roots.cwd, ...roots.extra].map((root) => path.resolve(root));
+  return [roots.cwd, ...roots.extra].map(resolved);
 }
 
 /** True when `abs` is `root` or below it, lexically (after normalising both). */
 export function isWithin(abs: string, root: string): boolean {
-  const rel = path.relative(path.resolve(root), path.resolve(abs));
-  return rel === '' || (!path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`));
+  if (!POSIX) {
+    const rel = path.relative(path.resolve(root), path.resolve(abs));
+    return rel === '' || (!path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`));
+  }
+  const a = resolved(abs);
+  const r = resolved(root);
+  return a === r || r === '/' || (a.charCodeAt(r.length) === 0x2f && a.startsWith(r));
 }
 
 /** Pure lexical check: `abs` (normalised) is one of the roots or below one. Symlinks are not looked at. */
@@ -56,11 +85,17 @@ const MAX_LINKS = 40;
  * @throws {ToolError} on a symlink loop; other fs errors (EACCES…) propagate.
  */
 export async function realTarget(abs: string): Promise<string> {
-  let candidate = path.resolve(abs);
+  return realTargetSync(abs);
+}
+
+/** {@link realTarget}, synchronously (it makes only synchronous system calls). */
+function realTargetSync(abs: string): string {
+  let candidate = resolved(abs);
   let rest: string[] = [];
   for (let links = 0; ; ) {
     try {
-      return path.join(realpathSync.native(candidate), ...rest);
+      const real = realpathSync.native(candidate);
+      return rest.length === 0 && POSIX && isNormalAbsolute(real) ? real : path.join(real, ...rest);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ELOOP') throw new ToolError(`${abs}: too many levels of symbolic links`);
@@ -93,15 +128,25 @@ export async function realTarget(abs: string): Promise<string> {
  */
 export async function confine(abs: string, roots: WorkspaceRoots): Promise<string> {
   if (abs.includes('\0')) throw new ToolError(`${JSON.stringify(abs)}: a path cannot hold a NUL character`);
-  const normal = path.resolve(abs);
-  if (!isInside(normal, roots)) throw new ToolError(outsideMessage(normal, roots), 'outside_workspace');
-  const real = await realTarget(normal).catch((error: NodeJS.ErrnoException) => {
+  const normal = resolved(abs);
+  const allowed = rootList(roots);
+  if (!allowed.some((root) => isWithin(normal, root))) throw new ToolError(outsideMessage(normal, roots), 'outside_workspace');
+  let real: string;
+  try {
+    real = realTargetSync(normal);
+  } catch (error) {
     // EACCES on a parent, ENAMETOOLONG…: the model's path is at fault, not our code.
-    if (error instanceof ToolError || error.code === undefined) throw error;
-    throw new ToolError(`${normal}: cannot check the path (${error.code})`);
+    if (error instanceof ToolError || (error as NodeJS.ErrnoException).code === undefined) throw error;
+    throw new ToolError(`${normal}: cannot check the path (${(error as NodeJS.ErrnoException).code})`);
+  }
+  const realRoots = allowed.map((root) => {
+    try {
+      return realTargetSync(root);
+    } catch {
+      return root;
+    }
   });
-  const realRoots = await Promise.all(rootList(roots).map((root) => realTarget(root).catch(() => root)));
-  if (![...rootList(roots), ...realRoots].some((root) => isWithin(real, root))) throw new ToolError(outsideMessage(normal, roots, real), 'outside_workspace');
+  if (![...allowed, ...realRoots].some((root) => isWithin(real, root))) throw new ToolError(outsideMessage(normal, roots, real), 'outside_workspace');
   return normal;
 }
 
@@ -109,6 +154,13 @@ export async function confine(abs: string, roots: WorkspaceRoots): Promise<strin
  * The path as shown in titles: relative to `cwd` when inside it (`.` for `cwd` itself), else absolute.
  */
 export function relativeForTitle(abs: string, cwd: string): string {
-  if (!isWithin(abs, cwd)) return path.resolve(abs);
-  return path.relative(path.resolve(cwd), path.resolve(abs)) || '.';
+  if (!POSIX) {
+    if (!isWithin(abs, cwd)) return path.resolve(abs);
+    return path.relative(path.resolve(cwd), path.resolve(abs)) || '.';
+  }
+  const a = resolved(abs);
+  const r = resolved(cwd);
+  if (a === r) return '.';
+  if (r === '/') return a.slice(1);
+  return a.charCodeAt(r.length) === 0x2f && a.startsWith(r) ? a.slice(r.length + 1) : a;
 }
