@@ -366,7 +366,10 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
 }
 
 function makeSender(client: AgentContext, sessionId: string) {
-  return async (updates: SessionUpdate[]) => {
-    for (const update of updates) await client.notify('session/update', { sessionId, update });
+  return (updates: SessionUpdate[]): Promise<void> => {
+    // All queued at once: the SDK writes its messages in call order, each after the one before,
+    // and after a failed write the connection is closed and the rest fail too.
+    const sent = updates.map((update) => client.notify('session/update', { sessionId, update }));
+    return sent.length === 1 ? sent[0]! : Promise.all(sent).then(() => undefined);
   };
 }

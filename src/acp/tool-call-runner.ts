@@ -88,14 +88,21 @@ export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Pro
   const announce: SessionUpdate = { sessionUpdate: 'tool_call', toolCallId, title: presentation.title, kind: presentation.kind, status: 'pending', rawInput };
   if (presentation.locations) announce.locations = presentation.locations;
   if (presentation.content) announce.content = presentation.content;
-  await deps.send([announce]);
+  // The announcement goes out with the call's next update (its `in_progress`, or its failure), in
+  // one send: the checks between them are pure, so the client sees the same messages in the same order.
+  let unannounced = true;
+  const send = (updates: SessionUpdate[]) => {
+    if (!unannounced) return deps.send(updates);
+    unannounced = false;
+    return deps.send([announce, ...updates]);
+  };
 
   const finish = async (status: 'completed' | 'failed', outcome: ToolOutcome & { release?: () => Promise<void> }) => {
     const update: SessionUpdate = { sessionUpdate: 'tool_call_update', toolCallId, status, content: outcome.content };
     if (outcome.rawOutput) update.rawOutput = outcome.rawOutput;
     if (outcome.locations) update.locations = outcome.locations;
     try {
-      await deps.send([update]);
+      await send([update]);
     } finally {
       await outcome.release?.();
     }
@@ -113,6 +120,7 @@ export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Pro
   const decision = decidePermission(deps.mode, deps.remembered, subject);
   if (decision === 'reject') return fail(deps.mode === 'read-only' ? 'The session is in read-only mode: edits and commands are not allowed. Tell the user what you would change instead.' : DECLINED);
   if (decision === 'ask') {
+    await send([]);
     let allowed: boolean;
     try {
       allowed = await askPermission(toolCallId, presentation, rawInput, subject.key, deps);
@@ -123,7 +131,7 @@ export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Pro
     if (!allowed) return fail(DECLINED);
   }
 
-  await deps.send([{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' }]);
+  await send([{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' }]);
   try {
     const outcome = mcpTool ? await runMcpTool(mcpTool, args, deps) : await runBuiltin(call.name, args, toolCallId, deps);
     return await finish(outcome.failed ? 'failed' : 'completed', outcome);

@@ -90,6 +90,26 @@ describe('runToolCall', () => {
     expect(released).toBe(1);
   });
 
+  it('without a permission request, announces the call together with its in_progress update (one send), before running it', async () => {
+    const batches: string[][] = [];
+    let seenWhenRun: string[][] = [];
+    const { d } = deps({ backend: backend({ readTextFile: async () => ((seenWhenRun = batches.map((b) => [...b])), 'text') }) });
+    d.send = async (batch) => void batches.push(batch.map((u) => `${u.sessionUpdate}:${(u as { status?: string }).status}`));
+    await runToolCall({ id: 'c1', name: 'read_file', arguments: '{"path":"a.txt"}' }, d);
+    expect(seenWhenRun).toEqual([['tool_call:pending', 'tool_call_update:in_progress']]);
+    expect(batches).toEqual([['tool_call:pending', 'tool_call_update:in_progress'], ['tool_call_update:completed']]);
+  });
+
+  it('announces the call before asking for permission, and a refused call right before its failure', async () => {
+    const { d, fake } = deps({ backend: backend(), mode: 'ask' }, { handlers: { 'session/request_permission': () => ({ outcome: { outcome: 'cancelled' } }) } });
+    d.send = async (batch) => void fake.log.push(`send:${batch.map((u) => `${u.sessionUpdate}:${(u as { status?: string }).status}`).join(',')}`);
+    await runToolCall({ id: 'c1', name: 'write_file', arguments: '{"path":"a.txt","content":"x"}' }, d);
+    expect(fake.log).toEqual(['send:tool_call:pending', 'request:session/request_permission', 'send:tool_call_update:failed']);
+    fake.log.length = 0;
+    await runToolCall({ id: 'c2', name: 'write_file', arguments: '{"path":"a.txt","content":"x"}' }, { ...d, mode: 'read-only' });
+    expect(fake.log).toEqual(['send:tool_call:pending,tool_call_update:failed']);
+  });
+
   it('returns a result that gives the model the same text the record keeps', async () => {
     const { d } = deps({ backend: backend({ readTextFile: async () => 'line one\nline two\n' }) });
     const result = await runToolCall({ id: 'c1', name: 'read_file', arguments: '{"path":"a.txt"}' }, d);
