@@ -89,13 +89,20 @@ type DirectStream = Stream & { write?: (message: AnyMessage) => Promise<void> | 
  * WritableStream (this one), not two.
  */
 export function withBusRouting(stream: DirectStream, router = new BusRouter()): Stream {
-  const readable = stream.readable.pipeThrough(
-    new TransformStream<AnyMessage, AnyMessage>({
-      transform(message, controller) {
+  // Read on demand rather than piped through a TransformStream: each incoming message costs one
+  // read of the inner stream, not pipeTo's reads, writes and ready checks.
+  const reader = stream.readable.getReader();
+  const readable = new ReadableStream<AnyMessage>(
+    {
+      async pull(controller) {
+        const { value: message, done } = await reader.read();
+        if (done) return controller.close();
         const routed = typeof message === 'object' && message !== null ? router.inbound(message as unknown as Json) : message;
         controller.enqueue(routed as unknown as AnyMessage);
       },
-    }),
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
   );
   const route = (message: AnyMessage) => router.outbound(message as unknown as Json) as unknown as AnyMessage;
   const direct = stream.write;
