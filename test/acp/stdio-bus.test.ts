@@ -155,6 +155,34 @@ describe('withBusRouting', () => {
     expect(unused.locked).toBe(false);
   });
 
+  it('its direct writable keeps the writer rules the SDK relies on: one writer at a time, a failed write fails the rest, close ends the inner stream', async () => {
+    const sent: unknown[] = [];
+    let failNext = false;
+    let innerClosed = false;
+    const inner = {
+      readable: new TransformStream<AnyMessage, AnyMessage>().readable,
+      writable: new WritableStream<AnyMessage>({ close: () => void (innerClosed = true) }),
+      write: (message: AnyMessage) => (failNext ? Promise.reject(new Error('EPIPE')) : void sent.push(message)),
+    };
+    const { writable } = withBusRouting(inner);
+    const first = writable.getWriter();
+    expect(writable.locked).toBe(true);
+    expect(() => writable.getWriter()).toThrow(TypeError);
+    await first.write(update('a') as unknown as AnyMessage);
+    first.releaseLock();
+    expect(writable.locked).toBe(false);
+    await expect(first.write(update('b') as unknown as AnyMessage)).rejects.toThrow(TypeError);
+    const second = writable.getWriter();
+    await second.write(update('c') as unknown as AnyMessage);
+    failNext = true;
+    await expect(second.write(update('d') as unknown as AnyMessage)).rejects.toThrow('EPIPE');
+    failNext = false;
+    await expect(second.write(update('e') as unknown as AnyMessage)).rejects.toThrow('EPIPE');
+    expect(sent).toEqual([update('a'), update('c')]);
+    await second.close();
+    expect(innerClosed).toBe(true);
+  });
+
   it('uses the router it is given', async () => {
     const router = new BusRouter();
     router.inbound({ jsonrpc: '2.0', id: 9, method: 'x', sessionId: 'pre' });
