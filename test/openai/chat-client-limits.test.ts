@@ -1,19 +1,13 @@
 /** Issue 11 items 5–8: what the chat client reads is bounded, and only provider failures are retried. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChatCompletionsClient, type ChatClientOptions, type ChatRequest } from '../../src/openai/chat-client.js';
 import { MAX_ERROR_BODY_BYTES, readErrorBody } from '../../src/openai/body-limits.js';
 import { ProviderHttpError, ProviderProtocolError, ProviderTimeoutError } from '../../src/openai/errors.js';
 import type { SseItem } from '../../src/openai/sse.js';
 import { describeProviderError } from '../../src/openai/user-errors.js';
-import { serve as startServer, type Handler, type LoopbackServer as Server } from '../helpers/loopback-server.js';
+import { servePerTest } from '../helpers/loopback-server.js';
 
-const servers: Server[] = [];
-afterEach(async () => void (await Promise.all(servers.splice(0).map((s) => s.close()))));
-const serve = async (handler: Handler) => {
-  const s = await startServer(handler);
-  servers.push(s);
-  return s;
-};
+const serve = servePerTest();
 const request: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'hello' }] };
 const client = (url: string, options: Partial<ChatClientOptions> = {}) => new ChatCompletionsClient({ url, apiKey: 'sk-test', maxRetries: 2, random: () => 0, ...options });
 const errorOf = (p: Promise<unknown>) => p.then(() => expect.fail('expected a rejection'), (e: unknown) => e);

@@ -1,17 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChatCompletionsClient, type ChatClientOptions, type ChatRequest } from '../../src/openai/chat-client.js';
 import { completionToItems } from '../../src/openai/completion-to-chunk.js';
 import { ProviderConnectionError, ProviderHttpError, ProviderStreamError, ProviderTimeoutError, type ProviderError } from '../../src/openai/errors.js';
 import type { SseItem } from '../../src/openai/sse.js';
-import { serve as startServer, type Handler, type LoopbackServer as Server } from '../helpers/loopback-server.js';
+import { servePerTest, type Handler, type LoopbackServer as Server } from '../helpers/loopback-server.js';
 
-const servers: Server[] = [];
-afterEach(async () => void (await Promise.all(servers.splice(0).map((s) => s.close()))));
-const serve = async (handler: Handler) => {
-  const s = await startServer(handler);
-  servers.push(s);
-  return s;
-};
+const serve = servePerTest();
 
 const sse = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
 const chunk = (delta: object, finish: string | null = null) => sse({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });

@@ -235,31 +235,32 @@ async function connectHttp(config: { name: string; url: string; headers?: { name
   // Header values are secrets (tokens): they go to the transport, never to a log.
   const requestInit = { headers: toRecord(config.headers) };
   const where = redactUrl(config.url);
+  /** One transport: the connection, or what it threw (the transport closed). */
+  const over = async (transport: Transport, kind: McpTransportKind): Promise<{ ok: true; connection: McpConnection } | { ok: false; error: unknown }> => {
+    closeOnAbort(transport, options.signal);
+    try {
+      return { ok: true, connection: connection(await attempt(transport, kind, name, options), kind, undefined, options) };
+    } catch (error) {
+      await transport.close().catch(() => undefined);
+      return { ok: false, error };
+    }
+  };
   let httpError: unknown;
   if (!sseOnly) {
     options.logger.debug(`MCP server "${name}": connecting to ${where} (Streamable HTTP)`, { server: name });
-    const transport = new StreamableHTTPClientTransport(url, { requestInit });
-    closeOnAbort(transport, options.signal);
-    try {
-      return { ok: true, connection: connection(await attempt(transport, 'streamable-http', name, options), 'streamable-http', undefined, options) };
-    } catch (error) {
-      await transport.close().catch(() => undefined);
-      if (options.signal.aborted) return failed({ error, timedOutMs: options.timeoutMs }, Promise.resolve());
-      httpError = error;
-      options.logger.debug(`MCP server "${name}": Streamable HTTP failed, trying SSE`, { server: name, error: String(error) });
-    }
+    const streamable = await over(new StreamableHTTPClientTransport(url, { requestInit }), 'streamable-http');
+    if (streamable.ok) return streamable;
+    if (options.signal.aborted) return failed({ error: streamable.error, timedOutMs: options.timeoutMs }, Promise.resolve());
+    httpError = streamable.error;
+    options.logger.debug(`MCP server "${name}": Streamable HTTP failed, trying SSE`, { server: name, error: String(httpError) });
   }
-  const transport = new SSEClientTransport(url, { requestInit });
-  closeOnAbort(transport, options.signal);
-  try {
-    return { ok: true, connection: connection(await attempt(transport, 'sse', name, options), 'sse', undefined, options) };
-  } catch (error) {
-    await transport.close().catch(() => undefined);
-    if (options.signal.aborted) return failed({ error, timedOutMs: options.timeoutMs }, Promise.resolve());
-    if (httpError === undefined) return failed({ error }, Promise.resolve());
-    const both = `${where}: Streamable HTTP: ${startFailureReason({ error: httpError })}; SSE: ${startFailureReason({ error })}`;
-    return failed({ error: new Error(both) }, Promise.resolve());
-  }
+  const sse = await over(new SSEClientTransport(url, { requestInit }), 'sse');
+  if (sse.ok) return sse;
+  const { error } = sse;
+  if (options.signal.aborted) return failed({ error, timedOutMs: options.timeoutMs }, Promise.resolve());
+  if (httpError === undefined) return failed({ error }, Promise.resolve());
+  const both = `${where}: Streamable HTTP: ${startFailureReason({ error: httpError })}; SSE: ${startFailureReason({ error })}`;
+  return failed({ error: new Error(both) }, Promise.resolve());
 }
 
 /** An abandoned start also stops a transport still opening (the SDK's `start()` takes no signal). */
