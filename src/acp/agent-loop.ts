@@ -44,8 +44,8 @@ export interface AgentLoopInput {
   takenIds?: Set<string> | undefined;
   /** True when the model is known to take images: images returned by tools are then sent to it. */
   takesImages: boolean;
-  /** Builds the text-tool-call recogniser for the offered names; absent: none. */
-  textToolCalls?: ((names: ReadonlySet<string>) => TextToolCalls) | undefined;
+  /** Builds the text-tool-call recogniser for the offered tools; absent: none. */
+  textToolCalls?: ((definitions: ToolOffer['definitions']) => TextToolCalls) | undefined;
   signal: AbortSignal;
   send: (updates: SessionUpdate[]) => Promise<void>;
   contextWindow?: number | undefined;
@@ -99,7 +99,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
       send,
       contextWindow: input.contextWindow,
       logger,
-      textToolCalls: names.size > 0 ? input.textToolCalls?.(names) : undefined,
+      textToolCalls: offer && names.size > 0 ? input.textToolCalls?.(offer.definitions) : undefined,
     });
     usage = addUsage(usage, outcome.usage);
     if (outcome.error || outcome.stopReason === 'cancelled' || outcome.toolCalls.length === 0 || !input.deps || !offer) {

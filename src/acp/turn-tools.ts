@@ -83,10 +83,21 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
       mcp: state.mcp && { servers: state.mcp, tools: new Map() },
       logger,
     },
-    textToolCalls: (names): TextToolCalls => ({
-      pending: (text) => mayBeTextToolCall(text, names),
-      parse: (text) => parseTextToolCalls(text, names)?.map((call): ToolCallResult => ({ id: '', name: call.name, arguments: call.arguments })),
-    }),
+    textToolCalls: textToolCallRecogniser,
+  };
+}
+
+/**
+ * The recogniser of tool calls written as text, for the tools of one request: their names, and
+ * their parameter schemas (so a Qwen XML parameter declared a string stays one, e.g. the JSON
+ * text of a file's `content`).
+ */
+export function textToolCallRecogniser(definitions: ToolOffer['definitions']): TextToolCalls {
+  const names = new Set(definitions.map((tool) => tool.function.name));
+  const schemas = new Map(definitions.map((tool) => [tool.function.name, ((tool.function.parameters as { properties?: Record<string, unknown> } | undefined)?.properties ?? {})]));
+  return {
+    pending: (text) => mayBeTextToolCall(text, names),
+    parse: (text) => parseTextToolCalls(text, names, schemas)?.map((call): ToolCallResult => ({ id: '', name: call.name, arguments: call.arguments })),
   };
 }
 

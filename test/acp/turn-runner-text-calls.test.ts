@@ -1,18 +1,14 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
 import { runTurn, type TextToolCalls } from '../../src/acp/turn-runner.js';
+import { textToolCallRecogniser } from '../../src/acp/turn-tools.js';
 import { createLogger } from '../../src/log.js';
-import type { ToolCallResult } from '../../src/openai/turn-accumulator.js';
-import { mayBeTextToolCall, parseTextToolCalls } from '../../src/turn/text-tool-calls.js';
 import { scriptedChat, type ScriptedAnswer } from '../helpers/scripted-chat.js';
 
 const logger = createLogger({ level: 'error', write: () => undefined });
-const offered = new Set(['read_file', 'write_file']);
-// The same recogniser the session wiring builds (turn-tools.ts).
-const recogniser = (names: ReadonlySet<string>): TextToolCalls => ({
-  pending: (text) => mayBeTextToolCall(text, names),
-  parse: (text) => parseTextToolCalls(text, names)?.map((call): ToolCallResult => ({ id: '', name: call.name, arguments: call.arguments })),
-});
+const definition = (name: string, properties: Record<string, unknown>) => ({ type: 'function' as const, function: { name, parameters: { type: 'object', properties } } });
+const offered = [definition('read_file', { path: { type: 'string' } }), definition('write_file', { path: { type: 'string' }, content: { type: 'string' } })];
+const recogniser = textToolCallRecogniser;
 
 async function turn(answer: ScriptedAnswer, textToolCalls: TextToolCalls | null = recogniser(offered), controller = new AbortController()) {
   const chat = scriptedChat([answer]);
@@ -34,6 +30,12 @@ describe('runTurn with text tool calls', () => {
     expect(r.outcome.toolCalls).toEqual([{ id: '', name: 'read_file', arguments: expect.any(String) }]);
     expect(JSON.parse(r.outcome.toolCalls[0]!.arguments)).toEqual({ path: 'src/a.ts' });
     expect(r.outcome.text).toBe('');
+  });
+
+  it('a Qwen XML parameter the tool declares a string stays a string, even when it looks like JSON or a number', async () => {
+    const xml = '<tool_call>\n<function=write_file>\n<parameter=path>\n1.50\n</parameter>\n<parameter=content>\n{"a": 1}\n</parameter>\n</function>\n</tool_call>';
+    const r = await turn({ text: [xml] });
+    expect(JSON.parse(r.outcome.toolCalls[0]!.arguments)).toEqual({ path: '1.50', content: '{"a": 1}' });
   });
 
   it.each([1, 4, 1000])('prose is shown in full, once (pieces of %i)', async (size) => {
