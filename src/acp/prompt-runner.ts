@@ -92,7 +92,7 @@ export class PromptRunner {
   }
 
   private async compact(session: Session, send: Send, signal: AbortSignal): Promise<PromptResponse> {
-    const live = liveConversation(session.records);
+    const live = this.live(session);
     if (live.turns.length === 0) {
       await send([agentText('Nothing to compact yet: there are no turns since the conversation started or was last cleared.')]);
       return { stopReason: 'end_turn' };
@@ -107,8 +107,7 @@ export class PromptRunner {
   }
 
   private async turn(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient): Promise<PromptResponse> {
-    const target = this.deps.registry().resolve(session.model);
-    const live = liveConversation(session.records, toolCallSpelling(target?.endpoint.provider ?? 'openai'));
+    const live = this.live(session);
     const outcome = await this.ask(session, live, { role: 'user', content: promptToUserContent(withUnanswered(live.unanswered, prompt)) }, send, signal, turnClient);
     // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
     if (!outcome.error || outcome.text || outcome.steps.length > 0) {
@@ -125,6 +124,12 @@ export class PromptRunner {
       }
     }
     return this.response(outcome);
+  }
+
+  /** The conversation sent to the model, its tool calls spelled for the session's provider (DeepSeek wants their reasoning back). */
+  private live(session: Session): LiveConversation {
+    const target = this.deps.registry().resolve(session.model);
+    return liveConversation(session.records, toolCallSpelling(target?.endpoint.provider ?? 'openai'));
   }
 
   /**

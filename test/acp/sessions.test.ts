@@ -3,7 +3,7 @@
  * loopback HTTP): load with replay, resume, list, close, delete, titles, slash commands and
  * context trimming.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -240,6 +240,28 @@ describe('slash commands', () => {
     await again.agent.request('session/resume', { sessionId, cwd: '/', mcpServers: [] });
     await again.agent.request('session/prompt', { sessionId, prompt: text('four') });
     expect(lastMessages()).toEqual(['system: Be brief.\n\nSummary of the earlier conversation:\nSUMMARY: user said one and two', 'user: three', 'assistant: reply 2', 'user: four']);
+  });
+});
+
+describe('/compact with tool steps', () => {
+  it('sends earlier tool calls spelled for the provider (DeepSeek: with reasoning_content), as a turn does', async () => {
+    server.handle((_req, res, body) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const last = body.messages.at(-1);
+      if (last.role === 'user' && last.content === 'look') {
+        res.write(chunk({ reasoning_content: 'need the file', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }] }, 'tool_calls'));
+      } else res.write(chunk({ content: last.role === 'tool' ? 'it says hi' : 'SUMMARY' }, 'stop'));
+      res.end('data: [DONE]\n\n');
+    });
+    const conn = await agentOn(newDir(), { OPENAI_PROVIDER: 'deepseek', OPENAI_ACP_TOOLS: 'on' });
+    writeFileSync(join(dir, 'a.txt'), 'hi\n');
+    const { sessionId } = await conn.agent.request('session/new', { cwd: dir, mcpServers: [] });
+    await conn.agent.request('session/prompt', { sessionId, prompt: text('look') });
+    const inTurn = server.requests.at(-1)!.body.messages.find((m: { tool_calls?: unknown }) => m.tool_calls);
+    expect(inTurn.reasoning_content).toBe('need the file');
+    await conn.agent.request('session/prompt', { sessionId, prompt: text('/compact') });
+    const inCompact = server.requests.at(-1)!.body.messages.find((m: { tool_calls?: unknown }) => m.tool_calls);
+    expect(inCompact).toMatchObject({ role: 'assistant', reasoning_content: 'need the file' });
   });
 });
 
