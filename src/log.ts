@@ -2,7 +2,7 @@
  * A small leveled logger for stderr (stdout carries only JSON-RPC). Every record is one line, and
  * secrets (the API key, secret header values) are replaced by `***` wherever they appear.
  */
-import { escapeControls, redactText } from './redact.js';
+import { escapeControls, redactTextWithForms, secretForms } from './redact.js';
 
 /** Log verbosity, most severe first; a logger at `info` drops only `debug` records. */
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -77,10 +77,10 @@ function renderFields(fields: LogFields | undefined): string {
  * serialized, so a secret never shows even JSON-escaped; cycles, bigints and errors are handled as
  * in text lines.
  */
-function renderJson(time: Date, level: LogLevel, msg: string, fields: LogFields | undefined, secrets: readonly string[]): string {
+function renderJson(time: Date, level: LogLevel, msg: string, fields: LogFields | undefined, forms: readonly string[]): string {
   const record: Record<string, unknown> = { time: time.toISOString(), level, message: msg };
   for (const [name, value] of Object.entries(fields ?? {})) record[Object.hasOwn(record, name) ? `field.${name}` : name] = value;
-  const clean = (value: string) => redactText(value, secrets);
+  const clean = (value: string) => redactTextWithForms(value, forms);
   const ancestors: object[] = [];
   /** A JSON-ready copy: strings (keys included) redacted, cycles cut, bigints and errors as text. */
   const sanitize = (value: unknown): unknown => {
@@ -119,8 +119,11 @@ export function createLogger(options: LoggerOptions): Logger {
   const { level } = options;
   const write = options.write ?? ((line: string) => void process.stderr.write(line));
   let known = [...(options.secrets ?? [])];
+  // The secrets' forms are worked out when secrets are added, not for every line.
+  let forms = secretForms(known);
   const addSecrets = (secrets: readonly string[]) => {
     known = [...new Set([...known, ...secrets])];
+    forms = secretForms(known);
   };
   const record =
     (recordLevel: LogLevel) =>
@@ -129,12 +132,12 @@ export function createLogger(options: LoggerOptions): Logger {
       try {
         if (options.format === 'json') {
           // The whole line is redacted again: no secret survives even across JSON syntax.
-          write(`${redactText(renderJson((options.now ?? (() => new Date()))(), recordLevel, String(msg), fields, known), known)}\n`);
+          write(`${redactTextWithForms(renderJson((options.now ?? (() => new Date()))(), recordLevel, String(msg), fields, forms), forms)}\n`);
           return;
         }
         const json = renderFields(fields);
         const line = `openai-acp ${recordLevel}: ${escapeControls(String(msg))}${json ? ` ${json}` : ''}`;
-        write(`${redactText(line, known)}\n`);
+        write(`${redactTextWithForms(line, forms)}\n`);
       } catch {
         // Logging must never break the agent.
       }

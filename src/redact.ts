@@ -110,7 +110,11 @@ function decodeName(name: string): string {
  *   {@link MIN_SECRET_LENGTH} characters are ignored.
  */
 export function redactText(text: string, secrets: readonly string[]): string {
-  const forms = secretForms(secrets);
+  return redactTextWithForms(text, secretForms(secrets));
+}
+
+/** {@link redactText} with the secrets' forms computed once ({@link secretForms}), for a caller that redacts many texts (the logger). */
+export function redactTextWithForms(text: string, forms: readonly string[]): string {
   return redactCutTails(redactForms(redactUrlQueries(text), forms), forms);
 }
 
