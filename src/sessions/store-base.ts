@@ -102,7 +102,9 @@ export function serializeRecordPieces(sessionId: string, record: SessionRecord, 
   try {
     const { type, at, ...rest } = record;
     const json = jsonPieces({ type, at, ...rest }, prefix);
-    if (json.byteLength > ROUND_TRIP_MAX_CHARS && parseRecord(record)) return json;
+    // What is written must read back as a record (checked as in serializeRecord).
+    const readsBack = json.byteLength > ROUND_TRIP_MAX_CHARS ? parseRecord(record) : parseRecord(JSON.parse(json.pieces.join('').slice(prefix.length)));
+    if (readsBack) return json;
   } catch {
     // Not storable as it is: serializeRecord tries without the parts at fault, or says why not.
   }
