@@ -1,10 +1,11 @@
 /**
  * The closing "Try it" line of `doctor`: the command that chats through acpx with the settings
  * doctor was run with, so what just passed can be tried as is. Secrets are never repeated: the
- * key and `OPENAI_HEADERS` are named, not shown, and a value carrying credentials (a URL with a
- * user or a secret-looking query parameter) is left out with a note.
+ * key, `OPENAI_HEADERS` and `OPENAI_EXTRA_BODY` are named, not shown, and a value carrying
+ * credentials (a URL with a user, or any query value but `api-version`) is left out with a note.
  */
-import { SECRET_NAME, type CliFlags } from '../config/config.js';
+import type { CliFlags } from '../config/config.js';
+import { PUBLIC_QUERY } from '../redact.js';
 
 /** The settings repeated, in this order, when set (flags count as their variable). */
 const REPEATED = [
@@ -13,7 +14,6 @@ const REPEATED = [
   'OPENAI_PROVIDER',
   'OPENAI_MODELS',
   'OPENAI_QUERY',
-  'OPENAI_EXTRA_BODY',
   'OPENAI_SYSTEM_PROMPT',
   'OPENAI_MAX_TOKENS',
   'OPENAI_TEMPERATURE',
@@ -23,19 +23,19 @@ const REPEATED = [
   'OPENAI_ACP_CONFIG',
   'OPENAI_ACP_STATE_DIR',
 ] as const;
-/** Secret settings: named when set, never shown. */
-const SECRET = ['OPENAI_API_KEY', 'OPENAI_HEADERS'] as const;
+/** Secret settings: named when set, never shown (an extra body may carry an upstream key, as config.ts treats it). */
+const SECRET = ['OPENAI_API_KEY', 'OPENAI_HEADERS', 'OPENAI_EXTRA_BODY'] as const;
 
 /** `value` quoted for a POSIX shell when it needs it. */
 export function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Whether a value carries credentials: a URL with a user, or a secret-looking query parameter. */
+/** Whether a value carries credentials: a URL with a user, or a query value other than `api-version` (all others count as secrets, as in `secretsOf`). */
 function carriesSecret(name: string, value: string): boolean {
   if (name === 'OPENAI_BASE_URL' && /^[a-z]+:\/\/[^/]*@/i.test(value)) return true;
   const query = name === 'OPENAI_QUERY' ? value : name === 'OPENAI_BASE_URL' ? (value.split('?')[1] ?? '') : '';
-  return query.split('&').some((piece) => piece.includes('=') && SECRET_NAME.test(piece.split('=')[0] ?? ''));
+  return query.split('&').some((piece) => piece.includes('=') && !PUBLIC_QUERY.test(piece.split('=')[0] ?? ''));
 }
 
 /**

@@ -17,6 +17,13 @@ describe('tryItLine', () => {
     expect(line).toBe('Try it: npx acpx --agent openai-acp exec hello (with OPENAI_BASE_URL, OPENAI_QUERY, OPENAI_API_KEY, OPENAI_HEADERS set as now; not repeated here)');
   });
 
+  it('never repeats an extra body or a query value other than api-version (either may hold a key)', () => {
+    const line = tryItLine({ OPENAI_QUERY: 'tenant=abc123secret', OPENAI_EXTRA_BODY: '{"api_key":"sk-upstream-123"}' }, {}, 'openai-acp');
+    for (const secret of ['abc123secret', 'sk-upstream-123']) expect(line).not.toContain(secret);
+    expect(line).toBe('Try it: npx acpx --agent openai-acp exec hello (with OPENAI_QUERY, OPENAI_EXTRA_BODY set as now; not repeated here)');
+    expect(tryItLine({ OPENAI_QUERY: 'api-version=2024-10-21' }, {}, 'openai-acp')).toBe('Try it: OPENAI_QUERY=api-version=2024-10-21 npx acpx --agent openai-acp exec hello');
+  });
+
   it('quotes for a POSIX shell', () => {
     expect(shellQuote('plain-value_1.2')).toBe('plain-value_1.2');
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
