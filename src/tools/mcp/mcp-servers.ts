@@ -22,7 +22,7 @@ import type { McpConnection, McpTransportKind } from './mcp-connect.lazy.js';
 import { callFailureText, plainMessage, startFailureNotice, stillStartingNotice, stoppedNotice } from './mcp-messages.js';
 import type { McpCallResult } from './mcp-result.js';
 import { mcpErrorResult, toMcpCallResult } from './mcp-result.js';
-import { MCP_DEFAULTS } from './mcp-settings.js';
+import { CONFIG_DEFAULTS } from '../../config/config.js';
 import { startServer } from './mcp-start.js';
 import type { McpToolDescriptor } from './mcp-tools.js';
 import { describeMcpTools } from './mcp-tools.js';
@@ -100,12 +100,12 @@ export class McpServers {
   #closing: Promise<void> | undefined;
 
   constructor(servers: readonly McpServer[], options: McpServersOptions) {
-    const startupMs = options.startupMs ?? MCP_DEFAULTS.startupMs;
+    const startupMs = options.startupMs ?? CONFIG_DEFAULTS.mcpStartupMs;
     this.#options = {
       cwd: options.cwd,
       logger: options.logger,
       startupMs,
-      toolTimeoutMs: options.toolTimeoutMs ?? MCP_DEFAULTS.toolTimeoutMs,
+      toolTimeoutMs: options.toolTimeoutMs ?? CONFIG_DEFAULTS.mcpToolTimeoutMs,
       connectTimeoutMs: options.connectTimeoutMs ?? Math.max(startupMs, 30_000),
       clientInfo: options.clientInfo ?? { name: 'openai-acp', version: '0.0.0' },
       onToolsChanged: options.onToolsChanged,
