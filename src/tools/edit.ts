@@ -35,10 +35,6 @@ export function applyEdit(text: string, oldString: string, newString: string, re
   }
   // Nothing before the first occurrence changes, so its index holds in the new text too.
   const at = text.indexOf(oldString);
-  // `bb` in `bbb` counts once without overlaps but could mean either place: not unique.
-  if (!replaceAll && text.indexOf(oldString, at + 1) !== -1) {
-    return { ok: false, error: `old_string matches ${where} at overlapping places. Include more surrounding lines to make it unique, or set replace_all to true to replace every occurrence.` };
-  }
   if (!replaceAll) return { ok: true, text: text.slice(0, at) + newString + text.slice(at + oldString.length), replacements: 1, at, inserted: newString };
   const pieces = text.split(oldString);
   return { ok: true, text: pieces.join(newString), replacements: pieces.length - 1, at, inserted: newString };

@@ -5,6 +5,7 @@ describe('applyEdit', () => {
   it('refuses an old_string that matches at overlapping places (ambiguous), unless replace_all', () => {
     const result = applyEdit('x bbb y', 'bb', 'B', false, 'f.txt');
     expect(result.ok).toBe(false);
+    expect(!result.ok && result.error).toMatch(/^old_string was found 2 times in f\.txt\./);
     expect(applyEdit('x bbb y', 'bb', 'B', true, 'f.txt')).toMatchObject({ ok: true, text: 'x Bb y' });
   });
 
