@@ -38,7 +38,7 @@ export type PermissionDecision = 'allow' | 'ask' | 'reject';
 
 /**
  * The key a remembered `allow_always` / `reject_always` is stored under: the tool name; for
- * `run_command`, `run_command:<command name>` (the first word of the line, path stripped), or
+ * `run_command`, `run_command:<command>` (the first word of the line, as written: path kept), or
  * `run_line:<the whole line>` for a compound line (see {@link isCompoundCommand}); for an MCP
  * tool, `mcp:<server>/<tool>`.
  */
@@ -62,13 +62,13 @@ export function isCompoundCommand(line: string): boolean {
 }
 
 /**
- * The command name of a shell line: its first word after leading `VAR=value` assignments, with
- * any directory stripped (`/usr/bin/git status` → `git`); '' for an empty line.
+ * The command of a shell line: its first word after leading `VAR=value` assignments, as written,
+ * path included (`/usr/bin/git status` → `/usr/bin/git`: "always allow git" must not cover
+ * `./git`, a program the model may have written); '' for an empty line.
  */
 export function commandName(line: string): string {
   const words = line.trim().split(/\s+/).filter(Boolean);
-  const first = words.find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) ?? '';
-  return first.slice(first.lastIndexOf('/') + 1);
+  return words.find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) ?? '';
 }
 
 /**

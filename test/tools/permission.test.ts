@@ -68,11 +68,12 @@ describe('decidePermission', () => {
 describe('commandName and permissionKey', () => {
   it.each([
     ['git status', 'git'],
-    ['/usr/bin/git status', 'git'],
-    ['FOO=1 /usr/bin/git status', 'git'],
+    ['/usr/bin/git status', '/usr/bin/git'],
+    ['FOO=1 /usr/bin/git status', '/usr/bin/git'],
+    ['./git status', './git'],
     ['FOO=1 BAR=two  npm   test', 'npm'],
     ['  ls -la  ', 'ls'],
-    ['./scripts/build.sh --fast', 'build.sh'],
+    ['./scripts/build.sh --fast', './scripts/build.sh'],
     ['', ''],
     ['   ', ''],
     ['FOO=1', ''],
@@ -80,8 +81,10 @@ describe('commandName and permissionKey', () => {
     expect(commandName(line)).toBe(name);
   });
 
-  it('keys run_command by command name, MCP tools by server and tool, the rest by tool name', () => {
-    expect(permissionKey('run_command', { command: 'FOO=1 /usr/bin/git status' })).toBe('run_command:git');
+  it('keys run_command by command as written, MCP tools by server and tool, the rest by tool name', () => {
+    expect(permissionKey('run_command', { command: 'FOO=1 git status' })).toBe('run_command:git');
+    // "Always allow git" does not cover another program named git.
+    expect(permissionKey('run_command', { command: './git status' })).toBe('run_command:./git');
     expect(permissionKey('run_command', {})).toBe('run_command:');
     expect(permissionKey('run_command', { command: 42 })).toBe('run_command:');
     expect(permissionKey('write_file', { path: 'a.txt' })).toBe('write_file');
