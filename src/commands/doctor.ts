@@ -16,7 +16,7 @@ import { probeCompletion, probeModels, type ProbeDeps } from './probes.js';
 import { cloudCredentialChecks } from './doctor-cloud.js';
 import { cloudAuthKind } from '../endpoints/cloud-auth.js';
 import { chooseModel } from '../endpoints/stand-in-model.js';
-import { missingV1 } from '../openai/failure-hints.js';
+import { missingV1, sendsCredentials } from '../openai/failure-hints.js';
 import { ProviderHttpError } from '../openai/errors.js';
 import { tryItLine } from './try-it.js';
 import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
@@ -118,7 +118,7 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
   return {
     model: settings.model,
     keySetting: names.key,
-    hasKey: Boolean(settings.apiKey) || Object.keys(settings.headers).some((name) => /auth|key/i.test(name)),
+    hasKey: sendsCredentials({ apiKey: settings.apiKey, headers: settings.headers }),
     baseUrlSetting: names.baseUrl,
     baseUrl: settings.baseUrl,
     modelSetting: names.model,
