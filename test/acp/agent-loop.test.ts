@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
@@ -327,7 +327,6 @@ describe('runAgentLoop: bad calls', () => {
   });
 
   it('several calls in one answer give results in the same order, with unique ids', async () => {
-    await writeFile(join(tmpdir(), 'unused'), '').catch(() => undefined);
     const r = await run({
       mode: 'full-access',
       answers: [
