@@ -249,7 +249,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       checkCwd(params.cwd, logger);
       const session = await restore(await loadStored(params.sessionId));
       await openTools(session, params);
-      for (const update of replayUpdates(session.records)) await client.notify('session/update', { sessionId: session.id, update });
+      await makeSender(client, session.id)(replayUpdates(session.records));
       logger.debug('session loaded', { sessionId: session.id, records: session.records.length });
       advertiseCommands(client, session.id);
       return sessionAnswer(session);
