@@ -7,7 +7,7 @@
  * Sources: ACP tool calls https://agentclientprotocol.com/protocol/v1/tool-calls and
  * `../shared/TOOLS-NOTES.md` (release after the embedding update; only spec option kinds).
  */
-import type { AgentContext, RequestPermissionResponse, SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk/unstable';
+import type { AgentContext, RequestPermissionResponse, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';
 import type { ToolCallResult } from '../openai/turn-accumulator.js';
 import type { ToolResultRecord } from '../sessions/session-records.js';
@@ -85,7 +85,7 @@ export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Pro
     ...(presentation.locations ? { locations: presentation.locations } : {}),
     forModel: outcome.forModel,
   });
-  const announce: SessionUpdate = { sessionUpdate: 'tool_call', toolCallId, title: presentation.title, kind: presentation.kind, status: 'pending', rawInput };
+  const announce: SessionUpdate & { sessionUpdate: 'tool_call' } = { sessionUpdate: 'tool_call', toolCallId, title: presentation.title, kind: presentation.kind, status: 'pending', rawInput };
   if (presentation.locations) announce.locations = presentation.locations;
   if (presentation.content) announce.content = presentation.content;
   // The announcement goes out with the call's next update (its `in_progress`, or its failure), in
@@ -123,7 +123,7 @@ export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Pro
     await send([]);
     let allowed: boolean;
     try {
-      allowed = await askPermission(toolCallId, presentation, rawInput, subject.key, deps);
+      allowed = await askPermission(announce, subject.key, deps);
     } catch (error) {
       if (deps.signal.aborted) return cancelled();
       throw error;
@@ -152,11 +152,12 @@ function permissionSubject(name: string, args: Record<string, unknown>, mcpTool:
 }
 
 /**
- * Asks the user. A client that answers with an error (or does not implement the method) counts as
+ * Asks the user about the call `announce` describes. A client that answers with an error (or does not implement the method) counts as
  * a refusal, with one log line; a cancelled turn rejects with the signal's reason.
  */
-async function askPermission(toolCallId: string, presentation: ToolPresentation, rawInput: unknown, key: string, deps: ToolCallDeps): Promise<boolean> {
-  const toolCall = { toolCallId, title: presentation.title, kind: presentation.kind as ToolKind, status: 'pending' as const, rawInput, ...(presentation.content ? { content: presentation.content } : {}), ...(presentation.locations ? { locations: presentation.locations } : {}) };
+async function askPermission(announce: SessionUpdate & { sessionUpdate: 'tool_call' }, key: string, deps: ToolCallDeps): Promise<boolean> {
+  // The call as announced: the same fields the client was just sent.
+  const { sessionUpdate: _announced, ...toolCall } = announce;
   let answer: RequestPermissionResponse;
   try {
     answer = await raceAbort(deps.client.request('session/request_permission', { sessionId: deps.sessionId, toolCall, options: permissionOptions(alwaysScope(key)) }), deps.signal);
