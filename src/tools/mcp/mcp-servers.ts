@@ -97,6 +97,8 @@ export class McpServers {
   /** Model-facing name → server entry and tool, from the last {@link tools} call. */
   #names = new Map<string, { entry: ServerEntry; tool: string }>();
   #leftOutLogged = '';
+  /** The last {@link tools} answer and what it was made from (compared by identity). */
+  #described: { inputs: readonly unknown[]; tools: readonly McpToolDescriptor[] } | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(servers: readonly McpServer[], options: McpServersOptions) {
@@ -144,8 +146,13 @@ export class McpServers {
    * model request: servers that became ready and `list_changed` refreshes show up here, and
    * {@link call} resolves names against the latest list returned.
    */
-  tools(reserved: ReadonlySet<string>, { gemini, maxTools = MAX_TOOLS - reserved.size }: McpToolsOptions): McpToolDescriptor[] {
+  tools(reserved: ReadonlySet<string>, { gemini, maxTools = MAX_TOOLS - reserved.size }: McpToolsOptions): readonly McpToolDescriptor[] {
     const ready = this.#entries.filter((entry) => entry.status.state === 'ready' && entry.connection !== undefined);
+    // Described again only when something they depend on changed (a server became ready or
+    // stopped, a list_changed refresh, other options): not for every model request.
+    const inputs = [reserved, gemini, maxTools, ...ready.flatMap((entry) => [entry, entry.connection!.tools()])];
+    const last = this.#described;
+    if (last && last.inputs.length === inputs.length && last.inputs.every((input, i) => input === inputs[i])) return last.tools;
     const { tools, leftOut } = describeMcpTools(
       ready.map((entry) => ({ server: entry.name, tools: entry.connection!.tools() })),
       reserved,
@@ -158,6 +165,7 @@ export class McpServers {
       this.#leftOutLogged = key;
       if (leftOut.length > 0) this.#options.logger.warn(`${leftOut.length} MCP tools left out: past the limit of ${maxTools} MCP tools (OpenAI accepts at most ${MAX_TOOLS} tools per request)`, { leftOut });
     }
+    this.#described = { inputs, tools };
     return tools;
   }
 

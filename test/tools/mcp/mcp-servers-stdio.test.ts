@@ -179,6 +179,10 @@ describe('McpServers over stdio', () => {
     const { mcp } = start([stdioServer('files')], { onToolsChanged: () => void (changes += 1) });
     await mcp.ready();
     const before = changes;
+    const first = mcp.tools(BUILT_INS, { gemini: false });
+    // Unchanged servers: the same descriptors, not described again for each request.
+    expect(mcp.tools(BUILT_INS, { gemini: false })).toBe(first);
+    expect(mcp.tools(BUILT_INS, { gemini: true })).not.toBe(first);
     mcp.tools(BUILT_INS, { gemini: false });
     await expect(mcp.call('files__change_tools', {})).resolves.toMatchObject({ text: 'added added_1' });
     await until(() => mcp.tools(BUILT_INS, { gemini: false }).some((t) => t.name === 'files__added_1'));
