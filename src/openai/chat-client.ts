@@ -18,6 +18,7 @@ import {
   ProviderProtocolError,
   ProviderStreamError,
   ProviderTimeoutError,
+  INTERNAL_ERROR_CODE,
 } from './errors.js';
 import { nodeStream, type FetchInit, type FetchLike } from './http.js';
 import type { ByteAnswer } from './http-body.js';
@@ -275,6 +276,8 @@ function firstNonSpace(bytes: Uint8Array): number | undefined {
   return undefined;
 }
 
+const INTERNAL_CODE = new RegExp(`^${INTERNAL_ERROR_CODE}$`);
+
 /** The system error code of a fetch failure (`ECONNREFUSED`, `ENOTFOUND`, `CERT_HAS_EXPIRED`, …). */
 export function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -290,5 +293,5 @@ function describeCause(error: unknown): string {
   const code = errorCode(error);
   const message = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
   // Codes of the HTTP stack's internals (UND_ERR_SOCKET) mean nothing to a user; system codes (ECONNRESET) do.
-  return code && !/^(UND_ERR|ERR_STREAM|ERR_HTTP)_/.test(code) ? `${message} (${code})` : message;
+  return code && !INTERNAL_CODE.test(code) ? `${message} (${code})` : message;
 }

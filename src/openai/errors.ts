@@ -162,3 +162,10 @@ export function extractProviderMessage(body: string): string | undefined {
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * Error codes of the HTTP stack's internals (`UND_ERR_SOCKET`, `ERR_STREAM_PREMATURE_CLOSE`,
+ * `ERR_HTTP_…`), as a regular expression source: they mean nothing to a user, unlike system
+ * codes (`ECONNRESET`), so user-facing words leave them out.
+ */
+export const INTERNAL_ERROR_CODE = '(?:UND_ERR|ERR_STREAM|ERR_HTTP)_[A-Z0-9_]+';

@@ -2,6 +2,7 @@
  * Classifying one Server-Sent Event of a Chat Completions stream (the payload conventions in
  * `sse.ts`): a chunk, the `[DONE]` marker, an in-stream error, or nothing usable.
  */
+import { isObject } from './chunk-shape.js';
 import type { ChatCompletionChunk, ChatErrorObject } from './openai-types.js';
 
 /**
@@ -26,10 +27,6 @@ export type SseItem =
   | { kind: 'skip'; reason: string };
 
 const DONE: SseItem = Object.freeze({ kind: 'done' }) as SseItem;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Stateless: classify one SSE event's data (see {@link SseItem} for the rules).

@@ -15,6 +15,7 @@
  * Cerebras (via the Hugging Face router) ends without `[DONE]`.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { describeBytes } from './body-limits.js';
 import { classifySseEvent, type SseItem } from './sse-items.js';
 import { ShapeCache } from './sse-shapes.js';
 
@@ -56,7 +57,7 @@ export interface SseDecoderOptions {
 /** Thrown by {@link SseDecoder.push} when one event is over `maxEventBytes`. */
 export class SseEventTooLargeError extends Error {
   constructor(readonly maxEventBytes: number) {
-    super(`one server-sent event is larger than the ${maxEventBytes % 1048576 === 0 ? `${maxEventBytes / 1048576} MiB` : `${maxEventBytes} bytes`} limit, so the stream was abandoned`);
+    super(`one server-sent event is larger than the ${describeBytes(maxEventBytes)} limit, so the stream was abandoned`);
     this.name = 'SseEventTooLargeError';
   }
 }

@@ -2,7 +2,7 @@
  * The one place where failures become the user's words (an `agent_message_chunk`) and the
  * program's facts (`_meta["openai-acp"].error` on the prompt response).
  */
-import { ProviderError, ProviderHttpError, ProviderConnectionError, ProviderProtocolError, ProviderTimeoutError, ProviderReportedError, type ProviderErrorKind } from './errors.js';
+import { INTERNAL_ERROR_CODE, ProviderError, ProviderHttpError, ProviderConnectionError, ProviderProtocolError, ProviderTimeoutError, ProviderReportedError, type ProviderErrorKind } from './errors.js';
 import { ProviderAuthError } from './authorize.js';
 import { redactText } from '../redact.js';
 
@@ -43,12 +43,14 @@ export function describeProviderError(error: ProviderError, context: ErrorContex
   return redactText(withoutInternalCodes(explain(error, context)), context.secrets ?? []);
 }
 
+const INTERNAL_CODE_IN_TEXT = new RegExp(` ?\\(${INTERNAL_ERROR_CODE}\\)`, 'g');
+
 /**
  * Without ` (UND_ERR_SOCKET)`, ` (ERR_STREAM_PREMATURE_CLOSE)`, ` (ERR_HTTP_…)`: codes of the HTTP
  * stack's internals, meaningless to a user (TLS codes such as `ERR_TLS_CERT_ALTNAME_INVALID` stay).
  */
 export function withoutInternalCodes(text: string): string {
-  return text.replace(/ ?\((?:UND_ERR|ERR_STREAM|ERR_HTTP)_[A-Z0-9_]+\)/g, '');
+  return text.replace(INTERNAL_CODE_IN_TEXT, '');
 }
 
 function explain(error: ProviderError, context: ErrorContext): string {
