@@ -26,7 +26,7 @@
 import type * as Http from 'node:http';
 import type { Socket } from 'node:net';
 import { getProxyForUrl } from 'proxy-from-env';
-import { BodyChunks, byteAnswer, headersOf, NULL_BODY_STATUSES, type ByteAnswer } from './http-body.js';
+import { byteAnswer, headersOf, type ByteAnswer } from './http-body.js';
 
 /**
  * A request body written in pieces, with its length known up front (`content-length`): a body of
@@ -226,18 +226,17 @@ async function requestHead(input: string, init: FetchInit): Promise<{ response: 
 
 /** The `Response` for a response head; its body streams as bytes arrive (see `http-body.ts`). */
 function toResponse(res: Http.IncomingMessage, method: string, signal: AbortSignal | undefined): Response {
-  const status = res.statusCode ?? 0;
-  let body: ReadableStream<Uint8Array> | null = null;
-  if (NULL_BODY_STATUSES.has(status) || method === 'HEAD') res.resume();
-  else body = webStream(new BodyChunks(res, signal));
+  const { status, body: chunks } = byteAnswer(res, method, signal);
+  const body = chunks && webStream(chunks);
   // `Response` only accepts 200–599; a server's 600–999 keeps its number for the caller.
   const response = new Response(body, { status: status >= 200 && status <= 599 ? status : 599, statusText: res.statusMessage ?? '', headers: headersOf(res.rawHeaders) });
   if (status !== response.status) Object.defineProperty(response, 'status', { value: status });
   return response;
 }
 
-/** A web byte stream reading `chunks` on demand; cancelling it closes the connection. */
-function webStream(chunks: BodyChunks): ReadableStream<Uint8Array> {
+/** A web byte stream reading `body` on demand; cancelling it ends the reading (closing the connection). */
+function webStream(body: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  const chunks = body[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -246,7 +245,7 @@ function webStream(chunks: BodyChunks): ReadableStream<Uint8Array> {
         else controller.enqueue(read.value);
       },
       async cancel() {
-        await chunks.return();
+        await chunks.return?.();
       },
     },
     { highWaterMark: 0 },
