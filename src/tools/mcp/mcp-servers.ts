@@ -7,7 +7,7 @@
  * has servers, so a session without MCP servers costs nothing.
  *
  * @example
- * const mcp = startMcpServers(params.mcpServers, { cwd: params.cwd, logger, ...mcpSettings() });
+ * const mcp = startMcpServers(params.mcpServers, { cwd: params.cwd, logger, startupMs: config.mcpStartupMs, toolTimeoutMs: config.mcpToolTimeoutMs });
  * await mcp.ready(); // at most startupMs
  * // before each model request:
  * for (const notice of mcp.takeNotices()) sendAgentMessage(notice);
@@ -22,10 +22,17 @@ import type { McpConnection, McpTransportKind } from './mcp-connect.lazy.js';
 import { callFailureText, plainMessage, startFailureNotice, stillStartingNotice, stoppedNotice } from './mcp-messages.js';
 import type { McpCallResult } from './mcp-result.js';
 import { mcpErrorResult, toMcpCallResult } from './mcp-result.js';
-import { CONFIG_DEFAULTS } from '../../config/config.js';
 import { startServer } from './mcp-start.js';
 import type { McpToolDescriptor } from './mcp-tools.js';
 import { describeMcpTools } from './mcp-tools.js';
+
+/**
+ * Defaults when a caller gives no limits (the agent passes the config's, whose defaults are the
+ * same: 10 s to start as codex, 60 s per call as the MCP SDK). Not imported from config.ts, so
+ * this module stays light for the code that only needs MCP.
+ */
+const DEFAULT_STARTUP_MS = 10_000;
+const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 
 /** Options of {@link startMcpServers}. Times in ms. */
 export interface McpServersOptions {
@@ -102,12 +109,12 @@ export class McpServers {
   #closing: Promise<void> | undefined;
 
   constructor(servers: readonly McpServer[], options: McpServersOptions) {
-    const startupMs = options.startupMs ?? CONFIG_DEFAULTS.mcpStartupMs;
+    const startupMs = options.startupMs ?? DEFAULT_STARTUP_MS;
     this.#options = {
       cwd: options.cwd,
       logger: options.logger,
       startupMs,
-      toolTimeoutMs: options.toolTimeoutMs ?? CONFIG_DEFAULTS.mcpToolTimeoutMs,
+      toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
       connectTimeoutMs: options.connectTimeoutMs ?? Math.max(startupMs, 30_000),
       clientInfo: options.clientInfo ?? { name: 'openai-acp', version: '0.0.0' },
       onToolsChanged: options.onToolsChanged,
