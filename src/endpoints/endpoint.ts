@@ -4,7 +4,8 @@
  * The provider profile (`providers.ts`) is applied here: URLs, auth header, default query.
  */
 import { ChatCompletionsClient } from '../openai/chat-client.js';
-import type { Config } from '../config/config.js';
+import { CONFIG_DEFAULTS, type Config } from '../config/config.js';
+import { OllamaNativeChat } from './ollama-native.js';
 import type { FetchLike } from '../openai/http.js';
 import type { Logger } from '../log.js';
 import { ModelCatalog } from './model-catalog.js';
@@ -20,6 +21,11 @@ export type EndpointSettings = Pick<
 > & {
   /** Fields merged into every chat request (`OPENAI_EXTRA_BODY`, a provider's `extraBody`). @defaultValue none */
   extraBody?: Record<string, unknown> | undefined;
+  /**
+   * `OPENAI_ACP_OLLAMA_NUM_CTX`: the window asked of a server with a native chat API (Ollama),
+   * tokens; 0 keeps Chat Completions. @defaultValue `CONFIG_DEFAULTS.ollamaNumCtx` (32768)
+   */
+  ollamaNumCtx?: number | undefined;
   /** Provider family (`OPENAI_PROVIDER`, a config file's `provider`); `undefined` detects it from `baseUrl`. */
   provider?: ProviderId | undefined;
   /**
@@ -61,6 +67,11 @@ export interface Endpoint {
    * providers or when the server does not say. Cached; bounded by 2 s; never rejects.
    */
   readonly contextWindowOf?: ((model: string) => Promise<number | undefined>) | undefined;
+  /**
+   * The native chat API in use (Ollama's `/api/chat`, when the profile has one and
+   * `ollamaNumCtx` is not 0): its window, memory note and `doctor` facts. `undefined` otherwise.
+   */
+  readonly nativeChat?: OllamaNativeChat | undefined;
 }
 
 /** The `User-Agent` sent with every request, e.g. `openai-acp/0.1.0`. */
@@ -80,6 +91,13 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
   });
   // One hook for both, so the credentials (and their refresh) are shared.
   const authorize = cloudAuthorizer(resolved, settings.baseUrl, deps.cloudAuth);
+  const authHeaders = buildAuthHeaders(resolved.bearerKey, resolved.headers);
+  const numCtx = settings.ollamaNumCtx ?? CONFIG_DEFAULTS.ollamaNumCtx;
+  const nativeProfile = resolved.profile.nativeChat;
+  const nativeChat =
+    nativeProfile && numCtx > 0
+      ? new OllamaNativeChat({ baseUrl: settings.baseUrl, numCtx, profile: nativeProfile, headers: authHeaders, extraBody: settings.extraBody, logger: deps.logger, fetch: deps.fetch })
+      : undefined;
   const client = new ChatCompletionsClient({
     url: resolved.chatUrl,
     apiKey: resolved.bearerKey,
@@ -92,6 +110,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     logger: deps.logger,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     authorize,
+    native: nativeChat,
   });
   const catalog = new ModelCatalog({
     baseUrl: settings.baseUrl,
@@ -109,8 +128,10 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     enabled: deps.enabled ?? true,
     authorize,
   });
-  const contextWindowOf = serverContextLookup({ provider: resolved.provider, baseUrl: settings.baseUrl, headers: buildAuthHeaders(resolved.bearerKey, resolved.headers), extraBody: settings.extraBody, fetch: deps.fetch });
-  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, contextWindowOf };
+  const serverWindow = serverContextLookup({ provider: resolved.provider, baseUrl: settings.baseUrl, headers: authHeaders, extraBody: settings.extraBody, fetch: deps.fetch });
+  // On the native API the window is the one asked for; after a fallback to /v1, the server's own.
+  const contextWindowOf = nativeChat ? async (model: string) => (await nativeChat.window(model)) ?? serverWindow(model) : serverWindow;
+  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, contextWindowOf, nativeChat };
 }
 
 /** The auth and user headers every request of this endpoint carries. */

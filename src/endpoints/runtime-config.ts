@@ -57,6 +57,7 @@ export function environmentEndpoint(config: Config, id: string): NamedEndpointSe
     extraBody: config.extraBody,
     maxRetries: config.maxRetries,
     timeoutMs: config.timeoutMs,
+    ollamaNumCtx: config.ollamaNumCtx,
   };
 }
 
@@ -129,6 +130,7 @@ export function resolveStaticConfig(options: { flags: CliFlags; env: Record<stri
         extraBody: provider.extraBody,
         maxRetries: config.maxRetries,
         timeoutMs: config.timeoutMs,
+        ollamaNumCtx: config.ollamaNumCtx,
       });
     }
   }
@@ -212,6 +214,7 @@ export async function startPlan(
         extraBody: config.extraBody,
         maxRetries: config.maxRetries,
         timeoutMs: config.timeoutMs,
+        ollamaNumCtx: config.ollamaNumCtx,
       },
     ],
     model,
