@@ -190,6 +190,9 @@ export class PromptRunner {
       contextWindow,
       logger: this.deps.logger,
     });
+    // Once per model, after its first answer on Ollama's native API: part of it on the CPU at this window.
+    const memory = outcome.stopReason === 'cancelled' ? undefined : await target.endpoint.nativeChat?.memoryNotice(target.model);
+    if (memory) await send([agentText(`\n\n(${memory})`)]);
     // Only a single request's count matches the estimate of what was planned.
     if (outcome.usage?.inputTokens && outcome.steps.length === 0) session.calibration = { estimated: plan.rawEstimatedTokens, actual: outcome.usage.inputTokens };
     return outcome;

@@ -54,6 +54,10 @@ export interface OllamaWindowFacts {
   trained?: number | undefined;
   /** The window the server runs now (`/api/ps` `context_length`), when the model is loaded. */
   runtime?: number | undefined;
+  /** Whether the model thinks (`/api/show` capabilities list `thinking`); `undefined` when not listed. */
+  thinks?: boolean | undefined;
+  /** The `OPENAI_ACP_OLLAMA_NUM_CTX` value. */
+  setting: number;
 }
 
 /** The {@link NativeChatRouter} of one Ollama endpoint. */
@@ -119,8 +123,10 @@ export class OllamaNativeChat implements NativeChatRouter {
     const facts = await this.show(model);
     const running = parseOllamaPs(await this.getJson('GET', '/api/ps'), model);
     const reason = this.notServed;
-    const out: OllamaWindowFacts = reason ? { api: { kind: 'v1', reason } } : { api: { kind: 'native', url: `${this.root}/api/chat` }, asked: this.windowFrom(facts) };
+    const setting = this.options.numCtx;
+    const out: OllamaWindowFacts = reason ? { api: { kind: 'v1', reason }, setting } : { api: { kind: 'native', url: `${this.root}/api/chat` }, asked: this.windowFrom(facts), setting };
     if (facts?.trained) out.trained = facts.trained;
+    if (facts?.capabilities) out.thinks = facts.capabilities.includes('thinking');
     if (running?.contextLength) out.runtime = running.contextLength;
     return out;
   }

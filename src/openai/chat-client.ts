@@ -121,6 +121,12 @@ export class ChatCompletionsClient {
    * correction is remembered for this URL and model, logged at `info`, and applied to every later
    * request. Ending the iteration early aborts the HTTP request.
    *
+   * When `options.native` routes the model, the request goes to the server's own chat API
+   * instead (Ollama `/api/chat`: body from `ollama-chat-request.ts`, NDJSON read into the same
+   * items by `ollama-chat-items.ts`); an answer there meaning the API is not served
+   * (`isNotServed`) falls back to Chat Completions, which the router remembers for the process; an
+   * out-of-memory answer becomes a final {@link ProviderMemoryError}.
+   *
    * @throws {ProviderError} when the request finally fails
    * @throws the signal's reason when `signal` aborts (the caller checks `signal.aborted`)
    */
@@ -142,14 +148,14 @@ export class ChatCompletionsClient {
     yield* this.send({ url: this.options.url, ndjson: false }, request.model, base, signal, progress);
   }
 
-  /** Sends one body to one wire, with the retries and (Chat Completions only) the corrections {@link stream} describes. */
+  /** Sends one body to one wire, with the retries and corrections {@link stream} describes (remembered per wire URL and model). */
   private async *send(wire: Wire, model: string, base: Record<string, unknown>, signal: AbortSignal, progress: StreamProgress): AsyncGenerator<SseItem[]> {
     const maxRetries = this.options.maxRetries ?? 2;
     const { url } = wire;
     const memory = this.options.corrections ?? processCorrections;
     let corrections = 0;
     for (let attempt = 0; ; attempt++) {
-      const known = wire.ndjson ? [] : memory.get(url, model);
+      const known = memory.get(url, model);
       const body = applyCorrections(base, known);
       try {
         yield* this.attempt(wire, body, signal, progress);
@@ -157,7 +163,7 @@ export class ChatCompletionsClient {
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (wire.ndjson && error instanceof ProviderHttpError && isOutOfMemory(error.providerMessage)) throw new ProviderMemoryError(error, model, wire.numCtx);
-        if (!wire.ndjson && error instanceof ProviderHttpError && !progress.committed && corrections < MAX_CORRECTIONS_PER_REQUEST) {
+        if (error instanceof ProviderHttpError && !progress.committed && corrections < MAX_CORRECTIONS_PER_REQUEST) {
           const found = parseRejection(error.status, error.body, body, known);
           // Compare bodies: a correction another request learned meanwhile also makes a retry worthwhile.
           const next = found ? applyCorrections(base, [...memory.get(url, model), found.correction]) : body;
