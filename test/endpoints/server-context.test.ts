@@ -116,13 +116,12 @@ describe('serverContextLookup', () => {
 });
 
 describe('an Ollama endpoint', () => {
-  it('exposes the lookup through createEndpoint', async () => {
+  it('exposes the lookup through createEndpoint: the server\'s window with OPENAI_ACP_OLLAMA_NUM_CTX=0, else the window asked for', async () => {
     const server = await serve({ 'POST /api/show': SHOW_TRAINED });
     const logger = createLogger({ level: 'error', write: () => undefined });
-    const endpoint = createEndpoint(
-      { provider: 'ollama', baseUrl: server.baseUrl, chatCompletionsUrl: `${server.baseUrl}/chat/completions`, apiKey: undefined, headers: {}, query: undefined, model: 'qwen3:8b', models: undefined, maxRetries: 0, timeoutMs: 5000 },
-      { logger },
-    );
-    expect(await endpoint.contextWindowOf?.('qwen3:8b')).toBe(40960);
+    const settings = { provider: 'ollama' as const, baseUrl: server.baseUrl, chatCompletionsUrl: `${server.baseUrl}/chat/completions`, apiKey: undefined, headers: {}, query: undefined, model: 'qwen3:8b', models: undefined, maxRetries: 0, timeoutMs: 5000 };
+    expect(await createEndpoint({ ...settings, ollamaNumCtx: 0 }, { logger }).contextWindowOf?.('qwen3:8b')).toBe(40960);
+    expect(await createEndpoint(settings, { logger }).contextWindowOf?.('qwen3:8b')).toBe(32768);
+    expect(await createEndpoint({ ...settings, ollamaNumCtx: 65536 }, { logger }).contextWindowOf?.('qwen3:8b')).toBe(40960);
   });
 });
