@@ -54,7 +54,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   let aborted = 0;
   let loaded: number | undefined;
   const json = (res: http.ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  const chat = (req: http.IncomingMessage, res: http.ServerResponse, body: any, native: boolean) => {
+  const chat = (res: http.ServerResponse, body: any, native: boolean) => {
     if (body.model !== model) return json(res, 404, native ? { error: `model "${body.model}" not found, try pulling it first` } : { error: { message: `model "${body.model}" not found, try pulling it first`, type: 'api_error' } });
     const window = native && typeof body.options?.num_ctx === 'number' ? body.options.num_ctx : 4096;
     loaded = window;
@@ -100,8 +100,8 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       const path = (req.url ?? '').split('?')[0]!;
       requests.push({ method: req.method ?? '', path, body });
       if (req.method === 'GET' && path === '/v1/models') return json(res, 200, { object: 'list', data: [{ id: model, object: 'model' }] });
-      if (req.method === 'POST' && path === '/v1/chat/completions') return chat(req, res, body, false);
-      if (req.method === 'POST' && path === '/api/chat' && options.chat !== 'not-served') return chat(req, res, body, true);
+      if (req.method === 'POST' && path === '/v1/chat/completions') return chat(res, body, false);
+      if (req.method === 'POST' && path === '/api/chat' && options.chat !== 'not-served') return chat(res, body, true);
       if (req.method === 'POST' && path === '/api/show') {
         if (body.model !== model) return json(res, 404, { error: `model '${body.model}' not found` });
         const info = { 'general.architecture': 'qwen3', 'qwen3.context_length': trained, 'qwen3.block_count': 36, 'qwen3.attention.head_count': 32, 'qwen3.attention.head_count_kv': 8, 'qwen3.attention.key_length': 128, 'qwen3.attention.value_length': 128, 'qwen3.embedding_length': 4096 };
