@@ -147,6 +147,47 @@ describe('Ollama through its native /api/chat', () => {
   });
 });
 
+describe('what works on /v1 works natively', () => {
+  it('a tool call written as text by a local model runs like a streamed one', async () => {
+    const { server, agent, sessionId, cwd } = await start({ steps: [{ text: '<tool_call>{"name": "read_file", "arguments": {"path": "a.txt"}}</tool_call>' }, { text: 'It says hi.' }] });
+    writeFileSync(join(cwd, 'a.txt'), 'hi\n');
+    await prompt(agent, sessionId, 'read a.txt');
+    expect(agent.text(sessionId)).toBe('It says hi.');
+    const second = chats(server)[1]!.body.messages;
+    expect(second.find((m: any) => m.role === 'tool')).toMatchObject({ tool_name: 'read_file', content: expect.stringContaining('hi') });
+  });
+
+  it('a model that takes no tools: asked again without them, on the native API', async () => {
+    const { server, agent, sessionId } = await start({ steps: [{ status: 400, error: 'registry.ollama.ai/library/gemma3:4b does not support tools' }, { text: 'Plain answer.' }] });
+    await prompt(agent, sessionId);
+    expect(agent.text(sessionId)).toContain('Plain answer.');
+    const [first, second] = chats(server);
+    expect(first!.body.tools.length).toBeGreaterThan(0);
+    expect(second!.body).not.toHaveProperty('tools');
+    expect(second!.body.options.num_ctx).toBe(32768);
+  });
+
+  it('a native turn is saved and replayed by session/load in a new process', async () => {
+    const server = await startFakeOllama({ steps: [{ text: 'Saved answer.' }] });
+    servers.push(server);
+    const stateDir = tempDir();
+    const env = { OPENAI_BASE_URL: server.baseUrl, OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b', OPENAI_ACP_STATE_DIR: stateDir };
+    const first = spawnAgent(env);
+    agents.push(first);
+    const sessionId = await first.start(tempDir());
+    await prompt(first, sessionId, 'remember this');
+    first.kill();
+    const second = spawnAgent(env);
+    agents.push(second);
+    await second.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    expect((await second.request('session/load', { sessionId, cwd: tempDir(), mcpServers: [] })).error).toBeUndefined();
+    expect(second.text(sessionId)).toBe('Saved answer.');
+    await prompt(second, sessionId, 'and now?');
+    const last = chats(server).at(-1)!.body.messages.filter((m: any) => m.role !== 'system').map((m: any) => `${m.role}: ${m.content}`);
+    expect(last).toEqual(['user: remember this', 'assistant: Saved answer.', 'user: and now?']);
+  });
+});
+
 describe('doctor against Ollama', () => {
   it('shows the API used, the window asked for, the runtime window and the trained window', async () => {
     const server = await startFakeOllama({});
