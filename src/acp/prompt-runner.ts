@@ -15,7 +15,7 @@ import { COMPACT_INSTRUCTION, helpText, parseSlashCommand } from './slash-comman
 import { agentText } from './to-acp.js';
 import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
 import { defaultSystemPrompt, readAgentsMd } from '../turn/system-prompt.js';
-import { toolCallSpelling } from '../turn/tool-messages.js';
+import { toolMessageRules } from '../turn/tool-messages.js';
 import { sessionMode } from './session-modes.js';
 import { mcpNotices, prepareTurnTools } from './turn-tools.js';
 import { AGENT_NAME } from '../version.js';
@@ -116,10 +116,10 @@ export class PromptRunner {
     return this.response(outcome);
   }
 
-  /** The conversation sent to the model, its tool calls spelled for the session's provider (DeepSeek wants their reasoning back). */
+  /** The conversation sent to the model, its tool calls as the session's provider wants them (DeepSeek wants their reasoning back). */
   private live(session: Session): LiveConversation {
     const target = this.state.registry.resolve(session.model);
-    return liveConversation(session.records, toolCallSpelling(target?.endpoint.provider ?? 'openai'));
+    return liveConversation(session.records, toolMessageRules(target?.endpoint.profile));
   }
 
   /**
@@ -138,7 +138,7 @@ export class PromptRunner {
             state: toolState,
             client: turnClient.client,
             capabilities: this.state.capabilities,
-            provider: target.endpoint.provider,
+            profile: target.endpoint.profile,
             logger: this.state.logger,
             saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
           })
@@ -171,7 +171,7 @@ export class PromptRunner {
       client: target.endpoint.client,
       request,
       ...(tools ? { offer: tools.offer, deps: tools.deps, textToolCalls: tools.textToolCalls } : {}),
-      spelling: toolCallSpelling(target.endpoint.provider),
+      toolMessageRules: toolMessageRules(target.endpoint.profile),
       maxSteps: config.maxSteps,
       takenIds: usedToolCallIds(session),
       takesImages: sentImages(session),

@@ -10,6 +10,8 @@
  */
 import { RequestError, type AgentContext } from '@agentclientprotocol/sdk/unstable';
 import { describeConfigProblems, secretsOf, type Config } from '../config/config.js';
+import { PROVIDER_PROFILES } from '../config/provider-profiles.js';
+import { PROVIDER_IDS } from '../config/providers.js';
 import type { NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
 import type { AgentState } from './agent-state.js';
 import { SETUP_AUTH_METHOD_ID } from './initialize.js';
@@ -42,7 +44,8 @@ export function clientEndpoint(params: { providerId: string; apiType: string; ba
   return {
     id: params.providerId,
     source: 'client',
-    provider: params.apiType === 'azure' || params.apiType === 'bedrock' ? params.apiType : undefined,
+    // `openai` names no profile: the provider is detected from the base URL.
+    provider: PROVIDER_IDS.find((id) => PROVIDER_PROFILES[id].acpApiType === params.apiType),
     baseUrl,
     chatCompletionsUrl: `${baseUrl}/chat/completions${query ? `?${query}` : ''}`,
     apiKey: undefined,
@@ -86,7 +89,7 @@ export async function listProviders(state: AgentState) {
       providerId: endpoint.settings.id,
       supported: [...SUPPORTED_API_TYPES],
       required: false,
-      current: { apiType: endpoint.provider === 'azure' || endpoint.provider === 'bedrock' ? endpoint.provider : 'openai', baseUrl: endpoint.settings.baseUrl },
+      current: { apiType: endpoint.profile.acpApiType ?? 'openai', baseUrl: endpoint.settings.baseUrl },
     })),
   };
 }

@@ -99,7 +99,8 @@ async function askProvider(talk: Conversation): Promise<ProviderId> {
 /** Step 2: the base URL, the profile's default on an empty answer. */
 async function askBaseUrl(talk: Conversation, provider: ProviderId): Promise<string> {
   const suggested = PROVIDER_PROFILES[provider].defaultBaseUrl;
-  const example = provider === 'azure' ? ' (e.g. https://RESOURCE.openai.azure.com/openai/v1)' : '';
+  const exampleUrl = PROVIDER_PROFILES[provider].baseUrlExample;
+  const example = exampleUrl ? ` (e.g. ${exampleUrl})` : '';
   return askUntil(talk, `Base URL${example}${suggested ? ` [${suggested}]` : ''}: `, (answer) => {
     const url = answer || suggested;
     if (!url) return new InvalidValue('Please type the base URL, e.g. https://host/v1.');

@@ -11,7 +11,7 @@ import type { ConfigProblem } from '../config/config-values.js';
 import type { NamedEndpointSettings } from './endpoint-registry.js';
 import { noLocalServerHelp, type LocalDiscovery } from './local-discovery.js';
 import { probeNearbyServers } from './container.js';
-import { takesListedModel } from './stand-in-model.js';
+import { takesListedModel } from './default-model.js';
 import { detectProvider } from '../config/providers.js';
 import type { Logger } from '../log.js';
 
