@@ -82,23 +82,23 @@ export class PromptRunner {
   }
 
   private async compact(session: Session, send: Send, signal: AbortSignal): Promise<PromptResponse> {
-    const live = this.live(session);
-    if (live.turns.length === 0) {
+    const conversation = this.conversation(session);
+    if (conversation.turns.length === 0) {
       await send([agentText('Nothing to compact yet: there are no turns since the conversation started or was last cleared.')]);
       return { stopReason: 'end_turn' };
     }
-    const outcome = await this.ask(session, live, { role: 'user', content: promptToUserContent(withUnanswered(live.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, send, signal);
+    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, send, signal);
     if (outcome.stopReason === 'end_turn' && !outcome.error && outcome.text.trim()) {
       await this.save(session, { type: 'compact', at: new Date().toISOString(), summary: outcome.text.trim() });
-      const turns = live.turns.length === 1 ? '1 earlier turn' : `${live.turns.length} earlier turns`;
+      const turns = conversation.turns.length === 1 ? '1 earlier turn' : `${conversation.turns.length} earlier turns`;
       await send([agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);
     }
     return this.response(outcome);
   }
 
   private async turn(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient): Promise<PromptResponse> {
-    const live = this.live(session);
-    const outcome = await this.ask(session, live, { role: 'user', content: promptToUserContent(withUnanswered(live.unanswered, prompt)) }, send, signal, turnClient);
+    const conversation = this.conversation(session);
+    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, prompt)) }, send, signal, turnClient);
     // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
     if (!outcome.error || outcome.text || outcome.steps.length > 0) {
       const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };
@@ -117,7 +117,7 @@ export class PromptRunner {
   }
 
   /** The conversation sent to the model, its tool calls as the session's provider wants them (DeepSeek wants their reasoning back). */
-  private live(session: Session): LiveConversation {
+  private conversation(session: Session): LiveConversation {
     const target = this.state.registry.resolve(session.model);
     return liveConversation(session.records, toolMessageRules(target?.endpoint.profile));
   }
@@ -126,7 +126,7 @@ export class PromptRunner {
    * Sends the live conversation plus `current` to the session's model, trimmed to its context
    * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools.
    */
-  private async ask(session: Session, { turns, summary }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal, turnClient?: TurnClient): Promise<AgentLoopOutcome> {
+  private async sendToModel(session: Session, { turns, summary }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal, turnClient?: TurnClient): Promise<AgentLoopOutcome> {
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model);
     if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
