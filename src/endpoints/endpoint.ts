@@ -128,7 +128,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     enabled: deps.enabled ?? true,
     authorize,
   });
-  const serverWindow = serverContextLookup({ provider: resolved.provider, baseUrl: settings.baseUrl, headers: authHeaders, extraBody: settings.extraBody, fetch: deps.fetch });
+  const serverWindow = serverContextLookup({ query: resolved.profile.contextWindowQuery, baseUrl: settings.baseUrl, headers: authHeaders, extraBody: settings.extraBody, fetch: deps.fetch });
   // On the native API the window is the one asked for; after a fallback to /v1, the server's own.
   const contextWindowOf = nativeChat ? async (model: string) => (await nativeChat.window(model)) ?? serverWindow(model) : serverWindow;
   return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, contextWindowOf, nativeChat };
