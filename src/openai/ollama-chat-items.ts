@@ -120,7 +120,7 @@ export function createOllamaChatDecoder(maxLineBytes?: number): OllamaChatDecode
     push: (bytes) => read(framer.push(bytes)),
     end() {
       const items = read(framer.end());
-      if (!reader.done && !failed) throw new StreamBrokenError('the stream ended without its final "done" line');
+      if (!reader.done && !failed) throw new StreamBrokenError('its final "done" line never came');
       return items;
     },
   };

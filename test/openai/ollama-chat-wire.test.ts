@@ -81,7 +81,7 @@ describe('createOllamaChatDecoder', () => {
   it('says the stream broke when it ends without the done line', () => {
     const decoder = createOllamaChatDecoder();
     expect(decoder.push(bytes('{"message":{"role":"assistant","content":"Hel"},"done":false}\n'))).toEqual([{ kind: 'delta', field: 'content', text: 'Hel' }]);
-    expect(() => decoder.end()).toThrow(/without its final "done" line/);
+    expect(() => decoder.end()).toThrow(/final "done" line never came/);
   });
 
   it('ends quietly after an error line (the error item says it all)', () => {
