@@ -8,14 +8,15 @@ const tokens = (value: number) => `${value.toLocaleString('en-US')} tokens`;
 
 /**
  * The rows for one endpoint, indented like the configuration rows.
- * @param facts - what the endpoint's native router saw; `undefined` when the setting is 0 on an Ollama endpoint
+ * @param facts - what the endpoint's native router saw; `undefined` when the server could not be asked
  */
 export function ollamaRows(facts: OllamaWindowFacts | undefined): string[] {
   const rows: [string, string][] = [];
   if (!facts) {
-    rows.push(['chat API', 'OpenAI-compatible /v1 (OPENAI_ACP_OLLAMA_NUM_CTX=0: the server\'s own window)']);
+    rows.push(['chat API', 'unknown: the server could not be asked']);
   } else if (facts.api.kind === 'v1') {
-    rows.push(['chat API', `OpenAI-compatible /v1: the native /api/chat is not served (${facts.api.reason}), so the window is the server's own`]);
+    const why = facts.setting === 0 ? 'OPENAI_ACP_OLLAMA_NUM_CTX=0' : `the native /api/chat is not served (${facts.api.reason})`;
+    rows.push(['chat API', `OpenAI-compatible /v1: ${why}, so the window is the server's own`]);
   } else {
     rows.push(['chat API', `Ollama native ${facts.api.url} (options.num_ctx)`]);
     if (facts.asked !== undefined) {

@@ -68,8 +68,8 @@ export interface Endpoint {
    */
   readonly contextWindowOf?: ((model: string) => Promise<number | undefined>) | undefined;
   /**
-   * The native chat API in use (Ollama's `/api/chat`, when the profile has one and
-   * `ollamaNumCtx` is not 0): its window, memory note and `doctor` facts. `undefined` otherwise.
+   * The native chat API of the provider (Ollama's `/api/chat`, when the profile has one; used
+   * when `ollamaNumCtx` is not 0): its window, memory note and `doctor` facts. `undefined` otherwise.
    */
   readonly nativeChat?: OllamaNativeChat | undefined;
 }
@@ -94,8 +94,9 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
   const authHeaders = buildAuthHeaders(resolved.bearerKey, resolved.headers);
   const numCtx = settings.ollamaNumCtx ?? CONFIG_DEFAULTS.ollamaNumCtx;
   const nativeProfile = resolved.profile.nativeChat;
+  // Built even at 0, when it routes nothing: doctor reads the server's windows through it.
   const nativeChat =
-    nativeProfile && numCtx > 0
+    nativeProfile
       ? new OllamaNativeChat({ baseUrl: settings.baseUrl, numCtx, profile: nativeProfile, headers: authHeaders, extraBody: settings.extraBody, logger: deps.logger, fetch: deps.fetch })
       : undefined;
   const client = new ChatCompletionsClient({

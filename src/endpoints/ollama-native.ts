@@ -31,7 +31,7 @@ const NOT_SERVED = new Map<string, string>();
 export interface OllamaNativeOptions {
   /** The endpoint base, e.g. `http://127.0.0.1:11434/v1`; the native API is at its root. */
   baseUrl: string;
-  /** `OPENAI_ACP_OLLAMA_NUM_CTX`, tokens, > 0. */
+  /** `OPENAI_ACP_OLLAMA_NUM_CTX`, tokens; 0: Chat Completions (`target` routes nothing; `describe` still reads the server). */
   numCtx: number;
   profile: NativeChatProfile;
   /** Auth and user headers, as the endpoint sends them. */
@@ -78,7 +78,7 @@ export class OllamaNativeChat implements NativeChatRouter {
   }
 
   async target(model: string): Promise<NativeChatTarget | undefined> {
-    if (this.notServed) return undefined;
+    if (this.options.numCtx === 0 || this.notServed) return undefined;
     const facts = await this.show(model);
     if (this.notServed) return undefined;
     return { url: `${this.root}/api/chat`, numCtx: this.windowFrom(facts), think: this.thinkStyle(model, facts) };
@@ -122,8 +122,8 @@ export class OllamaNativeChat implements NativeChatRouter {
   async describe(model: string): Promise<OllamaWindowFacts> {
     const facts = await this.show(model);
     const running = parseOllamaPs(await this.getJson('GET', '/api/ps'), model);
-    const reason = this.notServed;
     const setting = this.options.numCtx;
+    const reason = setting === 0 ? 'OPENAI_ACP_OLLAMA_NUM_CTX=0' : this.notServed;
     const out: OllamaWindowFacts = reason ? { api: { kind: 'v1', reason }, setting } : { api: { kind: 'native', url: `${this.root}/api/chat` }, asked: this.windowFrom(facts), setting };
     if (facts?.trained) out.trained = facts.trained;
     if (facts?.capabilities) out.thinks = facts.capabilities.includes('thinking');

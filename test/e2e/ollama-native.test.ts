@@ -201,6 +201,17 @@ describe('doctor against Ollama', () => {
     expect(checkLine(run.stdout, 'one-token streamed completion')).toMatch(/^✓/);
   });
 
+  it('with OPENAI_ACP_OLLAMA_NUM_CTX=0: /v1, and the server\'s own runtime window', async () => {
+    const server = await startFakeOllama({});
+    servers.push(server);
+    const home = tempHome();
+    const run = await runCli(['doctor'], { home, env: cleanEnv(home, { OPENAI_BASE_URL: server.baseUrl, OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b', OPENAI_ACP_OLLAMA_NUM_CTX: '0' }) });
+    expect(run.stdout).toMatch(/chat API\s+OpenAI-compatible \/v1: OPENAI_ACP_OLLAMA_NUM_CTX=0/);
+    expect(run.stdout).toMatch(/runtime window\s+4,096 tokens/);
+    expect(run.stdout).toMatch(/trained window\s+40,960 tokens/);
+    expect(chats(server)).toHaveLength(0);
+  });
+
   it('says when /api/chat is not served and /v1 is used', async () => {
     const server = await startFakeOllama({ chat: 'not-served' });
     servers.push(server);
