@@ -62,7 +62,8 @@ export interface Endpoint {
   readonly client: ChatCompletionsClient;
   readonly catalog: ModelCatalog;
   /**
-   * The context window (tokens) the server reports for `model` when `/models` did not: Ollama's
+   * The context window (tokens) for `model` when `/models` did not say: on Ollama's native API the
+   * window each request asks for (`ollama-native.ts`); else what the server reports, Ollama's
    * `/api/show`, LM Studio's `/api/v0/models` (see `server-context.ts`); `undefined` for other
    * providers or when the server does not say. Cached; bounded by 2 s; never rejects.
    */

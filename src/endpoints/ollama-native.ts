@@ -67,6 +67,8 @@ export class OllamaNativeChat implements NativeChatRouter {
   private readonly shows = new Map<string, Promise<ShowFacts | undefined>>();
   private readonly answeredModels = new Set<string>();
   private readonly checkedMemory = new Set<string>();
+  /** Models whose route was logged. */
+  private readonly announced = new Set<string>();
 
   constructor(private readonly options: OllamaNativeOptions) {
     this.root = options.baseUrl.trim().replace(/[?#].*$/, '').replace(/\/+$/, '').replace(/\/v1$/, '');
@@ -81,7 +83,12 @@ export class OllamaNativeChat implements NativeChatRouter {
     if (this.options.numCtx === 0 || this.notServed) return undefined;
     const facts = await this.show(model);
     if (this.notServed) return undefined;
-    return { url: `${this.root}/api/chat`, numCtx: this.windowFrom(facts), think: this.thinkStyle(model, facts) };
+    const target: NativeChatTarget = { url: `${this.root}/api/chat`, numCtx: this.windowFrom(facts), think: this.thinkStyle(model, facts) };
+    if (!this.announced.has(model)) {
+      this.announced.add(model);
+      this.options.logger?.info(`chat with ${model} goes to Ollama's native API with a ${target.numCtx}-token window (options.num_ctx)`, { url: target.url, model, numCtx: target.numCtx, trained: facts?.trained });
+    }
+    return target;
   }
 
   fallBack(reason: string): void {
