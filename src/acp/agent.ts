@@ -25,6 +25,7 @@ import { changeProviders, type ProviderChangeState } from './provider-change.js'
 import { replayUpdates } from './replay.js';
 import { legacyModes, MODE_CONFIG_ID, modeConfigOption, selectMode, sessionMode } from './session-modes.js';
 import { SessionTools } from './session-tools.js';
+import { SessionWindows } from './session-window.js';
 import { toolCapabilities } from '../tools/client-backend.js';
 import { clientEndpoint, SUPPORTED_API_TYPES } from './provider-methods.js';
 import { reasoningEffortLevels } from '../config/providers.js';
@@ -118,6 +119,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     return reasoningEffortLevels(target.endpoint.profile, target.model).filter((level) => level !== 'default');
   };
   const picker = new ModelPicker(thoughtLevels);
+  const windows = new SessionWindows({ config: () => config, picker, registry: () => registry });
   const sessionTools = new SessionTools(logger, () => ({ startupMs: config.mcpStartupMs, toolTimeoutMs: config.mcpToolTimeoutMs }));
   let capabilities = toolCapabilities(undefined);
   const runner = new PromptRunner({
@@ -161,6 +163,8 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     setImmediate(() => {
       void client.notify('session/update', { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: [...SLASH_COMMANDS] } }).catch(() => undefined);
     });
+  /** Sends the context meter (`usage_update`) once the answer naming the session has gone out and the window is known. */
+  const announceWindow = (client: AgentContext, session: Session) => setImmediate(() => void windows.announce(session, makeSender(client, session.id)));
   /** Holds a stored session again, with the model lists of now. */
   const restore = async (stored: StoredSession): Promise<Session> => {
     await ready();
@@ -243,6 +247,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       await openTools(session, params);
       logger.debug('session created', { sessionId: session.id, cwd: params.cwd });
       advertiseCommands(client, session.id);
+      announceWindow(client, session);
       return { sessionId: session.id, ...sessionAnswer(session) };
     })
     .onRequest('session/load', async ({ params, client }) => {
@@ -252,6 +257,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       await makeSender(client, session.id)(replayUpdates(session.records));
       logger.debug('session loaded', { sessionId: session.id, records: session.records.length });
       advertiseCommands(client, session.id);
+      announceWindow(client, session);
       return sessionAnswer(session);
     })
     .onRequest('session/resume', async ({ params, client }) => {
@@ -260,6 +266,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       await openTools(session, params);
       logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
       advertiseCommands(client, session.id);
+      announceWindow(client, session);
       return sessionAnswer(session);
     })
     .onRequest('session/list', async ({ params }) => {

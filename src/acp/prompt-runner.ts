@@ -24,6 +24,7 @@ import { sessionMode } from './session-modes.js';
 import type { SessionTools } from './session-tools.js';
 import { mcpNotices, prepareTurnTools } from './turn-tools.js';
 import { AGENT_NAME } from '../version.js';
+import { SessionWindows } from './session-window.js';
 
 /** Delivers updates to the client, in order. */
 export type Send = (updates: SessionUpdate[]) => Promise<void>;
@@ -56,7 +57,11 @@ function withError(response: PromptResponse, error: object): PromptResponse {
 
 /** Runs prompts; one instance per agent. */
 export class PromptRunner {
-  constructor(private readonly deps: PromptRunnerDeps) {}
+  private readonly windows: SessionWindows;
+
+  constructor(private readonly deps: PromptRunnerDeps) {
+    this.windows = new SessionWindows({ config: deps.config, picker: deps.picker, registry: deps.registry });
+  }
 
   /**
    * Answers one prompt. Never rejects for provider failures (they are explained to the user); a
@@ -161,7 +166,10 @@ export class PromptRunner {
         ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), tools: tools.builtinNames, mode: sessionMode(session), agentsMd: await readAgentsMd(session.cwd) })
         : undefined);
     const systemText = [base, summary && `Summary of the earlier conversation:\n${summary}`].filter(Boolean).join('\n\n');
-    const contextWindow = config.contextWindow ?? this.deps.picker.contextWindow(session) ?? (await target.endpoint.contextWindowOf?.(target.model));
+    const known = await this.windows.of(session, signal);
+    const contextWindow = known?.window;
+    const notice = this.windows.noticeOnce(session, known);
+    if (notice) await send([notice]);
     const plan = planContext({
       system: systemText ? { role: 'system', content: systemText } : undefined,
       turns,
@@ -188,6 +196,7 @@ export class PromptRunner {
       signal,
       send,
       contextWindow,
+      windowFix: known?.fix,
       logger: this.deps.logger,
     });
     // Only a single request's count matches the estimate of what was planned.

@@ -60,6 +60,15 @@ export interface ProfileVariant {
   modelsPath?: string | null;
 }
 
+/**
+ * How a server reports the context window it runs a model with (read by `server-context.ts`):
+ * - `ollama`: `GET /api/ps` `context_length` of the loaded model (the model is loaded first when
+ *   it is not), with `POST /api/show` for the trained window and a Modelfile's `num_ctx`;
+ * - `lmstudio`: `GET /api/v0/models` `loaded_context_length` (`max_context_length`: trained);
+ * - `llamacpp`: `GET /props` `default_generation_settings.n_ctx` (the window of one slot).
+ */
+export type ContextProbe = 'ollama' | 'lmstudio' | 'llamacpp';
+
 /** What differs for one provider family. Data only: the client reads it, it holds no code. */
 export interface ProviderProfile {
   id: ProviderId;
@@ -88,6 +97,13 @@ export interface ProviderProfile {
   defaultBaseUrl?: string;
   /** The environment variable people usually keep this provider's key in. */
   apiKeyEnv?: string;
+  /** How the server is asked for the window it runs a model with; absent: it is not asked (the `/models` list may still say). */
+  contextProbe?: ContextProbe;
+  /**
+   * How the user gives this server a larger context window, as a sentence part after "Fix: "
+   * (told when the window is small or a request overflows it); absent: the generic advice.
+   */
+  contextWindowFix?: string;
   /** Known quirks, in words. */
   notes: readonly string[];
   /** Where the facts above come from. */
@@ -176,6 +192,8 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
     detect: { port: 11434 },
     defaultBaseUrl: 'http://127.0.0.1:11434/v1',
+    contextProbe: 'ollama',
+    contextWindowFix: 'restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`), or set `PARAMETER num_ctx 32768` in a Modelfile and `ollama create` a model from it',
     notes: ['No key needed.', 'Older versions send no usage in streams.'],
     docs: 'https://github.com/ollama/ollama/blob/main/docs/openai.md',
   },
@@ -189,6 +207,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
     detect: { port: 8000 },
     defaultBaseUrl: 'http://127.0.0.1:8000/v1',
+    contextWindowFix: 'restart vLLM with a larger `--max-model-len` (e.g. `vllm serve MODEL --max-model-len 32768`), memory permitting',
     notes: ['Rejects unknown body fields with 400 extra_forbidden (pydantic).'],
     docs: 'https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html',
   },
@@ -202,6 +221,8 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
     detect: { port: 1234 },
     defaultBaseUrl: 'http://127.0.0.1:1234/v1',
+    contextProbe: 'lmstudio',
+    contextWindowFix: "load the model with a larger context length (LM Studio's model load settings, or `lms load MODEL --context-length 32768`)",
     notes: ['No key needed.'],
     docs: 'https://lmstudio.ai/docs/app/api/endpoints/openai',
   },
@@ -215,6 +236,8 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
     detect: { port: 8080 },
     defaultBaseUrl: 'http://127.0.0.1:8080/v1',
+    contextProbe: 'llamacpp',
+    contextWindowFix: 'restart llama-server with a larger context (`-c 32768`; with `--parallel N` each slot gets 1/N of it)',
     notes: ['Some versions answer an unsupported parameter with HTTP 500 "Unsupported param: NAME".'],
     docs: 'https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md',
   },
