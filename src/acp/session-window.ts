@@ -14,7 +14,7 @@ import type { Config } from '../config/config.js';
 import type { EndpointRegistry } from '../endpoints/endpoint-registry.js';
 import { learnedWindows, type LearnedWindows } from '../endpoints/learned-windows.js';
 import type { ServerWindow } from '../endpoints/server-context.js';
-import { resolveContextWindow, type ResolvedWindow } from '../endpoints/window-resolver.js';
+import { resolveContextWindow, SMALL_WINDOW_TOKENS, type ResolvedWindow } from '../endpoints/window-resolver.js';
 import { liveConversation } from '../sessions/conversation.js';
 import type { Session } from '../sessions/session-manager.js';
 import { estimateTokens } from '../turn/context-window.js';
@@ -22,8 +22,7 @@ import { DEFAULT_WINDOW_FIX } from '../openai/user-errors.js';
 import type { ModelPicker } from './model-picker.js';
 import { windowUsage } from './to-acp.js';
 
-/** Below this window (tokens), coding work does not fit well: the user is told once per session. */
-export const SMALL_WINDOW_TOKENS = 16_384;
+export { SMALL_WINDOW_TOKENS } from '../endpoints/window-resolver.js';
 
 /** A resolved window with what the user may need to hear about it. */
 export interface KnownWindow extends ResolvedWindow {

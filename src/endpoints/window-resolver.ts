@@ -14,6 +14,9 @@
  *    `max_context_length`), an upper bound of what any server runs.
  */
 
+/** Below this window (tokens), coding work does not fit well: the user is told, with the server's fix. */
+export const SMALL_WINDOW_TOKENS = 16_384;
+
 /** Where a window came from. */
 export type WindowSource = 'configured' | 'learned' | 'runtime' | 'catalogue' | 'trained';
 
