@@ -5,7 +5,7 @@
 import type { AgentContext, ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ChatRequest } from '../openai/chat-client.js';
 import type { Config } from '../config/config.js';
-import { planContext, trimmingNotice } from '../turn/context-window.js';
+import { estimateTextTokens, planContext, trimmingNotice } from '../turn/context-window.js';
 import { CLEARED_TEXT, liveConversation, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
 import type { EndpointRegistry } from '../endpoints/endpoint-registry.js';
 import type { Logger } from '../log.js';
@@ -15,7 +15,7 @@ import { promptToUserContent } from '../turn/prompt-content.js';
 import type { Session, SessionManager } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type SessionStore, type TurnRecord } from '../sessions/session-store.js';
 import { COMPACT_INSTRUCTION, helpText, parseSlashCommand } from './slash-commands.js';
-import { agentText } from './to-acp.js';
+import { agentText, windowUsage } from './to-acp.js';
 import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
 import type { ClientToolCapabilities } from '../tools/client-backend.js';
 import { defaultSystemPrompt, readAgentsMd } from '../turn/system-prompt.js';
@@ -107,6 +107,9 @@ export class PromptRunner {
       await this.save(session, { type: 'compact', at: new Date().toISOString(), summary: outcome.text.trim() });
       const turns = live.turns.length === 1 ? '1 earlier turn' : `${live.turns.length} earlier turns`;
       await send([agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);
+      // The meter follows: the context is now the summary.
+      const known = await this.windows.of(session, signal);
+      if (known) await send([windowUsage(estimateTextTokens(outcome.text.trim()), known.window)]);
     }
     return this.response(outcome);
   }
