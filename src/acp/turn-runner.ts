@@ -152,7 +152,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     if (overflow?.window) (input.learned ?? learnedWindows).learn(client.options.url, request.model, overflow.window);
     if (failure && overflow && !seen.text && !seen.reasoning) {
       logger?.info('the request is over the context window', { model: request.model, ...overflow });
-      return { stopReason: 'end_turn', error: errorMeta(failure), text: '', reasoning: '', toolCalls: [], overflow: overflow.window ? { window: overflow.window } : {} };
+      return { stopReason: 'end_turn', error: errorMeta(failure), text: '', reasoning: '', toolCalls: [], overflow: overflow.window ? { window: overflow.window } : {}, ...(seen.usage ? { usage: toAcpUsage(seen.usage) } : {}) };
     }
     const said = failure instanceof ProviderHttpError ? failure.providerMessage : failure?.message;
     const words = overflow

@@ -166,7 +166,6 @@ export function recognizeOverflowIn(evidence: OverflowEvidence): ContextOverflow
   const parsed = parseJson(evidence.body.trim());
   const found = gather(parsed === undefined ? evidence.body : parsed, { texts: [], codes: [] });
   if (evidence.code) found.codes.push(evidence.code);
-  if (parsed !== undefined && typeof parsed === 'string') found.texts.push(parsed);
   const text = found.texts.join('\n');
   const coded = found.codes.some((code) => OVERFLOW_CODES.test(code.trim()));
   const readable = evidence.inStream || (evidence.status !== undefined && READ_STATUSES.has(evidence.status));
