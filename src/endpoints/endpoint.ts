@@ -58,7 +58,7 @@ export interface Endpoint {
   /**
    * What the server says of `model`'s context window (tokens): the window it runs the model with
    * and the trained one (Ollama `/api/ps` and `/api/show`, LM Studio `/api/v0/models`, llama.cpp
-   * `/props`; see `server-context.ts`); `{}` for servers whose profile has no `contextProbe` or
+   * `/props`; see `server-context.ts`); `{}` for servers whose profile has no `contextWindowQuery` or
    * when the server does not say. Cached; each request bounded by 2 s (an Ollama model load by
    * 5 min); never rejects.
    */
@@ -111,7 +111,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     enabled: deps.enabled ?? true,
     authorize,
   });
-  const serverWindowOf = serverWindowLookup({ probe: resolved.profile.contextProbe, baseUrl: settings.baseUrl, headers: buildAuthHeaders(resolved.bearerKey, resolved.headers), extraBody: settings.extraBody, fetch: deps.fetch });
+  const serverWindowOf = serverWindowLookup({ query: resolved.profile.contextWindowQuery, baseUrl: settings.baseUrl, headers: buildAuthHeaders(resolved.bearerKey, resolved.headers), extraBody: settings.extraBody, fetch: deps.fetch });
   return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, serverWindowOf };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The context window a self-hosted server runs a model with (its runtime window) and the one the
  * model was trained for, asked lazily and cached per endpoint. Which servers are asked, and how,
- * is profile data (`ProviderProfile.contextProbe`):
+ * is profile data (`ProviderProfile.contextWindowQuery`):
  * - Ollama: `GET /api/ps` `context_length` of the loaded model (`ollama-ps.ts`) is the window; it
  *   wins over `POST /api/show` (https://github.com/ollama/ollama/blob/main/docs/api.md#show-model-information):
  *   `model_info["<arch>.context_length"]` is the trained window, an upper bound only.
@@ -24,7 +24,7 @@
  * vLLM (`max_model_len`) and OpenRouter report theirs in `/models` already (`model-catalog.ts`).
  */
 import { defaultFetch, type FetchLike } from '../openai/http.js';
-import type { ContextProbe } from '../config/providers.js';
+import type { ContextWindowQuery } from '../config/provider-profiles.js';
 import { parseOllamaPs } from './ollama-ps.js';
 
 /** Bound of one look (one short request), in ms. */
@@ -97,8 +97,8 @@ export function requestedNumCtx(extraBody: Record<string, unknown> | undefined):
 
 /** What a look needs. */
 export interface ServerContextOptions {
-  /** How this server is asked (the profile's `contextProbe`); `undefined`: it is not. */
-  probe: ContextProbe | undefined;
+  /** How this server is asked (the profile's `contextWindowQuery`); `undefined`: it is not. */
+  query: ContextWindowQuery | undefined;
   /** The endpoint base, e.g. `http://127.0.0.1:11434/v1`; the native API is at its origin and path minus `/v1`. */
   baseUrl: string;
   /** Request headers (auth included), as the endpoint sends them. */
@@ -153,12 +153,12 @@ async function lookOllama(model: string, options: ServerContextOptions, root: st
 async function look(model: string, options: ServerContextOptions): Promise<ServerWindow> {
   const root = options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
   const short = options.timeoutMs ?? SERVER_CONTEXT_TIMEOUT_MS;
-  switch (options.probe) {
-    case 'ollama':
+  switch (options.query) {
+    case 'ollama-ps':
       return lookOllama(model, options, root);
-    case 'lmstudio':
+    case 'lmstudio-models':
       return parseLmStudioModels(await askJson(options, `${root}/api/v0/models`, undefined, short), model);
-    case 'llamacpp': {
+    case 'llamacpp-props': {
       const runtime = parseLlamaCppProps(await askJson(options, `${root}/props`, undefined, short));
       return runtime ? { runtime } : {};
     }
@@ -175,7 +175,7 @@ async function look(model: string, options: ServerContextOptions): Promise<Serve
 export function serverWindowLookup(options: ServerContextOptions, now: () => number = Date.now): (model: string) => Promise<ServerWindow> {
   const cache = new Map<string, { at: number; value: Promise<ServerWindow> }>();
   return async (model) => {
-    if (!options.probe) return {};
+    if (!options.query) return {};
     const hit = cache.get(model);
     if (hit) {
       if (now() - hit.at < RETRY_FAILED_AFTER_MS) return hit.value;

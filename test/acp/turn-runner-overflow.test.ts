@@ -82,7 +82,7 @@ describe('the agent loop without retries', () => {
     const outcome = await runAgentLoop({
       client: failing(new ProviderHttpError(400, { get: () => null }, OLLAMA_400, URL_)),
       request: { model: 'qwen3:8b', messages: [{ role: 'user', content: 'hi' }] },
-      spelling: { echoReasoning: false, shortToolCallIds: false },
+      toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
       maxSteps: 5,
       takesImages: false,
       signal: new AbortController().signal,

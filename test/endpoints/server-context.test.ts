@@ -107,7 +107,7 @@ const paths = (server: Server) => server.asked.map((a) => `${a.method} ${a.url}`
 describe('serverWindowLookup', () => {
   it('reads Ollama /api/ps of a loaded model (runtime) and /api/show (trained), with the endpoint key, once', async () => {
     const server = await serve({ 'GET /api/ps': PS_LOADED, 'POST /api/show': SHOW_TRAINED });
-    const lookup = serverWindowLookup({ probe: 'ollama', baseUrl: server.baseUrl, headers: { authorization: 'Bearer k-123' } });
+    const lookup = serverWindowLookup({ query: 'ollama-ps', baseUrl: server.baseUrl, headers: { authorization: 'Bearer k-123' } });
     expect(await Promise.all([lookup('qwen3:8b'), lookup('qwen3:8b')])).toEqual([{ runtime: 4096, trained: 40960 }, { runtime: 4096, trained: 40960 }]);
     expect(await lookup('qwen3:8b')).toEqual({ runtime: 4096, trained: 40960 });
     expect(paths(server).sort()).toEqual(['GET /api/ps', 'POST /api/show']);
@@ -122,7 +122,7 @@ describe('serverWindowLookup', () => {
       'POST /api/show': SHOW_TRAINED,
       'POST /api/generate': () => ((loaded = true), { model: 'qwen3:8b', response: '', done: true, done_reason: 'load' }),
     });
-    const lookup = serverWindowLookup({ probe: 'ollama', baseUrl: server.baseUrl, headers: {} });
+    const lookup = serverWindowLookup({ query: 'ollama-ps', baseUrl: server.baseUrl, headers: {} });
     expect(await lookup('qwen3:8b')).toEqual({ runtime: 4096, trained: 40960 });
     expect(paths(server).slice(2)).toEqual(['POST /api/generate', 'GET /api/ps']);
     expect(JSON.parse(server.asked.find((a) => a.url === '/api/generate')!.body)).toEqual({ model: 'qwen3:8b' });
@@ -130,37 +130,37 @@ describe('serverWindowLookup', () => {
 
   it("falls back to a Modelfile's num_ctx, else Ollama's default, when /api/ps does not say", async () => {
     const older = await serve({ 'GET /api/ps': { models: [{ name: 'qwen3:8b', size: 1 }] }, 'POST /api/show': SHOW_NUM_CTX });
-    expect(await serverWindowLookup({ probe: 'ollama', baseUrl: older.baseUrl, headers: {} })('qwen3:8b')).toEqual({ runtime: 16384, trained: 40960 });
+    expect(await serverWindowLookup({ query: 'ollama-ps', baseUrl: older.baseUrl, headers: {} })('qwen3:8b')).toEqual({ runtime: 16384, trained: 40960 });
     const failing = await serve({ 'GET /api/ps': { models: [] }, 'POST /api/show': SHOW_TRAINED });
-    expect(await serverWindowLookup({ probe: 'ollama', baseUrl: failing.baseUrl, headers: {} })('qwen3:8b')).toEqual({ runtime: OLLAMA_DEFAULT_CONTEXT, trained: 40960, assumed: true });
+    expect(await serverWindowLookup({ query: 'ollama-ps', baseUrl: failing.baseUrl, headers: {} })('qwen3:8b')).toEqual({ runtime: OLLAMA_DEFAULT_CONTEXT, trained: 40960, assumed: true });
     const small = await serve({ 'POST /api/show': { model_info: { 'x.context_length': 2048 } } });
-    expect(await serverWindowLookup({ probe: 'ollama', baseUrl: small.baseUrl, headers: {} })('tiny')).toEqual({ runtime: 2048, trained: 2048, assumed: true });
+    expect(await serverWindowLookup({ query: 'ollama-ps', baseUrl: small.baseUrl, headers: {} })('tiny')).toEqual({ runtime: 2048, trained: 2048, assumed: true });
   });
 
   it('takes options.num_ctx of the extra body over what the server says', async () => {
     const server = await serve({ 'GET /api/ps': PS_LOADED, 'POST /api/show': SHOW_TRAINED });
-    const lookup = serverWindowLookup({ probe: 'ollama', baseUrl: server.baseUrl, headers: {}, extraBody: { options: { num_ctx: 32768 } } });
+    const lookup = serverWindowLookup({ query: 'ollama-ps', baseUrl: server.baseUrl, headers: {}, extraBody: { options: { num_ctx: 32768 } } });
     expect(await lookup('qwen3:8b')).toEqual({ runtime: 32768, trained: 40960 });
     expect(paths(server)).not.toContain('POST /api/generate');
   });
 
   it('reads llama.cpp /props and LM Studio /api/v0/models', async () => {
     const llama = await serve({ 'GET /props': PROPS });
-    expect(await serverWindowLookup({ probe: 'llamacpp', baseUrl: llama.baseUrl, headers: {} })('any')).toEqual({ runtime: 8192 });
+    expect(await serverWindowLookup({ query: 'llamacpp-props', baseUrl: llama.baseUrl, headers: {} })('any')).toEqual({ runtime: 8192 });
     const lm = await serve({ 'GET /api/v0/models': { object: 'list', data: [{ id: 'qwen3-8b', type: 'llm', loaded_context_length: 8192, max_context_length: 32768 }] } });
-    const lookup = serverWindowLookup({ probe: 'lmstudio', baseUrl: lm.baseUrl, headers: {} });
+    const lookup = serverWindowLookup({ query: 'lmstudio-models', baseUrl: lm.baseUrl, headers: {} });
     expect(await lookup('qwen3-8b')).toEqual({ runtime: 8192, trained: 32768 });
     expect(await lookup('other')).toEqual({});
   });
 
   it('asks nothing without a probe, and gives up on a silent server within its bound', async () => {
     const server = await serve({});
-    expect(await serverWindowLookup({ probe: undefined, baseUrl: server.baseUrl, headers: {} })('m')).toEqual({});
+    expect(await serverWindowLookup({ query: undefined, baseUrl: server.baseUrl, headers: {} })('m')).toEqual({});
     expect(server.asked).toHaveLength(0);
     const silent = http.createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const started = Date.now();
-    const lookup = serverWindowLookup({ probe: 'llamacpp', baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`, headers: {}, timeoutMs: 200 });
+    const lookup = serverWindowLookup({ query: 'llamacpp-props', baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`, headers: {}, timeoutMs: 200 });
     expect(await lookup('m')).toEqual({});
     expect(Date.now() - started).toBeLessThan(2000);
     silent.closeAllConnections();
@@ -170,7 +170,7 @@ describe('serverWindowLookup', () => {
   it('asks again after a failure or an assumed window, once a minute has passed', async () => {
     const server = await serve({});
     let now = 0;
-    const lookup = serverWindowLookup({ probe: 'llamacpp', baseUrl: server.baseUrl, headers: {} }, () => now);
+    const lookup = serverWindowLookup({ query: 'llamacpp-props', baseUrl: server.baseUrl, headers: {} }, () => now);
     expect(await lookup('m')).toEqual({});
     expect(await lookup('m')).toEqual({});
     expect(server.asked).toHaveLength(1);
