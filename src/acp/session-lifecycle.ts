@@ -37,7 +37,7 @@ export async function newSession(state: AgentState, params: ToolParams & { cwd: 
   await openTools(state, session, params);
   state.logger.debug('session created', { sessionId: session.id, cwd: params.cwd });
   advertiseCommands(client, session.id);
-  announceWindow(state, client, session);
+  state.windows.announceTo(client, session);
   return { sessionId: session.id, ...sessionAnswer(state, session) };
 }
 
@@ -49,7 +49,7 @@ export async function loadSession(state: AgentState, params: ToolParams & { cwd:
   await updateSender(client, session.id)(replayUpdates(session.records));
   state.logger.debug('session loaded', { sessionId: session.id, records: session.records.length });
   advertiseCommands(client, session.id);
-  announceWindow(state, client, session);
+  state.windows.announceTo(client, session);
   return sessionAnswer(state, session);
 }
 
@@ -60,7 +60,7 @@ export async function resumeSession(state: AgentState, params: ToolParams & { cw
   await openTools(state, session, params);
   state.logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
   advertiseCommands(client, session.id);
-  announceWindow(state, client, session);
+  state.windows.announceTo(client, session);
   return sessionAnswer(state, session);
 }
 
@@ -130,11 +130,6 @@ export async function loadStored(state: AgentState, sessionId: string): Promise<
 /** Starts the session's tools (roots, MCP servers) for a new, loaded or resumed session; MCP servers only with tools on. */
 export async function openTools(state: AgentState, session: Session, params: ToolParams): Promise<void> {
   await state.tools.open(session.id, session.cwd, state.config.tools ? params : { additionalDirectories: params.additionalDirectories });
-}
-
-/** Sends the context meter (`usage_update`) once the answer naming the session has gone out and the window is known. */
-export function announceWindow(state: AgentState, client: AgentContext, session: Session): void {
-  setImmediate(() => void state.windows.announce(session, updateSender(client, session.id)));
 }
 
 /** Sends `available_commands_update` once the answer naming the session has gone out. */

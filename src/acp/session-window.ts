@@ -9,7 +9,7 @@
  * (nor of the saved assistant text the model reads back), and updates sent outside a prompt turn
  * are not shown by every client.
  */
-import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { Config } from '../config/config.js';
 import type { EndpointRegistry } from '../endpoints/endpoint-registry.js';
 import { learnedWindows, type LearnedWindows } from '../endpoints/learned-windows.js';
@@ -118,6 +118,17 @@ export class SessionWindows {
     if (!known || known.window >= SMALL_WINDOW_TOKENS || this.told.has(session)) return undefined;
     this.told.add(session);
     return { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${smallWindowNotice(session.model, known)}\n\n` } };
+  }
+
+  /**
+   * {@link announce} to `client` once the current request's answer has gone out (the client must
+   * know the session first): after `session/new`, `load`, `resume` and a model change.
+   */
+  announceTo(client: AgentContext, session: Session): void {
+    const send = async (updates: SessionUpdate[]) => {
+      for (const update of updates) await client.notify('session/update', { sessionId: session.id, update });
+    };
+    setImmediate(() => void this.announce(session, send));
   }
 
   /**

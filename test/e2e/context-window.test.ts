@@ -123,3 +123,17 @@ describe('a llama.cpp server', () => {
     expect(server.requests.some((r) => r.url === '/props')).toBe(false);
   });
 });
+
+describe('a model change', () => {
+  it("sends the meter with the new model's window", async () => {
+    const server = await startServer();
+    server.setModels({ object: 'list', data: [{ id: 'big', context_length: 131072 }, { id: 'small', context_length: 8192 }] });
+    const agent = launch(server, { OPENAI_MODEL: 'big' });
+    const sessionId = await agent.start();
+    await waitFor(() => meters(agent, sessionId).length > 0, 10_000, 'the meter after session/new');
+    expect(meters(agent, sessionId)).toEqual([{ sessionUpdate: 'usage_update', used: 0, size: 131072 }]);
+    expect((await agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'small' })).error).toBeUndefined();
+    await waitFor(() => meters(agent, sessionId).length > 1, 10_000, 'the meter after the model change');
+    expect(meters(agent, sessionId)[1]).toEqual({ sessionUpdate: 'usage_update', used: 0, size: 8192 });
+  });
+});
