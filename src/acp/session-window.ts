@@ -77,13 +77,13 @@ function sourceWords(known: KnownWindow): string {
 /**
  * The notice for a window below {@link SMALL_WINDOW_TOKENS}, e.g. "The context window of
  * qwen3:8b is 4,096 tokens (the window the server runs the model with): small for coding work…
- * Fix: restart Ollama with…".
+ * To give it more: restart Ollama with…".
  */
 export function smallWindowNotice(model: string, known: KnownWindow): string {
   const trained = known.server.trained && known.server.trained > known.window ? ` The model itself can take ${grouped(known.server.trained)}.` : '';
   return (
     `The context window of ${model} is ${grouped(known.window)} tokens (${sourceWords(known)}): small for coding work, so long files and command output will be cut and earlier steps left out or summarised.${trained} ` +
-    `For ${grouped(SMALL_WINDOW_TOKENS * 2)} tokens or more: ${known.fix}.`
+    `To give it more: ${known.fix}.`
   );
 }
 
