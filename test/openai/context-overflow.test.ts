@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { recognizeOverflow, recognizeOverflowIn, saysContextOverflow } from '../../src/openai/context-overflow.js';
 import { ProviderConnectionError, ProviderHttpError, ProviderReportedError } from '../../src/openai/errors.js';
+import { parseRejection } from '../../src/openai/rejection.js';
 
 interface Case {
   name: string;
@@ -26,6 +27,13 @@ describe('recognizeOverflowIn on real provider answers (test/fixtures/context-ov
       const found = recognizeOverflowIn({ status: c.status ?? undefined, body: c.body, code: c.code, inStream: c.inStream });
       expect(found).toEqual(c.expected ?? undefined);
     });
+  }
+});
+
+describe('the adaptive-parameter reader leaves overflows alone', () => {
+  const sent = { model: 'm', messages: [{ role: 'system', content: 's' }, { role: 'user', content: 'u' }], stream: true, stream_options: { include_usage: true }, max_tokens: 4096, temperature: 0.2, tools: [], tool_choice: 'auto' };
+  for (const c of cases.filter((c) => c.expected && c.status !== null)) {
+    it(c.name, () => expect(parseRejection(c.status!, c.body, sent)).toBeUndefined());
   }
 });
 
