@@ -9,7 +9,7 @@ import { OllamaNativeChat } from './ollama-native.js';
 import type { FetchLike } from '../openai/http.js';
 import type { Logger } from '../log.js';
 import { ModelCatalog } from './model-catalog.js';
-import { serverContextLookup } from './server-context.js';
+import { serverWindowLookup, type ServerWindow } from './server-context.js';
 import { resolveEndpoint, type ProviderId, type ProviderProfile, type ResolvedEndpoint } from '../config/providers.js';
 import { AGENT_NAME, VERSION } from '../version.js';
 import { cloudAuthorizer, type CloudAuthDeps } from './cloud-auth.js';
@@ -62,12 +62,14 @@ export interface Endpoint {
   readonly client: ChatCompletionsClient;
   readonly catalog: ModelCatalog;
   /**
-   * The context window (tokens) for `model` when `/models` did not say: on Ollama's native API the
-   * window each request asks for (`ollama-native.ts`); else what the server reports, Ollama's
-   * `/api/show`, LM Studio's `/api/v0/models` (see `server-context.ts`); `undefined` for other
-   * providers or when the server does not say. Cached; bounded by 2 s; never rejects.
+   * What the server says of `model`'s context window (tokens): the window it runs the model with
+   * and the trained one (Ollama `/api/ps` and `/api/show`, LM Studio `/api/v0/models`, llama.cpp
+   * `/props`; see `server-context.ts`); on Ollama's native API, the window each request asks for
+   * (`ollama-native.ts`) is the runtime one. `{}` for servers whose profile has no
+   * `contextWindowQuery` or when the server does not say. Cached; each request bounded by 2 s (an
+   * Ollama model load by 5 min); never rejects.
    */
-  readonly contextWindowOf?: ((model: string) => Promise<number | undefined>) | undefined;
+  readonly serverWindowOf?: ((model: string) => Promise<ServerWindow>) | undefined;
   /**
    * The native chat API of the provider (Ollama's `/api/chat`, when the profile has one; used
    * when `ollamaNumCtx` is not 0): its window, memory note and `doctor` facts. `undefined` otherwise.
@@ -130,10 +132,11 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     enabled: deps.enabled ?? true,
     authorize,
   });
-  const serverWindow = serverContextLookup({ query: resolved.profile.contextWindowQuery, baseUrl: settings.baseUrl, headers: authHeaders, extraBody: settings.extraBody, fetch: deps.fetch });
-  // On the native API the window is the one asked for; after a fallback to /v1, the server's own.
-  const contextWindowOf = nativeChat ? async (model: string) => (await nativeChat.window(model)) ?? serverWindow(model) : serverWindow;
-  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, contextWindowOf, nativeChat };
+  const serverWindow = serverWindowLookup({ query: resolved.profile.contextWindowQuery, baseUrl: settings.baseUrl, headers: authHeaders, extraBody: settings.extraBody, fetch: deps.fetch });
+  // On the native API the runtime window is the one asked for (and the model is not loaded with
+  // another one first); after a fallback to /v1, or at OPENAI_ACP_OLLAMA_NUM_CTX=0, the server's own.
+  const serverWindowOf = nativeChat ? async (model: string) => (await nativeChat.serverWindow(model)) ?? serverWindow(model) : serverWindow;
+  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, serverWindowOf, nativeChat };
 }
 
 /** The auth and user headers every request of this endpoint carries. */

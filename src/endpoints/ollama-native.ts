@@ -108,6 +108,17 @@ export class OllamaNativeChat implements NativeChatRouter {
   }
 
   /**
+   * The window report for `model` when the native API is used: the window asked for as the
+   * runtime one (each request sets it), the trained one from `/api/show`; `undefined` on `/v1`.
+   */
+  async serverWindow(model: string): Promise<{ runtime: number; trained?: number } | undefined> {
+    const target = await this.target(model);
+    if (!target?.numCtx) return undefined;
+    const trained = (await this.show(model))?.trained;
+    return trained ? { runtime: target.numCtx, trained } : { runtime: target.numCtx };
+  }
+
+  /**
    * Once per model, after its first native answer: the words telling the user that the model
    * runs partly on the CPU at this window, with a smaller window that would fit, or `undefined`.
    * Never rejects.
