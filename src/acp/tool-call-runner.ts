@@ -12,7 +12,7 @@ import type { Logger } from '../log.js';
 import type { ToolCallResult } from '../openai/turn-accumulator.js';
 import type { ToolResultRecord } from '../sessions/session-records.js';
 import { parseToolArguments } from '../tools/arguments.js';
-import { executeBuiltin, presentToolCall } from '../tools/builtin-tools.js';
+import { executeBuiltin } from '../tools/builtin-tools.js';
 import { raceAbort } from '../tools/client-backend.js';
 import { builtinTool, isBuiltinToolName } from '../tools/definitions.js';
 import { parseMcpArguments } from '../tools/mcp/mcp-arguments.js';
@@ -20,6 +20,8 @@ import type { McpServers } from '../tools/mcp/mcp-servers.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import { capForModel } from '../tools/output-cap.js';
 import { alwaysScope, decidePermission, permissionKey, permissionOptions, readPermissionOutcome, type PermissionSubject, type SessionMode } from '../tools/permission.js';
+import { presentToolCall, textContent as text } from '../tools/present.js';
+import { outcomeToUpdate } from '../tools/to-update.js';
 import type { ToolBackend, ToolOutcome, ToolPresentation, WorkspaceRoots } from '../tools/tool-types.js';
 import { isWithin, resolveToolPath } from '../tools/workspace.js';
 
@@ -54,9 +56,6 @@ let counter = 0;
 function newToolCallId(): string {
   return `call-${Date.now().toString(36)}-${(++counter).toString(36)}`;
 }
-
-/** Content shown for a plain text. */
-const text = (value: string): ToolCallContent => ({ type: 'content', content: { type: 'text', text: value } });
 
 /**
  * Runs one call end to end and returns its record (what the model is told is `forModel`), with
@@ -97,20 +96,18 @@ export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Pro
     return deps.send([announce, ...updates]);
   };
 
-  const finish = async (status: 'completed' | 'failed', outcome: ToolOutcome & { release?: () => Promise<void> }) => {
-    const update: SessionUpdate = { sessionUpdate: 'tool_call_update', toolCallId, status, content: outcome.content };
-    if (outcome.rawOutput) update.rawOutput = outcome.rawOutput;
-    if (outcome.locations) update.locations = outcome.locations;
+  const finish = async (outcome: ToolOutcome & { release?: () => Promise<void> }) => {
     try {
-      await send([update]);
+      await send([{ sessionUpdate: 'tool_call_update', ...outcomeToUpdate(toolCallId, outcome) }]);
     } finally {
       await outcome.release?.();
     }
+    const status = outcome.failed ? 'failed' : 'completed';
     return outcome.images ? { ...record(status, outcome), images: outcome.images } : record(status, outcome);
   };
-  const fail = (message: string) => finish('failed', { failed: true, forModel: message, content: [text(message)] });
+  const fail = (message: string) => finish({ failed: true, forModel: message, content: [text(message)] });
   // The connection may already be going away on a cancel: the record is kept even if the update is lost.
-  const cancelled = () => finish('failed', { failed: true, forModel: CANCELLED, content: [text('Cancelled.')] }).catch(() => record('failed', { forModel: CANCELLED, content: [text('Cancelled.')] }));
+  const cancelled = () => finish({ failed: true, forModel: CANCELLED, content: [text('Cancelled.')] }).catch(() => record('failed', { forModel: CANCELLED, content: [text('Cancelled.')] }));
 
   // Unknown tools and bad arguments go back to the model with the tool's parameters.
   if (!parsed.ok) return fail(parsed.error);
@@ -134,7 +131,7 @@ export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Pro
   await send([{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' }]);
   try {
     const outcome = mcpTool ? await runMcpTool(mcpTool, args, deps) : await runBuiltin(call.name, args, toolCallId, deps);
-    return await finish(outcome.failed ? 'failed' : 'completed', outcome);
+    return await finish(outcome);
   } catch (error) {
     if (deps.signal.aborted) return cancelled();
     deps.logger.error('tool call failed with an internal error', { tool: call.name, error: (error as Error)?.stack ?? String(error) });

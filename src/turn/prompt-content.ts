@@ -81,12 +81,6 @@ function trimNewlines(text: string): string {
   return text.replace(/^\n+|\n+$/g, '');
 }
 
-/** The plain-text rendering of user content (for titles, logs and history summaries). */
-export function userContentText(content: string | ChatRequestContentPart[]): string {
-  if (typeof content === 'string') return content;
-  return content.map((part) => (part.type === 'text' ? part.text : '[image]')).join('\n');
-}
-
 function nameOfUri(uri: string): string {
   const path = uri.replace(/[?#].*$/, '').replace(/\/+$/, '');
   const name = path.slice(path.lastIndexOf('/') + 1);

@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
-import { blockToText, imageToPart, promptToUserContent, userContentText } from '../../src/turn/prompt-content.js';
+import { blockToText, imageToPart, promptToUserContent } from '../../src/turn/prompt-content.js';
 
 const BLOB = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -136,12 +136,5 @@ describe('images', () => {
 
   it('an image alone gives a single part, no empty text parts', () => {
     expect(promptToUserContent([image('AAAA')])).toEqual([{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }]);
-  });
-});
-
-describe('userContentText', () => {
-  it('renders a string as is and parts with [image]', () => {
-    expect(userContentText('hi')).toBe('hi');
-    expect(userContentText([{ type: 'text', text: 'a' }, { type: 'image_url', image_url: { url: 'data:x' } }])).toBe('a\n[image]');
   });
 });
