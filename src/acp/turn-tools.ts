@@ -10,7 +10,7 @@ import type { ToolCallResult } from '../openai/turn-accumulator.js';
 import type { Session } from '../sessions/session-manager.js';
 import { mayBeTextToolCall, parseTextToolCalls } from '../turn/text-tool-calls.js';
 import { createClientBackend, type ClientToolCapabilities } from '../tools/client-backend.js';
-import { BUILTIN_TOOLS, builtinChatTools, readOnlyToolNames } from '../tools/definitions.js';
+import { BUILTIN_TOOL_NAMES, builtinChatTools, readOnlyToolNames } from '../tools/definitions.js';
 import { createLocalBackend } from '../tools/local/local-backend.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import type { AgentLoopInput, ToolOffer } from './agent-loop.js';
@@ -18,9 +18,6 @@ import { rememberChoice, rememberedChoices, sessionMode } from './session-modes.
 import type { SessionToolState } from './session-tools.js';
 import { agentText } from './to-acp.js';
 import type { TextToolCalls } from './turn-runner.js';
-
-/** Built-in tool names; MCP tools never take them. */
-const BUILTIN_NAMES: ReadonlySet<string> = new Set(BUILTIN_TOOLS.map((tool) => tool.name));
 
 /** What preparing a turn's tools needs. */
 export interface TurnToolsInput {
@@ -51,7 +48,7 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
   const offer = (): ToolOffer => {
     const mcpTools = new Map<string, McpToolDescriptor>();
     const definitions: NonNullable<ToolOffer['definitions']>[number][] = [...builtins];
-    for (const tool of state.mcp?.tools(BUILTIN_NAMES, { gemini }) ?? []) {
+    for (const tool of state.mcp?.tools(BUILTIN_TOOL_NAMES, { gemini }) ?? []) {
       if (readOnly && !tool.readOnly) continue;
       mcpTools.set(tool.name, tool);
       definitions.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } });

@@ -126,9 +126,12 @@ export const BUILTIN_TOOLS: readonly BuiltinToolDefinition[] = [
 
 const byName = new Map<string, BuiltinToolDefinition>(BUILTIN_TOOLS.map((tool) => [tool.name, tool]));
 
+/** The built-in tool names (the names MCP tools are named apart from). */
+export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set(byName.keys());
+
 /** True when `name` is one of the built-in tools. */
 export function isBuiltinToolName(name: string): name is BuiltinToolName {
-  return byName.has(name);
+  return BUILTIN_TOOL_NAMES.has(name);
 }
 
 /**
