@@ -8,7 +8,7 @@
 import { maxTokensParam, type MaxTokensParam } from '../config/providers.js';
 import type { ProviderProfile, ReasoningSpelling } from '../config/provider-profiles.js';
 import type { ChatMessage } from './openai-types.js';
-import { mergeExtraBody } from './extra-body.js';
+import { mergeExtraBody } from '../config/extra-body.js';
 
 /** One chat request, independent of the endpoint. */
 export interface ChatRequest {
