@@ -17,7 +17,7 @@ import { parseProviderId, PROVIDER_IDS } from '../config/providers.js';
 import { PROVIDER_PROFILES, type ProviderId } from '../config/provider-profiles.js';
 import { createLinePrompter, type LinePrompter } from './line-prompter.js';
 import { modelsProblem } from './models.js';
-import { scrubSecrets } from './mask.js';
+import { scrubSecrets } from '../redact.js';
 import { probeModels } from './probes.js';
 
 /** What the wizard runs with. */
