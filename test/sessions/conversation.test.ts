@@ -38,7 +38,7 @@ describe('turnMessages', () => {
     expect(JSON.stringify(messages)).not.toContain('secret thoughts');
   });
 
-  it('joins several text blocks and keeps an image as a content part', () => {
+  it('sets several text blocks apart and keeps an image as a content part', () => {
     const prompt: ContentBlock[] = [
       { type: 'text', text: 'look at ' },
       { type: 'text', text: 'this' },
@@ -48,7 +48,7 @@ describe('turnMessages', () => {
     expect(user).toEqual({
       role: 'user',
       content: [
-        { type: 'text', text: 'look at this' },
+        { type: 'text', text: 'look at \n\nthis' },
         { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
       ],
     });
