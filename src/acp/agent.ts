@@ -129,6 +129,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     config: () => config,
     registry: () => registry,
     store: () => storeReady,
+    configOptions: (session) => configOptions(session),
     explain: () => {
       if (configError) {
         return `openai-acp is not configured correctly, so nothing was sent to the model:\n${describeConfigProblems(configError.problems)}\nFix the setting (environment, .env file, config file or flags) and restart the agent.`;

@@ -2,7 +2,7 @@
  * One `session/prompt`, start to end: a slash command handled here, or a model turn with the
  * conversation trimmed to the context window, then the turn saved before the answer goes out.
  */
-import type { AgentContext, ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { AgentContext, ContentBlock, PromptResponse, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ChatRequest } from '../openai/chat-client.js';
 import type { Config } from '../config/config.js';
 import { planContext, trimmingNotice } from '../turn/context-window.js';
@@ -24,6 +24,10 @@ import { sessionMode } from './session-modes.js';
 import type { SessionTools } from './session-tools.js';
 import { mcpNotices, prepareTurnTools } from './turn-tools.js';
 import { AGENT_NAME } from '../version.js';
+import { currentPlan, turnExtras, type TurnExtras } from './turn-extras.js';
+import { undoLastTurn } from './undo.js';
+import { createClientBackend } from '../tools/client-backend.js';
+import { createLocalBackend } from '../tools/local/local-backend.js';
 
 /** Delivers updates to the client, in order. */
 export type Send = (updates: SessionUpdate[]) => Promise<void>;
@@ -42,11 +46,15 @@ export interface PromptRunnerDeps {
   tools: SessionTools;
   /** What the client advertised for files and terminals. */
   capabilities: () => ClientToolCapabilities;
+  /** Every config option of a session, for the `config_option_update` of a mode the agent sets itself. */
+  configOptions: (session: Session) => SessionConfigOption[];
 }
 
 /** Where the turn's tool calls go: the client that sent the prompt. */
 interface TurnClient {
   client: AgentContext;
+  /** The turn's plan and checkpoints. */
+  extras: TurnExtras;
 }
 
 /** `_meta["openai-acp"].error` on a prompt answer: the failure's kind and whether asking again may help. */
@@ -79,7 +87,9 @@ export class PromptRunner {
         if (signal.aborted) return { stopReason: 'cancelled' };
         if (command === 'clear') return this.clear(session, send);
         if (command === 'compact') return this.compact(session, send, signal);
-        return this.turn(session, prompt, send, signal, { client });
+        if (command === 'undo') return this.undo(session, send, signal, client);
+        const extras = turnExtras({ session, send, saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }), configOptions: this.deps.configOptions });
+        return this.turn(session, prompt, send, signal, { client, extras });
       },
       outer,
     );
@@ -88,6 +98,17 @@ export class PromptRunner {
   private async clear(session: Session, send: Send): Promise<PromptResponse> {
     await this.save(session, { type: 'clear', at: new Date().toISOString() });
     await send([agentText(CLEARED_TEXT)]);
+    return { stopReason: 'end_turn' };
+  }
+
+  /** `/undo`: nothing goes to the model; files are restored through the client when it writes them. */
+  private async undo(session: Session, send: Send, signal: AbortSignal, client: AgentContext): Promise<PromptResponse> {
+    const roots = this.deps.tools.get(session.id)?.roots ?? { cwd: session.cwd, extra: [] };
+    const backend = createClientBackend({ client, sessionId: session.id, capabilities: this.deps.capabilities(), local: createLocalBackend(roots) });
+    const planBefore = currentPlan(session.records);
+    const text = await undoLastTurn({ session, backend, roots, signal, saveUndo: () => this.save(session, { type: 'undo', at: new Date().toISOString() }) });
+    const planNow = currentPlan(session.records);
+    await send(planNow === planBefore ? [agentText(text)] : [agentText(text), { sessionUpdate: 'plan', entries: planNow }]);
     return { stopReason: 'end_turn' };
   }
 
@@ -114,6 +135,7 @@ export class PromptRunner {
       const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };
       if (outcome.steps.length > 0) record.steps = outcome.steps;
       if (outcome.usage) record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
+      turnClient.extras.fill(record);
       await this.save(session, record);
       const title = session.title ? undefined : titleFromPrompt(prompt);
       if (title) {
@@ -149,6 +171,7 @@ export class PromptRunner {
             client: turnClient.client,
             capabilities: this.deps.capabilities(),
             provider: target.endpoint.provider,
+            extras: turnClient.extras,
             logger: this.deps.logger,
             saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
           })
@@ -203,7 +226,7 @@ export class PromptRunner {
 
   /** Keeps `record` in the session and on disk (durably, before the answer goes out). */
   private async save(session: Session, record: SessionRecord): Promise<void> {
-    if (record.type !== 'meta') session.records.push(record);
+    if (record.type !== 'meta' && record.type !== 'undo') session.records.push(record);
     try {
       await (await this.deps.store()).append(session.id, record);
     } catch (error) {

@@ -88,13 +88,3 @@ export function planText(entries: readonly PlanEntry[]): string {
   const mark = { pending: '[ ]', in_progress: '[~]', completed: '[x]' } as const;
   return entries.map((entry) => `${mark[entry.status]} ${entry.content}`).join('\n');
 }
-
-/** Whether `value` is a stored plan (a list of valid entries): session files are read back with it. */
-export function isPlan(value: unknown): value is PlanEntry[] {
-  return (
-    Array.isArray(value) &&
-    value.every(
-      (e) => typeof e === 'object' && e !== null && typeof e.content === 'string' && STATUSES.includes(e.status as never) && PRIORITIES.includes(e.priority as never),
-    )
-  );
-}

@@ -97,7 +97,7 @@ describe('agent loop with local tools (client without fs/terminal)', () => {
     writeFileSync(join(cwd, 'a.txt'), 'one\n');
     const { server, agent } = await startAgent(script([{ calls: [['edit_file', { path: 'a.txt', old_string: 'one', new_string: 'two' }]] }, { text: 'done' }]));
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
-    expect(result.modes.availableModes.map((m: any) => m.id)).toEqual(['ask', 'accept-edits', 'read-only', 'full-access']);
+    expect(result.modes.availableModes.map((m: any) => m.id)).toEqual(['ask', 'accept-edits', 'plan', 'read-only', 'full-access']);
     expect(result.configOptions.find((o: any) => o.category === 'mode').currentValue).toBe('ask');
     await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
     const answer = await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'edit' }] });
