@@ -33,6 +33,7 @@ import { InvalidCursorError, paginateSessions } from '../sessions/session-list.j
 import { SessionManager, type Session } from '../sessions/session-manager.js';
 import { openSessionStore, type SessionStore, type StoredSession } from '../sessions/session-store.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
+import { forkSession } from './session-fork.js';
 import { checkCwd, checkPromptBlocks } from './validate-params.js';
 import { AGENT_NAME } from '../version.js';
 
@@ -262,6 +263,15 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
       advertiseCommands(client, session.id);
       return sessionAnswer(session);
+    })
+    .onRequest('session/fork', async ({ params, client }) => {
+      checkCwd(params.cwd, logger);
+      await ready();
+      const session = await forkSession({ sourceId: params.sessionId, cwd: params.cwd, sessions, store: await storeReady, logger });
+      picker.attach(session, await registry.models());
+      await openTools(session, params);
+      advertiseCommands(client, session.id);
+      return { sessionId: session.id, ...sessionAnswer(session) };
     })
     .onRequest('session/list', async ({ params }) => {
       const all = await (await storeReady).list();

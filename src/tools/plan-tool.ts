@@ -19,24 +19,21 @@ const PRIORITIES = ['high', 'medium', 'low'] as const;
 export const MAX_PLAN_ENTRIES = 50;
 
 /**
- * The request `tools` entry. Kept small (about 80 tokens): it is sent with every request.
- * `priority` is optional for the model (default `medium`); the ACP entry always has one.
+ * The request `tools` entry. Kept small (about 100 tokens as JSON): it is sent with every
+ * request. `priority` is left out of the schema to save tokens; a model that sends one
+ * (`high`, `medium`, `low`) has it kept, else entries are `medium`.
  */
 export const PLAN_CHAT_TOOL: ChatTool = {
   type: 'function',
   function: {
     name: PLAN_TOOL_NAME,
-    description: 'Set your to-do list for multi-step work. Send the whole list each time; mark steps in_progress and completed as you go.',
+    description: 'Your to-do list for multi-step work; send the whole list each call.',
     parameters: {
       type: 'object',
       properties: {
         entries: {
           type: 'array',
-          items: {
-            type: 'object',
-            properties: { content: { type: 'string' }, status: { type: 'string', enum: [...STATUSES] }, priority: { type: 'string', enum: [...PRIORITIES] } },
-            required: ['content', 'status'],
-          },
+          items: { type: 'object', properties: { content: { type: 'string' }, status: { type: 'string', enum: [...STATUSES] } }, required: ['content', 'status'] },
         },
       },
       required: ['entries'],

@@ -52,12 +52,12 @@ describe('initialize', () => {
     const persistent = await agentOn(newDir());
     const caps = (await persistent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })).agentCapabilities;
     expect(caps?.loadSession).toBe(true);
-    expect(caps?.sessionCapabilities).toEqual({ list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} });
+    expect(caps?.sessionCapabilities).toEqual({ list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {}, fork: {} });
     const memory = await agentOn('off');
     const memCaps = (await memory.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })).agentCapabilities;
     expect(memCaps?.loadSession).toBe(false);
     // In memory only: nothing to list, resume, close or delete; extra workspace roots still work.
-    expect(memCaps?.sessionCapabilities ?? {}).toEqual({ additionalDirectories: {} });
+    expect(memCaps?.sessionCapabilities ?? {}).toEqual({ additionalDirectories: {}, fork: {} });
   });
 });
 
