@@ -45,7 +45,7 @@ describe('checkpoints and plans in session files', () => {
     const plan = [{ content: 'x', status: 'pending', priority: 'medium' }];
     const checkpoint = { files: [{ path: '/w/a', before: null, after: 'h' }], commands: ['ls'] };
     expect(parseRecord({ ...turn, plan, checkpoint })).toMatchObject({ plan, checkpoint });
-    const bad = parseRecord({ ...turn, plan: [{ content: 'x', status: 'done' }], checkpoint: { files: [{ path: '/w/a', after: 'h' }] } }) as Record<string, unknown>;
+    const bad = parseRecord({ ...turn, plan: [{ content: 'x', status: 'done' }], checkpoint: { files: [{ path: '/w/a', after: 'h' }] } }) as unknown as Record<string, unknown>;
     expect(bad).toMatchObject({ assistant: 'a' });
     expect(bad.plan).toBeUndefined();
     expect(bad.checkpoint).toBeUndefined();
