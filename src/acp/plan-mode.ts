@@ -75,7 +75,7 @@ export async function runPlanCall(entries: PlanEntry[], toolCall: ToolCallUpdate
   if (deps.mode !== 'plan') return { failed: false, forModel: PLAN_KEPT, content: shown };
   let outcome: RequestPermissionOutcome | undefined;
   try {
-    const answer = await raceAbort(deps.client.request('session/request_permission', { sessionId: deps.sessionId, toolCall: { ...toolCall, title: 'Start on this plan?' }, options: [...PLAN_START_OPTIONS] }), deps.signal);
+    const answer = await raceAbort(deps.client.request('session/request_permission', { sessionId: deps.sessionId, toolCall: { ...toolCall, title: 'Start on this plan?', content: shown }, options: [...PLAN_START_OPTIONS] }), deps.signal);
     outcome = answer.outcome;
   } catch (error) {
     if (deps.signal.aborted) throw deps.signal.reason;

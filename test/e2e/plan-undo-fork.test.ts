@@ -85,6 +85,7 @@ describe('plans and plan mode', () => {
     const asked = agent.messages.filter((m) => m.method === 'session/request_permission');
     expect(asked).toHaveLength(1);
     expect(asked[0].params.options.map((o: any) => o.optionId)).toEqual(['plan_start_accept_edits', 'plan_start_ask', 'plan_keep_planning']);
+    expect(asked[0].params.toolCall).toMatchObject({ title: 'Start on this plan?', content: [{ type: 'content', content: { type: 'text', text: '[ ] Write x.txt\n[ ] Check it' } }] });
 
     // Plans: the bad call sent none; the two good ones, whole lists with a priority each.
     const updates = agent.updates(sessionId);
@@ -174,8 +175,14 @@ describe('session/fork', () => {
   it('forks the conversation; both sessions go on apart; unknown ids are refused; text blocks reach the model apart', async () => {
     const cwd = tempDir();
     let n = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     const server = await servers(script([{ text: 'first answer' }]));
-    server.handle((req, res, body) => script([{ text: `answer ${++n}` }])(req, res, body));
+    server.handle(async (req, res, body) => {
+      // The source's second prompt is held, so a fork is made while that turn runs.
+      if (JSON.stringify(body.messages.at(-1)).includes('in the source')) await held;
+      script([{ text: `answer ${++n}` }])(req, res, body);
+    });
     const agent = await startAgent(server.baseUrl, tempDir());
     const init = agent.messages.find((m) => m.result?.agentCapabilities)!.result;
     expect(init.agentCapabilities.sessionCapabilities.fork).toEqual({});
@@ -189,11 +196,18 @@ describe('session/fork', () => {
     expect(fork).not.toBe(source);
     expect(forked.result.modes.currentModeId).toBe('read-only');
     await prompt(agent, fork, 'in the fork');
-    await prompt(agent, source, 'in the source');
+    const running = prompt(agent, source, 'in the source');
+    while (server.requests.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    const during = (await agent.request('session/fork', { sessionId: source, cwd, mcpServers: [] })).result.sessionId;
+    release();
+    await running;
+    await prompt(agent, during, 'in the second fork');
     expect(userTexts(server.requests[1]!.body)).toEqual(['count slowly\n\nafter cancel, still alive?', 'in the fork']);
     expect(userTexts(server.requests[2]!.body)).toEqual(['count slowly\n\nafter cancel, still alive?', 'in the source']);
+    // Forked while that turn ran: the state as of the last finished turn.
+    expect(userTexts(server.requests[3]!.body)).toEqual(['count slowly\n\nafter cancel, still alive?', 'in the second fork']);
     const listed = (await agent.request('session/list', {})).result.sessions.map((s: any) => s.sessionId);
-    expect(listed).toEqual(expect.arrayContaining([source, fork]));
+    expect(listed).toEqual(expect.arrayContaining([source, fork, during]));
 
     const unknown = await agent.request('session/fork', { sessionId: 'no-such-session', cwd, mcpServers: [] });
     expect(unknown.error.code).toBe(-32602);
