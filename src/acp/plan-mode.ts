@@ -9,7 +9,7 @@
  * https://agentclientprotocol.com/protocol/v1/session-modes (`current_mode_update` when the agent
  * changes the mode), config options (`config_option_update` with the full list).
  */
-import type { PermissionOption, PlanEntry, RequestPermissionOutcome, SessionConfigOption, SessionUpdate, ToolCallUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { PermissionOption, PlanEntry, RequestPermissionOutcome, SessionConfigOption, SessionUpdate, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk/unstable';
 import { raceAbort } from '../tools/client-backend.js';
 import type { SessionMode } from '../tools/permission.js';
 import { planText } from '../tools/plan-tool.js';
@@ -71,7 +71,7 @@ export const PLAN_NOT_STARTED = 'Plan saved. The user wants to keep planning (st
 export async function runPlanCall(entries: PlanEntry[], toolCall: ToolCallUpdate, deps: ToolCallDeps & { plan: PlanHooks }): Promise<ToolOutcome> {
   deps.plan.keep(entries);
   await deps.send([{ sessionUpdate: 'plan', entries }]);
-  const shown = [{ type: 'content' as const, content: { type: 'text' as const, text: planText(entries) } }];
+  const shown: ToolCallContent[] = [{ type: 'content', content: { type: 'text', text: planText(entries) } }];
   if (deps.mode !== 'plan') return { failed: false, forModel: PLAN_KEPT, content: shown };
   let outcome: RequestPermissionOutcome | undefined;
   try {

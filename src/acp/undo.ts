@@ -43,13 +43,19 @@ export async function undoLastTurn(input: UndoInput): Promise<string> {
 
   // First check every file, then change any: a refused /undo leaves everything as it was.
   const changed: string[] = [];
+  const outside: string[] = [];
   for (const file of files) {
     if (file.before === undefined) continue;
     const now = await currentText(backend, file.path, roots, signal);
-    if (now === undefined || now === null || hashText(now) !== file.after) changed.push(name(file.path));
+    if (now === OUTSIDE) outside.push(name(file.path));
+    else if (now === undefined || now === null || hashText(now) !== file.after) changed.push(name(file.path));
   }
-  if (changed.length > 0) {
-    return `/undo stopped: ${changed.join(', ')} ${changed.length === 1 ? 'was' : 'were'} changed since that turn, so nothing was restored and the turn stays. Undo those changes first, or fix the files by hand.`;
+  if (changed.length > 0 || outside.length > 0) {
+    const why = [
+      changed.length > 0 ? `${changed.join(', ')} ${changed.length === 1 ? 'was' : 'were'} changed since that turn` : '',
+      outside.length > 0 ? `${outside.join(', ')} ${outside.length === 1 ? 'is' : 'are'} outside this session's workspace` : '',
+    ].filter(Boolean);
+    return `/undo stopped: ${why.join('; ')}. Nothing was restored and the turn stays; undo those changes first, or fix the files by hand.`;
   }
 
   const restored: string[] = [];
@@ -82,12 +88,19 @@ export async function undoLastTurn(input: UndoInput): Promise<string> {
   return lines.join('\n');
 }
 
-/** The file's text now: `null` when it does not exist, `undefined` when it cannot be read as text. */
-async function currentText(backend: ToolBackend, path: string, roots: WorkspaceRoots, signal: AbortSignal): Promise<string | null | undefined> {
-  const before = await readBefore(backend, await confine(path, roots), signal).catch((error: unknown) => {
-    if (signal.aborted) throw signal.reason;
-    return { notKept: String(error) };
-  });
+/** {@link currentText} of a file outside the session's workspace (a fork in another cwd). */
+const OUTSIDE = Symbol('outside');
+
+/** The file's text now: `null` when it does not exist, `undefined` when it cannot be read as text, {@link OUTSIDE}. */
+async function currentText(backend: ToolBackend, path: string, roots: WorkspaceRoots, signal: AbortSignal): Promise<string | null | undefined | typeof OUTSIDE> {
+  let confined: string;
+  try {
+    confined = await confine(path, roots);
+  } catch (error) {
+    if (error instanceof ToolError) return OUTSIDE;
+    throw error;
+  }
+  const before = await readBefore(backend, confined, signal);
   return typeof before === 'object' && before !== null ? undefined : before;
 }
 

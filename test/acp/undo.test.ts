@@ -31,10 +31,17 @@ describe('undoLastTurn', () => {
   it('changes nothing when a file was changed (or removed) since the turn, and names it', async () => {
     const s = session([turn('t', { files: [{ path: '/w/a.txt', before: 'old', after: hashText('new') }, { path: '/w/b.txt', before: 'b0', after: hashText('b1') }, { path: '/w/c.txt', before: 'c0', after: hashText('c1') }] })]);
     const { text, saved, files } = await undo(s, { '/w/a.txt': 'edited by the user', '/w/c.txt': 'c1' });
-    expect(text).toMatch(/^\/undo stopped: a\.txt, b\.txt were changed since that turn, so nothing was restored/);
+    expect(text).toMatch(/^\/undo stopped: a\.txt, b\.txt were changed since that turn\. Nothing was restored/);
     expect(files).toEqual({ '/w/a.txt': 'edited by the user', '/w/c.txt': 'c1' });
     expect(s.records).toHaveLength(1);
     expect(saved).toBe(0);
+  });
+
+  it('refuses a file outside the workspace (a fork in another cwd) and says so', async () => {
+    const s = session([turn('t', { files: [{ path: '/elsewhere/a.txt', before: 'old', after: hashText('new') }] })]);
+    const { text, files } = await undo(s, { '/elsewhere/a.txt': 'new' });
+    expect(text).toMatch(/^\/undo stopped: .*a\.txt is outside this session's workspace\. Nothing was restored/);
+    expect(files).toEqual({ '/elsewhere/a.txt': 'new' });
   });
 
   it('with no turn: one line, nothing saved', async () => {
