@@ -14,7 +14,8 @@ import { raceAbort } from '../tools/client-backend.js';
 import type { SessionMode } from '../tools/permission.js';
 import { planText } from '../tools/plan-tool.js';
 import type { ToolOutcome, ToolPresentation } from '../tools/tool-types.js';
-import type { ToolCallDeps } from './tool-call-runner.js';
+import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
+import type { Logger } from '../log.js';
 
 /** What a plan call needs from the turn. */
 export interface PlanHooks {
@@ -22,6 +23,18 @@ export interface PlanHooks {
   keep(entries: PlanEntry[]): void;
   /** Switches the session's mode: saved with the session and announced ({@link modeAnnouncement}). */
   switchMode(mode: SessionMode): Promise<void>;
+}
+
+/** What a plan call needs of the turn (a part of the tool call runner's deps). */
+export interface PlanCallDeps {
+  sessionId: string;
+  client: AgentContext;
+  send: (updates: SessionUpdate[]) => Promise<void>;
+  /** The session's mode when the call runs. */
+  mode: SessionMode;
+  plan: PlanHooks;
+  logger: Logger;
+  signal: AbortSignal;
 }
 
 /** How a plan call is shown. */
@@ -68,7 +81,7 @@ export const PLAN_NOT_STARTED = 'Plan saved. The user wants to keep planning (st
  * `plan` mode asks whether to start. A client that cannot ask counts as "keep planning".
  * @throws the signal's reason when the turn is cancelled while asking.
  */
-export async function runPlanCall(entries: PlanEntry[], toolCall: ToolCallUpdate, deps: ToolCallDeps & { plan: PlanHooks }): Promise<ToolOutcome> {
+export async function runPlanCall(entries: PlanEntry[], toolCall: ToolCallUpdate, deps: PlanCallDeps): Promise<ToolOutcome> {
   deps.plan.keep(entries);
   await deps.send([{ sessionUpdate: 'plan', entries }]);
   const shown: ToolCallContent[] = [{ type: 'content', content: { type: 'text', text: planText(entries) } }];

@@ -29,7 +29,7 @@ export function forkTitle(title: string | undefined): string | undefined {
  * lives until the process ends), as for `session/new`.
  * @throws {RequestError} -32602 naming the id when no session of that id is held (unknown, or closed).
  */
-export async function forkSession(input: { sourceId: string; cwd: string; sessions: SessionManager; store: SessionStore; logger: Logger }): Promise<Session> {
+export async function copySession(input: { sourceId: string; cwd: string; sessions: SessionManager; store: SessionStore; logger: Logger }): Promise<Session> {
   const { sessions, logger } = input;
   const source = sessions.get(input.sourceId);
   if (!source) throw RequestError.invalidParams({ sessionId: input.sourceId }, `Cannot fork session ${input.sourceId}: no such session is open (unknown, or closed)`);

@@ -4,7 +4,7 @@
  * else locally inside the workspace), and how permission choices are remembered.
  */
 import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import type { ProviderId } from '../config/providers.js';
+import type { ProviderProfile } from '../config/provider-profiles.js';
 import type { Logger } from '../log.js';
 import type { ToolCallResult } from '../openai/turn-accumulator.js';
 import type { Session } from '../sessions/session-manager.js';
@@ -31,7 +31,8 @@ export interface TurnToolsInput {
   state: SessionToolState;
   client: AgentContext;
   capabilities: ClientToolCapabilities;
-  provider: ProviderId;
+  /** The endpoint's provider profile (its `geminiToolSchemas` shapes MCP tools' parameter schemas). */
+  profile: Pick<ProviderProfile, 'geminiToolSchemas'>;
   /** The turn's plan and checkpoints; absent: no plan tool, no checkpoints. */
   extras?: TurnExtras | undefined;
   logger: Logger;
@@ -48,7 +49,7 @@ export type TurnTools = Pick<AgentLoopInput, 'offer' | 'deps' | 'textToolCalls'>
 /** Prepares the turn's tools. Pure apart from creating the backends. */
 export function prepareTurnTools(input: TurnToolsInput): TurnTools {
   const { session, state, client, capabilities, logger } = input;
-  const gemini = input.provider === 'gemini';
+  const gemini = input.profile.geminiToolSchemas === true;
   // Read at each request: a plan approved in this turn switches the mode, and the tools with it.
   const builtinsFor = (mode: SessionMode) => {
     const builtins = changesNothing(mode) ? builtinChatTools(readOnlyToolNames()) : builtinChatTools();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { modeAnnouncement, PLAN_START_OPTIONS, readPlanStart } from '../../src/acp/plan-mode.js';
-import { forkSession, forkTitle } from '../../src/acp/session-fork.js';
+import { copySession as forkSession, forkTitle } from '../../src/acp/session-fork.js';
 import { SessionManager } from '../../src/sessions/session-manager.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
 
