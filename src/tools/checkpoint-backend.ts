@@ -34,19 +34,25 @@ export async function readBefore(backend: ToolBackend, path: string, signal: Abo
 
 /**
  * Wraps `backend`. The text a tool read just before writing the same file (edit_file,
- * write_file's diff) is taken as the earlier text instead of reading it twice; any other
- * operation in between forgets it.
+ * write_file's diff), or the "not found" it got, is taken as the earlier state instead of asking
+ * twice; any other operation in between forgets it.
  * @param notify - receives the words for the user when a file's earlier text cannot be kept.
  */
 export function checkpointingBackend(backend: ToolBackend, sink: CheckpointSink, notify: (path: string, words: string) => Promise<void>): ToolBackend {
-  let lastRead: { path: string; text: string } | undefined;
+  // `text: null`: the read just said the file does not exist.
+  let lastRead: { path: string; text: string | null } | undefined;
   const wrapped: ToolBackend = {
     where: backend.where,
     async readTextFile(path, signal) {
       lastRead = undefined;
-      const text = await backend.readTextFile(path, signal);
-      lastRead = { path, text };
-      return text;
+      try {
+        const text = await backend.readTextFile(path, signal);
+        lastRead = { path, text };
+        return text;
+      } catch (error) {
+        if (error instanceof ToolError && error.code === 'not_found') lastRead = { path, text: null };
+        throw error;
+      }
     },
     async writeTextFile(path, content, signal) {
       const justRead = lastRead?.path === path ? lastRead.text : undefined;
@@ -54,9 +60,10 @@ export function checkpointingBackend(backend: ToolBackend, sink: CheckpointSink,
       if (!sink.has(path)) {
         // Known missing wins over a text read earlier: someone may have removed the file since.
         const exists = await backend.fileExists?.(path, signal);
-        const before = exists === false ? null : justRead ?? (await readBefore(backend, path, signal));
+        const before = exists === false ? null : justRead !== undefined ? justRead : await readBefore(backend, path, signal);
         const words = sink.keep(path, before);
-        if (words) await notify(path, words);
+        // The notice is for the user; a connection going away must not fail the write.
+        if (words) await notify(path, words).catch(() => undefined);
       }
       await backend.writeTextFile(path, content, signal);
       sink.wrote(path, content);

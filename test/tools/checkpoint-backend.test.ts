@@ -37,6 +37,11 @@ describe('checkpointingBackend', () => {
     await wrapped.writeTextFile('/w/c', 'y', signal);
     expect(log).toEqual(['read /w/b', 'read /w/a', 'write /w/a', 'read /w/c', 'write /w/c']);
     expect(recorder.result()!.files.map((f) => f.before)).toEqual(['old', null]);
+    // A tool that just found the file missing (write_file's diff) is not followed by a second read.
+    await wrapped.readTextFile('/w/d', signal).catch(() => undefined);
+    await wrapped.writeTextFile('/w/d', 'z', signal);
+    expect(log.slice(5)).toEqual(['read /w/d', 'write /w/d']);
+    expect(recorder.result()!.files.at(-1)).toMatchObject({ path: '/w/d', before: null });
   });
 
   it('a file it cannot keep is said so to the user', async () => {
