@@ -95,7 +95,14 @@ export class PromptRunner {
     const roots = this.state.tools.get(session.id)?.roots ?? { cwd: session.cwd, extra: [] };
     const backend = createClientBackend({ client, sessionId: session.id, capabilities: this.state.capabilities, local: createLocalBackend(roots) });
     const planBefore = currentPlan(session.records);
-    const text = await undoLastTurn({ session, backend, roots, signal, saveUndo: () => this.save(session, { type: 'undo', at: new Date().toISOString() }) });
+    let text: string;
+    try {
+      text = await undoLastTurn({ session, backend, roots, signal, saveUndo: () => this.save(session, { type: 'undo', at: new Date().toISOString() }) });
+    } catch (error) {
+      // Cancelled while restoring: the files restored so far stay so, the turn stays in the conversation.
+      if (signal.aborted) return { stopReason: 'cancelled' };
+      throw error;
+    }
     const planNow = currentPlan(session.records);
     await send(planNow === planBefore ? [agentText(text)] : [agentText(text), { sessionUpdate: 'plan', entries: planNow }]);
     return { stopReason: 'end_turn' };
