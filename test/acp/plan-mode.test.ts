@@ -58,3 +58,13 @@ describe('forkSession', () => {
     expect(forkTitle('x'.repeat(100))).toHaveLength(79);
   });
 });
+
+describe('currentPlan', () => {
+  it('is the plan of the latest turn that wrote one (so /undo brings back the one before)', async () => {
+    const { currentPlan } = await import('../../src/acp/turn-extras.js');
+    const turn = (plan?: string) => ({ type: 'turn', at: '', prompt: [], assistant: 'a', reasoning: '', stopReason: 'end_turn', ...(plan ? { plan: [{ content: plan, status: 'pending', priority: 'medium' }] } : {}) }) as never;
+    expect(currentPlan([])).toEqual([]);
+    expect(currentPlan([turn('one'), turn(), turn('two'), turn()])).toEqual([{ content: 'two', status: 'pending', priority: 'medium' }]);
+    expect(currentPlan([turn('one'), turn()])).toEqual([{ content: 'one', status: 'pending', priority: 'medium' }]);
+  });
+});
