@@ -4,7 +4,7 @@
  */
 import type { AgentContext, ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ChatRequest } from '../openai/chat-client.js';
-import { planContext, trimmingNotice } from '../turn/context-window.js';
+import { estimateTextTokens, planContext, trimmingNotice } from '../turn/context-window.js';
 import { CLEARED_TEXT, liveConversation, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
 import { DEFAULT_THOUGHT_LEVEL } from './model-picker.js';
 import type { ChatMessage } from '../openai/openai-types.js';
@@ -12,7 +12,7 @@ import { promptToUserContent } from '../turn/prompt-content.js';
 import type { Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
 import { COMPACT_INSTRUCTION, helpText, parseSlashCommand } from './slash-commands.js';
-import { agentText } from './to-acp.js';
+import { agentText, windowUsage } from './to-acp.js';
 import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
 import { defaultSystemPrompt, readAgentsMd } from '../turn/system-prompt.js';
 import { toolMessageRules } from '../turn/tool-messages.js';
@@ -119,6 +119,9 @@ export class PromptRunner {
       await this.save(session, { type: 'compact', at: new Date().toISOString(), summary: outcome.text.trim() });
       const turns = conversation.turns.length === 1 ? '1 earlier turn' : `${conversation.turns.length} earlier turns`;
       await send([agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);
+      // The meter follows: the context is now the summary.
+      const known = await this.state.windows.of(session, signal);
+      if (known) await send([windowUsage(estimateTextTokens(outcome.text.trim()), known.window)]);
     }
     return this.response(outcome);
   }
@@ -180,7 +183,10 @@ export class PromptRunner {
         ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), tools: tools.builtinNames, mode: sessionMode(session), agentsMd: await readAgentsMd(session.cwd) })
         : undefined);
     const systemText = [base, summary && `Summary of the earlier conversation:\n${summary}`].filter(Boolean).join('\n\n');
-    const contextWindow = config.contextWindow ?? this.state.picker.contextWindow(session) ?? (await target.endpoint.contextWindowOf?.(target.model));
+    const known = await this.state.windows.of(session, signal);
+    const contextWindow = known?.window;
+    const notice = this.state.windows.noticeOnce(session, known);
+    if (notice) await send([notice]);
     const plan = planContext({
       system: systemText ? { role: 'system', content: systemText } : undefined,
       turns,
@@ -207,6 +213,7 @@ export class PromptRunner {
       signal,
       send,
       contextWindow,
+      windowFix: known?.fix,
       logger: this.state.logger,
     });
     // Only a single request's count matches the estimate of what was planned.
