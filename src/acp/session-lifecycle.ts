@@ -78,6 +78,7 @@ export async function forkSession(state: AgentState, params: ToolParams & { cwd:
   state.picker.attach(session, await state.registry.models());
   await openTools(state, session, params);
   advertiseCommands(client, session.id);
+  state.windows.announceTo(client, session);
   return { sessionId: session.id, ...sessionAnswer(state, session) };
 }
 
