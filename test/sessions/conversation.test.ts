@@ -36,7 +36,7 @@ describe('the messages of one turn', () => {
     expect(JSON.stringify(messages)).not.toContain('secret thoughts');
   });
 
-  it('joins several text blocks and keeps an image as a content part', () => {
+  it('sets several text blocks apart and keeps an image as a content part', () => {
     const prompt: ContentBlock[] = [
       { type: 'text', text: 'look at ' },
       { type: 'text', text: 'this' },
@@ -46,7 +46,7 @@ describe('the messages of one turn', () => {
     expect(user).toEqual({
       role: 'user',
       content: [
-        { type: 'text', text: 'look at this' },
+        { type: 'text', text: 'look at \n\nthis' },
         { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
       ],
     });

@@ -31,8 +31,13 @@ describe('promptToUserContent without images', () => {
     expect(promptToUserContent([text('Hello, world')])).toBe('Hello, world');
   });
 
-  it('joins consecutive text blocks exactly as they came', () => {
-    expect(promptToUserContent([text('look at '), text('this'), text(' please')])).toBe('look at this please');
+  it('sets consecutive text blocks apart with a blank line (a re-sent cancelled prompt stays its own message)', () => {
+    expect(promptToUserContent([text('count slowly'), text('after cancel, still alive?')])).toBe('count slowly\n\nafter cancel, still alive?');
+    expect(promptToUserContent([text('a\n'), text('b'), text('\nc')])).toBe('a\nb\nc');
+  });
+
+  it('keeps text around a mention as it came', () => {
+    expect(promptToUserContent([text('see'), link('a.ts', 'file:///a.ts'), text('now')])).toBe('see\n[Resource: a.ts <file:///a.ts>]\nnow');
   });
 
   it('flattens a resource_link with its name and URI', () => {
