@@ -33,6 +33,7 @@ import { InvalidCursorError, paginateSessions } from '../sessions/session-list.j
 import { SessionManager, type Session } from '../sessions/session-manager.js';
 import { openSessionStore, type SessionStore, type StoredSession } from '../sessions/session-store.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
+import { UserCommands } from './user-commands.js';
 import { checkCwd, checkPromptBlocks } from './validate-params.js';
 import { AGENT_NAME } from '../version.js';
 
@@ -64,6 +65,8 @@ export interface AgentOptions {
   plan?: EndpointPlan | (() => Promise<EndpointPlan>);
   /** Where sessions are kept. @defaultValue an in-memory store */
   store?: SessionStore | Promise<SessionStore>;
+  /** The agent's config directory (user-wide AGENTS.md and commands); absent: none are read. */
+  configDir?: string | undefined;
   /** Re-reads the configuration for `authenticate` (after `openai-acp setup`); absent: authenticate changes nothing. */
   reload?: () => Promise<{ config: Config; configError?: ConfigError | undefined; plan: EndpointPlan }>;
 }
@@ -120,7 +123,10 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
   const picker = new ModelPicker(thoughtLevels);
   const sessionTools = new SessionTools(logger, () => ({ startupMs: config.mcpStartupMs, toolTimeoutMs: config.mcpToolTimeoutMs }));
   let capabilities = toolCapabilities(undefined);
+  const userCommands = new UserCommands(logger, () => SLASH_COMMANDS, options.configDir);
   const runner = new PromptRunner({
+    commands: userCommands,
+    configDir: options.configDir,
     tools: sessionTools,
     capabilities: () => capabilities,
     logger,
@@ -156,10 +162,13 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
   /** Starts the session's tools (roots, MCP servers) for a new, loaded or resumed session. */
   const openTools = (session: Session, params: { additionalDirectories?: string[] | null | undefined; mcpServers?: McpServer[] | null | undefined }) =>
     sessionTools.open(session.id, session.cwd, config.tools ? params : { additionalDirectories: params.additionalDirectories });
-  /** Sends `available_commands_update` once the answer naming the session has gone out. */
-  const advertiseCommands = (client: AgentContext, sessionId: string) =>
+  /** Sends `available_commands_update` (built-ins, command files, MCP prompts) once the answer naming the session has gone out. */
+  const advertiseCommands = (client: AgentContext, session: Session) =>
     setImmediate(() => {
-      void client.notify('session/update', { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: [...SLASH_COMMANDS] } }).catch(() => undefined);
+      void userCommands
+        .refresh(session.id, session.cwd, sessionTools.get(session.id)?.mcp, true)
+        .then((availableCommands) => client.notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'available_commands_update', availableCommands: availableCommands ?? [...SLASH_COMMANDS] } }))
+        .catch(() => undefined);
     });
   /** Holds a stored session again, with the model lists of now. */
   const restore = async (stored: StoredSession): Promise<Session> => {
@@ -242,7 +251,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       picker.attach(session, await registry.models());
       await openTools(session, params);
       logger.debug('session created', { sessionId: session.id, cwd: params.cwd });
-      advertiseCommands(client, session.id);
+      advertiseCommands(client, session);
       return { sessionId: session.id, ...sessionAnswer(session) };
     })
     .onRequest('session/load', async ({ params, client }) => {
@@ -251,7 +260,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       await openTools(session, params);
       await makeSender(client, session.id)(replayUpdates(session.records));
       logger.debug('session loaded', { sessionId: session.id, records: session.records.length });
-      advertiseCommands(client, session.id);
+      advertiseCommands(client, session);
       return sessionAnswer(session);
     })
     .onRequest('session/resume', async ({ params, client }) => {
@@ -259,7 +268,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       const session = await restore(await loadStored(params.sessionId));
       await openTools(session, params);
       logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
-      advertiseCommands(client, session.id);
+      advertiseCommands(client, session);
       return sessionAnswer(session);
     })
     .onRequest('session/list', async ({ params }) => {
@@ -273,12 +282,14 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     })
     .onRequest('session/close', async ({ params }) => {
       picker.forget(params.sessionId);
+      userCommands.forget(params.sessionId);
       await sessionTools.close(params.sessionId);
       if (!sessions.remove(params.sessionId)) await loadStored(params.sessionId);
       return {};
     })
     .onRequest('session/delete', async ({ params }) => {
       picker.forget(params.sessionId);
+      userCommands.forget(params.sessionId);
       sessions.remove(params.sessionId);
       await sessionTools.close(params.sessionId);
       await (await storeReady).delete(params.sessionId);

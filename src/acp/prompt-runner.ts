@@ -14,11 +14,14 @@ import type { ChatMessage } from '../openai/openai-types.js';
 import { promptToUserContent } from '../turn/prompt-content.js';
 import type { Session, SessionManager } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type SessionStore, type TurnRecord } from '../sessions/session-store.js';
-import { COMPACT_INSTRUCTION, helpText, parseSlashCommand } from './slash-commands.js';
+import { COMPACT_INSTRUCTION, helpText, INIT_INSTRUCTION, parseSlashCommand } from './slash-commands.js';
 import { agentText } from './to-acp.js';
 import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
 import type { ClientToolCapabilities } from '../tools/client-backend.js';
-import { defaultSystemPrompt, readAgentsMd } from '../turn/system-prompt.js';
+import { defaultSystemPrompt } from '../turn/system-prompt.js';
+import { instructionBudgetBytes, loadInstructions, renderInstructions } from '../turn/instructions.js';
+import { fetchModelBytes } from '../tools/fetch/fetch-url.js';
+import type { UserCommands } from './user-commands.js';
 import { toolCallSpelling } from '../turn/tool-messages.js';
 import { sessionMode } from './session-modes.js';
 import type { SessionTools } from './session-tools.js';
@@ -42,6 +45,10 @@ export interface PromptRunnerDeps {
   tools: SessionTools;
   /** What the client advertised for files and terminals. */
   capabilities: () => ClientToolCapabilities;
+  /** The sessions' user commands and MCP prompts; absent: none. */
+  commands?: UserCommands | undefined;
+  /** The agent's config directory (user-wide AGENTS.md); absent: none. */
+  configDir?: string | undefined;
 }
 
 /** Where the turn's tool calls go: the client that sent the prompt. */
@@ -68,9 +75,13 @@ export class PromptRunner {
       await send([agentText(problem)]);
       return withError({ stopReason: 'end_turn' }, { kind: 'config', retryable: false });
     }
+    const mcp = () => this.deps.tools.get(session.id)?.mcp;
+    // Command files changed since the list was sent: the client hears of it before the answer.
+    const commands = await this.deps.commands?.refresh(session.id, session.cwd, mcp());
+    if (commands) await send([{ sessionUpdate: 'available_commands_update', availableCommands: commands }]);
     const command = parseSlashCommand(prompt);
     if (command === 'help') {
-      await send([agentText(helpText())]);
+      await send([agentText(helpText(this.deps.commands?.list(session.id)))]);
       return { stopReason: 'end_turn' };
     }
     return this.deps.sessions.runTurn(
@@ -79,7 +90,13 @@ export class PromptRunner {
         if (signal.aborted) return { stopReason: 'cancelled' };
         if (command === 'clear') return this.clear(session, send);
         if (command === 'compact') return this.compact(session, send, signal);
-        return this.turn(session, prompt, send, signal, { client });
+        if (command === 'init') return this.init(session, prompt, send, signal, { client });
+        const expansion = await this.deps.commands?.expand(session.id, prompt, mcp(), signal);
+        if (expansion?.kind === 'error') {
+          await send([agentText(expansion.message)]);
+          return { stopReason: 'end_turn' };
+        }
+        return this.turn(session, expansion?.prompt ?? prompt, send, signal, { client });
       },
       outer,
     );
@@ -89,6 +106,17 @@ export class PromptRunner {
     await this.save(session, { type: 'clear', at: new Date().toISOString() });
     await send([agentText(CLEARED_TEXT)]);
     return { stopReason: 'end_turn' };
+  }
+
+  /** `/init`: a model turn asked to survey the project and write AGENTS.md with the edit tools. */
+  private async init(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient): Promise<PromptResponse> {
+    const blocked = !this.deps.config().tools ? 'tools are off (OPENAI_ACP_TOOLS=off)' : sessionMode(session) === 'read-only' ? 'the session is read-only: choose another mode first' : undefined;
+    if (blocked) {
+      await send([agentText(`/init cannot write AGENTS.md: ${blocked}.`)]);
+      return { stopReason: 'end_turn' };
+    }
+    const wish = prompt[0]?.type === 'text' ? prompt[0].text.replace(/^\s*\/init\b/, '').trim() : '';
+    return this.turn(session, [{ type: 'text', text: wish ? `${INIT_INSTRUCTION}\nThe user adds: ${wish}` : INIT_INSTRUCTION }], send, signal, turnClient);
   }
 
   private async compact(session: Session, send: Send, signal: AbortSignal): Promise<PromptResponse> {
@@ -141,6 +169,7 @@ export class PromptRunner {
     const target = this.deps.registry().resolve(session.model);
     if (!target) throw new Error('no endpoint'); // explain() rules this out
     const state = turnClient && config.tools ? this.deps.tools.get(session.id) : undefined;
+    const contextWindow = config.contextWindow ?? this.deps.picker.contextWindow(session) ?? (await target.endpoint.contextWindowOf?.(target.model));
     const tools =
       turnClient && state
         ? prepareTurnTools({
@@ -151,17 +180,19 @@ export class PromptRunner {
             provider: target.endpoint.provider,
             logger: this.deps.logger,
             saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
+            fetch: { timeoutMs: config.fetchTimeoutMs, modelBytes: fetchModelBytes(contextWindow) },
           })
         : undefined;
     const notices = mcpNotices(state);
     if (notices.length > 0) await send(notices);
+    const instructions = async () =>
+      renderInstructions(await loadInstructions({ cwd: session.cwd, extra: state?.roots.extra, configDir: this.deps.configDir, maxBytes: instructionBudgetBytes(contextWindow) }));
     const base =
       config.systemPrompt ??
       (tools
-        ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), tools: tools.builtinNames, mode: sessionMode(session), agentsMd: await readAgentsMd(session.cwd) })
+        ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), tools: tools.builtinNames, mode: sessionMode(session), instructions: await instructions() })
         : undefined);
     const systemText = [base, summary && `Summary of the earlier conversation:\n${summary}`].filter(Boolean).join('\n\n');
-    const contextWindow = config.contextWindow ?? this.deps.picker.contextWindow(session) ?? (await target.endpoint.contextWindowOf?.(target.model));
     const plan = planContext({
       system: systemText ? { role: 'system', content: systemText } : undefined,
       turns,

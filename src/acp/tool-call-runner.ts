@@ -18,6 +18,7 @@ import { builtinTool, isBuiltinToolName } from '../tools/definitions.js';
 import { parseMcpArguments } from '../tools/mcp/mcp-arguments.js';
 import type { McpServers } from '../tools/mcp/mcp-servers.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
+import type { FetchLimits } from '../tools/fetch/fetch-url.js';
 import { capForModel } from '../tools/output-cap.js';
 import { alwaysScope, decidePermission, permissionKey, permissionOptions, readPermissionOutcome, type PermissionSubject, type SessionMode } from '../tools/permission.js';
 import type { ToolBackend, ToolOutcome, ToolPresentation, WorkspaceRoots } from '../tools/tool-types.js';
@@ -37,6 +38,8 @@ export interface ToolCallDeps {
   remember: (key: string, choice: 'allow' | 'reject') => Promise<void>;
   /** The session's MCP servers, and the MCP tools offered in this request by model-facing name. */
   mcp?: { servers: McpServers; tools: ReadonlyMap<string, McpToolDescriptor> } | undefined;
+  /** Limits of `fetch_url` (time, the model's share of a page). */
+  fetch?: FetchLimits | undefined;
   /** Every tool name offered in this request (for the "unknown tool" answer). */
   offered: readonly string[];
   logger: Logger;
@@ -177,6 +180,7 @@ async function runBuiltin(name: string, args: Record<string, unknown>, toolCallI
     backend: deps.backend,
     roots: deps.roots,
     signal: deps.signal,
+    fetch: deps.fetch,
     onTerminal: (terminalId) => deps.send([{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress', content: [{ type: 'terminal', terminalId }] }]),
   });
 }

@@ -23,6 +23,7 @@ import type { Logger } from '../../log.js';
 import type { StartFailure } from './mcp-messages.js';
 import { redactUrl, startFailureReason } from './mcp-messages.js';
 import { ensureExited } from './mcp-process.js';
+import type { McpPromptInfo, McpPromptMessage } from './mcp-prompts.js';
 import type { McpToolInfo } from './mcp-tools.js';
 
 /** Which transport a connection uses. */
@@ -40,6 +41,10 @@ export interface McpConnection {
    * connection or an output-schema mismatch; the caller turns that into words.
    */
   callTool(tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs: number }): Promise<CallToolResult | { toolResult: unknown }>;
+  /** The server's prompts as last listed (refreshed on `notifications/prompts/list_changed`); empty without the prompts capability. */
+  prompts(): readonly McpPromptInfo[];
+  /** `prompts/get`: the prompt's messages. Rejects as {@link callTool} does. */
+  getPrompt(name: string, args: Record<string, string>, options: { signal?: AbortSignal; timeoutMs: number }): Promise<McpPromptMessage[]>;
   /** Closes the client and transport; for stdio also makes sure the process is gone. Never rejects. */
   close(): Promise<void>;
 }
@@ -122,16 +127,39 @@ function followStderr(transport: StdioClientTransport, server: string, logger: L
   return tail;
 }
 
-/** A started client and its live tool list. */
+/** A started client and its live tool and prompt lists. */
 interface Started {
   client: Client;
   tools: () => McpToolInfo[];
+  prompts: () => McpPromptInfo[];
+}
+
+/** Every page of `prompts/list` (plain data: name, description, arguments). */
+async function listAllPrompts(client: Client, timeoutMs: number, signal?: AbortSignal): Promise<McpPromptInfo[]> {
+  const prompts: McpPromptInfo[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page += 1) {
+    const result = await client.listPrompts(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs, signal });
+    prompts.push(...result.prompts.map(({ name, description, arguments: args }) => ({ name, description, arguments: args?.map(({ name, description, required }) => ({ name, description, required })) })));
+    cursor = result.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return prompts;
 }
 
 /** One attempt: connect `transport` with a fresh client and list its tools. Throws what the SDK throws. */
 async function attempt(transport: Transport, kind: McpTransportKind, server: string, options: ConnectOptions, onSpawned?: () => void): Promise<Started> {
   const { logger, signal, timeoutMs } = options;
   let tools: McpToolInfo[] = [];
+  let prompts: McpPromptInfo[] = [];
+  const relistPrompts = (): void => {
+    listAllPrompts(client, timeoutMs)
+      .then((fresh) => {
+        prompts = fresh;
+        options.onToolsChanged?.();
+      })
+      .catch((error: unknown) => logger.warn(`MCP server "${server}": could not list its changed prompts`, { server, error: String(error) }));
+  };
   // One re-list at a time; a change announced meanwhile triggers one more afterwards.
   let relisting = false;
   let again = false;
@@ -155,15 +183,17 @@ async function attempt(transport: Transport, kind: McpTransportKind, server: str
       });
   };
   // autoRefresh is off because the SDK re-lists only the first page; we list every page.
-  const client: Client = new Client(options.clientInfo, { jsonSchemaValidator: lazyOutputValidator(), listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: relist } } });
+  const client: Client = new Client(options.clientInfo, { jsonSchemaValidator: lazyOutputValidator(), listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: relist }, prompts: { autoRefresh: false, debounceMs: 100, onChanged: relistPrompts } } });
   const connecting = client.connect(transport, { signal, timeout: timeoutMs });
   // The SDK spawns synchronously inside connect(): the pid is known now, before any await.
   onSpawned?.();
   await connecting;
   // A server without the tools capability (prompts or resources only) is ready with no tools.
   if (client.getServerCapabilities()?.tools !== undefined) tools = await listAllTools(client, timeoutMs, signal);
-  logger.debug(`MCP server "${server}" is ready`, { server, transport: kind, tools: tools.length });
-  return { client, tools: () => tools };
+  // Prompts become slash commands; a server that fails to list them still serves its tools.
+  if (client.getServerCapabilities()?.prompts !== undefined) prompts = await listAllPrompts(client, timeoutMs, signal).catch(() => []);
+  logger.debug(`MCP server "${server}" is ready`, { server, transport: kind, tools: tools.length, prompts: prompts.length });
+  return { client, tools: () => tools, prompts: () => prompts };
 }
 
 /** A ready connection around a started client. */
@@ -178,6 +208,8 @@ function connection(started: Started, kind: McpTransportKind, pid: number | unde
     pid,
     tools: started.tools,
     callTool: (tool, args, { signal, timeoutMs }) => client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: timeoutMs }),
+    prompts: started.prompts,
+    getPrompt: async (name, args, { signal, timeoutMs }) => (await client.getPrompt({ name, arguments: args }, { signal, timeout: timeoutMs })).messages as McpPromptMessage[],
     close: () => (closing ??= shutDown(client, pid)),
   };
 }
