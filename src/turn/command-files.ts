@@ -101,10 +101,15 @@ function unquote(raw: string): string | undefined {
   return raw.replace(/\s+#.*$/, '');
 }
 
-/** Words of an argument text: whitespace separates, `"…"` and `'…'` group (quotes removed). */
+/**
+ * Words of an argument text: whitespace separates; `"…"` (with `\\"` inside) and `'…'` group,
+ * also within a word (`key="a b"`), their quotes removed.
+ */
 export function splitArguments(text: string): string[] {
   const words: string[] = [];
-  for (const match of text.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) words.push(match[1]?.replace(/\\(.)/g, '$1') ?? match[2] ?? match[3]!);
+  for (const [word] of text.matchAll(/(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^\s"']+|["'])+/g)) {
+    words.push(word.replace(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g, (_quoted, double: string | undefined, single: string | undefined) => (double !== undefined ? double.replace(/\\(.)/g, '$1') : single!)));
+  }
   return words;
 }
 

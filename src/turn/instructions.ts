@@ -144,11 +144,12 @@ async function readWithin(path: string, budget: number): Promise<{ text: string;
     if (budget <= 0) return { text: '', bytes: 0, notes: [`left out: the instruction files already take their share of the context (${kib(info.size)})`] };
     const handle = await open(path, 'r');
     try {
-      const want = Math.min(info.size, budget);
+      // One byte past the budget, to see whether the cut falls inside a character.
+      const want = Math.min(info.size, budget + 1);
       const buffer = Buffer.alloc(want);
       const { bytesRead } = await handle.read(buffer, 0, want, 0);
-      let cut = bytesRead;
-      if (info.size > budget) while (cut > 0 && ((buffer[cut] ?? 0) & 0xc0) === 0x80) cut--;
+      let cut = Math.min(bytesRead, budget);
+      if (bytesRead > budget) while (cut > 0 && ((buffer[cut] ?? 0) & 0xc0) === 0x80) cut--;
       const text = buffer.subarray(0, cut).toString('utf8');
       const notes = info.size > budget ? [`cut to its first ${kib(cut)} of ${kib(info.size)} to fit the context`] : [];
       return { text, bytes: cut, notes };
