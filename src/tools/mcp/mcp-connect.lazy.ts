@@ -14,7 +14,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { existsSync } from 'node:fs';
@@ -23,6 +23,7 @@ import type { Logger } from '../../log.js';
 import type { StartFailure } from './mcp-messages.js';
 import { redactUrl, startFailureReason } from './mcp-messages.js';
 import { ensureExited } from './mcp-process.js';
+import { listAllPrompts, listAllTools } from './mcp-lists.js';
 import type { McpPromptInfo, McpPromptMessage } from './mcp-prompts.js';
 import type { McpToolInfo } from './mcp-tools.js';
 
@@ -71,8 +72,6 @@ export interface ConnectOptions {
 /** The outcome of {@link connectMcpServer}. `cleanup` settles when a failed start left nothing running. */
 export type ConnectOutcome = { ok: true; connection: McpConnection } | { ok: false; reason: string; cleanup: Promise<void> };
 
-/** Most `tools/list` pages read; a server that keeps sending cursors is cut off here. */
-const MAX_PAGES = 100;
 /** Last stderr lines kept for a failure message, and their longest kept length. */
 const STDERR_TAIL = 5;
 const STDERR_LINE = 300;
@@ -89,19 +88,6 @@ const toRecord = (pairs: readonly { name: string; value: string }[] | undefined)
 function lazyOutputValidator(): jsonSchemaValidator {
   let validator: AjvJsonSchemaValidator | undefined;
   return { getValidator: (schema) => (validator ??= new AjvJsonSchemaValidator()).getValidator(schema) };
-}
-
-/** Every page of `tools/list`. */
-async function listAllTools(client: Client, timeoutMs: number, signal?: AbortSignal): Promise<McpToolInfo[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page += 1) {
-    const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs, signal });
-    tools.push(...result.tools);
-    cursor = result.nextCursor;
-    if (cursor === undefined) break;
-  }
-  return tools;
 }
 
 /** Logs each stderr line of a stdio server at debug and keeps the last few for failure messages. */
@@ -132,19 +118,6 @@ interface Started {
   client: Client;
   tools: () => McpToolInfo[];
   prompts: () => McpPromptInfo[];
-}
-
-/** Every page of `prompts/list` (plain data: name, description, arguments). */
-async function listAllPrompts(client: Client, timeoutMs: number, signal?: AbortSignal): Promise<McpPromptInfo[]> {
-  const prompts: McpPromptInfo[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page += 1) {
-    const result = await client.listPrompts(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs, signal });
-    prompts.push(...result.prompts.map(({ name, description, arguments: args }) => ({ name, description, arguments: args?.map(({ name, description, required }) => ({ name, description, required })) })));
-    cursor = result.nextCursor;
-    if (cursor === undefined) break;
-  }
-  return prompts;
 }
 
 /** One attempt: connect `transport` with a fresh client and list its tools. Throws what the SDK throws. */
