@@ -126,3 +126,42 @@ describe('pure parts', () => {
     expect(capPage('é'.repeat(10), 5)).toMatch(/^éé\n\n\[Note: cut to the first 4 of 20 bytes/);
   });
 });
+
+describe('through a proxy (HTTP_PROXY)', () => {
+  it('tunnels to the host named in the URL, and refuses a name the local DNS resolves to a link-local address without asking the proxy', async () => {
+    const { createServer } = await import('node:http');
+    const { connect } = await import('node:net');
+    const tunnels: string[] = [];
+    const port = new URL(web.url).port;
+    // A CONNECT proxy that reaches `web.test` at the loopback web server.
+    const proxy = createServer();
+    proxy.on('connect', (req, socket) => {
+      tunnels.push(req.url ?? '');
+      const upstream = connect(Number(port), '127.0.0.1', () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.pipe(socket);
+        socket.pipe(upstream);
+      });
+      upstream.on('error', () => socket.destroy());
+      socket.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+    process.env.HTTP_PROXY = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    delete process.env.NO_PROXY;
+    try {
+      const resolveTo = (address: string): LookupFunction => (_host, options, callback) => callback(null, options.all ? [{ address, family: 4 }] : address, 4);
+      const ok = await fetchUrl(`http://web.test:${port}/data.json`, { lookup: resolveTo('93.184.216.34') });
+      expect(ok.forModel).toBe(`http://web.test:${port}/data.json (HTTP 200, application/json)\n\n{"name":"openai-acp","tools":7}`);
+      expect(tunnels).toEqual([`web.test:${port}`]);
+      const refused = await fetchUrl(`http://sneaky.test:${port}/data.json`, { lookup: resolveTo('169.254.169.254') });
+      expect(refused.forModel).toMatch(/sneaky\.test resolves to 169\.254\.169\.254, a link-local address/);
+      expect(tunnels).toHaveLength(1);
+    } finally {
+      for (const [key, value] of Object.entries(saved)) if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+});
