@@ -18,6 +18,7 @@ import { respellToolCallIds, uniqueToolCallIds } from '../turn/tool-call-ids.js'
 import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../turn/tool-messages.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import { agentText } from './to-acp.js';
+import { describeContextOverflow } from '../openai/user-errors.js';
 import { runToolCall, type ToolCallDeps } from './tool-call-runner.js';
 import { runTurn, type TextToolCalls, type TurnOutcome } from './turn-runner.js';
 
@@ -49,6 +50,8 @@ export interface AgentLoopInput {
   signal: AbortSignal;
   send: (updates: SessionUpdate[]) => Promise<void>;
   contextWindow?: number | undefined;
+  /** How to give this server a larger window (profile data), for the words after an overflow. */
+  windowFix?: string | undefined;
   logger: Logger;
 }
 
@@ -98,10 +101,13 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
       signal,
       send,
       contextWindow: input.contextWindow,
+      windowFix: input.windowFix,
       logger,
       textToolCalls: offer && names.size > 0 ? input.textToolCalls?.(offer.definitions) : undefined,
     });
     usage = addUsage(usage, outcome.usage);
+    // Over the window with nothing shown: runTurn left the words to this loop.
+    if (outcome.overflow) await send([agentText(`${steps.length > 0 ? '\n\n' : ''}${describeContextOverflow(outcome.overflow, input.windowFix)}`)]);
     if (outcome.error || outcome.stopReason === 'cancelled' || outcome.toolCalls.length === 0 || !input.deps || !offer) {
       return { ...outcome, steps, ...(usage ? { usage } : {}) };
     }

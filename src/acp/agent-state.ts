@@ -18,6 +18,7 @@ import { ModelPicker } from './model-picker.js';
 import { SessionTools } from './session-tools.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
 import { UserCommands } from './user-commands.js';
+import { SessionWindows } from './session-window.js';
 
 /** What the agent is built from. */
 export interface AgentOptions {
@@ -70,6 +71,8 @@ export class AgentState {
   readonly configDir: string | undefined;
   /** Each session's user commands and MCP prompts. */
   readonly commands: UserCommands;
+  /** Each session's context window: the meter, the small-window notice. */
+  readonly windows: SessionWindows;
   /** What the client advertised for files and terminals (set by `initialize`). */
   capabilities: ClientToolCapabilities = toolCapabilities(undefined);
   /** Re-reads the configuration for `authenticate`. */
@@ -90,6 +93,7 @@ export class AgentState {
     this.picker = new ModelPicker((session) => this.thoughtLevels(session));
     this.configDir = options.configDir;
     this.commands = new UserCommands(options.logger, () => SLASH_COMMANDS, options.configDir);
+    this.windows = new SessionWindows({ config: () => this.config, picker: this.picker, registry: () => this.registry });
     this.tools = new SessionTools(options.logger, () => ({ startupMs: this.config.mcpStartupMs, toolTimeoutMs: this.config.mcpToolTimeoutMs }));
   }
 

@@ -4,7 +4,7 @@
  */
 import type { AgentContext, ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ChatRequest } from '../openai/chat-client.js';
-import { planContext, trimmingNotice } from '../turn/context-window.js';
+import { estimateTextTokens, planContext, trimmingNotice } from '../turn/context-window.js';
 import { CLEARED_TEXT, liveConversation, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
 import { DEFAULT_THOUGHT_LEVEL } from './model-picker.js';
 import type { ChatMessage } from '../openai/openai-types.js';
@@ -12,7 +12,7 @@ import { promptToUserContent } from '../turn/prompt-content.js';
 import type { Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
 import { COMPACT_INSTRUCTION, helpText, INIT_INSTRUCTION, parseSlashCommand } from './slash-commands.js';
-import { agentText } from './to-acp.js';
+import { agentText, windowUsage } from './to-acp.js';
 import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
 import { defaultSystemPrompt } from '../turn/system-prompt.js';
 import { instructionBudgetBytes, loadInstructions, renderInstructions } from '../turn/instructions.js';
@@ -115,6 +115,9 @@ export class PromptRunner {
       await this.save(session, { type: 'compact', at: new Date().toISOString(), summary: outcome.text.trim() });
       const turns = conversation.turns.length === 1 ? '1 earlier turn' : `${conversation.turns.length} earlier turns`;
       await send([agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);
+      // The meter follows: the context is now the summary.
+      const known = await this.state.windows.of(session, signal);
+      if (known) await send([windowUsage(estimateTextTokens(outcome.text.trim()), known.window)]);
     }
     return this.response(outcome);
   }
@@ -154,7 +157,13 @@ export class PromptRunner {
     const target = this.state.registry.resolve(session.model);
     if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
     const toolState = turnClient && config.tools ? this.state.tools.get(session.id) : undefined;
-    const contextWindow = config.contextWindow ?? this.state.picker.contextWindow(session) ?? (await target.endpoint.contextWindowOf?.(target.model));
+    const notices = mcpNotices(toolState);
+    if (notices.length > 0) await send(notices);
+    // The window before the tools and the system prompt: it sizes fetch_url's and the instruction files' shares.
+    const known = await this.state.windows.of(session, signal);
+    const contextWindow = known?.window;
+    const notice = this.state.windows.noticeOnce(session, known);
+    if (notice) await send([notice]);
     const tools =
       turnClient && toolState
         ? prepareTurnTools({
@@ -168,8 +177,6 @@ export class PromptRunner {
             fetch: { timeoutMs: config.fetchTimeoutMs, modelBytes: fetchModelBytes(contextWindow) },
           })
         : undefined;
-    const notices = mcpNotices(toolState);
-    if (notices.length > 0) await send(notices);
     const instructions = async () =>
       renderInstructions(await loadInstructions({ cwd: session.cwd, extra: toolState?.roots.extra, configDir: this.state.configDir, maxBytes: instructionBudgetBytes(contextWindow) }));
     const base =
@@ -204,6 +211,7 @@ export class PromptRunner {
       signal,
       send,
       contextWindow,
+      windowFix: known?.fix,
       logger: this.state.logger,
     });
     // Only a single request's count matches the estimate of what was planned.
