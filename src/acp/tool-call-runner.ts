@@ -18,6 +18,7 @@ import { builtinTool, isBuiltinToolName } from '../tools/definitions.js';
 import { parseMcpArguments } from '../tools/mcp/mcp-arguments.js';
 import type { McpServers } from '../tools/mcp/mcp-servers.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
+import type { FetchLimits } from '../tools/fetch/fetch-url.js';
 import { capForModel } from '../tools/output-cap.js';
 import { alwaysScope, decidePermission, permissionKey, permissionOptions, readPermissionOutcome, type PermissionSubject, type SessionMode } from '../tools/permission.js';
 import { presentToolCall, textContent as text } from '../tools/present.js';
@@ -43,6 +44,8 @@ export interface ToolCallDeps {
   mcp?: { servers: McpServers; tools: ReadonlyMap<string, McpToolDescriptor> } | undefined;
   /** The plan tool's hooks; absent: the plan tool is not offered. */
   plan?: PlanHooks | undefined;
+  /** Limits of `fetch_url` (time, the model's share of a page). */
+  fetch?: FetchLimits | undefined;
   /** Every tool name offered in this request (for the "unknown tool" answer). */
   offered: readonly string[];
   logger: Logger;
@@ -196,6 +199,7 @@ async function runBuiltin(name: string, args: Record<string, unknown>, toolCallI
     backend: deps.backend,
     roots: deps.roots,
     signal: deps.signal,
+    fetch: deps.fetch,
     onTerminal: (terminalId) => deps.send([{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress', content: [{ type: 'terminal', terminalId }] }]),
   });
 }

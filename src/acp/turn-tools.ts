@@ -11,6 +11,7 @@ import type { Session } from '../sessions/session-manager.js';
 import { mayBeTextToolCall, parseTextToolCalls } from '../turn/text-tool-calls.js';
 import { createClientBackend, type ClientToolCapabilities } from '../tools/client-backend.js';
 import { BUILTIN_TOOL_NAMES, builtinChatTools, readOnlyToolNames } from '../tools/definitions.js';
+import type { FetchLimits } from '../tools/fetch/fetch-url.js';
 import { createLocalBackend } from '../tools/local/local-backend.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import type { AgentLoopInput, ToolOffer } from './agent-loop.js';
@@ -35,6 +36,8 @@ export interface TurnToolsInput {
   logger: Logger;
   /** Saves option changes of the session (remembered permission choices). */
   saveOptions: (options: Record<string, string>) => Promise<void>;
+  /** Limits of `fetch_url`. */
+  fetch?: FetchLimits | undefined;
 }
 
 /** The parts of {@link AgentLoopInput} about tools. */
@@ -92,6 +95,7 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
         logger.debug('permission choice remembered', { sessionId: session.id, key, choice });
       },
       mcp: state.mcp && { servers: state.mcp, tools: new Map() },
+      fetch: input.fetch,
       logger,
     },
     textToolCalls: textToolCallRecogniser,

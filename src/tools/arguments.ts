@@ -24,6 +24,9 @@ export interface SearchFilesArgs { pattern: string; path?: string; glob?: string
 /** `run_command` arguments once checked. */
 export interface RunCommandArgs { command: string; cwd?: string; timeout_ms?: number }
 
+/** `fetch_url` arguments once checked. */
+export interface FetchUrlArgs { url: string }
+
 /** The checked argument shape of each built-in tool. */
 export interface BuiltinArgs {
   read_file: ReadFileArgs;
@@ -32,6 +35,7 @@ export interface BuiltinArgs {
   list_directory: ListDirectoryArgs;
   search_files: SearchFilesArgs;
   run_command: RunCommandArgs;
+  fetch_url: FetchUrlArgs;
 }
 
 /** The result of {@link parseToolArguments}: the checked arguments, or an error text for the model. */

@@ -6,6 +6,7 @@
 import type { BuiltinArgs } from './arguments.js';
 import { validateToolArguments } from './arguments.js';
 import { executeRunCommand } from './command-tool.js';
+import { executeFetchUrl } from './fetch/fetch-url.js';
 import { executeEditFile, executeReadFile, executeWriteFile } from './file-tools.js';
 import { formatListing, listDirectory } from './local/list-directory.js';
 import { formatSearch, searchFiles } from './local/search-files.js';
@@ -55,6 +56,8 @@ async function dispatch<N extends BuiltinToolName>(name: N, args: BuiltinArgs[N]
       return executeEditFile(args as BuiltinArgs['edit_file'], ctx);
     case 'run_command':
       return executeRunCommand(args as BuiltinArgs['run_command'], ctx);
+    case 'fetch_url':
+      return executeFetchUrl((args as BuiltinArgs['fetch_url']).url, ctx.signal, ctx.fetch);
     case 'list_directory': {
       const listing = await listDirectory(resolveToolPath((args as BuiltinArgs['list_directory']).path ?? '.', ctx.roots), ctx.roots, ctx.signal);
       const text = formatListing(listing, ctx.roots.cwd);

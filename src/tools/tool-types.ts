@@ -10,7 +10,7 @@
 import type { ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk/unstable';
 
 /** The built-in tools, by the name the model calls them. */
-export type BuiltinToolName = 'read_file' | 'write_file' | 'edit_file' | 'list_directory' | 'search_files' | 'run_command';
+export type BuiltinToolName = 'read_file' | 'write_file' | 'edit_file' | 'list_directory' | 'search_files' | 'run_command' | 'fetch_url';
 
 /**
  * A tool failure meant for the model: its `message` is given back as the tool's result (and the
