@@ -17,7 +17,7 @@
  */
 import { defaultFetch, type FetchLike } from '../openai/http.js';
 import type { Logger } from '../log.js';
-import type { NativeChatProfile } from '../config/providers.js';
+import type { NativeChatProfile } from '../config/provider-profiles.js';
 import type { NativeChatRouter, NativeChatTarget } from '../openai/native-chat.js';
 import type { ThinkStyle } from '../openai/ollama-chat-request.js';
 import { parseOllamaPs } from './ollama-ps.js';

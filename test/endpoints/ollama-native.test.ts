@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { forgetNotServed, OllamaNativeChat } from '../../src/endpoints/ollama-native.js';
 import { parseShowFacts, suggestNumCtx } from '../../src/endpoints/ollama-show.js';
 import { parseOllamaPs } from '../../src/endpoints/ollama-ps.js';
-import { PROVIDER_PROFILES } from '../../src/config/providers.js';
+import { PROVIDER_PROFILES } from '../../src/config/provider-profiles.js';
 import { createLogger } from '../../src/log.js';
 
 const PROFILE = PROVIDER_PROFILES.ollama.nativeChat!;
