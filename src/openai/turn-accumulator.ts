@@ -71,28 +71,10 @@ export interface TurnAccumulatorOptions {
 /** A tool call being assembled; `ordinal` is its position in the result. */
 type ToolEntry = { ordinal: number; id: string; name: string; args: string[]; extra?: Record<string, unknown> };
 
-
 /** Join the parts, keeping the joined string as the only part (so repeated calls stay cheap). */
-function joinAll(parts: string[], state?: { loose: number }): string {
+function joinAll(parts: string[]): string {
   if (parts.length > 1) parts.splice(0, parts.length, parts.join(''));
-  if (state) state.loose = 0;
   return parts[0] ?? '';
-}
-
-/** Pieces of text joined once this many are held (see {@link appendPart}). */
-const PARTS_PER_JOIN = 64;
-
-/**
- * Append `piece`, folding the last {@link PARTS_PER_JOIN} small pieces into one string whenever
- * that many have gathered. Keeping every token's string until the end of a 20,000-token turn made
- * them survive garbage collections, which grew V8's young generation and peak RSS (bench: ~3 MiB);
- * folding copies each character once more (linear).
- */
-function appendPart(parts: string[], piece: string, state: { loose: number }): void {
-  parts.push(piece);
-  if (++state.loose < PARTS_PER_JOIN) return;
-  parts.push(parts.splice(parts.length - state.loose, state.loose).join(''));
-  state.loose = 0;
 }
 
 
@@ -111,9 +93,6 @@ export class TurnAccumulator {
   private readonly splitter: ThinkTagSplitter | undefined;
   private readonly textParts: string[] = [];
   private readonly reasoningParts: string[] = [];
-  /** Pieces at the end of `textParts` / `reasoningParts` not folded yet (see {@link appendPart}). */
-  private readonly textLoose = { loose: 0 };
-  private readonly reasoningLoose = { loose: 0 };
   private readonly tools: ToolEntry[] = [];
   private readonly toolsByIndex = new Map<number, ToolEntry>();
   private readonly toolsById = new Map<string, ToolEntry>();
@@ -134,7 +113,7 @@ export class TurnAccumulator {
     return this.output;
   }
 
-  /** Feed one SseItem (chunk / delta / error; done and skip are no-ops) and get the events it produced. */
+  /** Feed one SseItem (chunk / error; done and skip are no-ops) and get the events it produced. */
   push(item: SseItem): TurnEvent[] {
     const events: TurnEvent[] = [];
     this.pushInto(item, events);
@@ -143,10 +122,7 @@ export class TurnAccumulator {
 
   /** {@link push}, appending the events to `events` (no array per item). */
   pushInto(item: SseItem, events: TurnEvent[]): void {
-    if (item.kind === 'delta') {
-      if (item.field === 'content') this.content(item.text, events);
-      else this.reasoning(item.text, events);
-    } else if (item.kind === 'chunk') this.chunk(item.chunk, events);
+    if (item.kind === 'chunk') this.chunk(item.chunk, events);
     else if (item.kind === 'error') this.fail(item.error, events);
   }
 
@@ -160,8 +136,8 @@ export class TurnAccumulator {
   /** The result so far (cheap to call repeatedly: joined parts are cached). */
   result(): TurnResult {
     return {
-      text: joinAll(this.textParts, this.textLoose),
-      reasoning: joinAll(this.reasoningParts, this.reasoningLoose),
+      text: joinAll(this.textParts),
+      reasoning: joinAll(this.reasoningParts),
       toolCalls: this.tools.map((tool) => {
         const call: ToolCallResult = { id: tool.id, name: tool.name, arguments: joinAll(tool.args) };
         if (tool.extra) call.extra = tool.extra;
@@ -241,16 +217,16 @@ export class TurnAccumulator {
   }
 
   private text(text: string, events: TurnEvent[]): void {
-    this.emit('text', this.textParts, this.textLoose, text, events);
+    this.emit('text', this.textParts, text, events);
   }
 
   private reasoning(text: string, events: TurnEvent[]): void {
-    this.emit('reasoning', this.reasoningParts, this.reasoningLoose, text, events);
+    this.emit('reasoning', this.reasoningParts, text, events);
   }
 
-  private emit(type: 'text' | 'reasoning', parts: string[], loose: { loose: number }, text: string, events: TurnEvent[]): void {
+  private emit(type: 'text' | 'reasoning', parts: string[], text: string, events: TurnEvent[]): void {
     if (text.length === 0) return;
-    appendPart(parts, text, loose);
+    parts.push(text);
     this.output = true;
     events.push({ type, text });
   }

@@ -1,7 +1,6 @@
 /**
- * The accumulator folds its text pieces as they gather (to keep long turns light on memory): the
- * result must still be every piece in order, however many there are and whenever `result()` is
- * asked for in between.
+ * The accumulator keeps its text pieces and joins them when asked: the result must be every piece
+ * in order, however many there are and whenever `result()` is asked for in between.
  */
 import { describe, expect, it } from 'vitest';
 import { TurnAccumulator } from '../../src/openai/turn-accumulator.js';
@@ -19,7 +18,7 @@ describe('TurnAccumulator with many deltas', () => {
         acc.push(chunk({ reasoning_content: piece }));
         reasoning += piece;
       } else {
-        acc.push(i % 2 === 0 ? chunk({ content: piece }) : { kind: 'delta', field: 'content', text: piece });
+        acc.push(chunk(i % 2 === 0 ? { content: piece } : { content: [{ type: 'text', text: piece }] }));
         text += piece;
       }
       if (i % 401 === 0) expect(acc.result().text).toBe(text);
