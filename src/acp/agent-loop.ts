@@ -15,9 +15,10 @@ import type { Logger } from '../log.js';
 import type { StepRecord, ToolResultRecord } from '../sessions/session-records.js';
 import { LoopGuard } from '../turn/loop-guard.js';
 import { respellToolCallIds, uniqueToolCallIds } from '../turn/tool-call-ids.js';
-import { assistantToolCallMessage, toolResultMessage, type ToolCallSpelling } from '../turn/tool-messages.js';
+import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../turn/tool-messages.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import { agentText } from './to-acp.js';
+import { describeContextOverflow } from '../openai/user-errors.js';
 import { runToolCall, type ToolCallDeps } from './tool-call-runner.js';
 import { runTurn, type TextToolCalls, type TurnOutcome } from './turn-runner.js';
 
@@ -36,8 +37,8 @@ export interface AgentLoopInput {
   offer?: (() => ToolOffer) | undefined;
   /** Everything a tool call needs but the per-request tool lists. */
   deps?: Omit<ToolCallDeps, 'offered' | 'mcp' | 'signal' | 'send'> & { mcp?: ToolCallDeps['mcp'] } | undefined;
-  /** How tool-call messages are spelled for this endpoint. */
-  spelling: ToolCallSpelling;
+  /** How this endpoint wants tool-call messages sent back (its profile's {@link ToolMessageRules}). */
+  toolMessageRules: ToolMessageRules;
   /** Most model requests in the turn. */
   maxSteps: number;
   /** Tool-call ids already used in the session's history (calls get ids unique among these). */
@@ -49,6 +50,8 @@ export interface AgentLoopInput {
   signal: AbortSignal;
   send: (updates: SessionUpdate[]) => Promise<void>;
   contextWindow?: number | undefined;
+  /** How to give this server a larger window (profile data), for the words after an overflow. */
+  windowFix?: string | undefined;
   logger: Logger;
 }
 
@@ -90,7 +93,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
     }
     const offer = input.offer?.();
     const names = new Set(offer?.definitions.map((tool) => tool.function.name) ?? []);
-    const request: ChatRequest = { ...input.request, messages: respellToolCallIds(messages, input.spelling) };
+    const request: ChatRequest = { ...input.request, messages: respellToolCallIds(messages, input.toolMessageRules) };
     if (offer && offer.definitions.length > 0) request.tools = offer.definitions;
     const outcome = await runTurn({
       client: input.client,
@@ -98,10 +101,13 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
       signal,
       send,
       contextWindow: input.contextWindow,
+      windowFix: input.windowFix,
       logger,
       textToolCalls: offer && names.size > 0 ? input.textToolCalls?.(offer.definitions) : undefined,
     });
     usage = addUsage(usage, outcome.usage);
+    // Over the window with nothing shown: runTurn left the words to this loop.
+    if (outcome.overflow) await send([agentText(`${steps.length > 0 ? '\n\n' : ''}${describeContextOverflow(outcome.overflow, input.windowFix)}`)]);
     if (outcome.error || outcome.stopReason === 'cancelled' || outcome.toolCalls.length === 0 || !input.deps || !offer) {
       return { ...outcome, steps, ...(usage ? { usage } : {}) };
     }
@@ -116,7 +122,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
     }
     const step: StepRecord = { text: outcome.text, reasoning: outcome.reasoning, toolCalls: calls, results: [] };
     steps.push(step);
-    messages.push(assistantToolCallMessage(step, input.spelling));
+    messages.push(assistantToolCallMessage(step, input.toolMessageRules));
     const deps: ToolCallDeps = { ...input.deps, offered: [...names], mcp: input.deps.mcp && { servers: input.deps.mcp.servers, tools: offer.mcpTools }, signal, send };
     const images: ChatRequestContentPart[] = [];
     for (const call of calls) {
