@@ -1,6 +1,7 @@
 /**
- * The accumulator keeps its text pieces and joins them when asked: the result must be every piece
- * in order, however many there are and whenever `result()` is asked for in between.
+ * The accumulator folds its text pieces as they gather (to keep long turns light on memory): the
+ * result must still be every piece in order, however many there are and whenever `result()` is
+ * asked for in between.
  */
 import { describe, expect, it } from 'vitest';
 import { TurnAccumulator } from '../../src/openai/turn-accumulator.js';
