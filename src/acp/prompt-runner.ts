@@ -20,6 +20,11 @@ import { sessionMode } from './session-modes.js';
 import { mcpNotices, prepareTurnTools } from './turn-tools.js';
 import { AGENT_NAME } from '../version.js';
 import type { AgentState } from './agent-state.js';
+import { configOptions } from './session-config.js';
+import { currentPlan, turnExtras, type TurnExtras } from './turn-extras.js';
+import { undoLastTurn } from './undo.js';
+import { createClientBackend } from '../tools/client-backend.js';
+import { createLocalBackend } from '../tools/local/local-backend.js';
 
 /** Delivers updates to the client, in order. */
 export type Send = (updates: SessionUpdate[]) => Promise<void>;
@@ -37,6 +42,8 @@ export function updateSender(client: AgentContext, sessionId: string): Send {
 /** Where the turn's tool calls go: the client that sent the prompt. */
 interface TurnClient {
   client: AgentContext;
+  /** The turn's plan and checkpoints. */
+  extras: TurnExtras;
 }
 
 /** `_meta["openai-acp"].error` on a prompt answer: the failure's kind and whether asking again may help. */
@@ -69,7 +76,9 @@ export class PromptRunner {
         if (signal.aborted) return { stopReason: 'cancelled' };
         if (command === 'clear') return this.clear(session, send);
         if (command === 'compact') return this.compact(session, send, signal);
-        return this.turn(session, prompt, send, signal, { client });
+        if (command === 'undo') return this.undo(session, send, signal, client);
+        const extras = turnExtras({ session, send, saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }), configOptions: (s) => configOptions(this.state, s) });
+        return this.turn(session, prompt, send, signal, { client, extras });
       },
       outer,
     );
@@ -78,6 +87,24 @@ export class PromptRunner {
   private async clear(session: Session, send: Send): Promise<PromptResponse> {
     await this.save(session, { type: 'clear', at: new Date().toISOString() });
     await send([agentText(CLEARED_TEXT)]);
+    return { stopReason: 'end_turn' };
+  }
+
+  /** `/undo`: nothing goes to the model; files are restored through the client when it writes them. */
+  private async undo(session: Session, send: Send, signal: AbortSignal, client: AgentContext): Promise<PromptResponse> {
+    const roots = this.state.tools.get(session.id)?.roots ?? { cwd: session.cwd, extra: [] };
+    const backend = createClientBackend({ client, sessionId: session.id, capabilities: this.state.capabilities, local: createLocalBackend(roots) });
+    const planBefore = currentPlan(session.records);
+    let text: string;
+    try {
+      text = await undoLastTurn({ session, backend, roots, signal, saveUndo: () => this.save(session, { type: 'undo', at: new Date().toISOString() }) });
+    } catch (error) {
+      // Cancelled while restoring: the files restored so far stay so, the turn stays in the conversation.
+      if (signal.aborted) return { stopReason: 'cancelled' };
+      throw error;
+    }
+    const planNow = currentPlan(session.records);
+    await send(planNow === planBefore ? [agentText(text)] : [agentText(text), { sessionUpdate: 'plan', entries: planNow }]);
     return { stopReason: 'end_turn' };
   }
 
@@ -107,6 +134,7 @@ export class PromptRunner {
       const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };
       if (outcome.steps.length > 0) record.steps = outcome.steps;
       if (outcome.usage) record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
+      turnClient.extras.fill(record);
       await this.save(session, record);
       const title = session.title ? undefined : titleFromPrompt(prompt);
       if (title) {
@@ -142,6 +170,7 @@ export class PromptRunner {
             client: turnClient.client,
             capabilities: this.state.capabilities,
             profile: target.endpoint.profile,
+            extras: turnClient.extras,
             logger: this.state.logger,
             saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
           })
@@ -200,7 +229,7 @@ export class PromptRunner {
 
   /** Keeps `record` in the session and on disk (durably, before the answer goes out). */
   private async save(session: Session, record: SessionRecord): Promise<void> {
-    if (record.type !== 'meta') session.records.push(record);
+    if (record.type !== 'meta' && record.type !== 'undo') session.records.push(record);
     try {
       await (await this.state.store).append(session.id, record);
     } catch (error) {

@@ -1,6 +1,7 @@
 /**
  * Session lifecycle methods: `session/new`, `session/load` (history replayed), `session/resume`,
- * `session/list`, `session/close` and `session/delete`. A session held again from the store
+ * `session/fork` (a copy of a held session, `session-fork.ts`), `session/list`, `session/close`
+ * and `session/delete`. A session held again from the store
  * (load, resume) goes through {@link restore}, with the model lists of now.
  *
  * Source: ACP session setup https://agentclientprotocol.com/protocol/session-setup and the
@@ -16,6 +17,7 @@ import { replayUpdates } from './replay.js';
 import { sessionAnswer } from './session-config.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
 import { checkCwd } from './validate-params.js';
+import { copySession } from './session-fork.js';
 
 /** What `session/new`, `load` and `resume` give for the session's tools. */
 interface ToolParams {
@@ -62,6 +64,22 @@ export async function resumeSession(state: AgentState, params: ToolParams & { cw
   advertiseCommands(client, session.id);
   state.windows.announceTo(client, session);
   return sessionAnswer(state, session);
+}
+
+/**
+ * `session/fork` (unstable): a copy of a held session (conversation, plan, checkpoints, mode,
+ * model), saved, its tools started in the fork's own `cwd`.
+ * @throws {RequestError} -32602 naming the id when that session is not held (unknown, or closed).
+ */
+export async function forkSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext) {
+  checkCwd(params.cwd, state.logger);
+  await state.endpointsKnown();
+  const session = await copySession({ sourceId: params.sessionId, cwd: params.cwd, sessions: state.sessions, store: await state.store, logger: state.logger });
+  state.picker.attach(session, await state.registry.models());
+  await openTools(state, session, params);
+  advertiseCommands(client, session.id);
+  state.windows.announceTo(client, session);
+  return { sessionId: session.id, ...sessionAnswer(state, session) };
 }
 
 /**

@@ -7,18 +7,19 @@
 import type { AvailableCommand, ContentBlock } from '@agentclientprotocol/sdk/unstable';
 
 /** The names of the commands, without the slash. */
-export type SlashCommandName = 'clear' | 'compact' | 'help';
+export type SlashCommandName = 'clear' | 'compact' | 'help' | 'undo';
 
 /** The commands, as advertised. */
 export const SLASH_COMMANDS: readonly AvailableCommand[] = [
   { name: 'clear', description: 'Start the conversation afresh in this session (earlier turns stay saved but are no longer sent)' },
   { name: 'compact', description: 'Replace the earlier turns with a summary written by the model, to save context' },
+  { name: 'undo', description: 'Take back the last turn: restore the files it changed, remove the files it created, and drop it from the conversation (commands it ran are not undone)' },
   { name: 'help', description: 'List the commands of openai-acp' },
 ];
 
 /**
  * The command a prompt is: a prompt whose only content is one text block reading `/clear`,
- * `/compact` or `/help` (surrounding whitespace and a trailing argument ignored).
+ * `/compact`, `/undo` or `/help` (surrounding whitespace and a trailing argument ignored).
  * `undefined` for anything else, including unknown `/words`, which go to the model as typed.
  */
 export function parseSlashCommand(prompt: readonly ContentBlock[]): SlashCommandName | undefined {

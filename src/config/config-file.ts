@@ -12,7 +12,8 @@
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ACCEPTED, parseBaseUrl, parseHeaders, InvalidValue, queryProblem, type ConfigProblem } from './config-values.js';
-import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
+import { parseProviderId, PROVIDER_IDS } from './providers.js';
+import type { ProviderId } from './provider-profiles.js';
 import { mergeQueries } from './query-string.js';
 import { readTextFile, type ReadTextFile } from './secret-files.js';
 import { checkExtraBody, EXTRA_BODY_ACCEPTED } from './extra-body.js';

@@ -5,7 +5,8 @@
  * an error message.
  */
 import { parse as parseDotEnv } from 'dotenv';
-import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
+import { parseProviderId, PROVIDER_IDS } from './providers.js';
+import type { ProviderId } from './provider-profiles.js';
 import { LOG_FORMATS, type LogFormat, type LogLevel } from '../log.js';
 import { ACCEPTED, invalid, InvalidValue, MAX_TIMER_MS, NOT_SENDABLE, parseBaseUrl, parseHeaders, parseInteger, parseModelList, parseTemperature, queryProblem, quote, type ConfigProblem } from './config-values.js';
 import { decodeQueryPiece, mergeQueries } from './query-string.js';

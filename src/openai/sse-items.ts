@@ -52,7 +52,7 @@ export function classifySseEvent(event: { event?: string | undefined; data: stri
   }
   const error = parsed['error'];
   // An error chunk may also carry the usage and a finish reason: as a chunk, the accumulator
-  // reports the error and keeps those (issue 11 item 17).
+  // reports the error and keeps those.
   if (isObject(error)) {
     return isObject(parsed['usage']) || Array.isArray(parsed['choices']) ? { kind: 'chunk', chunk: parsed as ChatCompletionChunk } : { kind: 'error', error: error as ChatErrorObject };
   }

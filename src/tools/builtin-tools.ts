@@ -1,7 +1,7 @@
 /**
  * Runs a built-in tool call: checks its arguments, dispatches to the tool, and turns a
- * {@link ToolError} into a failed outcome for the model. The entry point of the tools layer for
- * the agent loop (with `presentToolCall` for the announcement).
+ * {@link ToolError} into a failed outcome for the model. The tool-call runner calls it after
+ * announcing the call with `presentToolCall` (present.ts).
  */
 import type { BuiltinArgs } from './arguments.js';
 import { validateToolArguments } from './arguments.js';
@@ -14,15 +14,6 @@ import { textContent } from './present.js';
 import type { BuiltinContext, BuiltinOutcome } from './tool-context.js';
 import { ToolError, type BuiltinToolName } from './tool-types.js';
 import { resolveToolPath } from './workspace.js';
-
-// The layer's public surface in one import for the agent loop.
-export { presentToolCall } from './present.js';
-export type { BuiltinContext, BuiltinOutcome } from './tool-context.js';
-export { BUILTIN_TOOLS, builtinChatTools, builtinTool, isBuiltinToolName, readOnlyToolNames } from './definitions.js';
-export { parseToolArguments, validateToolArguments, unknownToolError } from './arguments.js';
-export { createLocalBackend } from './local/local-backend.js';
-export { capForModel } from './output-cap.js';
-export { confine, isInside, relativeForTitle, resolveToolPath } from './workspace.js';
 
 /**
  * Runs one built-in tool call.

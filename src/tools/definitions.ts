@@ -9,6 +9,7 @@
  */
 import type { ToolKind } from '@agentclientprotocol/sdk/unstable';
 import type { BuiltinToolName } from './tool-types.js';
+import { PLAN_TOOL_NAME } from './plan-tool.js';
 
 /** One parameter of a built-in tool. */
 export interface ParameterSpec {
@@ -126,7 +127,10 @@ export const BUILTIN_TOOLS: readonly BuiltinToolDefinition[] = [
 
 const byName = new Map<string, BuiltinToolDefinition>(BUILTIN_TOOLS.map((tool) => [tool.name, tool]));
 
-/** True when `name` is one of the built-in tools. */
+/** The built-in tool names, the plan tool's included (the names MCP tools are named apart from). */
+export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set([...byName.keys(), PLAN_TOOL_NAME]);
+
+/** True when `name` is one of the built-in tools defined here (the plan tool is not: it has its own module). */
 export function isBuiltinToolName(name: string): name is BuiltinToolName {
   return byName.has(name);
 }

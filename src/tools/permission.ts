@@ -10,7 +10,7 @@
 import type { PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk/unstable';
 
 /** The session modes, in the order they are offered. `ask` is the default. */
-export const SESSION_MODES = ['ask', 'accept-edits', 'read-only', 'full-access'] as const;
+export const SESSION_MODES = ['ask', 'accept-edits', 'plan', 'read-only', 'full-access'] as const;
 /** One session mode. */
 export type SessionMode = (typeof SESSION_MODES)[number];
 /** The mode of a session that never chose one. */
@@ -74,8 +74,8 @@ export function commandName(line: string): string {
 /**
  * The decision for one call.
  * - Reads never ask.
- * - `read-only`: anything that mutates is refused (such tools are not even offered), but for MCP
- *   tools marked read-only (they are offered): those ask, as in `ask`.
+ * - `read-only` and `plan`: anything that mutates is refused (such tools are not even offered),
+ *   but for MCP tools marked read-only (they are offered): those ask, as in `ask`.
  * - `full-access`: nothing asks.
  * - A remembered choice for the call's key wins next (`allow` or `reject`).
  * - `accept-edits`: edits inside the cwd and MCP tools marked read-only run; the rest asks.
@@ -83,7 +83,7 @@ export function commandName(line: string): string {
  */
 export function decidePermission(mode: SessionMode, remembered: Readonly<Record<string, 'allow' | 'reject'>>, subject: PermissionSubject): PermissionDecision {
   if (subject.mutates === false) return 'allow';
-  if (mode === 'read-only' && subject.readOnlyHint !== true) return 'reject';
+  if ((mode === 'read-only' || mode === 'plan') && subject.readOnlyHint !== true) return 'reject';
   if (mode === 'full-access') return 'allow';
   // Own entries only: a key such as `toString` must not find Object.prototype's function.
   const choice = Object.hasOwn(remembered, subject.key) ? remembered[subject.key] : undefined;

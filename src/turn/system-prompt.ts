@@ -37,7 +37,10 @@ export function defaultSystemPrompt(facts: SystemPromptFacts): string {
       'Paths may be relative to the working directory. Edit with edit_file (exact old_string, enough context to be unique) rather than rewriting whole files. Keep commands non-interactive.',
       facts.mode === 'read-only'
         ? 'This session is read-only: you cannot edit files or run commands; say what you would change.'
-        : 'Edits and commands may need the user\'s approval; if one is declined, do not retry it, continue or ask.',
+        : facts.mode === 'plan'
+          ? 'Plan mode: no edits or commands yet. Explore, then write your plan with update_plan; the user is asked to approve it.'
+          : 'Edits and commands may need the user\'s approval; if one is declined, do not retry it, continue or ask.',
+      ...(facts.tools.includes('update_plan') && facts.mode !== 'plan' ? ['For work of several steps, keep a to-do list with update_plan.'] : []),
       'When you are done, answer briefly with what you did and what the user should know.',
     );
   } else {

@@ -30,8 +30,8 @@ describe('decidePermission', () => {
   const rememberedValues = [undefined, 'allow', 'reject'] as const;
   const flags = [undefined, false, true] as const;
   const expected = (mode: SessionMode, s: PermissionSubject, remembered: 'allow' | 'reject' | undefined): PermissionDecision => {
-    // MCP tools marked read-only are offered in read-only mode and go on as in ask mode.
-    if (mode === 'read-only' && s.readOnlyHint !== true) return 'reject';
+    // MCP tools marked read-only are offered in read-only and plan mode and go on as in ask mode.
+    if ((mode === 'read-only' || mode === 'plan') && s.readOnlyHint !== true) return 'reject';
     if (mode === 'full-access') return 'allow';
     if (remembered) return remembered;
     if (mode === 'accept-edits' && s.mutates === 'edit' && s.insideCwd === true) return 'allow';

@@ -21,6 +21,16 @@ describe('defaultSystemPrompt', () => {
     expect(text).toContain('read-only');
     expect(text).not.toContain('approval');
   });
+  it('asks for a plan on multi-step work when the plan tool is offered, and explains plan mode in one sentence', () => {
+    expect(defaultSystemPrompt(facts)).not.toContain('update_plan');
+    const withPlan = defaultSystemPrompt({ ...facts, tools: ['read_file', 'update_plan'] });
+    expect(withPlan).toContain('For work of several steps, keep a to-do list with update_plan.');
+    const planMode = defaultSystemPrompt({ ...facts, tools: ['read_file', 'update_plan'], mode: 'plan' });
+    expect(planMode).toContain('Plan mode: no edits or commands yet.');
+    expect(planMode).not.toContain('approval;');
+    // Two short sentences at most: the prompt stays small.
+    expect(withPlan.length - defaultSystemPrompt({ ...facts, tools: ['read_file'] }).length).toBeLessThan(90);
+  });
   it('says there are no tools when none are offered', () => {
     const text = defaultSystemPrompt({ ...facts, tools: [] });
     expect(text).toContain('no tools');
