@@ -86,11 +86,6 @@ export interface StreamProgress {
   readonly finished: boolean;
   /** Called before each retry's wait. `attempt` counts from 1; `delayMs` in ms. */
   onRetry?(attempt: number, error: ProviderError, delayMs: number): void;
-  /**
-   * The consumer feeds a `TurnAccumulator`: plain text chunks may then arrive as `delta` items,
-   * recognised without `JSON.parse` (see `SseDecoderOptions.shapes`). @defaultValue false
-   */
-  readonly acceptsDeltas?: boolean;
 }
 
 /** The URL without its query, for logs (a query may carry a key). */
@@ -244,7 +239,7 @@ export class ChatCompletionsClient {
       if (!response.body) return;
       const contentType = response.headers.get('content-type') ?? '';
       if (/text\/html/i.test(contentType)) throw new ProviderProtocolError(url, HTML_ANSWER);
-      const decoder = wire.ndjson ? createOllamaChatDecoder(MAX_EVENT_BYTES) : createSseDecoder({ shapes: progress.acceptsDeltas === true, maxEventBytes: MAX_EVENT_BYTES });
+      const decoder = wire.ndjson ? createOllamaChatDecoder(MAX_EVENT_BYTES) : createSseDecoder({ maxEventBytes: MAX_EVENT_BYTES });
       // NDJSON is JSON line by line: only a Chat Completions answer may come as one JSON object.
       let json: Uint8Array[] | undefined = !wire.ndjson && contentType.includes('json') ? [] : undefined;
       let jsonSize = 0;

@@ -11,15 +11,15 @@
  * (docs/api/errors.mdx). Tool calls arrive whole, `function.arguments` a JSON object, with `id`
  * and `function.index` in recent versions.
  *
- * Mapping: `content` → a `content` delta; `thinking` → a `reasoning` delta; each tool call → one
- * complete `tool_calls` delta of its own position (arguments as JSON text; the id when sent, else
+ * Mapping, one chunk per line: `content` → `delta.content`; `thinking` → `delta.reasoning`; each
+ * tool call → one complete `tool_calls` entry of its own position (arguments as JSON text; the id when sent, else
  * none: the agent loop gives id-less calls one); `done` → `finish_reason` (`length` stays
  * `length`; `stop` after tool calls becomes `tool_calls`, as Ollama's own `/v1` says) and
  * `usage` (`prompt_eval_count` → `prompt_tokens`, `eval_count` → `completion_tokens`).
  */
 import { isObject } from './chunk-shape.js';
 import { createLineFramer, StreamBrokenError } from './ndjson.js';
-import type { ChatToolCallDelta, ChatUsage } from './openai-types.js';
+import type { ChatCompletionChunk, ChatDelta, ChatToolCallDelta, ChatUsage } from './openai-types.js';
 import type { SseItem } from './sse-items.js';
 
 /** Reads the lines of one answer, in order; keeps the count of tool calls and whether `done` came. */
@@ -48,21 +48,24 @@ export class OllamaChatReader {
     const error = parsed['error'];
     if (typeof error === 'string') return [{ kind: 'error', error: { message: error } }];
     if (isObject(error)) return [{ kind: 'error', error }];
-    const items: SseItem[] = [];
     const message = isObject(parsed['message']) ? parsed['message'] : {};
+    const delta: ChatDelta = {};
     const thinking = message['thinking'];
-    if (typeof thinking === 'string' && thinking.length > 0) items.push({ kind: 'delta', field: 'reasoning', text: thinking });
+    if (typeof thinking === 'string' && thinking.length > 0) delta.reasoning = thinking;
     const content = message['content'];
-    if (typeof content === 'string' && content.length > 0) items.push({ kind: 'delta', field: 'content', text: content });
+    if (typeof content === 'string' && content.length > 0) delta.content = content;
     const calls = Array.isArray(message['tool_calls']) ? message['tool_calls'] : [];
     const deltas: ChatToolCallDelta[] = [];
     for (const call of calls) if (isObject(call)) deltas.push(this.toolCall(call));
-    if (deltas.length > 0) items.push({ kind: 'chunk', chunk: { choices: [{ index: 0, delta: { tool_calls: deltas } }] } });
-    if (parsed['done'] === true) {
+    if (deltas.length > 0) delta.tool_calls = deltas;
+    const done = parsed['done'] === true;
+    if (!done && Object.keys(delta).length === 0) return [];
+    const chunk: ChatCompletionChunk = { choices: [{ index: 0, delta, ...(done ? { finish_reason: this.finishReason(parsed['done_reason']) } : {}) }] };
+    if (done) {
       this.ended = true;
-      items.push({ kind: 'chunk', chunk: { choices: [{ index: 0, delta: {}, finish_reason: this.finishReason(parsed['done_reason']) }], ...usageOf(parsed) } });
+      Object.assign(chunk, usageOf(parsed));
     }
-    return items;
+    return [{ kind: 'chunk', chunk }];
   }
 
   private toolCall(call: Record<string, unknown>): ChatToolCallDelta {

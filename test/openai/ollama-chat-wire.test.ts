@@ -80,7 +80,7 @@ describe('OllamaChatReader', () => {
 describe('createOllamaChatDecoder', () => {
   it('says the stream broke when it ends without the done line', () => {
     const decoder = createOllamaChatDecoder();
-    expect(decoder.push(bytes('{"message":{"role":"assistant","content":"Hel"},"done":false}\n'))).toEqual([{ kind: 'delta', field: 'content', text: 'Hel' }]);
+    expect(decoder.push(bytes('{"message":{"role":"assistant","content":"Hel"},"done":false}\n'))).toEqual([{ kind: 'chunk', chunk: { choices: [{ index: 0, delta: { content: 'Hel' } }] } }]);
     expect(() => decoder.end()).toThrow(/final "done" line never came/);
   });
 
