@@ -2,7 +2,8 @@
  * The context window of a session's model, as the user sees it: resolved once per request from
  * every source (`endpoints/window-resolver.ts` for the precedence), shown in the meter
  * (`usage_update`) after `session/new` and `session/load`, and told once per session when it is
- * too small for coding work, with the fix for that server (the profile's `contextWindowFix`).
+ * too small for coding work, with the fix for that server (the profile's `contextWindowFix`, or
+ * its `nativeChat.windowFix` while the agent asks for the window itself).
  *
  * The notice is an `agent_thought_chunk` at the session's first prompt: Zed shows thoughts in a
  * collapsible block beside the answer, so the user sees it without it becoming part of the answer
@@ -101,7 +102,8 @@ export class SessionWindows {
    */
   async of(session: Session, signal?: AbortSignal): Promise<KnownWindow | undefined> {
     const target = this.deps.registry().resolve(session.model);
-    const fix = target?.endpoint.profile.contextWindowFix ?? DEFAULT_WINDOW_FIX;
+    const native = target?.endpoint.nativeChat?.inUse ? target.endpoint.profile.nativeChat?.windowFix : undefined;
+    const fix = native ?? target?.endpoint.profile.contextWindowFix ?? DEFAULT_WINDOW_FIX;
     const configured = this.deps.config().contextWindow;
     const learned = target ? (this.deps.learned ?? learnedWindows).get(target.endpoint.client.options.url, target.model) : undefined;
     const catalogue = this.deps.picker.contextWindow(session);

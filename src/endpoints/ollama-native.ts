@@ -74,6 +74,11 @@ export class OllamaNativeChat implements NativeChatRouter {
     this.root = options.baseUrl.trim().replace(/[?#].*$/, '').replace(/\/+$/, '').replace(/\/v1$/, '');
   }
 
+  /** Whether chat goes (or will first try to go) to `/api/chat`, the agent asking for the window itself. */
+  get inUse(): boolean {
+    return this.options.numCtx !== 0 && !this.notServed;
+  }
+
   /** Why `/api/chat` is not used on this server, once found not served (this process). */
   get notServed(): string | undefined {
     return NOT_SERVED.get(this.root);

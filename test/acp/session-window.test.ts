@@ -11,7 +11,7 @@ import { DEFAULT_WINDOW_FIX } from '../../src/openai/user-errors.js';
 
 const URL_ = 'http://127.0.0.1:11434/v1/chat/completions';
 
-function setup(options: { configured?: number; server?: ServerWindow; catalogue?: number; fix?: string } = {}) {
+function setup(options: { configured?: number; server?: ServerWindow; catalogue?: number; fix?: string; native?: boolean } = {}) {
   const sessions = new SessionManager();
   const session = sessions.create('/tmp', 'qwen3:8b');
   const picker = new ModelPicker();
@@ -19,7 +19,8 @@ function setup(options: { configured?: number; server?: ServerWindow; catalogue?
   let asked = 0;
   const endpoint = {
     client: { options: { url: URL_ } },
-    profile: { contextWindowFix: options.fix },
+    profile: { contextWindowFix: options.fix, nativeChat: { api: 'ollama', thinkLevels: [], windowFix: 'raise OPENAI_ACP_OLLAMA_NUM_CTX' } },
+    ...(options.native !== undefined ? { nativeChat: { inUse: options.native } } : {}),
     serverWindowOf: async () => (asked++, options.server ?? {}),
   };
   const registry = { resolve: () => ({ endpoint, model: 'qwen3:8b' }) } as unknown as EndpointRegistry;
@@ -42,6 +43,13 @@ describe('SessionWindows.of', () => {
     c.learned.learn(URL_, 'qwen3:8b', 3072);
     expect(await c.windows.of(c.session)).toMatchObject({ window: 8000, source: 'configured' });
     expect(s.asked() + c.asked()).toBe(0);
+  });
+
+  it("on Ollama's native API, tells to raise OPENAI_ACP_OLLAMA_NUM_CTX, not to restart Ollama", async () => {
+    const native = setup({ server: { runtime: 8192, trained: 8192 }, fix: 'restart Ollama', native: true });
+    expect(await native.windows.of(native.session)).toMatchObject({ window: 8192, fix: 'raise OPENAI_ACP_OLLAMA_NUM_CTX' });
+    const v1 = setup({ server: { runtime: 8192 }, fix: 'restart Ollama', native: false });
+    expect(await v1.windows.of(v1.session)).toMatchObject({ fix: 'restart Ollama' });
   });
 
   it('stops waiting for the server when the turn is cancelled', async () => {
