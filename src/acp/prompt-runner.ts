@@ -85,7 +85,14 @@ export class PromptRunner {
         if (command === 'undo') return this.undo(session, send, signal, client);
         const extras = turnExtras({ session, send, saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }), configOptions: (s) => configOptions(this.state, s) });
         if (command === 'init') return this.init(session, prompt, send, signal, { client, extras });
-        const expansion = await this.state.commands.expand(session.id, prompt, mcp(), signal);
+        let expansion: Awaited<ReturnType<typeof this.state.commands.expand>>;
+        try {
+          expansion = await this.state.commands.expand(session.id, prompt, mcp(), signal);
+        } catch (error) {
+          // Cancelled while an MCP prompt was fetched: the prompt answers `cancelled`, not an error.
+          if (signal.aborted) return { stopReason: 'cancelled' };
+          throw error;
+        }
         if (expansion?.kind === 'error') {
           await send([agentText(expansion.message)]);
           return { stopReason: 'end_turn' };

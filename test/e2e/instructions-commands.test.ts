@@ -106,6 +106,22 @@ describe('instruction files and user commands', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('a cancel while an MCP prompt is fetched answers the prompt cancelled, and the session goes on', async () => {
+    const top = tempDir();
+    const { server, agent } = await startAgent(script([{ text: 'still here' }]), join(top, 'config'));
+    const { result } = await agent.request('session/new', { cwd: top, mcpServers: [stdioServer('fx')] });
+    const sessionId = result.sessionId;
+    await waitFor(() => commandLists(agent, sessionId).some((list) => list.some((c: any) => c.name === 'fx:slow')), 5000, 'fx:slow advertised');
+    const pending = agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/fx:slow' }] });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    agent.notify('session/cancel', { sessionId });
+    const answered = await pending;
+    expect(answered.error).toBeUndefined();
+    expect(answered.result.stopReason).toBe('cancelled');
+    expect(server.requests).toHaveLength(0);
+    expect((await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).result.stopReason).toBe('end_turn');
+  });
+
   it('/init asks the model to survey the project and writes AGENTS.md through the client fs after permission', async () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, 'package.json'), '{"scripts":{"test":"vitest"}}');
