@@ -119,6 +119,8 @@ export async function loadInstructions(sources: InstructionSources): Promise<Ins
   // Nearest first for the budget: the cwd's file is read whole before a parent's.
   let budget = sources.maxBytes ?? INSTRUCTIONS_MAX_BYTES;
   const files = new Map<string, InstructionFile>();
+  // Compared resolved on both sides: a cwd reached through a symlinked folder is not "outside".
+  const home = await realpath(root ?? cwd).catch(() => root ?? cwd);
   for (const entry of [...found].reverse()) {
     const read = await readWithin(entry.path, budget);
     if (!read) continue;
@@ -126,7 +128,7 @@ export async function loadInstructions(sources: InstructionSources): Promise<Ins
     const notes = [...read.notes];
     if (!entry.user) {
       const target = await realpath(entry.path).catch(() => entry.path);
-      if (target !== entry.path && !within(target, root ?? cwd)) notes.push(`a symlink to ${target}, outside the ${root ? 'repository' : 'working directory'}`);
+      if (target !== entry.path && !within(target, home)) notes.push(`a symlink to ${target}, outside the ${root ? 'repository' : 'working directory'}`);
     }
     files.set(entry.path, { path: entry.path, label: entry.label, text: read.text, notes });
   }

@@ -75,6 +75,14 @@ describe('loadInstructions', () => {
     expect(file!.notes).toEqual(['cut to its first 49 bytes of 201 bytes to fit the context', `a symlink to ${join(top, 'outside/rules.md')}, outside the repository`]);
   });
 
+  it('says nothing of a symlink when the cwd is reached through a symlinked folder (macOS /tmp, ~/code links)', async () => {
+    files({ 'real/repo/.git/HEAD': '', 'real/repo/AGENTS.md': 'rules' });
+    symlinkSync(join(top, 'real'), join(top, 'link'));
+    const [file] = await loadInstructions({ cwd: join(top, 'link/repo') });
+    expect(file!.text).toBe('rules');
+    expect(file!.notes).toEqual([]);
+  });
+
   it('skips folders named AGENTS.md and blank files', async () => {
     files({ 'repo/.git/HEAD': '', 'repo/AGENTS.md/x': '', 'repo/CLAUDE.md': 'claude', 'repo/sub/AGENTS.md': '  \n' });
     const loaded = await loadInstructions({ cwd: join(top, 'repo/sub') });
