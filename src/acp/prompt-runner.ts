@@ -97,7 +97,7 @@ export class PromptRunner {
           await send([agentText(expansion.message)]);
           return { stopReason: 'end_turn' };
         }
-        return this.turn(session, expansion?.prompt ?? prompt, send, signal, { client, extras });
+        return this.turn(session, expansion?.prompt ?? prompt, send, signal, { client, extras }, expansion ? prompt : undefined);
       },
       outer,
     );
@@ -135,7 +135,7 @@ export class PromptRunner {
       return { stopReason: 'end_turn' };
     }
     const wish = prompt[0]?.type === 'text' ? prompt[0].text.replace(/^\s*\/init\b/, '').trim() : '';
-    return this.turn(session, [{ type: 'text', text: wish ? `${INIT_INSTRUCTION}\nThe user adds: ${wish}` : INIT_INSTRUCTION }], send, signal, turnClient);
+    return this.turn(session, [{ type: 'text', text: wish ? `${INIT_INSTRUCTION}\nThe user adds: ${wish}` : INIT_INSTRUCTION }], send, signal, turnClient, prompt);
   }
 
   private async compact(session: Session, send: Send, signal: AbortSignal): Promise<PromptResponse> {
@@ -156,17 +156,19 @@ export class PromptRunner {
     return this.response(outcome);
   }
 
-  private async turn(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient): Promise<PromptResponse> {
+  /** `typed`: what the user sent when `prompt` is its expansion (a user command, /init), kept for replay and the title. */
+  private async turn(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient, typed?: ContentBlock[]): Promise<PromptResponse> {
     const conversation = this.conversation(session);
     const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, prompt)) }, send, signal, turnClient);
     // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
     if (!outcome.error || outcome.text || outcome.steps.length > 0) {
       const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };
+      if (typed) record.typed = typed;
       if (outcome.steps.length > 0) record.steps = outcome.steps;
       if (outcome.usage) record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
       turnClient.extras.fill(record);
       await this.save(session, record);
-      const title = session.title ? undefined : titleFromPrompt(prompt);
+      const title = session.title ? undefined : titleFromPrompt(typed ?? prompt);
       if (title) {
         session.title = title;
         const at = new Date().toISOString();

@@ -24,7 +24,7 @@ export function replayUpdates(records: readonly ConversationRecord[]): SessionUp
     if (record.type === 'clear') updates.push(user('/clear'), agentText(CLEARED_TEXT));
     else if (record.type === 'compact') updates.push(user('/compact'), agentText(compactedText(record.summary)));
     else {
-      for (const block of record.prompt) updates.push({ sessionUpdate: 'user_message_chunk', content: block });
+      for (const block of record.typed ?? record.prompt) updates.push({ sessionUpdate: 'user_message_chunk', content: block });
       for (const step of record.steps ?? []) updates.push(...stepUpdates(step));
       // The plan as the turn left it (the client replaces the whole list with each one).
       if (record.plan) updates.push({ sessionUpdate: 'plan', entries: record.plan });

@@ -118,7 +118,7 @@ async function restore(file: CheckpointFile, backend: ToolBackend, roots: Worksp
 
 /** ` ("first words of the prompt")`, or '' when the prompt has no text. */
 function describePrompt(turn: TurnRecord): string {
-  const text = turn.prompt.find((block) => block.type === 'text')?.text?.replace(/\s+/g, ' ').trim();
+  const text = (turn.typed ?? turn.prompt).find((block) => block.type === 'text')?.text?.replace(/\s+/g, ' ').trim();
   if (!text) return '';
   return ` ("${text.length > 50 ? `${text.slice(0, 49)}…` : text}")`;
 }

@@ -13,6 +13,11 @@ export interface TurnRecord {
   at: string;
   /** The ACP prompt blocks as received. */
   prompt: ContentBlock[];
+  /**
+   * The prompt as the user sent it, when `prompt` is what it stood for (a command file, an MCP
+   * prompt, `/init`, expanded): shown on `session/load` and used for the title.
+   */
+  typed?: ContentBlock[];
   /** The assistant's text ('' when none). */
   assistant: string;
   /** The reasoning text ('' when none). */
@@ -170,6 +175,7 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
       if (!ok) return undefined;
       // A plan or checkpoint that does not read back is left out, not the whole turn.
       if (v.plan !== undefined && !isPlan(v.plan)) delete v.plan;
+      if (v.typed !== undefined && !(Array.isArray(v.typed) && v.typed.every((b) => isObject(b) && typeof b.type === 'string'))) delete v.typed;
       if (v.checkpoint !== undefined && !isTurnCheckpoint(v.checkpoint)) delete v.checkpoint;
       return v as unknown as TurnRecord;
     }

@@ -106,6 +106,28 @@ describe('instruction files and user commands', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('session/load shows an expanded command as the user typed it (the model still reads the expansion); the title is the typed line', async () => {
+    const top = tempDir();
+    write(top, { 'repo/.openai-acp/commands/review.md': 'Review $1 very carefully, file by file.' });
+    const cwd = join(top, 'repo');
+    const server = await servers(script([{ text: 'reviewed' }, { text: 'again' }]));
+    const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: join(top, 'state'), XDG_CONFIG_HOME: join(top, 'config') });
+    agents.push(agent);
+    await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
+    const sessionId = result.sessionId;
+    await waitFor(() => commandLists(agent, sessionId).length > 0, 5000, 'available_commands_update');
+    await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/review parser' }] });
+    const titles = agent.updates(sessionId).filter((u) => u.sessionUpdate === 'session_info_update');
+    expect(titles.at(-1).title).toBe('/review parser');
+    const before = agent.updates(sessionId).length;
+    await agent.request('session/load', { sessionId, cwd, mcpServers: [] });
+    const shown = agent.updates(sessionId).slice(before).filter((u) => u.sessionUpdate === 'user_message_chunk');
+    expect(shown.map((u) => u.content.text)).toEqual(['/review parser']);
+    await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now?' }] });
+    expect(textOf(server.requests[1]!.body.messages.find((m: any) => m.role === 'user').content)).toBe('Review parser very carefully, file by file.');
+  });
+
   it('a cancel while an MCP prompt is fetched answers the prompt cancelled, and the session goes on', async () => {
     const top = tempDir();
     const { server, agent } = await startAgent(script([{ text: 'still here' }]), join(top, 'config'));
