@@ -48,6 +48,8 @@ export async function undoLastTurn(input: UndoInput): Promise<string> {
     if (file.before === undefined) continue;
     const now = await currentText(backend, file.path, roots, signal);
     if (now === OUTSIDE) outside.push(name(file.path));
+    // Already as it was before the turn (an /undo cancelled part way restored it): restoring again changes nothing.
+    else if (now === file.before) continue;
     else if (now === undefined || now === null || hashText(now) !== file.after) changed.push(name(file.path));
   }
   if (changed.length > 0 || outside.length > 0) {

@@ -37,6 +37,14 @@ describe('undoLastTurn', () => {
     expect(saved).toBe(0);
   });
 
+  it('after an /undo cancelled part way, files already back as they were do not stop the next /undo', async () => {
+    const s = session([turn('t', { files: [{ path: '/w/a.txt', before: 'old', after: hashText('new') }, { path: '/w/n.txt', before: null, after: hashText('made') }, { path: '/w/b.txt', before: 'b0', after: hashText('b1') }] })]);
+    const { text, files } = await undo(s, { '/w/a.txt': 'old', '/w/b.txt': 'b1' });
+    expect(text).toMatch(/^Undid the last turn/);
+    expect(files).toEqual({ '/w/a.txt': 'old', '/w/b.txt': 'b0' });
+    expect(s.records).toEqual([]);
+  });
+
   it('refuses a file outside the workspace (a fork in another cwd) and says so', async () => {
     const s = session([turn('t', { files: [{ path: '/elsewhere/a.txt', before: 'old', after: hashText('new') }] })]);
     const { text, files } = await undo(s, { '/elsewhere/a.txt': 'new' });
