@@ -33,7 +33,9 @@ export async function probeWindow(settings: EndpointSettings, configured: number
   const endpoint = createEndpoint(settings, { logger: deps.logger, fetch: deps.fetch, modelsTimeoutMs: deps.timeoutMs, cloudAuth: deps.cloudAuth });
   const server: ServerWindow = (await endpoint.serverWindowOf?.(settings.model).catch(() => ({}))) ?? {};
   const resolved = resolveContextWindow({ configured, runtime: server.runtime, catalogue, trained: server.trained });
-  return { resolved, server, catalogue, fix: endpoint.profile.contextWindowFix ?? DEFAULT_WINDOW_FIX };
+  // On Ollama's native API the agent asks for the window itself: restarting the server changes nothing.
+  const native = endpoint.nativeChat?.inUse ? endpoint.profile.nativeChat?.windowFix : undefined;
+  return { resolved, server, catalogue, fix: native ?? endpoint.profile.contextWindowFix ?? DEFAULT_WINDOW_FIX };
 }
 
 const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

@@ -1,3 +1,4 @@
+import { startFakeOllama } from '../helpers/fake-ollama.js';
 import type http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { windowLine } from '../../src/commands/doctor-window.js';
@@ -38,5 +39,17 @@ describe('openai-acp doctor against Ollama', () => {
     expect(run.code).toBe(0);
     expect(checkLine(run.stdout, 'context window')).toBe('⚠ context window: 4,096 tokens (runtime, reported by the server; trained: 262,144): small for coding work');
     expect(run.stdout).toContain('fix: restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`)');
+  });
+
+  it("on the native API (the agent asks num_ctx), the fix is OPENAI_ACP_OLLAMA_NUM_CTX, not restarting Ollama", async () => {
+    const ollama = await startFakeOllama({ steps: [{ text: 'OK' }] });
+    try {
+      const run = await runCli(['doctor', '--timeout-ms', '3000'], { home: tempHome(), env: { OPENAI_BASE_URL: ollama.baseUrl, OPENAI_MODEL: 'qwen3:8b', OPENAI_PROVIDER: 'ollama', OPENAI_ACP_OLLAMA_NUM_CTX: '8192' } });
+      expect(checkLine(run.stdout, 'context window')).toMatch(/^⚠ context window: 8,192 tokens/);
+      expect(run.stdout).toContain('fix: raise OPENAI_ACP_OLLAMA_NUM_CTX');
+      expect(run.stdout).not.toContain('OLLAMA_CONTEXT_LENGTH=32768 ollama serve');
+    } finally {
+      await ollama.close();
+    }
   });
 });
