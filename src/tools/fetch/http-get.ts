@@ -79,7 +79,11 @@ export async function httpGet(input: string, options: GetOptions): Promise<GetRe
     if (REDIRECTS.has(status) && location) {
       response.destroy();
       if (hop >= (options.maxRedirects ?? 5)) return { ok: false, url, status, reason: `more than ${options.maxRedirects ?? 5} redirects` };
-      url = new URL(location, parsed).href;
+      try {
+        url = new URL(location, parsed).href;
+      } catch {
+        return { ok: false, url, status, reason: `it redirects to ${location}, which is not a valid URL` };
+      }
       continue;
     }
     if (status < 200 || status > 299) {

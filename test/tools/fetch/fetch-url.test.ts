@@ -65,6 +65,12 @@ describe('executeFetchUrl', () => {
     expect(loop.forModel).toBe(`Could not fetch ${web.url}/loop: more than 5 redirects.`);
   });
 
+  it('a redirect to a malformed Location is a failed result in words, not an internal error', async () => {
+    const outcome = await fetchUrl(`${web.url}/bad-redirect`);
+    expect(outcome.failed).toBe(true);
+    expect(outcome.forModel).toBe(`Could not fetch ${web.url}/bad-redirect: it redirects to http://[not-an-address/, which is not a valid URL.`);
+  });
+
   it('reports HTTP errors, wrong types, bad schemes and hosts that refuse', async () => {
     expect((await fetchUrl(`${web.url}/missing`)).forModel).toBe(`Could not fetch ${web.url}/missing: HTTP 404 Not Found.`);
     expect((await fetchUrl(`${web.url}/image`)).forModel).toMatch(/its content type is image\/png, which is not text/);
