@@ -5,7 +5,6 @@
 import type { AgentContext, ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ChatRequest } from '../openai/chat-client.js';
 import type { Config } from '../config/config.js';
-import { planContext, trimmingNotice } from '../turn/context-window.js';
 import { CLEARED_TEXT, liveConversation, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
 import type { EndpointRegistry } from '../endpoints/endpoint-registry.js';
 import type { Logger } from '../log.js';
@@ -14,7 +13,8 @@ import type { ChatMessage } from '../openai/openai-types.js';
 import { promptToUserContent } from '../turn/prompt-content.js';
 import type { Session, SessionManager } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type SessionStore, type TurnRecord } from '../sessions/session-store.js';
-import { COMPACT_INSTRUCTION, helpText, parseSlashCommand } from './slash-commands.js';
+import { helpText, parseSlashCommand } from './slash-commands.js';
+import { COMPACT_INSTRUCTION } from '../turn/compaction.js';
 import { agentText } from './to-acp.js';
 import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
 import type { ClientToolCapabilities } from '../tools/client-backend.js';
@@ -113,6 +113,7 @@ export class PromptRunner {
     if (!outcome.error || outcome.text || outcome.steps.length > 0) {
       const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };
       if (outcome.steps.length > 0) record.steps = outcome.steps;
+      if (outcome.context && (outcome.context.summary !== undefined || outcome.context.stubbed > 0)) record.context = outcome.context;
       if (outcome.usage) record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
       await this.save(session, record);
       const title = session.title ? undefined : titleFromPrompt(prompt);
@@ -136,7 +137,7 @@ export class PromptRunner {
    * Sends the live conversation plus `current` to the session's model, trimmed to its context
    * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools.
    */
-  private async ask(session: Session, { turns, summary }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal, turnClient?: TurnClient): Promise<AgentLoopOutcome> {
+  private async ask(session: Session, { turns, summary, stubbed }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal, turnClient?: TurnClient): Promise<AgentLoopOutcome> {
     const config = this.deps.config();
     const target = this.deps.registry().resolve(session.model);
     if (!target) throw new Error('no endpoint'); // explain() rules this out
@@ -160,26 +161,14 @@ export class PromptRunner {
       (tools
         ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), tools: tools.builtinNames, mode: sessionMode(session), agentsMd: await readAgentsMd(session.cwd) })
         : undefined);
-    const systemText = [base, summary && `Summary of the earlier conversation:\n${summary}`].filter(Boolean).join('\n\n');
     const contextWindow = config.contextWindow ?? this.deps.picker.contextWindow(session) ?? (await target.endpoint.contextWindowOf?.(target.model));
-    const plan = planContext({
-      system: systemText ? { role: 'system', content: systemText } : undefined,
-      turns,
-      current,
-      contextWindow,
-      maxTokens: config.maxTokens,
-      calibration: session.calibration,
-    });
-    if (plan.droppedTurns > 0 && contextWindow) {
-      this.deps.logger.info('earlier turns left out to fit the context window', { sessionId: session.id, dropped: plan.droppedTurns, contextWindow });
-      await send([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${trimmingNotice(plan.droppedTurns, contextWindow)}\n\n` } }]);
-    }
     const effort = this.deps.picker.thoughtLevel(session);
-    const request: ChatRequest = { model: target.model, messages: plan.messages, maxTokens: config.maxTokens, temperature: config.temperature };
+    const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature };
     if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;
     const outcome = await runAgentLoop({
       client: target.endpoint.client,
       request,
+      context: { system: base, summary, turns, task: current, contextWindow, maxTokens: config.maxTokens, calibration: session.calibration, stubbed },
       ...(tools ? { offer: tools.offer, deps: tools.deps, textToolCalls: tools.textToolCalls } : {}),
       spelling: toolCallSpelling(target.endpoint.provider),
       maxSteps: config.maxSteps,
@@ -187,11 +176,9 @@ export class PromptRunner {
       takesImages: sentImages(session),
       signal,
       send,
-      contextWindow,
       logger: this.deps.logger,
     });
-    // Only a single request's count matches the estimate of what was planned.
-    if (outcome.usage?.inputTokens && outcome.steps.length === 0) session.calibration = { estimated: plan.rawEstimatedTokens, actual: outcome.usage.inputTokens };
+    if (outcome.calibration) session.calibration = outcome.calibration;
     return outcome;
   }
 

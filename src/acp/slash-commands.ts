@@ -32,7 +32,3 @@ export function parseSlashCommand(prompt: readonly ContentBlock[]): SlashCommand
 export function helpText(): string {
   return ['Commands of openai-acp:', ...SLASH_COMMANDS.map((command) => `- /${command.name}: ${command.description}`)].join('\n');
 }
-
-/** The instruction sent to the model by `/compact` (as the last user message). */
-export const COMPACT_INSTRUCTION =
-  'Summarize our conversation so far for your own future reference. Keep every fact, decision, name, number, file path and open question that later turns may need; drop pleasantries. Write the summary only, in the language of the conversation.';

@@ -29,6 +29,12 @@ export interface TurnOutcome {
   reasoning: string;
   /** The tool calls the answer asked for, complete, in order (none when it failed or was cancelled). */
   toolCalls: ToolCallResult[];
+  /**
+   * Set when the server rejected the request as over the context window and nothing was shown
+   * yet; the user was then not told (the caller retries smaller or explains). `window`: the
+   * window the server named, in tokens, when it named one.
+   */
+  overflow?: { window?: number };
 }
 
 /**

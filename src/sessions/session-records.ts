@@ -25,6 +25,13 @@ export interface TurnRecord {
    * `assistant` and `reasoning` are then the last answer's (the one that called no tool).
    */
   steps?: StepRecord[];
+  /**
+   * What the model was sent of the history when the turn ended, so the next turn starts from it
+   * (the record itself keeps everything, for `session/load`): `summary` replaces everything
+   * before this turn and its first `summarizedSteps` steps (a compaction inside the turn);
+   * `stubbed` tool results, oldest first, were sent as stubs (`turn/context-fit.ts`).
+   */
+  context?: { summary?: string; summarizedSteps?: number; stubbed?: number };
 }
 
 /** One model answer that called tools, and what each call gave back. */
@@ -148,7 +155,8 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
         typeof v.reasoning === 'string' &&
         typeof v.stopReason === 'string' &&
         (usage === undefined || (isObject(usage) && optNumber(usage.inputTokens) && optNumber(usage.outputTokens) && optNumber(usage.totalTokens))) &&
-        (v.steps === undefined || (Array.isArray(v.steps) && v.steps.every(isStep)));
+        (v.steps === undefined || (Array.isArray(v.steps) && v.steps.every(isStep))) &&
+        (v.context === undefined || (isObject(v.context) && optString(v.context.summary) && optNumber(v.context.summarizedSteps) && optNumber(v.context.stubbed)));
       return ok ? (v as unknown as TurnRecord) : undefined;
     }
     case 'meta': {
