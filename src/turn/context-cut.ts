@@ -86,8 +86,11 @@ export function cutText(text: string, maxTokens: number, note: CutNote = plainNo
   const kept = [...all.slice(0, head)];
   // Nothing of the head fitted whole (one long line): keep the start of that line instead.
   let firstOmitted = head;
-  if (head === 0 && all.length > 0 && headRoom > 0) {
-    kept.push(`${all[0]!.slice(0, headRoom * 2)}…`);
+  if (head === 0 && all.length > 0 && headRoom > 1) {
+    // Each UTF-16 unit is at most one estimated token; a surrogate pair is never split.
+    let end = Math.min(all[0]!.length, headRoom - 1);
+    if (end > 0 && end < all[0]!.length && /[\ud800-\udbff]/.test(all[0]!.charAt(end - 1))) end--;
+    kept.push(`${all[0]!.slice(0, end)}…`);
     firstOmitted = 0;
   }
   const info: CutInfo = { firstLine: firstOmitted + 1, lastLine: tail, omitted: Math.max(1, tail - head), firstText: all[firstOmitted] ?? '', lastText: all[tail - 1] ?? '' };

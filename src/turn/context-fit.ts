@@ -129,8 +129,10 @@ export function fitContext(input: ContextFitInput): ContextFit {
   for (const list of stepLists.slice(0, -1)) list.forEach((m, index) => (m.role === 'tool' || m.role === 'user') && slots.push({ list, index }));
   const stub = (slot: Slot) => {
     const m = slot.list[slot.index]!;
+    // A result shorter than its stub stays as it is.
     if (m.role === 'tool') {
-      slot.list[slot.index] = { ...m, content: resultStub(calls.get(m.tool_call_id)) };
+      const stubText = resultStub(calls.get(m.tool_call_id));
+      if (stubText.length < m.content.length) slot.list[slot.index] = { ...m, content: stubText };
       shortenCallOf(slot.list, m.tool_call_id);
     } else slot.list[slot.index] = { role: 'user', content: IMAGES_STUB };
   };

@@ -8,7 +8,7 @@ import type { ChatMessage } from '../../src/openai/openai-types.js';
 import { answerMessages, ENDED_AFTER_TOOLS, liveConversation } from '../../src/sessions/conversation.js';
 import { parseRecord, type StepRecord, type TurnRecord } from '../../src/sessions/session-records.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
-import { planContext } from '../../src/turn/context-window.js';
+import { fitContext } from '../../src/turn/context-fit.js';
 
 const result = (id: string, forModel: string, status: 'completed' | 'failed' = 'completed') => ({
   id,
@@ -67,15 +67,15 @@ describe('liveConversation with steps', () => {
     expect(live.turns[0]!.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(live.unanswered).toEqual([]);
   });
-  it('context trimming drops a turn with its tool messages, never a part of it', () => {
+  it('context fitting drops a turn with its tool messages (once stubs are not enough), never a part of it', () => {
     const big = 'x'.repeat(4000);
     const old = turn('old', 'done', [{ ...step(['a']), results: [result('a', big)] }]);
     const recent = turn('recent', 'fine', [step(['b'])]);
     const live = liveConversation([old, recent]);
     const current: ChatMessage = { role: 'user', content: 'now' };
     // room for the recent turn and the current message, not for the old turn too
-    const needed = planContext({ turns: live.turns.slice(1), current, contextWindow: undefined }).rawEstimatedTokens;
-    const plan = planContext({ turns: live.turns, current, contextWindow: needed + 10, reserveTokens: 0 });
+    const needed = fitContext({ turns: live.turns.slice(1), task: current, contextWindow: undefined }).rawEstimatedTokens;
+    const plan = fitContext({ turns: live.turns, task: current, contextWindow: needed + 10, reserveTokens: 0 });
     expect(plan.droppedTurns).toBe(1);
     expect(plan.messages).toEqual([...live.turns[1]!, current]);
     // every tool message kept still has its assistant tool_calls message before it
