@@ -117,7 +117,9 @@ export function fitContext(input: ContextFitInput): ContextFit {
     return { messages, stubbed: 0, droppedTurns: 0, droppedSteps: 0, compact: false, taskCut: fixed.taskCut, fits: false, minimumWindow: minimumWindow(input, toolTokens, factor), estimatedTokens: Math.ceil(fixed.raw * factor), rawEstimatedTokens: fixed.raw, budget };
   }
   const rawBudget = Math.floor(budget / factor);
-  const share = Math.max(1, Math.floor(rawBudget * RESULT_SHARE));
+  // Not scaled by the calibration, which moves a little with every answer: a result is cut the
+  // same way in every request, so the requests keep their common prefix (prefix caches).
+  const share = Math.max(1, Math.floor(budget * RESULT_SHARE));
 
   // Copies of turns and steps with every tool result cut to its share.
   const calls = new Map<string, ChatToolCall>();
