@@ -10,7 +10,7 @@
 import type { ChatMessage } from '../openai/openai-types.js';
 import { compactionMessages, compactionNotice, stepsDigest, trimmingNotice } from './compaction.js';
 import { fitContext, type ContextFit } from './context-fit.js';
-import { grouped, positive, type Calibration } from './token-estimate.js';
+import { answerRoom, calibrationFactor, grouped, positive, type Calibration } from './token-estimate.js';
 
 /** Retries after answers saying the prompt was over the window, per turn. */
 export const OVERFLOW_RETRIES = 3;
@@ -99,7 +99,7 @@ export class ContextKeeper {
       notices.push(compactionNotice({ turns: this.turns.length, steps: steps.length, contextWindow: this.window, byModel: Boolean(written) }));
       this.summary = written || stepsDigest(this.summary, this.turns, steps);
       this.turns = [];
-      this.summarized = this.steps.length - 1;
+      this.summarized = Math.max(0, this.steps.length - 1);
       this.stubbed = 0;
       this.compacted = true;
       fit = this.fit(tools);
@@ -113,13 +113,16 @@ export class ContextKeeper {
 
   /**
    * After an answer saying the prompt was over the window: learn `window` when the server named
-   * one, else shrink the window by {@link OVERFLOW_SHRINK} (from the last request's estimate when
-   * no window was known). False once {@link OVERFLOW_RETRIES} retries were spent: end the turn.
+   * one smaller than the window assumed, else shrink by {@link OVERFLOW_SHRINK} the smaller of the window
+   * and the rejected request's size plus the answer's room. False once {@link OVERFLOW_RETRIES}
+   * retries were spent: end the turn.
    */
   overflow(window?: number): boolean {
     if (++this.overflows > OVERFLOW_RETRIES) return false;
-    const current = this.window ?? Math.ceil(this.lastRaw / 0.75);
-    this.window = positive(window) && window < current ? window : Math.floor(current * OVERFLOW_SHRINK);
+    // The rejected request was smaller than the window assumed: the real one is below its size plus the answer's room.
+    const sent = Math.ceil(this.lastRaw * calibrationFactor(this.calibration));
+    const current = Math.min(this.window ?? Infinity, sent + (this.window !== undefined ? answerRoom(this.window, this.sources.maxTokens) : 0));
+    this.window = positive(window) && window < (this.window ?? Infinity) ? window : Math.max(1, Math.floor(current * OVERFLOW_SHRINK));
     return true;
   }
 
