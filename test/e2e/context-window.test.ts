@@ -80,6 +80,13 @@ describe('every request of a tool loop inside the window the server enforces', (
     expect(Math.max(...model.seen.map((r) => r.stubs))).toBeGreaterThan(0);
     const reads = agent.updates(result.sessionId).filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed');
     expect(reads).toHaveLength(12);
+    // The next turn starts from the pruned state: its request repeats the stubs, inside the window.
+    const before = model.seen.length;
+    const next = await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'And which one writes it?' }] });
+    expect(next.result?.stopReason).toBe('end_turn');
+    const first = model.seen[before]!;
+    expect(first.rejected).toBe(false);
+    expect(first.stubs).toBeGreaterThan(0);
     expect(agent.badLines).toEqual([]);
   });
 
