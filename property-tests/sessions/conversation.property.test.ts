@@ -85,7 +85,7 @@ it('after an answered turn, appending an answered turn adds exactly that turn; a
       const after = liveConversation([...list, last, next]);
       expect(after.turns).toEqual([...before.turns, turnMessages(next)]);
       expect(after.summary).toBe(before.summary);
-      expect(liveConversation([...list, { type: 'clear', at }])).toEqual({ summary: undefined, turns: [], unanswered: [] });
+      expect(liveConversation([...list, { type: 'clear', at }])).toEqual({ summary: undefined, turns: [], unanswered: [], stubbed: 0 });
     }),
   );
 });
