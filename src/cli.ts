@@ -8,7 +8,7 @@ import { helpText, parseCliArgs, TTY_NOTICE, type CliFlags } from './cli-args.js
 import { describeConfigProblems, secretsOf } from './config/config.js';
 import { createLogger } from './log.js';
 import { resolveEndpoint } from './config/providers.js';
-import { resolveStaticConfig, startPlan, type StaticRuntimeConfig } from './endpoints/runtime-config.js';
+import { resolveStaticConfig, chooseEndpoints, type StaticRuntimeConfig } from './endpoints/runtime-config.js';
 import { openSessionStore } from './sessions/session-store.js';
 import { withBusRouting } from './acp/stdio-bus.js';
 import { ndJsonTransport } from './acp/ndjson-transport.js';
@@ -50,13 +50,13 @@ async function serve(flags: CliFlags): Promise<void> {
     configError,
     logger,
     // The local server search (at most ~300 ms) starts after the initialize answer; session/new awaits it.
-    plan: () => startPlan(resolved, logger),
+    endpoints: () => chooseEndpoints(resolved, logger),
     store: openSessionStore({ stateDir: config.stateDir, env: process.env, logger }),
     // authenticate (after `openai-acp setup`): the same resolution as at start, local search included.
     reload: async () => {
       const next = resolve();
       logger.addSecrets?.(secretsOfAll(next));
-      return { config: next.config, configError: next.configError, plan: await startPlan(next, logger) };
+      return { config: next.config, configError: next.configError, endpoints: await chooseEndpoints(next, logger) };
     },
   });
   // Our own NDJSON framing: every bad line is answered and logged, and the agent keeps serving.

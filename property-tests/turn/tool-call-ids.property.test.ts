@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { PROVIDER_IDS } from '../../src/config/providers.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import { MISTRAL_TOOL_CALL_ID, mistralToolCallId, respellToolCallIds, uniqueToolCallIds } from '../../src/turn/tool-call-ids.js';
-import { toolCallSpelling } from '../../src/turn/tool-messages.js';
+import { toolMessageRules } from '../../src/turn/tool-messages.js';
+import { PROVIDER_PROFILES } from '../../src/config/provider-profiles.js';
 
 const anyId = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.stringMatching(/^[a-zA-Z0-9]{9}$/), fc.stringMatching(/^call_[A-Za-z0-9]{24}$/));
 
@@ -45,7 +46,7 @@ describe('Mistral tool-call ids', () => {
   it('respelled for Mistral: every id valid, each tool message names its call, in order', () => {
     fc.assert(
       fc.property(conversation, (messages) => {
-        const out = respellToolCallIds(messages, toolCallSpelling('mistral'));
+        const out = respellToolCallIds(messages, toolMessageRules(PROVIDER_PROFILES.mistral));
         expect(out).toHaveLength(messages.length);
         let pending: string[] = [];
         for (const [i, message] of out.entries()) {
@@ -67,7 +68,7 @@ describe('Mistral tool-call ids', () => {
   it('every other provider gets the very same messages', () => {
     fc.assert(
       fc.property(conversation, fc.constantFrom(...PROVIDER_IDS.filter((id) => id !== 'mistral')), (messages, provider) => {
-        expect(respellToolCallIds(messages, toolCallSpelling(provider))).toBe(messages);
+        expect(respellToolCallIds(messages, toolMessageRules(PROVIDER_PROFILES[provider]))).toBe(messages);
       }),
       { numRuns: 200 },
     );

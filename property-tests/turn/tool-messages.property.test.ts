@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PROVIDER_IDS } from '../../src/config/providers.js';
-import { assistantToolCallMessage, toolCallSpelling, toolResultMessage } from '../../src/turn/tool-messages.js';
+import { assistantToolCallMessage, toolMessageRules, toolResultMessage } from '../../src/turn/tool-messages.js';
+import { PROVIDER_PROFILES } from '../../src/config/provider-profiles.js';
 
 const call = fc.record(
   {
@@ -23,8 +24,8 @@ describe('assistantToolCallMessage', () => {
   it('spells every step the way every provider accepts', () => {
     fc.assert(
       fc.property(step, fc.constantFrom(...PROVIDER_IDS), (s, provider) => {
-        const spelling = toolCallSpelling(provider);
-        const message = assistantToolCallMessage(s, spelling);
+        const rules = toolMessageRules(PROVIDER_PROFILES[provider]);
+        const message = assistantToolCallMessage(s, rules);
         expect(message.role).toBe('assistant');
         expect(message.content === null).toBe(s.text === '' && s.toolCalls.length > 0);
         if (message.content !== null) expect(message.content).toBe(s.text);

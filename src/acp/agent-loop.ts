@@ -17,7 +17,7 @@ import { ContextKeeper, type ContextSources, type ContextState } from '../turn/c
 import type { Calibration } from '../turn/token-estimate.js';
 import { LoopGuard } from '../turn/loop-guard.js';
 import { respellToolCallIds, uniqueToolCallIds } from '../turn/tool-call-ids.js';
-import { assistantToolCallMessage, toolResultMessage, type ToolCallSpelling } from '../turn/tool-messages.js';
+import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../turn/tool-messages.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import { agentText } from './to-acp.js';
 import { runToolCall, type ToolCallDeps } from './tool-call-runner.js';
@@ -40,8 +40,8 @@ export interface AgentLoopInput {
   offer?: (() => ToolOffer) | undefined;
   /** Everything a tool call needs but the per-request tool lists. */
   deps?: Omit<ToolCallDeps, 'offered' | 'mcp' | 'signal' | 'send'> & { mcp?: ToolCallDeps['mcp'] } | undefined;
-  /** How tool-call messages are spelled for this endpoint. */
-  spelling: ToolCallSpelling;
+  /** How this endpoint wants tool-call messages sent back (its profile's {@link ToolMessageRules}). */
+  toolMessageRules: ToolMessageRules;
   /** Most model requests in the turn. */
   maxSteps: number;
   /** Tool-call ids already used in the session's history (calls get ids unique among these). */
@@ -116,7 +116,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
     }
     const step: StepRecord = { text: outcome.text, reasoning: outcome.reasoning, toolCalls: calls, results: [] };
     steps.push(step);
-    const messages = keeper.step(assistantToolCallMessage(step, input.spelling));
+    const messages = keeper.step(assistantToolCallMessage(step, input.toolMessageRules));
     const deps: ToolCallDeps = { ...input.deps, offered: [...names], mcp: input.deps.mcp && { servers: input.deps.mcp.servers, tools: offer.mcpTools }, signal, send };
     const images: ChatRequestContentPart[] = [];
     for (const call of calls) {
@@ -161,7 +161,7 @@ async function fittedRequest(input: AgentLoopInput, keeper: ContextKeeper, offer
       logger.info(notice);
       await send([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${notice}\n\n` } }]);
     }
-    const request: ChatRequest = { ...input.request, messages: respellToolCallIds(prepared.messages, input.spelling) };
+    const request: ChatRequest = { ...input.request, messages: respellToolCallIds(prepared.messages, input.toolMessageRules) };
     if (tools) request.tools = tools;
     const names = tools?.length ?? 0;
     const outcome = await runTurn({ client: input.client, request, signal, send, contextWindow: keeper.contextWindow, logger, textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined });

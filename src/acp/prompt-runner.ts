@@ -4,44 +4,34 @@
  */
 import type { AgentContext, ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ChatRequest } from '../openai/chat-client.js';
-import type { Config } from '../config/config.js';
 import { CLEARED_TEXT, liveConversation, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
-import type { EndpointRegistry } from '../endpoints/endpoint-registry.js';
-import type { Logger } from '../log.js';
-import { DEFAULT_THOUGHT_LEVEL, type ModelPicker } from './model-picker.js';
+import { DEFAULT_THOUGHT_LEVEL } from './model-picker.js';
 import type { ChatMessage } from '../openai/openai-types.js';
 import { promptToUserContent } from '../turn/prompt-content.js';
-import type { Session, SessionManager } from '../sessions/session-manager.js';
-import { titleFromPrompt, type SessionRecord, type SessionStore, type TurnRecord } from '../sessions/session-store.js';
+import type { Session } from '../sessions/session-manager.js';
+import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
 import { helpText, parseSlashCommand } from './slash-commands.js';
 import { COMPACT_INSTRUCTION } from '../turn/compaction.js';
 import { agentText } from './to-acp.js';
 import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
-import type { ClientToolCapabilities } from '../tools/client-backend.js';
 import { defaultSystemPrompt, readAgentsMd } from '../turn/system-prompt.js';
-import { toolCallSpelling } from '../turn/tool-messages.js';
+import { toolMessageRules } from '../turn/tool-messages.js';
 import { sessionMode } from './session-modes.js';
-import type { SessionTools } from './session-tools.js';
 import { mcpNotices, prepareTurnTools } from './turn-tools.js';
 import { AGENT_NAME } from '../version.js';
+import type { AgentState } from './agent-state.js';
 
 /** Delivers updates to the client, in order. */
 export type Send = (updates: SessionUpdate[]) => Promise<void>;
 
-/** What a prompt needs; getters, because `authenticate` may replace the configuration. */
-export interface PromptRunnerDeps {
-  logger: Logger;
-  sessions: SessionManager;
-  picker: ModelPicker;
-  config: () => Config;
-  registry: () => EndpointRegistry;
-  store: () => Promise<SessionStore>;
-  /** Words that replace every prompt when the agent cannot run one (invalid configuration, no endpoint). */
-  explain: () => string | undefined;
-  /** Each session's roots and MCP servers. */
-  tools: SessionTools;
-  /** What the client advertised for files and terminals. */
-  capabilities: () => ClientToolCapabilities;
+/** The {@link Send} of one session: `session/update` notifications to `client`. */
+export function updateSender(client: AgentContext, sessionId: string): Send {
+  return (updates) => {
+    // All queued at once: the SDK writes its messages in call order, each after the one before,
+    // and after a failed write the connection is closed and the rest fail too.
+    const sent = updates.map((update) => client.notify('session/update', { sessionId, update }));
+    return sent.length === 1 ? sent[0]! : Promise.all(sent).then(() => undefined);
+  };
 }
 
 /** Where the turn's tool calls go: the client that sent the prompt. */
@@ -56,14 +46,14 @@ function withError(response: PromptResponse, error: object): PromptResponse {
 
 /** Runs prompts; one instance per agent. */
 export class PromptRunner {
-  constructor(private readonly deps: PromptRunnerDeps) {}
+  constructor(private readonly state: AgentState) {}
 
   /**
    * Answers one prompt. Never rejects for provider failures (they are explained to the user); a
    * store failure is logged and the answer still goes out.
    */
   async run(session: Session, prompt: ContentBlock[], send: Send, outer: AbortSignal, client: AgentContext): Promise<PromptResponse> {
-    const problem = this.deps.explain();
+    const problem = this.state.whyNoTurn();
     if (problem) {
       await send([agentText(problem)]);
       return withError({ stopReason: 'end_turn' }, { kind: 'config', retryable: false });
@@ -73,7 +63,7 @@ export class PromptRunner {
       await send([agentText(helpText())]);
       return { stopReason: 'end_turn' };
     }
-    return this.deps.sessions.runTurn(
+    return this.state.sessions.runTurn(
       session,
       async (signal) => {
         if (signal.aborted) return { stopReason: 'cancelled' };
@@ -92,23 +82,23 @@ export class PromptRunner {
   }
 
   private async compact(session: Session, send: Send, signal: AbortSignal): Promise<PromptResponse> {
-    const live = this.live(session);
-    if (live.turns.length === 0) {
+    const conversation = this.conversation(session);
+    if (conversation.turns.length === 0) {
       await send([agentText('Nothing to compact yet: there are no turns since the conversation started or was last cleared.')]);
       return { stopReason: 'end_turn' };
     }
-    const outcome = await this.ask(session, live, { role: 'user', content: promptToUserContent(withUnanswered(live.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, send, signal);
+    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, send, signal);
     if (outcome.stopReason === 'end_turn' && !outcome.error && outcome.text.trim()) {
       await this.save(session, { type: 'compact', at: new Date().toISOString(), summary: outcome.text.trim() });
-      const turns = live.turns.length === 1 ? '1 earlier turn' : `${live.turns.length} earlier turns`;
+      const turns = conversation.turns.length === 1 ? '1 earlier turn' : `${conversation.turns.length} earlier turns`;
       await send([agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);
     }
     return this.response(outcome);
   }
 
   private async turn(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient): Promise<PromptResponse> {
-    const live = this.live(session);
-    const outcome = await this.ask(session, live, { role: 'user', content: promptToUserContent(withUnanswered(live.unanswered, prompt)) }, send, signal, turnClient);
+    const conversation = this.conversation(session);
+    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, prompt)) }, send, signal, turnClient);
     // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
     if (!outcome.error || outcome.text || outcome.steps.length > 0) {
       const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };
@@ -127,42 +117,42 @@ export class PromptRunner {
     return this.response(outcome);
   }
 
-  /** The conversation sent to the model, its tool calls spelled for the session's provider (DeepSeek wants their reasoning back). */
-  private live(session: Session): LiveConversation {
-    const target = this.deps.registry().resolve(session.model);
-    return liveConversation(session.records, toolCallSpelling(target?.endpoint.provider ?? 'openai'));
+  /** The conversation sent to the model, its tool calls as the session's provider wants them (DeepSeek wants their reasoning back). */
+  private conversation(session: Session): LiveConversation {
+    const target = this.state.registry.resolve(session.model);
+    return liveConversation(session.records, toolMessageRules(target?.endpoint.profile));
   }
 
   /**
    * Sends the live conversation plus `current` to the session's model, trimmed to its context
    * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools.
    */
-  private async ask(session: Session, { turns, summary, stubbed }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal, turnClient?: TurnClient): Promise<AgentLoopOutcome> {
-    const config = this.deps.config();
-    const target = this.deps.registry().resolve(session.model);
-    if (!target) throw new Error('no endpoint'); // explain() rules this out
-    const state = turnClient && config.tools ? this.deps.tools.get(session.id) : undefined;
+  private async sendToModel(session: Session, { turns, summary, stubbed }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal, turnClient?: TurnClient): Promise<AgentLoopOutcome> {
+    const config = this.state.config;
+    const target = this.state.registry.resolve(session.model);
+    if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
+    const toolState = turnClient && config.tools ? this.state.tools.get(session.id) : undefined;
     const tools =
-      turnClient && state
+      turnClient && toolState
         ? prepareTurnTools({
             session,
-            state,
+            state: toolState,
             client: turnClient.client,
-            capabilities: this.deps.capabilities(),
-            provider: target.endpoint.provider,
-            logger: this.deps.logger,
+            capabilities: this.state.capabilities,
+            profile: target.endpoint.profile,
+            logger: this.state.logger,
             saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
           })
         : undefined;
-    const notices = mcpNotices(state);
+    const notices = mcpNotices(toolState);
     if (notices.length > 0) await send(notices);
     const base =
       config.systemPrompt ??
       (tools
         ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), tools: tools.builtinNames, mode: sessionMode(session), agentsMd: await readAgentsMd(session.cwd) })
         : undefined);
-    const contextWindow = config.contextWindow ?? this.deps.picker.contextWindow(session) ?? (await target.endpoint.contextWindowOf?.(target.model));
-    const effort = this.deps.picker.thoughtLevel(session);
+    const contextWindow = config.contextWindow ?? this.state.picker.contextWindow(session) ?? (await target.endpoint.contextWindowOf?.(target.model));
+    const effort = this.state.picker.thoughtLevel(session);
     const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature };
     if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;
     const outcome = await runAgentLoop({
@@ -170,13 +160,13 @@ export class PromptRunner {
       request,
       context: { system: base, summary, turns, task: current, contextWindow, maxTokens: config.maxTokens, calibration: session.calibration, stubbed },
       ...(tools ? { offer: tools.offer, deps: tools.deps, textToolCalls: tools.textToolCalls } : {}),
-      spelling: toolCallSpelling(target.endpoint.provider),
+      toolMessageRules: toolMessageRules(target.endpoint.profile),
       maxSteps: config.maxSteps,
       takenIds: usedToolCallIds(session),
       takesImages: sentImages(session),
       signal,
       send,
-      logger: this.deps.logger,
+      logger: this.state.logger,
     });
     if (outcome.calibration) session.calibration = outcome.calibration;
     return outcome;
@@ -192,11 +182,11 @@ export class PromptRunner {
   private async save(session: Session, record: SessionRecord): Promise<void> {
     if (record.type !== 'meta') session.records.push(record);
     try {
-      await (await this.deps.store()).append(session.id, record);
+      await (await this.state.store).append(session.id, record);
     } catch (error) {
       // Deleted while its turn ran: nothing to save into.
-      if (!this.deps.sessions.get(session.id)) return;
-      this.deps.logger.error('could not save the session; this turn will be missing after a restart', { sessionId: session.id, error: (error as Error).message });
+      if (!this.state.sessions.get(session.id)) return;
+      this.state.logger.error('could not save the session; this turn will be missing after a restart', { sessionId: session.id, error: (error as Error).message });
     }
   }
 }

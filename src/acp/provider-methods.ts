@@ -1,12 +1,21 @@
 /**
- * Endpoints a client hands the agent at run time with the unstable `providers/set` method.
+ * The methods that change the endpoints: the unstable `providers/list`, `providers/set` (endpoints
+ * a client hands the agent at run time) and `providers/disable`, and `authenticate` (the
+ * configuration read again after `openai-acp setup`). Each change keeps held sessions' model
+ * values meaning the same model (`provider-change.ts`).
  *
  * Source: ACP provider methods (unstable), `SetProviderRequest` in `@agentclientprotocol/sdk`'s
- * schema: `{providerId, apiType, baseUrl, headers?}`.
+ * schema: `{providerId, apiType, baseUrl, headers?}`; ACP authentication
+ * https://agentclientprotocol.com/protocol/initialization#authentication.
  */
-import { RequestError } from '@agentclientprotocol/sdk/unstable';
-import type { Config } from '../config/config.js';
+import { RequestError, type AgentContext } from '@agentclientprotocol/sdk/unstable';
+import { describeConfigProblems, secretsOf, type Config } from '../config/config.js';
+import { PROVIDER_PROFILES } from '../config/provider-profiles.js';
+import { PROVIDER_IDS } from '../config/providers.js';
 import type { NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
+import type { AgentState } from './agent-state.js';
+import { SETUP_AUTH_METHOD_ID } from './initialize.js';
+import { changeProviders } from './provider-change.js';
 
 /** The `apiType`s the agent speaks: all three are the Chat Completions API. */
 export const SUPPORTED_API_TYPES = ['openai', 'azure', 'bedrock'] as const;
@@ -35,7 +44,8 @@ export function clientEndpoint(params: { providerId: string; apiType: string; ba
   return {
     id: params.providerId,
     source: 'client',
-    provider: params.apiType === 'azure' || params.apiType === 'bedrock' ? params.apiType : undefined,
+    // `openai` names no profile: the provider is detected from the base URL.
+    provider: PROVIDER_IDS.find((id) => PROVIDER_PROFILES[id].acpApiType === params.apiType),
     baseUrl,
     chatCompletionsUrl: `${baseUrl}/chat/completions${query ? `?${query}` : ''}`,
     apiKey: undefined,
@@ -49,3 +59,57 @@ export function clientEndpoint(params: { providerId: string; apiType: string; ba
   };
 }
 
+
+/**
+ * `authenticate` with the `setup` method: the configuration read again (after `openai-acp setup`)
+ * and its endpoints used from now on.
+ * @throws {RequestError} -32602 for another method; -32000 (auth required) when the configuration is still invalid.
+ */
+export async function authenticate(state: AgentState, params: { methodId: string }, client: AgentContext) {
+  if (params.methodId !== SETUP_AUTH_METHOD_ID) {
+    throw RequestError.invalidParams({ methodId: params.methodId }, `Unknown auth method ${JSON.stringify(params.methodId)}; valid: ${SETUP_AUTH_METHOD_ID}`);
+  }
+  if (!state.reload) return {};
+  const next = await state.reload();
+  state.config = next.config;
+  state.configError = next.configError;
+  // The first search finishes first, so what was read now is what stays.
+  await state.endpointsKnown();
+  await changeProviders(state, client, () => state.useEndpoints(next.endpoints), { keepDefaultModel: true });
+  state.logger.info('configuration re-read', { endpoints: next.endpoints.endpoints.map((e) => e.id).join(', ') || 'none' });
+  if (state.configError) throw RequestError.authRequired({ problems: state.configError.problems }, `The configuration is still invalid:\n${describeConfigProblems(state.configError.problems)}`);
+  return {};
+}
+
+/** `providers/list`: every endpoint in use, with the API type it speaks. */
+export async function listProviders(state: AgentState) {
+  await state.endpointsKnown();
+  return {
+    providers: state.registry.list().map((endpoint) => ({
+      providerId: endpoint.settings.id,
+      supported: [...SUPPORTED_API_TYPES],
+      required: false,
+      current: { apiType: endpoint.profile.acpApiType ?? 'openai', baseUrl: endpoint.settings.baseUrl },
+    })),
+  };
+}
+
+/** `providers/set`: adds the client's endpoint, or replaces the one of the same id. */
+export async function setProvider(state: AgentState, params: Parameters<typeof clientEndpoint>[0], client: AgentContext) {
+  await state.endpointsKnown();
+  const settings = clientEndpoint(params, state.config);
+  // The client's headers may carry credentials: they are redacted from every log line from now on.
+  state.logger.addSecrets?.(secretsOf(settings));
+  await changeProviders(state, client, () => state.registry.set(settings));
+  state.logger.info('provider set by the client', { providerId: params.providerId, apiType: params.apiType, baseUrl: settings.baseUrl });
+  return {};
+}
+
+/** `providers/disable`: stops using an endpoint (an unknown id changes nothing). */
+export async function disableProvider(state: AgentState, params: { providerId: string }, client: AgentContext) {
+  await state.endpointsKnown();
+  if (!state.registry.get(params.providerId)) return {};
+  await changeProviders(state, client, () => state.registry.disable(params.providerId));
+  state.logger.info('provider disabled by the client', { providerId: params.providerId });
+  return {};
+}

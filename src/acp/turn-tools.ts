@@ -4,7 +4,7 @@
  * else locally inside the workspace), and how permission choices are remembered.
  */
 import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import type { ProviderId } from '../config/providers.js';
+import type { ProviderProfile } from '../config/provider-profiles.js';
 import type { Logger } from '../log.js';
 import type { ToolCallResult } from '../openai/turn-accumulator.js';
 import type { Session } from '../sessions/session-manager.js';
@@ -28,7 +28,8 @@ export interface TurnToolsInput {
   state: SessionToolState;
   client: AgentContext;
   capabilities: ClientToolCapabilities;
-  provider: ProviderId;
+  /** The endpoint's provider profile (its `geminiToolSchemas` shapes MCP tools' parameter schemas). */
+  profile: Pick<ProviderProfile, 'geminiToolSchemas'>;
   logger: Logger;
   /** Saves option changes of the session (remembered permission choices). */
   saveOptions: (options: Record<string, string>) => Promise<void>;
@@ -46,7 +47,7 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
   const mode = sessionMode(session);
   const readOnly = mode === 'read-only';
   const builtins = readOnly ? builtinChatTools(readOnlyToolNames()) : builtinChatTools();
-  const gemini = input.provider === 'gemini';
+  const gemini = input.profile.geminiToolSchemas === true;
   const offer = (): ToolOffer => {
     const mcpTools = new Map<string, McpToolDescriptor>();
     const definitions: NonNullable<ToolOffer['definitions']>[number][] = [...builtins];

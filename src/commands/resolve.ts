@@ -8,7 +8,7 @@ import { mergeDotEnv, type CliFlags, type Config, type ConfigError } from '../co
 import type { NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
 import type { FetchLike } from '../openai/http.js';
 import { createLogger, type Logger } from '../log.js';
-import { readDotEnv, resolveStaticConfig, startPlan } from '../endpoints/runtime-config.js';
+import { readDotEnv, resolveStaticConfig, chooseEndpoints } from '../endpoints/runtime-config.js';
 
 /** What the subcommands need to know about the configuration. */
 export interface CommandConfig {
@@ -54,20 +54,20 @@ export interface CommandRunOptions {
 
 /**
  * Resolves the configuration as the agent does ({@link resolveStaticConfig}, then
- * {@link startPlan}: the local server search, about 300 ms, when nothing names an endpoint).
+ * {@link chooseEndpoints}: the local server search, about 300 ms, when nothing names an endpoint).
  * Never throws for invalid settings (they are in `configError`).
  */
 export async function resolveCommandConfig(options: ResolveOptions): Promise<CommandConfig> {
   const resolved = resolveStaticConfig({ flags: options.flags, env: options.env, cwd: options.cwd ?? process.cwd() });
   const quiet = options.logger ?? createLogger({ level: 'error', write: () => undefined });
-  const plan = await startPlan(resolved, quiet);
+  const chosen = await chooseEndpoints(resolved, quiet);
   const warnings = [...resolved.warnings];
-  if (plan.missing) warnings.push(plan.missing);
+  if (chosen.missing) warnings.push(chosen.missing);
   return {
     config: resolved.config,
     configError: resolved.configError,
-    endpoints: plan.endpoints,
-    model: plan.model,
+    endpoints: chosen.endpoints,
+    model: chosen.model,
     configFilePath: resolved.configFilePath ?? defaultConfigPath(mergeDotEnv(readDotEnv(options.cwd ?? process.cwd()), options.env)),
     configFileRead: resolved.configFilePath !== undefined,
     warnings,

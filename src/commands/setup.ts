@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { defaultConfigPath, writeConfigFile, type ConfigFileData, type ConfigFileProvider } from '../config/config-file.js';
 import { loadConfig, secretsOf } from '../config/config.js';
-import { parseBaseUrl, Problem } from '../config/config-values.js';
+import { parseBaseUrl, InvalidValue } from '../config/config-values.js';
 import type { FetchLike } from '../openai/http.js';
 import { pickLocalModel } from '../endpoints/local-discovery.js';
 import { createLogger } from '../log.js';
@@ -52,16 +52,16 @@ interface Conversation {
 }
 
 /**
- * Asks until `parse` accepts the (trimmed) answer. `parse` returns the value, or a {@link Problem}
+ * Asks until `parse` accepts the (trimmed) answer. `parse` returns the value, or a {@link InvalidValue}
  * whose text is shown before asking again.
  * @throws {SetupAborted} when input ends.
  */
-async function askUntil<T>(talk: Conversation, question: string, parse: (answer: string) => T | Problem, secret = false): Promise<T> {
+async function askUntil<T>(talk: Conversation, question: string, parse: (answer: string) => T | InvalidValue, secret = false): Promise<T> {
   for (;;) {
     const answer = await talk.prompter.ask(question, { secret });
     if (answer === undefined) throw new SetupAborted();
     const result = parse(answer.trim());
-    if (!(result instanceof Problem)) return result;
+    if (!(result instanceof InvalidValue)) return result;
     talk.say(`  ${result.text}`);
   }
 }
@@ -90,21 +90,22 @@ async function askProvider(talk: Conversation): Promise<ProviderId> {
   PROVIDER_IDS.forEach((id, i) => talk.say(`  ${String(i + 1).padStart(2)}) ${id.padEnd(11)} ${PROVIDER_PROFILES[id].label}`));
   const range = `a number from 1 to ${PROVIDER_IDS.length} or a name such as ollama`;
   return askUntil(talk, 'Provider: ', (answer) => {
-    if (!answer) return new Problem(`Please choose a provider: ${range}.`);
+    if (!answer) return new InvalidValue(`Please choose a provider: ${range}.`);
     const byNumber = /^\d+$/.test(answer) ? PROVIDER_IDS[Number(answer) - 1] : undefined;
-    return byNumber ?? parseProviderId(answer) ?? new Problem(`"${answer.slice(0, 40)}" is not one of the providers: type ${range}.`);
+    return byNumber ?? parseProviderId(answer) ?? new InvalidValue(`"${answer.slice(0, 40)}" is not one of the providers: type ${range}.`);
   });
 }
 
 /** Step 2: the base URL, the profile's default on an empty answer. */
 async function askBaseUrl(talk: Conversation, provider: ProviderId): Promise<string> {
   const suggested = PROVIDER_PROFILES[provider].defaultBaseUrl;
-  const example = provider === 'azure' ? ' (e.g. https://RESOURCE.openai.azure.com/openai/v1)' : '';
+  const exampleUrl = PROVIDER_PROFILES[provider].baseUrlExample;
+  const example = exampleUrl ? ` (e.g. ${exampleUrl})` : '';
   return askUntil(talk, `Base URL${example}${suggested ? ` [${suggested}]` : ''}: `, (answer) => {
     const url = answer || suggested;
-    if (!url) return new Problem('Please type the base URL, e.g. https://host/v1.');
+    if (!url) return new InvalidValue('Please type the base URL, e.g. https://host/v1.');
     const parsed = parseBaseUrl(url);
-    return parsed instanceof Problem ? new Problem(`That URL ${parsed.text}; expected an http:// or https:// URL such as http://127.0.0.1:11434/v1.`) : url;
+    return parsed instanceof InvalidValue ? new InvalidValue(`That URL ${parsed.text}; expected an http:// or https:// URL such as http://127.0.0.1:11434/v1.`) : url;
   });
 }
 
@@ -119,11 +120,11 @@ async function askKey(talk: Conversation, provider: ProviderId): Promise<KeyChoi
   return askUntil(
     talk,
     `Key variable or key ${empty}: `,
-    (answer): KeyChoice | Problem => {
+    (answer): KeyChoice | InvalidValue => {
       if (!answer) return variable ? { apiKeyEnv: variable } : {};
       if (KEY_VARIABLE.test(answer)) return { apiKeyEnv: answer };
       const key = answer.replace(/^bearer\s+/i, '');
-      if (!key || /\s/.test(key) || NOT_SENDABLE.test(key)) return new Problem('That is neither a variable name (LIKE_THIS) nor a key that can be sent in an HTTP header (one word, plain text). Try again.');
+      if (!key || /\s/.test(key) || NOT_SENDABLE.test(key)) return new InvalidValue('That is neither a variable name (LIKE_THIS) nor a key that can be sent in an HTTP header (one word, plain text). Try again.');
       return { apiKey: key };
     },
     true,
@@ -137,10 +138,10 @@ async function askModel(talk: Conversation, provider: ProviderId, baseUrl: strin
   talk.say('Reading the model list…');
   const logger = createLogger({ level: 'error', secrets: secretsOf(settings), write: () => undefined });
   const probe = await probeModels(settings, { logger, timeoutMs: options.timeoutMs ?? 10_000, fetch: options.fetch });
-  const typed = (answer: string) => (looksLikeModelId(answer) ? answer : new Problem('A model id is one word without spaces, e.g. llama3.2. Try again.'));
+  const typed = (answer: string) => (looksLikeModelId(answer) ? answer : new InvalidValue('A model id is one word without spaces, e.g. llama3.2. Try again.'));
   if (probe.kind !== 'listed') {
     talk.say(`Could not read the model list: ${scrubSecrets(modelsProblem(probe) ?? '', secretsOf(settings))}`);
-    return askUntil(talk, 'Model id: ', (answer) => (answer ? typed(answer) : new Problem('Please type the model id.')));
+    return askUntil(talk, 'Model id: ', (answer) => (answer ? typed(answer) : new InvalidValue('Please type the model id.')));
   }
   const models = probe.models;
   const shown = models.slice(0, MAX_LISTED);
@@ -152,7 +153,7 @@ async function askModel(talk: Conversation, provider: ProviderId, baseUrl: strin
   const suggested = index === -1 ? fallback : String(index + 1);
   return askUntil(talk, `Model (a number or an id) [${suggested}]: `, (answer) => {
     if (!answer) return fallback;
-    if (/^\d+$/.test(answer)) return shown[Number(answer) - 1]?.id ?? new Problem(`Please type a number from 1 to ${shown.length}, or a model id.`);
+    if (/^\d+$/.test(answer)) return shown[Number(answer) - 1]?.id ?? new InvalidValue(`Please type a number from 1 to ${shown.length}, or a model id.`);
     return typed(answer);
   });
 }

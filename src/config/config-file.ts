@@ -11,8 +11,7 @@
  */
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { type ConfigProblem } from './config.js';
-import { ACCEPTED, parseBaseUrl, parseHeaders, Problem, queryProblem } from './config-values.js';
+import { ACCEPTED, parseBaseUrl, parseHeaders, InvalidValue, queryProblem, type ConfigProblem } from './config-values.js';
 import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
 import { mergeQueries } from './query-string.js';
 import { readTextFile, type ReadTextFile } from './secret-files.js';
@@ -133,8 +132,8 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
     if (seen.has(id)) return report(at('id'), `repeats the id ${JSON.stringify(id)}`, 'a unique id per provider');
     seen.add(id);
     const before = problems.length;
-    const base = typeof entry['baseUrl'] === 'string' ? parseBaseUrl(entry['baseUrl'].trim()) : new Problem('is missing');
-    if (base instanceof Problem) report(at('baseUrl'), base.text, ACCEPTED.url);
+    const base = typeof entry['baseUrl'] === 'string' ? parseBaseUrl(entry['baseUrl'].trim()) : new InvalidValue('is missing');
+    if (base instanceof InvalidValue) report(at('baseUrl'), base.text, ACCEPTED.url);
     const provider = entry['provider'];
     const family = typeof provider === 'string' ? parseProviderId(provider) : undefined;
     if (provider !== undefined && !family) report(at('provider'), 'is not a known provider family', `one of ${PROVIDER_IDS.join(', ')}`);
@@ -196,10 +195,10 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
     let extraBody: Record<string, unknown> | undefined;
     if (entry['extraBody'] !== undefined) {
       const checked = checkExtraBody(entry['extraBody']);
-      if (checked instanceof Problem) report(at('extraBody'), checked.text, EXTRA_BODY_ACCEPTED);
+      if (checked instanceof InvalidValue) report(at('extraBody'), checked.text, EXTRA_BODY_ACCEPTED);
       else extraBody = checked;
     }
-    if (problems.length > before || base instanceof Problem) return;
+    if (problems.length > before || base instanceof InvalidValue) return;
     providers.push({
       id,
       provider: family,

@@ -1,6 +1,6 @@
 /**
  * Parsers of single setting values, pure: each takes the raw (trimmed, non-empty) text and gives
- * the value or a {@link Problem} that says what is wrong without echoing a secret.
+ * the value or a {@link InvalidValue} that says what is wrong without echoing a secret.
  */
 import { z } from 'zod';
 
@@ -18,11 +18,22 @@ export const NOT_SENDABLE = /[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]
 export const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 const headerValue = z.union([z.string(), z.number(), z.boolean()]).transform(String);
 
-/** A reason a value was rejected, kept apart from parsed values (which may be strings too). */
-export class Problem {
+/** One invalid setting: which variable (or flag), what is wrong with it, and what is accepted. */
+export interface ConfigProblem {
+  /** The environment variable (`OPENAI_TEMPERATURE`) or flag (`--base-url`) holding the value. */
+  variable: string;
+  /** What is wrong, e.g. `"hot" is not a number`. Never contains a secret value. */
+  problem: string;
+  /** The accepted form, e.g. `a number from 0 to 2`. */
+  accepted: string;
+}
+
+/** Why a value was rejected, kept apart from parsed values (which may be strings too). */
+export class InvalidValue {
   constructor(readonly text: string) {}
 }
-export const no = (text: string) => new Problem(text);
+/** The {@link InvalidValue} saying `text`, e.g. `invalid('is not a number')`. */
+export const invalid = (text: string) => new InvalidValue(text);
 export const quote = (value: string) => JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}…` : value);
 
 /** A base URL for messages: nothing when it may carry credentials, and never its query. */
@@ -33,18 +44,18 @@ function showUrl(value: string): string {
 }
 
 /** Parses a whole number in `[min, max]`: the number, or the problem. */
-export function parseInteger(raw: string, min: number, max: number): number | Problem {
-  if (!/^[+-]?\d+(\.0*)?$/.test(raw)) return no(`${quote(raw)} is not ${FLOAT.test(raw) ? 'a whole number' : 'a number'}`);
+export function parseInteger(raw: string, min: number, max: number): number | InvalidValue {
+  if (!/^[+-]?\d+(\.0*)?$/.test(raw)) return invalid(`${quote(raw)} is not ${FLOAT.test(raw) ? 'a whole number' : 'a number'}`);
   const n = Number(raw) + 0;
-  if (n < min) return no(`${quote(raw)} is less than ${min}`);
-  return n > max ? no(`${quote(raw)} is more than ${max}`) : n;
+  if (n < min) return invalid(`${quote(raw)} is less than ${min}`);
+  return n > max ? invalid(`${quote(raw)} is more than ${max}`) : n;
 }
 
-export function parseTemperature(raw: string): number | Problem {
-  if (!FLOAT.test(raw)) return no(`${quote(raw)} is not a number`);
+export function parseTemperature(raw: string): number | InvalidValue {
+  if (!FLOAT.test(raw)) return invalid(`${quote(raw)} is not a number`);
   const n = Number(raw) + 0;
-  if (n < 0) return no(`${quote(raw)} is negative`);
-  return n <= 2 ? n : no(`${quote(raw)} is more than 2`);
+  if (n < 0) return invalid(`${quote(raw)} is negative`);
+  return n <= 2 ? n : invalid(`${quote(raw)} is more than 2`);
 }
 
 /** Why `query` is not a usable query string, without echoing it; `undefined` when it is fine. */
@@ -56,19 +67,19 @@ export function queryProblem(query: string): string | undefined {
 }
 
 /** Normalizes a base URL: the base without query, and its query; or the problem. */
-export function parseBaseUrl(raw: string): { baseUrl: string; query: string | undefined } | Problem {
+export function parseBaseUrl(raw: string): { baseUrl: string; query: string | undefined } | InvalidValue {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return no(`${showUrl(raw)} is not a URL${raw.includes('://') ? '' : ' (http:// or https:// is missing)'}`);
+    return invalid(`${showUrl(raw)} is not a URL${raw.includes('://') ? '' : ' (http:// or https:// is missing)'}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return no(`${showUrl(raw)} is not an http:// or https:// URL`);
-  if (url.username || url.password) return no('contains a user name or password; put the key in OPENAI_API_KEY or OPENAI_HEADERS instead');
-  if (raw.includes('#')) return no(`${showUrl(raw)} contains a #fragment, which is never sent`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return invalid(`${showUrl(raw)} is not an http:// or https:// URL`);
+  if (url.username || url.password) return invalid('contains a user name or password; put the key in OPENAI_API_KEY or OPENAI_HEADERS instead');
+  if (raw.includes('#')) return invalid(`${showUrl(raw)} contains a #fragment, which is never sent`);
   const query = url.search.slice(1);
   const bad = queryProblem(query);
-  if (bad) return no(`its query string ${bad}`);
+  if (bad) return invalid(`its query string ${bad}`);
   let path = url.pathname;
   for (let next = ''; next !== path; ) {
     next = path;
@@ -78,16 +89,16 @@ export function parseBaseUrl(raw: string): { baseUrl: string; query: string | un
 }
 
 /** Parses OPENAI_MODELS: a JSON array of strings or a comma list; trimmed, deduplicated, empty entries dropped. */
-export function parseModelList(raw: string): string[] | undefined | Problem {
+export function parseModelList(raw: string): string[] | undefined | InvalidValue {
   let ids: string[];
   if (raw.startsWith('[')) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
     } catch {
-      return no('is not a valid JSON array (ids need "double quotes")');
+      return invalid('is not a valid JSON array (ids need "double quotes")');
     }
-    if (!Array.isArray(parsed) || !parsed.every((id) => typeof id === 'string')) return no('is not a JSON array of strings');
+    if (!Array.isArray(parsed) || !parsed.every((id) => typeof id === 'string')) return invalid('is not a JSON array of strings');
     ids = parsed;
   } else ids = raw.split(',');
   const unique = [...new Set(ids.map((id) => id.trim()).filter(Boolean))];

@@ -7,7 +7,7 @@
 import { parse as parseDotEnv } from 'dotenv';
 import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
 import { LOG_FORMATS, type LogFormat, type LogLevel } from '../log.js';
-import { ACCEPTED, MAX_TIMER_MS, no, NOT_SENDABLE, parseBaseUrl, parseHeaders, parseInteger, parseModelList, parseTemperature, Problem, queryProblem, quote } from './config-values.js';
+import { ACCEPTED, invalid, InvalidValue, MAX_TIMER_MS, NOT_SENDABLE, parseBaseUrl, parseHeaders, parseInteger, parseModelList, parseTemperature, queryProblem, quote, type ConfigProblem } from './config-values.js';
 import { decodeQueryPiece, mergeQueries } from './query-string.js';
 import { applySecretFiles, readTextFile, type ReadTextFile } from './secret-files.js';
 import { EXTRA_BODY_ACCEPTED, parseExtraBody } from './extra-body.js';
@@ -79,16 +79,6 @@ export interface Config {
   modelConfigured: boolean;
 }
 
-/** One invalid setting: which variable (or flag), what is wrong with it, and what is accepted. */
-export interface ConfigProblem {
-  /** The environment variable (`OPENAI_TEMPERATURE`) or flag (`--base-url`) holding the value. */
-  variable: string;
-  /** What is wrong, e.g. `"hot" is not a number`. Never contains a secret value. */
-  problem: string;
-  /** The accepted form, e.g. `a number from 0 to 2`. */
-  accepted: string;
-}
-
 /** Thrown by {@link loadConfig} when at least one value is invalid. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -145,16 +135,16 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
     return [typeof value === 'string' && value.trim() ? value.trim() : undefined, name];
   };
   /** Runs `parse` on the variable when set; records a problem and returns `undefined` when invalid. */
-  const check = <T>(name: string, accepted: string, parse: (raw: string) => T | Problem, flag?: string): T | undefined => {
+  const check = <T>(name: string, accepted: string, parse: (raw: string) => T | InvalidValue, flag?: string): T | undefined => {
     const [raw, variable] = read(name, flag);
     if (raw === undefined) return undefined;
-    let result: T | Problem;
+    let result: T | InvalidValue;
     try {
       result = parse(raw);
     } catch {
-      result = no('could not be read');
+      result = invalid('could not be read');
     }
-    if (!(result instanceof Problem)) return result;
+    if (!(result instanceof InvalidValue)) return result;
     problems.push({ variable, problem: result.text, accepted });
     return undefined;
   };
@@ -162,7 +152,7 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
 
   const base = check('OPENAI_BASE_URL', ACCEPTED.url, parseBaseUrl, flags.baseUrl);
   const apiKey = check('OPENAI_API_KEY', 'the key as one line of plain text (no control or non-Latin-1 characters)', (raw) =>
-    NOT_SENDABLE.test(raw) ? no('contains characters that cannot be sent in an HTTP header') : raw.replace(/^bearer\s+/i, '') || undefined,
+    NOT_SENDABLE.test(raw) ? invalid('contains characters that cannot be sent in an HTTP header') : raw.replace(/^bearer\s+/i, '') || undefined,
   );
   const [model] = read('OPENAI_MODEL', flags.model);
   const models = check('OPENAI_MODELS', 'model ids separated by commas, or a JSON array of strings', parseModelList);
@@ -177,22 +167,22 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
   const extraQuery = check('OPENAI_QUERY', 'URL query parameters such as api-version=2024-10-21', (raw) => {
     const query = raw.replace(/^\?/, '');
     const bad = queryProblem(query);
-    return bad ? no(bad) : query;
+    return bad ? invalid(bad) : query;
   });
   const extraBody = check('OPENAI_EXTRA_BODY', EXTRA_BODY_ACCEPTED, parseExtraBody);
   const maxRetries = check('OPENAI_MAX_RETRIES', 'a whole number, 0 or more', integer(0));
   const timeoutMs = check('OPENAI_TIMEOUT_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
   const contextWindow = check('OPENAI_CONTEXT_WINDOW', ACCEPTED.tokens, integer(1));
   const logLevel = check('OPENAI_ACP_LOG', 'one of error, warn, info, debug', (raw) =>
-    LOG_LEVELS.find((level) => level === raw.toLowerCase()) ?? no(`${quote(raw)} is not a log level`),
+    LOG_LEVELS.find((level) => level === raw.toLowerCase()) ?? invalid(`${quote(raw)} is not a log level`),
   );
 
   const logFormat = check('OPENAI_ACP_LOG_FORMAT', 'text or json', (raw) =>
-    LOG_FORMATS.find((format) => format === raw.toLowerCase()) ?? no(`${quote(raw)} is not a log format`),
+    LOG_FORMATS.find((format) => format === raw.toLowerCase()) ?? invalid(`${quote(raw)} is not a log format`),
   );
-  const provider = check('OPENAI_PROVIDER', `one of ${PROVIDER_IDS.join(', ')}`, (raw) => parseProviderId(raw) ?? no(`${quote(raw)} is not a known provider`));
+  const provider = check('OPENAI_PROVIDER', `one of ${PROVIDER_IDS.join(', ')}`, (raw) => parseProviderId(raw) ?? invalid(`${quote(raw)} is not a known provider`));
   const [stateDir] = read('OPENAI_ACP_STATE_DIR');
-  const tools = check('OPENAI_ACP_TOOLS', 'on or off', (raw) => (/^(on|true|1|yes)$/i.test(raw) ? true : /^(off|false|0|no)$/i.test(raw) ? false : no(`${quote(raw)} is neither on nor off`)));
+  const tools = check('OPENAI_ACP_TOOLS', 'on or off', (raw) => (/^(on|true|1|yes)$/i.test(raw) ? true : /^(off|false|0|no)$/i.test(raw) ? false : invalid(`${quote(raw)} is neither on nor off`)));
   const maxSteps = check('OPENAI_ACP_MAX_STEPS', 'a whole number of model requests, 1 or more', integer(1, 10_000));
   const mcpStartupMs = check('OPENAI_ACP_MCP_STARTUP_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
   const mcpToolTimeoutMs = check('OPENAI_ACP_MCP_TOOL_TIMEOUT_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
@@ -200,7 +190,7 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
     const value = raw.toLowerCase();
     if (value === 'auto') return 'auto' as const;
     if (['1', 'true', 'yes', 'on'].includes(value)) return true;
-    return ['0', 'false', 'no', 'off'].includes(value) ? false : no(`${quote(raw)} is not auto, true or false`);
+    return ['0', 'false', 'no', 'off'].includes(value) ? false : invalid(`${quote(raw)} is not auto, true or false`);
   });
 
   const baseUrl = base?.baseUrl ?? CONFIG_DEFAULTS.baseUrl;

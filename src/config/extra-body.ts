@@ -8,7 +8,7 @@
  *   (https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html, extra parameters);
  * - any server: `{"seed": 42}`.
  */
-import { no, Problem } from './config-values.js';
+import { invalid, InvalidValue } from './config-values.js';
 
 /** The accepted form, for {@link ConfigProblem.accepted}. */
 export const EXTRA_BODY_ACCEPTED = 'a JSON object of request fields, e.g. {"options":{"num_ctx":32768}} or {"top_k":20,"seed":42}';
@@ -22,24 +22,22 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Parses `OPENAI_EXTRA_BODY`: the object, or a {@link Problem} saying why it is not one (its text
+ * Parses `OPENAI_EXTRA_BODY`: the object, or a {@link InvalidValue} saying why it is not one (its text
  * is never echoed: it may hold a secret such as an upstream key). `{}` counts as unset.
  */
-export function parseExtraBody(raw: string): Record<string, unknown> | undefined | Problem {
+export function parseExtraBody(raw: string): Record<string, unknown> | undefined | InvalidValue {
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
-    return no('is not valid JSON');
+    return invalid('is not valid JSON');
   }
-  if (!isJsonObject(value)) return no(`is JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not an object`);
+  if (!isJsonObject(value)) return invalid(`is JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not an object`);
   return Object.keys(value).length > 0 ? value : undefined;
 }
 
 /** {@link parseExtraBody} for a config file's already-decoded `extraBody`. */
-export function checkExtraBody(value: unknown): Record<string, unknown> | undefined | Problem {
-  if (!isJsonObject(value)) return no(`is ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}, not an object`);
+export function checkExtraBody(value: unknown): Record<string, unknown> | undefined | InvalidValue {
+  if (!isJsonObject(value)) return invalid(`is ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}, not an object`);
   return Object.keys(value).length > 0 ? value : undefined;
 }
-
-export { Problem };

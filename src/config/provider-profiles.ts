@@ -47,6 +47,12 @@ export interface ModelRule<T> {
   value: T;
 }
 
+/** Credentials without a key: AWS SigV4 signatures, or Microsoft Entra ID bearer tokens. */
+export type KeylessAuth = 'aws-sigv4' | 'azure-entra-id';
+
+/** A server's own API for a model's context window: Ollama `POST /api/show`, LM Studio `GET /api/v0/models`. */
+export type ContextWindowQuery = 'ollama-show' | 'lmstudio-models';
+
 /** Overrides for base URLs whose path matches `path` (e.g. Azure classic deployments). */
 export interface ProfileVariant {
   name: string;
@@ -88,6 +94,36 @@ export interface ProviderProfile {
   defaultBaseUrl?: string;
   /** The environment variable people usually keep this provider's key in. */
   apiKeyEnv?: string;
+  /** An example base URL `openai-acp setup` shows when asking for one (Azure's names the resource). */
+  baseUrlExample?: string;
+  /**
+   * The configured default model (`gpt-4o`) suits this provider, so an endpoint without a named
+   * model sends it. Absent: the endpoint serves its own ids, and its default model is the first
+   * chat model it lists (`endpoints/default-model.ts`).
+   */
+  fixedDefaultModel?: boolean;
+  /**
+   * The credentials an endpoint without a key uses (`endpoints/cloud-auth.ts`): AWS SigV4
+   * (Bedrock) or a Microsoft Entra ID token (Azure). Absent: requests go without credentials.
+   */
+  keylessAuth?: KeylessAuth;
+  /** The `apiType` of the ACP `providers/*` methods that means this provider; absent: `openai`. */
+  acpApiType?: 'azure' | 'bedrock';
+  /**
+   * How to ask the server for a model's context window when `/models` does not say
+   * (`endpoints/server-context.ts`): Ollama's `POST /api/show`, LM Studio's `GET /api/v0/models`.
+   * Absent: the server is not asked.
+   */
+  contextWindowQuery?: ContextWindowQuery;
+  /**
+   * Send each step's `reasoning_content` back (`""` when none) on assistant tool-call messages:
+   * DeepSeek thinking models require it, others (Mistral) reject the field (`turn/tool-messages.ts`).
+   */
+  echoReasoning?: boolean;
+  /** Tool-call ids must be 9 characters `[a-zA-Z0-9]` (Mistral; `turn/tool-call-ids.ts`). */
+  shortToolCallIds?: boolean;
+  /** Tool parameter schemas must fit Gemini's OpenAPI subset: keywords it rejects are removed (`tools/mcp/mcp-schema.ts`). */
+  geminiToolSchemas?: boolean;
   /** Known quirks, in words. */
   notes: readonly string[];
   /** Where the facts above come from. */
@@ -114,6 +150,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
   openai: {
     id: 'openai',
     label: 'OpenAI',
+    fixedDefaultModel: true,
     auth: 'bearer',
     modelsPath: '/models',
     modelsShape: 'openai {data: [{id}]}',
@@ -128,6 +165,10 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
   azure: {
     id: 'azure',
     label: 'Azure OpenAI',
+    baseUrlExample: 'https://RESOURCE.openai.azure.com/openai/v1',
+    fixedDefaultModel: true,
+    keylessAuth: 'azure-entra-id',
+    acpApiType: 'azure',
     auth: 'api-key',
     modelsPath: '/models',
     modelsShape: 'openai {data: [{id}]} (v1 API only)',
@@ -151,6 +192,8 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
   bedrock: {
     id: 'bedrock',
     label: 'AWS Bedrock',
+    keylessAuth: 'aws-sigv4',
+    acpApiType: 'bedrock',
     auth: 'bearer',
     modelsPath: null,
     modelsShape: 'none: Bedrock serves only chat completions on this endpoint',
@@ -169,6 +212,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
   ollama: {
     id: 'ollama',
     label: 'Ollama',
+    contextWindowQuery: 'ollama-show',
     auth: 'bearer',
     modelsPath: '/models',
     modelsShape: 'openai {data: [{id}]}',
@@ -195,6 +239,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
   lmstudio: {
     id: 'lmstudio',
     label: 'LM Studio',
+    contextWindowQuery: 'lmstudio-models',
     auth: 'bearer',
     modelsPath: '/models',
     modelsShape: 'openai {data: [{id}]}',
@@ -249,6 +294,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
   deepseek: {
     id: 'deepseek',
     label: 'DeepSeek',
+    echoReasoning: true,
     auth: 'bearer',
     modelsPath: '/models',
     modelsShape: 'openai {data: [{id}]}',
@@ -285,6 +331,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
   mistral: {
     id: 'mistral',
     label: 'Mistral',
+    shortToolCallIds: true,
     auth: 'bearer',
     modelsPath: '/models',
     modelsShape: 'openai {data: [{id, max_context_length}]}',
@@ -299,6 +346,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
   gemini: {
     id: 'gemini',
     label: 'Google Gemini (OpenAI compatibility)',
+    geminiToolSchemas: true,
     auth: 'bearer',
     modelsPath: '/models',
     modelsShape: 'openai {data: [{id: "models/…"}]}',

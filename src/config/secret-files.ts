@@ -8,7 +8,7 @@
  * https://docs.docker.com/engine/swarm/secrets/#build-support-for-docker-secrets-into-your-images).
  */
 import { readFileSync } from 'node:fs';
-import type { ConfigProblem } from './config.js';
+import type { ConfigProblem } from './config-values.js';
 
 /** The settings that are secrets and may come from a file (`<name>_FILE`). */
 export const SECRET_FILE_SETTINGS = ['OPENAI_API_KEY', 'OPENAI_HEADERS'] as const;

@@ -8,9 +8,11 @@
  * certificate), workload identity (AKS), managed identity, Azure CLI, Azure Developer CLI, Azure PowerShell.
  */
 import { DefaultAzureCredential } from '@azure/identity';
-import type { AzureTokenCredential } from './azure-auth.js';
 
-/** A new `DefaultAzureCredential` (reads the environment at its first `getToken`). */
-export function defaultAzureCredential(): AzureTokenCredential {
+/**
+ * A new `DefaultAzureCredential` (reads the environment at its first `getToken`); it is an
+ * `AzureTokenCredential` of `azure-auth.ts` by shape, so this chunk imports nothing of ours.
+ */
+export function defaultAzureCredential(): DefaultAzureCredential {
   return new DefaultAzureCredential();
 }

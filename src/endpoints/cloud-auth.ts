@@ -1,15 +1,16 @@
 /**
- * Which credentials an endpoint uses when it has no key: AWS SigV4 for Bedrock, Microsoft Entra
- * ID for Azure (see `aws-auth.ts`, `azure-auth.ts`). Decided from the resolved provider and
- * headers; the SDKs are loaded only when the first request is sent.
+ * Which credentials an endpoint uses when it has no key: its profile's `keylessAuth`, AWS SigV4
+ * for Bedrock, Microsoft Entra ID for Azure (see `aws-auth.ts`, `azure-auth.ts`). Decided from the
+ * resolved profile and headers; the SDKs are loaded only when the first request is sent.
  */
 import type { AuthorizeRequest } from '../openai/authorize.js';
+import type { KeylessAuth } from '../config/provider-profiles.js';
 import type { ResolvedEndpoint } from '../config/providers.js';
 import { createAwsAuthorizer, type AwsCredentialSource } from './aws-auth.js';
 import { createAzureAuthorizer, type AzureTokenCredential } from './azure-auth.js';
 
 /** The credential path of an endpoint. */
-export type CloudAuthKind = 'aws-sigv4' | 'azure-entra-id';
+export type CloudAuthKind = KeylessAuth;
 
 /** Injectable parts of the cloud credential paths (tests; `doctor`). */
 export interface CloudAuthDeps {
@@ -26,19 +27,20 @@ export interface CloudAuthDeps {
 const hasHeader = (headers: Readonly<Record<string, string>>, ...names: string[]) => Object.keys(headers).some((name) => names.includes(name.toLowerCase()));
 
 /**
- * The credential path `resolved` takes: `aws-sigv4` for Bedrock without a key or `authorization`
- * header; `azure-entra-id` for Azure without a key, `api-key` or `authorization` header; else
- * `undefined` (the key, or nothing, is sent as before). Pure.
+ * The credential path `resolved` takes: its profile's `keylessAuth` (`aws-sigv4` for Bedrock,
+ * `azure-entra-id` for Azure) when it has no key: no bearer key, no `authorization` header, and
+ * for a profile whose key goes in `api-key` (Azure) no such header; else `undefined` (the key, or
+ * nothing, is sent as before). Pure.
  */
-export function cloudAuthKind(resolved: Pick<ResolvedEndpoint, 'provider' | 'bearerKey' | 'headers'>): CloudAuthKind | undefined {
-  if (resolved.bearerKey) return undefined;
-  if (resolved.provider === 'bedrock' && !hasHeader(resolved.headers, 'authorization')) return 'aws-sigv4';
-  if (resolved.provider === 'azure' && !hasHeader(resolved.headers, 'authorization', 'api-key')) return 'azure-entra-id';
-  return undefined;
+export function cloudAuthKind(resolved: Pick<ResolvedEndpoint, 'profile' | 'bearerKey' | 'headers'>): CloudAuthKind | undefined {
+  const kind = resolved.profile.keylessAuth;
+  if (!kind || resolved.bearerKey) return undefined;
+  const keyHeaders = resolved.profile.auth === 'api-key' ? ['authorization', 'api-key'] : ['authorization'];
+  return hasHeader(resolved.headers, ...keyHeaders) ? undefined : kind;
 }
 
 /** The auth hook for `resolved` ({@link cloudAuthKind}), or `undefined` when it needs none. Sends and loads nothing. */
-export function cloudAuthorizer(resolved: Pick<ResolvedEndpoint, 'provider' | 'bearerKey' | 'headers'>, baseUrl: string, deps: CloudAuthDeps = {}): AuthorizeRequest | undefined {
+export function cloudAuthorizer(resolved: Pick<ResolvedEndpoint, 'profile' | 'bearerKey' | 'headers'>, baseUrl: string, deps: CloudAuthDeps = {}): AuthorizeRequest | undefined {
   switch (cloudAuthKind(resolved)) {
     case 'aws-sigv4':
       return createAwsAuthorizer({ baseUrl, env: deps.env, credentials: deps.awsCredentials, now: deps.now });

@@ -109,7 +109,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     enabled: deps.enabled ?? true,
     authorize,
   });
-  const contextWindowOf = serverContextLookup({ provider: resolved.provider, baseUrl: settings.baseUrl, headers: buildAuthHeaders(resolved.bearerKey, resolved.headers), extraBody: settings.extraBody, fetch: deps.fetch });
+  const contextWindowOf = serverContextLookup({ query: resolved.profile.contextWindowQuery, baseUrl: settings.baseUrl, headers: buildAuthHeaders(resolved.bearerKey, resolved.headers), extraBody: settings.extraBody, fetch: deps.fetch });
   return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, contextWindowOf };
 }
 

@@ -6,11 +6,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { defaultConfigPath, parseConfigFile, type ConfigFileResult } from '../config/config-file.js';
-import { CONFIG_DEFAULTS, ConfigError, loadConfig, mergeDotEnv, type CliFlags, type Config, type ConfigProblem } from '../config/config.js';
+import { CONFIG_DEFAULTS, ConfigError, loadConfig, mergeDotEnv, type CliFlags, type Config } from '../config/config.js';
+import type { ConfigProblem } from '../config/config-values.js';
 import type { NamedEndpointSettings } from './endpoint-registry.js';
 import { noLocalServerHelp, type LocalDiscovery } from './local-discovery.js';
 import { probeNearbyServers } from './container.js';
-import { takesListedModel } from './stand-in-model.js';
+import { takesListedModel } from './default-model.js';
 import { detectProvider } from '../config/providers.js';
 import type { Logger } from '../log.js';
 
@@ -164,15 +165,23 @@ export function resolveStaticConfig(options: { flags: CliFlags; env: Record<stri
   };
 }
 
-/** The endpoints the agent starts with, and what to say when there are none. */
-export interface StartPlan {
+/** The endpoints the agent uses, their default model, and what to say when there are none. */
+export interface EndpointChoice {
+  /** Default first; may be empty, then every prompt answers with {@link missing}. */
   endpoints: NamedEndpointSettings[];
-  model: string | undefined;
+  /** Default model value (`providerId/modelId` with several endpoints); the first endpoint's model when absent. */
+  model?: string | undefined;
+  /** Words for every prompt when there is no endpoint (how to configure one). */
   missing?: string | undefined;
 }
 
+/** The environment's endpoint as the only one (the choice when the agent is given none). */
+export function environmentChoice(config: Config): EndpointChoice {
+  return { endpoints: [environmentEndpoint(config, 'default')], model: config.model };
+}
+
 /**
- * The plan of a resolved configuration: its endpoints; or, when it names none
+ * The endpoints of a resolved configuration: its own; or, when it names none
  * ({@link StaticRuntimeConfig.needsDiscovery}), the local server found on the usual ports (its
  * first chat model unless `OPENAI_MODEL` is set), or words saying how to configure one.
  * Never rejects; logs what was chosen at `info`.
@@ -180,11 +189,11 @@ export interface StartPlan {
  * @param discover - injectable search (tests); `container: true` in its result adds how to reach
  *   the container's host to the help text. @defaultValue {@link probeNearbyServers} with its 300 ms bound
  */
-export async function startPlan(
+export async function chooseEndpoints(
   resolved: StaticRuntimeConfig,
   logger: Logger,
   discover: (logger: Logger) => Promise<LocalDiscovery & { container?: boolean }> = (log) => probeNearbyServers({ logger: log, container: resolved.config.inContainer }),
-): Promise<StartPlan> {
+): Promise<EndpointChoice> {
   if (!resolved.needsDiscovery) return { endpoints: resolved.endpoints, model: resolved.model };
   const { config } = resolved;
   const found = await discover(logger);

@@ -1,7 +1,8 @@
 /**
  * The context window a self-hosted server reports for one model, asked lazily (before the first
  * prompt to that model, when neither `OPENAI_CONTEXT_WINDOW` nor the `/models` list gave one),
- * with a bounded wait, and cached per endpoint:
+ * with a bounded wait, and cached per endpoint, the way the provider profile's
+ * `contextWindowQuery` says:
  * - Ollama: `POST /api/show {"model"}` (https://github.com/ollama/ollama/blob/main/docs/api.md#show-model-information):
  *   `num_ctx` in its `parameters` text when the Modelfile sets it (the window the server really
  *   uses), else `model_info["<arch>.context_length"]` (the window the model was trained for).
@@ -13,7 +14,7 @@
  * (`model-catalog.ts`).
  */
 import { defaultFetch, type FetchLike } from '../openai/http.js';
-import type { ProviderId } from '../config/providers.js';
+import type { ContextWindowQuery } from '../config/provider-profiles.js';
 import { parseModels } from './model-catalog.js';
 
 /** Bound of one look, in ms. */
@@ -46,7 +47,8 @@ export function requestedNumCtx(extraBody: Record<string, unknown> | undefined):
 
 /** What a look needs. */
 export interface ServerContextOptions {
-  provider: ProviderId;
+  /** How to ask (the profile's `contextWindowQuery`); `undefined`: the server is not asked. */
+  query: ContextWindowQuery | undefined;
   /** The endpoint base, e.g. `http://127.0.0.1:11434/v1`; the native API is at its origin and path minus `/v1`. */
   baseUrl: string;
   /** Request headers (auth included), as the endpoint sends them. */
@@ -58,11 +60,6 @@ export interface ServerContextOptions {
   fetch?: FetchLike | undefined;
 }
 
-/** Whether this provider's server can be asked (Ollama, LM Studio). */
-export function asksServerForContext(provider: ProviderId): boolean {
-  return provider === 'ollama' || provider === 'lmstudio';
-}
-
 /** One look, never rejecting: `undefined` on any failure or when the server does not say. */
 async function look(model: string, options: ServerContextOptions): Promise<number | undefined> {
   const root = options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
@@ -71,7 +68,7 @@ async function look(model: string, options: ServerContextOptions): Promise<numbe
   try {
     const fetch = options.fetch ?? (await defaultFetch());
     const headers = { ...options.headers, accept: 'application/json' };
-    if (options.provider === 'ollama') {
+    if (options.query === 'ollama-show') {
       const response = await fetch(`${root}/api/show`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ model }), signal: controller.signal });
       if (!response.ok) return void (await response.body?.cancel().catch(() => undefined));
       return parseOllamaShow(JSON.parse(await response.text()));
@@ -90,13 +87,13 @@ async function look(model: string, options: ServerContextOptions): Promise<numbe
  * A per-endpoint lookup `model → context window (tokens)`: `options.num_ctx` of the extra body
  * when set (Ollama), else the server's answer (see the module comment). Concurrent callers share
  * one request; an answer is cached for good, a failure for a minute. Never rejects; resolves
- * `undefined` at once for other providers.
+ * `undefined` at once when the profile has no `contextWindowQuery`.
  */
 export function serverContextLookup(options: ServerContextOptions, now: () => number = Date.now): (model: string) => Promise<number | undefined> {
   const cache = new Map<string, { at: number; value: Promise<number | undefined> }>();
   return async (model) => {
-    if (!asksServerForContext(options.provider)) return undefined;
-    if (options.provider === 'ollama') {
+    if (!options.query) return undefined;
+    if (options.query === 'ollama-show') {
       const requested = requestedNumCtx(options.extraBody);
       if (requested) return requested;
     }

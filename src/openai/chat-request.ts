@@ -7,7 +7,6 @@
  */
 import { maxTokensParam, type MaxTokensParam, type ProviderProfile, type ReasoningSpelling } from '../config/providers.js';
 import type { ChatMessage } from './openai-types.js';
-import type { ChatClientOptions } from './chat-client.js';
 import { mergeExtraBody } from './extra-body.js';
 
 /** One chat request, independent of the endpoint. */
@@ -64,8 +63,18 @@ export function requestShape(profile: ProviderProfile, model: string): RequestSh
   return { maxTokensParam: maxTokensParam(profile, model), reasoningSpelling: profile.reasoningEffort.spelling };
 }
 
+/** What the request headers are made of (the fields of the same names in `ChatClientOptions`). */
+export interface HeaderInput {
+  /** Sent as `Authorization: Bearer …` when non-empty. */
+  apiKey?: string | undefined;
+  /** The user's headers; they win over ours. */
+  headers?: Record<string, string> | undefined;
+  /** `User-Agent` value. */
+  userAgent?: string | undefined;
+}
+
 /** Request headers: ours, then the user's (which win). No `Authorization` when there is no key. */
-export function buildChatRequestHeaders(options: ChatClientOptions): Record<string, string> {
+export function buildChatRequestHeaders(options: HeaderInput): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'text/event-stream, application/json',

@@ -40,7 +40,7 @@ export async function missingV1(chatUrl: string, client: HintClient, timeoutMs =
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const { 'content-type': _json, ...headers } = buildChatRequestHeaders({ url: chatUrl, ...client });
+    const { 'content-type': _json, ...headers } = buildChatRequestHeaders(client);
     const fetch = client.fetch ?? (await defaultFetch());
     const response = await fetch(`${base}/v1/models${url.search}`, { method: 'GET', headers: { ...headers, accept: 'application/json' }, signal: controller.signal });
     if (!response.ok) {

@@ -6,7 +6,7 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import type { ChatMessage } from '../openai/openai-types.js';
 import { promptToUserContent } from '../turn/prompt-content.js';
-import { assistantToolCallMessage, toolResultMessage, type ToolCallSpelling } from '../turn/tool-messages.js';
+import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../turn/tool-messages.js';
 import type { ClearRecord, CompactRecord, TurnRecord } from './session-records.js';
 
 /** The records that make up a conversation, in order. */
@@ -30,8 +30,8 @@ export interface LiveConversation {
 /** Text shown for a replayed `/clear`. */
 export const CLEARED_TEXT = 'Conversation cleared: earlier turns are no longer sent to the model (they stay in the saved session).';
 
-/** How tool-call messages are spelled when no endpoint says otherwise. */
-const PLAIN_SPELLING: ToolCallSpelling = { echoReasoning: false, shortToolCallIds: false };
+/** The tool-message rules when no endpoint says otherwise. */
+const PLAIN_RULES: ToolMessageRules = { echoReasoning: false, shortToolCallIds: false };
 
 /** Said in place of a final answer when a turn ended right after tool results (cancelled, step limit). */
 export const ENDED_AFTER_TOOLS = '(The turn ended here, after the tool results above.)';
@@ -42,10 +42,10 @@ export const ENDED_AFTER_TOOLS = '(The turn ended here, after the tool results a
  * final answer. A turn that ended right after tool results gets {@link ENDED_AFTER_TOOLS} as its
  * answer, so a user message never follows a `tool` message (strict chat templates refuse that).
  */
-export function answerMessages(turn: TurnRecord, spelling: ToolCallSpelling = PLAIN_SPELLING, fromStep = 0): ChatMessage[] {
+export function answerMessages(turn: TurnRecord, rules: ToolMessageRules = PLAIN_RULES, fromStep = 0): ChatMessage[] {
   const messages: ChatMessage[] = [];
   for (const step of (turn.steps ?? []).slice(fromStep)) {
-    messages.push(assistantToolCallMessage(step, spelling));
+    messages.push(assistantToolCallMessage(step, rules));
     for (const result of step.results) messages.push(toolResultMessage(result.id, result.forModel));
   }
   if (turn.assistant) messages.push({ role: 'assistant', content: turn.assistant });
@@ -59,8 +59,8 @@ export function isAnswered(turn: TurnRecord): boolean {
 }
 
 /** The user and assistant messages of one turn (see {@link answerMessages}). */
-export function turnMessages(turn: TurnRecord, spelling: ToolCallSpelling = PLAIN_SPELLING): ChatMessage[] {
-  return [{ role: 'user', content: promptToUserContent(turn.prompt) }, ...answerMessages(turn, spelling)];
+export function turnMessages(turn: TurnRecord, rules: ToolMessageRules = PLAIN_RULES): ChatMessage[] {
+  return [{ role: 'user', content: promptToUserContent(turn.prompt) }, ...answerMessages(turn, rules)];
 }
 
 /**
@@ -68,7 +68,7 @@ export function turnMessages(turn: TurnRecord, spelling: ToolCallSpelling = PLAI
  * `/compact`, or from the latest turn compacted inside (its `context.summary` then replaces what
  * came before it and its first steps), with unanswered user messages folded into the next one.
  */
-export function liveConversation(records: readonly ConversationRecord[], spelling: ToolCallSpelling = PLAIN_SPELLING): LiveConversation {
+export function liveConversation(records: readonly ConversationRecord[], rules: ToolMessageRules = PLAIN_RULES): LiveConversation {
   let start = 0;
   let summary: string | undefined;
   let fromStep = 0;
@@ -97,7 +97,7 @@ export function liveConversation(records: readonly ConversationRecord[], spellin
       return;
     }
     unanswered = [];
-    turns.push([{ role: 'user', content: promptToUserContent(prompt) }, ...answerMessages(record, spelling, index === 0 ? fromStep : 0)]);
+    turns.push([{ role: 'user', content: promptToUserContent(prompt) }, ...answerMessages(record, rules, index === 0 ? fromStep : 0)]);
   });
   return { summary, turns, unanswered, stubbed };
 }

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ChatMessage } from '../openai/openai-types.js';
-import type { ToolCallSpelling } from './tool-messages.js';
+import type { ToolMessageRules } from './tool-messages.js';
 
 /** A valid Mistral tool-call id: 9 characters `[a-zA-Z0-9]`. */
 export const MISTRAL_TOOL_CALL_ID = /^[a-zA-Z0-9]{9}$/;
@@ -53,12 +53,12 @@ export function mistralToolCallId(id: string): string {
 
 /**
  * `messages` with every tool-call id respelled for the endpoint: both `assistant.tool_calls[].id`
- * and `tool.tool_call_id` through {@link mistralToolCallId} when `spelling.shortToolCallIds`.
+ * and `tool.tool_call_id` through {@link mistralToolCallId} when `rules.shortToolCallIds`.
  * Otherwise (and when no message carries an id) the same array is returned, untouched. The input
  * is never modified; changed messages are copies.
  */
-export function respellToolCallIds(messages: ChatMessage[], spelling: ToolCallSpelling): ChatMessage[] {
-  if (!spelling.shortToolCallIds) return messages;
+export function respellToolCallIds(messages: ChatMessage[], rules: ToolMessageRules): ChatMessage[] {
+  if (!rules.shortToolCallIds) return messages;
   let changed = false;
   const out = messages.map((message): ChatMessage => {
     if (message.role === 'tool') {

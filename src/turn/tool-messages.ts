@@ -14,12 +14,12 @@
  * - A `tool` message's `content` is a string (DeepSeek: "invalid type: sequence, expected a string").
  * - Mistral-family ids are 9 alphanumerics: see `tool-call-ids.ts`.
  */
-import type { ProviderId } from '../config/providers.js';
+import type { ProviderProfile } from '../config/provider-profiles.js';
 import type { ChatAssistantMessage, ChatToolCall, ChatToolMessage } from '../openai/openai-types.js';
 import type { ToolCallResult } from '../openai/turn-accumulator.js';
 
-/** How a provider wants tool-call messages spelled. Derived from the provider by {@link toolCallSpelling}. */
-export interface ToolCallSpelling {
+/** How a provider wants tool-call messages sent back to it; from its profile by {@link toolMessageRules}. */
+export interface ToolMessageRules {
   /** Send `reasoning_content` (`""` when none) on assistant tool-call messages (DeepSeek). */
   echoReasoning: boolean;
   /** Tool-call ids must be 9 characters `[a-zA-Z0-9]` (Mistral); see `respellToolCallIds`. */
@@ -27,12 +27,11 @@ export interface ToolCallSpelling {
 }
 
 /**
- * The spelling of tool-call messages for a provider family: DeepSeek echoes reasoning, Mistral
- * takes short ids, every other provider neither.
- * @param provider - the endpoint's provider family (`config/providers.ts`)
+ * The tool-message rules of a provider profile (its `echoReasoning` and `shortToolCallIds`);
+ * without a profile (no endpoint), neither.
  */
-export function toolCallSpelling(provider: ProviderId): ToolCallSpelling {
-  return { echoReasoning: provider === 'deepseek', shortToolCallIds: provider === 'mistral' };
+export function toolMessageRules(profile: Pick<ProviderProfile, 'echoReasoning' | 'shortToolCallIds'> | undefined): ToolMessageRules {
+  return { echoReasoning: profile?.echoReasoning === true, shortToolCallIds: profile?.shortToolCallIds === true };
 }
 
 /** What one model step produced: its text, reasoning and complete tool calls, in stream order. */
@@ -57,15 +56,15 @@ export function normalizeToolArguments(args: string): string {
  *   without tool calls keeps its text, `""` included: `null` alone is invalid there).
  * - `tool_calls`: in order, `type: "function"`, arguments through {@link normalizeToolArguments},
  *   `extra_content` copied unchanged when the stream had one; omitted when there are no calls.
- * - `reasoning_content`: the step's reasoning (`""` when none), only when `spelling.echoReasoning`.
+ * - `reasoning_content`: the step's reasoning (`""` when none), only when `rules.echoReasoning`.
  *
  * Ids are the stream's own; respell them for Mistral when sending (`respellToolCallIds`).
  */
-export function assistantToolCallMessage(step: ToolStep, spelling: ToolCallSpelling): ChatAssistantMessage {
+export function assistantToolCallMessage(step: ToolStep, rules: ToolMessageRules): ChatAssistantMessage {
   const calls = step.toolCalls.map(chatToolCall);
   const message: ChatAssistantMessage = { role: 'assistant', content: step.text === '' && calls.length > 0 ? null : step.text };
   if (calls.length > 0) message.tool_calls = calls;
-  if (spelling.echoReasoning) message.reasoning_content = step.reasoning;
+  if (rules.echoReasoning) message.reasoning_content = step.reasoning;
   return message;
 }
 

@@ -34,7 +34,7 @@ async function run(contextWindow: number | undefined, system = 'sys') {
     client: {} as never,
     request: { model: 'm' },
     context: { system, turns: history, task, contextWindow },
-    spelling: { echoReasoning: false, shortToolCallIds: false },
+    toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
     maxSteps: 10,
     takesImages: false,
     signal: new AbortController().signal,

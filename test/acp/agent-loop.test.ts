@@ -60,7 +60,7 @@ async function run(setup: Setup) {
     state: { roots: { cwd, extra: [] }, mcp: mcp as unknown as McpServers | undefined, mcpList: '' },
     client: fake.client,
     capabilities: setup.capabilities ?? noCapabilities,
-    provider: 'openai',
+    profile: {},
     logger,
     saveOptions: async (options) => void saved.push(options),
   });
@@ -74,7 +74,7 @@ async function run(setup: Setup) {
     offer: tools.offer,
     deps: tools.deps,
     textToolCalls: tools.textToolCalls,
-    spelling: { echoReasoning: false, shortToolCallIds: false },
+    toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
     maxSteps: setup.maxSteps ?? 10,
     takesImages: false,
     signal: controller.signal,

@@ -1,11 +1,12 @@
 /**
  * Several endpoints through the real agent (in process) with loopback fake servers: the merged
  * model picker, routing `providerId/modelId` to the right server, `providers/list|set|disable`,
- * an empty plan, `authenticate` (re-reading the configuration) and the `setup` auth method.
+ * an empty choice of endpoints, `authenticate` (re-reading the configuration) and the `setup` auth method.
  */
 import type { ClientCapabilities } from '@agentclientprotocol/sdk/unstable';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AgentOptions, EndpointPlan } from '../../src/acp/agent.js';
+import type { AgentOptions } from '../../src/acp/agent-state.js';
+import type { EndpointChoice } from '../../src/endpoints/runtime-config.js';
 import { ConfigError, type Config } from '../../src/config/config.js';
 import type { NamedEndpointSettings } from '../../src/endpoints/endpoint-registry.js';
 import { endpointSettings } from '../helpers/endpoint-settings.js';
@@ -22,12 +23,12 @@ let conn: InProcess | undefined;
 const list = (...ids: string[]) => ({ object: 'list', data: ids.map((id) => ({ id, object: 'model' })) });
 
 const endpoint = (id: string, server: FakeOpenAI, model: string, extra: Partial<NamedEndpointSettings> = {}) => endpointSettings(id, server.baseUrl, { model, ...extra });
-const twoPlan = (): EndpointPlan => ({
+const twoEndpoints = (): EndpointChoice => ({
   endpoints: [endpoint('a', a, 'test-model', { headers: { Authorization: `Bearer ${HEADER_SECRET}` } }), endpoint('b', b, 'some-model')],
   model: 'a/test-model',
 });
-const connect = async (plan: AgentOptions['plan'], extra: Partial<AgentOptions> = {}) => {
-  conn = await connectInProcess({ OPENAI_BASE_URL: c.baseUrl, OPENAI_ACP_TOOLS: 'off' }, { plan, ...extra });
+const connect = async (endpoints: AgentOptions['endpoints'], extra: Partial<AgentOptions> = {}) => {
+  conn = await connectInProcess({ OPENAI_BASE_URL: c.baseUrl, OPENAI_ACP_TOOLS: 'off' }, { endpoints, ...extra });
   return conn;
 };
 const prompt = (sessionId: string, text = 'hi') => conn!.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
@@ -56,7 +57,7 @@ afterEach(() => {
 
 describe('two endpoints', () => {
   it('the picker lists both endpoints models as a/… and b/…, default first', async () => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     const answer = await conn!.agent.request('session/new', { cwd: process.cwd(), mcpServers: [] });
     const select = modelSelect(answer);
     expect(select.currentValue).toBe('a/test-model');
@@ -69,7 +70,7 @@ describe('two endpoints', () => {
   });
 
   it('the default model goes to server a with the bare id; selecting b/some-model sends the next request to b', async () => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     const sessionId = await conn!.newSession();
     await prompt(sessionId);
     expect(counts()).toEqual([1, 0, 0]);
@@ -86,7 +87,7 @@ describe('two endpoints', () => {
   });
 
   it('a model id containing "/" is sent whole after the provider prefix; the legacy set_model routes too', async () => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     const sessionId = await conn!.newSession();
     await conn!.agent.request('session/set_model', { sessionId, modelId: 'b/org/b-two' });
     await prompt(sessionId);
@@ -97,7 +98,7 @@ describe('two endpoints', () => {
   });
 
   it('the conversation follows the session across providers', async () => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     const sessionId = await conn!.newSession();
     await prompt(sessionId, 'first question');
     await conn!.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'b/some-model' });
@@ -110,8 +111,8 @@ describe('two endpoints', () => {
     ]);
   });
 
-  it('the plan may be found later (a local server search): called once, used by every request', async () => {
-    const find = vi.fn(async () => twoPlan());
+  it('the endpoints may be found later (a local server search): called once, used by every request', async () => {
+    const find = vi.fn(async () => twoEndpoints());
     await connect(find);
     const [first, second] = await Promise.all([conn!.newSession(), conn!.newSession()]);
     await prompt(first);
@@ -124,7 +125,7 @@ describe('two endpoints', () => {
 
 describe('providers/*', () => {
   it('providers/list reports both endpoints, without any secret', async () => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     const answer = await conn!.agent.request('providers/list', {});
     expect(answer.providers.map((p) => [p.providerId, p.current?.baseUrl, p.current?.apiType, p.required])).toEqual([
       ['a', a.baseUrl, 'openai', false],
@@ -136,7 +137,7 @@ describe('providers/*', () => {
   });
 
   it('providers/set adds a third endpoint at run time: listed, in the picker, and routed to', async () => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     expect(await conn!.agent.request('providers/set', { providerId: 'c', apiType: 'openai', baseUrl: `${c.baseUrl}/`, headers: { 'x-c': 'yes' } })).toEqual({});
     const listed = await conn!.agent.request('providers/list', {});
     expect(listed.providers.map((p) => [p.providerId, p.current?.baseUrl])).toEqual([
@@ -154,7 +155,7 @@ describe('providers/*', () => {
   });
 
   it('providers/set with the id of an existing endpoint replaces it in place', async () => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     await conn!.agent.request('providers/set', { providerId: 'a', apiType: 'openai', baseUrl: c.baseUrl });
     const listed = await conn!.agent.request('providers/list', {});
     expect(listed.providers.map((p) => [p.providerId, p.current?.baseUrl])).toEqual([
@@ -167,7 +168,7 @@ describe('providers/*', () => {
   });
 
   it('providers/set rejects an apiType other than openai, azure or bedrock, and a non-http base URL, with -32602', async () => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     await expect(conn!.agent.request('providers/set', { providerId: 'x', apiType: 'anthropic', baseUrl: c.baseUrl })).rejects.toMatchObject({ code: -32602 });
     await expect(conn!.agent.request('providers/set', { providerId: 'x', apiType: 'openai', baseUrl: 'file:///etc/passwd' })).rejects.toMatchObject({ code: -32602 });
     await expect(conn!.agent.request('providers/set', { providerId: 'x', apiType: 'openai', baseUrl: 'not a url' })).rejects.toMatchObject({ code: -32602 });
@@ -176,7 +177,7 @@ describe('providers/*', () => {
   });
 
   it('providers/disable removes one endpoint: no longer listed, offered or sent to', async () => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     expect(await conn!.agent.request('providers/disable', { providerId: 'b' })).toEqual({});
     expect(await conn!.agent.request('providers/disable', { providerId: 'nope' })).toEqual({});
     const listed = await conn!.agent.request('providers/list', {});
@@ -193,7 +194,7 @@ describe('providers/*', () => {
   // (Making resolve always strip a known prefix would break one-endpoint OpenRouter ids such as
   // "openrouter/auto".)
   it('after disabling b, the default model still reaches a as "test-model"', async () => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     await conn!.agent.request('providers/disable', { providerId: 'b' });
     const answer = await conn!.agent.request('session/new', { cwd: process.cwd(), mcpServers: [] });
     await prompt(answer.sessionId);
@@ -215,14 +216,14 @@ describe('providers/*', () => {
   // An endpoint added by providers/set has no model of its own: it offers only what its server
   // lists (no stand-in "c/test-model").
   it('providers/set rejects a providerId that model values could not address', async () => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     for (const providerId of ['a/b', '', '.hidden']) {
       await expect(conn!.agent.request('providers/set', { providerId, apiType: 'openai', baseUrl: c.baseUrl })).rejects.toMatchObject({ code: -32602 });
     }
   });
 
   it('an endpoint added by providers/set offers only the models its server lists', async () => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     await conn!.agent.request('providers/set', { providerId: 'c', apiType: 'openai', baseUrl: c.baseUrl });
     const answer = await conn!.agent.request('session/new', { cwd: process.cwd(), mcpServers: [] });
     expect(modelSelect(answer).options.map((o) => o.value).filter((v) => v.startsWith('c/'))).toEqual(['c/c-model']);
@@ -231,7 +232,7 @@ describe('providers/*', () => {
   // The other way: a session on "b/some-model" keeps reaching b with "some-model" once b is the
   // only endpoint.
   it('a session on b/some-model keeps sending "some-model" to b after a is disabled', async () => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     const sessionId = await conn!.newSession();
     await conn!.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'b/some-model' });
     await conn!.agent.request('providers/disable', { providerId: 'a' });
@@ -241,7 +242,7 @@ describe('providers/*', () => {
 });
 
 describe('no endpoint', () => {
-  it('an empty plan with missing words answers every prompt with them and sends nothing upstream', async () => {
+  it('an empty choice of endpoints with missing words answers every prompt with them and sends nothing upstream', async () => {
     const modelRequests = [a.modelRequests, b.modelRequests, c.modelRequests];
     await connect({ endpoints: [], missing: 'Start Ollama, or set OPENAI_BASE_URL.' });
     const sessionId = await conn!.newSession();
@@ -255,7 +256,7 @@ describe('no endpoint', () => {
     expect((await conn!.agent.request('providers/list', {})).providers).toEqual([]);
   });
 
-  it('an empty plan without words still explains how to configure one', async () => {
+  it('an empty choice of endpoints without words still explains how to configure one', async () => {
     await connect({ endpoints: [] });
     const sessionId = await conn!.newSession();
     await prompt(sessionId);
@@ -263,7 +264,7 @@ describe('no endpoint', () => {
     expect(counts()).toEqual([0, 0, 0]);
   });
 
-  it('providers/set on an empty plan gives the agent its first endpoint', async () => {
+  it('providers/set on an empty choice of endpoints gives the agent its first endpoint', async () => {
     await connect({ endpoints: [], missing: 'nothing configured' });
     await conn!.agent.request('providers/set', { providerId: 'c', apiType: 'openai', baseUrl: c.baseUrl });
     const sessionId = await conn!.newSession();
@@ -274,11 +275,11 @@ describe('no endpoint', () => {
 });
 
 describe('authenticate', () => {
-  const reloadTo = (plan: EndpointPlan, configError?: ConfigError) => vi.fn(async () => ({ config: testConfig({ OPENAI_BASE_URL: c.baseUrl }), configError, plan }));
+  const reloadTo = (endpoints: EndpointChoice, configError?: ConfigError) => vi.fn(async () => ({ config: testConfig({ OPENAI_BASE_URL: c.baseUrl }), configError, endpoints }));
 
   it('keeps an open session on its model when the re-read configuration still has its provider, and tells the client', async () => {
     const reload = reloadTo({ endpoints: [endpoint('b', b, 'some-model')], model: 'some-model' });
-    await connect(twoPlan(), { reload });
+    await connect(twoEndpoints(), { reload });
     const sessionId = await conn!.newSession();
     await conn!.agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'b/org/b-two' });
     await conn!.agent.request('authenticate', { methodId: 'setup' });
@@ -317,7 +318,7 @@ describe('authenticate', () => {
 
   it('an unknown methodId is -32602 and does not reload', async () => {
     const reload = reloadTo({ endpoints: [] });
-    await connect(twoPlan(), { reload });
+    await connect(twoEndpoints(), { reload });
     await expect(conn!.agent.request('authenticate', { methodId: 'oauth' })).rejects.toMatchObject({ code: -32602 });
     expect(reload).not.toHaveBeenCalled();
   });
@@ -326,7 +327,7 @@ describe('authenticate', () => {
     const config: Config = testConfig({ OPENAI_BASE_URL: c.baseUrl });
     const error = new ConfigError([{ variable: 'OPENAI_TEMPERATURE', problem: '"hot" is not a number', accepted: 'a number from 0 to 2' }], config);
     const reload = reloadTo({ endpoints: [endpoint('c', c, 'c-model')] }, error);
-    await connect(twoPlan(), { reload });
+    await connect(twoEndpoints(), { reload });
     await expect(conn!.agent.request('authenticate', { methodId: 'setup' })).rejects.toMatchObject({ code: -32000 });
     const sessionId = await conn!.newSession();
     await prompt(sessionId);
@@ -335,7 +336,7 @@ describe('authenticate', () => {
   });
 
   it('without reload, authenticate succeeds and changes nothing', async () => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     expect(await conn!.agent.request('authenticate', { methodId: 'setup' })).toEqual({});
     const sessionId = await conn!.newSession();
     await prompt(sessionId);
@@ -345,19 +346,19 @@ describe('authenticate', () => {
 
 describe('initialize advertises the setup auth method', () => {
   it('as type "terminal" with args ["setup"] when the client can run a terminal', async () => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     const answer = await conn!.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { auth: { terminal: true } } });
     expect(answer.authMethods).toEqual([expect.objectContaining({ id: 'setup', type: 'terminal', args: ['setup'] })]);
   });
 
   it('also for the older _meta["terminal-auth"] capability', async () => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     const answer = await conn!.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { _meta: { 'terminal-auth': true } } });
     expect(answer.authMethods).toEqual([expect.objectContaining({ id: 'setup', type: 'terminal', args: ['setup'] })]);
   });
 
   it.each([[{}], [{ auth: { terminal: false } }], [{ auth: {} }]])('without a type (an agent method) for capabilities %j', async (clientCapabilities) => {
-    await connect(twoPlan());
+    await connect(twoEndpoints());
     const answer = await conn!.agent.request('initialize', { protocolVersion: 1, clientCapabilities: clientCapabilities as ClientCapabilities });
     expect(answer.authMethods).toHaveLength(1);
     const method = answer.authMethods![0] as Record<string, unknown>;

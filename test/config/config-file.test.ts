@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfigPath, parseConfigFile, writeConfigFile, type ConfigFileData, type ConfigFileResult } from '../../src/config/config-file.js';
-import type { ConfigProblem } from '../../src/config/config.js';
+import type { ConfigProblem } from '../../src/config/config-values.js';
 
 const LABEL = '/home/u/.config/openai-acp/config.json';
 

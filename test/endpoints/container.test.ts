@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { DOCKER_HOST, inContainer, probeNearbyServers, type ContainerHints } from '../../src/endpoints/container.js';
 import { noLocalServerHelp } from '../../src/endpoints/local-discovery.js';
-import { startPlan, type StaticRuntimeConfig } from '../../src/endpoints/runtime-config.js';
+import { chooseEndpoints, type StaticRuntimeConfig } from '../../src/endpoints/runtime-config.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/log.js';
 import type { FetchLike } from '../../src/openai/http.js';
@@ -75,11 +75,11 @@ describe('the no-server message inside a container', () => {
     expect(noLocalServerHelp()).not.toContain('host.docker.internal');
   });
 
-  it('is what startPlan reports when the search inside a container finds nothing', async () => {
+  it('is what chooseEndpoints reports when the search inside a container finds nothing', async () => {
     const config = loadConfig({});
     const resolved: StaticRuntimeConfig = { config, endpoints: [], model: undefined, configFilePath: undefined, needsDiscovery: true, warnings: [] };
     const logger = createLogger({ level: 'error', write: () => undefined });
-    const plan = await startPlan(resolved, logger, async () => ({ server: undefined, probes: [], container: true }));
-    expect(plan.missing).toContain('--add-host=host.docker.internal:host-gateway');
+    const chosen = await chooseEndpoints(resolved, logger, async () => ({ server: undefined, probes: [], container: true }));
+    expect(chosen.missing).toContain('--add-host=host.docker.internal:host-gateway');
   });
 });

@@ -1,6 +1,6 @@
 /**
  * `runtime-config.ts`: the environment, `.env`, flags and the config file combined into the
- * endpoints and default model; and the start plan with an injected local-server search.
+ * endpoints and default model; and the endpoints chosen at start with an injected local-server search.
  * Every test passes its own env with HOME and XDG_CONFIG_HOME inside a temp dir, so the user's
  * real config file is never read.
  */
@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../src/config/config.js';
 import type { LocalDiscovery } from '../../src/endpoints/local-discovery.js';
 import { createLogger } from '../../src/log.js';
-import { resolveStaticConfig, startPlan, type StaticRuntimeConfig } from '../../src/endpoints/runtime-config.js';
+import { resolveStaticConfig, chooseEndpoints, type StaticRuntimeConfig } from '../../src/endpoints/runtime-config.js';
 
 let dir: string;
 let cwd: string;
@@ -317,7 +317,7 @@ describe('needsDiscovery', () => {
   });
 });
 
-describe('startPlan', () => {
+describe('chooseEndpoints', () => {
   const lines: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => lines.push(line) });
   beforeEach(() => {
@@ -331,26 +331,26 @@ describe('startPlan', () => {
   it('uses the configured endpoints without looking for a local server', async () => {
     const resolved = resolve({ OPENAI_API_KEY: 'sk-env', OPENAI_MODEL: 'm' });
     const discover = vi.fn(async () => found());
-    const plan = await startPlan(resolved, logger, discover);
-    expect(plan).toEqual({ endpoints: resolved.endpoints, model: 'm' });
+    const chosen = await chooseEndpoints(resolved, logger, discover);
+    expect(chosen).toEqual({ endpoints: resolved.endpoints, model: 'm' });
     expect(discover).not.toHaveBeenCalled();
   });
 
   it('does not look for a local server when the config file is invalid', async () => {
     await writeDefaultFile({ providers: [{ id: 'x' }] });
     const discover = vi.fn(async () => found());
-    const plan = await startPlan(resolve(), logger, discover);
-    expect(plan.endpoints).toEqual([]);
+    const chosen = await chooseEndpoints(resolve(), logger, discover);
+    expect(chosen.endpoints).toEqual([]);
     expect(discover).not.toHaveBeenCalled();
   });
 
   it('uses the local server found, with its default model', async () => {
     const discover = vi.fn(async () => found('qwen3'));
-    const plan = await startPlan(resolve({ OPENAI_HEADERS: '{"x-team":"t"}', OPENAI_MODELS: 'a,b', OPENAI_MAX_RETRIES: '1' }), logger, discover);
+    const chosen = await chooseEndpoints(resolve({ OPENAI_HEADERS: '{"x-team":"t"}', OPENAI_MODELS: 'a,b', OPENAI_MAX_RETRIES: '1' }), logger, discover);
     expect(discover).toHaveBeenCalledOnce();
-    expect(plan.model).toBe('qwen3');
-    expect(plan.missing).toBeUndefined();
-    expect(plan.endpoints).toEqual([
+    expect(chosen.model).toBe('qwen3');
+    expect(chosen.missing).toBeUndefined();
+    expect(chosen.endpoints).toEqual([
       {
         id: 'ollama',
         source: 'local server',
@@ -370,9 +370,9 @@ describe('startPlan', () => {
   });
 
   it('OPENAI_MODEL wins over the local server default model', async () => {
-    const plan = await startPlan(resolve({ OPENAI_MODEL: 'llama3.2' }), logger, async () => found('qwen3'));
-    expect(plan.model).toBe('llama3.2');
-    expect(plan.endpoints[0]!.model).toBe('llama3.2');
+    const chosen = await chooseEndpoints(resolve({ OPENAI_MODEL: 'llama3.2' }), logger, async () => found('qwen3'));
+    expect(chosen.model).toBe('llama3.2');
+    expect(chosen.endpoints[0]!.model).toBe('llama3.2');
   });
 
   it('no local server: no endpoints, and words saying how to configure one (with what answered)', async () => {
@@ -383,19 +383,19 @@ describe('startPlan', () => {
         { port: 1234, provider: 'lmstudio', baseUrl: 'http://127.0.0.1:1234/v1', outcome: 'http-error', status: 404, models: [] },
       ],
     };
-    const plan = await startPlan(resolve(), logger, async () => none);
-    expect(plan.endpoints).toEqual([]);
-    expect(plan.model).toBeUndefined();
-    expect(plan.missing).toContain('OPENAI_BASE_URL');
-    expect(plan.missing).toContain('OPENAI_API_KEY');
-    expect(plan.missing).toContain('lists no models');
-    expect(plan.missing).toContain('HTTP 404');
+    const chosen = await chooseEndpoints(resolve(), logger, async () => none);
+    expect(chosen.endpoints).toEqual([]);
+    expect(chosen.model).toBeUndefined();
+    expect(chosen.missing).toContain('OPENAI_BASE_URL');
+    expect(chosen.missing).toContain('OPENAI_API_KEY');
+    expect(chosen.missing).toContain('lists no models');
+    expect(chosen.missing).toContain('HTTP 404');
     expect(lines.some((line) => line.startsWith('openai-acp warn:'))).toBe(true);
   });
 
   it('passes the logger to the search', async () => {
     const discover = vi.fn(async () => found());
-    await startPlan(resolve(), logger, discover);
+    await chooseEndpoints(resolve(), logger, discover);
     expect(discover).toHaveBeenCalledWith(logger);
   });
 });

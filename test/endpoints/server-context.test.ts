@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseOllamaShow, requestedNumCtx, serverContextLookup } from '../../src/endpoints/server-context.js';
+import { PROVIDER_PROFILES } from '../../src/config/provider-profiles.js';
 import { createEndpoint } from '../../src/endpoints/endpoint.js';
 import { createLogger } from '../../src/log.js';
 import { chunk } from '../helpers/fake-openai.js';
@@ -66,7 +67,7 @@ async function serve(routes: Record<string, unknown>): Promise<Server> {
 describe('serverContextLookup', () => {
   it('asks Ollama /api/show once per model, with the endpoint\'s key, and caches the answer', async () => {
     const server = await serve({ 'POST /api/show': SHOW_NUM_CTX });
-    const lookup = serverContextLookup({ provider: 'ollama', baseUrl: server.baseUrl, headers: { authorization: 'Bearer k-123' } });
+    const lookup = serverContextLookup({ query: PROVIDER_PROFILES.ollama.contextWindowQuery, baseUrl: server.baseUrl, headers: { authorization: 'Bearer k-123' } });
     expect(await Promise.all([lookup('qwen3:8b'), lookup('qwen3:8b')])).toEqual([16384, 16384]);
     expect(await lookup('qwen3:8b')).toBe(16384);
     expect(server.asked).toHaveLength(1);
@@ -76,26 +77,26 @@ describe('serverContextLookup', () => {
 
   it('takes options.num_ctx of the extra body without asking', async () => {
     const server = await serve({ 'POST /api/show': SHOW_TRAINED });
-    const lookup = serverContextLookup({ provider: 'ollama', baseUrl: server.baseUrl, headers: {}, extraBody: { options: { num_ctx: 32768 } } });
+    const lookup = serverContextLookup({ query: PROVIDER_PROFILES.ollama.contextWindowQuery, baseUrl: server.baseUrl, headers: {}, extraBody: { options: { num_ctx: 32768 } } });
     expect(await lookup('qwen3:8b')).toBe(32768);
     expect(server.asked).toHaveLength(0);
   });
 
   it('reads LM Studio /api/v0/models', async () => {
     const server = await serve({ 'GET /api/v0/models': { object: 'list', data: [{ id: 'qwen3-8b', type: 'llm', max_context_length: 32768 }] } });
-    const lookup = serverContextLookup({ provider: 'lmstudio', baseUrl: server.baseUrl, headers: {} });
+    const lookup = serverContextLookup({ query: PROVIDER_PROFILES.lmstudio.contextWindowQuery, baseUrl: server.baseUrl, headers: {} });
     expect(await lookup('qwen3-8b')).toBe(32768);
     expect(await lookup('other')).toBeUndefined();
   });
 
   it('asks nothing of other providers, and gives up on a silent server within its bound', async () => {
     const server = await serve({});
-    expect(await serverContextLookup({ provider: 'vllm', baseUrl: server.baseUrl, headers: {} })('m')).toBeUndefined();
+    expect(await serverContextLookup({ query: PROVIDER_PROFILES.vllm.contextWindowQuery, baseUrl: server.baseUrl, headers: {} })('m')).toBeUndefined();
     expect(server.asked).toHaveLength(0);
     const silent = http.createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const started = Date.now();
-    const lookup = serverContextLookup({ provider: 'ollama', baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`, headers: {}, timeoutMs: 200 });
+    const lookup = serverContextLookup({ query: PROVIDER_PROFILES.ollama.contextWindowQuery, baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`, headers: {}, timeoutMs: 200 });
     expect(await lookup('m')).toBeUndefined();
     expect(Date.now() - started).toBeLessThan(2000);
     silent.closeAllConnections();
@@ -105,7 +106,7 @@ describe('serverContextLookup', () => {
   it('asks again after a failure, once a minute has passed', async () => {
     const server = await serve({});
     let now = 0;
-    const lookup = serverContextLookup({ provider: 'ollama', baseUrl: server.baseUrl, headers: {} }, () => now);
+    const lookup = serverContextLookup({ query: PROVIDER_PROFILES.ollama.contextWindowQuery, baseUrl: server.baseUrl, headers: {} }, () => now);
     expect(await lookup('m')).toBeUndefined();
     expect(await lookup('m')).toBeUndefined();
     expect(server.asked).toHaveLength(1);

@@ -3,7 +3,8 @@
  * tests that need the real agent wiring but not the CLI.
  */
 import { client, type ClientContext, type SessionNotification } from '@agentclientprotocol/sdk/unstable';
-import { createOpenAIAgent, type AgentOptions } from '../../src/acp/agent.js';
+import { createOpenAIAgent } from '../../src/acp/agent.js';
+import type { AgentOptions } from '../../src/acp/agent-state.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/log.js';
 

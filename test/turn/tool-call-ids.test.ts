@@ -6,9 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import { MISTRAL_TOOL_CALL_ID, mistralToolCallId, respellToolCallIds, uniqueToolCallIds } from '../../src/turn/tool-call-ids.js';
-import { toolCallSpelling } from '../../src/turn/tool-messages.js';
+import { toolMessageRules } from '../../src/turn/tool-messages.js';
+import { PROVIDER_PROFILES } from '../../src/config/provider-profiles.js';
 
-const mistral = toolCallSpelling('mistral');
+const mistral = toolMessageRules(PROVIDER_PROFILES.mistral);
 
 describe('mistralToolCallId', () => {
   it('respells ids of other providers into 9 alphanumerics, the same every time', () => {
@@ -63,7 +64,7 @@ describe('respellToolCallIds', () => {
   });
 
   it('returns the same array for other providers, and when nothing needs respelling', () => {
-    for (const provider of ['openai', 'deepseek', 'gemini', 'ollama'] as const) expect(respellToolCallIds(conversation, toolCallSpelling(provider))).toBe(conversation);
+    for (const provider of ['openai', 'deepseek', 'gemini', 'ollama'] as const) expect(respellToolCallIds(conversation, toolMessageRules(PROVIDER_PROFILES[provider]))).toBe(conversation);
     const already = respellToolCallIds(conversation, mistral);
     expect(respellToolCallIds(already, mistral)).toBe(already);
   });

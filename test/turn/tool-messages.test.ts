@@ -7,11 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { completionToItems } from '../../src/openai/completion-to-chunk.js';
 import { createSseDecoder, type SseItem } from '../../src/openai/sse.js';
 import { TurnAccumulator } from '../../src/openai/turn-accumulator.js';
-import { assistantToolCallMessage, normalizeToolArguments, toolCallSpelling, toolResultMessage } from '../../src/turn/tool-messages.js';
+import { assistantToolCallMessage, normalizeToolArguments, toolMessageRules, toolResultMessage } from '../../src/turn/tool-messages.js';
+import { PROVIDER_PROFILES } from '../../src/config/provider-profiles.js';
 import { PROVIDER_IDS } from '../../src/config/providers.js';
 
-const plain = toolCallSpelling('openai');
-const deepseek = toolCallSpelling('deepseek');
+const plain = toolMessageRules(PROVIDER_PROFILES.openai);
+const deepseek = toolMessageRules(PROVIDER_PROFILES.deepseek);
 
 function replaySse(name: string) {
   const decoder = createSseDecoder();
@@ -31,10 +32,10 @@ function accumulate(items: SseItem[]) {
   return acc.result();
 }
 
-describe('toolCallSpelling', () => {
+describe('toolMessageRules (from the provider profiles)', () => {
   it('echoes reasoning for DeepSeek only and shortens ids for Mistral only', () => {
     for (const id of PROVIDER_IDS) {
-      expect(toolCallSpelling(id)).toEqual({ echoReasoning: id === 'deepseek', shortToolCallIds: id === 'mistral' });
+      expect(toolMessageRules(PROVIDER_PROFILES[id])).toEqual({ echoReasoning: id === 'deepseek', shortToolCallIds: id === 'mistral' });
     }
   });
 });
@@ -63,7 +64,7 @@ describe('assistantToolCallMessage', () => {
     expect(assistantToolCallMessage(step, deepseek).reasoning_content).toBe('');
     expect(assistantToolCallMessage({ ...step, reasoning: 'why' }, deepseek).reasoning_content).toBe('why');
     expect('reasoning_content' in assistantToolCallMessage({ ...step, reasoning: 'why' }, plain)).toBe(false);
-    expect('reasoning_content' in assistantToolCallMessage({ ...step, reasoning: 'why' }, toolCallSpelling('mistral'))).toBe(false);
+    expect('reasoning_content' in assistantToolCallMessage({ ...step, reasoning: 'why' }, toolMessageRules(PROVIDER_PROFILES.mistral))).toBe(false);
   });
 
   it('passes extra_content (Gemini 3 thought_signature) back unchanged', () => {

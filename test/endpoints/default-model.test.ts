@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EndpointRegistry } from '../../src/endpoints/endpoint-registry.js';
 import { resolveStaticConfig } from '../../src/endpoints/runtime-config.js';
-import { chooseModel, takesListedModel } from '../../src/endpoints/stand-in-model.js';
+import { chooseModel, takesListedModel } from '../../src/endpoints/default-model.js';
 import { createLogger } from '../../src/log.js';
 import { fakeServerPool } from '../helpers/fake-openai.js';
 

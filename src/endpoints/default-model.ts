@@ -1,21 +1,18 @@
 /**
- * Which model an endpoint uses when none is named. Only the OpenAI and Azure profiles have a
- * sensible fixed default (`gpt-4o`, or the Azure deployment the URL names); every other server
- * (Ollama, vLLM, LM Studio, llama.cpp, LiteLLM, a generic one, the cloud gateways) serves its own
- * ids, so its default is the first chat model it lists, as for a local server found by the
- * zero-configuration search and a config-file provider without `models`.
+ * Which model an endpoint uses when none is named. Only profiles with `fixedDefaultModel` (OpenAI,
+ * Azure) have a sensible fixed default (`gpt-4o`, or the Azure deployment the URL names); every
+ * other server (Ollama, vLLM, LM Studio, llama.cpp, LiteLLM, a generic one, the cloud gateways)
+ * serves its own ids, so its default is the first chat model it lists, as for a local server
+ * found by the zero-configuration search and a config-file provider without `models`.
  */
-import type { ProviderId } from '../config/providers.js';
+import { PROVIDER_PROFILES, type ProviderId } from '../config/provider-profiles.js';
 import { createEndpoint, type EndpointDeps } from './endpoint.js';
 import type { NamedEndpointSettings } from './endpoint-registry.js';
 import { pickLocalModel } from './local-discovery.js';
 
-/** The profiles whose fixed default model (`gpt-4o`) is kept when no model is named. */
-export const FIXED_DEFAULT_MODEL_PROVIDERS: ReadonlySet<ProviderId> = new Set<ProviderId>(['openai', 'azure']);
-
-/** Whether an endpoint of this family without a named model takes the first chat model it lists. */
+/** Whether an endpoint of this family without a named model takes the first chat model it lists (its profile has no `fixedDefaultModel`). */
 export function takesListedModel(provider: ProviderId): boolean {
-  return !FIXED_DEFAULT_MODEL_PROVIDERS.has(provider);
+  return PROVIDER_PROFILES[provider].fixedDefaultModel !== true;
 }
 
 /** The model an endpoint really uses, and why, in words for `doctor`. */

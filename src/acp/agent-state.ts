@@ -1,0 +1,129 @@
+/**
+ * The agent's state, one object per connection: the configuration, the endpoints chosen and the
+ * registry in use, the session store, the live sessions, each session's tools, the model picker
+ * and what the client advertised. The method modules (`session-lifecycle.ts`, `session-config.ts`,
+ * `provider-methods.ts`, `prompt-runner.ts`) read and change it; `agent.ts` only routes to them.
+ */
+import { RequestError } from '@agentclientprotocol/sdk/unstable';
+import { describeConfigProblems, type Config, type ConfigError } from '../config/config.js';
+import { reasoningEffortLevels } from '../config/providers.js';
+import { EndpointRegistry } from '../endpoints/endpoint-registry.js';
+import { environmentChoice, type EndpointChoice } from '../endpoints/runtime-config.js';
+import type { Logger } from '../log.js';
+import type { FetchLike } from '../openai/http.js';
+import { SessionManager, type Session } from '../sessions/session-manager.js';
+import { openSessionStore, type SessionStore } from '../sessions/session-store.js';
+import { toolCapabilities, type ClientToolCapabilities } from '../tools/client-backend.js';
+import { ModelPicker } from './model-picker.js';
+import { SessionTools } from './session-tools.js';
+
+/** What the agent is built from. */
+export interface AgentOptions {
+  config: Config;
+  /** Set when the configuration was invalid: every prompt then explains it instead of running. */
+  configError?: ConfigError | undefined;
+  logger: Logger;
+  /** Injectable transport (tests). */
+  fetch?: FetchLike;
+  /** Limit for `GET /models` in ms, which bounds how long `session/new` waits for it. @defaultValue 3000 */
+  modelsTimeoutMs?: number;
+  /**
+   * The endpoints; or a function that finds them (the local server search), called once, after
+   * the `initialize` answer is on its way (or at the first request that needs them) so that it
+   * never delays that answer. @defaultValue the environment's endpoint from `config`
+   */
+  endpoints?: EndpointChoice | (() => Promise<EndpointChoice>);
+  /** Where sessions are kept. @defaultValue an in-memory store */
+  store?: SessionStore | Promise<SessionStore>;
+  /** Re-reads the configuration for `authenticate` (after `openai-acp setup`); absent: authenticate changes nothing. */
+  reload?: () => Promise<{ config: Config; configError?: ConfigError | undefined; endpoints: EndpointChoice }>;
+}
+
+/** `-32002` with `{sessionId}`: the session is not known. */
+export function sessionNotFound(sessionId: string): RequestError {
+  return new RequestError(-32002, `Session not found: ${sessionId}`, { sessionId });
+}
+
+/** Everything the ACP methods share; one per agent. */
+export class AgentState {
+  readonly logger: Logger;
+  config: Config;
+  /** Set while the configuration is invalid: no request goes anywhere, every prompt explains it. */
+  configError: ConfigError | undefined;
+  /** The endpoints chosen at start or by `authenticate`, with the default model value. */
+  chosen: EndpointChoice = { endpoints: [] };
+  /** The endpoints in use: {@link chosen}'s, then as `providers/set` and `providers/disable` change them. */
+  registry: EndpointRegistry;
+  /** Where sessions are kept (opened once). */
+  readonly store: Promise<SessionStore>;
+  /** The live sessions and their turns. */
+  readonly sessions = new SessionManager();
+  /** Each session's roots and MCP servers. */
+  readonly tools: SessionTools;
+  /** Each session's model and reasoning-effort lists. */
+  readonly picker: ModelPicker;
+  /** What the client advertised for files and terminals (set by `initialize`). */
+  capabilities: ClientToolCapabilities = toolCapabilities(undefined);
+  /** Re-reads the configuration for `authenticate`. */
+  readonly reload: AgentOptions['reload'];
+  private readonly registryOptions: { logger: Logger; fetch: FetchLike | undefined; modelsTimeoutMs: number | undefined };
+  private readonly findEndpoints: AgentOptions['endpoints'];
+  private endpointsFound: Promise<void> | undefined;
+
+  constructor(options: AgentOptions) {
+    this.logger = options.logger;
+    this.config = options.config;
+    this.configError = options.configError;
+    this.reload = options.reload;
+    this.findEndpoints = options.endpoints;
+    this.registryOptions = { logger: options.logger, fetch: options.fetch, modelsTimeoutMs: options.modelsTimeoutMs };
+    this.registry = new EndpointRegistry([], this.registryOptions);
+    this.store = Promise.resolve(options.store ?? openSessionStore({ stateDir: 'off', env: {}, logger: options.logger }));
+    this.picker = new ModelPicker((session) => this.thoughtLevels(session));
+    this.tools = new SessionTools(options.logger, () => ({ startupMs: this.config.mcpStartupMs, toolTimeoutMs: this.config.mcpToolTimeoutMs }));
+  }
+
+  /** Resolves once the endpoints are known; starts finding them on the first call. */
+  endpointsKnown(): Promise<void> {
+    const find = this.findEndpoints ?? environmentChoice(this.config);
+    return (this.endpointsFound ??= Promise.resolve(typeof find === 'function' ? find() : find).then((choice) => this.useEndpoints(choice)));
+  }
+
+  /** Makes `choice` the endpoints in use, in a new registry. */
+  useEndpoints(choice: EndpointChoice): void {
+    this.chosen = choice;
+    // An invalid configuration sends nothing anywhere, not even a model list request.
+    this.registry = new EndpointRegistry(choice.endpoints, { ...this.registryOptions, enabled: !this.configError });
+  }
+
+  /** The model value of a new session, or of one whose endpoint is gone. */
+  async defaultModel(): Promise<string> {
+    return this.chosen.model ?? (await this.registry.defaultValue()) ?? this.config.model;
+  }
+
+  /** The reasoning-effort levels of the session's model, besides `default` (none when its endpoint is gone). */
+  thoughtLevels(session: Session): string[] {
+    const target = this.registry.resolve(session.model);
+    if (!target) return [];
+    return reasoningEffortLevels(target.endpoint.profile, target.model).filter((level) => level !== 'default');
+  }
+
+  /** Words that replace every prompt when no turn can run (invalid configuration, no endpoint); else `undefined`. */
+  whyNoTurn(): string | undefined {
+    if (this.configError) {
+      return `openai-acp is not configured correctly, so nothing was sent to the model:\n${describeConfigProblems(this.configError.problems)}\nFix the setting (environment, .env file, config file or flags) and restart the agent.`;
+    }
+    if (this.registry.size === 0) return this.chosen.missing ?? 'openai-acp has no endpoint configured. Set OPENAI_BASE_URL (and OPENAI_API_KEY for cloud providers), or run `openai-acp setup`.';
+    return undefined;
+  }
+
+  /**
+   * The live session `sessionId`.
+   * @throws {RequestError} -32002 when it is not held.
+   */
+  session(sessionId: string): Session {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw sessionNotFound(sessionId);
+    return session;
+  }
+}

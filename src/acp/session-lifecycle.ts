@@ -1,0 +1,137 @@
+/**
+ * Session lifecycle methods: `session/new`, `session/load` (history replayed), `session/resume`,
+ * `session/list`, `session/close` and `session/delete`. A session held again from the store
+ * (load, resume) goes through {@link restore}, with the model lists of now.
+ *
+ * Source: ACP session setup https://agentclientprotocol.com/protocol/session-setup and the
+ * session list, resume, close and delete RFDs; `../shared/ACP-NOTES.md`.
+ */
+import { RequestError, type AgentContext, type McpServer } from '@agentclientprotocol/sdk/unstable';
+import { InvalidCursorError, paginateSessions } from '../sessions/session-list.js';
+import type { Session } from '../sessions/session-manager.js';
+import type { StoredSession } from '../sessions/session-store.js';
+import { sessionNotFound, type AgentState } from './agent-state.js';
+import { updateSender } from './prompt-runner.js';
+import { replayUpdates } from './replay.js';
+import { sessionAnswer } from './session-config.js';
+import { SLASH_COMMANDS } from './slash-commands.js';
+import { checkCwd } from './validate-params.js';
+
+/** What `session/new`, `load` and `resume` give for the session's tools. */
+interface ToolParams {
+  additionalDirectories?: string[] | null | undefined;
+  mcpServers?: McpServer[] | null | undefined;
+}
+
+/** `session/new`: a session with the default model, saved, its tools started. */
+export async function newSession(state: AgentState, params: ToolParams & { cwd: string }, client: AgentContext) {
+  checkCwd(params.cwd, state.logger);
+  await state.endpointsKnown();
+  const session = state.sessions.create(params.cwd, await state.defaultModel());
+  try {
+    await (await state.store).create({ sessionId: session.id, cwd: session.cwd, createdAt: session.createdAt });
+  } catch (error) {
+    state.logger.error('could not save the new session; it will not survive a restart', { sessionId: session.id, error: (error as Error).message });
+  }
+  state.picker.attach(session, await state.registry.models());
+  await openTools(state, session, params);
+  state.logger.debug('session created', { sessionId: session.id, cwd: params.cwd });
+  advertiseCommands(client, session.id);
+  return { sessionId: session.id, ...sessionAnswer(state, session) };
+}
+
+/** `session/load`: a stored session held again, its history replayed as `session/update`s. */
+export async function loadSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext) {
+  checkCwd(params.cwd, state.logger);
+  const session = await restore(state, await loadStored(state, params.sessionId));
+  await openTools(state, session, params);
+  await updateSender(client, session.id)(replayUpdates(session.records));
+  state.logger.debug('session loaded', { sessionId: session.id, records: session.records.length });
+  advertiseCommands(client, session.id);
+  return sessionAnswer(state, session);
+}
+
+/** `session/resume`: a stored session held again, without replay. */
+export async function resumeSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext) {
+  checkCwd(params.cwd, state.logger);
+  const session = await restore(state, await loadStored(state, params.sessionId));
+  await openTools(state, session, params);
+  state.logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
+  advertiseCommands(client, session.id);
+  return sessionAnswer(state, session);
+}
+
+/**
+ * `session/list`: the stored sessions, newest first, one page at a time.
+ * @throws {RequestError} -32602 for a cursor this agent did not give.
+ */
+export async function listSessions(state: AgentState, params: { cwd?: string | null | undefined; cursor?: string | null | undefined }) {
+  const all = await (await state.store).list();
+  try {
+    return paginateSessions(all, { cwd: params.cwd ?? null, cursor: params.cursor ?? null });
+  } catch (error) {
+    if (error instanceof InvalidCursorError) throw RequestError.invalidParams({ cursor: params.cursor }, error.message);
+    throw error;
+  }
+}
+
+/** `session/close`: lets go of a held session (its tools stopped); the stored copy stays. */
+export async function closeSession(state: AgentState, params: { sessionId: string }) {
+  state.picker.forget(params.sessionId);
+  await state.tools.close(params.sessionId);
+  if (!state.sessions.remove(params.sessionId)) await loadStored(state, params.sessionId);
+  return {};
+}
+
+/** `session/delete`: lets go of the session and removes its stored copy. */
+export async function deleteSession(state: AgentState, params: { sessionId: string }) {
+  state.picker.forget(params.sessionId);
+  state.sessions.remove(params.sessionId);
+  await state.tools.close(params.sessionId);
+  await (await state.store).delete(params.sessionId);
+  return {};
+}
+
+/** Holds a stored session again, with the model lists of now. */
+export async function restore(state: AgentState, stored: StoredSession): Promise<Session> {
+  await state.endpointsKnown();
+  // A turn of this session is running here: keep that copy, which its turn is still adding to.
+  const running = state.sessions.isRunning(stored.sessionId) ? state.sessions.get(stored.sessionId) : undefined;
+  if (running) {
+    state.picker.attach(running, await state.registry.models());
+    return running;
+  }
+  const session = state.sessions.restore({
+    id: stored.sessionId,
+    cwd: stored.cwd,
+    createdAt: stored.createdAt,
+    records: [...stored.records],
+    model: stored.model ?? (await state.defaultModel()),
+    options: { ...stored.options },
+    title: stored.title,
+  });
+  state.picker.attach(session, await state.registry.models());
+  return session;
+}
+
+/**
+ * The stored session `sessionId`.
+ * @throws {RequestError} -32002 when the store does not have it.
+ */
+export async function loadStored(state: AgentState, sessionId: string): Promise<StoredSession> {
+  const stored = await (await state.store).load(sessionId);
+  if (!stored) throw sessionNotFound(sessionId);
+  return stored;
+}
+
+/** Starts the session's tools (roots, MCP servers) for a new, loaded or resumed session; MCP servers only with tools on. */
+export async function openTools(state: AgentState, session: Session, params: ToolParams): Promise<void> {
+  await state.tools.open(session.id, session.cwd, state.config.tools ? params : { additionalDirectories: params.additionalDirectories });
+}
+
+/** Sends `available_commands_update` once the answer naming the session has gone out. */
+export function advertiseCommands(client: AgentContext, sessionId: string): void {
+  setImmediate(() => {
+    void client.notify('session/update', { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: [...SLASH_COMMANDS] } }).catch(() => undefined);
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * The house's rules, read from the source: no import cycles in src/ (value or type imports), and
+ * no provider id compared outside src/config/ (a provider's quirks are fields of its profile).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { PROVIDER_IDS } from '../src/config/providers.js';
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
+
+/** Every `.ts` file under `dir`, as absolute paths. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** The relative modules `file` imports or re-exports (static, `import type` and `import()`), as absolute `.ts` paths. */
+function importsOf(file: string, text: string): string[] {
+  const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g)].map((match) => match[1]!);
+  return specifiers.map((specifier) => resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
+}
+
+/** Each import cycle once, as the files around it (Tarjan's strongly connected components). */
+function cycles(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node)!, index.get(next)!));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(component);
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+const files = sourceFiles(SRC).map((path) => ({ path, name: relative(SRC, path), text: readFileSync(path, 'utf8') }));
+
+describe('the house', () => {
+  it('has no import cycles in src/ (type imports count too)', () => {
+    const graph = new Map(files.map((file) => [file.path, importsOf(file.path, file.text)]));
+    const named = cycles(graph).map((component) => component.map((path) => relative(SRC, path)).sort());
+    expect(named).toEqual([]);
+  });
+
+  it('the cycle finder finds a two-file circle and a longer one', () => {
+    expect(cycles(new Map([['a', ['b']], ['b', ['a']], ['c', []]]))).toHaveLength(1);
+    expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]]))[0]).toHaveLength(3);
+    expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', []]]))).toEqual([]);
+  });
+
+  it('compares no provider id outside src/config/ (a quirk is a field of ProviderProfile)', () => {
+    const ids = PROVIDER_IDS.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    const literal = `['"\`](?:${ids})['"\`]`;
+    // `x === 'ollama'`, `'ollama' !== x`, `case 'ollama':`, `.includes('ollama')`-style lists are not comparisons of ids we own, but equality and case are.
+    const comparison = new RegExp(`(?:[!=]==?\\s*${literal})|(?:${literal}\\s*[!=]==?)|(?:\\bcase\\s+${literal}\\s*:)`);
+    const offending = files
+      .filter((file) => !file.name.startsWith(`config/`))
+      .flatMap((file) => file.text.split('\n').flatMap((line, i) => (comparison.test(line) ? [`${file.name}:${i + 1}: ${line.trim()}`] : [])));
+    expect(offending).toEqual([]);
+  });
+});
