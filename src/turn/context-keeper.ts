@@ -35,6 +35,8 @@ export interface ContextSources {
   calibration?: Calibration | undefined;
   /** Tool results of `turns` stubbed when the previous turn ended (its pruned state). */
   stubbed?: number | undefined;
+  /** How to give this server a larger window (a clause of the provider profile), for the words that end a turn. */
+  windowFix?: string | undefined;
 }
 
 /** What the context state is when the turn ends: persisted so the next turn starts from it. */
@@ -91,7 +93,7 @@ export class ContextKeeper {
   async prepare(tools: readonly unknown[] | undefined, summarize: Summarize): Promise<Prepared> {
     let fit = this.fit(tools);
     const notices: string[] = [];
-    if (fit.minimumWindow !== undefined) return { stop: tooSmall(this.window!, fit.minimumWindow) };
+    if (fit.minimumWindow !== undefined) return { stop: tooSmall(this.window!, fit.minimumWindow, this.sources.windowFix) };
     if (fit.compact && this.window !== undefined) {
       const steps = this.steps.slice(this.summarized, -1);
       const source = { system: this.sources.system, summary: this.summary, turns: this.turns, task: this.sources.task, steps, contextWindow: this.window, maxTokens: this.sources.maxTokens, calibration: this.calibration };
@@ -104,7 +106,7 @@ export class ContextKeeper {
       this.compacted = true;
       fit = this.fit(tools);
     }
-    if (!fit.fits) return { stop: tooSmall(this.window!, undefined) };
+    if (!fit.fits) return { stop: tooSmall(this.window!, undefined, this.sources.windowFix) };
     if (this.window !== undefined && (fit.droppedTurns > 0 || fit.droppedSteps > 0)) notices.push(trimmingNotice(fit.droppedTurns, this.window, fit.droppedSteps));
     this.stubbed = fit.stubbed;
     this.lastRaw = fit.rawEstimatedTokens;
@@ -144,7 +146,7 @@ export class ContextKeeper {
   /** The message that ends a turn after the overflow retries were spent. */
   overflowMessage(): string {
     const window = this.window !== undefined ? ` (${grouped(this.window)} tokens, as far as openai-acp can tell)` : '';
-    return `The server still rejects the request as over the model's context window${window} after ${OVERFLOW_RETRIES} smaller retries. ${FIX}`;
+    return `The server still rejects the request as over the model's context window${window} after ${OVERFLOW_RETRIES} smaller retries. ${fixWords(this.sources.windowFix)}`;
   }
 
   private fit(tools: readonly unknown[] | undefined): ContextFit {
@@ -163,12 +165,17 @@ export class ContextKeeper {
   }
 }
 
-/** How to give the model a larger window, for the usual local servers. */
+/** How to give the model a larger window, for the usual local servers (when the server's own fix is not known). */
 const FIX =
   'Run the model with a larger context window (Ollama: OLLAMA_CONTEXT_LENGTH=32768 or PARAMETER num_ctx in a Modelfile; llama.cpp: -c; vLLM: --max-model-len; LM Studio: the context length setting) and set OPENAI_CONTEXT_WINDOW to it, or lower OPENAI_MAX_TOKENS.';
 
+/** The fix sentence: the server's own (`Fix: restart Ollama with …`), else the usual servers' ways. */
+function fixWords(windowFix: string | undefined): string {
+  return windowFix ? `Fix: ${windowFix}.` : FIX;
+}
+
 /** The message that ends a turn whose fixed part does not fit the window. */
-export function tooSmall(window: number, minimum: number | undefined): string {
+export function tooSmall(window: number, minimum: number | undefined, windowFix?: string): string {
   const need = minimum !== undefined ? `: it needs at least ${grouped(minimum)} tokens` : '';
-  return `The model's context window (${grouped(window)} tokens) is too small for the system prompt, the tool definitions, the room for the answer and this request${need}. ${FIX}`;
+  return `The model's context window (${grouped(window)} tokens) is too small for the system prompt, the tool definitions, the room for the answer and this request${need}. ${fixWords(windowFix)}`;
 }

@@ -95,3 +95,11 @@ describe('ContextKeeper', () => {
     expect(keeper.contextWindow).toBe(Math.floor(p.rawEstimatedTokens * OVERFLOW_SHRINK));
   });
 });
+
+describe('ContextKeeper words', () => {
+  it('gives the server\'s own fix when the profile has one', async () => {
+    const keeper = new ContextKeeper({ system: 'S'.repeat(4000), turns: [], task, contextWindow: 1024, windowFix: 'restart llama-server with a larger context (`-c 32768`)' });
+    const p = await keeper.prepare(tools, async () => 'never');
+    expect('stop' in p && p.stop).toMatch(/Fix: restart llama-server with a larger context \(`-c 32768`\)\.$/);
+  });
+});
