@@ -20,6 +20,7 @@ import { respellToolCallIds, uniqueToolCallIds } from '../turn/tool-call-ids.js'
 import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../turn/tool-messages.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import { agentText } from './to-acp.js';
+import { describeContextOverflow } from '../openai/user-errors.js';
 import { runToolCall, type ToolCallDeps } from './tool-call-runner.js';
 import { runTurn, type TextToolCalls, type TurnOutcome } from './turn-runner.js';
 
@@ -164,14 +165,14 @@ async function fittedRequest(input: AgentLoopInput, keeper: ContextKeeper, offer
     const request: ChatRequest = { ...input.request, messages: respellToolCallIds(prepared.messages, input.toolMessageRules) };
     if (tools) request.tools = tools;
     const names = tools?.length ?? 0;
-    const outcome = await runTurn({ client: input.client, request, signal, send, contextWindow: keeper.contextWindow, logger, textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined });
+    const outcome = await runTurn({ client: input.client, request, signal, send, contextWindow: keeper.contextWindow, windowFix: input.context.windowFix, logger, textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined });
     if (!outcome.overflow) {
       keeper.calibrate(outcome.usage?.inputTokens);
       return outcome;
     }
     logger.warn('the server says the prompt is over the context window', { contextWindow: keeper.contextWindow, told: outcome.overflow.window });
     if (!keeper.overflow(outcome.overflow.window)) {
-      await send([agentText(keeper.overflowMessage())]);
+      await send([agentText(`${keeper.steps.length > 0 ? '\n\n' : ''}${describeContextOverflow({ window: outcome.overflow.window ?? keeper.contextWindow }, input.context.windowFix)}`)]);
       return { ...outcome, error: outcome.error ?? { kind: 'http', retryable: false } };
     }
   }

@@ -16,6 +16,7 @@ import { openSessionStore, type SessionStore } from '../sessions/session-store.j
 import { toolCapabilities, type ClientToolCapabilities } from '../tools/client-backend.js';
 import { ModelPicker } from './model-picker.js';
 import { SessionTools } from './session-tools.js';
+import { SessionWindows } from './session-window.js';
 
 /** What the agent is built from. */
 export interface AgentOptions {
@@ -62,6 +63,8 @@ export class AgentState {
   readonly tools: SessionTools;
   /** Each session's model and reasoning-effort lists. */
   readonly picker: ModelPicker;
+  /** Each session's context window: the meter, the small-window notice. */
+  readonly windows: SessionWindows;
   /** What the client advertised for files and terminals (set by `initialize`). */
   capabilities: ClientToolCapabilities = toolCapabilities(undefined);
   /** Re-reads the configuration for `authenticate`. */
@@ -80,6 +83,7 @@ export class AgentState {
     this.registry = new EndpointRegistry([], this.registryOptions);
     this.store = Promise.resolve(options.store ?? openSessionStore({ stateDir: 'off', env: {}, logger: options.logger }));
     this.picker = new ModelPicker((session) => this.thoughtLevels(session));
+    this.windows = new SessionWindows({ config: () => this.config, picker: this.picker, registry: () => this.registry });
     this.tools = new SessionTools(options.logger, () => ({ startupMs: this.config.mcpStartupMs, toolTimeoutMs: this.config.mcpToolTimeoutMs }));
   }
 

@@ -59,9 +59,9 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     .onRequest('session/delete', ({ params }) => deleteSession(state, params))
 
     // Session configuration (session-config.ts)
-    .onRequest('session/set_config_option', ({ params }) => setConfigOption(state, params))
+    .onRequest('session/set_config_option', ({ params, client }) => setConfigOption(state, params, client))
     .onRequest('session/set_mode', ({ params, client }) => setMode(state, params, client))
-    .onRequest('session/set_model', setModelParams, ({ params }) => setModel(state, params))
+    .onRequest('session/set_model', setModelParams, ({ params, client }) => setModel(state, params, client))
 
     // Prompt turns (prompt-runner.ts)
     .onRequest('session/prompt', async ({ params, client, signal }) => {

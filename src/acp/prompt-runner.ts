@@ -4,6 +4,7 @@
  */
 import type { AgentContext, ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ChatRequest } from '../openai/chat-client.js';
+import { estimateTextTokens } from '../turn/token-estimate.js';
 import { CLEARED_TEXT, liveConversation, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
 import { DEFAULT_THOUGHT_LEVEL } from './model-picker.js';
 import type { ChatMessage } from '../openai/openai-types.js';
@@ -12,7 +13,7 @@ import type { Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
 import { helpText, parseSlashCommand } from './slash-commands.js';
 import { COMPACT_INSTRUCTION } from '../turn/compaction.js';
-import { agentText } from './to-acp.js';
+import { agentText, windowUsage } from './to-acp.js';
 import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
 import { defaultSystemPrompt, readAgentsMd } from '../turn/system-prompt.js';
 import { toolMessageRules } from '../turn/tool-messages.js';
@@ -92,6 +93,9 @@ export class PromptRunner {
       await this.save(session, { type: 'compact', at: new Date().toISOString(), summary: outcome.text.trim() });
       const turns = conversation.turns.length === 1 ? '1 earlier turn' : `${conversation.turns.length} earlier turns`;
       await send([agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);
+      // The meter follows: the context is now the summary.
+      const known = await this.state.windows.of(session, signal);
+      if (known) await send([windowUsage(estimateTextTokens(outcome.text.trim()), known.window)]);
     }
     return this.response(outcome);
   }
@@ -151,14 +155,17 @@ export class PromptRunner {
       (tools
         ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), tools: tools.builtinNames, mode: sessionMode(session), agentsMd: await readAgentsMd(session.cwd) })
         : undefined);
-    const contextWindow = config.contextWindow ?? this.state.picker.contextWindow(session) ?? (await target.endpoint.contextWindowOf?.(target.model));
+    const known = await this.state.windows.of(session, signal);
+    const contextWindow = known?.window;
+    const notice = this.state.windows.noticeOnce(session, known);
+    if (notice) await send([notice]);
     const effort = this.state.picker.thoughtLevel(session);
     const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature };
     if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;
     const outcome = await runAgentLoop({
       client: target.endpoint.client,
       request,
-      context: { system: base, summary, turns, task: current, contextWindow, maxTokens: config.maxTokens, calibration: session.calibration, stubbed },
+      context: { system: base, summary, turns, task: current, contextWindow, maxTokens: config.maxTokens, calibration: session.calibration, stubbed, windowFix: known?.fix },
       ...(tools ? { offer: tools.offer, deps: tools.deps, textToolCalls: tools.textToolCalls } : {}),
       toolMessageRules: toolMessageRules(target.endpoint.profile),
       maxSteps: config.maxSteps,

@@ -29,11 +29,12 @@ export function sessionAnswer(state: AgentState, session: Session) {
  * `session/set_config_option`: the session's model, reasoning effort or mode.
  * @throws {RequestError} -32002 for an unknown session, -32602 for an unknown option or value.
  */
-export async function setConfigOption(state: AgentState, params: { sessionId: string; configId: string; value: unknown }) {
+export async function setConfigOption(state: AgentState, params: { sessionId: string; configId: string; value: unknown }, client?: AgentContext) {
   const session = state.session(params.sessionId);
   if (params.configId === MODEL_CONFIG_ID) {
     state.picker.select(session, params.value);
     await saveSetting(state, session, { model: session.model });
+    if (client) state.windows.announceTo(client, session);
   } else if (params.configId === THOUGHT_LEVEL_CONFIG_ID && state.thoughtLevels(session).length > 0) {
     state.picker.selectThoughtLevel(session, params.value);
     await saveSetting(state, session, { options: { [THOUGHT_LEVEL_CONFIG_ID]: session.options[THOUGHT_LEVEL_CONFIG_ID]! } });
@@ -64,10 +65,11 @@ export async function setMode(state: AgentState, params: { sessionId: string; mo
 }
 
 /** Legacy `session/set_model` (Open Design's fallback, acp-ai-provider, acp-factory). */
-export async function setModel(state: AgentState, params: { sessionId: string; modelId: string }) {
+export async function setModel(state: AgentState, params: { sessionId: string; modelId: string }, client?: AgentContext) {
   const session = state.session(params.sessionId);
   state.picker.select(session, params.modelId);
   await saveSetting(state, session, { model: session.model });
+  if (client) state.windows.announceTo(client, session);
   state.logger.debug('model selected', { sessionId: session.id, model: session.model });
   return {};
 }

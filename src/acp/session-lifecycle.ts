@@ -37,6 +37,7 @@ export async function newSession(state: AgentState, params: ToolParams & { cwd: 
   await openTools(state, session, params);
   state.logger.debug('session created', { sessionId: session.id, cwd: params.cwd });
   advertiseCommands(client, session.id);
+  state.windows.announceTo(client, session);
   return { sessionId: session.id, ...sessionAnswer(state, session) };
 }
 
@@ -48,6 +49,7 @@ export async function loadSession(state: AgentState, params: ToolParams & { cwd:
   await updateSender(client, session.id)(replayUpdates(session.records));
   state.logger.debug('session loaded', { sessionId: session.id, records: session.records.length });
   advertiseCommands(client, session.id);
+  state.windows.announceTo(client, session);
   return sessionAnswer(state, session);
 }
 
@@ -58,6 +60,7 @@ export async function resumeSession(state: AgentState, params: ToolParams & { cw
   await openTools(state, session, params);
   state.logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
   advertiseCommands(client, session.id);
+  state.windows.announceTo(client, session);
   return sessionAnswer(state, session);
 }
 

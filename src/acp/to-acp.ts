@@ -84,7 +84,16 @@ export function toAcpUsage(usage: ChatUsage): Usage {
  */
 export function usageUpdate(usage: ChatUsage, contextWindow: number): SessionUpdate {
   const { inputTokens, outputTokens } = toAcpUsage(usage);
-  return { sessionUpdate: 'usage_update', used: inputTokens + outputTokens, size: contextWindow };
+  return windowUsage(inputTokens + outputTokens, contextWindow);
+}
+
+/**
+ * The `usage_update` for a context of `used` tokens in a window of `size` tokens: the meter after
+ * `session/new` or `session/load`, after a compaction, or wherever the context changed without a
+ * request's usage to read it from.
+ */
+export function windowUsage(used: number, size: number): SessionUpdate {
+  return { sessionUpdate: 'usage_update', used: Math.max(0, Math.round(used)), size };
 }
 
 function count(value: unknown): number {

@@ -7,12 +7,14 @@
  */
 import type { SessionUpdate, StopReason, Usage } from '@agentclientprotocol/sdk/unstable';
 import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.js';
-import { ProviderError, ProviderReportedError } from '../openai/errors.js';
+import { ProviderError, ProviderHttpError, ProviderReportedError } from '../openai/errors.js';
 import type { Logger } from '../log.js';
 import type { ChatErrorObject } from '../openai/openai-types.js';
 import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate } from './to-acp.js';
 import { TurnAccumulator, type ToolCallResult, type TurnEvent } from '../openai/turn-accumulator.js';
-import { errorMeta, type ErrorMeta } from '../openai/user-errors.js';
+import { describeContextOverflow, errorMeta, type ErrorMeta } from '../openai/user-errors.js';
+import { recognizeOverflow } from '../openai/context-overflow.js';
+import { learnedWindows, type LearnedWindows } from '../endpoints/learned-windows.js';
 import { describeFailure } from '../openai/failure-hints.js';
 import { redactText } from '../redact.js';
 
@@ -30,9 +32,10 @@ export interface TurnOutcome {
   /** The tool calls the answer asked for, complete, in order (none when it failed or was cancelled). */
   toolCalls: ToolCallResult[];
   /**
-   * Set when the server rejected the request as over the context window and nothing was shown
-   * yet; the user was then not told (the caller retries smaller or explains). `window`: the
-   * window the server named, in tokens, when it named one.
+   * Set when the request failed because it is larger than the model's context window (see
+   * `openai/context-overflow.ts`) and nothing had been shown yet: the user has NOT been told (the
+   * caller prunes and retries, or gives up with `describeContextOverflow`); `error` is set too.
+   * `window`: the window the answer stated, in tokens (already remembered for the endpoint and model).
    */
   overflow?: { window?: number };
 }
@@ -60,12 +63,17 @@ export interface TurnInput {
   logger?: Logger | undefined;
   /** Set when tools were offered: recognise tool calls written as text. */
   textToolCalls?: TextToolCalls | undefined;
+  /** How to give this server a larger window (the profile's `contextWindowFix`), for the words after an overflow. */
+  windowFix?: string | undefined;
+  /** Where a window stated by an overflow answer is remembered. @defaultValue the process's `learnedWindows` */
+  learned?: LearnedWindows | undefined;
 }
 
 /**
  * Run one turn. Never throws for provider failures or cancellation: a failure is explained to
  * the user as an `agent_message_chunk` and reported as `end_turn` with `error` set; a
- * cancellation returns `cancelled` with what had been shown so far.
+ * cancellation returns `cancelled` with what had been shown so far. A context overflow before
+ * anything was shown is not explained: it comes back as `overflow` (see {@link TurnOutcome}).
  */
 export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   const { client, request, signal, send, logger } = input;
@@ -140,9 +148,18 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     if (held) seen.text = seen.text.slice(0, Math.max(0, seen.text.length - held.length));
     if (signal.aborted) return { stopReason: 'cancelled', text: seen.text, reasoning: seen.reasoning, toolCalls: [] };
     const failure = error instanceof ProviderError ? error : undefined;
-    const words = failure
-      ? await describeFailure(failure, { model: request.model, retries, secrets: client.secrets }, client.options)
-      : redactText(`Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`, client.secrets);
+    const overflow = failure ? recognizeOverflow(failure) : undefined;
+    if (overflow?.window) (input.learned ?? learnedWindows).learn(client.options.url, request.model, overflow.window);
+    if (failure && overflow && !seen.text && !seen.reasoning) {
+      logger?.info('the request is over the context window', { model: request.model, ...overflow });
+      return { stopReason: 'end_turn', error: errorMeta(failure), text: '', reasoning: '', toolCalls: [], overflow: overflow.window ? { window: overflow.window } : {}, ...(seen.usage ? { usage: toAcpUsage(seen.usage) } : {}) };
+    }
+    const said = failure instanceof ProviderHttpError ? failure.providerMessage : failure?.message;
+    const words = overflow
+      ? redactText(`${describeContextOverflow(overflow, input.windowFix)}${said ? `\nThe provider said: ${said}` : ''}`, client.secrets)
+      : failure
+        ? await describeFailure(failure, { model: request.model, retries, secrets: client.secrets }, client.options)
+        : redactText(`Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`, client.secrets);
     if (failure) logger?.warn('turn failed', { kind: failure.kind, error: failure.message });
     else logger?.error('turn failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
     const lead = seen.text && !seen.text.endsWith('\n') ? '\n\n' : '';

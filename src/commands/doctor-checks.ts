@@ -9,6 +9,7 @@ import { ProviderConnectionError, ProviderHttpError, ProviderTimeoutError } from
 import { describeProviderError } from '../openai/user-errors.js';
 import { maskUrl, scrubSecrets } from './mask.js';
 import type { CompletionProbe, ModelsProbe } from './probes.js';
+import { WINDOW_TITLE, windowLine, type WindowFacts } from './doctor-window.js';
 
 /**
  * `pass` ✓, `fail` ✗ (the agent would not work), `warn` ⚠ (something is missing, but the agent
@@ -18,7 +19,7 @@ import type { CompletionProbe, ModelsProbe } from './probes.js';
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
 
 /** The checks whose failure does not stop the agent: reported as ⚠, not ✗. */
-const NON_BLOCKING: readonly string[] = ['model list (GET /models)', 'usage reported', 'reasoning effort accepted'];
+const NON_BLOCKING: readonly string[] = ['model list (GET /models)', 'usage reported', 'reasoning effort accepted', WINDOW_TITLE];
 
 /** One line of the report. */
 export interface CheckLine {
@@ -71,6 +72,8 @@ export interface EndpointFacts {
   credentials?: { what: string; fix: string } | undefined;
   /** After a 404 of the completion: the base URL with `/v1` added, when that one lists models. */
   missingV1?: string | undefined;
+  /** The context window found after a working completion; `undefined`: not checked (no line). */
+  window?: WindowFacts | undefined;
 }
 
 const line = (status: CheckStatus, title: string, detail: string, fix?: string): CheckLine => (fix ? { status, title, detail, fix } : { status, title, detail });
@@ -178,7 +181,10 @@ export function endpointChecks(facts: EndpointFacts): { lines: CheckLine[]; work
     );
   }
 
-  // 6. Reasoning effort.
+  // 6. The context window, runtime beside trained.
+  if (facts.window) lines.push(windowLine(facts.window));
+
+  // 7. Reasoning effort.
   lines.push(reasoningLine(facts, scrub));
   // What does not stop the agent is a warning, not a failure.
   for (const check of lines) if (check.status === 'fail' && NON_BLOCKING.includes(check.title)) check.status = 'warn';

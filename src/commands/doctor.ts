@@ -19,6 +19,7 @@ import { chooseModel } from '../endpoints/default-model.js';
 import { missingV1, sendsCredentials } from '../openai/failure-hints.js';
 import { ProviderHttpError } from '../openai/errors.js';
 import { tryItLine } from './try-it.js';
+import { probeWindow } from './doctor-window.js';
 import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
 
 /** Default bound of each check, in ms. */
@@ -85,7 +86,7 @@ function describeEndpoint(settings: NamedEndpointSettings, keyShown: string, mod
 }
 
 /** Checks one endpoint: models, then (unless unreachable) the completion, usage and reasoning effort. */
-async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<typeof settingNames>, deps: ProbeDeps): Promise<EndpointFacts> {
+async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<typeof settingNames>, deps: ProbeDeps, configuredWindow: number | undefined): Promise<EndpointFacts> {
   const models = await probeModels(settings, deps);
   const unreachable = models.kind === 'unreachable';
   const request = { model: settings.model, messages: [{ role: 'user' as const, content: 'Reply with the single word OK.' }], maxTokens: 1 };
@@ -96,6 +97,9 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
     const endpoint = resolveEndpoint(settings);
     v1 = await missingV1(endpoint.chatUrl, { apiKey: endpoint.bearerKey, headers: endpoint.headers, fetch: deps.fetch }, deps.timeoutMs);
   }
+  // After the completion, so that a local server has the model loaded: its runtime window is then known.
+  const listedWindow = models.kind === 'listed' ? models.models.find((m) => m.id === settings.model)?.contextWindow : undefined;
+  const window = completion?.ok ? await probeWindow(settings, configuredWindow, listedWindow, deps) : undefined;
   let reasoning: ReasoningFacts | undefined;
   if (completion?.ok) {
     const provider = providerOf(settings);
@@ -128,6 +132,7 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
     secrets: secretsOf(settings),
     credentials: keylessCredentials(settings),
     missingV1: v1,
+    window,
   };
 }
 
@@ -213,7 +218,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       works = false;
       continue;
     }
-    const facts = await checkEndpoint(settings, names, { logger, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env } });
+    const facts = await checkEndpoint(settings, names, { logger, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env } }, resolved.config.contextWindow);
     const result = endpointChecks(facts);
     for (const check of result.lines) print(renderCheck(check, all.length > 1 ? '    ' : '  '));
     warned ||= result.lines.some((check) => check.status === 'warn');

@@ -50,8 +50,6 @@ export interface ModelRule<T> {
 /** Credentials without a key: AWS SigV4 signatures, or Microsoft Entra ID bearer tokens. */
 export type KeylessAuth = 'aws-sigv4' | 'azure-entra-id';
 
-/** A server's own API for a model's context window: Ollama `POST /api/show`, LM Studio `GET /api/v0/models`. */
-export type ContextWindowQuery = 'ollama-show' | 'lmstudio-models';
 
 /** Overrides for base URLs whose path matches `path` (e.g. Azure classic deployments). */
 export interface ProfileVariant {
@@ -65,6 +63,15 @@ export interface ProfileVariant {
   /** Replaces the profile's `modelsPath` when present (`null`: no model list). */
   modelsPath?: string | null;
 }
+
+/**
+ * A server's own API for the context window it runs a model with (read by `server-context.ts`):
+ * - `ollama-ps`: Ollama `GET /api/ps` `context_length` of the loaded model (the model is loaded
+ *   first when it is not), with `POST /api/show` for the trained window and a Modelfile's `num_ctx`;
+ * - `lmstudio-models`: LM Studio `GET /api/v0/models` `loaded_context_length` (`max_context_length`: trained);
+ * - `llamacpp-props`: llama.cpp `GET /props` `default_generation_settings.n_ctx` (the window of one slot).
+ */
+export type ContextWindowQuery = 'ollama-ps' | 'lmstudio-models' | 'llamacpp-props';
 
 /** What differs for one provider family. Data only: the client reads it, it holds no code. */
 export interface ProviderProfile {
@@ -110,11 +117,15 @@ export interface ProviderProfile {
   /** The `apiType` of the ACP `providers/*` methods that means this provider; absent: `openai`. */
   acpApiType?: 'azure' | 'bedrock';
   /**
-   * How to ask the server for a model's context window when `/models` does not say
-   * (`endpoints/server-context.ts`): Ollama's `POST /api/show`, LM Studio's `GET /api/v0/models`.
-   * Absent: the server is not asked.
+   * How to ask the server for the context window it runs a model with
+   * (`endpoints/server-context.ts`). Absent: the server is not asked (the `/models` list may still say).
    */
   contextWindowQuery?: ContextWindowQuery;
+  /**
+   * How the user gives this server a larger context window, as a sentence part after "Fix: "
+   * (told when the window is small or a request overflows it); absent: the generic advice.
+   */
+  contextWindowFix?: string;
   /**
    * Send each step's `reasoning_content` back (`""` when none) on assistant tool-call messages:
    * DeepSeek thinking models require it, others (Mistral) reject the field (`turn/tool-messages.ts`).
@@ -212,7 +223,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
   ollama: {
     id: 'ollama',
     label: 'Ollama',
-    contextWindowQuery: 'ollama-show',
+    contextWindowQuery: 'ollama-ps',
     auth: 'bearer',
     modelsPath: '/models',
     modelsShape: 'openai {data: [{id}]}',
@@ -220,6 +231,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
     detect: { port: 11434 },
     defaultBaseUrl: 'http://127.0.0.1:11434/v1',
+    contextWindowFix: 'restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`), or set `PARAMETER num_ctx 32768` in a Modelfile and `ollama create` a model from it',
     notes: ['No key needed.', 'Older versions send no usage in streams.'],
     docs: 'https://github.com/ollama/ollama/blob/main/docs/openai.md',
   },
@@ -233,6 +245,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
     detect: { port: 8000 },
     defaultBaseUrl: 'http://127.0.0.1:8000/v1',
+    contextWindowFix: 'restart vLLM with a larger `--max-model-len` (e.g. `vllm serve MODEL --max-model-len 32768`), memory permitting',
     notes: ['Rejects unknown body fields with 400 extra_forbidden (pydantic).'],
     docs: 'https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html',
   },
@@ -247,6 +260,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
     detect: { port: 1234 },
     defaultBaseUrl: 'http://127.0.0.1:1234/v1',
+    contextWindowFix: "load the model with a larger context length (LM Studio's model load settings, or `lms load MODEL --context-length 32768`)",
     notes: ['No key needed.'],
     docs: 'https://lmstudio.ai/docs/app/api/endpoints/openai',
   },
@@ -260,6 +274,8 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
     detect: { port: 8080 },
     defaultBaseUrl: 'http://127.0.0.1:8080/v1',
+    contextWindowQuery: 'llamacpp-props',
+    contextWindowFix: 'restart llama-server with a larger context (`-c 32768`; with `--parallel N` each slot gets 1/N of it)',
     notes: ['Some versions answer an unsupported parameter with HTTP 500 "Unsupported param: NAME".'],
     docs: 'https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md',
   },

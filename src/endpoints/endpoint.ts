@@ -8,7 +8,7 @@ import type { Config } from '../config/config.js';
 import type { FetchLike } from '../openai/http.js';
 import type { Logger } from '../log.js';
 import { ModelCatalog } from './model-catalog.js';
-import { serverContextLookup } from './server-context.js';
+import { serverWindowLookup, type ServerWindow } from './server-context.js';
 import { resolveEndpoint, type ProviderId, type ProviderProfile, type ResolvedEndpoint } from '../config/providers.js';
 import { AGENT_NAME, VERSION } from '../version.js';
 import { cloudAuthorizer, type CloudAuthDeps } from './cloud-auth.js';
@@ -56,11 +56,13 @@ export interface Endpoint {
   readonly client: ChatCompletionsClient;
   readonly catalog: ModelCatalog;
   /**
-   * The context window (tokens) the server reports for `model` when `/models` did not: Ollama's
-   * `/api/show`, LM Studio's `/api/v0/models` (see `server-context.ts`); `undefined` for other
-   * providers or when the server does not say. Cached; bounded by 2 s; never rejects.
+   * What the server says of `model`'s context window (tokens): the window it runs the model with
+   * and the trained one (Ollama `/api/ps` and `/api/show`, LM Studio `/api/v0/models`, llama.cpp
+   * `/props`; see `server-context.ts`); `{}` for servers whose profile has no `contextWindowQuery` or
+   * when the server does not say. Cached; each request bounded by 2 s (an Ollama model load by
+   * 5 min); never rejects.
    */
-  readonly contextWindowOf?: ((model: string) => Promise<number | undefined>) | undefined;
+  readonly serverWindowOf?: ((model: string) => Promise<ServerWindow>) | undefined;
 }
 
 /** The `User-Agent` sent with every request, e.g. `openai-acp/0.1.0`. */
@@ -109,8 +111,8 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     enabled: deps.enabled ?? true,
     authorize,
   });
-  const contextWindowOf = serverContextLookup({ query: resolved.profile.contextWindowQuery, baseUrl: settings.baseUrl, headers: buildAuthHeaders(resolved.bearerKey, resolved.headers), extraBody: settings.extraBody, fetch: deps.fetch });
-  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, contextWindowOf };
+  const serverWindowOf = serverWindowLookup({ query: resolved.profile.contextWindowQuery, baseUrl: settings.baseUrl, headers: buildAuthHeaders(resolved.bearerKey, resolved.headers), extraBody: settings.extraBody, fetch: deps.fetch });
+  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, serverWindowOf };
 }
 
 /** The auth and user headers every request of this endpoint carries. */

@@ -1,42 +1,92 @@
 /**
- * The context window a self-hosted server reports for one model, asked lazily (before the first
- * prompt to that model, when neither `OPENAI_CONTEXT_WINDOW` nor the `/models` list gave one),
- * with a bounded wait, and cached per endpoint, the way the provider profile's
- * `contextWindowQuery` says:
- * - Ollama: `POST /api/show {"model"}` (https://github.com/ollama/ollama/blob/main/docs/api.md#show-model-information):
- *   `num_ctx` in its `parameters` text when the Modelfile sets it (the window the server really
- *   uses), else `model_info["<arch>.context_length"]` (the window the model was trained for).
- *   A `num_ctx` in the request's own `options` (`OPENAI_EXTRA_BODY`) wins over both: it is what
+ * The context window a self-hosted server runs a model with (its runtime window) and the one the
+ * model was trained for, asked lazily and cached per endpoint. Which servers are asked, and how,
+ * is profile data (`ProviderProfile.contextWindowQuery`):
+ * - Ollama: `GET /api/ps` `context_length` of the loaded model (`ollama-ps.ts`) is the window; it
+ *   wins over `POST /api/show` (https://github.com/ollama/ollama/blob/main/docs/api.md#show-model-information):
+ *   `model_info["<arch>.context_length"]` is the trained window, an upper bound only.
+ *   When the model is not loaded yet, it is loaded (`POST /api/generate {"model"}` with no prompt
+ *   loads a model, per the same API docs) and `/api/ps` is read again. Why load rather than
+ *   guess: Ollama picks the window at load from the VRAM (4k below 24 GiB, 32k up to 48 GiB,
+ *   256k above; docs/context-length.mdx), `OLLAMA_CONTEXT_LENGTH` or a Modelfile, none of which
+ *   the agent can see, and the first prompt needs the model loaded anyway: the load moves from
+ *   the first prompt to session start instead of being added. Only when that fails (an Ollama
+ *   without `context_length` in `/api/ps`, a load error or one over {@link OLLAMA_LOAD_TIMEOUT_MS})
+ *   is the window a Modelfile's `num_ctx`, else Ollama's smallest documented default,
+ *   {@link OLLAMA_DEFAULT_CONTEXT} (never more than the trained window): too small a guess only
+ *   prunes early, too large a one overflows (older Ollama even cut the prompt silently, ollama#18107).
+ *   A `num_ctx` in the request's own `options` (`OPENAI_EXTRA_BODY`) wins over all: it is what
  *   each request asks the server to use.
  * - LM Studio: `GET /api/v0/models` (https://lmstudio.ai/docs/app/api/endpoints/rest):
- *   `loaded_context_length`, else `max_context_length`, of the model.
- * vLLM (`max_model_len`), llama.cpp and OpenRouter report theirs in `/models` already
- * (`model-catalog.ts`).
+ *   `loaded_context_length` (runtime) and `max_context_length` (trained) of the model.
+ * - llama.cpp `llama-server`: `GET /props` `default_generation_settings.n_ctx`, the window of one
+ *   slot (https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md#get-props-get-server-global-properties).
+ * vLLM (`max_model_len`) and OpenRouter report theirs in `/models` already (`model-catalog.ts`).
  */
 import { defaultFetch, type FetchLike } from '../openai/http.js';
 import type { ContextWindowQuery } from '../config/provider-profiles.js';
-import { parseModels } from './model-catalog.js';
+import { parseOllamaPs } from './ollama-ps.js';
 
-/** Bound of one look, in ms. */
+/** Bound of one look (one short request), in ms. */
 export const SERVER_CONTEXT_TIMEOUT_MS = 2000;
-/** How long a failed look is remembered before asking again, in ms. */
+/** Bound of loading an Ollama model to read its window, in ms: Ollama's own default load timeout (`OLLAMA_LOAD_TIMEOUT`, 5 min). */
+export const OLLAMA_LOAD_TIMEOUT_MS = 300_000;
+/** The window assumed for Ollama when it does not say: its smallest documented default (below 24 GiB of VRAM), in tokens. */
+export const OLLAMA_DEFAULT_CONTEXT = 4096;
+/** How long a failed or assumed look is kept before asking again, in ms. */
 const RETRY_FAILED_AFTER_MS = 60_000;
+
+/** What a server says about a model's window, in tokens. */
+export interface ServerWindow {
+  /** The window the server runs the model with; absent when it does not say. */
+  runtime?: number;
+  /** The window the model was trained for (an upper bound of `runtime`); absent when unknown. */
+  trained?: number;
+  /** True when `runtime` was assumed ({@link OLLAMA_DEFAULT_CONTEXT}), not reported. */
+  assumed?: boolean;
+}
 
 const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The context window in an Ollama `/api/show` answer: `num_ctx` of `parameters` when set, else
- * the first `model_info` key ending in `.context_length`. `undefined` when neither is there.
+ * The windows in an Ollama `/api/show` answer: `numCtx`, the `num_ctx` of its `parameters` text
+ * (a Modelfile setting), and `trained`, the first `model_info` key ending in `.context_length`.
+ * Either is absent when not there; `undefined` when the body is not an object.
  */
-export function parseOllamaShow(body: unknown): number | undefined {
+export function parseOllamaShow(body: unknown): { numCtx?: number; trained?: number } | undefined {
   if (!isRecord(body)) return undefined;
+  const found: { numCtx?: number; trained?: number } = {};
   const parameters = typeof body['parameters'] === 'string' ? body['parameters'] : '';
-  const numCtx = /^\s*num_ctx\s+(\d+)\s*$/m.exec(parameters)?.[1];
-  if (numCtx && positiveInt(Number(numCtx))) return Number(numCtx);
+  const numCtx = positiveInt(Number(/^\s*num_ctx\s+(\d+)\s*$/m.exec(parameters)?.[1]));
+  if (numCtx) found.numCtx = numCtx;
   const info = isRecord(body['model_info']) ? body['model_info'] : {};
-  for (const [key, value] of Object.entries(info)) if (key.endsWith('.context_length') && positiveInt(value)) return value as number;
-  return undefined;
+  for (const [key, value] of Object.entries(info)) {
+    if (key.endsWith('.context_length') && positiveInt(value)) {
+      found.trained = value as number;
+      break;
+    }
+  }
+  return found;
+}
+
+/** `default_generation_settings.n_ctx` of a llama.cpp `/props` answer (else a top-level `n_ctx`), when a positive integer. */
+export function parseLlamaCppProps(body: unknown): number | undefined {
+  if (!isRecord(body)) return undefined;
+  const settings = isRecord(body['default_generation_settings']) ? body['default_generation_settings'] : {};
+  return positiveInt(settings['n_ctx']) ?? positiveInt(body['n_ctx']);
+}
+
+/** The runtime and trained windows of `model` in an LM Studio `/api/v0/models` answer. */
+export function parseLmStudioModels(body: unknown, model: string): ServerWindow {
+  const list = isRecord(body) && Array.isArray(body['data']) ? body['data'] : [];
+  const entry = list.find((item): item is Record<string, unknown> => isRecord(item) && item['id'] === model);
+  const window: ServerWindow = {};
+  const runtime = positiveInt(entry?.['loaded_context_length']);
+  const trained = positiveInt(entry?.['max_context_length']);
+  if (runtime) window.runtime = runtime;
+  if (trained) window.trained = trained;
+  return window;
 }
 
 /** `num_ctx` of the request's `options` (from `OPENAI_EXTRA_BODY`), when a positive integer. */
@@ -47,7 +97,7 @@ export function requestedNumCtx(extraBody: Record<string, unknown> | undefined):
 
 /** What a look needs. */
 export interface ServerContextOptions {
-  /** How to ask (the profile's `contextWindowQuery`); `undefined`: the server is not asked. */
+  /** How this server is asked (the profile's `contextWindowQuery`); `undefined`: it is not. */
   query: ContextWindowQuery | undefined;
   /** The endpoint base, e.g. `http://127.0.0.1:11434/v1`; the native API is at its origin and path minus `/v1`. */
   baseUrl: string;
@@ -56,26 +106,23 @@ export interface ServerContextOptions {
   extraBody?: Record<string, unknown> | undefined;
   /** @defaultValue {@link SERVER_CONTEXT_TIMEOUT_MS} */
   timeoutMs?: number | undefined;
+  /** @defaultValue {@link OLLAMA_LOAD_TIMEOUT_MS} */
+  loadTimeoutMs?: number | undefined;
   /** @defaultValue `defaultFetch` of http.ts */
   fetch?: FetchLike | undefined;
 }
 
-/** One look, never rejecting: `undefined` on any failure or when the server does not say. */
-async function look(model: string, options: ServerContextOptions): Promise<number | undefined> {
-  const root = options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+/** One JSON request, never rejecting: the parsed body of a 2xx answer, else `undefined`. */
+async function askJson(options: ServerContextOptions, url: string, body: unknown, timeoutMs: number): Promise<unknown> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? SERVER_CONTEXT_TIMEOUT_MS);
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
     const fetch = options.fetch ?? (await defaultFetch());
-    const headers = { ...options.headers, accept: 'application/json' };
-    if (options.query === 'ollama-show') {
-      const response = await fetch(`${root}/api/show`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ model }), signal: controller.signal });
-      if (!response.ok) return void (await response.body?.cancel().catch(() => undefined));
-      return parseOllamaShow(JSON.parse(await response.text()));
-    }
-    const response = await fetch(`${root}/api/v0/models`, { method: 'GET', headers, signal: controller.signal });
+    const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(url, { method: body === undefined ? 'GET' : 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: controller.signal });
     if (!response.ok) return void (await response.body?.cancel().catch(() => undefined));
-    return parseModels(JSON.parse(await response.text())).find((entry) => entry.id === model)?.contextWindow;
+    return JSON.parse(await response.text()) as unknown;
   } catch {
     return undefined;
   } finally {
@@ -83,22 +130,58 @@ async function look(model: string, options: ServerContextOptions): Promise<numbe
   }
 }
 
-/**
- * A per-endpoint lookup `model → context window (tokens)`: `options.num_ctx` of the extra body
- * when set (Ollama), else the server's answer (see the module comment). Concurrent callers share
- * one request; an answer is cached for good, a failure for a minute. Never rejects; resolves
- * `undefined` at once when the profile has no `contextWindowQuery`.
- */
-export function serverContextLookup(options: ServerContextOptions, now: () => number = Date.now): (model: string) => Promise<number | undefined> {
-  const cache = new Map<string, { at: number; value: Promise<number | undefined> }>();
-  return async (model) => {
-    if (!options.query) return undefined;
-    if (options.query === 'ollama-show') {
-      const requested = requestedNumCtx(options.extraBody);
-      if (requested) return requested;
+async function lookOllama(model: string, options: ServerContextOptions, root: string): Promise<ServerWindow> {
+  const short = options.timeoutMs ?? SERVER_CONTEXT_TIMEOUT_MS;
+  const [ps, show] = await Promise.all([askJson(options, `${root}/api/ps`, undefined, short), askJson(options, `${root}/api/show`, { model }, short)]);
+  const shown = parseOllamaShow(show);
+  const window: ServerWindow = shown?.trained ? { trained: shown.trained } : {};
+  const requested = requestedNumCtx(options.extraBody);
+  if (requested) return { ...window, runtime: requested };
+  let loaded = parseOllamaPs(ps, model);
+  // Not loaded yet, on a server that lists loaded models and knows this one: load it, then read again.
+  if (!loaded && isRecord(ps) && shown) {
+    await askJson(options, `${root}/api/generate`, { model }, options.loadTimeoutMs ?? OLLAMA_LOAD_TIMEOUT_MS);
+    loaded = parseOllamaPs(await askJson(options, `${root}/api/ps`, undefined, short), model);
+  }
+  if (loaded?.contextLength) return { ...window, runtime: loaded.contextLength };
+  if (shown?.numCtx) return { ...window, runtime: shown.numCtx };
+  if (shown) return { ...window, runtime: Math.min(OLLAMA_DEFAULT_CONTEXT, window.trained ?? OLLAMA_DEFAULT_CONTEXT), assumed: true };
+  return window;
+}
+
+/** One look, never rejecting: `{}` on any failure or when the server does not say. */
+async function look(model: string, options: ServerContextOptions): Promise<ServerWindow> {
+  const root = options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+  const short = options.timeoutMs ?? SERVER_CONTEXT_TIMEOUT_MS;
+  switch (options.query) {
+    case 'ollama-ps':
+      return lookOllama(model, options, root);
+    case 'lmstudio-models':
+      return parseLmStudioModels(await askJson(options, `${root}/api/v0/models`, undefined, short), model);
+    case 'llamacpp-props': {
+      const runtime = parseLlamaCppProps(await askJson(options, `${root}/props`, undefined, short));
+      return runtime ? { runtime } : {};
     }
+    default:
+      return {};
+  }
+}
+
+/**
+ * A per-endpoint lookup `model → ServerWindow` (see the module comment). Concurrent callers share
+ * one look; an answer with a reported runtime window is kept for good, any other (failed, trained
+ * window only, assumed) for a minute, then asked again. Never rejects; resolves `{}` at once when the server is not asked.
+ */
+export function serverWindowLookup(options: ServerContextOptions, now: () => number = Date.now): (model: string) => Promise<ServerWindow> {
+  const cache = new Map<string, { at: number; value: Promise<ServerWindow> }>();
+  return async (model) => {
+    if (!options.query) return {};
     const hit = cache.get(model);
-    if (hit && (now() - hit.at < RETRY_FAILED_AFTER_MS || (await hit.value) !== undefined)) return hit.value;
+    if (hit) {
+      if (now() - hit.at < RETRY_FAILED_AFTER_MS) return hit.value;
+      const known = await hit.value;
+      if (known.runtime !== undefined && !known.assumed) return known;
+    }
     const value = look(model, options);
     cache.set(model, { at: now(), value });
     return value;

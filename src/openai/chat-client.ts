@@ -9,6 +9,7 @@
  * `max_completion_tokens`, `reasoning_effort`).
  */
 import { applyCorrections, describeCorrection, MAX_CORRECTIONS_PER_REQUEST, processCorrections, type CorrectionMemory } from './adaptive-params.js';
+import { recognizeOverflow } from './context-overflow.js';
 import { parseRejection } from './rejection.js';
 import { completionToItems } from './completion-to-chunk.js';
 import {
@@ -146,7 +147,8 @@ export class ChatCompletionsClient {
             continue;
           }
         }
-        const retryable = error instanceof ProviderError && error.retryable;
+        // An overflow answered with a 5xx (llama.cpp's exceed_context_size_error before late 2025) fails the same way again.
+        const retryable = error instanceof ProviderError && error.retryable && !recognizeOverflow(error);
         if (!retryable || progress.committed || attempt >= maxRetries) throw error;
         const headers = error instanceof ProviderHttpError ? error.headers : undefined;
         const wait = retryDelayMs(attempt, headers, this.options.random?.() ?? Math.random());

@@ -107,6 +107,22 @@ function explain(error: ProviderError, context: ErrorContext): string {
   return `The response from ${error.url} broke off: ${error.message}${retried}.`;
 }
 
+/** What to do about a small window when the server's profile says nothing more precise. */
+export const DEFAULT_WINDOW_FIX = 'use a model or server with a larger context window; if the server runs a larger window than it reports, set OPENAI_CONTEXT_WINDOW to it';
+
+/**
+ * The words for a request the model's context window cannot take, when pruning and retrying did
+ * not help (or could not be tried): the window when known, the request's size when stated, and
+ * the fix for that server (the profile's `contextWindowFix`, else {@link DEFAULT_WINDOW_FIX}).
+ * E.g. "The conversation no longer fits the model's context window (4,096 tokens; the request
+ * needed 5,162). Fix: restart Ollama with …. Meanwhile, /compact or a new session makes room."
+ */
+export function describeContextOverflow(overflow: { window?: number | undefined; requested?: number | undefined }, fix: string = DEFAULT_WINDOW_FIX): string {
+  const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const size = overflow.window ? ` (${grouped(overflow.window)} tokens${overflow.requested ? `; the request needed ${grouped(overflow.requested)}` : ''})` : overflow.requested ? ` (the request needed ${grouped(overflow.requested)} tokens)` : '';
+  return `The conversation no longer fits the model's context window${size}. Fix: ${fix}. Meanwhile, /compact or a new session makes room.`;
+}
+
 /** The program-facing facts of a failure. */
 export function errorMeta(error: ProviderError): ErrorMeta {
   const status = error instanceof ProviderHttpError ? error.status : error instanceof ProviderReportedError ? error.status : undefined;

@@ -143,12 +143,6 @@ export class ContextKeeper {
     return this.compacted && this.summary !== undefined ? { summary: this.summary, summarizedSteps: this.summarized, stubbed: this.stubbed } : { stubbed: this.stubbed };
   }
 
-  /** The message that ends a turn after the overflow retries were spent. */
-  overflowMessage(): string {
-    const window = this.window !== undefined ? ` (${grouped(this.window)} tokens, as far as openai-acp can tell)` : '';
-    return `The server still rejects the request as over the model's context window${window} after ${OVERFLOW_RETRIES} smaller retries. ${fixWords(this.sources.windowFix)}`;
-  }
-
   private fit(tools: readonly unknown[] | undefined): ContextFit {
     return fitContext({
       system: this.sources.system,

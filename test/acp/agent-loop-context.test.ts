@@ -74,7 +74,7 @@ describe('runAgentLoop: overflow answers', () => {
     const sizes = sent.map((r) => estimateTokens(r.messages));
     for (let i = 1; i < sizes.length; i++) expect(sizes[i]).toBeLessThan(sizes[i - 1]!);
     expect(outcome.error).toBeDefined();
-    expect(said).toMatch(/still rejects the request as over the model's context window \([\d,]+ tokens, as far as openai-acp can tell\) after 3 smaller retries\. Run the model with a larger context window/);
+    expect(said).toMatch(/^The conversation no longer fits the model's context window \([\d,]+ tokens\)\. Fix: /);
   });
 
   it('ends the turn before any request when the window cannot hold the system prompt and the task', async () => {

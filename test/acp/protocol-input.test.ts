@@ -111,7 +111,8 @@ describe('an error chunk with usage after a finish reason (item 17)', () => {
     expect(acp.text(sessionId)).toContain('upstream hiccup');
     expect(answer.stopReason).toBe('max_tokens');
     expect(answer.usage).toMatchObject({ inputTokens: 11, outputTokens: 5, totalTokens: 16 });
-    const usageUpdates = acp.notifications.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'usage_update');
+    // Besides the meter sent after session/new (used 0), the request's own.
+    const usageUpdates = acp.notifications.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'usage_update' && (n.update as { used: number }).used > 0);
     expect(usageUpdates).toHaveLength(1);
     expect(usageUpdates[0]!.update).toMatchObject({ used: 16, size: 8000 });
   });

@@ -1,105 +1,139 @@
 /**
- * Issue 17 end to end: the built CLI, with local tools, runs a multi-read tool loop against a
- * loopback model that enforces its context window the way vLLM does (HTTP 400 "This model's
- * maximum context length is …" for a prompt plus max_tokens over it). Every request stays inside
- * the window, the task message is in every request, old results come back as stubs; and a
- * window too small for the system prompt and tools ends the turn before any model request.
+ * Knowing the window, end to end: the built CLI against a loopback server that speaks Ollama's
+ * native `/api/ps`, `/api/show` and `/api/generate` (or llama.cpp's `/props`) beside the OpenAI
+ * API. The meter after `session/new` and `session/load` carries the runtime window, the
+ * small-window notice comes once, and an overflow answer teaches the window.
  */
-import { writeFileSync } from 'node:fs';
+import type http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { chunk, fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
-import { spawnAgent, type AgentProcess } from '../helpers/spawn-agent.js';
-import { tempDirs } from '../helpers/tool-script.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeServerPool, streamText, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
 
-const servers = fakeServerPool();
-const workspace = tempDirs('openai-acp-window-');
+const startServer = fakeServerPool();
 const agents: AgentProcess[] = [];
+let stateDir: string;
+beforeEach(() => {
+  stateDir = mkdtempSync(join(tmpdir(), 'openai-acp-e2e-window-'));
+});
 afterEach(() => {
   for (const agent of agents.splice(0)) agent.kill();
+  rmSync(stateDir, { recursive: true, force: true });
 });
 
-const TASK = 'Read the modules one by one and tell me which one parses the configuration.';
+const json = (res: http.ServerResponse, body: unknown, status = 200): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const text = (t: string) => [{ type: 'text', text: t }];
+const meters = (agent: AgentProcess, sessionId: string) => agent.updates(sessionId).filter((u) => u.sessionUpdate === 'usage_update');
 
-/** The server's own count of a request's prompt: JSON characters / 4, as a tokenizer-free server would. */
-const promptTokens = (body: Record<string, any>) =>
-  Math.ceil((JSON.stringify(body.messages.map((m: Record<string, unknown>) => ({ ...m, role: undefined }))).length + (body.tools ? JSON.stringify(body.tools).length : 0)) / 4) + 4 * body.messages.length;
-
-/** A model with a `window`-token context: rejects what does not fit; else reads `files` one per answer, then answers. */
-function enforcing(window: number, files: string[]) {
-  const seen: { tokens: number; rejected: boolean; task: boolean; stubs: number }[] = [];
-  let step = 0;
-  const handler: ChatHandler = (_req, res, body) => {
-    const tokens = promptTokens(body);
-    const asked = tokens + (body.max_tokens ?? body.max_completion_tokens ?? 0);
-    const rejected = asked > window;
-    const text = (m: any) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''));
-    seen.push({ tokens, rejected, task: body.messages.some((m: any) => m.role === 'user' && text(m).includes(TASK)), stubs: body.messages.filter((m: any) => m.role === 'tool' && /^\[Result of read_file .* left out to save context/.test(m.content)).length });
-    if (rejected) {
-      res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'error', message: `This model's maximum context length is ${window} tokens. However, you requested ${asked} tokens (${tokens} in the messages, ${asked - tokens} in the completion). Please reduce the length of the messages or completion.`, type: 'BadRequestError', param: null, code: 400 }));
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const usage = { prompt_tokens: tokens, completion_tokens: 10, total_tokens: tokens + 10 };
-    const summary = body.messages.at(-1)?.role === 'user' && /Summarize our conversation so far/.test(text(body.messages.at(-1))) && !body.tools;
-    if (summary) res.write(chunk({ content: `Read ${step} modules so far; none parses the configuration yet.` }, 'stop', usage));
-    else if (step < files.length) {
-      res.write(chunk({ tool_calls: [{ index: 0, id: `call_${step}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: files[step++] }) } }] }));
-      res.write(chunk({}, 'tool_calls', usage));
-    } else res.write(chunk({ content: 'module7.ts parses the configuration.' }, 'stop', usage));
-    res.end('data: [DONE]\n\n');
+/** Routes native paths to `native`, chat requests to the current `chat` handler. */
+function dispatcher(native: Record<string, (res: http.ServerResponse, body: any) => void>, chat: { handler: ChatHandler }): ChatHandler {
+  return (req, res, body) => {
+    const route = native[`${req.method} ${req.url}`];
+    if (route) return route(res, body);
+    if (req.url?.endsWith('/chat/completions')) return chat.handler(req, res, body);
+    res.writeHead(404).end('404 page not found');
   };
-  return { handler, seen };
 }
 
-async function start(handler: ChatHandler, env: Record<string, string>) {
-  const server = await servers(handler);
-  const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off', ...env });
+function launch(server: FakeOpenAI, env: Record<string, string>) {
+  const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_ACP_STATE_DIR: stateDir, OPENAI_ACP_TOOLS: 'off', OPENAI_MAX_RETRIES: '0', ...env });
   agents.push(agent);
-  await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
-  return { server, agent };
+  return agent;
 }
 
-describe('every request of a tool loop inside the window the server enforces', () => {
-  it('reads twelve 230-line files in an 8,000-token window without a rejected request', async () => {
-    const cwd = workspace();
-    const files = Array.from({ length: 12 }, (_, i) => `module${i}.ts`);
-    for (const [i, name] of files.entries()) writeFileSync(join(cwd, name), Array.from({ length: 230 }, (_, n) => `export const value${n} = read(${i}, ${n}); // module ${i} line ${n + 1}`).join('\n'));
-    const model = enforcing(8000, files);
-    const { agent } = await start(model.handler, { OPENAI_CONTEXT_WINDOW: '8000' });
-    const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
-    const answer = await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: TASK }] });
-    expect(answer.result?.stopReason).toBe('end_turn');
-    expect(agent.text(result.sessionId)).toContain('module7.ts parses the configuration.');
-    expect(model.seen.length).toBeGreaterThanOrEqual(13);
-    expect(model.seen.filter((r) => r.rejected)).toEqual([]);
-    for (const r of model.seen) expect(r.tokens).toBeLessThanOrEqual(8000);
-    expect(model.seen.every((r) => r.task)).toBe(true);
-    // Old results were replaced by stubs to make room; the read tool results came back cut with a note.
-    expect(Math.max(...model.seen.map((r) => r.stubs))).toBeGreaterThan(0);
-    const reads = agent.updates(result.sessionId).filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed');
-    expect(reads).toHaveLength(12);
-    // The next turn starts from the pruned state: its request repeats the stubs, inside the window.
-    const before = model.seen.length;
-    const next = await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'And which one writes it?' }] });
-    expect(next.result?.stopReason).toBe('end_turn');
-    const first = model.seen[before]!;
-    expect(first.rejected).toBe(false);
-    expect(first.stubs).toBeGreaterThan(0);
-    expect(agent.badLines).toEqual([]);
+describe('an Ollama server', () => {
+  it('is asked for the window it loads the model with; the meter, the notice and an overflow follow it', async () => {
+    let loadedWith: number | undefined;
+    const chat = { handler: streamText(['Hi'], { prompt_tokens: 900, completion_tokens: 100, total_tokens: 1000 }) };
+    const server = await startServer();
+    server.handle(
+      dispatcher(
+        {
+          'GET /api/ps': (res) => json(res, { models: loadedWith ? [{ name: 'qwen3:8b', model: 'qwen3:8b', size: 6591830464, size_vram: 6591830464, context_length: loadedWith }] : [] }),
+          'POST /api/show': (res) => json(res, { model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': 262144 }, parameters: 'temperature 0.6' }),
+          'POST /api/generate': (res, body) => ((loadedWith = body.model === 'qwen3:8b' ? 4096 : undefined), json(res, { model: body.model, response: '', done: true, done_reason: 'load' })),
+        },
+        chat,
+      ),
+    );
+    server.setModels({ object: 'list', data: [{ id: 'qwen3:8b', object: 'model', owned_by: 'library' }] });
+    const agent = launch(server, { OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b' });
+    const sessionId = await agent.start();
+
+    // The model was not loaded: it is loaded, then /api/ps says 4096 — not the trained 262,144.
+    await waitFor(() => meters(agent, sessionId).length > 0, 10_000, 'the meter after session/new');
+    expect(meters(agent, sessionId)).toEqual([{ sessionUpdate: 'usage_update', used: 0, size: 4096 }]);
+    expect(server.requests.some((r) => r.url === '/api/generate' && r.body.model === 'qwen3:8b')).toBe(true);
+
+    expect((await agent.request('session/prompt', { sessionId, prompt: text('one') })).result.stopReason).toBe('end_turn');
+    expect(agent.thoughts(sessionId)).toContain('The context window of qwen3:8b is 4,096 tokens');
+    expect(agent.thoughts(sessionId)).toContain('OLLAMA_CONTEXT_LENGTH=32768 ollama serve');
+    expect(agent.thoughts(sessionId)).toContain('PARAMETER num_ctx');
+    expect(meters(agent, sessionId).at(-1)).toEqual({ sessionUpdate: 'usage_update', used: 1000, size: 4096 });
+
+    // The server was restarted with a smaller window: its overflow answer says so.
+    chat.handler = (_req, res) => json(res, { error: { code: 400, message: 'request (5162 tokens) exceeds the available context size (3072 tokens), try increasing it', type: 'exceed_context_size_error', n_prompt_tokens: 5162, n_ctx: 3072 } }, 400);
+    const failed = await agent.request('session/prompt', { sessionId, prompt: text('two') });
+    expect(failed.result.stopReason).toBe('end_turn');
+    expect(agent.text(sessionId)).toContain("The conversation no longer fits the model's context window (3,072 tokens). Fix: restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`)");
+
+    chat.handler = streamText(['Ok'], { prompt_tokens: 1200, completion_tokens: 20, total_tokens: 1220 });
+    expect((await agent.request('session/prompt', { sessionId, prompt: text('three') })).result.stopReason).toBe('end_turn');
+    expect(meters(agent, sessionId).at(-1)).toEqual({ sessionUpdate: 'usage_update', used: 1220, size: 3072 });
+    // Told once per session.
+    expect(agent.thoughts(sessionId).split('The context window of').length - 1).toBe(1);
+    agent.kill();
+    await agent.exited;
+
+    // A new process loads the session: the meter comes with the runtime window and the conversation's size.
+    const second = launch(server, { OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b' });
+    await second.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    expect((await second.request('session/load', { sessionId, cwd: process.cwd(), mcpServers: [] })).error).toBeUndefined();
+    await waitFor(() => meters(second, sessionId).length > 0, 10_000, 'the meter after session/load');
+    const [meter] = meters(second, sessionId);
+    expect(meter.size).toBe(4096);
+    expect(meter.used).toBeGreaterThan(0);
+  });
+});
+
+describe('a llama.cpp server', () => {
+  it("reports its per-slot window in /props, which wins over the model's trained window in /models", async () => {
+    const server = await startServer();
+    server.handle(dispatcher({ 'GET /props': (res) => json(res, { default_generation_settings: { n_ctx: 8192 }, total_slots: 1 }) }, { handler: streamText(['Hi']) }));
+    server.setModels({ object: 'list', data: [{ id: 'qwen3-8b.gguf', object: 'model', meta: { n_ctx_train: 131072 } }] });
+    const agent = launch(server, { OPENAI_PROVIDER: 'llamacpp', OPENAI_MODEL: 'qwen3-8b.gguf' });
+    const sessionId = await agent.start();
+    await waitFor(() => meters(agent, sessionId).length > 0, 10_000, 'the meter after session/new');
+    expect(meters(agent, sessionId)).toEqual([{ sessionUpdate: 'usage_update', used: 0, size: 8192 }]);
+    await agent.request('session/prompt', { sessionId, prompt: text('hi') });
+    expect(agent.thoughts(sessionId)).toContain('-c 32768');
   });
 
-  it('ends the turn at once, naming the smallest window, when the window cannot hold the system prompt and tools', async () => {
-    const cwd = workspace();
-    const model = enforcing(1000, []);
-    const { server, agent } = await start(model.handler, { OPENAI_CONTEXT_WINDOW: '1000' });
-    const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
-    const answer = await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: TASK }] });
-    expect(answer.result?.stopReason).toBe('end_turn');
-    expect(answer.result?._meta?.['openai-acp']?.error).toMatchObject({ kind: 'config', retryable: false });
-    expect(agent.text(result.sessionId)).toMatch(/context window \(1,000 tokens\) is too small .* it needs at least [\d,]+ tokens\. Run the model with a larger context window/);
-    expect(model.seen).toEqual([]);
-    expect(server.requests.filter((r) => r.url.includes('/chat/completions'))).toEqual([]);
+  it('is overruled by OPENAI_CONTEXT_WINDOW, without being asked', async () => {
+    const server = await startServer();
+    server.handle(dispatcher({ 'GET /props': (res) => json(res, { default_generation_settings: { n_ctx: 8192 } }) }, { handler: streamText(['Hi']) }));
+    const agent = launch(server, { OPENAI_PROVIDER: 'llamacpp', OPENAI_MODEL: 'm', OPENAI_CONTEXT_WINDOW: '32768' });
+    const sessionId = await agent.start();
+    await waitFor(() => meters(agent, sessionId).length > 0, 10_000, 'the meter after session/new');
+    expect(meters(agent, sessionId)).toEqual([{ sessionUpdate: 'usage_update', used: 0, size: 32768 }]);
+    await agent.request('session/prompt', { sessionId, prompt: text('hi') });
+    expect(agent.thoughts(sessionId)).toBe('');
+    expect(server.requests.some((r) => r.url === '/props')).toBe(false);
+  });
+});
+
+describe('a model change', () => {
+  it("sends the meter with the new model's window", async () => {
+    const server = await startServer();
+    server.setModels({ object: 'list', data: [{ id: 'big', context_length: 131072 }, { id: 'small', context_length: 8192 }] });
+    const agent = launch(server, { OPENAI_MODEL: 'big' });
+    const sessionId = await agent.start();
+    await waitFor(() => meters(agent, sessionId).length > 0, 10_000, 'the meter after session/new');
+    expect(meters(agent, sessionId)).toEqual([{ sessionUpdate: 'usage_update', used: 0, size: 131072 }]);
+    expect((await agent.request('session/set_config_option', { sessionId, configId: 'model', value: 'small' })).error).toBeUndefined();
+    await waitFor(() => meters(agent, sessionId).length > 1, 10_000, 'the meter after the model change');
+    expect(meters(agent, sessionId)[1]).toEqual({ sessionUpdate: 'usage_update', used: 0, size: 8192 });
   });
 });

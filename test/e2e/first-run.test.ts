@@ -56,8 +56,9 @@ describe('the context window from the server', () => {
     agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_PROVIDER: 'ollama' });
     const sessionId = await agent.start();
     await prompt(agent, sessionId);
-    const usage = agent.updates(sessionId).find((update) => update.sessionUpdate === 'usage_update');
-    expect(usage).toMatchObject({ used: 7 + 1, size: 16384 });
+    const usage = agent.updates(sessionId).filter((update) => update.sessionUpdate === 'usage_update');
+    // The meter after session/new, then the request's.
+    expect(usage).toEqual([expect.objectContaining({ used: 0, size: 16384 }), expect.objectContaining({ used: 7 + 1, size: 16384 })]);
     expect(server.requests.filter((r) => r.url === '/api/show').map((r) => r.body)).toEqual([{ model: 'qwen3:8b' }]);
   });
 });

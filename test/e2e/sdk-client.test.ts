@@ -43,7 +43,8 @@ it('streams, keeps history, cancels and exits 0 when the SDK client closes stdin
   expect(first.stopReason).toBe('end_turn');
   expect(first.usage?.totalTokens).toBe(9);
   expect(textOf(sessionId)).toBe('Bom dia');
-  const usage = notifications.find((n) => n.update.sessionUpdate === 'usage_update');
+  // The meter after session/new (used 0), then the request's.
+  const usage = notifications.filter((n) => n.update.sessionUpdate === 'usage_update').at(-1);
   expect(usage?.update).toMatchObject({ used: 9, size: 8192 });
 
   server.handle((_req, res) => {

@@ -1,0 +1,43 @@
+/**
+ * Which context window a request is planned for, from everything that may say one. Pure.
+ *
+ * Precedence, highest first (documented in the README, "Context window"):
+ * 1. `configured`: `OPENAI_CONTEXT_WINDOW`, the user's word;
+ * 2. `learned`: stated by the server in an overflow answer (`learned-windows.ts`), the window
+ *    that actually rejected a request;
+ * 3. `runtime`: what the server reports it runs the model with (Ollama `/api/ps`, LM Studio
+ *    `loaded_context_length`, llama.cpp `/props` n_ctx; `server-context.ts`), or Ollama's default
+ *    assumed when it does not say;
+ * 4. `catalogue`: the `/models` list's window (vLLM `max_model_len`, OpenRouter `context_length`,
+ *    LM Studio, llama.cpp `n_ctx_train`, …);
+ * 5. `trained`: the window the model was trained for (Ollama `/api/show`, LM Studio
+ *    `max_context_length`), an upper bound of what any server runs.
+ */
+
+/** Below this window (tokens), coding work does not fit well: the user is told, with the server's fix. */
+export const SMALL_WINDOW_TOKENS = 16_384;
+
+/** Where a window came from. */
+export type WindowSource = 'configured' | 'learned' | 'runtime' | 'catalogue' | 'trained';
+
+/** Every window that may be known for a model, in tokens; absent when that source says nothing. */
+export type WindowSources = Partial<Record<WindowSource, number | undefined>>;
+
+/** The window to plan for and where it came from. */
+export interface ResolvedWindow {
+  /** Tokens. */
+  window: number;
+  source: WindowSource;
+}
+
+/** The sources in order of precedence. */
+export const WINDOW_PRECEDENCE: readonly WindowSource[] = ['configured', 'learned', 'runtime', 'catalogue', 'trained'];
+
+/** The first source of {@link WINDOW_PRECEDENCE} holding a positive integer; `undefined` when none does. */
+export function resolveContextWindow(sources: WindowSources): ResolvedWindow | undefined {
+  for (const source of WINDOW_PRECEDENCE) {
+    const window = sources[source];
+    if (typeof window === 'number' && Number.isSafeInteger(window) && window > 0) return { window, source };
+  }
+  return undefined;
+}

@@ -1,0 +1,90 @@
+import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import { describe, expect, it } from 'vitest';
+import { SessionWindows, smallWindowNotice } from '../../src/acp/session-window.js';
+import { ModelPicker } from '../../src/acp/model-picker.js';
+import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
+import type { ServerWindow } from '../../src/endpoints/server-context.js';
+import { SessionManager } from '../../src/sessions/session-manager.js';
+import type { Config } from '../../src/config/config.js';
+import type { EndpointRegistry } from '../../src/endpoints/endpoint-registry.js';
+import { DEFAULT_WINDOW_FIX } from '../../src/openai/user-errors.js';
+
+const URL_ = 'http://127.0.0.1:11434/v1/chat/completions';
+
+function setup(options: { configured?: number; server?: ServerWindow; catalogue?: number; fix?: string } = {}) {
+  const sessions = new SessionManager();
+  const session = sessions.create('/tmp', 'qwen3:8b');
+  const picker = new ModelPicker();
+  picker.attach(session, [{ id: 'qwen3:8b', ...(options.catalogue ? { contextWindow: options.catalogue } : {}) }]);
+  let asked = 0;
+  const endpoint = {
+    client: { options: { url: URL_ } },
+    profile: { contextWindowFix: options.fix },
+    serverWindowOf: async () => (asked++, options.server ?? {}),
+  };
+  const registry = { resolve: () => ({ endpoint, model: 'qwen3:8b' }) } as unknown as EndpointRegistry;
+  const learned = new LearnedWindows();
+  const windows = new SessionWindows({ config: () => ({ contextWindow: options.configured }) as Config, picker, registry: () => registry, learned });
+  return { session, windows, learned, asked: () => asked };
+}
+
+describe('SessionWindows.of', () => {
+  it("plans for the server's runtime window over the catalogue and the trained window", async () => {
+    const s = setup({ server: { runtime: 4096, trained: 262144 }, catalogue: 32768, fix: 'restart Ollama' });
+    expect(await s.windows.of(s.session)).toEqual({ window: 4096, source: 'runtime', fix: 'restart Ollama', server: { runtime: 4096, trained: 262144 } });
+  });
+
+  it('takes a learned window, then OPENAI_CONTEXT_WINDOW, without asking the server', async () => {
+    const s = setup({ server: { runtime: 4096 } });
+    s.learned.learn(URL_, 'qwen3:8b', 3072);
+    expect(await s.windows.of(s.session)).toMatchObject({ window: 3072, source: 'learned', fix: DEFAULT_WINDOW_FIX });
+    const c = setup({ configured: 8000, server: { runtime: 4096 } });
+    c.learned.learn(URL_, 'qwen3:8b', 3072);
+    expect(await c.windows.of(c.session)).toMatchObject({ window: 8000, source: 'configured' });
+    expect(s.asked() + c.asked()).toBe(0);
+  });
+
+  it('stops waiting for the server when the turn is cancelled', async () => {
+    const s = setup();
+    const controller = new AbortController();
+    controller.abort();
+    expect(await s.windows.of(s.session, controller.signal)).toBeUndefined();
+  });
+});
+
+describe('the small-window notice', () => {
+  it('comes once per session, as a thought, with the fix', async () => {
+    const s = setup({ server: { runtime: 4096, trained: 40960 }, fix: 'restart Ollama with `OLLAMA_CONTEXT_LENGTH=32768 ollama serve`' });
+    const known = await s.windows.of(s.session);
+    const first = s.windows.noticeOnce(s.session, known) as Extract<SessionUpdate, { sessionUpdate: 'agent_thought_chunk' }>;
+    expect(first.sessionUpdate).toBe('agent_thought_chunk');
+    expect((first.content as { text: string }).text).toBe(`${smallWindowNotice('qwen3:8b', known!)}\n\n`);
+    expect((first.content as { text: string }).text).toContain('4,096 tokens (the window the server runs the model with)');
+    expect((first.content as { text: string }).text).toContain('The model itself can take 40,960.');
+    expect((first.content as { text: string }).text).toContain('OLLAMA_CONTEXT_LENGTH=32768 ollama serve');
+    expect(s.windows.noticeOnce(s.session, known)).toBeUndefined();
+  });
+
+  it('is not given for 16k and more, nor without a window', async () => {
+    const s = setup({ server: { runtime: 16384 } });
+    expect(s.windows.noticeOnce(s.session, await s.windows.of(s.session))).toBeUndefined();
+    expect(s.windows.noticeOnce(s.session, undefined)).toBeUndefined();
+  });
+});
+
+describe('the meter of a created or loaded session', () => {
+  it('sends used 0 for a new session, the estimated conversation for a loaded one, nothing without a window', async () => {
+    const s = setup({ server: { runtime: 8192 } });
+    const sent: SessionUpdate[] = [];
+    await s.windows.announce(s.session, async (updates) => void sent.push(...updates));
+    expect(sent).toEqual([{ sessionUpdate: 'usage_update', used: 0, size: 8192 }]);
+    s.session.records.push({ type: 'turn', at: '2026-01-01T00:00:00Z', prompt: [{ type: 'text', text: 'x'.repeat(4000) }], assistant: 'done', reasoning: '', stopReason: 'end_turn' });
+    sent.length = 0;
+    await s.windows.announce(s.session, async (updates) => void sent.push(...updates));
+    expect((sent[0] as { used: number }).used).toBeGreaterThan(1000);
+    const none = setup();
+    sent.length = 0;
+    await none.windows.announce(none.session, async (updates) => void sent.push(...updates));
+    expect(sent).toEqual([]);
+  });
+});
