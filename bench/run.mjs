@@ -2,8 +2,9 @@
 // Targets (issue 2; the tool figures of issues 9 and 10 are in bench/tools.mjs, the agent's
 // efficiency in small context windows of issue 17 in bench/agent-efficiency.mjs): cold start
 // <= 1.5x bare node; relay >= 100,000 tokens/s and <= 1.5x a plain fetch read of the same
-// stream; peak RSS <= 80 MiB. Loopback only. Prints a table and exits 1
-// when a target is missed, so a regression is visible.
+// stream; peak RSS <= 80 MiB. Loopback only. Prints a table (each figure with its target) and
+// exits 0; with `--check` (`npm run bench -- --check`) it exits 1 when a target is missed. The
+// targets were set on a 2-core machine; figures vary with the machine and its load.
 //
 // Fairness: baseline and agent runs are interleaved (machine load hits both alike), the first
 // run of each is a discarded warm-up, figures are medians of BENCH_RUNS runs (default 9; min in
@@ -20,6 +21,8 @@ import { efficiencyRows } from './agent-efficiency.mjs';
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const TOKENS = 20_000;
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 9));
+/** `--check`: exit 1 when a target is missed (default: print and exit 0). */
+const CHECK = process.argv.includes('--check');
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const INITIALIZE = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } })}\n`;
 
@@ -157,4 +160,6 @@ rows.push(...(await toolRows(RUNS)));
 rows.push(...(await efficiencyRows()));
 console.log(`median of ${RUNS} runs [min]`);
 for (const [what, value, against, ratio, ok] of rows) console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(44)} ${value.padEnd(24)} ${against.padEnd(34)} ${ratio}`);
-process.exitCode = rows.every((r) => r[4]) ? 0 : 1;
+const missed = rows.filter((r) => !r[4]).length;
+if (missed > 0) console.log(`${missed} target(s) missed${CHECK ? '' : ' (exit code 0; `npm run bench -- --check` fails on a miss)'}`);
+process.exitCode = CHECK && missed > 0 ? 1 : 0;

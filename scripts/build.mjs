@@ -1,15 +1,15 @@
-// Bundles the CLI into dist/ for a fast cold start (issue 2: spawn → `initialize` answered within
-// 1.5× a bare `node -e`). Four measured tricks, each explained where it lives:
+// Bundles the CLI into dist/ for a fast cold start (spawn → `initialize` answered within 1.5× a
+// bare `node -e`). Speed work: ARCHITECTURE.md "Speed work" lists each trick with its measured
+// gain. Four tricks, each explained where it lives:
 //
 // 1. One file: esbuild bundles src/cli.ts and its dependencies into dist/bundle.js, a single
 //    async function expression (no module graph to resolve or link at start-up).
 // 2. A V8 code cache: dist/cli.js (scripts/cli-loader.cjs) runs that function through `vm.Script`
-//    with cached bytecode, made here by a training run (`trainCodeCache`). ~20 ms saved. The lazy
+//    with cached bytecode, made here by a training run (`trainCodeCache`). The lazy
 //    chunks of 4. get the same, through the same loader (the MCP client chunk: ~35-40 ms saved on
 //    the first MCP session of a process).
 // 3. Lazy SDK schemas: the ACP SDK's zod schemas are built on first use instead of at load time
-//    (scripts/lazy-schemas.mjs). ~35 ms saved. The MCP SDK's too, in its chunk (~12-30 ms of
-//    the first MCP session).
+//    (scripts/lazy-schemas.mjs). The MCP SDK's too, in its chunk.
 // 4. Lazy chunks: a `*.lazy.ts` module imported with `import()` (e.g. the MCP SDK code) is built
 //    into dist/chunks/<name>.cjs and loaded only when that code runs (scripts/lazy-chunks.mjs).
 //

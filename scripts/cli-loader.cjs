@@ -3,7 +3,7 @@
 //
 // Runs dist/bundle.js, the whole CLI bundled by esbuild as one function expression, through
 // `vm.Script` with a V8 code cache, so a start skips parsing and compiling ~250 KB of JavaScript.
-// Measured on a 2-core machine: about 20 ms less from spawn to the `initialize` answer.
+// Speed work: its measured gain is listed in ARCHITECTURE.md ("Speed work").
 //
 // Lazy chunks (dist/chunks/*.cjs, scripts/lazy-chunks.mjs) are loaded by `loadChunk`, which the
 // bundle receives as `__loadChunk` (and each chunk too, for chunks that load other chunks): the

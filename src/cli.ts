@@ -8,6 +8,7 @@ import { helpText, parseCliArgs, TTY_NOTICE, type CliFlags } from './cli-args.js
 import { describeConfigProblems, secretsOf } from './config/config.js';
 import { createLogger } from './log.js';
 import { resolveEndpoint } from './config/providers.js';
+import { agentConfigDir } from './config/config-file.js';
 import { resolveStaticConfig, chooseEndpoints, type StaticRuntimeConfig } from './endpoints/runtime-config.js';
 import { openSessionStore } from './sessions/session-store.js';
 import { withBusRouting } from './acp/stdio-bus.js';
@@ -52,6 +53,7 @@ async function serve(flags: CliFlags): Promise<void> {
     // The local server search (at most ~300 ms) starts after the initialize answer; session/new awaits it.
     endpoints: () => chooseEndpoints(resolved, logger),
     store: openSessionStore({ stateDir: config.stateDir, env: process.env, logger }),
+    configDir: agentConfigDir(process.env),
     // authenticate (after `openai-acp setup`): the same resolution as at start, local search included.
     reload: async () => {
       const next = resolve();

@@ -2,8 +2,9 @@
  * A full garbage collection on demand, for the few moments when the agent has just let go of tens
  * of MB at once (a stdin line of a huge prompt, decoded and about to be parsed). V8 collects such
  * garbage only when its own heuristics say so, often after the next large allocation: the peak
- * memory of a 30 MB prompt then holds its bytes, its text and its parsed copy at once (issue 11
- * item 6). Collecting first keeps the peak at about twice the line.
+ * memory of a 30 MB prompt then holds its bytes, its text and its parsed copy at once. Collecting
+ * first keeps the peak at about twice the line (speed work, listed in ARCHITECTURE.md: peak RSS
+ * with a 30 MB prompt 127 MiB with it, 155 MiB without).
  *
  * Node exposes `gc()` only under `--expose-gc`, which `node dist/cli.js` cannot pass. The flag is
  * set for the moment it takes to fetch the function, then cleared: V8 keys code caches by the

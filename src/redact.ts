@@ -1,6 +1,7 @@
 /**
  * Keeping secrets out of every text the agent writes: log lines (`log.ts`) and the words shown to
- * the user (`openai/user-errors.ts`, doctor, models) go through the same {@link redactText}.
+ * the user (`openai/user-errors.ts`, doctor, models) go through the same {@link redactText};
+ * provider messages the CLI commands show also through the stricter {@link scrubSecrets}.
  *
  * A secret is any configured value that could be a credential: the API key, every header value
  * except those of headers known to be public (attribution, content negotiation), and every query
@@ -134,3 +135,28 @@ function redactCutTails(text: string, forms: readonly string[]): string {
     return before;
   });
 }
+
+/**
+ * `text` with every word that could reveal a secret replaced by `***`: a word containing a whole
+ * secret, or (when at least 8 characters long) the first or last 4 characters of one, or a run
+ * of three or more `*` (providers echo keys half-masked, e.g. `sk-proj-****abcd`). Words are
+ * runs of characters other than whitespace, quotes and brackets.
+ *
+ * Stricter than {@link redactText}, for provider messages the CLI commands (doctor, models, setup)
+ * show: a provider may quote a key cut short or half-masked, which whole-secret matching misses.
+ *
+ * @param secrets - the key and secret header values; those shorter than {@link MIN_SECRET_LENGTH}
+ *   characters are ignored.
+ */
+export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  const pieces = secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH);
+  const reveals = (word: string) =>
+    /\*{3,}/.test(word) ||
+    pieces.some(
+      (secret) =>
+        word.includes(secret) ||
+        (word.length >= 8 && (word.includes(secret.slice(0, MIN_SECRET_LENGTH)) || word.includes(secret.slice(-MIN_SECRET_LENGTH)))),
+    );
+  return text.replace(/[^\s"'`()[\]{}<>,;]+/g, (word) => (reveals(word) ? '***' : word));
+}
+

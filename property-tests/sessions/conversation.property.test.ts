@@ -5,7 +5,8 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { CLEARED_TEXT, compactedText, liveConversation, turnMessages, type ConversationRecord } from '../../src/sessions/conversation.js';
+import { answerMessages, CLEARED_TEXT, compactedText, liveConversation, type ConversationRecord } from '../../src/sessions/conversation.js';
+import { promptToUserContent } from '../../src/turn/prompt-content.js';
 import { replayUpdates } from '../../src/acp/replay.js';
 import type { TurnRecord } from '../../src/sessions/session-store.js';
 
@@ -83,7 +84,7 @@ it('after an answered turn, appending an answered turn adds exactly that turn; a
     fc.property(records, answered, answered, (list, last, next) => {
       const before = liveConversation([...list, last]);
       const after = liveConversation([...list, last, next]);
-      expect(after.turns).toEqual([...before.turns, turnMessages(next)]);
+      expect(after.turns).toEqual([...before.turns, [{ role: 'user', content: promptToUserContent(next.prompt) }, ...answerMessages(next)]]);
       expect(after.summary).toBe(before.summary);
       expect(liveConversation([...list, { type: 'clear', at }])).toEqual({ summary: undefined, turns: [], unanswered: [], stubbed: 0 });
     }),

@@ -16,6 +16,8 @@ import { openSessionStore, type SessionStore } from '../sessions/session-store.j
 import { toolCapabilities, type ClientToolCapabilities } from '../tools/client-backend.js';
 import { ModelPicker } from './model-picker.js';
 import { SessionTools } from './session-tools.js';
+import { SLASH_COMMANDS } from './slash-commands.js';
+import { UserCommands } from './user-commands.js';
 import { SessionWindows } from './session-window.js';
 
 /** What the agent is built from. */
@@ -36,6 +38,8 @@ export interface AgentOptions {
   endpoints?: EndpointChoice | (() => Promise<EndpointChoice>);
   /** Where sessions are kept. @defaultValue an in-memory store */
   store?: SessionStore | Promise<SessionStore>;
+  /** The agent's config directory (user-wide AGENTS.md and commands); absent: none are read. */
+  configDir?: string | undefined;
   /** Re-reads the configuration for `authenticate` (after `openai-acp setup`); absent: authenticate changes nothing. */
   reload?: () => Promise<{ config: Config; configError?: ConfigError | undefined; endpoints: EndpointChoice }>;
 }
@@ -63,6 +67,10 @@ export class AgentState {
   readonly tools: SessionTools;
   /** Each session's model and reasoning-effort lists. */
   readonly picker: ModelPicker;
+  /** The agent's config directory (user-wide AGENTS.md and commands); absent: none. */
+  readonly configDir: string | undefined;
+  /** Each session's user commands and MCP prompts. */
+  readonly commands: UserCommands;
   /** Each session's context window: the meter, the small-window notice. */
   readonly windows: SessionWindows;
   /** What the client advertised for files and terminals (set by `initialize`). */
@@ -83,6 +91,8 @@ export class AgentState {
     this.registry = new EndpointRegistry([], this.registryOptions);
     this.store = Promise.resolve(options.store ?? openSessionStore({ stateDir: 'off', env: {}, logger: options.logger }));
     this.picker = new ModelPicker((session) => this.thoughtLevels(session));
+    this.configDir = options.configDir;
+    this.commands = new UserCommands(options.logger, () => SLASH_COMMANDS, options.configDir);
     this.windows = new SessionWindows({ config: () => this.config, picker: this.picker, registry: () => this.registry });
     this.tools = new SessionTools(options.logger, () => ({ startupMs: this.config.mcpStartupMs, toolTimeoutMs: this.config.mcpToolTimeoutMs }));
   }

@@ -17,7 +17,7 @@ import { initializeResponse } from './initialize.js';
 import { PromptRunner, updateSender } from './prompt-runner.js';
 import { authenticate, disableProvider, listProviders, setProvider } from './provider-methods.js';
 import { setConfigOption, setMode, setModel } from './session-config.js';
-import { closeSession, deleteSession, listSessions, loadSession, newSession, resumeSession } from './session-lifecycle.js';
+import { closeSession, deleteSession, forkSession, listSessions, loadSession, newSession, resumeSession } from './session-lifecycle.js';
 import { checkPromptBlocks } from './validate-params.js';
 
 /** The agent app plus the handles the CLI needs for shutdown. */
@@ -54,6 +54,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     .onRequest('session/new', ({ params, client }) => newSession(state, params, client))
     .onRequest('session/load', ({ params, client }) => loadSession(state, params, client))
     .onRequest('session/resume', ({ params, client }) => resumeSession(state, params, client))
+    .onRequest('session/fork', ({ params, client }) => forkSession(state, params, client))
     .onRequest('session/list', ({ params }) => listSessions(state, params))
     .onRequest('session/close', ({ params }) => closeSession(state, params))
     .onRequest('session/delete', ({ params }) => deleteSession(state, params))

@@ -35,7 +35,8 @@ export function initializeResponse(persistent: boolean, capabilities?: ClientCap
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       // MCP servers from the client: stdio always; Streamable HTTP, and SSE for older servers.
       mcpCapabilities: { http: true, sse: true },
-      sessionCapabilities: persistent ? { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} } : { additionalDirectories: {} },
+      // fork (unstable): a copy of an open session, kept by whichever store holds sessions.
+      sessionCapabilities: persistent ? { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {}, fork: {} } : { additionalDirectories: {}, fork: {} },
       providers: {},
     },
     authMethods: [setupAuthMethod(capabilities)],

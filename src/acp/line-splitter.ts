@@ -31,7 +31,7 @@ const RESTING_BYTES = 64 * 1024;
 /**
  * Splits a byte stream at `\n` (a `\r` before it is left in the line; JSON ignores it).
  *
- * Memory (issue 11 item 6): a line that arrives in many reads is copied into one buffer as it
+ * Memory: a line that arrives in many reads is copied into one buffer as it
  * comes, so each read's chunk is garbage at once (a 30 MB line otherwise keeps ~460 chunks of
  * 64 KiB, or as many small strings that V8 copies from the young generation to the old one), and
  * is decoded once, whole, at its end: the line costs its bytes plus its text, and the bytes are

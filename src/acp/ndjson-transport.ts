@@ -2,9 +2,9 @@
  * The stdio transport: NDJSON (one JSON-RPC message per line) in both directions, replacing the
  * SDK's `ndJsonStream` so that no input line can stop the agent.
  *
- * What the SDK 2.x did that this avoids (issue 11): it answered an invalid request with the whole
+ * What the SDK 2.x's stream does that this avoids: it answers an invalid request with the whole
  * message in `error.data` (a 20 MB request got a 20 MB answer, and a 5,000-deep one overflowed
- * the stack while serialising the answer, which closed the connection); a line over 32 MiB closed
+ * the stack while serialising the answer, which closes the connection); a line over 32 MiB closes
  * the connection silently. Here every bad line is answered by this module, with a bounded answer
  * that never echoes the input, is logged at `error`, and the next line is read as usual. Good
  * lines are handed to the SDK already parsed, with the SDK's own shape rules

@@ -11,16 +11,23 @@ import type { ChatMessage } from '../openai/openai-types.js';
 import { promptToUserContent } from '../turn/prompt-content.js';
 import type { Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
-import { helpText, parseSlashCommand } from './slash-commands.js';
 import { COMPACT_INSTRUCTION } from '../turn/compaction.js';
+import { helpText, INIT_INSTRUCTION, parseSlashCommand } from './slash-commands.js';
 import { agentText, windowUsage } from './to-acp.js';
 import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
-import { defaultSystemPrompt, readAgentsMd } from '../turn/system-prompt.js';
+import { defaultSystemPrompt } from '../turn/system-prompt.js';
+import { instructionBudgetBytes, loadInstructions, renderInstructions } from '../turn/instructions.js';
+import { fetchModelBytes } from '../tools/fetch/fetch-url.js';
 import { toolMessageRules } from '../turn/tool-messages.js';
 import { sessionMode } from './session-modes.js';
 import { mcpNotices, prepareTurnTools } from './turn-tools.js';
 import { AGENT_NAME } from '../version.js';
 import type { AgentState } from './agent-state.js';
+import { configOptions } from './session-config.js';
+import { currentPlan, turnExtras, type TurnExtras } from './turn-extras.js';
+import { undoLastTurn } from './undo.js';
+import { createClientBackend } from '../tools/client-backend.js';
+import { createLocalBackend } from '../tools/local/local-backend.js';
 
 /** Delivers updates to the client, in order. */
 export type Send = (updates: SessionUpdate[]) => Promise<void>;
@@ -38,6 +45,8 @@ export function updateSender(client: AgentContext, sessionId: string): Send {
 /** Where the turn's tool calls go: the client that sent the prompt. */
 interface TurnClient {
   client: AgentContext;
+  /** The turn's plan and checkpoints. */
+  extras: TurnExtras;
 }
 
 /** `_meta["openai-acp"].error` on a prompt answer: the failure's kind and whether asking again may help. */
@@ -59,9 +68,13 @@ export class PromptRunner {
       await send([agentText(problem)]);
       return withError({ stopReason: 'end_turn' }, { kind: 'config', retryable: false });
     }
+    const mcp = () => this.state.tools.get(session.id)?.mcp;
+    // Command files changed since the list was sent: the client hears of it before the answer.
+    const commands = await this.state.commands.refresh(session.id, session.cwd, mcp());
+    if (commands) await send([{ sessionUpdate: 'available_commands_update', availableCommands: commands }]);
     const command = parseSlashCommand(prompt);
     if (command === 'help') {
-      await send([agentText(helpText())]);
+      await send([agentText(helpText(this.state.commands.list(session.id)))]);
       return { stopReason: 'end_turn' };
     }
     return this.state.sessions.runTurn(
@@ -70,7 +83,15 @@ export class PromptRunner {
         if (signal.aborted) return { stopReason: 'cancelled' };
         if (command === 'clear') return this.clear(session, send);
         if (command === 'compact') return this.compact(session, send, signal);
-        return this.turn(session, prompt, send, signal, { client });
+        if (command === 'undo') return this.undo(session, send, signal, client);
+        const extras = turnExtras({ session, send, saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }), configOptions: (s) => configOptions(this.state, s) });
+        if (command === 'init') return this.init(session, prompt, send, signal, { client, extras });
+        const expansion = await this.state.commands.expand(session.id, prompt, mcp(), signal);
+        if (expansion?.kind === 'error') {
+          await send([agentText(expansion.message)]);
+          return { stopReason: 'end_turn' };
+        }
+        return this.turn(session, expansion?.prompt ?? prompt, send, signal, { client, extras });
       },
       outer,
     );
@@ -80,6 +101,35 @@ export class PromptRunner {
     await this.save(session, { type: 'clear', at: new Date().toISOString() });
     await send([agentText(CLEARED_TEXT)]);
     return { stopReason: 'end_turn' };
+  }
+
+  /** `/undo`: nothing goes to the model; files are restored through the client when it writes them. */
+  private async undo(session: Session, send: Send, signal: AbortSignal, client: AgentContext): Promise<PromptResponse> {
+    const roots = this.state.tools.get(session.id)?.roots ?? { cwd: session.cwd, extra: [] };
+    const backend = createClientBackend({ client, sessionId: session.id, capabilities: this.state.capabilities, local: createLocalBackend(roots) });
+    const planBefore = currentPlan(session.records);
+    let text: string;
+    try {
+      text = await undoLastTurn({ session, backend, roots, signal, saveUndo: () => this.save(session, { type: 'undo', at: new Date().toISOString() }) });
+    } catch (error) {
+      // Cancelled while restoring: the files restored so far stay so, the turn stays in the conversation.
+      if (signal.aborted) return { stopReason: 'cancelled' };
+      throw error;
+    }
+    const planNow = currentPlan(session.records);
+    await send(planNow === planBefore ? [agentText(text)] : [agentText(text), { sessionUpdate: 'plan', entries: planNow }]);
+    return { stopReason: 'end_turn' };
+  }
+
+  /** `/init`: a model turn asked to survey the project and write AGENTS.md with the edit tools. */
+  private async init(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient): Promise<PromptResponse> {
+    const blocked = !this.state.config.tools ? 'tools are off (OPENAI_ACP_TOOLS=off)' : sessionMode(session) === 'read-only' ? 'the session is read-only: choose another mode first' : undefined;
+    if (blocked) {
+      await send([agentText(`/init cannot write AGENTS.md: ${blocked}.`)]);
+      return { stopReason: 'end_turn' };
+    }
+    const wish = prompt[0]?.type === 'text' ? prompt[0].text.replace(/^\s*\/init\b/, '').trim() : '';
+    return this.turn(session, [{ type: 'text', text: wish ? `${INIT_INSTRUCTION}\nThe user adds: ${wish}` : INIT_INSTRUCTION }], send, signal, turnClient);
   }
 
   private async compact(session: Session, send: Send, signal: AbortSignal): Promise<PromptResponse> {
@@ -109,6 +159,7 @@ export class PromptRunner {
       if (outcome.steps.length > 0) record.steps = outcome.steps;
       if (outcome.context && (outcome.context.summary !== undefined || outcome.context.stubbed > 0)) record.context = outcome.context;
       if (outcome.usage) record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
+      turnClient.extras.fill(record);
       await this.save(session, record);
       const title = session.title ? undefined : titleFromPrompt(prompt);
       if (title) {
@@ -136,6 +187,13 @@ export class PromptRunner {
     const target = this.state.registry.resolve(session.model);
     if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
     const toolState = turnClient && config.tools ? this.state.tools.get(session.id) : undefined;
+    const notices = mcpNotices(toolState);
+    if (notices.length > 0) await send(notices);
+    // The window before the tools and the system prompt: it sizes fetch_url's and the instruction files' shares.
+    const known = await this.state.windows.of(session, signal);
+    const contextWindow = known?.window;
+    const notice = this.state.windows.noticeOnce(session, known);
+    if (notice) await send([notice]);
     const tools =
       turnClient && toolState
         ? prepareTurnTools({
@@ -144,21 +202,19 @@ export class PromptRunner {
             client: turnClient.client,
             capabilities: this.state.capabilities,
             profile: target.endpoint.profile,
+            extras: turnClient.extras,
             logger: this.state.logger,
             saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
+            fetch: { timeoutMs: config.fetchTimeoutMs, modelBytes: fetchModelBytes(contextWindow) },
           })
         : undefined;
-    const notices = mcpNotices(toolState);
-    if (notices.length > 0) await send(notices);
+    const instructions = async () =>
+      renderInstructions(await loadInstructions({ cwd: session.cwd, extra: toolState?.roots.extra, configDir: this.state.configDir, maxBytes: instructionBudgetBytes(contextWindow) }));
     const base =
       config.systemPrompt ??
       (tools
-        ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), tools: tools.builtinNames, mode: sessionMode(session), agentsMd: await readAgentsMd(session.cwd) })
+        ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), tools: tools.builtinNames, mode: sessionMode(session), instructions: await instructions() })
         : undefined);
-    const known = await this.state.windows.of(session, signal);
-    const contextWindow = known?.window;
-    const notice = this.state.windows.noticeOnce(session, known);
-    if (notice) await send([notice]);
     const effort = this.state.picker.thoughtLevel(session);
     const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature };
     if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;
@@ -187,7 +243,7 @@ export class PromptRunner {
 
   /** Keeps `record` in the session and on disk (durably, before the answer goes out). */
   private async save(session: Session, record: SessionRecord): Promise<void> {
-    if (record.type !== 'meta') session.records.push(record);
+    if (record.type !== 'meta' && record.type !== 'undo') session.records.push(record);
     try {
       await (await this.state.store).append(session.id, record);
     } catch (error) {

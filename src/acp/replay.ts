@@ -14,8 +14,8 @@ import { agentText } from './to-acp.js';
  * The updates that show the whole conversation again, in order: per turn its prompt blocks as
  * `user_message_chunk`s, its reasoning as one `agent_thought_chunk`, its answer as one
  * `agent_message_chunk`, each tool step before it as its reasoning, text and, per call, a `tool_call`
- * followed by a `tool_call_update` with the call's status and content; a `/clear` or `/compact` as
- * the command and its outcome.
+ * followed by a `tool_call_update` with the call's status and content, then the plan the turn left
+ * as a `plan` update; a `/clear` or `/compact` as the command and its outcome.
  */
 export function replayUpdates(records: readonly ConversationRecord[]): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
@@ -26,6 +26,8 @@ export function replayUpdates(records: readonly ConversationRecord[]): SessionUp
     else {
       for (const block of record.prompt) updates.push({ sessionUpdate: 'user_message_chunk', content: block });
       for (const step of record.steps ?? []) updates.push(...stepUpdates(step));
+      // The plan as the turn left it (the client replaces the whole list with each one).
+      if (record.plan) updates.push({ sessionUpdate: 'plan', entries: record.plan });
       if (record.reasoning) updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: record.reasoning } });
       if (record.assistant) updates.push(agentText(record.assistant));
     }

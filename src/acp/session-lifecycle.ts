@@ -1,6 +1,7 @@
 /**
  * Session lifecycle methods: `session/new`, `session/load` (history replayed), `session/resume`,
- * `session/list`, `session/close` and `session/delete`. A session held again from the store
+ * `session/fork` (a copy of a held session, `session-fork.ts`), `session/list`, `session/close`
+ * and `session/delete`. A session held again from the store
  * (load, resume) goes through {@link restore}, with the model lists of now.
  *
  * Source: ACP session setup https://agentclientprotocol.com/protocol/session-setup and the
@@ -16,6 +17,7 @@ import { replayUpdates } from './replay.js';
 import { sessionAnswer } from './session-config.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
 import { checkCwd } from './validate-params.js';
+import { copySession } from './session-fork.js';
 
 /** What `session/new`, `load` and `resume` give for the session's tools. */
 interface ToolParams {
@@ -36,7 +38,7 @@ export async function newSession(state: AgentState, params: ToolParams & { cwd: 
   state.picker.attach(session, await state.registry.models());
   await openTools(state, session, params);
   state.logger.debug('session created', { sessionId: session.id, cwd: params.cwd });
-  advertiseCommands(client, session.id);
+  advertiseCommands(state, client, session);
   state.windows.announceTo(client, session);
   return { sessionId: session.id, ...sessionAnswer(state, session) };
 }
@@ -48,7 +50,7 @@ export async function loadSession(state: AgentState, params: ToolParams & { cwd:
   await openTools(state, session, params);
   await updateSender(client, session.id)(replayUpdates(session.records));
   state.logger.debug('session loaded', { sessionId: session.id, records: session.records.length });
-  advertiseCommands(client, session.id);
+  advertiseCommands(state, client, session);
   state.windows.announceTo(client, session);
   return sessionAnswer(state, session);
 }
@@ -59,9 +61,25 @@ export async function resumeSession(state: AgentState, params: ToolParams & { cw
   const session = await restore(state, await loadStored(state, params.sessionId));
   await openTools(state, session, params);
   state.logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
-  advertiseCommands(client, session.id);
+  advertiseCommands(state, client, session);
   state.windows.announceTo(client, session);
   return sessionAnswer(state, session);
+}
+
+/**
+ * `session/fork` (unstable): a copy of a held session (conversation, plan, checkpoints, mode,
+ * model), saved, its tools started in the fork's own `cwd`.
+ * @throws {RequestError} -32602 naming the id when that session is not held (unknown, or closed).
+ */
+export async function forkSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext) {
+  checkCwd(params.cwd, state.logger);
+  await state.endpointsKnown();
+  const session = await copySession({ sourceId: params.sessionId, cwd: params.cwd, sessions: state.sessions, store: await state.store, logger: state.logger });
+  state.picker.attach(session, await state.registry.models());
+  await openTools(state, session, params);
+  advertiseCommands(state, client, session);
+  state.windows.announceTo(client, session);
+  return { sessionId: session.id, ...sessionAnswer(state, session) };
 }
 
 /**
@@ -81,6 +99,7 @@ export async function listSessions(state: AgentState, params: { cwd?: string | n
 /** `session/close`: lets go of a held session (its tools stopped); the stored copy stays. */
 export async function closeSession(state: AgentState, params: { sessionId: string }) {
   state.picker.forget(params.sessionId);
+  state.commands.forget(params.sessionId);
   await state.tools.close(params.sessionId);
   if (!state.sessions.remove(params.sessionId)) await loadStored(state, params.sessionId);
   return {};
@@ -89,6 +108,7 @@ export async function closeSession(state: AgentState, params: { sessionId: strin
 /** `session/delete`: lets go of the session and removes its stored copy. */
 export async function deleteSession(state: AgentState, params: { sessionId: string }) {
   state.picker.forget(params.sessionId);
+  state.commands.forget(params.sessionId);
   state.sessions.remove(params.sessionId);
   await state.tools.close(params.sessionId);
   await (await state.store).delete(params.sessionId);
@@ -132,9 +152,15 @@ export async function openTools(state: AgentState, session: Session, params: Too
   await state.tools.open(session.id, session.cwd, state.config.tools ? params : { additionalDirectories: params.additionalDirectories });
 }
 
-/** Sends `available_commands_update` once the answer naming the session has gone out. */
-export function advertiseCommands(client: AgentContext, sessionId: string): void {
+/**
+ * Sends `available_commands_update` (built-ins, the user's command files, the MCP servers'
+ * prompts: `user-commands.ts`) once the answer naming the session has gone out.
+ */
+export function advertiseCommands(state: AgentState, client: AgentContext, session: Session): void {
   setImmediate(() => {
-    void client.notify('session/update', { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: [...SLASH_COMMANDS] } }).catch(() => undefined);
+    void state.commands
+      .refresh(session.id, session.cwd, state.tools.get(session.id)?.mcp, true)
+      .then((availableCommands) => client.notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'available_commands_update', availableCommands: availableCommands ?? [...SLASH_COMMANDS] } }))
+      .catch(() => undefined);
   });
 }

@@ -20,6 +20,7 @@ const PERMISSION_PREFIX = 'permission:';
 const MODE_TEXT: Record<SessionMode, { name: string; description: string }> = {
   ask: { name: 'Ask', description: 'Ask before every edit and command' },
   'accept-edits': { name: 'Accept edits', description: 'Edit files in the project without asking; ask before commands' },
+  plan: { name: 'Plan', description: 'Read and search, then write a plan; asks to start (switching to Ask or Accept edits) once there is one' },
   'read-only': { name: 'Read only', description: 'Only read, list and search files; no edits, no commands' },
   'full-access': { name: 'Full access', description: 'Edit files and run commands without asking' },
 };

@@ -7,18 +7,20 @@
 import type { AvailableCommand, ContentBlock } from '@agentclientprotocol/sdk/unstable';
 
 /** The names of the commands, without the slash. */
-export type SlashCommandName = 'clear' | 'compact' | 'help';
+export type SlashCommandName = 'clear' | 'compact' | 'help' | 'init' | 'undo';
 
 /** The commands, as advertised. */
 export const SLASH_COMMANDS: readonly AvailableCommand[] = [
   { name: 'clear', description: 'Start the conversation afresh in this session (earlier turns stay saved but are no longer sent)' },
   { name: 'compact', description: 'Replace the earlier turns with a summary written by the model, to save context' },
+  { name: 'undo', description: 'Take back the last turn: restore the files it changed, remove the files it created, and drop it from the conversation (commands it ran are not undone)' },
   { name: 'help', description: 'List the commands of openai-acp' },
+  { name: 'init', description: 'Survey the project and write an AGENTS.md with its commands, layout and conventions' },
 ];
 
 /**
  * The command a prompt is: a prompt whose only content is one text block reading `/clear`,
- * `/compact` or `/help` (surrounding whitespace and a trailing argument ignored).
+ * `/compact`, `/undo`, `/help` or `/init` (surrounding whitespace and a trailing argument ignored).
  * `undefined` for anything else, including unknown `/words`, which go to the model as typed.
  */
 export function parseSlashCommand(prompt: readonly ContentBlock[]): SlashCommandName | undefined {
@@ -28,7 +30,19 @@ export function parseSlashCommand(prompt: readonly ContentBlock[]): SlashCommand
   return SLASH_COMMANDS.some((command) => command.name === name) ? (name as SlashCommandName) : undefined;
 }
 
-/** The `/help` answer. */
-export function helpText(): string {
-  return ['Commands of openai-acp:', ...SLASH_COMMANDS.map((command) => `- /${command.name}: ${command.description}`)].join('\n');
+/** The `/help` answer; `more` are the session's user commands and MCP prompts. */
+export function helpText(more: readonly AvailableCommand[] = []): string {
+  return ['Commands of openai-acp:', ...[...SLASH_COMMANDS, ...more].map((command) => `- /${command.name}: ${command.description}`)].join('\n');
 }
+
+/**
+ * The prompt `/init` sends (what the user typed after it is added as a further wish). The model
+ * surveys with the read and search tools and writes with write_file or edit_file, so the file goes
+ * through the normal edit path: permission, diff, the client's fs.
+ */
+export const INIT_INSTRUCTION = [
+  'Write an AGENTS.md for this project: instructions for coding agents working in it.',
+  'First survey the project with list_directory, read_file and search_files: README, package or build files, CI configuration, the source layout, existing AGENTS.md or CLAUDE.md files.',
+  'Then write AGENTS.md in the working directory with write_file (or improve the existing one with edit_file), in short Markdown sections: how to install, build, test (one test too) and run; the layout (which folder holds what); code style and conventions that are not obvious; anything an agent must not do.',
+  'Only write what you found in the files; keep it under about 60 lines. Then say in two sentences what you wrote.',
+].join('\n');

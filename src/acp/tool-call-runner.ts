@@ -7,21 +7,26 @@
  * Sources: ACP tool calls https://agentclientprotocol.com/protocol/v1/tool-calls and
  * `../shared/TOOLS-NOTES.md` (release after the embedding update; only spec option kinds).
  */
-import type { AgentContext, RequestPermissionResponse, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk/unstable';
+import type { AgentContext, PlanEntry, RequestPermissionResponse, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';
 import type { ToolCallResult } from '../openai/turn-accumulator.js';
 import type { ToolResultRecord } from '../sessions/session-records.js';
 import { parseToolArguments } from '../tools/arguments.js';
-import { executeBuiltin, presentToolCall } from '../tools/builtin-tools.js';
+import { executeBuiltin } from '../tools/builtin-tools.js';
 import { raceAbort } from '../tools/client-backend.js';
 import { builtinTool, isBuiltinToolName } from '../tools/definitions.js';
 import { parseMcpArguments } from '../tools/mcp/mcp-arguments.js';
 import type { McpServers } from '../tools/mcp/mcp-servers.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
+import type { FetchLimits } from '../tools/fetch/fetch-url.js';
 import { capForModel } from '../tools/output-cap.js';
 import { alwaysScope, decidePermission, permissionKey, permissionOptions, readPermissionOutcome, type PermissionSubject, type SessionMode } from '../tools/permission.js';
+import { presentToolCall, textContent as text } from '../tools/present.js';
+import { outcomeToUpdate } from '../tools/to-update.js';
 import type { ToolBackend, ToolOutcome, ToolPresentation, WorkspaceRoots } from '../tools/tool-types.js';
 import { isWithin, resolveToolPath } from '../tools/workspace.js';
+import { parsePlanArguments, PLAN_TOOL_NAME } from '../tools/plan-tool.js';
+import { PLAN_PRESENTATION, runPlanCall, type PlanHooks } from './plan-mode.js';
 
 /** What running the calls of one session needs. */
 export interface ToolCallDeps {
@@ -37,6 +42,10 @@ export interface ToolCallDeps {
   remember: (key: string, choice: 'allow' | 'reject') => Promise<void>;
   /** The session's MCP servers, and the MCP tools offered in this request by model-facing name. */
   mcp?: { servers: McpServers; tools: ReadonlyMap<string, McpToolDescriptor> } | undefined;
+  /** The plan tool's hooks; absent: the plan tool is not offered. */
+  plan?: PlanHooks | undefined;
+  /** Limits of `fetch_url` (time, the model's share of a page). */
+  fetch?: FetchLimits | undefined;
   /** Every tool name offered in this request (for the "unknown tool" answer). */
   offered: readonly string[];
   logger: Logger;
@@ -55,9 +64,6 @@ function newToolCallId(): string {
   return `call-${Date.now().toString(36)}-${(++counter).toString(36)}`;
 }
 
-/** Content shown for a plain text. */
-const text = (value: string): ToolCallContent => ({ type: 'content', content: { type: 'text', text: value } });
-
 /**
  * Runs one call end to end and returns its record (what the model is told is `forModel`), with
  * the images an MCP tool returned (not part of the record).
@@ -69,10 +75,11 @@ const text = (value: string): ToolCallContent => ({ type: 'content', content: { 
 export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Promise<ToolResultRecord & { images?: ToolOutcome['images'] }> {
   const toolCallId = newToolCallId();
   const mcpTool = deps.mcp?.tools.get(call.name);
+  const plan = deps.plan && call.name === PLAN_TOOL_NAME ? deps.plan : undefined;
   // The built-in checks know only the built-in names: MCP tools take any JSON object.
-  const parsed = mcpTool ? parseMcpArguments(call.name, call.arguments) : parseToolArguments(call.name, call.arguments, deps.offered);
+  const parsed = plan ? planArguments(call.arguments) : mcpTool ? parseMcpArguments(call.name, call.arguments) : parseToolArguments(call.name, call.arguments, deps.offered);
   const args = parsed.ok ? (parsed.args as Record<string, unknown>) : {};
-  const presentation: ToolPresentation = mcpTool ? { title: mcpTool.title, kind: mcpTool.kind } : presentToolCall(call.name, args, deps.roots);
+  const presentation: ToolPresentation = plan ? PLAN_PRESENTATION : mcpTool ? { title: mcpTool.title, kind: mcpTool.kind } : presentToolCall(call.name, args, deps.roots);
   const rawInput = parsed.ok ? args : call.arguments;
   const record = (status: 'completed' | 'failed', outcome: Pick<ToolOutcome, 'content' | 'forModel'>): ToolResultRecord => ({
     id: call.id,
@@ -97,28 +104,26 @@ export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Pro
     return deps.send([announce, ...updates]);
   };
 
-  const finish = async (status: 'completed' | 'failed', outcome: ToolOutcome & { release?: () => Promise<void> }) => {
-    const update: SessionUpdate = { sessionUpdate: 'tool_call_update', toolCallId, status, content: outcome.content };
-    if (outcome.rawOutput) update.rawOutput = outcome.rawOutput;
-    if (outcome.locations) update.locations = outcome.locations;
+  const finish = async (outcome: ToolOutcome & { release?: () => Promise<void> }) => {
     try {
-      await send([update]);
+      await send([{ sessionUpdate: 'tool_call_update', ...outcomeToUpdate(toolCallId, outcome) }]);
     } finally {
       await outcome.release?.();
     }
+    const status = outcome.failed ? 'failed' : 'completed';
     return outcome.images ? { ...record(status, outcome), images: outcome.images } : record(status, outcome);
   };
-  const fail = (message: string) => finish('failed', { failed: true, forModel: message, content: [text(message)] });
+  const fail = (message: string) => finish({ failed: true, forModel: message, content: [text(message)] });
   // The connection may already be going away on a cancel: the record is kept even if the update is lost.
-  const cancelled = () => finish('failed', { failed: true, forModel: CANCELLED, content: [text('Cancelled.')] }).catch(() => record('failed', { forModel: CANCELLED, content: [text('Cancelled.')] }));
+  const cancelled = () => finish({ failed: true, forModel: CANCELLED, content: [text('Cancelled.')] }).catch(() => record('failed', { forModel: CANCELLED, content: [text('Cancelled.')] }));
 
   // Unknown tools and bad arguments go back to the model with the tool's parameters.
   if (!parsed.ok) return fail(parsed.error);
-  if (!mcpTool && !isBuiltinToolName(call.name)) return fail(`Unknown tool "${call.name}". Available tools: ${deps.offered.join(', ')}.`);
+  if (!mcpTool && !plan && !isBuiltinToolName(call.name)) return fail(`Unknown tool "${call.name}". Available tools: ${deps.offered.join(', ')}.`);
 
   const subject = permissionSubject(call.name, args, mcpTool, deps.roots);
   const decision = decidePermission(deps.mode, deps.remembered, subject);
-  if (decision === 'reject') return fail(deps.mode === 'read-only' ? 'The session is in read-only mode: edits and commands are not allowed. Tell the user what you would change instead.' : DECLINED);
+  if (decision === 'reject') return fail(MODE_REFUSALS[deps.mode] ?? DECLINED);
   if (decision === 'ask') {
     await send([]);
     let allowed: boolean;
@@ -133,13 +138,30 @@ export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Pro
 
   await send([{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' }]);
   try {
-    const outcome = mcpTool ? await runMcpTool(mcpTool, args, deps) : await runBuiltin(call.name, args, toolCallId, deps);
-    return await finish(outcome.failed ? 'failed' : 'completed', outcome);
+    const { sessionUpdate: _announced, ...toolCall } = announce;
+    const outcome = plan
+      ? await runPlanCall(args['entries'] as PlanEntry[], toolCall, { ...deps, plan })
+      : mcpTool
+        ? await runMcpTool(mcpTool, args, deps)
+        : await runBuiltin(call.name, args, toolCallId, deps);
+    return await finish(outcome);
   } catch (error) {
     if (deps.signal.aborted) return cancelled();
     deps.logger.error('tool call failed with an internal error', { tool: call.name, error: (error as Error)?.stack ?? String(error) });
     return fail(`The tool failed with an internal error of openai-acp: ${(error as Error)?.message ?? String(error)}`);
   }
+}
+
+/** Why a mode refuses edits and commands, said to the model (no permission is asked). */
+const MODE_REFUSALS: Partial<Record<SessionMode, string>> = {
+  'read-only': 'The session is in read-only mode: edits and commands are not allowed. Tell the user what you would change instead.',
+  plan: 'The session is in plan mode: edits and commands are not allowed until the user approves a plan. Explore with the read and search tools, then write your plan with update_plan.',
+};
+
+/** The plan call's arguments in the shape of the other tools' checks. */
+function planArguments(raw: string): { ok: true; args: { entries: PlanEntry[] } } | { ok: false; error: string } {
+  const parsed = parsePlanArguments(raw);
+  return parsed.ok ? { ok: true, args: { entries: parsed.entries } } : parsed;
 }
 
 /** What the call needs permission for. */
@@ -177,6 +199,7 @@ async function runBuiltin(name: string, args: Record<string, unknown>, toolCallI
     backend: deps.backend,
     roots: deps.roots,
     signal: deps.signal,
+    fetch: deps.fetch,
     onTerminal: (terminalId) => deps.send([{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress', content: [{ type: 'terminal', terminalId }] }]),
   });
 }

@@ -90,7 +90,6 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     onRetry(attempt: number) {
       retries = attempt;
     },
-    acceptsDeltas: true,
   };
   // Text that may still turn out to be a tool call written as text is held back (see TextToolCalls).
   let holding = input.textToolCalls !== undefined;

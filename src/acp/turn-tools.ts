@@ -10,7 +10,8 @@ import type { ToolCallResult } from '../openai/turn-accumulator.js';
 import type { Session } from '../sessions/session-manager.js';
 import { mayBeTextToolCall, parseTextToolCalls } from '../turn/text-tool-calls.js';
 import { createClientBackend, type ClientToolCapabilities } from '../tools/client-backend.js';
-import { BUILTIN_TOOLS, builtinChatTools, readOnlyToolNames } from '../tools/definitions.js';
+import { BUILTIN_TOOL_NAMES, builtinChatTools, readOnlyToolNames } from '../tools/definitions.js';
+import type { FetchLimits } from '../tools/fetch/fetch-url.js';
 import { createLocalBackend } from '../tools/local/local-backend.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import type { AgentLoopInput, ToolOffer } from './agent-loop.js';
@@ -18,9 +19,9 @@ import { rememberChoice, rememberedChoices, sessionMode } from './session-modes.
 import type { SessionToolState } from './session-tools.js';
 import { agentText } from './to-acp.js';
 import type { TextToolCalls } from './turn-runner.js';
-
-/** Built-in tool names; MCP tools never take them. */
-const BUILTIN_NAMES: ReadonlySet<string> = new Set(BUILTIN_TOOLS.map((tool) => tool.name));
+import type { TurnExtras } from './turn-extras.js';
+import { PLAN_CHAT_TOOL } from '../tools/plan-tool.js';
+import type { SessionMode } from '../tools/permission.js';
 
 /** What preparing a turn's tools needs. */
 export interface TurnToolsInput {
@@ -30,9 +31,13 @@ export interface TurnToolsInput {
   capabilities: ClientToolCapabilities;
   /** The endpoint's provider profile (its `geminiToolSchemas` shapes MCP tools' parameter schemas). */
   profile: Pick<ProviderProfile, 'geminiToolSchemas'>;
+  /** The turn's plan and checkpoints; absent: no plan tool, no checkpoints. */
+  extras?: TurnExtras | undefined;
   logger: Logger;
   /** Saves option changes of the session (remembered permission choices). */
   saveOptions: (options: Record<string, string>) => Promise<void>;
+  /** Limits of `fetch_url`. */
+  fetch?: FetchLimits | undefined;
 }
 
 /** The parts of {@link AgentLoopInput} about tools. */
@@ -44,14 +49,19 @@ export type TurnTools = Pick<AgentLoopInput, 'offer' | 'deps' | 'textToolCalls'>
 /** Prepares the turn's tools. Pure apart from creating the backends. */
 export function prepareTurnTools(input: TurnToolsInput): TurnTools {
   const { session, state, client, capabilities, logger } = input;
-  const mode = sessionMode(session);
-  const readOnly = mode === 'read-only';
-  const builtins = readOnly ? builtinChatTools(readOnlyToolNames()) : builtinChatTools();
   const gemini = input.profile.geminiToolSchemas === true;
+  // Read at each request: a plan approved in this turn switches the mode, and the tools with it.
+  const builtinsFor = (mode: SessionMode) => {
+    const builtins = changesNothing(mode) ? builtinChatTools(readOnlyToolNames()) : builtinChatTools();
+    return input.extras ? [...builtins, PLAN_CHAT_TOOL] : builtins;
+  };
+  const builtins = builtinsFor(sessionMode(session));
   const offer = (): ToolOffer => {
     const mcpTools = new Map<string, McpToolDescriptor>();
-    const definitions: NonNullable<ToolOffer['definitions']>[number][] = [...builtins];
-    for (const tool of state.mcp?.tools(BUILTIN_NAMES, { gemini }) ?? []) {
+    const mode = sessionMode(session);
+    const readOnly = changesNothing(mode);
+    const definitions: NonNullable<ToolOffer['definitions']>[number][] = [...builtinsFor(mode)];
+    for (const tool of state.mcp?.tools(BUILTIN_TOOL_NAMES, { gemini }) ?? []) {
       if (readOnly && !tool.readOnly) continue;
       mcpTools.set(tool.name, tool);
       definitions.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } });
@@ -67,7 +77,10 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
     deps: {
       sessionId: session.id,
       client,
-      backend: createClientBackend({ client, sessionId: session.id, capabilities, local }),
+      backend: input.extras
+        ? input.extras.checkpointed(createClientBackend({ client, sessionId: session.id, capabilities, local }), state.roots)
+        : createClientBackend({ client, sessionId: session.id, capabilities, local }),
+      plan: input.extras?.plan,
       roots: state.roots,
       // Read at each step: a mode chosen while the turn runs applies from its next step.
       get mode() {
@@ -82,10 +95,16 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
         logger.debug('permission choice remembered', { sessionId: session.id, key, choice });
       },
       mcp: state.mcp && { servers: state.mcp, tools: new Map() },
+      fetch: input.fetch,
       logger,
     },
     textToolCalls: textToolCallRecogniser,
   };
+}
+
+/** Modes in which nothing is edited and no command runs: only the read and search tools (and the plan tool) are offered. */
+function changesNothing(mode: SessionMode): boolean {
+  return mode === 'read-only' || mode === 'plan';
 }
 
 /**

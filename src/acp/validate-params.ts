@@ -1,6 +1,7 @@
 /**
- * Checks of protocol input the SDK's schemas let through (issue 11 items 12, 14): the refusal is a
- * `-32602` that names the field, before anything is created or sent upstream.
+ * Checks of protocol input the SDK's schemas let through (a `cwd` that is not absolute, an image
+ * whose `data` is not base64 or whose `mimeType` is not an image type): the refusal is a `-32602`
+ * that names the field, before anything is created or sent upstream.
  *
  * Sources: ACP v1 `session/new`, `session/load`, `session/resume` (`cwd`: "The working directory
  * for this session. Must be an absolute path."), and `ImageContent` (`data`: base64, `mimeType`),

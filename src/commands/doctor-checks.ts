@@ -7,7 +7,8 @@ import type { ConfigError } from '../config/config.js';
 import { describeConfigProblems } from '../config/config.js';
 import { ProviderConnectionError, ProviderHttpError, ProviderTimeoutError } from '../openai/errors.js';
 import { describeProviderError } from '../openai/user-errors.js';
-import { maskUrl, scrubSecrets } from './mask.js';
+import { maskUrl } from './mask.js';
+import { scrubSecrets } from '../redact.js';
 import type { CompletionProbe, ModelsProbe } from './probes.js';
 import { WINDOW_TITLE, windowLine, type WindowFacts } from './doctor-window.js';
 

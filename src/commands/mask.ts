@@ -1,8 +1,9 @@
 /**
  * Showing configuration without secrets: a key or a header value is described only by whether it
- * is set and its length, never by any of its characters; provider messages are scrubbed of
- * anything that looks like (part of) a key before they are shown.
+ * is set and its length, never by any of its characters. (Provider messages the commands show
+ * are scrubbed by `scrubSecrets` in `redact.ts`.)
  */
+import { decodeQueryPiece } from '../config/query-string.js';
 import { PUBLIC_QUERY, SECRET_NAME } from '../redact.js';
 
 /** `set (51 characters)`, or `not set` for `undefined` or an empty string. */
@@ -31,12 +32,7 @@ export function maskQuery(query: string | undefined): string {
     .map((piece) => {
       const eq = piece.indexOf('=');
       const name = eq === -1 ? piece : piece.slice(0, eq);
-      let decoded = name;
-      try {
-        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
-      } catch {
-        // keep the raw name
-      }
+      const decoded = decodeQueryPiece(name);
       return eq !== -1 && (SECRET_NAME.test(decoded) || !PUBLIC_QUERY.test(decoded)) ? `${name}=<${describeSecret(piece.slice(eq + 1))}>` : piece;
     })
     .join('&');
@@ -47,27 +43,3 @@ export function maskUrl(url: string): string {
   const at = url.indexOf('?');
   return at === -1 ? url : `${url.slice(0, at)}?${maskQuery(url.slice(at + 1))}`;
 }
-
-/** Shortest piece of a secret that gives a word away. */
-const MIN_PIECE = 4;
-
-/**
- * `text` with every word that could reveal a secret replaced by `***`: a word containing a whole
- * secret, or (when at least 8 characters long) the first or last 4 characters of one, or a run
- * of three or more `*` (providers echo keys half-masked, e.g. `sk-proj-****abcd`). Words are
- * runs of characters other than whitespace, quotes and brackets.
- *
- * @param secrets - the key and secret header values; those shorter than 4 characters are ignored.
- */
-export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  const pieces = secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_PIECE);
-  const reveals = (word: string) =>
-    /\*{3,}/.test(word) ||
-    pieces.some(
-      (secret) =>
-        word.includes(secret) ||
-        (word.length >= 8 && (word.includes(secret.slice(0, MIN_PIECE)) || word.includes(secret.slice(-MIN_PIECE)))),
-    );
-  return text.replace(/[^\s"'`()[\]{}<>,;]+/g, (word) => (reveals(word) ? '***' : word));
-}
-

@@ -5,7 +5,8 @@
  */
 import { secretsOf } from '../config/config.js';
 import { createLogger } from '../log.js';
-import { maskUrl, scrubSecrets } from './mask.js';
+import { maskUrl } from './mask.js';
+import { scrubSecrets } from '../redact.js';
 import { probeModels, type ModelsProbe } from './probes.js';
 import { resolveCommandConfig, type CommandRunOptions } from './resolve.js';
 

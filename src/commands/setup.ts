@@ -13,10 +13,11 @@ import type { FetchLike } from '../openai/http.js';
 import { pickLocalModel } from '../endpoints/local-discovery.js';
 import { createLogger } from '../log.js';
 import { looksLikeModelId } from '../acp/model-picker.js';
-import { parseProviderId, PROVIDER_IDS, PROVIDER_PROFILES, type ProviderId } from '../config/providers.js';
+import { parseProviderId, PROVIDER_IDS } from '../config/providers.js';
+import { PROVIDER_PROFILES, type ProviderId } from '../config/provider-profiles.js';
 import { createLinePrompter, type LinePrompter } from './line-prompter.js';
 import { modelsProblem } from './models.js';
-import { scrubSecrets } from './mask.js';
+import { scrubSecrets } from '../redact.js';
 import { probeModels } from './probes.js';
 
 /** What the wizard runs with. */

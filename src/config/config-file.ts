@@ -12,7 +12,8 @@
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ACCEPTED, parseBaseUrl, parseHeaders, InvalidValue, queryProblem, type ConfigProblem } from './config-values.js';
-import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
+import { parseProviderId, PROVIDER_IDS } from './providers.js';
+import type { ProviderId } from './provider-profiles.js';
 import { mergeQueries } from './query-string.js';
 import { readTextFile, type ReadTextFile } from './secret-files.js';
 import { checkExtraBody, EXTRA_BODY_ACCEPTED } from './extra-body.js';
@@ -85,16 +86,24 @@ const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * The config file path: `OPENAI_ACP_CONFIG` when set, else `$XDG_CONFIG_HOME/openai-acp/config.json`,
- * else `~/.config/openai-acp/config.json` (XDG Base Directory spec: an unset or relative
- * `XDG_CONFIG_HOME` is ignored).
+ * The agent's config directory: `$XDG_CONFIG_HOME/openai-acp`, else `~/.config/openai-acp` (XDG
+ * Base Directory spec: an unset or relative `XDG_CONFIG_HOME` is ignored). It holds `config.json`,
+ * the user-wide `AGENTS.md` and the user's `commands/*.md`.
+ */
+export function agentConfigDir(env: Record<string, string | undefined>): string {
+  const xdg = env['XDG_CONFIG_HOME']?.trim();
+  const base = xdg && xdg.startsWith('/') ? xdg : join(env['HOME']?.trim() || homedir(), '.config');
+  return join(base, 'openai-acp');
+}
+
+/**
+ * The config file path: `OPENAI_ACP_CONFIG` when set, else `config.json` in {@link agentConfigDir}
+ * (`$XDG_CONFIG_HOME/openai-acp/config.json`, else `~/.config/openai-acp/config.json`).
  */
 export function defaultConfigPath(env: Record<string, string | undefined>): string {
   const explicit = env['OPENAI_ACP_CONFIG']?.trim();
   if (explicit) return explicit;
-  const xdg = env['XDG_CONFIG_HOME']?.trim();
-  const base = xdg && xdg.startsWith('/') ? xdg : join(env['HOME']?.trim() || homedir(), '.config');
-  return join(base, 'openai-acp', 'config.json');
+  return join(agentConfigDir(env), 'config.json');
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -5,7 +5,8 @@
  * an error message.
  */
 import { parse as parseDotEnv } from 'dotenv';
-import { parseProviderId, PROVIDER_IDS, type ProviderId } from './providers.js';
+import { parseProviderId, PROVIDER_IDS } from './providers.js';
+import type { ProviderId } from './provider-profiles.js';
 import { LOG_FORMATS, type LogFormat, type LogLevel } from '../log.js';
 import { ACCEPTED, invalid, InvalidValue, MAX_TIMER_MS, NOT_SENDABLE, parseBaseUrl, parseHeaders, parseInteger, parseModelList, parseTemperature, queryProblem, quote, type ConfigProblem } from './config-values.js';
 import { decodeQueryPiece, mergeQueries } from './query-string.js';
@@ -75,6 +76,8 @@ export interface Config {
   mcpStartupMs: number;
   /** Limit of one MCP tool call, in ms (`OPENAI_ACP_MCP_TOOL_TIMEOUT_MS`); default 60000. */
   mcpToolTimeoutMs: number;
+  /** Limit of one `fetch_url` call, redirects and body included, in ms (`OPENAI_ACP_FETCH_TIMEOUT_MS`); default 30000. */
+  fetchTimeoutMs: number;
   /** Whether `OPENAI_MODEL` (or `--model`) is set. */
   modelConfigured: boolean;
 }
@@ -113,6 +116,7 @@ export const CONFIG_DEFAULTS = {
   maxSteps: 50,
   mcpStartupMs: 10_000,
   mcpToolTimeoutMs: 60_000,
+  fetchTimeoutMs: 30_000,
 } as const satisfies Partial<Config>;
 
 /** The log levels, most severe first. */
@@ -186,6 +190,7 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
   const maxSteps = check('OPENAI_ACP_MAX_STEPS', 'a whole number of model requests, 1 or more', integer(1, 10_000));
   const mcpStartupMs = check('OPENAI_ACP_MCP_STARTUP_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
   const mcpToolTimeoutMs = check('OPENAI_ACP_MCP_TOOL_TIMEOUT_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
+  const fetchTimeoutMs = check('OPENAI_ACP_FETCH_TIMEOUT_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
   const inContainer = check('OPENAI_ACP_IN_CONTAINER', 'auto, true or false', (raw) => {
     const value = raw.toLowerCase();
     if (value === 'auto') return 'auto' as const;
@@ -218,6 +223,7 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
     maxSteps: maxSteps ?? CONFIG_DEFAULTS.maxSteps,
     mcpStartupMs: mcpStartupMs ?? CONFIG_DEFAULTS.mcpStartupMs,
     mcpToolTimeoutMs: mcpToolTimeoutMs ?? CONFIG_DEFAULTS.mcpToolTimeoutMs,
+    fetchTimeoutMs: fetchTimeoutMs ?? CONFIG_DEFAULTS.fetchTimeoutMs,
     inContainer: inContainer === 'auto' ? undefined : inContainer,
     endpointConfigured: read('OPENAI_BASE_URL', flags.baseUrl)[0] !== undefined || read('OPENAI_API_KEY')[0] !== undefined,
     modelConfigured: model !== undefined,

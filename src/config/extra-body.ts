@@ -7,17 +7,24 @@
  * - vLLM `{"chat_template_kwargs": {"enable_thinking": false}, "top_k": 20}`
  *   (https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html, extra parameters);
  * - any server: `{"seed": 42}`.
+ *
+ * Merged into each request by {@link mergeExtraBody}. Precedence, documented in the README: the
+ * agent's own `model`, `messages`, `stream` and `tools` always win; for every other field the
+ * extra value wins over the agent's (so `{"temperature": 0.2}` or `{"stream_options": {...}}`
+ * replace what the agent would send); nested objects are merged key by key, extra keys winning
+ * (`{"options": {"num_ctx": 8192}}` adds to an `options` object the body already has instead of
+ * replacing it).
  */
 import { invalid, InvalidValue } from './config-values.js';
 
 /** The accepted form, for {@link ConfigProblem.accepted}. */
 export const EXTRA_BODY_ACCEPTED = 'a JSON object of request fields, e.g. {"options":{"num_ctx":32768}} or {"top_k":20,"seed":42}';
 
-/** Request fields the agent always sets itself; extra values for them are ignored (see `mergeExtraBody`). */
-export const OWN_BODY_FIELDS: readonly string[] = ['model', 'messages', 'stream', 'tools'];
+/** Request fields the agent always sets itself; extra values for them are ignored (see {@link mergeExtraBody}). */
+const OWN_BODY_FIELDS: readonly string[] = ['model', 'messages', 'stream', 'tools'];
 
 /** Whether `value` is a plain JSON object (not an array, not null). */
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
+function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -40,4 +47,27 @@ export function parseExtraBody(raw: string): Record<string, unknown> | undefined
 export function checkExtraBody(value: unknown): Record<string, unknown> | undefined | InvalidValue {
   if (!isJsonObject(value)) return invalid(`is ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}, not an object`);
   return Object.keys(value).length > 0 ? value : undefined;
+}
+
+/** Deep merge of plain objects, `extra` winning; arrays and other values are replaced, not merged. */
+function mergeObjects(base: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(extra)) {
+    const current = out[key];
+    out[key] = isJsonObject(current) && isJsonObject(value) ? mergeObjects(current, value) : value;
+  }
+  return out;
+}
+
+/**
+ * The body with `extra` merged in (see the module comment for precedence). Pure: neither input is
+ * modified. `undefined` or `{}` returns `body` itself.
+ */
+export function mergeExtraBody(body: Record<string, unknown>, extra: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!extra || Object.keys(extra).length === 0) return body;
+  const allowed = Object.fromEntries(Object.entries(extra).filter(([key]) => !OWN_BODY_FIELDS.includes(key)));
+  const merged = mergeObjects(body, allowed);
+  // Our own fields keep their value, and their place in the key order.
+  for (const key of OWN_BODY_FIELDS) if (key in body) merged[key] = body[key];
+  return merged;
 }

@@ -7,10 +7,6 @@
 import { mergeQueries } from './query-string.js';
 import { PROVIDER_PROFILES, type ModelRule, type ProviderId, type ProviderProfile } from './provider-profiles.js';
 
-// The profile data and its types moved to provider-profiles.ts; re-exported so importers keep working.
-export { PROVIDER_PROFILES } from './provider-profiles.js';
-export type { AuthScheme, ModelRule, ProfileVariant, ProviderId, ProviderProfile, ReasoningSpelling } from './provider-profiles.js';
-
 /** Every provider id, in the order of {@link PROVIDER_PROFILES}; `generic` last. */
 export const PROVIDER_IDS: readonly ProviderId[] = Object.keys(PROVIDER_PROFILES) as ProviderId[];
 

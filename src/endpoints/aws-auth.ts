@@ -14,6 +14,7 @@
  *   URL is the runtime endpoint.
  */
 import { ProviderAuthError, type AuthorizeRequest } from '../openai/authorize.js';
+import { loadOnce } from '../load-once.js';
 import { refreshingValue } from './refreshing-value.js';
 import type { AwsCredentials, AwsCredentialSource, SigningTarget } from './aws-signing.lazy.js';
 
@@ -100,10 +101,8 @@ export interface AwsAuthOptions {
   now?: (() => number) | undefined;
 }
 
-type SigningModule = typeof import('./aws-signing.lazy.js');
-let signingModule: Promise<SigningModule> | undefined;
 /** The SDK code, loaded once per process when the first request is signed. */
-const loadSigning = (): Promise<SigningModule> => (signingModule ??= import('./aws-signing.lazy.js'));
+const loadSigning = loadOnce(() => import('./aws-signing.lazy.js'));
 
 /** The SDK's default chain, its code loaded on first call (`doctor` asks it directly). */
 export async function loadDefaultAwsCredentials(): Promise<AwsCredentialSource> {

@@ -12,6 +12,7 @@ import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { Hash } from '@smithy/hash-node';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
+import type { RequestToAuthorize } from '../openai/authorize.js';
 
 /** AWS credentials as the SDK resolves them. */
 export interface AwsCredentials {
@@ -43,21 +44,13 @@ export interface SigningTarget {
   service: string;
 }
 
-/** The request to sign: method, full URL, headers (as sent), exact body text. */
-export interface RequestToSign {
-  method: string;
-  url: string;
-  headers: Readonly<Record<string, string>>;
-  body: string | Uint8Array | undefined;
-}
-
 /**
  * Signs `request` with SigV4 and returns only the headers the signature adds (`authorization`,
  * `x-amz-date`, `x-amz-content-sha256`, and `x-amz-security-token` for temporary credentials).
  * The `host` header is signed as `url`'s host (with the port when there is one), which is what
  * Node sends. `signingDate` is the signature's time (tests pass a fixed one).
  */
-export async function signRequest(request: RequestToSign, target: SigningTarget, credentials: AwsCredentials, signingDate: Date): Promise<Record<string, string>> {
+export async function signRequest(request: RequestToAuthorize, target: SigningTarget, credentials: AwsCredentials, signingDate: Date): Promise<Record<string, string>> {
   const url = new URL(request.url);
   const query: Record<string, string | string[]> = {};
   for (const [name, value] of url.searchParams) {

@@ -9,6 +9,7 @@
  * `https://cognitiveservices.azure.com/.default`, `Authorization: Bearer`).
  */
 import { ProviderAuthError, type AuthorizeRequest } from '../openai/authorize.js';
+import { loadOnce } from '../load-once.js';
 import { refreshingValue } from './refreshing-value.js';
 
 /** The Entra ID scope of Azure OpenAI (Cognitive Services). */
@@ -53,9 +54,8 @@ export function azureCredentialFix(message: string): string {
   return 'run `az login`, or set AZURE_TENANT_ID, AZURE_CLIENT_ID and AZURE_CLIENT_SECRET, or use a managed or workload identity with the "Cognitive Services OpenAI User" role; or set the key in OPENAI_API_KEY';
 }
 
-type TokenModule = typeof import('./azure-token.lazy.js');
-let tokenModule: Promise<TokenModule> | undefined;
-const loadToken = (): Promise<TokenModule> => (tokenModule ??= import('./azure-token.lazy.js'));
+/** The SDK code, loaded once per process when the first token is asked for. */
+const loadToken = loadOnce(() => import('./azure-token.lazy.js'));
 
 /** A new `DefaultAzureCredential`, its code loaded on first call (`doctor` asks it directly). */
 export async function loadDefaultAzureCredential(): Promise<AzureTokenCredential> {

@@ -9,7 +9,8 @@ import type { FetchLike } from '../openai/http.js';
 import type { Logger } from '../log.js';
 import { ModelCatalog } from './model-catalog.js';
 import { serverWindowLookup, type ServerWindow } from './server-context.js';
-import { resolveEndpoint, type ProviderId, type ProviderProfile, type ResolvedEndpoint } from '../config/providers.js';
+import { resolveEndpoint, type ResolvedEndpoint } from '../config/providers.js';
+import type { ProviderId, ProviderProfile } from '../config/provider-profiles.js';
 import { AGENT_NAME, VERSION } from '../version.js';
 import { cloudAuthorizer, type CloudAuthDeps } from './cloud-auth.js';
 

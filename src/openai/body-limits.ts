@@ -1,6 +1,6 @@
 /**
  * Bounds on what is read from an endpoint, so that no answer can exhaust the agent's memory
- * (issue 11: a 100 MB error body peaked at 378 MiB RSS, a 50 MB SSE event at 542 MiB).
+ * (unbounded, a 100 MB error body peaked at 378 MiB RSS and a 50 MB SSE event at 542 MiB).
  */
 
 /**

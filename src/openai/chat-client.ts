@@ -25,7 +25,8 @@ import { nodeStream, type FetchInit, type FetchLike } from './http.js';
 import type { ByteAnswer } from './http-body.js';
 import { withAuthorization, type AuthorizeRequest } from './authorize.js';
 import type { Logger } from '../log.js';
-import { detectProvider, PROVIDER_PROFILES, type ProviderProfile } from '../config/providers.js';
+import { detectProvider } from '../config/providers.js';
+import { PROVIDER_PROFILES, type ProviderProfile } from '../config/provider-profiles.js';
 import { secretsOf } from '../config/config.js';
 import { buildChatRequestBody, buildChatRequestHeaders, requestShape, type ChatRequest } from './chat-request.js';
 import { delay, retryDelayMs } from './retry.js';
@@ -76,11 +77,6 @@ export interface StreamProgress {
   readonly finished: boolean;
   /** Called before each retry's wait. `attempt` counts from 1; `delayMs` in ms. */
   onRetry?(attempt: number, error: ProviderError, delayMs: number): void;
-  /**
-   * The consumer feeds a `TurnAccumulator`: plain text chunks may then arrive as `delta` items,
-   * recognised without `JSON.parse` (see `SseDecoderOptions.shapes`). @defaultValue false
-   */
-  readonly acceptsDeltas?: boolean;
 }
 
 /** The URL without its query, for logs (a query may carry a key). */
@@ -209,7 +205,7 @@ export class ChatCompletionsClient {
       if (!response.body) return;
       const contentType = response.headers.get('content-type') ?? '';
       if (/text\/html/i.test(contentType)) throw new ProviderProtocolError(url, HTML_ANSWER);
-      const decoder = createSseDecoder({ shapes: progress.acceptsDeltas === true, maxEventBytes: MAX_EVENT_BYTES });
+      const decoder = createSseDecoder({ maxEventBytes: MAX_EVENT_BYTES });
       let json: Uint8Array[] | undefined = contentType.includes('json') ? [] : undefined;
       let jsonSize = 0;
       let first = true;

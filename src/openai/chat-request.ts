@@ -5,9 +5,10 @@
  * Source: https://platform.openai.com/docs/api-reference/chat/create (`stream`, `stream_options`,
  * `max_completion_tokens`, `reasoning_effort`).
  */
-import { maxTokensParam, type MaxTokensParam, type ProviderProfile, type ReasoningSpelling } from '../config/providers.js';
+import { maxTokensParam, type MaxTokensParam } from '../config/providers.js';
+import type { ProviderProfile, ReasoningSpelling } from '../config/provider-profiles.js';
 import type { ChatMessage } from './openai-types.js';
-import { mergeExtraBody } from './extra-body.js';
+import { mergeExtraBody } from '../config/extra-body.js';
 
 /** One chat request, independent of the endpoint. */
 export interface ChatRequest {

@@ -12,11 +12,10 @@
  * - redirects are not followed (an API endpoint answers; a redirect is reported as its HTTP
  *   status) and no compression is asked for.
  *
- * Why not undici (npm or Node's global `fetch`): loading and compiling it and its llhttp
- * WebAssembly costs 13–25 MiB of RSS and ~30–90 ms at the first request (measured on Node 20 in
- * a bare process, one request: node:http +2 MiB, undici dispatcher API +13 MiB, Node's `fetch`
- * +15 MiB, undici's `fetch` +22 MiB), which alone breaks the 80 MiB peak-RSS target of
- * `npm run bench`; node:http uses Node's built-in C++ HTTP parser.
+ * Why not undici (npm or Node's global `fetch`): speed work, listed with its figures in
+ * ARCHITECTURE.md ("Speed work"): the agent on Node's `fetch` peaked 21 MiB higher (94 against
+ * 72 MiB, which alone breaks the 80 MiB target of `npm run bench`) and spent 47% more CPU on a
+ * 20,000-token turn; node:http uses Node's built-in C++ HTTP parser.
  *
  * Failures look like `fetch`'s: a request that gets no answer rejects with
  * `TypeError('fetch failed', { cause })` whose cause is the system error (`code` `ECONNREFUSED`,

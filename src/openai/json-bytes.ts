@@ -1,6 +1,6 @@
 /**
  * JSON without a whole-text copy of long strings: a request or record that carries a prompt of
- * tens of MB is otherwise held as a JSON string and again as its bytes (issue 11 item 6).
+ * tens of MB is otherwise held as a JSON string and again as its bytes.
  *
  * The JSON is produced as pieces of text: the short parts as `JSON.stringify` wrote them, and each
  * long string that needs no escaping as the very string the value holds (between two `"` pieces).

@@ -122,15 +122,6 @@ export interface ChatToolCall {
   extra_content?: Record<string, unknown>;
 }
 
-/**
- * A tool offered in the request's `tools` array. `parameters` is a JSON Schema `object`.
- * Source: https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools
- */
-export interface ChatTool {
-  type: 'function';
-  function: { name: string; description: string; parameters: Record<string, unknown> };
-}
-
 /** A content part of a user message in a request. */
 export type ChatRequestContentPart =
   | { type: 'text'; text: string }

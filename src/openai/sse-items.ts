@@ -15,13 +15,9 @@ import type { ChatCompletionChunk, ChatErrorObject } from './openai-types.js';
  *   not JSON, the error is `{ message: data }`.
  * - `skip`: nothing usable (empty data, non-JSON data, JSON that is not an object); `reason`
  *   says why, for logs.
- * - `delta`: only from a decoder with `shapes` on (`SseDecoderOptions` in sse.ts): a chunk whose
- *   only effect on a `TurnAccumulator` is this non-empty `content` (or reasoning) text, recognised
- *   without parsing it. Never produced by {@link classifySseEvent}.
  */
 export type SseItem =
   | { kind: 'chunk'; chunk: ChatCompletionChunk }
-  | { kind: 'delta'; field: 'content' | 'reasoning'; text: string }
   | { kind: 'done' }
   | { kind: 'error'; error: ChatErrorObject }
   | { kind: 'skip'; reason: string };
@@ -56,7 +52,7 @@ export function classifySseEvent(event: { event?: string | undefined; data: stri
   }
   const error = parsed['error'];
   // An error chunk may also carry the usage and a finish reason: as a chunk, the accumulator
-  // reports the error and keeps those (issue 11 item 17).
+  // reports the error and keeps those.
   if (isObject(error)) {
     return isObject(parsed['usage']) || Array.isArray(parsed['choices']) ? { kind: 'chunk', chunk: parsed as ChatCompletionChunk } : { kind: 'error', error: error as ChatErrorObject };
   }

@@ -17,7 +17,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { describeBytes } from './body-limits.js';
 import { classifySseEvent, type SseItem } from './sse-items.js';
-import { ShapeCache } from './sse-shapes.js';
 
 export { classifySseEvent, type SseItem } from './sse-items.js';
 
@@ -42,12 +41,6 @@ export interface SseDecoder {
 /** Options of {@link createSseDecoder}. */
 export interface SseDecoderOptions {
   /**
-   * Recognise chunks shaped like the last plain text chunk without `JSON.parse` and yield them as
-   * `delta` items (see {@link ShapeCache}). For consumers that feed a `TurnAccumulator`, which
-   * produces the same events either way. @defaultValue false
-   */
-  shapes?: boolean;
-  /**
    * Longest event, in bytes: {@link SseDecoder.push} throws {@link SseEventTooLargeError} as soon as
    * the event being received is longer, so that its bytes are not kept. @defaultValue no limit
    */
@@ -70,7 +63,6 @@ export class SseEventTooLargeError extends Error {
  */
 export function createSseDecoder(options: SseDecoderOptions = {}): SseDecoder {
   const text = new TextDecoder('utf-8', { fatal: false });
-  const shapes = options.shapes ? new ShapeCache() : undefined;
   let out: SseItem[] = [];
   const maxEventBytes = options.maxEventBytes ?? Infinity;
   /** Bytes of the event being received (since the last line end after a dispatched event). */
@@ -79,7 +71,7 @@ export function createSseDecoder(options: SseDecoderOptions = {}): SseDecoder {
   const parser = createParser({
     onEvent(message: EventSourceMessage) {
       dispatched = true;
-      out.push(shapes && message.event !== 'error' ? shapes.classify(message.data) : classifySseEvent(message));
+      out.push(classifySseEvent(message));
     },
     // Unknown fields (such as a line " data: …" with a leading space) are ignored, as the
     // WHATWG rules say; nothing to report.

@@ -58,11 +58,6 @@ export function isAnswered(turn: TurnRecord): boolean {
   return Boolean(turn.assistant) || (turn.steps?.length ?? 0) > 0;
 }
 
-/** The user and assistant messages of one turn (see {@link answerMessages}). */
-export function turnMessages(turn: TurnRecord, rules: ToolMessageRules = PLAIN_RULES): ChatMessage[] {
-  return [{ role: 'user', content: promptToUserContent(turn.prompt) }, ...answerMessages(turn, rules)];
-}
-
 /**
  * The part of the conversation the model still sees: turns after the latest `/clear` or
  * `/compact`, or from the latest turn compacted inside (its `context.summary` then replaces what

@@ -9,7 +9,7 @@ import { bytesOf } from '../openai/json-bytes.js';
 import { compareSummaries } from './session-list.js';
 import type { SessionRecord, SessionSummary, StoredSession } from './session-records.js';
 import { parseSessionText, summarizeSessionBytes, toStoredSession, type Warn } from './session-text.js';
-import { createWarn, isValidSessionId, serializeHeader, serializeRecordPieces, SessionStoreError, type SessionStore } from './store-base.js';
+import { createWarn, isValidSessionId, serializeHeader, serializeRecord, serializeRecordPieces, SessionStoreError, type SessionStore } from './store-base.js';
 
 /** Runs `work` after every earlier call for the same key has settled. */
 function createSerializer() {
@@ -69,10 +69,10 @@ export class FileSessionStore implements SessionStore {
     return join(this.dir, `${sessionId}.jsonl`);
   }
 
-  async create(session: { sessionId: string; cwd: string; createdAt: string }): Promise<void> {
+  async create(session: { sessionId: string; cwd: string; createdAt: string }, records: readonly SessionRecord[] = []): Promise<void> {
     const { sessionId } = session;
     if (!isValidSessionId(sessionId)) throw new SessionStoreError('invalid-id', String(sessionId), `invalid session id ${JSON.stringify(sessionId)}`);
-    const data = serializeHeader(sessionId, session);
+    const data = [serializeHeader(sessionId, session), ...records.map((record) => serializeRecord(sessionId, record))].join('\n');
     await this.serialize(sessionId, async () => {
       const file = this.file(sessionId);
       // A leading dot keeps temporary files out of listings (ids start with a letter or digit).

@@ -20,12 +20,13 @@ export class MemorySessionStore implements SessionStore {
     this.warn = createWarn(logger);
   }
 
-  async create(session: { sessionId: string; cwd: string; createdAt: string }): Promise<void> {
+  async create(session: { sessionId: string; cwd: string; createdAt: string }, records: readonly SessionRecord[] = []): Promise<void> {
     const { sessionId } = session;
     if (!isValidSessionId(sessionId)) throw new SessionStoreError('invalid-id', String(sessionId), `invalid session id ${JSON.stringify(sessionId)}`);
     const header = serializeHeader(sessionId, session);
     if (this.sessions.has(sessionId)) throw new SessionStoreError('exists', sessionId, `session ${sessionId} already exists`);
-    this.sessions.set(sessionId, [piecesOf([header])]);
+    const lines = records.map((record) => serializeRecordPieces(sessionId, record));
+    this.sessions.set(sessionId, [piecesOf([header]), ...lines]);
   }
 
   async append(sessionId: string, record: SessionRecord): Promise<void> {

@@ -3,7 +3,8 @@
  * whole file's text into a {@link StoredSession} or a {@link SessionSummary} is in
  * `session-text.ts`. Pure (no I/O); the file format itself is described in `session-store.ts`.
  */
-import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
+import type { ContentBlock, PlanEntry } from '@agentclientprotocol/sdk/unstable';
+import { isTurnCheckpoint, type TurnCheckpoint } from './checkpoints.js';
 
 /** A completed (or cancelled/failed-with-partial-output) prompt turn. */
 export interface TurnRecord {
@@ -32,6 +33,10 @@ export interface TurnRecord {
    * `stubbed` tool results, oldest first, were sent as stubs (`turn/context-fit.ts`).
    */
   context?: { summary?: string; summarizedSteps?: number; stubbed?: number };
+  /** The plan as the turn left it, when the model wrote one in it (the whole list). */
+  plan?: PlanEntry[];
+  /** What `/undo` needs: the files the turn changed and the commands it ran. */
+  checkpoint?: TurnCheckpoint;
 }
 
 /** One model answer that called tools, and what each call gave back. */
@@ -87,8 +92,14 @@ export interface CompactRecord {
   summary: string;
 }
 
+/** `/undo`: the latest turn before this record (not undone already) is no longer part of the conversation. */
+export interface UndoRecord {
+  type: 'undo';
+  at: string;
+}
+
 /** One line of a session file after the header. */
-export type SessionRecord = TurnRecord | MetaRecord | ClearRecord | CompactRecord;
+export type SessionRecord = TurnRecord | MetaRecord | ClearRecord | CompactRecord | UndoRecord;
 
 /** A session as loaded: the header, the meta records merged, and the history. */
 export interface StoredSession {
@@ -138,6 +149,13 @@ const isStep = (step: unknown) =>
       Array.isArray(r.content),
   );
 
+const PLAN_STATUSES: readonly unknown[] = ['pending', 'in_progress', 'completed'];
+const PLAN_PRIORITIES: readonly unknown[] = ['high', 'medium', 'low'];
+/** Whether `value` is a list of ACP `PlanEntry`s. */
+export function isPlan(value: unknown): value is PlanEntry[] {
+  return Array.isArray(value) && value.every((e) => isObject(e) && typeof e.content === 'string' && PLAN_STATUSES.includes(e.status) && PLAN_PRIORITIES.includes(e.priority));
+}
+
 /**
  * `value` as a {@link SessionRecord} when it is one (extra fields kept), else undefined. Checks
  * the fields each type requires and the types of the optional ones.
@@ -157,7 +175,11 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
         (usage === undefined || (isObject(usage) && optNumber(usage.inputTokens) && optNumber(usage.outputTokens) && optNumber(usage.totalTokens))) &&
         (v.steps === undefined || (Array.isArray(v.steps) && v.steps.every(isStep))) &&
         (v.context === undefined || (isObject(v.context) && optString(v.context.summary) && optNumber(v.context.summarizedSteps) && optNumber(v.context.stubbed)));
-      return ok ? (v as unknown as TurnRecord) : undefined;
+      if (!ok) return undefined;
+      // A plan or checkpoint that does not read back is left out, not the whole turn.
+      if (v.plan !== undefined && !isPlan(v.plan)) delete v.plan;
+      if (v.checkpoint !== undefined && !isTurnCheckpoint(v.checkpoint)) delete v.checkpoint;
+      return v as unknown as TurnRecord;
     }
     case 'meta': {
       const options = v.options;
@@ -166,6 +188,8 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
     }
     case 'clear':
       return v as unknown as ClearRecord;
+    case 'undo':
+      return v as unknown as UndoRecord;
     case 'compact':
       return typeof v.summary === 'string' ? (v as unknown as CompactRecord) : undefined;
     default:

@@ -138,6 +138,10 @@ export function toStoredSession(sessionId: string, parsed: { header: SessionHead
       if (record.title !== undefined) session.title = record.title;
       if (record.model !== undefined) session.model = record.model;
       if (record.options) Object.assign(session.options, record.options);
+    } else if (record.type === 'undo') {
+      // The latest turn still in the conversation is taken out.
+      const index = session.records.findLastIndex((r) => r.type === 'turn');
+      if (index !== -1) session.records.splice(index, 1);
     } else {
       session.records.push(record);
     }

@@ -1,6 +1,6 @@
 /**
  * Prompt blocks as they can be stored: a client may send blocks that `JSON.stringify` cannot
- * write (a `_meta` nested 10,000 deep overflows the stack; issue 11 item 13). The turn is still
+ * write (a `_meta` nested 10,000 deep overflows the stack). The turn is still
  * saved, without the parts that cannot be written, rather than lost.
  */
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';

@@ -16,11 +16,13 @@ export interface SessionStore {
   /** The directory, or undefined for the memory store. */
   readonly dir: string | undefined;
   /**
-   * Records a new session durably.
+   * Records a new session durably, with `records` after its header when given (a fork): the
+   * session appears whole, records and all, or not at all.
    * @throws SessionStoreError `invalid-id` for an id outside {@link SESSION_ID_PATTERN}, `exists`
-   *   when the session already exists, `invalid-record` when cwd or createdAt is not a string.
+   *   when the session already exists, `invalid-record` when cwd or createdAt is not a string or
+   *   a record would not load back.
    */
-  create(session: { sessionId: string; cwd: string; createdAt: string }): Promise<void>;
+  create(session: { sessionId: string; cwd: string; createdAt: string }, records?: readonly SessionRecord[]): Promise<void>;
   /**
    * Appends one record; resolves once it is on disk. Appends from one store to one session keep
    * their call order.

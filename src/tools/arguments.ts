@@ -5,6 +5,7 @@
  * booleans as strings (`"true"`), `null` for an omitted optional parameter, JSON encoded twice.
  */
 import { BUILTIN_TOOLS, builtinTool, isBuiltinToolName, type ParameterSpec } from './definitions.js';
+import { decodeArguments, echoArguments as echo } from './json-arguments.js';
 import type { BuiltinToolName } from './tool-types.js';
 
 /** Checked arguments: only known parameters, each of its declared type (unknown properties are dropped). */
@@ -23,6 +24,9 @@ export interface SearchFilesArgs { pattern: string; path?: string; glob?: string
 /** `run_command` arguments once checked. */
 export interface RunCommandArgs { command: string; cwd?: string; timeout_ms?: number }
 
+/** `fetch_url` arguments once checked. */
+export interface FetchUrlArgs { url: string }
+
 /** The checked argument shape of each built-in tool. */
 export interface BuiltinArgs {
   read_file: ReadFileArgs;
@@ -31,13 +35,11 @@ export interface BuiltinArgs {
   list_directory: ListDirectoryArgs;
   search_files: SearchFilesArgs;
   run_command: RunCommandArgs;
+  fetch_url: FetchUrlArgs;
 }
 
 /** The result of {@link parseToolArguments}: the checked arguments, or an error text for the model. */
 export type ParsedArguments = { ok: true; args: ToolArguments } | { ok: false; error: string };
-
-/** How many characters of the model's raw arguments are quoted back in an error. */
-export const ECHO_LIMIT = 200;
 
 /**
  * Parses and checks the raw `arguments` string of a tool call.
@@ -49,17 +51,9 @@ export const ECHO_LIMIT = 200;
  */
 export function parseToolArguments(name: string, raw: string, available?: readonly string[]): ParsedArguments {
   if (!isBuiltinToolName(name)) return { ok: false, error: unknownToolError(name, available) };
-  let value: unknown = {};
-  if (raw.trim() !== '') {
-    try {
-      value = JSON.parse(raw);
-      // Some models encode the object twice: "{\"path\": …}".
-      if (typeof value === 'string' && value.trim().startsWith('{')) value = JSON.parse(value);
-    } catch (error) {
-      return { ok: false, error: `${name}: the arguments are not valid JSON (${(error as Error).message}). ${signature(name)}. You sent: ${echo(raw)}` };
-    }
-  }
-  return validateToolArguments(name, value, raw);
+  const decoded = decodeArguments(raw);
+  if (!decoded.ok) return { ok: false, error: `${name}: the arguments are not valid JSON (${decoded.reason}). ${signature(name)}. You sent: ${echo(raw)}` };
+  return validateToolArguments(name, decoded.value, raw);
 }
 
 /**
@@ -146,7 +140,3 @@ function safeJson(value: unknown): string {
   }
 }
 
-/** The text cut to `limit` characters with an ellipsis, so an error never carries a whole file back. */
-function echo(text: string, limit = ECHO_LIMIT): string {
-  return text.length <= limit ? text : `${text.slice(0, limit)}…(${text.length - limit} more characters)`;
-}

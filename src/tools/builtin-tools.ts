@@ -1,11 +1,12 @@
 /**
  * Runs a built-in tool call: checks its arguments, dispatches to the tool, and turns a
- * {@link ToolError} into a failed outcome for the model. The entry point of the tools layer for
- * the agent loop (with `presentToolCall` for the announcement).
+ * {@link ToolError} into a failed outcome for the model. The tool-call runner calls it after
+ * announcing the call with `presentToolCall` (present.ts).
  */
 import type { BuiltinArgs } from './arguments.js';
 import { validateToolArguments } from './arguments.js';
 import { executeRunCommand } from './command-tool.js';
+import { executeFetchUrl } from './fetch/fetch-url.js';
 import { executeEditFile, executeReadFile, executeWriteFile } from './file-tools.js';
 import { formatListing, listDirectory } from './local/list-directory.js';
 import { formatSearch, searchFiles } from './local/search-files.js';
@@ -14,15 +15,6 @@ import { textContent } from './present.js';
 import type { BuiltinContext, BuiltinOutcome } from './tool-context.js';
 import { ToolError, type BuiltinToolName } from './tool-types.js';
 import { resolveToolPath } from './workspace.js';
-
-// The layer's public surface in one import for the agent loop.
-export { presentToolCall } from './present.js';
-export type { BuiltinContext, BuiltinOutcome } from './tool-context.js';
-export { BUILTIN_TOOLS, builtinChatTools, builtinTool, isBuiltinToolName, readOnlyToolNames } from './definitions.js';
-export { parseToolArguments, validateToolArguments, unknownToolError } from './arguments.js';
-export { createLocalBackend } from './local/local-backend.js';
-export { capForModel } from './output-cap.js';
-export { confine, isInside, relativeForTitle, resolveToolPath } from './workspace.js';
 
 /**
  * Runs one built-in tool call.
@@ -64,6 +56,8 @@ async function dispatch<N extends BuiltinToolName>(name: N, args: BuiltinArgs[N]
       return executeEditFile(args as BuiltinArgs['edit_file'], ctx);
     case 'run_command':
       return executeRunCommand(args as BuiltinArgs['run_command'], ctx);
+    case 'fetch_url':
+      return executeFetchUrl((args as BuiltinArgs['fetch_url']).url, ctx.signal, ctx.fetch);
     case 'list_directory': {
       const listing = await listDirectory(resolveToolPath((args as BuiltinArgs['list_directory']).path ?? '.', ctx.roots), ctx.roots, ctx.signal);
       const text = formatListing(listing, ctx.roots.cwd);

@@ -96,6 +96,9 @@ export function createClientBackend(options: { client: AgentContext; sessionId: 
         throw clientRefusal(`write ${path}`, error);
       }
     },
+    // ACP has no stat or delete: the client's files are asked about on the shared disk.
+    ...(local.fileExists ? { fileExists: local.fileExists } : {}),
+    ...(local.deleteFile ? { deleteFile: local.deleteFile } : {}),
     async runCommand(command, run) {
       if (!capabilities.terminal) return local.runCommand(command, run);
       return runInClientTerminal(client, sessionId, command, run);

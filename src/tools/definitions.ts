@@ -1,5 +1,5 @@
 /**
- * The six built-in tools as data: their parameters (one list that yields both the JSON Schema sent
+ * The built-in tools as data: their parameters (one list that yields both the JSON Schema sent
  * in the request's `tools` array and the words of the argument errors given back to the model),
  * their ACP `kind`, and which permission they need.
  *
@@ -9,6 +9,7 @@
  */
 import type { ToolKind } from '@agentclientprotocol/sdk/unstable';
 import type { BuiltinToolName } from './tool-types.js';
+import { PLAN_TOOL_NAME } from './plan-tool.js';
 
 /** One parameter of a built-in tool. */
 export interface ParameterSpec {
@@ -26,8 +27,11 @@ export interface ParameterSpec {
   minimum?: number;
 }
 
-/** What a permission check needs to know about a tool: `edit` (changes files), `execute` (runs commands) or nothing. */
-export type ToolMutation = 'edit' | 'execute' | false;
+/**
+ * What a permission check needs to know about a tool: `edit` (changes files), `execute` (runs
+ * commands), `fetch` (reaches the network: changes nothing here, but asks in `ask`-like modes) or nothing.
+ */
+export type ToolMutation = 'edit' | 'execute' | 'fetch' | false;
 
 /** A built-in tool: its request schema source, how the client shows it, what permission it needs. */
 export interface BuiltinToolDefinition {
@@ -122,11 +126,21 @@ export const BUILTIN_TOOLS: readonly BuiltinToolDefinition[] = [
       { name: 'timeout_ms', type: 'integer', required: false, minimum: 1, description: 'Time limit in milliseconds. Default 120000, at most 600000.', note: 'milliseconds' },
     ],
   },
+  {
+    name: 'fetch_url',
+    description: 'GET a web page or file over http(s). HTML comes back as Markdown.',
+    kind: 'fetch',
+    mutates: 'fetch',
+    params: [{ name: 'url', type: 'string', required: true, description: 'The http or https URL.' }],
+  },
 ];
 
 const byName = new Map<string, BuiltinToolDefinition>(BUILTIN_TOOLS.map((tool) => [tool.name, tool]));
 
-/** True when `name` is one of the built-in tools. */
+/** The built-in tool names, the plan tool's included (the names MCP tools are named apart from). */
+export const BUILTIN_TOOL_NAMES: ReadonlySet<string> = new Set([...byName.keys(), PLAN_TOOL_NAME]);
+
+/** True when `name` is one of the built-in tools defined here (the plan tool is not: it has its own module). */
 export function isBuiltinToolName(name: string): name is BuiltinToolName {
   return byName.has(name);
 }
@@ -161,13 +175,16 @@ export function toChatTool(tool: BuiltinToolDefinition): ChatToolDefinition {
 
 /**
  * The request `tools` entries for the built-in tools, in offering order.
- * @param names - which tools to include; default all six (pass {@link readOnlyToolNames}() for the read-only mode).
+ * @param names - which tools to include; default all (pass {@link readOnlyToolNames}() for the read-only mode).
  */
 export function builtinChatTools(names: readonly BuiltinToolName[] = BUILTIN_TOOLS.map((t) => t.name)): ChatToolDefinition[] {
   return BUILTIN_TOOLS.filter((t) => names.includes(t.name)).map(toChatTool);
 }
 
-/** The tools that change nothing (`mutates === false`): `read_file`, `list_directory`, `search_files`. */
+/**
+ * The tools that change nothing: `read_file`, `list_directory`, `search_files`, and `fetch_url`
+ * (which asks for permission in the modes that offer only these).
+ */
 export function readOnlyToolNames(): BuiltinToolName[] {
-  return BUILTIN_TOOLS.filter((t) => t.mutates === false).map((t) => t.name);
+  return BUILTIN_TOOLS.filter((t) => t.mutates === false || t.mutates === 'fetch').map((t) => t.name);
 }

@@ -26,6 +26,14 @@ export function numberLines(lines: readonly string[], first: number): string {
   return lines.map((line, i) => `${first + i}\t${line}`).join('\n');
 }
 
+/**
+ * True when the backend knows the file is not there: then it is not read at all (a client asked
+ * for a missing file answers with an error that acpx, for one, prints to the user).
+ */
+async function knownMissing(abs: string, ctx: BuiltinContext): Promise<boolean> {
+  return (await ctx.backend.fileExists?.(abs, ctx.signal)) === false;
+}
+
 /** The confined absolute path and its title form. */
 async function target(path: string, ctx: BuiltinContext): Promise<{ abs: string; rel: string }> {
   const abs = await confine(resolveToolPath(path, ctx.roots), ctx.roots);
@@ -77,10 +85,12 @@ export async function executeWriteFile(args: WriteFileArgs, ctx: BuiltinContext)
   const { abs, rel } = await target(args.path, ctx);
   // The old text only feeds the diff: any failure to read it (missing, binary, a client that
   // answers "not found" with an error of its own) means "no old text", except a refusal or a cancel.
-  const oldText = await ctx.backend.readTextFile(abs, ctx.signal).catch((error: unknown) => {
-    if (ctx.signal.aborted || (error instanceof ToolError && (error.code === 'outside_workspace' || error.code === 'is_directory'))) throw error;
-    return null;
-  });
+  const oldText = (await knownMissing(abs, ctx))
+    ? null
+    : await ctx.backend.readTextFile(abs, ctx.signal).catch((error: unknown) => {
+        if (ctx.signal.aborted || (error instanceof ToolError && (error.code === 'outside_workspace' || error.code === 'is_directory'))) throw error;
+        return null;
+      });
   await ctx.backend.writeTextFile(abs, args.content, ctx.signal);
   const lines = countLines(args.content);
   const what = oldText === null ? 'new file' : `replaced ${formatCount(countLines(oldText))} lines`;
@@ -108,6 +118,7 @@ export async function executeEditFile(args: EditFileArgs, ctx: BuiltinContext): 
   const { abs, rel } = await target(args.path, ctx);
   let oldText: string | null;
   try {
+    if (await knownMissing(abs, ctx)) throw new ToolError(`no such file: ${abs}`, 'not_found');
     oldText = await ctx.backend.readTextFile(abs, ctx.signal);
   } catch (error) {
     if (!(error instanceof ToolError && error.code === 'not_found')) throw error;

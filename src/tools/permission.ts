@@ -10,7 +10,7 @@
 import type { PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk/unstable';
 
 /** The session modes, in the order they are offered. `ask` is the default. */
-export const SESSION_MODES = ['ask', 'accept-edits', 'read-only', 'full-access'] as const;
+export const SESSION_MODES = ['ask', 'accept-edits', 'plan', 'read-only', 'full-access'] as const;
 /** One session mode. */
 export type SessionMode = (typeof SESSION_MODES)[number];
 /** The mode of a session that never chose one. */
@@ -23,8 +23,8 @@ export function isSessionMode(value: unknown): value is SessionMode {
 
 /** What a call needs permission for. */
 export interface PermissionSubject {
-  /** `edit` (writes files), `execute` (runs commands or MCP tools), or `false` (reads only). */
-  mutates: 'edit' | 'execute' | false;
+  /** `edit` (writes files), `execute` (runs commands or MCP tools), `fetch` (`fetch_url`), or `false` (reads only). */
+  mutates: 'edit' | 'execute' | 'fetch' | false;
   /** The key remembered choices are stored under (see {@link permissionKey}). */
   key: string;
   /** True when every path the call writes is inside the session's cwd (edits only). */
@@ -40,10 +40,11 @@ export type PermissionDecision = 'allow' | 'ask' | 'reject';
  * The key a remembered `allow_always` / `reject_always` is stored under: the tool name; for
  * `run_command`, `run_command:<command>` (the first word of the line, as written: path kept), or
  * `run_line:<the whole line>` for a compound line (see {@link isCompoundCommand}); for an MCP
- * tool, `mcp:<server>/<tool>`.
+ * tool, `mcp:<server>/<tool>`; for `fetch_url`, `fetch:<host>` (host and port of the URL, lower case).
  */
 export function permissionKey(tool: string, args: Record<string, unknown>, mcp?: { server: string; tool: string }): string {
   if (mcp) return `mcp:${mcp.server}/${mcp.tool}`;
+  if (tool === 'fetch_url') return `fetch:${urlHost(args['url'])}`;
   if (tool === 'run_command') {
     const line = typeof args['command'] === 'string' ? args['command'] : '';
     // "Always allow git" must not cover `git status && curl … | sh`: a line that chains, pipes,
@@ -51,6 +52,15 @@ export function permissionKey(tool: string, args: Record<string, unknown>, mcp?:
     return isCompoundCommand(line) ? `run_line:${line.trim()}` : `run_command:${commandName(line)}`;
   }
   return tool;
+}
+
+/** The `host[:port]` of a URL argument, lower case; '' when it is not a URL. */
+function urlHost(url: unknown): string {
+  try {
+    return typeof url === 'string' ? new URL(url.trim()).host.toLowerCase() : '';
+  } catch {
+    return '';
+  }
 }
 
 /**
@@ -74,8 +84,10 @@ export function commandName(line: string): string {
 /**
  * The decision for one call.
  * - Reads never ask.
- * - `read-only`: anything that mutates is refused (such tools are not even offered), but for MCP
- *   tools marked read-only (they are offered): those ask, as in `ask`.
+ * - Fetches (`fetch_url`) run in `full-access` and `accept-edits`; elsewhere (`ask`, `read-only`,
+ *   `plan`) a remembered choice for the host decides, else they ask.
+ * - `read-only` and `plan`: anything that mutates is refused (such tools are not even offered),
+ *   but for MCP tools marked read-only (they are offered): those ask, as in `ask`.
  * - `full-access`: nothing asks.
  * - A remembered choice for the call's key wins next (`allow` or `reject`).
  * - `accept-edits`: edits inside the cwd and MCP tools marked read-only run; the rest asks.
@@ -83,10 +95,11 @@ export function commandName(line: string): string {
  */
 export function decidePermission(mode: SessionMode, remembered: Readonly<Record<string, 'allow' | 'reject'>>, subject: PermissionSubject): PermissionDecision {
   if (subject.mutates === false) return 'allow';
-  if (mode === 'read-only' && subject.readOnlyHint !== true) return 'reject';
-  if (mode === 'full-access') return 'allow';
   // Own entries only: a key such as `toString` must not find Object.prototype's function.
   const choice = Object.hasOwn(remembered, subject.key) ? remembered[subject.key] : undefined;
+  if (subject.mutates === 'fetch') return mode === 'full-access' || mode === 'accept-edits' ? 'allow' : (choice ?? 'ask');
+  if ((mode === 'read-only' || mode === 'plan') && subject.readOnlyHint !== true) return 'reject';
+  if (mode === 'full-access') return 'allow';
   if (choice === 'allow' || choice === 'reject') return choice;
   if (mode === 'accept-edits' && ((subject.mutates === 'edit' && subject.insideCwd === true) || subject.readOnlyHint === true)) return 'allow';
   return 'ask';
@@ -144,6 +157,7 @@ export function alwaysScope(key: string): string {
   }
   if (key.startsWith('run_line:')) return 'this exact command line';
   if (key.startsWith('mcp:')) return `the MCP tool ${key.slice(4)}`;
+  if (key.startsWith('fetch:')) return `fetches from ${key.slice('fetch:'.length) || 'this host'}`;
   if (key === 'write_file' || key === 'edit_file') return `${key === 'write_file' ? 'file writes' : 'file edits'}`;
   return key;
 }

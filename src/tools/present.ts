@@ -80,6 +80,10 @@ export function presentToolCall(name: BuiltinToolName | string, args: Record<str
       const command = str('command');
       return { title: command ? shorten(command.replace(/\s*\n\s*/g, ' ').trim(), MAX_TITLE_COMMAND) : 'Run command', kind };
     }
+    case 'fetch_url': {
+      const url = str('url');
+      return { title: url ? `Fetch ${shorten(url.trim(), MAX_TITLE_COMMAND)}` : 'Fetch', kind };
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * What a built-in tool needs to run: where it acts, the workspace, the turn's abort signal, limits.
  */
+import type { FetchLimits } from './fetch/fetch-url.js';
 import type { ToolBackend, ToolOutcome, WorkspaceRoots } from './tool-types.js';
 
 /** Default time limit of `run_command`, in ms: 120 s. */
@@ -24,6 +25,8 @@ export interface BuiltinContext {
   commandTimeoutMs?: number;
   /** Most bytes of command output kept (the tail). @defaultValue 1 MiB */
   outputByteLimit?: number;
+  /** Limits of `fetch_url` (time, the model's share of a page). */
+  fetch?: FetchLimits | undefined;
   /** Called with the client terminal's id as soon as a command runs in one (to embed it in a `tool_call_update`). */
   onTerminal?: (terminalId: string) => Promise<void>;
 }

@@ -10,7 +10,7 @@
 import type { ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk/unstable';
 
 /** The built-in tools, by the name the model calls them. */
-export type BuiltinToolName = 'read_file' | 'write_file' | 'edit_file' | 'list_directory' | 'search_files' | 'run_command';
+export type BuiltinToolName = 'read_file' | 'write_file' | 'edit_file' | 'list_directory' | 'search_files' | 'run_command' | 'fetch_url';
 
 /**
  * A tool failure meant for the model: its `message` is given back as the tool's result (and the
@@ -101,6 +101,18 @@ export interface ToolBackend {
    * @throws {ToolError} outside the workspace (local), the client refusing
    */
   writeTextFile(path: string, content: string, signal: AbortSignal): Promise<void>;
+  /**
+   * Whether the file exists, asked without reading it (so a client is never asked for a file that
+   * is not there, which some show the user as an error): `true` or `false` when known,
+   * `undefined` when this backend cannot tell (then read it to find out). Absent: cannot tell.
+   */
+  fileExists?(path: string, signal: AbortSignal): Promise<boolean | undefined>;
+  /**
+   * Removes a file (for `/undo` of a file a turn created). ACP has no `fs/*` method for it, so
+   * this is always the local disk. Absent: files cannot be removed.
+   * @throws {ToolError} outside the workspace, a directory, no permission; a missing file is no error.
+   */
+  deleteFile?(path: string, signal: AbortSignal): Promise<void>;
   /**
    * Runs a shell command line. A client terminal is released after `release()` is called on the
    * returned handle (the caller first sends the `tool_call_update` that embeds it).

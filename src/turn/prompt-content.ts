@@ -15,9 +15,8 @@ import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import type { ChatRequestContentPart } from '../openai/openai-types.js';
 
 /**
- * The text a non-image block contributes to the message. Consecutive text blocks are joined
- * as they came (clients split text around mentions); flattened resources stand on lines of
- * their own.
+ * The text a non-image block contributes to the message. Flattened resources stand on lines of
+ * their own; consecutive text blocks are set apart by {@link promptToUserContent}.
  */
 export function blockToText(block: Exclude<ContentBlock, { type: 'image' }>): string {
   switch (block.type) {
@@ -55,21 +54,32 @@ export function imageToPart(block: Extract<ContentBlock, { type: 'image' }>): Ch
   return { type: 'image_url', image_url: { url } };
 }
 
+/** What sets two consecutive text blocks apart: a blank line. */
+export const TEXT_BLOCK_SEPARATOR = '\n\n';
+
 /**
  * The `content` of the user message for a prompt: a plain string when there is no image (the
  * form every server accepts), else an array of `text` and `image_url` parts in prompt order.
+ * Two text blocks in a row are set apart by {@link TEXT_BLOCK_SEPARATOR} unless a line break
+ * already stands between them: they are separate messages (CodeCompanion sends a cancelled
+ * prompt again as an extra block before the new one), never one run-on sentence. Text around a
+ * mention (text, resource_link, text) is not affected.
  */
 export function promptToUserContent(prompt: readonly ContentBlock[]): string | ChatRequestContentPart[] {
   const parts: ChatRequestContentPart[] = [];
   let text = '';
+  let previous: ContentBlock['type'] | undefined;
   for (const block of prompt) {
     if (block.type === 'image') {
       if (trimNewlines(text)) parts.push({ type: 'text', text: trimNewlines(text) });
       text = '';
       parts.push(imageToPart(block));
     } else {
-      text += blockToText(block);
+      const piece = blockToText(block);
+      if (previous === 'text' && block.type === 'text' && text !== '' && !text.endsWith('\n') && !piece.startsWith('\n')) text += TEXT_BLOCK_SEPARATOR;
+      text += piece;
     }
+    previous = block.type;
   }
   if (parts.length === 0) return trimNewlines(text);
   if (trimNewlines(text)) parts.push({ type: 'text', text: trimNewlines(text) });
@@ -79,12 +89,6 @@ export function promptToUserContent(prompt: readonly ContentBlock[]): string | C
 /** Drops the line breaks that flattened resources add at the very start or end. */
 function trimNewlines(text: string): string {
   return text.replace(/^\n+|\n+$/g, '');
-}
-
-/** The plain-text rendering of user content (for titles, logs and history summaries). */
-export function userContentText(content: string | ChatRequestContentPart[]): string {
-  if (typeof content === 'string') return content;
-  return content.map((part) => (part.type === 'text' ? part.text : '[image]')).join('\n');
 }
 
 function nameOfUri(uri: string): string {

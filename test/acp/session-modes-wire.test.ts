@@ -41,7 +41,7 @@ describe('session modes over ACP', () => {
     const conn = await agentOn(dir);
     const answer = await conn.agent.request('session/new', { cwd: dir, mcpServers: [] });
     expect(answer.modes?.currentModeId).toBe('ask');
-    expect(answer.modes?.availableModes.map((m) => m.id)).toEqual(['ask', 'accept-edits', 'read-only', 'full-access']);
+    expect(answer.modes?.availableModes.map((m) => m.id)).toEqual(['ask', 'accept-edits', 'plan', 'read-only', 'full-access']);
     expect(modeOption(answer.configOptions)).toMatchObject({ currentValue: 'ask', category: 'mode' });
   });
 

@@ -52,12 +52,12 @@ describe('initialize', () => {
     const persistent = await agentOn(newDir());
     const caps = (await persistent.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })).agentCapabilities;
     expect(caps?.loadSession).toBe(true);
-    expect(caps?.sessionCapabilities).toEqual({ list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {} });
+    expect(caps?.sessionCapabilities).toEqual({ list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {}, fork: {} });
     const memory = await agentOn('off');
     const memCaps = (await memory.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} })).agentCapabilities;
     expect(memCaps?.loadSession).toBe(false);
     // In memory only: nothing to list, resume, close or delete; extra workspace roots still work.
-    expect(memCaps?.sessionCapabilities ?? {}).toEqual({ additionalDirectories: {} });
+    expect(memCaps?.sessionCapabilities ?? {}).toEqual({ additionalDirectories: {}, fork: {} });
   });
 });
 
@@ -197,12 +197,12 @@ describe('titles, close and delete', () => {
 });
 
 describe('slash commands', () => {
-  it('advertises /clear, /compact and /help after session/new', async () => {
+  it('advertises /clear, /compact, /undo and /help after session/new', async () => {
     const conn = await agentOn(newDir());
     const sessionId = await conn.newSession();
     await new Promise((resolve) => setTimeout(resolve, 20));
     const update = conn.notifications.find((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'available_commands_update');
-    expect((update?.update as { availableCommands: { name: string }[] }).availableCommands.map((c) => c.name)).toEqual(['clear', 'compact', 'help']);
+    expect((update?.update as { availableCommands: { name: string }[] }).availableCommands.map((c) => c.name)).toEqual(['clear', 'compact', 'undo', 'help', 'init']);
   });
 
   it('/help answers without asking the model; /clear makes the next request start afresh', async () => {

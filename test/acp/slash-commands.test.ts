@@ -100,8 +100,8 @@ describe('parseSlashCommand on any text', () => {
 });
 
 describe('the advertised commands', () => {
-  it('are clear, compact and help, each with a description', () => {
-    expect(SLASH_COMMANDS.map((command) => command.name)).toEqual(['clear', 'compact', 'help']);
+  it('are clear, compact, undo, help and init, each with a description', () => {
+    expect(SLASH_COMMANDS.map((command) => command.name)).toEqual(['clear', 'compact', 'undo', 'help', 'init']);
     for (const command of SLASH_COMMANDS) expect(command.description.length).toBeGreaterThan(10);
   });
 

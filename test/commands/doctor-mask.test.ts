@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeHeaders, describeSecret, maskQuery, maskUrl, scrubSecrets } from '../../src/commands/mask.js';
+import { describeHeaders, describeSecret, maskQuery, maskUrl } from '../../src/commands/mask.js';
+import { scrubSecrets } from '../../src/redact.js';
 import { secretsOf } from '../../src/config/config.js';
 
 describe('describeSecret', () => {

@@ -42,6 +42,7 @@ describe('loadConfig defaults', () => {
       maxSteps: 50,
       mcpStartupMs: 10_000,
       mcpToolTimeoutMs: 60_000,
+      fetchTimeoutMs: 30_000,
     });
   });
 

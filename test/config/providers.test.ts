@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildChatRequestBody, requestShape } from '../../src/openai/chat-request.js';
-import {
-  detectProvider,
-  maxTokensParam,
-  normalizeBaseUrl,
-  parseProviderId,
-  PROVIDER_IDS,
-  PROVIDER_PROFILES,
-  reasoningEffortLevels,
-  resolveEndpoint,
-  type EndpointInput,
-  type ProviderId,
-} from '../../src/config/providers.js';
+import { detectProvider, maxTokensParam, normalizeBaseUrl, parseProviderId, PROVIDER_IDS, reasoningEffortLevels, resolveEndpoint, type EndpointInput } from '../../src/config/providers.js';
+import { PROVIDER_PROFILES, type ProviderId } from '../../src/config/provider-profiles.js';
 
 describe('resolveEndpoint: URL, headers and /models per provider', () => {
   const KEY = 'k-123456';

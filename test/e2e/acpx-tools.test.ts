@@ -15,9 +15,9 @@ import { STDIO_SERVER } from '../tools/mcp/helpers.js';
 const servers = fakeServerPool();
 const tempDir = tempDirs('openai-acp-acpx-tools-');
 
-function acpx(server: FakeOpenAI, cwd: string, policy: '--approve-all' | '--deny-all', prompt: string, extra: string[] = []): Promise<AcpxRun> {
+function acpx(server: FakeOpenAI, cwd: string, policy: '--approve-all' | '--deny-all', prompt: string, extra: string[] = [], format: 'json' | 'text' = 'json'): Promise<AcpxRun> {
   const home = tempDir();
-  return runAcpx(prompt, { cwd, args: [policy, ...extra], env: { HOME: home, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0' } });
+  return runAcpx(prompt, { cwd, format, args: [policy, ...extra], env: { HOME: home, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0' } });
 }
 
 const messages = acpxMessages;
@@ -56,6 +56,16 @@ it('acpx --approve-all: read through fs/read_text_file, edit on disk, command in
   const tool3 = server.requests[3]!.body.messages.filter((m: any) => m.role === 'tool').at(-1);
   expect(tool3.content).toContain('out-42');
   expect(all.find((m) => m.result?.stopReason)?.result.stopReason).toBe('end_turn');
+});
+
+it('acpx: creating a new file shows no error (the agent does not ask acpx to read a file that is not there)', async () => {
+  const cwd = tempDir();
+  const server = await servers(script([{ calls: [['write_file', { path: 'hello.txt', content: 'hi\n' }]] }, { text: 'Created.' }]));
+  const run = await acpx(server, cwd, '--approve-all', 'create hello.txt', [], 'text');
+  expect(run.code, run.stderr.slice(-2000)).toBe(0);
+  expect(readFileSync(join(cwd, 'hello.txt'), 'utf8')).toBe('hi\n');
+  expect(run.stdout).toContain('Created.');
+  expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/\[error\]|Resource not found/);
 });
 
 it('acpx --deny-all: the edit is refused, the file stays, the model is told', async () => {

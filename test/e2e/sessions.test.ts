@@ -150,7 +150,7 @@ describe('session/list, close and delete over stdio', () => {
     agents.push(agent);
     const init = await initialize(agent);
     expect(init.result.agentCapabilities.loadSession).toBe(false);
-    expect(init.result.agentCapabilities.sessionCapabilities).toEqual({ additionalDirectories: {} });
+    expect(init.result.agentCapabilities.sessionCapabilities).toEqual({ additionalDirectories: {}, fork: {} });
     expect(agent.stderr()).toMatch(/warn/i);
   });
 });

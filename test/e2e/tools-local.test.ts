@@ -52,7 +52,7 @@ describe('agent loop with local tools (client without fs/terminal)', () => {
     expect(JSON.stringify(done.content)).toContain('alpha');
     expect(agent.text(result.sessionId)).toContain('It says alpha and beta.');
     // First request offers the six tools; the second carries the assistant tool call and its result.
-    expect(server.requests[0]!.body.tools.map((t: any) => t.function.name).sort()).toEqual(['edit_file', 'list_directory', 'read_file', 'run_command', 'search_files', 'write_file']);
+    expect(server.requests[0]!.body.tools.map((t: any) => t.function.name).sort()).toEqual(['edit_file', 'fetch_url', 'list_directory', 'read_file', 'run_command', 'search_files', 'update_plan', 'write_file']);
     const second = server.requests[1]!.body.messages;
     const assistant = second.find((m: any) => m.role === 'assistant');
     expect(assistant).toMatchObject({ content: null, tool_calls: [{ id: 'call_1_0', type: 'function', function: { name: 'read_file' } }] });
@@ -97,7 +97,7 @@ describe('agent loop with local tools (client without fs/terminal)', () => {
     writeFileSync(join(cwd, 'a.txt'), 'one\n');
     const { server, agent } = await startAgent(script([{ calls: [['edit_file', { path: 'a.txt', old_string: 'one', new_string: 'two' }]] }, { text: 'done' }]));
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
-    expect(result.modes.availableModes.map((m: any) => m.id)).toEqual(['ask', 'accept-edits', 'read-only', 'full-access']);
+    expect(result.modes.availableModes.map((m: any) => m.id)).toEqual(['ask', 'accept-edits', 'plan', 'read-only', 'full-access']);
     expect(result.configOptions.find((o: any) => o.category === 'mode').currentValue).toBe('ask');
     await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
     const answer = await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'edit' }] });
@@ -106,7 +106,7 @@ describe('agent loop with local tools (client without fs/terminal)', () => {
     expect(agent.messages.some((m) => m.method === 'session/request_permission')).toBe(false);
     await agent.request('session/set_config_option', { sessionId: result.sessionId, configId: 'mode', value: 'read-only' });
     await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'again' }] });
-    expect(server.requests.at(-1)!.body.tools.map((t: any) => t.function.name).sort()).toEqual(['list_directory', 'read_file', 'search_files']);
+    expect(server.requests.at(-1)!.body.tools.map((t: any) => t.function.name).sort()).toEqual(['fetch_url', 'list_directory', 'read_file', 'search_files', 'update_plan']);
   });
 
   it('stops a loop of the same call with max_turn_requests, and at the step limit', async () => {

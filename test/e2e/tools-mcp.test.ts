@@ -17,7 +17,7 @@ afterEach(() => {
   for (const agent of agents.splice(0)) agent.kill();
 });
 
-const BUILTINS = ['edit_file', 'list_directory', 'read_file', 'run_command', 'search_files', 'write_file'];
+const BUILTINS = ['edit_file', 'fetch_url', 'list_directory', 'read_file', 'run_command', 'search_files', 'update_plan', 'write_file'];
 
 async function startAgent(handler: ChatHandler, env: Record<string, string> = {}) {
   const server = await servers(handler);

@@ -115,6 +115,9 @@ export function spawnAgent(env: Record<string, string>, args: string[] = []): Ag
           resolve(message);
         });
       });
+      // A request nobody awaits (the test ended, or killed the agent first) must not turn into an
+      // unhandled rejection 15 s later in the next file: workers outlive files (vitest.config.ts).
+      answered.catch(() => undefined);
       send({ jsonrpc: '2.0', id, method, params, ...extra });
       return answered;
     },

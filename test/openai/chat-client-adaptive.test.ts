@@ -11,7 +11,7 @@ import { ChatCompletionsClient, type ChatRequest } from '../../src/openai/chat-c
 import { createEndpoint } from '../../src/endpoints/endpoint.js';
 import { ProviderHttpError } from '../../src/openai/errors.js';
 import { createLogger } from '../../src/log.js';
-import { PROVIDER_PROFILES, type ProviderId } from '../../src/config/providers.js';
+import { PROVIDER_PROFILES, type ProviderId } from '../../src/config/provider-profiles.js';
 import { httpError, startFakeOpenAI, streamText, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { connectInProcess, type InProcess } from '../helpers/in-process.js';
 

@@ -19,7 +19,7 @@ describe('TurnAccumulator with many deltas', () => {
         acc.push(chunk({ reasoning_content: piece }));
         reasoning += piece;
       } else {
-        acc.push(i % 2 === 0 ? chunk({ content: piece }) : { kind: 'delta', field: 'content', text: piece });
+        acc.push(chunk(i % 2 === 0 ? { content: piece } : { content: [{ type: 'text', text: piece }] }));
         text += piece;
       }
       if (i % 401 === 0) expect(acc.result().text).toBe(text);

@@ -4,7 +4,7 @@
  */
 import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
-import { CLEARED_TEXT, compactedText, liveConversation, turnMessages, type ConversationRecord } from '../../src/sessions/conversation.js';
+import { CLEARED_TEXT, compactedText, liveConversation, type ConversationRecord } from '../../src/sessions/conversation.js';
 import { replayUpdates } from '../../src/acp/replay.js';
 import type { ClearRecord, CompactRecord, TurnRecord } from '../../src/sessions/session-store.js';
 
@@ -19,9 +19,11 @@ const turn = (question: string, answer = `answer to ${question}`, reasoning = ''
 });
 const clear = (): ClearRecord => ({ type: 'clear', at });
 const compact = (summary: string): CompactRecord => ({ type: 'compact', at, summary });
+/** The messages one answered turn gives the model. */
+const turnMessages = (record: TurnRecord) => liveConversation([record]).turns[0] ?? [];
 const questions = (records: readonly ConversationRecord[]) => liveConversation(records).turns.map((messages) => messages[0]!.content);
 
-describe('turnMessages', () => {
+describe('the messages of one turn', () => {
   it('gives the user message and the assistant message', () => {
     expect(turnMessages(turn('hi', 'hello'))).toEqual([
       { role: 'user', content: 'hi' },
@@ -29,16 +31,12 @@ describe('turnMessages', () => {
     ]);
   });
 
-  it('leaves out an assistant message that said nothing (a cancelled or failed turn)', () => {
-    expect(turnMessages(turn('hi', ''))).toEqual([{ role: 'user', content: 'hi' }]);
-  });
-
   it('does not send the reasoning back', () => {
     const messages = turnMessages(turn('hi', 'hello', 'secret thoughts'));
     expect(JSON.stringify(messages)).not.toContain('secret thoughts');
   });
 
-  it('joins several text blocks and keeps an image as a content part', () => {
+  it('sets several text blocks apart and keeps an image as a content part', () => {
     const prompt: ContentBlock[] = [
       { type: 'text', text: 'look at ' },
       { type: 'text', text: 'this' },
@@ -48,7 +46,7 @@ describe('turnMessages', () => {
     expect(user).toEqual({
       role: 'user',
       content: [
-        { type: 'text', text: 'look at this' },
+        { type: 'text', text: 'look at \n\nthis' },
         { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
       ],
     });

@@ -33,6 +33,15 @@ describe.each([
   ['file store', openFileStore],
   ['memory store', openMemoryStore],
 ] as const)('%s', (_name, open) => {
+  it('creates a session with records after its header (a fork), whole', async () => {
+    const { store } = await open();
+    const records: SessionRecord[] = [turn('one', isoAt(1)), meta(isoAt(2), { title: 'copy (fork)', options: { mode: 'plan' } })];
+    await store.create({ sessionId: 'f1', cwd: CWD, createdAt: isoAt(0) }, records);
+    const loaded = await store.load('f1');
+    expect(loaded).toMatchObject({ title: 'copy (fork)', options: { mode: 'plan' }, updatedAt: isoAt(2), records: [records[0]] });
+    expect((await store.list()).map((s) => s.sessionId)).toEqual(['f1']);
+  });
+
   it('returns what was appended, in order, with the meta records merged', async () => {
     const { store } = await open();
     await store.create({ sessionId: 's1', cwd: CWD, createdAt: isoAt(0) });

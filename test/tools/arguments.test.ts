@@ -58,7 +58,7 @@ describe('parseToolArguments', () => {
   });
 
   it('lists the available tools for an unknown name', () => {
-    expect(error(parseToolArguments('Read', '{}'))).toBe('There is no tool named "Read". Available tools: read_file, write_file, edit_file, list_directory, search_files, run_command.');
+    expect(error(parseToolArguments('Read', '{}'))).toBe('There is no tool named "Read". Available tools: read_file, write_file, edit_file, list_directory, search_files, run_command, fetch_url.');
     expect(error(parseToolArguments('nope', '{}', ['read_file', 'mcp__x']))).toContain('Available tools: read_file, mcp__x.');
   });
 });

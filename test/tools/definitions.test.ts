@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_TOOLS, builtinChatTools, builtinTool, isBuiltinToolName, readOnlyToolNames } from '../../src/tools/definitions.js';
 
 describe('built-in tool definitions', () => {
-  it('offers the six tools with names valid on every provider', () => {
+  it('offers the seven tools with names valid on every provider', () => {
     const tools = builtinChatTools();
-    expect(tools.map((t) => t.function.name)).toEqual(['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_command']);
+    expect(tools.map((t) => t.function.name)).toEqual(['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_command', 'fetch_url']);
     for (const tool of tools) {
       expect(tool.type).toBe('function');
       expect(tool.function.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
@@ -23,6 +23,7 @@ describe('built-in tool definitions', () => {
       list_directory: [['path'], []],
       search_files: [['pattern', 'path', 'glob'], ['pattern']],
       run_command: [['command', 'cwd', 'timeout_ms'], ['command']],
+      fetch_url: [['url'], ['url']],
     });
     const read = builtinChatTools(['read_file'])[0]!;
     expect(read.function.parameters.properties.offset).toEqual({ type: 'integer', description: 'First line to read, 1-based. Default 1.' });
@@ -38,9 +39,11 @@ describe('built-in tool definitions', () => {
       ['list_directory', 'search', false],
       ['search_files', 'search', false],
       ['run_command', 'execute', 'execute'],
+      ['fetch_url', 'fetch', 'fetch'],
     ]);
-    expect(readOnlyToolNames()).toEqual(['read_file', 'list_directory', 'search_files']);
-    expect(builtinChatTools(readOnlyToolNames()).map((t) => t.function.name)).toEqual(['read_file', 'list_directory', 'search_files']);
+    // fetch_url changes nothing here: offered in read-only mode, where it asks.
+    expect(readOnlyToolNames()).toEqual(['read_file', 'list_directory', 'search_files', 'fetch_url']);
+    expect(builtinChatTools(readOnlyToolNames()).map((t) => t.function.name)).toEqual(['read_file', 'list_directory', 'search_files', 'fetch_url']);
   });
 
   it('knows its names', () => {

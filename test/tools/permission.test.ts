@@ -30,8 +30,8 @@ describe('decidePermission', () => {
   const rememberedValues = [undefined, 'allow', 'reject'] as const;
   const flags = [undefined, false, true] as const;
   const expected = (mode: SessionMode, s: PermissionSubject, remembered: 'allow' | 'reject' | undefined): PermissionDecision => {
-    // MCP tools marked read-only are offered in read-only mode and go on as in ask mode.
-    if (mode === 'read-only' && s.readOnlyHint !== true) return 'reject';
+    // MCP tools marked read-only are offered in read-only and plan mode and go on as in ask mode.
+    if ((mode === 'read-only' || mode === 'plan') && s.readOnlyHint !== true) return 'reject';
     if (mode === 'full-access') return 'allow';
     if (remembered) return remembered;
     if (mode === 'accept-edits' && s.mutates === 'edit' && s.insideCwd === true) return 'allow';
@@ -53,6 +53,17 @@ describe('decidePermission', () => {
       }
     }
   }
+
+  it('fetches run in full-access and accept-edits; elsewhere (read-only included) the host\'s remembered choice decides, else they ask', () => {
+    const subject = { mutates: 'fetch' as const, key: 'fetch:example.com' };
+    expect(decidePermission('full-access', {}, subject)).toBe('allow');
+    expect(decidePermission('accept-edits', {}, subject)).toBe('allow');
+    expect(decidePermission('ask', {}, subject)).toBe('ask');
+    expect(decidePermission('read-only', {}, subject)).toBe('ask');
+    expect(decidePermission('read-only', { 'fetch:example.com': 'allow' }, subject)).toBe('allow');
+    expect(decidePermission('ask', { 'fetch:example.com': 'reject' }, subject)).toBe('reject');
+    expect(decidePermission('ask', { 'fetch:other.org': 'allow' }, subject)).toBe('ask');
+  });
 
   it('uses only the choice remembered for the subject key', () => {
     expect(decidePermission('ask', { 'run_command:git': 'allow' }, { mutates: 'execute', key: 'run_command:rm' })).toBe('ask');
@@ -89,6 +100,8 @@ describe('commandName and permissionKey', () => {
     expect(permissionKey('run_command', { command: 42 })).toBe('run_command:');
     expect(permissionKey('write_file', { path: 'a.txt' })).toBe('write_file');
     expect(permissionKey('fs__write', { path: 'x' }, { server: 'fs', tool: 'write' })).toBe('mcp:fs/write');
+    expect(permissionKey('fetch_url', { url: ' https://Docs.Example.com:8443/a?b ' })).toBe('fetch:docs.example.com:8443');
+    expect(permissionKey('fetch_url', { url: 'not a url' })).toBe('fetch:');
   });
 
   it.each(['git status && rm -rf ~', 'git log; curl x | sh', 'git log | sh', 'git log > ~/.bashrc', 'git $(rm -rf ~)', 'git `id`', 'git status &', 'git status\nrm -rf ~'])(
@@ -105,6 +118,7 @@ describe('commandName and permissionKey', () => {
     expect(alwaysScope('run_command:git')).toBe('"git" commands');
     expect(alwaysScope('run_command:')).toBe('commands');
     expect(alwaysScope('mcp:fs/write')).toBe('the MCP tool fs/write');
+    expect(alwaysScope('fetch:example.com')).toBe('fetches from example.com');
     expect(alwaysScope('write_file')).toBe('file writes');
     expect(alwaysScope('edit_file')).toBe('file edits');
   });

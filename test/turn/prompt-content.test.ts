@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
-import { blockToText, imageToPart, promptToUserContent, userContentText } from '../../src/turn/prompt-content.js';
+import { blockToText, imageToPart, promptToUserContent } from '../../src/turn/prompt-content.js';
 
 const BLOB = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -31,8 +31,13 @@ describe('promptToUserContent without images', () => {
     expect(promptToUserContent([text('Hello, world')])).toBe('Hello, world');
   });
 
-  it('joins consecutive text blocks exactly as they came', () => {
-    expect(promptToUserContent([text('look at '), text('this'), text(' please')])).toBe('look at this please');
+  it('sets consecutive text blocks apart with a blank line (a re-sent cancelled prompt stays its own message)', () => {
+    expect(promptToUserContent([text('count slowly'), text('after cancel, still alive?')])).toBe('count slowly\n\nafter cancel, still alive?');
+    expect(promptToUserContent([text('a\n'), text('b'), text('\nc')])).toBe('a\nb\nc');
+  });
+
+  it('keeps text around a mention as it came', () => {
+    expect(promptToUserContent([text('see'), link('a.ts', 'file:///a.ts'), text('now')])).toBe('see\n[Resource: a.ts <file:///a.ts>]\nnow');
   });
 
   it('flattens a resource_link with its name and URI', () => {
@@ -136,12 +141,5 @@ describe('images', () => {
 
   it('an image alone gives a single part, no empty text parts', () => {
     expect(promptToUserContent([image('AAAA')])).toEqual([{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }]);
-  });
-});
-
-describe('userContentText', () => {
-  it('renders a string as is and parts with [image]', () => {
-    expect(userContentText('hi')).toBe('hi');
-    expect(userContentText([{ type: 'text', text: 'a' }, { type: 'image_url', image_url: { url: 'data:x' } }])).toBe('a\n[image]');
   });
 });

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { ToolError, type CommandOptions, type CommandResult, type LineRange, type ToolBackend, type WorkspaceRoots } from '../tool-types.js';
 import { confine, realTarget } from '../workspace.js';
@@ -34,6 +35,15 @@ export function createLocalBackend(roots: WorkspaceRoots, options: LocalBackendO
     where: { read: 'local', write: 'local', terminal: 'local' },
     readTextFile: async (file, signal, range) => linesOf(await readLocalText(await confine(file, roots), signal, maxReadBytes), range),
     writeTextFile: async (file, content, signal) => writeLocalText(await confine(file, roots), content, signal),
+    fileExists: async (file) => localFileExists(await confine(file, roots), roots.cwd),
+    deleteFile: async (file, signal) => {
+      signal.throwIfAborted();
+      const target = await confine(file, roots);
+      if ((await stat(target).catch(() => undefined))?.isDirectory()) throw new ToolError(`${file} is a directory; not removed`, 'is_directory');
+      await unlink(target).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw fsToolError(error, file);
+      });
+    },
     runCommand: async (command: string, commandOptions: CommandOptions): Promise<CommandResult & { release: () => Promise<void> }> => {
       const cwd = await confine(commandOptions.cwd, roots);
       const info = await stat(cwd).catch(() => undefined);
@@ -42,6 +52,17 @@ export function createLocalBackend(roots: WorkspaceRoots, options: LocalBackendO
       return { ...result, release: async () => undefined };
     },
   };
+}
+
+/**
+ * Whether `file` exists on this machine's disk: `true`, `false` when it is missing but the
+ * session's `cwd` is here (so the workspace is this disk), `undefined` when even the cwd is not
+ * (an agent in a container, its client's files elsewhere: only the client can tell).
+ */
+export async function localFileExists(file: string, cwd: string): Promise<boolean | undefined> {
+  const info: Stats | undefined = await stat(file).catch(() => undefined);
+  if (info) return true;
+  return (await stat(cwd).catch(() => undefined))?.isDirectory() ? false : undefined;
 }
 
 /**

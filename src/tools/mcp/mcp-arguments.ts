@@ -6,9 +6,7 @@
  * Source: MCP `tools/call` `arguments` is an object
  * (https://modelcontextprotocol.io/specification/2025-06-18/server/tools#calling-tools).
  */
-
-/** How many characters of the model's raw arguments are quoted back in an error. */
-const ECHO_LIMIT = 200;
+import { decodeArguments, echoArguments } from '../json-arguments.js';
 
 /** The parsed arguments, or an error text for the model. */
 export type McpArguments = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
@@ -18,20 +16,10 @@ export type McpArguments = { ok: true; args: Record<string, unknown> } | { ok: f
  * Empty or whitespace means `{}`; `null` too. Never throws.
  */
 export function parseMcpArguments(name: string, raw: string): McpArguments {
-  if (raw.trim() === '') return { ok: true, args: {} };
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-    // Some models encode the object twice: "{\"text\": …}".
-    if (typeof value === 'string' && value.trim().startsWith('{')) value = JSON.parse(value);
-  } catch (error) {
-    return { ok: false, error: `${name}: the arguments are not valid JSON (${(error as Error).message}). You sent: ${echo(raw)}` };
-  }
+  const decoded = decodeArguments(raw);
+  if (!decoded.ok) return { ok: false, error: `${name}: the arguments are not valid JSON (${decoded.reason}). You sent: ${echoArguments(raw)}` };
+  const value = decoded.value;
   if (value === null) return { ok: true, args: {} };
-  if (typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: `${name}: the arguments must be a JSON object. You sent: ${echo(raw)}` };
+  if (typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: `${name}: the arguments must be a JSON object. You sent: ${echoArguments(raw)}` };
   return { ok: true, args: value as Record<string, unknown> };
-}
-
-function echo(raw: string): string {
-  return raw.length > ECHO_LIMIT ? `${raw.slice(0, ECHO_LIMIT)}… (${raw.length} characters)` : raw;
 }

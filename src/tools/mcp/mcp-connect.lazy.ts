@@ -14,7 +14,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { existsSync } from 'node:fs';
@@ -23,6 +23,8 @@ import type { Logger } from '../../log.js';
 import type { StartFailure } from './mcp-messages.js';
 import { redactUrl, startFailureReason } from './mcp-messages.js';
 import { ensureExited } from './mcp-process.js';
+import { listAllPrompts, listAllTools } from './mcp-lists.js';
+import type { McpPromptInfo, McpPromptMessage } from './mcp-prompts.js';
 import type { McpToolInfo } from './mcp-tools.js';
 
 /** Which transport a connection uses. */
@@ -40,6 +42,10 @@ export interface McpConnection {
    * connection or an output-schema mismatch; the caller turns that into words.
    */
   callTool(tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs: number }): Promise<CallToolResult | { toolResult: unknown }>;
+  /** The server's prompts as last listed (refreshed on `notifications/prompts/list_changed`); empty without the prompts capability. */
+  prompts(): readonly McpPromptInfo[];
+  /** `prompts/get`: the prompt's messages. Rejects as {@link callTool} does. */
+  getPrompt(name: string, args: Record<string, string>, options: { signal?: AbortSignal; timeoutMs: number }): Promise<McpPromptMessage[]>;
   /** Closes the client and transport; for stdio also makes sure the process is gone. Never rejects. */
   close(): Promise<void>;
 }
@@ -66,8 +72,6 @@ export interface ConnectOptions {
 /** The outcome of {@link connectMcpServer}. `cleanup` settles when a failed start left nothing running. */
 export type ConnectOutcome = { ok: true; connection: McpConnection } | { ok: false; reason: string; cleanup: Promise<void> };
 
-/** Most `tools/list` pages read; a server that keeps sending cursors is cut off here. */
-const MAX_PAGES = 100;
 /** Last stderr lines kept for a failure message, and their longest kept length. */
 const STDERR_TAIL = 5;
 const STDERR_LINE = 300;
@@ -84,19 +88,6 @@ const toRecord = (pairs: readonly { name: string; value: string }[] | undefined)
 function lazyOutputValidator(): jsonSchemaValidator {
   let validator: AjvJsonSchemaValidator | undefined;
   return { getValidator: (schema) => (validator ??= new AjvJsonSchemaValidator()).getValidator(schema) };
-}
-
-/** Every page of `tools/list`. */
-async function listAllTools(client: Client, timeoutMs: number, signal?: AbortSignal): Promise<McpToolInfo[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page += 1) {
-    const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs, signal });
-    tools.push(...result.tools);
-    cursor = result.nextCursor;
-    if (cursor === undefined) break;
-  }
-  return tools;
 }
 
 /** Logs each stderr line of a stdio server at debug and keeps the last few for failure messages. */
@@ -122,16 +113,26 @@ function followStderr(transport: StdioClientTransport, server: string, logger: L
   return tail;
 }
 
-/** A started client and its live tool list. */
+/** A started client and its live tool and prompt lists. */
 interface Started {
   client: Client;
   tools: () => McpToolInfo[];
+  prompts: () => McpPromptInfo[];
 }
 
 /** One attempt: connect `transport` with a fresh client and list its tools. Throws what the SDK throws. */
 async function attempt(transport: Transport, kind: McpTransportKind, server: string, options: ConnectOptions, onSpawned?: () => void): Promise<Started> {
   const { logger, signal, timeoutMs } = options;
   let tools: McpToolInfo[] = [];
+  let prompts: McpPromptInfo[] = [];
+  const relistPrompts = (): void => {
+    listAllPrompts(client, timeoutMs)
+      .then((fresh) => {
+        prompts = fresh;
+        options.onToolsChanged?.();
+      })
+      .catch((error: unknown) => logger.warn(`MCP server "${server}": could not list its changed prompts`, { server, error: String(error) }));
+  };
   // One re-list at a time; a change announced meanwhile triggers one more afterwards.
   let relisting = false;
   let again = false;
@@ -155,15 +156,17 @@ async function attempt(transport: Transport, kind: McpTransportKind, server: str
       });
   };
   // autoRefresh is off because the SDK re-lists only the first page; we list every page.
-  const client: Client = new Client(options.clientInfo, { jsonSchemaValidator: lazyOutputValidator(), listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: relist } } });
+  const client: Client = new Client(options.clientInfo, { jsonSchemaValidator: lazyOutputValidator(), listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: relist }, prompts: { autoRefresh: false, debounceMs: 100, onChanged: relistPrompts } } });
   const connecting = client.connect(transport, { signal, timeout: timeoutMs });
   // The SDK spawns synchronously inside connect(): the pid is known now, before any await.
   onSpawned?.();
   await connecting;
   // A server without the tools capability (prompts or resources only) is ready with no tools.
   if (client.getServerCapabilities()?.tools !== undefined) tools = await listAllTools(client, timeoutMs, signal);
-  logger.debug(`MCP server "${server}" is ready`, { server, transport: kind, tools: tools.length });
-  return { client, tools: () => tools };
+  // Prompts become slash commands; a server that fails to list them still serves its tools.
+  if (client.getServerCapabilities()?.prompts !== undefined) prompts = await listAllPrompts(client, timeoutMs, signal).catch(() => []);
+  logger.debug(`MCP server "${server}" is ready`, { server, transport: kind, tools: tools.length, prompts: prompts.length });
+  return { client, tools: () => tools, prompts: () => prompts };
 }
 
 /** A ready connection around a started client. */
@@ -178,6 +181,8 @@ function connection(started: Started, kind: McpTransportKind, pid: number | unde
     pid,
     tools: started.tools,
     callTool: (tool, args, { signal, timeoutMs }) => client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: timeoutMs }),
+    prompts: started.prompts,
+    getPrompt: async (name, args, { signal, timeoutMs }) => (await client.getPrompt({ name, arguments: args }, { signal, timeout: timeoutMs })).messages as McpPromptMessage[],
     close: () => (closing ??= shutDown(client, pid)),
   };
 }

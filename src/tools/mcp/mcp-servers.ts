@@ -23,6 +23,7 @@ import { callFailureText, plainMessage, startFailureNotice, stillStartingNotice,
 import type { McpCallResult } from './mcp-result.js';
 import { mcpErrorResult, toMcpCallResult } from './mcp-result.js';
 import { startServer } from './mcp-start.js';
+import type { McpPromptInfo, McpPromptMessage } from './mcp-prompts.js';
 import type { McpToolDescriptor } from './mcp-tools.js';
 import { describeMcpTools } from './mcp-tools.js';
 
@@ -197,6 +198,27 @@ export class McpServers {
       signal?.throwIfAborted();
       this.#options.logger.debug(`MCP tool call failed`, { server: entry.name, tool, error: plainMessage(error) });
       return mcpErrorResult(callFailureText(error, { server: entry.name, tool, timeoutMs }));
+    }
+  }
+
+  /** The prompts of the ready servers, with their server's name, in the order of `mcpServers`. */
+  prompts(): { server: string; prompt: McpPromptInfo }[] {
+    return this.#entries.flatMap((entry) => (entry.status.state === 'ready' && entry.connection ? entry.connection.prompts().map((prompt) => ({ server: entry.name, prompt })) : []));
+  }
+
+  /**
+   * `prompts/get` of `server`'s prompt `name`: its messages, or an error in plain words (server
+   * not running, timeout, the server's own error). Rejects only when `signal` aborts.
+   */
+  async getPrompt(server: string, name: string, args: Record<string, string>, { signal }: { signal?: AbortSignal } = {}): Promise<{ ok: true; messages: McpPromptMessage[] } | { ok: false; error: string }> {
+    signal?.throwIfAborted();
+    const entry = this.#entries.find((candidate) => candidate.name === server);
+    if (!entry || entry.status.state !== 'ready' || !entry.connection) return { ok: false, error: `MCP server "${server}" is not running` };
+    try {
+      return { ok: true, messages: await entry.connection.getPrompt(name, args, { signal, timeoutMs: this.#options.toolTimeoutMs }) };
+    } catch (error) {
+      signal?.throwIfAborted();
+      return { ok: false, error: `MCP server "${server}" could not give its prompt "${name}": ${plainMessage(error)}` };
     }
   }
 

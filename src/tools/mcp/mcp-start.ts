@@ -4,6 +4,7 @@
  * aborted, closing whatever that start yields later (so no process is left behind).
  */
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
+import { loadOnce } from '../../load-once.js';
 import type { Logger } from '../../log.js';
 import type { ConnectOptions, ConnectOutcome, McpConnection } from './mcp-connect.lazy.js';
 import { plainMessage, startFailureReason } from './mcp-messages.js';
@@ -23,17 +24,17 @@ export type StartResult = { ok: true; connection: McpConnection } | { ok: false;
 /** After an abandoned start, how long its own (more precise) failure reason is awaited. */
 const ABANDON_GRACE_MS = 250;
 
-let connectModule: Promise<typeof import('./mcp-connect.lazy.js')> | undefined;
+/** The MCP SDK code, loaded when the first session with MCP servers starts one. */
+const loadConnect = loadOnce(() => import('./mcp-connect.lazy.js'));
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /** Loads the lazy chunk and connects. Never rejects. */
 async function connect(config: McpServer, options: ConnectOptions): Promise<ConnectOutcome> {
   try {
-    const { connectMcpServer } = await (connectModule ??= import('./mcp-connect.lazy.js'));
+    const { connectMcpServer } = await loadConnect();
     return await connectMcpServer(config, options);
   } catch (error) {
-    connectModule = undefined; // a failed load (a missing chunk) may be retried by a later session
     return { ok: false, reason: `the MCP client could not be loaded: ${plainMessage(error)}`, cleanup: Promise.resolve() };
   }
 }

@@ -124,3 +124,24 @@ describe('looksBinary', () => {
     expect(looksBinary(Buffer.from('a'.repeat(8191) + '€'))).toBe(false);
   });
 });
+
+describe('fileExists and deleteFile', () => {
+  it('tells a missing file from an existing one when the cwd is on this disk, and cannot tell when it is not', async () => {
+    await writeFile(path.join(ws, 'here.txt'), 'x');
+    expect(await backend().fileExists!(path.join(ws, 'here.txt'), signal)).toBe(true);
+    expect(await backend().fileExists!(path.join(ws, 'gone.txt'), signal)).toBe(false);
+    const elsewhere = createLocalBackend({ cwd: path.join(base, 'not-here'), extra: [] });
+    expect(await elsewhere.fileExists!(path.join(base, 'not-here', 'a.txt'), signal)).toBeUndefined();
+  });
+
+  it('removes a file inside the workspace, ignores a missing one, refuses outside and directories', async () => {
+    await writeFile(path.join(ws, 'made.txt'), 'x');
+    await backend().deleteFile!(path.join(ws, 'made.txt'), signal);
+    await backend().deleteFile!(path.join(ws, 'made.txt'), signal);
+    expect(await readdir(ws)).toEqual([]);
+    await expect(backend().deleteFile!(path.join(outside, 'secret.txt'), signal)).rejects.toBeInstanceOf(ToolError);
+    await mkdir(path.join(ws, 'dir'));
+    await expect(backend().deleteFile!(path.join(ws, 'dir'), signal)).rejects.toMatchObject({ code: 'is_directory' });
+    expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('top secret\n');
+  });
+});

@@ -17,6 +17,6 @@ describe('parseMcpArguments', () => {
     const array = parseMcpArguments('fx__echo', '[1]');
     expect(!array.ok && array.error).toMatch(/must be a JSON object/);
     const long = parseMcpArguments('fx__echo', `"${'x'.repeat(500)}"`);
-    expect(!long.ok && long.error).toMatch(/… \(502 characters\)$/);
+    expect(!long.ok && long.error).toMatch(/…\(302 more characters\)$/);
   });
 });

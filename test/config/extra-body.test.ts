@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { parseConfigFile } from '../../src/config/config-file.js';
 import { buildChatRequestBody } from '../../src/openai/chat-request.js';
-import { mergeExtraBody } from '../../src/openai/extra-body.js';
+import { mergeExtraBody } from '../../src/config/extra-body.js';
 
 const request = { model: 'qwen3:8b', messages: [{ role: 'user' as const, content: 'hi' }], temperature: 0.7, maxTokens: 100 };
 

@@ -1,0 +1,49 @@
+/**
+ * `session/fork` (ACP, unstable): a new session with a copy of a held session's conversation
+ * (plans and checkpoints are part of its turn records), mode and other options, model and title,
+ * independent from then on, saved so that `session/list` shows it. A turn still running in the
+ * source is not copied: its record is saved only when it ends, so the fork has the state as of
+ * the last finished turn.
+ *
+ * Source: `ForkSessionRequest` / `ForkSessionResponse` in the ACP schema
+ * (`@agentclientprotocol/sdk` `schema/v1/schema.unstable.json`): `{sessionId, cwd,
+ * additionalDirectories?, mcpServers?}` → `{sessionId, configOptions?, modes?}`.
+ */
+import { RequestError } from '@agentclientprotocol/sdk/unstable';
+import type { Logger } from '../log.js';
+import type { Session, SessionManager } from '../sessions/session-manager.js';
+import type { SessionRecord, SessionStore } from '../sessions/session-store.js';
+
+/** Most characters of a fork's title before " (fork)". */
+const TITLE_HEAD_MAX = 72;
+
+/** The title of a fork of a session titled `title`. */
+export function forkTitle(title: string | undefined): string | undefined {
+  if (!title) return undefined;
+  const head = title.length > TITLE_HEAD_MAX ? `${title.slice(0, TITLE_HEAD_MAX - 1)}…` : title;
+  return `${head} (fork)`;
+}
+
+/**
+ * Creates the fork of `sourceId` in `cwd` and saves it. A store failure is logged (the fork then
+ * lives until the process ends), as for `session/new`.
+ * @throws {RequestError} -32602 naming the id when no session of that id is held (unknown, or closed).
+ */
+export async function copySession(input: { sourceId: string; cwd: string; sessions: SessionManager; store: SessionStore; logger: Logger }): Promise<Session> {
+  const { sessions, logger } = input;
+  const source = sessions.get(input.sourceId);
+  if (!source) throw RequestError.invalidParams({ sessionId: input.sourceId }, `Cannot fork session ${input.sourceId}: no such session is open (unknown, or closed)`);
+  const fork = sessions.create(input.cwd, source.model);
+  fork.records.push(...source.records);
+  Object.assign(fork.options, source.options);
+  fork.title = forkTitle(source.title);
+  if (source.calibration) fork.calibration = { ...source.calibration };
+  const meta: SessionRecord = { type: 'meta', at: fork.createdAt, model: fork.model, options: { ...fork.options }, ...(fork.title ? { title: fork.title } : {}) };
+  try {
+    await input.store.create({ sessionId: fork.id, cwd: fork.cwd, createdAt: fork.createdAt }, [...fork.records, meta]);
+  } catch (error) {
+    logger.error('could not save the forked session; it will not survive a restart', { sessionId: fork.id, error: (error as Error).message });
+  }
+  logger.debug('session forked', { from: source.id, sessionId: fork.id, records: fork.records.length });
+  return fork;
+}
