@@ -5,21 +5,34 @@
  * small for the fixed part ends the turn before any request.
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChatRequest } from '../../src/openai/chat-client.js';
-import type { TurnInput, TurnOutcome } from '../../src/acp/turn-runner.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runAgentLoop } from '../../src/acp/agent-loop.js';
+import type { ChatCompletionsClient, ChatRequest } from '../../src/openai/chat-client.js';
+import { ProviderHttpError } from '../../src/openai/errors.js';
 import { createLogger } from '../../src/log.js';
 import { estimateTokens, promptBudget } from '../../src/turn/token-estimate.js';
+import { scriptedChat } from '../helpers/scripted-chat.js';
 
-const script: { outcomes: Partial<TurnOutcome>[]; requests: ChatRequest[] } = { outcomes: [], requests: [] };
-vi.mock('../../src/acp/turn-runner.js', () => ({
-  runTurn: async (input: TurnInput): Promise<TurnOutcome> => {
-    script.requests.push(structuredClone(input.request));
-    const next = script.outcomes.shift() ?? { text: 'done' };
-    return { stopReason: 'end_turn', text: '', reasoning: '', toolCalls: [], ...next };
+const URL_ = 'http://127.0.0.1:1/v1/chat/completions';
+/** What each request gets: an overflow answer (vLLM's words with the window, OpenAI's code without), or text. */
+type Step = { overflow: number | null } | { text: string };
+const script: { steps: Step[]; requests: ChatRequest[] } = { steps: [], requests: [] };
+const client = {
+  options: { url: URL_ },
+  secrets: [],
+  async *stream(request: ChatRequest, signal: AbortSignal, progress: unknown) {
+    script.requests.push(structuredClone(request));
+    const step = script.steps.shift() ?? { text: 'done' };
+    if ('overflow' in step) {
+      const body =
+        step.overflow === null
+          ? { error: { message: 'Please reduce the length of the messages or completion.', type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } }
+          : { object: 'error', message: `This model's maximum context length is ${step.overflow} tokens. However, you requested 40000 tokens. Please reduce the length of the messages or completion.`, type: 'BadRequestError', code: 400 };
+      throw new ProviderHttpError(400, { get: () => null }, JSON.stringify(body), URL_);
+    }
+    yield* scriptedChat([{ text: step.text }]).client.stream(request, signal, progress as never);
   },
-}));
-const { runAgentLoop } = await import('../../src/acp/agent-loop.js');
+} as unknown as ChatCompletionsClient;
 
 const logger = createLogger({ level: 'error', write: () => undefined });
 const history = Array.from({ length: 8 }, (_, i) => [
@@ -31,8 +44,8 @@ const task = { role: 'user' as const, content: 'the task' };
 async function run(contextWindow: number | undefined, system = 'sys') {
   const updates: SessionUpdate[] = [];
   const outcome = await runAgentLoop({
-    client: {} as never,
-    request: { model: 'm' },
+    client,
+    request: { model: `m-${Math.random()}` },
     context: { system, turns: history, task, contextWindow },
     toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
     maxSteps: 10,
@@ -47,14 +60,14 @@ async function run(contextWindow: number | undefined, system = 'sys') {
 }
 
 beforeEach(() => {
-  script.outcomes = [];
+  script.steps = [];
   script.requests = [];
 });
 
 describe('runAgentLoop: overflow answers', () => {
   it('retries within the window the server named, and answers', async () => {
     // The second request is the summary of the earlier turns (they no longer fit in 4,000 tokens).
-    script.outcomes = [{ overflow: { window: 4000 } }, { text: 'summary of the questions' }, { text: 'fine' }];
+    script.steps = [{ overflow: 4000 }, { text: 'summary of the questions' }, { text: 'fine' }];
     const { outcome, thoughts } = await run(32_000);
     expect(outcome.error).toBeUndefined();
     expect(outcome.text).toBe('fine');
@@ -67,7 +80,7 @@ describe('runAgentLoop: overflow answers', () => {
   });
 
   it('shrinks the window when the server names none, and gives up after three retries with the fix', async () => {
-    script.outcomes = Array.from({ length: 10 }, () => ({ overflow: {}, error: { kind: 'http' as const, status: 400, retryable: false } }));
+    script.steps = Array.from({ length: 10 }, () => ({ overflow: null }));
     const { outcome, said } = await run(32_000);
     const sent = script.requests.filter((r) => r.messages.includes(task) || r.messages.some((m) => m.content === 'the task'));
     expect(sent.length).toBe(4);
