@@ -231,6 +231,9 @@ export class PromptRunner {
       send,
       logger: this.state.logger,
     });
+    // Once per model, after its first answer on Ollama's native API: part of it on the CPU at this window.
+    const memory = outcome.stopReason === 'cancelled' ? undefined : await target.endpoint.nativeChat?.memoryNotice(target.model);
+    if (memory) await send([agentText(`\n\n(${memory})`)]);
     if (outcome.calibration) session.calibration = outcome.calibration;
     return outcome;
   }

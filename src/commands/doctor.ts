@@ -20,6 +20,8 @@ import { chooseModel } from '../endpoints/default-model.js';
 import { missingV1, sendsCredentials } from '../openai/failure-hints.js';
 import { ProviderHttpError } from '../openai/errors.js';
 import { tryItLine } from './try-it.js';
+import { ollamaRows } from './doctor-ollama.js';
+import { createEndpoint } from '../endpoints/endpoint.js';
 import { probeWindow } from './doctor-window.js';
 import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
 
@@ -87,7 +89,7 @@ function describeEndpoint(settings: NamedEndpointSettings, keyShown: string, mod
 }
 
 /** Checks one endpoint: models, then (unless unreachable) the completion, usage and reasoning effort. */
-async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<typeof settingNames>, deps: ProbeDeps, configuredWindow: number | undefined): Promise<EndpointFacts> {
+async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<typeof settingNames>, deps: ProbeDeps, configuredWindow: number | undefined): Promise<EndpointFacts & { ollama?: string[] }> {
   const models = await probeModels(settings, deps);
   const unreachable = models.kind === 'unreachable';
   const request = { model: settings.model, messages: [{ role: 'user' as const, content: 'Reply with the single word OK.' }], maxTokens: 1 };
@@ -101,6 +103,9 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
   // After the completion, so that a local server has the model loaded: its runtime window is then known.
   const listedWindow = models.kind === 'listed' ? models.models.find((m) => m.id === settings.model)?.contextWindow : undefined;
   const window = completion?.ok ? await probeWindow(settings, configuredWindow, listedWindow, deps) : undefined;
+  // A server with a native chat API (Ollama): which API, and the windows, once the probe loaded the model.
+  const nativeProfile = PROVIDER_PROFILES[providerOf(settings).id]?.nativeChat;
+  const native = nativeProfile && !unreachable ? await createEndpoint(settings, { logger: deps.logger, fetch: deps.fetch, enabled: false }).nativeChat?.describe(settings.model) : undefined;
   let reasoning: ReasoningFacts | undefined;
   if (completion?.ok) {
     const provider = providerOf(settings);
@@ -108,12 +113,14 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
     const levels = profile ? reasoningEffortLevels(profile, settings.model).filter((level) => level !== 'default') : [];
     if (!profile || levels.length === 0) {
       reasoning = { kind: 'not-applicable', why: `${profile?.label ?? provider.id} offers no reasoning effort for ${settings.model}` };
+    } else if (native?.api.kind === 'native' && native.thinks === false) {
+      reasoning = { kind: 'not-applicable', why: `${settings.model} does not think (its /api/show capabilities lack "thinking"), so no think is sent` };
     } else {
       const level = levels.includes('low') ? 'low' : levels[0]!;
-      const parameter = profile.reasoningEffort.spelling === 'reasoning.effort' ? 'reasoning.effort' : 'reasoning_effort';
+      const parameter = native?.api.kind === 'native' ? 'think' : profile.reasoningEffort.spelling === 'reasoning.effort' ? 'reasoning.effort' : 'reasoning_effort';
       let result = await probeCompletion(settings, { ...request, reasoningEffort: level }, deps);
       // An adaptive correction may have dropped the parameter to make the request pass: that is a refusal.
-      if (result.ok && !('reasoning_effort' in result.sent || 'reasoning' in result.sent)) {
+      if (result.ok && !('reasoning_effort' in result.sent || 'reasoning' in result.sent || 'think' in result.sent)) {
         const url = settings.chatCompletionsUrl.split('?')[0]!;
         result = { ok: false, error: new ProviderReportedError(url, `the endpoint rejected ${parameter}, so openai-acp leaves it out for this model`), status: undefined };
       }
@@ -134,6 +141,7 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
     credentials: keylessCredentials(settings),
     missingV1: v1,
     window,
+    ...(nativeProfile && !unreachable ? { ollama: ollamaRows(native) } : {}),
   };
 }
 
@@ -224,6 +232,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     for (const check of result.lines) print(renderCheck(check, all.length > 1 ? '    ' : '  '));
     warned ||= result.lines.some((check) => check.status === 'warn');
     for (const note of notes) print(`    note: ${note}`);
+    if (facts.ollama) print(...facts.ollama);
     works &&= result.works;
   }
   const tryIt = tryItLine(options.env, options.flags, options.agentCommand ?? 'openai-acp');

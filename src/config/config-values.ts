@@ -9,7 +9,10 @@ export const ACCEPTED = {
   url: 'an http:// or https:// URL such as https://api.openai.com/v1 or http://127.0.0.1:11434/v1',
   tokens: 'a whole number of tokens greater than 0',
   headers: 'a JSON object of header names to string values, e.g. {"api-key":"..."}',
+  ollamaNumCtx: 'a whole number of tokens, 0 or more (0 keeps the server\'s own window and its OpenAI-compatible API)',
 };
+/** Largest `OPENAI_ACP_OLLAMA_NUM_CTX` accepted, in tokens (2^24, well above any trained window). */
+export const MAX_NUM_CTX = 16_777_216;
 /** Largest delay Node's timers accept (ms); larger values would fire at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

@@ -8,7 +8,7 @@ import { parse as parseDotEnv } from 'dotenv';
 import { parseProviderId, PROVIDER_IDS } from './providers.js';
 import type { ProviderId } from './provider-profiles.js';
 import { LOG_FORMATS, type LogFormat, type LogLevel } from '../log.js';
-import { ACCEPTED, invalid, InvalidValue, MAX_TIMER_MS, NOT_SENDABLE, parseBaseUrl, parseHeaders, parseInteger, parseModelList, parseTemperature, queryProblem, quote, type ConfigProblem } from './config-values.js';
+import { ACCEPTED, invalid, InvalidValue, MAX_NUM_CTX, MAX_TIMER_MS, NOT_SENDABLE, parseBaseUrl, parseHeaders, parseInteger, parseModelList, parseTemperature, queryProblem, quote, type ConfigProblem } from './config-values.js';
 import { decodeQueryPiece, mergeQueries } from './query-string.js';
 import { applySecretFiles, readTextFile, type ReadTextFile } from './secret-files.js';
 import { EXTRA_BODY_ACCEPTED, parseExtraBody } from './extra-body.js';
@@ -80,6 +80,12 @@ export interface Config {
   fetchTimeoutMs: number;
   /** Whether `OPENAI_MODEL` (or `--model`) is set. */
   modelConfigured: boolean;
+  /**
+   * `OPENAI_ACP_OLLAMA_NUM_CTX`: the context window (tokens) asked of an Ollama server through its
+   * native `/api/chat` (`options.num_ctx`), capped by the model's trained window; `0` keeps the
+   * server's own window and the OpenAI-compatible `/v1` path. Default 32768.
+   */
+  ollamaNumCtx: number;
 }
 
 /** Thrown by {@link loadConfig} when at least one value is invalid. */
@@ -117,6 +123,7 @@ export const CONFIG_DEFAULTS = {
   mcpStartupMs: 10_000,
   mcpToolTimeoutMs: 60_000,
   fetchTimeoutMs: 30_000,
+  ollamaNumCtx: 32_768,
 } as const satisfies Partial<Config>;
 
 /** The log levels, most severe first. */
@@ -191,6 +198,7 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
   const mcpStartupMs = check('OPENAI_ACP_MCP_STARTUP_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
   const mcpToolTimeoutMs = check('OPENAI_ACP_MCP_TOOL_TIMEOUT_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
   const fetchTimeoutMs = check('OPENAI_ACP_FETCH_TIMEOUT_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
+  const ollamaNumCtx = check('OPENAI_ACP_OLLAMA_NUM_CTX', ACCEPTED.ollamaNumCtx, integer(0, MAX_NUM_CTX));
   const inContainer = check('OPENAI_ACP_IN_CONTAINER', 'auto, true or false', (raw) => {
     const value = raw.toLowerCase();
     if (value === 'auto') return 'auto' as const;
@@ -227,6 +235,7 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
     inContainer: inContainer === 'auto' ? undefined : inContainer,
     endpointConfigured: read('OPENAI_BASE_URL', flags.baseUrl)[0] !== undefined || read('OPENAI_API_KEY')[0] !== undefined,
     modelConfigured: model !== undefined,
+    ollamaNumCtx: ollamaNumCtx ?? CONFIG_DEFAULTS.ollamaNumCtx,
   };
   if (problems.length > 0) throw new ConfigError(problems, config);
   return config;

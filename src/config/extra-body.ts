@@ -21,7 +21,7 @@ import { invalid, InvalidValue } from './config-values.js';
 export const EXTRA_BODY_ACCEPTED = 'a JSON object of request fields, e.g. {"options":{"num_ctx":32768}} or {"top_k":20,"seed":42}';
 
 /** Request fields the agent always sets itself; extra values for them are ignored (see {@link mergeExtraBody}). */
-const OWN_BODY_FIELDS: readonly string[] = ['model', 'messages', 'stream', 'tools'];
+export const OWN_BODY_FIELDS: readonly string[] = ['model', 'messages', 'stream', 'tools'];
 
 /** Whether `value` is a plain JSON object (not an array, not null). */
 function isJsonObject(value: unknown): value is Record<string, unknown> {

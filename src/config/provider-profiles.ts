@@ -73,6 +73,18 @@ export interface ProfileVariant {
  */
 export type ContextWindowQuery = 'ollama-ps' | 'lmstudio-models' | 'llamacpp-props';
 
+/**
+ * A server's own chat API, spoken instead of Chat Completions (see `openai/ollama-chat-request.ts`).
+ * - `api: 'ollama'`: `POST /api/chat` at the base URL's root, NDJSON stream, `options.num_ctx`
+ *   (https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion).
+ * - `thinkLevels`: models whose `think` takes a level (`"low"|"medium"|"high"`) rather than a
+ *   boolean; GPT-OSS cannot turn thinking off (docs/capabilities/thinking.mdx).
+ */
+export interface NativeChatProfile {
+  api: 'ollama';
+  thinkLevels: readonly RegExp[];
+}
+
 /** What differs for one provider family. Data only: the client reads it, it holds no code. */
 export interface ProviderProfile {
   id: ProviderId;
@@ -135,6 +147,8 @@ export interface ProviderProfile {
   shortToolCallIds?: boolean;
   /** Tool parameter schemas must fit Gemini's OpenAPI subset: keywords it rejects are removed (`tools/mcp/mcp-schema.ts`). */
   geminiToolSchemas?: boolean;
+  /** The server's own chat API, used instead of Chat Completions when the settings allow it. */
+  nativeChat?: NativeChatProfile;
   /** Known quirks, in words. */
   notes: readonly string[];
   /** Where the facts above come from. */
@@ -154,6 +168,8 @@ const OPENAI_LEVELS: readonly ModelRule<readonly string[]>[] = [
   // Non-reasoning models answer 400 to any reasoning_effort.
   { model: /(^|\/)(gpt-4|gpt-3\.5|chatgpt-)/i, value: [] },
 ];
+/** GPT-OSS, under any tag or namespace (`gpt-oss:20b`, `library/gpt-oss:120b`). */
+const GPT_OSS = /(^|\/)gpt-oss\b/i;
 const OPENAI_NOTES = ['o1-mini and o1-preview reject the system role (sent as developer, else merged into the first user message).', 'o-series and gpt-5 reject temperature and top_p other than the default.'];
 
 /** The profile of every provider family. */
@@ -228,11 +244,13 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     modelsPath: '/models',
     modelsShape: 'openai {data: [{id}]}',
     maxCompletionTokensModels: [],
-    reasoningEffort: { spelling: 'reasoning_effort', defaultLevels: LOW_MEDIUM_HIGH },
+    // `none` turns thinking off (think: false; on /v1 Ollama maps reasoning_effort "none" the same way); GPT-OSS cannot.
+    reasoningEffort: { spelling: 'reasoning_effort', levels: [{ model: GPT_OSS, value: LOW_MEDIUM_HIGH }], defaultLevels: ['none', ...LOW_MEDIUM_HIGH] },
     detect: { port: 11434 },
     defaultBaseUrl: 'http://127.0.0.1:11434/v1',
-    contextWindowFix: 'restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`), or set `PARAMETER num_ctx 32768` in a Modelfile and `ollama create` a model from it',
-    notes: ['No key needed.', 'Older versions send no usage in streams.'],
+    contextWindowFix: 'restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`), or set `PARAMETER num_ctx 32768` in a Modelfile and `ollama create` a model from it; through Ollama\'s native API (OPENAI_ACP_OLLAMA_NUM_CTX not 0) the agent asks for the window itself: raise OPENAI_ACP_OLLAMA_NUM_CTX (up to the model\'s trained window)',
+    nativeChat: { api: 'ollama', thinkLevels: [GPT_OSS] },
+    notes: ['No key needed.', 'Older versions send no usage in streams.', 'Chat goes to the native /api/chat with options.num_ctx (OPENAI_ACP_OLLAMA_NUM_CTX); /v1 ignores num_ctx.'],
     docs: 'https://github.com/ollama/ollama/blob/main/docs/openai.md',
   },
   vllm: {

@@ -4,7 +4,8 @@
  * The provider profile (`providers.ts`) is applied here: URLs, auth header, default query.
  */
 import { ChatCompletionsClient } from '../openai/chat-client.js';
-import type { Config } from '../config/config.js';
+import { CONFIG_DEFAULTS, type Config } from '../config/config.js';
+import { OllamaNativeChat } from './ollama-native.js';
 import type { FetchLike } from '../openai/http.js';
 import type { Logger } from '../log.js';
 import { ModelCatalog } from './model-catalog.js';
@@ -21,6 +22,11 @@ export type EndpointSettings = Pick<
 > & {
   /** Fields merged into every chat request (`OPENAI_EXTRA_BODY`, a provider's `extraBody`). @defaultValue none */
   extraBody?: Record<string, unknown> | undefined;
+  /**
+   * `OPENAI_ACP_OLLAMA_NUM_CTX`: the window asked of a server with a native chat API (Ollama),
+   * tokens; 0 keeps Chat Completions. @defaultValue `CONFIG_DEFAULTS.ollamaNumCtx` (32768)
+   */
+  ollamaNumCtx?: number | undefined;
   /** Provider family (`OPENAI_PROVIDER`, a config file's `provider`); `undefined` detects it from `baseUrl`. */
   provider?: ProviderId | undefined;
   /**
@@ -59,11 +65,17 @@ export interface Endpoint {
   /**
    * What the server says of `model`'s context window (tokens): the window it runs the model with
    * and the trained one (Ollama `/api/ps` and `/api/show`, LM Studio `/api/v0/models`, llama.cpp
-   * `/props`; see `server-context.ts`); `{}` for servers whose profile has no `contextWindowQuery` or
-   * when the server does not say. Cached; each request bounded by 2 s (an Ollama model load by
-   * 5 min); never rejects.
+   * `/props`; see `server-context.ts`); on Ollama's native API, the window each request asks for
+   * (`ollama-native.ts`) is the runtime one. `{}` for servers whose profile has no
+   * `contextWindowQuery` or when the server does not say. Cached; each request bounded by 2 s (an
+   * Ollama model load by 5 min); never rejects.
    */
   readonly serverWindowOf?: ((model: string) => Promise<ServerWindow>) | undefined;
+  /**
+   * The native chat API of the provider (Ollama's `/api/chat`, when the profile has one; used
+   * when `ollamaNumCtx` is not 0): its window, memory note and `doctor` facts. `undefined` otherwise.
+   */
+  readonly nativeChat?: OllamaNativeChat | undefined;
 }
 
 /** The `User-Agent` sent with every request, e.g. `openai-acp/0.1.0`. */
@@ -83,6 +95,14 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
   });
   // One hook for both, so the credentials (and their refresh) are shared.
   const authorize = cloudAuthorizer(resolved, settings.baseUrl, deps.cloudAuth);
+  const authHeaders = buildAuthHeaders(resolved.bearerKey, resolved.headers);
+  const numCtx = settings.ollamaNumCtx ?? CONFIG_DEFAULTS.ollamaNumCtx;
+  const nativeProfile = resolved.profile.nativeChat;
+  // Built even at 0, when it routes nothing: doctor reads the server's windows through it.
+  const nativeChat =
+    nativeProfile
+      ? new OllamaNativeChat({ baseUrl: settings.baseUrl, numCtx, profile: nativeProfile, headers: authHeaders, extraBody: settings.extraBody, logger: deps.logger, fetch: deps.fetch })
+      : undefined;
   const client = new ChatCompletionsClient({
     url: resolved.chatUrl,
     apiKey: resolved.bearerKey,
@@ -95,6 +115,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     logger: deps.logger,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     authorize,
+    native: nativeChat,
   });
   const catalog = new ModelCatalog({
     baseUrl: settings.baseUrl,
@@ -112,8 +133,11 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     enabled: deps.enabled ?? true,
     authorize,
   });
-  const serverWindowOf = serverWindowLookup({ query: resolved.profile.contextWindowQuery, baseUrl: settings.baseUrl, headers: buildAuthHeaders(resolved.bearerKey, resolved.headers), extraBody: settings.extraBody, fetch: deps.fetch });
-  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, serverWindowOf };
+  const serverWindow = serverWindowLookup({ query: resolved.profile.contextWindowQuery, baseUrl: settings.baseUrl, headers: authHeaders, extraBody: settings.extraBody, fetch: deps.fetch });
+  // On the native API the runtime window is the one asked for (and the model is not loaded with
+  // another one first); after a fallback to /v1, or at OPENAI_ACP_OLLAMA_NUM_CTX=0, the server's own.
+  const serverWindowOf = nativeChat ? async (model: string) => (await nativeChat.serverWindow(model)) ?? serverWindow(model) : serverWindow;
+  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, serverWindowOf, nativeChat };
 }
 
 /** The auth and user headers every request of this endpoint carries. */

@@ -58,6 +58,7 @@ export function environmentEndpoint(config: Config, id: string): NamedEndpointSe
     extraBody: config.extraBody,
     maxRetries: config.maxRetries,
     timeoutMs: config.timeoutMs,
+    ollamaNumCtx: config.ollamaNumCtx,
   };
 }
 
@@ -130,6 +131,7 @@ export function resolveStaticConfig(options: { flags: CliFlags; env: Record<stri
         extraBody: provider.extraBody,
         maxRetries: config.maxRetries,
         timeoutMs: config.timeoutMs,
+        ollamaNumCtx: config.ollamaNumCtx,
       });
     }
   }
@@ -221,6 +223,7 @@ export async function chooseEndpoints(
         extraBody: config.extraBody,
         maxRetries: config.maxRetries,
         timeoutMs: config.timeoutMs,
+        ollamaNumCtx: config.ollamaNumCtx,
       },
     ],
     model,

@@ -33,6 +33,10 @@ import { delay, retryDelayMs } from './retry.js';
 import { createSseDecoder, SseEventTooLargeError, type SseItem } from './sse.js';
 import { bytesOf, jsonPieces } from './json-bytes.js';
 import { HTML_ANSWER, MAX_EVENT_BYTES, readErrorBody } from './body-limits.js';
+import { buildOllamaChatBody } from './ollama-chat-request.js';
+import { createOllamaChatDecoder } from './ollama-chat-items.js';
+import { LineTooLargeError, StreamBrokenError } from './ndjson.js';
+import { isNotServed, isOutOfMemory, ProviderMemoryError, type NativeChatRouter } from './native-chat.js';
 
 export type { ChatRequest } from './chat-request.js';
 
@@ -67,6 +71,11 @@ export interface ChatClientOptions {
   random?: () => number;
   /** Adds credentials computed from the exact request (AWS SigV4, Entra ID tokens); see `authorize.ts`. */
   authorize?: AuthorizeRequest | undefined;
+  /**
+   * The server's own chat API (Ollama's `/api/chat`), used instead of `url` for the models it
+   * routes (see `native-chat.ts`). @defaultValue none: Chat Completions only
+   */
+  native?: NativeChatRouter | undefined;
 }
 
 /** What the consumer tells the client while it streams. */
@@ -109,33 +118,58 @@ export class ChatCompletionsClient {
    * correction is remembered for this URL and model, logged at `info`, and applied to every later
    * request. Ending the iteration early aborts the HTTP request.
    *
+   * When `options.native` routes the model, the request goes to the server's own chat API
+   * instead (Ollama `/api/chat`: body from `ollama-chat-request.ts`, NDJSON read into the same
+   * items by `ollama-chat-items.ts`); an answer there meaning the API is not served
+   * (`isNotServed`) falls back to Chat Completions, which the router remembers for the process; an
+   * out-of-memory answer becomes a final {@link ProviderMemoryError}.
+   *
    * @throws {ProviderError} when the request finally fails
    * @throws the signal's reason when `signal` aborts (the caller checks `signal.aborted`)
    */
   async *stream(request: ChatRequest, signal: AbortSignal, progress: StreamProgress): AsyncGenerator<SseItem[]> {
-    const maxRetries = this.options.maxRetries ?? 2;
-    const { url } = this.options;
-    const memory = this.options.corrections ?? processCorrections;
+    const native = this.options.native;
+    const target = native ? await native.target(request.model) : undefined;
+    if (native && target) {
+      const body = buildOllamaChatBody(request, { numCtx: target.numCtx, think: target.think, extraBody: this.options.extraBody });
+      try {
+        yield* this.send({ url: target.url, ndjson: true, numCtx: target.numCtx }, request.model, body, signal, progress);
+        native.answered(request.model);
+        return;
+      } catch (error) {
+        if (signal.aborted || progress.committed || !isNotServed(error)) throw error;
+        native.fallBack(`${target.url} answered HTTP ${(error as ProviderHttpError).status}`);
+      }
+    }
     const base = buildChatRequestBody(request, { ...requestShape(this.profile, request.model), extraBody: this.options.extraBody });
+    yield* this.send({ url: this.options.url, ndjson: false }, request.model, base, signal, progress);
+  }
+
+  /** Sends one body to one wire, with the retries and corrections {@link stream} describes (remembered per wire URL and model). */
+  private async *send(wire: Wire, model: string, base: Record<string, unknown>, signal: AbortSignal, progress: StreamProgress): AsyncGenerator<SseItem[]> {
+    const maxRetries = this.options.maxRetries ?? 2;
+    const { url } = wire;
+    const memory = this.options.corrections ?? processCorrections;
     let corrections = 0;
     for (let attempt = 0; ; attempt++) {
-      const known = memory.get(url, request.model);
+      const known = memory.get(url, model);
       const body = applyCorrections(base, known);
       try {
-        yield* this.attempt(body, signal, progress);
+        yield* this.attempt(wire, body, signal, progress);
         return;
       } catch (error) {
         if (signal.aborted) throw signal.reason;
+        if (wire.ndjson && error instanceof ProviderHttpError && isOutOfMemory(error.providerMessage)) throw new ProviderMemoryError(error, model, wire.numCtx);
         if (error instanceof ProviderHttpError && !progress.committed && corrections < MAX_CORRECTIONS_PER_REQUEST) {
           const found = parseRejection(error.status, error.body, body, known);
           // Compare bodies: a correction another request learned meanwhile also makes a retry worthwhile.
-          const next = found ? applyCorrections(base, [...memory.get(url, request.model), found.correction]) : body;
+          const next = found ? applyCorrections(base, [...memory.get(url, model), found.correction]) : body;
           if (found && JSON.stringify(next) !== JSON.stringify(body)) {
-            memory.remember(url, request.model, found.correction);
+            memory.remember(url, model, found.correction);
             corrections++;
             this.options.logger?.info(`endpoint rejected a request parameter; ${describeCorrection(found.correction)} and retrying`, {
               url: withoutQuery(url),
-              model: request.model,
+              model,
               status: error.status,
               reason: found.reason,
             });
@@ -160,10 +194,10 @@ export class ChatCompletionsClient {
   }
 
   /** One HTTP attempt with the final request body. */
-  private async *attempt(body: Record<string, unknown>, signal: AbortSignal, progress: StreamProgress): AsyncGenerator<SseItem[]> {
+  private async *attempt(wire: Wire, body: Record<string, unknown>, signal: AbortSignal, progress: StreamProgress): AsyncGenerator<SseItem[]> {
     // An abort listener added to an already-aborted signal never fires.
     signal.throwIfAborted();
-    const { url } = this.options;
+    const { url } = wire;
     const timeoutMs = this.options.timeoutMs ?? 600_000;
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal.reason);
@@ -205,8 +239,9 @@ export class ChatCompletionsClient {
       if (!response.body) return;
       const contentType = response.headers.get('content-type') ?? '';
       if (/text\/html/i.test(contentType)) throw new ProviderProtocolError(url, HTML_ANSWER);
-      const decoder = createSseDecoder({ maxEventBytes: MAX_EVENT_BYTES });
-      let json: Uint8Array[] | undefined = contentType.includes('json') ? [] : undefined;
+      const decoder = wire.ndjson ? createOllamaChatDecoder(MAX_EVENT_BYTES) : createSseDecoder({ maxEventBytes: MAX_EVENT_BYTES });
+      // NDJSON is JSON line by line: only a Chat Completions answer may come as one JSON object.
+      let json: Uint8Array[] | undefined = !wire.ndjson && contentType.includes('json') ? [] : undefined;
       let jsonSize = 0;
       let first = true;
       const reads = response.body[Symbol.asyncIterator]();
@@ -226,7 +261,7 @@ export class ChatCompletionsClient {
         if (first && bytes.length > 0) {
           first = false;
           // Some servers answer a streaming request with one JSON object, whatever the content type.
-          if (json === undefined && firstNonSpace(bytes) === 0x7b) json = [];
+          if (json === undefined && !wire.ndjson && firstNonSpace(bytes) === 0x7b) json = [];
         }
         if (json) {
           timer.refresh();
@@ -239,8 +274,7 @@ export class ChatCompletionsClient {
         try {
           items = decoder.push(bytes);
         } catch (error) {
-          if (error instanceof SseEventTooLargeError) throw new ProviderProtocolError(url, error.message);
-          throw error;
+          throw decoderFailure(url, error);
         }
         if (items.length > 0) {
           timer.refresh();
@@ -251,7 +285,12 @@ export class ChatCompletionsClient {
         yield completionToItems(Buffer.concat(json).toString('utf8'));
         return;
       }
-      const rest = decoder.end();
+      let rest: SseItem[];
+      try {
+        rest = decoder.end();
+      } catch (error) {
+        throw decoderFailure(url, error);
+      }
       if (rest.length > 0) yield rest;
       if (!progress.committed && !progress.finished) {
         throw new ProviderStreamError(url, 'the stream closed before any content or finish reason');
@@ -263,6 +302,20 @@ export class ChatCompletionsClient {
       if (!complete) controller.abort();
     }
   }
+}
+
+/** Where one request goes: the URL, and whether it is the native NDJSON wire (`numCtx`: the window it asks for). */
+interface Wire {
+  url: string;
+  ndjson: boolean;
+  numCtx?: number | undefined;
+}
+
+/** A decoder's failure as a provider error: an oversized event or line is final; a broken line or end is a broken stream. */
+function decoderFailure(url: string, error: unknown): unknown {
+  if (error instanceof SseEventTooLargeError || error instanceof LineTooLargeError) return new ProviderProtocolError(url, error.message);
+  if (error instanceof StreamBrokenError) return new ProviderStreamError(url, error.message);
+  return error;
 }
 
 function firstNonSpace(bytes: Uint8Array): number | undefined {

@@ -34,6 +34,8 @@ export async function missingV1(chatUrl: string, client: HintClient, timeoutMs =
   } catch {
     return undefined;
   }
+  // Only a Chat Completions URL can lack its /v1 (not a native one such as Ollama's /api/chat).
+  if (!/\/chat\/completions\/?$/.test(url.pathname)) return undefined;
   const path = url.pathname.replace(/\/chat\/completions\/?$/, '').replace(/\/+$/, '');
   if (/\/v\d+[a-z]*$/i.test(path)) return undefined;
   const base = `${url.origin}${path}`;

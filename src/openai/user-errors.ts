@@ -5,6 +5,7 @@
 import { INTERNAL_ERROR_CODE, ProviderError, ProviderHttpError, ProviderConnectionError, ProviderProtocolError, ProviderTimeoutError, ProviderReportedError, type ProviderErrorKind } from './errors.js';
 import { ProviderAuthError } from './authorize.js';
 import { redactText } from '../redact.js';
+import { ProviderMemoryError } from './native-chat.js';
 
 /** What programs read from `_meta["openai-acp"].error`. */
 export interface ErrorMeta {
@@ -29,6 +30,9 @@ export interface ErrorContext {
    */
   secrets?: readonly string[] | undefined;
 }
+
+/** Ollama's answer for a model it does not have: `model "x" not found, try pulling it first` (server/routes.go). */
+const MODEL_NOT_PULLED = /not found, try pulling it/i;
 
 const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i;
 
@@ -55,9 +59,17 @@ export function withoutInternalCodes(text: string): string {
 
 function explain(error: ProviderError, context: ErrorContext): string {
   const retried = context.retries > 0 ? ` after ${context.retries} ${context.retries === 1 ? 'retry' : 'retries'}` : '';
+  if (error instanceof ProviderMemoryError) {
+    const window = error.numCtx ? `a ${error.numCtx.toLocaleString('en-US')}-token window` : 'its window';
+    const smaller = error.numCtx ? ` such as ${Math.max(2048, 2 ** Math.floor(Math.log2(error.numCtx / 2)))}` : '';
+    return `The server has not enough memory to run "${error.model}" with ${window} (HTTP ${error.status} at ${error.url}). Set OPENAI_ACP_OLLAMA_NUM_CTX to a smaller value${smaller}, or pick a smaller model.\nThe provider said: ${error.providerMessage ?? error.body}`;
+  }
   if (error instanceof ProviderHttpError) {
     const said = error.providerMessage ? `\nThe provider said: ${error.providerMessage}` : '';
     const status = `HTTP ${error.status}`;
+    if (error.status === 404 && error.providerMessage && MODEL_NOT_PULLED.test(error.providerMessage)) {
+      return `The model "${context.model}" is not on the server at ${error.url}: run \`ollama pull ${context.model}\`, or pick another model.${said}`;
+    }
     if ((error.status === 401 || error.status === 403) && context.hasKey === false) {
       return `${status} at ${error.url}: the endpoint needs a key; OPENAI_API_KEY is not set. Set it (for a config-file provider, the variable its apiKeyEnv names).${said}`;
     }

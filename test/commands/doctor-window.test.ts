@@ -34,7 +34,7 @@ describe('openai-acp doctor against Ollama', () => {
       return chat(req, res, body);
     });
     server.setModels({ object: 'list', data: [{ id: 'qwen3:8b' }] });
-    const run = await runCli(['doctor', '--timeout-ms', '3000'], { home: tempHome(), env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'qwen3:8b', OPENAI_PROVIDER: 'ollama' } });
+    const run = await runCli(['doctor', '--timeout-ms', '3000'], { home: tempHome(), env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'qwen3:8b', OPENAI_PROVIDER: 'ollama', OPENAI_ACP_OLLAMA_NUM_CTX: '0' } });
     expect(run.code).toBe(0);
     expect(checkLine(run.stdout, 'context window')).toBe('⚠ context window: 4,096 tokens (runtime, reported by the server; trained: 262,144): small for coding work');
     expect(run.stdout).toContain('fix: restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`)');

@@ -14,6 +14,21 @@ function configError(env: Record<string, string | undefined>, flags = {}): Confi
   throw new Error('expected a ConfigError');
 }
 
+describe('OPENAI_ACP_OLLAMA_NUM_CTX', () => {
+  it('takes 0 (the server\'s own window) and whole numbers of tokens', () => {
+    expect(loadConfig({ OPENAI_ACP_OLLAMA_NUM_CTX: '0' }).ollamaNumCtx).toBe(0);
+    expect(loadConfig({ OPENAI_ACP_OLLAMA_NUM_CTX: ' 16384 ' }).ollamaNumCtx).toBe(16_384);
+  });
+
+  it.each(['-1', '8k', '1.5', 'lots'])('refuses %j with a configuration error naming it', (raw) => {
+    const error = configError({ OPENAI_ACP_OLLAMA_NUM_CTX: raw });
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]!.variable).toBe('OPENAI_ACP_OLLAMA_NUM_CTX');
+    expect(error.message).toContain('OPENAI_ACP_OLLAMA_NUM_CTX');
+    expect(error.fallback.ollamaNumCtx).toBe(32_768);
+  });
+});
+
 describe('loadConfig defaults', () => {
   it('gives the documented defaults for an empty environment', () => {
     expect(loadConfig({})).toEqual<Config>({
@@ -43,6 +58,7 @@ describe('loadConfig defaults', () => {
       mcpStartupMs: 10_000,
       mcpToolTimeoutMs: 60_000,
       fetchTimeoutMs: 30_000,
+      ollamaNumCtx: 32_768,
     });
   });
 

@@ -59,7 +59,7 @@ describe('an Ollama server', () => {
       ),
     );
     server.setModels({ object: 'list', data: [{ id: 'qwen3:8b', object: 'model', owned_by: 'library' }] });
-    const agent = launch(server, { OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b' });
+    const agent = launch(server, { OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b', OPENAI_ACP_OLLAMA_NUM_CTX: '0' });
     const sessionId = await agent.start();
 
     // The model was not loaded: it is loaded, then /api/ps says 4096 — not the trained 262,144.
@@ -88,7 +88,7 @@ describe('an Ollama server', () => {
     await agent.exited;
 
     // A new process loads the session: the meter comes with the runtime window and the conversation's size.
-    const second = launch(server, { OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b' });
+    const second = launch(server, { OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b', OPENAI_ACP_OLLAMA_NUM_CTX: '0' });
     await second.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     expect((await second.request('session/load', { sessionId, cwd: process.cwd(), mcpServers: [] })).error).toBeUndefined();
     await waitFor(() => meters(second, sessionId).length > 0, 10_000, 'the meter after session/load');

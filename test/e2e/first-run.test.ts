@@ -43,7 +43,7 @@ describe('a self-hosted server without OPENAI_MODEL', () => {
 });
 
 describe('the context window from the server', () => {
-  it('Ollama /api/show gives usage_update its size without OPENAI_CONTEXT_WINDOW', async () => {
+  it('Ollama /api/show gives usage_update its size without OPENAI_CONTEXT_WINDOW (on /v1: OPENAI_ACP_OLLAMA_NUM_CTX=0)', async () => {
     const chat = streamText(['Hi']);
     const server = await fake((req, res, body) => {
       if (req.url === '/api/show') {
@@ -53,7 +53,7 @@ describe('the context window from the server', () => {
       return chat(req, res, body);
     });
     server.setModels({ object: 'list', data: [{ id: 'qwen3:8b' }] });
-    agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_PROVIDER: 'ollama' });
+    agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_PROVIDER: 'ollama', OPENAI_ACP_OLLAMA_NUM_CTX: '0' });
     const sessionId = await agent.start();
     await prompt(agent, sessionId);
     const usage = agent.updates(sessionId).filter((update) => update.sessionUpdate === 'usage_update');

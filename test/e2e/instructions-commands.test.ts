@@ -61,7 +61,7 @@ describe('instruction files and user commands', () => {
     const sessionId = result.sessionId;
     await waitFor(() => commandLists(agent, sessionId).length > 0, 5000, 'available_commands_update');
     const [first] = commandLists(agent, sessionId);
-    expect(first.map((c: any) => c.name)).toEqual(['clear', 'compact', 'help', 'init', 'review', 'explain', 'daily']);
+    expect(first.map((c: any) => c.name)).toEqual(['clear', 'compact', 'undo', 'help', 'init', 'review', 'explain', 'daily']);
     expect(first.find((c: any) => c.name === 'review')).toEqual({ name: 'review', description: 'Review a part of the code (project)', input: { hint: '<part> [focus]' } });
     expect(first.find((c: any) => c.name === 'daily').description).toBe('Daily summary (user)');
     expect(agent.stderr()).toContain(`the command file ${join(cwd, '.claude/commands/broken.md')} is skipped: its front matter has no closing ---`);

@@ -78,7 +78,7 @@ describe('plans and plan mode', () => {
     expect((await prompt(agent, sessionId, 'plan then write x.txt')).result.stopReason).toBe('end_turn');
 
     // In plan mode: read/search tools and the plan tool only; the write refused without a question.
-    expect(server.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual(['read_file', 'list_directory', 'search_files', 'update_plan']);
+    expect(server.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual(['read_file', 'list_directory', 'search_files', 'fetch_url', 'update_plan']);
     const results = server.requests[1]!.body.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content);
     expect(results[0]).toMatch(/plan mode/);
     expect(results[1]).toMatch(/entry 1 has no "content"/);

@@ -139,6 +139,7 @@ describe('config file only', () => {
       models: ['gpt-4o'],
       maxRetries: 0,
       timeoutMs: 1234,
+      ollamaNumCtx: 32_768,
     });
   });
 
@@ -364,6 +365,7 @@ describe('chooseEndpoints', () => {
         models: ['a', 'b'],
         maxRetries: 1,
         timeoutMs: 600_000,
+        ollamaNumCtx: 32_768,
       },
     ]);
     expect(lines.some((line) => line.includes('info') && line.includes('11434'))).toBe(true);

@@ -181,13 +181,22 @@ describe('serverWindowLookup', () => {
 });
 
 describe('an Ollama endpoint', () => {
-  it('exposes the lookup through createEndpoint, chosen by the profile', async () => {
+  it('exposes the lookup through createEndpoint, chosen by the profile (on /v1: OPENAI_ACP_OLLAMA_NUM_CTX=0)', async () => {
     const server = await serve({ 'GET /api/ps': PS_LOADED, 'POST /api/show': SHOW_TRAINED });
     const logger = createLogger({ level: 'error', write: () => undefined });
     const endpoint = createEndpoint(
-      { provider: 'ollama', baseUrl: server.baseUrl, chatCompletionsUrl: `${server.baseUrl}/chat/completions`, apiKey: undefined, headers: {}, query: undefined, model: 'qwen3:8b', models: undefined, maxRetries: 0, timeoutMs: 5000 },
+      { provider: 'ollama', baseUrl: server.baseUrl, chatCompletionsUrl: `${server.baseUrl}/chat/completions`, apiKey: undefined, headers: {}, query: undefined, model: 'qwen3:8b', models: undefined, maxRetries: 0, timeoutMs: 5000, ollamaNumCtx: 0 },
       { logger },
     );
     expect(await endpoint.serverWindowOf?.('qwen3:8b')).toEqual({ runtime: 4096, trained: 40960 });
+  });
+
+  it('on the native API the runtime window is the one asked for, capped by the trained one, and nothing is loaded first', async () => {
+    const server = await serve({ 'GET /api/ps': PS_LOADED, 'POST /api/show': SHOW_TRAINED });
+    const logger = createLogger({ level: 'error', write: () => undefined });
+    const settings = { provider: 'ollama' as const, baseUrl: server.baseUrl, chatCompletionsUrl: `${server.baseUrl}/chat/completions`, apiKey: undefined, headers: {}, query: undefined, model: 'qwen3:8b', models: undefined, maxRetries: 0, timeoutMs: 5000 };
+    expect(await createEndpoint(settings, { logger }).serverWindowOf?.('qwen3:8b')).toEqual({ runtime: 32768, trained: 40960 });
+    expect(await createEndpoint({ ...settings, ollamaNumCtx: 65536 }, { logger }).serverWindowOf?.('qwen3:8b')).toEqual({ runtime: 40960, trained: 40960 });
+    expect(server.asked.some((asked) => asked.url.includes('/api/generate') || asked.url.includes('/api/ps'))).toBe(false);
   });
 });

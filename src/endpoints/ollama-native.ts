@@ -1,0 +1,228 @@
+/**
+ * Ollama through its native chat API: per model, the window asked for (`options.num_ctx`), how
+ * the model takes `think`, the fallback to `/v1` when `/api/chat` is not served, and the one-time
+ * note when the model no longer fits in GPU memory at that window.
+ *
+ * - The window: `OPENAI_ACP_OLLAMA_NUM_CTX` (default 32768), capped by the trained window from
+ *   `POST /api/show` (`model_info["<arch>.context_length"]`), decided once per model and kept, so
+ *   every request asks for the same one (another value reloads the model). A `num_ctx` in
+ *   `OPENAI_EXTRA_BODY`'s `options` is sent as it is and is the window then.
+ * - `think`: none for a model whose `/api/show` `capabilities` lack `thinking`; a level for the
+ *   models the profile lists (GPT-OSS); a boolean otherwise.
+ * - Not served (a gateway exposing only `/v1`): remembered for the process, per server.
+ * - Memory: after the first answer, `GET /api/ps`; `0 < size_vram < size` means part of the model
+ *   runs on the CPU (Ollama docs, context-length.mdx: "avoid offloading the model to CPU").
+ *
+ * Source: https://github.com/ollama/ollama/blob/main/docs/api.md (show, ps, chat).
+ */
+import { defaultFetch, type FetchLike } from '../openai/http.js';
+import type { Logger } from '../log.js';
+import type { NativeChatProfile } from '../config/provider-profiles.js';
+import type { NativeChatRouter, NativeChatTarget } from '../openai/native-chat.js';
+import type { ThinkStyle } from '../openai/ollama-chat-request.js';
+import { parseOllamaPs } from './ollama-ps.js';
+import { parseShowFacts, suggestNumCtx, type ShowFacts } from './ollama-show.js';
+import { requestedNumCtx, SERVER_CONTEXT_TIMEOUT_MS } from './server-context.js';
+
+/** Servers whose `/api/chat` was found not served, with why: for the whole process. */
+const NOT_SERVED = new Map<string, string>();
+
+/** What the router needs. */
+export interface OllamaNativeOptions {
+  /** The endpoint base, e.g. `http://127.0.0.1:11434/v1`; the native API is at its root. */
+  baseUrl: string;
+  /** `OPENAI_ACP_OLLAMA_NUM_CTX`, tokens; 0: Chat Completions (`target` routes nothing; `describe` still reads the server). */
+  numCtx: number;
+  profile: NativeChatProfile;
+  /** Auth and user headers, as the endpoint sends them. */
+  headers: Record<string, string>;
+  extraBody?: Record<string, unknown> | undefined;
+  logger?: Logger | undefined;
+  /** @defaultValue `defaultFetch` of http.ts */
+  fetch?: FetchLike | undefined;
+  /** Bound of one `/api/show` or `/api/ps` look, in ms. @defaultValue {@link SERVER_CONTEXT_TIMEOUT_MS} */
+  timeoutMs?: number | undefined;
+}
+
+/** What `doctor` shows for one model. */
+export interface OllamaWindowFacts {
+  /** `native` (`/api/chat`), or `v1` with the reason. */
+  api: { kind: 'native'; url: string } | { kind: 'v1'; reason: string };
+  /** The window asked for, tokens (native only). */
+  asked?: number | undefined;
+  /** The trained window from `/api/show`, tokens. */
+  trained?: number | undefined;
+  /** The window the server runs now (`/api/ps` `context_length`), when the model is loaded. */
+  runtime?: number | undefined;
+  /** Whether the model thinks (`/api/show` capabilities list `thinking`); `undefined` when not listed. */
+  thinks?: boolean | undefined;
+  /** The `OPENAI_ACP_OLLAMA_NUM_CTX` value. */
+  setting: number;
+}
+
+/** The {@link NativeChatRouter} of one Ollama endpoint. */
+export class OllamaNativeChat implements NativeChatRouter {
+  /** The server root, e.g. `http://127.0.0.1:11434`. */
+  readonly root: string;
+  private readonly shows = new Map<string, Promise<ShowFacts | undefined>>();
+  private readonly answeredModels = new Set<string>();
+  private readonly checkedMemory = new Set<string>();
+  /** Models whose route was logged. */
+  private readonly announced = new Set<string>();
+
+  constructor(private readonly options: OllamaNativeOptions) {
+    this.root = options.baseUrl.trim().replace(/[?#].*$/, '').replace(/\/+$/, '').replace(/\/v1$/, '');
+  }
+
+  /** Why `/api/chat` is not used on this server, once found not served (this process). */
+  get notServed(): string | undefined {
+    return NOT_SERVED.get(this.root);
+  }
+
+  async target(model: string): Promise<NativeChatTarget | undefined> {
+    if (this.options.numCtx === 0 || this.notServed) return undefined;
+    const facts = await this.show(model);
+    if (this.notServed) return undefined;
+    const target: NativeChatTarget = { url: `${this.root}/api/chat`, numCtx: this.windowFrom(facts), think: this.thinkStyle(model, facts) };
+    if (!this.announced.has(model)) {
+      this.announced.add(model);
+      this.options.logger?.info(`chat with ${model} goes to Ollama's native API with a ${target.numCtx}-token window (options.num_ctx)`, { url: target.url, model, numCtx: target.numCtx, trained: facts?.trained });
+    }
+    return target;
+  }
+
+  fallBack(reason: string): void {
+    if (this.notServed) return;
+    NOT_SERVED.set(this.root, reason);
+    this.options.logger?.warn(`Ollama's native /api/chat is not served (${reason}); using the OpenAI-compatible /v1 for the rest of this process, with the server's own context window`);
+  }
+
+  answered(model: string): void {
+    this.answeredModels.add(model);
+  }
+
+  /** The window asked for `model` (tokens): the context window for the meter and the fitting; `undefined` when `/v1` is used. */
+  async window(model: string): Promise<number | undefined> {
+    const target = await this.target(model);
+    return target?.numCtx;
+  }
+
+  /**
+   * The window report for `model` when the native API is used: the window asked for as the
+   * runtime one (each request sets it), the trained one from `/api/show`; `undefined` on `/v1`.
+   */
+  async serverWindow(model: string): Promise<{ runtime: number; trained?: number } | undefined> {
+    const target = await this.target(model);
+    if (!target?.numCtx) return undefined;
+    const trained = (await this.show(model))?.trained;
+    return trained ? { runtime: target.numCtx, trained } : { runtime: target.numCtx };
+  }
+
+  /**
+   * Once per model, after its first native answer: the words telling the user that the model
+   * runs partly on the CPU at this window, with a smaller window that would fit, or `undefined`.
+   * Never rejects.
+   */
+  async memoryNotice(model: string): Promise<string | undefined> {
+    if (!this.answeredModels.has(model) || this.checkedMemory.has(model)) return undefined;
+    this.checkedMemory.add(model);
+    const running = parseOllamaPs(await this.getJson('GET', '/api/ps'), model);
+    const numCtx = await this.window(model);
+    if (!running?.size || !running.sizeVram || running.sizeVram >= running.size || !numCtx) return undefined;
+    const share = Math.max(1, Math.round(((running.size - running.sizeVram) / running.size) * 100));
+    const facts = await this.show(model);
+    const suggested = suggestNumCtx(numCtx, running.size - running.sizeVram, facts?.kvBytesPerToken);
+    const fix = suggested.fits ? `OPENAI_ACP_OLLAMA_NUM_CTX=${suggested.numCtx} should keep it on the GPU` : `OPENAI_ACP_OLLAMA_NUM_CTX=${suggested.numCtx} would keep more of it on the GPU`;
+    return `${model} runs ${share}% on the CPU with a ${numCtx.toLocaleString('en-US')}-token window (${gib(running.sizeVram)} of ${gib(running.size)} in GPU memory), which makes every step slower; ${fix}, with less room for the conversation.`;
+  }
+
+  /** What `doctor` shows for `model` (asks `/api/show` and `/api/ps`). Never rejects. */
+  async describe(model: string): Promise<OllamaWindowFacts> {
+    const facts = await this.show(model);
+    const running = parseOllamaPs(await this.getJson('GET', '/api/ps'), model);
+    const setting = this.options.numCtx;
+    const reason = setting === 0 ? 'OPENAI_ACP_OLLAMA_NUM_CTX=0' : this.notServed;
+    const out: OllamaWindowFacts = reason ? { api: { kind: 'v1', reason }, setting } : { api: { kind: 'native', url: `${this.root}/api/chat` }, asked: this.windowFrom(facts), setting };
+    if (facts?.trained) out.trained = facts.trained;
+    if (facts?.capabilities) out.thinks = facts.capabilities.includes('thinking');
+    if (running?.contextLength) out.runtime = running.contextLength;
+    return out;
+  }
+
+  private windowFrom(facts: ShowFacts | undefined): number {
+    const explicit = requestedNumCtx(this.options.extraBody);
+    if (explicit) return explicit;
+    const trained = facts?.trained;
+    return trained && trained < this.options.numCtx ? trained : this.options.numCtx;
+  }
+
+  private thinkStyle(model: string, facts: ShowFacts | undefined): ThinkStyle {
+    const levels = this.options.profile.thinkLevels.some((pattern) => pattern.test(model));
+    if (facts?.capabilities && !facts.capabilities.includes('thinking')) return 'none';
+    return levels ? 'levels' : facts?.capabilities ? 'boolean' : 'unknown';
+  }
+
+  /** `/api/show` of `model`, asked once (a failure is asked again next time); notes a cap and a server without the API. */
+  private show(model: string): Promise<ShowFacts | undefined> {
+    const known = this.shows.get(model);
+    if (known) return known;
+    const look = (async () => {
+      const answer = await this.request('POST', '/api/show', { model });
+      if (answer === 'not-served') {
+        this.fallBack(`${this.root}/api/show is not there`);
+        return undefined;
+      }
+      const facts = answer === undefined ? undefined : parseShowFacts(answer.body);
+      // Only an answer about the model is kept: a failure, or a model not pulled yet, is asked again.
+      if (answer === undefined || answer.status >= 300) this.shows.delete(model);
+      const trained = facts?.trained;
+      if (trained && trained < this.options.numCtx && !requestedNumCtx(this.options.extraBody)) {
+        this.options.logger?.info(`OPENAI_ACP_OLLAMA_NUM_CTX (${this.options.numCtx}) is above the trained window of ${model}; asking for ${trained} tokens`, { model, trained });
+      }
+      return facts;
+    })();
+    this.shows.set(model, look);
+    return look;
+  }
+
+  private async getJson(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+    const answer = await this.request(method, path, body);
+    return answer === undefined || answer === 'not-served' || answer.status >= 300 ? undefined : answer.body;
+  }
+
+  /** One bounded look: the status and parsed body, `not-served` for a path the server does not have, `undefined` on failure. */
+  private async request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: unknown } | 'not-served' | undefined> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.options.timeoutMs ?? SERVER_CONTEXT_TIMEOUT_MS);
+    try {
+      const fetch = this.options.fetch ?? (await defaultFetch());
+      const headers: Record<string, string> = { ...this.options.headers, accept: 'application/json' };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const response = await fetch(`${this.root}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), signal: controller.signal });
+      const text = await response.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      const ollamaError = typeof parsed === 'object' && parsed !== null && typeof (parsed as Record<string, unknown>)['error'] === 'string';
+      if ([404, 405, 501].includes(response.status) && !ollamaError) return 'not-served';
+      return { status: response.status, body: parsed };
+    } catch {
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** Bytes as GiB with one decimal, e.g. `7.5 GiB`. */
+function gib(bytes: number): string {
+  return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+}
+
+/** Forgets which servers were found without `/api/chat` (tests). */
+export function forgetNotServed(): void {
+  NOT_SERVED.clear();
+}
