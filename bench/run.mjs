@@ -1,9 +1,10 @@
 // npm run bench: start-up, relay speed, CPU and memory of the built CLI, each against a baseline.
-// Targets (issue 2; the tool figures of issues 9 and 10 are in bench/tools.mjs): cold start <= 1.5x bare node; relay >= 100,000 tokens/s and <= 1.5x a plain
-// fetch read of the same stream; peak RSS <= 80 MiB. Loopback only. Prints a table (each figure
-// with its target) and exits 0; with `--check` (`npm run bench -- --check`) it exits 1 when a
-// target is missed. The targets were set on a 2-core machine; figures vary with the machine and
-// its load.
+// Targets (issue 2; the tool figures of issues 9 and 10 are in bench/tools.mjs, the agent's
+// efficiency in small context windows of issue 17 in bench/agent-efficiency.mjs): cold start
+// <= 1.5x bare node; relay >= 100,000 tokens/s and <= 1.5x a plain fetch read of the same
+// stream; peak RSS <= 80 MiB. Loopback only. Prints a table (each figure with its target) and
+// exits 0; with `--check` (`npm run bench -- --check`) it exits 1 when a target is missed. The
+// targets were set on a 2-core machine; figures vary with the machine and its load.
 //
 // Fairness: baseline and agent runs are interleaved (machine load hits both alike), the first
 // run of each is a discarded warm-up, figures are medians of BENCH_RUNS runs (default 9; min in
@@ -15,6 +16,7 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { onJsonLines } from './json-lines.mjs';
 import { toolRows } from './tools.mjs';
+import { efficiencyRows } from './agent-efficiency.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const TOKENS = 20_000;
@@ -154,6 +156,8 @@ const rows = [
 ];
 // The tool figures (issues 9 and 10): bench/tools.mjs.
 rows.push(...(await toolRows(RUNS)));
+// Agent efficiency in 4k–32k windows (issue 17): bench/agent-efficiency.mjs.
+rows.push(...(await efficiencyRows()));
 console.log(`median of ${RUNS} runs [min]`);
 for (const [what, value, against, ratio, ok] of rows) console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(44)} ${value.padEnd(24)} ${against.padEnd(34)} ${ratio}`);
 const missed = rows.filter((r) => !r[4]).length;

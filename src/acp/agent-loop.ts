@@ -13,6 +13,8 @@ import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.j
 import type { ChatMessage, ChatRequestContentPart } from '../openai/openai-types.js';
 import type { Logger } from '../log.js';
 import type { StepRecord, ToolResultRecord } from '../sessions/session-records.js';
+import { ContextKeeper, type ContextSources, type ContextState } from '../turn/context-keeper.js';
+import type { Calibration } from '../turn/token-estimate.js';
 import { LoopGuard } from '../turn/loop-guard.js';
 import { respellToolCallIds, uniqueToolCallIds } from '../turn/tool-call-ids.js';
 import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../turn/tool-messages.js';
@@ -31,8 +33,10 @@ export interface ToolOffer {
 /** What one turn of the loop needs. */
 export interface AgentLoopInput {
   client: ChatCompletionsClient;
-  /** The first request: model, messages (system, history, the user's prompt), limits. */
-  request: ChatRequest;
+  /** The request's model and limits; its messages are planned before each request from `context`. */
+  request: Omit<ChatRequest, 'messages'>;
+  /** What the requests are made of (system prompt, history, the user's prompt) and the window. */
+  context: ContextSources;
   /** The tools offered before each request (so MCP tools that became ready or changed join); absent: no tools. */
   offer?: (() => ToolOffer) | undefined;
   /** Everything a tool call needs but the per-request tool lists. */
@@ -49,15 +53,16 @@ export interface AgentLoopInput {
   textToolCalls?: ((definitions: ToolOffer['definitions']) => TextToolCalls) | undefined;
   signal: AbortSignal;
   send: (updates: SessionUpdate[]) => Promise<void>;
-  contextWindow?: number | undefined;
-  /** How to give this server a larger window (profile data), for the words after an overflow. */
-  windowFix?: string | undefined;
   logger: Logger;
 }
 
 /** How the turn ended, with its tool steps (for the session record). */
 export interface AgentLoopOutcome extends TurnOutcome {
   steps: StepRecord[];
+  /** What the next turn starts from (see `ContextState`). */
+  context?: ContextState;
+  /** The latest request's estimate and the provider's count of it. */
+  calibration?: Calibration | undefined;
 }
 
 
@@ -71,7 +76,7 @@ const NOT_RUN = 'Not run: the user cancelled the turn.';
 export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutcome> {
   const { signal, send, logger } = input;
   const guard = new LoopGuard(input.maxSteps);
-  const messages: ChatMessage[] = [...input.request.messages];
+  const keeper = new ContextKeeper(input.context);
   const steps: StepRecord[] = [];
   const taken = input.takenIds ?? new Set<string>();
   let usage: Usage | undefined;
@@ -81,6 +86,8 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
     reasoning,
     toolCalls: [],
     steps,
+    context: keeper.state(),
+    calibration: keeper.latestCalibration,
     ...(usage ? { usage } : {}),
     ...extra,
   });
@@ -93,23 +100,11 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
     }
     const offer = input.offer?.();
     const names = new Set(offer?.definitions.map((tool) => tool.function.name) ?? []);
-    const request: ChatRequest = { ...input.request, messages: respellToolCallIds(messages, input.toolMessageRules) };
-    if (offer && offer.definitions.length > 0) request.tools = offer.definitions;
-    const outcome = await runTurn({
-      client: input.client,
-      request,
-      signal,
-      send,
-      contextWindow: input.contextWindow,
-      windowFix: input.windowFix,
-      logger,
-      textToolCalls: offer && names.size > 0 ? input.textToolCalls?.(offer.definitions) : undefined,
-    });
+    const outcome = await fittedRequest(input, keeper, offer);
     usage = addUsage(usage, outcome.usage);
-    // Over the window with nothing shown: runTurn left the words to this loop.
-    if (outcome.overflow) await send([agentText(`${steps.length > 0 ? '\n\n' : ''}${describeContextOverflow(outcome.overflow, input.windowFix)}`)]);
+    if ('stop' in outcome) return ended('end_turn', '', '', { error: { kind: 'config', retryable: false } });
     if (outcome.error || outcome.stopReason === 'cancelled' || outcome.toolCalls.length === 0 || !input.deps || !offer) {
-      return { ...outcome, steps, ...(usage ? { usage } : {}) };
+      return { ...outcome, steps, context: keeper.state(), calibration: keeper.latestCalibration, ...(usage ? { usage } : {}) };
     }
     // Providers send no id (some local servers) or reuse them across answers (Kimi via Groq).
     const ids = uniqueToolCallIds(outcome.toolCalls.map((call) => call.id), taken);
@@ -122,7 +117,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
     }
     const step: StepRecord = { text: outcome.text, reasoning: outcome.reasoning, toolCalls: calls, results: [] };
     steps.push(step);
-    messages.push(assistantToolCallMessage(step, input.toolMessageRules));
+    const messages = keeper.step(assistantToolCallMessage(step, input.toolMessageRules));
     const deps: ToolCallDeps = { ...input.deps, offered: [...names], mcp: input.deps.mcp && { servers: input.deps.mcp.servers, tools: offer.mcpTools }, signal, send };
     const images: ChatRequestContentPart[] = [];
     for (const call of calls) {
@@ -140,6 +135,46 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
     }
     if (signal.aborted) return ended('cancelled');
     if (input.takesImages && images.length > 0) messages.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images] });
+  }
+}
+
+/**
+ * One model request with its messages fitted to the window: the user is told of a compaction or
+ * of history left out; an answer saying the prompt was over the window is retried smaller
+ * (bounded, `ContextKeeper.overflow`), then the turn ends with a message naming the window and the
+ * fix. `{ stop }` when the turn must end (the user was told).
+ */
+async function fittedRequest(input: AgentLoopInput, keeper: ContextKeeper, offer: ToolOffer | undefined): Promise<TurnOutcome | { stop: true; usage?: undefined }> {
+  const { signal, send, logger } = input;
+  const summarize = async (messages: ChatMessage[]) => {
+    const summary = await runTurn({ client: input.client, request: { ...input.request, messages }, signal, send: async () => undefined, logger });
+    return summary.error || summary.stopReason === 'cancelled' ? undefined : summary.text;
+  };
+  const tools = offer && offer.definitions.length > 0 ? offer.definitions : undefined;
+  for (;;) {
+    const prepared = await keeper.prepare(tools, summarize);
+    if ('stop' in prepared) {
+      logger.warn('turn ended: the context window is too small', { contextWindow: keeper.contextWindow });
+      await send([agentText(prepared.stop)]);
+      return { stop: true };
+    }
+    for (const notice of prepared.notices) {
+      logger.info(notice);
+      await send([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${notice}\n\n` } }]);
+    }
+    const request: ChatRequest = { ...input.request, messages: respellToolCallIds(prepared.messages, input.toolMessageRules) };
+    if (tools) request.tools = tools;
+    const names = tools?.length ?? 0;
+    const outcome = await runTurn({ client: input.client, request, signal, send, contextWindow: keeper.contextWindow, windowFix: input.context.windowFix, logger, textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined });
+    if (!outcome.overflow) {
+      keeper.calibrate(outcome.usage?.inputTokens);
+      return outcome;
+    }
+    logger.warn('the server says the prompt is over the context window', { contextWindow: keeper.contextWindow, told: outcome.overflow.window });
+    if (!keeper.overflow(outcome.overflow.window)) {
+      await send([agentText(`${keeper.steps.length > 0 ? '\n\n' : ''}${describeContextOverflow({ window: outcome.overflow.window ?? keeper.contextWindow }, input.context.windowFix)}`)]);
+      return { ...outcome, error: outcome.error ?? { kind: 'http', retryable: false } };
+    }
   }
 }
 

@@ -4,14 +4,15 @@
  */
 import type { AgentContext, ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ChatRequest } from '../openai/chat-client.js';
-import { estimateTextTokens, planContext, trimmingNotice } from '../turn/context-window.js';
+import { estimateTextTokens } from '../turn/token-estimate.js';
 import { CLEARED_TEXT, liveConversation, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
 import { DEFAULT_THOUGHT_LEVEL } from './model-picker.js';
 import type { ChatMessage } from '../openai/openai-types.js';
 import { promptToUserContent } from '../turn/prompt-content.js';
 import type { Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
-import { COMPACT_INSTRUCTION, helpText, INIT_INSTRUCTION, parseSlashCommand } from './slash-commands.js';
+import { COMPACT_INSTRUCTION } from '../turn/compaction.js';
+import { helpText, INIT_INSTRUCTION, parseSlashCommand } from './slash-commands.js';
 import { agentText, windowUsage } from './to-acp.js';
 import { runAgentLoop, type AgentLoopOutcome } from './agent-loop.js';
 import { defaultSystemPrompt } from '../turn/system-prompt.js';
@@ -165,6 +166,7 @@ export class PromptRunner {
       const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };
       if (typed) record.typed = typed;
       if (outcome.steps.length > 0) record.steps = outcome.steps;
+      if (outcome.context && (outcome.context.summary !== undefined || outcome.context.stubbed > 0)) record.context = outcome.context;
       if (outcome.usage) record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
       turnClient.extras.fill(record);
       await this.save(session, record);
@@ -189,7 +191,7 @@ export class PromptRunner {
    * Sends the live conversation plus `current` to the session's model, trimmed to its context
    * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools.
    */
-  private async sendToModel(session: Session, { turns, summary }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal, turnClient?: TurnClient): Promise<AgentLoopOutcome> {
+  private async sendToModel(session: Session, { turns, summary, stubbed }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal, turnClient?: TurnClient): Promise<AgentLoopOutcome> {
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model);
     if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
@@ -222,25 +224,13 @@ export class PromptRunner {
       (tools
         ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), tools: tools.builtinNames, mode: sessionMode(session), instructions: await instructions() })
         : undefined);
-    const systemText = [base, summary && `Summary of the earlier conversation:\n${summary}`].filter(Boolean).join('\n\n');
-    const plan = planContext({
-      system: systemText ? { role: 'system', content: systemText } : undefined,
-      turns,
-      current,
-      contextWindow,
-      maxTokens: config.maxTokens,
-      calibration: session.calibration,
-    });
-    if (plan.droppedTurns > 0 && contextWindow) {
-      this.state.logger.info('earlier turns left out to fit the context window', { sessionId: session.id, dropped: plan.droppedTurns, contextWindow });
-      await send([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${trimmingNotice(plan.droppedTurns, contextWindow)}\n\n` } }]);
-    }
     const effort = this.state.picker.thoughtLevel(session);
-    const request: ChatRequest = { model: target.model, messages: plan.messages, maxTokens: config.maxTokens, temperature: config.temperature };
+    const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature };
     if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;
     const outcome = await runAgentLoop({
       client: target.endpoint.client,
       request,
+      context: { system: base, summary, turns, task: current, contextWindow, maxTokens: config.maxTokens, calibration: session.calibration, stubbed, windowFix: known?.fix },
       ...(tools ? { offer: tools.offer, deps: tools.deps, textToolCalls: tools.textToolCalls } : {}),
       toolMessageRules: toolMessageRules(target.endpoint.profile),
       maxSteps: config.maxSteps,
@@ -248,15 +238,12 @@ export class PromptRunner {
       takesImages: sentImages(session),
       signal,
       send,
-      contextWindow,
-      windowFix: known?.fix,
       logger: this.state.logger,
     });
     // Once per model, after its first answer on Ollama's native API: part of it on the CPU at this window.
     const memory = outcome.stopReason === 'cancelled' ? undefined : await target.endpoint.nativeChat?.memoryNotice(target.model);
     if (memory) await send([agentText(`\n\n(${memory})`)]);
-    // Only a single request's count matches the estimate of what was planned.
-    if (outcome.usage?.inputTokens && outcome.steps.length === 0) session.calibration = { estimated: plan.rawEstimatedTokens, actual: outcome.usage.inputTokens };
+    if (outcome.calibration) session.calibration = outcome.calibration;
     return outcome;
   }
 

@@ -35,10 +35,6 @@ export function helpText(more: readonly AvailableCommand[] = []): string {
   return ['Commands of openai-acp:', ...[...SLASH_COMMANDS, ...more].map((command) => `- /${command.name}: ${command.description}`)].join('\n');
 }
 
-/** The instruction sent to the model by `/compact` (as the last user message). */
-export const COMPACT_INSTRUCTION =
-  'Summarize our conversation so far for your own future reference. Keep every fact, decision, name, number, file path and open question that later turns may need; drop pleasantries. Write the summary only, in the language of the conversation.';
-
 /**
  * The prompt `/init` sends (what the user typed after it is added as a further wish). The model
  * surveys with the read and search tools and writes with write_file or edit_file, so the file goes

@@ -23,6 +23,8 @@ export interface LiveConversation {
    * in front of the next user message; `[]` when the latest turn was answered.
    */
   unanswered: ContentBlock[];
+  /** Tool results of `turns` sent as stubs when the latest turn ended (its `context.stubbed`), oldest first. */
+  stubbed: number;
 }
 
 /** Text shown for a replayed `/clear`. */
@@ -40,9 +42,9 @@ export const ENDED_AFTER_TOOLS = '(The turn ended here, after the tool results a
  * final answer. A turn that ended right after tool results gets {@link ENDED_AFTER_TOOLS} as its
  * answer, so a user message never follows a `tool` message (strict chat templates refuse that).
  */
-export function answerMessages(turn: TurnRecord, rules: ToolMessageRules = PLAIN_RULES): ChatMessage[] {
+export function answerMessages(turn: TurnRecord, rules: ToolMessageRules = PLAIN_RULES, fromStep = 0): ChatMessage[] {
   const messages: ChatMessage[] = [];
-  for (const step of turn.steps ?? []) {
+  for (const step of (turn.steps ?? []).slice(fromStep)) {
     messages.push(assistantToolCallMessage(step, rules));
     for (const result of step.results) messages.push(toolResultMessage(result.id, result.forModel));
   }
@@ -58,32 +60,41 @@ export function isAnswered(turn: TurnRecord): boolean {
 
 /**
  * The part of the conversation the model still sees: turns after the latest `/clear` or
- * `/compact`, with unanswered user messages folded into the next one.
+ * `/compact`, or from the latest turn compacted inside (its `context.summary` then replaces what
+ * came before it and its first steps), with unanswered user messages folded into the next one.
  */
 export function liveConversation(records: readonly ConversationRecord[], rules: ToolMessageRules = PLAIN_RULES): LiveConversation {
   let start = 0;
   let summary: string | undefined;
+  let fromStep = 0;
   records.forEach((record, index) => {
     if (record.type === 'clear' || record.type === 'compact') {
       start = index + 1;
       summary = record.type === 'compact' ? record.summary : undefined;
+      fromStep = 0;
+    } else if (record.type === 'turn' && record.context?.summary !== undefined) {
+      start = index;
+      summary = record.context.summary;
+      fromStep = record.context.summarizedSteps ?? 0;
     }
   });
+  const last = records.at(-1);
+  const stubbed = last?.type === 'turn' ? (last.context?.stubbed ?? 0) : 0;
   // A turn cancelled before any answer keeps its user message, folded into the next user message:
   // chat templates that require user/assistant alternation reject two user messages in a row.
   const turns: ChatMessage[][] = [];
   let unanswered: ContentBlock[] = [];
-  for (const record of records.slice(start)) {
-    if (record.type !== 'turn') continue;
+  records.slice(start).forEach((record, index) => {
+    if (record.type !== 'turn') return;
     const prompt = withUnanswered(unanswered, record.prompt);
     if (!isAnswered(record)) {
       unanswered = prompt;
-      continue;
+      return;
     }
     unanswered = [];
-    turns.push([{ role: 'user', content: promptToUserContent(prompt) }, ...answerMessages(record, rules)]);
-  }
-  return { summary, turns, unanswered };
+    turns.push([{ role: 'user', content: promptToUserContent(prompt) }, ...answerMessages(record, rules, index === 0 ? fromStep : 0)]);
+  });
+  return { summary, turns, unanswered, stubbed };
 }
 
 /** `prompt` with the blocks of unanswered turns in front, set apart by a blank line. */

@@ -31,6 +31,13 @@ export interface TurnRecord {
    * `assistant` and `reasoning` are then the last answer's (the one that called no tool).
    */
   steps?: StepRecord[];
+  /**
+   * What the model was sent of the history when the turn ended, so the next turn starts from it
+   * (the record itself keeps everything, for `session/load`): `summary` replaces everything
+   * before this turn and its first `summarizedSteps` steps (a compaction inside the turn);
+   * `stubbed` tool results, oldest first, were sent as stubs (`turn/context-fit.ts`).
+   */
+  context?: { summary?: string; summarizedSteps?: number; stubbed?: number };
   /** The plan as the turn left it, when the model wrote one in it (the whole list). */
   plan?: PlanEntry[];
   /** What `/undo` needs: the files the turn changed and the commands it ran. */
@@ -171,7 +178,8 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
         typeof v.reasoning === 'string' &&
         typeof v.stopReason === 'string' &&
         (usage === undefined || (isObject(usage) && optNumber(usage.inputTokens) && optNumber(usage.outputTokens) && optNumber(usage.totalTokens))) &&
-        (v.steps === undefined || (Array.isArray(v.steps) && v.steps.every(isStep)));
+        (v.steps === undefined || (Array.isArray(v.steps) && v.steps.every(isStep))) &&
+        (v.context === undefined || (isObject(v.context) && optString(v.context.summary) && optNumber(v.context.summarizedSteps) && optNumber(v.context.stubbed)));
       if (!ok) return undefined;
       // A plan or checkpoint that does not read back is left out, not the whole turn.
       if (v.plan !== undefined && !isPlan(v.plan)) delete v.plan;

@@ -8,7 +8,7 @@
  * https://agentclientprotocol.com/protocol/v1/terminals (create → output/wait_for_exit → kill →
  * release; the agent must release what it creates).
  */
-import type { AgentContext, ClientCapabilities } from '@agentclientprotocol/sdk/unstable';
+import type { AgentContext, ClientCapabilities, ReadTextFileRequest } from '@agentclientprotocol/sdk/unstable';
 import { ToolError, type CommandOptions, type CommandResult, type ToolBackend } from './tool-types.js';
 
 /** Rejects with the signal's reason as soon as `signal` aborts; otherwise settles as `promise` does. */
@@ -76,10 +76,11 @@ export function createClientBackend(options: { client: AgentContext; sessionId: 
       write: capabilities.writeTextFile ? 'client' : 'local',
       terminal: capabilities.terminal ? 'client' : 'local',
     },
-    async readTextFile(path, signal) {
-      if (!capabilities.readTextFile) return local.readTextFile(path, signal);
+    async readTextFile(path, signal, range) {
+      if (!capabilities.readTextFile) return local.readTextFile(path, signal, range);
       try {
-        const answer = await raceAbort(client.request('fs/read_text_file', { sessionId, path }), signal);
+        const params: ReadTextFileRequest = { sessionId, path, ...(range?.line !== undefined ? { line: range.line } : {}), ...(range?.limit !== undefined ? { limit: range.limit } : {}) };
+        const answer = await raceAbort(client.request('fs/read_text_file', params), signal);
         return typeof answer?.content === 'string' ? answer.content : '';
       } catch (error) {
         if (signal.aborted) throw signal.reason;

@@ -43,28 +43,36 @@ async function target(path: string, ctx: BuiltinContext): Promise<{ abs: string;
 /**
  * `read_file`: the lines `offset`…`offset+limit-1` (default: all), numbered, capped for the model
  * with a note giving the offset to read on; the client is shown the same lines unnumbered and uncapped.
+ * When the client reads files and the model gave `offset` or `limit`, only those lines are asked
+ * for (`fs/read_text_file` `line` and `limit`); a client that sends more than `limit` lines sent
+ * the whole file, which is then cut here.
  * @throws {ToolError} from the backend (missing, binary, too large, outside) or an offset past the end.
  */
 export async function executeReadFile(args: ReadFileArgs, ctx: BuiltinContext): Promise<BuiltinOutcome> {
   const { abs, rel } = await target(args.path, ctx);
-  const text = await ctx.backend.readTextFile(abs, ctx.signal);
-  const all = splitLines(text);
   const first = args.offset ?? 1;
-  if (all.length === 0) {
+  const ranged = ctx.backend.where.read === 'client' && (args.offset !== undefined || args.limit !== undefined);
+  const all = splitLines(await ctx.backend.readTextFile(abs, ctx.signal, ranged ? { line: first, limit: args.limit } : undefined));
+  // The whole file, unless the client sent just the lines asked for (then the count is unknown).
+  const whole = !ranged || (args.limit !== undefined && all.length > args.limit);
+  const total = whole ? all.length : undefined;
+  const start = whole ? first - 1 : 0;
+  if (all.length === 0 && first === 1) {
     return { failed: false, forModel: `${rel} is empty.`, content: [textContent('(empty file)')], locations: [fileLocation(abs, 1)], rawOutput: { path: abs, lines: 0, totalLines: 0 } };
   }
-  if (first > all.length) throw new ToolError(`offset ${first} is past the end of ${rel}, which has ${formatCount(all.length)} lines.`);
-  const slice = all.slice(first - 1, args.limit === undefined ? undefined : first - 1 + args.limit);
+  if (start >= all.length) throw new ToolError(`offset ${first} is past the end of ${rel}${total !== undefined ? `, which has ${formatCount(total)} lines` : ''}.`);
+  const slice = all.slice(start, args.limit === undefined ? undefined : start + args.limit);
   const last = first + slice.length - 1;
   const capped = capForModel(numberLines(slice, first), { ...ctx.limits, note: readFileNote(first - 1) });
-  const partial = first > 1 || last < all.length;
-  const forModel = partial ? `${capped.text}\n[lines ${first}–${last} of ${formatCount(all.length)}]` : capped.text;
+  const more = total !== undefined ? ` of ${formatCount(total)}` : slice.length === args.limit ? `; more may follow from offset ${last + 1}` : '';
+  const partial = first > 1 || total === undefined || last < total;
+  const forModel = partial ? `${capped.text}\n[lines ${first}–${last}${more}]` : capped.text;
   return {
     failed: false,
     forModel,
     content: [textContent(fenced(slice.join('\n')))],
     locations: [fileLocation(abs, first)],
-    rawOutput: { path: abs, firstLine: first, lines: slice.length, totalLines: all.length, truncated: capped.truncated },
+    rawOutput: { path: abs, firstLine: first, lines: slice.length, ...(total !== undefined ? { totalLines: total } : {}), truncated: capped.truncated },
   };
 }
 

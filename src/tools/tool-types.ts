@@ -48,6 +48,12 @@ export interface DirectoryEntry {
   directory: boolean;
 }
 
+/** Lines of a file to read: the first (1-based) and how many. */
+export interface LineRange {
+  line?: number | undefined;
+  limit?: number | undefined;
+}
+
 /** A finished command. */
 export interface CommandResult {
   /** Combined stdout and stderr as text, at most the byte limit asked for (the tail is kept when cut). */
@@ -85,10 +91,11 @@ export interface ToolBackend {
   /** `client` or `local` for each capability: where reads, writes and commands go. */
   readonly where: { read: 'client' | 'local'; write: 'client' | 'local'; terminal: 'client' | 'local' };
   /**
-   * The file's whole text.
+   * The file's whole text, or with `range` the lines `range.line` (1-based, default 1) to
+   * `line + limit - 1` (default: to the end), as ACP `fs/read_text_file` takes `line` and `limit`.
    * @throws {ToolError} missing file, a directory, a binary file, outside the workspace (local)
    */
-  readTextFile(path: string, signal: AbortSignal): Promise<string>;
+  readTextFile(path: string, signal: AbortSignal, range?: LineRange): Promise<string>;
   /**
    * Writes the whole text (creating parent directories locally).
    * @throws {ToolError} outside the workspace (local), the client refusing

@@ -33,6 +33,7 @@ interface Setup {
   client?: FakeClientOptions;
   mcp?: { tools: McpToolDescriptor[]; call?: (name: string, args: Record<string, unknown>) => Promise<unknown> };
   maxSteps?: number;
+  contextWindow?: number;
   controller?: AbortController;
   /** Sees each update's log entry as it is sent. */
   onUpdate?: (entry: string) => void;
@@ -68,7 +69,8 @@ async function run(setup: Setup) {
   const started = Date.now();
   const outcome = await runAgentLoop({
     client: chat.client,
-    request: { model: 'm', messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'go' }] },
+    request: { model: 'm' },
+    context: { system: 'sys', turns: [], task: { role: 'user', content: 'go' }, contextWindow: setup.contextWindow },
     offer: tools.offer,
     deps: tools.deps,
     textToolCalls: tools.textToolCalls,

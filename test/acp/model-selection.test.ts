@@ -11,7 +11,7 @@ let conn: InProcess;
 
 beforeAll(async () => {
   server = await startFakeOpenAI(streamText(['ok']));
-  server.setModels({ object: 'list', data: [{ id: 'test-model' }, { id: 'other-model', context_length: 1000 }, { id: 'third-model' }] });
+  server.setModels({ object: 'list', data: [{ id: 'test-model' }, { id: 'other-model', context_length: 8000 }, { id: 'third-model' }] });
 });
 afterAll(() => server.close());
 afterEach(() => conn?.close());
@@ -84,5 +84,5 @@ it('uses the selected model\'s context window for usage_update', async () => {
   await conn.agent.request('session/set_model', { sessionId, modelId: 'other-model' });
   await prompt(sessionId);
   const usage = conn.notifications.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'usage_update');
-  expect(usage.at(-1)?.update).toMatchObject({ size: 1000 });
+  expect(usage.at(-1)?.update).toMatchObject({ size: 8000 });
 });

@@ -105,7 +105,7 @@ describe('an error chunk with usage after a finish reason (item 17)', () => {
       res.write(chunk({}, 'length'));
       res.end(`data: ${JSON.stringify({ error: { message: 'upstream hiccup', code: 'server_error' }, usage: { prompt_tokens: 11, completion_tokens: 5, total_tokens: 16 } })}\n\n`);
     });
-    acp = await connectInProcess({ OPENAI_BASE_URL: server.baseUrl, OPENAI_CONTEXT_WINDOW: '1000' });
+    acp = await connectInProcess({ OPENAI_BASE_URL: server.baseUrl, OPENAI_CONTEXT_WINDOW: '8000' });
     const sessionId = await acp.newSession();
     const answer = await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
     expect(acp.text(sessionId)).toContain('upstream hiccup');
@@ -114,6 +114,6 @@ describe('an error chunk with usage after a finish reason (item 17)', () => {
     // Besides the meter sent after session/new (used 0), the request's own.
     const usageUpdates = acp.notifications.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'usage_update' && (n.update as { used: number }).used > 0);
     expect(usageUpdates).toHaveLength(1);
-    expect(usageUpdates[0]!.update).toMatchObject({ used: 16, size: 1000 });
+    expect(usageUpdates[0]!.update).toMatchObject({ used: 16, size: 8000 });
   });
 });

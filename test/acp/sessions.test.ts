@@ -266,13 +266,13 @@ describe('/compact with tool steps', () => {
 });
 
 describe('context window', () => {
-  it('never exceeds a token budget the endpoint enforces, and says when turns were left out', async () => {
-    // The endpoint rejects any prompt over ~1,500 tokens (4 characters a token), like a real 400.
+  it('never exceeds a token budget the endpoint enforces, and says when earlier turns were compacted', async () => {
+    // The endpoint rejects any prompt over the window less max_tokens, 1,700 tokens (4 characters of JSON a token), like a real 400.
     server.handle((_req, res, body) => {
       const size = JSON.stringify(body.messages).length / 4;
-      if (size > 1500) {
+      if (size > 1700) {
         res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `This model's maximum context length is 1500 tokens. However, your messages resulted in ${Math.round(size)} tokens.`, type: 'invalid_request_error', code: 'context_length_exceeded' } }));
+        res.end(JSON.stringify({ error: { message: `This model's maximum context length is 2000 tokens. However, your messages resulted in ${Math.round(size)} tokens.`, type: 'invalid_request_error', code: 'context_length_exceeded' } }));
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -285,7 +285,7 @@ describe('context window', () => {
       const answer: { _meta?: Record<string, unknown> | null } = await conn.agent.request('session/prompt', { sessionId, prompt: text(`question ${i} ${'y'.repeat(400)}`) });
       expect(answer._meta?.['openai-acp']).toBeUndefined();
     }
-    expect(conn.thoughts(sessionId)).toMatch(/\d+ earlier turns? (was|were) left out to fit the model's context window \(2,000 tokens\)/);
+    expect(conn.thoughts(sessionId)).toMatch(/Context compacted: \d+ earlier turns? summarised to fit the model's context window \(2,000 tokens\)/);
     expect(lastMessages().at(-1)).toContain('question 11');
   });
 });

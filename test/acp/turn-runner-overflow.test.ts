@@ -76,18 +76,18 @@ describe('runTurn after a context overflow', () => {
   });
 });
 
-describe('the agent loop without retries', () => {
+describe('the agent loop, its retries spent', () => {
   it('gives up on an overflow with the words naming the window and the fix', async () => {
     const updates: SessionUpdate[] = [];
     const outcome = await runAgentLoop({
       client: failing(new ProviderHttpError(400, { get: () => null }, OLLAMA_400, URL_)),
-      request: { model: 'qwen3:8b', messages: [{ role: 'user', content: 'hi' }] },
+      request: { model: 'qwen3:8b' },
+      context: { turns: [], task: { role: 'user', content: 'hi' }, windowFix: FIX },
       toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
       maxSteps: 5,
       takesImages: false,
       signal: new AbortController().signal,
       send: async (batch) => void updates.push(...batch),
-      windowFix: FIX,
       logger,
     });
     expect(outcome.overflow).toEqual({ window: 4096 });

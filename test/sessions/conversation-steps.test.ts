@@ -8,7 +8,7 @@ import type { ChatMessage } from '../../src/openai/openai-types.js';
 import { answerMessages, ENDED_AFTER_TOOLS, liveConversation } from '../../src/sessions/conversation.js';
 import { parseRecord, type StepRecord, type TurnRecord } from '../../src/sessions/session-records.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
-import { planContext } from '../../src/turn/context-window.js';
+import { fitContext } from '../../src/turn/context-fit.js';
 
 const result = (id: string, forModel: string, status: 'completed' | 'failed' = 'completed') => ({
   id,
@@ -67,15 +67,15 @@ describe('liveConversation with steps', () => {
     expect(live.turns[0]!.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(live.unanswered).toEqual([]);
   });
-  it('context trimming drops a turn with its tool messages, never a part of it', () => {
+  it('context fitting drops a turn with its tool messages (once stubs are not enough), never a part of it', () => {
     const big = 'x'.repeat(4000);
     const old = turn('old', 'done', [{ ...step(['a']), results: [result('a', big)] }]);
     const recent = turn('recent', 'fine', [step(['b'])]);
     const live = liveConversation([old, recent]);
     const current: ChatMessage = { role: 'user', content: 'now' };
     // room for the recent turn and the current message, not for the old turn too
-    const needed = planContext({ turns: live.turns.slice(1), current, contextWindow: undefined }).rawEstimatedTokens;
-    const plan = planContext({ turns: live.turns, current, contextWindow: needed + 10, reserveTokens: 0 });
+    const needed = fitContext({ turns: live.turns.slice(1), task: current, contextWindow: undefined }).rawEstimatedTokens;
+    const plan = fitContext({ turns: live.turns, task: current, contextWindow: needed + 10, reserveTokens: 0 });
     expect(plan.droppedTurns).toBe(1);
     expect(plan.messages).toEqual([...live.turns[1]!, current]);
     // every tool message kept still has its assistant tool_calls message before it
@@ -141,5 +141,31 @@ describe('a turn with steps in the file store', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('liveConversation after a compaction inside a turn', () => {
+  it('starts from the summary, that turn verbatim from its first step not summarised, and keeps the stub count', () => {
+    const compacted: TurnRecord = { ...turn('the task', 'found it', [step(['a']), step(['b']), step(['c'])]), context: { summary: 'read a and b', summarizedSteps: 2, stubbed: 1 } };
+    const live = liveConversation([turn('older', 'ok'), compacted]);
+    expect(live.summary).toBe('read a and b');
+    expect(live.turns).toHaveLength(1);
+    expect(live.turns[0]![0]).toMatchObject({ role: 'user', content: 'the task' });
+    const calls = live.turns[0]!.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : []));
+    expect(calls).toHaveLength(1);
+    expect(live.turns[0]!.at(-1)).toEqual({ role: 'assistant', content: 'found it' });
+    expect(live.stubbed).toBe(1);
+    // A later turn keeps the summary; a /clear or /compact after it drops it.
+    expect(liveConversation([turn('older', 'ok'), compacted, turn('next', 'ok')]).turns).toHaveLength(2);
+    expect(liveConversation([compacted, { type: 'clear', at: '2026-01-01T00:00:00.000Z' }]).summary).toBeUndefined();
+  });
+});
+
+describe('parseRecord with a context', () => {
+  it('accepts a turn with its context state and rejects a malformed one', () => {
+    const base = turn('q', 'a', [step(['a'])]);
+    expect(parseRecord({ ...base, context: { summary: 's', summarizedSteps: 1, stubbed: 2 } })).toBeDefined();
+    expect(parseRecord({ ...base, context: { stubbed: 'many' } })).toBeUndefined();
+    expect(parseRecord({ ...base, context: 'x' })).toBeUndefined();
   });
 });

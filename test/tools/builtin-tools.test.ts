@@ -191,3 +191,60 @@ describe('with a client file system', () => {
     expect(writes).toHaveLength(1);
   });
 });
+
+describe('read_file through a client file system, by lines', () => {
+  /** A client that keeps one file of `n` lines and answers `fs/read_text_file` with `line`/`limit` honoured (or not). */
+  function client(n: number, honours = true) {
+    const asked: { line?: number; limit?: number }[] = [];
+    const text = lines(n);
+    const backend: ToolBackend = {
+      where: { read: 'client', write: 'client', terminal: 'local' },
+      readTextFile: async (_file, _signal, range) => {
+        asked.push({ ...range });
+        if (!honours || !range) return text;
+        const all = text.split(/(?<=\n)/);
+        const first = (range.line ?? 1) - 1;
+        return all.slice(first, range.limit === undefined ? undefined : first + range.limit).join('');
+      },
+      writeTextFile: async () => undefined,
+      runCommand: async () => {
+        throw new Error('unused');
+      },
+    };
+    return { backend, asked };
+  }
+
+  it('asks the client for just the lines the model wants (ACP line and limit)', async () => {
+    const c = client(5000);
+    const page = await executeBuiltin('read_file', { path: 'big.txt', offset: 1001, limit: 3 }, ctx({ backend: c.backend }));
+    expect(c.asked).toEqual([{ line: 1001, limit: 3 }]);
+    expect(page.forModel).toBe('1001\trow 1001\n1002\trow 1002\n1003\trow 1003\n[lines 1001–1003; more may follow from offset 1004]');
+    expect(page.rawOutput).toMatchObject({ firstLine: 1001, lines: 3 });
+    const end = await executeBuiltin('read_file', { path: 'big.txt', offset: 4999 }, ctx({ backend: c.backend }));
+    expect(c.asked.at(-1)).toEqual({ line: 4999, limit: undefined });
+    expect(end.forModel).toBe('4999\trow 4999\n5000\trow 5000\n[lines 4999–5000]');
+    const past = await executeBuiltin('read_file', { path: 'big.txt', offset: 6000, limit: 10 }, ctx({ backend: c.backend }));
+    expect(past).toMatchObject({ failed: true, forModel: 'offset 6000 is past the end of big.txt.' });
+    await executeBuiltin('read_file', { path: 'big.txt' }, ctx({ backend: c.backend }));
+    expect(c.asked.at(-1)).toEqual({});
+  });
+
+  it('cuts the lines itself when the client sends the whole file anyway', async () => {
+    const c = client(50, false);
+    const page = await executeBuiltin('read_file', { path: 'f.txt', offset: 10, limit: 2 }, ctx({ backend: c.backend }));
+    expect(page.forModel).toBe('10\trow 10\n11\trow 11\n[lines 10–11 of 50]');
+  });
+});
+
+describe('local backend by lines', () => {
+  it('honours line and limit', async () => {
+    await writeFile(path.join(ws, 'a.txt'), 'one\ntwo\nthree\nfour\n');
+    const backend = createLocalBackend({ cwd: ws, extra: [] });
+    const signal = new AbortController().signal;
+    expect(await backend.readTextFile(path.join(ws, 'a.txt'), signal, { line: 2, limit: 2 })).toBe('two\nthree\n');
+    expect(await backend.readTextFile(path.join(ws, 'a.txt'), signal, { line: 3 })).toBe('three\nfour\n');
+    expect(await backend.readTextFile(path.join(ws, 'a.txt'), signal, { limit: 1 })).toBe('one\n');
+    expect(await backend.readTextFile(path.join(ws, 'a.txt'), signal, { line: 9 })).toBe('');
+    expect(await backend.readTextFile(path.join(ws, 'a.txt'), signal)).toBe('one\ntwo\nthree\nfour\n');
+  });
+});

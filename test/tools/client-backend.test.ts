@@ -64,6 +64,15 @@ describe('createClientBackend routing', () => {
     ]);
     expect(t.calls).toEqual([]);
   });
+  it('passes the lines asked for as line and limit of fs/read_text_file', async () => {
+    const t = setup(all);
+    await t.backend.readTextFile('/p/a.txt', signal(), { line: 40, limit: 20 });
+    await t.backend.readTextFile('/p/a.txt', signal(), { line: 7 });
+    expect(t.requests).toEqual([
+      { method: 'fs/read_text_file', params: { sessionId: 's1', path: '/p/a.txt', line: 40, limit: 20 } },
+      { method: 'fs/read_text_file', params: { sessionId: 's1', path: '/p/a.txt', line: 7 } },
+    ]);
+  });
   it('with every capability off, goes only to the local backend', async () => {
     const t = setup(none);
     expect(t.backend.where).toEqual({ read: 'local', write: 'local', terminal: 'local' });

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { ToolError, type CommandOptions, type CommandResult, type ToolBackend, type WorkspaceRoots } from '../tool-types.js';
+import { ToolError, type CommandOptions, type CommandResult, type LineRange, type ToolBackend, type WorkspaceRoots } from '../tool-types.js';
 import { confine, realTarget } from '../workspace.js';
 import { runLocalCommand } from './local-command.js';
 import { decodeText, formatBytes } from './text-decode.js';
@@ -33,7 +33,7 @@ export function createLocalBackend(roots: WorkspaceRoots, options: LocalBackendO
   const maxReadBytes = options.maxReadBytes ?? MAX_READ_BYTES;
   return {
     where: { read: 'local', write: 'local', terminal: 'local' },
-    readTextFile: async (file, signal) => readLocalText(await confine(file, roots), signal, maxReadBytes),
+    readTextFile: async (file, signal, range) => linesOf(await readLocalText(await confine(file, roots), signal, maxReadBytes), range),
     writeTextFile: async (file, content, signal) => writeLocalText(await confine(file, roots), content, signal),
     fileExists: async (file) => localFileExists(await confine(file, roots), roots.cwd),
     deleteFile: async (file, signal) => {
@@ -135,4 +135,12 @@ export function fsToolError(error: NodeJS.ErrnoException, file: string): Error {
     default:
       return error;
   }
+}
+
+/** The lines of `text` in `range` (1-based `line`, `limit` lines; line ends kept); all of it without one. */
+export function linesOf(text: string, range: LineRange | undefined): string {
+  if (!range || (range.line === undefined && range.limit === undefined)) return text;
+  const lines = text.split(/(?<=\n)/);
+  const first = Math.max(1, range.line ?? 1) - 1;
+  return lines.slice(first, range.limit === undefined ? undefined : first + Math.max(0, range.limit)).join('');
 }

@@ -1,8 +1,7 @@
 /**
- * Keeping the prompt under the model's context window: a dependency-free token estimate,
- * calibrated with the provider's own count (`usage.prompt_tokens`) of the previous request, and
- * a plan that leaves out the oldest whole turns until the prompt fits, always keeping the system
- * prompt and the current user message.
+ * A dependency-free token estimate of a request (messages and tool definitions), calibrated with
+ * the provider's own count (`usage.prompt_tokens`) of an earlier request, and the prompt budget
+ * of a context window. Used by `context-fit.ts` to keep every request inside the window.
  *
  * The estimate is deliberately rough (no tokenizer ships with the agent; the model may be
  * anything). Its constants and their sources:
@@ -22,9 +21,6 @@
  */
 import type { ChatMessage } from '../openai/openai-types.js';
 import { imageDimensions } from './image-size.js';
-
-// The image-size reader moved to image-size.ts; re-exported so importers keep working.
-export { imageDimensions } from './image-size.js';
 
 /** Tokens of framing per message (role markers, separators). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -125,7 +121,7 @@ export function estimateTokens(messages: readonly ChatMessage[]): number {
 
 /** A previous request's uncalibrated estimate and the provider's count of the same prompt (tokens). */
 export interface Calibration {
-  /** {@link ContextPlan.rawEstimatedTokens} of that request. */
+  /** The uncalibrated estimate of that request ({@link estimateTokens} plus {@link estimateToolTokens}). */
   estimated: number;
   /** The provider's `usage.prompt_tokens` for it. */
   actual: number;
@@ -143,99 +139,39 @@ export function calibrationFactor(calibration: Calibration | undefined): number 
   return Math.min(CALIBRATION_MAX, Math.max(CALIBRATION_MIN, actual / estimated));
 }
 
-/** What {@link planContext} plans from. */
-export interface ContextPlanInput {
-  /** The system prompt; always kept. */
-  system?: ChatMessage | undefined;
-  /** Earlier turns, oldest first; each is `[user, assistant?, …]` and is kept or dropped whole. */
-  turns: ReadonlyArray<ReadonlyArray<ChatMessage>>;
-  /** The new user message; always kept, always last. */
-  current: ChatMessage;
-  /** The model's context window in tokens; `undefined` (or not a positive number): no trimming. */
-  contextWindow: number | undefined;
-  /** Tokens left for the answer. @defaultValue `maxTokens` when set, else min({@link DEFAULT_RESERVE_TOKENS}, 25 % of the window) */
-  reserveTokens?: number | undefined;
-  /** The request's `max_tokens` (`OPENAI_MAX_TOKENS`), if any: the default reserve. */
-  maxTokens?: number | undefined;
-  /** The last request's estimate and the provider's count, to scale estimates (see {@link calibrationFactor}). */
-  calibration?: Calibration | undefined;
+/**
+ * Estimated tokens of a request's `tools` definitions: their JSON text. Chat templates render
+ * them into the prompt (usually the system part), so they count against the window like messages.
+ */
+export function estimateToolTokens(tools: readonly unknown[] | undefined): number {
+  return tools && tools.length > 0 ? valueTokens(tools) : 0;
 }
 
-/** The messages to send, and what was left out. */
-export interface ContextPlan {
-  /** System prompt (if any), the kept turns flattened in order, then the current message. */
-  messages: ChatMessage[];
-  /** Earlier turns left out: always the oldest ones. */
-  droppedTurns: number;
-  /** Earlier turns kept (`turns.length - droppedTurns`). */
-  keptTurns: number;
-  /** Calibrated estimate of `messages`, in tokens. */
-  estimatedTokens: number;
-  /** Uncalibrated estimate of `messages` ({@link estimateTokens}); pass it as the next `calibration.estimated` along with the provider's `prompt_tokens`. */
-  rawEstimatedTokens: number;
-  /** Tokens the prompt may take (window minus reserve, >= 0); `undefined` without a window. */
-  budget: number | undefined;
-  /** False when even the system prompt and current message exceed `budget` (they are sent anyway). */
-  fits: boolean;
-}
-
-const positive = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
+/** Share of the window kept free besides the answer's room, for the estimate's error: 3 %. */
+export const MARGIN_SHARE = 0.03;
 
 /**
- * Chooses the messages of the next request: keeps the newest earlier turns whose calibrated
- * estimate fits in `contextWindow - reserve`, dropping whole turns from the oldest; kept turns
- * are always a suffix of `turns`. The system prompt and the current message are kept even when
- * they alone do not fit (the provider will then say the prompt is too long). Pure.
+ * Tokens left for the answer: `reserveTokens` when given, else `maxTokens` when set, else
+ * min({@link DEFAULT_RESERVE_TOKENS}, 25 % of the window).
  */
-export function planContext(input: ContextPlanInput): ContextPlan {
-  const factor = calibrationFactor(input.calibration);
-  const scaled = (raw: number) => Math.ceil(raw * factor);
-  const window = positive(input.contextWindow) ? input.contextWindow : undefined;
-  const reserve =
-    window === undefined
-      ? 0
-      : input.reserveTokens !== undefined && Number.isFinite(input.reserveTokens)
-        ? Math.max(0, input.reserveTokens)
-        : positive(input.maxTokens)
-          ? input.maxTokens
-          : Math.min(DEFAULT_RESERVE_TOKENS, Math.floor(window / 4));
-  const budget = window === undefined ? undefined : Math.max(0, Math.floor(window - reserve));
-
-  const sum = (messages: readonly ChatMessage[]) => messages.reduce((total, m) => total + estimateMessageTokens(m), 0);
-  let raw = REPLY_PRIMING_TOKENS + (input.system ? estimateMessageTokens(input.system) : 0) + estimateMessageTokens(input.current);
-  const fits = budget === undefined || scaled(raw) <= budget;
-  let kept = 0;
-  for (let i = input.turns.length - 1; i >= 0; i--) {
-    const cost = sum(input.turns[i]!);
-    if (budget !== undefined && scaled(raw + cost) > budget) break;
-    raw += cost;
-    kept++;
-  }
-  const messages = [
-    ...(input.system ? [input.system] : []),
-    ...input.turns.slice(input.turns.length - kept).flat(),
-    input.current,
-  ];
-  return {
-    messages,
-    droppedTurns: input.turns.length - kept,
-    keptTurns: kept,
-    estimatedTokens: scaled(raw),
-    rawEstimatedTokens: raw,
-    budget,
-    fits,
-  };
+export function answerRoom(window: number, maxTokens?: number, reserveTokens?: number): number {
+  if (reserveTokens !== undefined && Number.isFinite(reserveTokens)) return Math.max(0, reserveTokens);
+  if (positive(maxTokens)) return maxTokens;
+  return Math.min(DEFAULT_RESERVE_TOKENS, Math.floor(window / 4));
 }
+
+/**
+ * Tokens the prompt (messages and tools) may take in a window of `window` tokens: the window
+ * minus the answer's room ({@link answerRoom}) minus a margin of {@link MARGIN_SHARE} of the
+ * window (none when `reserveTokens` is given explicitly: the caller chose the exact room); >= 0.
+ */
+export function promptBudget(window: number, maxTokens?: number, reserveTokens?: number): number {
+  const margin = reserveTokens !== undefined && Number.isFinite(reserveTokens) ? 0 : Math.ceil(window * MARGIN_SHARE);
+  return Math.max(0, Math.floor(window - answerRoom(window, maxTokens, reserveTokens) - margin));
+}
+
+/** True for a positive finite number. */
+export const positive = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
 
 /** `128000` → `128,000`. */
-const grouped = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-
-/**
- * The thought telling the user that history was trimmed, e.g. "3 earlier turns were left out to
- * fit the model's context window (128,000 tokens)."; '' when `droppedTurns` is not positive.
- */
-export function trimmingNotice(droppedTurns: number, contextWindow: number): string {
-  if (!(droppedTurns > 0)) return '';
-  const turns = droppedTurns === 1 ? '1 earlier turn was' : `${grouped(droppedTurns)} earlier turns were`;
-  return `${turns} left out to fit the model's context window (${grouped(contextWindow)} tokens).`;
-}
+export const grouped = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

@@ -1,29 +1,27 @@
 /**
- * Token estimates (text, messages, images), calibration, and the trimming plan: what is kept,
- * what is dropped, and the notice shown to the user.
+ * Token estimates (text, messages, images), calibration, the prompt budget, and the notice shown
+ * when history was left out.
  */
 import { describe, expect, it } from 'vitest';
 import {
   calibrationFactor,
-  DEFAULT_RESERVE_TOKENS,
   estimateImageTokens,
   estimateMessageTokens,
   estimateTextTokens,
   estimateTokens,
-  imageDimensions,
   MESSAGE_OVERHEAD_TOKENS,
-  planContext,
+  promptBudget,
   REPLY_PRIMING_TOKENS,
-  trimmingNotice,
   UNKNOWN_IMAGE_TOKENS,
-} from '../../src/turn/context-window.js';
+} from '../../src/turn/token-estimate.js';
+import { imageDimensions } from '../../src/turn/image-size.js';
+import { trimmingNotice } from '../../src/turn/compaction.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
-import { dataUrl, gif, jpeg, png, webp } from './context-window-images.js';
+import { dataUrl, gif, jpeg, png, webp } from './image-headers.js';
 
 /** A message whose estimate is exactly `tokens` (content of `tokens - overhead` ASCII tokens). */
 const user = (tokens: number, tag = ''): ChatMessage => ({ role: 'user', content: tag.padEnd(4 * (tokens - MESSAGE_OVERHEAD_TOKENS), '.') });
 const assistant = (tokens: number, tag = ''): ChatMessage => ({ role: 'assistant', content: tag.padEnd(4 * (tokens - MESSAGE_OVERHEAD_TOKENS), '.') });
-const system = (tokens: number): ChatMessage => ({ role: 'system', content: 'S'.repeat(4 * (tokens - MESSAGE_OVERHEAD_TOKENS)) });
 const b64 = (data: number[]) => Buffer.from(data).toString('base64');
 
 describe('estimateTextTokens', () => {
@@ -130,105 +128,13 @@ describe('calibrationFactor', () => {
   });
 });
 
-describe('planContext', () => {
-  const turns = [
-    [user(100, 'u1'), assistant(100, 'a1')],
-    [user(100, 'u2'), assistant(100, 'a2')],
-    [user(100, 'u3'), assistant(100, 'a3')],
-  ];
-  const current = user(50, 'now');
-  const sys = system(50);
-  /** Total estimate of system + current: 3 + 50 + 50. */
-  const base = REPLY_PRIMING_TOKENS + 100;
-
-  it('keeps everything when it fits', () => {
-    const plan = planContext({ system: sys, turns, current, contextWindow: 100_000 });
-    expect(plan.messages).toEqual([sys, ...turns.flat(), current]);
-    expect(plan).toMatchObject({ droppedTurns: 0, keptTurns: 3, estimatedTokens: base + 600, rawEstimatedTokens: base + 600, fits: true });
-    expect(plan.budget).toBe(100_000 - DEFAULT_RESERVE_TOKENS);
-  });
-
-  it('keeps everything without a context window', () => {
-    for (const contextWindow of [undefined, 0, -5, Number.NaN]) {
-      const plan = planContext({ system: sys, turns, current, contextWindow });
-      expect(plan.messages).toHaveLength(8);
-      expect(plan.droppedTurns).toBe(0);
-      expect(plan.budget).toBeUndefined();
-    }
-  });
-
-  it('drops the oldest turns first, whole, keeping system and current', () => {
-    // Room for system + current + two turns exactly.
-    const plan = planContext({ system: sys, turns, current, contextWindow: base + 400, reserveTokens: 0 });
-    expect(plan.messages).toEqual([sys, ...turns[1]!, ...turns[2]!, current]);
-    expect(plan).toMatchObject({ droppedTurns: 1, keptTurns: 2, estimatedTokens: base + 400, fits: true });
-
-    const tighter = planContext({ system: sys, turns, current, contextWindow: base + 399, reserveTokens: 0 });
-    expect(tighter.messages).toEqual([sys, ...turns[2]!, current]);
-    expect(tighter.droppedTurns).toBe(2);
-  });
-
-  it('never keeps a user message without its answer', () => {
-    // 150 tokens of room: half a turn would fit, a whole one does not.
-    const plan = planContext({ system: sys, turns, current, contextWindow: base + 150, reserveTokens: 0 });
-    expect(plan.messages).toEqual([sys, current]);
-    expect(plan.droppedTurns).toBe(3);
-  });
-
-  it('keeps only a suffix: a large recent turn stops older small ones from being kept', () => {
-    const mixed = [[user(10, 'small')], [user(500, 'big'), assistant(500)], [user(10, 'recent')]];
-    const plan = planContext({ turns: mixed, current, contextWindow: 300, reserveTokens: 0 });
-    expect(plan.messages).toEqual([mixed[2]![0], current]);
-    expect(plan.droppedTurns).toBe(2);
-  });
-
-  it('keeps system and current even when they alone do not fit', () => {
-    const plan = planContext({ system: system(5000), turns, current, contextWindow: 1000, reserveTokens: 0 });
-    expect(plan.messages).toEqual([system(5000), current]);
-    expect(plan).toMatchObject({ droppedTurns: 3, keptTurns: 0, fits: false });
-    expect(plan.estimatedTokens).toBeGreaterThan(1000);
-  });
-
-  it('works without a system prompt', () => {
-    const plan = planContext({ turns, current, contextWindow: REPLY_PRIMING_TOKENS + 50 + 200, reserveTokens: 0 });
-    expect(plan.messages).toEqual([...turns[2]!, current]);
-  });
-
-  it('reserves room for the answer: maxTokens, else min(4096, 25 % of the window)', () => {
-    expect(planContext({ turns: [], current, contextWindow: 128_000 }).budget).toBe(128_000 - 4096);
-    expect(planContext({ turns: [], current, contextWindow: 8000 }).budget).toBe(6000);
-    expect(planContext({ turns: [], current, contextWindow: 8000, maxTokens: 1000 }).budget).toBe(7000);
-    expect(planContext({ turns: [], current, contextWindow: 8000, maxTokens: 1000, reserveTokens: 10 }).budget).toBe(7990);
-    expect(planContext({ turns: [], current, contextWindow: 8000, maxTokens: 9000 }).budget).toBe(0);
-  });
-
-  it('scales estimates up with a calibration, dropping more', () => {
-    // Uncalibrated, everything fits in base + 600; at 1.2× only two turns do.
-    const window = base + 600;
-    expect(planContext({ system: sys, turns, current, contextWindow: window, reserveTokens: 0 }).droppedTurns).toBe(0);
-    const plan = planContext({ system: sys, turns, current, contextWindow: window, reserveTokens: 0, calibration: { estimated: 1000, actual: 1200 } });
-    expect(plan.droppedTurns).toBe(1);
-    expect(plan.rawEstimatedTokens).toBe(base + 400);
-    expect(plan.estimatedTokens).toBe(Math.ceil((base + 400) * 1.2));
-    expect(plan.estimatedTokens).toBeLessThanOrEqual(window);
-  });
-
-  it('scales estimates down with a calibration, keeping more', () => {
-    const window = Math.ceil((base + 600) / 2);
-    expect(planContext({ system: sys, turns, current, contextWindow: window, reserveTokens: 0 }).droppedTurns).toBe(2);
-    const plan = planContext({ system: sys, turns, current, contextWindow: window, reserveTokens: 0, calibration: { estimated: 2000, actual: 1000 } });
-    expect(plan.droppedTurns).toBe(0);
-    expect(plan.estimatedTokens).toBe(Math.ceil((base + 600) * 0.5));
-  });
-
-  it('counts images in the turns it keeps or drops', () => {
-    const url = dataUrl('image/png', png(1024, 1024)); // 765 tokens
-    const withImage: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url } }] }, assistant(10)];
-    const plan = planContext({ turns: [withImage, [user(10)]], current, contextWindow: 500, reserveTokens: 0 });
-    expect(plan.droppedTurns).toBe(1);
-    const roomy = planContext({ turns: [withImage, [user(10)]], current, contextWindow: 1000, reserveTokens: 0 });
-    expect(roomy.droppedTurns).toBe(0);
-    expect(roomy.rawEstimatedTokens).toBe(REPLY_PRIMING_TOKENS + 50 + 10 + (MESSAGE_OVERHEAD_TOKENS + 1 + 765) + 10);
+describe('promptBudget', () => {
+  it('leaves the answer room (maxTokens, else min(4096, 25 % of the window)) and a 3 % margin', () => {
+    expect(promptBudget(128_000)).toBe(128_000 - 4096 - 3840);
+    expect(promptBudget(8000)).toBe(8000 - 2000 - 240);
+    expect(promptBudget(8000, 1000)).toBe(8000 - 1000 - 240);
+    expect(promptBudget(8000, 1000, 10)).toBe(7990);
+    expect(promptBudget(8000, 9000)).toBe(0);
   });
 });
 
@@ -237,6 +143,10 @@ describe('trimmingNotice', () => {
     expect(trimmingNotice(3, 128_000)).toBe("3 earlier turns were left out to fit the model's context window (128,000 tokens).");
     expect(trimmingNotice(1, 8192)).toBe("1 earlier turn was left out to fit the model's context window (8,192 tokens).");
     expect(trimmingNotice(1200, 1_000_000)).toBe("1,200 earlier turns were left out to fit the model's context window (1,000,000 tokens).");
+  });
+  it('names steps of the turn too', () => {
+    expect(trimmingNotice(0, 8000, 1)).toBe("1 earlier step of this turn was left out to fit the model's context window (8,000 tokens).");
+    expect(trimmingNotice(2, 8000, 3)).toBe("2 earlier turns and 3 earlier steps of this turn were left out to fit the model's context window (8,000 tokens).");
   });
   it('is empty when nothing was left out', () => {
     expect(trimmingNotice(0, 128_000)).toBe('');

@@ -1,0 +1,195 @@
+// Agent efficiency of `npm run bench` (issue 17): one scripted coding task of STEPS tool steps
+// (reads of 100–1,000-line files, command output, a search) run by the built CLI with local tools
+// at 4k, 8k, 16k and 32k context windows (OPENAI_CONTEXT_WINDOW), against a loopback model that
+// records every request. Per window it reports:
+// - requests over the window (target 0): the request's prompt estimate plus its max_tokens above it;
+// - prompt tokens sent over the whole task;
+// - prefix reuse: for each request but the last, the share of its bytes that the next request
+//   repeats as its opening bytes (what OpenAI/DeepSeek cached input, vLLM prefix caching and
+//   llama.cpp/Ollama KV reuse can skip), averaged;
+// - tokens past the common prefix with the previous request, summed (what a prefix cache cannot
+//   skip: on a local machine, the prompt-processing time of the task);
+// - compactions (requests asking for a summary) and whether the task message was in every request;
+// and once, the overhead of the system prompt plus the built-in tool definitions (target ≤ 1,200).
+// Token figures use one fixed estimate (ASCII characters / 4 plus 4 per message), the same for
+// every build measured, so before/after compare like for like. Loopback only; the temp dir is removed.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { onJsonLines } from './json-lines.mjs';
+
+const CLI = process.env.BENCH_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const WINDOWS = [4_000, 8_000, 16_000, 32_000];
+const TASK = 'Find where the configuration is parsed in this project, check that the tests pass, and explain how the parser handles a missing value.';
+const OVERHEAD_TARGET = 1_200;
+const line = (m) => `${JSON.stringify(m)}\n`;
+const sse = (m) => `data: ${JSON.stringify(m)}\n\n`;
+
+/** A code-like file of `lines` lines (deterministic). */
+function sourceFile(name, lines) {
+  const out = [];
+  for (let i = 1; i <= lines; i++) out.push(i % 7 === 0 ? '' : `  const value${i} = parse(${name.replace(/\W/g, '_')}, ${i * 31 % 97}); // step ${i}`);
+  return `${out.join('\n')}\n`;
+}
+
+/** The files of the workspace and the script of tool calls (30 steps). */
+const FILES = [120, 230, 480, 1000, 350, 760, 150, 900, 610, 300].map((lines, i) => ({ name: `src/module${i}.ts`, lines }));
+const SCRIPT = [];
+for (let i = 0; i < 30; i++) {
+  const file = FILES[i % FILES.length];
+  if (i % 6 === 4) SCRIPT.push({ name: 'run_command', arguments: { command: `seq 1 ${200 + i * 40}` } });
+  else if (i % 10 === 9) SCRIPT.push({ name: 'search_files', arguments: { pattern: `value${i}\\b`, path: 'src' } });
+  else SCRIPT.push({ name: 'read_file', arguments: { path: file.name } });
+}
+
+/** The bench's fixed token estimate of a request's prompt: messages and tools. */
+function promptTokens(body) {
+  let tokens = 3;
+  for (const m of body.messages) tokens += 4 + Math.ceil(JSON.stringify({ ...m, role: undefined }).length / 4);
+  if (body.tools) tokens += Math.ceil(JSON.stringify(body.tools).length / 4);
+  return tokens;
+}
+
+/** The text of a message's content. */
+const contentText = (m) => (typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p) => p.text ?? '').join('') : '');
+
+/** The scripted model: records each request, answers the script's next tool call, a summary, or "done". */
+function startModel() {
+  const state = { step: 0, requests: [] };
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'bench', object: 'model' }] }));
+        return;
+      }
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const prompt = JSON.stringify([body.tools ?? null, body.messages]);
+      const tokens = promptTokens(body);
+      const last = body.messages.at(-1);
+      const summary = last?.role === 'user' && /^Summari[sz]e/.test(contentText(last).trim().split('\n').at(-1) ?? '') && !body.tools;
+      state.requests.push({ prompt, tokens, maxTokens: body.max_tokens ?? body.max_completion_tokens ?? 0, summary, task: body.messages.some((m) => m.role === 'user' && contentText(m).includes(TASK)) });
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = (delta, finish = null, usage) => ({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) });
+      const usage = { prompt_tokens: tokens, completion_tokens: 20, total_tokens: tokens + 20 };
+      if (summary) {
+        res.write(sse(chunk({ content: `The task so far: read ${state.step} files and outputs; the parser lives in src/module3.ts, value3 handles missing values by default.` })));
+        res.write(sse(chunk({}, 'stop', usage)));
+      } else if (state.step < SCRIPT.length) {
+        const call = SCRIPT[state.step];
+        res.write(sse(chunk({ tool_calls: [{ index: 0, id: `call_${state.step}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] })));
+        res.write(sse(chunk({}, 'tool_calls', usage)));
+        state.step++;
+      } else {
+        res.write(sse(chunk({ content: 'The parser is in src/module3.ts; a missing value falls back to the default.' })));
+        res.write(sse(chunk({}, 'stop', usage)));
+      }
+      res.end('data: [DONE]\n\n');
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, state, base: `http://127.0.0.1:${server.address().port}/v1` })));
+}
+
+/** Runs the task once at `window` tokens; returns the recorded requests and the stop reason. */
+async function runTask(window, cwd) {
+  const model = await startModel();
+  const env = { PATH: process.env.PATH, OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', OPENAI_BASE_URL: model.base, OPENAI_MODEL: 'bench', OPENAI_CONTEXT_WINDOW: String(window), OPENAI_ACP_MAX_STEPS: '60' };
+  const child = spawn(process.execPath, [CLI], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  let id = 0;
+  const waiting = new Map();
+  onJsonLines(child.stdout, (m) => {
+    if (m.method === 'session/request_permission') child.stdin.write(line({ jsonrpc: '2.0', id: m.id, result: { outcome: { outcome: 'selected', optionId: m.params.options.find((o) => o.kind.startsWith('allow'))?.optionId } } }));
+    else if (m.method === undefined && waiting.has(m.id)) waiting.get(m.id)(m);
+  });
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      waiting.set(++id, resolve);
+      child.stdin.write(line({ jsonrpc: '2.0', id, method, params }));
+    });
+  await request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+  const { result } = await request('session/new', { cwd, mcpServers: [] });
+  await request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' }).catch(() => undefined);
+  const answer = await request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: TASK }] });
+  child.stdin.end();
+  await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+  model.server.close();
+  return { requests: model.state.requests, steps: model.state.step, stopReason: answer.result?.stopReason ?? answer.error?.message };
+}
+
+const commonPrefix = (a, b) => {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+};
+
+/** The figures of one run. */
+function figures(window, { requests, steps, stopReason }) {
+  let reuse = 0;
+  let uncached = requests[0]?.tokens ?? 0;
+  for (let i = 1; i < requests.length; i++) {
+    const [prev, next] = [requests[i - 1], requests[i]];
+    const shared = commonPrefix(prev.prompt, next.prompt);
+    reuse += shared / prev.prompt.length;
+    uncached += Math.round(next.tokens * (1 - shared / next.prompt.length));
+  }
+  return {
+    window,
+    requests: requests.length,
+    steps,
+    stopReason,
+    over: requests.filter((r) => r.tokens + r.maxTokens > window).length,
+    sent: requests.reduce((sum, r) => sum + r.tokens, 0),
+    largest: Math.max(...requests.map((r) => r.tokens)),
+    reuse: requests.length > 1 ? reuse / (requests.length - 1) : 1,
+    uncached,
+    compactions: requests.filter((r) => r.summary).length,
+    task: requests.every((r) => r.task),
+  };
+}
+
+/** The system prompt plus built-in tool definitions of the first request, in the bench's estimate. */
+function overhead(request) {
+  const [tools, messages] = JSON.parse(request.prompt);
+  const system = messages.find((m) => m.role === 'system');
+  return Math.ceil(((system ? contentText(system).length : 0) + (tools ? JSON.stringify(tools).length : 0)) / 4);
+}
+
+/** Rows for bench/run.mjs: [what, value, against, ratio, ok]. */
+export async function efficiencyRows() {
+  const cwd = mkdtempSync(join(tmpdir(), 'openai-acp-bench-'));
+  try {
+    mkdirSync(join(cwd, 'src'));
+    for (const file of FILES) writeFileSync(join(cwd, file.name), sourceFile(file.name, file.lines));
+    const rows = [];
+    let first;
+    for (const window of WINDOWS) {
+      const run = await runTask(window, cwd);
+      first ??= run.requests[0];
+      const f = figures(window, run);
+      const k = `${window / 1000}k`;
+      const n = (x) => Math.round(x).toLocaleString('en');
+      rows.push([`agent task @${k}: requests over the window`, `${f.over} of ${f.requests}`, `${f.steps}/${SCRIPT.length} steps, ${f.stopReason}`, 'target 0', f.over === 0]);
+      rows.push([`agent task @${k}: prompt tokens sent`, n(f.sent), `largest request ${n(f.largest)}`, '', true]);
+      rows.push([`agent task @${k}: prefix reuse`, `${(f.reuse * 100).toFixed(1)} %`, `past the prefix ${n(f.uncached)} tok`, '', true]);
+      rows.push([`agent task @${k}: compactions / task kept`, `${f.compactions} / ${f.task ? 'yes' : 'NO'}`, '', '', f.task]);
+    }
+    const tokens = first ? overhead(first) : NaN;
+    rows.push(['system prompt + built-in tools', `${n0(tokens)} tokens`, `target ≤ ${n0(OVERHEAD_TARGET)}`, '', tokens <= OVERHEAD_TARGET]);
+    return rows;
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
+const n0 = (x) => Math.round(x).toLocaleString('en');
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const rows = await efficiencyRows();
+  for (const [what, value, against, ratio, ok] of rows) console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(48)} ${value.padEnd(16)} ${against.padEnd(34)} ${ratio}`);
+  process.exitCode = rows.every((r) => r[4]) ? 0 : 1;
+}

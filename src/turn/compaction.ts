@@ -1,0 +1,116 @@
+/**
+ * Compaction, pure parts: the request that asks the model to summarise earlier turns and steps
+ * (the work written out as one transcript in a single user message, cut to fit the window, so no
+ * chat template sees tool calls without tools), the summary made without the model when that
+ * request fails, and the one line that tells the user. The model's summary then goes in the
+ * system message (`context-fit.ts`), beside the task, which is always sent verbatim.
+ * Source of the approach: codex `codex-rs/core` compaction (history replaced by a summary, the
+ * user's words kept verbatim); opencode `session/compaction.ts` (a summary when pruning is not enough).
+ */
+import type { ChatMessage } from '../openai/openai-types.js';
+import { cutText, plainNote } from './context-cut.js';
+import { calibrationFactor, estimateMessageTokens, grouped, promptBudget, REPLY_PRIMING_TOKENS, type Calibration } from './token-estimate.js';
+
+/** The instruction that asks for a summary (`/compact`, and compaction inside a turn). */
+export const COMPACT_INSTRUCTION =
+  'Summarize our conversation so far for your own future reference. Keep every fact, decision, name, number, file path and open question that later turns may need; drop pleasantries. Write the summary only, in the language of the conversation.';
+
+/** Added to {@link COMPACT_INSTRUCTION} when the summary replaces steps of the current task. */
+export const STEPS_INSTRUCTION =
+  'The summary replaces the steps taken so far on the current task: say what was done, what was found (file paths, line numbers, facts), and what remains to do. Be brief.';
+
+/** The text of a message's content (text parts joined; images named). */
+function contentText(message: ChatMessage): string {
+  const content = message.content;
+  if (typeof content === 'string') return content;
+  if (content === null || content === undefined) return '';
+  return content.map((part) => (part.type === 'text' ? part.text : '[image]')).join('');
+}
+
+/** One message as a transcript line: `User: …`, `Assistant: …`, `Called read_file {…}`, `Result: …`. */
+function transcriptLine(message: ChatMessage): string {
+  if (message.role === 'user') return `User: ${contentText(message)}`;
+  if (message.role === 'tool') return `Result: ${message.content}`;
+  if (message.role === 'system') return `System: ${message.content}`;
+  const calls = (message.tool_calls ?? []).map((call) => `Called ${call.function.name} ${call.function.arguments}`);
+  return [message.content ? `Assistant: ${message.content}` : '', ...calls].filter(Boolean).join('\n');
+}
+
+/** What a compaction summarises. */
+export interface CompactionSource {
+  /** The system prompt (sent with the request, so the summary is written by the same agent). */
+  system?: string | undefined;
+  /** The summary of what came before `turns`, if any. */
+  summary?: string | undefined;
+  /** Earlier turns. */
+  turns: ReadonlyArray<ReadonlyArray<ChatMessage>>;
+  /** The task of the current turn (named in the transcript, not summarised away: it stays verbatim). */
+  task: ChatMessage;
+  /** The steps of this turn to summarise (all but the current one). */
+  steps: ReadonlyArray<ReadonlyArray<ChatMessage>>;
+  contextWindow: number;
+  maxTokens?: number | undefined;
+  calibration?: Calibration | undefined;
+}
+
+/**
+ * The messages of the summary request: the system prompt, then one user message with the
+ * transcript (earlier summary, turns, the task, the steps; the middle cut when it is over the
+ * budget) and the instruction.
+ */
+export function compactionMessages(source: CompactionSource): ChatMessage[] {
+  const system: ChatMessage | undefined = source.system ? { role: 'system', content: source.system } : undefined;
+  const instruction = source.steps.length > 0 ? `${COMPACT_INSTRUCTION} ${STEPS_INSTRUCTION}` : COMPACT_INSTRUCTION;
+  const parts = [
+    source.summary ? `Summary of the earlier conversation:\n${source.summary}` : '',
+    ...source.turns.flat().map(transcriptLine),
+    source.steps.length > 0 ? `The current task:\n${contentText(source.task)}\n\nSteps taken so far:` : '',
+    ...source.steps.flat().map(transcriptLine),
+  ].filter(Boolean);
+  const frame = (transcript: string): ChatMessage => ({ role: 'user', content: `${transcript}\n\n---\n${instruction}` });
+  const budget = Math.floor(promptBudget(source.contextWindow, source.maxTokens) / calibrationFactor(source.calibration));
+  const room = budget - REPLY_PRIMING_TOKENS - (system ? estimateMessageTokens(system) : 0) - estimateMessageTokens(frame(''));
+  return [...(system ? [system] : []), frame(cutText(parts.join('\n\n'), Math.max(0, room), plainNote))];
+}
+
+/**
+ * A summary written without the model, when the summary request failed: the calls made, in
+ * order, with their results left out (each can be repeated), after the earlier summary if any.
+ */
+export function stepsDigest(summary: string | undefined, turns: ReadonlyArray<ReadonlyArray<ChatMessage>>, steps: ReadonlyArray<ReadonlyArray<ChatMessage>>): string {
+  const calls = [...turns, ...steps].flat().flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((call) => `- ${call.function.name} ${call.function.arguments.slice(0, 200)}`) : []));
+  const said = turns.flat().filter((m) => m.role === 'user').map((m) => `- ${contentText(m).slice(0, 200)}`);
+  return [
+    summary,
+    said.length > 0 ? `Earlier requests of the user:\n${said.join('\n')}` : '',
+    calls.length > 0 ? `Tool calls made so far (their results were left out to fit the context window; repeat a call if you need its result):\n${calls.join('\n')}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/** What a compaction replaced, for the one line the user sees. */
+export interface CompactionReport {
+  turns: number;
+  steps: number;
+  contextWindow: number;
+  /** True when the model wrote the summary; false for {@link stepsDigest}. */
+  byModel: boolean;
+}
+
+/** The line the user sees: `Context compacted: 2 earlier turns and 9 steps summarised to fit the model's context window (8,000 tokens).` */
+export function compactionNotice({ turns, steps, contextWindow, byModel }: CompactionReport): string {
+  const what = [turns > 0 ? `${grouped(turns)} earlier ${turns === 1 ? 'turn' : 'turns'}` : '', steps > 0 ? `${grouped(steps)} ${steps === 1 ? 'step' : 'steps'} of this turn` : ''].filter(Boolean).join(' and ') || 'the earlier summary';
+  return `Context compacted: ${what} ${byModel ? 'summarised' : 'replaced by a list of the calls made'} to fit the model's context window (${grouped(contextWindow)} tokens).`;
+}
+
+/**
+ * The line the user sees when earlier turns or steps were left out without a summary, e.g. "3
+ * earlier turns were left out to fit the model's context window (128,000 tokens)."; '' for none.
+ */
+export function trimmingNotice(droppedTurns: number, contextWindow: number, droppedSteps = 0): string {
+  if (!(droppedTurns > 0) && !(droppedSteps > 0)) return '';
+  const what = [droppedTurns > 0 ? (droppedTurns === 1 ? '1 earlier turn' : `${grouped(droppedTurns)} earlier turns`) : '', droppedSteps > 0 ? `${grouped(droppedSteps)} earlier ${droppedSteps === 1 ? 'step' : 'steps'} of this turn` : ''].filter(Boolean).join(' and ');
+  const were = droppedTurns + droppedSteps === 1 ? 'was' : 'were';
+  return `${what} ${were} left out to fit the model's context window (${grouped(contextWindow)} tokens).`;
+}

@@ -1,0 +1,235 @@
+/**
+ * The context planner: what one request of a turn sends so that it fits the model's context
+ * window, at every step of a tool loop. Pure and deterministic.
+ *
+ * A request is the system prompt (with the summary of what came before, if any), the earlier
+ * turns, the user message that started this turn (the task), the turn's steps so far (assistant
+ * `tool_calls` and their `tool` results) and the tool definitions. Budget = window − the answer's
+ * room − a margin (`token-estimate.ts`). To fit it:
+ * 1. every tool result is cut to {@link RESULT_SHARE} of the budget (head and tail, a note saying
+ *    how to get the rest: `context-cut.ts`); a task over half the window is cut the same way;
+ * 2. when the request is over the budget, the oldest tool results (never the current step's) are
+ *    replaced by one-line stubs, in one block down to half the room left for history, so the
+ *    requests after it extend the same prefix (prefix caches) until the next block. The count of
+ *    stubbed results is sticky: the caller passes it back in;
+ * 3. when stubs are not enough, a summary of the earlier turns and steps is needed (`compact`); the
+ *    messages returned meanwhile leave out the oldest whole turns, then the oldest steps;
+ * 4. then the current step's results are cut further, to share what is left;
+ * 5. when the system prompt, the tools, the task and the answer's room alone exceed the window,
+ *    nothing is planned: `minimumWindow` says the smallest window that would do.
+ * Source of the two tiers (stubs, then a summary): opencode `session/compaction.ts`, with budgets
+ * as fractions of the real window instead of its fixed 40,000 / 32,000 tokens.
+ */
+import type { ChatMessage, ChatToolCall } from '../openai/openai-types.js';
+import { cutText, cutUserMessage, IMAGES_STUB, plainNote, resultStub, shortenedCall, toolResultNote } from './context-cut.js';
+import { calibrationFactor, estimateMessageTokens, estimateToolTokens, positive, promptBudget, REPLY_PRIMING_TOKENS, type Calibration } from './token-estimate.js';
+
+/** Most of the budget one tool result may take: a quarter. */
+export const RESULT_SHARE = 0.25;
+/** Most of the budget the summary of earlier work may take: a quarter. */
+export const SUMMARY_SHARE = 0.25;
+/** Largest part of the window the task may take before it is cut: half. */
+export const TASK_SHARE = 0.5;
+/** Pruning stops once history takes at most this share of the room left for it. */
+export const PRUNE_TARGET = 0.5;
+
+/** What {@link fitContext} plans from. */
+export interface ContextFitInput {
+  /** The system prompt's text; always sent. */
+  system?: string | undefined;
+  /** The summary of what came before `turns` (a /compact, a compaction), sent in the system message. */
+  summary?: string | undefined;
+  /** Earlier turns, oldest first, each `[user, assistant…, tool…]`. */
+  turns: ReadonlyArray<ReadonlyArray<ChatMessage>>;
+  /** The user message that started this turn; always sent. */
+  task: ChatMessage;
+  /** This turn's steps so far, oldest first, each `[assistant with tool_calls, tool…, user images?]`; the last is the current one. */
+  steps?: ReadonlyArray<ReadonlyArray<ChatMessage>> | undefined;
+  /** The request's tool definitions (their JSON counts against the window). */
+  tools?: readonly unknown[] | undefined;
+  /** The window in tokens; `undefined` (or not positive): nothing is cut or left out. */
+  contextWindow: number | undefined;
+  /** The request's `max_tokens`: the answer's room. */
+  maxTokens?: number | undefined;
+  /** The answer's room, overriding `maxTokens` and the default (no margin is added then). */
+  reserveTokens?: number | undefined;
+  /** An earlier request's estimate and the provider's count (see `calibrationFactor`). */
+  calibration?: Calibration | undefined;
+  /** Tool results (oldest first, over turns then steps) already replaced by stubs. @defaultValue 0 */
+  stubbed?: number | undefined;
+}
+
+/** The planned request. */
+export interface ContextFit {
+  /** What to send: system, kept turns, task, kept steps. */
+  messages: ChatMessage[];
+  /** Tool results now replaced by stubs, oldest first: pass it back as `stubbed` next time. */
+  stubbed: number;
+  /** Oldest earlier turns left out (only when a summary is needed and was not made). */
+  droppedTurns: number;
+  /** Oldest steps of this turn left out (likewise). */
+  droppedSteps: number;
+  /** True when the earlier turns and steps (all but the current step) should be summarised to fit. */
+  compact: boolean;
+  /** True when the task was cut to {@link TASK_SHARE} of the window. */
+  taskCut: boolean;
+  /** False when the request does not fit even so (then do not send it). */
+  fits: boolean;
+  /** When the fixed part (system, summary, tools, task, answer room) alone is over the window: the smallest window that fits it. */
+  minimumWindow?: number;
+  /** Calibrated estimate of messages and tools, in tokens. */
+  estimatedTokens: number;
+  /** Uncalibrated estimate of messages and tools: the next `calibration.estimated`. */
+  rawEstimatedTokens: number;
+  /** Tokens the prompt may take; `undefined` without a window. */
+  budget: number | undefined;
+}
+
+/** The system message: the prompt, then the summary under a heading. */
+export function systemMessage(system: string | undefined, summary: string | undefined): ChatMessage | undefined {
+  const text = [system, summary && `Summary of the earlier conversation:\n${summary}`].filter(Boolean).join('\n\n');
+  return text ? { role: 'system', content: text } : undefined;
+}
+
+const sum = (messages: readonly ChatMessage[]) => messages.reduce((total, m) => total + estimateMessageTokens(m), 0);
+
+/** A tool message or a tool step's image message, by where it sits. */
+interface Slot {
+  list: ChatMessage[];
+  index: number;
+}
+
+/** Plans one request (see the module comment). Pure. */
+export function fitContext(input: ContextFitInput): ContextFit {
+  const window = positive(input.contextWindow) ? input.contextWindow : undefined;
+  const steps = input.steps ?? [];
+  const toolTokens = estimateToolTokens(input.tools);
+  if (window === undefined) {
+    const messages = assemble(systemMessage(input.system, input.summary), input.turns, input.task, steps);
+    const raw = REPLY_PRIMING_TOKENS + sum(messages) + toolTokens;
+    return { messages, stubbed: 0, droppedTurns: 0, droppedSteps: 0, compact: false, taskCut: false, fits: true, estimatedTokens: raw, rawEstimatedTokens: raw, budget: undefined };
+  }
+  const factor = calibrationFactor(input.calibration);
+  const budget = promptBudget(window, input.maxTokens, input.reserveTokens);
+  const fixed = fixedPart(input, window, factor, toolTokens);
+  if (fixed.raw > Math.floor(budget / factor)) {
+    const messages = [...(fixed.system ? [fixed.system] : []), fixed.task];
+    return { messages, stubbed: 0, droppedTurns: 0, droppedSteps: 0, compact: false, taskCut: fixed.taskCut, fits: false, minimumWindow: minimumWindow(input, toolTokens, factor), estimatedTokens: Math.ceil(fixed.raw * factor), rawEstimatedTokens: fixed.raw, budget };
+  }
+  const rawBudget = Math.floor(budget / factor);
+  // Not scaled by the calibration, which moves a little with every answer: a result is cut the
+  // same way in every request, so the requests keep their common prefix (prefix caches).
+  const share = Math.max(1, Math.floor(budget * RESULT_SHARE));
+
+  // Copies of turns and steps with every tool result cut to its share.
+  const calls = new Map<string, ChatToolCall>();
+  const turns = input.turns.map((turn) => capped(turn, share, calls));
+  const stepLists = steps.map((step) => capped(step, share, calls));
+  // The slots that may be stubbed: every tool result and tool image message but the current step's.
+  const slots: Slot[] = [];
+  for (const list of turns) list.forEach((m, index) => m.role === 'tool' && slots.push({ list, index }));
+  for (const list of stepLists.slice(0, -1)) list.forEach((m, index) => (m.role === 'tool' || m.role === 'user') && slots.push({ list, index }));
+  const stub = (slot: Slot) => {
+    const m = slot.list[slot.index]!;
+    // A result shorter than its stub stays as it is.
+    if (m.role === 'tool') {
+      const stubText = resultStub(calls.get(m.tool_call_id));
+      if (stubText.length < m.content.length) slot.list[slot.index] = { ...m, content: stubText };
+      shortenCallOf(slot.list, m.tool_call_id);
+    } else slot.list[slot.index] = { role: 'user', content: IMAGES_STUB };
+  };
+  let stubbed = Math.min(Math.max(0, input.stubbed ?? 0), slots.length);
+  for (let i = 0; i < stubbed; i++) stub(slots[i]!);
+  const size = () => fixed.raw + turns.reduce((t, m) => t + sum(m), 0) + stepLists.reduce((t, m) => t + sum(m), 0);
+  let raw = size();
+  if (raw > rawBudget) {
+    const target = fixed.raw + Math.floor((rawBudget - fixed.raw) * PRUNE_TARGET);
+    while (stubbed < slots.length && raw > target) {
+      stub(slots[stubbed++]!);
+      raw = size();
+    }
+  }
+  let droppedTurns = 0;
+  let droppedSteps = 0;
+  const compact = raw > rawBudget && (turns.length > 0 || stepLists.length > 1);
+  while (raw > rawBudget && droppedTurns < turns.length) raw -= sum(turns[droppedTurns++]!);
+  while (raw > rawBudget && droppedSteps < stepLists.length - 1) raw -= sum(stepLists[droppedSteps++]!);
+  const current = stepLists.at(-1);
+  if (raw > rawBudget && current) {
+    const others = raw - sum(current);
+    raw = others + shareCurrent(current, rawBudget - others, calls);
+  }
+  const messages = assemble(fixed.system, turns.slice(droppedTurns), fixed.task, stepLists.slice(droppedSteps));
+  return { messages, stubbed, droppedTurns, droppedSteps, compact, taskCut: fixed.taskCut, fits: raw <= rawBudget, estimatedTokens: Math.ceil(raw * factor), rawEstimatedTokens: raw, budget };
+}
+
+/** System message (summary cut to its share), task (cut to its share of the window), and their tokens with the tools'. */
+function fixedPart(input: ContextFitInput, window: number, factor: number, toolTokens: number) {
+  const rawBudget = Math.floor(promptBudget(window, input.maxTokens, input.reserveTokens) / factor);
+  const summary = input.summary === undefined ? undefined : cutText(input.summary, Math.floor(rawBudget * SUMMARY_SHARE), plainNote);
+  const system = systemMessage(input.system, summary);
+  const task = cutUserMessage(input.task, Math.floor((window * TASK_SHARE) / factor));
+  const raw = REPLY_PRIMING_TOKENS + (system ? estimateMessageTokens(system) : 0) + toolTokens + estimateMessageTokens(task);
+  return { system, task, raw, taskCut: task !== input.task };
+}
+
+/** The smallest window (tokens) whose budget holds the fixed part: doubling, then bisection. */
+function minimumWindow(input: ContextFitInput, toolTokens: number, factor: number): number {
+  const holds = (w: number) => fixedPart(input, w, factor, toolTokens).raw <= Math.floor(promptBudget(w, input.maxTokens, input.reserveTokens) / factor);
+  let high = Math.max(256, input.contextWindow ?? 256);
+  while (!holds(high)) {
+    if (high > 1e9) return high;
+    high *= 2;
+  }
+  let low = 1;
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if (holds(mid)) high = mid;
+    else low = mid;
+  }
+  // Round up to a figure a user can type.
+  return Math.ceil(high / 256) * 256;
+}
+
+/** A copy of `list` with each tool result cut to `share` tokens; records the calls by id. */
+function capped(list: readonly ChatMessage[], share: number, calls: Map<string, ChatToolCall>): ChatMessage[] {
+  return list.map((m) => {
+    if (m.role === 'assistant') for (const call of m.tool_calls ?? []) calls.set(call.id, call);
+    if (m.role !== 'tool') return m;
+    const content = cutText(m.content, share, toolResultNote(calls.get(m.tool_call_id)?.function.name));
+    return content === m.content ? m : { ...m, content };
+  });
+}
+
+/** Shortens the long arguments of call `id` in the assistant message of `list` that made it. */
+function shortenCallOf(list: ChatMessage[], id: string): void {
+  const at = list.findIndex((m) => m.role === 'assistant' && m.tool_calls?.some((call) => call.id === id));
+  const message = list[at];
+  if (!message || message.role !== 'assistant' || !message.tool_calls) return;
+  list[at] = { ...message, tool_calls: message.tool_calls.map((call) => (call.id === id ? shortenedCall(call) : call)) };
+}
+
+/**
+ * Cuts the current step's tool results so that the step takes at most `room` tokens: each result
+ * gets an equal share of what its assistant message leaves, a result under its share giving the
+ * rest to the others. Returns the step's new size (over `room` when its other messages are).
+ */
+function shareCurrent(step: ChatMessage[], room: number, calls: Map<string, ChatToolCall>): number {
+  const results = step.map((m, i) => ({ m, i })).filter(({ m }) => m.role === 'tool');
+  let left = room - sum(step.filter((m) => m.role !== 'tool'));
+  const order = [...results].sort((a, b) => estimateMessageTokens(a.m) - estimateMessageTokens(b.m));
+  order.forEach(({ m, i }, k) => {
+    const each = Math.max(0, Math.floor(left / (order.length - k)));
+    const tool = m as Extract<ChatMessage, { role: 'tool' }>;
+    const allowance = Math.max(0, each - (estimateMessageTokens(tool) - estimateMessageTokens({ ...tool, content: '' })) - 2);
+    const content = cutText(tool.content, allowance, toolResultNote(calls.get(tool.tool_call_id)?.function.name));
+    step[i] = { ...tool, content };
+    left -= estimateMessageTokens(step[i]!);
+  });
+  return sum(step);
+}
+
+/** The request's messages in order. */
+function assemble(system: ChatMessage | undefined, turns: ReadonlyArray<ReadonlyArray<ChatMessage>>, task: ChatMessage, steps: ReadonlyArray<ReadonlyArray<ChatMessage>>): ChatMessage[] {
+  return [...(system ? [system] : []), ...turns.flat(), task, ...steps.flat()];
+}
