@@ -80,10 +80,9 @@ describe('executeFetchUrl', () => {
   });
 
   it('gives up after the time limit', async () => {
-    const t0 = Date.now();
+    // `/slow` never answers: only the time limit can end this fetch.
     const outcome = await fetchUrl(`${web.url}/slow`, { timeoutMs: 300 });
     expect(outcome.forModel).toBe(`Could not fetch ${web.url}/slow: no complete answer within 300 ms.`);
-    expect(Date.now() - t0).toBeLessThan(3000);
   });
 
   it('rejects with the reason when the turn is cancelled', async () => {
@@ -105,11 +104,9 @@ describe('executeFetchUrl', () => {
       asked.push(host);
       callback(null, options.all ? [{ address: '169.254.169.254', family: 4 }] : '169.254.169.254', 4);
     };
-    const t0 = Date.now();
     const named = await fetchUrl('http://metadata.test/latest/', { lookup });
     expect(named.forModel).toBe('Could not fetch http://metadata.test/latest/: metadata.test resolves to 169.254.169.254, a link-local address (such as a cloud metadata service), which is never fetched.');
     expect(asked).toEqual(['metadata.test']);
-    expect(Date.now() - t0).toBeLessThan(1000);
     expect(web.paths.slice(before)).toEqual(['/metadata']);
   });
 });
