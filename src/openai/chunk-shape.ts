@@ -4,6 +4,15 @@
  */
 import type { ChatChoiceChunk } from './openai-types.js';
 
+/** `text` parsed as JSON, or `undefined` when it is not JSON (never throws). */
+export function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** True for a plain object (not null, not an array). */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -15,6 +15,7 @@
  * minute (429), a rejected parameter or tool schema (`rejection.ts` reads those).
  */
 import { ProviderHttpError, ProviderReportedError, type ProviderError } from './errors.js';
+import { parseJsonOrUndefined as parseJson } from './chunk-shape.js';
 
 /** What an overflow answer said. */
 export interface ContextOverflow {
@@ -135,13 +136,6 @@ function gather(value: unknown, out: Gathered, depth = 0): Gathered {
   return out;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Whether `text` says the request is over the context window (see the module comment). */
 export function saysContextOverflow(text: string): boolean {

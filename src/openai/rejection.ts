@@ -14,6 +14,7 @@
  */
 import type { Correction } from './adaptive-params.js';
 import { unsupportedToolParams } from './tools-unsupported.js';
+import { parseJsonOrUndefined as parseJson } from './chunk-shape.js';
 
 export { TOOL_PARAMS, TOOLS_UNSUPPORTED, toolsDropped } from './tools-unsupported.js';
 
@@ -223,11 +224,3 @@ function rejectedRole(haystack: string, paramNames: string[], sent: Record<strin
   return undefined;
 }
 
-/** The body as JSON, or `undefined` when it is not JSON. */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
