@@ -199,7 +199,8 @@ async function runBuiltin(name: string, args: Record<string, unknown>, toolCallI
     backend: deps.backend,
     roots: deps.roots,
     signal: deps.signal,
-    fetch: deps.fetch,
+    // A redirect to another host goes on only where a fetch from that host would run unasked.
+    fetch: { ...deps.fetch, mayFollow: (url) => decidePermission(deps.mode, deps.remembered, { mutates: 'fetch', key: permissionKey('fetch_url', { url: url.href }) }) === 'allow' },
     onTerminal: (terminalId) => deps.send([{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress', content: [{ type: 'terminal', terminalId }] }]),
   });
 }

@@ -48,6 +48,8 @@ export async function startWebPages(bigBytes = 200_000): Promise<WebPages> {
         return send(302, 'text/plain', '', { location: '/loop' });
       case '/metadata':
         return send(302, 'text/plain', '', { location: 'http://169.254.169.254/latest/meta-data/' });
+      case '/elsewhere':
+        return send(302, 'text/plain', '', { location: `http://localhost:${(server.address() as AddressInfo).port}/page` });
       case '/bad-redirect':
         return send(302, 'text/plain', '', { location: 'http://[not-an-address/' });
       case '/image':

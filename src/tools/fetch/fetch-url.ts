@@ -31,6 +31,8 @@ export interface FetchLimits {
   modelBytes?: number;
   /** DNS resolution (its answers are still checked). @defaultValue `dns.lookup` */
   lookup?: LookupFunction;
+  /** Whether a redirect may go on to another host without asking (see `GetOptions.mayFollow`). @defaultValue every redirect is followed */
+  mayFollow?: (url: URL) => boolean;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function executeFetchUrl(url: string, signal: AbortSignal, limits: 
     maxRedirects: MAX_REDIRECTS,
     maxBytes: (kind) => (kind === 'html' ? MAX_HTML_BYTES : MAX_TEXT_BYTES),
     ...(limits.lookup ? { lookup: limits.lookup } : {}),
+    ...(limits.mayFollow ? { mayFollow: limits.mayFollow } : {}),
   });
   if (!result.ok) {
     const message = `Could not fetch ${result.url}: ${result.reason}.`;

@@ -41,6 +41,12 @@ export interface GetOptions {
   maxRedirects?: number;
   /** DNS resolution (tests); its answers are checked by the guard. @defaultValue `dns.lookup` */
   lookup?: LookupFunction;
+  /**
+   * Whether a redirect may go on to `url`, a host other than the first URL's (the one the user
+   * approved). `false` ends the fetch with a result naming the new URL, so the model can ask for
+   * it, and the user is asked about that host. @defaultValue every redirect is followed
+   */
+  mayFollow?: (url: URL) => boolean;
 }
 
 /** The outcome of {@link httpGet}. `url` is the last URL asked (after redirects). */
@@ -58,6 +64,7 @@ export async function httpGet(input: string, options: GetOptions): Promise<GetRe
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const both = AbortSignal.any([signal, timeout]);
   let url = input;
+  let first: URL | undefined;
   for (let hop = 0; ; hop++) {
     let parsed: URL;
     try {
@@ -65,6 +72,7 @@ export async function httpGet(input: string, options: GetOptions): Promise<GetRe
     } catch {
       return { ok: false, url, reason: 'it is not a valid URL' };
     }
+    first ??= parsed;
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { ok: false, url, reason: `only http and https URLs are fetched, not ${parsed.protocol.replace(/:$/, '')}` };
     if (isForbiddenAddress(parsed.hostname)) return { ok: false, url, reason: new ForbiddenAddressError(parsed.hostname.replace(/^\[|\]$/g, ''), parsed.hostname).message };
     let response: Http.IncomingMessage;
@@ -79,11 +87,16 @@ export async function httpGet(input: string, options: GetOptions): Promise<GetRe
     if (REDIRECTS.has(status) && location) {
       response.destroy();
       if (hop >= (options.maxRedirects ?? 5)) return { ok: false, url, status, reason: `more than ${options.maxRedirects ?? 5} redirects` };
+      let next: URL;
       try {
-        url = new URL(location, parsed).href;
+        next = new URL(location, parsed);
       } catch {
         return { ok: false, url, status, reason: `it redirects to ${location}, which is not a valid URL` };
       }
+      if (next.host !== first.host && !isForbiddenAddress(next.hostname) && options.mayFollow && !options.mayFollow(next)) {
+        return { ok: false, url, status, reason: `it redirects to ${next.href}, on another host that was not approved: call fetch_url with that URL to fetch it (the user is asked about that host)` };
+      }
+      url = next.href;
       continue;
     }
     if (status < 200 || status > 299) {

@@ -79,6 +79,21 @@ describe('executeFetchUrl', () => {
     expect((await fetchUrl('http://127.0.0.1:1/')).forModel).toBe('Could not fetch http://127.0.0.1:1/: 127.0.0.1:1 refused the connection.');
   });
 
+  it('stops at a redirect to another host unless that host may be fetched unasked', async () => {
+    const asked: string[] = [];
+    const before = web.paths.length;
+    const port = new URL(web.url).port;
+    const stopped = await fetchUrl(`${web.url}/elsewhere`, { mayFollow: (url: URL) => (asked.push(url.host), false) });
+    expect(stopped.failed).toBe(true);
+    expect(stopped.forModel).toBe(`Could not fetch ${web.url}/elsewhere: it redirects to http://localhost:${port}/page, on another host that was not approved: call fetch_url with that URL to fetch it (the user is asked about that host).`);
+    expect(asked).toEqual([`localhost:${port}`]);
+    expect(web.paths.slice(before)).toEqual(['/elsewhere']);
+    // A redirect within the approved host is followed without asking.
+    const same = await fetchUrl(`${web.url}/r1`, { mayFollow: (url: URL) => (asked.push(url.host), false) });
+    expect(same.failed).toBeFalsy();
+    expect(asked).toHaveLength(1);
+  });
+
   it('gives up after the time limit', async () => {
     // `/slow` never answers: only the time limit can end this fetch.
     const outcome = await fetchUrl(`${web.url}/slow`, { timeoutMs: 300 });
