@@ -83,7 +83,8 @@ export interface Config {
   /**
    * `OPENAI_ACP_OLLAMA_NUM_CTX`: the context window (tokens) asked of an Ollama server through its
    * native `/api/chat` (`options.num_ctx`), capped by the model's trained window; `0` keeps the
-   * server's own window and the OpenAI-compatible `/v1` path. Default 32768.
+   * server's own window and the OpenAI-compatible `/v1` path. Default: `OPENAI_CONTEXT_WINDOW`
+   * when that is set (so requests are planned for the window Ollama runs), else 32768.
    */
   ollamaNumCtx: number;
 }
@@ -235,7 +236,8 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
     inContainer: inContainer === 'auto' ? undefined : inContainer,
     endpointConfigured: read('OPENAI_BASE_URL', flags.baseUrl)[0] !== undefined || read('OPENAI_API_KEY')[0] !== undefined,
     modelConfigured: model !== undefined,
-    ollamaNumCtx: ollamaNumCtx ?? CONFIG_DEFAULTS.ollamaNumCtx,
+    // The window the user set is the one asked of Ollama, unless they chose num_ctx themselves.
+    ollamaNumCtx: ollamaNumCtx ?? contextWindow ?? CONFIG_DEFAULTS.ollamaNumCtx,
   };
   if (problems.length > 0) throw new ConfigError(problems, config);
   return config;

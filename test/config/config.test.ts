@@ -20,6 +20,12 @@ describe('OPENAI_ACP_OLLAMA_NUM_CTX', () => {
     expect(loadConfig({ OPENAI_ACP_OLLAMA_NUM_CTX: ' 16384 ' }).ollamaNumCtx).toBe(16_384);
   });
 
+  it('defaults to OPENAI_CONTEXT_WINDOW when that is set, so requests are planned for the window asked of Ollama', () => {
+    expect(loadConfig({ OPENAI_CONTEXT_WINDOW: '65536' }).ollamaNumCtx).toBe(65_536);
+    expect(loadConfig({ OPENAI_CONTEXT_WINDOW: '65536', OPENAI_ACP_OLLAMA_NUM_CTX: '8192' }).ollamaNumCtx).toBe(8_192);
+    expect(loadConfig({}).ollamaNumCtx).toBe(32_768);
+  });
+
   it.each(['-1', '8k', '1.5', 'lots'])('refuses %j with a configuration error naming it', (raw) => {
     const error = configError({ OPENAI_ACP_OLLAMA_NUM_CTX: raw });
     expect(error.problems).toHaveLength(1);
