@@ -2,10 +2,12 @@
  * Which addresses `fetch_url` never connects to, and the DNS lookup that enforces it at connect
  * time: link-local addresses, IPv4 `169.254.0.0/16` (where cloud metadata services answer, e.g.
  * `169.254.169.254` on AWS, GCP and Azure) and IPv6 `fe80::/10`, also written as IPv4-mapped IPv6
- * (`::ffff:169.254.169.254`). A name whose DNS answer holds such an address is refused before any
+ * (`::ffff:169.254.169.254`) or through the NAT64 well-known prefix (`64:ff9b::a9fe:a9fe`, which
+ * a NAT64 gateway turns into `169.254.169.254`). A name whose DNS answer holds such an address is refused before any
  * socket is opened, so a redirect to a harmless-looking host cannot reach them either.
  *
- * Sources: RFC 3927 (IPv4 link-local), RFC 4291 §2.5.6 (IPv6 link-local), AWS IMDS
+ * Sources: RFC 3927 (IPv4 link-local), RFC 4291 §2.5.6 (IPv6 link-local), RFC 6052 §2.1 (the
+ * NAT64 well-known prefix `64:ff9b::/96`, the IPv4 address in its last 32 bits), AWS IMDS
  * https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instancedata-data-retrieval.html.
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
@@ -14,6 +16,7 @@ import { BlockList, isIP } from 'node:net';
 const forbidden = new BlockList();
 forbidden.addSubnet('169.254.0.0', 16, 'ipv4');
 forbidden.addSubnet('fe80::', 10, 'ipv6');
+forbidden.addSubnet('64:ff9b::a9fe:0', 112, 'ipv6');
 
 /** Whether `address` (an IP literal, brackets allowed) is one `fetch_url` must never connect to. Not an IP: false. */
 export function isForbiddenAddress(address: string): boolean {

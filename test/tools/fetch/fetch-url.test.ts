@@ -19,8 +19,8 @@ const fetchUrl = (url: string, limits = {}, signal = new AbortController().signa
 
 describe('isForbiddenAddress', () => {
   it('refuses IPv4 and IPv6 link-local, also IPv4-mapped; allows the rest', () => {
-    for (const address of ['169.254.169.254', '169.254.0.1', '[fe80::1]', 'fe80::abcd%eth0', 'febf::1', '::ffff:169.254.169.254', '::ffff:a9fe:a9fe']) expect(isForbiddenAddress(address)).toBe(true);
-    for (const address of ['127.0.0.1', '10.0.0.1', '169.255.0.1', '::1', 'fec0::1', 'example.com', '']) expect(isForbiddenAddress(address)).toBe(false);
+    for (const address of ['169.254.169.254', '169.254.0.1', '[fe80::1]', 'fe80::abcd%eth0', 'febf::1', '::ffff:169.254.169.254', '::ffff:a9fe:a9fe', '64:ff9b::a9fe:a9fe', '[64:ff9b::169.254.169.254]']) expect(isForbiddenAddress(address)).toBe(true);
+    for (const address of ['127.0.0.1', '10.0.0.1', '169.255.0.1', '::1', '64:ff9b::a9ff:1', '64:ff9b::7f00:1', 'fec0::1', 'example.com', '']) expect(isForbiddenAddress(address)).toBe(false);
   });
 });
 
