@@ -16,6 +16,8 @@ import { confine, relativeForTitle } from '../tools/workspace.js';
 
 /** The answer when there is no turn to undo. */
 export const NOTHING_TO_UNDO = 'Nothing to undo: this conversation has no turn left to take back.';
+/** The answer when the conversation was cleared or compacted after its last turn. */
+export const BEHIND_A_RESET = 'Nothing to undo: /undo goes back only to the last /clear or /compact, and the turns before it are cleared or summarised. Change the files by hand if you need to.';
 
 /** What `/undo` needs. */
 export interface UndoInput {
@@ -37,6 +39,8 @@ export async function undoLastTurn(input: UndoInput): Promise<string> {
   const { session, backend, roots, signal } = input;
   const index = session.records.findLastIndex((record) => record.type === 'turn');
   if (index === -1) return NOTHING_TO_UNDO;
+  // A summary written after the turn would still tell the model about it; a /clear meant to start afresh.
+  if (session.records.slice(index + 1).some((record) => record.type === 'clear' || record.type === 'compact')) return BEHIND_A_RESET;
   const turn = session.records[index] as TurnRecord;
   const files = turn.checkpoint?.files ?? [];
   const name = (path: string) => relativeForTitle(path, roots.cwd);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NOTHING_TO_UNDO, undoLastTurn } from '../../src/acp/undo.js';
+import { BEHIND_A_RESET, NOTHING_TO_UNDO, undoLastTurn } from '../../src/acp/undo.js';
 import { hashText } from '../../src/sessions/checkpoints.js';
 import type { Session } from '../../src/sessions/session-manager.js';
 import type { TurnRecord } from '../../src/sessions/session-records.js';
@@ -50,6 +50,17 @@ describe('undoLastTurn', () => {
     const { text, files } = await undo(s, { '/elsewhere/a.txt': 'new' });
     expect(text).toMatch(/^\/undo stopped: .*a\.txt is outside this session's workspace\. Nothing was restored/);
     expect(files).toEqual({ '/elsewhere/a.txt': 'new' });
+  });
+
+  it('goes back no further than a /clear or /compact made after the last turn: nothing changed, nothing saved', async () => {
+    for (const reset of [{ type: 'clear' as const, at: '2026-01-01T00:00:01Z' }, { type: 'compact' as const, at: '2026-01-01T00:00:01Z', summary: 'we changed a.txt' }]) {
+      const s = session([turn('t', { files: [{ path: '/w/a.txt', before: 'old', after: hashText('new') }] }), reset]);
+      const { text, saved, files } = await undo(s, { '/w/a.txt': 'new' });
+      expect(text).toBe(BEHIND_A_RESET);
+      expect(files).toEqual({ '/w/a.txt': 'new' });
+      expect(s.records).toHaveLength(2);
+      expect(saved).toBe(0);
+    }
   });
 
   it('with no turn: one line, nothing saved', async () => {
