@@ -8,8 +8,8 @@
  * https://github.com/ollama/ollama/blob/main/docs/api.md.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ScriptStep } from './tool-script.js';
+import { listenLoopback } from './listen-loopback.js';
 
 export interface FakeOllamaOptions {
   /** The one model it has. @defaultValue `qwen3:8b` */
@@ -49,7 +49,6 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   const model = options.model ?? 'qwen3:8b';
   const trained = options.trained ?? 40960;
   const requests: OllamaRequest[] = [];
-  const sockets = new Set<import('node:net').Socket>();
   let step = 0;
   let aborted = 0;
   let loaded: number | undefined;
@@ -115,22 +114,13 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenLoopback(server);
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     get aborted() {
       return aborted;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -4,8 +4,8 @@
  * lists `test-model` unless the test sets another body with `setModels`. Never listens beyond loopback.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
+import { listenLoopback } from './listen-loopback.js';
 
 /** A recorded chat request. */
 export interface RecordedRequest {
@@ -66,7 +66,6 @@ export async function startFakeOpenAI(handler: ChatHandler = streamText(['Hello'
   let models: { body: unknown; status: number } = { body: { object: 'list', data: [{ id: 'test-model', object: 'model' }] }, status: 200 };
   let modelRequests = 0;
   const requests: RecordedRequest[] = [];
-  const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
     let text = '';
     req.setEncoding('utf8');
@@ -88,12 +87,7 @@ export async function startFakeOpenAI(handler: ChatHandler = streamText(['Hello'
       Promise.resolve(current(req, res, body)).catch(() => res.destroy());
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenLoopback(server);
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
@@ -106,11 +100,7 @@ export async function startFakeOpenAI(handler: ChatHandler = streamText(['Hello'
     get modelRequests() {
       return modelRequests;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

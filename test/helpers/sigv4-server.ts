@@ -5,10 +5,10 @@
  * body bytes. Chat requests get a short stream, `GET …/models` a one-model list.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Hash } from '@smithy/hash-node';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { listenLoopback } from './listen-loopback.js';
 
 /** Static test credentials (never real). */
 export const TEST_AWS = { accessKeyId: 'AKIDTESTEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'test-session-token' };
@@ -78,7 +78,6 @@ const STREAM =
  */
 export async function startSigV4Server(credentials = TEST_AWS): Promise<SigV4Server> {
   const records: SignedRecord[] = [];
-  const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (d: Buffer) => chunks.push(d));
@@ -97,19 +96,10 @@ export async function startSigV4Server(credentials = TEST_AWS): Promise<SigV4Ser
       });
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenLoopback(server);
   return {
     origin: `http://127.0.0.1:${port}`,
     records,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
