@@ -38,8 +38,7 @@ export async function newSession(state: AgentState, params: ToolParams & { cwd: 
   state.picker.attach(session, await state.registry.models());
   await openTools(state, session, params);
   state.logger.debug('session created', { sessionId: session.id, cwd: params.cwd });
-  advertiseCommands(state, client, session);
-  state.windows.announceTo(client, session);
+  announceSession(state, client, session);
   return { sessionId: session.id, ...sessionAnswer(state, session) };
 }
 
@@ -50,8 +49,7 @@ export async function loadSession(state: AgentState, params: ToolParams & { cwd:
   await openTools(state, session, params);
   await updateSender(client, session.id)(replayUpdates(session.records));
   state.logger.debug('session loaded', { sessionId: session.id, records: session.records.length });
-  advertiseCommands(state, client, session);
-  state.windows.announceTo(client, session);
+  announceSession(state, client, session);
   return sessionAnswer(state, session);
 }
 
@@ -61,8 +59,7 @@ export async function resumeSession(state: AgentState, params: ToolParams & { cw
   const session = await restore(state, await loadStored(state, params.sessionId));
   await openTools(state, session, params);
   state.logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
-  advertiseCommands(state, client, session);
-  state.windows.announceTo(client, session);
+  announceSession(state, client, session);
   return sessionAnswer(state, session);
 }
 
@@ -77,8 +74,7 @@ export async function forkSession(state: AgentState, params: ToolParams & { cwd:
   const session = await copySession({ sourceId: params.sessionId, cwd: params.cwd, sessions: state.sessions, store: await state.store, logger: state.logger });
   state.picker.attach(session, await state.registry.models());
   await openTools(state, session, params);
-  advertiseCommands(state, client, session);
-  state.windows.announceTo(client, session);
+  announceSession(state, client, session);
   return { sessionId: session.id, ...sessionAnswer(state, session) };
 }
 
@@ -153,14 +149,17 @@ export async function openTools(state: AgentState, session: Session, params: Too
 }
 
 /**
- * Sends `available_commands_update` (built-ins, the user's command files, the MCP servers'
- * prompts: `user-commands.ts`) once the answer naming the session has gone out.
+ * What a client hears about a session it just opened (new, load, resume, fork), once the answer
+ * naming the session has gone out: `available_commands_update` (built-ins, the user's command
+ * files, the MCP servers' prompts: `user-commands.ts`) and the context meter
+ * (`session-window.ts`).
  */
-export function advertiseCommands(state: AgentState, client: AgentContext, session: Session): void {
+function announceSession(state: AgentState, client: AgentContext, session: Session): void {
   setImmediate(() => {
     void state.commands
       .refresh(session.id, session.cwd, state.tools.get(session.id)?.mcp, true)
       .then((availableCommands) => client.notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'available_commands_update', availableCommands: availableCommands ?? [...SLASH_COMMANDS] } }))
       .catch(() => undefined);
   });
+  state.windows.announceTo(client, session);
 }
