@@ -11,8 +11,8 @@ import { resolveEndpoint } from './config/providers.js';
 import { agentConfigDir } from './config/config-file.js';
 import { resolveStaticConfig, chooseEndpoints, type StaticRuntimeConfig } from './endpoints/runtime-config.js';
 import { openSessionStore } from './sessions/session-store.js';
-import { withBusRouting } from './acp/stdio-bus.js';
-import { ndJsonTransport } from './acp/ndjson-transport.js';
+import { withBusRouting } from './transport/stdio-bus.js';
+import { ndJsonTransport } from './transport/ndjson-transport.js';
 import { VERSION } from './version.js';
 
 // Anything that prints with console.log must not corrupt the JSON-RPC stream.

@@ -1,6 +1,7 @@
 /**
- * The house's rules, read from the source: no import cycles in src/ (value or type imports), and
- * no provider id compared outside src/config/ (a provider's quirks are fields of its profile).
+ * The house's rules, read from the source: no import cycles in src/ (value or type imports), every
+ * import points down the layers of ARCHITECTURE.md, and no provider id is compared outside
+ * src/config/ (a provider's quirks are fields of its profile).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -61,6 +62,48 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/**
+ * The folders each folder of src/ may import (besides itself and the shared leaves: the files at
+ * the top of src/ other than the entry, `cli.ts` and `cli-args.ts`, which may import anything).
+ * The order is ARCHITECTURE.md's: commands → acp → loop → tools, sessions → context → endpoints →
+ * openai → config; transport (stdio framing) sits beside acp and knows only the wire's limits.
+ */
+const MAY_IMPORT: Record<string, string[]> = {
+  commands: ['acp', 'loop', 'tools', 'sessions', 'context', 'endpoints', 'openai', 'config'],
+  acp: ['loop', 'tools', 'sessions', 'context', 'endpoints', 'openai', 'config'],
+  transport: ['openai', 'config'],
+  loop: ['tools', 'sessions', 'context', 'endpoints', 'openai', 'config'],
+  tools: ['context', 'endpoints', 'openai', 'config'],
+  sessions: ['context', 'endpoints', 'openai', 'config'],
+  context: ['endpoints', 'openai', 'config'],
+  endpoints: ['openai', 'config'],
+  openai: ['config'],
+  config: [],
+};
+const ENTRY = new Set(['cli.ts', 'cli-args.ts']);
+
+/** The folder of a path relative to src/: its first segment, `(leaf)` for a shared leaf, `(entry)` for the entry. */
+function folderOf(name: string): string {
+  const parts = name.split(/[\\/]/);
+  if (parts.length > 1) return parts[0]!;
+  return ENTRY.has(name) ? '(entry)' : '(leaf)';
+}
+
+/** Imports that point up or sideways against {@link MAY_IMPORT}, as `from => to`. */
+function importsAgainstDirection(graph: Map<string, string[]>): string[] {
+  const wrong: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = folderOf(relative(SRC, file));
+    if (from === '(entry)') continue;
+    for (const target of targets) {
+      const to = folderOf(relative(SRC, target));
+      if (to === from || to === '(leaf)') continue;
+      if (from === '(leaf)' || !(MAY_IMPORT[from] ?? []).includes(to)) wrong.push(`${relative(SRC, file)} => ${relative(SRC, target)}`);
+    }
+  }
+  return wrong;
+}
+
 const files = sourceFiles(SRC).map((path) => ({ path, name: relative(SRC, path), text: readFileSync(path, 'utf8') }));
 
 describe('the house', () => {
@@ -68,6 +111,18 @@ describe('the house', () => {
     const graph = new Map(files.map((file) => [file.path, importsOf(file.path, file.text)]));
     const named = cycles(graph).map((component) => component.map((path) => relative(SRC, path)).sort());
     expect(named).toEqual([]);
+  });
+
+  it('imports only folders below it (ARCHITECTURE.md order)', () => {
+    const graph = new Map(files.map((file) => [file.path, importsOf(file.path, file.text)]));
+    expect(importsAgainstDirection(graph)).toEqual([]);
+    const folders = new Set(files.map((file) => folderOf(file.name)).filter((name) => !name.startsWith('(')));
+    expect([...folders].filter((name) => !(name in MAY_IMPORT))).toEqual([]);
+  });
+
+  it('the direction check catches an import upwards and one from a leaf', () => {
+    const up = new Map([[join(SRC, 'openai/a.ts'), [join(SRC, 'acp/b.ts')]], [join(SRC, 'log.ts'), [join(SRC, 'config/c.ts')]], [join(SRC, 'acp/b.ts'), [join(SRC, 'loop/d.ts'), join(SRC, 'log.ts')]]]);
+    expect(importsAgainstDirection(up)).toEqual(['openai/a.ts => acp/b.ts', 'log.ts => config/c.ts']);
   });
 
   it('the cycle finder finds a two-file circle and a longer one', () => {

@@ -6,7 +6,7 @@ import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { answerMessages, CLEARED_TEXT, compactedText, liveConversation, type ConversationRecord } from '../../src/sessions/conversation.js';
-import { promptToUserContent } from '../../src/turn/prompt-content.js';
+import { promptToUserContent } from '../../src/context/prompt-content.js';
 import { replayUpdates } from '../../src/acp/replay.js';
 import type { TurnRecord } from '../../src/sessions/session-store.js';
 

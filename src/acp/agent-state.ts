@@ -15,7 +15,7 @@ import { SessionManager, type Session } from '../sessions/session-manager.js';
 import { openSessionStore, type SessionStore } from '../sessions/session-store.js';
 import { toolCapabilities, type ClientToolCapabilities } from '../tools/client-backend.js';
 import { ModelPicker } from './model-picker.js';
-import { SessionTools } from './session-tools.js';
+import { SessionTools } from '../loop/session-tools.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
 import { UserCommands } from './user-commands.js';
 import { SessionWindows } from './session-window.js';

@@ -9,7 +9,7 @@
 import { agent, type AgentApp } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
 import type { SessionManager } from '../sessions/session-manager.js';
-import type { SessionTools } from './session-tools.js';
+import type { SessionTools } from '../loop/session-tools.js';
 import { toolCapabilities } from '../tools/client-backend.js';
 import { AGENT_NAME } from '../version.js';
 import { AgentState, type AgentOptions } from './agent-state.js';

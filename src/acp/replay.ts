@@ -8,7 +8,7 @@
 import type { SessionUpdate, ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk/unstable';
 import type { StepRecord } from '../sessions/session-records.js';
 import { CLEARED_TEXT, compactedText, type ConversationRecord } from '../sessions/conversation.js';
-import { agentText } from './to-acp.js';
+import { agentText } from '../loop/to-acp.js';
 
 /**
  * The updates that show the whole conversation again, in order: per turn its prompt blocks as

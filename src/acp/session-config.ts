@@ -10,7 +10,7 @@ import { RequestError, type AgentContext, type SessionConfigOption } from '@agen
 import type { Session } from '../sessions/session-manager.js';
 import type { AgentState } from './agent-state.js';
 import { MODEL_CONFIG_ID, THOUGHT_LEVEL_CONFIG_ID } from './model-picker.js';
-import { legacyModes, MODE_CONFIG_ID, modeConfigOption, selectMode, sessionMode } from './session-modes.js';
+import { legacyModes, MODE_CONFIG_ID, modeConfigOption, selectMode, sessionMode } from '../loop/session-modes.js';
 
 /** Every config option of the session: model, reasoning effort, and the mode when tools are on. */
 export function configOptions(state: AgentState, session: Session): SessionConfigOption[] {

@@ -18,10 +18,10 @@ import type { ServerWindow } from '../endpoints/server-context.js';
 import { resolveContextWindow, SMALL_WINDOW_TOKENS, type ResolvedWindow } from '../endpoints/window-resolver.js';
 import { liveConversation } from '../sessions/conversation.js';
 import type { Session } from '../sessions/session-manager.js';
-import { estimateTokens } from '../turn/token-estimate.js';
+import { estimateTokens } from '../context/token-estimate.js';
 import { DEFAULT_WINDOW_FIX } from '../openai/user-errors.js';
 import type { ModelPicker } from './model-picker.js';
-import { windowUsage } from './to-acp.js';
+import { windowUsage } from '../loop/to-acp.js';
 
 export { SMALL_WINDOW_TOKENS } from '../endpoints/window-resolver.js';
 

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import type { McpServers } from '../tools/mcp/mcp-servers.js';
 import { promptArguments, promptCommandName, promptHint, promptMessagesToContent, type McpPromptInfo } from '../tools/mcp/mcp-prompts.js';
-import { expandCommand, parseCommandFile, parseCommandLine, type CommandFile } from '../turn/command-files.js';
+import { expandCommand, parseCommandFile, parseCommandLine, type CommandFile } from '../context/command-files.js';
 
 /** Where a file command comes from, in order of precedence. */
 export type CommandSource = 'project' | 'claude' | 'user';

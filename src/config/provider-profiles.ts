@@ -142,10 +142,10 @@ export interface ProviderProfile {
   contextWindowFix?: string;
   /**
    * Send each step's `reasoning_content` back (`""` when none) on assistant tool-call messages:
-   * DeepSeek thinking models require it, others (Mistral) reject the field (`turn/tool-messages.ts`).
+   * DeepSeek thinking models require it, others (Mistral) reject the field (`context/tool-messages.ts`).
    */
   echoReasoning?: boolean;
-  /** Tool-call ids must be 9 characters `[a-zA-Z0-9]` (Mistral; `turn/tool-call-ids.ts`). */
+  /** Tool-call ids must be 9 characters `[a-zA-Z0-9]` (Mistral; `context/tool-call-ids.ts`). */
   shortToolCallIds?: boolean;
   /** Tool parameter schemas must fit Gemini's OpenAPI subset: keywords it rejects are removed (`tools/mcp/mcp-schema.ts`). */
   geminiToolSchemas?: boolean;

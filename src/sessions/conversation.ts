@@ -5,8 +5,8 @@
  */
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import type { ChatMessage } from '../openai/openai-types.js';
-import { promptToUserContent } from '../turn/prompt-content.js';
-import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../turn/tool-messages.js';
+import { promptToUserContent } from '../context/prompt-content.js';
+import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../context/tool-messages.js';
 import type { ClearRecord, CompactRecord, TurnRecord } from './session-records.js';
 
 /** The records that make up a conversation, in order. */

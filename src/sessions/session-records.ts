@@ -35,7 +35,7 @@ export interface TurnRecord {
    * What the model was sent of the history when the turn ended, so the next turn starts from it
    * (the record itself keeps everything, for `session/load`): `summary` replaces everything
    * before this turn and its first `summarizedSteps` steps (a compaction inside the turn);
-   * `stubbed` tool results, oldest first, were sent as stubs (`turn/context-fit.ts`).
+   * `stubbed` tool results, oldest first, were sent as stubs (`context/context-fit.ts`).
    */
   context?: { summary?: string; summarizedSteps?: number; stubbed?: number };
   /** The plan as the turn left it, when the model wrote one in it (the whole list). */

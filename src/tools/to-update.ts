@@ -1,6 +1,6 @@
 /**
  * A finished tool call as the fields of its final `tool_call_update` (pure), the counterpart of
- * `presentToolCall` (its announcement). `acp/tool-call-runner.ts` adds
+ * `presentToolCall` (its announcement). `loop/tool-call-runner.ts` adds
  * `sessionUpdate: 'tool_call_update'` and sends it, for built-in and MCP tools alike.
  * Source: https://agentclientprotocol.com/protocol/v1/tool-calls#updating
  */

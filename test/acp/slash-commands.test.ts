@@ -7,7 +7,7 @@ import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { helpText, parseSlashCommand, SLASH_COMMANDS } from '../../src/acp/slash-commands.js';
-import { COMPACT_INSTRUCTION } from '../../src/turn/compaction.js';
+import { COMPACT_INSTRUCTION } from '../../src/context/compaction.js';
 
 const text = (value: string): ContentBlock => ({ type: 'text', text: value });
 const image: ContentBlock = { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' };

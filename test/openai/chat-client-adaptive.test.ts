@@ -41,7 +41,7 @@ const serve = async (handler: ChatHandler) => {
   servers.push(server);
   return server;
 };
-/** Consumes like the turn runner: content commits, a finish reason finishes. */
+/** Consumes like the model request: content commits, a finish reason finishes. */
 async function drain(client: ChatCompletionsClient, request: ChatRequest): Promise<string> {
   const state = { committed: false, finished: false };
   let text = '';

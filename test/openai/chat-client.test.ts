@@ -20,7 +20,7 @@ const fail = (status: number, body = '', headers: Record<string, string> = {}): 
 const request: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'hello' }] };
 const client = (url: string, options: Partial<ChatClientOptions> = {}) => new ChatCompletionsClient({ url, apiKey: 'sk-test', maxRetries: 0, random: () => 0, ...options });
 
-/** Consume like the turn runner: content commits, a finish reason finishes. */
+/** Consume like the model request: content commits, a finish reason finishes. */
 async function run(c: ChatCompletionsClient, options: { signal?: AbortSignal; onBatch?: (b: SseItem[]) => void; retries?: unknown[] } = {}) {
   const state = { committed: false, finished: false };
   const progress = {

@@ -1,9 +1,9 @@
 /**
  * The words of a failed prompt after a 404 (a base URL without /v1) or a 401 with no key, looked
- * up against a loopback server and driven through the turn runner the agent uses.
+ * up against a loopback server and driven through the model request the agent uses.
  */
 import { describe, expect, it } from 'vitest';
-import { runTurn } from '../../src/acp/turn-runner.js';
+import { runModelRequest } from '../../src/loop/model-request.js';
 import { ChatCompletionsClient } from '../../src/openai/chat-client.js';
 import { ProviderHttpError } from '../../src/openai/errors.js';
 import { describeFailure, missingV1 } from '../../src/openai/failure-hints.js';
@@ -17,7 +17,7 @@ const origin = (baseUrl: string) => baseUrl.replace(/\/v1$/, '');
 async function promptText(chatUrl: string, apiKey?: string): Promise<{ text: string; status: number | undefined }> {
   const client = new ChatCompletionsClient({ url: chatUrl, apiKey, maxRetries: 0 });
   const shown: string[] = [];
-  const outcome = await runTurn({
+  const outcome = await runModelRequest({
     client,
     request: { model: 'qwen3:8b', messages: [{ role: 'user', content: 'hi' }] },
     signal: new AbortController().signal,

@@ -8,7 +8,7 @@ import type { ChatMessage } from '../../src/openai/openai-types.js';
 import { answerMessages, ENDED_AFTER_TOOLS, liveConversation } from '../../src/sessions/conversation.js';
 import { parseRecord, type StepRecord, type TurnRecord } from '../../src/sessions/session-records.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
-import { fitContext } from '../../src/turn/context-fit.js';
+import { fitContext } from '../../src/context/context-fit.js';
 
 const result = (id: string, forModel: string, status: 'completed' | 'failed' = 'completed') => ({
   id,

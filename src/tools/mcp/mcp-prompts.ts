@@ -7,7 +7,7 @@
  * (`prompts/list`, `prompts/get`, `PromptMessage`).
  */
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
-import { splitArguments } from '../../turn/command-files.js';
+import { splitArguments } from '../../context/command-files.js';
 
 /** One prompt a server lists: the parts of MCP's `Prompt` used here. */
 export interface McpPromptInfo {

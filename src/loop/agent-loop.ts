@@ -1,0 +1,194 @@
+/**
+ * The agent loop of one prompt turn: stream the model's answer; when it asks for tools, run them
+ * in order (each call through `tool-call-runner.ts`), give every result back as a `tool` message
+ * (one per `tool_call_id`, in the calls' order) and ask the model again, until it answers without
+ * tool calls, the step limit is reached, the same call repeats, the turn fails, or it is cancelled.
+ *
+ * Source: OpenAI function calling https://platform.openai.com/docs/guides/function-calling (the
+ * assistant message with `tool_calls`, then one `tool` message per call); ACP `max_turn_requests`
+ * https://agentclientprotocol.com/protocol/v1/prompt-turn#stop-reasons.
+ */
+import type { SessionUpdate, Usage } from '@agentclientprotocol/sdk/unstable';
+import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.js';
+import type { ChatMessage, ChatRequestContentPart } from '../openai/openai-types.js';
+import type { Logger } from '../log.js';
+import type { StepRecord, ToolResultRecord } from '../sessions/session-records.js';
+import { ContextKeeper, type ContextSources, type ContextState } from '../context/context-keeper.js';
+import type { Calibration } from '../context/token-estimate.js';
+import { LoopGuard } from '../context/loop-guard.js';
+import { respellToolCallIds, uniqueToolCallIds } from '../context/tool-call-ids.js';
+import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../context/tool-messages.js';
+import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
+import { agentText } from './to-acp.js';
+import { describeContextOverflow } from '../openai/user-errors.js';
+import { runToolCall, type ToolCallDeps } from './tool-call-runner.js';
+import { runModelRequest, type TextToolCalls, type ModelRequestOutcome } from './model-request.js';
+
+/** The tools of one model request: their definitions for `tools`, and the MCP ones by model-facing name. */
+export interface ToolOffer {
+  definitions: NonNullable<ChatRequest['tools']>;
+  mcpTools: ReadonlyMap<string, McpToolDescriptor>;
+}
+
+/** What one turn of the loop needs. */
+export interface AgentLoopInput {
+  client: ChatCompletionsClient;
+  /** The request's model and limits; its messages are planned before each request from `context`. */
+  request: Omit<ChatRequest, 'messages'>;
+  /** What the requests are made of (system prompt, history, the user's prompt) and the window. */
+  context: ContextSources;
+  /** The tools offered before each request (so MCP tools that became ready or changed join); absent: no tools. */
+  offer?: (() => ToolOffer) | undefined;
+  /** Everything a tool call needs but the per-request tool lists. */
+  deps?: Omit<ToolCallDeps, 'offered' | 'mcp' | 'signal' | 'send'> & { mcp?: ToolCallDeps['mcp'] } | undefined;
+  /** How this endpoint wants tool-call messages sent back (its profile's {@link ToolMessageRules}). */
+  toolMessageRules: ToolMessageRules;
+  /** Most model requests in the turn. */
+  maxSteps: number;
+  /** Tool-call ids already used in the session's history (calls get ids unique among these). */
+  takenIds?: Set<string> | undefined;
+  /** True when the model is known to take images: images returned by tools are then sent to it. */
+  takesImages: boolean;
+  /** Builds the text-tool-call recogniser for the offered tools; absent: none. */
+  textToolCalls?: ((definitions: ToolOffer['definitions']) => TextToolCalls) | undefined;
+  signal: AbortSignal;
+  send: (updates: SessionUpdate[]) => Promise<void>;
+  logger: Logger;
+}
+
+/** How the turn ended, with its tool steps (for the session record). */
+export interface AgentLoopOutcome extends ModelRequestOutcome {
+  steps: StepRecord[];
+  /** What the next turn starts from (see `ContextState`). */
+  context?: ContextState;
+  /** The latest request's estimate and the provider's count of it. */
+  calibration?: Calibration | undefined;
+}
+
+
+/** Said to the model for calls of an answer that were not run because the turn was cancelled. */
+const NOT_RUN = 'Not run: the user cancelled the turn.';
+
+/**
+ * Runs the turn. Never throws for provider or tool failures (they are explained to the user and
+ * to the model respectively); a cancellation returns `cancelled` with the steps completed so far.
+ */
+export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutcome> {
+  const { signal, send, logger } = input;
+  const guard = new LoopGuard(input.maxSteps);
+  const keeper = new ContextKeeper(input.context);
+  const steps: StepRecord[] = [];
+  const taken = input.takenIds ?? new Set<string>();
+  let usage: Usage | undefined;
+  const ended = (stopReason: ModelRequestOutcome['stopReason'], text = '', reasoning = '', extra: Partial<ModelRequestOutcome> = {}): AgentLoopOutcome => ({
+    stopReason,
+    text,
+    reasoning,
+    toolCalls: [],
+    steps,
+    context: keeper.state(),
+    calibration: keeper.latestCalibration,
+    ...(usage ? { usage } : {}),
+    ...extra,
+  });
+  for (;;) {
+    const stop = guard.beforeRequest();
+    if (stop) {
+      logger.info('turn stopped at the step limit', { steps: input.maxSteps });
+      await send([agentText(`\n\n${stop.message}`)]);
+      return ended('max_turn_requests');
+    }
+    const offer = input.offer?.();
+    const names = new Set(offer?.definitions.map((tool) => tool.function.name) ?? []);
+    const outcome = await fittedRequest(input, keeper, offer);
+    usage = addUsage(usage, outcome.usage);
+    if ('stop' in outcome) return ended('end_turn', '', '', { error: { kind: 'config', retryable: false } });
+    if (outcome.error || outcome.stopReason === 'cancelled' || outcome.toolCalls.length === 0 || !input.deps || !offer) {
+      return { ...outcome, steps, context: keeper.state(), calibration: keeper.latestCalibration, ...(usage ? { usage } : {}) };
+    }
+    // Providers send no id (some local servers) or reuse them across answers (Kimi via Groq).
+    const ids = uniqueToolCallIds(outcome.toolCalls.map((call) => call.id), taken);
+    const calls = outcome.toolCalls.map((call, i) => ({ ...call, id: ids[i]! }));
+    const looping = guard.afterAnswer(calls);
+    if (looping) {
+      logger.warn('turn stopped: the model repeats the same tool call', { tool: calls[0]?.name });
+      await send([agentText(`\n\n${looping.message}`)]);
+      return ended('max_turn_requests', outcome.text, outcome.reasoning);
+    }
+    const step: StepRecord = { text: outcome.text, reasoning: outcome.reasoning, toolCalls: calls, results: [] };
+    steps.push(step);
+    const messages = keeper.step(assistantToolCallMessage(step, input.toolMessageRules));
+    const deps: ToolCallDeps = { ...input.deps, offered: [...names], mcp: input.deps.mcp && { servers: input.deps.mcp.servers, tools: offer.mcpTools }, signal, send };
+    const images: ChatRequestContentPart[] = [];
+    for (const call of calls) {
+      let result: ToolResultRecord;
+      try {
+        const { images: returned, ...record } = signal.aborted ? notRun(call.id) : await runToolCall(call, deps);
+        for (const image of returned ?? []) images.push({ type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } });
+        result = record;
+      } catch (error) {
+        if (!signal.aborted) throw error;
+        result = notRun(call.id);
+      }
+      step.results.push(result);
+      messages.push(toolResultMessage(call.id, result.forModel));
+    }
+    if (signal.aborted) return ended('cancelled');
+    if (input.takesImages && images.length > 0) messages.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images] });
+  }
+}
+
+/**
+ * One model request with its messages fitted to the window: the user is told of a compaction or
+ * of history left out; an answer saying the prompt was over the window is retried smaller
+ * (bounded, `ContextKeeper.overflow`), then the turn ends with a message naming the window and the
+ * fix. `{ stop }` when the turn must end (the user was told).
+ */
+async function fittedRequest(input: AgentLoopInput, keeper: ContextKeeper, offer: ToolOffer | undefined): Promise<ModelRequestOutcome | { stop: true; usage?: undefined }> {
+  const { signal, send, logger } = input;
+  const summarize = async (messages: ChatMessage[]) => {
+    const summary = await runModelRequest({ client: input.client, request: { ...input.request, messages }, signal, send: async () => undefined, logger });
+    return summary.error || summary.stopReason === 'cancelled' ? undefined : summary.text;
+  };
+  const tools = offer && offer.definitions.length > 0 ? offer.definitions : undefined;
+  for (;;) {
+    const prepared = await keeper.prepare(tools, summarize);
+    if ('stop' in prepared) {
+      logger.warn('turn ended: the context window is too small', { contextWindow: keeper.contextWindow });
+      await send([agentText(prepared.stop)]);
+      return { stop: true };
+    }
+    for (const notice of prepared.notices) {
+      logger.info(notice);
+      await send([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${notice}\n\n` } }]);
+    }
+    const request: ChatRequest = { ...input.request, messages: respellToolCallIds(prepared.messages, input.toolMessageRules) };
+    if (tools) request.tools = tools;
+    const names = tools?.length ?? 0;
+    const outcome = await runModelRequest({ client: input.client, request, signal, send, contextWindow: keeper.contextWindow, windowFix: input.context.windowFix, logger, textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined });
+    if (!outcome.overflow) {
+      keeper.calibrate(outcome.usage?.inputTokens);
+      return outcome;
+    }
+    logger.warn('the server says the prompt is over the context window', { contextWindow: keeper.contextWindow, told: outcome.overflow.window });
+    if (!keeper.overflow(outcome.overflow.window)) {
+      await send([agentText(`${keeper.steps.length > 0 ? '\n\n' : ''}${describeContextOverflow({ window: outcome.overflow.window ?? keeper.contextWindow }, input.context.windowFix)}`)]);
+      return { ...outcome, error: outcome.error ?? { kind: 'http', retryable: false } };
+    }
+  }
+}
+
+function notRun(id: string): ToolResultRecord & { images?: undefined } {
+  return { id, toolCallId: '', title: '', kind: 'other', status: 'failed', content: [], forModel: NOT_RUN };
+}
+
+/** Token counts of the whole turn: each request's added up. */
+function addUsage(total: Usage | undefined, next: Usage | undefined): Usage | undefined {
+  if (!next) return total;
+  if (!total) return { ...next };
+  const sum = (a: number | null | undefined, b: number | null | undefined) => (a ?? 0) + (b ?? 0);
+  const out: Usage = { inputTokens: sum(total.inputTokens, next.inputTokens), outputTokens: sum(total.outputTokens, next.outputTokens), totalTokens: sum(total.totalTokens, next.totalTokens) };
+  if (total.thoughtTokens != null || next.thoughtTokens != null) out.thoughtTokens = sum(total.thoughtTokens, next.thoughtTokens);
+  if (total.cachedReadTokens != null || next.cachedReadTokens != null) out.cachedReadTokens = sum(total.cachedReadTokens, next.cachedReadTokens);
+  return out;
+}

@@ -1,0 +1,185 @@
+/**
+ * One prompt turn against the endpoint: stream the request, forward text and reasoning as they
+ * arrive, and settle on a stop reason, usage and (on failure) an explanation.
+ *
+ * Wiring only: the client yields items, the accumulator turns them into events, `to-acp` turns
+ * events into updates, `user-errors` turns failures into words.
+ */
+import type { SessionUpdate, StopReason, Usage } from '@agentclientprotocol/sdk/unstable';
+import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.js';
+import { ProviderError, ProviderHttpError, ProviderReportedError } from '../openai/errors.js';
+import type { Logger } from '../log.js';
+import type { ChatErrorObject } from '../openai/openai-types.js';
+import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate } from './to-acp.js';
+import { TurnAccumulator, type ToolCallResult, type TurnEvent } from '../openai/turn-accumulator.js';
+import { describeContextOverflow, errorMeta, type ErrorMeta } from '../openai/user-errors.js';
+import { recognizeOverflow } from '../openai/context-overflow.js';
+import { learnedWindows, type LearnedWindows } from '../endpoints/learned-windows.js';
+import { describeFailure } from '../openai/failure-hints.js';
+import { redactText } from '../redact.js';
+
+/** How a turn ended. */
+export interface ModelRequestOutcome {
+  stopReason: StopReason;
+  /** Token usage of the request, when the provider reported it. */
+  usage?: Usage;
+  /** Set when the turn failed; the user has already been told in words. */
+  error?: ErrorMeta;
+  /** The assistant text the user saw (complete, or partial when cancelled or broken off). */
+  text: string;
+  /** The reasoning text the user saw. */
+  reasoning: string;
+  /** The tool calls the answer asked for, complete, in order (none when it failed or was cancelled). */
+  toolCalls: ToolCallResult[];
+  /**
+   * Set when the request failed because it is larger than the model's context window (see
+   * `openai/context-overflow.ts`) and nothing had been shown yet: the user has NOT been told (the
+   * caller prunes and retries, or gives up with `describeContextOverflow`); `error` is set too.
+   * `window`: the window the answer stated, in tokens (already remembered for the endpoint and model).
+   */
+  overflow?: { window?: number };
+}
+
+/**
+ * Tool calls written as text by local models: while `pending(textSoFar)` holds, answer text is
+ * held back instead of shown; at the end `parse(text)` turns it into calls (nothing shown) or, when
+ * it gives none, the held text is shown after all.
+ */
+export interface TextToolCalls {
+  pending(textSoFar: string): boolean;
+  parse(text: string): ToolCallResult[] | undefined;
+}
+
+/** What a turn needs. */
+export interface ModelRequestInput {
+  client: ChatCompletionsClient;
+  request: ChatRequest;
+  /** Aborts the turn (cancel, newer prompt, shutdown). */
+  signal: AbortSignal;
+  /** Delivers updates to the client, in order. */
+  send: (updates: SessionUpdate[]) => Promise<void>;
+  /** Context window in tokens; enables `usage_update`. */
+  contextWindow?: number | undefined;
+  logger?: Logger | undefined;
+  /** Set when tools were offered: recognise tool calls written as text. */
+  textToolCalls?: TextToolCalls | undefined;
+  /** How to give this server a larger window (the profile's `contextWindowFix`), for the words after an overflow. */
+  windowFix?: string | undefined;
+  /** Where a window stated by an overflow answer is remembered. @defaultValue the process's `learnedWindows` */
+  learned?: LearnedWindows | undefined;
+}
+
+/**
+ * Run one turn. Never throws for provider failures or cancellation: a failure is explained to
+ * the user as an `agent_message_chunk` and reported as `end_turn` with `error` set; a
+ * cancellation returns `cancelled` with what had been shown so far. A context overflow before
+ * anything was shown is not explained: it comes back as `overflow` (see {@link ModelRequestOutcome}).
+ */
+export async function runModelRequest(input: ModelRequestInput): Promise<ModelRequestOutcome> {
+  const { client, request, signal, send, logger } = input;
+  const accumulator = new TurnAccumulator();
+  let finished = false;
+  let retries = 0;
+  const progress = {
+    get committed() {
+      return accumulator.hasOutput;
+    },
+    get finished() {
+      return finished;
+    },
+    onRetry(attempt: number) {
+      retries = attempt;
+    },
+  };
+  // Text that may still turn out to be a tool call written as text is held back (see TextToolCalls).
+  let holding = input.textToolCalls !== undefined;
+  let held = '';
+  const forward = async (events: TurnEvent[]) => {
+    if (holding) {
+      const shown: TurnEvent[] = [];
+      for (const event of events) {
+        if (holding && event.type === 'text') {
+          held += event.text;
+          if (input.textToolCalls!.pending(held)) continue;
+          holding = false;
+          shown.push({ type: 'text', text: held });
+          held = '';
+        } else shown.push(event);
+      }
+      events = shown;
+    }
+    const updates = eventsToUpdates(events);
+    if (updates.length > 0) await send(updates);
+  };
+  try {
+    let streamError: ChatErrorObject | undefined;
+    for await (const batch of client.stream(request, signal, progress)) {
+      const events: TurnEvent[] = [];
+      for (const item of batch) accumulator.pushInto(item, events);
+      for (const event of events) {
+        if (event.type === 'finish') finished = true;
+        else if (event.type === 'error') streamError ??= event.error;
+      }
+      await forward(events);
+      if (streamError) break;
+    }
+    await forward(accumulator.flush());
+    if (streamError) throw reportedError(client.options.url, streamError);
+    const result = accumulator.result();
+    let toolCalls = result.toolCalls;
+    let text = result.text;
+    if (held) {
+      const parsed = toolCalls.length === 0 ? input.textToolCalls?.parse(held) : undefined;
+      if (parsed && parsed.length > 0) {
+        toolCalls = parsed;
+        text = text.slice(0, text.length - held.length);
+      } else await send(eventsToUpdates([{ type: 'text', text: held }]));
+    }
+    const outcome: ModelRequestOutcome = { stopReason: mapFinishReason(result.finishReason), text, reasoning: result.reasoning, toolCalls };
+    if (result.usage) {
+      outcome.usage = toAcpUsage(result.usage);
+      if (input.contextWindow) await send([usageUpdate(result.usage, input.contextWindow)]);
+    }
+    return outcome;
+  } catch (error) {
+    const seen = accumulator.result();
+    // Held text (a possible text tool call) was never shown: it is not part of what the user saw.
+    if (held) seen.text = seen.text.slice(0, Math.max(0, seen.text.length - held.length));
+    if (signal.aborted) return { stopReason: 'cancelled', text: seen.text, reasoning: seen.reasoning, toolCalls: [] };
+    const failure = error instanceof ProviderError ? error : undefined;
+    const overflow = failure ? recognizeOverflow(failure) : undefined;
+    if (overflow?.window) (input.learned ?? learnedWindows).learn(client.options.url, request.model, overflow.window);
+    if (failure && overflow && !seen.text && !seen.reasoning) {
+      logger?.info('the request is over the context window', { model: request.model, ...overflow });
+      return { stopReason: 'end_turn', error: errorMeta(failure), text: '', reasoning: '', toolCalls: [], overflow: overflow.window ? { window: overflow.window } : {}, ...(seen.usage ? { usage: toAcpUsage(seen.usage) } : {}) };
+    }
+    const said = failure instanceof ProviderHttpError ? failure.providerMessage : failure?.message;
+    const words = overflow
+      ? redactText(`${describeContextOverflow(overflow, input.windowFix)}${said ? `\nThe provider said: ${said}` : ''}`, client.secrets)
+      : failure
+        ? await describeFailure(failure, { model: request.model, retries, secrets: client.secrets }, client.options)
+        : redactText(`Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`, client.secrets);
+    if (failure) logger?.warn('turn failed', { kind: failure.kind, error: failure.message });
+    else logger?.error('turn failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
+    const lead = seen.text && !seen.text.endsWith('\n') ? '\n\n' : '';
+    await send([agentText(`${lead}${words}`)]).catch(() => undefined);
+    // An error reported inside the stream may follow a finish reason and come with the usage: both still count.
+    const reported = failure instanceof ProviderReportedError;
+    if (reported && seen.usage && input.contextWindow) await send([usageUpdate(seen.usage, input.contextWindow)]).catch(() => undefined);
+    return {
+      stopReason: reported && seen.finishReason ? mapFinishReason(seen.finishReason) : 'end_turn',
+      error: failure ? errorMeta(failure) : { kind: 'internal', retryable: false },
+      text: seen.text,
+      reasoning: seen.reasoning,
+      toolCalls: [],
+      ...(seen.usage ? { usage: toAcpUsage(seen.usage) } : {}),
+    };
+  }
+}
+
+function reportedError(url: string, error: ChatErrorObject): ProviderReportedError {
+  const message = typeof error.message === 'string' && error.message ? error.message : JSON.stringify(error);
+  const code = error.code !== undefined && error.code !== null ? String(error.code) : undefined;
+  const status = typeof error.status_code === 'number' ? error.status_code : typeof error.code === 'number' ? error.code : undefined;
+  return new ProviderReportedError(url, message, code, status);
+}

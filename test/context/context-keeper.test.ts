@@ -1,0 +1,104 @@
+/**
+ * The per-turn context keeper: compaction when stubs are not enough (by the model, or a list of
+ * the calls made when the model fails), the turn ended at once for a window too small, and the
+ * window learnt or shrunk after overflow answers, a bounded number of times.
+ */
+import { describe, expect, it } from 'vitest';
+import { ContextKeeper, OVERFLOW_RETRIES, OVERFLOW_SHRINK, type Prepared } from '../../src/context/context-keeper.js';
+import { COMPACT_INSTRUCTION } from '../../src/context/compaction.js';
+import { estimateTokens, estimateToolTokens, promptBudget } from '../../src/context/token-estimate.js';
+import { builtinChatTools } from '../../src/tools/definitions.js';
+import type { ChatMessage } from '../../src/openai/openai-types.js';
+
+const tools = builtinChatTools();
+const task: ChatMessage = { role: 'user', content: 'Find where the configuration is parsed.' };
+const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${i + 1}\tconst ${tag}${i} = parse(${i}); // ${tag}`).join('\n');
+
+/** Adds a read_file step whose result has `n` lines. */
+function readStep(keeper: ContextKeeper, k: number, n: number): void {
+  const step = keeper.step({ role: 'assistant', content: null, tool_calls: [{ id: `c${k}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `src/f${k}.ts` }) } }] });
+  step.push({ role: 'tool', tool_call_id: `c${k}`, content: lines(n, `f${k}_`) });
+}
+
+const messagesOf = (p: Prepared) => {
+  if ('stop' in p) throw new Error(p.stop);
+  return p;
+};
+
+describe('ContextKeeper', () => {
+  it('keeps every request of a long tool loop inside the budget, compacting with the model when stubs are not enough', async () => {
+    const keeper = new ContextKeeper({ system: 'You are a coding agent.', turns: [], task, contextWindow: 4000 });
+    const asked: ChatMessage[][] = [];
+    const summarize = async (messages: ChatMessage[]) => {
+      asked.push(messages);
+      return 'Read f0–f20; the parser is in src/f3.ts.';
+    };
+    const budget = promptBudget(4000);
+    let notices: string[] = [];
+    for (let k = 0; k < 40; k++) {
+      const p = messagesOf(await keeper.prepare(tools, summarize));
+      expect(estimateTokens(p.messages) + estimateToolTokens(tools)).toBeLessThanOrEqual(budget);
+      expect(p.messages).toContainEqual(task);
+      notices = notices.concat(p.notices);
+      readStep(keeper, k, 60);
+    }
+    expect(asked.length).toBeGreaterThan(0);
+    for (const request of asked) {
+      expect(estimateTokens(request)).toBeLessThanOrEqual(budget);
+      expect(String(request.at(-1)!.content)).toContain(COMPACT_INSTRUCTION);
+    }
+    expect(notices.length).toBe(asked.length);
+    expect(notices[0]).toMatch(/^Context compacted: \d+ steps of this turn summarised to fit the model's context window \(4,000 tokens\)\.$/);
+    const state = keeper.state();
+    expect(state.summary).toBe('Read f0–f20; the parser is in src/f3.ts.');
+    expect(state.summarizedSteps).toBeGreaterThan(0);
+    const last = messagesOf(await keeper.prepare(tools, summarize));
+    expect(last.messages[0]).toMatchObject({ role: 'system' });
+    expect(String(last.messages[0]!.content)).toContain('Summary of the earlier conversation:\nRead f0–f20');
+  });
+
+  it('lists the calls made when the model cannot write the summary', async () => {
+    const keeper = new ContextKeeper({ turns: [], task, contextWindow: 3000 });
+    let notice = '';
+    for (let k = 0; k < 40 && !notice; k++) {
+      const p = messagesOf(await keeper.prepare(tools, async () => undefined));
+      notice = p.notices[0] ?? '';
+      readStep(keeper, k, 60);
+    }
+    expect(notice).toMatch(/replaced by a list of the calls made/);
+    expect(keeper.state().summary).toMatch(/Tool calls made so far .*\n- read_file \{"path":"src\/f0\.ts"\}/);
+  });
+
+  it('ends the turn at once when the system prompt, tools, task and answer room do not fit', async () => {
+    const keeper = new ContextKeeper({ system: 'S'.repeat(4000), turns: [], task, contextWindow: 1024 });
+    const p = await keeper.prepare(tools, async () => 'never');
+    expect('stop' in p && p.stop).toMatch(/context window \(1,024 tokens\) is too small .* it needs at least [\d,]+ tokens\. Run the model with a larger context window/);
+  });
+
+  it('learns the window an overflow answer names, else shrinks it, and gives up after the bounded retries', async () => {
+    const keeper = new ContextKeeper({ turns: [], task, contextWindow: 32_000 });
+    messagesOf(await keeper.prepare(tools, async () => undefined));
+    expect(keeper.overflow(8192)).toBe(true);
+    expect(keeper.contextWindow).toBe(8192);
+    expect(keeper.overflow(9000)).toBe(true); // not smaller than what is assumed: shrink instead
+    expect(keeper.contextWindow).toBeLessThanOrEqual(Math.floor(8192 * OVERFLOW_SHRINK));
+    expect(keeper.overflow()).toBe(true);
+    expect(OVERFLOW_RETRIES).toBe(3);
+    expect(keeper.overflow()).toBe(false);
+  });
+
+  it('shrinks from the last request when no window was known', async () => {
+    const keeper = new ContextKeeper({ turns: [], task, contextWindow: undefined });
+    const p = messagesOf(await keeper.prepare(tools, async () => undefined));
+    expect(keeper.overflow()).toBe(true);
+    expect(keeper.contextWindow).toBe(Math.floor(p.rawEstimatedTokens * OVERFLOW_SHRINK));
+  });
+});
+
+describe('ContextKeeper words', () => {
+  it('gives the server\'s own fix when the profile has one', async () => {
+    const keeper = new ContextKeeper({ system: 'S'.repeat(4000), turns: [], task, contextWindow: 1024, windowFix: 'restart llama-server with a larger context (`-c 32768`)' });
+    const p = await keeper.prepare(tools, async () => 'never');
+    expect('stop' in p && p.stop).toMatch(/Fix: restart llama-server with a larger context \(`-c 32768`\)\.$/);
+  });
+});

@@ -1,0 +1,97 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { instructionBudgetBytes, INSTRUCTIONS_MAX_BYTES, loadInstructions, renderInstructions, repositoryRoot } from '../../src/context/instructions.js';
+
+let top: string;
+beforeEach(() => {
+  top = realpathSync(mkdtempSync(join(tmpdir(), 'instructions-')));
+});
+afterEach(() => rmSync(top, { recursive: true, force: true }));
+
+/** Writes files (creating folders) under `top`. */
+function files(tree: Record<string, string>): void {
+  for (const [path, text] of Object.entries(tree)) {
+    mkdirSync(join(top, path, '..'), { recursive: true });
+    writeFileSync(join(top, path), text);
+  }
+}
+
+describe('loadInstructions', () => {
+  it('reads AGENTS.md from the repository root down to the cwd, CLAUDE.md where a folder has no AGENTS.md, the user file first', async () => {
+    files({
+      'AGENTS.md': 'above the repository: never read',
+      'repo/.git/HEAD': 'ref: refs/heads/main',
+      'repo/AGENTS.md': 'root rules',
+      'repo/CLAUDE.md': 'not read: AGENTS.md is there',
+      'repo/packages/CLAUDE.md': 'packages rules',
+      'repo/packages/app/AGENTS.md': 'app rules',
+      'config/AGENTS.md': 'my own rules',
+    });
+    const loaded = await loadInstructions({ cwd: join(top, 'repo/packages/app'), configDir: join(top, 'config') });
+    expect(loaded.map((file) => [file.label, file.text])).toEqual([
+      [join(top, 'config/AGENTS.md'), 'my own rules'],
+      ['../../AGENTS.md', 'root rules'],
+      ['../CLAUDE.md', 'packages rules'],
+      ['AGENTS.md', 'app rules'],
+    ]);
+    const text = renderInstructions(loaded);
+    expect(text.startsWith(`Instructions from ${join(top, 'config/AGENTS.md')}, ../../AGENTS.md, ../CLAUDE.md, AGENTS.md (most general first`)).toBe(true);
+    expect(text.indexOf('root rules')).toBeLessThan(text.indexOf('packages rules'));
+    expect(text.indexOf('packages rules')).toBeLessThan(text.indexOf('app rules'));
+  });
+
+  it('without a repository reads only the cwd; a .git file (worktree) marks a root too', async () => {
+    files({ 'AGENTS.md': 'parent', 'dir/AGENTS.md': 'here', 'wt/.git': 'gitdir: /elsewhere', 'wt/AGENTS.md': 'worktree root', 'wt/sub/x': '' });
+    if (await repositoryRoot(top)) return; // the temp dir sits in a repository: nothing to show
+    expect((await loadInstructions({ cwd: join(top, 'dir') })).map((file) => file.text)).toEqual(['here']);
+    expect(await repositoryRoot(join(top, 'wt/sub'))).toBe(join(top, 'wt'));
+    expect((await loadInstructions({ cwd: join(top, 'wt/sub') })).map((file) => file.text)).toEqual(['worktree root']);
+  });
+
+  it('searches additionalDirectories only inside the same repository', async () => {
+    files({ 'repo/.git/HEAD': '', 'repo/a/AGENTS.md': 'a rules', 'repo/b/AGENTS.md': 'b rules', 'other/AGENTS.md': 'other rules' });
+    const loaded = await loadInstructions({ cwd: join(top, 'repo/a'), extra: [join(top, 'repo/b'), join(top, 'other')] });
+    expect(loaded.map((file) => file.label)).toEqual(['../b/AGENTS.md', 'AGENTS.md']);
+  });
+
+  it('shares the byte budget nearest first: a parent is cut, then left out, each with a note', async () => {
+    files({ 'repo/.git/HEAD': '', 'repo/AGENTS.md': 'r'.repeat(3000), 'repo/x/AGENTS.md': 'x'.repeat(1000), 'repo/x/y/AGENTS.md': 'y'.repeat(500) });
+    const loaded = await loadInstructions({ cwd: join(top, 'repo/x/y'), maxBytes: 1200 });
+    expect(loaded.map((file) => [file.label, file.text.length, file.notes])).toEqual([
+      ['../../AGENTS.md', 0, ['left out: the instruction files already take their share of the context (3 KiB)']],
+      ['../AGENTS.md', 700, ['cut to its first 700 bytes of 1000 bytes to fit the context']],
+      ['AGENTS.md', 500, []],
+    ]);
+    expect(renderInstructions(loaded)).toContain('[../../AGENTS.md: left out: the instruction files already take their share');
+  });
+
+  it('reads a symlink out of the repository within the limits and says so; never splits a character', async () => {
+    files({ 'repo/.git/HEAD': '', 'outside/rules.md': `x${'é'.repeat(100)}` });
+    symlinkSync(join(top, 'outside/rules.md'), join(top, 'repo/AGENTS.md'));
+    const [file] = await loadInstructions({ cwd: join(top, 'repo'), maxBytes: 50 });
+    expect(file!.text).toBe(`x${'é'.repeat(24)}`);
+    expect(file!.notes).toEqual(['cut to its first 49 bytes of 201 bytes to fit the context', `a symlink to ${join(top, 'outside/rules.md')}, outside the repository`]);
+  });
+
+  it('says nothing of a symlink when the cwd is reached through a symlinked folder (macOS /tmp, ~/code links)', async () => {
+    files({ 'real/repo/.git/HEAD': '', 'real/repo/AGENTS.md': 'rules' });
+    symlinkSync(join(top, 'real'), join(top, 'link'));
+    const [file] = await loadInstructions({ cwd: join(top, 'link/repo') });
+    expect(file!.text).toBe('rules');
+    expect(file!.notes).toEqual([]);
+  });
+
+  it('skips folders named AGENTS.md and blank files', async () => {
+    files({ 'repo/.git/HEAD': '', 'repo/AGENTS.md/x': '', 'repo/CLAUDE.md': 'claude', 'repo/sub/AGENTS.md': '  \n' });
+    const loaded = await loadInstructions({ cwd: join(top, 'repo/sub') });
+    expect(renderInstructions(loaded)).toBe('');
+  });
+});
+
+describe('instructionBudgetBytes', () => {
+  it('is a quarter of a known window at 4 bytes a token, at most 64 KiB; 32 KiB when unknown', () => {
+    expect([undefined, 0, 4096, 32_768, 1_000_000].map(instructionBudgetBytes)).toEqual([INSTRUCTIONS_MAX_BYTES, INSTRUCTIONS_MAX_BYTES, 4096, 32_768, 65_536]);
+  });
+});

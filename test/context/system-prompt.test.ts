@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { defaultSystemPrompt } from '../../src/context/system-prompt.js';
+
+const facts = { cwd: '/work/p', platform: 'linux', date: '2026-11-23', tools: ['read_file', 'write_file'], mode: 'ask' };
+
+describe('defaultSystemPrompt', () => {
+  it('names cwd, platform, date and the tools', () => {
+    const text = defaultSystemPrompt(facts);
+    expect(text).toContain('/work/p');
+    expect(text).toContain('linux');
+    expect(text).toContain('2026-11-23');
+    expect(text).toContain('read_file, write_file');
+    expect(text).toContain('approval');
+    expect(text).not.toContain('no tools');
+  });
+  it('says read-only in read-only mode', () => {
+    const text = defaultSystemPrompt({ ...facts, tools: ['read_file'], mode: 'read-only' });
+    expect(text).toContain('read-only');
+    expect(text).not.toContain('approval');
+  });
+  it('asks for a plan on multi-step work when the plan tool is offered, and explains plan mode in one sentence', () => {
+    expect(defaultSystemPrompt(facts)).not.toContain('update_plan');
+    const withPlan = defaultSystemPrompt({ ...facts, tools: ['read_file', 'update_plan'] });
+    expect(withPlan).toContain('For work of several steps, keep a to-do list with update_plan.');
+    const planMode = defaultSystemPrompt({ ...facts, tools: ['read_file', 'update_plan'], mode: 'plan' });
+    expect(planMode).toContain('Plan mode: no edits or commands yet.');
+    expect(planMode).not.toContain('approval;');
+    // Two short sentences at most: the prompt stays small.
+    expect(withPlan.length - defaultSystemPrompt({ ...facts, tools: ['read_file'] }).length).toBeLessThan(90);
+  });
+  it('says there are no tools when none are offered', () => {
+    const text = defaultSystemPrompt({ ...facts, tools: [] });
+    expect(text).toContain('no tools');
+    expect(text).not.toContain('Tools:');
+  });
+  it('appends the instruction files part (trimmed) and skips a blank one', () => {
+    expect(defaultSystemPrompt({ ...facts, instructions: '\nInstructions from AGENTS.md:\n\nUse pnpm.\n' })).toMatch(/[^\n]\n\nInstructions from AGENTS\.md:\n\nUse pnpm\.$/);
+    expect(defaultSystemPrompt({ ...facts, instructions: '  \n' })).toBe(defaultSystemPrompt(facts));
+  });
+});

@@ -1,0 +1,91 @@
+import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import { describe, expect, it } from 'vitest';
+import { runModelRequest, type TextToolCalls } from '../../src/loop/model-request.js';
+import { textToolCallRecogniser } from '../../src/loop/turn-tools.js';
+import { createLogger } from '../../src/log.js';
+import { scriptedChat, type ScriptedAnswer } from '../helpers/scripted-chat.js';
+
+const logger = createLogger({ level: 'error', write: () => undefined });
+const definition = (name: string, properties: Record<string, unknown>) => ({ type: 'function' as const, function: { name, parameters: { type: 'object', properties } } });
+const offered = [definition('read_file', { path: { type: 'string' } }), definition('write_file', { path: { type: 'string' }, content: { type: 'string' } })];
+const recogniser = textToolCallRecogniser;
+
+async function turn(answer: ScriptedAnswer, textToolCalls: TextToolCalls | null = recogniser(offered), controller = new AbortController()) {
+  const chat = scriptedChat([answer]);
+  const updates: SessionUpdate[] = [];
+  const outcome = await runModelRequest({ client: chat.client, request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, signal: controller.signal, send: async (batch) => void updates.push(...batch), logger, textToolCalls: textToolCalls ?? undefined });
+  const shown = updates.filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => (u as { content: { text: string } }).content.text);
+  return { outcome, shown, text: shown.join('') };
+}
+
+/** `text` cut into pieces of `size` characters, as a stream would deliver it. */
+const pieces = (text: string, size: number) => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+
+describe('runModelRequest with text tool calls', () => {
+  const call = '<tool_call>{"name": "read_file", "arguments": {"path": "src/a.ts"}}</tool_call>';
+
+  it.each([1, 3, 7, 1000])('a <tool_call> naming an offered tool is not shown and becomes a call (pieces of %i)', async (size) => {
+    const r = await turn({ text: pieces(call, size) });
+    expect(r.shown).toEqual([]);
+    expect(r.outcome.toolCalls).toEqual([{ id: '', name: 'read_file', arguments: expect.any(String) }]);
+    expect(JSON.parse(r.outcome.toolCalls[0]!.arguments)).toEqual({ path: 'src/a.ts' });
+    expect(r.outcome.text).toBe('');
+  });
+
+  it('a Qwen XML parameter the tool declares a string stays a string, even when it looks like JSON or a number', async () => {
+    const xml = '<tool_call>\n<function=write_file>\n<parameter=path>\n1.50\n</parameter>\n<parameter=content>\n{"a": 1}\n</parameter>\n</function>\n</tool_call>';
+    const r = await turn({ text: [xml] });
+    expect(JSON.parse(r.outcome.toolCalls[0]!.arguments)).toEqual({ path: '1.50', content: '{"a": 1}' });
+  });
+
+  it.each([1, 4, 1000])('prose is shown in full, once (pieces of %i)', async (size) => {
+    const prose = 'Sure, here is the plan:\n1. read\n2. edit';
+    const r = await turn({ text: pieces(prose, size) });
+    expect(r.text).toBe(prose);
+    expect(r.outcome.toolCalls).toEqual([]);
+    expect(r.outcome.text).toBe(prose);
+  });
+
+  it.each([
+    ['a JSON object that is not a call', '{"answer": 42, "unit": "m"}'],
+    ['a JSON call of a tool that is not offered', '{"name": "delete_all", "arguments": {}}'],
+    ['a <tool_call> naming a tool that is not offered', '<tool_call>{"name": "delete_all", "arguments": {}}</tool_call>'],
+    ['an unfinished <tool_call>', '<tool_call>{"name": "read_file", "argu'],
+  ])('%s is shown at the end, in full, once', async (_, text) => {
+    const r = await turn({ text: pieces(text, 3) });
+    expect(r.text).toBe(text);
+    expect(r.outcome.toolCalls).toEqual([]);
+    expect(r.outcome.text).toBe(text);
+  });
+
+  it('text held while the model also made native calls is shown, and the native calls win', async () => {
+    const r = await turn({ text: '{"name": "read_file", "arguments": {"path": "x"}}', toolCalls: [{ id: 'n1', name: 'write_file', arguments: '{"path":"y","content":""}' }] });
+    expect(r.outcome.toolCalls.map((c) => c.name)).toEqual(['write_file']);
+    expect(r.text).toBe('{"name": "read_file", "arguments": {"path": "x"}}');
+  });
+
+  it('cancelled while text is held: the outcome text is what the user saw (nothing), not the held text', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('cancelled')), 20);
+    const r = await turn({ text: ['<tool_call>{"name": "read_', 'file"'], hang: true }, recogniser(offered), controller);
+    expect(r.outcome.stopReason).toBe('cancelled');
+    expect(r.shown).toEqual([]);
+    expect(r.outcome.text).toBe('');
+  });
+
+  it('cancelled after prose was shown keeps the prose as the outcome text', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('cancelled')), 20);
+    const r = await turn({ text: ['Let me ', 'look'], hang: true }, recogniser(offered), controller);
+    expect(r.outcome.stopReason).toBe('cancelled');
+    expect(r.outcome.text).toBe('Let me look');
+    expect(r.text).toBe('Let me look');
+  });
+
+  it('without a recogniser, JSON-looking text is streamed as it comes', async () => {
+    const r = await turn({ text: pieces(call, 10) }, null);
+    expect(r.shown).toHaveLength(pieces(call, 10).length);
+    expect(r.text).toBe(call);
+    expect(r.outcome.toolCalls).toEqual([]);
+  });
+});

@@ -1,0 +1,121 @@
+import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import { describe, expect, it } from 'vitest';
+import { runToolCall, type ToolCallDeps } from '../../src/loop/tool-call-runner.js';
+import { createLogger } from '../../src/log.js';
+import type { ToolBackend } from '../../src/tools/tool-types.js';
+import { fakeClient, type FakeClientOptions } from '../helpers/fake-acp-client.js';
+
+const logger = createLogger({ level: 'error', write: () => undefined });
+const OFFERED = ['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_command'];
+
+function deps(over: Partial<ToolCallDeps> & { backend: ToolBackend }, client: FakeClientOptions = {}) {
+  const fake = fakeClient(client);
+  const updates: SessionUpdate[] = [];
+  const d: ToolCallDeps = {
+    sessionId: 's1',
+    client: fake.client,
+    send: async (batch) => void updates.push(...batch),
+    roots: { cwd: '/p', extra: [] },
+    mode: 'full-access',
+    remembered: {},
+    remember: async () => undefined,
+    offered: OFFERED,
+    logger,
+    signal: new AbortController().signal,
+    ...over,
+  };
+  return { d, updates, fake };
+}
+
+const backend = (over: Partial<ToolBackend> = {}): ToolBackend => ({
+  where: { read: 'local', write: 'local', terminal: 'client' },
+  readTextFile: async () => 'text',
+  writeTextFile: async () => undefined,
+  runCommand: async () => ({ output: '', truncated: false, exitCode: 0, signal: null, timedOut: false, release: async () => undefined }),
+  ...over,
+});
+
+describe('runToolCall', () => {
+  it('a tool that throws a non-ToolError is a failed call naming an internal error, not a crash', async () => {
+    const { d, updates } = deps({ backend: backend({ readTextFile: async () => { throw new TypeError('boom'); } }) });
+    const result = await runToolCall({ id: 'c1', name: 'read_file', arguments: '{"path":"a.txt"}' }, d);
+    expect(result.status).toBe('failed');
+    expect(result.forModel).toContain('internal error');
+    expect(result.forModel).toContain('boom');
+    expect(updates.at(-1)).toMatchObject({ sessionUpdate: 'tool_call_update', status: 'failed' });
+  });
+
+  it('announces invalid JSON arguments with the raw text as rawInput, and fails without running', async () => {
+    let ran = false;
+    const { d, updates } = deps({ backend: backend({ readTextFile: async () => ((ran = true), '') }) });
+    const result = await runToolCall({ id: 'c1', name: 'read_file', arguments: '{"path": ' }, d);
+    expect(updates[0]).toMatchObject({ sessionUpdate: 'tool_call', status: 'pending', rawInput: '{"path": ' });
+    expect(result).toMatchObject({ id: 'c1', status: 'failed', rawInput: '{"path": ' });
+    expect(ran).toBe(false);
+  });
+
+  it('an unknown tool fails listing the offered tools', async () => {
+    const { d } = deps({ backend: backend() });
+    const result = await runToolCall({ id: 'c1', name: 'rm_rf', arguments: '{}' }, d);
+    expect(result.status).toBe('failed');
+    for (const name of OFFERED) expect(result.forModel).toContain(name);
+  });
+
+  it('the permission request shows the call as announced (same id, title, kind, rawInput)', async () => {
+    const { d, updates, fake } = deps({ backend: backend(), mode: 'ask' }, { handlers: { 'session/request_permission': () => ({ outcome: { outcome: 'cancelled' } }) } });
+    const result = await runToolCall({ id: 'c1', name: 'write_file', arguments: '{"path":"a.txt","content":"x"}' }, d);
+    const announced = updates[0] as { toolCallId: string; title: string; kind: string; rawInput: unknown };
+    const asked = (fake.requests[0]!.params as { toolCall: Record<string, unknown> }).toolCall;
+    expect(asked).toMatchObject({ toolCallId: announced.toolCallId, title: announced.title, kind: announced.kind, rawInput: announced.rawInput });
+    expect(result.status).toBe('failed');
+  });
+
+  it('a client terminal is released even when the final update cannot be sent', async () => {
+    let released = 0;
+    const { d } = deps({
+      backend: backend({
+        runCommand: async (_command, run) => {
+          await run.onStarted?.('term-1');
+          return { output: 'ok', truncated: false, exitCode: 0, signal: null, timedOut: false, release: async () => void released++ };
+        },
+      }),
+    });
+    let sends = 0;
+    d.send = async (batch) => {
+      sends++;
+      if (batch.some((u) => (u as { status?: string }).status === 'completed')) throw new Error('connection closed');
+    };
+    await runToolCall({ id: 'c1', name: 'run_command', arguments: '{"command":"ls"}' }, d).catch(() => undefined);
+    expect(sends).toBeGreaterThan(2);
+    expect(released).toBe(1);
+  });
+
+  it('without a permission request, announces the call together with its in_progress update (one send), before running it', async () => {
+    const batches: string[][] = [];
+    let seenWhenRun: string[][] = [];
+    const { d } = deps({ backend: backend({ readTextFile: async () => ((seenWhenRun = batches.map((b) => [...b])), 'text') }) });
+    d.send = async (batch) => void batches.push(batch.map((u) => `${u.sessionUpdate}:${(u as { status?: string }).status}`));
+    await runToolCall({ id: 'c1', name: 'read_file', arguments: '{"path":"a.txt"}' }, d);
+    expect(seenWhenRun).toEqual([['tool_call:pending', 'tool_call_update:in_progress']]);
+    expect(batches).toEqual([['tool_call:pending', 'tool_call_update:in_progress'], ['tool_call_update:completed']]);
+  });
+
+  it('announces the call before asking for permission, and a refused call right before its failure', async () => {
+    const { d, fake } = deps({ backend: backend(), mode: 'ask' }, { handlers: { 'session/request_permission': () => ({ outcome: { outcome: 'cancelled' } }) } });
+    d.send = async (batch) => void fake.log.push(`send:${batch.map((u) => `${u.sessionUpdate}:${(u as { status?: string }).status}`).join(',')}`);
+    await runToolCall({ id: 'c1', name: 'write_file', arguments: '{"path":"a.txt","content":"x"}' }, d);
+    expect(fake.log).toEqual(['send:tool_call:pending', 'request:session/request_permission', 'send:tool_call_update:failed']);
+    fake.log.length = 0;
+    await runToolCall({ id: 'c2', name: 'write_file', arguments: '{"path":"a.txt","content":"x"}' }, { ...d, mode: 'read-only' });
+    expect(fake.log).toEqual(['send:tool_call:pending,tool_call_update:failed']);
+  });
+
+  it('returns a result that gives the model the same text the record keeps', async () => {
+    const { d } = deps({ backend: backend({ readTextFile: async () => 'line one\nline two\n' }) });
+    const result = await runToolCall({ id: 'c1', name: 'read_file', arguments: '{"path":"a.txt"}' }, d);
+    expect(result.status).toBe('completed');
+    expect(result.forModel).toContain('line two');
+    expect(result.id).toBe('c1');
+    expect(result.toolCallId).toMatch(/^call-/);
+  });
+});
