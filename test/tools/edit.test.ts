@@ -17,7 +17,8 @@ describe('applyEdit', () => {
     const missing = applyEdit('abc', 'xyz', 'q', false, 'src/f.ts');
     expect(missing).toMatchObject({ ok: false });
     expect(!missing.ok && missing.error).toMatch(/^old_string was not found in src\/f\.ts\. It must match exactly, including whitespace, indentation/);
-    const near = applyEdit('if (x) {\n    run();\n}', 'if (x) {\n  run();\n}', 'y', false, 'f');
+    // Lines joined differently: no fallback applies, the hint says why.
+    const near = applyEdit('if (x) {\n    run();\n}', 'if (x) { run(); }', 'y', false, 'f');
     expect(!near.ok && near.error).toContain('different whitespace or indentation');
   });
 
