@@ -120,10 +120,12 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
     const messages = keeper.step(assistantToolCallMessage(step, input.toolMessageRules));
     const deps: ToolCallDeps = { ...input.deps, offered: [...names], mcp: input.deps.mcp && { servers: input.deps.mcp.servers, tools: offer.mcpTools }, signal, send };
     const images: ChatRequestContentPart[] = [];
+    // An answer stopped at its token limit (`finish_reason: length`) was cut inside its last call.
+    const cut = outcome.stopReason === 'max_tokens' ? calls[calls.length - 1] : undefined;
     for (const call of calls) {
       let result: ToolResultRecord;
       try {
-        const { images: returned, ...record } = signal.aborted ? notRun(call.id) : await runToolCall(call, deps);
+        const { images: returned, ...record } = signal.aborted ? notRun(call.id) : await runToolCall(call, deps, call === cut);
         for (const image of returned ?? []) images.push({ type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } });
         result = record;
       } catch (error) {

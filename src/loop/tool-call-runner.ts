@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import type { ToolCallResult } from '../openai/turn-accumulator.js';
 import type { ToolResultRecord } from '../sessions/session-records.js';
 import { parseToolArguments } from '../tools/arguments.js';
+import { cutOffMessage } from '../tools/repair-arguments.js';
 import { executeBuiltin } from '../tools/builtin-tools.js';
 import { raceAbort } from '../tools/client-backend.js';
 import { builtinTool, isBuiltinToolName } from '../tools/definitions.js';
@@ -26,6 +27,7 @@ import { outcomeToUpdate } from '../tools/to-update.js';
 import type { ToolBackend, ToolOutcome, ToolPresentation, WorkspaceRoots } from '../tools/tool-types.js';
 import { isWithin, resolveToolPath } from '../tools/workspace.js';
 import { parsePlanArguments, PLAN_TOOL_NAME } from '../tools/plan-tool.js';
+import { resolveToolName } from '../tools/tool-name-resolve.js';
 import { PLAN_PRESENTATION, runPlanCall, type PlanHooks } from './plan-mode.js';
 
 /** What running the calls of one session needs. */
@@ -71,13 +73,24 @@ function newToolCallId(): string {
  * the tool): those are failed results. A call cancelled while asking or running (the signal
  * aborts) is also a failed result, {@link CANCELLED} to the model, shown `failed` to the client
  * (its terminal freed), so the saved step keeps its `toolCallId` for a replay.
+ * A name with chat-template text leaked into it, or spelled another way (`readFile`), runs the
+ * offered tool it stands for (`tools/tool-name-resolve.ts`; MCP tools only leak-stripped).
+ * @param cutOff - the answer stopped at its token limit while writing this call: it is not run,
+ *   the model is told to write it shorter.
  */
-export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Promise<ToolResultRecord & { images?: ToolOutcome['images'] }> {
+export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutOff = false): Promise<ToolResultRecord & { images?: ToolOutcome['images'] }> {
   const toolCallId = newToolCallId();
+  const resolved = resolveToolName(sent.name, deps.offered, new Set(deps.mcp?.tools.keys() ?? []));
+  const call = resolved ? { ...sent, name: resolved.name } : sent;
   const mcpTool = deps.mcp?.tools.get(call.name);
   const plan = deps.plan && call.name === PLAN_TOOL_NAME ? deps.plan : undefined;
   // The built-in checks know only the built-in names: MCP tools take any JSON object.
-  const parsed = plan ? planArguments(call.arguments) : mcpTool ? parseMcpArguments(call.name, call.arguments) : parseToolArguments(call.name, call.arguments, deps.offered);
+  const parsed = plan
+    ? cutOff ? { ok: false as const, error: cutOffMessage(call.name) } : planArguments(call.arguments)
+    : mcpTool ? parseMcpArguments(call.name, call.arguments, cutOff) : parseToolArguments(call.name, call.arguments, deps.offered, cutOff);
+  // One line for the model on what was read differently from what it sent.
+  const notes = [resolved && resolved.how !== 'exact' ? `the tool is named "${resolved.name}"` : '', parsed.ok && 'note' in parsed ? parsed.note ?? '' : ''].filter(Boolean);
+  const note = notes.length > 0 ? `\nNote: ${notes.join('; ')}.` : '';
   const args = parsed.ok ? (parsed.args as Record<string, unknown>) : {};
   const presentation: ToolPresentation = plan ? PLAN_PRESENTATION : mcpTool ? { title: mcpTool.title, kind: mcpTool.kind } : presentToolCall(call.name, args, deps.roots);
   const rawInput = parsed.ok ? args : call.arguments;
@@ -90,7 +103,7 @@ export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Pro
     rawInput,
     content: outcome.content.map(withoutTerminal(outcome.forModel)),
     ...(presentation.locations ? { locations: presentation.locations } : {}),
-    forModel: outcome.forModel,
+    forModel: outcome.forModel === CANCELLED ? CANCELLED : outcome.forModel + note,
   });
   const announce: SessionUpdate & { sessionUpdate: 'tool_call' } = { sessionUpdate: 'tool_call', toolCallId, title: presentation.title, kind: presentation.kind, status: 'pending', rawInput };
   if (presentation.locations) announce.locations = presentation.locations;

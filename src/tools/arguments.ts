@@ -2,10 +2,14 @@
  * Checks the arguments a model sent for a built-in tool, and turns every problem into a sentence
  * the model can act on: which tool, what was wrong, the tool's parameters, and (bounded) what it
  * sent. Tolerant of what weak models send: `""` for no arguments, numbers as strings (`"10"`),
- * booleans as strings (`"true"`), `null` for an omitted optional parameter, JSON encoded twice.
+ * booleans as strings (`"true"`), `null` for an omitted optional parameter, JSON encoded twice,
+ * almost-JSON (repaired), other spellings of parameter names (`file_path`, `oldString`); unknown
+ * parameters are dropped with a note. A call cut off at the token limit is never accepted.
  */
+import { BUILTIN_ALIASES, coerceToType, normaliseParameterNames } from './argument-aliases.js';
 import { BUILTIN_TOOLS, builtinTool, isBuiltinToolName, type ParameterSpec } from './definitions.js';
-import { decodeArguments, echoArguments as echo } from './json-arguments.js';
+import { decodeArguments, echoArguments as echo, repairNote } from './json-arguments.js';
+import { cutOffMessage } from './repair-arguments.js';
 import type { BuiltinToolName } from './tool-types.js';
 
 /** Checked arguments: only known parameters, each of its declared type (unknown properties are dropped). */
@@ -38,8 +42,11 @@ export interface BuiltinArgs {
   fetch_url: FetchUrlArgs;
 }
 
-/** The result of {@link parseToolArguments}: the checked arguments, or an error text for the model. */
-export type ParsedArguments = { ok: true; args: ToolArguments } | { ok: false; error: string };
+/**
+ * The result of {@link parseToolArguments}: the checked arguments with `note` (one line for the
+ * model: what was repaired, renamed or ignored), or an error text for the model.
+ */
+export type ParsedArguments = { ok: true; args: ToolArguments; note?: string } | { ok: false; error: string };
 
 /**
  * Parses and checks the raw `arguments` string of a tool call.
@@ -49,11 +56,15 @@ export type ParsedArguments = { ok: true; args: ToolArguments } | { ok: false; e
  *   (the loop passes its full list, MCP tools included).
  * @returns never throws.
  */
-export function parseToolArguments(name: string, raw: string, available?: readonly string[]): ParsedArguments {
+export function parseToolArguments(name: string, raw: string, available?: readonly string[], cutOff = false): ParsedArguments {
   if (!isBuiltinToolName(name)) return { ok: false, error: unknownToolError(name, available) };
-  const decoded = decodeArguments(raw);
+  const decoded = decodeArguments(raw, cutOff);
+  if (!decoded.ok && decoded.truncated) return { ok: false, error: cutOffMessage(name) };
   if (!decoded.ok) return { ok: false, error: `${name}: the arguments are not valid JSON (${decoded.reason}). ${signature(name)}. You sent: ${echo(raw)}` };
-  return validateToolArguments(name, decoded.value, raw);
+  const checked = validateToolArguments(name, decoded.value, raw);
+  const repaired = repairNote(decoded);
+  if (!checked.ok || !repaired) return checked;
+  return { ...checked, note: checked.note ? `${repaired}; ${checked.note}` : repaired };
 }
 
 /**
@@ -68,10 +79,12 @@ export function validateToolArguments(name: BuiltinToolName, value: unknown, raw
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, error: `${name}: the arguments must be a JSON object. ${signature(name)}. You sent: ${sent()}` };
   }
-  const input = value as Record<string, unknown>;
+  const params = builtinTool(name).params;
+  const names = normaliseParameterNames(value as Record<string, unknown>, params.map((p) => p.name), BUILTIN_ALIASES[name]);
+  const input = names.value;
   const args: ToolArguments = {};
   const problems: string[] = [];
-  for (const param of builtinTool(name).params) {
+  for (const param of params) {
     const given = input[param.name];
     if (given === undefined || given === null) {
       if (param.required) problems.push(`"${param.name}" is missing`);
@@ -82,7 +95,11 @@ export function validateToolArguments(name: BuiltinToolName, value: unknown, raw
     else args[param.name] = coerced;
   }
   if (problems.length > 0) return { ok: false, error: `${name}: ${problems.join('; ')}. ${signature(name)}. You sent: ${sent()}` };
-  return { ok: true, args };
+  const notes = [
+    ...names.renamed.map(([from, to]) => `"${from}" was read as "${to}"`),
+    ...(names.ignored.length > 0 ? [`unknown ${names.ignored.length === 1 ? 'parameter' : 'parameters'} ${names.ignored.map((k) => `"${echo(k, 40)}"`).join(', ')} ignored`] : []),
+  ];
+  return notes.length > 0 ? { ok: true, args, note: notes.join('; ') } : { ok: true, args };
 }
 
 /** `read_file needs "path" (string); optional: "offset" (integer, 1-based line), "limit" (integer, lines)` */
@@ -102,29 +119,9 @@ export function unknownToolError(name: string, available: readonly string[] = BU
 }
 
 function coerce(param: ParameterSpec, given: unknown): string | number | boolean | undefined {
-  switch (param.type) {
-    case 'string':
-      if (typeof given === 'string') return given;
-      if (typeof given === 'number' || typeof given === 'boolean') return String(given);
-      return undefined;
-    case 'integer': {
-      let n: number | undefined;
-      if (typeof given === 'number') n = given;
-      else if (typeof given === 'string' && /^\s*[-+]?\d+(\.0*)?\s*$/.test(given)) n = Number(given);
-      if (n === undefined || !Number.isSafeInteger(n)) return undefined;
-      if (param.minimum !== undefined && n < param.minimum) return undefined;
-      return n;
-    }
-    case 'boolean':
-      if (typeof given === 'boolean') return given;
-      if (typeof given === 'string') {
-        const word = given.trim().toLowerCase();
-        if (word === 'true') return true;
-        if (word === 'false') return false;
-      }
-      if (given === 1 || given === 0) return given === 1;
-      return undefined;
-  }
+  const value = coerceToType(param.type, given);
+  if (param.type === 'integer' && typeof value === 'number' && param.minimum !== undefined && value < param.minimum) return undefined;
+  return value;
 }
 
 function describeType(param: ParameterSpec): string {

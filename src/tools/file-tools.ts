@@ -129,7 +129,8 @@ export async function executeEditFile(args: EditFileArgs, ctx: BuiltinContext): 
   if (!edit.ok) throw new ToolError(edit.error);
   await ctx.backend.writeTextFile(abs, edit.text, ctx.signal);
   const firstLine = countLines(edit.text.slice(0, edit.at)) + (edit.at === 0 || edit.text.charAt(edit.at - 1) === '\n' ? 1 : 0);
-  const head = oldText === null ? `Created ${rel}.` : `Edited ${rel}: ${edit.replacements} ${edit.replacements === 1 ? 'replacement' : 'replacements'}.`;
+  const note = 'note' in edit && edit.note ? ` Note: ${edit.note}.` : '';
+  const head = oldText === null ? `Created ${rel}.` : `Edited ${rel}: ${edit.replacements} ${edit.replacements === 1 ? 'replacement' : 'replacements'}.${note}`;
   return {
     failed: false,
     forModel: head + snippet(edit.text, firstLine, Math.max(1, splitLines(edit.inserted).length)),

@@ -3,26 +3,31 @@
  * send, and quoted back (bounded) in the error a model is given. Shared by the built-in tools'
  * checks (`arguments.ts`) and MCP tool calls (`mcp/mcp-arguments.ts`). Pure.
  */
+import { readArgumentsText } from './repair-arguments.js';
 
 /** How many characters of the model's raw arguments are quoted back in an error: 200. */
 export const ECHO_LIMIT = 200;
 
-/** The decoded value, or the JSON parser's message. */
-export type DecodedArguments = { ok: true; value: unknown } | { ok: false; reason: string };
+/**
+ * The decoded value (`repaired`: the strict parser's complaint, when a repair was needed), or why
+ * it could not be read (`truncated` when the call was cut off: it must not run).
+ */
+export type DecodedArguments = { ok: true; value: unknown; repaired?: string } | { ok: false; reason: string; truncated?: boolean };
 
 /**
- * Parses `raw`: empty or whitespace means `{}` (a call without parameters); an object encoded
- * twice (`"{\"path\": …}"`, as some models send) is decoded once more. Any other JSON value is
- * returned as is for the caller to check. Never throws.
+ * Parses `raw` (see `readArgumentsText`): empty or whitespace means `{}` (a call without
+ * parameters); an object encoded twice (`"{\"path\": …}"`, as some models send) is decoded once
+ * more; almost-JSON (single quotes, trailing commas, Python literals, fences, comments) is
+ * repaired within bounds; a call cut off (`cutOff`, or text ending inside a string, array or
+ * object) is refused. Any other JSON value is returned as is for the caller to check. Never throws.
  */
-export function decodeArguments(raw: string): DecodedArguments {
-  if (raw.trim() === '') return { ok: true, value: {} };
-  try {
-    const value: unknown = JSON.parse(raw);
-    return { ok: true, value: typeof value === 'string' && value.trim().startsWith('{') ? JSON.parse(value) : value };
-  } catch (error) {
-    return { ok: false, reason: (error as Error).message };
-  }
+export function decodeArguments(raw: string, cutOff = false): DecodedArguments {
+  return readArgumentsText(raw, cutOff);
+}
+
+/** One line telling the model its arguments were repaired, or '' when they were strict JSON. */
+export function repairNote(decoded: DecodedArguments): string {
+  return decoded.ok && decoded.repaired !== undefined ? `the arguments were not valid JSON (${decoded.repaired}) and were repaired` : '';
 }
 
 /** `text` cut to `limit` characters, saying how many more there were. */

@@ -13,6 +13,8 @@ export interface ScriptedAnswer {
   toolCalls?: { id?: string; name: string; arguments: string }[];
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
   hang?: boolean;
+  /** The answer's `finish_reason`; default `tool_calls` with calls, else `stop`. */
+  finishReason?: string;
 }
 
 /** A request as the fake saw it. */
@@ -32,7 +34,7 @@ export function answerItems(answer: ScriptedAnswer): SseItem[][] {
     batches.push([chunk({ tool_calls: [{ index, ...(call.id === undefined ? {} : { id: call.id }), type: 'function', function: { name: call.name, arguments: '' } }] })]);
     batches.push([chunk({ tool_calls: [{ index, function: { arguments: call.arguments } }] })]);
   });
-  const finish: SseItem[] = [chunk({}, answer.toolCalls?.length ? 'tool_calls' : 'stop')];
+  const finish: SseItem[] = [chunk({}, answer.finishReason ?? (answer.toolCalls?.length ? 'tool_calls' : 'stop'))];
   if (answer.usage) finish.push({ kind: 'chunk', chunk: { choices: [], usage: answer.usage } as never });
   finish.push({ kind: 'done' });
   batches.push(finish);

@@ -397,7 +397,7 @@ describe('runAgentLoop: MCP tools', () => {
     const r = await run({
       mode: 'full-access',
       mcp: { tools: [descriptor({})] },
-      answers: [{ toolCalls: [{ name: 'docs__search', arguments: JSON.stringify(nested) }, { name: 'docs__search', arguments: JSON.stringify(JSON.stringify({ q: 1 })) }, { name: 'docs__search', arguments: '{"q":' }, { name: 'docs__search', arguments: '[1]' }] }, { text: 'done' }],
+      answers: [{ toolCalls: [{ name: 'docs__search', arguments: JSON.stringify(nested) }, { name: 'docs__search', arguments: JSON.stringify(JSON.stringify({ q: 1 })) }, { name: 'docs__search', arguments: '{"q": 1} {"q": 2}' }, { name: 'docs__search', arguments: '[1]' }] }, { text: 'done' }],
     });
     expect(r.mcpCalls.map((c) => c.args)).toEqual([nested, { q: 1 }]);
     expect(r.outcome.steps[0]?.results.map((x) => x.status)).toEqual(['completed', 'completed', 'failed', 'failed']);
@@ -413,5 +413,22 @@ describe('runAgentLoop: MCP tools', () => {
     });
     expect(r.outcome.steps[0]?.results[0]?.status).toBe('failed');
     expect(r.toolMessages(1)[0]?.content).toBe('index missing');
+  });
+});
+
+describe('runAgentLoop: calls that are almost right', () => {
+  it('a call of an answer stopped at its token limit is not run; the calls before it are, and the model is told how to write it shorter', async () => {
+    const r = await run({ mode: 'full-access', answers: [{ toolCalls: [write('a.txt', 'one'), write('b.txt', 'two, complete as it looks')], finishReason: 'length' }, { text: 'done' }] });
+    expect(await readFile(join(r.cwd, 'a.txt'), 'utf8')).toBe('one');
+    expect(existsSync(join(r.cwd, 'b.txt'))).toBe(false);
+    expect(r.toolMessages(1)[1]?.content).toMatch(/^write_file: this call was cut off .*Write the file in parts/);
+  });
+
+  it('a tool name with a leaked template token, and a camelCase name, run the offered tool with a one-line note', async () => {
+    const r = await run({ mode: 'full-access', answers: [{ toolCalls: [{ name: 'write_file<|channel|>commentary', arguments: '{"path": "a.txt", "content": "x"}' }, { name: 'readFile', arguments: "{'file_path': 'a.txt',}" }] }, { text: 'done' }] });
+    expect(await readFile(join(r.cwd, 'a.txt'), 'utf8')).toBe('x');
+    expect(r.outcome.steps[0]?.results.map((x) => x.status)).toEqual(['completed', 'completed']);
+    expect(r.toolMessages(1)[0]?.content).toMatch(/\nNote: the tool is named "write_file"\.$/);
+    expect(r.toolMessages(1)[1]?.content).toMatch(/^1\tx\nNote: the tool is named "read_file"; the arguments were not valid JSON \(.*\) and were repaired; "file_path" was read as "path"\.$/);
   });
 });

@@ -7,8 +7,8 @@ function error(result: ReturnType<typeof parseToolArguments>): string {
 }
 
 describe('parseToolArguments', () => {
-  it('accepts well-formed arguments and drops unknown properties', () => {
-    expect(parseToolArguments('read_file', '{"path":"a.ts","offset":3,"limit":10,"extra":1}')).toEqual({ ok: true, args: { path: 'a.ts', offset: 3, limit: 10 } });
+  it('accepts well-formed arguments and drops unknown properties with a note', () => {
+    expect(parseToolArguments('read_file', '{"path":"a.ts","offset":3,"limit":10,"extra":1}')).toEqual({ ok: true, args: { path: 'a.ts', offset: 3, limit: 10 }, note: 'unknown parameter "extra" ignored' });
     expect(parseToolArguments('edit_file', '{"path":"a","old_string":"x","new_string":"","replace_all":true}')).toEqual({
       ok: true,
       args: { path: 'a', old_string: 'x', new_string: '', replace_all: true },
@@ -32,10 +32,27 @@ describe('parseToolArguments', () => {
   });
 
   it('explains invalid JSON with the tool signature and what was sent', () => {
-    const message = error(parseToolArguments('read_file', '{"path": "a.ts"'));
+    const message = error(parseToolArguments('read_file', '{"path": "a.ts"} {"path": "b.ts"}'));
     expect(message).toMatch(/^read_file: the arguments are not valid JSON/);
     expect(message).toContain('read_file needs "path" (string); optional: "offset" (integer, 1-based line), "limit" (integer, lines)');
-    expect(message).toContain('You sent: {"path": "a.ts"');
+    expect(message).toContain('You sent: {"path": "a.ts"} {"path": "b.ts"}');
+  });
+
+  it('repairs almost-JSON, saying so in the note', () => {
+    // anomalyco/opencode#1264 (single quotes), huggingface/chat-ui#1229 (trailing commas).
+    expect(parseToolArguments('read_file', "{'path': 'a.ts', 'limit': '5',}")).toEqual({ ok: true, args: { path: 'a.ts', limit: 5 }, note: expect.stringMatching(/^the arguments were not valid JSON \(.+\) and were repaired$/) });
+  });
+
+  it('never accepts a call cut off, and says how to write it shorter', () => {
+    expect(error(parseToolArguments('write_file', '{"path": "a.py", "content": "def f():\\n    ret'))).toMatch(/^write_file: this call was cut off .* Write the file in parts/);
+    expect(error(parseToolArguments('edit_file', '{"path":"a","old_string":"x","new_string":"y"}', undefined, true))).toMatch(/^edit_file: this call was cut off/);
+  });
+
+  it('reads other spellings of parameter names: Claude Code\'s, opencode\'s, Anthropic\'s editor tool\'s', () => {
+    expect(parseToolArguments('edit_file', '{"file_path":"a","old_str":"x","new_str":"y"}')).toEqual({ ok: true, args: { path: 'a', old_string: 'x', new_string: 'y' }, note: '"file_path" was read as "path"; "old_str" was read as "old_string"; "new_str" was read as "new_string"' });
+    expect(parseToolArguments('edit_file', '{"filePath":"a","oldString":"x","newString":"y","replaceAll":"true"}')).toMatchObject({ ok: true, args: { path: 'a', old_string: 'x', new_string: 'y', replace_all: true } });
+    // The tool's own name wins over an alias given beside it.
+    expect(parseToolArguments('read_file', '{"path":"a","file":"b"}')).toEqual({ ok: true, args: { path: 'a' }, note: 'unknown parameter "file" ignored' });
   });
 
   it('refuses non-objects, missing and mistyped fields, naming each problem', () => {

@@ -11,9 +11,14 @@ describe('parseMcpArguments', () => {
     expect(parseMcpArguments('fx__echo', JSON.stringify('{"text":"x"}'))).toEqual({ ok: true, args: { text: 'x' } });
   });
   it('explains invalid JSON and non-objects, naming the tool and quoting (bounded) what was sent', () => {
-    const bad = parseMcpArguments('fx__echo', '{"text": ');
+    const bad = parseMcpArguments('fx__echo', '{"text": 1} {"text": 2}');
     expect(bad.ok).toBe(false);
-    expect(!bad.ok && bad.error).toMatch(/^fx__echo: the arguments are not valid JSON .*You sent: \{"text": $/);
+    expect(!bad.ok && bad.error).toMatch(/^fx__echo: the arguments are not valid JSON .*You sent: \{"text": 1\} \{"text": 2\}$/);
+    // Cut off: never passed to the server, even though a repair could close it.
+    const cut = parseMcpArguments('fx__echo', '{"text": "hel');
+    expect(!cut.ok && cut.error).toMatch(/^fx__echo: this call was cut off/);
+    // Almost-JSON is repaired, with a note.
+    expect(parseMcpArguments('fx__echo', "{'text': 'x',}")).toMatchObject({ ok: true, args: { text: 'x' }, note: expect.stringContaining('were repaired') });
     const array = parseMcpArguments('fx__echo', '[1]');
     expect(!array.ok && array.error).toMatch(/must be a JSON object/);
     const long = parseMcpArguments('fx__echo', `"${'x'.repeat(500)}"`);

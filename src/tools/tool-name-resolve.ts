@@ -1,0 +1,52 @@
+/**
+ * The tool a model meant when the name it sent is not one offered: chat-template text that leaked
+ * into the name taken off, then a case-, camel-, kebab- and snake-insensitive match, taken only
+ * when exactly one offered name fits. MCP tool names get the leak-stripping only (no loose match
+ * across servers: a near name there may be another server's tool). Pure.
+ *
+ * Real names seen: `create_event<|channel|>analysis` from gpt-oss on Ollama (ollama/ollama#12132);
+ * the Harmony header `commentary to=functions.get_weather <|constrain|>json` (kekzl/imp#1716;
+ * the format: openai/harmony, mlc-ai/xgrammar#607); `functions.<name>` from models trained on
+ * Codex sessions (tontinton/maki#518); `readFile` and `Read-File` spellings of `read_file`.
+ */
+
+/**
+ * `name` without what chat templates leak into it: the part after the last `to=`, the text from
+ * the first `<|…|>` token on (leading tokens are dropped first), surrounding whitespace, and
+ * `functions.` / `tools.` prefixes.
+ */
+export function stripTemplateLeaks(name: string): string {
+  let s = name;
+  const to = s.lastIndexOf('to=');
+  if (to !== -1) s = s.slice(to + 3);
+  s = s.replace(/^\s*(?:<\|[^|]*\|>\s*)+/, '');
+  const token = s.indexOf('<|');
+  if (token !== -1) s = s.slice(0, token);
+  s = s.trim();
+  while (/^(?:functions|tools)\./.test(s)) s = s.slice(s.indexOf('.') + 1);
+  return s;
+}
+
+/** `readFile`, `Read-File`, `READ_FILE` and `read file` all become `readfile`. */
+function loose(name: string): string {
+  return name.toLowerCase().replace(/[-_\s.]/g, '');
+}
+
+/** How a name was resolved: as sent, with template leaks taken off, or loosely (case, camel, kebab). */
+export type ResolvedName = { name: string; how: 'exact' | 'leak' | 'loose' };
+
+/**
+ * The offered tool `sent` stands for, or undefined when none does (then the "unknown tool" answer
+ * lists the offered ones).
+ * @param offered - every tool name offered in this request, MCP ones included.
+ * @param strictNames - the names that get no loose match (the MCP tools'); default none.
+ */
+export function resolveToolName(sent: string, offered: readonly string[], strictNames: ReadonlySet<string> = new Set()): ResolvedName | undefined {
+  if (offered.includes(sent)) return { name: sent, how: 'exact' };
+  const stripped = stripTemplateLeaks(sent);
+  if (stripped !== '' && offered.includes(stripped)) return { name: stripped, how: 'leak' };
+  const key = loose(stripped);
+  if (key === '') return undefined;
+  const fits = offered.filter((name) => !strictNames.has(name) && loose(name) === key);
+  return fits.length === 1 ? { name: fits[0]!, how: 'loose' } : undefined;
+}
