@@ -14,6 +14,7 @@ import type { ToolResultRecord } from '../sessions/session-records.js';
 import { parseToolArguments } from '../tools/arguments.js';
 import { cutOffMessage } from '../tools/repair-arguments.js';
 import { executeBuiltin } from '../tools/builtin-tools.js';
+import { previewOldText } from '../tools/file-tools.js';
 import { raceAbort } from '../tools/client-backend.js';
 import { builtinTool, isBuiltinToolName } from '../tools/definitions.js';
 import { parseMcpArguments } from '../tools/mcp/mcp-arguments.js';
@@ -107,7 +108,7 @@ export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutO
   });
   const announce: SessionUpdate & { sessionUpdate: 'tool_call' } = { sessionUpdate: 'tool_call', toolCallId, title: presentation.title, kind: presentation.kind, status: 'pending', rawInput };
   if (presentation.locations) announce.locations = presentation.locations;
-  if (presentation.content) announce.content = presentation.content;
+  if (presentation.content) announce.content = await withOldText(call.name, args, presentation.content, deps);
   // The announcement goes out with the call's next update (its `in_progress`, or its failure), in
   // one send: the checks between them are pure, so the client sees the same messages in the same order.
   let unannounced = true;
@@ -163,6 +164,13 @@ export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutO
     deps.logger.error('tool call failed with an internal error', { tool: call.name, error: (error as Error)?.stack ?? String(error) });
     return fail(`The tool failed with an internal error of openai-acp: ${(error as Error)?.message ?? String(error)}`);
   }
+}
+
+/** A `write_file` preview diff with the text it would replace (the file is read before the permission question). */
+async function withOldText(name: string, args: Record<string, unknown>, content: ToolCallContent[], deps: ToolCallDeps): Promise<ToolCallContent[]> {
+  if (name !== 'write_file' || typeof args['path'] !== 'string' || deps.signal.aborted) return content;
+  const oldText = await previewOldText(args['path'], deps);
+  return oldText === null ? content : content.map((c) => (c.type === 'diff' ? { ...c, oldText } : c));
 }
 
 /** Why a mode refuses edits and commands, said to the model (no permission is asked). */

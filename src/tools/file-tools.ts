@@ -77,6 +77,21 @@ export async function executeReadFile(args: ReadFileArgs, ctx: BuiltinContext): 
 }
 
 /**
+ * The text a `write_file` would replace, for the diff of its permission request (so an overwrite
+ * is not shown as a new file, `oldText: null`, and approved unseen); null for a new file or one
+ * that cannot be read as text. Never throws: a refusal or a cancel shows up when the call runs.
+ */
+export async function previewOldText(path: string, ctx: Pick<BuiltinContext, 'backend' | 'roots' | 'signal'>): Promise<string | null> {
+  try {
+    const { abs } = await target(path, ctx as BuiltinContext);
+    if (await knownMissing(abs, ctx as BuiltinContext)) return null;
+    return await ctx.backend.readTextFile(abs, ctx.signal);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * `write_file`: writes the whole text; the client gets a diff against the old text (null for a
  * new file, and also when the old file could not be read as text, e.g. binary).
  * @throws {ToolError} outside the workspace, the backend refusing the write.

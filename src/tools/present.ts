@@ -17,7 +17,8 @@ export const MAX_TITLE_COMMAND = 80;
  * arguments is still announced): missing or odd values give a plainer title, never a throw.
  *
  * `write_file` and `edit_file` carry a preview `diff` (Claude Code does the same): for write_file
- * `oldText` is null since the old file is not read here; edit_file shows old_string → new_string.
+ * `oldText` is null here (nothing is read here; the tool-call runner puts in the text the file
+ * holds before it asks for permission); edit_file shows old_string → new_string.
  * The final `tool_call_update` carries the real whole-file diff.
  */
 export function presentToolCall(name: BuiltinToolName | string, args: Record<string, unknown>, roots: WorkspaceRoots): ToolPresentation {

@@ -2,7 +2,7 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
 import { runToolCall, type ToolCallDeps } from '../../src/loop/tool-call-runner.js';
 import { createLogger } from '../../src/log.js';
-import type { ToolBackend } from '../../src/tools/tool-types.js';
+import { ToolError, type ToolBackend } from '../../src/tools/tool-types.js';
 import { fakeClient, type FakeClientOptions } from '../helpers/fake-acp-client.js';
 
 const logger = createLogger({ level: 'error', write: () => undefined });
@@ -117,5 +117,21 @@ describe('runToolCall', () => {
     expect(result.forModel).toContain('line two');
     expect(result.id).toBe('c1');
     expect(result.toolCallId).toMatch(/^call-/);
+  });
+});
+
+describe('runToolCall: write_file over an existing file', () => {
+  it('shows the text it replaces in the permission request\'s diff (not oldText null, as for a new file)', async () => {
+    const files: Record<string, string> = { '/p/a.txt': 'old line 1\nold line 2\n' };
+    const read = async (path: string) => {
+      if (!(path in files)) throw new ToolError(`no such file: ${path}`, 'not_found');
+      return files[path]!;
+    };
+    const { d, fake } = deps({ backend: backend({ readTextFile: read, writeTextFile: async (path, text) => void (files[path] = text) }), mode: 'ask' }, { handlers: { 'session/request_permission': () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }) } });
+    await runToolCall({ id: 'c1', name: 'write_file', arguments: '{"path":"a.txt","content":"new\\n"}' }, d);
+    await runToolCall({ id: 'c2', name: 'write_file', arguments: '{"path":"b.txt","content":"fresh\\n"}' }, d);
+    const asked = fake.requests.filter((r) => r.method === 'session/request_permission').map((r) => (r.params['toolCall'] as { content: unknown[] }).content);
+    expect(asked).toEqual([[{ type: 'diff', path: '/p/a.txt', oldText: 'old line 1\nold line 2\n', newText: 'new\n' }], [{ type: 'diff', path: '/p/b.txt', oldText: null, newText: 'fresh\n' }]]);
+    expect(files['/p/a.txt']).toBe('new\n');
   });
 });
