@@ -10,8 +10,8 @@ import { afterAll } from 'vitest';
 import { chunk, type ChatHandler } from './fake-openai.js';
 import type { AgentProcess } from './spawn-agent.js';
 
-/** One scripted model answer: tool calls `[name, arguments]`, or text. */
-export type ScriptStep = { calls: Array<[string, Record<string, unknown>]> } | { text: string };
+/** One scripted model answer: tool calls `[name, arguments]` (an object, or the raw arguments text as a model wrote it), or text. */
+export type ScriptStep = { calls: Array<[string, Record<string, unknown> | string]> } | { text: string };
 
 /**
  * Answers each chat request with the next step (the last one repeats). Tool call ids are
@@ -28,7 +28,7 @@ export function script(steps: ScriptStep[]): ChatHandler {
     } else {
       step.calls.forEach(([name, args], index) => {
         res.write(chunk({ tool_calls: [{ index, id: `call_${n}_${index}`, type: 'function', function: { name, arguments: '' } }] }));
-        res.write(chunk({ tool_calls: [{ index, function: { arguments: JSON.stringify(args) } }] }));
+        res.write(chunk({ tool_calls: [{ index, function: { arguments: typeof args === 'string' ? args : JSON.stringify(args) } }] }));
       });
       res.write(chunk({}, 'tool_calls', { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }));
     }
