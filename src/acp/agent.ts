@@ -3,8 +3,9 @@
  * state they share is one {@link AgentState}; validation of parameters the SDK's schemas leave
  * open happens in the modules.
  *
- * Sources: ACP v1 methods https://agentclientprotocol.com/protocol/v1/ and `../shared/ACP-NOTES.md`
- * (what Zed, acpx, Open Design and stdio Bus send).
+ * Sources: ACP v1 methods https://agentclientprotocol.com/protocol/v1/ and the schema shipped in
+ * `@agentclientprotocol/sdk` (`schema/v1/schema.json`); what clients send: Zed, acpx 0.19, Open
+ * Design (`apps/daemon/src/acp.ts`) and the stdio Bus kernel 2.0.3.
  */
 import { agent, type AgentApp } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';

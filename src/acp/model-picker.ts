@@ -2,7 +2,8 @@
  * The pickers of each session, in both ACP shapes: the current `configOptions` selects (the model,
  * `id: "model"`, `category: "model"`, a flat option list; and reasoning effort, `id:
  * "thought_level"`, `category: "thought_level"`) and the legacy `models` field with
- * `session/set_model`. See `../shared/ACP-NOTES.md`, "Model selection".
+ * `session/set_model` (gone from the v1 schema, still sent by Open Design's fallback,
+ * acp-ai-provider and acp-factory). Source: https://agentclientprotocol.com/protocol/v1/session-config-options.
  */
 import { RequestError, type SessionConfigOption } from '@agentclientprotocol/sdk/unstable';
 import type { ModelInfo } from '../endpoints/model-catalog.js';

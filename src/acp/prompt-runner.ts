@@ -12,7 +12,7 @@ import { promptToUserContent } from '../context/prompt-content.js';
 import type { Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
 import { COMPACT_INSTRUCTION } from '../context/compaction.js';
-import { helpText, INIT_INSTRUCTION, parseSlashCommand } from './slash-commands.js';
+import { slashHelpText, INIT_INSTRUCTION, parseSlashCommand } from './slash-commands.js';
 import { agentText, windowUsage } from '../loop/to-acp.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
 import { defaultSystemPrompt } from '../context/system-prompt.js';
@@ -74,7 +74,7 @@ export class PromptRunner {
     if (commands) await send([{ sessionUpdate: 'available_commands_update', availableCommands: commands }]);
     const command = parseSlashCommand(prompt);
     if (command === 'help') {
-      await send([agentText(helpText(this.state.commands.list(session.id)))]);
+      await send([agentText(slashHelpText(this.state.commands.list(session.id)))]);
       return { stopReason: 'end_turn' };
     }
     return this.state.sessions.runTurn(

@@ -5,7 +5,7 @@
  * (load, resume) goes through {@link restore}, with the model lists of now.
  *
  * Source: ACP session setup https://agentclientprotocol.com/protocol/session-setup and the
- * session list, resume, close and delete RFDs; `../shared/ACP-NOTES.md`.
+ * session list, resume, close and delete RFDs (https://agentclientprotocol.com/rfds/).
  */
 import { RequestError, type AgentContext, type McpServer } from '@agentclientprotocol/sdk/unstable';
 import { InvalidCursorError, paginateSessions } from '../sessions/session-list.js';

@@ -31,7 +31,7 @@ export function parseSlashCommand(prompt: readonly ContentBlock[]): SlashCommand
 }
 
 /** The `/help` answer; `more` are the session's user commands and MCP prompts. */
-export function helpText(more: readonly AvailableCommand[] = []): string {
+export function slashHelpText(more: readonly AvailableCommand[] = []): string {
   return ['Commands of openai-acp:', ...[...SLASH_COMMANDS, ...more].map((command) => `- /${command.name}: ${command.description}`)].join('\n');
 }
 

@@ -1,6 +1,6 @@
 /**
  * Reading an image's width and height (pixels) from the header of its base64 text, for the
- * image-token estimate of `context-window.ts`. Formats and where their sizes sit:
+ * image-token estimate of `token-estimate.ts`. Formats and where their sizes sit:
  * - PNG: the IHDR chunk, big-endian 32-bit width and height (https://www.w3.org/TR/png/#11IHDR);
  * - GIF: the logical screen descriptor, little-endian 16-bit
  *   (https://www.w3.org/Graphics/GIF/spec-gif89a.txt);

@@ -1,6 +1,6 @@
 /**
  * Tool calls that local models write as text instead of `tool_calls` (servers without the right
- * parser or chat template). Pure. Forms recognised (sources in `/work/shared/TOOLS-NOTES.md` §3):
+ * parser or chat template). Pure. Forms recognised (sources in parentheses):
  * - Hermes / Qwen2.5: `<tool_call>{"name": …, "arguments": {…}}</tool_call>`, one or several
  *   (Qwen2.5 chat template; Ollama qwen3 ollama#11185).
  * - Qwen3-Coder XML: `<function=NAME><parameter=KEY>VALUE</parameter>…</function>`, bare or

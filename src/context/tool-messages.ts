@@ -2,7 +2,7 @@
  * The request messages that carry one model step's tool calls and their results back to the
  * model: the assistant message with `tool_calls`, and one `tool` message per call. Pure.
  *
- * Provider facts (sources in `/work/shared/TOOLS-NOTES.md` §3):
+ * Provider facts (sources in parentheses):
  * - `content: null`, not `""`, on an assistant message that only carries tool calls: Bedrock's
  *   OpenAI-compatible endpoint answers `messages: text content blocks must be non-empty`
  *   (vercel/ai#15378); Mistral wants content or tool_calls (OpenHands#8685).

@@ -4,8 +4,8 @@
  * resumed, and closed with it (a session loaded again with another server list gets new ones).
  *
  * Sources: ACP `session/new` `mcpServers` and `additionalDirectories`
- * (https://agentclientprotocol.com/protocol/v1/session-setup), `../shared/TOOLS-NOTES.md` §4
- * (bounded, visible, non-fatal MCP start-up).
+ * (https://agentclientprotocol.com/protocol/v1/session-setup); MCP start-up bounded, visible and
+ * non-fatal, as Claude Code and codex start theirs.
  */
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';

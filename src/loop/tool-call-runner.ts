@@ -4,8 +4,9 @@
  * `in_progress` while it runs (a client terminal embedded as soon as it exists), then `completed`
  * or `failed` with its content; a client terminal is released only after that last update.
  *
- * Sources: ACP tool calls https://agentclientprotocol.com/protocol/v1/tool-calls and
- * `../shared/TOOLS-NOTES.md` (release after the embedding update; only spec option kinds).
+ * Sources: ACP tool calls https://agentclientprotocol.com/protocol/v1/tool-calls and terminals
+ * https://agentclientprotocol.com/protocol/v1/terminals (release a terminal after the update that
+ * embeds it; only the spec's permission option kinds).
  */
 import type { AgentContext, PlanEntry, RequestPermissionResponse, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';

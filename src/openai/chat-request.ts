@@ -17,7 +17,7 @@ export interface ChatRequest {
   /**
    * Functions the model may call (`tools`); omitted from the body when absent or empty. No
    * `tool_choice` and no `parallel_tool_calls` are sent: the provider's defaults (`auto`) apply,
-   * and Azure and Gemini reject `parallel_tool_calls` (see `../shared/TOOLS-NOTES.md` §3).
+   * and Azure and Gemini reject `parallel_tool_calls` (their OpenAI-compatible endpoints' 400s).
    */
   tools?: ReadonlyArray<{ type: 'function'; function: { name: string; description?: string; parameters: object } }> | undefined;
   /** Output token limit, sent as `max_tokens` or `max_completion_tokens` as the profile says. */

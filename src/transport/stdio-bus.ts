@@ -5,7 +5,7 @@
  * used. Without the key, nothing changes.
  *
  * Several clients share one process, so the key is kept per request id and per ACP session.
- * Source: `../shared/ACP-NOTES.md` (stdio Bus kernel 2.0.3).
+ * Source: the stdio Bus kernel 2.0.3 (its worker protocol: the top-level `sessionId` routing key).
  */
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
 

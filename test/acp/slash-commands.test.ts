@@ -6,7 +6,7 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { helpText, parseSlashCommand, SLASH_COMMANDS } from '../../src/acp/slash-commands.js';
+import { slashHelpText, parseSlashCommand, SLASH_COMMANDS } from '../../src/acp/slash-commands.js';
 import { COMPACT_INSTRUCTION } from '../../src/context/compaction.js';
 
 const text = (value: string): ContentBlock => ({ type: 'text', text: value });
@@ -106,7 +106,7 @@ describe('the advertised commands', () => {
   });
 
   it('/help lists every command with its description', () => {
-    const help = helpText();
+    const help = slashHelpText();
     for (const command of SLASH_COMMANDS) expect(help).toContain(`/${command.name}: ${command.description}`);
   });
 

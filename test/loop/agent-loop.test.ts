@@ -66,7 +66,6 @@ async function run(setup: Setup) {
   });
   const updates: SessionUpdate[] = [];
   const controller = setup.controller ?? new AbortController();
-  const started = Date.now();
   const outcome = await runAgentLoop({
     client: chat.client,
     request: { model: 'm' },
@@ -92,7 +91,7 @@ async function run(setup: Setup) {
   const toolUpdates = fake.log.filter((entry) => entry.startsWith('update:tool_call') || entry.startsWith('request:') || entry.startsWith('terminal:'));
   const toolMessages = (i: number) => chat.seen[i]?.messages.filter((m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool') ?? [];
   const text = updates.filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => (u as { content: { text: string } }).content.text).join('');
-  return { cwd, outcome, updates, fake, chat, session, saved, toolUpdates, toolMessages, text, mcpCalls, ms: Date.now() - started };
+  return { cwd, outcome, updates, fake, chat, session, saved, toolUpdates, toolMessages, text, mcpCalls };
 }
 
 const write = (path: string, content = 'hello', id?: string) => ({ ...(id ? { id } : {}), name: 'write_file', arguments: JSON.stringify({ path, content }) });
@@ -177,8 +176,8 @@ describe('runAgentLoop: permission', () => {
         },
       },
     });
+    // The permission request never answers: only a cancel that reaches it ends the turn.
     expect(r.outcome.stopReason).toBe('cancelled');
-    expect(r.ms).toBeLessThan(1000);
     expect(existsSync(join(r.cwd, 'a.txt'))).toBe(false);
     expect(existsSync(join(r.cwd, 'b.txt'))).toBe(false);
     expect(r.fake.requests).toHaveLength(1);

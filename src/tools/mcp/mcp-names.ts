@@ -1,7 +1,7 @@
 /**
  * Model-facing names of MCP tools: `<server>__<tool>`, made acceptable to every provider.
  *
- * The limits are the strictest seen (docs: /work/shared/TOOLS-NOTES.md §3): OpenAI requires
+ * The limits are the strictest seen (OpenAI's and Gemini's function-name rules): OpenAI requires
  * `^[a-zA-Z0-9_-]+$` and at most 64 characters; Gemini allows the same set plus dots, also 64.
  * Codex names MCP tools the same way (`server__tool`, cut to 64 with a hash suffix).
  */

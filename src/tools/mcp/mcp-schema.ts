@@ -1,7 +1,7 @@
 /**
  * An MCP tool's `inputSchema` made acceptable as OpenAI `function.parameters`, for every provider.
  *
- * Facts (docs: /work/shared/TOOLS-NOTES.md §3):
+ * Facts (sources in parentheses):
  * - Gateways that validate strictly reject an object schema without `required` (opencode#35529),
  *   so the top level always has `properties` and `required`.
  * - Gemini's OpenAI-compatible endpoint rejects `$schema`, `additionalProperties`,
