@@ -17,7 +17,7 @@
  * distance: a near match that is not one of these normalisations is not taken.
  */
 import { findBlocks, indentMap, indentStyle, indexLines, reindent, sameTrimEnd, sameTrimmed, type LineIndex } from './edit-lines.js';
-import { adaptPunctuation, decodeEscapes, escapesToDecode, hasUnicodePunctuation, normalisePunctuation, stripLinePrefixes } from './edit-normalise.js';
+import { adaptPunctuation, decodeEscapes, escapesToDecode, hasUnicodePunctuation, normalisePunctuation, stripEachLinePrefix, stripLinePrefixes } from './edit-normalise.js';
 
 /**
  * The result of {@link matchEdit}: the range `[start, end)` of the file to replace by
@@ -48,7 +48,7 @@ export function matchEdit(text: string, old: string, replacement: string, steps:
   if (steps.prefixes) {
     const stripped = stripLinePrefixes(old);
     if (stripped !== undefined && stripped.trim() !== '') {
-      const result = matchEdit(text, stripped, stripLinePrefixes(replacement, false) ?? replacement, { ...steps, prefixes: false });
+      const result = matchEdit(text, stripped, stripEachLinePrefix(replacement), { ...steps, prefixes: false });
       return result.ok ? withNote(result, 'the line-number prefixes of read_file were removed from old_string') : result;
     }
   }

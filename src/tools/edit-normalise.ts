@@ -37,6 +37,17 @@ export function stripLinePrefixes(text: string, consecutive = true): string | un
   return out.join('\n');
 }
 
+/**
+ * `text` with a line-number prefix taken off each line that has one: for a `new_string` whose
+ * `old_string` carried prefixes (the model may number only some of its new lines).
+ */
+export function stripEachLinePrefix(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.replace(LINE_PREFIX, ''))
+    .join('\n');
+}
+
 /** The escapes a model writes twice: a backslash and `n`, `t` or `"` standing for the character. */
 const ESCAPES = [
   { literal: '\\n', char: '\n' },

@@ -74,6 +74,10 @@ describe('edit cascade: trailing whitespace, line numbers, escapes, punctuation'
     expect(result.note).toBe('the line-number prefixes of read_file were removed from old_string');
   });
 
+  it('takes the prefixes off the new lines that have them when the model numbered only some', () => {
+    expect(applied('one\ntwo\nthree\n', '2\ttwo\n3\tthree', '2\ttwo\nadded\n3\tthree').text).toBe('one\ntwo\nadded\nthree\n');
+  });
+
   it('does not take numbers that do not run consecutively for prefixes (TSV data)', () => {
     expect(matchEdit('id\tname\n1\tann\n', '1\tbob\n7\tcid', 'x')).toEqual({ ok: false, reason: 'not_found' });
   });
