@@ -49,7 +49,7 @@ export function matchEdit(text: string, old: string, replacement: string, steps:
     const stripped = stripLinePrefixes(old);
     if (stripped !== undefined && stripped.trim() !== '') {
       const result = matchEdit(text, stripped, stripEachLinePrefix(replacement), { ...steps, prefixes: false });
-      return result.ok ? withNote(result, 'the line-number prefixes of read_file were removed from old_string') : result;
+      return result.ok ? withNote(result, 'the line-number prefixes of read_file were removed from old_string') : withHow(result, 'without its line-number prefixes');
     }
   }
   const byLines = lineMatch(text, old, replacement);
@@ -58,7 +58,7 @@ export function matchEdit(text: string, old: string, replacement: string, steps:
     const which = escapesToDecode(old, text);
     if (which.length > 0) {
       const result = matchEdit(text, decodeEscapes(old, which), decodeEscapes(replacement, which), { prefixes: false, escapes: false });
-      return result.ok ? withNote(result, `${which.join(', ')} in old_string and new_string were read as the characters they stand for`) : result;
+      return result.ok ? withNote(result, `${which.join(', ')} in old_string and new_string were read as the characters they stand for`) : withHow(result, `with ${which.join(', ')} read as the characters they stand for`);
     }
   }
   return punctuationMatch(text, old, replacement);
@@ -72,8 +72,8 @@ function exactMatch(text: string, old: string, replacement: string): EditMatch |
     at = text.indexOf(old);
   }
   if (at === -1) return undefined;
-  const next = text.indexOf(old, at + 1);
-  if (next !== -1) return { ok: false, reason: 'ambiguous', how: 'exactly', lines: [lineOf(text, at), lineOf(text, next)] };
+  const places = startsOf(text, old);
+  if (places.length > 1) return { ok: false, reason: 'ambiguous', how: 'exactly', lines: places.map((i) => lineOf(text, i)) };
   return { ok: true, start: at, end: at + old.length, replacement };
 }
 
@@ -121,8 +121,8 @@ function punctuationMatch(text: string, old: string, replacement: string): EditM
   const needle = normalisePunctuation(old);
   const at = haystack.indexOf(needle);
   if (at === -1) return NOT_FOUND;
-  const next = haystack.indexOf(needle, at + 1);
-  if (next !== -1) return { ok: false, reason: 'ambiguous', how: 'once Unicode quotes, dashes and spaces are read as ASCII', lines: [lineOf(text, at), lineOf(text, next)] };
+  const places = startsOf(haystack, needle);
+  if (places.length > 1) return { ok: false, reason: 'ambiguous', how: 'once Unicode quotes, dashes and spaces are read as ASCII', lines: places.map((i) => lineOf(text, i)) };
   const matched = text.slice(at, at + old.length);
   return { ok: true, start: at, end: at + old.length, replacement: adaptPunctuation(old, matched, replacement), note: `old_string matched at line ${lineOf(text, at)} once Unicode quotes, dashes and spaces were read as ASCII` };
 }
@@ -138,11 +138,24 @@ function toCrlf(s: string): string {
   return s.replace(/\r?\n/g, '\r\n');
 }
 
+/** Where `needle` starts in `text` (overlapping places too), at most 11 of them. */
+function startsOf(text: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let at = text.indexOf(needle); at !== -1 && found.length <= 10; at = text.indexOf(needle, at + 1)) found.push(at);
+  return found;
+}
+
 /** The 1-based line at index `at`. */
 function lineOf(text: string, at: number): number {
   let line = 1;
   for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) line++;
   return line;
+}
+
+/** An ambiguous result of a nested cascade, saying which normalisation came first. */
+function withHow(result: EditMatch, first: string): EditMatch {
+  if (result.ok || result.reason !== 'ambiguous') return result;
+  return { ...result, how: result.how === 'exactly' ? first : `${first} and ${result.how}` };
 }
 
 function withNote(result: EditMatch & { ok: true }, what: string): EditMatch {

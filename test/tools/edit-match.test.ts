@@ -78,6 +78,10 @@ describe('edit cascade: trailing whitespace, line numbers, escapes, punctuation'
     expect(applied('one\ntwo\nthree\n', '2\ttwo\n3\tthree', '2\ttwo\nadded\n3\tthree').text).toBe('one\ntwo\nadded\nthree\n');
   });
 
+  it('names the candidates when the text without its prefixes is in the file twice', () => {
+    expect(applyEdit('x = 1\ny = 2\nx = 1\ny = 2\n', '1\tx = 1\n2\ty = 2', 'z', false, 'f')).toEqual({ ok: false, error: 'old_string was not found exactly in f; without its line-number prefixes it matches 2 places (lines 1, 3). Copy the exact text from one of them with a few more surrounding lines to make it unique.' });
+  });
+
   it('does not take numbers that do not run consecutively for prefixes (TSV data)', () => {
     expect(matchEdit('id\tname\n1\tann\n', '1\tbob\n7\tcid', 'x')).toEqual({ ok: false, reason: 'not_found' });
   });
