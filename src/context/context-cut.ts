@@ -21,13 +21,15 @@ export interface CutInfo {
 /** Writes the note line of a cut. */
 export type CutNote = (info: CutInfo) => string;
 
-const lines = (n: number) => `${grouped(n)} ${n === 1 ? 'line' : 'lines'}`;
+/** `1 line`, `1,200 lines`. */
+export const linesWord = (n: number) => `${grouped(n)} ${n === 1 ? 'line' : 'lines'}`;
+const lines = linesWord;
 
 /** The note for a text with no better advice: `[... 120 lines left out to fit the context window ...]`. */
 export const plainNote: CutNote = ({ omitted }) => `[... ${lines(omitted)} left out to fit the context window ...]`;
 
 /** The line number a `read_file` line (`"42\ttext"`) starts with, if it has one. */
-function fileLine(text: string): number | undefined {
+export function fileLine(text: string): number | undefined {
   const match = /^(\d+)\t/.exec(text);
   return match ? Number(match[1]) : undefined;
 }
