@@ -9,6 +9,7 @@
  * listed and no `strict` (several providers reject or ignore it). Descriptions are kept short:
  * small local models read them on every request.
  */
+import type { CutNote } from '../context/context-cut.js';
 import { editFileTool } from './builtin/edit-file.js';
 import { fetchUrlTool } from './builtin/fetch-url.js';
 import { listDirectoryTool } from './builtin/list-directory.js';
@@ -94,6 +95,11 @@ export function builtinChatTools(names: readonly BuiltinToolName[] = BUILTIN_TOO
  */
 export function readOnlyToolNames(): BuiltinToolName[] {
   return BUILTIN_TOOLS.filter((t) => t.permission === 'reads' || t.permission === 'fetches').map((t) => t.name);
+}
+
+/** The note a cut result of the built-in tool `name` carries (its module's `cutNote`), or undefined. */
+export function builtinCutNote(name: string): CutNote | undefined {
+  return byName.get(name)?.cutNote;
 }
 
 /**
