@@ -1,7 +1,7 @@
 /**
  * The raw `function.arguments` text of a tool call read as JSON, tolerant of what weak models
  * send, and quoted back (bounded) in the error a model is given. Shared by the built-in tools'
- * checks (`arguments.ts`) and MCP tool calls (`mcp/mcp-arguments.ts`). Pure.
+ * check (`check-arguments.ts`, its parse step) and MCP tool calls (`mcp/mcp-arguments.ts`). Pure.
  */
 
 /** How many characters of the model's raw arguments are quoted back in an error: 200. */
