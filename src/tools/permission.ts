@@ -7,7 +7,8 @@
  *
  * Sources: ACP permission requests https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission
  * (`PermissionOptionKind`: allow_once, allow_always, reject_once, reject_always); Open Design
- * picks an allow option automatically and kills an agent that offers none (`../shared/ACP-NOTES.md`).
+ * picks an allow option automatically and kills an agent that offers none (its daemon's
+ * `apps/daemon/src/acp.ts`).
  */
 import type { PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk/unstable';
 import type { AnyBuiltinTool, PermissionClass } from './builtin/tool-module.js';
