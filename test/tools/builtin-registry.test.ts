@@ -7,11 +7,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { defaultSystemPrompt } from '../../src/context/system-prompt.js';
 import { PERMISSION_CLASSES } from '../../src/tools/builtin/tool-module.js';
 import { checkArguments } from '../../src/tools/check-arguments.js';
-import { BUILTIN_TOOLS, presentToolCall, toChatTool } from '../../src/tools/definitions.js';
+import { BUILTIN_TOOLS, builtinChatTools, presentToolCall, toChatTool } from '../../src/tools/definitions.js';
 import { toFunctionParameters } from '../../src/tools/mcp/mcp-schema.js';
-import { PLAN_TOOL_NAME } from '../../src/tools/plan-tool.js';
+import { PLAN_CHAT_TOOL, PLAN_TOOL_NAME } from '../../src/tools/plan-tool.js';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'];
@@ -70,6 +71,13 @@ describe.each(BUILTIN_TOOLS.map((tool) => [tool.name, tool] as const))('built-in
 });
 
 describe('the registry', () => {
+  it('keeps the system prompt plus the tool definitions at or under 1,200 tokens (the bench\'s estimate: characters / 4)', () => {
+    // As the bench's first request: a temporary cwd, every tool offered, the plan tool included.
+    const tools = [...builtinChatTools(), PLAN_CHAT_TOOL];
+    const system = defaultSystemPrompt({ cwd: '/tmp/openai-acp-bench-AbCdEf', platform: 'linux', date: '2026-11-26', tools: tools.map((t) => t.function.name), mode: 'ask' });
+    expect(Math.ceil((system.length + JSON.stringify(tools).length) / 4)).toBeLessThanOrEqual(1_200);
+  });
+
   it('holds each name once, apart from the plan tool', () => {
     const names = BUILTIN_TOOLS.map((tool) => tool.name);
     expect(new Set(names).size).toBe(names.length);
