@@ -21,17 +21,18 @@ export type CheckedArguments = { ok: true; args: Record<string, unknown>; notes:
 export function checkArguments(tool: AnyBuiltinTool, raw: string | unknown): CheckedArguments {
   const text = typeof raw === 'string' ? raw : undefined;
   const sent = () => echo(text ?? safeJson(raw));
+  const notes: string[] = [];
   // 1. parse
   let value = raw;
   if (text !== undefined) {
     const decoded = decodeArguments(text);
     if (!decoded.ok) return { ok: false, error: `${tool.name}: the arguments are not valid JSON (${decoded.reason}). ${signature(tool)}. You sent: ${sent()}` };
     value = decoded.value;
+    notes.push(...(decoded.notes ?? []));
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, error: `${tool.name}: the arguments must be a JSON object. ${signature(tool)}. You sent: ${sent()}` };
   }
-  const notes: string[] = [];
   const schema = jsonSchemaOf(tool);
   // 2. aliases, 3. coercion
   const input = coerceBySchema(renameAliases(value as Record<string, unknown>, tool.aliases, notes), schema);

@@ -7,8 +7,11 @@
 /** How many characters of the model's raw arguments are quoted back in an error: 200. */
 export const ECHO_LIMIT = 200;
 
-/** The decoded value, or the JSON parser's message. */
-export type DecodedArguments = { ok: true; value: unknown } | { ok: false; reason: string };
+/**
+ * The decoded value (with `notes` for the model on anything changed to read it, e.g. a repair),
+ * or the JSON parser's message.
+ */
+export type DecodedArguments = { ok: true; value: unknown; notes?: string[] } | { ok: false; reason: string };
 
 /**
  * Parses `raw`: empty or whitespace means `{}` (a call without parameters); an object encoded
