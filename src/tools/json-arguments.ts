@@ -1,14 +1,17 @@
 /**
  * The raw `function.arguments` text of a tool call read as JSON, tolerant of what weak models
  * send, and quoted back (bounded) in the error a model is given. Shared by the built-in tools'
- * checks (`arguments.ts`) and MCP tool calls (`mcp/mcp-arguments.ts`). Pure.
+ * check (`check-arguments.ts`, its parse step) and MCP tool calls (`mcp/mcp-arguments.ts`). Pure.
  */
 
 /** How many characters of the model's raw arguments are quoted back in an error: 200. */
 export const ECHO_LIMIT = 200;
 
-/** The decoded value, or the JSON parser's message. */
-export type DecodedArguments = { ok: true; value: unknown } | { ok: false; reason: string };
+/**
+ * The decoded value (with `notes` for the model on anything changed to read it, e.g. a repair),
+ * or the JSON parser's message.
+ */
+export type DecodedArguments = { ok: true; value: unknown; notes?: string[] } | { ok: false; reason: string };
 
 /**
  * Parses `raw`: empty or whitespace means `{}` (a call without parameters); an object encoded

@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { parseToolArguments, signature, validateToolArguments } from '../../src/tools/arguments.js';
+import { checkArguments, coerceBySchema, renameAliases, signature, unknownToolError, type CheckedArguments } from '../../src/tools/check-arguments.js';
+import { builtinTool, BUILTIN_TOOLS, type BuiltinToolName } from '../../src/tools/definitions.js';
 
-function error(result: ReturnType<typeof parseToolArguments>): string {
+/** The check as the runner makes it for a call of `name` with the raw `arguments` text. */
+const check = (name: BuiltinToolName, raw: unknown) => checkArguments(builtinTool(name), raw);
+/** Only what matters to the tool: the checked arguments (notes are tested apart). */
+const parseToolArguments = (name: BuiltinToolName, raw: string) => {
+  const result = check(name, raw);
+  return result.ok ? { ok: true as const, args: result.args } : result;
+};
+
+function error(result: CheckedArguments | { ok: false; error: string } | { ok: true; args: unknown }): string {
   if (result.ok) throw new Error(`expected an error, got ${JSON.stringify(result.args)}`);
   return result.error;
 }
 
-describe('parseToolArguments', () => {
+describe('checkArguments', () => {
   it('accepts well-formed arguments and drops unknown properties', () => {
     expect(parseToolArguments('read_file', '{"path":"a.ts","offset":3,"limit":10,"extra":1}')).toEqual({ ok: true, args: { path: 'a.ts', offset: 3, limit: 10 } });
     expect(parseToolArguments('edit_file', '{"path":"a","old_string":"x","new_string":"","replace_all":true}')).toEqual({
@@ -57,19 +66,47 @@ describe('parseToolArguments', () => {
     expect(message).toMatch(/more characters\)$/);
   });
 
+  it('notes the unknown parameters it ignored', () => {
+    expect(check('read_file', '{"path":"a.ts","extra":1}')).toEqual({ ok: true, args: { path: 'a.ts' }, notes: ['the unknown parameter "extra" was ignored'] });
+    expect(check('read_file', '{"path":"a.ts","toString":1}')).toMatchObject({ notes: ['the unknown parameter "toString" was ignored'] });
+    expect(check('read_file', '{"path":"a.ts"}')).toEqual({ ok: true, args: { path: 'a.ts' }, notes: [] });
+  });
+
+  it('refuses a number too large to be exact, and a boolean where text is not true or false', () => {
+    expect(error(parseToolArguments('read_file', '{"path":"a","limit":"99999999999999999999"}'))).toContain('"limit" must be an integer ≥ 1');
+    expect(error(parseToolArguments('edit_file', '{"path":"a","old_string":"x","new_string":"y","replace_all":2}'))).toContain('"replace_all" must be true or false');
+  });
+
   it('lists the available tools for an unknown name', () => {
-    expect(error(parseToolArguments('Read', '{}'))).toBe('There is no tool named "Read". Available tools: read_file, write_file, edit_file, list_directory, search_files, run_command, fetch_url.');
-    expect(error(parseToolArguments('nope', '{}', ['read_file', 'mcp__x']))).toContain('Available tools: read_file, mcp__x.');
+    expect(unknownToolError('Read', BUILTIN_TOOLS.map((t) => t.name))).toBe('There is no tool named "Read". Available tools: read_file, write_file, edit_file, list_directory, search_files, run_command, fetch_url.');
+    expect(unknownToolError('nope', ['read_file', 'mcp__x'])).toContain('Available tools: read_file, mcp__x.');
   });
 });
 
-describe('validateToolArguments and signature', () => {
-  it('checks parsed values', () => {
-    expect(validateToolArguments('run_command', { command: 'ls' })).toEqual({ ok: true, args: { command: 'ls' } });
-    expect(validateToolArguments('run_command', null).ok).toBe(false);
+describe('the steps of the check', () => {
+  it('checks parsed values as well as text', () => {
+    expect(check('run_command', { command: 'ls' })).toEqual({ ok: true, args: { command: 'ls' }, notes: [] });
+    expect(check('run_command', null).ok).toBe(false);
+    expect(error(check('run_command', [1]))).toContain('You sent: [1]');
   });
+
+  it('renames an alias only when the field itself is absent, and notes it', () => {
+    const notes: string[] = [];
+    expect(renameAliases({ file_path: 'a' }, { file_path: 'path' }, notes)).toEqual({ path: 'a' });
+    expect(notes).toEqual(['"file_path" was read as "path"']);
+    expect(renameAliases({ file_path: 'a', path: 'b' }, { file_path: 'path' }, [])).toEqual({ file_path: 'a', path: 'b' });
+    const tool = { ...builtinTool('read_file'), aliases: { file_path: 'path' } };
+    expect(checkArguments(tool, '{"file_path":"x.ts"}')).toEqual({ ok: true, args: { path: 'x.ts' }, notes: ['"file_path" was read as "path"'] });
+  });
+
+  it('coerces by the declared type only, leaving other values to the validation', () => {
+    const schema = { properties: { n: { type: 'integer' }, b: { type: 'boolean' }, s: { type: 'string' } }, required: [] };
+    expect(coerceBySchema({ n: ' 7 ', b: 'False', s: 3, other: '4', gone: null }, schema)).toEqual({ n: 7, b: false, s: '3', other: '4' });
+    expect(coerceBySchema({ n: '7a', b: 'yes', s: {} }, schema)).toEqual({ n: '7a', b: 'yes', s: {} });
+  });
+
   it('writes signatures', () => {
-    expect(signature('list_directory')).toBe('list_directory needs no arguments; optional: "path" (string)');
-    expect(signature('write_file')).toBe('write_file needs "path" (string), "content" (string)');
+    expect(signature(builtinTool('list_directory'))).toBe('list_directory needs no arguments; optional: "path" (string)');
+    expect(signature(builtinTool('write_file'))).toBe('write_file needs "path" (string), "content" (string)');
   });
 });
