@@ -21,36 +21,25 @@ export interface CutInfo {
 /** Writes the note line of a cut. */
 export type CutNote = (info: CutInfo) => string;
 
-const lines = (n: number) => `${grouped(n)} ${n === 1 ? 'line' : 'lines'}`;
+/** `1 line`, `1,200 lines`. */
+export const linesWord = (n: number) => `${grouped(n)} ${n === 1 ? 'line' : 'lines'}`;
+const lines = linesWord;
 
 /** The note for a text with no better advice: `[... 120 lines left out to fit the context window ...]`. */
 export const plainNote: CutNote = ({ omitted }) => `[... ${lines(omitted)} left out to fit the context window ...]`;
 
 /** The line number a `read_file` line (`"42\ttext"`) starts with, if it has one. */
-function fileLine(text: string): number | undefined {
+export function fileLine(text: string): number | undefined {
   const match = /^(\d+)\t/.exec(text);
   return match ? Number(match[1]) : undefined;
 }
 
 /**
- * The note of a cut tool result, saying how to get the rest: `read_file` with the `offset` and
- * `limit` of the lines left out; a narrower `search_files`; `run_command` output filtered; any
- * other tool, a narrower call.
+ * The note of a cut tool result, saying how to get the rest: the tool's own note (its module's
+ * `cutNote`: `read_file` gives the `offset` and `limit` of the lines left out), else a narrower call.
  */
-export function toolResultNote(toolName: string | undefined): CutNote {
-  return (info) => {
-    if (toolName === 'read_file') {
-      const from = fileLine(info.firstText);
-      const to = fileLine(info.lastText);
-      if (from !== undefined && to !== undefined && to >= from) {
-        return `[... lines ${grouped(from)}–${grouped(to)} left out to fit the context window; read_file with offset ${from} and limit ${to - from + 1} shows them, or a smaller limit to page ...]`;
-      }
-      return `[... ${lines(info.omitted)} left out to fit the context window; read_file with offset and limit shows them ...]`;
-    }
-    if (toolName === 'search_files') return `[... ${lines(info.omitted)} of matches left out to fit the context window; search with a narrower pattern, path or glob ...]`;
-    if (toolName === 'run_command') return `[... ${lines(info.omitted)} of output left out to fit the context window; run the command again with its output filtered (grep, head, tail) ...]`;
-    return `[... ${lines(info.omitted)} left out to fit the context window; ask for less at a time ...]`;
-  };
+export function toolResultNote(own: CutNote | undefined): CutNote {
+  return own ?? ((info) => `[... ${lines(info.omitted)} left out to fit the context window; ask for less at a time ...]`);
 }
 
 /**

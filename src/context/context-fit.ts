@@ -21,7 +21,7 @@
  * as fractions of the real window instead of its fixed 40,000 / 32,000 tokens.
  */
 import type { ChatMessage, ChatToolCall } from '../openai/openai-types.js';
-import { cutText, cutUserMessage, IMAGES_STUB, plainNote, resultStub, shortenedCall, toolResultNote } from './context-cut.js';
+import { cutText, cutUserMessage, IMAGES_STUB, plainNote, resultStub, shortenedCall, toolResultNote, type CutNote } from './context-cut.js';
 import { calibrationFactor, estimateMessageTokens, estimateToolTokens, positive, promptBudget, REPLY_PRIMING_TOKENS, type Calibration } from './token-estimate.js';
 
 /** Most of the budget one tool result may take: a quarter. */
@@ -57,7 +57,12 @@ export interface ContextFitInput {
   calibration?: Calibration | undefined;
   /** Tool results (oldest first, over turns then steps) already replaced by stubs. @defaultValue 0 */
   stubbed?: number | undefined;
+  /** The note a cut result of the tool `name` carries, saying how to get the rest; undefined: a generic note. */
+  cutNotes?: CutNotes | undefined;
 }
+
+/** The cut note of a tool by its name (the tool's own, from its module), or undefined. */
+export type CutNotes = (toolName: string) => CutNote | undefined;
 
 /** The planned request. */
 export interface ContextFit {
@@ -123,8 +128,8 @@ export function fitContext(input: ContextFitInput): ContextFit {
 
   // Copies of turns and steps with every tool result cut to its share.
   const calls = new Map<string, ChatToolCall>();
-  const turns = input.turns.map((turn) => capped(turn, share, calls));
-  const stepLists = steps.map((step) => capped(step, share, calls));
+  const turns = input.turns.map((turn) => capped(turn, share, calls, input.cutNotes));
+  const stepLists = steps.map((step) => capped(step, share, calls, input.cutNotes));
   // The slots that may be stubbed: every tool result and tool image message but the current step's.
   const slots: Slot[] = [];
   for (const list of turns) list.forEach((m, index) => m.role === 'tool' && slots.push({ list, index }));
@@ -157,7 +162,7 @@ export function fitContext(input: ContextFitInput): ContextFit {
   const current = stepLists.at(-1);
   if (raw > rawBudget && current) {
     const others = raw - sum(current);
-    raw = others + shareCurrent(current, rawBudget - others, calls);
+    raw = others + shareCurrent(current, rawBudget - others, calls, input.cutNotes);
   }
   const messages = assemble(fixed.system, turns.slice(droppedTurns), fixed.task, stepLists.slice(droppedSteps));
   return { messages, stubbed, droppedTurns, droppedSteps, compact, taskCut: fixed.taskCut, fits: raw <= rawBudget, estimatedTokens: Math.ceil(raw * factor), rawEstimatedTokens: raw, budget };
@@ -192,11 +197,11 @@ function minimumWindow(input: ContextFitInput, toolTokens: number, factor: numbe
 }
 
 /** A copy of `list` with each tool result cut to `share` tokens; records the calls by id. */
-function capped(list: readonly ChatMessage[], share: number, calls: Map<string, ChatToolCall>): ChatMessage[] {
+function capped(list: readonly ChatMessage[], share: number, calls: Map<string, ChatToolCall>, notes: CutNotes | undefined): ChatMessage[] {
   return list.map((m) => {
     if (m.role === 'assistant') for (const call of m.tool_calls ?? []) calls.set(call.id, call);
     if (m.role !== 'tool') return m;
-    const content = cutText(m.content, share, toolResultNote(calls.get(m.tool_call_id)?.function.name));
+    const content = cutText(m.content, share, toolResultNote(noteOf(calls.get(m.tool_call_id), notes)));
     return content === m.content ? m : { ...m, content };
   });
 }
@@ -209,12 +214,17 @@ function shortenCallOf(list: ChatMessage[], id: string): void {
   list[at] = { ...message, tool_calls: message.tool_calls.map((call) => (call.id === id ? shortenedCall(call) : call)) };
 }
 
+/** The cut note of the tool a call named. */
+function noteOf(call: ChatToolCall | undefined, notes: CutNotes | undefined): CutNote | undefined {
+  return call && notes ? notes(call.function.name) : undefined;
+}
+
 /**
  * Cuts the current step's tool results so that the step takes at most `room` tokens: each result
  * gets an equal share of what its assistant message leaves, a result under its share giving the
  * rest to the others. Returns the step's new size (over `room` when its other messages are).
  */
-function shareCurrent(step: ChatMessage[], room: number, calls: Map<string, ChatToolCall>): number {
+function shareCurrent(step: ChatMessage[], room: number, calls: Map<string, ChatToolCall>, notes: CutNotes | undefined): number {
   const results = step.map((m, i) => ({ m, i })).filter(({ m }) => m.role === 'tool');
   let left = room - sum(step.filter((m) => m.role !== 'tool'));
   const order = [...results].sort((a, b) => estimateMessageTokens(a.m) - estimateMessageTokens(b.m));
@@ -222,7 +232,7 @@ function shareCurrent(step: ChatMessage[], room: number, calls: Map<string, Chat
     const each = Math.max(0, Math.floor(left / (order.length - k)));
     const tool = m as Extract<ChatMessage, { role: 'tool' }>;
     const allowance = Math.max(0, each - (estimateMessageTokens(tool) - estimateMessageTokens({ ...tool, content: '' })) - 2);
-    const content = cutText(tool.content, allowance, toolResultNote(calls.get(tool.tool_call_id)?.function.name));
+    const content = cutText(tool.content, allowance, toolResultNote(noteOf(calls.get(tool.tool_call_id), notes)));
     step[i] = { ...tool, content };
     left -= estimateMessageTokens(step[i]!);
   });

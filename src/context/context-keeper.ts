@@ -9,7 +9,7 @@
  */
 import type { ChatMessage } from '../openai/openai-types.js';
 import { compactionMessages, compactionNotice, stepsDigest, trimmingNotice } from './compaction.js';
-import { fitContext, type ContextFit } from './context-fit.js';
+import { fitContext, type ContextFit, type CutNotes } from './context-fit.js';
 import { answerRoom, calibrationFactor, grouped, positive, type Calibration } from './token-estimate.js';
 
 /** Retries after answers saying the prompt was over the window, per turn. */
@@ -37,6 +37,8 @@ export interface ContextSources {
   stubbed?: number | undefined;
   /** How to give this server a larger window (a clause of the provider profile), for the words that end a turn. */
   windowFix?: string | undefined;
+  /** The note a cut result of a tool carries, by tool name (see `fitContext`). */
+  cutNotes?: CutNotes | undefined;
 }
 
 /** What the context state is when the turn ends: persisted so the next turn starts from it. */
@@ -155,6 +157,7 @@ export class ContextKeeper {
       maxTokens: this.sources.maxTokens,
       calibration: this.calibration,
       stubbed: this.stubbed,
+      cutNotes: this.sources.cutNotes,
     });
   }
 }

@@ -19,6 +19,7 @@ import { LoopGuard } from '../context/loop-guard.js';
 import { respellToolCallIds, uniqueToolCallIds } from '../context/tool-call-ids.js';
 import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../context/tool-messages.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
+import { builtinCutNote } from '../tools/definitions.js';
 import { agentText } from './to-acp.js';
 import { describeContextOverflow } from '../openai/user-errors.js';
 import { runToolCall, type ToolCallDeps } from './tool-call-runner.js';
@@ -76,7 +77,8 @@ const NOT_RUN = 'Not run: the user cancelled the turn.';
 export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutcome> {
   const { signal, send, logger } = input;
   const guard = new LoopGuard(input.maxSteps);
-  const keeper = new ContextKeeper(input.context);
+  // A cut tool result says how to get the rest in its tool's own words.
+  const keeper = new ContextKeeper({ cutNotes: builtinCutNote, ...input.context });
   const steps: StepRecord[] = [];
   const taken = input.takenIds ?? new Set<string>();
   let usage: Usage | undefined;

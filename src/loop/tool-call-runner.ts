@@ -4,30 +4,32 @@
  * `in_progress` while it runs (a client terminal embedded as soon as it exists), then `completed`
  * or `failed` with its content; a client terminal is released only after that last update.
  *
+ * Arguments are checked once (`tools/check-arguments.ts`), the permission decided by
+ * `tools/permission.ts`, the updates built by `tools/to-update.ts`; this file sends and runs.
+ *
  * Sources: ACP tool calls https://agentclientprotocol.com/protocol/v1/tool-calls and terminals
  * https://agentclientprotocol.com/protocol/v1/terminals (release a terminal after the update that
- * embeds it; only the spec's permission option kinds).
+ * embeds it).
  */
-import type { AgentContext, PlanEntry, RequestPermissionResponse, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk/unstable';
+import type { AgentContext, PlanEntry, RequestPermissionResponse, ToolCallContent, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';
 import type { ToolCallResult } from '../openai/turn-accumulator.js';
 import type { ToolResultRecord } from '../sessions/session-records.js';
-import { parseToolArguments } from '../tools/arguments.js';
-import { cutOffMessage } from '../tools/repair-arguments.js';
+import type { AnyBuiltinTool } from '../tools/builtin/tool-module.js';
 import { executeBuiltin } from '../tools/builtin-tools.js';
-import { previewOldText } from '../tools/file-tools.js';
+import { checkArguments, unknownToolError, type CheckedArguments } from '../tools/check-arguments.js';
+import { cutOffMessage } from '../tools/repair-arguments.js';
 import { raceAbort } from '../tools/client-backend.js';
-import { builtinTool, isBuiltinToolName } from '../tools/definitions.js';
+import { findBuiltinTool, presentToolCall } from '../tools/definitions.js';
 import { parseMcpArguments } from '../tools/mcp/mcp-arguments.js';
 import type { McpServers } from '../tools/mcp/mcp-servers.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import type { FetchLimits } from '../tools/fetch/fetch-url.js';
 import { capForModel } from '../tools/output-cap.js';
-import { alwaysScope, decidePermission, permissionKey, permissionOptions, readPermissionOutcome, type PermissionSubject, type SessionMode } from '../tools/permission.js';
-import { presentToolCall, textContent as text } from '../tools/present.js';
-import { outcomeToUpdate } from '../tools/to-update.js';
+import { builtinSubject, decidePermission, DECLINED, mcpSubject, permissionOptions, readPermissionOutcome, refusal, type PermissionSubject, type SessionMode } from '../tools/permission.js';
+import { textContent as text } from '../tools/present.js';
+import { announceUpdate, finalUpdate, progressUpdate, type ToolCallAnnouncement } from '../tools/to-update.js';
 import type { ToolBackend, ToolOutcome, ToolPresentation, WorkspaceRoots } from '../tools/tool-types.js';
-import { isWithin, resolveToolPath } from '../tools/workspace.js';
 import { parsePlanArguments, PLAN_TOOL_NAME } from '../tools/plan-tool.js';
 import { resolveToolName } from '../tools/tool-name-resolve.js';
 import { PLAN_PRESENTATION, runPlanCall, type PlanHooks } from './plan-mode.js';
@@ -56,9 +58,6 @@ export interface ToolCallDeps {
   signal: AbortSignal;
 }
 
-/** Said to the model when the user declines a call. */
-export const DECLINED = 'The user declined this tool call, so it was not run. Do not try it again unless the user asks; continue without it, or ask the user how to proceed.';
-
 /** Said to the model for a call cancelled while it waited for permission or ran. */
 export const CANCELLED = 'Cancelled by the user before it finished; anything it did may be partly done.';
 
@@ -86,14 +85,17 @@ export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutO
   const call = resolved ? { ...sent, name: resolved.name } : sent;
   const mcpTool = deps.mcp?.tools.get(call.name);
   const plan = deps.plan && call.name === PLAN_TOOL_NAME ? deps.plan : undefined;
-  // The built-in checks know only the built-in names: MCP tools take any JSON object.
-  const parsed = plan
-    ? cutOff ? { ok: false as const, error: cutOffMessage(call.name) } : planArguments(call.arguments)
-    : mcpTool ? parseMcpArguments(call.name, call.arguments, cutOff) : parseToolArguments(call.name, call.arguments, deps.offered, cutOff);
-  // One line for the model on what was read differently from what it sent.
-  const notes = [resolved && resolved.how !== 'exact' ? `the tool is named "${resolved.name}"` : '', parsed.ok && 'note' in parsed ? parsed.note ?? '' : ''].filter(Boolean);
-  const note = notes.length > 0 ? `\nNote: ${notes.join('; ')}.` : '';
-  const args = parsed.ok ? (parsed.args as Record<string, unknown>) : {};
+  const builtin = mcpTool || plan ? undefined : findBuiltinTool(call.name);
+  // Arguments are checked once: built-ins against their schema, MCP tools take any JSON object (their server checks).
+  const parsed: CheckedArguments = plan
+    ? cutOff ? { ok: false, error: cutOffMessage(call.name) } : planArguments(call.arguments)
+    : mcpTool
+      ? withNotesList(parseMcpArguments(call.name, call.arguments, cutOff))
+      : builtin
+        ? checkArguments(builtin, call.arguments, cutOff)
+        : { ok: false, error: unknownToolError(call.name, deps.offered) };
+  const args = parsed.ok ? parsed.args : {};
+  const notes = [...(resolved && resolved.how !== 'exact' ? [`the tool is named "${resolved.name}"`] : []), ...(parsed.ok ? parsed.notes : [])];
   const presentation: ToolPresentation = plan ? PLAN_PRESENTATION : mcpTool ? { title: mcpTool.title, kind: mcpTool.kind } : presentToolCall(call.name, args, deps.roots);
   const rawInput = parsed.ok ? args : call.arguments;
   const record = (status: 'completed' | 'failed', outcome: Pick<ToolOutcome, 'content' | 'forModel'>): ToolResultRecord => ({
@@ -105,11 +107,11 @@ export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutO
     rawInput,
     content: outcome.content.map(withoutTerminal(outcome.forModel)),
     ...(presentation.locations ? { locations: presentation.locations } : {}),
-    forModel: outcome.forModel === CANCELLED ? CANCELLED : outcome.forModel + note,
+    forModel: outcome.forModel,
   });
-  const announce: SessionUpdate & { sessionUpdate: 'tool_call' } = { sessionUpdate: 'tool_call', toolCallId, title: presentation.title, kind: presentation.kind, status: 'pending', rawInput };
-  if (presentation.locations) announce.locations = presentation.locations;
-  if (presentation.content) announce.content = await withOldText(call.name, args, presentation.content, deps);
+  // A tool may complete its preview from the workspace (write_file: the text it replaces) before the permission question.
+  const shown = parsed.ok && builtin?.presentFromWorkspace ? await builtin.presentFromWorkspace(args, presentation, deps) : presentation;
+  const announce = announceUpdate(toolCallId, shown, rawInput);
   // The announcement goes out with the call's next update (its `in_progress`, or its failure), in
   // one send: the checks between them are pure, so the client sees the same messages in the same order.
   let unannounced = true;
@@ -121,7 +123,7 @@ export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutO
 
   const finish = async (outcome: ToolOutcome & { release?: () => Promise<void> }) => {
     try {
-      await send([{ sessionUpdate: 'tool_call_update', ...outcomeToUpdate(toolCallId, outcome) }]);
+      await send([finalUpdate(toolCallId, outcome)]);
     } finally {
       await outcome.release?.();
     }
@@ -134,16 +136,15 @@ export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutO
 
   // Unknown tools and bad arguments go back to the model with the tool's parameters.
   if (!parsed.ok) return fail(parsed.error);
-  if (!mcpTool && !plan && !isBuiltinToolName(call.name)) return fail(`Unknown tool "${call.name}". Available tools: ${deps.offered.join(', ')}.`);
 
-  const subject = permissionSubject(call.name, args, mcpTool, deps.roots);
+  const subject: PermissionSubject = mcpTool ? mcpSubject(mcpTool) : builtin ? builtinSubject(builtin, args, deps.roots) : { permission: 'reads', key: call.name };
   const decision = decidePermission(deps.mode, deps.remembered, subject);
-  if (decision === 'reject') return fail(MODE_REFUSALS[deps.mode] ?? DECLINED);
+  if (decision === 'reject') return fail(refusal(deps.mode));
   if (decision === 'ask') {
     await send([]);
     let allowed: boolean;
     try {
-      allowed = await askPermission(announce, subject.key, deps);
+      allowed = await askPermission(announce, subject, deps);
     } catch (error) {
       if (deps.signal.aborted) return cancelled();
       throw error;
@@ -151,15 +152,15 @@ export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutO
     if (!allowed) return fail(DECLINED);
   }
 
-  await send([{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' }]);
+  await send([progressUpdate(toolCallId)]);
   try {
     const { sessionUpdate: _announced, ...toolCall } = announce;
     const outcome = plan
       ? await runPlanCall(args['entries'] as PlanEntry[], toolCall, { ...deps, plan })
       : mcpTool
         ? await runMcpTool(mcpTool, args, deps)
-        : await runBuiltin(call.name, args, toolCallId, deps);
-    return await finish(outcome);
+        : await runBuiltin(builtin!, args, toolCallId, deps);
+    return await finish(withNotes(outcome, notes));
   } catch (error) {
     if (deps.signal.aborted) return cancelled();
     deps.logger.error('tool call failed with an internal error', { tool: call.name, error: (error as Error)?.stack ?? String(error) });
@@ -167,63 +168,51 @@ export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutO
   }
 }
 
-/** A `write_file` preview diff with the text it would replace (the file is read before the permission question). */
-async function withOldText(name: string, args: Record<string, unknown>, content: ToolCallContent[], deps: ToolCallDeps): Promise<ToolCallContent[]> {
-  if (name !== 'write_file' || typeof args['path'] !== 'string' || deps.signal.aborted) return content;
-  const oldText = await previewOldText(args['path'], deps);
-  return oldText === null ? content : content.map((c) => (c.type === 'diff' ? { ...c, oldText } : c));
+/** MCP arguments in the shape of the built-in check (a repair's note kept; the server checks the rest). */
+function withNotesList(parsed: ReturnType<typeof parseMcpArguments>): CheckedArguments {
+  return parsed.ok ? { ok: true, args: parsed.args, notes: parsed.notes ?? [] } : parsed;
 }
-
-/** Why a mode refuses edits and commands, said to the model (no permission is asked). */
-const MODE_REFUSALS: Partial<Record<SessionMode, string>> = {
-  'read-only': 'The session is in read-only mode: edits and commands are not allowed. Tell the user what you would change instead.',
-  plan: 'The session is in plan mode: edits and commands are not allowed until the user approves a plan. Explore with the read and search tools, then write your plan with update_plan.',
-};
 
 /** The plan call's arguments in the shape of the other tools' checks. */
-function planArguments(raw: string): { ok: true; args: { entries: PlanEntry[] } } | { ok: false; error: string } {
+function planArguments(raw: string): CheckedArguments {
   const parsed = parsePlanArguments(raw);
-  return parsed.ok ? { ok: true, args: { entries: parsed.entries } } : parsed;
+  return parsed.ok ? { ok: true, args: { entries: parsed.entries }, notes: [] } : parsed;
 }
 
-/** What the call needs permission for. */
-function permissionSubject(name: string, args: Record<string, unknown>, mcpTool: McpToolDescriptor | undefined, roots: WorkspaceRoots): PermissionSubject {
-  if (mcpTool) return { mutates: 'execute', key: permissionKey(name, args, { server: mcpTool.server, tool: mcpTool.tool }), readOnlyHint: mcpTool.readOnly };
-  const mutates = isBuiltinToolName(name) ? builtinTool(name).mutates : false;
-  const subject: PermissionSubject = { mutates, key: permissionKey(name, args) };
-  if (mutates === 'edit' && typeof args['path'] === 'string') subject.insideCwd = isWithin(resolveToolPath(args['path'], roots), roots.cwd);
-  return subject;
+/** The outcome with what the argument check changed or ignored told to the model after the result. */
+function withNotes<T extends ToolOutcome>(outcome: T, notes: readonly string[]): T {
+  return notes.length === 0 ? outcome : { ...outcome, forModel: `${outcome.forModel}\n\n(Note: ${notes.join('; ')}.)` };
 }
 
 /**
- * Asks the user about the call `announce` describes. A client that answers with an error (or does not implement the method) counts as
- * a refusal, with one log line; a cancelled turn rejects with the signal's reason.
+ * Asks the user about the call `announce` describes, with the options {@link permissionOptions}
+ * words for the subject. A client that answers with an error (or does not implement the method)
+ * counts as a refusal, with one log line; a cancelled turn rejects with the signal's reason.
  */
-async function askPermission(announce: SessionUpdate & { sessionUpdate: 'tool_call' }, key: string, deps: ToolCallDeps): Promise<boolean> {
+async function askPermission(announce: ToolCallAnnouncement, subject: PermissionSubject, deps: ToolCallDeps): Promise<boolean> {
   // The call as announced: the same fields the client was just sent.
   const { sessionUpdate: _announced, ...toolCall } = announce;
   let answer: RequestPermissionResponse;
   try {
-    answer = await raceAbort(deps.client.request('session/request_permission', { sessionId: deps.sessionId, toolCall, options: permissionOptions(alwaysScope(key)) }), deps.signal);
+    answer = await raceAbort(deps.client.request('session/request_permission', { sessionId: deps.sessionId, toolCall, options: permissionOptions(subject.scope ?? subject.key) }), deps.signal);
   } catch (error) {
     if (deps.signal.aborted) throw deps.signal.reason;
     deps.logger.warn('the client could not ask for permission; the tool call counts as declined', { error: (error as Error)?.message ?? String(error) });
     return false;
   }
   const read = readPermissionOutcome(answer.outcome);
-  if (read.remember) await deps.remember(key, read.remember);
+  if (read.remember) await deps.remember(subject.key, read.remember);
   return read.allowed;
 }
 
-async function runBuiltin(name: string, args: Record<string, unknown>, toolCallId: string, deps: ToolCallDeps) {
-  if (!isBuiltinToolName(name)) throw new Error(`not a built-in tool: ${name}`);
-  return executeBuiltin(name, args, {
+async function runBuiltin(tool: AnyBuiltinTool, args: Record<string, unknown>, toolCallId: string, deps: ToolCallDeps) {
+  return executeBuiltin(tool, args, {
     backend: deps.backend,
     roots: deps.roots,
     signal: deps.signal,
-    // A redirect to another host goes on only where a fetch from that host would run unasked.
-    fetch: { ...deps.fetch, mayFollow: (url) => decidePermission(deps.mode, deps.remembered, { mutates: 'fetch', key: permissionKey('fetch_url', { url: url.href }) }) === 'allow' },
-    onTerminal: (terminalId) => deps.send([{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress', content: [{ type: 'terminal', terminalId }] }]),
+    fetch: deps.fetch,
+    runsUnasked: (other) => decidePermission(deps.mode, deps.remembered, builtinSubject(tool, other, deps.roots)) === 'allow',
+    onTerminal: (terminalId) => deps.send([progressUpdate(toolCallId, terminalId)]),
   });
 }
 

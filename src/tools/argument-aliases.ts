@@ -1,6 +1,7 @@
 /**
  * Parameter names as models really write them, mapped onto a tool's own, and values coerced to
- * the JSON Schema type a parameter declares. Pure; a tool's alias table is data.
+ * the JSON Schema type a parameter declares: the pure steps `tools/check-arguments.ts` runs. A
+ * tool's alias table is data in its module (`aliases`).
  *
  * Real spellings: `file_path` and `old_string`/`new_string` are Claude Code's Edit parameters,
  * `filePath`/`oldString`/`newString` opencode's, `old_str`/`new_str` Anthropic's text editor tool's
@@ -83,14 +84,3 @@ export function coerceToType(type: SchemaType, given: unknown): string | number 
       return given === 1 || given === 0 ? given === 1 : undefined;
   }
 }
-
-/** The aliases of the built-in tools' parameters, by tool. */
-export const BUILTIN_ALIASES: Readonly<Record<string, AliasTable>> = {
-  read_file: { file_path: 'path', filepath: 'path', file: 'path', filename: 'path', start_line: 'offset', line: 'offset', max_lines: 'limit', lines: 'limit' },
-  write_file: { file_path: 'path', filepath: 'path', file: 'path', filename: 'path', contents: 'content', text: 'content', file_text: 'content' },
-  edit_file: { file_path: 'path', filepath: 'path', file: 'path', filename: 'path', old_str: 'old_string', old_text: 'old_string', new_str: 'new_string', new_text: 'new_string' },
-  list_directory: { dir: 'path', directory: 'path', dir_path: 'path' },
-  search_files: { regex: 'pattern', query: 'pattern', dir: 'path', directory: 'path', include: 'glob' },
-  run_command: { cmd: 'command', workdir: 'cwd', working_directory: 'cwd' },
-  fetch_url: { uri: 'url', link: 'url' },
-};

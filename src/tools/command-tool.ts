@@ -2,12 +2,14 @@
  * `run_command` over a {@link ToolBackend}: in a client terminal (embedded in the tool call while
  * it runs) or locally (the cwd confined to the workspace).
  */
-import type { RunCommandArgs } from './arguments.js';
 import { capForModel, formatCount } from './output-cap.js';
 import { fenced, textContent } from './present.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_OUTPUT_BYTE_LIMIT, MAX_COMMAND_TIMEOUT_MS, type BuiltinContext, type BuiltinOutcome } from './tool-context.js';
 import type { CommandResult } from './tool-types.js';
 import { confine, resolveToolPath } from './workspace.js';
+
+/** `run_command` arguments once checked. */
+export interface RunCommandArgs { command: string; cwd?: string | undefined; timeout_ms?: number | undefined }
 
 /** The time limit used: the model's `timeout_ms`, else the context's default, within 1 ms … 600 s. */
 export function commandTimeout(requested: number | undefined, fallback = DEFAULT_COMMAND_TIMEOUT_MS): number {

@@ -7,13 +7,19 @@
  * style; we skip its padding to save tokens). Numbers make offset/limit paging and "line 42" talk
  * easy; the edit_file description says they are not part of the file.
  */
-import type { EditFileArgs, ReadFileArgs, WriteFileArgs } from './arguments.js';
 import { applyEdit } from './edit.js';
 import { capForModel, countLines, formatCount, readFileNote } from './output-cap.js';
 import { fenced, fileLocation, lineRange, textContent } from './present.js';
 import type { BuiltinContext, BuiltinOutcome } from './tool-context.js';
 import { ToolError } from './tool-types.js';
 import { confine, relativeForTitle, resolveToolPath } from './workspace.js';
+
+/** `read_file` arguments once checked. */
+export interface ReadFileArgs { path: string; offset?: number | undefined; limit?: number | undefined }
+/** `write_file` arguments once checked. */
+export interface WriteFileArgs { path: string; content: string }
+/** `edit_file` arguments once checked. */
+export interface EditFileArgs { path: string; old_string: string; new_string: string; replace_all?: boolean | undefined }
 
 /** Lines of `text` without their line ends (`\n` or `\r\n`); a final line end adds no empty line. */
 export function splitLines(text: string): string[] {

@@ -1,7 +1,7 @@
 /**
  * The raw `function.arguments` text of a tool call read as JSON, tolerant of what weak models
  * send, and quoted back (bounded) in the error a model is given. Shared by the built-in tools'
- * checks (`arguments.ts`) and MCP tool calls (`mcp/mcp-arguments.ts`). Pure.
+ * check (`check-arguments.ts`, its parse step) and MCP tool calls (`mcp/mcp-arguments.ts`). Pure.
  */
 import { readArgumentsText } from './repair-arguments.js';
 
@@ -9,25 +9,23 @@ import { readArgumentsText } from './repair-arguments.js';
 export const ECHO_LIMIT = 200;
 
 /**
- * The decoded value (`repaired`: the strict parser's complaint, when a repair was needed), or why
- * it could not be read (`truncated` when the call was cut off: it must not run).
+ * The decoded value (with `notes` for the model on anything changed to read it, e.g. a repair),
+ * or the JSON parser's message (`truncated` when the call was cut off: it must not run).
  */
-export type DecodedArguments = { ok: true; value: unknown; repaired?: string } | { ok: false; reason: string; truncated?: boolean };
+export type DecodedArguments = { ok: true; value: unknown; notes?: string[] } | { ok: false; reason: string; truncated?: boolean };
 
 /**
- * Parses `raw` (see `readArgumentsText`): empty or whitespace means `{}` (a call without
- * parameters); an object encoded twice (`"{\"path\": …}"`, as some models send) is decoded once
- * more; almost-JSON (single quotes, trailing commas, Python literals, fences, comments) is
- * repaired within bounds; a call cut off (`cutOff`, or text ending inside a string, array or
- * object) is refused. Any other JSON value is returned as is for the caller to check. Never throws.
+ * Parses `raw` (see `readArgumentsText` in `repair-arguments.ts`): empty or whitespace means `{}`
+ * (a call without parameters); an object encoded twice (`"{\"path\": …}"`, as some models send) is
+ * decoded once more; almost-JSON (single quotes, trailing commas, Python literals, fences,
+ * comments) is repaired within bounds, with a note; a call cut off (`cutOff`: the answer stopped at
+ * its length limit, or text ending inside a string, array or object) is refused. Any other JSON
+ * value is returned as is for the caller to check. Never throws.
  */
 export function decodeArguments(raw: string, cutOff = false): DecodedArguments {
-  return readArgumentsText(raw, cutOff);
-}
-
-/** One line telling the model its arguments were repaired, or '' when they were strict JSON. */
-export function repairNote(decoded: DecodedArguments): string {
-  return decoded.ok && decoded.repaired !== undefined ? `the arguments were not valid JSON (${decoded.repaired}) and were repaired` : '';
+  const read = readArgumentsText(raw, cutOff);
+  if (!read.ok || read.repaired === undefined) return read.ok ? { ok: true, value: read.value } : read;
+  return { ok: true, value: read.value, notes: [`the arguments were not valid JSON (${read.repaired}) and were repaired`] };
 }
 
 /** `text` cut to `limit` characters, saying how many more there were. */

@@ -1,14 +1,20 @@
 /**
- * The permission policy, pure: given the session's mode, the choices the user asked to remember
- * and one tool call, decide whether it runs, is refused, or needs `session/request_permission`;
- * and the four options offered when asking.
+ * The permission policy, pure and in one place: what a call needs permission for (its tool's
+ * permission class, the key a remembered choice is stored under), given the session's mode and the
+ * choices the user asked to remember whether it runs, is refused (and the words said to the model)
+ * or needs `session/request_permission`; the four options offered when asking, and how the
+ * answer is read. The tool-call runner only sends the request.
  *
  * Sources: ACP permission requests https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission
  * (`PermissionOptionKind`: allow_once, allow_always, reject_once, reject_always); Open Design
- * picks an allow option automatically and kills an agent that offers none (Open Design's
+ * picks an allow option automatically and kills an agent that offers none (its daemon's
  * `apps/daemon/src/acp.ts`).
  */
 import type { PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk/unstable';
+import type { AnyBuiltinTool, PermissionClass } from './builtin/tool-module.js';
+import type { WorkspaceRoots } from './tool-types.js';
+import { PLAN_TOOL_NAME } from './plan-tool.js';
+import { isWithin, resolveToolPath } from './workspace.js';
 
 /** The session modes, in the order they are offered. `ask` is the default. */
 export const SESSION_MODES = ['ask', 'accept-edits', 'plan', 'read-only', 'full-access'] as const;
@@ -24,10 +30,12 @@ export function isSessionMode(value: unknown): value is SessionMode {
 
 /** What a call needs permission for. */
 export interface PermissionSubject {
-  /** `edit` (writes files), `execute` (runs commands or MCP tools), `fetch` (`fetch_url`), or `false` (reads only). */
-  mutates: 'edit' | 'execute' | 'fetch' | false;
-  /** The key remembered choices are stored under (see {@link permissionKey}). */
+  /** The tool's permission class (MCP tools are `runs`). */
+  permission: PermissionClass;
+  /** The key remembered choices are stored under (a tool's `rememberedAs`, else its name; `mcp:<server>/<tool>`). */
   key: string;
+  /** What "always" covers, in words for the option names. @defaultValue the key */
+  scope?: string;
   /** True when every path the call writes is inside the session's cwd (edits only). */
   insideCwd?: boolean;
   /** True for MCP tools annotated `readOnlyHint: true`: they do not ask in `accept-edits`. */
@@ -38,71 +46,58 @@ export interface PermissionSubject {
 export type PermissionDecision = 'allow' | 'ask' | 'reject';
 
 /**
- * The key a remembered `allow_always` / `reject_always` is stored under: the tool name; for
- * `run_command`, `run_command:<command>` (the first word of the line, as written: path kept), or
- * `run_line:<the whole line>` for a compound line (see {@link isCompoundCommand}); for an MCP
- * tool, `mcp:<server>/<tool>`; for `fetch_url`, `fetch:<host>` (host and port of the URL, lower case).
+ * What a built-in tool call needs permission for: the tool's class, the key and words of its
+ * `rememberedAs` (default: its name), and for `edits` whether its `path` is inside the cwd.
  */
-export function permissionKey(tool: string, args: Record<string, unknown>, mcp?: { server: string; tool: string }): string {
-  if (mcp) return `mcp:${mcp.server}/${mcp.tool}`;
-  if (tool === 'fetch_url') return `fetch:${urlHost(args['url'])}`;
-  if (tool === 'run_command') {
-    const line = typeof args['command'] === 'string' ? args['command'] : '';
-    // "Always allow git" must not cover `git status && curl … | sh`: a line that chains, pipes,
-    // substitutes or redirects is remembered as that exact line only.
-    return isCompoundCommand(line) ? `run_line:${line.trim()}` : `run_command:${commandName(line)}`;
-  }
-  return tool;
+export function builtinSubject(tool: AnyBuiltinTool, args: Record<string, unknown>, roots: WorkspaceRoots): PermissionSubject {
+  const remembered = tool.rememberedAs?.(args) ?? { key: tool.name, scope: tool.name };
+  const subject: PermissionSubject = { permission: tool.permission, key: remembered.key, scope: remembered.scope };
+  if (tool.permission === 'edits' && typeof args['path'] === 'string') subject.insideCwd = isWithin(resolveToolPath(args['path'], roots), roots.cwd);
+  return subject;
 }
 
-/** The `host[:port]` of a URL argument, lower case; '' when it is not a URL. */
-function urlHost(url: unknown): string {
-  try {
-    return typeof url === 'string' ? new URL(url.trim()).host.toLowerCase() : '';
-  } catch {
-    return '';
-  }
+/** What an MCP tool call needs: `runs`, remembered per server and tool (`mcp:<server>/<tool>`), its `readOnlyHint` kept. */
+export function mcpSubject(tool: { server: string; tool: string; readOnly?: boolean | undefined }): PermissionSubject {
+  const subject: PermissionSubject = { permission: 'runs', key: `mcp:${tool.server}/${tool.tool}`, scope: `the MCP tool ${tool.server}/${tool.tool}` };
+  if (tool.readOnly !== undefined) subject.readOnlyHint = tool.readOnly;
+  return subject;
 }
 
-/**
- * Whether a shell line does more than run one command: `;`, `&`, `|`, newlines, redirections,
- * backquotes or `$(…)` anywhere (quoted or not: being cautious costs one more question).
- */
-export function isCompoundCommand(line: string): boolean {
-  return /[;&|`<>\n\r]|\$\(/.test(line);
-}
+/** Said to the model when the user declines a call. */
+export const DECLINED = 'The user declined this tool call, so it was not run. Do not try it again unless the user asks; continue without it, or ask the user how to proceed.';
 
-/**
- * The command of a shell line: its first word after leading `VAR=value` assignments, as written,
- * path included (`/usr/bin/git status` → `/usr/bin/git`: "always allow git" must not cover
- * `./git`, a program the model may have written); '' for an empty line.
- */
-export function commandName(line: string): string {
-  const words = line.trim().split(/\s+/).filter(Boolean);
-  return words.find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) ?? '';
+/** Why a mode refuses edits and commands, said to the model (no permission is asked). */
+const MODE_REFUSALS: Partial<Record<SessionMode, string>> = {
+  'read-only': 'The session is in read-only mode: edits and commands are not allowed. Tell the user what you would change instead.',
+  plan: `The session is in plan mode: edits and commands are not allowed until the user approves a plan. Explore with the read and search tools, then write your plan with ${PLAN_TOOL_NAME}.`,
+};
+
+/** What the model is told when {@link decidePermission} rejects a call in `mode`: the mode's reason, else {@link DECLINED}. */
+export function refusal(mode: SessionMode): string {
+  return MODE_REFUSALS[mode] ?? DECLINED;
 }
 
 /**
  * The decision for one call.
- * - Reads never ask.
- * - Fetches (`fetch_url`) run in `full-access` and `accept-edits`; elsewhere (`ask`, `read-only`,
+ * - `reads` never ask.
+ * - `fetches` run in `full-access` and `accept-edits`; elsewhere (`ask`, `read-only`,
  *   `plan`) a remembered choice for the host decides, else they ask.
- * - `read-only` and `plan`: anything that mutates is refused (such tools are not even offered),
+ * - `read-only` and `plan`: `edits` and `runs` are refused (such tools are not even offered),
  *   but for MCP tools marked read-only (they are offered): those ask, as in `ask`.
  * - `full-access`: nothing asks.
  * - A remembered choice for the call's key wins next (`allow` or `reject`).
  * - `accept-edits`: edits inside the cwd and MCP tools marked read-only run; the rest asks.
- * - `ask`: everything that mutates asks.
+ * - `ask`: `edits` and `runs` ask.
  */
 export function decidePermission(mode: SessionMode, remembered: Readonly<Record<string, 'allow' | 'reject'>>, subject: PermissionSubject): PermissionDecision {
-  if (subject.mutates === false) return 'allow';
+  if (subject.permission === 'reads') return 'allow';
   // Own entries only: a key such as `toString` must not find Object.prototype's function.
   const choice = Object.hasOwn(remembered, subject.key) ? remembered[subject.key] : undefined;
-  if (subject.mutates === 'fetch') return mode === 'full-access' || mode === 'accept-edits' ? 'allow' : (choice ?? 'ask');
+  if (subject.permission === 'fetches') return mode === 'full-access' || mode === 'accept-edits' ? 'allow' : (choice ?? 'ask');
   if ((mode === 'read-only' || mode === 'plan') && subject.readOnlyHint !== true) return 'reject';
   if (mode === 'full-access') return 'allow';
   if (choice === 'allow' || choice === 'reject') return choice;
-  if (mode === 'accept-edits' && ((subject.mutates === 'edit' && subject.insideCwd === true) || subject.readOnlyHint === true)) return 'allow';
+  if (mode === 'accept-edits' && ((subject.permission === 'edits' && subject.insideCwd === true) || subject.readOnlyHint === true)) return 'allow';
   return 'ask';
 }
 
@@ -148,17 +143,4 @@ export function readPermissionOutcome(outcome: RequestPermissionOutcome | undefi
       // Open Design answers `approve_for_session` whatever was offered.
       return /^(allow|approve)/i.test(outcome.optionId) ? { allowed: true } : { allowed: false };
   }
-}
-
-/** What "always" covers for a key, in words for the option names. */
-export function alwaysScope(key: string): string {
-  if (key.startsWith('run_command:')) {
-    const name = key.slice('run_command:'.length);
-    return name ? `"${name}" commands` : 'commands';
-  }
-  if (key.startsWith('run_line:')) return 'this exact command line';
-  if (key.startsWith('mcp:')) return `the MCP tool ${key.slice(4)}`;
-  if (key.startsWith('fetch:')) return `fetches from ${key.slice('fetch:'.length) || 'this host'}`;
-  if (key === 'write_file' || key === 'edit_file') return `${key === 'write_file' ? 'file writes' : 'file edits'}`;
-  return key;
 }

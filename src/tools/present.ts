@@ -1,91 +1,37 @@
 /**
- * How a built-in tool call is shown before it runs (the `tool_call` fields), and the small content
- * builders the tools share. Pure: nothing here touches the disk.
- * Titles follow Claude Code's ACP agent (`src/tools.ts`): `Read src/a.ts (lines 10–20)`, the
- * command line for commands.
+ * The small builders the built-in tools' presentations and results share: argument values read
+ * leniently for a title, line ranges, shortened text, content blocks. Pure: nothing here touches
+ * the disk. Titles follow Claude Code's ACP agent (`src/tools.ts`): `Read src/a.ts (lines 10–20)`,
+ * the command line for commands.
  */
 import type { ToolCallContent, ToolCallLocation } from '@agentclientprotocol/sdk/unstable';
-import { builtinTool, isBuiltinToolName } from './definitions.js';
-import type { BuiltinToolName, ToolPresentation, WorkspaceRoots } from './tool-types.js';
+import type { WorkspaceRoots } from './tool-types.js';
 import { relativeForTitle, resolveToolPath } from './workspace.js';
 
 /** Longest command shown as a title, in characters: 80. */
 export const MAX_TITLE_COMMAND = 80;
 
-/**
- * The `tool_call` fields for a built-in tool call. Arguments may be unchecked (a call with bad
- * arguments is still announced): missing or odd values give a plainer title, never a throw.
- *
- * `write_file` and `edit_file` carry a preview `diff` (Claude Code does the same): for write_file
- * `oldText` is null here (nothing is read here; the tool-call runner puts in the text the file
- * holds before it asks for permission); edit_file shows old_string → new_string.
- * The final `tool_call_update` carries the real whole-file diff.
- */
-export function presentToolCall(name: BuiltinToolName | string, args: Record<string, unknown>, roots: WorkspaceRoots): ToolPresentation {
-  if (!isBuiltinToolName(name)) return { title: name, kind: 'other' };
-  const kind = builtinTool(name).kind;
-  const str = (key: string): string | undefined => (typeof args[key] === 'string' ? (args[key] as string) : typeof args[key] === 'number' ? String(args[key]) : undefined);
-  const int = (key: string): number | undefined => {
-    const n = typeof args[key] === 'string' ? Number(args[key]) : args[key];
-    return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : undefined;
-  };
-  const target = (fallback?: string) => {
-    const given = str('path') ?? fallback;
-    if (given === undefined || given === '') return undefined;
-    const abs = resolveToolPath(given, roots);
-    return { abs, rel: relativeForTitle(abs, roots.cwd) };
-  };
+/** `args[key]` as text when it is a string or a number (a title never throws on odd values). */
+export function argText(args: Record<string, unknown>, key: string): string | undefined {
+  const value = args[key];
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+}
 
-  switch (name) {
-    case 'read_file': {
-      const file = target();
-      if (!file) return { title: 'Read', kind };
-      const offset = int('offset');
-      const limit = int('limit');
-      return { title: `Read ${file.rel}${lineRange(offset, limit)}`, kind, locations: [{ path: file.abs, line: offset ?? 1 }] };
-    }
-    case 'write_file': {
-      const file = target();
-      if (!file) return { title: 'Write', kind };
-      const content = str('content');
-      return {
-        title: `Write ${file.rel}`,
-        kind,
-        locations: [{ path: file.abs }],
-        ...(content === undefined ? {} : { content: [{ type: 'diff', path: file.abs, oldText: null, newText: content }] }),
-      };
-    }
-    case 'edit_file': {
-      const file = target();
-      if (!file) return { title: 'Edit', kind };
-      const oldText = str('old_string');
-      const newText = str('new_string');
-      return {
-        title: `Edit ${file.rel}`,
-        kind,
-        locations: [{ path: file.abs }],
-        ...(oldText === undefined || newText === undefined ? {} : { content: [{ type: 'diff', path: file.abs, oldText, newText }] }),
-      };
-    }
-    case 'list_directory': {
-      const dir = target('.')!;
-      return { title: `List ${dir.rel}`, kind, locations: [{ path: dir.abs }] };
-    }
-    case 'search_files': {
-      const dir = target('.')!;
-      const glob = str('glob');
-      const pattern = str('pattern') ?? '';
-      return { title: `Search ${JSON.stringify(shorten(pattern, 60))} in ${dir.rel}${glob ? ` (${glob})` : ''}`, kind, locations: [{ path: dir.abs }] };
-    }
-    case 'run_command': {
-      const command = str('command');
-      return { title: command ? shorten(command.replace(/\s*\n\s*/g, ' ').trim(), MAX_TITLE_COMMAND) : 'Run command', kind };
-    }
-    case 'fetch_url': {
-      const url = str('url');
-      return { title: url ? `Fetch ${shorten(url.trim(), MAX_TITLE_COMMAND)}` : 'Fetch', kind };
-    }
-  }
+/** `args[key]` as a whole number ≥ 1 (a numeric string counts), else undefined. */
+export function argLine(args: Record<string, unknown>, key: string): number | undefined {
+  const n = typeof args[key] === 'string' ? Number(args[key]) : args[key];
+  return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : undefined;
+}
+
+/**
+ * The `path` argument (or `fallback` when it is absent) as an absolute path and as shown in a
+ * title (relative to the cwd when inside it); undefined when there is neither.
+ */
+export function argPath(args: Record<string, unknown>, roots: WorkspaceRoots, fallback?: string): { abs: string; rel: string } | undefined {
+  const given = argText(args, 'path') ?? fallback;
+  if (given === undefined || given === '') return undefined;
+  const abs = resolveToolPath(given, roots);
+  return { abs, rel: relativeForTitle(abs, roots.cwd) };
 }
 
 /** ` (lines 10–19)`, ` (from line 10)`, ` (lines 1–5)`, or `` for the whole file. */

@@ -104,14 +104,8 @@ export function scanArguments(raw: string): Scan {
 
 /**
  * What the model is told about a cut-off call: it was not run, and how to write it shorter.
- * @param tool - the tool it called (edit and write calls get the advice that fits them).
+ * @param tool - the tool it called; `shorter` - the tool's own advice (its module's), default "Send shorter arguments.".
  */
-export function cutOffMessage(tool: string): string {
-  const shorter =
-    tool === 'write_file'
-      ? 'Write the file in parts: write_file with the first part, then edit_file to append the rest in smaller pieces.'
-      : tool === 'edit_file'
-        ? 'Make smaller edits: replace a few lines per edit_file call.'
-        : 'Send shorter arguments.';
+export function cutOffMessage(tool: string, shorter = 'Send shorter arguments.'): string {
   return `${tool}: this call was cut off before its arguments were complete (the answer reached its length limit), so it was not run. ${shorter}`;
 }

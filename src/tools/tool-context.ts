@@ -11,7 +11,7 @@ export const MAX_COMMAND_TIMEOUT_MS = 600_000;
 /** Default most bytes of command output kept (the tail): 1 MiB. */
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
 
-/** The context of {@link executeBuiltin}. */
+/** What a built-in tool's `run` is given. */
 export interface BuiltinContext {
   /** Where reads, writes and commands go (client or local). */
   backend: ToolBackend;
@@ -29,9 +29,15 @@ export interface BuiltinContext {
   fetch?: FetchLimits | undefined;
   /** Called with the client terminal's id as soon as a command runs in one (to embed it in a `tool_call_update`). */
   onTerminal?: (terminalId: string) => Promise<void>;
+  /**
+   * Whether a call of this same tool with `args` would run without asking the user (the session's
+   * mode and remembered choices); `fetch_url` follows a redirect to another host only then.
+   * Absent: the tool decides alone.
+   */
+  runsUnasked?: (args: Record<string, unknown>) => boolean;
 }
 
-/** What {@link executeBuiltin} returns: the outcome, and for commands the handle that frees a client terminal. */
+/** What a built-in tool's `run` returns: the outcome, and for commands the handle that frees a client terminal. */
 export type BuiltinOutcome = ToolOutcome & {
   /** Frees the client terminal; call it after the `tool_call_update` that embeds the terminal was sent. */
   release?: () => Promise<void>;

@@ -9,9 +9,6 @@
  */
 import type { ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk/unstable';
 
-/** The built-in tools, by the name the model calls them. */
-export type BuiltinToolName = 'read_file' | 'write_file' | 'edit_file' | 'list_directory' | 'search_files' | 'run_command' | 'fetch_url';
-
 /**
  * A tool failure meant for the model: its `message` is given back as the tool's result (and the
  * call is shown `failed`); the loop goes on. Anything else thrown by a tool is a bug of ours.

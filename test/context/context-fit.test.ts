@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitContext, RESULT_SHARE } from '../../src/context/context-fit.js';
 import { DEFAULT_RESERVE_TOKENS, estimateTokens, estimateToolTokens, MESSAGE_OVERHEAD_TOKENS, promptBudget, REPLY_PRIMING_TOKENS } from '../../src/context/token-estimate.js';
-import { builtinChatTools } from '../../src/tools/definitions.js';
+import { builtinChatTools, builtinCutNote } from '../../src/tools/definitions.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import { dataUrl, png } from './image-headers.js';
 
@@ -133,7 +133,7 @@ describe('fitContext: tool loops', () => {
   });
 
   it('cuts a tool result to a quarter of the budget, head and tail, with a note giving the offset and limit of the rest', () => {
-    const plan = fitContext({ system: sys, turns: [], task, steps: [step(1, 2000)], tools, contextWindow: 8000 });
+    const plan = fitContext({ system: sys, turns: [], task, steps: [step(1, 2000)], tools, contextWindow: 8000, cutNotes: builtinCutNote });
     const budget = promptBudget(8000);
     const result = plan.messages.at(-1)!;
     expect(result.role).toBe('tool');
@@ -186,12 +186,15 @@ describe('fitContext: tool loops', () => {
     const big = step(1, 5000);
     const many: ChatMessage[] = [{ role: 'assistant', content: null, tool_calls: [1, 2, 3, 4, 5].map((n) => ({ id: `c${n}`, type: 'function' as const, function: { name: 'run_command', arguments: '{"command":"cat big.log"}' } })) }];
     for (const n of [1, 2, 3, 4, 5]) many.push({ role: 'tool', tool_call_id: `c${n}`, content: contentOf(big[1]) });
-    const plan = fitContext({ system: sys, turns: [], task, steps: [many], tools, contextWindow: 4000 });
+    const plan = fitContext({ system: sys, turns: [], task, steps: [many], tools, contextWindow: 4000, cutNotes: builtinCutNote });
     expect(plan.fits).toBe(true);
     expect(plan.estimatedTokens).toBeLessThanOrEqual(plan.budget!);
     const results = plan.messages.filter((m) => m.role === 'tool').map(contentOf);
     expect(results).toHaveLength(5);
     for (const r of results) expect(r).toMatch(/of output left out to fit the context window; run the command again with its output filtered/);
+    // Without the tools' own notes, a cut says only to ask for less.
+    const plain = fitContext({ system: sys, turns: [], task, steps: [many], tools, contextWindow: 4000 });
+    for (const r of plain.messages.filter((m) => m.role === 'tool').map(contentOf)) expect(r).toMatch(/left out to fit the context window; ask for less at a time/);
   });
 
   it('cuts a task larger than half the window, with a note, and keeps it in the request', () => {

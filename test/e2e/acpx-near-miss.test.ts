@@ -47,5 +47,5 @@ it('acpx: a call with single quotes and a trailing comma under a leaked tool nam
   expect(run.code, run.stderr.slice(-2000)).toBe(0);
   expect(server.requests).toHaveLength(2);
   expect(readFileSync(join(cwd, 'hello.py'), 'utf8')).toBe('print(1)\n');
-  expect(toolMessages(server, 1)[0].content).toMatch(/^Wrote 1 line to hello\.py \(new file\)\.\nNote: the tool is named "write_file"; the arguments were not valid JSON \(.+\) and were repaired\.$/);
+  expect(toolMessages(server, 1)[0].content).toMatch(/^Wrote 1 line to hello\.py \(new file\)\.\n\n\(Note: the tool is named "write_file"; the arguments were not valid JSON \(.+\) and were repaired\.\)$/);
 });

@@ -118,6 +118,36 @@ describe('runToolCall', () => {
     expect(result.id).toBe('c1');
     expect(result.toolCallId).toMatch(/^call-/);
   });
+
+  it('checks the arguments once: coerced values reach the tool and rawInput, an ignored parameter is noted for the model', async () => {
+    const { d, updates } = deps({ backend: backend({ readTextFile: async () => 'a\nb\n' }) });
+    const result = await runToolCall({ id: 'c1', name: 'read_file', arguments: '{"path":"a.txt","offset":"2","colour":"red"}' }, d);
+    expect(result.status).toBe('completed');
+    expect(updates[0]).toMatchObject({ sessionUpdate: 'tool_call', rawInput: { path: 'a.txt', offset: 2 } });
+    expect(result.forModel).toMatch(/^2\tb/);
+    expect(result.forModel).toMatch(/\(Note: the unknown parameter "colour" was ignored\.\)$/);
+  });
+
+  it('refuses a bad argument with the field and what was expected, without running', async () => {
+    let ran = false;
+    const { d } = deps({ backend: backend({ readTextFile: async () => ((ran = true), '') }) });
+    const result = await runToolCall({ id: 'c1', name: 'read_file', arguments: '{"path":"a.txt","offset":0}' }, d);
+    expect(result).toMatchObject({ status: 'failed', forModel: expect.stringContaining('"offset" must be an integer ≥ 1') });
+    expect(ran).toBe(false);
+  });
+
+  it('asks with options worded by the tool, and remembers an "always" under its key', async () => {
+    const remembered: [string, string][] = [];
+    const { d, fake } = deps(
+      { backend: backend(), mode: 'ask', remember: async (key, choice) => void remembered.push([key, choice]) },
+      { handlers: { 'session/request_permission': () => ({ outcome: { outcome: 'selected', optionId: 'allow_always' } }) } },
+    );
+    const result = await runToolCall({ id: 'c1', name: 'run_command', arguments: '{"command":"git status"}' }, d);
+    expect(result.status).toBe('completed');
+    const options = (fake.requests[0]!.params as { options: { name: string }[] }).options;
+    expect(options.map((o) => o.name)).toContain('Always allow "git" commands in this session');
+    expect(remembered).toEqual([['run_command:git', 'allow']]);
+  });
 });
 
 describe('runToolCall: write_file over an existing file', () => {

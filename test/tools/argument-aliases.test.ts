@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_ALIASES, coerceToType, normaliseParameterNames } from '../../src/tools/argument-aliases.js';
+import { coerceToType, normaliseParameterNames } from '../../src/tools/argument-aliases.js';
+import { BUILTIN_TOOLS, builtinTool } from '../../src/tools/definitions.js';
+
+const EDIT_ALIASES = builtinTool('edit_file').aliases;
 
 describe('normaliseParameterNames', () => {
   const edit = ['path', 'old_string', 'new_string', 'replace_all'];
 
   it('renames aliases and other spellings, keeps known names, lists what it dropped', () => {
     // Claude Code's Edit (file_path), opencode's edit (filePath, oldString, newString, replaceAll).
-    expect(normaliseParameterNames({ filePath: 'a', oldString: 'x', newString: 'y', replaceAll: true, why: 'z' }, edit, BUILTIN_ALIASES['edit_file'])).toEqual({
+    expect(normaliseParameterNames({ filePath: 'a', oldString: 'x', newString: 'y', replaceAll: true, why: 'z' }, edit, EDIT_ALIASES)).toEqual({
       value: { path: 'a', old_string: 'x', new_string: 'y', replace_all: true },
       renamed: [['filePath', 'path'], ['oldString', 'old_string'], ['newString', 'new_string'], ['replaceAll', 'replace_all']],
       ignored: ['why'],
@@ -14,13 +17,18 @@ describe('normaliseParameterNames', () => {
   });
 
   it('the tool\'s own name wins over an alias of it, whatever the order', () => {
-    expect(normaliseParameterNames({ file_path: 'b', path: 'a' }, edit, BUILTIN_ALIASES['edit_file'])).toEqual({ value: { path: 'a' }, renamed: [], ignored: ['file_path'] });
-    expect(normaliseParameterNames({ file: 'b', file_path: 'c' }, edit, BUILTIN_ALIASES['edit_file'])).toEqual({ value: { path: 'b' }, renamed: [['file', 'path']], ignored: ['file_path'] });
+    expect(normaliseParameterNames({ file_path: 'b', path: 'a' }, edit, EDIT_ALIASES)).toEqual({ value: { path: 'a' }, renamed: [], ignored: ['file_path'] });
+    expect(normaliseParameterNames({ file: 'b', file_path: 'c' }, edit, EDIT_ALIASES)).toEqual({ value: { path: 'b' }, renamed: [['file', 'path']], ignored: ['file_path'] });
   });
 
-  it('every alias of a built-in tool names one of its parameters', async () => {
-    const { BUILTIN_TOOLS } = await import('../../src/tools/definitions.js');
-    for (const tool of BUILTIN_TOOLS) for (const target of Object.values(BUILTIN_ALIASES[tool.name] ?? {})) expect(tool.params.map((p) => p.name)).toContain(target);
+  it('every alias of a built-in tool names one of its parameters, and no alias is a parameter of the same tool', () => {
+    for (const tool of BUILTIN_TOOLS) {
+      const fields = Object.keys(tool.schema.shape);
+      for (const [alias, target] of Object.entries(tool.aliases ?? {})) {
+        expect(fields).toContain(target);
+        expect(fields).not.toContain(alias);
+      }
+    }
   });
 });
 

@@ -32,14 +32,14 @@ describe('built-in tool definitions', () => {
   });
 
   it('gives kinds and permissions', () => {
-    expect(BUILTIN_TOOLS.map((t) => [t.name, t.kind, t.mutates])).toEqual([
-      ['read_file', 'read', false],
-      ['write_file', 'edit', 'edit'],
-      ['edit_file', 'edit', 'edit'],
-      ['list_directory', 'search', false],
-      ['search_files', 'search', false],
-      ['run_command', 'execute', 'execute'],
-      ['fetch_url', 'fetch', 'fetch'],
+    expect(BUILTIN_TOOLS.map((t) => [t.name, t.kind, t.permission])).toEqual([
+      ['read_file', 'read', 'reads'],
+      ['write_file', 'edit', 'edits'],
+      ['edit_file', 'edit', 'edits'],
+      ['list_directory', 'search', 'reads'],
+      ['search_files', 'search', 'reads'],
+      ['run_command', 'execute', 'runs'],
+      ['fetch_url', 'fetch', 'fetches'],
     ]);
     // fetch_url changes nothing here: offered in read-only mode, where it asks.
     expect(readOnlyToolNames()).toEqual(['read_file', 'list_directory', 'search_files', 'fetch_url']);

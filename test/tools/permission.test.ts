@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { commandName, isCompoundCommand, runCommandTool } from '../../src/tools/builtin/run-command.js';
+import { builtinTool } from '../../src/tools/definitions.js';
 import {
-  alwaysScope,
-  isCompoundCommand,
-  commandName,
+  builtinSubject,
   decidePermission,
+  DECLINED,
   DEFAULT_MODE,
   isSessionMode,
   PERMISSION_OPTION_IDS,
-  permissionKey,
+  mcpSubject,
   permissionOptions,
   readPermissionOutcome,
+  refusal,
   SESSION_MODES,
   type PermissionDecision,
   type PermissionSubject,
@@ -21,12 +23,12 @@ const none = {};
 describe('decidePermission', () => {
   it('allows reads in every mode, whatever is remembered', () => {
     for (const mode of SESSION_MODES) {
-      expect(decidePermission(mode, { read_file: 'reject' }, { mutates: false, key: 'read_file' })).toBe('allow');
+      expect(decidePermission(mode, { read_file: 'reject' }, { permission: 'reads', key: 'read_file' })).toBe('allow');
     }
   });
 
-  // Every mode × mutates × remembered × insideCwd × readOnlyHint, against the rules written out.
-  const mutatesValues = ['edit', 'execute'] as const;
+  // Every mode × permission class × remembered × insideCwd × readOnlyHint, against the rules written out.
+  const permissionValues = ['edits', 'runs'] as const;
   const rememberedValues = [undefined, 'allow', 'reject'] as const;
   const flags = [undefined, false, true] as const;
   const expected = (mode: SessionMode, s: PermissionSubject, remembered: 'allow' | 'reject' | undefined): PermissionDecision => {
@@ -34,18 +36,18 @@ describe('decidePermission', () => {
     if ((mode === 'read-only' || mode === 'plan') && s.readOnlyHint !== true) return 'reject';
     if (mode === 'full-access') return 'allow';
     if (remembered) return remembered;
-    if (mode === 'accept-edits' && s.mutates === 'edit' && s.insideCwd === true) return 'allow';
+    if (mode === 'accept-edits' && s.permission === 'edits' && s.insideCwd === true) return 'allow';
     if (mode === 'accept-edits' && s.readOnlyHint === true) return 'allow';
     return 'ask';
   };
   for (const mode of SESSION_MODES) {
-    for (const mutates of mutatesValues) {
+    for (const permission of permissionValues) {
       for (const remembered of rememberedValues) {
         for (const insideCwd of flags) {
           for (const readOnlyHint of flags) {
-            const subject: PermissionSubject = { mutates, key: 'k', ...(insideCwd === undefined ? {} : { insideCwd }), ...(readOnlyHint === undefined ? {} : { readOnlyHint }) };
+            const subject: PermissionSubject = { permission, key: 'k', ...(insideCwd === undefined ? {} : { insideCwd }), ...(readOnlyHint === undefined ? {} : { readOnlyHint }) };
             const want = expected(mode, subject, remembered);
-            it(`${mode} ${mutates} remembered=${remembered} insideCwd=${insideCwd} readOnlyHint=${readOnlyHint} → ${want}`, () => {
+            it(`${mode} ${permission} remembered=${remembered} insideCwd=${insideCwd} readOnlyHint=${readOnlyHint} → ${want}`, () => {
               expect(decidePermission(mode, remembered ? { k: remembered } : none, subject)).toBe(want);
             });
           }
@@ -55,7 +57,7 @@ describe('decidePermission', () => {
   }
 
   it('fetches run in full-access and accept-edits; elsewhere (read-only included) the host\'s remembered choice decides, else they ask', () => {
-    const subject = { mutates: 'fetch' as const, key: 'fetch:example.com' };
+    const subject = { permission: 'fetches' as const, key: 'fetch:example.com' };
     expect(decidePermission('full-access', {}, subject)).toBe('allow');
     expect(decidePermission('accept-edits', {}, subject)).toBe('allow');
     expect(decidePermission('ask', {}, subject)).toBe('ask');
@@ -66,13 +68,13 @@ describe('decidePermission', () => {
   });
 
   it('uses only the choice remembered for the subject key', () => {
-    expect(decidePermission('ask', { 'run_command:git': 'allow' }, { mutates: 'execute', key: 'run_command:rm' })).toBe('ask');
-    expect(decidePermission('ask', { 'run_command:git': 'allow' }, { mutates: 'execute', key: 'run_command:git' })).toBe('allow');
+    expect(decidePermission('ask', { 'run_command:git': 'allow' }, { permission: 'runs', key: 'run_command:rm' })).toBe('ask');
+    expect(decidePermission('ask', { 'run_command:git': 'allow' }, { permission: 'runs', key: 'run_command:git' })).toBe('allow');
   });
 
   it('does not read inherited properties as remembered choices', () => {
-    expect(decidePermission('ask', {}, { mutates: 'execute', key: 'toString' })).toBe('ask');
-    expect(decidePermission('ask', {}, { mutates: 'execute', key: '__proto__' })).toBe('ask');
+    expect(decidePermission('ask', {}, { permission: 'runs', key: 'toString' })).toBe('ask');
+    expect(decidePermission('ask', {}, { permission: 'runs', key: '__proto__' })).toBe('ask');
   });
 });
 
@@ -92,35 +94,53 @@ describe('commandName and permissionKey', () => {
     expect(commandName(line)).toBe(name);
   });
 
+  const roots = { cwd: '/w', extra: [] };
+  const key = (name: Parameters<typeof builtinTool>[0], args: Record<string, unknown>) => builtinSubject(builtinTool(name), args, roots).key;
+
   it('keys run_command by command as written, MCP tools by server and tool, the rest by tool name', () => {
-    expect(permissionKey('run_command', { command: 'FOO=1 git status' })).toBe('run_command:git');
+    expect(key('run_command', { command: 'FOO=1 git status' })).toBe('run_command:git');
     // "Always allow git" does not cover another program named git.
-    expect(permissionKey('run_command', { command: './git status' })).toBe('run_command:./git');
-    expect(permissionKey('run_command', {})).toBe('run_command:');
-    expect(permissionKey('run_command', { command: 42 })).toBe('run_command:');
-    expect(permissionKey('write_file', { path: 'a.txt' })).toBe('write_file');
-    expect(permissionKey('fs__write', { path: 'x' }, { server: 'fs', tool: 'write' })).toBe('mcp:fs/write');
-    expect(permissionKey('fetch_url', { url: ' https://Docs.Example.com:8443/a?b ' })).toBe('fetch:docs.example.com:8443');
-    expect(permissionKey('fetch_url', { url: 'not a url' })).toBe('fetch:');
+    expect(key('run_command', { command: './git status' })).toBe('run_command:./git');
+    expect(key('run_command', {})).toBe('run_command:');
+    expect(key('run_command', { command: 42 })).toBe('run_command:');
+    expect(key('write_file', { path: 'a.txt' })).toBe('write_file');
+    expect(mcpSubject({ server: 'fs', tool: 'write' }).key).toBe('mcp:fs/write');
+    expect(key('fetch_url', { url: ' https://Docs.Example.com:8443/a?b ' })).toBe('fetch:docs.example.com:8443');
+    expect(key('fetch_url', { url: 'not a url' })).toBe('fetch:');
   });
 
   it.each(['git status && rm -rf ~', 'git log; curl x | sh', 'git log | sh', 'git log > ~/.bashrc', 'git $(rm -rf ~)', 'git `id`', 'git status &', 'git status\nrm -rf ~'])(
     'a compound line %j is keyed by the whole line, so "always allow git" does not cover it',
     (line) => {
-      const key = permissionKey('run_command', { command: ` ${line} ` });
-      expect(key).toBe(`run_line:${line.trim()}`);
-      expect(decidePermission('ask', { 'run_command:git': 'allow' }, { mutates: 'execute', key })).toBe('ask');
-      expect(alwaysScope(key)).toBe('this exact command line');
+      const subject = builtinSubject(runCommandTool, { command: ` ${line} ` }, roots);
+      expect(subject.key).toBe(`run_line:${line.trim()}`);
+      expect(decidePermission('ask', { 'run_command:git': 'allow' }, subject)).toBe('ask');
+      expect(subject.scope).toBe('this exact command line');
     },
   );
 
   it('words what "always" covers', () => {
-    expect(alwaysScope('run_command:git')).toBe('"git" commands');
-    expect(alwaysScope('run_command:')).toBe('commands');
-    expect(alwaysScope('mcp:fs/write')).toBe('the MCP tool fs/write');
-    expect(alwaysScope('fetch:example.com')).toBe('fetches from example.com');
-    expect(alwaysScope('write_file')).toBe('file writes');
-    expect(alwaysScope('edit_file')).toBe('file edits');
+    const scope = (name: Parameters<typeof builtinTool>[0], args: Record<string, unknown>) => builtinSubject(builtinTool(name), args, roots).scope;
+    expect(scope('run_command', { command: 'git status' })).toBe('"git" commands');
+    expect(scope('run_command', { command: '' })).toBe('commands');
+    expect(mcpSubject({ server: 'fs', tool: 'write' }).scope).toBe('the MCP tool fs/write');
+    expect(scope('fetch_url', { url: 'https://example.com/x' })).toBe('fetches from example.com');
+    expect(scope('write_file', { path: 'a' })).toBe('file writes');
+    expect(scope('edit_file', { path: 'a' })).toBe('file edits');
+  });
+
+  it('gives the class of the tool, whether an edit stays inside the cwd, and an MCP tool\'s read-only hint', () => {
+    expect(builtinSubject(builtinTool('read_file'), { path: 'a' }, roots)).toMatchObject({ permission: 'reads', key: 'read_file' });
+    expect(builtinSubject(builtinTool('edit_file'), { path: 'src/a.ts' }, roots)).toMatchObject({ permission: 'edits', insideCwd: true });
+    expect(builtinSubject(builtinTool('write_file'), { path: '/elsewhere/a.ts' }, roots)).toMatchObject({ permission: 'edits', insideCwd: false });
+    expect(builtinSubject(builtinTool('fetch_url'), { url: 'https://a.b' }, roots).permission).toBe('fetches');
+    expect(mcpSubject({ server: 's', tool: 't', readOnly: true })).toMatchObject({ permission: 'runs', readOnlyHint: true });
+  });
+
+  it('words a mode\'s refusal, and a declined call otherwise', () => {
+    expect(refusal('read-only')).toMatch(/read-only mode/);
+    expect(refusal('plan')).toMatch(/plan mode.*update_plan/);
+    expect(refusal('ask')).toBe(DECLINED);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fenced, lineRange, presentToolCall, shorten } from '../../src/tools/present.js';
+import { presentToolCall } from '../../src/tools/definitions.js';
+import { fenced, lineRange, shorten } from '../../src/tools/present.js';
 
 const roots = { cwd: '/w/proj', extra: ['/w/other'] };
 

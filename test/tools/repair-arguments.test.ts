@@ -45,8 +45,8 @@ describe('readArgumentsText: what small models really send', () => {
 
   it('a call of an answer stopped at its token limit is never read, even when it parses', () => {
     expect(readArgumentsText('{"path": "a.py", "content": "x"}', true)).toMatchObject({ ok: false, truncated: true });
-    expect(cutOffMessage('write_file')).toContain('write_file with the first part, then edit_file');
-    expect(cutOffMessage('edit_file')).toContain('Make smaller edits');
+    expect(cutOffMessage('fx__echo')).toBe('fx__echo: this call was cut off before its arguments were complete (the answer reached its length limit), so it was not run. Send shorter arguments.');
+    expect(cutOffMessage('edit_file', 'Make smaller edits.')).toMatch(/so it was not run\. Make smaller edits\.$/);
   });
 
   it('bounds hold before any repair: a 5,000-deep value and a 10 MB broken text are refused, quickly and without a stack overflow', () => {

@@ -6,15 +6,15 @@
  * Source: MCP `tools/call` `arguments` is an object
  * (https://modelcontextprotocol.io/specification/2025-06-18/server/tools#calling-tools).
  */
-import { decodeArguments, echoArguments, repairNote } from '../json-arguments.js';
+import { decodeArguments, echoArguments } from '../json-arguments.js';
 import { cutOffMessage } from '../repair-arguments.js';
 
 /** The parsed arguments, or an error text for the model. */
-export type McpArguments = { ok: true; args: Record<string, unknown>; note?: string } | { ok: false; error: string };
+export type McpArguments = { ok: true; args: Record<string, unknown>; notes?: string[] } | { ok: false; error: string };
 
 /**
  * Parses the raw `function.arguments` text of a call to the MCP tool the model knows as `name`.
- * Empty or whitespace means `{}`; `null` too; almost-JSON is repaired (with a `note`); a call cut
+ * Empty or whitespace means `{}`; `null` too; almost-JSON is repaired (with `notes` for the model); a call cut
  * off (`cutOff`, or text ending inside a string, array or object) is refused. Never throws.
  */
 export function parseMcpArguments(name: string, raw: string, cutOff = false): McpArguments {
@@ -24,6 +24,5 @@ export function parseMcpArguments(name: string, raw: string, cutOff = false): Mc
   const value = decoded.value;
   if (value === null) return { ok: true, args: {} };
   if (typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: `${name}: the arguments must be a JSON object. You sent: ${echoArguments(raw)}` };
-  const note = repairNote(decoded);
-  return note ? { ok: true, args: value as Record<string, unknown>, note } : { ok: true, args: value as Record<string, unknown> };
+  return decoded.notes ? { ok: true, args: value as Record<string, unknown>, notes: decoded.notes } : { ok: true, args: value as Record<string, unknown> };
 }

@@ -18,7 +18,7 @@ describe('parseMcpArguments', () => {
     const cut = parseMcpArguments('fx__echo', '{"text": "hel');
     expect(!cut.ok && cut.error).toMatch(/^fx__echo: this call was cut off/);
     // Almost-JSON is repaired, with a note.
-    expect(parseMcpArguments('fx__echo', "{'text': 'x',}")).toMatchObject({ ok: true, args: { text: 'x' }, note: expect.stringContaining('were repaired') });
+    expect(parseMcpArguments('fx__echo', "{'text': 'x',}")).toMatchObject({ ok: true, args: { text: 'x' }, notes: [expect.stringContaining('were repaired')] });
     const array = parseMcpArguments('fx__echo', '[1]');
     expect(!array.ok && array.error).toMatch(/must be a JSON object/);
     const long = parseMcpArguments('fx__echo', `"${'x'.repeat(500)}"`);

@@ -1,0 +1,41 @@
+/** `search_files`: a regular expression over the workspace's text files (runs in `tools/local/search-files.ts`). */
+import { z } from 'zod';
+import { linesWord } from '../../context/context-cut.js';
+import { formatSearch, searchFiles } from '../local/search-files.js';
+import { capForModel } from '../output-cap.js';
+import { argPath, argText, shorten, textContent } from '../present.js';
+import { resolveToolPath } from '../workspace.js';
+import { defineTool } from './tool-module.js';
+import { DIRECTORY_ALIASES } from './words.js';
+
+/** The `search_files` tool. */
+export const searchFilesTool = defineTool({
+  name: 'search_files',
+  description: 'Search file contents with a regular expression (JavaScript syntax). Prints "path:line: text" for each match. Skips .git, ignored and binary files.',
+  schema: z.object({
+    pattern: z.string().describe('Regular expression to find, e.g. "function\\s+main". Start with (?i) to ignore case.'),
+    path: z.string().optional().describe('Directory or file to search. Default: the working directory.'),
+    glob: z.string().optional().describe('Only files whose path matches, e.g. "*.ts" or "src/**/*.py".'),
+  }),
+  aliases: { ...DIRECTORY_ALIASES, regex: 'pattern', query: 'pattern', include: 'glob' },
+  kind: 'search',
+  permission: 'reads',
+  present(args, roots) {
+    const dir = argPath(args, roots, '.')!;
+    const glob = argText(args, 'glob');
+    const pattern = argText(args, 'pattern') ?? '';
+    return { title: `Search ${JSON.stringify(shorten(pattern, 60))} in ${dir.rel}${glob ? ` (${glob})` : ''}`, locations: [{ path: dir.abs }] };
+  },
+  async run(args, ctx) {
+    const request = { pattern: args.pattern, path: resolveToolPath(args.path ?? '.', ctx.roots), ...(args.glob ? { glob: args.glob } : {}) };
+    const result = await searchFiles(request, ctx.roots, ctx.signal);
+    const text = formatSearch(result, request, ctx.roots.cwd);
+    return {
+      failed: false,
+      forModel: capForModel(text, ctx.limits).text,
+      content: [textContent(text)],
+      rawOutput: { matches: result.matches.length, filesSearched: result.filesSearched, moreMatches: result.moreMatches, walkLimitHit: result.walkLimitHit },
+    };
+  },
+  cutNote: (info) => `[... ${linesWord(info.omitted)} of matches left out to fit the context window; search with a narrower pattern, path or glob ...]`,
+});
