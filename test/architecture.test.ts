@@ -69,7 +69,8 @@ function cycles(graph: Map<string, string[]>): string[][] {
  * openai → config; transport (stdio framing) sits beside acp and knows only the wire's limits.
  */
 const MAY_IMPORT: Record<string, string[]> = {
-  commands: ['acp', 'loop', 'tools', 'sessions', 'context', 'endpoints', 'openai', 'config'],
+  commands: ['agentconnect', 'acp', 'loop', 'tools', 'sessions', 'context', 'endpoints', 'openai', 'config'],
+  agentconnect: ['acp'],
   acp: ['loop', 'tools', 'sessions', 'context', 'endpoints', 'openai', 'config'],
   transport: ['openai', 'config'],
   loop: ['tools', 'sessions', 'context', 'endpoints', 'openai', 'config'],

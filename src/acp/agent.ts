@@ -11,6 +11,8 @@ import { z } from 'zod';
 import type { SessionManager } from '../sessions/session-manager.js';
 import type { SessionTools } from '../loop/session-tools.js';
 import { toolCapabilities } from '../tools/client-backend.js';
+import type { ModelInfo } from '../endpoints/model-catalog.js';
+export type { ModelInfo } from '../endpoints/model-catalog.js';
 import { AGENT_NAME } from '../version.js';
 import { AgentState, type AgentOptions } from './agent-state.js';
 import { initializeResponse } from './initialize.js';
@@ -26,6 +28,18 @@ export interface OpenAIAgent {
   sessions: SessionManager;
   /** Each session's tool state; `closeAll()` at exit stops every MCP server. */
   tools: SessionTools;
+  /** The models and the endpoint's state, for a front door other than ACP (AgentConnect). */
+  catalog: AgentCatalog;
+}
+
+/** What the agent knows of its endpoints, outside any session. Every method waits for the endpoints to be known and never rejects. */
+export interface AgentCatalog {
+  /** Every model of the endpoints in use (model values as `session/set_config_option` takes them), default endpoint first; `contextWindow` in tokens where the endpoint lists it. */
+  models(): Promise<ModelInfo[]>;
+  /** The model value a new session starts with; `undefined` without an endpoint. */
+  defaultModel(): Promise<string | undefined>;
+  /** `configured`: the configuration is valid and names an endpoint; `answers`: the default endpoint's `GET /models` listed models. */
+  status(): Promise<{ configured: boolean; answers: boolean }>;
 }
 
 const cancelParams = z.object({ sessionId: z.string() }).passthrough();
@@ -85,5 +99,22 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     .onRequest('providers/set', ({ params, client }) => setProvider(state, params, client))
     .onRequest('providers/disable', ({ params, client }) => disableProvider(state, params, client));
 
-  return { app, sessions: state.sessions, tools: state.tools };
+  const catalog: AgentCatalog = {
+    models: async () => {
+      await state.endpointsKnown();
+      return state.registry.models();
+    },
+    defaultModel: async () => {
+      await state.endpointsKnown();
+      return state.whyNoTurn() ? undefined : state.defaultModel();
+    },
+    status: async () => {
+      await state.endpointsKnown();
+      const first = state.whyNoTurn() ? undefined : state.registry.list()[0];
+      if (!first) return { configured: false, answers: false };
+      await first.catalog.list();
+      return { configured: true, answers: first.catalog.answered === true };
+    },
+  };
+  return { app, sessions: state.sessions, tools: state.tools, catalog };
 }
