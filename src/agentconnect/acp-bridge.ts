@@ -12,6 +12,9 @@
 import type { AgentApp, ClientApp, ClientConnection, PermissionOption, PromptResponse, RequestPermissionOutcome, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { AgentConnectError, type FrontDoorMode } from './protocol.js';
 
+/** Most kept meters of sessions without a listener. */
+const MAX_UNHEARD = 64;
+
 /** The SDK's client factory (`client` of `@agentclientprotocol/sdk/unstable`). */
 export type ClientFactory = (options?: { name?: string }) => ClientApp;
 
@@ -48,23 +51,40 @@ export class AcpBridge {
     private readonly connection: ClientConnection,
     readonly mode: FrontDoorMode,
     private readonly listeners: Map<string, (update: SessionUpdate) => void>,
+    private readonly unheard: Map<string, SessionUpdate>,
   ) {}
 
   /** Connects to `agent` and runs `initialize` with no client capabilities. */
   static async open(agent: AgentApp, client: ClientFactory, mode: FrontDoorMode): Promise<AcpBridge> {
     const listeners = new Map<string, (update: SessionUpdate) => void>();
+    const unheard = new Map<string, SessionUpdate>();
     const app = client({ name: 'openai-acp agentconnect' })
-      .onNotification('session/update', ({ params }) => listeners.get(params.sessionId)?.(params.update))
+      .onNotification('session/update', ({ params }) => {
+        const listener = listeners.get(params.sessionId);
+        if (listener) listener(params.update);
+        // The meter of a session just created or resumed may come before its listener: kept for it.
+        else if (params.update.sessionUpdate === 'usage_update') {
+          unheard.set(params.sessionId, params.update);
+          // A meter that came after its session was let go is never asked for: keep only the newest few.
+          if (unheard.size > MAX_UNHEARD) unheard.delete(unheard.keys().next().value!);
+        }
+      })
       .onRequest('session/request_permission', ({ params }) => ({ outcome: permissionAnswer(mode, params.options) }));
-    const bridge = new AcpBridge(app.connect(agent), mode, listeners);
+    const bridge = new AcpBridge(app.connect(agent), mode, listeners, unheard);
     await bridge.call(() => bridge.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} }));
     return bridge;
   }
 
   /** Sends the session's updates to `listener` (replacing any earlier one); `undefined` stops them. */
   listen(sessionId: string, listener: ((update: SessionUpdate) => void) | undefined): void {
-    if (listener) this.listeners.set(sessionId, listener);
-    else this.listeners.delete(sessionId);
+    const kept = this.unheard.get(sessionId);
+    this.unheard.delete(sessionId);
+    if (!listener) {
+      this.listeners.delete(sessionId);
+      return;
+    }
+    this.listeners.set(sessionId, listener);
+    if (kept) listener(kept);
   }
 
   /** `session/new` in `cwd`, with the app's own instructions in `_meta["openai-acp"].instructions`; then the front door's mode. */
@@ -101,7 +121,7 @@ export class AcpBridge {
 
   /** `session/close`: the agent lets go of the session; its stored copy stays for a later resume. */
   async close(sessionId: string): Promise<void> {
-    this.listeners.delete(sessionId);
+    this.listen(sessionId, undefined);
     await this.connection.agent.request('session/close', { sessionId }).catch(() => undefined);
   }
 
