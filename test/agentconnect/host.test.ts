@@ -3,7 +3,7 @@
  * what tools do, the meter after create, sessions held per connection (takeover on resume, release
  * on disconnect), and the answers' error codes.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { client } from '@agentclientprotocol/sdk/unstable';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
