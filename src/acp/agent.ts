@@ -38,6 +38,8 @@ export interface AgentCatalog {
   models(): Promise<ModelInfo[]>;
   /** The model value a new session starts with; `undefined` without an endpoint. */
   defaultModel(): Promise<string | undefined>;
+  /** The context window of model value `model` in tokens, by the agent's precedence (configured, learned, the server's runtime report, the model list, the trained window; the server may be asked); `undefined` when unknown. */
+  window(model: string): Promise<number | undefined>;
   /** `configured`: the configuration is valid and names an endpoint; `answers`: the default endpoint's `GET /models` listed models. */
   status(): Promise<{ configured: boolean; answers: boolean }>;
 }
@@ -107,6 +109,12 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     defaultModel: async () => {
       await state.endpointsKnown();
       return state.whyNoTurn() ? undefined : state.defaultModel();
+    },
+    window: async (model) => {
+      await state.endpointsKnown();
+      if (state.whyNoTurn()) return undefined;
+      const listed = (await state.registry.models()).find((entry) => entry.id === model)?.contextWindow;
+      return (await state.windows.ofModel(model, listed))?.window;
     },
     status: async () => {
       await state.endpointsKnown();

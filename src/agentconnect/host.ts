@@ -117,7 +117,9 @@ export class AgentConnectHost {
     const id = pickModel(value) ?? (await this.deps.catalog.defaultModel());
     const found = id === undefined ? undefined : (await this.deps.catalog.models()).find((model) => model.id === id);
     if (!found) throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'Unknown model');
-    return modelInfo(found);
+    // One model: worth asking the server for the window it runs the model with.
+    const contextWindow = await this.deps.catalog.window(found.id);
+    return modelInfo(contextWindow ? { ...found, contextWindow } : found);
   }
 
   private async create(peer: Peer, params: Record<string, unknown>): Promise<string> {

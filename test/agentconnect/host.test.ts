@@ -28,9 +28,9 @@ afterEach(() => {
   for (const bridge of bridges.splice(0)) bridge.shutdown();
 });
 
-async function hostIn(mode: FrontDoorMode) {
+async function hostIn(mode: FrontDoorMode, env: Record<string, string> = {}) {
   server.setModels({ object: 'list', data: [{ id: 'test-model', context_length: 8192 }] });
-  const { app, catalog } = createOpenAIAgent({ config: testConfig({ OPENAI_BASE_URL: server.baseUrl }), logger: quiet });
+  const { app, catalog } = createOpenAIAgent({ config: testConfig({ OPENAI_BASE_URL: server.baseUrl, ...env }), logger: quiet });
   const bridge = await AcpBridge.open(app, client, mode);
   bridges.push(bridge);
   return new AgentConnectHost({ bridge, catalog, version: '0.0.0-test', baseCwd: tempDir(), logger: quiet, redact: (text) => text });
@@ -98,6 +98,13 @@ describe('AgentConnectHost', () => {
     // The refused create left nothing held.
     expect(app.sessions.size).toBe(1);
     await expect(host.handle(app, 'acp.sessions.create', { cwd: join(tempDir(), 'missing') })).rejects.toMatchObject({ code: 'AC_ERR_INVALID_ARGS' });
+  });
+
+  it('gives models.info the window the agent would use: the model list\'s, or OPENAI_CONTEXT_WINDOW over it', async () => {
+    const listed = await hostIn('read-only');
+    expect((await listed.handle(peer(), 'acp.models.info', { model: 'local' })).result).toEqual({ model: { id: 'test-model', provider: 'local', displayName: 'test-model', contextWindow: 8192 } });
+    const configured = await hostIn('read-only', { OPENAI_CONTEXT_WINDOW: '16384' });
+    expect((await configured.handle(peer(), 'acp.models.info', { model: 'test-model' })).result).toMatchObject({ model: { contextWindow: 16384 } });
   });
 
   it('gives a session to the connection that resumes it, and lets go of a disconnected one\'s sessions', async () => {
