@@ -50,6 +50,8 @@ export class AgentConnectHost {
   private readonly owners = new Map<string, Peer>();
   private readonly turns = new Map<string, TurnEvents>();
   private readonly recent: string[] = [];
+  /** Sessions being created or resumed per connection, counted against its limit until held. */
+  private readonly opening = new WeakMap<Peer, number>();
 
   constructor(private readonly deps: HostDeps) {}
 
@@ -129,8 +131,7 @@ export class AgentConnectHost {
     const effort = optionalString(params, 'reasoningEffort', 100);
     const cwd = cwdOf(params, this.deps.baseCwd);
     if (!isDirectory(cwd)) throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'cwd is not a directory');
-    this.checkRoom(peer);
-    const { sessionId } = await this.deps.bridge.create(cwd, system);
+    const { sessionId } = await this.reserving(peer, () => this.deps.bridge.create(cwd, system));
     this.attach(peer, sessionId);
     try {
       await this.configure(sessionId, model, effort);
@@ -145,8 +146,9 @@ export class AgentConnectHost {
     const sessionId = sessionIdOf(params);
     const model = pickModel(params['model']);
     const effort = optionalString(params, 'reasoningEffort', 100);
-    if (!peer.sessions.has(sessionId)) this.checkRoom(peer);
-    await this.deps.bridge.resume(sessionId, cwdOf(params, this.deps.baseCwd));
+    const cwd = cwdOf(params, this.deps.baseCwd);
+    if (peer.sessions.has(sessionId)) await this.deps.bridge.resume(sessionId, cwd);
+    else await this.reserving(peer, () => this.deps.bridge.resume(sessionId, cwd));
     // Another WebSocket held it: its events come here from now on.
     const before = this.owners.get(sessionId);
     if (before && before !== peer) before.sessions.delete(sessionId);
@@ -187,8 +189,19 @@ export class AgentConnectHost {
     return sessionId;
   }
 
-  private checkRoom(peer: Peer): void {
-    if (peer.sessions.size >= MAX_SESSIONS_PER_CONNECTION) throw new AgentConnectError('AC_ERR_BUSY', `This connection holds ${MAX_SESSIONS_PER_CONNECTION} sessions, the most allowed; close one first`);
+  /**
+   * Runs `open` with a place kept for one more session of `peer`.
+   * @throws {AgentConnectError} AC_ERR_BUSY when the connection holds (or is opening) {@link MAX_SESSIONS_PER_CONNECTION}.
+   */
+  private async reserving<T>(peer: Peer, open: () => Promise<T>): Promise<T> {
+    const opening = this.opening.get(peer) ?? 0;
+    if (peer.sessions.size + opening >= MAX_SESSIONS_PER_CONNECTION) throw new AgentConnectError('AC_ERR_BUSY', `This connection holds ${MAX_SESSIONS_PER_CONNECTION} sessions, the most allowed; close one first`);
+    this.opening.set(peer, opening + 1);
+    try {
+      return await open();
+    } finally {
+      this.opening.set(peer, (this.opening.get(peer) ?? 1) - 1);
+    }
   }
 
   private async configure(sessionId: string, model: string | undefined, effort: string | undefined): Promise<void> {

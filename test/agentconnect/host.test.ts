@@ -107,6 +107,17 @@ describe('AgentConnectHost', () => {
     expect((await configured.handle(peer(), 'acp.models.info', { model: 'test-model' })).result).toMatchObject({ model: { contextWindow: 16384 } });
   });
 
+  it('holds at most 16 sessions per connection, counting those being opened at once', async () => {
+    const host = await hostIn('read-only');
+    const app = peer();
+    const answers = await Promise.allSettled(Array.from({ length: 18 }, () => host.handle(app, 'acp.sessions.create', {})));
+    expect(answers.filter((answer) => answer.status === 'fulfilled')).toHaveLength(16);
+    expect(answers.filter((answer) => answer.status === 'rejected').map((answer) => (answer as PromiseRejectedResult).reason.code)).toEqual(['AC_ERR_BUSY', 'AC_ERR_BUSY']);
+    const first = [...app.sessions][0]!;
+    await host.handle(app, 'acp.sessions.close', { sessionId: first });
+    await expect(host.handle(app, 'acp.sessions.create', {})).resolves.toBeDefined();
+  });
+
   it('gives a session to the connection that resumes it, and lets go of a disconnected one\'s sessions', async () => {
     const host = await hostIn('read-only');
     const one = peer();

@@ -164,5 +164,11 @@ describe('openai-acp agentconnect', () => {
     const backend = await app(started.url, { authorization: 'Bearer open-sesame-42' });
     expect((await backend.request('acp.hello')).result.providers).toEqual(['local']);
     expect(server.requests).toHaveLength(0);
+
+    // A message over 4 MiB closes that connection (1009, message too big) without an answer.
+    const closed = new Promise<number>((resolve) => backend.ws.once('close', (code) => resolve(code)));
+    backend.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'acp.hello', params: { pad: 'x'.repeat(4 * 1024 * 1024) } }));
+    expect(await closed).toBe(1009);
+    expect((await allowed.request('acp.hello')).result.providers).toEqual(['local']);
   });
 });
