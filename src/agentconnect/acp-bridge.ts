@@ -12,6 +12,9 @@
 import type { AgentApp, ClientApp, ClientConnection, PermissionOption, PromptResponse, RequestPermissionOutcome, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { AgentConnectError, type FrontDoorMode } from './protocol.js';
 
+/** JSON-RPC error code of a request cancelled with `$/cancel_request` (ACP, `RequestError.requestCancelled`). */
+const REQUEST_CANCELLED = -32800;
+
 /** Most kept meters of sessions without a listener. */
 const MAX_UNHEARD = 64;
 
@@ -109,9 +112,18 @@ export class AcpBridge {
     return answer.configOptions;
   }
 
-  /** `session/prompt` with one text block; resolves with the turn's answer. */
-  prompt(sessionId: string, text: string): Promise<PromptResponse> {
-    return this.call(() => this.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }));
+  /**
+   * `session/prompt` with one text block; resolves with the turn's answer. Aborting `cancel` also
+   * cancels the request itself (`$/cancel_request`), which stops a turn that had not started yet
+   * when `session/cancel` came (that one only stops a running turn): then it resolves as `cancelled`.
+   */
+  async prompt(sessionId: string, text: string, cancel: AbortSignal): Promise<PromptResponse> {
+    try {
+      return await this.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }, { cancellationSignal: cancel });
+    } catch (error) {
+      if ((error as { code?: unknown })?.code === REQUEST_CANCELLED) return { stopReason: 'cancelled' };
+      throw fromAcpError(error);
+    }
   }
 
   /** `session/cancel`: the turn stops (its HTTP request, command, permission request) and answers `cancelled`. */

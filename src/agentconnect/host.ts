@@ -48,7 +48,7 @@ export interface HostDeps {
 /** The AgentConnect host of one front door. */
 export class AgentConnectHost {
   private readonly owners = new Map<string, Peer>();
-  private readonly turns = new Map<string, TurnEvents>();
+  private readonly turns = new Map<string, { events: TurnEvents; cancel: AbortController }>();
   private readonly recent: string[] = [];
   /** Sessions being created or resumed per connection, counted against its limit until held. */
   private readonly opening = new WeakMap<Peer, number>();
@@ -84,7 +84,7 @@ export class AgentConnectHost {
       case 'acp.sessions.cancel': {
         const sessionId = this.held(peer, params);
         const running = this.turns.has(sessionId);
-        if (running) await this.deps.bridge.cancel(sessionId);
+        if (running) await this.stop(sessionId);
         return { result: { cancelled: running } };
       }
       case 'acp.sessions.close': {
@@ -162,13 +162,14 @@ export class AgentConnectHost {
     const text = messageText(params);
     if (this.turns.has(sessionId)) throw new AgentConnectError('AC_ERR_BUSY', 'A run is in progress in this session; cancel it or wait for its final event');
     const turn = new TurnEvents();
-    this.turns.set(sessionId, turn);
+    const cancel = new AbortController();
+    this.turns.set(sessionId, { events: turn, cancel });
     const emit = (events: AcEvent[]) => {
       for (const event of events) this.owners.get(sessionId)?.push(sessionId, event);
     };
     const after = () => {
       this.deps.bridge
-        .prompt(sessionId, text)
+        .prompt(sessionId, text, cancel.signal)
         .then((response) => {
           this.turns.delete(sessionId);
           emit(turn.end(response));
@@ -217,7 +218,7 @@ export class AgentConnectHost {
     this.deps.bridge.listen(sessionId, (update: SessionUpdate) => {
       const turn = this.turns.get(sessionId);
       if (turn) {
-        for (const event of turn.update(update)) peer.push(sessionId, event);
+        for (const event of turn.events.update(update)) peer.push(sessionId, event);
       } else if (update.sessionUpdate === 'usage_update') {
         // The meter after create or resume, outside any run.
         peer.push(sessionId, contextUsageEvent(update.used, update.size));
@@ -228,8 +229,14 @@ export class AgentConnectHost {
   private async release(peer: Peer, sessionId: string): Promise<void> {
     peer.sessions.delete(sessionId);
     this.owners.delete(sessionId);
-    if (this.turns.has(sessionId)) await this.deps.bridge.cancel(sessionId);
+    if (this.turns.has(sessionId)) await this.stop(sessionId);
     await this.deps.bridge.close(sessionId);
+  }
+
+  /** Stops the session's run: `session/cancel` for a running turn, and the prompt request cancelled for one not started yet. */
+  private async stop(sessionId: string): Promise<void> {
+    await this.deps.bridge.cancel(sessionId);
+    this.turns.get(sessionId)?.cancel.abort();
   }
 }
 

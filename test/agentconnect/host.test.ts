@@ -12,7 +12,7 @@ import { AcpBridge } from '../../src/agentconnect/acp-bridge.js';
 import { AgentConnectHost, type Peer } from '../../src/agentconnect/host.js';
 import type { AcEvent, FrontDoorMode } from '../../src/agentconnect/protocol.js';
 import { createLogger } from '../../src/log.js';
-import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { chunk, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { testConfig } from '../helpers/in-process.js';
 import { script, tempDirs } from '../helpers/tool-script.js';
 
@@ -105,6 +105,21 @@ describe('AgentConnectHost', () => {
     expect((await listed.handle(peer(), 'acp.models.info', { model: 'local' })).result).toEqual({ model: { id: 'test-model', provider: 'local', displayName: 'test-model', contextWindow: 8192 } });
     const configured = await hostIn('read-only', { OPENAI_CONTEXT_WINDOW: '16384' });
     expect((await configured.handle(peer(), 'acp.models.info', { model: 'test-model' })).result).toMatchObject({ model: { contextWindow: 16384 } });
+  });
+
+  it('cancels a run asked to stop before its turn started (session/cancel alone would miss it): final cancelled', async () => {
+    const host = await hostIn('read-only');
+    const app = peer();
+    server.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk({ content: 'never ends' }));
+    });
+    const { sessionId } = (await host.handle(app, 'acp.sessions.create', {})).result as { sessionId: string };
+    const handled = await host.handle(app, 'acp.sessions.send', { sessionId, message: { content: 'hi' } });
+    handled.after?.();
+    expect((await host.handle(app, 'acp.sessions.cancel', { sessionId })).result).toEqual({ cancelled: true });
+    const final = await until(() => app.events.find((event) => event.type === 'final' || event.type === 'error'));
+    expect(final).toMatchObject({ type: 'final', data: { cancelled: true } });
   });
 
   it('holds at most 16 sessions per connection, counting those being opened at once', async () => {
