@@ -117,6 +117,11 @@ switch (command.kind) {
     exitAfterOutput(await runModels({ flags: command.flags, env: process.env, timeoutMs: command.timeoutMs }));
     break;
   }
+  case 'agentconnect': {
+    const { runAgentConnect } = await import('./commands/agentconnect.js');
+    exitAfterOutput(await runAgentConnect({ flags: command.flags, frontDoor: command.frontDoor, env: process.env }));
+    break;
+  }
   case 'setup': {
     const { runSetup } = await import('./commands/setup.js');
     exitAfterOutput(await runSetup({ env: process.env }));

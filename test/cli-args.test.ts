@@ -131,6 +131,26 @@ describe('subcommands', () => {
   });
 });
 
+describe('agentconnect', () => {
+  it('takes its own flags and the settings flags', () => {
+    expect(parseCliArgs(['agentconnect'])).toEqual({ kind: 'agentconnect', flags: {}, frontDoor: { port: 9630, host: '127.0.0.1', mode: 'read-only', allowOrigins: [], token: undefined } });
+    expect(parseCliArgs(['agentconnect', '--port=0', '--mode', 'accept-edits', '--allow-origin', 'https://a.example', '--allow-origin=http://localhost:5173', '--model', 'm', '--token', 'sekrit-value'])).toEqual({
+      kind: 'agentconnect',
+      flags: { model: 'm' },
+      frontDoor: { port: 0, host: '127.0.0.1', mode: 'accept-edits', allowOrigins: ['https://a.example', 'http://localhost:5173'], token: 'sekrit-value' },
+    });
+  });
+
+  it('refuses its flags elsewhere and bad values, never echoing a token', () => {
+    const elsewhere = parseCliArgs(['--port', '9630']);
+    expect(elsewhere.kind === 'error' && elsewhere.message).toMatch(/serving ACP does not take --port/);
+    const bad = parseCliArgs(['agentconnect', '--mode', 'ask', '--token', 'tiny']);
+    expect(bad.kind === 'error' && bad.message).toMatch(/--mode takes read-only, accept-edits, full-access/);
+    expect(bad.kind === 'error' && bad.message).not.toContain('tiny');
+    expect(parseCliArgs(['agentconnect', '--help'])).toEqual({ kind: 'help', topic: 'agentconnect' });
+  });
+});
+
 describe('helpText of subcommands', () => {
   it('lists the subcommands in the main help', () => {
     const text = helpText('1.2.3');

@@ -23,7 +23,7 @@ import { sessionMode } from '../loop/session-modes.js';
 import { mcpNotices, prepareTurnTools } from '../loop/turn-tools.js';
 import { AGENT_NAME } from '../version.js';
 import type { AgentState } from './agent-state.js';
-import { configOptions } from './session-config.js';
+import { configOptions, INSTRUCTIONS_OPTION } from './session-config.js';
 import { currentPlan, turnExtras, type TurnExtras } from '../loop/turn-extras.js';
 import { undoLastTurn } from './undo.js';
 import { createClientBackend } from '../tools/client-backend.js';
@@ -219,11 +219,14 @@ export class PromptRunner {
         : undefined;
     const instructions = async () =>
       renderInstructions(await loadInstructions({ cwd: session.cwd, extra: toolState?.roots.extra, configDir: this.state.configDir, maxBytes: instructionBudgetBytes(contextWindow) }));
-    const base =
+    const agentPrompt =
       config.systemPrompt ??
       (tools
         ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), tools: tools.builtinNames, mode: sessionMode(session), instructions: await instructions() })
         : undefined);
+    // The client's own instructions for this session come after ours (which describe the tools).
+    const clientInstructions = session.options[INSTRUCTIONS_OPTION];
+    const base = clientInstructions ? (agentPrompt ? `${agentPrompt}\n\n${clientInstructions}` : clientInstructions) : agentPrompt;
     const effort = this.state.picker.thoughtLevel(session);
     const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature };
     if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;

@@ -101,12 +101,16 @@ export class SessionWindows {
    * `server-context.ts`); `signal` stops the waiting. Never rejects.
    */
   async of(session: Session, signal?: AbortSignal): Promise<KnownWindow | undefined> {
-    const target = this.deps.registry().resolve(session.model);
+    return this.ofModel(session.model, this.deps.picker.contextWindow(session), signal);
+  }
+
+  /** {@link of} for the model value `model` outside a session; `catalogue` is the window its model list gives. */
+  async ofModel(model: string, catalogue: number | undefined, signal?: AbortSignal): Promise<KnownWindow | undefined> {
+    const target = this.deps.registry().resolve(model);
     const native = target?.endpoint.nativeChat?.inUse ? target.endpoint.profile.nativeChat?.windowFix : undefined;
     const fix = native ?? target?.endpoint.profile.contextWindowFix ?? DEFAULT_WINDOW_FIX;
     const configured = this.deps.config().contextWindow;
     const learned = target ? (this.deps.learned ?? learnedWindows).get(target.endpoint.client.options.url, target.model) : undefined;
-    const catalogue = this.deps.picker.contextWindow(session);
     const server: ServerWindow = configured || learned || !target ? {} : ((await untilAborted(target.endpoint.serverWindowOf?.(target.model) ?? Promise.resolve({}), signal)) ?? {});
     const resolved = resolveContextWindow({ configured, learned, runtime: server.runtime, catalogue, trained: server.trained });
     return resolved && { ...resolved, fix, server };

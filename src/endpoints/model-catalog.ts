@@ -172,6 +172,8 @@ export interface ModelCatalogOptions extends FetchModelsOptions {
 export class ModelCatalog {
   private pending: Promise<ModelInfo[]> | undefined;
   private emptyAt: number | undefined;
+  /** Whether the endpoint's last answer listed models (`undefined` before the first {@link list}). */
+  answered: boolean | undefined;
 
   constructor(private readonly options: ModelCatalogOptions) {}
 
@@ -193,6 +195,7 @@ export class ModelCatalog {
       this.emptyAt = undefined;
       this.pending = fetchModels(this.options).then((fetched) => {
         if (fetched.length === 0) this.emptyAt = Date.now();
+        this.answered = fetched.length > 0;
         return this.withFallbacks(fetched);
       });
     }
