@@ -87,8 +87,14 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       checkPromptBlocks(params.prompt);
       // Nothing to ask: no request upstream, no turn saved.
       if (params.prompt.length === 0) return { stopReason: 'end_turn' };
-      await state.endpointsKnown();
-      return runner.run(session, params.prompt, updateSender(client, session.id), signal, client);
+      // A session/cancel from here on reaches the turn, even before the turn has started.
+      const arrived = state.sessions.arrive(session.id, signal);
+      try {
+        await state.endpointsKnown();
+        return await runner.run(session, params.prompt, updateSender(client, session.id), arrived.signal, client);
+      } finally {
+        arrived.done();
+      }
     })
     .onNotification('session/cancel', ({ params }) => cancel(params.sessionId))
     // Open Design sends session/cancel as a request with an id; it gets `{}` back.
