@@ -11,7 +11,7 @@ import type { ChatMessage } from '../openai/openai-types.js';
 import { promptToUserContent } from '../context/prompt-content.js';
 import type { Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
-import { COMPACT_INSTRUCTION } from '../context/compaction.js';
+import { COMPACT_INSTRUCTION, looksLikeToolCall } from '../context/compaction.js';
 import { helpText, INIT_INSTRUCTION, parseSlashCommand } from './slash-commands.js';
 import { agentText, windowUsage } from '../loop/to-acp.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
@@ -149,7 +149,10 @@ export class PromptRunner {
       return { stopReason: 'end_turn' };
     }
     const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, send, signal);
-    if (outcome.stopReason === 'end_turn' && !outcome.error && outcome.text.trim()) {
+    // An answer that is a tool call (small models write one even without tools) is not a summary.
+    if (outcome.stopReason === 'end_turn' && !outcome.error && looksLikeToolCall(outcome.text)) {
+      await send([agentText('\n\n(That answer is a tool call, not a summary: nothing was compacted.)')]);
+    } else if (outcome.stopReason === 'end_turn' && !outcome.error && outcome.text.trim()) {
       await this.save(session, { type: 'compact', at: new Date().toISOString(), summary: outcome.text.trim() });
       const turns = conversation.turns.length === 1 ? '1 earlier turn' : `${conversation.turns.length} earlier turns`;
       await send([agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);

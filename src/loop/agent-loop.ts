@@ -148,7 +148,7 @@ async function fittedRequest(input: AgentLoopInput, keeper: ContextKeeper, offer
   const { signal, send, logger } = input;
   const summarize = async (messages: ChatMessage[]) => {
     const summary = await runModelRequest({ client: input.client, request: { ...input.request, messages }, signal, send: async () => undefined, logger });
-    return summary.error || summary.stopReason === 'cancelled' ? undefined : summary.text;
+    return summary.error || summary.stopReason === 'cancelled' ? undefined : { text: summary.text, toolCalls: summary.toolCalls.length };
   };
   const tools = offer && offer.definitions.length > 0 ? offer.definitions : undefined;
   for (;;) {
