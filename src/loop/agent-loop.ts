@@ -23,6 +23,8 @@ import { agentText } from './to-acp.js';
 import { describeContextOverflow } from '../openai/user-errors.js';
 import { runToolCall, type ToolCallDeps } from './tool-call-runner.js';
 import { runModelRequest, type TextToolCalls, type ModelRequestOutcome } from './model-request.js';
+import { toTextToolPath } from '../context/text-tool-path.js';
+import { textToolPaths, type TextToolPaths } from '../endpoints/text-tool-path.js';
 
 /** The tools of one model request: their definitions for `tools`, and the MCP ones by model-facing name. */
 export interface ToolOffer {
@@ -51,6 +53,8 @@ export interface AgentLoopInput {
   takesImages: boolean;
   /** Builds the text-tool-call recogniser for the offered tools; absent: none. */
   textToolCalls?: ((definitions: ToolOffer['definitions']) => TextToolCalls) | undefined;
+  /** Endpoints and models on the text path (templates without tools). @defaultValue the process's `textToolPaths` */
+  textPaths?: TextToolPaths | undefined;
   signal: AbortSignal;
   send: (updates: SessionUpdate[]) => Promise<void>;
   logger: Logger;
@@ -151,21 +155,34 @@ async function fittedRequest(input: AgentLoopInput, keeper: ContextKeeper, offer
     return summary.error || summary.stopReason === 'cancelled' ? undefined : { text: summary.text, toolCalls: summary.toolCalls.length };
   };
   const tools = offer && offer.definitions.length > 0 ? offer.definitions : undefined;
+  const paths = input.textPaths ?? textToolPaths;
+  const url = input.client.options.url;
   for (;;) {
+    // A template that cannot take tools: they go in the system message, calls and results as text.
+    const textPath = tools !== undefined && paths.has(url, input.request.model);
     const prepared = await keeper.prepare(tools, summarize);
     if ('stop' in prepared) {
       logger.warn('turn ended: the context window is too small', { contextWindow: keeper.contextWindow });
       await send([agentText(prepared.stop)]);
       return { stop: true };
     }
-    for (const notice of prepared.notices) {
+    const pathNotice = textPath ? paths.takeNotice(url, input.request.model) : undefined;
+    for (const notice of pathNotice ? [...prepared.notices, pathNotice] : prepared.notices) {
       logger.info(notice);
       await send([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${notice}\n\n` } }]);
     }
-    const request: ChatRequest = { ...input.request, messages: respellToolCallIds(prepared.messages, input.toolMessageRules) };
-    if (tools) request.tools = tools;
+    const messages = respellToolCallIds(prepared.messages, input.toolMessageRules);
+    const request: ChatRequest = { ...input.request, messages: textPath ? toTextToolPath(messages, tools) : messages };
+    if (tools && !textPath) request.tools = tools;
     const names = tools?.length ?? 0;
-    const outcome = await runModelRequest({ client: input.client, request, signal, send, contextWindow: keeper.contextWindow, windowFix: input.context.windowFix, logger, textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined });
+    const mayRefuseTools = !textPath && tools !== undefined;
+    const outcome = await runModelRequest({ client: input.client, request, signal, send, contextWindow: keeper.contextWindow, windowFix: input.context.windowFix, logger, textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined, mayRefuseTools });
+    if (outcome.templateRefused) {
+      // Once: the step goes again on the text path, where a refusal is explained like any failure.
+      logger.warn('the chat template cannot take tools; using the text path for this endpoint and model', { model: input.request.model });
+      paths.use(url, input.request.model, 'template-error');
+      continue;
+    }
     if (!outcome.overflow) {
       keeper.calibrate(outcome.usage?.inputTokens);
       return outcome;
