@@ -15,7 +15,7 @@ describe('defaultSystemPrompt', () => {
   });
   it('names no mode: the mode is told in the conversation, so the prompt is the same in every mode', () => {
     const text = defaultSystemPrompt(facts);
-    expect(text).toContain('session mode (told in the conversation) may forbid them');
+    expect(text).toContain('or the session mode may forbid them');
     expect(text).not.toMatch(/read-only|Plan mode/i);
   });
   it('asks for a plan on multi-step work when the plan tool is offered', () => {
