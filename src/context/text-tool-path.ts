@@ -46,17 +46,18 @@ export function textToolInstructions(tools: readonly TextPathTool[]): string {
 
 /**
  * `messages` spelled for the text path (see the module comment): the tool instructions appended
- * to the system message (or a system message of their own), assistant `tool_calls` as text
+ * to the system message (or a system message of their own; none when `tools` is empty, e.g. a
+ * summary request whose history has tool calls), assistant `tool_calls` as text
  * blocks after the message's text, `tool` results as `Result of NAME:` user messages, and
  * consecutive user messages joined into one.
  */
 export function toTextToolPath(messages: readonly ChatMessage[], tools: readonly TextPathTool[]): ChatMessage[] {
-  const instructions = textToolInstructions(tools);
+  const instructions = tools.length > 0 ? textToolInstructions(tools) : '';
   const names = new Map<string, string>();
   const out: ChatMessage[] = [];
   const first = messages[0];
-  if (first?.role === 'system') out.push({ role: 'system', content: `${first.content}\n\n${instructions}` });
-  else out.push({ role: 'system', content: instructions });
+  if (first?.role === 'system') out.push({ role: 'system', content: instructions ? `${first.content}\n\n${instructions}` : first.content });
+  else if (instructions) out.push({ role: 'system', content: instructions });
   for (const message of first?.role === 'system' ? messages.slice(1) : messages) {
     if (message.role === 'assistant') {
       const calls: ChatToolCall[] = message.tool_calls ?? [];

@@ -158,24 +158,26 @@ async function fittedRequest(input: AgentLoopInput, keeper: ContextKeeper, offer
   const paths = input.textPaths ?? textToolPaths;
   const url = input.client.options.url;
   for (;;) {
-    // A template that cannot take tools: they go in the system message, calls and results as text.
-    const textPath = tools !== undefined && paths.has(url, input.request.model);
     const prepared = await keeper.prepare(tools, summarize);
     if ('stop' in prepared) {
       logger.warn('turn ended: the context window is too small', { contextWindow: keeper.contextWindow });
       await send([agentText(prepared.stop)]);
       return { stop: true };
     }
+    const messages = respellToolCallIds(prepared.messages, input.toolMessageRules);
+    // A template that cannot take tools: they go in the system message, calls and results as text
+    // (also for a request without tools whose history has tool calls, e.g. /compact's).
+    const toolShaped = tools !== undefined || messages.some((m) => m.role === 'tool' || (m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0));
+    const textPath = toolShaped && paths.has(url, input.request.model);
     const pathNotice = textPath ? paths.takeNotice(url, input.request.model) : undefined;
     for (const notice of pathNotice ? [...prepared.notices, pathNotice] : prepared.notices) {
       logger.info(notice);
       await send([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${notice}\n\n` } }]);
     }
-    const messages = respellToolCallIds(prepared.messages, input.toolMessageRules);
-    const request: ChatRequest = { ...input.request, messages: textPath ? toTextToolPath(messages, tools) : messages };
+    const request: ChatRequest = { ...input.request, messages: textPath ? toTextToolPath(messages, tools ?? []) : messages };
     if (tools && !textPath) request.tools = tools;
     const names = tools?.length ?? 0;
-    const mayRefuseTools = !textPath && tools !== undefined;
+    const mayRefuseTools = !textPath && toolShaped;
     const outcome = await runModelRequest({ client: input.client, request, signal, send, contextWindow: keeper.contextWindow, windowFix: input.context.windowFix, logger, textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined, mayRefuseTools });
     if (outcome.templateRefused) {
       // Once: the step goes again on the text path, where a refusal is explained like any failure.

@@ -109,7 +109,7 @@ describe('a llama-server template without tools', () => {
   });
 
   it('when /props says the template takes no tools (OPENAI_PROVIDER=llamacpp), the first request is already on the text path', async () => {
-    const { server, cwd, agent, sessionId, answer } = await runTask({ OPENAI_PROVIDER: 'llamacpp' });
+    const { server, cwd, agent, answer } = await runTask({ OPENAI_PROVIDER: 'llamacpp' });
     expect(answer.result.stopReason).toBe('end_turn');
     expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('hi');
     expect(server.state.props).toBeGreaterThan(0);

@@ -117,3 +117,44 @@ describe('the text path', () => {
     expect(r.text).toMatch(/Conversation roles must alternate/);
   });
 });
+
+describe('the text path without tools offered', () => {
+  const earlier: ChatMessage[][] = [[
+    { role: 'user', content: 'look' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'old', type: 'function', function: { name: 'list_directory', arguments: '{}' } }] },
+    { role: 'tool', tool_call_id: 'old', content: 'a.txt' },
+    { role: 'assistant', content: 'There is a.txt.' },
+  ]];
+  const loop = (chat: ReturnType<typeof scriptedChat>, paths: TextToolPaths) =>
+    runAgentLoop({
+      client: chat.client,
+      request: { model: 'gemma' },
+      context: { system: 'sys', turns: earlier, task: { role: 'user', content: 'Summarize our conversation so far.' } },
+      textPaths: paths,
+      toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
+      maxSteps: 1,
+      takesImages: false,
+      signal: new AbortController().signal,
+      send: async () => undefined,
+      logger,
+    });
+
+  it('a request whose history has tool calls (a /compact) is spelled as text too, without tool instructions', async () => {
+    const paths = new TextToolPaths();
+    paths.use(URL_OF_FAKE, 'gemma', 'server');
+    const chat = scriptedChat([{ text: 'Summary.' }]);
+    const outcome = await loop(chat, paths);
+    expect(outcome.text).toBe('Summary.');
+    expect(noToolShapes(chat.seen[0]!.messages)).toBe(true);
+    expect(chat.seen[0]!.messages[0]).toEqual({ role: 'system', content: 'sys' });
+  });
+
+  it('a template error on such a request switches it and sends it again', async () => {
+    const chat = scriptedChat([{ error: templateError }, { text: 'Summary.' }]);
+    const outcome = await loop(chat, new TextToolPaths());
+    expect(outcome.text).toBe('Summary.');
+    expect(chat.seen).toHaveLength(2);
+    expect(noToolShapes(chat.seen[0]!.messages)).toBe(false);
+    expect(noToolShapes(chat.seen[1]!.messages)).toBe(true);
+  });
+});
