@@ -106,6 +106,15 @@ describe('a llama-server template without tools', () => {
       expect(toolShapes(seen)).toBe(false);
     }
     expect(after[0]!.messages[0]!.content).toMatch(/To call a tool, answer with only a block like this/);
+    // The next turn: its history (the first turn's calls and results) is spelled as text too.
+    const count = server.state.seen.length;
+    const again = await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Write it again.' }] });
+    expect(again.result.stopReason).toBe('end_turn');
+    expect(server.state.refused).toBe(1);
+    const next = server.state.seen.slice(count);
+    expect(next.length).toBe(2);
+    for (const seen of next) expect(seen.tools || toolShapes(seen)).toBe(false);
+    expect(next[0]!.messages.filter((m) => m.role === 'user').some((m) => String(m.content).startsWith('Result of write_file:'))).toBe(true);
   });
 
   it('when /props says the template takes no tools (OPENAI_PROVIDER=llamacpp), the first request is already on the text path', async () => {
