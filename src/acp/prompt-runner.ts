@@ -26,7 +26,7 @@ import type { AgentState } from './agent-state.js';
 import { configOptions } from './session-config.js';
 import { currentPlan, turnExtras, type TurnExtras } from '../loop/turn-extras.js';
 import { undoLastTurn } from './undo.js';
-import { textToolPaths } from '../endpoints/text-tool-path.js';
+import { heedServerToolSupport } from '../endpoints/text-tool-path.js';
 import { createClientBackend } from '../tools/client-backend.js';
 import { createLocalBackend } from '../tools/local/local-backend.js';
 
@@ -229,7 +229,8 @@ export class PromptRunner {
             fetch: { timeoutMs: config.fetchTimeoutMs, modelBytes: fetchModelBytes(contextWindow) },
           })
         : undefined;
-    if (tools) await this.heedToolSupport(target);
+    // A llama.cpp template that says it takes no tools: the text path from the first request.
+    if (tools) await heedServerToolSupport(target.endpoint, target.model);
     const instructions = async () =>
       renderInstructions(await loadInstructions({ cwd: session.cwd, extra: toolState?.roots.extra, configDir: this.state.configDir, maxBytes: instructionBudgetBytes(contextWindow) }));
     const base =
@@ -258,18 +259,6 @@ export class PromptRunner {
     if (memory) await send([agentText(`\n\n(${memory})`)]);
     if (outcome.calibration) session.calibration = outcome.calibration;
     return outcome;
-  }
-
-  /**
-   * A server that says its chat template for the model cannot take tools (llama.cpp `/props`
-   * `chat_template_caps.supports_tools: false`) puts the endpoint and model on the text path
-   * (`loop/agent-loop.ts`) before the first request. The look is the cached one of the window
-   * (one short request per endpoint and model in the process).
-   */
-  private async heedToolSupport(target: NonNullable<ReturnType<AgentState['registry']['resolve']>>): Promise<void> {
-    if (target.endpoint.profile.contextWindowQuery !== 'llamacpp-props' || !target.endpoint.serverWindowOf) return;
-    const facts = await target.endpoint.serverWindowOf(target.model).catch(() => undefined);
-    if (facts?.supportsTools === false) textToolPaths.use(target.endpoint.client.options.url, target.model, 'server');
   }
 
   private dateOf(session: Session): string {

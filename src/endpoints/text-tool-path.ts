@@ -7,6 +7,8 @@
  * answering a request with tools (`openai/tools-unsupported.ts` `isToolTemplateError`).
  */
 
+import type { Endpoint } from './endpoint.js';
+
 /** How the text path became known: the server said so, or it refused a request's tool messages. */
 export type TextPathReason = 'server' | 'template-error';
 
@@ -39,3 +41,15 @@ const keyOf = (url: string, model: string) => `${url}\n${model}`;
 
 /** The process's memory (every session and endpoint of the agent). */
 export const textToolPaths = new TextToolPaths();
+
+/**
+ * Asks a llama.cpp server whether its chat template for `model` takes tools (`/props`
+ * `chat_template_caps.supports_tools`, through the endpoint's cached window look: one short
+ * request per endpoint and model in the process) and, when it says no, puts them on the text
+ * path before the first request. Never rejects; other servers are not asked.
+ */
+export async function heedServerToolSupport(endpoint: Pick<Endpoint, 'profile' | 'client' | 'serverWindowOf'>, model: string, paths: TextToolPaths = textToolPaths): Promise<void> {
+  if (endpoint.profile.contextWindowQuery !== 'llamacpp-props' || !endpoint.serverWindowOf) return;
+  const facts = await endpoint.serverWindowOf(model).catch(() => undefined);
+  if (facts?.supportsTools === false) paths.use(endpoint.client.options.url, model, 'server');
+}

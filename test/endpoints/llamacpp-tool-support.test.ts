@@ -29,3 +29,33 @@ describe('llama.cpp tool support', () => {
     expect(asked).toEqual(['http://127.0.0.1:9312/props']);
   });
 });
+
+describe('heedServerToolSupport', () => {
+  const endpoint = (query: string | undefined, supportsTools: boolean | undefined, asked: string[] = []) => ({
+    profile: { contextWindowQuery: query } as never,
+    client: { options: { url: 'http://127.0.0.1:9312/v1/chat/completions' } } as never,
+    serverWindowOf: async (model: string) => {
+      asked.push(model);
+      return supportsTools === undefined ? {} : { supportsTools };
+    },
+  });
+
+  it('puts the model on the text path when llama.cpp says its template takes no tools', async () => {
+    const { heedServerToolSupport, TextToolPaths } = await import('../../src/endpoints/text-tool-path.js');
+    const paths = new TextToolPaths();
+    await heedServerToolSupport(endpoint('llamacpp-props', false), 'math', paths);
+    expect(paths.has('http://127.0.0.1:9312/v1/chat/completions', 'math')).toBe(true);
+    expect(paths.takeNotice('http://127.0.0.1:9312/v1/chat/completions', 'math')).toMatch(/the server says its chat template cannot take tools/);
+  });
+
+  it('leaves it when the template takes tools or says nothing, and asks no other server', async () => {
+    const { heedServerToolSupport, TextToolPaths } = await import('../../src/endpoints/text-tool-path.js');
+    const paths = new TextToolPaths();
+    await heedServerToolSupport(endpoint('llamacpp-props', true), 'a', paths);
+    await heedServerToolSupport(endpoint('llamacpp-props', undefined), 'b', paths);
+    const asked: string[] = [];
+    await heedServerToolSupport(endpoint('ollama-ps', false, asked), 'c', paths);
+    expect(asked).toEqual([]);
+    for (const model of ['a', 'b', 'c']) expect(paths.has('http://127.0.0.1:9312/v1/chat/completions', model)).toBe(false);
+  });
+});
