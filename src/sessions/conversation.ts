@@ -108,14 +108,18 @@ export function withModeNote(note: string | undefined, prompt: readonly ContentB
 
 /**
  * The session mode the model was last told of in the live conversation: the latest answered
- * turn's `mode` since the latest `/clear` or `/compact`; `undefined` when none says (the system
- * prompt's rule, which is the default mode's, then stands).
+ * turn's `mode` since the latest `/clear` or `/compact` (or since a turn compacted inside, whose
+ * own note alone is still seen); `undefined` when none says (the system prompt's rule, which is
+ * the default mode's, then stands).
  */
 export function lastToldMode(records: readonly ConversationRecord[]): string | undefined {
   for (let i = records.length - 1; i >= 0; i--) {
     const record = records[i]!;
     if (record.type === 'clear' || record.type === 'compact') return undefined;
-    if (record.type === 'turn' && isAnswered(record) && record.mode !== undefined) return record.mode;
+    if (record.type !== 'turn' || !isAnswered(record)) continue;
+    // A turn compacted inside: the notes before it went into the summary, only its own is still seen.
+    if (record.context?.summary !== undefined) return record.modeNote !== undefined ? record.mode : undefined;
+    if (record.mode !== undefined) return record.mode;
   }
   return undefined;
 }

@@ -191,5 +191,8 @@ describe('mode notes in the conversation', () => {
     expect(lastToldMode([noted, { ...turn('x', ''), mode: 'read-only', modeNote: '[Session mode: Read only.]' }])).toBe('plan');
     expect(lastToldMode([noted, { type: 'clear', at }])).toBeUndefined();
     expect(lastToldMode([turn('old')])).toBeUndefined();
+    // Compacted inside a turn: the earlier notes are in the summary; that turn's own note still counts.
+    expect(lastToldMode([noted, { ...turn('long'), mode: 'plan', context: { summary: 'S', summarizedSteps: 2 } }])).toBeUndefined();
+    expect(lastToldMode([noted, { ...noted, context: { summary: 'S', summarizedSteps: 2 } }])).toBe('plan');
   });
 });
