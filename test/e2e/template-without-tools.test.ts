@@ -4,11 +4,12 @@
  * test/fixtures/llamacpp/): it drops the request's `tools`, the model writes its call as a
  * `<tool_call>` block, a request with a `tool` message or `assistant.tool_calls` gets the recorded
  * 400 template error, `/props` says `supports_tools: false`, and the connection is closed after
- * each answer. The task gets done either way: after one template error mid-turn, or from the
- * first request when the server says so.
+ * each answer (sent as `connection: close`). The model's call is the recorded stream itself (a
+ * `read_file` of `src/math.js` written as text). The task gets done either way: after one
+ * template error mid-turn, or from the first request when the server says so.
  */
 import http from 'node:http';
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +19,9 @@ import { spawnAgent, type AgentProcess } from '../helpers/spawn-agent.js';
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/llamacpp/${name}`, import.meta.url), 'utf8')) as { response: { status: number; body: string } };
 const TEMPLATE_ERROR = fixture('template-error-gemma.json').response;
 const PROPS = fixture('props-gemma.json').response.body;
+/** The real answer to a request with tools under Gemma 3's template: `<tool_call>` read_file src/math.js as text. */
+const TEXT_CALL_STREAM = fixture('stream-text-call-gemma.json').response.body;
+const ANSWER = 'add returns a - b: it subtracts.';
 
 const dirs: string[] = [];
 const agents: AgentProcess[] = [];
@@ -59,12 +63,12 @@ async function gemmaServer() {
       }
       const last = body.messages.at(-1)!;
       const lastText = typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
-      // `tools` are dropped: the model writes the call as text, then answers once it has the result.
-      const answer = /Result of write_file/.test(lastText) ? 'Done: a.txt now says hi.' : '<tool_call>\n{"name": "write_file", "arguments": {"path": "a.txt", "content": "hi"}}\n</tool_call>';
       res.writeHead(200, { 'content-type': 'text/event-stream', connection: 'close' });
+      // `tools` are dropped: the model writes the call as text (the recorded stream), then answers once it has the result.
+      if (!/Result of read_file/.test(lastText)) return res.end(TEXT_CALL_STREAM);
       const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'math', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       res.write(chunk({ role: 'assistant', content: null }));
-      res.write(chunk({ content: answer }));
+      res.write(chunk({ content: ANSWER }));
       res.write(chunk({}, 'stop'));
       res.end('data: [DONE]\n\n');
     });
@@ -78,12 +82,14 @@ async function runTask(env: Record<string, string>) {
   const server = await gemmaServer();
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'openai-acp-gemma-')));
   dirs.push(cwd);
+  mkdirSync(join(cwd, 'src'));
+  writeFileSync(join(cwd, 'src', 'math.js'), 'function add(a, b) {\n  return a - b;\n}\n');
   const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'math', OPENAI_API_KEY: 'none', OPENAI_ACP_STATE_DIR: 'off', ...env });
   agents.push(agent);
   await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
   const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
   await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
-  const answer = await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'Write hi into a.txt.' }] });
+  const answer = await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'What does add return?' }] });
   return { server, cwd, agent, sessionId: result.sessionId as string, answer };
 }
 
@@ -91,11 +97,10 @@ const toolShapes = (seen: Seen) => seen.messages.some((m) => m.role === 'tool' |
 
 describe('a llama-server template without tools', () => {
   it('a template error mid-turn: the agent switches to the text path, sends the step again, and the task gets done', async () => {
-    const { server, cwd, agent, sessionId, answer } = await runTask({});
+    const { server, agent, sessionId, answer } = await runTask({});
     expect(answer.result.stopReason).toBe('end_turn');
     expect(answer.result._meta).toBeUndefined();
-    expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('hi');
-    expect(agent.text(sessionId)).toContain('Done: a.txt now says hi.');
+    expect(agent.text(sessionId)).toContain(ANSWER);
     expect(agent.text(sessionId)).not.toMatch(/Jinja|Conversation roles/);
     // One refusal (the step with the first call's result), then only requests without tool shapes.
     expect(server.state.refused).toBe(1);
@@ -106,21 +111,22 @@ describe('a llama-server template without tools', () => {
       expect(toolShapes(seen)).toBe(false);
     }
     expect(after[0]!.messages[0]!.content).toMatch(/To call a tool, answer with only a block like this/);
+    expect(after[0]!.messages.at(-1)!.content).toMatch(/^Result of read_file:\n[\s\S]*return a - b;/);
     // The next turn: its history (the first turn's calls and results) is spelled as text too.
     const count = server.state.seen.length;
-    const again = await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Write it again.' }] });
+    const again = await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Read it again.' }] });
     expect(again.result.stopReason).toBe('end_turn');
     expect(server.state.refused).toBe(1);
     const next = server.state.seen.slice(count);
     expect(next.length).toBe(2);
     for (const seen of next) expect(seen.tools || toolShapes(seen)).toBe(false);
-    expect(next[0]!.messages.filter((m) => m.role === 'user').some((m) => String(m.content).startsWith('Result of write_file:'))).toBe(true);
+    expect(next[0]!.messages.filter((m) => m.role === 'user').some((m) => String(m.content).startsWith('Result of read_file:'))).toBe(true);
   });
 
   it('when /props says the template takes no tools (OPENAI_PROVIDER=llamacpp), the first request is already on the text path', async () => {
-    const { server, cwd, agent, answer } = await runTask({ OPENAI_PROVIDER: 'llamacpp' });
+    const { server, agent, sessionId, answer } = await runTask({ OPENAI_PROVIDER: 'llamacpp' });
     expect(answer.result.stopReason).toBe('end_turn');
-    expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('hi');
+    expect(agent.text(sessionId)).toContain(ANSWER);
     expect(server.state.props).toBeGreaterThan(0);
     expect(server.state.refused).toBe(0);
     expect(server.state.seen.length).toBe(2);
