@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { onJsonLines } from './json-lines.mjs';
 import { toolRows } from './tools.mjs';
 import { efficiencyRows } from './agent-efficiency.mjs';
+import { modeSwitchRows } from './mode-switch.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const TOKENS = 20_000;
@@ -158,6 +159,7 @@ const rows = [
 rows.push(...(await toolRows(RUNS)));
 // Agent efficiency in 4k–32k windows (issue 17): bench/agent-efficiency.mjs.
 rows.push(...(await efficiencyRows()));
+rows.push(...(await modeSwitchRows()));
 console.log(`median of ${RUNS} runs [min]`);
 for (const [what, value, against, ratio, ok] of rows) console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(44)} ${value.padEnd(24)} ${against.padEnd(34)} ${ratio}`);
 const missed = rows.filter((r) => !r[4]).length;

@@ -5,13 +5,13 @@
 import type { AgentContext, ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ChatRequest } from '../openai/chat-client.js';
 import { estimateTextTokens } from '../context/token-estimate.js';
-import { CLEARED_TEXT, liveConversation, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
+import { CLEARED_TEXT, lastToldMode, liveConversation, withModeNote, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
 import { DEFAULT_THOUGHT_LEVEL } from './model-picker.js';
 import type { ChatMessage } from '../openai/openai-types.js';
 import { promptToUserContent } from '../context/prompt-content.js';
 import type { Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
-import { COMPACT_INSTRUCTION } from '../context/compaction.js';
+import { COMPACT_INSTRUCTION, looksLikeToolCall } from '../context/compaction.js';
 import { slashHelpText, INIT_INSTRUCTION, parseSlashCommand } from './slash-commands.js';
 import { agentText, windowUsage } from '../loop/to-acp.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
@@ -19,13 +19,14 @@ import { defaultSystemPrompt } from '../context/system-prompt.js';
 import { instructionBudgetBytes, loadInstructions, renderInstructions } from '../context/instructions.js';
 import { fetchModelBytes } from '../tools/fetch/fetch-url.js';
 import { toolMessageRules } from '../context/tool-messages.js';
-import { sessionMode } from '../loop/session-modes.js';
+import { modeNoteFor, sessionMode } from '../loop/session-modes.js';
 import { mcpNotices, prepareTurnTools } from '../loop/turn-tools.js';
 import { AGENT_NAME } from '../version.js';
 import type { AgentState } from './agent-state.js';
 import { configOptions, INSTRUCTIONS_OPTION } from './session-config.js';
 import { currentPlan, turnExtras, type TurnExtras } from '../loop/turn-extras.js';
 import { undoLastTurn } from './undo.js';
+import { heedServerToolSupport } from '../endpoints/text-tool-path.js';
 import { createClientBackend } from '../tools/client-backend.js';
 import { createLocalBackend } from '../tools/local/local-backend.js';
 
@@ -56,6 +57,9 @@ function withError(response: PromptResponse, error: object): PromptResponse {
 
 /** Runs prompts; one instance per agent. */
 export class PromptRunner {
+  /** The date each session's system prompt says, fixed at its first turn in this process (the prompt's bytes stay the same past midnight). */
+  private readonly dates = new WeakMap<Session, string>();
+
   constructor(private readonly state: AgentState) {}
 
   /**
@@ -146,7 +150,10 @@ export class PromptRunner {
       return { stopReason: 'end_turn' };
     }
     const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, send, signal);
-    if (outcome.stopReason === 'end_turn' && !outcome.error && outcome.text.trim()) {
+    // An answer that is a tool call (small models write one even without tools) is not a summary.
+    if (outcome.stopReason === 'end_turn' && !outcome.error && looksLikeToolCall(outcome.text)) {
+      await send([agentText('\n\n(That answer is a tool call, not a summary: nothing was compacted.)')]);
+    } else if (outcome.stopReason === 'end_turn' && !outcome.error && outcome.text.trim()) {
       await this.save(session, { type: 'compact', at: new Date().toISOString(), summary: outcome.text.trim() });
       const turns = conversation.turns.length === 1 ? '1 earlier turn' : `${conversation.turns.length} earlier turns`;
       await send([agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);
@@ -160,7 +167,10 @@ export class PromptRunner {
   /** `typed`: what the user sent when `prompt` is its expansion (a user command, /init), kept for replay and the title. */
   private async turn(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient, typed?: ContentBlock[]): Promise<PromptResponse> {
     const conversation = this.conversation(session);
-    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, prompt)) }, send, signal, turnClient);
+    // The mode is told in the conversation when it changed since the model was last told (the system prompt and tools stay put).
+    const mode = this.state.config.tools ? sessionMode(session) : undefined;
+    const note = mode ? modeNoteFor(mode, lastToldMode(session.records)) : undefined;
+    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withModeNote(note, withUnanswered(conversation.unanswered, prompt))) }, send, signal, turnClient);
     // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
     if (!outcome.error || outcome.text || outcome.steps.length > 0) {
       const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };
@@ -168,6 +178,8 @@ export class PromptRunner {
       if (outcome.steps.length > 0) record.steps = outcome.steps;
       if (outcome.context && (outcome.context.summary !== undefined || outcome.context.stubbed > 0)) record.context = outcome.context;
       if (outcome.usage) record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
+      if (note) record.modeNote = note;
+      if (mode) record.mode = mode;
       turnClient.extras.fill(record);
       await this.save(session, record);
       const title = session.title ? undefined : titleFromPrompt(typed ?? prompt);
@@ -217,12 +229,14 @@ export class PromptRunner {
             fetch: { timeoutMs: config.fetchTimeoutMs, modelBytes: fetchModelBytes(contextWindow) },
           })
         : undefined;
+    // A llama.cpp template that says it takes no tools: the text path from the first request.
+    if (tools) await heedServerToolSupport(target.endpoint, target.model);
     const instructions = async () =>
       renderInstructions(await loadInstructions({ cwd: session.cwd, extra: toolState?.roots.extra, configDir: this.state.configDir, maxBytes: instructionBudgetBytes(contextWindow) }));
     const agentPrompt =
       config.systemPrompt ??
       (tools
-        ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), tools: tools.builtinNames, mode: sessionMode(session), instructions: await instructions() })
+        ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: this.dateOf(session), tools: tools.builtinNames, instructions: await instructions() })
         : undefined);
     // The client's own instructions for this session come after ours (which describe the tools).
     const clientInstructions = session.options[INSTRUCTIONS_OPTION];
@@ -248,6 +262,12 @@ export class PromptRunner {
     if (memory) await send([agentText(`\n\n(${memory})`)]);
     if (outcome.calibration) session.calibration = outcome.calibration;
     return outcome;
+  }
+
+  private dateOf(session: Session): string {
+    let date = this.dates.get(session);
+    if (!date) this.dates.set(session, (date = new Date().toISOString().slice(0, 10)));
+    return date;
   }
 
   private response(outcome: AgentLoopOutcome): PromptResponse {

@@ -24,6 +24,8 @@ import { agentText } from './to-acp.js';
 import { describeContextOverflow } from '../openai/user-errors.js';
 import { runToolCall, type ToolCallDeps } from './tool-call-runner.js';
 import { runModelRequest, type TextToolCalls, type ModelRequestOutcome } from './model-request.js';
+import { toTextToolPath } from '../context/text-tool-path.js';
+import { textToolPaths, type TextToolPaths } from '../endpoints/text-tool-path.js';
 
 /** The tools of one model request: their definitions for `tools`, and the MCP ones by model-facing name. */
 export interface ToolOffer {
@@ -52,6 +54,8 @@ export interface AgentLoopInput {
   takesImages: boolean;
   /** Builds the text-tool-call recogniser for the offered tools; absent: none. */
   textToolCalls?: ((definitions: ToolOffer['definitions']) => TextToolCalls) | undefined;
+  /** Endpoints and models on the text path (templates without tools). @defaultValue the process's `textToolPaths` */
+  textPaths?: TextToolPaths | undefined;
   signal: AbortSignal;
   send: (updates: SessionUpdate[]) => Promise<void>;
   logger: Logger;
@@ -144,15 +148,19 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
  * One model request with its messages fitted to the window: the user is told of a compaction or
  * of history left out; an answer saying the prompt was over the window is retried smaller
  * (bounded, `ContextKeeper.overflow`), then the turn ends with a message naming the window and the
- * fix. `{ stop }` when the turn must end (the user was told).
+ * fix. For an endpoint and model on the text path (`endpoints/text-tool-path.ts`) the request is
+ * spelled by `toTextToolPath`; a template error answering a request with tools puts them there
+ * and sends the same step again, once. `{ stop }` when the turn must end (the user was told).
  */
 async function fittedRequest(input: AgentLoopInput, keeper: ContextKeeper, offer: ToolOffer | undefined): Promise<ModelRequestOutcome | { stop: true; usage?: undefined }> {
   const { signal, send, logger } = input;
   const summarize = async (messages: ChatMessage[]) => {
     const summary = await runModelRequest({ client: input.client, request: { ...input.request, messages }, signal, send: async () => undefined, logger });
-    return summary.error || summary.stopReason === 'cancelled' ? undefined : summary.text;
+    return summary.error || summary.stopReason === 'cancelled' ? undefined : { text: summary.text, toolCalls: summary.toolCalls.length };
   };
   const tools = offer && offer.definitions.length > 0 ? offer.definitions : undefined;
+  const paths = input.textPaths ?? textToolPaths;
+  const url = input.client.options.url;
   for (;;) {
     const prepared = await keeper.prepare(tools, summarize);
     if ('stop' in prepared) {
@@ -160,14 +168,27 @@ async function fittedRequest(input: AgentLoopInput, keeper: ContextKeeper, offer
       await send([agentText(prepared.stop)]);
       return { stop: true };
     }
-    for (const notice of prepared.notices) {
+    const messages = respellToolCallIds(prepared.messages, input.toolMessageRules);
+    // A template that cannot take tools: they go in the system message, calls and results as text
+    // (also for a request without tools whose history has tool calls, e.g. /compact's).
+    const toolShaped = tools !== undefined || messages.some((m) => m.role === 'tool' || (m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0));
+    const textPath = toolShaped && paths.has(url, input.request.model);
+    const pathNotice = textPath ? paths.takeNotice(url, input.request.model) : undefined;
+    for (const notice of pathNotice ? [...prepared.notices, pathNotice] : prepared.notices) {
       logger.info(notice);
       await send([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${notice}\n\n` } }]);
     }
-    const request: ChatRequest = { ...input.request, messages: respellToolCallIds(prepared.messages, input.toolMessageRules) };
-    if (tools) request.tools = tools;
+    const request: ChatRequest = { ...input.request, messages: textPath ? toTextToolPath(messages, tools ?? []) : messages };
+    if (tools && !textPath) request.tools = tools;
     const names = tools?.length ?? 0;
-    const outcome = await runModelRequest({ client: input.client, request, signal, send, contextWindow: keeper.contextWindow, windowFix: input.context.windowFix, logger, textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined });
+    const mayRefuseTools = !textPath && toolShaped;
+    const outcome = await runModelRequest({ client: input.client, request, signal, send, contextWindow: keeper.contextWindow, windowFix: input.context.windowFix, logger, textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined, mayRefuseTools });
+    if (outcome.templateRefused) {
+      // Once: the step goes again on the text path, where a refusal is explained like any failure.
+      logger.warn('the chat template cannot take tools; using the text path for this endpoint and model', { model: input.request.model });
+      paths.use(url, input.request.model, 'template-error');
+      continue;
+    }
     if (!outcome.overflow) {
       keeper.calibrate(outcome.usage?.inputTokens);
       return outcome;

@@ -16,6 +16,7 @@ import { describeContextOverflow, errorMeta, type ErrorMeta } from '../openai/us
 import { recognizeOverflow } from '../openai/context-overflow.js';
 import { learnedWindows, type LearnedWindows } from '../endpoints/learned-windows.js';
 import { describeFailure } from '../openai/failure-hints.js';
+import { isToolTemplateError } from '../openai/tools-unsupported.js';
 import { redactText } from '../redact.js';
 
 /** How a turn ended. */
@@ -38,6 +39,12 @@ export interface ModelRequestOutcome {
    * `window`: the window the answer stated, in tokens (already remembered for the endpoint and model).
    */
   overflow?: { window?: number };
+  /**
+   * Set when the server's chat template refused the request's tools or tool messages
+   * (`isToolTemplateError`) and nothing had been shown: the user has NOT been told (the caller
+   * switches to the text path and sends the step again); `error` is set too.
+   */
+  templateRefused?: true;
 }
 
 /**
@@ -67,6 +74,8 @@ export interface ModelRequestInput {
   windowFix?: string | undefined;
   /** Where a window stated by an overflow answer is remembered. @defaultValue the process's `learnedWindows` */
   learned?: LearnedWindows | undefined;
+  /** True when the request carries tools or tool messages: a template error is then returned as `templateRefused`. */
+  mayRefuseTools?: boolean | undefined;
 }
 
 /**
@@ -147,6 +156,10 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
     if (held) seen.text = seen.text.slice(0, Math.max(0, seen.text.length - held.length));
     if (signal.aborted) return { stopReason: 'cancelled', text: seen.text, reasoning: seen.reasoning, toolCalls: [] };
     const failure = error instanceof ProviderError ? error : undefined;
+    if (input.mayRefuseTools && failure instanceof ProviderHttpError && !seen.text && !seen.reasoning && isToolTemplateError(failure.status, failure.providerMessage ?? failure.body)) {
+      logger?.info('the chat template refused the request\'s tools', { model: request.model, status: failure.status });
+      return { stopReason: 'end_turn', error: errorMeta(failure), text: '', reasoning: '', toolCalls: [], templateRefused: true };
+    }
     const overflow = failure ? recognizeOverflow(failure) : undefined;
     if (overflow?.window) (input.learned ?? learnedWindows).learn(client.options.url, request.model, overflow.window);
     if (failure && overflow && !seen.text && !seen.reasoning) {

@@ -10,7 +10,7 @@ import type { ToolCallResult } from '../openai/turn-accumulator.js';
 import type { Session } from '../sessions/session-manager.js';
 import { mayBeTextToolCall, parseTextToolCalls } from '../context/text-tool-calls.js';
 import { createClientBackend, type ClientToolCapabilities } from '../tools/client-backend.js';
-import { BUILTIN_TOOL_NAMES, builtinChatTools, readOnlyToolNames } from '../tools/definitions.js';
+import { BUILTIN_TOOL_NAMES, builtinChatTools } from '../tools/definitions.js';
 import type { FetchLimits } from '../tools/fetch/fetch-url.js';
 import { createLocalBackend } from '../tools/local/local-backend.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
@@ -21,7 +21,6 @@ import { agentText } from './to-acp.js';
 import type { TextToolCalls } from './model-request.js';
 import type { TurnExtras } from './turn-extras.js';
 import { PLAN_CHAT_TOOL } from '../tools/plan-tool.js';
-import type { SessionMode } from '../tools/permission.js';
 
 /** What preparing a turn's tools needs. */
 export interface TurnToolsInput {
@@ -50,19 +49,14 @@ export type TurnTools = Pick<AgentLoopInput, 'offer' | 'deps' | 'textToolCalls'>
 export function prepareTurnTools(input: TurnToolsInput): TurnTools {
   const { session, state, client, capabilities, logger } = input;
   const gemini = input.profile.geminiToolSchemas === true;
-  // Read at each request: a plan approved in this turn switches the mode, and the tools with it.
-  const builtinsFor = (mode: SessionMode) => {
-    const builtins = changesNothing(mode) ? builtinChatTools(readOnlyToolNames()) : builtinChatTools();
-    return input.extras ? [...builtins, PLAN_CHAT_TOOL] : builtins;
-  };
-  const builtins = builtinsFor(sessionMode(session));
+  // The same tools in every mode, so a mode change keeps the request's prefix (and the server's
+  // prefix cache): the mode is told in the conversation and enforced when a call runs
+  // (`decidePermission` refuses edits and commands in `read-only` and `plan`).
+  const builtins = input.extras ? [...builtinChatTools(), PLAN_CHAT_TOOL] : builtinChatTools();
   const offer = (): ToolOffer => {
     const mcpTools = new Map<string, McpToolDescriptor>();
-    const mode = sessionMode(session);
-    const readOnly = changesNothing(mode);
-    const definitions: NonNullable<ToolOffer['definitions']>[number][] = [...builtinsFor(mode)];
+    const definitions: NonNullable<ToolOffer['definitions']>[number][] = [...builtins];
     for (const tool of state.mcp?.tools(BUILTIN_TOOL_NAMES, { gemini }) ?? []) {
-      if (readOnly && !tool.readOnly) continue;
       mcpTools.set(tool.name, tool);
       definitions.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } });
     }
@@ -100,11 +94,6 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
     },
     textToolCalls: textToolCallRecogniser,
   };
-}
-
-/** Modes in which nothing is edited and no command runs: only the read and search tools (and the plan tool) are offered. */
-function changesNothing(mode: SessionMode): boolean {
-  return mode === 'read-only' || mode === 'plan';
 }
 
 /**

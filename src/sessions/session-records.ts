@@ -42,6 +42,13 @@ export interface TurnRecord {
   plan?: PlanEntry[];
   /** What `/undo` needs: the files the turn changed and the commands it ran. */
   checkpoint?: TurnCheckpoint;
+  /**
+   * The session mode's rule, told to the model in front of this turn's prompt (in its user
+   * message) because the mode changed since the model was last told; absent when unchanged.
+   */
+  modeNote?: string;
+  /** The session mode the model had been told of when the turn ended (e.g. `plan`, `ask`). */
+  mode?: string;
 }
 
 /** One model answer that called tools, and what each call gave back. */
@@ -185,6 +192,8 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
       if (v.plan !== undefined && !isPlan(v.plan)) delete v.plan;
       if (v.typed !== undefined && !(Array.isArray(v.typed) && v.typed.every((b) => isObject(b) && typeof b.type === 'string'))) delete v.typed;
       if (v.checkpoint !== undefined && !isTurnCheckpoint(v.checkpoint)) delete v.checkpoint;
+      if (v.modeNote !== undefined && typeof v.modeNote !== 'string') delete v.modeNote;
+      if (v.mode !== undefined && typeof v.mode !== 'string') delete v.mode;
       return v as unknown as TurnRecord;
     }
     case 'meta': {

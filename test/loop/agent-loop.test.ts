@@ -254,7 +254,8 @@ describe('runAgentLoop: permission', () => {
 
   it('read-only mode refuses an edit without asking, saying why', async () => {
     const r = await run({ mode: 'read-only', answers: [{ toolCalls: [write('a.txt')] }, { text: 'ok' }] });
-    expect(r.chat.seen[0]?.tools).not.toContain('write_file');
+    // Offered as in every mode (the prefix stays put), refused when called.
+    expect(r.chat.seen[0]?.tools).toContain('write_file');
     expect(r.fake.requests).toHaveLength(0);
     expect(r.toolMessages(1)[0]?.content).toContain('read-only');
     expect(existsSync(join(r.cwd, 'a.txt'))).toBe(false);

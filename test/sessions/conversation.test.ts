@@ -178,3 +178,21 @@ describe('replayUpdates', () => {
     expect(compactedText('S-U-M').endsWith('S-U-M')).toBe(true);
   });
 });
+
+describe('mode notes in the conversation', () => {
+  it('puts a turn\'s note in front of its prompt; the mode last told is the latest answered turn\'s since a /clear', async () => {
+    const { lastToldMode } = await import('../../src/sessions/conversation.js');
+    const noted: TurnRecord = { ...turn('plan it'), modeNote: '[Session mode: Plan.]', mode: 'plan' };
+    const live = liveConversation([turn('hi'), noted]);
+    expect(live.turns[1]![0]).toEqual({ role: 'user', content: '[Session mode: Plan.]\n\nplan it' });
+    expect(lastToldMode([turn('hi'), noted])).toBe('plan');
+    expect(lastToldMode([noted, { ...turn('again'), mode: 'ask' }])).toBe('ask');
+    // A cancelled turn with nothing shown was not seen by the model.
+    expect(lastToldMode([noted, { ...turn('x', ''), mode: 'read-only', modeNote: '[Session mode: Read only.]' }])).toBe('plan');
+    expect(lastToldMode([noted, { type: 'clear', at }])).toBeUndefined();
+    expect(lastToldMode([turn('old')])).toBeUndefined();
+    // Compacted inside a turn: the earlier notes are in the summary; that turn's own note still counts.
+    expect(lastToldMode([noted, { ...turn('long'), mode: 'plan', context: { summary: 'S', summarizedSteps: 2 } }])).toBeUndefined();
+    expect(lastToldMode([noted, { ...noted, context: { summary: 'S', summarizedSteps: 2 } }])).toBe('plan');
+  });
+});
