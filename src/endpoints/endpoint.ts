@@ -105,6 +105,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
       : undefined;
   const client = new ChatCompletionsClient({
     url: resolved.chatUrl,
+    baseUrl: settings.baseUrl,
     apiKey: resolved.bearerKey,
     headers: resolved.headers,
     profile: resolved.profile,
