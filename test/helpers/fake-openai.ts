@@ -71,12 +71,15 @@ export async function startFakeOpenAI(handler: ChatHandler = streamText(['Hello'
     req.setEncoding('utf8');
     req.on('data', (d) => (text += d));
     req.on('end', () => {
-      if (req.method === 'GET' && req.url?.includes('/models')) {
+      const path = (req.url ?? '').split('?')[0]!;
+      if (req.method === 'GET' && path.endsWith('/models') && !path.endsWith('/api/v0/models')) {
         modelRequests++;
         res.writeHead(models.status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(models.body));
         return;
       }
+      // Any other GET (the agent asking a server who it is: /props, /api/version, …) is not a chat request.
+      if (req.method === 'GET') return void res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
       let body: Record<string, any> = {};
       try {
         body = JSON.parse(text);
