@@ -151,6 +151,15 @@ export async function askServerIdentity(baseUrl: string, options: IdentifyOption
   return identifyFromAnswers({ props: json(props), vllmVersion: json(vllm), root: rootText, ollamaVersion: json(version), lmStudioModels: json(lmStudio), liteLlmAlive: alive });
 }
 
+/**
+ * The facts of the llama.cpp `/props` answer at `baseUrl` (`doctor`'s llama.cpp rows); one GET,
+ * bounded. Never rejects; `undefined` when the server does not answer as llama.cpp does.
+ */
+export async function readLlamaCppProps(baseUrl: string, options: IdentifyOptions = {}): Promise<LlamaCppProps | undefined> {
+  const root = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+  return parseLlamaCppPropsFacts(json(await getText(`${root}/props`, options)));
+}
+
 /** The looks made in this process, by base URL: one per endpoint, shared by every caller. */
 const asked = new Map<string, Promise<ServerIdentity>>();
 

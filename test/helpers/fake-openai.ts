@@ -14,7 +14,13 @@ export interface RecordedRequest {
   body: Record<string, any>;
 }
 
-export type ChatHandler = (req: http.IncomingMessage, res: http.ServerResponse, body: Record<string, any>) => void | Promise<void>;
+export type ChatHandler = ((req: http.IncomingMessage, res: http.ServerResponse, body: Record<string, any>) => void | Promise<void>) & {
+  /** The GET paths among {@link IDENTITY_PATHS} this handler answers (e.g. `/props`); the others get a 404 without reaching it. */
+  gets?: ReadonlySet<string>;
+};
+
+/** The paths the agent asks a server without a configured provider who it is (`server-identity.ts`). */
+export const IDENTITY_PATHS: ReadonlySet<string> = new Set(['/', '/props', '/version', '/api/version', '/api/v0/models', '/health/liveliness']);
 
 export interface FakeOpenAI {
   /** Base URL, e.g. `http://127.0.0.1:1234/v1`. */
@@ -78,8 +84,9 @@ export async function startFakeOpenAI(handler: ChatHandler = streamText(['Hello'
         res.end(JSON.stringify(models.body));
         return;
       }
-      // Any other GET (the agent asking a server who it is: /props, /api/version, …) is not a chat request.
-      if (req.method === 'GET') return void res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
+      // The agent asking a server who it is (endpoints/server-identity.ts) meets a plain 404, unless
+      // the test's handler says it serves that path (`gets`): those looks are not chat requests.
+      if (req.method === 'GET' && IDENTITY_PATHS.has(path) && !current.gets?.has(path)) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
       let body: Record<string, any> = {};
       try {
         body = JSON.parse(text);
