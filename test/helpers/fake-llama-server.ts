@@ -3,7 +3,11 @@
  * test/fixtures/llamacpp/ (see its README): it answers `GET /props` and `GET /v1/models` with the
  * recorded bodies and keeps those connections open, answers chat requests with the recorded
  * streams and then closes the connection it announced as kept alive (as the real one does), and
- * answers anything else with its recorded 404 and `connection: close`.
+ * answers anything else with its recorded 404 and `connection: close`. The real server's close
+ * comes a moment after the answer's last byte, so a client that sends its next request at once
+ * on the pooled socket loses it ("socket hang up", `ECONNRESET`; reuse-after-stream.txt there);
+ * the fake makes that certain: a request on a connection whose stream has ended is not answered,
+ * and the connection is destroyed.
  *
  * Chat answers: a request over {@link FakeLlamaOptions.overflowAboveBytes} gets the recorded
  * overflow 400; one whose last message is a `tool` message gets the recorded text answer; one
@@ -31,7 +35,7 @@ export function llamaRecord(name: string): LlamaRecord {
 export interface FakeLlamaOptions {
   /** The chat template takes tools (`props-hermes.json`) or not (`props-gemma.json`). @defaultValue true */
   templateTakesTools?: boolean;
-  /** Request bodies larger than this (bytes) get the overflow answer. @defaultValue 12000 (about the recorded 4,096-token window) */
+  /** Request bodies larger than this (bytes) get the overflow answer. @defaultValue 24000 (about the recorded 4,096-token window at ~6 bytes of JSON a token) */
   overflowAboveBytes?: number;
 }
 
@@ -43,6 +47,8 @@ export interface FakeLlama {
   requests: { method: string; path: string; body: any; socket: number }[];
   /** How many TCP connections were opened. */
   connections(): number;
+  /** Requests sent on a connection the server was closing (lost, never answered). */
+  lost(): number;
   close(): Promise<void>;
 }
 
@@ -59,7 +65,14 @@ export async function startFakeLlama(options: FakeLlamaOptions = {}): Promise<Fa
   const requests: FakeLlama['requests'] = [];
   let connections = 0;
   const socketIds = new WeakMap<object, number>();
+  /** Connections whose streamed answer has ended: the server is closing them. */
+  const closing = new WeakSet<object>();
+  let lost = 0;
   const server = http.createServer((req, res) => {
+    if (closing.has(req.socket)) {
+      lost++;
+      return void req.socket.destroy();
+    }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -77,13 +90,15 @@ export async function startFakeLlama(options: FakeLlamaOptions = {}): Promise<Fa
         // The real server says keep-alive on its streams and closes them anyway.
         res.writeHead(record.response.status, { ...headers, ...(close && record.response.status >= 400 ? { connection: 'close' } : { 'keep-alive': 'timeout=5, max=100' }) });
         res.end(record.response.body, () => {
-          if (close) req.socket.end();
+          if (!close) return;
+          if (record.response.status >= 400) req.socket.end();
+          else closing.add(req.socket);
         });
       };
       if (req.method === 'GET' && path === '/props') return answer(props, false);
       if (req.method === 'GET' && path === '/v1/models') return answer(models, false);
       if (req.method === 'POST' && path === '/v1/chat/completions') {
-        if (raw.length > (options.overflowAboveBytes ?? 12_000)) return answer(overflow, true);
+        if (raw.length > (options.overflowAboveBytes ?? 24_000)) return answer(overflow, true);
         const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
         if (!takesTools && messages.some((m) => m.role === 'tool' || m.tool_calls)) return answer(templateError, true);
         if (messages.at(-1)?.role === 'tool' || !body?.tools) return answer(text, true);
@@ -94,5 +109,5 @@ export async function startFakeLlama(options: FakeLlamaOptions = {}): Promise<Fa
   });
   server.on('connection', (socket) => socketIds.set(socket, ++connections));
   const listening = await listenLoopback(server);
-  return { baseUrl: `http://127.0.0.1:${listening.port}/v1`, requests, connections: () => connections, close: () => listening.close() };
+  return { baseUrl: `http://127.0.0.1:${listening.port}/v1`, requests, connections: () => connections, lost: () => lost, close: () => listening.close() };
 }
