@@ -110,7 +110,7 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
   const nativeProfile = PROVIDER_PROFILES[providerOf(settings).id]?.nativeChat;
   const native = nativeProfile && !unreachable ? await createEndpoint(settings, { logger: deps.logger, fetch: deps.fetch, enabled: false }).nativeChat?.describe(settings.model) : undefined;
   // llama.cpp: the window it runs and whether its template takes tools (/props).
-  const llamacpp = providerOf(settings).id === 'llamacpp' && !unreachable ? llamaCppRows(await readLlamaCppProps(settings.baseUrl, { headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers, fetch: deps.fetch })) : undefined;
+  const llamacpp = PROVIDER_PROFILES[providerOf(settings).id]?.contextWindowQuery === 'llamacpp-props' && !unreachable ? llamaCppRows(await readLlamaCppProps(settings.baseUrl, { headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers, fetch: deps.fetch })) : undefined;
   let reasoning: ReasoningFacts | undefined;
   if (completion?.ok) {
     const provider = providerOf(settings);
