@@ -102,7 +102,7 @@ const NAMING_PATTERNS: readonly RegExp[] = [
  * too large: 50000. This model supports at most 16384 completion tokens", Anthropic's
  * "max_tokens: 64000 > 8192, which is the maximum allowed number of output tokens".
  */
-const CAP_TOO_LARGE = /max_(?:completion_)?tokens\b[^\n]{0,120}?(?:too large|supports at most|maximum allowed|exceeds the maximum|must be less than or equal|must be <=|> ?\d+)/i;
+const CAP_TOO_LARGE = /max_(?:completion_)?tokens\b[^\n]{0,120}?(?:too large|supports at most|maximum allowed|exceeds the maximum|must be less than or equal|must be <=)/i;
 
 /** Words of an error that refuses a parameter (as opposed to refusing its value's size). */
 const REJECTION_WORDS = /unsupported|not supported|unrecogni[sz]ed|unknown|not permitted|not allowed|extra_forbidden/i;
@@ -209,7 +209,8 @@ export function parseRejection(status: number, bodyText: string, sent: Record<st
   if (named.size === 0) {
     // The answer's cap over the model's most output tokens: sent without a cap, as before the agent sent one.
     const cap = (['max_tokens', 'max_completion_tokens'] as const).find((name) => name in sent);
-    return cap && CAP_TOO_LARGE.test(haystack) ? { correction: { kind: 'drop', params: [cap] }, reason } : undefined;
+    // An answer about the context window ("input length and `max_tokens` exceed context limit") is an overflow, not this.
+    return cap && CAP_TOO_LARGE.test(haystack) && !/context/i.test(haystack) ? { correction: { kind: 'drop', params: [cap] }, reason } : undefined;
   }
 
   const undone = (from: string, to: string) => previous.some((c) => c.kind === 'rename' && c.from === from && c.to === to);
