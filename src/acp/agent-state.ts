@@ -93,7 +93,7 @@ export class AgentState {
     this.picker = new ModelPicker((session) => this.thoughtLevels(session));
     this.configDir = options.configDir;
     this.commands = new UserCommands(options.logger, () => SLASH_COMMANDS, options.configDir);
-    this.windows = new SessionWindows({ config: () => this.config, picker: this.picker, registry: () => this.registry });
+    this.windows = new SessionWindows({ config: () => this.config, picker: this.picker, registry: () => this.registry, logger: options.logger });
     this.tools = new SessionTools(options.logger, () => ({ startupMs: this.config.mcpStartupMs, toolTimeoutMs: this.config.mcpToolTimeoutMs }));
   }
 

@@ -12,6 +12,7 @@
  */
 import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { Config } from '../config/config.js';
+import type { Logger } from '../log.js';
 import type { EndpointRegistry } from '../endpoints/endpoint-registry.js';
 import { learnedWindows, type LearnedWindows } from '../endpoints/learned-windows.js';
 import type { ServerWindow } from '../endpoints/server-context.js';
@@ -40,6 +41,8 @@ export interface SessionWindowDeps {
   registry: () => EndpointRegistry;
   /** @defaultValue the process's {@link learnedWindows} */
   learned?: LearnedWindows | undefined;
+  /** Told once per endpoint and model when a learned window overrules `OPENAI_CONTEXT_WINDOW`. @defaultValue none */
+  logger?: Logger | undefined;
 }
 
 /** Resolves without waiting longer once `signal` aborts (the lookup itself goes on, shared). */
@@ -91,6 +94,8 @@ export function smallWindowNotice(model: string, known: KnownWindow): string {
 /** Each session's window, meter and small-window notice. */
 export class SessionWindows {
   private readonly told = new WeakSet<Session>();
+  /** Endpoint and model pairs whose learned window overruling the configured one was logged. */
+  private readonly overruled = new Set<string>();
 
   constructor(private readonly deps: SessionWindowDeps) {}
 
@@ -113,6 +118,11 @@ export class SessionWindows {
     const learned = target ? (this.deps.learned ?? learnedWindows).get(target.endpoint.client.options.url, target.model) : undefined;
     const server: ServerWindow = configured || learned || !target ? {} : ((await untilAborted(target.endpoint.serverWindowOf?.(target.model) ?? Promise.resolve({}), signal)) ?? {});
     const resolved = resolveContextWindow({ configured, learned, runtime: server.runtime, catalogue, trained: server.trained });
+    const key = target && `${target.endpoint.client.options.url}\n${target.model}`;
+    if (resolved?.overrules !== undefined && key && !this.overruled.has(key)) {
+      this.overruled.add(key);
+      this.deps.logger?.warn(`the server rejected requests over ${resolved.window} tokens, so that window is used instead of OPENAI_CONTEXT_WINDOW=${resolved.overrules}`, { model: target.model });
+    }
     return resolved && { ...resolved, fix, server };
   }
 

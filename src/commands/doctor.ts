@@ -21,6 +21,8 @@ import { missingV1, sendsCredentials } from '../openai/failure-hints.js';
 import { ProviderHttpError } from '../openai/errors.js';
 import { tryItLine } from './try-it.js';
 import { ollamaRows } from './doctor-ollama.js';
+import { llamaCppRows } from './doctor-llamacpp.js';
+import { readLlamaCppProps } from '../endpoints/server-identity.js';
 import { createEndpoint } from '../endpoints/endpoint.js';
 import { probeWindow } from './doctor-window.js';
 import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
@@ -37,6 +39,7 @@ export type DoctorOptions = CommandRunOptions & { agentCommand?: string | undefi
 /** The provider family of an endpoint, and how it was decided. */
 function providerOf(settings: NamedEndpointSettings): { id: ProviderId; how: string } {
   const explicit = settings.provider;
+  if (explicit && settings.identifiedBy) return { id: explicit, how: `recognised by its answer to ${settings.identifiedBy}` };
   return explicit ? { id: explicit, how: 'set' } : { id: detectProvider(settings.baseUrl), how: 'detected from the base URL' };
 }
 
@@ -89,7 +92,7 @@ function describeEndpoint(settings: NamedEndpointSettings, keyShown: string, mod
 }
 
 /** Checks one endpoint: models, then (unless unreachable) the completion, usage and reasoning effort. */
-async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<typeof settingNames>, deps: ProbeDeps, configuredWindow: number | undefined): Promise<EndpointFacts & { ollama?: string[] }> {
+async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<typeof settingNames>, deps: ProbeDeps, configuredWindow: number | undefined): Promise<EndpointFacts & { ollama?: string[]; llamacpp?: string[] }> {
   const models = await probeModels(settings, deps);
   const unreachable = models.kind === 'unreachable';
   const request = { model: settings.model, messages: [{ role: 'user' as const, content: 'Reply with the single word OK.' }], maxTokens: 1 };
@@ -106,6 +109,8 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
   // A server with a native chat API (Ollama): which API, and the windows, once the probe loaded the model.
   const nativeProfile = PROVIDER_PROFILES[providerOf(settings).id]?.nativeChat;
   const native = nativeProfile && !unreachable ? await createEndpoint(settings, { logger: deps.logger, fetch: deps.fetch, enabled: false }).nativeChat?.describe(settings.model) : undefined;
+  // llama.cpp: the window it runs and whether its template takes tools (/props).
+  const llamacpp = PROVIDER_PROFILES[providerOf(settings).id]?.contextWindowQuery === 'llamacpp-props' && !unreachable ? llamaCppRows(await readLlamaCppProps(settings.baseUrl, { headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers, fetch: deps.fetch })) : undefined;
   let reasoning: ReasoningFacts | undefined;
   if (completion?.ok) {
     const provider = providerOf(settings);
@@ -142,6 +147,7 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
     missingV1: v1,
     window,
     ...(nativeProfile && !unreachable ? { ollama: ollamaRows(native) } : {}),
+    ...(llamacpp ? { llamacpp } : {}),
   };
 }
 
@@ -233,6 +239,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     warned ||= result.lines.some((check) => check.status === 'warn');
     for (const note of notes) print(`    note: ${note}`);
     if (facts.ollama) print(...facts.ollama);
+    if (facts.llamacpp) print(...facts.llamacpp);
     works &&= result.works;
   }
   const tryIt = tryItLine(options.env, options.flags, options.agentCommand ?? 'openai-acp');

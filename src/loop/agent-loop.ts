@@ -14,7 +14,8 @@ import type { ChatMessage, ChatRequestContentPart } from '../openai/openai-types
 import type { Logger } from '../log.js';
 import type { StepRecord, ToolResultRecord } from '../sessions/session-records.js';
 import { ContextKeeper, type ContextSources, type ContextState } from '../context/context-keeper.js';
-import type { Calibration } from '../context/token-estimate.js';
+import { answerRoom, type Calibration } from '../context/token-estimate.js';
+import { learnedWindows } from '../endpoints/learned-windows.js';
 import { LoopGuard } from '../context/loop-guard.js';
 import { respellToolCallIds, uniqueToolCallIds } from '../context/tool-call-ids.js';
 import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../context/tool-messages.js';
@@ -161,6 +162,8 @@ async function fittedRequest(input: AgentLoopInput, keeper: ContextKeeper, offer
   const tools = offer && offer.definitions.length > 0 ? offer.definitions : undefined;
   const paths = input.textPaths ?? textToolPaths;
   const url = input.client.options.url;
+  /** Set once an overflow answer named no window and the keeper guessed a smaller one. */
+  let guessed = false;
   for (;;) {
     const prepared = await keeper.prepare(tools, summarize);
     if ('stop' in prepared) {
@@ -180,6 +183,8 @@ async function fittedRequest(input: AgentLoopInput, keeper: ContextKeeper, offer
     }
     const request: ChatRequest = { ...input.request, messages: textPath ? toTextToolPath(messages, tools ?? []) : messages };
     if (tools && !textPath) request.tools = tools;
+    // The answer's cap is the room the plan left it, so a model repeating itself stops there instead of filling the window.
+    if (request.maxTokens === undefined && keeper.contextWindow !== undefined) request.maxTokens = answerRoom(keeper.contextWindow);
     const names = tools?.length ?? 0;
     const mayRefuseTools = !textPath && toolShaped;
     const outcome = await runModelRequest({ client: input.client, request, signal, send, contextWindow: keeper.contextWindow, windowFix: input.context.windowFix, logger, textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined, mayRefuseTools });
@@ -191,9 +196,15 @@ async function fittedRequest(input: AgentLoopInput, keeper: ContextKeeper, offer
     }
     if (!outcome.overflow) {
       keeper.calibrate(outcome.usage?.inputTokens);
+      // The size that worked after an overflow that named no window is remembered, so the next turn starts there.
+      if (guessed && !outcome.error && keeper.contextWindow !== undefined) {
+        learnedWindows.learn(input.client.options.url, input.request.model, keeper.contextWindow);
+        logger.info('remembering the context window that worked after an overflow answer that named none', { model: input.request.model, contextWindow: keeper.contextWindow });
+      }
       return outcome;
     }
     logger.warn('the server says the prompt is over the context window', { contextWindow: keeper.contextWindow, told: outcome.overflow.window });
+    if (outcome.overflow.window === undefined) guessed = true;
     if (!keeper.overflow(outcome.overflow.window)) {
       await send([agentText(`${keeper.steps.length > 0 ? '\n\n' : ''}${describeContextOverflow({ window: outcome.overflow.window ?? keeper.contextWindow }, input.context.windowFix)}`)]);
       return { ...outcome, error: outcome.error ?? { kind: 'http', retryable: false } };

@@ -170,7 +170,7 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
     const words = overflow
       ? redactText(`${describeContextOverflow(overflow, input.windowFix)}${said ? `\nThe provider said: ${said}` : ''}`, client.secrets)
       : failure
-        ? await describeFailure(failure, { model: request.model, retries, secrets: client.secrets }, client.options)
+        ? await describeFailure(failure, { model: request.model, retries, secrets: client.secrets, baseUrl: client.options.baseUrl }, client.options)
         : redactText(`Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`, client.secrets);
     if (failure) logger?.warn('turn failed', { kind: failure.kind, error: failure.message });
     else logger?.error('turn failed with an internal error', { error: (error as Error)?.stack ?? String(error) });

@@ -44,6 +44,8 @@ export type { ChatRequest } from './chat-request.js';
 export interface ChatClientOptions {
   /** Full URL of `/chat/completions`, query included. */
   url: string;
+  /** The base URL as the user set it, named in the words when nothing listens there. @defaultValue `url` */
+  baseUrl?: string | undefined;
   /** Sent as `Authorization: Bearer …` when non-empty (an `api-key` header goes in `headers`). */
   apiKey?: string | undefined;
   /** Extra request headers; they win over ours. */

@@ -6,6 +6,7 @@ import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
 import type { ServerWindow } from '../../src/endpoints/server-context.js';
 import { SessionManager } from '../../src/sessions/session-manager.js';
 import type { Config } from '../../src/config/config.js';
+import type { Logger } from '../../src/log.js';
 import type { EndpointRegistry } from '../../src/endpoints/endpoint-registry.js';
 import { DEFAULT_WINDOW_FIX } from '../../src/openai/user-errors.js';
 
@@ -25,8 +26,10 @@ function setup(options: { configured?: number; server?: ServerWindow; catalogue?
   };
   const registry = { resolve: () => ({ endpoint, model: 'qwen3:8b' }) } as unknown as EndpointRegistry;
   const learned = new LearnedWindows();
-  const windows = new SessionWindows({ config: () => ({ contextWindow: options.configured }) as Config, picker, registry: () => registry, learned });
-  return { session, windows, learned, asked: () => asked };
+  const logged: string[] = [];
+  const logger = { warn: (message: string) => logged.push(message) } as unknown as Logger;
+  const windows = new SessionWindows({ config: () => ({ contextWindow: options.configured }) as Config, picker, registry: () => registry, learned, logger });
+  return { session, windows, learned, asked: () => asked, logged };
 }
 
 describe('SessionWindows.of', () => {
@@ -35,14 +38,19 @@ describe('SessionWindows.of', () => {
     expect(await s.windows.of(s.session)).toEqual({ window: 4096, source: 'runtime', fix: 'restart Ollama', server: { runtime: 4096, trained: 262144 } });
   });
 
-  it('takes a learned window, then OPENAI_CONTEXT_WINDOW, without asking the server', async () => {
+  it('takes a learned window, also over a larger OPENAI_CONTEXT_WINDOW (saying so once), without asking the server', async () => {
     const s = setup({ server: { runtime: 4096 } });
     s.learned.learn(URL_, 'qwen3:8b', 3072);
     expect(await s.windows.of(s.session)).toMatchObject({ window: 3072, source: 'learned', fix: DEFAULT_WINDOW_FIX });
     const c = setup({ configured: 8000, server: { runtime: 4096 } });
     c.learned.learn(URL_, 'qwen3:8b', 3072);
-    expect(await c.windows.of(c.session)).toMatchObject({ window: 8000, source: 'configured' });
-    expect(s.asked() + c.asked()).toBe(0);
+    expect(await c.windows.of(c.session)).toMatchObject({ window: 3072, source: 'learned', overrules: 8000 });
+    expect(await c.windows.of(c.session)).toMatchObject({ window: 3072, source: 'learned' });
+    expect(c.logged).toEqual(['the server rejected requests over 3072 tokens, so that window is used instead of OPENAI_CONTEXT_WINDOW=8000']);
+    const larger = setup({ configured: 8000 });
+    larger.learned.learn(URL_, 'qwen3:8b', 16_000);
+    expect(await larger.windows.of(larger.session)).toMatchObject({ window: 8000, source: 'configured' });
+    expect(s.asked() + c.asked() + larger.asked()).toBe(0);
   });
 
   it("on Ollama's native API, tells to raise OPENAI_ACP_OLLAMA_NUM_CTX, not to restart Ollama", async () => {

@@ -39,8 +39,12 @@ interface Seen {
   tools: boolean;
 }
 
-/** The Gemma-template llama-server stand-in; `seen` holds every chat request, `refused` counts the 400s. */
-async function gemmaServer() {
+/**
+ * The Gemma-template llama-server stand-in; `seen` holds every chat request, `refused` counts the
+ * 400s. `props: false`: `/props` is not served (a proxy in front of the server), so only the
+ * template error tells.
+ */
+async function gemmaServer(props = true) {
   const state = { seen: [] as Seen[], refused: 0, props: 0 };
   const server = http.createServer((req, res) => {
     let text = '';
@@ -48,7 +52,7 @@ async function gemmaServer() {
     req.on('data', (d) => (text += d));
     req.on('end', () => {
       const json = (status: number, body: string) => res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(body);
-      if (req.method === 'GET' && req.url === '/props') {
+      if (props && req.method === 'GET' && req.url === '/props') {
         state.props++;
         return json(200, PROPS);
       }
@@ -78,8 +82,8 @@ async function gemmaServer() {
   return { state, baseUrl: `http://127.0.0.1:${port}/v1` };
 }
 
-async function runTask(env: Record<string, string>) {
-  const server = await gemmaServer();
+async function runTask(env: Record<string, string>, props = true) {
+  const server = await gemmaServer(props);
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'openai-acp-gemma-')));
   dirs.push(cwd);
   mkdirSync(join(cwd, 'src'));
@@ -97,7 +101,7 @@ const toolShapes = (seen: Seen) => seen.messages.some((m) => m.role === 'tool' |
 
 describe('a llama-server template without tools', () => {
   it('a template error mid-turn: the agent switches to the text path, sends the step again, and the task gets done', async () => {
-    const { server, agent, sessionId, answer } = await runTask({});
+    const { server, agent, sessionId, answer } = await runTask({}, false);
     expect(answer.result.stopReason).toBe('end_turn');
     expect(answer.result._meta).toBeUndefined();
     expect(agent.text(sessionId)).toContain(ANSWER);
@@ -123,8 +127,11 @@ describe('a llama-server template without tools', () => {
     expect(next[0]!.messages.filter((m) => m.role === 'user').some((m) => String(m.content).startsWith('Result of read_file:'))).toBe(true);
   });
 
-  it('when /props says the template takes no tools (OPENAI_PROVIDER=llamacpp), the first request is already on the text path', async () => {
-    const { server, agent, sessionId, answer } = await runTask({ OPENAI_PROVIDER: 'llamacpp' });
+  it.each([
+    ['recognised by its answers', {}],
+    ['OPENAI_PROVIDER=llamacpp', { OPENAI_PROVIDER: 'llamacpp' }],
+  ])('when /props says the template takes no tools (%s), the first request is already on the text path', async (_how, env) => {
+    const { server, agent, sessionId, answer } = await runTask(env);
     expect(answer.result.stopReason).toBe('end_turn');
     expect(agent.text(sessionId)).toContain(ANSWER);
     expect(server.state.props).toBeGreaterThan(0);
