@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { SessionManager } from '../sessions/session-manager.js';
 import type { SessionTools } from '../loop/session-tools.js';
 import { toolCapabilities } from '../tools/client-backend.js';
+import { clientFeatures } from '../loop/notify.js';
 import { AGENT_NAME } from '../version.js';
 import { AgentState, type AgentOptions } from './agent-state.js';
 import { initializeResponse } from './initialize.js';
@@ -46,6 +47,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       // Find the endpoints and their model lists once the answer is on its way; session/new awaits them.
       setImmediate(() => void state.endpointsKnown().then(() => state.registry.models()));
       state.capabilities = toolCapabilities(params.clientCapabilities);
+      state.features = clientFeatures(params.clientCapabilities);
       return initializeResponse(store.persistent, params.clientCapabilities);
     })
     .onRequest('authenticate', ({ params, client }) => authenticate(state, params, client))

@@ -13,7 +13,9 @@ import type { Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
 import { COMPACT_INSTRUCTION } from '../context/compaction.js';
 import { helpText, INIT_INSTRUCTION, parseSlashCommand } from './slash-commands.js';
-import { agentText, windowUsage } from '../loop/to-acp.js';
+import { agentText, stepMessageIds, windowUsage } from '../loop/to-acp.js';
+import { newMessageId, type UserNotice } from '../loop/notify.js';
+import { CostMeter, savedCost, type Cost } from '../loop/cost-meter.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
 import { defaultSystemPrompt } from '../context/system-prompt.js';
 import { instructionBudgetBytes, loadInstructions, renderInstructions } from '../context/instructions.js';
@@ -56,6 +58,9 @@ function withError(response: PromptResponse, error: object): PromptResponse {
 
 /** Runs prompts; one instance per agent. */
 export class PromptRunner {
+  /** Each session's cumulative cost, as providers report it. */
+  private readonly costs = new WeakMap<Session, CostMeter>();
+
   constructor(private readonly state: AgentState) {}
 
   /**
@@ -139,20 +144,35 @@ export class PromptRunner {
     return this.turn(session, [{ type: 'text', text: wish ? `${INIT_INSTRUCTION}\nThe user adds: ${wish}` : INIT_INSTRUCTION }], send, signal, turnClient, prompt);
   }
 
+  /**
+   * `/compact`: the model summarises the conversation, and the summary replaces it. A client that
+   * advertised `session.compaction` sees it as a compaction entity (`compaction_update`
+   * in_progress, the summary as `compaction_summary_chunk`s, then completed, failed or cancelled);
+   * any other client sees the summary as the answer and a closing line.
+   */
   private async compact(session: Session, send: Send, signal: AbortSignal): Promise<PromptResponse> {
     const conversation = this.conversation(session);
     if (conversation.turns.length === 0) {
       await send([agentText('Nothing to compact yet: there are no turns since the conversation started or was last cleared.')]);
       return { stopReason: 'end_turn' };
     }
-    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, send, signal);
+    const compactionId = newMessageId();
+    const entity = this.state.features.compaction;
+    const summaryId = stepMessageIds(compactionId, 0).text;
+    if (entity) await send([{ sessionUpdate: 'compaction_update', compactionId, status: 'in_progress' }]);
+    // The summary's chunks become the entity's (the model's reasoning and our own words stay as they are).
+    const toEntity: Send = (updates) => send(updates.map((u): SessionUpdate => (u.sessionUpdate === 'agent_message_chunk' && u.messageId === summaryId ? { sessionUpdate: 'compaction_summary_chunk', compactionId, content: u.content } : u)));
+    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, entity ? toEntity : send, signal, compactionId);
     if (outcome.stopReason === 'end_turn' && !outcome.error && outcome.text.trim()) {
-      await this.save(session, { type: 'compact', at: new Date().toISOString(), summary: outcome.text.trim() });
+      await this.save(session, { type: 'compact', at: new Date().toISOString(), id: compactionId, summary: outcome.text.trim() });
       const turns = conversation.turns.length === 1 ? '1 earlier turn' : `${conversation.turns.length} earlier turns`;
-      await send([agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);
+      await send([entity ? { sessionUpdate: 'compaction_update', compactionId, status: 'completed' } : agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);
       // The meter follows: the context is now the summary.
       const known = await this.state.windows.of(session, signal);
-      if (known) await send([windowUsage(estimateTextTokens(outcome.text.trim()), known.window)]);
+      if (known) await send([windowUsage(estimateTextTokens(outcome.text.trim()), known.window, this.costs.get(session)?.total)]);
+    } else if (entity) {
+      const cancelled = outcome.stopReason === 'cancelled' || signal.aborted;
+      await send([cancelled ? { sessionUpdate: 'compaction_update', compactionId, status: 'cancelled' } : { sessionUpdate: 'compaction_update', compactionId, status: 'failed', error: outcome.error ? 'The model could not write the summary (see the message above); the conversation is unchanged.' : 'The model wrote no summary; the conversation is unchanged.' }]).catch(() => undefined);
     }
     return this.response(outcome);
   }
@@ -160,14 +180,19 @@ export class PromptRunner {
   /** `typed`: what the user sent when `prompt` is its expansion (a user command, /init), kept for replay and the title. */
   private async turn(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient, typed?: ContentBlock[]): Promise<PromptResponse> {
     const conversation = this.conversation(session);
-    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, prompt)) }, send, signal, turnClient);
+    const turnId = newMessageId();
+    const before = this.meter(session).total;
+    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, prompt)) }, send, signal, turnId, turnClient);
     // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
     if (!outcome.error || outcome.text || outcome.steps.length > 0) {
-      const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };
+      const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), id: turnId, prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };
+      if (outcome.compactions) record.compactions = outcome.compactions;
       if (typed) record.typed = typed;
       if (outcome.steps.length > 0) record.steps = outcome.steps;
       if (outcome.context && (outcome.context.summary !== undefined || outcome.context.stubbed > 0)) record.context = outcome.context;
       if (outcome.usage) record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
+      const cost = costSince(before, this.meter(session).total);
+      if (cost) record.usage = { ...record.usage, cost };
       turnClient.extras.fill(record);
       await this.save(session, record);
       const title = session.title ? undefined : titleFromPrompt(typed ?? prompt);
@@ -191,18 +216,18 @@ export class PromptRunner {
    * Sends the live conversation plus `current` to the session's model, trimmed to its context
    * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools.
    */
-  private async sendToModel(session: Session, { turns, summary, stubbed }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal, turnClient?: TurnClient): Promise<AgentLoopOutcome> {
+  private async sendToModel(session: Session, { turns, summary, stubbed }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal, turnId: string, turnClient?: TurnClient): Promise<AgentLoopOutcome> {
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model);
     if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
+    const notify = this.state.notifier(session, send);
     const toolState = turnClient && config.tools ? this.state.tools.get(session.id) : undefined;
-    const notices = mcpNotices(toolState);
-    if (notices.length > 0) await send(notices);
+    for (const notice of mcpNotices(toolState)) await notify(notice);
     // The window before the tools and the system prompt: it sizes fetch_url's and the instruction files' shares.
     const known = await this.state.windows.of(session, signal);
     const contextWindow = known?.window;
-    const notice = this.state.windows.noticeOnce(session, known);
-    if (notice) await send([notice]);
+    const notice = this.state.windows.notice(session, known);
+    if (notice) await notify(notice);
     const tools =
       turnClient && toolState
         ? prepareTurnTools({
@@ -239,12 +264,24 @@ export class PromptRunner {
       signal,
       send,
       logger: this.state.logger,
+      turnId,
+      cost: this.meter(session),
+      notify,
+      compactionUpdates: this.state.features.compaction,
     });
+    if (tools && target.endpoint.client.takesNoTools(target.model)) await notify(noToolsNotice(target.model));
     // Once per model, after its first answer on Ollama's native API: part of it on the CPU at this window.
     const memory = outcome.stopReason === 'cancelled' ? undefined : await target.endpoint.nativeChat?.memoryNotice(target.model);
     if (memory) await send([agentText(`\n\n(${memory})`)]);
     if (outcome.calibration) session.calibration = outcome.calibration;
     return outcome;
+  }
+
+  /** The session's cost meter, started from the costs saved with its turns. */
+  private meter(session: Session): CostMeter {
+    let meter = this.costs.get(session);
+    if (!meter) this.costs.set(session, (meter = new CostMeter(savedCost(session.records), this.state.logger)));
+    return meter;
   }
 
   private response(outcome: AgentLoopOutcome): PromptResponse {
@@ -264,6 +301,23 @@ export class PromptRunner {
       this.state.logger.error('could not save the session; this turn will be missing after a restart', { sessionId: session.id, error: (error as Error).message });
     }
   }
+}
+
+/** What was added between two readings of a cost meter; `undefined` for nothing. */
+function costSince(before: Cost | undefined, after: Cost | undefined): Cost | undefined {
+  if (!after) return undefined;
+  const amount = after.amount - (before && before.currency === after.currency ? before.amount : 0);
+  return amount > 0 ? { amount, currency: after.currency } : undefined;
+}
+
+/** Told once per session and model when the endpoint said the model takes no tools (they are then left out of its requests). */
+function noToolsNotice(model: string): UserNotice {
+  return {
+    once: `no-tools:${model}`,
+    severity: 'warning',
+    title: `${model} takes no tools`,
+    description: 'The server said this model does not support tool calling, so it is asked without tools: it cannot read or edit files or run commands. Choose a model with tool support, or start the server with tool calling on (llama.cpp: --jinja; vLLM: --enable-auto-tool-choice --tool-call-parser).',
+  };
 }
 
 /** Whether the session's model already answered a prompt with an image: then images returned by tools are sent to it too. */

@@ -19,7 +19,9 @@ import { LoopGuard } from '../context/loop-guard.js';
 import { respellToolCallIds, uniqueToolCallIds } from '../context/tool-call-ids.js';
 import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../context/tool-messages.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
-import { agentText } from './to-acp.js';
+import { agentText, agentThought, stepMessageIds } from './to-acp.js';
+import { newMessageId, type Notify } from './notify.js';
+import type { CostMeter } from './cost-meter.js';
 import { describeContextOverflow } from '../openai/user-errors.js';
 import { runToolCall, type ToolCallDeps } from './tool-call-runner.js';
 import { runModelRequest, type TextToolCalls, type ModelRequestOutcome } from './model-request.js';
@@ -54,6 +56,24 @@ export interface AgentLoopInput {
   signal: AbortSignal;
   send: (updates: SessionUpdate[]) => Promise<void>;
   logger: Logger;
+  /** The turn's id: the message ids of each step's text and reasoning derive from it (`stepMessageIds`). @defaultValue a fresh id */
+  turnId?: string | undefined;
+  /** The session's cost meter (see `cost-meter.ts`). */
+  cost?: CostMeter | undefined;
+  /** Tells the user what is not part of the answer (`notify.ts`). */
+  notify?: Notify | undefined;
+  /** True when the client advertised `session.compaction`: a compaction is told as `compaction_update`s. */
+  compactionUpdates?: boolean | undefined;
+}
+
+/** A compaction made inside the turn, for the record (and so for a replay in place). */
+export interface TurnCompaction {
+  /** Its ACP `compactionId`. */
+  id: string;
+  /** The steps of the turn done before it (it was made before request `beforeStep`, 0-based). */
+  beforeStep: number;
+  /** The summary that replaced the earlier context. */
+  summary: string;
 }
 
 /** How the turn ended, with its tool steps (for the session record). */
@@ -63,6 +83,8 @@ export interface AgentLoopOutcome extends ModelRequestOutcome {
   context?: ContextState;
   /** The latest request's estimate and the provider's count of it. */
   calibration?: Calibration | undefined;
+  /** The compactions made in the turn, when the client is told of them as entities. */
+  compactions?: TurnCompaction[];
 }
 
 
@@ -79,6 +101,8 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
   const keeper = new ContextKeeper(input.context);
   const steps: StepRecord[] = [];
   const taken = input.takenIds ?? new Set<string>();
+  const turnId = input.turnId ?? newMessageId();
+  const compactions: TurnCompaction[] = [];
   let usage: Usage | undefined;
   const ended = (stopReason: ModelRequestOutcome['stopReason'], text = '', reasoning = '', extra: Partial<ModelRequestOutcome> = {}): AgentLoopOutcome => ({
     stopReason,
@@ -89,6 +113,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
     context: keeper.state(),
     calibration: keeper.latestCalibration,
     ...(usage ? { usage } : {}),
+    ...(compactions.length > 0 ? { compactions } : {}),
     ...extra,
   });
   for (;;) {
@@ -100,11 +125,11 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
     }
     const offer = input.offer?.();
     const names = new Set(offer?.definitions.map((tool) => tool.function.name) ?? []);
-    const outcome = await fittedRequest(input, keeper, offer);
+    const outcome = await fittedRequest(input, keeper, offer, { turnId, step: steps.length, compactions });
     usage = addUsage(usage, outcome.usage);
     if ('stop' in outcome) return ended('end_turn', '', '', { error: { kind: 'config', retryable: false } });
     if (outcome.error || outcome.stopReason === 'cancelled' || outcome.toolCalls.length === 0 || !input.deps || !offer) {
-      return { ...outcome, steps, context: keeper.state(), calibration: keeper.latestCalibration, ...(usage ? { usage } : {}) };
+      return { ...outcome, steps, context: keeper.state(), calibration: keeper.latestCalibration, ...(usage ? { usage } : {}), ...(compactions.length > 0 ? { compactions } : {}) };
     }
     // Providers send no id (some local servers) or reuse them across answers (Kimi via Groq).
     const ids = uniqueToolCallIds(outcome.toolCalls.map((call) => call.id), taken);
@@ -144,38 +169,90 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
  * (bounded, `ContextKeeper.overflow`), then the turn ends with a message naming the window and the
  * fix. `{ stop }` when the turn must end (the user was told).
  */
-async function fittedRequest(input: AgentLoopInput, keeper: ContextKeeper, offer: ToolOffer | undefined): Promise<ModelRequestOutcome | { stop: true; usage?: undefined }> {
+async function fittedRequest(
+  input: AgentLoopInput,
+  keeper: ContextKeeper,
+  offer: ToolOffer | undefined,
+  at: { turnId: string; step: number; compactions: TurnCompaction[] },
+): Promise<ModelRequestOutcome | { stop: true; usage?: undefined }> {
   const { signal, send, logger } = input;
+  /** The compaction under way in this preparation, when the client is told of compactions as entities. */
+  let compactionId: string | undefined;
   const summarize = async (messages: ChatMessage[]) => {
-    const summary = await runModelRequest({ client: input.client, request: { ...input.request, messages }, signal, send: async () => undefined, logger });
+    if (input.compactionUpdates) {
+      compactionId = `${at.turnId}-c${at.compactions.length}`;
+      await send([{ sessionUpdate: 'compaction_update', compactionId, status: 'in_progress' }]);
+    }
+    const summary = await runModelRequest({ client: input.client, request: { ...input.request, messages }, signal, send: async () => undefined, logger, cost: input.cost });
     return summary.error || summary.stopReason === 'cancelled' ? undefined : summary.text;
   };
   const tools = offer && offer.definitions.length > 0 ? offer.definitions : undefined;
+  let overflowed: number | undefined;
   for (;;) {
+    compactionId = undefined;
     const prepared = await keeper.prepare(tools, summarize);
     if ('stop' in prepared) {
+      if (compactionId) await send([{ sessionUpdate: 'compaction_update', compactionId, status: 'failed', error: prepared.stop }]);
       logger.warn('turn ended: the context window is too small', { contextWindow: keeper.contextWindow });
       await send([agentText(prepared.stop)]);
       return { stop: true };
     }
-    for (const notice of prepared.notices) {
+    let notices = prepared.notices;
+    if (compactionId) {
+      // The keeper's first notice is the compaction's (`compactionNotice`): told as the entity instead.
+      const summary = keeper.state().summary ?? '';
+      logger.info(notices[0] ?? 'context compacted');
+      notices = notices.slice(1);
+      const status = signal.aborted ? 'cancelled' : 'completed';
+      await send([
+        ...(summary ? [{ sessionUpdate: 'compaction_summary_chunk' as const, compactionId, content: { type: 'text' as const, text: summary } }] : []),
+        { sessionUpdate: 'compaction_update', compactionId, status },
+      ]);
+      at.compactions.push({ id: compactionId, beforeStep: at.step, summary });
+    }
+    for (const notice of notices) {
       logger.info(notice);
-      await send([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${notice}\n\n` } }]);
+      await send([agentThought(`${notice}\n\n`)]);
     }
     const request: ChatRequest = { ...input.request, messages: respellToolCallIds(prepared.messages, input.toolMessageRules) };
     if (tools) request.tools = tools;
     const names = tools?.length ?? 0;
-    const outcome = await runModelRequest({ client: input.client, request, signal, send, contextWindow: keeper.contextWindow, windowFix: input.context.windowFix, logger, textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined });
+    const outcome = await runModelRequest({
+      client: input.client,
+      request,
+      signal,
+      send,
+      contextWindow: keeper.contextWindow,
+      windowFix: input.context.windowFix,
+      logger,
+      textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined,
+      messageIds: stepMessageIds(at.turnId, at.step),
+      cost: input.cost,
+      notify: input.notify,
+    });
     if (!outcome.overflow) {
       keeper.calibrate(outcome.usage?.inputTokens);
+      if (overflowed !== undefined && !outcome.error && outcome.stopReason !== 'cancelled') await input.notify?.(overflowRecovered(keeper.contextWindow ?? overflowed, input.context.windowFix));
       return outcome;
     }
+    overflowed = outcome.overflow.window ?? keeper.contextWindow ?? 0;
     logger.warn('the server says the prompt is over the context window', { contextWindow: keeper.contextWindow, told: outcome.overflow.window });
     if (!keeper.overflow(outcome.overflow.window)) {
       await send([agentText(`${keeper.steps.length > 0 ? '\n\n' : ''}${describeContextOverflow({ window: outcome.overflow.window ?? keeper.contextWindow }, input.context.windowFix)}`)]);
       return { ...outcome, error: outcome.error ?? { kind: 'http', retryable: false } };
     }
   }
+}
+
+/** Told once per session when a request over the window was sent again smaller and went through. */
+export function overflowRecovered(window: number, windowFix: string | undefined): Parameters<Notify>[0] {
+  const size = window > 0 ? ` (${String(Math.round(window)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} tokens)` : '';
+  return {
+    once: 'overflow-recovered',
+    severity: 'warning',
+    title: 'Request cut to fit the context window',
+    description: `The server said the request was over the model's context window${size}, so openai-acp sent it again with less of the history. To give the model more room: ${windowFix ?? 'run it with a larger context window and set OPENAI_CONTEXT_WINDOW to it'}.`,
+  };
 }
 
 function notRun(id: string): ToolResultRecord & { images?: undefined } {

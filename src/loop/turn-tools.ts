@@ -3,12 +3,13 @@
  * its MCP servers' tools), where they run (through the client when it advertised `fs`/`terminal`,
  * else locally inside the workspace), and how permission choices are remembered.
  */
-import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 import type { ProviderProfile } from '../config/provider-profiles.js';
 import type { Logger } from '../log.js';
 import type { ToolCallResult } from '../openai/turn-accumulator.js';
 import type { Session } from '../sessions/session-manager.js';
 import { mayBeTextToolCall, parseTextToolCalls } from '../context/text-tool-calls.js';
+import type { UserNotice } from './notify.js';
 import { createClientBackend, type ClientToolCapabilities } from '../tools/client-backend.js';
 import { BUILTIN_TOOL_NAMES, builtinChatTools, readOnlyToolNames } from '../tools/definitions.js';
 import type { FetchLimits } from '../tools/fetch/fetch-url.js';
@@ -17,7 +18,6 @@ import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import type { AgentLoopInput, ToolOffer } from './agent-loop.js';
 import { rememberChoice, rememberedChoices, sessionMode } from './session-modes.js';
 import type { SessionToolState } from './session-tools.js';
-import { agentText } from './to-acp.js';
 import type { TextToolCalls } from './model-request.js';
 import type { TurnExtras } from './turn-extras.js';
 import { PLAN_CHAT_TOOL } from '../tools/plan-tool.js';
@@ -121,8 +121,19 @@ export function textToolCallRecogniser(definitions: ToolOffer['definitions']): T
   };
 }
 
-/** The MCP notices not yet shown (servers that failed or are still starting), as messages for the user. */
-export function mcpNotices(state: SessionToolState | undefined): SessionUpdate[] {
-  const notices = state?.mcp?.takeNotices() ?? [];
-  return notices.length === 0 ? [] : [agentText(`${notices.join('\n')}\n\n`)];
+/**
+ * The MCP notices not yet shown (servers that failed, are still starting or stopped), for the
+ * user: a title (the notice up to its first `:` or `;`), the rest and the fix as the description,
+ * and the whole line as a message for clients without notices.
+ */
+export function mcpNotices(state: SessionToolState | undefined): UserNotice[] {
+  return (state?.mcp?.takeNotices() ?? []).map((text) => {
+    const cut = /[:;] /.exec(text);
+    const title = cut ? text.slice(0, cut.index) : text;
+    const rest = cut ? text.slice(cut.index + 2) : '';
+    const failed = / could not start$/.test(title);
+    const fix = failed ? "Check the server's command, arguments and environment in the editor's MCP settings; its stderr is in the agent's log (OPENAI_ACP_LOG=debug)." : '';
+    const description = [rest && `${rest[0]!.toUpperCase()}${rest.slice(1)}.`, fix].filter(Boolean).join(' ');
+    return { severity: failed ? 'error' : 'warning', title, ...(description ? { description } : {}), fallback: { text: `${text}\n\n`, as: 'message' } };
+  });
 }
