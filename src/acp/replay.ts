@@ -20,10 +20,10 @@ export interface ReplayFeatures {
 
 /**
  * The id a record's messages derive from: its saved `id`, else (a record saved before ids were
- * kept) one made from its time, the same at every load.
+ * kept) one made from its time and how many earlier records share that time, the same at every load.
  */
-export function recordId(record: { id?: string | undefined; at: string; type: string }): string {
-  return record.id ?? `${record.type}-${record.at}`;
+export function recordId(record: { id?: string | undefined; at: string; type: string }, sameTimeBefore = 0): string {
+  return record.id ?? `${record.type}-${record.at}${sameTimeBefore > 0 ? `-${sameTimeBefore}` : ''}`;
 }
 
 /**
@@ -40,8 +40,11 @@ export function replayUpdates(records: readonly ConversationRecord[], features: 
   const updates: SessionUpdate[] = [];
   const user = (text: string, messageId: string): SessionUpdate => ({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text }, messageId });
   const compaction = (compactionId: string, summary: string): SessionUpdate => ({ sessionUpdate: 'compaction_update', compactionId, status: 'completed', summary: [{ type: 'text', text: summary }] });
+  const times = new Map<string, number>();
   for (const record of records) {
-    const id = recordId(record);
+    const seen = times.get(record.at) ?? 0;
+    times.set(record.at, seen + 1);
+    const id = recordId(record, seen);
     if (record.type === 'clear') updates.push(user('/clear', promptMessageId(id)), agentText(CLEARED_TEXT, stepMessageIds(id, 0).text));
     else if (record.type === 'compact') {
       updates.push(user('/compact', promptMessageId(id)), features.compaction ? compaction(id, record.summary) : agentText(compactedText(record.summary), stepMessageIds(id, 0).text));
