@@ -145,10 +145,13 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
     const messages = keeper.step(assistantToolCallMessage(step, input.toolMessageRules));
     const deps: ToolCallDeps = { ...input.deps, offered: [...names], mcp: input.deps.mcp && { servers: input.deps.mcp.servers, tools: offer.mcpTools }, signal, send };
     const images: ChatRequestContentPart[] = [];
+    // A permission request answered `cancelled` ends the turn as a cancel does.
+    let cancelled = false;
     for (const call of calls) {
       let result: ToolResultRecord;
       try {
-        const { images: returned, ...record } = signal.aborted ? notRun(call.id) : await runToolCall(call, deps);
+        const { images: returned, endsTurn, ...record } = signal.aborted || cancelled ? notRun(call.id) : await runToolCall(call, deps);
+        if (endsTurn) cancelled = true;
         for (const image of returned ?? []) images.push({ type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } });
         result = record;
       } catch (error) {
@@ -158,7 +161,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
       step.results.push(result);
       messages.push(toolResultMessage(call.id, result.forModel));
     }
-    if (signal.aborted) return ended('cancelled');
+    if (signal.aborted || cancelled) return ended('cancelled');
     if (input.takesImages && images.length > 0) messages.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images] });
   }
 }
@@ -255,7 +258,7 @@ export function overflowRecovered(window: number, windowFix: string | undefined)
   };
 }
 
-function notRun(id: string): ToolResultRecord & { images?: undefined } {
+function notRun(id: string): ToolResultRecord & { images?: undefined; endsTurn?: undefined } {
   return { id, toolCallId: '', title: '', kind: 'other', status: 'failed', content: [], forModel: NOT_RUN };
 }
 

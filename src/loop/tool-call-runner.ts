@@ -58,6 +58,14 @@ export const DECLINED = 'The user declined this tool call, so it was not run. Do
 /** Said to the model for a call cancelled while it waited for permission or ran. */
 export const CANCELLED = 'Cancelled by the user before it finished; anything it did may be partly done.';
 
+/**
+ * Thrown by the permission request when the client answers `{outcome: "cancelled"}`: the prompt
+ * turn was cancelled (ACP: a client that cancels a turn answers its pending permission requests
+ * so, https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation), whether or not its
+ * `session/cancel` has arrived yet.
+ */
+const PERMISSION_CANCELLED = new Error('the client cancelled the turn while asking for permission');
+
 let counter = 0;
 /** A `toolCallId` unique in this process (and, with the time, across restarts of a session). */
 function newToolCallId(): string {
@@ -72,7 +80,7 @@ function newToolCallId(): string {
  * aborts) is also a failed result, {@link CANCELLED} to the model, shown `failed` to the client
  * (its terminal freed), so the saved step keeps its `toolCallId` for a replay.
  */
-export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Promise<ToolResultRecord & { images?: ToolOutcome['images'] }> {
+export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Promise<ToolResultRecord & { images?: ToolOutcome['images']; endsTurn?: true }> {
   const toolCallId = newToolCallId();
   const mcpTool = deps.mcp?.tools.get(call.name);
   const plan = deps.plan && call.name === PLAN_TOOL_NAME ? deps.plan : undefined;
@@ -131,6 +139,8 @@ export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Pro
       allowed = await askPermission(announce, subject.key, deps);
     } catch (error) {
       if (deps.signal.aborted) return cancelled();
+      // The turn is over: the call shown cancelled (not declined), and no further model request.
+      if (error === PERMISSION_CANCELLED) return { ...(await cancelled()), endsTurn: true };
       throw error;
     }
     if (!allowed) return fail(DECLINED);
@@ -175,7 +185,8 @@ function permissionSubject(name: string, args: Record<string, unknown>, mcpTool:
 
 /**
  * Asks the user about the call `announce` describes. A client that answers with an error (or does not implement the method) counts as
- * a refusal, with one log line; a cancelled turn rejects with the signal's reason.
+ * a refusal, with one log line; a cancelled turn rejects with the signal's reason, and a
+ * `cancelled` outcome with {@link PERMISSION_CANCELLED}.
  */
 async function askPermission(announce: SessionUpdate & { sessionUpdate: 'tool_call' }, key: string, deps: ToolCallDeps): Promise<boolean> {
   // The call as announced: the same fields the client was just sent.
@@ -188,6 +199,7 @@ async function askPermission(announce: SessionUpdate & { sessionUpdate: 'tool_ca
     deps.logger.warn('the client could not ask for permission; the tool call counts as declined', { error: (error as Error)?.message ?? String(error) });
     return false;
   }
+  if (answer.outcome?.outcome === 'cancelled') throw PERMISSION_CANCELLED;
   const read = readPermissionOutcome(answer.outcome);
   if (read.remember) await deps.remember(key, read.remember);
   return read.allowed;
