@@ -12,7 +12,7 @@ import { promptToUserContent } from '../context/prompt-content.js';
 import type { Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
 import { COMPACT_INSTRUCTION } from '../context/compaction.js';
-import { helpText, INIT_INSTRUCTION, parseSlashCommand } from './slash-commands.js';
+import { helpText, INIT_INSTRUCTION, keptContextText, parseSlashCommand, splitCommandPrompt } from './slash-commands.js';
 import { agentText, stepMessageIds, windowUsage } from '../loop/to-acp.js';
 import { newMessageId, type UserNotice } from '../loop/notify.js';
 import { CostMeter, savedCost, type Cost } from '../loop/cost-meter.js';
@@ -58,6 +58,8 @@ function withError(response: PromptResponse, error: object): PromptResponse {
 
 /** Runs prompts; one instance per agent. */
 export class PromptRunner {
+  /** Per session, context blocks sent with a command that takes no arguments, for the next prompt. */
+  private readonly kept = new WeakMap<Session, ContentBlock[]>();
   /** Each session's cumulative cost, as providers report it. */
   private readonly costs = new WeakMap<Session, CostMeter>();
 
@@ -77,23 +79,34 @@ export class PromptRunner {
     // Command files changed since the list was sent: the client hears of it before the answer.
     const commands = await this.state.commands.refresh(session.id, session.cwd, mcp());
     if (commands) await send([{ sessionUpdate: 'available_commands_update', availableCommands: commands }]);
-    const command = parseSlashCommand(prompt);
+    // A command may come as the last text block after context blocks (a shared file, a selection).
+    const { line, context } = splitCommandPrompt(prompt);
+    const command = parseSlashCommand(line);
+    /** After a command that takes no arguments: its context is kept for the next prompt, and the user told. */
+    const keep = async <T>(answer: T): Promise<T> => {
+      if (context.length > 0 && command && command !== 'init') {
+        this.kept.set(session, [...(this.kept.get(session) ?? []), ...context]);
+        await send([agentText(keptContextText(context.length))]);
+      }
+      return answer;
+    };
     if (command === 'help') {
       await send([agentText(helpText(this.state.commands.list(session.id)))]);
-      return { stopReason: 'end_turn' };
+      return keep({ stopReason: 'end_turn' });
     }
     return this.state.sessions.runTurn(
       session,
       async (signal) => {
         if (signal.aborted) return { stopReason: 'cancelled' };
-        if (command === 'clear') return this.clear(session, send);
-        if (command === 'compact') return this.compact(session, send, signal);
-        if (command === 'undo') return this.undo(session, send, signal, client);
+        if (command === 'clear') return keep(await this.clear(session, send));
+        if (command === 'compact') return keep(await this.compact(session, send, signal));
+        if (command === 'undo') return keep(await this.undo(session, send, signal, client));
         const extras = turnExtras({ session, send, saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }), configOptions: (s) => configOptions(this.state, s) });
-        if (command === 'init') return this.init(session, prompt, send, signal, { client, extras });
+        // A command that takes arguments takes its context with it.
+        if (command === 'init') return this.init(session, line, send, signal, { client, extras }, context);
         let expansion: Awaited<ReturnType<typeof this.state.commands.expand>>;
         try {
-          expansion = await this.state.commands.expand(session.id, prompt, mcp(), signal);
+          expansion = await this.state.commands.expand(session.id, line, mcp(), signal);
         } catch (error) {
           // Cancelled while an MCP prompt was fetched: the prompt answers `cancelled`, not an error.
           if (signal.aborted) return { stopReason: 'cancelled' };
@@ -103,7 +116,7 @@ export class PromptRunner {
           await send([agentText(expansion.message)]);
           return { stopReason: 'end_turn' };
         }
-        return this.turn(session, expansion?.prompt ?? prompt, send, signal, { client, extras }, expansion ? prompt : undefined);
+        return this.turn(session, expansion ? [...context, ...expansion.prompt] : prompt, send, signal, { client, extras }, expansion ? prompt : undefined);
       },
       outer,
     );
@@ -134,14 +147,14 @@ export class PromptRunner {
   }
 
   /** `/init`: a model turn asked to survey the project and write AGENTS.md with the edit tools. */
-  private async init(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient): Promise<PromptResponse> {
+  private async init(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient, context: ContentBlock[] = []): Promise<PromptResponse> {
     const blocked = !this.state.config.tools ? 'tools are off (OPENAI_ACP_TOOLS=off)' : sessionMode(session) === 'read-only' ? 'the session is read-only: choose another mode first' : undefined;
     if (blocked) {
       await send([agentText(`/init cannot write AGENTS.md: ${blocked}.`)]);
       return { stopReason: 'end_turn' };
     }
     const wish = prompt[0]?.type === 'text' ? prompt[0].text.replace(/^\s*\/init\b/, '').trim() : '';
-    return this.turn(session, [{ type: 'text', text: wish ? `${INIT_INSTRUCTION}\nThe user adds: ${wish}` : INIT_INSTRUCTION }], send, signal, turnClient, prompt);
+    return this.turn(session, [...context, { type: 'text', text: wish ? `${INIT_INSTRUCTION}\nThe user adds: ${wish}` : INIT_INSTRUCTION }], send, signal, turnClient, [...context, ...prompt]);
   }
 
   /**
@@ -178,8 +191,12 @@ export class PromptRunner {
   }
 
   /** `typed`: what the user sent when `prompt` is its expansion (a user command, /init), kept for replay and the title. */
-  private async turn(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient, typed?: ContentBlock[]): Promise<PromptResponse> {
+  private async turn(session: Session, asked: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient, typed?: ContentBlock[]): Promise<PromptResponse> {
     const conversation = this.conversation(session);
+    // Context shared with an earlier command that took no arguments goes in front.
+    const kept = this.kept.get(session);
+    this.kept.delete(session);
+    const prompt = kept ? withUnanswered(kept, asked) : asked;
     const turnId = newMessageId();
     const before = this.meter(session).total;
     const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, prompt)) }, send, signal, turnId, turnClient);
