@@ -99,7 +99,7 @@ export class AgentState {
     this.configDir = options.configDir;
     this.commands = new UserCommands(options.logger, () => SLASH_COMMANDS, options.configDir);
     this.windows = new SessionWindows({ config: () => this.config, picker: this.picker, registry: () => this.registry });
-    this.tools = new SessionTools(options.logger, () => ({ startupMs: this.config.mcpStartupMs, toolTimeoutMs: this.config.mcpToolTimeoutMs }));
+    this.tools = new SessionTools(options.logger, () => ({ startupMs: this.config.mcpStartupMs, toolTimeoutMs: this.config.mcpToolTimeoutMs, elicitation: this.features.elicitation }));
   }
 
   /** Resolves once the endpoints are known; starts finding them on the first call. */

@@ -257,6 +257,7 @@ export class PromptRunner {
             logger: this.state.logger,
             saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
             fetch: { timeoutMs: config.fetchTimeoutMs, modelBytes: fetchModelBytes(contextWindow) },
+            elicitation: this.state.features.elicitation,
           })
         : undefined;
     const instructions = async () =>

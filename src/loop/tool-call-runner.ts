@@ -18,6 +18,7 @@ import { builtinTool, isBuiltinToolName } from '../tools/definitions.js';
 import { parseMcpArguments } from '../tools/mcp/mcp-arguments.js';
 import type { McpServers } from '../tools/mcp/mcp-servers.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
+import type { McpElicit } from '../tools/mcp/mcp-elicitation.js';
 import type { FetchLimits } from '../tools/fetch/fetch-url.js';
 import { capForModel } from '../tools/output-cap.js';
 import { alwaysScope, decidePermission, permissionKey, permissionOptions, readPermissionOutcome, type PermissionSubject, type SessionMode } from '../tools/permission.js';
@@ -42,6 +43,8 @@ export interface ToolCallDeps {
   remember: (key: string, choice: 'allow' | 'reject') => Promise<void>;
   /** The session's MCP servers, and the MCP tools offered in this request by model-facing name. */
   mcp?: { servers: McpServers; tools: ReadonlyMap<string, McpToolDescriptor> } | undefined;
+  /** How an MCP server's question during the call `toolCallId` reaches the user; absent: declined. */
+  elicit?: ((toolCallId: string) => McpElicit) | undefined;
   /** The plan tool's hooks; absent: the plan tool is not offered. */
   plan?: PlanHooks | undefined;
   /** Limits of `fetch_url` (time, the model's share of a page). */
@@ -152,7 +155,7 @@ export async function runToolCall(call: ToolCallResult, deps: ToolCallDeps): Pro
     const outcome = plan
       ? await runPlanCall(args['entries'] as PlanEntry[], toolCall, { ...deps, plan })
       : mcpTool
-        ? await runMcpTool(mcpTool, args, deps)
+        ? await runMcpTool(mcpTool, args, deps, toolCallId)
         : await runBuiltin(call.name, args, toolCallId, deps);
     return await finish(outcome);
   } catch (error) {
@@ -217,8 +220,8 @@ async function runBuiltin(name: string, args: Record<string, unknown>, toolCallI
   });
 }
 
-async function runMcpTool(tool: McpToolDescriptor, args: Record<string, unknown>, deps: ToolCallDeps): Promise<ToolOutcome> {
-  const result = await deps.mcp!.servers.call(tool.name, args, { signal: deps.signal });
+async function runMcpTool(tool: McpToolDescriptor, args: Record<string, unknown>, deps: ToolCallDeps, toolCallId: string): Promise<ToolOutcome> {
+  const result = await deps.mcp!.servers.call(tool.name, args, { signal: deps.signal, elicit: deps.elicit?.(toolCallId) });
   const capped = capForModel(result.text).text;
   const outcome: ToolOutcome = { failed: result.isError, forModel: capped, content: result.content.map((block) => ({ type: 'content', content: block })) };
   if (result.images.length > 0) outcome.images = result.images;

@@ -15,6 +15,7 @@ import { BUILTIN_TOOL_NAMES, builtinChatTools, readOnlyToolNames } from '../tool
 import type { FetchLimits } from '../tools/fetch/fetch-url.js';
 import { createLocalBackend } from '../tools/local/local-backend.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
+import { acpElicitation, type ElicitationModes } from '../tools/mcp/mcp-elicitation.js';
 import type { AgentLoopInput, ToolOffer } from './agent-loop.js';
 import { rememberChoice, rememberedChoices, sessionMode } from './session-modes.js';
 import type { SessionToolState } from './session-tools.js';
@@ -38,6 +39,8 @@ export interface TurnToolsInput {
   saveOptions: (options: Record<string, string>) => Promise<void>;
   /** Limits of `fetch_url`. */
   fetch?: FetchLimits | undefined;
+  /** The elicitation modes the client advertised: MCP servers' questions are asked through it. @defaultValue none (declined) */
+  elicitation?: ElicitationModes | undefined;
 }
 
 /** The parts of {@link AgentLoopInput} about tools. */
@@ -95,6 +98,7 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
         logger.debug('permission choice remembered', { sessionId: session.id, key, choice });
       },
       mcp: state.mcp && { servers: state.mcp, tools: new Map() },
+      elicit: input.elicitation?.form || input.elicitation?.url ? (toolCallId) => acpElicitation({ client, sessionId: session.id, toolCallId, modes: input.elicitation!, logger }) : undefined,
       fetch: input.fetch,
       logger,
     },
