@@ -14,7 +14,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { existsSync } from 'node:fs';
@@ -172,15 +172,16 @@ async function attempt(transport: Transport, kind: McpTransportKind, server: str
     jsonSchemaValidator: lazyOutputValidator(),
     listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: relist }, prompts: { autoRefresh: false, debounceMs: 100, onChanged: relistPrompts } },
   });
-  if (elicitation) {
-    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => (options.onElicit ? await options.onElicit(request.params as McpElicitParams, extra.signal) : { action: 'decline' }));
-  } else {
-    // Not declared, yet asked: the server is told `decline` rather than "method not found".
-    client.fallbackRequestHandler = async (request) => {
-      if (request.method === 'elicitation/create') return { action: 'decline' };
-      throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
-    };
-  }
+  // A server's question: to the user when declared (and asked in a declared mode), else declined
+  // rather than answered "method not found". Through the fallback handler: the SDK's own schemas
+  // are built lazily inside this chunk and cannot be imported here (scripts/lazy-schemas.mjs).
+  client.fallbackRequestHandler = async (request, extra) => {
+    if (request.method !== 'elicitation/create') throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    const params = (request.params ?? {}) as McpElicitParams;
+    const url = params.mode === 'url';
+    if (!elicitation || !options.onElicit || (url ? !modes?.url : params.mode !== undefined && params.mode !== 'form') || typeof params.message !== 'string') return { action: 'decline' };
+    return options.onElicit(params, extra.signal);
+  };
   const connecting = client.connect(transport, { signal, timeout: timeoutMs });
   // The SDK spawns synchronously inside connect(): the pid is known now, before any await.
   onSpawned?.();
