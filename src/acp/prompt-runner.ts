@@ -14,15 +14,16 @@ import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../session
 import { COMPACT_INSTRUCTION } from '../context/compaction.js';
 import { helpText, INIT_INSTRUCTION, keptContextText, parseSlashCommand, splitCommandPrompt } from './slash-commands.js';
 import { agentText, stepMessageIds, windowUsage } from '../loop/to-acp.js';
-import { newMessageId, type UserNotice } from '../loop/notify.js';
-import { CostMeter, savedCost, type Cost } from '../loop/cost-meter.js';
+import { newMessageId } from '../loop/notify.js';
+import { CostMeter, costSince, savedCost } from '../loop/cost-meter.js';
+import { compactionEnded, compactionStarted, summaryToEntity } from '../loop/compaction-updates.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
 import { defaultSystemPrompt } from '../context/system-prompt.js';
 import { instructionBudgetBytes, loadInstructions, renderInstructions } from '../context/instructions.js';
 import { fetchModelBytes } from '../tools/fetch/fetch-url.js';
 import { toolMessageRules } from '../context/tool-messages.js';
 import { sessionMode } from '../loop/session-modes.js';
-import { mcpNotices, prepareTurnTools } from '../loop/turn-tools.js';
+import { mcpNotices, noToolsNotice, prepareTurnTools } from '../loop/turn-tools.js';
 import { AGENT_NAME } from '../version.js';
 import type { AgentState } from './agent-state.js';
 import { configOptions } from './session-config.js';
@@ -171,21 +172,20 @@ export class PromptRunner {
     }
     const compactionId = newMessageId();
     const entity = this.state.features.compaction;
-    const summaryId = stepMessageIds(compactionId, 0).text;
-    if (entity) await send([{ sessionUpdate: 'compaction_update', compactionId, status: 'in_progress' }]);
-    // The summary's chunks become the entity's (the model's reasoning and our own words stay as they are).
-    const toEntity: Send = (updates) => send(updates.map((u): SessionUpdate => (u.sessionUpdate === 'agent_message_chunk' && u.messageId === summaryId ? { sessionUpdate: 'compaction_summary_chunk', compactionId, content: u.content } : u)));
-    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, entity ? toEntity : send, signal, compactionId);
+    if (entity) await send([compactionStarted(compactionId)]);
+    const toModel = entity ? summaryToEntity(send, compactionId, stepMessageIds(compactionId, 0).text) : send;
+    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, toModel, signal, compactionId);
     if (outcome.stopReason === 'end_turn' && !outcome.error && outcome.text.trim()) {
       await this.save(session, { type: 'compact', at: new Date().toISOString(), id: compactionId, summary: outcome.text.trim() });
       const turns = conversation.turns.length === 1 ? '1 earlier turn' : `${conversation.turns.length} earlier turns`;
-      await send([entity ? { sessionUpdate: 'compaction_update', compactionId, status: 'completed' } : agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);
+      await send([entity ? compactionEnded(compactionId, 'completed') : agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);
       // The meter follows: the context is now the summary.
       const known = await this.state.windows.of(session, signal);
       if (known) await send([windowUsage(estimateTextTokens(outcome.text.trim()), known.window, this.costs.get(session)?.total)]);
     } else if (entity) {
       const cancelled = outcome.stopReason === 'cancelled' || signal.aborted;
-      await send([cancelled ? { sessionUpdate: 'compaction_update', compactionId, status: 'cancelled' } : { sessionUpdate: 'compaction_update', compactionId, status: 'failed', error: outcome.error ? 'The model could not write the summary (see the message above); the conversation is unchanged.' : 'The model wrote no summary; the conversation is unchanged.' }]).catch(() => undefined);
+      const why = outcome.error ? 'The model could not write the summary (see the message above); the conversation is unchanged.' : 'The model wrote no summary; the conversation is unchanged.';
+      await send([compactionEnded(compactionId, cancelled ? 'cancelled' : 'failed', why)]).catch(() => undefined);
     }
     return this.response(outcome);
   }
@@ -319,23 +319,6 @@ export class PromptRunner {
       this.state.logger.error('could not save the session; this turn will be missing after a restart', { sessionId: session.id, error: (error as Error).message });
     }
   }
-}
-
-/** What was added between two readings of a cost meter; `undefined` for nothing. */
-function costSince(before: Cost | undefined, after: Cost | undefined): Cost | undefined {
-  if (!after) return undefined;
-  const amount = after.amount - (before && before.currency === after.currency ? before.amount : 0);
-  return amount > 0 ? { amount, currency: after.currency } : undefined;
-}
-
-/** Told once per session and model when the endpoint said the model takes no tools (they are then left out of its requests). */
-function noToolsNotice(model: string): UserNotice {
-  return {
-    once: `no-tools:${model}`,
-    severity: 'warning',
-    title: `${model} takes no tools`,
-    description: 'The server said this model does not support tool calling, so it is asked without tools: it cannot read or edit files or run commands. Choose a model with tool support, or start the server with tool calling on (llama.cpp: --jinja; vLLM: --enable-auto-tool-choice --tool-call-parser).',
-  };
 }
 
 /** Whether the session's model already answered a prompt with an image: then images returned by tools are sent to it too. */

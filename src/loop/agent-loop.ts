@@ -21,6 +21,7 @@ import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } fr
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import { agentText, agentThought, stepMessageIds } from './to-acp.js';
 import { newMessageId, type Notify } from './notify.js';
+import { compactionEnded, compactionStarted, compactionSummary } from './compaction-updates.js';
 import type { CostMeter } from './cost-meter.js';
 import { describeContextOverflow } from '../openai/user-errors.js';
 import { runToolCall, type ToolCallDeps } from './tool-call-runner.js';
@@ -184,7 +185,7 @@ async function fittedRequest(
   const summarize = async (messages: ChatMessage[]) => {
     if (input.compactionUpdates) {
       compactionId = `${at.turnId}-c${at.compactions.length}`;
-      await send([{ sessionUpdate: 'compaction_update', compactionId, status: 'in_progress' }]);
+      await send([compactionStarted(compactionId)]);
     }
     const summary = await runModelRequest({ client: input.client, request: { ...input.request, messages }, signal, send: async () => undefined, logger, cost: input.cost });
     return summary.error || summary.stopReason === 'cancelled' ? undefined : summary.text;
@@ -195,7 +196,7 @@ async function fittedRequest(
     compactionId = undefined;
     const prepared = await keeper.prepare(tools, summarize);
     if ('stop' in prepared) {
-      if (compactionId) await send([{ sessionUpdate: 'compaction_update', compactionId, status: 'failed', error: prepared.stop }]);
+      if (compactionId) await send([compactionEnded(compactionId, 'failed', prepared.stop)]);
       logger.warn('turn ended: the context window is too small', { contextWindow: keeper.contextWindow });
       await send([agentText(prepared.stop)]);
       return { stop: true };
@@ -206,11 +207,7 @@ async function fittedRequest(
       const summary = keeper.state().summary ?? '';
       logger.info(notices[0] ?? 'context compacted');
       notices = notices.slice(1);
-      const status = signal.aborted ? 'cancelled' : 'completed';
-      await send([
-        ...(summary ? [{ sessionUpdate: 'compaction_summary_chunk' as const, compactionId, content: { type: 'text' as const, text: summary } }] : []),
-        { sessionUpdate: 'compaction_update', compactionId, status },
-      ]);
+      await send([...(summary ? [compactionSummary(compactionId, summary)] : []), compactionEnded(compactionId, signal.aborted ? 'cancelled' : 'completed')]);
       at.compactions.push({ id: compactionId, beforeStep: at.step, summary });
     }
     for (const notice of notices) {

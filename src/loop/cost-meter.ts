@@ -63,3 +63,10 @@ export function savedCost(records: readonly { type: string; usage?: { cost?: unk
 function isCost(value: unknown): value is Cost {
   return typeof value === 'object' && value !== null && Number.isFinite((value as Cost).amount) && (value as Cost).amount >= 0 && typeof (value as Cost).currency === 'string';
 }
+
+/** What was added between two readings of a meter's total; `undefined` for nothing. */
+export function costSince(before: Cost | undefined, after: Cost | undefined): Cost | undefined {
+  if (!after) return undefined;
+  const amount = after.amount - (before && before.currency === after.currency ? before.amount : 0);
+  return amount > 0 ? { amount, currency: after.currency } : undefined;
+}

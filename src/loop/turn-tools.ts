@@ -141,3 +141,14 @@ export function mcpNotices(state: SessionToolState | undefined): UserNotice[] {
     return { severity: failed ? 'error' : 'warning', title, ...(description ? { description } : {}), fallback: { text: `${text}\n\n`, as: 'message' } };
   });
 }
+
+/** Told once per session and model when the endpoint said the model takes no tools (they are then left out of its requests). */
+export function noToolsNotice(model: string): UserNotice {
+  return {
+    once: `no-tools:${model}`,
+    severity: 'warning',
+    title: `${model} takes no tools`,
+    description:
+      'The server said this model does not support tool calling, so it is asked without tools: it cannot read or edit files or run commands. Choose a model with tool support, or start the server with tool calling on (llama.cpp: --jinja; vLLM: --enable-auto-tool-choice --tool-call-parser).',
+  };
+}
