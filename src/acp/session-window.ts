@@ -57,6 +57,9 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
   });
 }
 
+/** `text` with its first letter in upper case. */
+const capitalised = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
 /** `4096` → `4,096`. */
 const grouped = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
@@ -122,7 +125,7 @@ export class SessionWindows {
       once: 'small-window',
       severity: 'warning',
       title: `Small context window: ${grouped(known.window)} tokens`,
-      description: text.slice(text.indexOf(': ') + 2),
+      description: capitalised(text.slice(text.indexOf(': ') + 2)),
       fallback: { text: `${text}\n\n`, as: 'thought' },
     };
   }

@@ -274,4 +274,17 @@ describe('questions from MCP servers', () => {
     await waitFor(() => s.written.some((m) => m.method === '$/cancel_request' && m.params?.requestId === asked.id), 5000, 'the withdrawal');
     expect(s.problems()).toEqual([]);
   });
+
+  it('a client that never answers: the MCP call fails at its time limit, the question is withdrawn, and the turn goes on', async () => {
+    const server = await servers(script([{ calls: [['el__ask', {}]] }, { text: 'went on' }]));
+    const cwd = tempDir();
+    const s = await open({ elicitation: { form: {} } }, { baseUrl: server.baseUrl, env: { OPENAI_ACP_MCP_TOOL_TIMEOUT_MS: '1500' }, elicit: () => new Promise(() => undefined) });
+    const { sessionId } = await s.agent.request('session/new', { cwd, mcpServers: mcp() });
+    expect((await s.agent.request('session/prompt', { sessionId, prompt: text('ask me') })).stopReason).toBe('end_turn');
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.body.messages.filter((m: any) => m.role === 'tool').at(-1).content).toMatch(/time|timed out/i);
+    const asked = s.written.find((m) => m.method === 'elicitation/create');
+    expect(s.written.some((m) => m.method === '$/cancel_request' && m.params?.requestId === asked.id)).toBe(true);
+    expect(s.problems()).toEqual([]);
+  });
 });
