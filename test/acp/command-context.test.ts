@@ -66,4 +66,16 @@ describe('a command after context blocks, through the agent', () => {
     expect(sent).toContain('/nonsense please');
     io.close();
   });
+
+  it('/init after context takes the context with it: the shared file goes to the model with the survey instruction', async () => {
+    const io = await connectInProcess({ OPENAI_BASE_URL: server.baseUrl, OPENAI_CONTEXT_WINDOW: '32768' });
+    const sessionId = await io.newSession();
+    await io.agent.request('session/prompt', { sessionId, prompt: [shared, text('/init keep it short')] });
+    const sent = JSON.stringify(server.requests.at(-1)!.body.messages.at(-1).content);
+    expect(sent).toContain('export const a = 1;');
+    expect(sent).toContain('Write an AGENTS.md');
+    expect(sent).toContain('The user adds: keep it short');
+    expect(io.text(sessionId)).not.toContain('kept and sent with your next prompt');
+    io.close();
+  });
 });
