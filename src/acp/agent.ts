@@ -14,6 +14,7 @@ import type { SessionTools } from '../loop/session-tools.js';
 import { toolCapabilities } from '../tools/client-backend.js';
 import type { ModelInfo } from '../endpoints/model-catalog.js';
 export type { ModelInfo } from '../endpoints/model-catalog.js';
+import { clientFeatures } from '../loop/notify.js';
 import { AGENT_NAME } from '../version.js';
 import { AgentState, type AgentOptions } from './agent-state.js';
 import { initializeResponse } from './initialize.js';
@@ -63,6 +64,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       // Find the endpoints and their model lists once the answer is on its way; session/new awaits them.
       setImmediate(() => void state.endpointsKnown().then(() => state.registry.models()));
       state.capabilities = toolCapabilities(params.clientCapabilities);
+      state.features = clientFeatures(params.clientCapabilities);
       return initializeResponse(store.persistent, params.clientCapabilities);
     })
     .onRequest('authenticate', ({ params, client }) => authenticate(state, params, client))

@@ -73,7 +73,7 @@ export async function loadSession(state: AgentState, params: ToolParams & { cwd:
   checkCwd(params.cwd, state.logger);
   const session = await restore(state, await loadStored(state, params.sessionId));
   await openTools(state, session, params);
-  await updateSender(client, session.id)(replayUpdates(session.records));
+  await updateSender(client, session.id)(replayUpdates(session.records, state.features));
   state.logger.debug('session loaded', { sessionId: session.id, records: session.records.length });
   announceSession(state, client, session);
   return sessionAnswer(state, session);

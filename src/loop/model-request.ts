@@ -10,7 +10,10 @@ import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.j
 import { ProviderError, ProviderHttpError, ProviderReportedError } from '../openai/errors.js';
 import type { Logger } from '../log.js';
 import type { ChatErrorObject } from '../openai/openai-types.js';
-import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate } from './to-acp.js';
+import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate, type MessageIds } from './to-acp.js';
+import { newMessageId, type Notify } from './notify.js';
+import type { CostMeter } from './cost-meter.js';
+import { LITELLM_COST_HEADER, reportedCost } from '../openai/reported-cost.js';
 import { TurnAccumulator, type ToolCallResult, type TurnEvent } from '../openai/turn-accumulator.js';
 import { describeContextOverflow, errorMeta, type ErrorMeta } from '../openai/user-errors.js';
 import { recognizeOverflow } from '../openai/context-overflow.js';
@@ -76,7 +79,22 @@ export interface ModelRequestInput {
   learned?: LearnedWindows | undefined;
   /** True when the request carries tools or tool messages: a template error is then returned as `templateRefused`. */
   mayRefuseTools?: boolean | undefined;
+  /** The ACP message ids of this answer's text and reasoning. @defaultValue two fresh ids */
+  messageIds?: MessageIds | undefined;
+  /** The session's cost meter: a cost the provider reports is added and sent in `usage_update`. */
+  cost?: CostMeter | undefined;
+  /** Tells the user what is not part of the answer (here: tool calls read from text). */
+  notify?: Notify | undefined;
 }
+
+/** Told once per session when the model's tool calls were read from its text. */
+export const TEXT_TOOL_CALLS_NOTICE = {
+  once: 'text-tool-calls',
+  severity: 'info',
+  title: 'Tool calls read from text',
+  description:
+    "The model wrote its tool calls as text instead of the API's tool_calls, and openai-acp read them from the text. If calls go astray, run the model with a chat template that supports tools (llama.cpp: --jinja; Ollama: a model tagged for tools).",
+} as const;
 
 /**
  * Run one turn. Never throws for provider failures or cancellation: a failure is explained to
@@ -86,7 +104,9 @@ export interface ModelRequestInput {
  */
 export async function runModelRequest(input: ModelRequestInput): Promise<ModelRequestOutcome> {
   const { client, request, signal, send, logger } = input;
+  const ids = input.messageIds ?? { text: newMessageId(), reasoning: newMessageId() };
   const accumulator = new TurnAccumulator();
+  let costHeader: string | null | undefined;
   let finished = false;
   let retries = 0;
   const progress = {
@@ -99,6 +119,14 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
     onRetry(attempt: number) {
       retries = attempt;
     },
+    onAnswer(headers: { get(name: string): string | null | undefined }) {
+      costHeader = headers.get(LITELLM_COST_HEADER);
+    },
+  };
+  /** The `usage_update` after a request: the session's cost with it once this request's is added. */
+  const meter = (usage: NonNullable<ReturnType<TurnAccumulator['result']>['usage']>, contextWindow: number) => {
+    input.cost?.take(reportedCost(usage, costHeader));
+    return usageUpdate(usage, contextWindow, input.cost?.total);
   };
   // Text that may still turn out to be a tool call written as text is held back (see TextToolCalls).
   let holding = input.textToolCalls !== undefined;
@@ -117,7 +145,7 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       }
       events = shown;
     }
-    const updates = eventsToUpdates(events);
+    const updates = eventsToUpdates(events, ids);
     if (updates.length > 0) await send(updates);
   };
   try {
@@ -142,12 +170,14 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       if (parsed && parsed.length > 0) {
         toolCalls = parsed;
         text = text.slice(0, text.length - held.length);
-      } else await send(eventsToUpdates([{ type: 'text', text: held }]));
+        await input.notify?.(TEXT_TOOL_CALLS_NOTICE);
+      } else await send(eventsToUpdates([{ type: 'text', text: held }], ids));
     }
     const outcome: ModelRequestOutcome = { stopReason: mapFinishReason(result.finishReason), text, reasoning: result.reasoning, toolCalls };
     if (result.usage) {
       outcome.usage = toAcpUsage(result.usage);
-      if (input.contextWindow) await send([usageUpdate(result.usage, input.contextWindow)]);
+      if (input.contextWindow) await send([meter(result.usage, input.contextWindow)]);
+      else input.cost?.take(reportedCost(result.usage, costHeader));
     }
     return outcome;
   } catch (error) {
@@ -178,7 +208,7 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
     await send([agentText(`${lead}${words}`)]).catch(() => undefined);
     // An error reported inside the stream may follow a finish reason and come with the usage: both still count.
     const reported = failure instanceof ProviderReportedError;
-    if (reported && seen.usage && input.contextWindow) await send([usageUpdate(seen.usage, input.contextWindow)]).catch(() => undefined);
+    if (reported && seen.usage && input.contextWindow) await send([meter(seen.usage, input.contextWindow)]).catch(() => undefined);
     return {
       stopReason: reported && seen.finishReason ? mapFinishReason(seen.finishReason) : 'end_turn',
       error: failure ? errorMeta(failure) : { kind: 'internal', retryable: false },

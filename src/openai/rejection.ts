@@ -208,9 +208,10 @@ export function parseRejection(status: number, bodyText: string, sent: Record<st
   for (const pattern of [...NAMING_PATTERNS, TOP_LEVEL_LOC]) for (const match of haystack.matchAll(pattern)) add(match[1] ?? '');
   if (named.size === 0) {
     // The answer's cap over the model's most output tokens: sent without a cap, as before the agent sent one.
-    const cap = (['max_tokens', 'max_completion_tokens'] as const).find((name) => name in sent);
+    // Every cap field the body carries goes at once, so the same answer cannot ask again.
+    const caps = (['max_tokens', 'max_completion_tokens'] as const).filter((name) => name in sent);
     // An answer about the context window ("input length and `max_tokens` exceed context limit") is an overflow, not this.
-    return cap && CAP_TOO_LARGE.test(haystack) && !/context/i.test(haystack) ? { correction: { kind: 'drop', params: [cap] }, reason } : undefined;
+    return caps.length > 0 && CAP_TOO_LARGE.test(haystack) && !/context/i.test(haystack) ? { correction: { kind: 'drop', params: caps }, reason } : undefined;
   }
 
   const undone = (from: string, to: string) => previous.some((c) => c.kind === 'rename' && c.from === from && c.to === to);

@@ -11,6 +11,8 @@ export interface TurnRecord {
   type: 'turn';
   /** When the turn ended, ISO 8601. */
   at: string;
+  /** The turn's id: the ACP message ids the client saw derive from it, so a replay shows the same ones. */
+  id?: string;
   /** The ACP prompt blocks as received. */
   prompt: ContentBlock[];
   /**
@@ -24,8 +26,10 @@ export interface TurnRecord {
   reasoning: string;
   /** The ACP stop reason the turn ended with (`end_turn`, `cancelled`, …). */
   stopReason: string;
-  /** Token counts of the turn. */
-  usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+  /** Token counts of the turn, and its cost when the provider reported one (ACP `Cost`). */
+  usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number; cost?: { amount: number; currency: string } };
+  /** Compactions made inside the turn (told to clients as `compaction_update`): id, the steps before it, summary. */
+  compactions?: { id: string; beforeStep: number; summary: string }[];
   /**
    * The answers of this turn that called tools, in order, each with the results of its calls;
    * `assistant` and `reasoning` are then the last answer's (the one that called no tool).
@@ -95,12 +99,16 @@ export interface MetaRecord {
 export interface ClearRecord {
   type: 'clear';
   at: string;
+  /** Its id, for the message ids of a replay. */
+  id?: string;
 }
 
 /** `/compact`: a model-written summary that replaces every earlier turn in what is sent. */
 export interface CompactRecord {
   type: 'compact';
   at: string;
+  /** Its id: the `compactionId` and message ids the client saw derive from it. */
+  id?: string;
   summary: string;
 }
 
@@ -194,6 +202,8 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
       if (v.checkpoint !== undefined && !isTurnCheckpoint(v.checkpoint)) delete v.checkpoint;
       if (v.modeNote !== undefined && typeof v.modeNote !== 'string') delete v.modeNote;
       if (v.mode !== undefined && typeof v.mode !== 'string') delete v.mode;
+      if (v.id !== undefined && typeof v.id !== 'string') delete v.id;
+      if (v.compactions !== undefined && !(Array.isArray(v.compactions) && v.compactions.every((c) => isObject(c) && typeof c.id === 'string' && typeof c.summary === 'string' && Number.isInteger(c.beforeStep)))) delete v.compactions;
       return v as unknown as TurnRecord;
     }
     case 'meta': {
@@ -202,10 +212,12 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
       return ok ? (v as unknown as MetaRecord) : undefined;
     }
     case 'clear':
+      if (v.id !== undefined && typeof v.id !== 'string') delete v.id;
       return v as unknown as ClearRecord;
     case 'undo':
       return v as unknown as UndoRecord;
     case 'compact':
+      if (v.id !== undefined && typeof v.id !== 'string') delete v.id;
       return typeof v.summary === 'string' ? (v as unknown as CompactRecord) : undefined;
     default:
       return undefined;

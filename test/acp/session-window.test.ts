@@ -1,3 +1,4 @@
+import { userNotifier } from '../../src/loop/notify.js';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
 import { SessionWindows, smallWindowNotice } from '../../src/acp/session-window.js';
@@ -69,22 +70,32 @@ describe('SessionWindows.of', () => {
 });
 
 describe('the small-window notice', () => {
-  it('comes once per session, as a thought, with the fix', async () => {
+  it('is told once per session: a notice with the fix, or as a thought for a client without notices', async () => {
     const s = setup({ server: { runtime: 4096, trained: 40960 }, fix: 'restart Ollama with `OLLAMA_CONTEXT_LENGTH=32768 ollama serve`' });
     const known = await s.windows.of(s.session);
-    const first = s.windows.noticeOnce(s.session, known) as Extract<SessionUpdate, { sessionUpdate: 'agent_thought_chunk' }>;
-    expect(first.sessionUpdate).toBe('agent_thought_chunk');
-    expect((first.content as { text: string }).text).toBe(`${smallWindowNotice('qwen3:8b', known!)}\n\n`);
-    expect((first.content as { text: string }).text).toContain('4,096 tokens (the window the server runs the model with)');
-    expect((first.content as { text: string }).text).toContain('The model itself can take 40,960.');
-    expect((first.content as { text: string }).text).toContain('OLLAMA_CONTEXT_LENGTH=32768 ollama serve');
-    expect(s.windows.noticeOnce(s.session, known)).toBeUndefined();
+    const notice = s.windows.notice(s.session, known)!;
+    expect(notice).toMatchObject({ once: 'small-window', severity: 'warning', title: 'Small context window: 4,096 tokens' });
+    expect(notice.description).toContain('OLLAMA_CONTEXT_LENGTH=32768 ollama serve');
+    const text = notice.fallback!.text;
+    expect(notice.fallback!.as).toBe('thought');
+    expect(text).toBe(`${smallWindowNotice('qwen3:8b', known!)}\n\n`);
+    expect(text).toContain('4,096 tokens (the window the server runs the model with)');
+    expect(text).toContain('The model itself can take 40,960.');
+    const sent: SessionUpdate[] = [];
+    const told = new Set<string>();
+    const notify = userNotifier(async (updates) => void sent.push(...updates), { notices: false }, told);
+    await notify(notice);
+    await notify(notice);
+    expect(sent).toEqual([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text }, messageId: expect.any(String) }]);
+    const withNotices: SessionUpdate[] = [];
+    await userNotifier(async (updates) => void withNotices.push(...updates), { notices: true }, new Set())(notice);
+    expect(withNotices).toEqual([{ sessionUpdate: 'notice', severity: 'warning', title: 'Small context window: 4,096 tokens', description: notice.description }]);
   });
 
   it('is not given for 16k and more, nor without a window', async () => {
     const s = setup({ server: { runtime: 16384 } });
-    expect(s.windows.noticeOnce(s.session, await s.windows.of(s.session))).toBeUndefined();
-    expect(s.windows.noticeOnce(s.session, undefined)).toBeUndefined();
+    expect(s.windows.notice(s.session, await s.windows.of(s.session))).toBeUndefined();
+    expect(s.windows.notice(s.session, undefined)).toBeUndefined();
   });
 });
 

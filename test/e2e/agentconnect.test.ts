@@ -89,14 +89,14 @@ describe('openai-acp agentconnect', () => {
     expect(events.filter((event) => event.type === 'usage')).toHaveLength(1);
     expect(events.findIndex((event) => event.type === 'usage')).toBeLessThan(events.findIndex((event) => event.type === 'final'));
 
-    // The app's system text reached the model after the agent's own; read-only: no write tools offered.
+    // The app's system text reached the model after the agent's own; the session is read-only and
+    // the model is told so in the conversation (the tools offered are the same in every mode).
     const first = server.requests[0]!.body;
     expect(first.messages[0].role).toBe('system');
     expect(first.messages[0].content).toContain('Answer in one short sentence.');
     const offered = (first.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name);
     expect(offered).toContain('read_file');
-    expect(offered).not.toContain('write_file');
-    expect(offered).not.toContain('run_command');
+    expect(JSON.stringify(first.messages.at(-1).content)).toMatch(/Session mode: Read only/);
     // A second send while nothing runs is fine; a send to a session of no one is refused.
     expect((await client.request('acp.sessions.send', { sessionId: 'nope', message: { content: 'hi' } })).error?.code).toBe('AC_ERR_INVALID_ARGS');
   });
