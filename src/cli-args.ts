@@ -59,7 +59,7 @@ const VALUE_FLAGS = {
 type ValueFlag = keyof typeof VALUE_FLAGS;
 const isValueFlag = (name: string): name is ValueFlag => Object.hasOwn(VALUE_FLAGS, name);
 
-/** Every environment variable: name, default (as shown) and meaning. The README has the same table. */
+/** Every environment variable: name, default (as shown) and meaning. The README has the same table (test/readme.test.ts checks it). */
 const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_BASE_URL', `${CONFIG_DEFAULTS.baseUrl} when OPENAI_API_KEY is set; else a local server on 127.0.0.1 (ports 11434, 1234, 8000, 8080, 4000)`, 'endpoint base; /chat/completions is appended (never doubled)'],
   ['OPENAI_API_KEY', 'empty', 'sent as "Authorization: Bearer <key>"; when empty, no Authorization header (local servers), AWS SigV4 for Bedrock, Entra ID for Azure'],

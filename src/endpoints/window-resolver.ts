@@ -1,7 +1,7 @@
 /**
  * Which context window a request is planned for, from everything that may say one. Pure.
  *
- * Precedence, highest first (documented in the README, "Context window"):
+ * Precedence, highest first (documented in docs/context-window.md):
  * 1. `configured`: `OPENAI_CONTEXT_WINDOW`, the user's word;
  * 2. `learned`: stated by the server in an overflow answer (`learned-windows.ts`), the window
  *    that actually rejected a request;
