@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { onJsonLines } from './json-lines.mjs';
+import { scriptEnv } from '../test/helpers/clean-env.mjs';
 
 const CLI = process.env.BENCH_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const WINDOWS = [4_000, 8_000, 16_000, 32_000];
@@ -97,7 +98,7 @@ function startModel() {
 /** Runs the task once at `window` tokens; returns the recorded requests and the stop reason. */
 async function runTask(window, cwd) {
   const model = await startModel();
-  const env = { PATH: process.env.PATH, OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', OPENAI_BASE_URL: model.base, OPENAI_MODEL: 'bench', OPENAI_CONTEXT_WINDOW: String(window), OPENAI_ACP_MAX_STEPS: '60' };
+  const env = scriptEnv({ OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', OPENAI_BASE_URL: model.base, OPENAI_MODEL: 'bench', OPENAI_CONTEXT_WINDOW: String(window), OPENAI_ACP_MAX_STEPS: '60' });
   const child = spawn(process.execPath, [CLI], { env, stdio: ['pipe', 'pipe', 'ignore'] });
   let id = 0;
   const waiting = new Map();

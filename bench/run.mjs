@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { onJsonLines } from './json-lines.mjs';
+import { scriptEnv } from '../test/helpers/clean-env.mjs';
 import { toolRows } from './tools.mjs';
 import { efficiencyRows } from './agent-efficiency.mjs';
 import { modeSwitchRows } from './mode-switch.mjs';
@@ -62,7 +63,7 @@ const UNCONFIGURED = { OPENAI_ACP_LOG: 'error' };
 /** Spawn `node ...args`, write one `initialize` line, and time the first line out, in ms. */
 async function timeToFirstLine(args, env) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, args, { env: scriptEnv(env), stdio: ['pipe', 'pipe', 'ignore'] });
   child.stdin.write(INITIALIZE);
   await new Promise((resolve) => child.stdout.once('data', resolve));
   const ms = performance.now() - t0;
@@ -92,7 +93,7 @@ function procStat(pid) {
 
 /** Relay one 20,000-token turn through the agent; returns ms, CPU ms and peak RSS (whole life). */
 async function relay() {
-  const child = spawn(process.execPath, [CLI], { env: { PATH: process.env.PATH, ...CONFIGURED }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [CLI], { env: scriptEnv(CONFIGURED), stdio: ['pipe', 'pipe', 'ignore'] });
   let text = '';
   const waiting = new Map();
   onJsonLines(child.stdout, (m) => {

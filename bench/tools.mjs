@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { onJsonLines } from './json-lines.mjs';
+import { scriptEnv } from '../test/helpers/clean-env.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const FLOOR = fileURLToPath(new URL('./tool-step-floor.mjs', import.meta.url));
@@ -58,7 +59,7 @@ function startModel() {
 
 /** An agent process acting as a client that answers fs/read_text_file at once. */
 function startClient(env, program = CLI) {
-  const child = spawn(process.execPath, [program], { env: { PATH: process.env.PATH, OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [program], { env: scriptEnv({ OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', ...env }), stdio: ['pipe', 'pipe', 'ignore'] });
   let id = 0;
   const waiting = new Map();
   onJsonLines(child.stdout, (m) => {

@@ -62,7 +62,7 @@ const VALUE_FLAGS = {
 type ValueFlag = keyof typeof VALUE_FLAGS;
 const isValueFlag = (name: string): name is ValueFlag => Object.hasOwn(VALUE_FLAGS, name);
 
-/** Every environment variable: name, default (as shown) and meaning. The README has the same table. */
+/** Every environment variable: name, default (as shown) and meaning. The README has the same table (test/readme.test.ts checks it). */
 const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_BASE_URL', `${CONFIG_DEFAULTS.baseUrl} when OPENAI_API_KEY is set; else a local server on 127.0.0.1 (ports 11434, 1234, 8000, 8080, 4000)`, 'endpoint base; /chat/completions is appended (never doubled)'],
   ['OPENAI_API_KEY', 'empty', 'sent as "Authorization: Bearer <key>"; when empty, no Authorization header (local servers), AWS SigV4 for Bedrock, Entra ID for Azure'],
@@ -82,9 +82,9 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_QUERY', 'unset', 'extra query string for request URLs, e.g. api-version=2024-10-21'],
   ['OPENAI_MAX_RETRIES', String(CONFIG_DEFAULTS.maxRetries), 'retries of a failed request (HTTP 408, 409, 429, 5xx, connection failures)'],
   ['OPENAI_TIMEOUT_MS', String(CONFIG_DEFAULTS.timeoutMs), 'longest wait, in ms, for the response headers and then between two data events before a request is abandoned; keep-alive comments (": ping") do not count'],
-  ['OPENAI_CONTEXT_WINDOW', 'unset', "the model's context window in tokens; enables usage updates"],
+  ['OPENAI_CONTEXT_WINDOW', 'what the server reports', "the model's context window in tokens, over what the server reports: requests are fitted to it and the context meter shows it"],
   ['OPENAI_ACP_LOG', CONFIG_DEFAULTS.logLevel, 'stderr log level: error, warn, info or debug'],
-  ['OPENAI_ACP_TOOLS', 'on', 'offer the model tools (read, write, edit, list, search files; run commands; the client\'s MCP servers); off: a pure chat bridge'],
+  ['OPENAI_ACP_TOOLS', 'on', 'offer the model tools (read, write, edit, list and search files; run commands; fetch web pages; keep a plan; the client\'s MCP servers); off: a pure chat bridge'],
   ['OPENAI_ACP_MAX_STEPS', String(CONFIG_DEFAULTS.maxSteps), 'most model requests in one prompt turn; reached, the turn ends with max_turn_requests'],
   ['OPENAI_ACP_MCP_STARTUP_MS', String(CONFIG_DEFAULTS.mcpStartupMs), 'how long session/new, load and resume wait for MCP servers in total, in ms; a slower server joins later'],
   ['OPENAI_ACP_MCP_TOOL_TIMEOUT_MS', String(CONFIG_DEFAULTS.mcpToolTimeoutMs), 'limit of one MCP tool call, in ms'],

@@ -79,7 +79,7 @@ describe('helpText', () => {
     ['OPENAI_QUERY', 'unset'],
     ['OPENAI_MAX_RETRIES', '2'],
     ['OPENAI_TIMEOUT_MS', '600000'],
-    ['OPENAI_CONTEXT_WINDOW', 'unset'],
+    ['OPENAI_CONTEXT_WINDOW', 'what the server reports'],
     ['OPENAI_ACP_LOG', 'info'],
   ])('documents %s with default %s', (variable, def) => {
     const lines = text.split('\n');

@@ -28,7 +28,7 @@ import { AGENT_NAME } from '../version.js';
 import type { AgentState } from './agent-state.js';
 import { configOptions, INSTRUCTIONS_OPTION } from './session-config.js';
 import { currentPlan, turnExtras, type TurnExtras } from '../loop/turn-extras.js';
-import { undoLastTurn } from './undo.js';
+import { planAfterUndo, undoLastTurn } from './undo.js';
 import { heedServerToolSupport } from '../endpoints/text-tool-path.js';
 import { createClientBackend } from '../tools/client-backend.js';
 import { createLocalBackend } from '../tools/local/local-backend.js';
@@ -145,8 +145,8 @@ export class PromptRunner {
       if (signal.aborted) return { stopReason: 'cancelled' };
       throw error;
     }
-    const planNow = currentPlan(session.records);
-    await send(planNow === planBefore ? [agentText(text)] : [agentText(text), { sessionUpdate: 'plan', entries: planNow }]);
+    const plan = planAfterUndo(planBefore, currentPlan(session.records));
+    await send(plan === undefined ? [agentText(text)] : [agentText(text), { sessionUpdate: 'plan', entries: plan }]);
     return { stopReason: 'end_turn' };
   }
 

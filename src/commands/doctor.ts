@@ -13,14 +13,14 @@ import { PROVIDER_PROFILES, type ProviderId } from '../config/provider-profiles.
 import { VERSION } from '../version.js';
 import { configCheck, endpointChecks, renderCheck, type CheckLine, type EndpointFacts, type ReasoningFacts } from './doctor-checks.js';
 import { describeHeaders, describeSecret, maskUrl } from './mask.js';
-import { probeCompletion, probeModels, type ProbeDeps } from './probes.js';
+import { probeCompletion, probeModels, type ModelsProbe, type ProbeDeps } from './probes.js';
 import { cloudCredentialChecks } from './doctor-cloud.js';
 import { cloudAuthKind } from '../endpoints/cloud-auth.js';
 import { chooseModel } from '../endpoints/default-model.js';
 import { missingV1, sendsCredentials } from '../openai/failure-hints.js';
 import { ProviderHttpError } from '../openai/errors.js';
 import { tryItLine } from './try-it.js';
-import { ollamaRows } from './doctor-ollama.js';
+import { ollamaChatUrl, ollamaRows } from './doctor-ollama.js';
 import { llamaCppRows } from './doctor-llamacpp.js';
 import { readLlamaCppProps } from '../endpoints/server-identity.js';
 import { createEndpoint } from '../endpoints/endpoint.js';
@@ -77,10 +77,13 @@ function describeEndpoint(settings: NamedEndpointSettings, keyShown: string, mod
     : resolved.bearerKey
       ? ', sent as Authorization: Bearer'
       : ', sent as the api-key header';
+  // Ollama: chat goes to the native /api/chat unless it is switched off or found not served.
+  const native = PROVIDER_PROFILES[provider.id]?.nativeChat ? createEndpoint(settings, { logger: createLogger({ level: 'error', write: () => undefined }), enabled: false }).nativeChat : undefined;
+  const chatUrl = native ? ollamaChatUrl(maskUrl(native.root), native.inUse, maskUrl(resolved.chatUrl)) : maskUrl(resolved.chatUrl);
   const rows: [string, string][] = [
     ['provider', `${label} (${provider.id}, ${provider.how})`],
     ['base URL', settings.baseUrl],
-    ['chat URL', maskUrl(resolved.chatUrl)],
+    ['chat URL', chatUrl],
     ['models URL', resolved.modelsUrl ? maskUrl(resolved.modelsUrl) : 'none (this provider has no model list)'],
     ['model', `${settings.model} (${modelWhy})`],
     ['API key', `${keyShown ? `${keyShown}: ` : ''}${describeSecret(settings.apiKey)}${keyWhere}`],
@@ -91,9 +94,12 @@ function describeEndpoint(settings: NamedEndpointSettings, keyShown: string, mod
   return rows.map(([name, value]) => `    ${name.padEnd(16)}${value}`);
 }
 
-/** Checks one endpoint: models, then (unless unreachable) the completion, usage and reasoning effort. */
-async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<typeof settingNames>, deps: ProbeDeps, configuredWindow: number | undefined): Promise<EndpointFacts & { ollama?: string[]; llamacpp?: string[] }> {
-  const models = await probeModels(settings, deps);
+/**
+ * Checks one endpoint: models (unless `listed` already says), then (unless unreachable) the
+ * completion, usage and reasoning effort.
+ */
+async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<typeof settingNames>, deps: ProbeDeps, configuredWindow: number | undefined, listed?: ModelsProbe): Promise<EndpointFacts & { ollama?: string[]; llamacpp?: string[] }> {
+  const models = listed ?? (await probeModels(settings, deps));
   const unreachable = models.kind === 'unreachable';
   const request = { model: settings.model, messages: [{ role: 'user' as const, content: 'Reply with the single word OK.' }], maxTokens: 1 };
   const completion = unreachable ? undefined : await probeCompletion(settings, request, deps);
@@ -169,6 +175,13 @@ function namedWhy(settings: NamedEndpointSettings, flags: CliFlags, resolved: Co
   return 'the default for this provider; set OPENAI_MODEL to choose another';
 }
 
+/** Why a stand-in model is shown when the endpoint did not answer its model list (not "lists no model": it was never asked successfully). */
+function standInUnanswered(settings: NamedEndpointSettings): string {
+  const setting = settings.source === 'config file' ? '"models" of the provider in the config file' : 'OPENAI_MODEL';
+  const unset = settings.source === 'config file' ? 'the provider has no "models" in the config file' : 'OPENAI_MODEL is not set';
+  return `${unset} and the endpoint did not answer, so the stand-in ${settings.model} would be sent: start the server, or set ${setting}`;
+}
+
 /**
  * Runs the doctor and returns the exit code: 0 when the agent would work (the configuration is
  * valid, and for every endpoint the endpoint answers, the key is accepted and a one-token
@@ -192,7 +205,10 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     resolved.endpoints.map(async (named) => {
       const choice = await chooseModel(named, namedWhy(named, options.flags, resolved), { logger: quiet, fetch: options.fetch, modelsTimeoutMs: timeoutMs, enabled: !resolved.configError });
       const settings = { ...named, model: choice.model, modelIsStandIn: false };
-      return { settings, why: choice.why, names: settingNames(settings, options.flags, resolved) };
+      // A stand-in kept: did the endpoint list nothing, or not answer at all? The checks reuse the answer.
+      const models = named.modelIsStandIn && choice.model === named.model && !resolved.configError ? await probeModels(settings, { logger: quiet, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env } }) : undefined;
+      const why = models?.kind === 'unreachable' || models?.kind === 'timeout' ? standInUnanswered(named) : choice.why;
+      return { settings, why, models, names: settingNames(settings, options.flags, resolved) };
     }),
   );
   if (!resolved.model && all[0]) print(`  default model     ${all[0].settings.model}`);
@@ -217,7 +233,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     print(renderCheck(none), '', 'Result: the agent would not work; fix the ✗ lines above.');
     return 1;
   }
-  for (const { settings, names } of all) {
+  for (const { settings, names, models } of all) {
     if (all.length > 1) print(`  endpoint "${settings.id}"`);
     const notes: string[] = [];
     const logger = createLogger({
@@ -233,11 +249,12 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       works = false;
       continue;
     }
-    const facts = await checkEndpoint(settings, names, { logger, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env } }, resolved.config.contextWindow);
+    const facts = await checkEndpoint(settings, names, { logger, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env } }, resolved.config.contextWindow, models);
     const result = endpointChecks(facts);
     for (const check of result.lines) print(renderCheck(check, all.length > 1 ? '    ' : '  '));
     warned ||= result.lines.some((check) => check.status === 'warn');
-    for (const note of notes) print(`    note: ${note}`);
+    // Each check builds its own endpoint, so a once-per-endpoint note can come once per check: say it once.
+    for (const note of new Set(notes)) print(`    note: ${note}`);
     if (facts.ollama) print(...facts.ollama);
     if (facts.llamacpp) print(...facts.llamacpp);
     works &&= result.works;

@@ -1,7 +1,7 @@
 /**
  * Which context window a request is planned for, from everything that may say one. Pure.
  *
- * Precedence, highest first (documented in the README, "Context window", and docs/context.md):
+ * Precedence, highest first (documented in docs/context-window.md):
  * 1. `learned`, when smaller than `configured`: the server rejected a request as over its window
  *    (`learned-windows.ts`: the window its answer stated, or the size that then worked when it
  *    stated none), so a larger `OPENAI_CONTEXT_WINDOW` would only be rejected again;

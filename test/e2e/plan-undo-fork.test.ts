@@ -159,6 +159,8 @@ describe('/undo', () => {
       await prompt(second, sessionId, '/undo');
       expect(lastText(second, sessionId)).toMatch(/^Nothing to undo/);
       expect(server.requests.length).toBe(requestsBefore);
+      // No turn had a plan: no /undo sent a plan update (an empty one shows as an empty plan block).
+      expect(second.updates(sessionId).filter((update) => update.sessionUpdate === 'plan')).toEqual([]);
 
       // The conversation lost both turns; a new turn edits, someone else changes the file, /undo refuses.
       server.handle(script([{ calls: [['edit_file', { path: 'a.txt', old_string: 'two', new_string: 'TWO' }]] }, { text: 'turn 3 done' }]));
