@@ -46,6 +46,8 @@ export interface ToolCallDeps {
   plan?: PlanHooks | undefined;
   /** Limits of `fetch_url` (time, the model's share of a page). */
   fetch?: FetchLimits | undefined;
+  /** `OPENAI_ACP_RIPGREP` for `search_files`. */
+  ripgrep?: string | undefined;
   /** Every tool name offered in this request (for the "unknown tool" answer). */
   offered: readonly string[];
   logger: Logger;
@@ -199,6 +201,7 @@ async function runBuiltin(name: string, args: Record<string, unknown>, toolCallI
     backend: deps.backend,
     roots: deps.roots,
     signal: deps.signal,
+    ripgrep: deps.ripgrep,
     // A redirect to another host goes on only where a fetch from that host would run unasked.
     fetch: { ...deps.fetch, mayFollow: (url) => decidePermission(deps.mode, deps.remembered, { mutates: 'fetch', key: permissionKey('fetch_url', { url: url.href }) }) === 'allow' },
     onTerminal: (terminalId) => deps.send([{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress', content: [{ type: 'terminal', terminalId }] }]),

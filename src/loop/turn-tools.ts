@@ -38,6 +38,8 @@ export interface TurnToolsInput {
   saveOptions: (options: Record<string, string>) => Promise<void>;
   /** Limits of `fetch_url`. */
   fetch?: FetchLimits | undefined;
+  /** `OPENAI_ACP_RIPGREP` for `search_files`. */
+  ripgrep?: string | undefined;
 }
 
 /** The parts of {@link AgentLoopInput} about tools. */
@@ -96,6 +98,7 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
       },
       mcp: state.mcp && { servers: state.mcp, tools: new Map() },
       fetch: input.fetch,
+      ripgrep: input.ripgrep,
       logger,
     },
     textToolCalls: textToolCallRecogniser,

@@ -20,7 +20,7 @@ export interface EditFileArgs { path: string; old_string: string; new_string: st
 /** `list_directory` arguments once checked. */
 export interface ListDirectoryArgs { path?: string }
 /** `search_files` arguments once checked. */
-export interface SearchFilesArgs { pattern: string; path?: string; glob?: string }
+export interface SearchFilesArgs { pattern?: string; path?: string; glob?: string }
 /** `run_command` arguments once checked. */
 export interface RunCommandArgs { command: string; cwd?: string; timeout_ms?: number }
 

@@ -71,14 +71,14 @@ async function dispatch<N extends BuiltinToolName>(name: N, args: BuiltinArgs[N]
     }
     case 'search_files': {
       const a = args as BuiltinArgs['search_files'];
-      const request = { pattern: a.pattern, path: resolveToolPath(a.path ?? '.', ctx.roots), ...(a.glob ? { glob: a.glob } : {}) };
-      const result = await searchFiles(request, ctx.roots, ctx.signal);
+      const request = { pattern: a.pattern, path: resolveToolPath(a.path ?? '.', ctx.roots), glob: a.glob };
+      const result = await searchFiles(request, ctx.roots, ctx.signal, { ripgrep: ctx.ripgrep });
       const text = formatSearch(result, request, ctx.roots.cwd);
       return {
         failed: false,
         forModel: capForModel(text, ctx.limits).text,
         content: [textContent(text)],
-        rawOutput: { matches: result.matches.length, filesSearched: result.filesSearched, moreMatches: result.moreMatches, walkLimitHit: result.walkLimitHit },
+        rawOutput: { matches: result.matches.length, filesSearched: result.filesSearched, moreMatches: result.moreMatches, timedOut: result.timedOut, engine: result.engine },
       };
     }
   }

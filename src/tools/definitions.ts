@@ -106,11 +106,11 @@ export const BUILTIN_TOOLS: readonly BuiltinToolDefinition[] = [
   },
   {
     name: 'search_files',
-    description: 'Search file contents with a regular expression (JavaScript syntax). Prints "path:line: text" for each match. Skips .git, ignored and binary files.',
+    description: 'Search file contents with a regex, or list files by glob alone. Prints "path:line: text" per match. Skips .git, hidden, ignored and binary files.',
     kind: 'search',
     mutates: false,
     params: [
-      { name: 'pattern', type: 'string', required: true, description: 'Regular expression to find, e.g. "function\\s+main". Start with (?i) to ignore case.' },
+      { name: 'pattern', type: 'string', required: false, description: 'Regex, e.g. "function\\s+main"; start with (?i) to ignore case. No look-around or back-references.' },
       pathParam('Directory or file to search. Default: the working directory.', false),
       { name: 'glob', type: 'string', required: false, description: 'Only files whose path matches, e.g. "*.ts" or "src/**/*.py".' },
     ],

@@ -9,8 +9,28 @@
  *
  * A glob without `/` is matched against the file name alone, at any depth (`*.ts` finds
  * `src/a/b.ts`, as ripgrep's `-g` does); one with `/` against the whole path relative to the
- * searched directory (a leading `/` or `./` is dropped).
+ * searched directory (a leading `/` or `./` is dropped). A leading `!` negates the glob (files it
+ * matches are left out), as with ripgrep's `-g`.
  */
+
+/** A glob as data a worker thread can compile: the regex source and what it is tested against. */
+export interface GlobSpec {
+  /** Regular expression source, anchored (`^…$`). */
+  source: string;
+  /** True: tested against the file name alone; false: against the whole relative path. */
+  basename: boolean;
+  /** True for a `!glob`: a match leaves the file out. */
+  negate: boolean;
+}
+
+/** The {@link GlobSpec} of `glob` (linear in its length; the regex it names is run elsewhere). Pure. */
+export function globSpec(glob: string): GlobSpec {
+  let pattern = glob.trim();
+  const negate = pattern.startsWith('!');
+  if (negate) pattern = pattern.slice(1);
+  pattern = pattern.replace(/^\.?\//, '');
+  return { source: `^${globToRegexSource(pattern)}$`, basename: !pattern.includes('/'), negate };
+}
 
 /**
  * Compiles `glob` to a tester for `/`-separated relative paths.

@@ -74,7 +74,8 @@ export function presentToolCall(name: BuiltinToolName | string, args: Record<str
       const dir = target('.')!;
       const glob = str('glob');
       const pattern = str('pattern') ?? '';
-      return { title: `Search ${JSON.stringify(shorten(pattern, 60))} in ${dir.rel}${glob ? ` (${glob})` : ''}`, kind, locations: [{ path: dir.abs }] };
+      if (!pattern.trim() && glob) return { title: `Find ${shorten(glob, 60)} in ${dir.rel}`, kind, locations: [{ path: dir.abs }] };
+      return { title: `Search ${JSON.stringify(shorten(pattern, 60))} in ${dir.rel}${glob ? ` (${shorten(glob, 60)})` : ''}`, kind, locations: [{ path: dir.abs }] };
     }
     case 'run_command': {
       const command = str('command');

@@ -27,6 +27,8 @@ export interface BuiltinContext {
   outputByteLimit?: number;
   /** Limits of `fetch_url` (time, the model's share of a page). */
   fetch?: FetchLimits | undefined;
+  /** `OPENAI_ACP_RIPGREP` for `search_files`: unset (rg on the PATH), `off`, or the rg executable. */
+  ripgrep?: string | undefined;
   /** Called with the client terminal's id as soon as a command runs in one (to embed it in a `tool_call_update`). */
   onTerminal?: (terminalId: string) => Promise<void>;
 }

@@ -1,0 +1,201 @@
+/**
+ * The JavaScript search off the main thread: a worker thread tests the model's regular expression
+ * and glob (untrusted input: a backtracking pattern can run for hours) against the files the main
+ * thread's walk hands it in batches. A cancel or the time budget ends it with `terminate()`, which
+ * stops even a regex in the middle of a line, so other sessions keep streaming meanwhile.
+ *
+ * The worker's code is {@link workerMain}'s text run with `eval: true`: it names nothing outside
+ * itself (bundled or run from source alike) and opens files with `O_NOFOLLOW | O_NONBLOCK`, so a
+ * symlink or FIFO swapped in after the walk is never followed or waited on.
+ */
+import { Worker } from 'node:worker_threads';
+import type { GlobSpec } from '../glob.js';
+
+/** What the worker is told once, at its start. */
+export interface WorkerSetup {
+  /** JavaScript regex source and flags; `undefined` lists the files the glob matches instead. */
+  regex?: { source: string; flags: string } | undefined;
+  /** The glob filter, or none. */
+  glob?: GlobSpec | undefined;
+  /** Larger files are skipped, in bytes. */
+  maxFileBytes: number;
+  /** Matched lines are trimmed and cut to this many characters. */
+  maxLineChars: number;
+  /** Most matches (or listed files) reported; one more is looked for to tell that there are more. */
+  maxMatches: number;
+  /** Bytes looked at for a NUL to call a file binary. */
+  sniffBytes: number;
+}
+
+/** One file handed to the worker: its absolute path and its `/`-separated path relative to the searched directory. */
+export interface WorkerFile {
+  abs: string;
+  rel: string;
+}
+
+/** What the worker found in all, so far. */
+export interface WorkerProgress {
+  /** Files read and tested against the pattern (or matched by the glob, when listing). */
+  filesSearched: number;
+  /** Matching lines `[file, 1-based line, cut text]`, or listed files `[file, 0, '']`. */
+  matches: [string, number, string][];
+  /** True when more matches existed than `maxMatches`. */
+  moreMatches: boolean;
+}
+
+/** How a worker search ended. */
+export interface WorkerOutcome extends WorkerProgress {
+  /** True when the time budget ran out before the walk did. */
+  timedOut: boolean;
+}
+
+/** Files per message to the worker. */
+const BATCH = 256;
+
+/**
+ * Runs the worker over `files` until they run out, `maxMatches` is passed, `budgetMs` runs out
+ * (then `timedOut`, with what was found so far) or `signal` aborts (then it rejects with the
+ * signal's reason at once; the worker is terminated).
+ * @throws the signal's reason; an Error when the worker fails (a bug of ours).
+ */
+export async function runWorkerSearch(setup: WorkerSetup, files: AsyncIterable<WorkerFile>, signal: AbortSignal, budgetMs: number): Promise<WorkerOutcome> {
+  signal.throwIfAborted();
+  const worker = new Worker(`${WORKER_PRELUDE}(${workerMain.toString()})();`, { eval: true, workerData: setup });
+  worker.unref();
+  const progress: WorkerProgress = { filesSearched: 0, matches: [], moreMatches: false };
+  let over = false;
+  let stop: ((outcome: 'timeout' | 'abort') => void) | undefined;
+  const stopped = new Promise<'timeout' | 'abort'>((resolve) => (stop = resolve));
+  void stopped.then(() => (over = true));
+  const onAbort = () => stop?.('abort');
+  signal.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => stop?.('timeout'), budgetMs);
+  timer.unref?.();
+  let failure: Error | undefined;
+  const failed = new Promise<'failed'>((resolve) => {
+    worker.once('error', (error) => {
+      failure = error;
+      resolve('failed');
+    });
+  });
+  // Each answer carries the matches found since the last one.
+  const reply = () =>
+    new Promise<WorkerProgress>((resolve) => {
+      worker.once('message', (message: WorkerProgress) => resolve(message));
+    });
+  const walk = async (): Promise<'done'> => {
+    const iterator = files[Symbol.asyncIterator]();
+    for (;;) {
+      const batch: WorkerFile[] = [];
+      let finished = false;
+      while (batch.length < BATCH) {
+        const next = await iterator.next();
+        if (next.done) {
+          finished = true;
+          break;
+        }
+        batch.push(next.value);
+      }
+      if (batch.length > 0) {
+        const answered = reply();
+        worker.postMessage(batch);
+        const answer = await answered;
+        progress.filesSearched = answer.filesSearched;
+        progress.matches.push(...answer.matches);
+        progress.moreMatches = answer.moreMatches;
+        if (progress.moreMatches) break;
+      }
+      if (finished || over) break;
+    }
+    await iterator.return?.();
+    return 'done';
+  };
+  try {
+    const how = await Promise.race([walk(), stopped, failed]);
+    if (how === 'abort') throw signal.reason;
+    if (how === 'failed') throw new Error(`search worker failed: ${failure?.message}`);
+    return { ...progress, matches: progress.matches.slice(), timedOut: how === 'timeout' };
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+    void worker.terminate();
+  }
+}
+
+/** Helpers a bundler or test transform may call from inside {@link workerMain}, defined in the worker. */
+const WORKER_PRELUDE = 'var __name = (f) => f;\n';
+
+/**
+ * The worker's whole program (run as its own text: it may use only what it requires itself).
+ * Answers each batch of {@link WorkerFile}s with the files searched so far and the matches new since the last answer.
+ */
+function workerMain(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fs = require('node:fs') as typeof import('node:fs');
+  const setup = workerData as WorkerSetup;
+  const regex = setup.regex ? new RegExp(setup.regex.source, setup.regex.flags) : undefined;
+  const glob = setup.glob ? new RegExp(setup.glob.source) : undefined;
+  const progress: WorkerProgress = { filesSearched: 0, matches: [], moreMatches: false };
+  const flags = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+  const decoder = new TextDecoder('utf-8');
+
+  const cut = (text: string): string => {
+    const trimmed = text.trim();
+    if (trimmed.length <= setup.maxLineChars) return trimmed;
+    let end = setup.maxLineChars;
+    const code = trimmed.charCodeAt(end - 1);
+    if (code >= 0xd800 && code <= 0xdbff) end--;
+    return `${trimmed.slice(0, end)}…`;
+  };
+  const add = (entry: [string, number, string]): boolean => {
+    if (progress.matches.length >= setup.maxMatches) {
+      progress.moreMatches = true;
+      return false;
+    }
+    progress.matches.push(entry);
+    return true;
+  };
+  const globAccepts = (rel: string): boolean => {
+    if (!glob || !setup.glob) return true;
+    const hit = glob.test(setup.glob.basename ? rel.slice(rel.lastIndexOf('/') + 1) : rel);
+    return setup.glob.negate ? !hit : hit;
+  };
+  const read = (abs: string): Buffer | undefined => {
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(abs, flags);
+      const info = fs.fstatSync(fd);
+      if (!info.isFile() || info.size > setup.maxFileBytes) return undefined;
+      return fs.readFileSync(fd);
+    } catch {
+      return undefined;
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+  };
+  const searchOne = (file: WorkerFile): boolean => {
+    if (!globAccepts(file.rel)) return true;
+    if (!regex) {
+      progress.filesSearched++;
+      return add([file.abs, 0, '']);
+    }
+    const bytes = read(file.abs);
+    if (!bytes) return true;
+    progress.filesSearched++;
+    if (bytes.subarray(0, setup.sniffBytes).includes(0)) return true;
+    const lines = decoder.decode(bytes).split(/\r?\n/);
+    for (let i = 0; i < lines.length; i++) {
+      const text = lines[i] ?? '';
+      regex.lastIndex = 0;
+      if (regex.test(text) && !add([file.abs, i + 1, cut(text)])) return false;
+    }
+    return true;
+  };
+  parentPort!.on('message', (batch: WorkerFile[]) => {
+    const found = progress.matches.length;
+    for (const file of batch) if (!searchOne(file)) break;
+    parentPort!.postMessage({ filesSearched: progress.filesSearched, matches: progress.matches.slice(found), moreMatches: progress.moreMatches });
+  });
+}
