@@ -18,7 +18,7 @@ import { confine, relativeForTitle } from '../workspace.js';
 import { IgnoreStack } from './ignore-rules.js';
 import { translatePattern } from './search-pattern.js';
 import { findRipgrep, runRipgrep } from './search-rg.js';
-import { runWorkerSearch, type WorkerFile } from './search-worker.js';
+import { runWorkerSearch, type AskGlob, type WorkerFile } from './search-worker.js';
 import { SNIFF_BYTES } from './text-decode.js';
 
 /** Bounds of a search. */
@@ -100,12 +100,13 @@ export async function searchFiles(request: SearchRequest, roots: WorkspaceRoots,
   signal.throwIfAborted();
   const rg = await findRipgrep(options.ripgrep);
   if (rg.path !== undefined) {
-    const found = await runRipgrep({ rg: rg.path, pattern: pattern?.rg, path: base, glob: globText, maxFileBytes: bounds.maxFileBytes, maxMatches: bounds.maxMatches, budgetMs: bounds.timeBudgetMs }, signal);
-    const matches = found.matches.map(([file, line, text]) => ({ file: path.resolve(base, file), line, text: pattern ? cutLine(text, bounds.maxLineChars) : '' }));
+    const found = await runRipgrep({ rg: rg.path, pattern: pattern?.rg, path: base, directory: info.isDirectory(), glob: globText, maxFileBytes: bounds.maxFileBytes, maxMatches: bounds.maxMatches, budgetMs: bounds.timeBudgetMs }, signal);
+    const dir = info.isDirectory() ? base : path.dirname(base);
+    const matches = found.matches.map(([file, line, text]) => ({ file: path.resolve(dir, file), line, text: pattern ? cutLine(text, bounds.maxLineChars) : '' }));
     return { ...found, matches: sortMatches(matches), filesSearched: found.filesSearched ?? (pattern ? undefined : matches.length), engine: 'ripgrep', budgetMs: bounds.timeBudgetMs };
   }
   const setup = { regex: pattern && { source: pattern.js, flags: pattern.jsFlags }, glob, maxFileBytes: bounds.maxFileBytes, maxLineChars: bounds.maxLineChars, maxMatches: bounds.maxMatches, sniffBytes: SNIFF_BYTES };
-  const files = info.isDirectory() ? walkFiles(base, roots, glob !== undefined && !glob.negate) : single(base);
+  const files = (ask: AskGlob) => (info.isDirectory() ? walkFiles(base, roots, glob && { negate: glob.negate, ask }) : single(base));
   const found = await runWorkerSearch(setup, files, signal, bounds.timeBudgetMs);
   const matches = found.matches.map(([file, line, text]) => ({ file, line, text }));
   return { filesSearched: found.filesSearched, moreMatches: found.moreMatches, timedOut: found.timedOut, matches: sortMatches(matches), engine: 'javascript', budgetMs: bounds.timeBudgetMs };
@@ -132,24 +133,37 @@ async function* single(file: string): AsyncGenerator<WorkerFile> {
 
 /**
  * The files under `base`, depth-first in name order: `.git`, hidden entries, symlinks and
- * anything but regular files and directories left out, ignored ones too unless
- * `globWhitelists` (a glob then decides for files, as with ripgrep; directories still follow the rules).
+ * anything but regular files and directories left out, ignored ones too. A glob overrides that as
+ * ripgrep's `-g` does: a glob decides alone for files (a `!glob` leaves out what it matches, among
+ * the files not ignored), and a directory it matches is entered (a `!glob`: left out) whatever the
+ * rules say. The glob is tested by the worker (`ask`), never here.
  */
-export async function* walkFiles(base: string, roots: WorkspaceRoots, globWhitelists: boolean): AsyncGenerator<WorkerFile> {
+export async function* walkFiles(base: string, roots: WorkspaceRoots, glob?: { negate: boolean; ask: AskGlob }): AsyncGenerator<WorkerFile> {
+  const rel = (full: string) => path.relative(base, full).split(path.sep).join('/');
   const pending: { dir: string; rules: IgnoreStack }[] = [{ dir: base, rules: await IgnoreStack.forDirectory(base, roots) }];
   while (pending.length > 0) {
     const { dir, rules } = pending.pop()!;
     const dirents = await readdir(dir, { withFileTypes: true }).catch(() => []);
     dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: string[] = [];
+    const askAbout: string[] = [];
+    const whitelist = glob !== undefined && !glob.negate;
     for (const dirent of dirents) {
       const full = path.join(dir, dirent.name);
-      const hidden = dirent.name.startsWith('.');
-      if (dirent.isDirectory()) {
-        if (!hidden && !rules.ignores(full, true)) subdirs.push(full);
-      } else if (dirent.isFile() && (globWhitelists || (!hidden && !rules.ignores(full, false)))) {
-        yield { abs: full, rel: path.relative(base, full).split(path.sep).join('/') };
+      const skipped = dirent.name.startsWith('.') || rules.ignores(full, dirent.isDirectory());
+      if (dirent.isDirectory() && dirent.name !== '.git') {
+        if (glob && (glob.negate ? !skipped : skipped)) askAbout.push(full);
+        else if (!skipped) subdirs.push(full);
+      } else if (dirent.isFile() && (whitelist || !skipped)) {
+        yield { abs: full, rel: rel(full) };
       }
+    }
+    if (glob && askAbout.length > 0) {
+      const matched = await glob.ask(askAbout.map(rel));
+      askAbout.forEach((full, i) => {
+        if (matched[i] !== glob.negate) subdirs.push(full);
+      });
+      subdirs.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     }
     for (const sub of subdirs.reverse()) pending.push({ dir: sub, rules: await rules.enter(sub) });
   }

@@ -52,15 +52,27 @@ export interface WorkerOutcome extends WorkerProgress {
 /** Files per message to the worker. */
 const BATCH = 256;
 
+/** Asks the worker which of these `/`-separated relative directory paths the glob matches (the walk's question about directories). */
+export type AskGlob = (rels: string[]) => Promise<boolean[]>;
+
+let live = 0;
+
+/** Worker threads started and not yet exited (for tests: a cancelled search leaves none). */
+export function liveSearchWorkers(): number {
+  return live;
+}
+
 /**
- * Runs the worker over `files` until they run out, `maxMatches` is passed, `budgetMs` runs out
+ * Runs the worker over the files `files(ask)` yields until they run out, `maxMatches` is passed, `budgetMs` runs out
  * (then `timedOut`, with what was found so far) or `signal` aborts (then it rejects with the
  * signal's reason at once; the worker is terminated).
  * @throws the signal's reason; an Error when the worker fails (a bug of ours).
  */
-export async function runWorkerSearch(setup: WorkerSetup, files: AsyncIterable<WorkerFile>, signal: AbortSignal, budgetMs: number): Promise<WorkerOutcome> {
+export async function runWorkerSearch(setup: WorkerSetup, files: (ask: AskGlob) => AsyncIterable<WorkerFile>, signal: AbortSignal, budgetMs: number): Promise<WorkerOutcome> {
   signal.throwIfAborted();
   const worker = new Worker(`${WORKER_PRELUDE}(${workerMain.toString()})();`, { eval: true, workerData: setup });
+  live++;
+  worker.once('exit', () => live--);
   worker.unref();
   const progress: WorkerProgress = { filesSearched: 0, matches: [], moreMatches: false };
   let over = false;
@@ -79,12 +91,17 @@ export async function runWorkerSearch(setup: WorkerSetup, files: AsyncIterable<W
     });
   });
   // Each answer carries the matches found since the last one.
-  const reply = () =>
-    new Promise<WorkerProgress>((resolve) => {
-      worker.once('message', (message: WorkerProgress) => resolve(message));
+  const reply = <T>() =>
+    new Promise<T>((resolve) => {
+      worker.once('message', (message: T) => resolve(message));
     });
+  const ask: AskGlob = async (rels) => {
+    const answered = reply<boolean[]>();
+    worker.postMessage({ dirs: rels });
+    return answered;
+  };
   const walk = async (): Promise<'done'> => {
-    const iterator = files[Symbol.asyncIterator]();
+    const iterator = files(ask)[Symbol.asyncIterator]();
     for (;;) {
       const batch: WorkerFile[] = [];
       let finished = false;
@@ -97,7 +114,7 @@ export async function runWorkerSearch(setup: WorkerSetup, files: AsyncIterable<W
         batch.push(next.value);
       }
       if (batch.length > 0) {
-        const answered = reply();
+        const answered = reply<WorkerProgress>();
         worker.postMessage(batch);
         const answer = await answered;
         progress.filesSearched = answer.filesSearched;
@@ -193,7 +210,12 @@ function workerMain(): void {
     }
     return true;
   };
-  parentPort!.on('message', (batch: WorkerFile[]) => {
+  parentPort!.on('message', (message: WorkerFile[] | { dirs: string[] }) => {
+    if (!Array.isArray(message)) {
+      parentPort!.postMessage(message.dirs.map((rel) => (glob && setup.glob ? glob.test(setup.glob.basename ? rel.slice(rel.lastIndexOf('/') + 1) : rel) : false)));
+      return;
+    }
+    const batch = message;
     const found = progress.matches.length;
     for (const file of batch) if (!searchOne(file)) break;
     parentPort!.postMessage({ filesSearched: progress.filesSearched, matches: progress.matches.slice(found), moreMatches: progress.moreMatches });
