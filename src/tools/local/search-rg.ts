@@ -8,7 +8,7 @@
  * Sources: ripgrep's guide and `rg --help` (https://github.com/BurntSushi/ripgrep/blob/master/GUIDE.md),
  * the JSON Lines format of `--json` (https://docs.rs/grep-printer/latest/grep_printer/struct.JSON.html).
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from '../tool-types.js';
@@ -180,15 +180,18 @@ export function runRipgrep(run: RgRun, signal: AbortSignal): Promise<RgOutcome> 
   });
 }
 
-/** Where the ripgrep executable is, or why there is none. */
-export type RipgrepLookup = { path: string } | { path: undefined; why: string };
+/** Where the ripgrep executable is and its version (`ripgrep 14.1.1`), or why there is none. */
+export type RipgrepLookup = { path: string; version: string } | { path: undefined; why: string };
+
+/** How long `rg --version` may take, in ms. */
+const VERSION_TIMEOUT_MS = 5_000;
 
 const lookups = new Map<string, Promise<RipgrepLookup>>();
 
 /**
  * Finds rg for the `OPENAI_ACP_RIPGREP` setting: unset, empty or `auto` → `rg` on the PATH;
- * `off` → none; a path (or a name looked up on the PATH) → that file when it is executable.
- * Remembered per setting and PATH for the life of the process.
+ * `off` → none; a path (or a name looked up on the PATH) → that file when it is executable and
+ * answers `--version` as ripgrep does. Remembered per setting and PATH for the life of the process.
  */
 export function findRipgrep(setting: string | undefined, envPath = process.env['PATH'] ?? ''): Promise<RipgrepLookup> {
   const key = `${setting ?? ''}\0${envPath}`;
@@ -210,14 +213,21 @@ async function lookUp(setting: string, envPath: string): Promise<RipgrepLookup> 
     );
   if (name.includes('/') || name.includes(path.sep)) {
     const file = path.resolve(name);
-    return (await executable(file)) ? { path: file } : { path: undefined, why: `OPENAI_ACP_RIPGREP names ${file}, which is not an executable file` };
+    return (await executable(file)) ? withVersion(file) : { path: undefined, why: `OPENAI_ACP_RIPGREP names ${file}, which is not an executable file` };
   }
   const suffixes = process.platform === 'win32' ? ['.exe', '.cmd', ''] : [''];
   for (const dir of envPath.split(path.delimiter).filter(Boolean)) {
     for (const suffix of suffixes) {
       const file = path.join(dir, name + suffix);
-      if (await executable(file)) return { path: file };
+      if (await executable(file)) return withVersion(file);
     }
   }
   return { path: undefined, why: `${name} is not on the PATH` };
+}
+
+async function withVersion(file: string): Promise<RipgrepLookup> {
+  const version = await new Promise<string | undefined>((resolve) => {
+    execFile(file, ['--version'], { timeout: VERSION_TIMEOUT_MS }, (error, stdout) => resolve(error ? undefined : /^ripgrep \S+/.exec(stdout)?.[0]));
+  });
+  return version ? { path: file, version } : { path: undefined, why: `${file} did not answer --version as ripgrep does` };
 }

@@ -49,12 +49,12 @@ describe('findRipgrep', () => {
   it('looks rg up on the PATH, takes a configured path, and is off when told', async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'oa-rg-'));
     const fake = path.join(dir, 'rg');
-    await writeFile(fake, '#!/bin/sh\n');
+    await writeFile(fake, '#!/bin/sh\necho "ripgrep 99.0.0"\n');
     await chmod(fake, 0o755);
     await writeFile(path.join(dir, 'plain'), '');
-    expect(await findRipgrep(undefined, `/nonexistent${path.delimiter}${dir}`)).toEqual({ path: fake });
-    expect(await findRipgrep('auto', dir)).toEqual({ path: fake });
-    expect(await findRipgrep(fake, '')).toEqual({ path: fake });
+    expect(await findRipgrep(undefined, `/nonexistent${path.delimiter}${dir}`)).toEqual({ path: fake, version: 'ripgrep 99.0.0' });
+    expect(await findRipgrep('auto', dir)).toEqual({ path: fake, version: 'ripgrep 99.0.0' });
+    expect(await findRipgrep(fake, '')).toEqual({ path: fake, version: 'ripgrep 99.0.0' });
     expect(await findRipgrep('off', dir)).toEqual({ path: undefined, why: 'OPENAI_ACP_RIPGREP=off' });
     expect(await findRipgrep(undefined, '/nonexistent')).toEqual({ path: undefined, why: 'rg is not on the PATH' });
     expect(await findRipgrep(path.join(dir, 'plain'), dir)).toEqual({ path: undefined, why: `OPENAI_ACP_RIPGREP names ${path.join(dir, 'plain')}, which is not an executable file` });
