@@ -215,7 +215,7 @@ export class PromptRunner {
             logger: this.state.logger,
             saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
             fetch: { timeoutMs: config.fetchTimeoutMs, modelBytes: fetchModelBytes(contextWindow) },
-            ripgrep: config.ripgrep,
+            search: { ripgrep: config.ripgrep, limits: { timeBudgetMs: config.searchTimeoutMs } },
           })
         : undefined;
     const instructions = async () =>

@@ -19,6 +19,7 @@ import { parseMcpArguments } from '../tools/mcp/mcp-arguments.js';
 import type { McpServers } from '../tools/mcp/mcp-servers.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import type { FetchLimits } from '../tools/fetch/fetch-url.js';
+import type { SearchOptions } from '../tools/local/search-files.js';
 import { capForModel } from '../tools/output-cap.js';
 import { alwaysScope, decidePermission, permissionKey, permissionOptions, readPermissionOutcome, type PermissionSubject, type SessionMode } from '../tools/permission.js';
 import { presentToolCall, textContent as text } from '../tools/present.js';
@@ -46,8 +47,8 @@ export interface ToolCallDeps {
   plan?: PlanHooks | undefined;
   /** Limits of `fetch_url` (time, the model's share of a page). */
   fetch?: FetchLimits | undefined;
-  /** `OPENAI_ACP_RIPGREP` for `search_files`. */
-  ripgrep?: string | undefined;
+  /** How `search_files` runs (`OPENAI_ACP_RIPGREP`, its time budget). */
+  search?: SearchOptions | undefined;
   /** Every tool name offered in this request (for the "unknown tool" answer). */
   offered: readonly string[];
   logger: Logger;
@@ -201,7 +202,7 @@ async function runBuiltin(name: string, args: Record<string, unknown>, toolCallI
     backend: deps.backend,
     roots: deps.roots,
     signal: deps.signal,
-    ripgrep: deps.ripgrep,
+    search: deps.search,
     // A redirect to another host goes on only where a fetch from that host would run unasked.
     fetch: { ...deps.fetch, mayFollow: (url) => decidePermission(deps.mode, deps.remembered, { mutates: 'fetch', key: permissionKey('fetch_url', { url: url.href }) }) === 'allow' },
     onTerminal: (terminalId) => deps.send([{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress', content: [{ type: 'terminal', terminalId }] }]),

@@ -12,6 +12,7 @@ import { mayBeTextToolCall, parseTextToolCalls } from '../context/text-tool-call
 import { createClientBackend, type ClientToolCapabilities } from '../tools/client-backend.js';
 import { BUILTIN_TOOL_NAMES, builtinChatTools, readOnlyToolNames } from '../tools/definitions.js';
 import type { FetchLimits } from '../tools/fetch/fetch-url.js';
+import type { SearchOptions } from '../tools/local/search-files.js';
 import { createLocalBackend } from '../tools/local/local-backend.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import type { AgentLoopInput, ToolOffer } from './agent-loop.js';
@@ -38,8 +39,8 @@ export interface TurnToolsInput {
   saveOptions: (options: Record<string, string>) => Promise<void>;
   /** Limits of `fetch_url`. */
   fetch?: FetchLimits | undefined;
-  /** `OPENAI_ACP_RIPGREP` for `search_files`. */
-  ripgrep?: string | undefined;
+  /** How `search_files` runs (`OPENAI_ACP_RIPGREP`, its time budget). */
+  search?: SearchOptions | undefined;
 }
 
 /** The parts of {@link AgentLoopInput} about tools. */
@@ -98,7 +99,7 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
       },
       mcp: state.mcp && { servers: state.mcp, tools: new Map() },
       fetch: input.fetch,
-      ripgrep: input.ripgrep,
+      search: input.search,
       logger,
     },
     textToolCalls: textToolCallRecogniser,

@@ -72,7 +72,7 @@ async function dispatch<N extends BuiltinToolName>(name: N, args: BuiltinArgs[N]
     case 'search_files': {
       const a = args as BuiltinArgs['search_files'];
       const request = { pattern: a.pattern, path: resolveToolPath(a.path ?? '.', ctx.roots), glob: a.glob };
-      const result = await searchFiles(request, ctx.roots, ctx.signal, { ripgrep: ctx.ripgrep });
+      const result = await searchFiles(request, ctx.roots, ctx.signal, ctx.search);
       const text = formatSearch(result, request, ctx.roots.cwd);
       return {
         failed: false,

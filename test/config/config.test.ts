@@ -73,6 +73,7 @@ describe('loadConfig defaults', () => {
       mcpToolTimeoutMs: 60_000,
       fetchTimeoutMs: 30_000,
       ripgrep: undefined,
+      searchTimeoutMs: 10_000,
       ollamaNumCtx: 32_768,
     });
   });
