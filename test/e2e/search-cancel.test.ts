@@ -21,13 +21,15 @@ afterEach(() => {
 
 const CATASTROPHIC = '^(a+)+$';
 
-/** The model: "search" asks for the catastrophic search, a tool result is answered "searched", anything else "hello back". */
+/** The model: "search" asks for the catastrophic search, "find" for a plain one, a tool result is answered "searched", anything else "hello back". */
 const model: ChatHandler = (_req, res, body) => {
   const messages = body.messages as { role: string; content: unknown }[];
   const last = messages[messages.length - 1]!;
   res.writeHead(200, { 'content-type': 'text/event-stream' });
-  if (last.role === 'user' && JSON.stringify(last.content).includes('search')) {
-    res.write(chunk({ tool_calls: [{ index: 0, id: 'call_search', type: 'function', function: { name: 'search_files', arguments: JSON.stringify({ pattern: CATASTROPHIC }) } }] }));
+  const asked = last.role === 'user' ? JSON.stringify(last.content) : '';
+  if (asked.includes('search') || asked.includes('find')) {
+    const pattern = asked.includes('search') ? CATASTROPHIC : 'a{4}!$';
+    res.write(chunk({ tool_calls: [{ index: 0, id: `call_${messages.length}`, type: 'function', function: { name: 'search_files', arguments: JSON.stringify({ pattern }) } }] }));
     res.write(chunk({}, 'tool_calls'));
   } else {
     res.write(chunk({ content: last.role === 'tool' ? 'searched' : 'hello back' }));
@@ -51,6 +53,11 @@ describe.skipIf(process.platform !== 'linux')('search_files with a catastrophic 
     const a = (await agent.request('session/new', { cwd, mcpServers: [] })).result.sessionId;
     const b = (await agent.request('session/new', { cwd, mcpServers: [] })).result.sessionId;
     const pid = agent.child.pid!;
+    // The search works in the built CLI at all: a plain pattern finds the line.
+    const found = await agent.request('session/prompt', { sessionId: b, prompt: [{ type: 'text', text: 'find' }] });
+    expect(found.result.stopReason).toBe('end_turn');
+    const done = agent.updates(b).find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed');
+    expect(JSON.stringify(done?.content)).toContain(`redos.txt:1: ${'a'.repeat(36)}!`);
     const idle = threads(pid);
 
     let searchAnswered = false;
@@ -65,7 +72,7 @@ describe.skipIf(process.platform !== 'linux')('search_files with a catastrophic 
 
     const other = await agent.request('session/prompt', { sessionId: b, prompt: [{ type: 'text', text: 'hi' }] });
     expect(other.result.stopReason).toBe('end_turn');
-    expect(agent.text(b)).toBe('hello back');
+    expect(agent.text(b)).toBe('searchedhello back');
     // B was answered while A's search still ran: A has neither an answer nor a finished tool call.
     expect(searchAnswered).toBe(false);
     expect(agent.updates(a).some((u) => u.sessionUpdate === 'tool_call_update' && ['completed', 'failed'].includes(u.status))).toBe(false);
@@ -75,10 +82,11 @@ describe.skipIf(process.platform !== 'linux')('search_files with a catastrophic 
     expect(cancelled.result.stopReason).toBe('cancelled');
     // The cancel reached the worker: its thread leaves the process.
     await waitFor(() => threads(pid) < during, 10_000, 'the worker thread to end');
-    // No result of the search ever went back to the model.
-    expect(server.requests.some((r) => JSON.stringify(r.body.messages).includes('"role":"tool"'))).toBe(false);
-    // The cancelled session takes the next prompt.
+    // The cancelled session takes the next prompt, and no result of the search ever went to the model.
     const next = await agent.request('session/prompt', { sessionId: a, prompt: [{ type: 'text', text: 'hi again' }] });
     expect(next.result.stopReason).toBe('end_turn');
+    const toolResults = server.requests.flatMap((r) => (r.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === 'tool').map((m) => JSON.stringify(m.content)));
+    expect(toolResults.some((text) => text.includes('redos.txt:1:'))).toBe(true);
+    expect(toolResults.some((text) => /No matches|stopped after/.test(text))).toBe(false);
   });
 });

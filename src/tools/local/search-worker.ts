@@ -4,9 +4,9 @@
  * thread's walk hands it in batches. A cancel or the time budget ends it with `terminate()`, which
  * stops even a regex in the middle of a line, so other sessions keep streaming meanwhile.
  *
- * The worker's code is {@link workerMain}'s text run with `eval: true`: it names nothing outside
- * itself (bundled or run from source alike) and opens files with `O_NOFOLLOW | O_NONBLOCK`, so a
- * symlink or FIFO swapped in after the walk is never followed or waited on.
+ * The worker's code is {@link WORKER_SOURCE}, plain JavaScript run with `eval: true` (a bundler
+ * would rename what a function's own text refers to). It opens files with `O_NOFOLLOW |
+ * O_NONBLOCK`, so a symlink or FIFO swapped in after the walk is never followed or waited on.
  */
 import { Worker } from 'node:worker_threads';
 import type { GlobSpec } from '../glob.js';
@@ -70,7 +70,7 @@ export function liveSearchWorkers(): number {
  */
 export async function runWorkerSearch(setup: WorkerSetup, files: (ask: AskGlob) => AsyncIterable<WorkerFile>, signal: AbortSignal, budgetMs: number): Promise<WorkerOutcome> {
   signal.throwIfAborted();
-  const worker = new Worker(`${WORKER_PRELUDE}(${workerMain.toString()})();`, { eval: true, workerData: setup });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: setup });
   live++;
   worker.once('exit', () => live--);
   worker.unref();
@@ -87,6 +87,11 @@ export async function runWorkerSearch(setup: WorkerSetup, files: (ask: AskGlob) 
   const failed = new Promise<'failed'>((resolve) => {
     worker.once('error', (error) => {
       failure = error;
+      resolve('failed');
+    });
+    // An exit nobody asked for (the worker only ends when terminated) fails the search too.
+    worker.once('exit', (code) => {
+      failure ??= new Error(`the worker exited with code ${code}`);
       resolve('failed');
     });
   });
@@ -139,85 +144,76 @@ export async function runWorkerSearch(setup: WorkerSetup, files: (ask: AskGlob) 
   }
 }
 
-/** Helpers a bundler or test transform may call from inside {@link workerMain}, defined in the worker. */
-const WORKER_PRELUDE = 'var __name = (f) => f;\n';
-
 /**
- * The worker's whole program (run as its own text: it may use only what it requires itself).
- * Answers each batch of {@link WorkerFile}s with the files searched so far and the matches new since the last answer.
+ * The worker's whole program, given a {@link WorkerSetup} as `workerData`. Answers a batch of
+ * {@link WorkerFile}s with `{filesSearched, matches, moreMatches}` (the files searched so far, the
+ * matches new since the last answer) and `{dirs}` with whether the glob matches each directory.
  */
-function workerMain(): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { parentPort, workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const fs = require('node:fs') as typeof import('node:fs');
-  const setup = workerData as WorkerSetup;
-  const regex = setup.regex ? new RegExp(setup.regex.source, setup.regex.flags) : undefined;
-  const glob = setup.glob ? new RegExp(setup.glob.source) : undefined;
-  const progress: WorkerProgress = { filesSearched: 0, matches: [], moreMatches: false };
-  const flags = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
-  const decoder = new TextDecoder('utf-8');
+const WORKER_SOURCE = String.raw`
+'use strict';
+const { parentPort, workerData: setup } = require('node:worker_threads');
+const fs = require('node:fs');
+const regex = setup.regex ? new RegExp(setup.regex.source, setup.regex.flags) : undefined;
+const glob = setup.glob ? new RegExp(setup.glob.source) : undefined;
+const progress = { filesSearched: 0, matches: [], moreMatches: false };
+const flags = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW || 0) | (fs.constants.O_NONBLOCK || 0);
+const decoder = new TextDecoder('utf-8');
 
-  const cut = (text: string): string => {
-    const trimmed = text.trim();
-    if (trimmed.length <= setup.maxLineChars) return trimmed;
-    let end = setup.maxLineChars;
-    const code = trimmed.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff) end--;
-    return `${trimmed.slice(0, end)}…`;
-  };
-  const add = (entry: [string, number, string]): boolean => {
-    if (progress.matches.length >= setup.maxMatches) {
-      progress.moreMatches = true;
-      return false;
-    }
-    progress.matches.push(entry);
-    return true;
-  };
-  const globAccepts = (rel: string): boolean => {
-    if (!glob || !setup.glob) return true;
-    const hit = glob.test(setup.glob.basename ? rel.slice(rel.lastIndexOf('/') + 1) : rel);
-    return setup.glob.negate ? !hit : hit;
-  };
-  const read = (abs: string): Buffer | undefined => {
-    let fd: number | undefined;
-    try {
-      fd = fs.openSync(abs, flags);
-      const info = fs.fstatSync(fd);
-      if (!info.isFile() || info.size > setup.maxFileBytes) return undefined;
-      return fs.readFileSync(fd);
-    } catch {
-      return undefined;
-    } finally {
-      if (fd !== undefined) fs.closeSync(fd);
-    }
-  };
-  const searchOne = (file: WorkerFile): boolean => {
-    if (!globAccepts(file.rel)) return true;
-    if (!regex) {
-      progress.filesSearched++;
-      return add([file.abs, 0, '']);
-    }
-    const bytes = read(file.abs);
-    if (!bytes) return true;
-    progress.filesSearched++;
-    if (bytes.subarray(0, setup.sniffBytes).includes(0)) return true;
-    const lines = decoder.decode(bytes).split(/\r?\n/);
-    for (let i = 0; i < lines.length; i++) {
-      const text = lines[i] ?? '';
-      regex.lastIndex = 0;
-      if (regex.test(text) && !add([file.abs, i + 1, cut(text)])) return false;
-    }
-    return true;
-  };
-  parentPort!.on('message', (message: WorkerFile[] | { dirs: string[] }) => {
-    if (!Array.isArray(message)) {
-      parentPort!.postMessage(message.dirs.map((rel) => (glob && setup.glob ? glob.test(setup.glob.basename ? rel.slice(rel.lastIndexOf('/') + 1) : rel) : false)));
-      return;
-    }
-    const batch = message;
-    const found = progress.matches.length;
-    for (const file of batch) if (!searchOne(file)) break;
-    parentPort!.postMessage({ filesSearched: progress.filesSearched, matches: progress.matches.slice(found), moreMatches: progress.moreMatches });
-  });
+function cut(text) {
+  const trimmed = text.trim();
+  if (trimmed.length <= setup.maxLineChars) return trimmed;
+  let end = setup.maxLineChars;
+  const code = trimmed.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return trimmed.slice(0, end) + '\u2026';
 }
+function add(entry) {
+  if (progress.matches.length >= setup.maxMatches) {
+    progress.moreMatches = true;
+    return false;
+  }
+  progress.matches.push(entry);
+  return true;
+}
+function globMatches(rel) {
+  return glob.test(setup.glob.basename ? rel.slice(rel.lastIndexOf('/') + 1) : rel);
+}
+function read(abs) {
+  let fd;
+  try {
+    fd = fs.openSync(abs, flags);
+    const info = fs.fstatSync(fd);
+    if (!info.isFile() || info.size > setup.maxFileBytes) return undefined;
+    return fs.readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+function searchOne(file) {
+  if (glob && globMatches(file.rel) === setup.glob.negate) return true;
+  if (!regex) {
+    progress.filesSearched++;
+    return add([file.abs, 0, '']);
+  }
+  const bytes = read(file.abs);
+  if (!bytes) return true;
+  progress.filesSearched++;
+  if (bytes.subarray(0, setup.sniffBytes).includes(0)) return true;
+  const lines = decoder.decode(bytes).split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    if (regex.test(lines[i]) && !add([file.abs, i + 1, cut(lines[i])])) return false;
+  }
+  return true;
+}
+parentPort.on('message', (message) => {
+  if (!Array.isArray(message)) {
+    parentPort.postMessage(message.dirs.map((rel) => (glob ? globMatches(rel) : false)));
+    return;
+  }
+  const found = progress.matches.length;
+  for (const file of message) if (!searchOne(file)) break;
+  parentPort.postMessage({ filesSearched: progress.filesSearched, matches: progress.matches.slice(found), moreMatches: progress.moreMatches });
+});
+`;
