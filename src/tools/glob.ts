@@ -1,5 +1,6 @@
 /**
- * A small glob matcher for `search_files`'s `glob` filter (no dependency needed for this much):
+ * The glob of `search_files` as a regular expression (no dependency needed for this much), tested
+ * by the search worker, never on the main thread (a glob can backtrack like any pattern):
  *
  * - `*` any characters but `/`; `?` one character but `/`
  * - `**` any characters including `/`; `**` + `/` at a segment start also matches no directory at all
@@ -30,17 +31,6 @@ export function globSpec(glob: string): GlobSpec {
   if (negate) pattern = pattern.slice(1);
   pattern = pattern.replace(/^\.?\//, '');
   return { source: `^${globToRegexSource(pattern)}$`, basename: !pattern.includes('/'), negate };
-}
-
-/**
- * Compiles `glob` to a tester for `/`-separated relative paths.
- * @throws {SyntaxError} never in practice: unbalanced `{` or `[` are taken literally.
- */
-export function compileGlob(glob: string): (relPath: string) => boolean {
-  const pattern = glob.trim().replace(/^\.?\//, '');
-  const regex = new RegExp(`^${globToRegexSource(pattern)}$`);
-  if (!pattern.includes('/')) return (relPath) => regex.test(relPath.slice(relPath.lastIndexOf('/') + 1));
-  return (relPath) => regex.test(relPath);
 }
 
 /** The regular expression source (without anchors) for `glob`. Pure. */
