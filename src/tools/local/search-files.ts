@@ -98,11 +98,11 @@ export async function searchFiles(request: SearchRequest, roots: WorkspaceRoots,
   // A FIFO or a device is never opened: reading one could wait forever.
   if (!info.isDirectory() && !info.isFile()) throw new ToolError(`${base} is not a regular file or a directory; not searched`);
   signal.throwIfAborted();
-  const rg = await findRipgrep(options.ripgrep);
+  // One file is searched here whatever is installed: rg would search a binary file it was named.
+  const rg = info.isDirectory() ? await findRipgrep(options.ripgrep) : { path: undefined };
   if (rg.path !== undefined) {
-    const found = await runRipgrep({ rg: rg.path, pattern: pattern?.rg, path: base, directory: info.isDirectory(), glob: globText, maxFileBytes: bounds.maxFileBytes, maxMatches: bounds.maxMatches, budgetMs: bounds.timeBudgetMs }, signal);
-    const dir = info.isDirectory() ? base : path.dirname(base);
-    const matches = found.matches.map(([file, line, text]) => ({ file: path.resolve(dir, file), line, text: pattern ? cutLine(text, bounds.maxLineChars) : '' }));
+    const found = await runRipgrep({ rg: rg.path, pattern: pattern?.rg, path: base, glob: globText, maxFileBytes: bounds.maxFileBytes, maxMatches: bounds.maxMatches, budgetMs: bounds.timeBudgetMs }, signal);
+    const matches = found.matches.map(([file, line, text]) => ({ file: path.resolve(base, file), line, text: pattern ? cutLine(text, bounds.maxLineChars) : '' }));
     return { ...found, matches: sortMatches(matches), filesSearched: found.filesSearched ?? (pattern ? undefined : matches.length), engine: 'ripgrep', budgetMs: bounds.timeBudgetMs };
   }
   const setup = { regex: pattern && { source: pattern.js, flags: pattern.jsFlags }, glob, maxFileBytes: bounds.maxFileBytes, maxLineChars: bounds.maxLineChars, maxMatches: bounds.maxMatches, sniffBytes: SNIFF_BYTES };
@@ -176,7 +176,8 @@ export async function* walkFiles(base: string, roots: WorkspaceRoots, glob?: { n
 export function formatSearch(result: SearchResult, request: SearchRequest, cwd: string): string {
   const where = relativeForTitle(request.path, cwd);
   const listing = !request.pattern?.trim();
-  const searched = result.filesSearched === undefined ? '' : `${result.filesSearched.toLocaleString('en-US')} files`;
+  const count = result.filesSearched;
+  const searched = count === undefined ? '' : `${count.toLocaleString('en-US')} file${count === 1 ? '' : 's'}`;
   const stopped = result.timedOut ? `[stopped after ${Math.round(result.budgetMs / 1000)} s${searched ? ` and ${searched}` : ''}; narrow the path or glob]` : '';
   if (result.matches.length === 0) {
     const what = listing ? `No files match the glob ${JSON.stringify(request.glob)} in ${where}` : `No matches for ${JSON.stringify(request.pattern)} in ${where}${request.glob ? ` (glob ${request.glob})` : ''}`;

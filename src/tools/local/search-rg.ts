@@ -59,10 +59,8 @@ export interface RgRun {
   rg: string;
   /** ripgrep-dialect pattern; `undefined` lists the files the glob matches (`--files`). */
   pattern?: string | undefined;
-  /** Absolute directory or file to search. */
+  /** Absolute directory to search. */
   path: string;
-  /** True when `path` is a directory. */
-  directory: boolean;
   /** `--glob`, or none. */
   glob?: string | undefined;
   /** `--max-filesize`, in bytes. */
@@ -75,7 +73,7 @@ export interface RgRun {
 
 /** What rg found. */
 export interface RgOutcome {
-  /** `[file, line, text]` (line 0 and no text for listed files), in rg's order; file paths relative to the searched directory (a file's own). */
+  /** `[file, line, text]` (line 0 and no text for listed files), in rg's order; file paths relative to the searched directory. */
   matches: [string, number, string][];
   /** Files searched, from rg's summary; `undefined` when it was stopped before giving one. */
   filesSearched: number | undefined;
@@ -89,7 +87,7 @@ const MAX_RG_LINE = 16 * 1024 * 1024;
 const MAX_RG_STDERR = 4000;
 
 /** The arguments of a run (no shell: each is one argv entry). Pure. */
-export function rgArguments(run: Omit<RgRun, 'rg' | 'budgetMs' | 'maxMatches' | 'directory'>): string[] {
+export function rgArguments(run: Omit<RgRun, 'rg' | 'budgetMs' | 'maxMatches'>): string[] {
   const common = ['--no-config', '--no-require-git', '--no-messages'];
   const glob = run.glob?.trim() ? ['--glob', run.glob.trim()] : [];
   if (run.pattern === undefined) return ['--files', ...common, ...glob, '--', run.path];
@@ -104,11 +102,9 @@ export function rgArguments(run: Omit<RgRun, 'rg' | 'budgetMs' | 'maxMatches' | 
 export function runRipgrep(run: RgRun, signal: AbortSignal): Promise<RgOutcome> {
   signal.throwIfAborted();
   const outcome: RgOutcome = { matches: [], filesSearched: undefined, moreMatches: false, timedOut: false };
-  // Run in the searched directory (a file's own) on a relative path: rg matches a glob with a `/`
-  // against paths relative to its working directory.
-  const cwd = run.directory ? run.path : path.dirname(run.path);
-  const target = run.directory ? '.' : path.basename(run.path);
-  const child = spawn(run.rg, rgArguments({ ...run, path: target }), { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RIPGREP_CONFIG_PATH: '' } });
+  // Run in the searched directory on `.`: rg matches a glob with a `/` against paths relative to
+  // its working directory.
+  const child = spawn(run.rg, rgArguments({ ...run, path: '.' }), { cwd: run.path, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RIPGREP_CONFIG_PATH: '' } });
   return new Promise<RgOutcome>((resolve, reject) => {
     let pending = '';
     let stderr = '';
