@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,6 +62,19 @@ describe('listDirectory', () => {
     expect(listing.ignored).toBe(3);
     await rm(path.join(ws, 'src', 'deep', 'dist'), { recursive: true });
     for (const f of ['trace.log', 'z.keep', 'y.keep', '.gitignore']) await rm(path.join(ws, 'src', 'deep', f));
+  });
+
+  it('reads .ignore and .git/info/exclude too, and never waits on a FIFO by such a name', async () => {
+    await put('rules/.git/info/exclude', 'excluded.txt\n');
+    await put('rules/.ignore', '*.skip\n');
+    for (const name of ['excluded.txt', 'x.skip', 'kept.txt']) await put(`rules/${name}`, 'x');
+    await mkdir(path.join(ws, 'rules', 'fifo'));
+    execFileSync('mkfifo', [path.join(ws, 'rules', 'fifo', '.gitignore')]);
+    await put('rules/fifo/a.txt', 'x');
+    const listing = await listDirectory(path.join(ws, 'rules'), roots(), signal);
+    expect(listing.entries.map((e) => e.name)).toEqual(['.ignore', 'fifo', 'kept.txt']);
+    expect((await listDirectory(path.join(ws, 'rules', 'fifo'), roots(), signal)).entries.map((e) => e.name)).toEqual(['.gitignore', 'a.txt']);
+    await rm(path.join(ws, 'rules'), { recursive: true });
   });
 
   it('caps the entries', async () => {
