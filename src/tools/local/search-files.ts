@@ -178,7 +178,9 @@ export function formatSearch(result: SearchResult, request: SearchRequest, cwd: 
   const listing = !request.pattern?.trim();
   const count = result.filesSearched;
   const searched = count === undefined ? '' : `${count.toLocaleString('en-US')} file${count === 1 ? '' : 's'}`;
-  const stopped = result.timedOut ? `[stopped after ${Math.round(result.budgetMs / 1000)} s${searched ? ` and ${searched}` : ''}; narrow the path or glob]` : '';
+  const seconds = result.budgetMs / 1000;
+  const budget = seconds >= 10 || Number.isInteger(seconds) ? String(Math.round(seconds)) : seconds.toFixed(1);
+  const stopped = result.timedOut ? `[stopped after ${budget} s${searched ? ` and ${searched}` : ''}; narrow the path or glob]` : '';
   if (result.matches.length === 0) {
     const what = listing ? `No files match the glob ${JSON.stringify(request.glob)} in ${where}` : `No matches for ${JSON.stringify(request.pattern)} in ${where}${request.glob ? ` (glob ${request.glob})` : ''}`;
     return `${what}${searched && !listing ? `; ${searched} searched` : ''}.${stopped ? ` ${stopped}` : ''}`;

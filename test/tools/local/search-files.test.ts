@@ -164,7 +164,7 @@ describe('the JavaScript engine with a catastrophic pattern or glob', () => {
       const request = { pattern: '^(a+)+$', path: path.join(ws, 'redos') };
       const result = await searchFiles(request, roots(), signal, { ripgrep: 'off', limits: { timeBudgetMs: 300 } });
       expect(result.timedOut).toBe(true);
-      expect(formatSearch(result, request, ws)).toMatch(/^No matches for "\^\(a\+\)\+\$" in redos; \d+ files searched\. \[stopped after 0 s and \d+ files; narrow the path or glob\]$/);
+      expect(formatSearch(result, request, ws)).toMatch(/^No matches for "\^\(a\+\)\+\$" in redos; \d+ files? searched\. \[stopped after 0\.3 s and \d+ files?; narrow the path or glob\]$/);
       const glob = await searchFiles({ path: path.join(ws, 'redos'), glob: `${'*a'.repeat(14)}b` }, roots(), signal, { ripgrep: 'off', limits: { timeBudgetMs: 300 } });
       expect(glob.timedOut).toBe(true);
     } finally {
@@ -185,6 +185,21 @@ describe('the JavaScript engine with a catastrophic pattern or glob', () => {
     await expect(pending).rejects.toThrow('cancelled by the test');
     for (let i = 0; i < 200 && liveSearchWorkers() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(liveSearchWorkers()).toBe(0);
+  });
+});
+
+describe('formatSearch', () => {
+  const result = { matches: [{ file: '/w/src/a.ts', line: 3, text: 'x' }], filesSearched: undefined, moreMatches: false, timedOut: true, engine: 'ripgrep' as const, budgetMs: 10_000 };
+  it('says where the time ran out, with the files searched when known', () => {
+    expect(formatSearch(result, { pattern: 'x', path: '/w' }, '/w')).toBe('src/a.ts:3: x\n[stopped after 10 s; narrow the path or glob]');
+    expect(formatSearch({ ...result, matches: [], filesSearched: 31_000, engine: 'javascript' }, { pattern: 'x', path: '/w' }, '/w')).toBe(
+      'No matches for "x" in .; 31,000 files searched. [stopped after 10 s and 31,000 files; narrow the path or glob]',
+    );
+  });
+  it('lists files one a line when there is no pattern', () => {
+    expect(formatSearch({ ...result, timedOut: false, moreMatches: true, matches: [{ file: '/w/a.ts', line: 0, text: '' }] }, { glob: '*.ts', path: '/w' }, '/w')).toBe(
+      'a.ts\n[more files not shown; narrow the glob or path (the first 1 are above)]',
+    );
   });
 });
 
