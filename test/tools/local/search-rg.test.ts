@@ -100,7 +100,7 @@ describe.skipIf(process.platform === 'win32')('runRipgrep with a stand-in rg', (
   it('kills rg at the time budget, keeping what it found', async () => {
     const match = JSON.stringify({ type: 'match', data: { path: { text: 'a.txt' }, lines: { text: 'x\n' }, line_number: 1 } });
     const rg = await script('stuck-rg', `printf '%s\\n' '${match}'; exec sleep 30`);
-    const outcome = await runRipgrep({ ...run, rg, path: dir, budgetMs: 500 }, new AbortController().signal);
+    const outcome = await runRipgrep({ ...run, rg, path: dir, budgetMs: 1000 }, new AbortController().signal);
     expect(outcome).toEqual({ matches: [['a.txt', 1, 'x\n']], filesSearched: undefined, moreMatches: false, timedOut: true });
   });
 
