@@ -182,7 +182,7 @@ export function formatSearch(result: SearchResult, request: SearchRequest, cwd: 
   const budget = seconds >= 10 || Number.isInteger(seconds) ? String(Math.round(seconds)) : seconds.toFixed(1);
   const stopped = result.timedOut ? `[stopped after ${budget} s${searched ? ` and ${searched}` : ''}; narrow the path or glob]` : '';
   if (result.matches.length === 0) {
-    const what = listing ? `No files match the glob ${JSON.stringify(request.glob)} in ${where}` : `No matches for ${JSON.stringify(request.pattern)} in ${where}${request.glob ? ` (glob ${request.glob})` : ''}`;
+    const what = listing ? `No files in ${where} match the glob ${JSON.stringify(request.glob)}` : `No matches for ${JSON.stringify(request.pattern)} in ${where}${request.glob ? ` (glob ${request.glob})` : ''}`;
     return `${what}${searched && !listing ? `; ${searched} searched` : ''}.${stopped ? ` ${stopped}` : ''}`;
   }
   const lines = result.matches.map((m) => (listing ? relativeForTitle(m.file, cwd) : `${relativeForTitle(m.file, cwd)}:${m.line}: ${m.text}`));

@@ -87,7 +87,7 @@ describe.each(engines)('searchFiles with the %s engine', (engine, ripgrep) => {
     const capped = await run(undefined, { glob: '*' }, { maxMatches: 2 });
     expect(capped.result.matches).toHaveLength(2);
     expect(capped.text).toContain('[more files not shown; narrow the glob or path');
-    expect((await run(undefined, { glob: '*.nothing' })).text).toBe('No files match the glob "*.nothing" in ..');
+    expect((await run(undefined, { glob: '*.nothing' })).text).toBe('No files in . match the glob "*.nothing".');
     await expect(run(undefined)).rejects.toThrow(/needs a pattern .* or a glob/);
   });
 
