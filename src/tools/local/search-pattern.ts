@@ -1,12 +1,13 @@
 /**
  * The one pattern dialect of `search_files`, spelled for both engines: JavaScript's `RegExp` (the
  * fallback search) and ripgrep's default engine (Rust's `regex` crate, ripgrep 13 and later).
- * What models write means the same in both: a leading `(?i)`, `\b`, `\d`, `\w`, `\s` (ASCII
- * classes in both, as in JavaScript), character classes (POSIX `[[:digit:]]` included),
+ * What models write means the same in both: a leading `(?i)`, `\b`, `\d`, `\w` (ASCII in both,
+ * as in JavaScript), `\s`, character classes (POSIX `[[:digit:]]` included),
  * alternation, anchors, groups (`(?:…)`, `(?<name>…)`, `(?P<name>…)`), counted repetition, and a
  * `{` that starts no repetition taken literally. What one engine cannot do is refused in both,
  * with a sentence the model can act on: look-around and back-references (not in ripgrep's
- * default engine), other inline flags, `\p{…}`, unknown escapes.
+ * default engine), other inline flags, `\p{…}`, unknown escapes. One difference is left: ripgrep
+ * tests `\B` on bytes, so a lone `\B` also holds inside a multi-byte character.
  *
  * Sources: https://docs.rs/regex/latest/regex/#syntax (ripgrep's engine) and
  * https://tc39.es/ecma262/#sec-patterns (JavaScript, no `u` flag).
