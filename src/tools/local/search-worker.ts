@@ -78,7 +78,6 @@ export async function runWorkerSearch(setup: WorkerSetup, files: (ask: AskGlob) 
   let over = false;
   let stop: ((outcome: 'timeout' | 'abort') => void) | undefined;
   const stopped = new Promise<'timeout' | 'abort'>((resolve) => (stop = resolve));
-  void stopped.then(() => (over = true));
   const onAbort = () => stop?.('abort');
   signal.addEventListener('abort', onAbort, { once: true });
   const timer = setTimeout(() => stop?.('timeout'), budgetMs);
@@ -95,22 +94,26 @@ export async function runWorkerSearch(setup: WorkerSetup, files: (ask: AskGlob) 
       resolve('failed');
     });
   });
+  // Once stopped or failed, no answer will come: the walk then ends instead of waiting forever.
+  const halted = Promise.race([stopped, failed]).then(() => {
+    over = true;
+    return undefined;
+  });
   // Each answer carries the matches found since the last one.
-  const reply = <T>() =>
-    new Promise<T>((resolve) => {
-      worker.once('message', (message: T) => resolve(message));
+  const exchange = <T>(message: unknown): Promise<T | undefined> => {
+    const answered = new Promise<T>((resolve) => {
+      worker.once('message', (answer: T) => resolve(answer));
     });
-  const ask: AskGlob = async (rels) => {
-    const answered = reply<boolean[]>();
-    worker.postMessage({ dirs: rels });
-    return answered;
+    worker.postMessage(message);
+    return Promise.race([answered, halted]);
   };
+  const ask: AskGlob = async (rels) => (await exchange<boolean[]>({ dirs: rels })) ?? rels.map(() => false);
   const walk = async (): Promise<'done'> => {
     const iterator = files(ask)[Symbol.asyncIterator]();
     for (;;) {
       const batch: WorkerFile[] = [];
       let finished = false;
-      while (batch.length < BATCH) {
+      while (batch.length < BATCH && !over) {
         const next = await iterator.next();
         if (next.done) {
           finished = true;
@@ -119,9 +122,8 @@ export async function runWorkerSearch(setup: WorkerSetup, files: (ask: AskGlob) 
         batch.push(next.value);
       }
       if (batch.length > 0) {
-        const answered = reply<WorkerProgress>();
-        worker.postMessage(batch);
-        const answer = await answered;
+        const answer = await exchange<WorkerProgress>(batch);
+        if (!answer) break;
         progress.filesSearched = answer.filesSearched;
         progress.matches.push(...answer.matches);
         progress.moreMatches = answer.moreMatches;
