@@ -1,6 +1,7 @@
 // npm run bench: start-up, relay speed, CPU and memory of the built CLI, each against a baseline.
 // Targets (issue 2; the tool figures of issues 9 and 10 are in bench/tools.mjs, the agent's
-// efficiency in small context windows of issue 17 in bench/agent-efficiency.mjs): cold start
+// efficiency in small context windows of issue 17 in bench/agent-efficiency.mjs, search_files on
+// 50,000 files and its cancel in bench/search.mjs): cold start
 // <= 1.5x bare node; relay >= 100,000 tokens/s and <= 1.5x a plain fetch read of the same
 // stream; peak RSS <= 80 MiB. Loopback only. Prints a table (each figure with its target) and
 // exits 0; with `--check` (`npm run bench -- --check`) it exits 1 when a target is missed. The
@@ -19,6 +20,7 @@ import { scriptEnv } from '../test/helpers/clean-env.mjs';
 import { toolRows } from './tools.mjs';
 import { efficiencyRows } from './agent-efficiency.mjs';
 import { modeSwitchRows } from './mode-switch.mjs';
+import { searchRows } from './search.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const TOKENS = 20_000;
@@ -161,6 +163,7 @@ rows.push(...(await toolRows(RUNS)));
 // Agent efficiency in 4k–32k windows (issue 17): bench/agent-efficiency.mjs.
 rows.push(...(await efficiencyRows()));
 rows.push(...(await modeSwitchRows()));
+rows.push(...(await searchRows()));
 console.log(`median of ${RUNS} runs [min]`);
 for (const [what, value, against, ratio, ok] of rows) console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(44)} ${value.padEnd(24)} ${against.padEnd(34)} ${ratio}`);
 const missed = rows.filter((r) => !r[4]).length;

@@ -89,6 +89,8 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_ACP_MCP_STARTUP_MS', String(CONFIG_DEFAULTS.mcpStartupMs), 'how long session/new, load and resume wait for MCP servers in total, in ms; a slower server joins later'],
   ['OPENAI_ACP_MCP_TOOL_TIMEOUT_MS', String(CONFIG_DEFAULTS.mcpToolTimeoutMs), 'limit of one MCP tool call, in ms'],
   ['OPENAI_ACP_FETCH_TIMEOUT_MS', String(CONFIG_DEFAULTS.fetchTimeoutMs), 'limit of one fetch_url call (redirects and body included), in ms'],
+  ['OPENAI_ACP_RIPGREP', 'rg on the PATH', 'the ripgrep search_files runs (a path, or a name on the PATH); off: the slower built-in search'],
+  ['OPENAI_ACP_SEARCH_TIMEOUT_MS', String(CONFIG_DEFAULTS.searchTimeoutMs), 'time one search_files call may take, in ms; then it answers with what it found so far'],
   ['OPENAI_ACP_OLLAMA_NUM_CTX', String(CONFIG_DEFAULTS.ollamaNumCtx), "Ollama: the context window asked for through its native /api/chat (options.num_ctx), capped by the model's trained window; 0 keeps the server's own window and /v1"],
   ['OPENAI_ACP_LOG_FORMAT', 'text', 'stderr line format: text, or json (one {time, level, message, ...fields} object per line)'],
   ['OPENAI_ACP_IN_CONTAINER', 'auto', 'true: the zero-configuration search also tries host.docker.internal (auto: when /.dockerenv or cgroups say so)'],

@@ -274,6 +274,7 @@ export class PromptRunner {
             saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
             fetch: { timeoutMs: config.fetchTimeoutMs, modelBytes: fetchModelBytes(contextWindow) },
             elicitation: this.state.features.elicitation,
+            search: { ripgrep: config.ripgrep, limits: { timeBudgetMs: config.searchTimeoutMs } },
           })
         : undefined;
     // A llama.cpp template that says it takes no tools: the text path from the first request.

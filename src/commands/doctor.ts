@@ -25,6 +25,7 @@ import { llamaCppRows } from './doctor-llamacpp.js';
 import { readLlamaCppProps } from '../endpoints/server-identity.js';
 import { createEndpoint } from '../endpoints/endpoint.js';
 import { probeWindow } from './doctor-window.js';
+import { searchLine } from './doctor-search.js';
 import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
 
 /** Default bound of each check, in ms. */
@@ -212,6 +213,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     }),
   );
   if (!resolved.model && all[0]) print(`  default model     ${all[0].settings.model}`);
+  print(await searchLine(resolved.config.ripgrep, options.env['PATH']));
   for (const { settings, names, why } of all) print(`  endpoint "${settings.id}" (${settings.source})`, ...describeEndpoint(settings, names.keyShown, why));
   print('', 'Checks');
 

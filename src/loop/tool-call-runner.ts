@@ -25,6 +25,7 @@ import type { McpServers } from '../tools/mcp/mcp-servers.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import type { McpElicit } from '../tools/mcp/mcp-elicitation.js';
 import type { FetchLimits } from '../tools/fetch/fetch-url.js';
+import type { SearchOptions } from '../tools/local/search-files.js';
 import { capForModel } from '../tools/output-cap.js';
 import { builtinSubject, decidePermission, DECLINED, mcpSubject, permissionOptions, readPermissionOutcome, refusal, type PermissionSubject, type SessionMode } from '../tools/permission.js';
 import { textContent as text } from '../tools/present.js';
@@ -53,6 +54,8 @@ export interface ToolCallDeps {
   plan?: PlanHooks | undefined;
   /** Limits of `fetch_url` (time, the model's share of a page). */
   fetch?: FetchLimits | undefined;
+  /** How `search_files` runs (`OPENAI_ACP_RIPGREP`, its time budget). */
+  search?: SearchOptions | undefined;
   /** Every tool name offered in this request (for the "unknown tool" answer). */
   offered: readonly string[];
   logger: Logger;
@@ -214,6 +217,7 @@ async function runBuiltin(tool: AnyBuiltinTool, args: Record<string, unknown>, t
     backend: deps.backend,
     roots: deps.roots,
     signal: deps.signal,
+    search: deps.search,
     fetch: deps.fetch,
     runsUnasked: (other) => decidePermission(deps.mode, deps.remembered, builtinSubject(tool, other, deps.roots)) === 'allow',
     onTerminal: (terminalId) => deps.send([progressUpdate(toolCallId, terminalId)]),

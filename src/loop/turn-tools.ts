@@ -13,6 +13,7 @@ import type { UserNotice } from './notify.js';
 import { createClientBackend, type ClientToolCapabilities } from '../tools/client-backend.js';
 import { BUILTIN_TOOL_NAMES, builtinChatTools } from '../tools/definitions.js';
 import type { FetchLimits } from '../tools/fetch/fetch-url.js';
+import type { SearchOptions } from '../tools/local/search-files.js';
 import { createLocalBackend } from '../tools/local/local-backend.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import { acpElicitation, type ElicitationModes } from '../tools/mcp/mcp-elicitation.js';
@@ -40,6 +41,8 @@ export interface TurnToolsInput {
   fetch?: FetchLimits | undefined;
   /** The elicitation modes the client advertised: MCP servers' questions are asked through it. @defaultValue none (declined) */
   elicitation?: ElicitationModes | undefined;
+  /** How `search_files` runs (`OPENAI_ACP_RIPGREP`, its time budget). */
+  search?: SearchOptions | undefined;
 }
 
 /** The parts of {@link AgentLoopInput} about tools. */
@@ -94,6 +97,7 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
       mcp: state.mcp && { servers: state.mcp, tools: new Map() },
       elicit: input.elicitation?.form || input.elicitation?.url ? (toolCallId) => acpElicitation({ client, sessionId: session.id, toolCallId, modes: input.elicitation!, logger }) : undefined,
       fetch: input.fetch,
+      search: input.search,
       logger,
     },
     textToolCalls: textToolCallRecogniser,
