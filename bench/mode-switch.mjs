@@ -13,13 +13,12 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { onJsonLines } from './json-lines.mjs';
+import { sse, startModelServer } from './model-server.mjs';
 
 const CLI = process.env.BENCH_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const line = (m) => `${JSON.stringify(m)}\n`;
-const sse = (m) => `data: ${JSON.stringify(m)}\n\n`;
 
 /** The model's answers, in order: tool calls or text. */
 const SCRIPT = [
@@ -39,31 +38,21 @@ const SCRIPT = [
 function startModel() {
   const requests = [];
   let step = 0;
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      if (req.method === 'GET') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'bench', object: 'model' }] }));
-        return;
-      }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      // The request as a prefix cache sees it: tools, then each message, nothing closing after the last.
-      requests.push([JSON.stringify(body.tools ?? null), ...body.messages.map((m) => JSON.stringify(m))].join('\n'));
-      const next = SCRIPT[Math.min(step++, SCRIPT.length - 1)];
-      const chunk = (delta, finish = null) => ({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      if (next.call) {
-        res.write(sse(chunk({ tool_calls: [{ index: 0, id: `call_${step}`, type: 'function', function: { name: next.call[0], arguments: JSON.stringify(next.call[1]) } }] })));
-        res.write(sse(chunk({}, 'tool_calls')));
-      } else {
-        res.write(sse(chunk({ content: next.text })));
-        res.write(sse(chunk({}, 'stop')));
-      }
-      res.end('data: [DONE]\n\n');
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, requests, base: `http://127.0.0.1:${server.address().port}/v1` })));
+  return startModelServer((body, res) => {
+    // The request as a prefix cache sees it: tools, then each message, nothing closing after the last.
+    requests.push([JSON.stringify(body.tools ?? null), ...body.messages.map((m) => JSON.stringify(m))].join('\n'));
+    const next = SCRIPT[Math.min(step++, SCRIPT.length - 1)];
+    const chunk = (delta, finish = null) => ({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    if (next.call) {
+      res.write(sse(chunk({ tool_calls: [{ index: 0, id: `call_${step}`, type: 'function', function: { name: next.call[0], arguments: JSON.stringify(next.call[1]) } }] })));
+      res.write(sse(chunk({}, 'tool_calls')));
+    } else {
+      res.write(sse(chunk({ content: next.text })));
+      res.write(sse(chunk({}, 'stop')));
+    }
+    res.end('data: [DONE]\n\n');
+  }).then(({ server, base }) => ({ server, requests, base }));
 }
 
 const commonPrefix = (a, b) => {

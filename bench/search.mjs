@@ -12,11 +12,11 @@
 // page cache for every contender alike). Loopback only; the tree is removed afterwards.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onJsonLines } from './json-lines.mjs';
+import { sse, startModelServer } from './model-server.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const FOLDERS = 500;
@@ -25,7 +25,6 @@ const NAME = 'computeUniqueBenchNeedle';
 const RUNS = Math.max(1, Number(process.env.BENCH_SEARCH_RUNS ?? 5));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const line = (m) => `${JSON.stringify(m)}\n`;
-const sse = (m) => `data: ${JSON.stringify(m)}\n\n`;
 
 /** The tree: 50,000 files of ~20 lines each; NAME defined once, in the last folder's last file. */
 function makeTree() {
@@ -54,27 +53,17 @@ function timeRg(root) {
 
 /** A model that answers each prompt with one search_files call (its arguments from the prompt text), then "done". */
 function startModel() {
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      if (req.method === 'GET') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'bench', object: 'model' }] }));
-        return;
-      }
-      const { messages } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const last = messages[messages.length - 1];
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const delta =
-        last.role === 'user'
-          ? { tool_calls: [{ index: 0, id: `call_${Date.now()}`, type: 'function', function: { name: 'search_files', arguments: JSON.parse(typeof last.content === 'string' ? last.content : last.content.map((p) => p.text ?? '').join('')).args } }] }
-          : { content: 'done' };
-      res.write(sse({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] }));
-      res.write(sse({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: last.role === 'user' ? 'tool_calls' : 'stop' }] }));
-      res.end('data: [DONE]\n\n');
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+  return startModelServer(({ messages }, res) => {
+    const last = messages[messages.length - 1];
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const delta =
+      last.role === 'user'
+        ? { tool_calls: [{ index: 0, id: `call_${Date.now()}`, type: 'function', function: { name: 'search_files', arguments: JSON.parse(typeof last.content === 'string' ? last.content : last.content.map((p) => p.text ?? '').join('')).args } }] }
+        : { content: 'done' };
+    res.write(sse({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] }));
+    res.write(sse({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: last.role === 'user' ? 'tool_calls' : 'stop' }] }));
+    res.end('data: [DONE]\n\n');
+  }).then(({ server }) => server);
 }
 
 /** One agent process on `root`, with `env`; `search(args)` runs one prompt and times its search_files call. */
