@@ -29,6 +29,8 @@ const PROCESSES = ['test/e2e/**/*.test.ts', 'test/build/**/*.test.ts', 'test/too
 
 export default defineConfig({
   test: {
+    // Fails the run when it changed the user's own session, config or cache directory.
+    globalSetup: ['test/global/real-dirs-guard.ts'],
     poolOptions: {
       forks: { isolate: false, maxForks: Math.max(1, availableParallelism() - 1), minForks: 1 },
       threads: { isolate: false, maxThreads: 1, minThreads: 1 },

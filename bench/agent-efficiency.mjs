@@ -17,16 +17,16 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { onJsonLines } from './json-lines.mjs';
+import { sse, startModelServer } from './model-server.mjs';
+import { scriptEnv } from '../test/helpers/clean-env.mjs';
 
 const CLI = process.env.BENCH_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const WINDOWS = [4_000, 8_000, 16_000, 32_000];
 const TASK = 'Find where the configuration is parsed in this project, check that the tests pass, and explain how the parser handles a missing value.';
 const OVERHEAD_TARGET = 1_200;
 const line = (m) => `${JSON.stringify(m)}\n`;
-const sse = (m) => `data: ${JSON.stringify(m)}\n\n`;
 
 /** A code-like file of `lines` lines (deterministic). */
 function sourceFile(name, lines) {
@@ -59,45 +59,35 @@ const contentText = (m) => (typeof m.content === 'string' ? m.content : Array.is
 /** The scripted model: records each request, answers the script's next tool call, a summary, or "done". */
 function startModel() {
   const state = { step: 0, requests: [] };
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      if (req.method === 'GET') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'bench', object: 'model' }] }));
-        return;
-      }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const prompt = JSON.stringify([body.tools ?? null, body.messages]);
-      const tokens = promptTokens(body);
-      const last = body.messages.at(-1);
-      const summary = last?.role === 'user' && /^Summari[sz]e/.test(contentText(last).trim().split('\n').at(-1) ?? '') && !body.tools;
-      state.requests.push({ prompt, tokens, maxTokens: body.max_tokens ?? body.max_completion_tokens ?? 0, summary, task: body.messages.some((m) => m.role === 'user' && contentText(m).includes(TASK)) });
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (delta, finish = null, usage) => ({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) });
-      const usage = { prompt_tokens: tokens, completion_tokens: 20, total_tokens: tokens + 20 };
-      if (summary) {
-        res.write(sse(chunk({ content: `The task so far: read ${state.step} files and outputs; the parser lives in src/module3.ts, value3 handles missing values by default.` })));
-        res.write(sse(chunk({}, 'stop', usage)));
-      } else if (state.step < SCRIPT.length) {
-        const call = SCRIPT[state.step];
-        res.write(sse(chunk({ tool_calls: [{ index: 0, id: `call_${state.step}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] })));
-        res.write(sse(chunk({}, 'tool_calls', usage)));
-        state.step++;
-      } else {
-        res.write(sse(chunk({ content: 'The parser is in src/module3.ts; a missing value falls back to the default.' })));
-        res.write(sse(chunk({}, 'stop', usage)));
-      }
-      res.end('data: [DONE]\n\n');
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, state, base: `http://127.0.0.1:${server.address().port}/v1` })));
+  return startModelServer((body, res) => {
+    const prompt = JSON.stringify([body.tools ?? null, body.messages]);
+    const tokens = promptTokens(body);
+    const last = body.messages.at(-1);
+    const summary = last?.role === 'user' && /^Summari[sz]e/.test(contentText(last).trim().split('\n').at(-1) ?? '') && !body.tools;
+    state.requests.push({ prompt, tokens, maxTokens: body.max_tokens ?? body.max_completion_tokens ?? 0, summary, task: body.messages.some((m) => m.role === 'user' && contentText(m).includes(TASK)) });
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const chunk = (delta, finish = null, usage) => ({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) });
+    const usage = { prompt_tokens: tokens, completion_tokens: 20, total_tokens: tokens + 20 };
+    if (summary) {
+      res.write(sse(chunk({ content: `The task so far: read ${state.step} files and outputs; the parser lives in src/module3.ts, value3 handles missing values by default.` })));
+      res.write(sse(chunk({}, 'stop', usage)));
+    } else if (state.step < SCRIPT.length) {
+      const call = SCRIPT[state.step];
+      res.write(sse(chunk({ tool_calls: [{ index: 0, id: `call_${state.step}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] })));
+      res.write(sse(chunk({}, 'tool_calls', usage)));
+      state.step++;
+    } else {
+      res.write(sse(chunk({ content: 'The parser is in src/module3.ts; a missing value falls back to the default.' })));
+      res.write(sse(chunk({}, 'stop', usage)));
+    }
+    res.end('data: [DONE]\n\n');
+  }).then(({ server, base }) => ({ server, state, base }));
 }
 
 /** Runs the task once at `window` tokens; returns the recorded requests and the stop reason. */
 async function runTask(window, cwd) {
   const model = await startModel();
-  const env = { PATH: process.env.PATH, OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', OPENAI_BASE_URL: model.base, OPENAI_MODEL: 'bench', OPENAI_CONTEXT_WINDOW: String(window), OPENAI_ACP_MAX_STEPS: '60' };
+  const env = scriptEnv({ OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', OPENAI_BASE_URL: model.base, OPENAI_MODEL: 'bench', OPENAI_CONTEXT_WINDOW: String(window), OPENAI_ACP_MAX_STEPS: '60' });
   const child = spawn(process.execPath, [CLI], { env, stdio: ['pipe', 'pipe', 'ignore'] });
   let id = 0;
   const waiting = new Map();

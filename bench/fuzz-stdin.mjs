@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { onJsonLines } from './json-lines.mjs';
+import { scriptEnv } from '../test/helpers/clean-env.mjs';
 
 const CLI = process.argv[2] ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const TOTAL = Number(process.argv[3] ?? 10_000);
@@ -74,7 +75,7 @@ function fuzzLine(i) {
 
 function startAgent() {
   const child = spawn(process.execPath, [CLI], {
-    env: { PATH: process.env.PATH, OPENAI_ACP_STATE_DIR: 'off', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_MODEL: 'm', OPENAI_MAX_RETRIES: '0', OPENAI_ACP_LOG: 'error' },
+    env: scriptEnv({ OPENAI_ACP_STATE_DIR: 'off', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_MODEL: 'm', OPENAI_MAX_RETRIES: '0', OPENAI_ACP_LOG: 'error' }),
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   const waiting = new Map();

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onJsonLines } from './json-lines.mjs';
+import { cleanEnv } from '../test/helpers/clean-env.mjs';
 
 const CLI = process.argv[2] ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const MB = 1_000_000;
@@ -48,7 +49,7 @@ function peakMiB(pid) {
 async function runCase({ url, prompt, env = {}, capMs = 60_000 }) {
   const state = mkdtempSync(join(tmpdir(), 'openai-acp-bench-'));
   const child = spawn(process.execPath, [CLI], {
-    env: { PATH: process.env.PATH, HOME: state, XDG_CONFIG_HOME: state, XDG_STATE_HOME: state, OPENAI_BASE_URL: url, OPENAI_MODEL: 'bench', OPENAI_MAX_RETRIES: '0', OPENAI_ACP_LOG: 'error', ...env },
+    env: cleanEnv(state, { OPENAI_BASE_URL: url, OPENAI_MODEL: 'bench', OPENAI_MAX_RETRIES: '0', OPENAI_ACP_LOG: 'error', ...env }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stderr.resume();

@@ -1,7 +1,8 @@
 // npm run bench: start-up, relay speed, CPU and memory of the built CLI, each against a baseline.
 // Targets (issue 2; the tool figures of issues 9 and 10 are in bench/tools.mjs, the agent's
-// efficiency in small context windows of issue 17 in bench/agent-efficiency.mjs, near-miss tool
-// calls of small models in bench/small-model.mjs, `node bench/small-model.mjs` alone): cold start
+// efficiency in small context windows of issue 17 in bench/agent-efficiency.mjs, search_files on
+// 50,000 files and its cancel in bench/search.mjs, near-miss tool calls of small models in
+// bench/small-model.mjs, `node bench/small-model.mjs` alone): cold start
 // <= 1.5x bare node; relay >= 100,000 tokens/s and <= 1.5x a plain fetch read of the same
 // stream; peak RSS <= 80 MiB. Loopback only. Prints a table (each figure with its target) and
 // exits 0; with `--check` (`npm run bench -- --check`) it exits 1 when a target is missed. The
@@ -16,8 +17,11 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { onJsonLines } from './json-lines.mjs';
+import { scriptEnv } from '../test/helpers/clean-env.mjs';
 import { toolRows } from './tools.mjs';
 import { efficiencyRows } from './agent-efficiency.mjs';
+import { modeSwitchRows } from './mode-switch.mjs';
+import { searchRows } from './search.mjs';
 import { smallModelRows } from './small-model.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -63,7 +67,7 @@ const UNCONFIGURED = { OPENAI_ACP_LOG: 'error' };
 /** Spawn `node ...args`, write one `initialize` line, and time the first line out, in ms. */
 async function timeToFirstLine(args, env) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, args, { env: scriptEnv(env), stdio: ['pipe', 'pipe', 'ignore'] });
   child.stdin.write(INITIALIZE);
   await new Promise((resolve) => child.stdout.once('data', resolve));
   const ms = performance.now() - t0;
@@ -93,7 +97,7 @@ function procStat(pid) {
 
 /** Relay one 20,000-token turn through the agent; returns ms, CPU ms and peak RSS (whole life). */
 async function relay() {
-  const child = spawn(process.execPath, [CLI], { env: { PATH: process.env.PATH, ...CONFIGURED }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [CLI], { env: scriptEnv(CONFIGURED), stdio: ['pipe', 'pipe', 'ignore'] });
   let text = '';
   const waiting = new Map();
   onJsonLines(child.stdout, (m) => {
@@ -160,6 +164,9 @@ const rows = [
 rows.push(...(await toolRows(RUNS)));
 // Agent efficiency in 4k–32k windows (issue 17): bench/agent-efficiency.mjs.
 rows.push(...(await efficiencyRows()));
+rows.push(...(await modeSwitchRows()));
+rows.push(...(await searchRows()));
+// Near-miss tool calls of small models (issue 24): bench/small-model.mjs.
 rows.push(...(await smallModelRows()));
 console.log(`median of ${RUNS} runs [min]`);
 for (const [what, value, against, ratio, ok] of rows) console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(44)} ${value.padEnd(24)} ${against.padEnd(34)} ${ratio}`);

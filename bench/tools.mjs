@@ -15,9 +15,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { onJsonLines } from './json-lines.mjs';
+import { sse, startModelServer } from './model-server.mjs';
+import { scriptEnv } from '../test/helpers/clean-env.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const FLOOR = fileURLToPath(new URL('./tool-step-floor.mjs', import.meta.url));
@@ -25,40 +26,30 @@ const FIXTURE = fileURLToPath(new URL('../test/tools/mcp/fixtures/mcp-stdio-serv
 const STEPS = 50;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const line = (m) => `${JSON.stringify(m)}\n`;
-const sse = (m) => `data: ${JSON.stringify(m)}\n\n`;
 
 /** The scripted model: `STEPS` answers with one read_file call each, then text. Records step gaps. */
 function startModel() {
   const state = { n: 0, lastByteAt: 0, gaps: [] };
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      if (req.method === 'GET') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'bench', object: 'model' }] }));
-        return;
-      }
-      const receivedAt = performance.now();
-      const step = state.n++;
-      if (step > 0) state.gaps.push(receivedAt - state.lastByteAt);
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const choice = (delta, finish = null) => ({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
-      if (step < STEPS) {
-        res.write(sse(choice({ tool_calls: [{ index: 0, id: `c${step}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `f${step}.txt` }) } }] })));
-        res.write(sse(choice({}, 'tool_calls')));
-      } else {
-        res.write(sse(choice({ content: 'done' })));
-        res.write(sse(choice({}, 'stop')));
-      }
-      res.end('data: [DONE]\n\n', () => (state.lastByteAt = performance.now()));
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, state, base: `http://127.0.0.1:${server.address().port}/v1` })));
+  return startModelServer((_body, res) => {
+    const receivedAt = performance.now();
+    const step = state.n++;
+    if (step > 0) state.gaps.push(receivedAt - state.lastByteAt);
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const choice = (delta, finish = null) => ({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+    if (step < STEPS) {
+      res.write(sse(choice({ tool_calls: [{ index: 0, id: `c${step}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `f${step}.txt` }) } }] })));
+      res.write(sse(choice({}, 'tool_calls')));
+    } else {
+      res.write(sse(choice({ content: 'done' })));
+      res.write(sse(choice({}, 'stop')));
+    }
+    res.end('data: [DONE]\n\n', () => (state.lastByteAt = performance.now()));
+  }).then(({ server, base }) => ({ server, state, base }));
 }
 
 /** An agent process acting as a client that answers fs/read_text_file at once. */
 function startClient(env, program = CLI) {
-  const child = spawn(process.execPath, [program], { env: { PATH: process.env.PATH, OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [program], { env: scriptEnv({ OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', ...env }), stdio: ['pipe', 'pipe', 'ignore'] });
   let id = 0;
   const waiting = new Map();
   onJsonLines(child.stdout, (m) => {

@@ -93,6 +93,8 @@ async function trainCodeCache() {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'train' }] }));
         return;
       }
+      // The agent asking who the server is (GET /props, /api/version, …): nobody it knows.
+      if (req.method !== 'POST') return void res.writeHead(404).end();
       // The MCP tool is called once, when it is offered and not yet answered; otherwise text.
       const { tools = [], messages = [] } = JSON.parse(body);
       const call = tools.some((tool) => tool.function?.name === 'train__echo') && !messages.some((message) => message.role === 'tool');

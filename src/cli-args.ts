@@ -4,12 +4,13 @@
  */
 import { CONFIG_DEFAULTS, type CliFlags } from './config/config.js';
 import { PROVIDER_IDS } from './config/providers.js';
+import { DEFAULT_PORT, FRONT_DOOR_FLAGS, isFrontDoorFlag, parseFrontDoorFlags, type FrontDoorFlag, type FrontDoorFlags } from './agentconnect/front-door-flags.js';
 
 /** The flags of the `acp` command (defined with the configuration they override). */
 export type { CliFlags } from './config/config.js';
 
 /** The subcommands besides `acp`, each with its own `--help`. */
-export type Subcommand = 'doctor' | 'models' | 'setup';
+export type Subcommand = 'doctor' | 'models' | 'setup' | 'agentconnect';
 
 /**
  * What the command line asks for: serve ACP with flags (the default), check the configuration
@@ -23,6 +24,7 @@ export type CliCommand =
   | { kind: 'doctor'; flags: CliFlags; timeoutMs?: number }
   | { kind: 'models'; flags: CliFlags; timeoutMs?: number }
   | { kind: 'setup' }
+  | { kind: 'agentconnect'; flags: CliFlags; frontDoor: FrontDoorFlags }
   | { kind: 'version' }
   | { kind: 'help'; topic?: Subcommand }
   | { kind: 'error'; message: string };
@@ -46,6 +48,7 @@ const COMMANDS = {
   doctor: { settings: true, timeout: true },
   models: { settings: true, timeout: true },
   setup: { settings: false, timeout: false },
+  agentconnect: { settings: true, timeout: false },
 } as const;
 type CommandName = keyof typeof COMMANDS;
 const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMANDS, name);
@@ -59,7 +62,7 @@ const VALUE_FLAGS = {
 type ValueFlag = keyof typeof VALUE_FLAGS;
 const isValueFlag = (name: string): name is ValueFlag => Object.hasOwn(VALUE_FLAGS, name);
 
-/** Every environment variable: name, default (as shown) and meaning. The README has the same table. */
+/** Every environment variable: name, default (as shown) and meaning. The README has the same table (test/readme.test.ts checks it). */
 const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_BASE_URL', `${CONFIG_DEFAULTS.baseUrl} when OPENAI_API_KEY is set; else a local server on 127.0.0.1 (ports 11434, 1234, 8000, 8080, 4000)`, 'endpoint base; /chat/completions is appended (never doubled)'],
   ['OPENAI_API_KEY', 'empty', 'sent as "Authorization: Bearer <key>"; when empty, no Authorization header (local servers), AWS SigV4 for Bedrock, Entra ID for Azure'],
@@ -79,13 +82,15 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['OPENAI_QUERY', 'unset', 'extra query string for request URLs, e.g. api-version=2024-10-21'],
   ['OPENAI_MAX_RETRIES', String(CONFIG_DEFAULTS.maxRetries), 'retries of a failed request (HTTP 408, 409, 429, 5xx, connection failures)'],
   ['OPENAI_TIMEOUT_MS', String(CONFIG_DEFAULTS.timeoutMs), 'longest wait, in ms, for the response headers and then between two data events before a request is abandoned; keep-alive comments (": ping") do not count'],
-  ['OPENAI_CONTEXT_WINDOW', 'unset', "the model's context window in tokens; enables usage updates"],
+  ['OPENAI_CONTEXT_WINDOW', 'what the server reports', "the model's context window in tokens, over what the server reports: requests are fitted to it and the context meter shows it"],
   ['OPENAI_ACP_LOG', CONFIG_DEFAULTS.logLevel, 'stderr log level: error, warn, info or debug'],
-  ['OPENAI_ACP_TOOLS', 'on', 'offer the model tools (read, write, edit, list, search files; run commands; the client\'s MCP servers); off: a pure chat bridge'],
+  ['OPENAI_ACP_TOOLS', 'on', 'offer the model tools (read, write, edit, list and search files; run commands; fetch web pages; keep a plan; the client\'s MCP servers); off: a pure chat bridge'],
   ['OPENAI_ACP_MAX_STEPS', String(CONFIG_DEFAULTS.maxSteps), 'most model requests in one prompt turn; reached, the turn ends with max_turn_requests'],
   ['OPENAI_ACP_MCP_STARTUP_MS', String(CONFIG_DEFAULTS.mcpStartupMs), 'how long session/new, load and resume wait for MCP servers in total, in ms; a slower server joins later'],
   ['OPENAI_ACP_MCP_TOOL_TIMEOUT_MS', String(CONFIG_DEFAULTS.mcpToolTimeoutMs), 'limit of one MCP tool call, in ms'],
   ['OPENAI_ACP_FETCH_TIMEOUT_MS', String(CONFIG_DEFAULTS.fetchTimeoutMs), 'limit of one fetch_url call (redirects and body included), in ms'],
+  ['OPENAI_ACP_RIPGREP', 'rg on the PATH', 'the ripgrep search_files runs (a path, or a name on the PATH); off: the slower built-in search'],
+  ['OPENAI_ACP_SEARCH_TIMEOUT_MS', String(CONFIG_DEFAULTS.searchTimeoutMs), 'time one search_files call may take, in ms; then it answers with what it found so far'],
   ['OPENAI_ACP_OLLAMA_NUM_CTX', String(CONFIG_DEFAULTS.ollamaNumCtx), "Ollama: the context window asked for through its native /api/chat (options.num_ctx), capped by the model's trained window; 0 keeps the server's own window and /v1"],
   ['OPENAI_ACP_LOG_FORMAT', 'text', 'stderr line format: text, or json (one {time, level, message, ...fields} object per line)'],
   ['OPENAI_ACP_IN_CONTAINER', 'auto', 'true: the zero-configuration search also tries host.docker.internal (auto: when /.dockerenv or cgroups say so)'],
@@ -94,7 +99,7 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['NODE_EXTRA_CA_CERTS', 'unset', 'PEM file of extra certificate authorities'],
 ];
 
-const KNOWN = ['--help', '--version', '--timeout-ms', ...Object.keys(VALUE_FLAGS)];
+const KNOWN = ['--help', '--version', '--timeout-ms', ...Object.keys(VALUE_FLAGS), ...FRONT_DOOR_FLAGS];
 const squash = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
 const show = (arg: string) => JSON.stringify(arg.length > 40 ? `${arg.slice(0, 37)}…` : arg);
 
@@ -131,6 +136,7 @@ export function parseCliArgs(argv: string[]): CliCommand {
   let command: CommandName | undefined;
   let timeoutMs: number | undefined;
   const used: string[] = [];
+  const frontDoorPairs: [FrontDoorFlag, string][] = [];
   const looksLikeOption = (arg: string | undefined) => arg === undefined || arg.startsWith('--') || arg === '-h' || arg === '-v';
   for (let i = 0; i < argv.length; i++) {
     const arg = String(argv[i]);
@@ -147,6 +153,11 @@ export function parseCliArgs(argv: string[]): CliCommand {
         if (value === undefined || value.trim() === '') problems.push('--timeout-ms needs a value, e.g. --timeout-ms 10000');
         else if (!/^\d+$/.test(value.trim()) || ms < 1 || ms > MAX_TIMEOUT_MS) problems.push(`--timeout-ms takes a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, not ${show(value)}`);
         else timeoutMs = ms;
+      } else if (isFrontDoorFlag(name)) {
+        used.push(name);
+        // A --token value is never echoed, not even when it is empty.
+        if (value === undefined || value.trim() === '') problems.push(`${name} needs a value`);
+        else frontDoorPairs.push([name, value]);
       } else if (!isValueFlag(name)) problems.push(`unknown option ${show(name)}${hint(name)}`);
       else if (value === undefined || value.trim() === '') problems.push(`${name} needs a value, e.g. ${name} ${VALUE_FLAGS[name].placeholder}`);
       else {
@@ -160,9 +171,11 @@ export function parseCliArgs(argv: string[]): CliCommand {
   if (help) return name === 'acp' ? { kind: 'help' } : { kind: 'help', topic: name };
   if (version) return { kind: 'version' };
   for (const flag of new Set(used)) {
-    const allowed = flag === '--timeout-ms' ? COMMANDS[name].timeout : COMMANDS[name].settings;
+    const allowed = flag === '--timeout-ms' ? COMMANDS[name].timeout : isFrontDoorFlag(flag) ? name === 'agentconnect' : COMMANDS[name].settings;
     if (!allowed) problems.push(`${name === 'acp' ? 'serving ACP' : `openai-acp ${name}`} does not take ${flag}`);
   }
+  const frontDoor = name === 'agentconnect' ? parseFrontDoorFlags(frontDoorPairs) : undefined;
+  if (frontDoor && 'problems' in frontDoor) problems.push(...frontDoor.problems);
   if (problems.length > 0) {
     const helpCommand = name === 'acp' ? 'openai-acp --help' : `openai-acp ${name} --help`;
     return { kind: 'error', message: `${problems.join('; ')}. Run ${helpCommand} for usage.` };
@@ -172,6 +185,8 @@ export function parseCliArgs(argv: string[]): CliCommand {
       return { kind: 'acp', flags };
     case 'setup':
       return { kind: 'setup' };
+    case 'agentconnect':
+      return { kind: 'agentconnect', flags, frontDoor: (frontDoor as { flags: FrontDoorFlags }).flags };
     default:
       return timeoutMs === undefined ? { kind: name, flags } : { kind: name, flags, timeoutMs };
   }
@@ -210,6 +225,27 @@ const SUBCOMMAND_HELP: Record<Subcommand, string[]> = {
     `  --base-url URL        overrides OPENAI_BASE_URL`,
     `  --timeout-ms MS       limit of the request in ms (default ${CHECK_TIMEOUT_MS})`,
   ],
+  agentconnect: [
+    'Usage: openai-acp agentconnect [--port 9630] [--host 127.0.0.1] [--mode read-only|accept-edits|full-access]',
+    '                               [--allow-origin ORIGIN ...] [--token SECRET] [--base-url URL] [--model ID]',
+    '',
+    'Serves AgentConnect protocol v0 (JSON-RPC over a WebSocket) as its "local" provider, so an',
+    'AgentConnect app uses the endpoint through this agent: streaming, tools, sessions that survive',
+    'a restart. Tools run locally in each session\'s cwd, allowed by the mode fixed here; nothing',
+    'asks at run time. The machine itself (acp.fs.*, acp.process.*, acp.net.request, …) is not offered.',
+    '',
+    'Flags:',
+    `  --port N              port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)`,
+    '  --host ADDRESS        address to listen on (default 127.0.0.1: this machine only)',
+    '  --mode MODE           read-only (default: read, list, search), accept-edits (also edit files',
+    '                        in the session\'s cwd) or full-access (also run commands)',
+    '  --allow-origin ORIGIN a web app origin let in, e.g. http://localhost:5173 (repeatable); a',
+    '                        browser page of any other origin is refused; clients without an Origin',
+    '                        header (a Node backend) are let in',
+    '  --token SECRET        also require this secret: ws://HOST:PORT/?token=SECRET or the header',
+    '                        "Authorization: Bearer SECRET" (or set OPENAI_ACP_AGENTCONNECT_TOKEN)',
+    '  --base-url, --model   as for the agent (see openai-acp --help)',
+  ],
   setup: [
     'Usage: openai-acp setup',
     '',
@@ -240,6 +276,7 @@ export function helpText(version: string, topic?: Subcommand): string {
     '  openai-acp doctor [flags]  check the configuration and the endpoint, with a fix for each problem',
     '  openai-acp models [flags]  list the models of the endpoint',
     '  openai-acp setup           interactive wizard that writes the config file',
+    '  openai-acp agentconnect    serve AgentConnect apps on ws://127.0.0.1:9630 (see agentconnect --help)',
     '  openai-acp --version, -v   print the version',
     '  openai-acp --help, -h      print this help (openai-acp COMMAND --help for a command)',
     '',

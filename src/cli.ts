@@ -117,6 +117,11 @@ switch (command.kind) {
     exitAfterOutput(await runModels({ flags: command.flags, env: process.env, timeoutMs: command.timeoutMs }));
     break;
   }
+  case 'agentconnect': {
+    const { runAgentConnect } = await import('./commands/agentconnect.js');
+    exitAfterOutput(await runAgentConnect({ flags: command.flags, frontDoor: command.frontDoor, env: process.env }));
+    break;
+  }
   case 'setup': {
     const { runSetup } = await import('./commands/setup.js');
     exitAfterOutput(await runSetup({ env: process.env }));
@@ -130,14 +135,16 @@ function exitAfterOutput(code: number): void {
   process.stdout.write('', () => process.exit(code));
 }
 
-/**
- * How acpx should start this agent in doctor's "Try it" line: `openai-acp` when run by that name
- * (installed), else `node <this dist/cli.js>`, relative to the working directory when inside it.
- */
+/** How acpx should start this agent in doctor's "Try it" line: see `agentCommandFor`. */
 async function agentCommand(): Promise<string> {
-  const { basename, isAbsolute, relative } = await import('node:path');
-  const script = process.argv[1] ?? '';
-  if (basename(script) !== 'cli.js') return 'openai-acp';
-  const near = relative(process.cwd(), script);
-  return `node ${near && !near.startsWith('..') && !isAbsolute(near) ? near : script}`;
+  const { realpathSync } = await import('node:fs');
+  const { agentCommandFor } = await import('./commands/try-it.js');
+  const realpath = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return undefined;
+    }
+  };
+  return agentCommandFor(process.argv[1] ?? '', process.env.PATH, realpath);
 }

@@ -79,7 +79,7 @@ describe('helpText', () => {
     ['OPENAI_QUERY', 'unset'],
     ['OPENAI_MAX_RETRIES', '2'],
     ['OPENAI_TIMEOUT_MS', '600000'],
-    ['OPENAI_CONTEXT_WINDOW', 'unset'],
+    ['OPENAI_CONTEXT_WINDOW', 'what the server reports'],
     ['OPENAI_ACP_LOG', 'info'],
   ])('documents %s with default %s', (variable, def) => {
     const lines = text.split('\n');
@@ -128,6 +128,26 @@ describe('subcommands', () => {
   it('suggests a near-miss command', () => {
     const command = parseCliArgs(['Doctor']);
     expect(command.kind === 'error' && command.message).toMatch(/did you mean doctor\?/);
+  });
+});
+
+describe('agentconnect', () => {
+  it('takes its own flags and the settings flags', () => {
+    expect(parseCliArgs(['agentconnect'])).toEqual({ kind: 'agentconnect', flags: {}, frontDoor: { port: 9630, host: '127.0.0.1', mode: 'read-only', allowOrigins: [], token: undefined } });
+    expect(parseCliArgs(['agentconnect', '--port=0', '--mode', 'accept-edits', '--allow-origin', 'https://a.example', '--allow-origin=http://localhost:5173', '--model', 'm', '--token', 'sekrit-value'])).toEqual({
+      kind: 'agentconnect',
+      flags: { model: 'm' },
+      frontDoor: { port: 0, host: '127.0.0.1', mode: 'accept-edits', allowOrigins: ['https://a.example', 'http://localhost:5173'], token: 'sekrit-value' },
+    });
+  });
+
+  it('refuses its flags elsewhere and bad values, never echoing a token', () => {
+    const elsewhere = parseCliArgs(['--port', '9630']);
+    expect(elsewhere.kind === 'error' && elsewhere.message).toMatch(/serving ACP does not take --port/);
+    const bad = parseCliArgs(['agentconnect', '--mode', 'ask', '--token', 'tiny']);
+    expect(bad.kind === 'error' && bad.message).toMatch(/--mode takes read-only, accept-edits, full-access/);
+    expect(bad.kind === 'error' && bad.message).not.toContain('tiny');
+    expect(parseCliArgs(['agentconnect', '--help'])).toEqual({ kind: 'help', topic: 'agentconnect' });
   });
 });
 

@@ -36,6 +36,9 @@ it('replay shows one user_message_chunk per prompt block per turn, in order, eac
   fc.assert(
     fc.property(records, (list) => {
       const updates = replayUpdates(list);
+      // Every chunk carries a message id; the chunks of one record's prompt share one, its thought and answer each their own.
+      for (const update of updates) expect((update as { messageId?: unknown }).messageId).toEqual(expect.any(String));
+      expect(replayUpdates(list)).toEqual(updates);
       const expected = list.flatMap((r) => {
         if (r.type === 'clear') return [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: '/clear' } }, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: CLEARED_TEXT } }];
         if (r.type === 'compact') return [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: '/compact' } }, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: compactedText(r.summary) } }];
@@ -45,7 +48,7 @@ it('replay shows one user_message_chunk per prompt block per turn, in order, eac
           ...(r.assistant ? [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: r.assistant } }] : []),
         ];
       });
-      expect(updates).toEqual(expected);
+      expect(updates.map(({ messageId: _id, ...rest }: any) => rest)).toEqual(expected);
       const userChunks = updates.filter((u) => u.sessionUpdate === 'user_message_chunk');
       const blocks = list.reduce((n, r) => n + (r.type === 'turn' ? r.prompt.length : 1), 0);
       expect(userChunks).toHaveLength(blocks);

@@ -4,7 +4,7 @@
  * and what the client advertised. The method modules (`session-lifecycle.ts`, `session-config.ts`,
  * `provider-methods.ts`, `prompt-runner.ts`) read and change it; `agent.ts` only routes to them.
  */
-import { RequestError } from '@agentclientprotocol/sdk/unstable';
+import { RequestError, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describeConfigProblems, type Config, type ConfigError } from '../config/config.js';
 import { reasoningEffortLevels } from '../config/providers.js';
 import { EndpointRegistry } from '../endpoints/endpoint-registry.js';
@@ -14,6 +14,7 @@ import type { FetchLike } from '../openai/http.js';
 import { SessionManager, type Session } from '../sessions/session-manager.js';
 import { openSessionStore, type SessionStore } from '../sessions/session-store.js';
 import { toolCapabilities, type ClientToolCapabilities } from '../tools/client-backend.js';
+import { NO_FEATURES, userNotifier, type ClientFeatures, type Notify } from '../loop/notify.js';
 import { ModelPicker } from './model-picker.js';
 import { SessionTools } from '../loop/session-tools.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
@@ -75,6 +76,10 @@ export class AgentState {
   readonly windows: SessionWindows;
   /** What the client advertised for files and terminals (set by `initialize`). */
   capabilities: ClientToolCapabilities = toolCapabilities(undefined);
+  /** What the client advertised of notices, compaction entities and elicitation (set by `initialize`). */
+  features: ClientFeatures = NO_FEATURES;
+  /** Per session, the `once` keys of the notices already told (`loop/notify.ts`). */
+  private readonly told = new WeakMap<Session, Set<string>>();
   /** Re-reads the configuration for `authenticate`. */
   readonly reload: AgentOptions['reload'];
   private readonly registryOptions: { logger: Logger; fetch: FetchLike | undefined; modelsTimeoutMs: number | undefined };
@@ -93,8 +98,8 @@ export class AgentState {
     this.picker = new ModelPicker((session) => this.thoughtLevels(session));
     this.configDir = options.configDir;
     this.commands = new UserCommands(options.logger, () => SLASH_COMMANDS, options.configDir);
-    this.windows = new SessionWindows({ config: () => this.config, picker: this.picker, registry: () => this.registry });
-    this.tools = new SessionTools(options.logger, () => ({ startupMs: this.config.mcpStartupMs, toolTimeoutMs: this.config.mcpToolTimeoutMs }));
+    this.windows = new SessionWindows({ config: () => this.config, picker: this.picker, registry: () => this.registry, logger: options.logger });
+    this.tools = new SessionTools(options.logger, () => ({ startupMs: this.config.mcpStartupMs, toolTimeoutMs: this.config.mcpToolTimeoutMs, elicitation: this.features.elicitation }));
   }
 
   /** Resolves once the endpoints are known; starts finding them on the first call. */
@@ -129,6 +134,13 @@ export class AgentState {
     }
     if (this.registry.size === 0) return this.chosen.missing ?? 'openai-acp has no endpoint configured. Set OPENAI_BASE_URL (and OPENAI_API_KEY for cloud providers), or run `openai-acp setup`.';
     return undefined;
+  }
+
+  /** The {@link Notify} of `session`, sending through `send`: a `notice` or today's text, by the client's capabilities. */
+  notifier(session: Session, send: (updates: SessionUpdate[]) => Promise<void>): Notify {
+    let told = this.told.get(session);
+    if (!told) this.told.set(session, (told = new Set()));
+    return userNotifier(send, this.features, told);
   }
 
   /**

@@ -12,6 +12,9 @@ import { z } from 'zod';
 import type { SessionManager } from '../sessions/session-manager.js';
 import type { SessionTools } from '../loop/session-tools.js';
 import { toolCapabilities } from '../tools/client-backend.js';
+import type { ModelInfo } from '../endpoints/model-catalog.js';
+export type { ModelInfo } from '../endpoints/model-catalog.js';
+import { clientFeatures } from '../loop/notify.js';
 import { AGENT_NAME } from '../version.js';
 import { AgentState, type AgentOptions } from './agent-state.js';
 import { initializeResponse } from './initialize.js';
@@ -27,6 +30,20 @@ export interface OpenAIAgent {
   sessions: SessionManager;
   /** Each session's tool state; `closeAll()` at exit stops every MCP server. */
   tools: SessionTools;
+  /** The models and the endpoint's state, for a front door other than ACP (AgentConnect). */
+  catalog: AgentCatalog;
+}
+
+/** What the agent knows of its endpoints, outside any session. Every method waits for the endpoints to be known and never rejects. */
+export interface AgentCatalog {
+  /** Every model of the endpoints in use (model values as `session/set_config_option` takes them), default endpoint first; `contextWindow` in tokens where the endpoint lists it. */
+  models(): Promise<ModelInfo[]>;
+  /** The model value a new session starts with; `undefined` without an endpoint. */
+  defaultModel(): Promise<string | undefined>;
+  /** The context window of model value `model` in tokens, by the agent's precedence (configured, learned, the server's runtime report, the model list, the trained window; the server may be asked); `undefined` when unknown. */
+  window(model: string): Promise<number | undefined>;
+  /** `configured`: the configuration is valid and names an endpoint; `answers`: the default endpoint's `GET /models` listed models. */
+  status(): Promise<{ configured: boolean; answers: boolean }>;
 }
 
 const cancelParams = z.object({ sessionId: z.string() }).passthrough();
@@ -47,6 +64,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       // Find the endpoints and their model lists once the answer is on its way; session/new awaits them.
       setImmediate(() => void state.endpointsKnown().then(() => state.registry.models()));
       state.capabilities = toolCapabilities(params.clientCapabilities);
+      state.features = clientFeatures(params.clientCapabilities);
       return initializeResponse(store.persistent, params.clientCapabilities);
     })
     .onRequest('authenticate', ({ params, client }) => authenticate(state, params, client))
@@ -71,8 +89,14 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       checkPromptBlocks(params.prompt);
       // Nothing to ask: no request upstream, no turn saved.
       if (params.prompt.length === 0) return { stopReason: 'end_turn' };
-      await state.endpointsKnown();
-      return runner.run(session, params.prompt, updateSender(client, session.id), signal, client);
+      // A session/cancel from here on reaches the turn, even before the turn has started.
+      const arrived = state.sessions.arrive(session.id, signal);
+      try {
+        await state.endpointsKnown();
+        return await runner.run(session, params.prompt, updateSender(client, session.id), arrived.signal, client);
+      } finally {
+        arrived.done();
+      }
     })
     .onNotification('session/cancel', ({ params }) => cancel(params.sessionId))
     // Open Design sends session/cancel as a request with an id; it gets `{}` back.
@@ -86,5 +110,28 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     .onRequest('providers/set', ({ params, client }) => setProvider(state, params, client))
     .onRequest('providers/disable', ({ params, client }) => disableProvider(state, params, client));
 
-  return { app, sessions: state.sessions, tools: state.tools };
+  const catalog: AgentCatalog = {
+    models: async () => {
+      await state.endpointsKnown();
+      return state.registry.models();
+    },
+    defaultModel: async () => {
+      await state.endpointsKnown();
+      return state.whyNoTurn() ? undefined : state.defaultModel();
+    },
+    window: async (model) => {
+      await state.endpointsKnown();
+      if (state.whyNoTurn()) return undefined;
+      const listed = (await state.registry.models()).find((entry) => entry.id === model)?.contextWindow;
+      return (await state.windows.ofModel(model, listed))?.window;
+    },
+    status: async () => {
+      await state.endpointsKnown();
+      const first = state.whyNoTurn() ? undefined : state.registry.list()[0];
+      if (!first) return { configured: false, answers: false };
+      await first.catalog.list();
+      return { configured: true, answers: first.catalog.answered === true };
+    },
+  };
+  return { app, sessions: state.sessions, tools: state.tools, catalog };
 }

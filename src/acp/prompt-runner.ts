@@ -5,27 +5,31 @@
 import type { AgentContext, ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ChatRequest } from '../openai/chat-client.js';
 import { estimateTextTokens } from '../context/token-estimate.js';
-import { CLEARED_TEXT, liveConversation, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
+import { CLEARED_TEXT, lastToldMode, liveConversation, withModeNote, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
 import { DEFAULT_THOUGHT_LEVEL } from './model-picker.js';
 import type { ChatMessage } from '../openai/openai-types.js';
 import { promptToUserContent } from '../context/prompt-content.js';
 import type { Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
-import { COMPACT_INSTRUCTION } from '../context/compaction.js';
-import { slashHelpText, INIT_INSTRUCTION, parseSlashCommand } from './slash-commands.js';
-import { agentText, windowUsage } from '../loop/to-acp.js';
+import { COMPACT_INSTRUCTION, looksLikeToolCall } from '../context/compaction.js';
+import { slashHelpText, INIT_INSTRUCTION, keptContextText, parseSlashCommand, splitCommandPrompt } from './slash-commands.js';
+import { agentText, stepMessageIds, windowUsage } from '../loop/to-acp.js';
+import { newMessageId } from '../loop/notify.js';
+import { CostMeter, costSince, savedCost } from '../loop/cost-meter.js';
+import { compactionEnded, compactionStarted, summaryToEntity } from '../loop/compaction-updates.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
 import { defaultSystemPrompt } from '../context/system-prompt.js';
 import { instructionBudgetBytes, loadInstructions, renderInstructions } from '../context/instructions.js';
 import { fetchModelBytes } from '../tools/fetch/fetch-url.js';
 import { toolMessageRules } from '../context/tool-messages.js';
-import { sessionMode } from '../loop/session-modes.js';
-import { mcpNotices, prepareTurnTools } from '../loop/turn-tools.js';
+import { modeNoteFor, sessionMode } from '../loop/session-modes.js';
+import { mcpNotices, noToolsNotice, prepareTurnTools } from '../loop/turn-tools.js';
 import { AGENT_NAME } from '../version.js';
 import type { AgentState } from './agent-state.js';
-import { configOptions } from './session-config.js';
+import { configOptions, INSTRUCTIONS_OPTION } from './session-config.js';
 import { currentPlan, turnExtras, type TurnExtras } from '../loop/turn-extras.js';
-import { undoLastTurn } from './undo.js';
+import { planAfterUndo, undoLastTurn } from './undo.js';
+import { heedServerToolSupport } from '../endpoints/text-tool-path.js';
 import { createClientBackend } from '../tools/client-backend.js';
 import { createLocalBackend } from '../tools/local/local-backend.js';
 
@@ -56,6 +60,13 @@ function withError(response: PromptResponse, error: object): PromptResponse {
 
 /** Runs prompts; one instance per agent. */
 export class PromptRunner {
+  /** The date each session's system prompt says, fixed at its first turn in this process (the prompt's bytes stay the same past midnight). */
+  private readonly dates = new WeakMap<Session, string>();
+  /** Per session, context blocks sent with a command that takes no arguments, for the next prompt. */
+  private readonly kept = new WeakMap<Session, ContentBlock[]>();
+  /** Each session's cumulative cost, as providers report it. */
+  private readonly costs = new WeakMap<Session, CostMeter>();
+
   constructor(private readonly state: AgentState) {}
 
   /**
@@ -72,23 +83,34 @@ export class PromptRunner {
     // Command files changed since the list was sent: the client hears of it before the answer.
     const commands = await this.state.commands.refresh(session.id, session.cwd, mcp());
     if (commands) await send([{ sessionUpdate: 'available_commands_update', availableCommands: commands }]);
-    const command = parseSlashCommand(prompt);
+    // A command may come as the last text block after context blocks (a shared file, a selection).
+    const { line, context } = splitCommandPrompt(prompt);
+    const command = parseSlashCommand(line);
+    /** After a command that takes no arguments: its context is kept for the next prompt, and the user told. */
+    const keep = async <T>(answer: T): Promise<T> => {
+      if (context.length > 0 && command && command !== 'init') {
+        this.kept.set(session, [...(this.kept.get(session) ?? []), ...context]);
+        await send([agentText(keptContextText(context.length))]);
+      }
+      return answer;
+    };
     if (command === 'help') {
       await send([agentText(slashHelpText(this.state.commands.list(session.id)))]);
-      return { stopReason: 'end_turn' };
+      return keep({ stopReason: 'end_turn' });
     }
     return this.state.sessions.runTurn(
       session,
       async (signal) => {
         if (signal.aborted) return { stopReason: 'cancelled' };
-        if (command === 'clear') return this.clear(session, send);
-        if (command === 'compact') return this.compact(session, send, signal);
-        if (command === 'undo') return this.undo(session, send, signal, client);
+        if (command === 'clear') return keep(await this.clear(session, send));
+        if (command === 'compact') return keep(await this.compact(session, send, signal));
+        if (command === 'undo') return keep(await this.undo(session, send, signal, client));
         const extras = turnExtras({ session, send, saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }), configOptions: (s) => configOptions(this.state, s) });
-        if (command === 'init') return this.init(session, prompt, send, signal, { client, extras });
+        // A command that takes arguments takes its context with it.
+        if (command === 'init') return this.init(session, line, send, signal, { client, extras }, context);
         let expansion: Awaited<ReturnType<typeof this.state.commands.expand>>;
         try {
-          expansion = await this.state.commands.expand(session.id, prompt, mcp(), signal);
+          expansion = await this.state.commands.expand(session.id, line, mcp(), signal);
         } catch (error) {
           // Cancelled while an MCP prompt was fetched: the prompt answers `cancelled`, not an error.
           if (signal.aborted) return { stopReason: 'cancelled' };
@@ -98,7 +120,7 @@ export class PromptRunner {
           await send([agentText(expansion.message)]);
           return { stopReason: 'end_turn' };
         }
-        return this.turn(session, expansion?.prompt ?? prompt, send, signal, { client, extras }, expansion ? prompt : undefined);
+        return this.turn(session, expansion ? [...context, ...expansion.prompt] : prompt, send, signal, { client, extras }, expansion ? prompt : undefined);
       },
       outer,
     );
@@ -123,51 +145,87 @@ export class PromptRunner {
       if (signal.aborted) return { stopReason: 'cancelled' };
       throw error;
     }
-    const planNow = currentPlan(session.records);
-    await send(planNow === planBefore ? [agentText(text)] : [agentText(text), { sessionUpdate: 'plan', entries: planNow }]);
+    const plan = planAfterUndo(planBefore, currentPlan(session.records));
+    await send(plan === undefined ? [agentText(text)] : [agentText(text), { sessionUpdate: 'plan', entries: plan }]);
     return { stopReason: 'end_turn' };
   }
 
   /** `/init`: a model turn asked to survey the project and write AGENTS.md with the edit tools. */
-  private async init(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient): Promise<PromptResponse> {
+  private async init(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient, context: ContentBlock[] = []): Promise<PromptResponse> {
     const blocked = !this.state.config.tools ? 'tools are off (OPENAI_ACP_TOOLS=off)' : sessionMode(session) === 'read-only' ? 'the session is read-only: choose another mode first' : undefined;
     if (blocked) {
       await send([agentText(`/init cannot write AGENTS.md: ${blocked}.`)]);
       return { stopReason: 'end_turn' };
     }
     const wish = prompt[0]?.type === 'text' ? prompt[0].text.replace(/^\s*\/init\b/, '').trim() : '';
-    return this.turn(session, [{ type: 'text', text: wish ? `${INIT_INSTRUCTION}\nThe user adds: ${wish}` : INIT_INSTRUCTION }], send, signal, turnClient, prompt);
+    return this.turn(session, [...context, { type: 'text', text: wish ? `${INIT_INSTRUCTION}\nThe user adds: ${wish}` : INIT_INSTRUCTION }], send, signal, turnClient, [...context, ...prompt]);
   }
 
+  /**
+   * `/compact`: the model summarises the conversation, and the summary replaces it. A client that
+   * advertised `session.compaction` sees it as a compaction entity (`compaction_update`
+   * in_progress, the summary as `compaction_summary_chunk`s, then completed, failed or cancelled);
+   * any other client sees the summary as the answer and a closing line.
+   */
   private async compact(session: Session, send: Send, signal: AbortSignal): Promise<PromptResponse> {
     const conversation = this.conversation(session);
     if (conversation.turns.length === 0) {
       await send([agentText('Nothing to compact yet: there are no turns since the conversation started or was last cleared.')]);
       return { stopReason: 'end_turn' };
     }
-    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, send, signal);
-    if (outcome.stopReason === 'end_turn' && !outcome.error && outcome.text.trim()) {
-      await this.save(session, { type: 'compact', at: new Date().toISOString(), summary: outcome.text.trim() });
+    const compactionId = newMessageId();
+    const entity = this.state.features.compaction;
+    if (entity) await send([compactionStarted(compactionId)]);
+    const toModel = entity ? summaryToEntity(send, compactionId, stepMessageIds(compactionId, 0).text) : send;
+    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, toModel, signal, compactionId);
+    // An answer that is a tool call (small models write one even without tools) is not a summary.
+    const toolCall = outcome.stopReason === 'end_turn' && !outcome.error && looksLikeToolCall(outcome.text);
+    if (toolCall && !entity) {
+      await send([agentText('\n\n(That answer is a tool call, not a summary: nothing was compacted.)')]);
+    } else if (!toolCall && outcome.stopReason === 'end_turn' && !outcome.error && outcome.text.trim()) {
+      await this.save(session, { type: 'compact', at: new Date().toISOString(), id: compactionId, summary: outcome.text.trim() });
       const turns = conversation.turns.length === 1 ? '1 earlier turn' : `${conversation.turns.length} earlier turns`;
-      await send([agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);
+      await send([entity ? compactionEnded(compactionId, 'completed') : agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);
       // The meter follows: the context is now the summary.
       const known = await this.state.windows.of(session, signal);
-      if (known) await send([windowUsage(estimateTextTokens(outcome.text.trim()), known.window)]);
+      if (known) await send([windowUsage(estimateTextTokens(outcome.text.trim()), known.window, this.costs.get(session)?.total)]);
+    } else if (entity) {
+      const cancelled = outcome.stopReason === 'cancelled' || signal.aborted;
+      const why = outcome.error
+        ? 'The model could not write the summary (see the message above); the conversation is unchanged.'
+        : toolCall
+          ? 'The answer was a tool call, not a summary; the conversation is unchanged.'
+          : 'The model wrote no summary; the conversation is unchanged.';
+      await send([compactionEnded(compactionId, cancelled ? 'cancelled' : 'failed', why)]).catch(() => undefined);
     }
     return this.response(outcome);
   }
 
   /** `typed`: what the user sent when `prompt` is its expansion (a user command, /init), kept for replay and the title. */
-  private async turn(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient, typed?: ContentBlock[]): Promise<PromptResponse> {
+  private async turn(session: Session, asked: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient, typed?: ContentBlock[]): Promise<PromptResponse> {
     const conversation = this.conversation(session);
-    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, prompt)) }, send, signal, turnClient);
+    // Context shared with an earlier command that took no arguments goes in front.
+    const kept = this.kept.get(session);
+    this.kept.delete(session);
+    const prompt = kept ? withUnanswered(kept, asked) : asked;
+    // The mode is told in the conversation when it changed since the model was last told (the system prompt and tools stay put).
+    const mode = this.state.config.tools ? sessionMode(session) : undefined;
+    const note = mode ? modeNoteFor(mode, lastToldMode(session.records)) : undefined;
+    const turnId = newMessageId();
+    const before = this.meter(session).total;
+    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withModeNote(note, withUnanswered(conversation.unanswered, prompt))) }, send, signal, turnId, turnClient);
     // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
     if (!outcome.error || outcome.text || outcome.steps.length > 0) {
-      const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };
+      const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), id: turnId, prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };
+      if (outcome.compactions) record.compactions = outcome.compactions;
       if (typed) record.typed = typed;
       if (outcome.steps.length > 0) record.steps = outcome.steps;
       if (outcome.context && (outcome.context.summary !== undefined || outcome.context.stubbed > 0)) record.context = outcome.context;
       if (outcome.usage) record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
+      if (note) record.modeNote = note;
+      if (mode) record.mode = mode;
+      const cost = costSince(before, this.meter(session).total);
+      if (cost) record.usage = { ...record.usage, cost };
       turnClient.extras.fill(record);
       await this.save(session, record);
       const title = session.title ? undefined : titleFromPrompt(typed ?? prompt);
@@ -191,18 +249,18 @@ export class PromptRunner {
    * Sends the live conversation plus `current` to the session's model, trimmed to its context
    * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools.
    */
-  private async sendToModel(session: Session, { turns, summary, stubbed }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal, turnClient?: TurnClient): Promise<AgentLoopOutcome> {
+  private async sendToModel(session: Session, { turns, summary, stubbed }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal, turnId: string, turnClient?: TurnClient): Promise<AgentLoopOutcome> {
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model);
     if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
+    const notify = this.state.notifier(session, send);
     const toolState = turnClient && config.tools ? this.state.tools.get(session.id) : undefined;
-    const notices = mcpNotices(toolState);
-    if (notices.length > 0) await send(notices);
+    for (const notice of mcpNotices(toolState)) await notify(notice);
     // The window before the tools and the system prompt: it sizes fetch_url's and the instruction files' shares.
     const known = await this.state.windows.of(session, signal);
     const contextWindow = known?.window;
-    const notice = this.state.windows.noticeOnce(session, known);
-    if (notice) await send([notice]);
+    const notice = this.state.windows.notice(session, known);
+    if (notice) await notify(notice);
     const tools =
       turnClient && toolState
         ? prepareTurnTools({
@@ -215,15 +273,22 @@ export class PromptRunner {
             logger: this.state.logger,
             saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
             fetch: { timeoutMs: config.fetchTimeoutMs, modelBytes: fetchModelBytes(contextWindow) },
+            elicitation: this.state.features.elicitation,
+            search: { ripgrep: config.ripgrep, limits: { timeBudgetMs: config.searchTimeoutMs } },
           })
         : undefined;
+    // A llama.cpp template that says it takes no tools: the text path from the first request.
+    if (tools) await heedServerToolSupport(target.endpoint, target.model);
     const instructions = async () =>
       renderInstructions(await loadInstructions({ cwd: session.cwd, extra: toolState?.roots.extra, configDir: this.state.configDir, maxBytes: instructionBudgetBytes(contextWindow) }));
-    const base =
+    const agentPrompt =
       config.systemPrompt ??
       (tools
-        ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), tools: tools.builtinNames, mode: sessionMode(session), instructions: await instructions() })
+        ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: this.dateOf(session), tools: tools.builtinNames, instructions: await instructions() })
         : undefined);
+    // The client's own instructions for this session come after ours (which describe the tools).
+    const clientInstructions = session.options[INSTRUCTIONS_OPTION];
+    const base = clientInstructions ? (agentPrompt ? `${agentPrompt}\n\n${clientInstructions}` : clientInstructions) : agentPrompt;
     const effort = this.state.picker.thoughtLevel(session);
     const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature };
     if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;
@@ -239,12 +304,30 @@ export class PromptRunner {
       signal,
       send,
       logger: this.state.logger,
+      turnId,
+      cost: this.meter(session),
+      notify,
+      compactionUpdates: this.state.features.compaction,
     });
+    if (tools && target.endpoint.client.takesNoTools(target.model)) await notify(noToolsNotice(target.model));
     // Once per model, after its first answer on Ollama's native API: part of it on the CPU at this window.
     const memory = outcome.stopReason === 'cancelled' ? undefined : await target.endpoint.nativeChat?.memoryNotice(target.model);
     if (memory) await send([agentText(`\n\n(${memory})`)]);
     if (outcome.calibration) session.calibration = outcome.calibration;
     return outcome;
+  }
+
+  private dateOf(session: Session): string {
+    let date = this.dates.get(session);
+    if (!date) this.dates.set(session, (date = new Date().toISOString().slice(0, 10)));
+    return date;
+  }
+
+  /** The session's cost meter, started from the costs saved with its turns. */
+  private meter(session: Session): CostMeter {
+    let meter = this.costs.get(session);
+    if (!meter) this.costs.set(session, (meter = new CostMeter(savedCost(session.records), this.state.logger)));
+    return meter;
   }
 
   private response(outcome: AgentLoopOutcome): PromptResponse {

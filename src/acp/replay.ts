@@ -1,45 +1,80 @@
 /**
  * What a client is shown when it loads a session: every stored record as the `session/update`s
- * it first saw. Pure.
+ * it first saw, with the same message ids. Pure.
  *
  * Source: ACP `session/load` replays history as `user_message_chunk` / `agent_thought_chunk` /
- * `agent_message_chunk` (https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions).
+ * `agent_message_chunk` (https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions);
+ * `messageId` on content chunks and the `compaction_update` entity (schema v1 `ContentChunk`,
+ * `CompactionUpdate`: sent only to clients that advertise `session.compaction`).
  */
 import type { SessionUpdate, ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk/unstable';
-import type { StepRecord } from '../sessions/session-records.js';
+import type { StepRecord, TurnRecord } from '../sessions/session-records.js';
 import { CLEARED_TEXT, compactedText, type ConversationRecord } from '../sessions/conversation.js';
-import { agentText } from '../loop/to-acp.js';
+import { agentText, agentThought, promptMessageId, stepMessageIds } from '../loop/to-acp.js';
+
+/** What the replay may use of the client's capabilities. */
+export interface ReplayFeatures {
+  /** `session.compaction`: compactions as `compaction_update` entities. */
+  compaction: boolean;
+}
+
+/**
+ * The id a record's messages derive from: its saved `id`, else (a record saved before ids were
+ * kept) one made from its time and how many earlier records share that time, the same at every load.
+ */
+export function recordId(record: { id?: string | undefined; at: string; type: string }, sameTimeBefore = 0): string {
+  return record.id ?? `${record.type}-${record.at}${sameTimeBefore > 0 ? `-${sameTimeBefore}` : ''}`;
+}
 
 /**
  * The updates that show the whole conversation again, in order: per turn its prompt blocks as
  * `user_message_chunk`s, its reasoning as one `agent_thought_chunk`, its answer as one
  * `agent_message_chunk`, each tool step before it as its reasoning, text and, per call, a `tool_call`
  * followed by a `tool_call_update` with the call's status and content, then the plan the turn left
- * as a `plan` update; a `/clear` or `/compact` as the command and its outcome.
+ * as a `plan` update; a `/clear` or `/compact` as the command and its outcome. A compaction is a
+ * `compaction_update` (completed, with its summary) in its place for a client with
+ * `session.compaction`; otherwise the `/compact` outcome is text and a compaction inside a turn
+ * is not shown (it was a thought, not part of the history).
  */
-export function replayUpdates(records: readonly ConversationRecord[]): SessionUpdate[] {
+export function replayUpdates(records: readonly ConversationRecord[], features: ReplayFeatures = { compaction: false }): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
-  const user = (text: string): SessionUpdate => ({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
+  const user = (text: string, messageId: string): SessionUpdate => ({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text }, messageId });
+  const compaction = (compactionId: string, summary: string): SessionUpdate => ({ sessionUpdate: 'compaction_update', compactionId, status: 'completed', summary: [{ type: 'text', text: summary }] });
+  const times = new Map<string, number>();
   for (const record of records) {
-    if (record.type === 'clear') updates.push(user('/clear'), agentText(CLEARED_TEXT));
-    else if (record.type === 'compact') updates.push(user('/compact'), agentText(compactedText(record.summary)));
-    else {
-      for (const block of record.typed ?? record.prompt) updates.push({ sessionUpdate: 'user_message_chunk', content: block });
-      for (const step of record.steps ?? []) updates.push(...stepUpdates(step));
+    const seen = times.get(record.at) ?? 0;
+    times.set(record.at, seen + 1);
+    const id = recordId(record, seen);
+    if (record.type === 'clear') updates.push(user('/clear', promptMessageId(id)), agentText(CLEARED_TEXT, stepMessageIds(id, 0).text));
+    else if (record.type === 'compact') {
+      updates.push(user('/compact', promptMessageId(id)), features.compaction ? compaction(id, record.summary) : agentText(compactedText(record.summary), stepMessageIds(id, 0).text));
+    } else {
+      for (const block of record.typed ?? record.prompt) updates.push({ sessionUpdate: 'user_message_chunk', content: block, messageId: promptMessageId(id) });
+      const steps = record.steps ?? [];
+      const compactionsBefore = (step: number) => (features.compaction ? compactionsOf(record).filter((c) => c.beforeStep === step).map((c) => compaction(c.id, c.summary)) : []);
+      steps.forEach((step, i) => updates.push(...compactionsBefore(i), ...stepUpdates(step, id, i)));
+      updates.push(...compactionsBefore(steps.length));
       // The plan as the turn left it (the client replaces the whole list with each one).
       if (record.plan) updates.push({ sessionUpdate: 'plan', entries: record.plan });
-      if (record.reasoning) updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: record.reasoning } });
-      if (record.assistant) updates.push(agentText(record.assistant));
+      const last = stepMessageIds(id, steps.length);
+      if (record.reasoning) updates.push(agentThought(record.reasoning, last.reasoning));
+      if (record.assistant) updates.push(agentText(record.assistant, last.text));
     }
   }
   return updates;
 }
 
+/** The compactions saved with a turn that read back (a bad entry is left out). */
+function compactionsOf(record: TurnRecord): { id: string; beforeStep: number; summary: string }[] {
+  return (record.compactions ?? []).filter((c) => typeof c?.id === 'string' && typeof c.summary === 'string' && Number.isInteger(c.beforeStep));
+}
+
 /** One tool step as it was shown: reasoning, text, then each call announced and finished. */
-function stepUpdates(step: StepRecord): SessionUpdate[] {
+function stepUpdates(step: StepRecord, turnId: string, index: number): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
-  if (step.reasoning) updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: step.reasoning } });
-  if (step.text) updates.push(agentText(step.text));
+  const ids = stepMessageIds(turnId, index);
+  if (step.reasoning) updates.push(agentThought(step.reasoning, ids.reasoning));
+  if (step.text) updates.push(agentText(step.text, ids.text));
   for (const result of step.results) {
     // A call never run (the turn was cancelled first) was never shown: it has no ACP id.
     if (!result.toolCallId) continue;

@@ -12,6 +12,9 @@ import type { AgentState } from './agent-state.js';
 import { MODEL_CONFIG_ID, THOUGHT_LEVEL_CONFIG_ID } from './model-picker.js';
 import { legacyModes, MODE_CONFIG_ID, modeConfigOption, selectMode, sessionMode } from '../loop/session-modes.js';
 
+/** The session option holding the client's own instructions (`_meta["openai-acp"].instructions` of `session/new`). */
+export const INSTRUCTIONS_OPTION = 'instructions';
+
 /** Every config option of the session: model, reasoning effort, and the mode when tools are on. */
 export function configOptions(state: AgentState, session: Session): SessionConfigOption[] {
   return state.config.tools ? [...state.picker.configOptions(session), modeConfigOption(session)] : state.picker.configOptions(session);

@@ -14,10 +14,11 @@ import type { StoredSession } from '../sessions/session-store.js';
 import { sessionNotFound, type AgentState } from './agent-state.js';
 import { updateSender } from './prompt-runner.js';
 import { replayUpdates } from './replay.js';
-import { sessionAnswer } from './session-config.js';
+import { INSTRUCTIONS_OPTION, sessionAnswer } from './session-config.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
 import { checkCwd } from './validate-params.js';
 import { copySession } from './session-fork.js';
+import { AGENT_NAME } from '../version.js';
 
 /** What `session/new`, `load` and `resume` give for the session's tools. */
 interface ToolParams {
@@ -25,13 +26,21 @@ interface ToolParams {
   mcpServers?: McpServer[] | null | undefined;
 }
 
-/** `session/new`: a session with the default model, saved, its tools started. */
-export async function newSession(state: AgentState, params: ToolParams & { cwd: string }, client: AgentContext) {
+/**
+ * `session/new`: a session with the default model, saved, its tools started. A client may give
+ * the session instructions of its own in `_meta["openai-acp"].instructions` (a string, kept with
+ * the session and added after the system prompt of every request).
+ */
+export async function newSession(state: AgentState, params: ToolParams & { cwd: string; _meta?: Record<string, unknown> | null | undefined }, client: AgentContext) {
   checkCwd(params.cwd, state.logger);
+  const instructions = sessionInstructions(params._meta);
   await state.endpointsKnown();
   const session = state.sessions.create(params.cwd, await state.defaultModel());
+  if (instructions) session.options[INSTRUCTIONS_OPTION] = instructions;
   try {
-    await (await state.store).create({ sessionId: session.id, cwd: session.cwd, createdAt: session.createdAt });
+    const store = await state.store;
+    await store.create({ sessionId: session.id, cwd: session.cwd, createdAt: session.createdAt });
+    if (instructions) await store.append(session.id, { type: 'meta', at: session.createdAt, options: { [INSTRUCTIONS_OPTION]: instructions } });
   } catch (error) {
     state.logger.error('could not save the new session; it will not survive a restart', { sessionId: session.id, error: (error as Error).message });
   }
@@ -42,12 +51,29 @@ export async function newSession(state: AgentState, params: ToolParams & { cwd: 
   return { sessionId: session.id, ...sessionAnswer(state, session) };
 }
 
+/** Longest client instructions accepted, in characters. */
+const MAX_INSTRUCTIONS = 100_000;
+
+/**
+ * The client's instructions from `_meta["openai-acp"].instructions`, trimmed; `undefined` when absent or blank.
+ * @throws {RequestError} -32602 when it is not a string or longer than 100,000 characters.
+ */
+function sessionInstructions(meta: Record<string, unknown> | null | undefined): string | undefined {
+  const ours = meta?.[AGENT_NAME];
+  const value = ours && typeof ours === 'object' ? (ours as Record<string, unknown>)['instructions'] : undefined;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length > MAX_INSTRUCTIONS) {
+    throw RequestError.invalidParams({}, `_meta["${AGENT_NAME}"].instructions must be a string of at most ${MAX_INSTRUCTIONS} characters`);
+  }
+  return value.trim() || undefined;
+}
+
 /** `session/load`: a stored session held again, its history replayed as `session/update`s. */
 export async function loadSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext) {
   checkCwd(params.cwd, state.logger);
   const session = await restore(state, await loadStored(state, params.sessionId));
   await openTools(state, session, params);
-  await updateSender(client, session.id)(replayUpdates(session.records));
+  await updateSender(client, session.id)(replayUpdates(session.records, state.features));
   state.logger.debug('session loaded', { sessionId: session.id, records: session.records.length });
   announceSession(state, client, session);
   return sessionAnswer(state, session);

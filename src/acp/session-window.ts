@@ -5,13 +5,14 @@
  * too small for coding work, with the fix for that server (the profile's `contextWindowFix`, or
  * its `nativeChat.windowFix` while the agent asks for the window itself).
  *
- * The notice is an `agent_thought_chunk` at the session's first prompt: Zed shows thoughts in a
- * collapsible block beside the answer, so the user sees it without it becoming part of the answer
- * (nor of the saved assistant text the model reads back), and updates sent outside a prompt turn
- * are not shown by every client.
+ * The notice goes out at the session's first prompt (updates sent outside a prompt turn are not
+ * shown by every client): a `notice` to a client that advertised `session.notices`, else an
+ * `agent_thought_chunk`: Zed shows thoughts in a collapsible block beside the answer, so the user
+ * sees it without it becoming part of the answer (nor of the saved assistant text the model reads back).
  */
 import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { Config } from '../config/config.js';
+import type { Logger } from '../log.js';
 import type { EndpointRegistry } from '../endpoints/endpoint-registry.js';
 import { learnedWindows, type LearnedWindows } from '../endpoints/learned-windows.js';
 import type { ServerWindow } from '../endpoints/server-context.js';
@@ -22,6 +23,7 @@ import { estimateTokens } from '../context/token-estimate.js';
 import { DEFAULT_WINDOW_FIX } from '../openai/user-errors.js';
 import type { ModelPicker } from './model-picker.js';
 import { windowUsage } from '../loop/to-acp.js';
+import type { UserNotice } from '../loop/notify.js';
 
 export { SMALL_WINDOW_TOKENS } from '../endpoints/window-resolver.js';
 
@@ -40,6 +42,8 @@ export interface SessionWindowDeps {
   registry: () => EndpointRegistry;
   /** @defaultValue the process's {@link learnedWindows} */
   learned?: LearnedWindows | undefined;
+  /** Told once per endpoint and model when a learned window overrules `OPENAI_CONTEXT_WINDOW`. @defaultValue none */
+  logger?: Logger | undefined;
 }
 
 /** Resolves without waiting longer once `signal` aborts (the lookup itself goes on, shared). */
@@ -55,6 +59,9 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
     );
   });
 }
+
+/** `text` with its first letter in upper case. */
+const capitalised = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 /** `4096` → `4,096`. */
 const grouped = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -90,7 +97,8 @@ export function smallWindowNotice(model: string, known: KnownWindow): string {
 
 /** Each session's window, meter and small-window notice. */
 export class SessionWindows {
-  private readonly told = new WeakSet<Session>();
+  /** Endpoint and model pairs whose learned window overruling the configured one was logged. */
+  private readonly overruled = new Set<string>();
 
   constructor(private readonly deps: SessionWindowDeps) {}
 
@@ -101,25 +109,40 @@ export class SessionWindows {
    * `server-context.ts`); `signal` stops the waiting. Never rejects.
    */
   async of(session: Session, signal?: AbortSignal): Promise<KnownWindow | undefined> {
-    const target = this.deps.registry().resolve(session.model);
+    return this.ofModel(session.model, this.deps.picker.contextWindow(session), signal);
+  }
+
+  /** {@link of} for the model value `model` outside a session; `catalogue` is the window its model list gives. */
+  async ofModel(model: string, catalogue: number | undefined, signal?: AbortSignal): Promise<KnownWindow | undefined> {
+    const target = this.deps.registry().resolve(model);
     const native = target?.endpoint.nativeChat?.inUse ? target.endpoint.profile.nativeChat?.windowFix : undefined;
     const fix = native ?? target?.endpoint.profile.contextWindowFix ?? DEFAULT_WINDOW_FIX;
     const configured = this.deps.config().contextWindow;
     const learned = target ? (this.deps.learned ?? learnedWindows).get(target.endpoint.client.options.url, target.model) : undefined;
-    const catalogue = this.deps.picker.contextWindow(session);
     const server: ServerWindow = configured || learned || !target ? {} : ((await untilAborted(target.endpoint.serverWindowOf?.(target.model) ?? Promise.resolve({}), signal)) ?? {});
     const resolved = resolveContextWindow({ configured, learned, runtime: server.runtime, catalogue, trained: server.trained });
+    const key = target && `${target.endpoint.client.options.url}\n${target.model}`;
+    if (resolved?.overrules !== undefined && key && !this.overruled.has(key)) {
+      this.overruled.add(key);
+      this.deps.logger?.warn(`the server rejected requests over ${resolved.window} tokens, so that window is used instead of OPENAI_CONTEXT_WINDOW=${resolved.overrules}`, { model: target.model });
+    }
     return resolved && { ...resolved, fix, server };
   }
 
   /**
-   * The small-window notice as an `agent_thought_chunk`, the first time it is asked for a session
-   * whose window is below {@link SMALL_WINDOW_TOKENS}; else `undefined`.
+   * The small-window notice (told once per session, key `small-window`) when the window is below
+   * {@link SMALL_WINDOW_TOKENS}; else `undefined`.
    */
-  noticeOnce(session: Session, known: KnownWindow | undefined): SessionUpdate | undefined {
-    if (!known || known.window >= SMALL_WINDOW_TOKENS || this.told.has(session)) return undefined;
-    this.told.add(session);
-    return { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${smallWindowNotice(session.model, known)}\n\n` } };
+  notice(session: Session, known: KnownWindow | undefined): UserNotice | undefined {
+    if (!known || known.window >= SMALL_WINDOW_TOKENS) return undefined;
+    const text = smallWindowNotice(session.model, known);
+    return {
+      once: 'small-window',
+      severity: 'warning',
+      title: `Small context window: ${grouped(known.window)} tokens`,
+      description: capitalised(text.slice(text.indexOf(': ') + 2)),
+      fallback: { text: `${text}\n\n`, as: 'thought' },
+    };
   }
 
   /**

@@ -30,6 +30,35 @@ export function parseSlashCommand(prompt: readonly ContentBlock[]): SlashCommand
   return SLASH_COMMANDS.some((command) => command.name === name) ? (name as SlashCommandName) : undefined;
 }
 
+/** A prompt read as a command line and the context blocks sent before it. */
+export interface CommandPrompt {
+  /** The one text block that may be a command (`/name args`); the whole prompt when it is not one. */
+  line: ContentBlock[];
+  /** The blocks before the command line (a shared file, a selection); `[]` when there are none. */
+  context: ContentBlock[];
+}
+
+/**
+ * Splits off the command line of a prompt: its last block when that is a text block starting with
+ * `/` and every block before it is context (clients such as Neovim's CodeCompanion send a shared
+ * file or selection as one block and what the user typed, `/help`, as the next). Whether the
+ * line names a command is for the caller ({@link parseSlashCommand}, the user commands); a
+ * prompt whose last block is no `/…` text is all `line`.
+ */
+export function splitCommandPrompt(prompt: readonly ContentBlock[]): CommandPrompt {
+  const last = prompt.at(-1);
+  if (prompt.length > 1 && last?.type === 'text' && /^\s*\/[a-z]/i.test(last.text)) return { line: [last], context: prompt.slice(0, -1) };
+  return { line: [...prompt], context: [] };
+}
+
+/**
+ * Said after a command that takes no arguments (`/clear`, `/compact`, `/undo`, `/help`) came with
+ * context blocks: they are kept and sent in front of the next prompt.
+ */
+export function keptContextText(blocks: number): string {
+  return `\n\n(The ${blocks === 1 ? 'block' : `${blocks} blocks`} shared with this command ${blocks === 1 ? 'is' : 'are'} kept and sent with your next prompt.)`;
+}
+
 /** The `/help` answer; `more` are the session's user commands and MCP prompts. */
 export function slashHelpText(more: readonly AvailableCommand[] = []): string {
   return ['Commands of openai-acp:', ...[...SLASH_COMMANDS, ...more].map((command) => `- /${command.name}: ${command.description}`)].join('\n');

@@ -6,6 +6,7 @@
  * by someone else since that turn is not overwritten: nothing is restored and `/undo` says which.
  * Commands the turn ran cannot be undone; the answer says so.
  */
+import type { PlanEntry } from '@agentclientprotocol/sdk/unstable';
 import type { CheckpointFile } from '../sessions/checkpoints.js';
 import { hashText } from '../sessions/checkpoints.js';
 import type { Session } from '../sessions/session-manager.js';
@@ -20,6 +21,16 @@ export const NOTHING_TO_UNDO = 'Nothing to undo: this conversation has no turn l
 export const BEHIND_A_RESET = 'Nothing to undo: /undo goes back only to the last /clear or /compact, and the turns before it are cleared or summarised. Change the files by hand if you need to.';
 
 /** What `/undo` needs. */
+/**
+ * The `plan` entries to send after an /undo, or `undefined` when the plan in force did not change
+ * (none before and none after included: an empty `plan` update would show as an empty plan block).
+ * A plan that the undone turn made and that is gone now is sent as `[]`, which clears it: each
+ * `plan` update carries the whole plan (ACP "Agent Plan", https://agentclientprotocol.com/protocol/agent-plan).
+ */
+export function planAfterUndo(before: readonly PlanEntry[], now: PlanEntry[]): PlanEntry[] | undefined {
+  return JSON.stringify(before) === JSON.stringify(now) ? undefined : now;
+}
+
 export interface UndoInput {
   session: Session;
   /** Where the turn's writes went (client or local), for reading and restoring. */

@@ -20,6 +20,11 @@ export interface WindowFacts {
   catalogue?: number | undefined;
   /** The fix for this server (profile data), else the generic advice. */
   fix: string;
+  /**
+   * Whether the runtime window is the one the agent asks for itself (Ollama's native API:
+   * `options.num_ctx` on every request), not one the server reported.
+   */
+  asked?: boolean | undefined;
 }
 
 /** The check's title. */
@@ -34,8 +39,9 @@ export async function probeWindow(settings: EndpointSettings, configured: number
   const server: ServerWindow = (await endpoint.serverWindowOf?.(settings.model).catch(() => ({}))) ?? {};
   const resolved = resolveContextWindow({ configured, runtime: server.runtime, catalogue, trained: server.trained });
   // On Ollama's native API the agent asks for the window itself: restarting the server changes nothing.
-  const native = endpoint.nativeChat?.inUse ? endpoint.profile.nativeChat?.windowFix : undefined;
-  return { resolved, server, catalogue, fix: native ?? endpoint.profile.contextWindowFix ?? DEFAULT_WINDOW_FIX };
+  const asked = endpoint.nativeChat?.inUse === true;
+  const native = asked ? endpoint.profile.nativeChat?.windowFix : undefined;
+  return { resolved, server, catalogue, fix: native ?? endpoint.profile.contextWindowFix ?? DEFAULT_WINDOW_FIX, asked };
 }
 
 const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -43,7 +49,8 @@ const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 /**
  * The line: ✓ for a window of {@link SMALL_WINDOW_TOKENS} or more, ⚠ below it (with the fix),
  * – when nothing says one. The detail names the runtime window beside the trained one, e.g.
- * "4,096 tokens (runtime, reported by the server; trained: 262,144)".
+ * "4,096 tokens (runtime, reported by the server; trained: 262,144)", or on Ollama's native API
+ * "32,768 tokens (asked of Ollama with options.num_ctx; trained: 40,960)".
  */
 export function windowLine(facts: WindowFacts): { status: 'pass' | 'warn' | 'skip'; title: string; detail: string; fix?: string } {
   const { resolved, server } = facts;
@@ -51,12 +58,12 @@ export function windowLine(facts: WindowFacts): { status: 'pass' | 'warn' | 'ski
   const how = {
     configured: 'set by OPENAI_CONTEXT_WINDOW',
     learned: 'learned from an overflow',
-    runtime: server.assumed ? "runtime, Ollama's default assumed: the server did not report one" : 'runtime, reported by the server',
+    runtime: facts.asked ? 'asked of Ollama with options.num_ctx' : server.assumed ? "runtime, Ollama's default assumed: the server did not report one" : 'runtime, reported by the server',
     catalogue: 'from the model list',
     trained: 'trained window: the server did not report the one it runs',
   }[resolved.source];
   const beside = [
-    resolved.source !== 'runtime' && server.runtime !== undefined ? `server runtime: ${grouped(server.runtime)}` : '',
+    resolved.source !== 'runtime' && server.runtime !== undefined ? `${facts.asked ? 'asked of Ollama' : 'server runtime'}: ${grouped(server.runtime)}` : '',
     resolved.source !== 'trained' && server.trained !== undefined ? `trained: ${grouped(server.trained)}` : '',
     resolved.source !== 'catalogue' && facts.catalogue !== undefined ? `model list: ${grouped(facts.catalogue)}` : '',
   ].filter(Boolean);

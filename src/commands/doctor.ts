@@ -13,16 +13,19 @@ import { PROVIDER_PROFILES, type ProviderId } from '../config/provider-profiles.
 import { VERSION } from '../version.js';
 import { configCheck, endpointChecks, renderCheck, type CheckLine, type EndpointFacts, type ReasoningFacts } from './doctor-checks.js';
 import { describeHeaders, describeSecret, maskUrl } from './mask.js';
-import { probeCompletion, probeModels, type ProbeDeps } from './probes.js';
+import { probeCompletion, probeModels, type ModelsProbe, type ProbeDeps } from './probes.js';
 import { cloudCredentialChecks } from './doctor-cloud.js';
 import { cloudAuthKind } from '../endpoints/cloud-auth.js';
 import { chooseModel } from '../endpoints/default-model.js';
 import { missingV1, sendsCredentials } from '../openai/failure-hints.js';
 import { ProviderHttpError } from '../openai/errors.js';
 import { tryItLine } from './try-it.js';
-import { ollamaRows } from './doctor-ollama.js';
+import { ollamaChatUrl, ollamaRows } from './doctor-ollama.js';
+import { llamaCppRows } from './doctor-llamacpp.js';
+import { readLlamaCppProps } from '../endpoints/server-identity.js';
 import { createEndpoint } from '../endpoints/endpoint.js';
 import { probeWindow } from './doctor-window.js';
+import { searchLine } from './doctor-search.js';
 import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
 
 /** Default bound of each check, in ms. */
@@ -37,6 +40,7 @@ export type DoctorOptions = CommandRunOptions & { agentCommand?: string | undefi
 /** The provider family of an endpoint, and how it was decided. */
 function providerOf(settings: NamedEndpointSettings): { id: ProviderId; how: string } {
   const explicit = settings.provider;
+  if (explicit && settings.identifiedBy) return { id: explicit, how: `recognised by its answer to ${settings.identifiedBy}` };
   return explicit ? { id: explicit, how: 'set' } : { id: detectProvider(settings.baseUrl), how: 'detected from the base URL' };
 }
 
@@ -74,10 +78,13 @@ function describeEndpoint(settings: NamedEndpointSettings, keyShown: string, mod
     : resolved.bearerKey
       ? ', sent as Authorization: Bearer'
       : ', sent as the api-key header';
+  // Ollama: chat goes to the native /api/chat unless it is switched off or found not served.
+  const native = PROVIDER_PROFILES[provider.id]?.nativeChat ? createEndpoint(settings, { logger: createLogger({ level: 'error', write: () => undefined }), enabled: false }).nativeChat : undefined;
+  const chatUrl = native ? ollamaChatUrl(maskUrl(native.root), native.inUse, maskUrl(resolved.chatUrl)) : maskUrl(resolved.chatUrl);
   const rows: [string, string][] = [
     ['provider', `${label} (${provider.id}, ${provider.how})`],
     ['base URL', settings.baseUrl],
-    ['chat URL', maskUrl(resolved.chatUrl)],
+    ['chat URL', chatUrl],
     ['models URL', resolved.modelsUrl ? maskUrl(resolved.modelsUrl) : 'none (this provider has no model list)'],
     ['model', `${settings.model} (${modelWhy})`],
     ['API key', `${keyShown ? `${keyShown}: ` : ''}${describeSecret(settings.apiKey)}${keyWhere}`],
@@ -88,9 +95,12 @@ function describeEndpoint(settings: NamedEndpointSettings, keyShown: string, mod
   return rows.map(([name, value]) => `    ${name.padEnd(16)}${value}`);
 }
 
-/** Checks one endpoint: models, then (unless unreachable) the completion, usage and reasoning effort. */
-async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<typeof settingNames>, deps: ProbeDeps, configuredWindow: number | undefined): Promise<EndpointFacts & { ollama?: string[] }> {
-  const models = await probeModels(settings, deps);
+/**
+ * Checks one endpoint: models (unless `listed` already says), then (unless unreachable) the
+ * completion, usage and reasoning effort.
+ */
+async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<typeof settingNames>, deps: ProbeDeps, configuredWindow: number | undefined, listed?: ModelsProbe): Promise<EndpointFacts & { ollama?: string[]; llamacpp?: string[] }> {
+  const models = listed ?? (await probeModels(settings, deps));
   const unreachable = models.kind === 'unreachable';
   const request = { model: settings.model, messages: [{ role: 'user' as const, content: 'Reply with the single word OK.' }], maxTokens: 1 };
   const completion = unreachable ? undefined : await probeCompletion(settings, request, deps);
@@ -106,6 +116,8 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
   // A server with a native chat API (Ollama): which API, and the windows, once the probe loaded the model.
   const nativeProfile = PROVIDER_PROFILES[providerOf(settings).id]?.nativeChat;
   const native = nativeProfile && !unreachable ? await createEndpoint(settings, { logger: deps.logger, fetch: deps.fetch, enabled: false }).nativeChat?.describe(settings.model) : undefined;
+  // llama.cpp: the window it runs and whether its template takes tools (/props).
+  const llamacpp = PROVIDER_PROFILES[providerOf(settings).id]?.contextWindowQuery === 'llamacpp-props' && !unreachable ? llamaCppRows(await readLlamaCppProps(settings.baseUrl, { headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers, fetch: deps.fetch })) : undefined;
   let reasoning: ReasoningFacts | undefined;
   if (completion?.ok) {
     const provider = providerOf(settings);
@@ -142,6 +154,7 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
     missingV1: v1,
     window,
     ...(nativeProfile && !unreachable ? { ollama: ollamaRows(native) } : {}),
+    ...(llamacpp ? { llamacpp } : {}),
   };
 }
 
@@ -161,6 +174,13 @@ function namedWhy(settings: NamedEndpointSettings, flags: CliFlags, resolved: Co
   if (settings.source === 'local server') return 'the first chat model the local server found lists';
   if (settings.source === 'config file') return 'from the config file';
   return 'the default for this provider; set OPENAI_MODEL to choose another';
+}
+
+/** Why a stand-in model is shown when the endpoint did not answer its model list (not "lists no model": it was never asked successfully). */
+function standInUnanswered(settings: NamedEndpointSettings): string {
+  const setting = settings.source === 'config file' ? '"models" of the provider in the config file' : 'OPENAI_MODEL';
+  const unset = settings.source === 'config file' ? 'the provider has no "models" in the config file' : 'OPENAI_MODEL is not set';
+  return `${unset} and the endpoint did not answer, so the stand-in ${settings.model} would be sent: start the server, or set ${setting}`;
 }
 
 /**
@@ -186,10 +206,14 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     resolved.endpoints.map(async (named) => {
       const choice = await chooseModel(named, namedWhy(named, options.flags, resolved), { logger: quiet, fetch: options.fetch, modelsTimeoutMs: timeoutMs, enabled: !resolved.configError });
       const settings = { ...named, model: choice.model, modelIsStandIn: false };
-      return { settings, why: choice.why, names: settingNames(settings, options.flags, resolved) };
+      // A stand-in kept: did the endpoint list nothing, or not answer at all? The checks reuse the answer.
+      const models = named.modelIsStandIn && choice.model === named.model && !resolved.configError ? await probeModels(settings, { logger: quiet, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env } }) : undefined;
+      const why = models?.kind === 'unreachable' || models?.kind === 'timeout' ? standInUnanswered(named) : choice.why;
+      return { settings, why, models, names: settingNames(settings, options.flags, resolved) };
     }),
   );
   if (!resolved.model && all[0]) print(`  default model     ${all[0].settings.model}`);
+  print(await searchLine(resolved.config.ripgrep, options.env['PATH']));
   for (const { settings, names, why } of all) print(`  endpoint "${settings.id}" (${settings.source})`, ...describeEndpoint(settings, names.keyShown, why));
   print('', 'Checks');
 
@@ -211,7 +235,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     print(renderCheck(none), '', 'Result: the agent would not work; fix the ✗ lines above.');
     return 1;
   }
-  for (const { settings, names } of all) {
+  for (const { settings, names, models } of all) {
     if (all.length > 1) print(`  endpoint "${settings.id}"`);
     const notes: string[] = [];
     const logger = createLogger({
@@ -227,12 +251,14 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       works = false;
       continue;
     }
-    const facts = await checkEndpoint(settings, names, { logger, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env } }, resolved.config.contextWindow);
+    const facts = await checkEndpoint(settings, names, { logger, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env } }, resolved.config.contextWindow, models);
     const result = endpointChecks(facts);
     for (const check of result.lines) print(renderCheck(check, all.length > 1 ? '    ' : '  '));
     warned ||= result.lines.some((check) => check.status === 'warn');
-    for (const note of notes) print(`    note: ${note}`);
+    // Each check builds its own endpoint, so a once-per-endpoint note can come once per check: say it once.
+    for (const note of new Set(notes)) print(`    note: ${note}`);
     if (facts.ollama) print(...facts.ollama);
+    if (facts.llamacpp) print(...facts.llamacpp);
     works &&= result.works;
   }
   const tryIt = tryItLine(options.env, options.flags, options.agentCommand ?? 'openai-acp');

@@ -1,9 +1,12 @@
 /**
  * The closing "Try it" line of `doctor`: the command that chats through acpx with the settings
- * doctor was run with, so what just passed can be tried as is. Secrets are never repeated: the
- * key, `OPENAI_HEADERS` and `OPENAI_EXTRA_BODY` are named, not shown, and a value carrying
- * credentials (a URL with a user, or any query value but `api-version`) is left out with a note.
+ * doctor was run with, so what just passed can be tried as is, on the Node that ran doctor: an
+ * acpx version pinned to one that runs there, and the agent by a command the shell finds.
+ * Secrets are never repeated: the key, `OPENAI_HEADERS` and `OPENAI_EXTRA_BODY` are named, not
+ * shown, and a value carrying credentials (a URL with a user, or any query value but
+ * `api-version`) is left out with a note.
  */
+import { delimiter, join } from 'node:path';
 import type { CliFlags } from '../config/config.js';
 import { PUBLIC_QUERY } from '../redact.js';
 
@@ -39,14 +42,51 @@ function carriesSecret(name: string, value: string): boolean {
 }
 
 /**
- * `Try it: OPENAI_BASE_URL=… OPENAI_MODEL=… npx acpx --agent "<agent>" exec "hello"`, plus a
+ * acpx releases the line pins, newest first, with the oldest Node each runs on (their `engines`
+ * in the npm registry: acpx 0.19.1 `>=22.13.0`; 0.1.16 to 0.5.x `>=22.12.0`; 0.1.15 `>=18`, the
+ * last for Node 20). Both take `--agent <command> exec <prompt>`.
+ */
+export const ACPX_RELEASES: readonly { version: string; node: readonly [number, number] }[] = [
+  { version: '0.19.1', node: [22, 13] },
+  { version: '0.1.15', node: [18, 0] },
+];
+
+/** `acpx@<version>` for the newest pinned release that runs on Node `nodeVersion` (e.g. `20.20.0`); the oldest when none claims to. */
+export function acpxSpec(nodeVersion: string): string {
+  const [major = 0, minor = 0] = nodeVersion.replace(/^v/, '').split('.').map(Number);
+  const fits = ACPX_RELEASES.find(({ node }) => major > node[0] || (major === node[0] && minor >= node[1]));
+  return `acpx@${(fits ?? ACPX_RELEASES[ACPX_RELEASES.length - 1]!).version}`;
+}
+
+/**
+ * How the shell should start this agent: `openai-acp` when the first `openai-acp` on `PATH` is
+ * this very script (an install on the PATH), else `node <absolute path of the script>` (a clone,
+ * an npx run, or another version first on the PATH). Directories only npm's runners put on the
+ * PATH (`node_modules/.bin`, npx's cache) are skipped: the user's shell does not have them.
+ *
+ * @param script - the running script, `process.argv[1]` (may be the bin symlink)
+ * @param realpath - the resolved path of a file, or `undefined` when there is none
+ */
+export function agentCommandFor(script: string, pathEnv: string | undefined, realpath: (path: string) => string | undefined): string {
+  const self = realpath(script) ?? script;
+  for (const dir of (pathEnv ?? '').split(delimiter)) {
+    if (!dir || /[\\/]node_modules[\\/]\.bin[\\/]?$/.test(dir)) continue;
+    const found = realpath(join(dir, 'openai-acp'));
+    if (found !== undefined) return found === self ? 'openai-acp' : `node ${shellQuote(self)}`;
+  }
+  return `node ${shellQuote(self)}`;
+}
+
+/**
+ * `Try it: OPENAI_BASE_URL=… OPENAI_MODEL=… npx --yes acpx@<pinned> --agent "<agent>" exec hello`, plus a
  * note naming the secret settings that must be set too (never their values).
  *
  * @param env - the environment doctor ran with (`.env` values are not repeated: the agent reads
  *   the same `.env` when started in the same directory).
- * @param agent - the command acpx starts, e.g. `node dist/cli.js` or `openai-acp`.
+ * @param agent - the command acpx starts ({@link agentCommandFor}), e.g. `node /abs/dist/cli.js` or `openai-acp`.
+ * @param nodeVersion - the Node that will run acpx ({@link acpxSpec}). @defaultValue this process's
  */
-export function tryItLine(env: Record<string, string | undefined>, flags: CliFlags, agent: string): string {
+export function tryItLine(env: Record<string, string | undefined>, flags: CliFlags, agent: string, nodeVersion: string = process.versions.node): string {
   const fromFlags: Record<string, string | undefined> = { OPENAI_BASE_URL: flags.baseUrl, OPENAI_MODEL: flags.model, OPENAI_SYSTEM_PROMPT: flags.systemPrompt };
   const parts: string[] = [];
   const withheld: string[] = [];
@@ -57,7 +97,7 @@ export function tryItLine(env: Record<string, string | undefined>, flags: CliFla
     else parts.push(`${name}=${shellQuote(value)}`);
   }
   for (const name of SECRET) if (env[name]?.trim()) withheld.push(name);
-  const command = [...parts, 'npx', 'acpx', '--agent', shellQuote(agent), 'exec', shellQuote('hello')].join(' ');
+  const command = [...parts, 'npx', '--yes', acpxSpec(nodeVersion), '--agent', shellQuote(agent), 'exec', shellQuote('hello')].join(' ');
   const note = withheld.length > 0 ? ` (with ${withheld.join(', ')} set as now; not repeated here)` : '';
   return `Try it: ${command}${note}`;
 }

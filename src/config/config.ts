@@ -78,6 +78,10 @@ export interface Config {
   mcpToolTimeoutMs: number;
   /** Limit of one `fetch_url` call, redirects and body included, in ms (`OPENAI_ACP_FETCH_TIMEOUT_MS`); default 30000. */
   fetchTimeoutMs: number;
+  /** `OPENAI_ACP_RIPGREP`: the ripgrep `search_files` runs (a path or a name on the PATH), `off` for the JavaScript search; `undefined` (or `auto`) looks for `rg` on the PATH. */
+  ripgrep: string | undefined;
+  /** Time one `search_files` call may take, in ms (`OPENAI_ACP_SEARCH_TIMEOUT_MS`); default 10000. Then it answers with what it found so far. */
+  searchTimeoutMs: number;
   /** Whether `OPENAI_MODEL` (or `--model`) is set. */
   modelConfigured: boolean;
   /**
@@ -124,6 +128,7 @@ export const CONFIG_DEFAULTS = {
   mcpStartupMs: 10_000,
   mcpToolTimeoutMs: 60_000,
   fetchTimeoutMs: 30_000,
+  searchTimeoutMs: 10_000,
   ollamaNumCtx: 32_768,
 } as const satisfies Partial<Config>;
 
@@ -194,6 +199,8 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
   );
   const provider = check('OPENAI_PROVIDER', `one of ${PROVIDER_IDS.join(', ')}`, (raw) => parseProviderId(raw) ?? invalid(`${quote(raw)} is not a known provider`));
   const [stateDir] = read('OPENAI_ACP_STATE_DIR');
+  const [ripgrep] = read('OPENAI_ACP_RIPGREP');
+  const searchTimeoutMs = check('OPENAI_ACP_SEARCH_TIMEOUT_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
   const tools = check('OPENAI_ACP_TOOLS', 'on or off', (raw) => (/^(on|true|1|yes)$/i.test(raw) ? true : /^(off|false|0|no)$/i.test(raw) ? false : invalid(`${quote(raw)} is neither on nor off`)));
   const maxSteps = check('OPENAI_ACP_MAX_STEPS', 'a whole number of model requests, 1 or more', integer(1, 10_000));
   const mcpStartupMs = check('OPENAI_ACP_MCP_STARTUP_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
@@ -233,6 +240,8 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
     mcpStartupMs: mcpStartupMs ?? CONFIG_DEFAULTS.mcpStartupMs,
     mcpToolTimeoutMs: mcpToolTimeoutMs ?? CONFIG_DEFAULTS.mcpToolTimeoutMs,
     fetchTimeoutMs: fetchTimeoutMs ?? CONFIG_DEFAULTS.fetchTimeoutMs,
+    ripgrep,
+    searchTimeoutMs: searchTimeoutMs ?? CONFIG_DEFAULTS.searchTimeoutMs,
     inContainer: inContainer === 'auto' ? undefined : inContainer,
     endpointConfigured: read('OPENAI_BASE_URL', flags.baseUrl)[0] !== undefined || read('OPENAI_API_KEY')[0] !== undefined,
     modelConfigured: model !== undefined,

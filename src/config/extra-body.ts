@@ -8,7 +8,7 @@
  *   (https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html, extra parameters);
  * - any server: `{"seed": 42}`.
  *
- * Merged into each request by {@link mergeExtraBody}. Precedence, documented in the README: the
+ * Merged into each request by {@link mergeExtraBody}. Precedence, documented in docs/providers.md: the
  * agent's own `model`, `messages`, `stream` and `tools` always win; for every other field the
  * extra value wins over the agent's (so `{"temperature": 0.2}` or `{"stream_options": {...}}`
  * replace what the agent would send); nested objects are merged key by key, extra keys winning

@@ -61,20 +61,47 @@ export function normalizeBaseUrl(baseUrl: string): string {
  * @returns `generic` when nothing matches or the URL does not parse.
  */
 export function detectProvider(baseUrl: string): ProviderId {
+  return providerDetection(baseUrl).id;
+}
+
+/**
+ * {@link detectProvider} with how it decided: `host` or `path` (certain), `port` (only a hint:
+ * another server may listen there), `none` (`generic`: nothing matched or the URL does not parse).
+ */
+export function providerDetection(baseUrl: string): { id: ProviderId; by: 'host' | 'path' | 'port' | 'none' } {
   let url: URL;
   try {
     url = new URL(baseUrl.trim());
   } catch {
-    return 'generic';
+    return { id: 'generic', by: 'none' };
   }
   const host = url.hostname.toLowerCase();
   const profiles = Object.values(PROVIDER_PROFILES);
   const byHost = profiles.find((profile) => profile.detect.hosts?.some((pattern) => pattern.test(host)));
-  if (byHost) return byHost.id;
+  if (byHost) return { id: byHost.id, by: 'host' };
   const byPath = profiles.find((profile) => profile.detect.paths?.some((pattern) => pattern.test(url.pathname)));
-  if (byPath) return byPath.id;
+  if (byPath) return { id: byPath.id, by: 'path' };
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  return profiles.find((profile) => profile.detect.port === port)?.id ?? 'generic';
+  const byPort = profiles.find((profile) => profile.detect.port === port);
+  return byPort ? { id: byPort.id, by: 'port' } : { id: 'generic', by: 'none' };
+}
+
+/**
+ * Whether a base URL may be a self-hosted server worth asking who it is (`endpoints/server-identity.ts`):
+ * its provider was not recognised by host name or path, and it is not a public HTTPS API on the
+ * default port (an `https://` URL without a port on a dotted host name that is not an IP address).
+ */
+export function mayBeSelfHosted(baseUrl: string): boolean {
+  const detection = providerDetection(baseUrl);
+  if (detection.by === 'host' || detection.by === 'path') return false;
+  try {
+    const url = new URL(baseUrl.trim());
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+    const ip = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i.test(url.hostname);
+    return !(url.protocol === 'https:' && !url.port && url.hostname.includes('.') && !ip);
+  } catch {
+    return false;
+  }
 }
 
 /** The value of the first rule whose pattern matches `model`, else `fallback`. */

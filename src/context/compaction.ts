@@ -9,7 +9,8 @@
  */
 import type { ChatMessage } from '../openai/openai-types.js';
 import { cutText, plainNote } from './context-cut.js';
-import { calibrationFactor, estimateMessageTokens, grouped, promptBudget, REPLY_PRIMING_TOKENS, type Calibration } from './token-estimate.js';
+import { mayBeTextToolCall } from './text-tool-calls.js';
+import { calibrationFactor, estimateMessageTokens, estimateTextTokens, grouped, promptBudget, REPLY_PRIMING_TOKENS, type Calibration } from './token-estimate.js';
 
 /** The instruction that asks for a summary (`/compact`, and compaction inside a turn). */
 export const COMPACT_INSTRUCTION =
@@ -89,6 +90,37 @@ export function stepsDigest(summary: string | undefined, turns: ReadonlyArray<Re
     .join('\n\n');
 }
 
+/** What the model answered to a summary request: its text, and how many structured tool calls it made. */
+export interface SummaryAnswer {
+  text: string;
+  toolCalls: number;
+}
+
+/** Why a summary answer is not taken: it says nothing, it is a tool call (small models answer so), or it is over its room. */
+export type SummaryRefusal = 'empty' | 'a tool call' | 'too long';
+
+/**
+ * Whether `text` is a tool call written as text rather than prose: it opens, whitespace aside,
+ * with a form `text-tool-calls.ts` reads as a call (`<tool_call>`, `<function=…>`, a JSON object
+ * whose first key a call has, or such in a code fence), whatever the tool's name.
+ */
+export function looksLikeToolCall(text: string): boolean {
+  return text.trim() !== '' && mayBeTextToolCall(text);
+}
+
+/**
+ * Why the model's summary cannot replace the earlier work, or `undefined` when it can: an
+ * answer that is empty, a tool call (structured, or written as text), or longer than `room`
+ * tokens (the summary's share of the window) is refused, and the caller lists the calls made
+ * instead ({@link stepsDigest}). Pure.
+ */
+export function refuseSummary(answer: SummaryAnswer, room: number): SummaryRefusal | undefined {
+  const text = answer.text.trim();
+  if (answer.toolCalls > 0 || looksLikeToolCall(text)) return 'a tool call';
+  if (!text) return 'empty';
+  return estimateTextTokens(text) > room ? 'too long' : undefined;
+}
+
 /** What a compaction replaced, for the one line the user sees. */
 export interface CompactionReport {
   turns: number;
@@ -96,12 +128,15 @@ export interface CompactionReport {
   contextWindow: number;
   /** True when the model wrote the summary; false for {@link stepsDigest}. */
   byModel: boolean;
+  /** Why the model's answer was not taken, when it answered but was refused. */
+  refused?: SummaryRefusal | undefined;
 }
 
 /** The line the user sees: `Context compacted: 2 earlier turns and 9 steps summarised to fit the model's context window (8,000 tokens).` */
-export function compactionNotice({ turns, steps, contextWindow, byModel }: CompactionReport): string {
+export function compactionNotice({ turns, steps, contextWindow, byModel, refused }: CompactionReport): string {
   const what = [turns > 0 ? `${grouped(turns)} earlier ${turns === 1 ? 'turn' : 'turns'}` : '', steps > 0 ? `${grouped(steps)} ${steps === 1 ? 'step' : 'steps'} of this turn` : ''].filter(Boolean).join(' and ') || 'the earlier summary';
-  return `Context compacted: ${what} ${byModel ? 'summarised' : 'replaced by a list of the calls made'} to fit the model's context window (${grouped(contextWindow)} tokens).`;
+  const why = refused ? ` (the model's summary was ${refused === 'empty' ? 'empty' : refused === 'too long' ? 'too long' : 'a tool call'})` : '';
+  return `Context compacted: ${what} ${byModel ? 'summarised' : 'replaced by a list of the calls made'} to fit the model's context window (${grouped(contextWindow)} tokens)${why}.`;
 }
 
 /**

@@ -8,9 +8,9 @@
  * the notices and the requests.
  */
 import type { ChatMessage } from '../openai/openai-types.js';
-import { compactionMessages, compactionNotice, stepsDigest, trimmingNotice } from './compaction.js';
-import { fitContext, type ContextFit, type CutNotes } from './context-fit.js';
-import { answerRoom, calibrationFactor, grouped, positive, type Calibration } from './token-estimate.js';
+import { compactionMessages, compactionNotice, refuseSummary, stepsDigest, trimmingNotice, type SummaryAnswer } from './compaction.js';
+import { fitContext, SUMMARY_SHARE, type ContextFit, type ContextFitInput, type CutNotes } from './context-fit.js';
+import { answerRoom, calibrationFactor, grouped, positive, promptBudget, type Calibration } from './token-estimate.js';
 
 /** Retries after answers saying the prompt was over the window, per turn. */
 export const OVERFLOW_RETRIES = 3;
@@ -53,8 +53,12 @@ export interface ContextState {
 /** The next request's messages and what to tell the user first, or why the turn must end. */
 export type Prepared = { messages: ChatMessage[]; notices: string[]; rawEstimatedTokens: number } | { stop: string };
 
-/** Asks the model for a summary of `messages` (no tools); `undefined` when it failed. */
-export type Summarize = (messages: ChatMessage[]) => Promise<string | undefined>;
+/**
+ * Asks the model for a summary of `messages` (no tools): its answer (a string is an answer
+ * without tool calls); `undefined` when the request failed. The answer is checked
+ * (`refuseSummary`) before it replaces anything.
+ */
+export type Summarize = (messages: ChatMessage[]) => Promise<SummaryAnswer | string | undefined>;
 
 /** Window-fitting state of one turn. */
 export class ContextKeeper {
@@ -95,12 +99,19 @@ export class ContextKeeper {
   async prepare(tools: readonly unknown[] | undefined, summarize: Summarize): Promise<Prepared> {
     let fit = this.fit(tools);
     const notices: string[] = [];
-    if (fit.minimumWindow !== undefined) return { stop: tooSmall(this.window!, fit.minimumWindow, this.sources.windowFix) };
+    if (fit.minimumWindow !== undefined) return { stop: tooSmall(this.window!, fit.minimumWindow, this.sources.windowFix, this.fit(tools, { task: { role: 'user', content: '' } }).minimumWindow !== undefined ? 'system' : 'task') };
+    // Not even the current step fits without any earlier work: no summary could help, so none is asked for.
+    if (!fit.fits && !this.fit(tools, { summary: undefined, turns: [], steps: this.steps.slice(-1) }).fits) return { stop: tooSmall(this.window!, this.smallestWindow(tools), this.sources.windowFix, 'result') };
     if (fit.compact && this.window !== undefined) {
       const steps = this.steps.slice(this.summarized, -1);
       const source = { system: this.sources.system, summary: this.summary, turns: this.turns, task: this.sources.task, steps, contextWindow: this.window, maxTokens: this.sources.maxTokens, calibration: this.calibration };
-      const written = (await summarize(compactionMessages(source)))?.trim();
-      notices.push(compactionNotice({ turns: this.turns.length, steps: steps.length, contextWindow: this.window, byModel: Boolean(written) }));
+      const answer = await summarize(compactionMessages(source));
+      const reply = typeof answer === 'string' ? { text: answer, toolCalls: 0 } : answer;
+      // The room the summary must fit: its share of the budget (`context-fit.ts` cuts it there).
+      const room = Math.floor((promptBudget(this.window, this.sources.maxTokens) / calibrationFactor(this.calibration)) * SUMMARY_SHARE);
+      const refused = reply ? refuseSummary(reply, room) : undefined;
+      const written = reply && !refused ? reply.text.trim() : undefined;
+      notices.push(compactionNotice({ turns: this.turns.length, steps: steps.length, contextWindow: this.window, byModel: Boolean(written), refused }));
       this.summary = written || stepsDigest(this.summary, this.turns, steps);
       this.turns = [];
       this.summarized = Math.max(0, this.steps.length - 1);
@@ -108,7 +119,7 @@ export class ContextKeeper {
       this.compacted = true;
       fit = this.fit(tools);
     }
-    if (!fit.fits) return { stop: tooSmall(this.window!, undefined, this.sources.windowFix) };
+    if (!fit.fits) return { stop: tooSmall(this.window!, this.smallestWindow(tools), this.sources.windowFix, 'result') };
     if (this.window !== undefined && (fit.droppedTurns > 0 || fit.droppedSteps > 0)) notices.push(trimmingNotice(fit.droppedTurns, this.window, fit.droppedSteps));
     this.stubbed = fit.stubbed;
     this.lastRaw = fit.rawEstimatedTokens;
@@ -145,7 +156,7 @@ export class ContextKeeper {
     return this.compacted && this.summary !== undefined ? { summary: this.summary, summarizedSteps: this.summarized, stubbed: this.stubbed } : { stubbed: this.stubbed };
   }
 
-  private fit(tools: readonly unknown[] | undefined): ContextFit {
+  private fit(tools: readonly unknown[] | undefined, change: Partial<ContextFitInput> = {}): ContextFit {
     return fitContext({
       system: this.sources.system,
       summary: this.summary,
@@ -158,7 +169,29 @@ export class ContextKeeper {
       calibration: this.calibration,
       stubbed: this.stubbed,
       cutNotes: this.sources.cutNotes,
+      ...change,
     });
+  }
+
+  /**
+   * The smallest window (tokens, rounded up to 256) in which the current step fits with the
+   * system prompt, the tools and the task once the earlier work is summarised away: doubling,
+   * then bisection over {@link fitContext}.
+   */
+  private smallestWindow(tools: readonly unknown[] | undefined): number {
+    const holds = (window: number) => this.fit(tools, { summary: undefined, turns: [], steps: this.steps.slice(-1), contextWindow: window }).fits;
+    let high = Math.max(256, this.window ?? 256);
+    while (!holds(high)) {
+      if (high > 1e9) return high;
+      high *= 2;
+    }
+    let low = Math.floor(high / 2);
+    while (high - low > 1) {
+      const mid = Math.floor((low + high) / 2);
+      if (holds(mid)) high = mid;
+      else low = mid;
+    }
+    return Math.ceil(high / 256) * 256;
   }
 }
 
@@ -171,8 +204,20 @@ function fixWords(windowFix: string | undefined): string {
   return windowFix ? `Fix: ${windowFix}.` : FIX;
 }
 
-/** The message that ends a turn whose fixed part does not fit the window. */
-export function tooSmall(window: number, minimum: number | undefined, windowFix?: string): string {
+/** What did not fit in the window: the system prompt and the tools, the task, or the current tool call and its result. */
+export type TooSmallPart = 'system' | 'task' | 'result';
+
+const PART_WORDS: Record<TooSmallPart, string> = {
+  system: 'the system prompt and the tool definitions with the room for the answer',
+  task: 'this request with the system prompt, the tool definitions and the room for the answer',
+  result: 'the latest tool call and its result with the system prompt, the tool definitions, this request and the room for the answer',
+};
+
+/**
+ * The message that ends a turn when the window cannot hold what it must: it names what did not
+ * fit (`part`) and the smallest window that works (`minimum`, tokens), then the fix.
+ */
+export function tooSmall(window: number, minimum: number | undefined, windowFix?: string, part: TooSmallPart = 'system'): string {
   const need = minimum !== undefined ? `: it needs at least ${grouped(minimum)} tokens` : '';
-  return `The model's context window (${grouped(window)} tokens) is too small for the system prompt, the tool definitions, the room for the answer and this request${need}. ${fixWords(windowFix)}`;
+  return `The model's context window (${grouped(window)} tokens) is too small for ${PART_WORDS[part]}${need}. ${fixWords(windowFix)}`;
 }

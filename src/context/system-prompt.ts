@@ -2,6 +2,10 @@
  * The agent's default system prompt: who it is, where it works, and how to use its tools, short
  * enough for small local models, followed by the project's instruction files (`AGENTS.md`…, read
  * by `instructions.ts`). `OPENAI_SYSTEM_PROMPT` replaces all of it.
+ *
+ * It says nothing that changes within a session (the session mode is told in the conversation
+ * when it changes: `loop/session-modes.ts` `modeNote`), so every request of a session starts with
+ * the same bytes and a server's prefix cache (llama.cpp, Ollama, vLLM, OpenAI) keeps its work.
  */
 
 /** What the prompt says about the session. */
@@ -12,10 +16,8 @@ export interface SystemPromptFacts {
   platform: string;
   /** Today's date, `YYYY-MM-DD`. */
   date: string;
-  /** The tools offered (names); empty when tools are off or the mode allows none. */
+  /** The tools offered (names, the same in every mode); empty when tools are off. */
   tools: readonly string[];
-  /** The session mode's name, e.g. `ask`. */
-  mode: string;
   /** The instruction files' part (`renderInstructions`), when there are any. */
   instructions?: string | undefined;
 }
@@ -30,12 +32,8 @@ export function defaultSystemPrompt(facts: SystemPromptFacts): string {
     lines.push(
       `Tools: ${facts.tools.join(', ')}. Use them to look before you answer: read files instead of guessing, search to find code, and run commands to check your work.`,
       'Paths may be relative to the working directory. Edit with edit_file (exact old_string, enough context to be unique) rather than rewriting whole files. Keep commands non-interactive.',
-      facts.mode === 'read-only'
-        ? 'This session is read-only: you cannot edit files or run commands; say what you would change.'
-        : facts.mode === 'plan'
-          ? 'Plan mode: no edits or commands yet. Explore, then write your plan with update_plan; the user is asked to approve it.'
-          : 'Edits and commands may need the user\'s approval; if one is declined, do not retry it, continue or ask.',
-      ...(facts.tools.includes('update_plan') && facts.mode !== 'plan' ? ['For work of several steps, keep a to-do list with update_plan.'] : []),
+      'Edits and commands may need the user\'s approval, or the session mode may forbid them; if one is declined or refused, do not retry it, continue or ask.',
+      ...(facts.tools.includes('update_plan') ? ['For work of several steps, keep a to-do list with update_plan.'] : []),
       'When you are done, answer briefly with what you did and what the user should know.',
     );
   } else {

@@ -41,8 +41,13 @@ export const CALIBRATION_MIN = 0.5;
 export const CALIBRATION_MAX = 3;
 /** Estimates below this many tokens are not used for calibration (fixed template overhead dominates them). */
 export const MIN_CALIBRATION_TOKENS = 256;
-/** Default room left for the answer when `maxTokens` is unknown: min(this, 25 % of the window). */
+/**
+ * Least room left for the answer when `maxTokens` is unknown, in tokens (never more than 25 % of
+ * the window; see {@link answerRoom}).
+ */
 export const DEFAULT_RESERVE_TOKENS = 4096;
+/** Share of a large window kept for the answer when `maxTokens` is unknown: 1/8 (see {@link answerRoom}). */
+export const RESERVE_SHARE = 1 / 8;
 
 /** Estimated tokens of plain text (see the module comment). */
 export function estimateTextTokens(text: string): number {
@@ -152,12 +157,19 @@ export const MARGIN_SHARE = 0.03;
 
 /**
  * Tokens left for the answer: `reserveTokens` when given, else `maxTokens` when set, else
- * min({@link DEFAULT_RESERVE_TOKENS}, 25 % of the window).
+ * min(25 % of the window, max({@link DEFAULT_RESERVE_TOKENS}, 1/8 of the window)): 1,024 of a
+ * 4,096-token window, 4,096 up to a 32,768-token window, then an eighth (16,384 of 131,072;
+ * 25,000 of 200,000; 50,000 of 400,000). The room is also the answer's cap (`max_tokens`, see
+ * `loop/agent-loop.ts`), and a reasoning model's reasoning counts against it: OpenAI advises
+ * reserving at least 25,000 tokens for reasoning and output
+ * (https://platform.openai.com/docs/guides/reasoning#allocating-space-for-reasoning), which the
+ * eighth gives the 200,000-token windows of its reasoning models, while a small local window
+ * keeps most of its room for the prompt.
  */
 export function answerRoom(window: number, maxTokens?: number, reserveTokens?: number): number {
   if (reserveTokens !== undefined && Number.isFinite(reserveTokens)) return Math.max(0, reserveTokens);
   if (positive(maxTokens)) return maxTokens;
-  return Math.min(DEFAULT_RESERVE_TOKENS, Math.floor(window / 4));
+  return Math.min(Math.floor(window / 4), Math.max(DEFAULT_RESERVE_TOKENS, Math.floor(window * RESERVE_SHARE)));
 }
 
 /**

@@ -30,6 +30,11 @@ export type EndpointSettings = Pick<
   /** Provider family (`OPENAI_PROVIDER`, a config file's `provider`); `undefined` detects it from `baseUrl`. */
   provider?: ProviderId | undefined;
   /**
+   * Set when `provider` was not configured but recognised from the server's own answers
+   * (`server-identity.ts`): the answer that showed it, e.g. `GET /props`. @defaultValue unset
+   */
+  identifiedBy?: string | undefined;
+  /**
    * True when `model` is only a stand-in because nothing named a model for this endpoint (a
    * config-file provider without `models`, an endpoint a client set): its picker then offers
    * only what the endpoint lists, and its default model is the first chat model listed.
@@ -105,6 +110,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
       : undefined;
   const client = new ChatCompletionsClient({
     url: resolved.chatUrl,
+    baseUrl: settings.baseUrl,
     apiKey: resolved.bearerKey,
     headers: resolved.headers,
     profile: resolved.profile,

@@ -8,7 +8,8 @@
  * - OpenRouter `data[].name` and `data[].context_length` (https://openrouter.ai/docs/api-reference/list-available-models).
  * - vLLM `data[].max_model_len`.
  * - LM Studio `data[].loaded_context_length` / `max_context_length` (its `/api/v0/models`).
- * - llama.cpp server `data[].meta.n_ctx_train` (and its extra top-level `models` array).
+ * - llama.cpp server `data[].meta.n_ctx` (the window it runs, in builds since late 2025), else
+ *   `meta.n_ctx_train` (the trained window, an upper bound); and its extra top-level `models` array.
  * - Ollama's native `{models: [{name, model}]}` and a bare array of objects or id strings.
  */
 import { defaultFetch, type FetchLike } from '../openai/http.js';
@@ -77,6 +78,7 @@ function toModel(entry: unknown): ModelInfo | undefined {
     positiveInt(entry['loaded_context_length']) ??
     positiveInt(entry['max_context_length']) ??
     positiveInt(entry['context_window']) ??
+    positiveInt(meta['n_ctx']) ??
     positiveInt(meta['n_ctx_train']);
   if (contextWindow) model.contextWindow = contextWindow;
   return model;
@@ -172,6 +174,8 @@ export interface ModelCatalogOptions extends FetchModelsOptions {
 export class ModelCatalog {
   private pending: Promise<ModelInfo[]> | undefined;
   private emptyAt: number | undefined;
+  /** Whether the endpoint's last answer listed models (`undefined` before the first {@link list}). */
+  answered: boolean | undefined;
 
   constructor(private readonly options: ModelCatalogOptions) {}
 
@@ -193,6 +197,7 @@ export class ModelCatalog {
       this.emptyAt = undefined;
       this.pending = fetchModels(this.options).then((fetched) => {
         if (fetched.length === 0) this.emptyAt = Date.now();
+        this.answered = fetched.length > 0;
         return this.withFallbacks(fetched);
       });
     }

@@ -12,7 +12,8 @@ import type { NamedEndpointSettings } from './endpoint-registry.js';
 import { noLocalServerHelp, type LocalDiscovery } from './local-discovery.js';
 import { probeNearbyServers } from './container.js';
 import { takesListedModel } from './default-model.js';
-import { detectProvider } from '../config/providers.js';
+import { detectProvider, mayBeSelfHosted } from '../config/providers.js';
+import { identifyServer, type ServerIdentity } from './server-identity.js';
 import type { Logger } from '../log.js';
 
 /** The configuration without the (asynchronous) local server search. */
@@ -195,8 +196,9 @@ export async function chooseEndpoints(
   resolved: StaticRuntimeConfig,
   logger: Logger,
   discover: (logger: Logger) => Promise<LocalDiscovery & { container?: boolean }> = (log) => probeNearbyServers({ logger: log, container: resolved.config.inContainer }),
+  identify: (settings: NamedEndpointSettings) => Promise<ServerIdentity> = (settings) => identifyServer(settings.baseUrl, { headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers }),
 ): Promise<EndpointChoice> {
-  if (!resolved.needsDiscovery) return { endpoints: resolved.endpoints, model: resolved.model };
+  if (!resolved.needsDiscovery) return { endpoints: await identifyEndpoints(resolved.endpoints, logger, identify), model: resolved.model };
   const { config } = resolved;
   const found = await discover(logger);
   const server = found.server;
@@ -228,4 +230,28 @@ export async function chooseEndpoints(
     ],
     model,
   };
+}
+
+/**
+ * The endpoints with the provider of each one whose provider was neither configured nor
+ * recognised by host name (`mayBeSelfHosted`) set from the server's own answers
+ * (`server-identity.ts`: llama.cpp on any port is llama.cpp); an endpoint whose server says
+ * nothing keeps its port's guess. The looks run at once, each bounded (2 s), once per process.
+ * Never rejects; logs each recognised server at `info`.
+ */
+export async function identifyEndpoints(
+  endpoints: NamedEndpointSettings[],
+  logger: Logger,
+  identify: (settings: NamedEndpointSettings) => Promise<ServerIdentity>,
+): Promise<NamedEndpointSettings[]> {
+  return Promise.all(
+    endpoints.map(async (settings) => {
+      if (settings.provider || !mayBeSelfHosted(settings.baseUrl)) return settings;
+      const found = await identify(settings).catch((): ServerIdentity => ({}));
+      if (!found.provider) return settings;
+      const guessed = detectProvider(settings.baseUrl);
+      logger.info('recognised the server by its answers', { endpoint: settings.id, baseUrl: settings.baseUrl, provider: found.provider, by: found.evidence, ...(guessed !== found.provider ? { portGuess: guessed } : {}) });
+      return { ...settings, provider: found.provider, identifiedBy: found.evidence };
+    }),
+  );
 }

@@ -44,6 +44,11 @@ export interface ServerWindow {
   trained?: number;
   /** True when `runtime` was assumed ({@link OLLAMA_DEFAULT_CONTEXT}), not reported. */
   assumed?: boolean;
+  /**
+   * Whether the server's chat template for the model takes tools: `false` when the server says
+   * it does not (llama.cpp `/props` `chat_template_caps.supports_tools`); absent when it does not say.
+   */
+  supportsTools?: boolean;
 }
 
 const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
@@ -75,6 +80,16 @@ export function parseLlamaCppProps(body: unknown): number | undefined {
   if (!isRecord(body)) return undefined;
   const settings = isRecord(body['default_generation_settings']) ? body['default_generation_settings'] : {};
   return positiveInt(settings['n_ctx']) ?? positiveInt(body['n_ctx']);
+}
+
+/**
+ * `chat_template_caps.supports_tools` of a llama.cpp `/props` answer: false for a template that
+ * cannot take tools (Gemma 3's own: llama-server then drops the request's `tools` and the model
+ * writes calls as text); `undefined` when absent or not a boolean.
+ */
+export function parseLlamaCppToolSupport(body: unknown): boolean | undefined {
+  const caps = isRecord(body) && isRecord(body['chat_template_caps']) ? body['chat_template_caps'] : {};
+  return typeof caps['supports_tools'] === 'boolean' ? caps['supports_tools'] : undefined;
 }
 
 /** The runtime and trained windows of `model` in an LM Studio `/api/v0/models` answer. */
@@ -159,8 +174,10 @@ async function look(model: string, options: ServerContextOptions): Promise<Serve
     case 'lmstudio-models':
       return parseLmStudioModels(await askJson(options, `${root}/api/v0/models`, undefined, short), model);
     case 'llamacpp-props': {
-      const runtime = parseLlamaCppProps(await askJson(options, `${root}/props`, undefined, short));
-      return runtime ? { runtime } : {};
+      const props = await askJson(options, `${root}/props`, undefined, short);
+      const runtime = parseLlamaCppProps(props);
+      const supportsTools = parseLlamaCppToolSupport(props);
+      return { ...(runtime ? { runtime } : {}), ...(supportsTools !== undefined ? { supportsTools } : {}) };
     }
     default:
       return {};

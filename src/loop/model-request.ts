@@ -10,12 +10,16 @@ import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.j
 import { ProviderError, ProviderHttpError, ProviderReportedError } from '../openai/errors.js';
 import type { Logger } from '../log.js';
 import type { ChatErrorObject } from '../openai/openai-types.js';
-import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate } from './to-acp.js';
+import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate, type MessageIds } from './to-acp.js';
+import { newMessageId, type Notify } from './notify.js';
+import type { CostMeter } from './cost-meter.js';
+import { LITELLM_COST_HEADER, reportedCost } from '../openai/reported-cost.js';
 import { TurnAccumulator, type ToolCallResult, type TurnEvent } from '../openai/turn-accumulator.js';
 import { describeContextOverflow, errorMeta, type ErrorMeta } from '../openai/user-errors.js';
 import { recognizeOverflow } from '../openai/context-overflow.js';
 import { learnedWindows, type LearnedWindows } from '../endpoints/learned-windows.js';
 import { describeFailure } from '../openai/failure-hints.js';
+import { isToolTemplateError } from '../openai/tools-unsupported.js';
 import { redactText } from '../redact.js';
 
 /** How a turn ended. */
@@ -38,6 +42,12 @@ export interface ModelRequestOutcome {
    * `window`: the window the answer stated, in tokens (already remembered for the endpoint and model).
    */
   overflow?: { window?: number };
+  /**
+   * Set when the server's chat template refused the request's tools or tool messages
+   * (`isToolTemplateError`) and nothing had been shown: the user has NOT been told (the caller
+   * switches to the text path and sends the step again); `error` is set too.
+   */
+  templateRefused?: true;
 }
 
 /**
@@ -67,7 +77,24 @@ export interface ModelRequestInput {
   windowFix?: string | undefined;
   /** Where a window stated by an overflow answer is remembered. @defaultValue the process's `learnedWindows` */
   learned?: LearnedWindows | undefined;
+  /** True when the request carries tools or tool messages: a template error is then returned as `templateRefused`. */
+  mayRefuseTools?: boolean | undefined;
+  /** The ACP message ids of this answer's text and reasoning. @defaultValue two fresh ids */
+  messageIds?: MessageIds | undefined;
+  /** The session's cost meter: a cost the provider reports is added and sent in `usage_update`. */
+  cost?: CostMeter | undefined;
+  /** Tells the user what is not part of the answer (here: tool calls read from text). */
+  notify?: Notify | undefined;
 }
+
+/** Told once per session when the model's tool calls were read from its text. */
+export const TEXT_TOOL_CALLS_NOTICE = {
+  once: 'text-tool-calls',
+  severity: 'info',
+  title: 'Tool calls read from text',
+  description:
+    "The model wrote its tool calls as text instead of the API's tool_calls, and openai-acp read them from the text. If calls go astray, run the model with a chat template that supports tools (llama.cpp: --jinja; Ollama: a model tagged for tools).",
+} as const;
 
 /**
  * Run one turn. Never throws for provider failures or cancellation: a failure is explained to
@@ -77,7 +104,9 @@ export interface ModelRequestInput {
  */
 export async function runModelRequest(input: ModelRequestInput): Promise<ModelRequestOutcome> {
   const { client, request, signal, send, logger } = input;
+  const ids = input.messageIds ?? { text: newMessageId(), reasoning: newMessageId() };
   const accumulator = new TurnAccumulator();
+  let costHeader: string | null | undefined;
   let finished = false;
   let retries = 0;
   const progress = {
@@ -90,6 +119,14 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
     onRetry(attempt: number) {
       retries = attempt;
     },
+    onAnswer(headers: { get(name: string): string | null | undefined }) {
+      costHeader = headers.get(LITELLM_COST_HEADER);
+    },
+  };
+  /** The `usage_update` after a request: the session's cost with it once this request's is added. */
+  const meter = (usage: NonNullable<ReturnType<TurnAccumulator['result']>['usage']>, contextWindow: number) => {
+    input.cost?.take(reportedCost(usage, costHeader));
+    return usageUpdate(usage, contextWindow, input.cost?.total);
   };
   // Text that may still turn out to be a tool call written as text is held back (see TextToolCalls).
   let holding = input.textToolCalls !== undefined;
@@ -108,7 +145,7 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       }
       events = shown;
     }
-    const updates = eventsToUpdates(events);
+    const updates = eventsToUpdates(events, ids);
     if (updates.length > 0) await send(updates);
   };
   try {
@@ -133,12 +170,14 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       if (parsed && parsed.length > 0) {
         toolCalls = parsed;
         text = text.slice(0, text.length - held.length);
-      } else await send(eventsToUpdates([{ type: 'text', text: held }]));
+        await input.notify?.(TEXT_TOOL_CALLS_NOTICE);
+      } else await send(eventsToUpdates([{ type: 'text', text: held }], ids));
     }
     const outcome: ModelRequestOutcome = { stopReason: mapFinishReason(result.finishReason), text, reasoning: result.reasoning, toolCalls };
     if (result.usage) {
       outcome.usage = toAcpUsage(result.usage);
-      if (input.contextWindow) await send([usageUpdate(result.usage, input.contextWindow)]);
+      if (input.contextWindow) await send([meter(result.usage, input.contextWindow)]);
+      else input.cost?.take(reportedCost(result.usage, costHeader));
     }
     return outcome;
   } catch (error) {
@@ -147,6 +186,10 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
     if (held) seen.text = seen.text.slice(0, Math.max(0, seen.text.length - held.length));
     if (signal.aborted) return { stopReason: 'cancelled', text: seen.text, reasoning: seen.reasoning, toolCalls: [] };
     const failure = error instanceof ProviderError ? error : undefined;
+    if (input.mayRefuseTools && failure instanceof ProviderHttpError && !seen.text && !seen.reasoning && isToolTemplateError(failure.status, failure.providerMessage ?? failure.body)) {
+      logger?.info('the chat template refused the request\'s tools', { model: request.model, status: failure.status });
+      return { stopReason: 'end_turn', error: errorMeta(failure), text: '', reasoning: '', toolCalls: [], templateRefused: true };
+    }
     const overflow = failure ? recognizeOverflow(failure) : undefined;
     if (overflow?.window) (input.learned ?? learnedWindows).learn(client.options.url, request.model, overflow.window);
     if (failure && overflow && !seen.text && !seen.reasoning) {
@@ -157,7 +200,7 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
     const words = overflow
       ? redactText(`${describeContextOverflow(overflow, input.windowFix)}${said ? `\nThe provider said: ${said}` : ''}`, client.secrets)
       : failure
-        ? await describeFailure(failure, { model: request.model, retries, secrets: client.secrets }, client.options)
+        ? await describeFailure(failure, { model: request.model, retries, secrets: client.secrets, baseUrl: client.options.baseUrl }, client.options)
         : redactText(`Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`, client.secrets);
     if (failure) logger?.warn('turn failed', { kind: failure.kind, error: failure.message });
     else logger?.error('turn failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
@@ -165,7 +208,7 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
     await send([agentText(`${lead}${words}`)]).catch(() => undefined);
     // An error reported inside the stream may follow a finish reason and come with the usage: both still count.
     const reported = failure instanceof ProviderReportedError;
-    if (reported && seen.usage && input.contextWindow) await send([usageUpdate(seen.usage, input.contextWindow)]).catch(() => undefined);
+    if (reported && seen.usage && input.contextWindow) await send([meter(seen.usage, input.contextWindow)]).catch(() => undefined);
     return {
       stopReason: reported && seen.finishReason ? mapFinishReason(seen.finishReason) : 'end_turn',
       error: failure ? errorMeta(failure) : { kind: 'internal', retryable: false },

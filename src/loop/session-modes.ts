@@ -74,3 +74,31 @@ export function rememberedChoices(session: Session): Record<string, 'allow' | 'r
 export function rememberChoice(key: string, choice: 'allow' | 'reject'): Record<string, string> {
   return { [`${PERMISSION_PREFIX}${key}`]: choice };
 }
+
+/**
+ * Each mode's rule as the model is told it, in one short note put in front of the user's prompt
+ * when the mode changed since the model was last told (the system prompt and the tools stay the
+ * same in every mode, so a mode change keeps the server's prefix cache). The agent enforces the
+ * mode itself (`tools/permission.ts`): a call the mode forbids is refused with its reason.
+ */
+const MODE_NOTES: Record<SessionMode, string> = {
+  ask: 'Session mode: Ask. Edits and commands are allowed; each may need the user\'s approval.',
+  'accept-edits': 'Session mode: Accept edits. Edits in the project are made without asking; commands need the user\'s approval.',
+  plan: 'Session mode: Plan. No edits or commands yet: explore with the read and search tools, then write your plan with update_plan; the user is asked to approve it.',
+  'read-only': 'Session mode: Read only. You cannot edit files or run commands; say what you would change.',
+  'full-access': 'Session mode: Full access. Edits and commands run without asking.',
+};
+
+/** The note telling the model of `mode` ({@link MODE_NOTES}), in brackets. */
+export function modeNote(mode: SessionMode): string {
+  return `[${MODE_NOTES[mode]}]`;
+}
+
+/**
+ * The note to put in front of a turn's prompt: the session's mode when it differs from the one
+ * the model was last told of (`told`; none told means {@link DEFAULT_MODE}, whose rule the system
+ * prompt gives); `undefined` when there is nothing new to tell.
+ */
+export function modeNoteFor(mode: SessionMode, told: string | undefined): string | undefined {
+  return mode === (told ?? DEFAULT_MODE) ? undefined : modeNote(mode);
+}

@@ -10,6 +10,7 @@
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';
 import { closeAllMcp, startMcpServers, type McpServers } from '../tools/mcp/mcp-servers.js';
+import type { ElicitationModes } from '../tools/mcp/mcp-elicitation.js';
 import type { WorkspaceRoots } from '../tools/tool-types.js';
 import { AGENT_NAME, VERSION } from '../version.js';
 
@@ -28,6 +29,8 @@ export interface McpLimits {
   startupMs: number;
   /** Limit of one tool call, in ms. */
   toolTimeoutMs: number;
+  /** The elicitation modes the ACP client advertised, declared to the MCP servers. @defaultValue none */
+  elicitation?: ElicitationModes | undefined;
 }
 
 /** Every session's tool state, by session id. */
@@ -56,8 +59,8 @@ export class SessionTools {
     if (held?.mcp) await held.mcp.close();
     const state: SessionToolState = { roots, mcpList };
     if (servers.length > 0) {
-      const { startupMs, toolTimeoutMs } = this.limits();
-      state.mcp = startMcpServers(servers, { cwd, logger: this.logger, startupMs, toolTimeoutMs, clientInfo: { name: AGENT_NAME, version: VERSION } });
+      const { startupMs, toolTimeoutMs, elicitation } = this.limits();
+      state.mcp = startMcpServers(servers, { cwd, logger: this.logger, startupMs, toolTimeoutMs, elicitation, clientInfo: { name: AGENT_NAME, version: VERSION } });
       await state.mcp.ready();
     }
     this.states.set(sessionId, state);

@@ -7,7 +7,28 @@
  */
 import type { SessionUpdate, StopReason, Usage } from '@agentclientprotocol/sdk/unstable';
 import type { ChatUsage } from '../openai/openai-types.js';
+import type { Cost } from '../openai/reported-cost.js';
 import type { TurnEvent } from '../openai/turn-accumulator.js';
+import { newMessageId } from './notify.js';
+
+/** The ACP `messageId`s of one model answer: its text and its reasoning are two messages. */
+export interface MessageIds {
+  text: string;
+  reasoning: string;
+}
+
+/**
+ * The message ids of step `step` (0-based model request) of the turn `turnId`: derived, so a
+ * replay of the saved turn (`acp/replay.ts`) gives the same ids the client saw live.
+ */
+export function stepMessageIds(turnId: string, step: number): MessageIds {
+  return { text: `${turnId}-${step}-m`, reasoning: `${turnId}-${step}-r` };
+}
+
+/** The message id of a turn's prompt, for `user_message_chunk`s in a replay. */
+export function promptMessageId(turnId: string): string {
+  return `${turnId}-u`;
+}
 
 /**
  * `finish_reason` → ACP `stopReason`: `stop` → `end_turn`, `length` → `max_tokens`,
@@ -30,9 +51,9 @@ export function mapFinishReason(reason: string | null | undefined): StopReason {
  * The `session/update` payloads for a batch of events, in order. Consecutive text events merge
  * into one `agent_message_chunk` and consecutive reasoning events into one `agent_thought_chunk`
  * (they were buffered together already, so merging delays nothing). Usage, finish, tool-call
- * and error events produce no update here.
+ * and error events produce no update here. Each chunk carries its message's id from `ids`.
  */
-export function eventsToUpdates(events: readonly TurnEvent[]): SessionUpdate[] {
+export function eventsToUpdates(events: readonly TurnEvent[], ids: MessageIds): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
   let kind: 'text' | 'reasoning' | undefined;
   let text = '';
@@ -41,6 +62,7 @@ export function eventsToUpdates(events: readonly TurnEvent[]): SessionUpdate[] {
       updates.push({
         sessionUpdate: kind === 'text' ? 'agent_message_chunk' : 'agent_thought_chunk',
         content: { type: 'text', text },
+        messageId: kind === 'text' ? ids.text : ids.reasoning,
       });
     }
     kind = undefined;
@@ -56,9 +78,14 @@ export function eventsToUpdates(events: readonly TurnEvent[]): SessionUpdate[] {
   return updates;
 }
 
-/** A text chunk from the agent, for messages of our own (errors, notices). */
-export function agentText(text: string): SessionUpdate {
-  return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } };
+/** A text chunk from the agent, for messages of our own (errors, notices): a message of its own unless `messageId` says which. */
+export function agentText(text: string, messageId: string = newMessageId()): SessionUpdate {
+  return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text }, messageId };
+}
+
+/** A thought chunk from the agent (reasoning, or a note beside the answer). */
+export function agentThought(text: string, messageId: string = newMessageId()): SessionUpdate {
+  return { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text }, messageId };
 }
 
 /**
@@ -80,11 +107,12 @@ export function toAcpUsage(usage: ChatUsage): Usage {
 
 /**
  * The `usage_update` for a finished request: `used` = tokens now in the context (the request's
- * prompt plus its answer), `size` = the model's context window, both in tokens.
+ * prompt plus its answer), `size` = the model's context window, both in tokens; `cost` the
+ * session's cumulative cost when a provider reported one (never estimated).
  */
-export function usageUpdate(usage: ChatUsage, contextWindow: number): SessionUpdate {
+export function usageUpdate(usage: ChatUsage, contextWindow: number, cost?: Cost | undefined): SessionUpdate {
   const { inputTokens, outputTokens } = toAcpUsage(usage);
-  return windowUsage(inputTokens + outputTokens, contextWindow);
+  return windowUsage(inputTokens + outputTokens, contextWindow, cost);
 }
 
 /**
@@ -92,8 +120,10 @@ export function usageUpdate(usage: ChatUsage, contextWindow: number): SessionUpd
  * `session/new` or `session/load`, after a compaction, or wherever the context changed without a
  * request's usage to read it from.
  */
-export function windowUsage(used: number, size: number): SessionUpdate {
-  return { sessionUpdate: 'usage_update', used: Math.max(0, Math.round(used)), size };
+export function windowUsage(used: number, size: number, cost?: Cost | undefined): SessionUpdate {
+  const update: SessionUpdate = { sessionUpdate: 'usage_update', used: Math.max(0, Math.round(used)), size };
+  if (cost) update.cost = { amount: cost.amount, currency: cost.currency };
+  return update;
 }
 
 function count(value: unknown): number {

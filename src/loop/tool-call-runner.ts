@@ -24,7 +24,9 @@ import { findBuiltinTool, presentToolCall } from '../tools/definitions.js';
 import { parseMcpArguments } from '../tools/mcp/mcp-arguments.js';
 import type { McpServers } from '../tools/mcp/mcp-servers.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
+import type { McpElicit } from '../tools/mcp/mcp-elicitation.js';
 import type { FetchLimits } from '../tools/fetch/fetch-url.js';
+import type { SearchOptions } from '../tools/local/search-files.js';
 import { capForModel } from '../tools/output-cap.js';
 import { builtinSubject, decidePermission, DECLINED, mcpSubject, permissionOptions, readPermissionOutcome, refusal, type PermissionSubject, type SessionMode } from '../tools/permission.js';
 import { textContent as text } from '../tools/present.js';
@@ -48,10 +50,14 @@ export interface ToolCallDeps {
   remember: (key: string, choice: 'allow' | 'reject') => Promise<void>;
   /** The session's MCP servers, and the MCP tools offered in this request by model-facing name. */
   mcp?: { servers: McpServers; tools: ReadonlyMap<string, McpToolDescriptor> } | undefined;
+  /** How an MCP server's question during the call `toolCallId` reaches the user; absent: declined. */
+  elicit?: ((toolCallId: string) => McpElicit) | undefined;
   /** The plan tool's hooks; absent: the plan tool is not offered. */
   plan?: PlanHooks | undefined;
   /** Limits of `fetch_url` (time, the model's share of a page). */
   fetch?: FetchLimits | undefined;
+  /** How `search_files` runs (`OPENAI_ACP_RIPGREP`, its time budget). */
+  search?: SearchOptions | undefined;
   /** Every tool name offered in this request (for the "unknown tool" answer). */
   offered: readonly string[];
   logger: Logger;
@@ -60,6 +66,14 @@ export interface ToolCallDeps {
 
 /** Said to the model for a call cancelled while it waited for permission or ran. */
 export const CANCELLED = 'Cancelled by the user before it finished; anything it did may be partly done.';
+
+/**
+ * Thrown by the permission request when the client answers `{outcome: "cancelled"}`: the prompt
+ * turn was cancelled (ACP: a client that cancels a turn answers its pending permission requests
+ * so, https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation), whether or not its
+ * `session/cancel` has arrived yet.
+ */
+const PERMISSION_CANCELLED = new Error('the client cancelled the turn while asking for permission');
 
 let counter = 0;
 /** A `toolCallId` unique in this process (and, with the time, across restarts of a session). */
@@ -79,7 +93,7 @@ function newToolCallId(): string {
  * @param cutOff - the answer stopped at its token limit while writing this call: it is not run,
  *   the model is told to write it shorter.
  */
-export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutOff = false): Promise<ToolResultRecord & { images?: ToolOutcome['images'] }> {
+export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutOff = false): Promise<ToolResultRecord & { images?: ToolOutcome['images']; endsTurn?: true }> {
   const toolCallId = newToolCallId();
   const resolved = resolveToolName(sent.name, deps.offered, new Set(deps.mcp?.tools.keys() ?? []));
   const call = resolved ? { ...sent, name: resolved.name } : sent;
@@ -147,6 +161,8 @@ export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutO
       allowed = await askPermission(announce, subject, deps);
     } catch (error) {
       if (deps.signal.aborted) return cancelled();
+      // The turn is over: the call shown cancelled (not declined), and no further model request.
+      if (error === PERMISSION_CANCELLED) return { ...(await cancelled()), endsTurn: true };
       throw error;
     }
     if (!allowed) return fail(DECLINED);
@@ -158,7 +174,7 @@ export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutO
     const outcome = plan
       ? await runPlanCall(args['entries'] as PlanEntry[], toolCall, { ...deps, plan })
       : mcpTool
-        ? await runMcpTool(mcpTool, args, deps)
+        ? await runMcpTool(mcpTool, args, deps, toolCallId)
         : await runBuiltin(builtin!, args, toolCallId, deps);
     return await finish(withNotes(outcome, notes));
   } catch (error) {
@@ -185,9 +201,9 @@ function withNotes<T extends ToolOutcome>(outcome: T, notes: readonly string[]):
 }
 
 /**
- * Asks the user about the call `announce` describes, with the options {@link permissionOptions}
- * words for the subject. A client that answers with an error (or does not implement the method)
- * counts as a refusal, with one log line; a cancelled turn rejects with the signal's reason.
+ * Asks the user about the call `announce` describes. A client that answers with an error (or does not implement the method) counts as
+ * a refusal, with one log line; a cancelled turn rejects with the signal's reason, and a
+ * `cancelled` outcome with {@link PERMISSION_CANCELLED}.
  */
 async function askPermission(announce: ToolCallAnnouncement, subject: PermissionSubject, deps: ToolCallDeps): Promise<boolean> {
   // The call as announced: the same fields the client was just sent.
@@ -200,6 +216,7 @@ async function askPermission(announce: ToolCallAnnouncement, subject: Permission
     deps.logger.warn('the client could not ask for permission; the tool call counts as declined', { error: (error as Error)?.message ?? String(error) });
     return false;
   }
+  if (answer.outcome?.outcome === 'cancelled') throw PERMISSION_CANCELLED;
   const read = readPermissionOutcome(answer.outcome);
   if (read.remember) await deps.remember(subject.key, read.remember);
   return read.allowed;
@@ -210,14 +227,15 @@ async function runBuiltin(tool: AnyBuiltinTool, args: Record<string, unknown>, t
     backend: deps.backend,
     roots: deps.roots,
     signal: deps.signal,
+    search: deps.search,
     fetch: deps.fetch,
     runsUnasked: (other) => decidePermission(deps.mode, deps.remembered, builtinSubject(tool, other, deps.roots)) === 'allow',
     onTerminal: (terminalId) => deps.send([progressUpdate(toolCallId, terminalId)]),
   });
 }
 
-async function runMcpTool(tool: McpToolDescriptor, args: Record<string, unknown>, deps: ToolCallDeps): Promise<ToolOutcome> {
-  const result = await deps.mcp!.servers.call(tool.name, args, { signal: deps.signal });
+async function runMcpTool(tool: McpToolDescriptor, args: Record<string, unknown>, deps: ToolCallDeps, toolCallId: string): Promise<ToolOutcome> {
+  const result = await deps.mcp!.servers.call(tool.name, args, { signal: deps.signal, elicit: deps.elicit?.(toolCallId) });
   const capped = capForModel(result.text).text;
   const outcome: ToolOutcome = { failed: result.isError, forModel: capped, content: result.content.map((block) => ({ type: 'content', content: block })) };
   if (result.images.length > 0) outcome.images = result.images;

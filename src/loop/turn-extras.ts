@@ -21,7 +21,7 @@ export interface TurnExtras {
   plan: PlanHooks;
   /** `backend` with checkpoints kept for `/undo`. */
   checkpointed(backend: ToolBackend, roots: WorkspaceRoots): ToolBackend;
-  /** Puts the turn's plan and checkpoint (when any) into its record. */
+  /** Puts the turn's plan and checkpoint (when any) into its record, and the mode a plan's approval switched to. */
   fill(record: TurnRecord): void;
 }
 
@@ -40,6 +40,8 @@ export function turnExtras(input: TurnExtrasInput): TurnExtras {
   const { session, send } = input;
   const recorder = new CheckpointRecorder();
   let plan: PlanEntry[] | undefined;
+  // The approval's tool result tells the model of the new mode: from then on it knows it.
+  let switched: string | undefined;
   return {
     plan: {
       keep(entries) {
@@ -47,6 +49,7 @@ export function turnExtras(input: TurnExtrasInput): TurnExtras {
       },
       async switchMode(mode) {
         selectMode(session, mode);
+        switched = mode;
         await input.saveOptions({ [MODE_CONFIG_ID]: mode });
         await send(modeAnnouncement(mode, input.configOptions(session)));
       },
@@ -57,6 +60,7 @@ export function turnExtras(input: TurnExtrasInput): TurnExtras {
       if (plan) record.plan = plan;
       const checkpoint = recorder.result();
       if (checkpoint) record.checkpoint = checkpoint;
+      if (switched) record.mode = switched;
     },
   };
 }

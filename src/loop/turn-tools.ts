@@ -3,25 +3,26 @@
  * its MCP servers' tools), where they run (through the client when it advertised `fs`/`terminal`,
  * else locally inside the workspace), and how permission choices are remembered.
  */
-import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 import type { ProviderProfile } from '../config/provider-profiles.js';
 import type { Logger } from '../log.js';
 import type { ToolCallResult } from '../openai/turn-accumulator.js';
 import type { Session } from '../sessions/session-manager.js';
 import { mayBeTextToolCall, parseTextToolCalls } from '../context/text-tool-calls.js';
+import type { UserNotice } from './notify.js';
 import { createClientBackend, type ClientToolCapabilities } from '../tools/client-backend.js';
-import { BUILTIN_TOOL_NAMES, builtinChatTools, readOnlyToolNames } from '../tools/definitions.js';
+import { BUILTIN_TOOL_NAMES, builtinChatTools } from '../tools/definitions.js';
 import type { FetchLimits } from '../tools/fetch/fetch-url.js';
+import type { SearchOptions } from '../tools/local/search-files.js';
 import { createLocalBackend } from '../tools/local/local-backend.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
+import { acpElicitation, type ElicitationModes } from '../tools/mcp/mcp-elicitation.js';
 import type { AgentLoopInput, ToolOffer } from './agent-loop.js';
 import { rememberChoice, rememberedChoices, sessionMode } from './session-modes.js';
 import type { SessionToolState } from './session-tools.js';
-import { agentText } from './to-acp.js';
 import type { TextToolCalls } from './model-request.js';
 import type { TurnExtras } from './turn-extras.js';
 import { PLAN_CHAT_TOOL } from '../tools/plan-tool.js';
-import type { SessionMode } from '../tools/permission.js';
 
 /** What preparing a turn's tools needs. */
 export interface TurnToolsInput {
@@ -38,6 +39,10 @@ export interface TurnToolsInput {
   saveOptions: (options: Record<string, string>) => Promise<void>;
   /** Limits of `fetch_url`. */
   fetch?: FetchLimits | undefined;
+  /** The elicitation modes the client advertised: MCP servers' questions are asked through it. @defaultValue none (declined) */
+  elicitation?: ElicitationModes | undefined;
+  /** How `search_files` runs (`OPENAI_ACP_RIPGREP`, its time budget). */
+  search?: SearchOptions | undefined;
 }
 
 /** The parts of {@link AgentLoopInput} about tools. */
@@ -50,19 +55,14 @@ export type TurnTools = Pick<AgentLoopInput, 'offer' | 'deps' | 'textToolCalls'>
 export function prepareTurnTools(input: TurnToolsInput): TurnTools {
   const { session, state, client, capabilities, logger } = input;
   const gemini = input.profile.geminiToolSchemas === true;
-  // Read at each request: a plan approved in this turn switches the mode, and the tools with it.
-  const builtinsFor = (mode: SessionMode) => {
-    const builtins = changesNothing(mode) ? builtinChatTools(readOnlyToolNames()) : builtinChatTools();
-    return input.extras ? [...builtins, PLAN_CHAT_TOOL] : builtins;
-  };
-  const builtins = builtinsFor(sessionMode(session));
+  // The same tools in every mode, so a mode change keeps the request's prefix (and the server's
+  // prefix cache): the mode is told in the conversation and enforced when a call runs
+  // (`decidePermission` refuses edits and commands in `read-only` and `plan`).
+  const builtins = input.extras ? [...builtinChatTools(), PLAN_CHAT_TOOL] : builtinChatTools();
   const offer = (): ToolOffer => {
     const mcpTools = new Map<string, McpToolDescriptor>();
-    const mode = sessionMode(session);
-    const readOnly = changesNothing(mode);
-    const definitions: NonNullable<ToolOffer['definitions']>[number][] = [...builtinsFor(mode)];
+    const definitions: NonNullable<ToolOffer['definitions']>[number][] = [...builtins];
     for (const tool of state.mcp?.tools(BUILTIN_TOOL_NAMES, { gemini }) ?? []) {
-      if (readOnly && !tool.readOnly) continue;
       mcpTools.set(tool.name, tool);
       definitions.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } });
     }
@@ -95,16 +95,13 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
         logger.debug('permission choice remembered', { sessionId: session.id, key, choice });
       },
       mcp: state.mcp && { servers: state.mcp, tools: new Map() },
+      elicit: input.elicitation?.form || input.elicitation?.url ? (toolCallId) => acpElicitation({ client, sessionId: session.id, toolCallId, modes: input.elicitation!, logger }) : undefined,
       fetch: input.fetch,
+      search: input.search,
       logger,
     },
     textToolCalls: textToolCallRecogniser,
   };
-}
-
-/** Modes in which nothing is edited and no command runs: only the read and search tools (and the plan tool) are offered. */
-function changesNothing(mode: SessionMode): boolean {
-  return mode === 'read-only' || mode === 'plan';
 }
 
 /**
@@ -121,8 +118,30 @@ export function textToolCallRecogniser(definitions: ToolOffer['definitions']): T
   };
 }
 
-/** The MCP notices not yet shown (servers that failed or are still starting), as messages for the user. */
-export function mcpNotices(state: SessionToolState | undefined): SessionUpdate[] {
-  const notices = state?.mcp?.takeNotices() ?? [];
-  return notices.length === 0 ? [] : [agentText(`${notices.join('\n')}\n\n`)];
+/**
+ * The MCP notices not yet shown (servers that failed, are still starting or stopped), for the
+ * user: a title (the notice up to its first `:` or `;`), the rest and the fix as the description,
+ * and the whole line as a message for clients without notices.
+ */
+export function mcpNotices(state: SessionToolState | undefined): UserNotice[] {
+  return (state?.mcp?.takeNotices() ?? []).map((text) => {
+    const cut = /[:;] /.exec(text);
+    const title = cut ? text.slice(0, cut.index) : text;
+    const rest = cut ? text.slice(cut.index + 2) : '';
+    const failed = / could not start$/.test(title);
+    const fix = failed ? "Check the server's command, arguments and environment in the editor's MCP settings; its stderr is in the agent's log (OPENAI_ACP_LOG=debug)." : '';
+    const description = [rest && `${rest[0]!.toUpperCase()}${rest.slice(1)}.`, fix].filter(Boolean).join(' ');
+    return { severity: failed ? 'error' : 'warning', title, ...(description ? { description } : {}), fallback: { text: `${text}\n\n`, as: 'message' } };
+  });
+}
+
+/** Told once per session and model when the endpoint said the model takes no tools (they are then left out of its requests). */
+export function noToolsNotice(model: string): UserNotice {
+  return {
+    once: `no-tools:${model}`,
+    severity: 'warning',
+    title: `${model} takes no tools`,
+    description:
+      'The server said this model does not support tool calling, so it is asked without tools: it cannot read or edit files or run commands. Choose a model with tool support, or start the server with tool calling on (llama.cpp: --jinja; vLLM: --enable-auto-tool-choice --tool-call-parser).',
+  };
 }

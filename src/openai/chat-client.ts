@@ -10,7 +10,7 @@
  */
 import { applyCorrections, describeCorrection, MAX_CORRECTIONS_PER_REQUEST, processCorrections, type CorrectionMemory } from './adaptive-params.js';
 import { recognizeOverflow } from './context-overflow.js';
-import { parseRejection } from './rejection.js';
+import { parseRejection, toolsDropped } from './rejection.js';
 import { completionToItems } from './completion-to-chunk.js';
 import {
   ProviderConnectionError,
@@ -44,6 +44,8 @@ export type { ChatRequest } from './chat-request.js';
 export interface ChatClientOptions {
   /** Full URL of `/chat/completions`, query included. */
   url: string;
+  /** The base URL as the user set it, named in the words when nothing listens there. @defaultValue `url` */
+  baseUrl?: string | undefined;
   /** Sent as `Authorization: Bearer …` when non-empty (an `api-key` header goes in `headers`). */
   apiKey?: string | undefined;
   /** Extra request headers; they win over ours. */
@@ -86,6 +88,8 @@ export interface StreamProgress {
   readonly finished: boolean;
   /** Called before each retry's wait. `attempt` counts from 1; `delayMs` in ms. */
   onRetry?(attempt: number, error: ProviderError, delayMs: number): void;
+  /** Called with the headers of the answer that is read (a successful status), e.g. for a cost header. */
+  onAnswer?(headers: { get(name: string): string | null | undefined }): void;
 }
 
 /** The URL without its query, for logs (a query may carry a key). */
@@ -99,6 +103,11 @@ export class ChatCompletionsClient {
   constructor(options: ChatClientOptions) {
     this.options = options;
     this.profile = options.profile ?? PROVIDER_PROFILES[detectProvider(options.url)];
+  }
+
+  /** Whether this endpoint answered that `model` takes no tools (a learned correction drops them from every request). */
+  takesNoTools(model: string): boolean {
+    return toolsDropped((this.options.corrections ?? processCorrections).get(this.options.url, model));
   }
 
   /** The configured secrets of this endpoint (key, header and query values; see `secretsOf`), to redact from what the user reads. */
@@ -236,6 +245,7 @@ export class ChatCompletionsClient {
       }
       timer.refresh();
       if (!response.ok) throw new ProviderHttpError(response.status, response.headers, await readErrorBody(response), url);
+      progress.onAnswer?.(response.headers);
       if (!response.body) return;
       const contentType = response.headers.get('content-type') ?? '';
       if (/text\/html/i.test(contentType)) throw new ProviderProtocolError(url, HTML_ANSWER);

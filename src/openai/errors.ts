@@ -69,15 +69,39 @@ export class ProviderHttpError extends ProviderError {
   }
 }
 
-/** The connection failed before or while receiving a response (refused, DNS, TLS, reset). */
+/** Host names of this machine's loopback interface (as `URL.hostname` spells them). */
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * Whether `url` names this machine and the connection was refused: nothing listens on that port,
+ * so no retry can help (a remote host may refuse while it restarts or a balancer shifts, so only
+ * loopback counts).
+ */
+export function refusedOnLoopback(url: string, code: string | undefined): boolean {
+  if (code !== 'ECONNREFUSED') return false;
+  try {
+    return LOOPBACK_HOST.test(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The connection failed before or while receiving a response (refused, DNS, TLS, reset).
+ * Retryable, except a refused connection on loopback ({@link refusedOnLoopback}: `notRunning`).
+ */
 export class ProviderConnectionError extends ProviderError {
   readonly kind = 'connection' as const;
-  readonly retryable = true;
+  readonly retryable: boolean;
   /** The system error code when known, e.g. `ECONNREFUSED`, `ENOTFOUND`, `CERT_HAS_EXPIRED`. */
   readonly code: string | undefined;
+  /** True when the connection was refused on this machine: the server is not running. */
+  readonly notRunning: boolean;
   constructor(url: string, code: string | undefined, cause?: unknown) {
     super(`cannot connect to ${url}${code ? ` (${code})` : ''}`, url, { cause });
     this.code = code;
+    this.notRunning = refusedOnLoopback(url, code);
+    this.retryable = !this.notRunning;
   }
 }
 

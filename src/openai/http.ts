@@ -17,6 +17,10 @@
  * 72 MiB, which alone breaks the 80 MiB target of `npm run bench`) and spent 47% more CPU on a
  * 20,000-token turn; node:http uses Node's built-in C++ HTTP parser.
  *
+ * A request whose kept-alive connection the server had closed (`ECONNRESET`/`EPIPE` before any
+ * byte of the answer, on a reused socket) is sent again at once on a new connection, once, for
+ * every caller ({@link closedBeforeAnswer}); it never reaches the callers' retry policies.
+ *
  * Failures look like `fetch`'s: a request that gets no answer rejects with
  * `TypeError('fetch failed', { cause })` whose cause is the system error (`code` `ECONNREFUSED`,
  * `ENOTFOUND`, `CERT_HAS_EXPIRED`, …); an abort rejects (or errors the body) with the signal's
@@ -203,24 +207,60 @@ async function requestHead(input: string, init: FetchInit): Promise<{ response: 
     next();
   };
   const method = (init.method ?? 'GET').toUpperCase();
-  const response = await new Promise<Http.IncomingMessage>((resolve, reject) => {
-    const secure = url.protocol === 'https:';
-    const request = (secure ? m.https : m.http).request({
-      protocol: url.protocol,
-      host: url.hostname.replace(/^\[|\]$/g, ''),
-      port: url.port || (secure ? 443 : 80),
-      path: `${url.pathname}${url.search}`,
-      method,
-      headers,
-      agent,
-      ...(signal ? { signal } : {}),
+  const once = (via: Http.Agent) =>
+    new Promise<Http.IncomingMessage>((resolve, reject) => {
+      const secure = url.protocol === 'https:';
+      const request = (secure ? m.https : m.http).request({
+        protocol: url.protocol,
+        host: url.hostname.replace(/^\[|\]$/g, ''),
+        port: url.port || (secure ? 443 : 80),
+        path: `${url.pathname}${url.search}`,
+        method,
+        headers,
+        agent: via,
+        ...(signal ? { signal } : {}),
+      });
+      request.once('socket', (socket) => limitConnect(socket, url.host));
+      request.once('response', resolve);
+      request.once('error', (error) => reject(signal?.aborted ? signal.reason : Object.assign(networkError(error), { [REUSED]: request.reusedSocket })));
+      send(request);
     });
-    request.once('socket', (socket) => limitConnect(socket, url.host));
-    request.once('response', resolve);
-    request.once('error', (error) => reject(signal?.aborted ? signal.reason : networkError(error)));
-    send(request);
-  });
+  let response: Http.IncomingMessage;
+  try {
+    response = await once(agent);
+  } catch (error) {
+    if (!closedBeforeAnswer(error) || signal?.aborted) throw error;
+    // The server closed a kept-alive connection as we reused it (llama-server closes after each
+    // streamed answer): nothing of the answer came, so the same request goes once, at once, on a
+    // new connection. A second failure is the caller's to retry or report.
+    response = await once(await freshAgent(m, url));
+  }
   return { response, method, signal };
+}
+
+/** Marks a network error whose request went on a socket the agent reused (Node's `request.reusedSocket`). */
+const REUSED = Symbol('reusedSocket');
+
+/**
+ * Whether a request failed because the server had closed the kept-alive connection it was sent
+ * on: `ECONNRESET` or `EPIPE` (Node says "socket hang up" with `ECONNRESET`) before any byte of
+ * the answer, on a reused socket. Node documents this race and this retry
+ * (https://nodejs.org/api/http.html#requestreusedsocket).
+ */
+export function closedBeforeAnswer(error: unknown): boolean {
+  if (!(error instanceof TypeError) || (error as { [REUSED]?: boolean })[REUSED] !== true) return false;
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+}
+
+/** A one-request agent of the same kind as {@link agentFor}'s (same proxy), whose connection is new. */
+async function freshAgent(m: Modules, url: URL): Promise<Http.Agent> {
+  const proxy = proxyFor(url);
+  if (proxy) {
+    const { HttpsProxyAgent } = await import('https-proxy-agent');
+    return timedProxyAgent(new HttpsProxyAgent(proxy, { keepAlive: false }), new URL(proxy).host);
+  }
+  return url.protocol === 'https:' ? new m.https.Agent({ keepAlive: false }) : new m.http.Agent({ keepAlive: false });
 }
 
 /** The `Response` for a response head; its body streams as bytes arrive (see `http-body.ts`). */

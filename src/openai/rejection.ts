@@ -97,6 +97,13 @@ const NAMING_PATTERNS: readonly RegExp[] = [
   // Groq: "`reasoning_effort` must be one of `none` or `default`", "'reasoning_effort' : value is not one of the allowed values"
   new RegExp(String.raw`['"\x60](${NAME})['"\x60]\s*:?\s*(?:must be one of|(?:value )?is not one of)`, 'gi'),
 ];
+/**
+ * An answer saying the token cap is over what the model can write, e.g. OpenAI's "max_tokens is
+ * too large: 50000. This model supports at most 16384 completion tokens", Anthropic's
+ * "max_tokens: 64000 > 8192, which is the maximum allowed number of output tokens".
+ */
+const CAP_TOO_LARGE = /max_(?:completion_)?tokens\b[^\n]{0,120}?(?:too large|supports at most|maximum allowed|exceeds the maximum|must be less than or equal|must be <=)/i;
+
 /** Words of an error that refuses a parameter (as opposed to refusing its value's size). */
 const REJECTION_WORDS = /unsupported|not supported|unrecogni[sz]ed|unknown|not permitted|not allowed|extra_forbidden/i;
 /** pydantic `loc` of a top-level body field: `["body","x"]` (JSON) or `('body', 'x')` (Python repr). */
@@ -168,6 +175,8 @@ function mainMessage(parsed: unknown, text: string): string {
  *   and it is not already sent; `max_completion_tokens` rejected: renamed to `max_tokens` (older
  *   servers, Mistral), unless that rename was already undone once (`previous`); otherwise dropped.
  * - Other named parameters: all dropped at once.
+ * - No parameter named, but the token cap said to be too large for the model (`CAP_TOO_LARGE`):
+ *   the cap is dropped (the agent sets one from the window, which may exceed a model's output limit).
  * - `system` role rejected: → `developer`; `developer` rejected: merged into the first user message.
  *
  * @param status - HTTP status
@@ -197,7 +206,13 @@ export function parseRejection(status: number, bodyText: string, sent: Record<st
   };
   for (const name of [...found.params, ...found.locs]) add(name);
   for (const pattern of [...NAMING_PATTERNS, TOP_LEVEL_LOC]) for (const match of haystack.matchAll(pattern)) add(match[1] ?? '');
-  if (named.size === 0) return undefined;
+  if (named.size === 0) {
+    // The answer's cap over the model's most output tokens: sent without a cap, as before the agent sent one.
+    // Every cap field the body carries goes at once, so the same answer cannot ask again.
+    const caps = (['max_tokens', 'max_completion_tokens'] as const).filter((name) => name in sent);
+    // An answer about the context window ("input length and `max_tokens` exceed context limit") is an overflow, not this.
+    return caps.length > 0 && CAP_TOO_LARGE.test(haystack) && !/context/i.test(haystack) ? { correction: { kind: 'drop', params: caps }, reason } : undefined;
+  }
 
   const undone = (from: string, to: string) => previous.some((c) => c.kind === 'rename' && c.from === from && c.to === to);
   if (named.has('max_tokens') && !('max_completion_tokens' in sent) && /max_completion_tokens/i.test(haystack) && !undone('max_completion_tokens', 'max_tokens')) {

@@ -46,6 +46,23 @@ export function unsupportedToolParams(status: number, bodyText: string, sent: Re
 }
 
 /**
+ * Whether an HTTP answer says the chat template cannot render the request's tools or tool
+ * messages (an `assistant` message with `tool_calls`, a `tool` message): the server then needs
+ * the text path (tools described in the system prompt, calls read from the answer's text, results
+ * sent back as user messages). Recognised by its shape, a 400 or 500 whose message blames the
+ * template: "Unable to generate parser for this template", a Jinja exception "Conversation roles
+ * must alternate user/assistant/…" (Gemma, Mistral and Llama 2 templates raise it on a `tool`
+ * role), or any message naming the template together with roles or tools. Source: llama-server
+ * 0.7.0 with Gemma 3's own template (`test/fixtures/llamacpp/template-error-gemma.json`), vLLM's
+ * Jinja errors (vllm-project/vllm#9059 "Conversation roles must alternate"). Pure.
+ */
+export function isToolTemplateError(status: number, message: string): boolean {
+  if (status !== 400 && status !== 422 && status !== 500) return false;
+  if (/unable to generate parser for this template|roles must alternate/i.test(message)) return true;
+  return /\b(chat[ _-]?)?template\b/i.test(message) && /\b(tools?|tool_calls?|roles?)\b/i.test(message) && /\b(jinja|exception|error|failed|fails|cannot|can't|unsupported|not supported|does not support)\b/i.test(message);
+}
+
+/**
  * Whether the corrections learned for an endpoint and model (`CorrectionMemory.get`) include
  * dropping `tools`: that pair takes no tools, and every request to it goes out without them.
  *

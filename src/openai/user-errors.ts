@@ -22,6 +22,11 @@ export interface ErrorContext {
   retries: number;
   /** Whether the request carried a key; `false` turns a 401/403 into "the endpoint needs a key". @defaultValue unknown (treated as true) */
   hasKey?: boolean | undefined;
+  /**
+   * The base URL the user set (`OPENAI_BASE_URL`, a config file's `baseUrl`), named when nothing
+   * listens there; the URL tried is named too when it differs (Ollama's `/api/chat`). @defaultValue the URL tried
+   */
+  baseUrl?: string | undefined;
   /** After a 404: the base URL with `/v1` added, when that one lists models (see `failure-hints.ts`). */
   missingV1?: string | undefined;
   /**
@@ -103,6 +108,11 @@ function explain(error: ProviderError, context: ErrorContext): string {
     if (TLS_CODES.test(code)) {
       return `TLS failed for ${error.url} (${code}). For a private certificate authority, point NODE_EXTRA_CA_CERTS at its PEM file.`;
     }
+    if (error.notRunning) {
+      const set = context.baseUrl ?? error.url;
+      const tried = sameBase(set, error.url) ? '' : ` (tried ${error.url})`;
+      return `Nothing is listening at ${set}${tried}: the connection was refused (${code}). Start the server, or set OPENAI_BASE_URL to where it listens.`;
+    }
     return `Cannot connect to ${error.url}${code ? ` (${code})` : ''}${retried}. Is the server running? Check OPENAI_BASE_URL.`;
   }
   if (error instanceof ProviderTimeoutError) {
@@ -117,6 +127,12 @@ function explain(error: ProviderError, context: ErrorContext): string {
   }
   if (error instanceof ProviderProtocolError) return `The answer from ${error.url} could not be used: ${error.message}`;
   return `The response from ${error.url} broke off: ${error.message}${retried}.`;
+}
+
+/** Whether `url` is the base URL's own Chat Completions URL (the words then name the base only). */
+function sameBase(base: string, url: string): boolean {
+  const trim = (text: string) => text.split(/[?#]/)[0]!.replace(/\/+$/, '').replace(/\/chat\/completions$/i, '');
+  return trim(base) === trim(url);
 }
 
 /** What to do about a small window when the server's profile says nothing more precise. */

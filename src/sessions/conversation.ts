@@ -92,9 +92,36 @@ export function liveConversation(records: readonly ConversationRecord[], rules: 
       return;
     }
     unanswered = [];
-    turns.push([{ role: 'user', content: promptToUserContent(prompt) }, ...answerMessages(record, rules, index === 0 ? fromStep : 0)]);
+    turns.push([{ role: 'user', content: promptToUserContent(withModeNote(record.modeNote, prompt)) }, ...answerMessages(record, rules, index === 0 ? fromStep : 0)]);
   });
   return { summary, turns, unanswered, stubbed };
+}
+
+/**
+ * `prompt` with a session mode's note (`TurnRecord.modeNote`) in front, set apart by a blank
+ * line; `prompt` itself when there is none. The same blocks for the turn's request and for every
+ * later request that repeats the turn, so their bytes match.
+ */
+export function withModeNote(note: string | undefined, prompt: readonly ContentBlock[]): ContentBlock[] {
+  return note ? [{ type: 'text', text: note }, { type: 'text', text: '\n\n' }, ...prompt] : [...prompt];
+}
+
+/**
+ * The session mode the model was last told of in the live conversation: the latest answered
+ * turn's `mode` since the latest `/clear` or `/compact` (or since a turn compacted inside, whose
+ * own note alone is still seen); `undefined` when none says (the system prompt's rule, which is
+ * the default mode's, then stands).
+ */
+export function lastToldMode(records: readonly ConversationRecord[]): string | undefined {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const record = records[i]!;
+    if (record.type === 'clear' || record.type === 'compact') return undefined;
+    if (record.type !== 'turn' || !isAnswered(record)) continue;
+    // A turn compacted inside: the notes before it went into the summary, only its own is still seen.
+    if (record.context?.summary !== undefined) return record.modeNote !== undefined ? record.mode : undefined;
+    if (record.mode !== undefined) return record.mode;
+  }
+  return undefined;
 }
 
 /** `prompt` with the blocks of unanswered turns in front, set apart by a blank line. */

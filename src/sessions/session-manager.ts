@@ -42,6 +42,8 @@ interface Turn {
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
   private readonly turns = new Map<string, Turn>();
+  /** Prompts received but not yet running as a turn (waiting for the endpoints, a command refresh). */
+  private readonly arriving = new Map<string, Set<AbortController>>();
 
   /** Create a session with a fresh unique id (a UUID). */
   create(cwd: string, model: string): Session {
@@ -119,12 +121,37 @@ export class SessionManager {
     return this.turns.has(id);
   }
 
-  /** Abort the session's running turn. Returns whether there was one; without one, nothing changes. */
+  /**
+   * Mark a prompt of the session as arrived, before its turn starts: a {@link cancel} in between
+   * (a client may send `session/cancel` right after `session/prompt`) aborts the returned signal,
+   * which the caller passes to {@link runTurn} as `outer`, so the turn answers `cancelled`.
+   * `outer` aborting aborts it too. Call `done()` once the turn has ended.
+   */
+  arrive(id: string, outer?: AbortSignal): { signal: AbortSignal; done: () => void } {
+    const controller = new AbortController();
+    const onOuterAbort = () => controller.abort(outer?.reason);
+    if (outer?.aborted) controller.abort(outer.reason);
+    else outer?.addEventListener('abort', onOuterAbort, { once: true });
+    const set = this.arriving.get(id) ?? new Set<AbortController>();
+    set.add(controller);
+    this.arriving.set(id, set);
+    return {
+      signal: controller.signal,
+      done: () => {
+        outer?.removeEventListener('abort', onOuterAbort);
+        set.delete(controller);
+        if (set.size === 0 && this.arriving.get(id) === set) this.arriving.delete(id);
+      },
+    };
+  }
+
+  /** Abort the session's running turn and the prompts arriving for it. Returns whether there was any; without one, nothing changes. */
   cancel(id: string): boolean {
     const turn = this.turns.get(id);
-    if (!turn) return false;
-    turn.controller.abort();
-    return true;
+    const arriving = this.arriving.get(id);
+    turn?.controller.abort();
+    for (const controller of arriving ?? []) controller.abort();
+    return turn !== undefined || (arriving?.size ?? 0) > 0;
   }
 
   /** Abort every running turn; resolves when all of them have settled. */

@@ -11,6 +11,8 @@ export interface TurnRecord {
   type: 'turn';
   /** When the turn ended, ISO 8601. */
   at: string;
+  /** The turn's id: the ACP message ids the client saw derive from it, so a replay shows the same ones. */
+  id?: string;
   /** The ACP prompt blocks as received. */
   prompt: ContentBlock[];
   /**
@@ -24,8 +26,10 @@ export interface TurnRecord {
   reasoning: string;
   /** The ACP stop reason the turn ended with (`end_turn`, `cancelled`, …). */
   stopReason: string;
-  /** Token counts of the turn. */
-  usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+  /** Token counts of the turn, and its cost when the provider reported one (ACP `Cost`). */
+  usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number; cost?: { amount: number; currency: string } };
+  /** Compactions made inside the turn (told to clients as `compaction_update`): id, the steps before it, summary. */
+  compactions?: { id: string; beforeStep: number; summary: string }[];
   /**
    * The answers of this turn that called tools, in order, each with the results of its calls;
    * `assistant` and `reasoning` are then the last answer's (the one that called no tool).
@@ -42,6 +46,13 @@ export interface TurnRecord {
   plan?: PlanEntry[];
   /** What `/undo` needs: the files the turn changed and the commands it ran. */
   checkpoint?: TurnCheckpoint;
+  /**
+   * The session mode's rule, told to the model in front of this turn's prompt (in its user
+   * message) because the mode changed since the model was last told; absent when unchanged.
+   */
+  modeNote?: string;
+  /** The session mode the model had been told of when the turn ended (e.g. `plan`, `ask`). */
+  mode?: string;
 }
 
 /** One model answer that called tools, and what each call gave back. */
@@ -88,12 +99,16 @@ export interface MetaRecord {
 export interface ClearRecord {
   type: 'clear';
   at: string;
+  /** Its id, for the message ids of a replay. */
+  id?: string;
 }
 
 /** `/compact`: a model-written summary that replaces every earlier turn in what is sent. */
 export interface CompactRecord {
   type: 'compact';
   at: string;
+  /** Its id: the `compactionId` and message ids the client saw derive from it. */
+  id?: string;
   summary: string;
 }
 
@@ -185,6 +200,10 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
       if (v.plan !== undefined && !isPlan(v.plan)) delete v.plan;
       if (v.typed !== undefined && !(Array.isArray(v.typed) && v.typed.every((b) => isObject(b) && typeof b.type === 'string'))) delete v.typed;
       if (v.checkpoint !== undefined && !isTurnCheckpoint(v.checkpoint)) delete v.checkpoint;
+      if (v.modeNote !== undefined && typeof v.modeNote !== 'string') delete v.modeNote;
+      if (v.mode !== undefined && typeof v.mode !== 'string') delete v.mode;
+      if (v.id !== undefined && typeof v.id !== 'string') delete v.id;
+      if (v.compactions !== undefined && !(Array.isArray(v.compactions) && v.compactions.every((c) => isObject(c) && typeof c.id === 'string' && typeof c.summary === 'string' && Number.isInteger(c.beforeStep)))) delete v.compactions;
       return v as unknown as TurnRecord;
     }
     case 'meta': {
@@ -193,10 +212,12 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
       return ok ? (v as unknown as MetaRecord) : undefined;
     }
     case 'clear':
+      if (v.id !== undefined && typeof v.id !== 'string') delete v.id;
       return v as unknown as ClearRecord;
     case 'undo':
       return v as unknown as UndoRecord;
     case 'compact':
+      if (v.id !== undefined && typeof v.id !== 'string') delete v.id;
       return typeof v.summary === 'string' ? (v as unknown as CompactRecord) : undefined;
     default:
       return undefined;

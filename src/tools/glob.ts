@@ -1,5 +1,6 @@
 /**
- * A small glob matcher for `search_files`'s `glob` filter (no dependency needed for this much):
+ * The glob of `search_files` as a regular expression (no dependency needed for this much), tested
+ * by the search worker, never on the main thread (a glob can backtrack like any pattern):
  *
  * - `*` any characters but `/`; `?` one character but `/`
  * - `**` any characters including `/`; `**` + `/` at a segment start also matches no directory at all
@@ -9,18 +10,27 @@
  *
  * A glob without `/` is matched against the file name alone, at any depth (`*.ts` finds
  * `src/a/b.ts`, as ripgrep's `-g` does); one with `/` against the whole path relative to the
- * searched directory (a leading `/` or `./` is dropped).
+ * searched directory (a leading `/` or `./` is dropped). A leading `!` negates the glob (files it
+ * matches are left out), as with ripgrep's `-g`.
  */
 
-/**
- * Compiles `glob` to a tester for `/`-separated relative paths.
- * @throws {SyntaxError} never in practice: unbalanced `{` or `[` are taken literally.
- */
-export function compileGlob(glob: string): (relPath: string) => boolean {
-  const pattern = glob.trim().replace(/^\.?\//, '');
-  const regex = new RegExp(`^${globToRegexSource(pattern)}$`);
-  if (!pattern.includes('/')) return (relPath) => regex.test(relPath.slice(relPath.lastIndexOf('/') + 1));
-  return (relPath) => regex.test(relPath);
+/** A glob as data a worker thread can compile: the regex source and what it is tested against. */
+export interface GlobSpec {
+  /** Regular expression source, anchored (`^…$`). */
+  source: string;
+  /** True: tested against the file name alone; false: against the whole relative path. */
+  basename: boolean;
+  /** True for a `!glob`: a match leaves the file out. */
+  negate: boolean;
+}
+
+/** The {@link GlobSpec} of `glob` (linear in its length; the regex it names is run elsewhere). Pure. */
+export function globSpec(glob: string): GlobSpec {
+  let pattern = glob.trim();
+  const negate = pattern.startsWith('!');
+  if (negate) pattern = pattern.slice(1);
+  pattern = pattern.replace(/^\.?\//, '');
+  return { source: `^${globToRegexSource(pattern)}$`, basename: !pattern.includes('/'), negate };
 }
 
 /** The regular expression source (without anchors) for `glob`. Pure. */

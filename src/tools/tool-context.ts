@@ -2,6 +2,7 @@
  * What a built-in tool needs to run: where it acts, the workspace, the turn's abort signal, limits.
  */
 import type { FetchLimits } from './fetch/fetch-url.js';
+import type { SearchOptions } from './local/search-files.js';
 import type { ToolBackend, ToolOutcome, WorkspaceRoots } from './tool-types.js';
 
 /** Default time limit of `run_command`, in ms: 120 s. */
@@ -27,6 +28,8 @@ export interface BuiltinContext {
   outputByteLimit?: number;
   /** Limits of `fetch_url` (time, the model's share of a page). */
   fetch?: FetchLimits | undefined;
+  /** How `search_files` runs: `OPENAI_ACP_RIPGREP` (unset: rg on the PATH) and its limits. */
+  search?: SearchOptions | undefined;
   /** Called with the client terminal's id as soon as a command runs in one (to embed it in a `tool_call_update`). */
   onTerminal?: (terminalId: string) => Promise<void>;
   /**

@@ -1,3 +1,4 @@
+import { userNotifier } from '../../src/loop/notify.js';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
 import { SessionWindows, smallWindowNotice } from '../../src/acp/session-window.js';
@@ -6,6 +7,7 @@ import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
 import type { ServerWindow } from '../../src/endpoints/server-context.js';
 import { SessionManager } from '../../src/sessions/session-manager.js';
 import type { Config } from '../../src/config/config.js';
+import type { Logger } from '../../src/log.js';
 import type { EndpointRegistry } from '../../src/endpoints/endpoint-registry.js';
 import { DEFAULT_WINDOW_FIX } from '../../src/openai/user-errors.js';
 
@@ -25,8 +27,10 @@ function setup(options: { configured?: number; server?: ServerWindow; catalogue?
   };
   const registry = { resolve: () => ({ endpoint, model: 'qwen3:8b' }) } as unknown as EndpointRegistry;
   const learned = new LearnedWindows();
-  const windows = new SessionWindows({ config: () => ({ contextWindow: options.configured }) as Config, picker, registry: () => registry, learned });
-  return { session, windows, learned, asked: () => asked };
+  const logged: string[] = [];
+  const logger = { warn: (message: string) => logged.push(message) } as unknown as Logger;
+  const windows = new SessionWindows({ config: () => ({ contextWindow: options.configured }) as Config, picker, registry: () => registry, learned, logger });
+  return { session, windows, learned, asked: () => asked, logged };
 }
 
 describe('SessionWindows.of', () => {
@@ -35,14 +39,19 @@ describe('SessionWindows.of', () => {
     expect(await s.windows.of(s.session)).toEqual({ window: 4096, source: 'runtime', fix: 'restart Ollama', server: { runtime: 4096, trained: 262144 } });
   });
 
-  it('takes a learned window, then OPENAI_CONTEXT_WINDOW, without asking the server', async () => {
+  it('takes a learned window, also over a larger OPENAI_CONTEXT_WINDOW (saying so once), without asking the server', async () => {
     const s = setup({ server: { runtime: 4096 } });
     s.learned.learn(URL_, 'qwen3:8b', 3072);
     expect(await s.windows.of(s.session)).toMatchObject({ window: 3072, source: 'learned', fix: DEFAULT_WINDOW_FIX });
     const c = setup({ configured: 8000, server: { runtime: 4096 } });
     c.learned.learn(URL_, 'qwen3:8b', 3072);
-    expect(await c.windows.of(c.session)).toMatchObject({ window: 8000, source: 'configured' });
-    expect(s.asked() + c.asked()).toBe(0);
+    expect(await c.windows.of(c.session)).toMatchObject({ window: 3072, source: 'learned', overrules: 8000 });
+    expect(await c.windows.of(c.session)).toMatchObject({ window: 3072, source: 'learned' });
+    expect(c.logged).toEqual(['the server rejected requests over 3072 tokens, so that window is used instead of OPENAI_CONTEXT_WINDOW=8000']);
+    const larger = setup({ configured: 8000 });
+    larger.learned.learn(URL_, 'qwen3:8b', 16_000);
+    expect(await larger.windows.of(larger.session)).toMatchObject({ window: 8000, source: 'configured' });
+    expect(s.asked() + c.asked() + larger.asked()).toBe(0);
   });
 
   it("on Ollama's native API, tells to raise OPENAI_ACP_OLLAMA_NUM_CTX, not to restart Ollama", async () => {
@@ -61,22 +70,32 @@ describe('SessionWindows.of', () => {
 });
 
 describe('the small-window notice', () => {
-  it('comes once per session, as a thought, with the fix', async () => {
+  it('is told once per session: a notice with the fix, or as a thought for a client without notices', async () => {
     const s = setup({ server: { runtime: 4096, trained: 40960 }, fix: 'restart Ollama with `OLLAMA_CONTEXT_LENGTH=32768 ollama serve`' });
     const known = await s.windows.of(s.session);
-    const first = s.windows.noticeOnce(s.session, known) as Extract<SessionUpdate, { sessionUpdate: 'agent_thought_chunk' }>;
-    expect(first.sessionUpdate).toBe('agent_thought_chunk');
-    expect((first.content as { text: string }).text).toBe(`${smallWindowNotice('qwen3:8b', known!)}\n\n`);
-    expect((first.content as { text: string }).text).toContain('4,096 tokens (the window the server runs the model with)');
-    expect((first.content as { text: string }).text).toContain('The model itself can take 40,960.');
-    expect((first.content as { text: string }).text).toContain('OLLAMA_CONTEXT_LENGTH=32768 ollama serve');
-    expect(s.windows.noticeOnce(s.session, known)).toBeUndefined();
+    const notice = s.windows.notice(s.session, known)!;
+    expect(notice).toMatchObject({ once: 'small-window', severity: 'warning', title: 'Small context window: 4,096 tokens' });
+    expect(notice.description).toContain('OLLAMA_CONTEXT_LENGTH=32768 ollama serve');
+    const text = notice.fallback!.text;
+    expect(notice.fallback!.as).toBe('thought');
+    expect(text).toBe(`${smallWindowNotice('qwen3:8b', known!)}\n\n`);
+    expect(text).toContain('4,096 tokens (the window the server runs the model with)');
+    expect(text).toContain('The model itself can take 40,960.');
+    const sent: SessionUpdate[] = [];
+    const told = new Set<string>();
+    const notify = userNotifier(async (updates) => void sent.push(...updates), { notices: false }, told);
+    await notify(notice);
+    await notify(notice);
+    expect(sent).toEqual([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text }, messageId: expect.any(String) }]);
+    const withNotices: SessionUpdate[] = [];
+    await userNotifier(async (updates) => void withNotices.push(...updates), { notices: true }, new Set())(notice);
+    expect(withNotices).toEqual([{ sessionUpdate: 'notice', severity: 'warning', title: 'Small context window: 4,096 tokens', description: notice.description }]);
   });
 
   it('is not given for 16k and more, nor without a window', async () => {
     const s = setup({ server: { runtime: 16384 } });
-    expect(s.windows.noticeOnce(s.session, await s.windows.of(s.session))).toBeUndefined();
-    expect(s.windows.noticeOnce(s.session, undefined)).toBeUndefined();
+    expect(s.windows.notice(s.session, await s.windows.of(s.session))).toBeUndefined();
+    expect(s.windows.notice(s.session, undefined)).toBeUndefined();
   });
 });
 

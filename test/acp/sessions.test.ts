@@ -243,6 +243,24 @@ describe('slash commands', () => {
   });
 });
 
+describe('/compact answered with a tool call', () => {
+  it('keeps the turns: a tool call written as text is not a summary', async () => {
+    server.handle((_req, res, body) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const last = body.messages.at(-1).content as string;
+      res.write(chunk({ content: last.startsWith('Summarize') ? '<tool_call>{"name": "read_file", "arguments": {"path": "a.txt"}}</tool_call>' : 'reply' }, 'stop'));
+      res.end('data: [DONE]\n\n');
+    });
+    const conn = await agentOn(newDir(), { OPENAI_SYSTEM_PROMPT: 'Be brief.' });
+    const sessionId = await conn.newSession();
+    await conn.agent.request('session/prompt', { sessionId, prompt: text('one') });
+    await conn.agent.request('session/prompt', { sessionId, prompt: text('/compact') });
+    expect(conn.text(sessionId)).toContain('(That answer is a tool call, not a summary: nothing was compacted.)');
+    await conn.agent.request('session/prompt', { sessionId, prompt: text('two') });
+    expect(lastMessages()).toEqual(['system: Be brief.', 'user: one', 'assistant: reply', 'user: two']);
+  });
+});
+
 describe('/compact with tool steps', () => {
   it('sends earlier tool calls spelled for the provider (DeepSeek: with reasoning_content), as a turn does', async () => {
     server.handle((_req, res, body) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BEHIND_A_RESET, NOTHING_TO_UNDO, undoLastTurn } from '../../src/acp/undo.js';
+import { BEHIND_A_RESET, NOTHING_TO_UNDO, planAfterUndo, undoLastTurn } from '../../src/acp/undo.js';
 import { hashText } from '../../src/sessions/checkpoints.js';
 import type { Session } from '../../src/sessions/session-manager.js';
 import type { TurnRecord } from '../../src/sessions/session-records.js';
@@ -75,5 +75,19 @@ describe('undoLastTurn', () => {
     expect(plain.records).toEqual([]);
     const big = session([turn('t', { files: [{ path: '/w/big.bin', notKept: 'too large to keep for /undo', after: hashText('x') }] })]);
     expect((await undo(big, { '/w/big.bin': 'x' })).text).toMatch(/Not restored: big\.bin \(too large to keep for \/undo\)\./);
+  });
+});
+
+describe('planAfterUndo', () => {
+  const step = (content: string) => ({ content, priority: 'medium' as const, status: 'pending' as const });
+  it('sends nothing when there was no plan before and none after (no empty plan block)', () => {
+    expect(planAfterUndo([], [])).toBeUndefined();
+  });
+  it('sends nothing when the plan is the same, even as another array', () => {
+    expect(planAfterUndo([step('a')], [step('a')])).toBeUndefined();
+  });
+  it('sends the older plan when the undone turn changed it, and [] when it made the only one', () => {
+    expect(planAfterUndo([step('b')], [step('a')])).toEqual([step('a')]);
+    expect(planAfterUndo([step('a')], [])).toEqual([]);
   });
 });

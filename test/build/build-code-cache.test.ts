@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanEnv } from '../helpers/clean-env.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let copy: string;
@@ -23,7 +24,7 @@ afterEach(() => rmSync(copy, { recursive: true, force: true }));
 
 const caches = () => readdirSync(join(copy, 'dist')).filter((name) => name.endsWith('.cache'));
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
-const run = () => execFileSync(process.execPath, [join(copy, 'dist', 'cli.js'), '--version'], { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
+const run = () => execFileSync(process.execPath, [join(copy, 'dist', 'cli.js'), '--version'], { env: cleanEnv(copy), encoding: 'utf8' });
 
 describe('dist/cli.js code cache', () => {
   it('ships one trained cache next to the bundle', () => {

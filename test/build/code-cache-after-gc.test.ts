@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
+import { cleanEnv } from '../helpers/clean-env.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let copy: string | undefined;
@@ -24,7 +25,7 @@ it('a code cache written after a huge line is used by the next start, not rewrit
   const dist = join(copy, 'dist');
   const caches = () => readdirSync(dist).filter((name) => name.startsWith('bundle.') && name.endsWith('.cache'));
   for (const name of caches()) rmSync(join(dist, name));
-  const env = { PATH: process.env.PATH ?? '', HOME: copy, XDG_CONFIG_HOME: copy, XDG_STATE_HOME: copy, XDG_CACHE_HOME: copy, OPENAI_ACP_LOG: 'error' };
+  const env = cleanEnv(copy, { OPENAI_ACP_LOG: 'error' });
   // A 9 MB notification (over the 8 MiB after which the agent collects), then end of input.
   const huge = `${JSON.stringify({ jsonrpc: '2.0', method: 'x/huge', params: { text: 'p'.repeat(9_000_000) } })}\n`;
   execFileSync(process.execPath, [join(dist, 'cli.js')], { env, input: huge, stdio: ['pipe', 'ignore', 'ignore'] });

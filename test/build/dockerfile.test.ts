@@ -2,7 +2,7 @@
  * What can be checked of the Docker image without a Docker engine: the base image is a Node.js LTS
  * line (the same in both stages, since the build trains a V8 code cache for that Node), the build
  * context leaves out what must not reach it (.dockerignore), and no source map is copied into the
- * runtime image unless `SOURCEMAPS=true` is passed.
+ * runtime image unless `SOURCEMAPS=true` is passed; ripgrep is installed from Debian for search_files.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,6 +49,14 @@ describe('Dockerfile', () => {
       expect(existsSync(join(ROOT, source))).toBe(true);
       expect(dockerignore.ignores(source)).toBe(false);
     }
+  });
+
+  it('installs ripgrep from Debian in the runtime image, as root before USER node', () => {
+    const runtime = instructions.findLastIndex((line) => line.startsWith('FROM '));
+    const install = instructions.findIndex((line) => /^RUN apt-get update && apt-get install -y (--no-install-recommends )?ripgrep\b/.test(line.replace(/\s+/g, ' ')));
+    expect(install).toBeGreaterThan(runtime);
+    expect(install).toBeLessThan(instructions.indexOf('USER node'));
+    expect(instructions[install]).toContain('rm -rf /var/lib/apt/lists/*');
   });
 
   it('runs as the non-root node user, serving ACP on stdio', () => {

@@ -13,6 +13,10 @@ describe('windowLine', () => {
     const line = windowLine({ resolved: { window: 4096, source: 'runtime' }, server: { runtime: 4096, trained: 262144 }, fix: 'restart Ollama' });
     expect(line).toEqual({ status: 'warn', title: 'context window', detail: '4,096 tokens (runtime, reported by the server; trained: 262,144): small for coding work', fix: 'restart Ollama' });
   });
+  it("on Ollama's native API the window is the one asked of Ollama, never called a server report", () => {
+    expect(windowLine({ resolved: { window: 32768, source: 'runtime' }, server: { runtime: 32768, trained: 40960 }, fix: 'x', asked: true }).detail).toBe('32,768 tokens (asked of Ollama with options.num_ctx; trained: 40,960)');
+    expect(windowLine({ resolved: { window: 65536, source: 'configured' }, server: { runtime: 32768 }, fix: 'x', asked: true }).detail).toBe('65,536 tokens (set by OPENAI_CONTEXT_WINDOW; asked of Ollama: 32,768)');
+  });
   it('passes a large window and shows what the configuration overrules', () => {
     expect(windowLine({ resolved: { window: 32768, source: 'configured' }, server: { runtime: 8192 }, catalogue: 131072, fix: 'x' })).toEqual({
       status: 'pass',

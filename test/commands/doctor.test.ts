@@ -113,6 +113,16 @@ describe('openai-acp doctor', () => {
     expect(checkLine(run.stdout, 'one-token streamed completion')).toMatch(/^✗ .*not attempted/);
   });
 
+  it('an Ollama that is not running and no model set: the model row says the endpoint did not answer, not that it lists no model', async () => {
+    const port = await closedPort();
+    const run = await doctor({ OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_PROVIDER: 'ollama' });
+    expect(run.code).toBe(1);
+    const model = run.stdout.split('\n').find((line) => /^\s+model\s/.test(line))!;
+    expect(model).toMatch(/OPENAI_MODEL is not set and the endpoint did not answer, so the stand-in \S+ would be sent: start the server, or set OPENAI_MODEL/);
+    expect(run.stdout).not.toContain('lists no model');
+    expect(checkLine(run.stdout, 'endpoint answers')).toMatch(/^✗ .*ECONNREFUSED/);
+  });
+
   it('never hangs: a silent endpoint fails within the timeout', async () => {
     const server = await fake(() => undefined);
     server.setModels({ object: 'list', data: [{ id: 'test-model' }] });
@@ -209,7 +219,7 @@ describe('openai-acp doctor, first-run help', () => {
     const run = await doctor({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_API_KEY: KEY, OPENAI_EXTRA_BODY: '{"seed": 1}' });
     expect(run.code).toBe(0);
     const line = run.stdout.split('\n').find((l) => l.includes('Try it:'))!;
-    expect(line).toContain(`Try it: OPENAI_BASE_URL=${server.baseUrl} OPENAI_MODEL=test-model npx acpx --agent`);
+    expect(line).toContain(`Try it: OPENAI_BASE_URL=${server.baseUrl} OPENAI_MODEL=test-model npx --yes acpx@`);
     expect(line).toContain('(with OPENAI_API_KEY, OPENAI_EXTRA_BODY set as now; not repeated here)');
     expect(line).not.toContain(KEY.slice(0, 8));
   });

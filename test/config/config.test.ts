@@ -35,6 +35,14 @@ describe('OPENAI_ACP_OLLAMA_NUM_CTX', () => {
   });
 });
 
+describe('OPENAI_ACP_RIPGREP', () => {
+  it('passes the value on as written (a path, a name on the PATH, off), unset when not given', () => {
+    expect(loadConfig({ OPENAI_ACP_RIPGREP: '/opt/rg/bin/rg' }).ripgrep).toBe('/opt/rg/bin/rg');
+    expect(loadConfig({ OPENAI_ACP_RIPGREP: 'off' }).ripgrep).toBe('off');
+    expect(loadConfig({}).ripgrep).toBeUndefined();
+  });
+});
+
 describe('loadConfig defaults', () => {
   it('gives the documented defaults for an empty environment', () => {
     expect(loadConfig({})).toEqual<Config>({
@@ -64,6 +72,8 @@ describe('loadConfig defaults', () => {
       mcpStartupMs: 10_000,
       mcpToolTimeoutMs: 60_000,
       fetchTimeoutMs: 30_000,
+      ripgrep: undefined,
+      searchTimeoutMs: 10_000,
       ollamaNumCtx: 32_768,
     });
   });

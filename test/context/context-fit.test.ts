@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fitContext, RESULT_SHARE } from '../../src/context/context-fit.js';
-import { DEFAULT_RESERVE_TOKENS, estimateTokens, estimateToolTokens, MESSAGE_OVERHEAD_TOKENS, promptBudget, REPLY_PRIMING_TOKENS } from '../../src/context/token-estimate.js';
+import { estimateTokens, estimateToolTokens, MESSAGE_OVERHEAD_TOKENS, promptBudget, REPLY_PRIMING_TOKENS } from '../../src/context/token-estimate.js';
 import { builtinChatTools, builtinCutNote } from '../../src/tools/definitions.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import { dataUrl, png } from './image-headers.js';
@@ -37,7 +37,8 @@ describe('fitContext: earlier turns without tool calls', () => {
     const plan = fitContext({ system: sys.content, turns, task: current, contextWindow: 100_000 });
     expect(plan.messages).toEqual([sys, ...turns.flat(), current]);
     expect(plan).toMatchObject({ droppedTurns: 0, stubbed: 0, compact: false, estimatedTokens: base + 600, rawEstimatedTokens: base + 600, fits: true });
-    expect(plan.budget).toBe(100_000 - DEFAULT_RESERVE_TOKENS - 3000);
+    // The answer's room in a 100,000-token window: an eighth (answerRoom).
+    expect(plan.budget).toBe(100_000 - 12_500 - 3000);
   });
 
   it('keeps everything without a context window', () => {

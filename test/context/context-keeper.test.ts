@@ -102,3 +102,77 @@ describe('ContextKeeper words', () => {
     expect('stop' in p && p.stop).toMatch(/Fix: restart llama-server with a larger context \(`-c 32768`\)\.$/);
   });
 });
+
+describe('ContextKeeper: summaries checked', () => {
+  /** A keeper at 3,000 tokens driven until it compacts once, with `answer` as the model's summary. */
+  async function compactWith(answer: Awaited<ReturnType<Parameters<ContextKeeper['prepare']>[1]>>) {
+    const keeper = new ContextKeeper({ turns: [], task, contextWindow: 3000 });
+    let asked = 0;
+    let notice = '';
+    for (let k = 0; k < 40 && !notice; k++) {
+      const p = messagesOf(
+        await keeper.prepare(tools, async () => {
+          asked++;
+          return answer;
+        }),
+      );
+      notice = p.notices[0] ?? '';
+      readStep(keeper, k, 60);
+    }
+    return { keeper, asked, notice };
+  }
+
+  it('takes a summary that is prose and fits its room', async () => {
+    const { keeper, asked, notice } = await compactWith({ text: 'Read f0–f9; the parser is in src/f3.ts.', toolCalls: 0 });
+    expect(asked).toBe(1);
+    expect(notice).toMatch(/summarised to fit the model's context window \(3,000 tokens\)\.$/);
+    expect(keeper.state().summary).toBe('Read f0–f9; the parser is in src/f3.ts.');
+  });
+
+  it.each([
+    ['a tool call written as text', { text: '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/f3.ts"}}\n</tool_call>', toolCalls: 0 }, 'a tool call'],
+    ['a JSON call in a fence', { text: '```json\n{"name": "search_files", "arguments": {"pattern": "parse"}}\n```', toolCalls: 0 }, 'a tool call'],
+    ['a structured tool call', { text: 'Let me look first.', toolCalls: 1 }, 'a tool call'],
+    ['empty', { text: '  \n', toolCalls: 0 }, 'empty'],
+    ['larger than its room', { text: 'The parser reads each value. '.repeat(400), toolCalls: 0 }, 'too long'],
+  ])('refuses a summary that is %s and lists the calls made instead', async (_name, answer, why) => {
+    const { keeper, asked, notice } = await compactWith(answer);
+    expect(asked).toBe(1);
+    expect(notice).toContain(`replaced by a list of the calls made to fit the model's context window (3,000 tokens) (the model's summary was ${why}).`);
+    expect(keeper.state().summary).toMatch(/^Tool calls made so far .*\n- read_file \{"path":"src\/f0\.ts"\}/);
+  });
+
+  it('asks for no summary when even the current step alone does not fit, and names the step and the smallest window that works', async () => {
+    const keeper = new ContextKeeper({ turns: [], task, contextWindow: 2048 });
+    readStep(keeper, 0, 40);
+    // The current step: a call whose arguments alone are larger than the window.
+    const step = keeper.step({ role: 'assistant', content: null, tool_calls: [{ id: 'w', type: 'function', function: { name: 'write_file', arguments: JSON.stringify({ path: 'big.ts', content: lines(400, 'w') }) } }] });
+    step.push({ role: 'tool', tool_call_id: 'w', content: 'Wrote big.ts.' });
+    let asked = 0;
+    const p = await keeper.prepare(tools, async () => {
+      asked++;
+      return 'never';
+    });
+    expect(asked).toBe(0);
+    const stop = 'stop' in p ? p.stop : '';
+    expect(stop).toMatch(/^The model's context window \(2,048 tokens\) is too small for the latest tool call and its result .*: it needs at least ([\d,]+) tokens\./);
+    const minimum = Number(/at least ([\d,]+)/.exec(stop)![1]!.replace(/,/g, ''));
+    expect(minimum % 256).toBe(0);
+    // That window does hold the step (and the one below it does not).
+    const holds = (window: number) => {
+      const k = new ContextKeeper({ turns: [], task, contextWindow: window });
+      k.step(step[0]!).push(step[1]!);
+      return k.prepare(tools, async () => 'x');
+    };
+    expect('stop' in (await holds(minimum))).toBe(false);
+    expect('stop' in (await holds(minimum - 256))).toBe(true);
+  });
+
+  it('names the system prompt and tools, or the task, as what did not fit', async () => {
+    const bySystem = await new ContextKeeper({ system: 'S'.repeat(8000), turns: [], task, contextWindow: 1024 }).prepare(tools, async () => 'x');
+    expect('stop' in bySystem && bySystem.stop).toMatch(/too small for the system prompt and the tool definitions with the room for the answer: it needs at least/);
+    const bigTask: ChatMessage = { role: 'user', content: lines(300, 'task') };
+    const byTask = await new ContextKeeper({ turns: [], task: bigTask, contextWindow: 2048 }).prepare(tools, async () => 'x');
+    expect('stop' in byTask && byTask.stop).toMatch(/too small for this request with the system prompt, the tool definitions and the room for the answer: it needs at least/);
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultSystemPrompt } from '../../src/context/system-prompt.js';
 
-const facts = { cwd: '/work/p', platform: 'linux', date: '2026-11-23', tools: ['read_file', 'write_file'], mode: 'ask' };
+const facts = { cwd: '/work/p', platform: 'linux', date: '2026-11-23', tools: ['read_file', 'write_file'] };
 
 describe('defaultSystemPrompt', () => {
   it('names cwd, platform, date and the tools', () => {
@@ -13,19 +13,16 @@ describe('defaultSystemPrompt', () => {
     expect(text).toContain('approval');
     expect(text).not.toContain('no tools');
   });
-  it('says read-only in read-only mode', () => {
-    const text = defaultSystemPrompt({ ...facts, tools: ['read_file'], mode: 'read-only' });
-    expect(text).toContain('read-only');
-    expect(text).not.toContain('approval');
+  it('names no mode: the mode is told in the conversation, so the prompt is the same in every mode', () => {
+    const text = defaultSystemPrompt(facts);
+    expect(text).toContain('or the session mode may forbid them');
+    expect(text).not.toMatch(/read-only|Plan mode/i);
   });
-  it('asks for a plan on multi-step work when the plan tool is offered, and explains plan mode in one sentence', () => {
+  it('asks for a plan on multi-step work when the plan tool is offered', () => {
     expect(defaultSystemPrompt(facts)).not.toContain('update_plan');
     const withPlan = defaultSystemPrompt({ ...facts, tools: ['read_file', 'update_plan'] });
     expect(withPlan).toContain('For work of several steps, keep a to-do list with update_plan.');
-    const planMode = defaultSystemPrompt({ ...facts, tools: ['read_file', 'update_plan'], mode: 'plan' });
-    expect(planMode).toContain('Plan mode: no edits or commands yet.');
-    expect(planMode).not.toContain('approval;');
-    // Two short sentences at most: the prompt stays small.
+    // One short sentence: the prompt stays small.
     expect(withPlan.length - defaultSystemPrompt({ ...facts, tools: ['read_file'] }).length).toBeLessThan(90);
   });
   it('says there are no tools when none are offered', () => {

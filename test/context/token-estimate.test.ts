@@ -11,6 +11,7 @@ import {
   estimateTokens,
   MESSAGE_OVERHEAD_TOKENS,
   promptBudget,
+  answerRoom,
   REPLY_PRIMING_TOKENS,
   UNKNOWN_IMAGE_TOKENS,
 } from '../../src/context/token-estimate.js';
@@ -129,8 +130,12 @@ describe('calibrationFactor', () => {
 });
 
 describe('promptBudget', () => {
-  it('leaves the answer room (maxTokens, else min(4096, 25 % of the window)) and a 3 % margin', () => {
-    expect(promptBudget(128_000)).toBe(128_000 - 4096 - 3840);
+  it('leaves the answer room (maxTokens, else min(25 %, max(4096, 1/8)) of the window) and a 3 % margin', () => {
+    expect(promptBudget(128_000)).toBe(128_000 - 16_000 - 3840);
+    expect(promptBudget(32_768)).toBe(32_768 - 4096 - 984);
+    expect(answerRoom(4096)).toBe(1024);
+    expect(answerRoom(200_000)).toBe(25_000);
+    expect(answerRoom(400_000)).toBe(50_000);
     expect(promptBudget(8000)).toBe(8000 - 2000 - 240);
     expect(promptBudget(8000, 1000)).toBe(8000 - 1000 - 240);
     expect(promptBudget(8000, 1000, 10)).toBe(7990);

@@ -6,7 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chunk, httpError, startFakeOpenAI, streamText, type FakeOpenAI } from '../helpers/fake-openai.js';
-import { CLI, sleep, spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
+import { CLI, SCRATCH_HOME, sleep, spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
+import { cleanEnv } from '../helpers/temp-home.js';
 
 let server: FakeOpenAI;
 let agent: AgentProcess | undefined;
@@ -270,9 +271,9 @@ describe('openai-acp over stdio', () => {
   });
 
   it('prints its version and help', () => {
-    const version = execFileSync(process.execPath, [CLI, '--version'], { encoding: 'utf8' }).trim();
+    const version = execFileSync(process.execPath, [CLI, '--version'], { encoding: 'utf8', env: cleanEnv(SCRATCH_HOME) }).trim();
     expect(version).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
-    const help = execFileSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
+    const help = execFileSync(process.execPath, [CLI, '--help'], { encoding: 'utf8', env: cleanEnv(SCRATCH_HOME) });
     for (const name of ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_MODEL', 'OPENAI_TIMEOUT_MS', '--base-url', '--model']) expect(help).toContain(name);
   });
 });

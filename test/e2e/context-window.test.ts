@@ -29,12 +29,14 @@ const meters = (agent: AgentProcess, sessionId: string) => agent.updates(session
 
 /** Routes native paths to `native`, chat requests to the current `chat` handler. */
 function dispatcher(native: Record<string, (res: http.ServerResponse, body: any) => void>, chat: { handler: ChatHandler }): ChatHandler {
-  return (req, res, body) => {
+  const handler: ChatHandler = (req, res, body) => {
     const route = native[`${req.method} ${req.url}`];
     if (route) return route(res, body);
     if (req.url?.endsWith('/chat/completions')) return chat.handler(req, res, body);
     res.writeHead(404).end('404 page not found');
   };
+  handler.gets = new Set(Object.keys(native).filter((key) => key.startsWith('GET ')).map((key) => key.slice(4)));
+  return handler;
 }
 
 function launch(server: FakeOpenAI, env: Record<string, string>) {

@@ -194,15 +194,21 @@ describe('what works on /v1 works natively', () => {
 });
 
 describe('doctor against Ollama', () => {
-  it('shows the API used, the window asked for, the runtime window and the trained window', async () => {
+  it('shows the URL chat goes to, the API used, the window asked of Ollama apart from what the server reports, each note once', async () => {
     const server = await startFakeOllama({});
     servers.push(server);
     const home = tempHome();
     const run = await runCli(['doctor'], { home, env: cleanEnv(home, { OPENAI_BASE_URL: server.baseUrl, OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b' }) });
+    expect(run.stdout).toMatch(/chat URL\s+http:\/\/127\.0\.0\.1:\d+\/api\/chat \(Ollama's native API; /);
     expect(run.stdout).toMatch(/chat API\s+Ollama native http:\/\/127\.0\.0\.1:\d+\/api\/chat/);
-    expect(run.stdout).toMatch(/window asked\s+32,768 tokens \(OPENAI_ACP_OLLAMA_NUM_CTX\)/);
-    expect(run.stdout).toMatch(/runtime window\s+32,768 tokens/);
-    expect(run.stdout).toMatch(/trained window\s+40,960 tokens/);
+    expect(run.stdout).toMatch(/window asked\s+32,768 tokens asked of Ollama \(OPENAI_ACP_OLLAMA_NUM_CTX\)/);
+    expect(run.stdout).toMatch(/runtime window\s+32,768 tokens reported by the server \(\/api\/ps/);
+    expect(run.stdout).toMatch(/trained window\s+40,960 tokens reported by the server \(\/api\/show\)/);
+    // The window line: the one the agent asks for is not called a server report.
+    expect(checkLine(run.stdout, 'context window')).toBe('✓ context window: 32,768 tokens (asked of Ollama with options.num_ctx; trained: 40,960)');
+    const notes = run.stdout.split('\n').filter((line) => line.trim().startsWith('note:'));
+    expect(notes.length).toBeGreaterThan(0);
+    expect(new Set(notes).size).toBe(notes.length);
     expect(checkLine(run.stdout, 'one-token streamed completion')).toMatch(/^✓/);
   });
 
@@ -211,7 +217,9 @@ describe('doctor against Ollama', () => {
     servers.push(server);
     const home = tempHome();
     const run = await runCli(['doctor'], { home, env: cleanEnv(home, { OPENAI_BASE_URL: server.baseUrl, OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b', OPENAI_ACP_OLLAMA_NUM_CTX: '0' }) });
+    expect(run.stdout).toMatch(/chat URL\s+http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions \(OpenAI-compatible \/v1: OPENAI_ACP_OLLAMA_NUM_CTX=0\)/);
     expect(run.stdout).toMatch(/chat API\s+OpenAI-compatible \/v1: OPENAI_ACP_OLLAMA_NUM_CTX=0/);
+    expect(checkLine(run.stdout, 'context window')).toContain('reported by the server');
     expect(run.stdout).toMatch(/runtime window\s+4,096 tokens/);
     expect(run.stdout).toMatch(/trained window\s+40,960 tokens/);
     expect(chats(server)).toHaveLength(0);

@@ -77,8 +77,9 @@ describe('plans and plan mode', () => {
     await agent.request('session/set_mode', { sessionId, modeId: 'plan' });
     expect((await prompt(agent, sessionId, 'plan then write x.txt')).result.stopReason).toBe('end_turn');
 
-    // In plan mode: read/search tools and the plan tool only; the write refused without a question.
-    expect(server.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual(['read_file', 'list_directory', 'search_files', 'fetch_url', 'update_plan']);
+    // In plan mode: the same tools as in every mode, the mode told in front of the prompt; the write refused without a question.
+    expect(server.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual(['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_command', 'fetch_url', 'update_plan']);
+    expect(userTexts(server.requests[0]!.body)[0]).toMatch(/^\[Session mode: Plan\. No edits or commands yet[^\n]*\]\n\nplan then write x\.txt$/);
     const results = server.requests[1]!.body.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content);
     expect(results[0]).toMatch(/plan mode/);
     expect(results[1]).toMatch(/entry 1 has no "content"/);
@@ -158,11 +159,14 @@ describe('/undo', () => {
       await prompt(second, sessionId, '/undo');
       expect(lastText(second, sessionId)).toMatch(/^Nothing to undo/);
       expect(server.requests.length).toBe(requestsBefore);
+      // No turn had a plan: no /undo sent a plan update (an empty one shows as an empty plan block).
+      expect(second.updates(sessionId).filter((update) => update.sessionUpdate === 'plan')).toEqual([]);
 
       // The conversation lost both turns; a new turn edits, someone else changes the file, /undo refuses.
       server.handle(script([{ calls: [['edit_file', { path: 'a.txt', old_string: 'two', new_string: 'TWO' }]] }, { text: 'turn 3 done' }]));
       await prompt(second, sessionId, 'turn three');
-      expect(userTexts(server.requests.at(-2)!.body)).toEqual(['turn three']);
+      // The undone turns took the mode's note with them: it is told again.
+      expect(userTexts(server.requests.at(-2)!.body)).toEqual(['[Session mode: Full access. Edits and commands run without asking.]\n\nturn three']);
       writeFileSync(a, 'changed by the user\n');
       await prompt(second, sessionId, '/undo');
       expect(lastText(second, sessionId)).toMatch(/\/undo stopped: a\.txt was changed since that turn/);
@@ -189,7 +193,9 @@ describe('session/fork', () => {
     const source = (await agent.request('session/new', { cwd, mcpServers: [] })).result.sessionId;
     await agent.request('session/set_mode', { sessionId: source, modeId: 'read-only' });
     await agent.request('session/prompt', { sessionId: source, prompt: [{ type: 'text', text: 'count slowly' }, { type: 'text', text: 'after cancel, still alive?' }] });
-    expect(userTexts(server.requests[0]!.body)).toEqual(['count slowly\n\nafter cancel, still alive?']);
+    // The mode is told in front of the first prompt, and the forks keep that turn as it was sent.
+    const first = '[Session mode: Read only. You cannot edit files or run commands; say what you would change.]\n\ncount slowly\n\nafter cancel, still alive?';
+    expect(userTexts(server.requests[0]!.body)).toEqual([first]);
 
     const forked = await agent.request('session/fork', { sessionId: source, cwd, mcpServers: [] });
     const fork = forked.result.sessionId;
@@ -202,10 +208,10 @@ describe('session/fork', () => {
     release();
     await running;
     await prompt(agent, during, 'in the second fork');
-    expect(userTexts(server.requests[1]!.body)).toEqual(['count slowly\n\nafter cancel, still alive?', 'in the fork']);
-    expect(userTexts(server.requests[2]!.body)).toEqual(['count slowly\n\nafter cancel, still alive?', 'in the source']);
+    expect(userTexts(server.requests[1]!.body)).toEqual([first, 'in the fork']);
+    expect(userTexts(server.requests[2]!.body)).toEqual([first, 'in the source']);
     // Forked while that turn ran: the state as of the last finished turn.
-    expect(userTexts(server.requests[3]!.body)).toEqual(['count slowly\n\nafter cancel, still alive?', 'in the second fork']);
+    expect(userTexts(server.requests[3]!.body)).toEqual([first, 'in the second fork']);
     const listed = (await agent.request('session/list', {})).result.sessions.map((s: any) => s.sessionId);
     expect(listed).toEqual(expect.arrayContaining([source, fork, during]));
 

@@ -8,6 +8,7 @@ import { client, ndJsonStream, type SessionNotification } from '@agentclientprot
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chunk, startFakeOpenAI, streamText, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { CLI, waitFor } from '../helpers/spawn-agent.js';
+import { cleanEnv, tempHome } from '../helpers/temp-home.js';
 
 let server: FakeOpenAI;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ afterAll(() => server.close());
 
 it('streams, keeps history, cancels and exits 0 when the SDK client closes stdin', async () => {
   const child = spawn(process.execPath, [CLI], {
-    env: { PATH: process.env.PATH ?? '', OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_CONTEXT_WINDOW: '8192', OPENAI_ACP_TOOLS: 'off' },
+    env: cleanEnv(tempHome(), { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_CONTEXT_WINDOW: '8192', OPENAI_ACP_TOOLS: 'off' }),
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   const exited = new Promise((resolve) => child.on('exit', resolve));

@@ -92,7 +92,7 @@ describe('agent loop with local tools (client without fs/terminal)', () => {
     expect(server.requests[1]!.body.messages.find((m: any) => m.role === 'tool').content).toMatch(/declined/);
   });
 
-  it('full-access mode edits without asking; read-only mode offers no edit tools', async () => {
+  it('full-access mode edits without asking; read-only mode offers the same tools and tells the model its rule in the conversation', async () => {
     const cwd = workspace();
     writeFileSync(join(cwd, 'a.txt'), 'one\n');
     const { server, agent } = await startAgent(script([{ calls: [['edit_file', { path: 'a.txt', old_string: 'one', new_string: 'two' }]] }, { text: 'done' }]));
@@ -106,7 +106,10 @@ describe('agent loop with local tools (client without fs/terminal)', () => {
     expect(agent.messages.some((m) => m.method === 'session/request_permission')).toBe(false);
     await agent.request('session/set_config_option', { sessionId: result.sessionId, configId: 'mode', value: 'read-only' });
     await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'again' }] });
-    expect(server.requests.at(-1)!.body.tools.map((t: any) => t.function.name).sort()).toEqual(['fetch_url', 'list_directory', 'read_file', 'search_files', 'update_plan']);
+    const last = server.requests.at(-1)!.body;
+    expect(JSON.stringify(last.tools)).toBe(JSON.stringify(server.requests[0]!.body.tools));
+    expect(last.messages[0]).toEqual(server.requests[0]!.body.messages[0]);
+    expect(last.messages.at(-1).content).toMatch(/^\[Session mode: Read only\. You cannot edit files or run commands/);
   });
 
   it('stops a loop of the same call with max_turn_requests, and at the step limit', async () => {

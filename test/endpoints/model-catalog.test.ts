@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchModels, ModelCatalog, modelsUrl, parseModels } from '../../src/endpoints/model-catalog.js';
 import { connectInProcess } from '../helpers/in-process.js';
 import { startFakeOpenAI, streamText } from '../helpers/fake-openai.js';
+import { llamaRecord } from '../helpers/fake-llama-server.js';
 
 /** `/models` bodies by the first path segment of the base URL. */
 const SHAPES: Record<string, unknown> = {
@@ -94,6 +95,11 @@ describe('fetchModels', () => {
     expect(await fetchModels({ baseUrl: `${root}/slow`, timeoutMs: 100, logger })).toEqual([]);
     expect(Date.now() - started).toBeLessThan(1000);
     expect(debug).toHaveLength(4);
+  });
+
+  it('reads the window a real llama-server runs (meta.n_ctx 4,096), not the trained one (n_ctx_train 32,768)', () => {
+    const recorded = JSON.parse(llamaRecord('models.json').response.body);
+    expect(parseModels(recorded)).toEqual([{ id: '/models/math.gguf', contextWindow: 4096 }]);
   });
 
   it('parses nothing from non-lists, and builds the URL without doubling slashes', () => {

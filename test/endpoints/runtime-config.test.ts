@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../src/config/config.js';
 import type { LocalDiscovery } from '../../src/endpoints/local-discovery.js';
 import { createLogger } from '../../src/log.js';
-import { resolveStaticConfig, chooseEndpoints, type StaticRuntimeConfig } from '../../src/endpoints/runtime-config.js';
+import { resolveStaticConfig, chooseEndpoints, identifyEndpoints, type StaticRuntimeConfig } from '../../src/endpoints/runtime-config.js';
 
 let dir: string;
 let cwd: string;
@@ -335,6 +335,30 @@ describe('chooseEndpoints', () => {
     const chosen = await chooseEndpoints(resolved, logger, discover);
     expect(chosen).toEqual({ endpoints: resolved.endpoints, model: 'm' });
     expect(discover).not.toHaveBeenCalled();
+  });
+
+  it('sets the provider of a configured endpoint from the answers of its server, whatever its port; OPENAI_PROVIDER still wins', async () => {
+    const identify = vi.fn(async () => ({ provider: 'llamacpp' as const, evidence: 'GET /props' }));
+    const chosen = await chooseEndpoints(resolve({ OPENAI_BASE_URL: 'http://127.0.0.1:9000/v1' }), logger, undefined, identify);
+    expect(chosen.endpoints[0]).toMatchObject({ provider: 'llamacpp', identifiedBy: 'GET /props', baseUrl: 'http://127.0.0.1:9000/v1' });
+    expect(lines.join('\n')).toMatch(/recognised the server by its answers.*llamacpp/);
+    // A server on Ollama's usual port that answers as llama.cpp is llama.cpp.
+    expect((await chooseEndpoints(resolve({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }), logger, undefined, identify)).endpoints[0]?.provider).toBe('llamacpp');
+    identify.mockClear();
+    const explicit = await chooseEndpoints(resolve({ OPENAI_BASE_URL: 'http://127.0.0.1:9000/v1', OPENAI_PROVIDER: 'vllm' }), logger, undefined, identify);
+    expect(explicit.endpoints[0]?.provider).toBe('vllm');
+    expect(identify).not.toHaveBeenCalled();
+  });
+
+  it('does not ask cloud APIs who they are; a server that says nothing keeps its port guess', async () => {
+    const identify = vi.fn(async () => ({}));
+    const settings = (baseUrl: string) => ({ id: 'x', source: 'environment' as const, baseUrl, chatCompletionsUrl: `${baseUrl}/chat/completions`, apiKey: undefined, headers: {}, query: undefined, model: 'm', models: undefined, maxRetries: 2, timeoutMs: 1000 });
+    const cloud = [settings('https://api.openai.com/v1'), settings('https://openrouter.ai/api/v1'), settings('https://llm.example.com/v1')];
+    expect(await identifyEndpoints(cloud, logger, identify)).toEqual(cloud);
+    expect(identify).not.toHaveBeenCalled();
+    const local = [settings('http://127.0.0.1:8080/v1'), settings('https://gpu-box.lan:9443/v1'), settings('http://10.0.0.5/v1')];
+    expect(await identifyEndpoints(local, logger, identify)).toEqual(local);
+    expect(identify).toHaveBeenCalledTimes(3);
   });
 
   it('does not look for a local server when the config file is invalid', async () => {

@@ -4,9 +4,10 @@ import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
 import { resolveContextWindow, WINDOW_PRECEDENCE, type WindowSources } from '../../src/endpoints/window-resolver.js';
 
 describe('resolveContextWindow', () => {
-  it('takes OPENAI_CONTEXT_WINDOW over a learned window over the runtime report over the catalogue over the trained window', () => {
+  it('takes a smaller learned window over OPENAI_CONTEXT_WINDOW over a larger learned one over the runtime report over the catalogue over the trained window', () => {
     const all: WindowSources = { configured: 8000, learned: 6000, runtime: 4096, catalogue: 32768, trained: 262144 };
-    expect(resolveContextWindow(all)).toEqual({ window: 8000, source: 'configured' });
+    expect(resolveContextWindow(all)).toEqual({ window: 6000, source: 'learned', overrules: 8000 });
+    expect(resolveContextWindow({ ...all, learned: 9000 })).toEqual({ window: 8000, source: 'configured' });
     expect(resolveContextWindow({ ...all, configured: undefined })).toEqual({ window: 6000, source: 'learned' });
     expect(resolveContextWindow({ runtime: 4096, catalogue: 32768, trained: 262144 })).toEqual({ window: 4096, source: 'runtime' });
     expect(resolveContextWindow({ catalogue: 32768, trained: 262144 })).toEqual({ window: 32768, source: 'catalogue' });
@@ -24,7 +25,9 @@ describe('resolveContextWindow', () => {
       fc.property(fc.record({ configured: window, learned: window, runtime: window, catalogue: window, trained: window }), (sources) => {
         const first = WINDOW_PRECEDENCE.find((source) => (sources[source] ?? 0) > 0);
         const resolved = resolveContextWindow(sources);
-        expect(resolved).toEqual(first ? { window: sources[first], source: first } : undefined);
+        const { configured = 0, learned = 0 } = sources;
+        if (configured > 0 && learned > 0 && learned < configured) expect(resolved).toEqual({ window: learned, source: 'learned', overrules: configured });
+        else expect(resolved).toEqual(first ? { window: sources[first], source: first } : undefined);
       }),
     );
   });

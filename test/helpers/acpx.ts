@@ -5,6 +5,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CLI } from './spawn-agent.js';
+import { cleanEnv, tempHome } from './temp-home.js';
 
 const ACPX = fileURLToPath(new URL('../../node_modules/acpx/dist/cli.js', import.meta.url));
 
@@ -16,8 +17,9 @@ export interface AcpxRun {
 }
 
 /**
- * `acpx --agent <our CLI> --format json <args> --cwd <cwd> exec <prompt>` with only PATH and `env`
- * in the environment; never rejects (a failing run has a non-zero `code`).
+ * `acpx --agent <our CLI> --format json <args> --cwd <cwd> exec <prompt>` with {@link cleanEnv}
+ * plus `env` (HOME is `env.HOME`, else a temp home removed after the test file: acpx and the agent
+ * both keep state under it); never rejects (a failing run has a non-zero `code`).
  * @param options.args - acpx flags before `exec` (`--approve-all`, `--model X`, `--mcp-config F`)
  * @param options.timeoutMs - killed after this long. @defaultValue 30000
  * @param options.format - acpx's output: the JSON-RPC traffic, or what a user sees. @defaultValue 'json'
@@ -27,7 +29,7 @@ export function runAcpx(prompt: string, options: { cwd: string; env: Record<stri
     execFile(
       process.execPath,
       [ACPX, '--agent', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`, '--format', options.format ?? 'json', ...options.args, '--cwd', options.cwd, 'exec', prompt],
-      { env: { PATH: process.env.PATH ?? '', ...options.env }, timeout: options.timeoutMs ?? 30_000 },
+      { env: cleanEnv(options.env['HOME'] ?? tempHome('openai-acp-acpx-'), options.env), timeout: options.timeoutMs ?? 30_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });

@@ -1,15 +1,13 @@
 /**
- * Runs the built CLI (`dist/cli.js`) as a terminal command (doctor, models, setup) with a clean
- * environment: no inherited OPENAI_* or proxy settings, HOME and XDG_CONFIG_HOME in a fresh temp
- * directory (also the working directory, so no `.env` is read), so the user's real config is
- * never read or written.
+ * Runs the built CLI (`dist/cli.js`) as a terminal command (doctor, models, setup) with
+ * {@link cleanEnv} for a temp home (also the working directory, so no `.env` is read), so the
+ * user's real config is never read or written.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll } from 'vitest';
 import { CLI } from './spawn-agent.js';
+import { cleanEnv } from './temp-home.js';
+
+export { cleanEnv, tempHome } from './temp-home.js';
 
 export interface CliRun {
   /** Exit code, or the signal name when killed. */
@@ -18,28 +16,6 @@ export interface CliRun {
   stderr: string;
   /** Milliseconds from spawn to exit. */
   ms: number;
-}
-
-const homes: string[] = [];
-afterAll(() => {
-  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
-});
-
-/** A fresh temp directory to use as HOME (`XDG_CONFIG_HOME` is `<home>/.config`), removed after the test file. */
-export function tempHome(): string {
-  const home = mkdtempSync(join(tmpdir(), 'openai-acp-cli-'));
-  homes.push(home);
-  return home;
-}
-
-/** The clean environment for `home`, plus `env`. */
-export function cleanEnv(home: string, env: Record<string, string> = {}): Record<string, string> {
-  const base: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !key.startsWith('OPENAI_') && !/_PROXY$/i.test(key) && !/_API_KEY$/.test(key) && key !== 'XDG_CONFIG_HOME') base[key] = value;
-  }
-  // OPENAI_ACP_IN_CONTAINER=false: the local search must not look up host.docker.internal (no test leaves 127.0.0.1).
-  return { ...base, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), OPENAI_ACP_IN_CONTAINER: 'false', ...env };
 }
 
 /**

@@ -14,7 +14,13 @@ export interface RecordedRequest {
   body: Record<string, any>;
 }
 
-export type ChatHandler = (req: http.IncomingMessage, res: http.ServerResponse, body: Record<string, any>) => void | Promise<void>;
+export type ChatHandler = ((req: http.IncomingMessage, res: http.ServerResponse, body: Record<string, any>) => void | Promise<void>) & {
+  /** The GET paths among {@link IDENTITY_PATHS} this handler answers (e.g. `/props`); the others get a 404 without reaching it. */
+  gets?: ReadonlySet<string>;
+};
+
+/** The paths the agent asks a server without a configured provider who it is (`server-identity.ts`). */
+export const IDENTITY_PATHS: ReadonlySet<string> = new Set(['/', '/props', '/version', '/api/version', '/api/v0/models', '/health/liveliness']);
 
 export interface FakeOpenAI {
   /** Base URL, e.g. `http://127.0.0.1:1234/v1`. */
@@ -71,12 +77,16 @@ export async function startFakeOpenAI(handler: ChatHandler = streamText(['Hello'
     req.setEncoding('utf8');
     req.on('data', (d) => (text += d));
     req.on('end', () => {
-      if (req.method === 'GET' && req.url?.includes('/models')) {
+      const path = (req.url ?? '').split('?')[0]!;
+      if (req.method === 'GET' && path.endsWith('/models') && !path.endsWith('/api/v0/models')) {
         modelRequests++;
         res.writeHead(models.status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(models.body));
         return;
       }
+      // The agent asking a server who it is (endpoints/server-identity.ts) meets a plain 404, unless
+      // the test's handler says it serves that path (`gets`): those looks are not chat requests.
+      if (req.method === 'GET' && IDENTITY_PATHS.has(path) && !current.gets?.has(path)) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
       let body: Record<string, any> = {};
       try {
         body = JSON.parse(text);

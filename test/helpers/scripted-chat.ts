@@ -6,6 +6,7 @@
 import type { ChatCompletionsClient, ChatRequest } from '../../src/openai/chat-client.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import type { SseItem } from '../../src/openai/sse.js';
+import { ProviderHttpError } from '../../src/openai/errors.js';
 
 /** One scripted answer. `hang` streams its text, then nothing more until the abort. */
 export interface ScriptedAnswer {
@@ -15,12 +16,16 @@ export interface ScriptedAnswer {
   hang?: boolean;
   /** The answer's `finish_reason`; default `tool_calls` with calls, else `stop`. */
   finishReason?: string;
+  /** The request fails with this HTTP answer instead. */
+  error?: { status: number; body: string };
 }
 
 /** A request as the fake saw it. */
 export interface SeenRequest {
   messages: ChatMessage[];
   tools: string[];
+  /** True when the request had no `tools` field. */
+  noTools?: true;
 }
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null): SseItem => ({ kind: 'chunk', chunk: { choices: [{ index: 0, delta, finish_reason: finish }] } as never });
@@ -48,9 +53,10 @@ export function scriptedChat(answers: ScriptedAnswer[]) {
   const client = {
     options: { url: 'http://127.0.0.1:1/v1/chat/completions' },
     async *stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<SseItem[]> {
-      seen.push({ messages: structuredClone(request.messages), tools: (request.tools ?? []).map((t) => t.function.name) });
+      seen.push({ messages: structuredClone(request.messages), tools: (request.tools ?? []).map((t) => t.function.name), ...(request.tools ? {} : { noTools: true }) });
       const answer = answers[next++];
       if (!answer) throw new Error(`no scripted answer for request ${next}`);
+      if (answer.error) throw new ProviderHttpError(answer.error.status, new Headers({ 'content-type': 'application/json' }), answer.error.body, client.options.url);
       const batches = answerItems(answer);
       for (const [index, batch] of batches.entries()) {
         // `hang`: the text batches go out, then nothing until the abort.

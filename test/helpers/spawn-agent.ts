@@ -3,11 +3,8 @@
  * stdio: requests with ids, notifications, and every line the agent writes, checked to be JSON-RPC.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
+import { cleanEnv, tempHome } from './temp-home.js';
 
 /** Longest wait for an answer before a request fails with the agent's stderr, in ms. */
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -42,25 +39,20 @@ export interface AgentProcess {
 
 /**
  * A scratch home for spawned agents, so that no test reads the user's config file or writes
- * sessions into the user's state directory: `XDG_CONFIG_HOME` and `XDG_STATE_HOME` point here.
- * One per test file (each file imports this module afresh), removed after the file's tests:
- * vitest ends its workers without an `exit` event, so a `process.on('exit')` cleanup never ran.
+ * sessions into the user's state directory: HOME and the `XDG_*` directories point here
+ * (test/helpers/clean-env.mjs). One per test file (each file imports this module afresh),
+ * removed after the file's tests.
  */
-export const SCRATCH_HOME = mkdtempSync(join(tmpdir(), 'openai-acp-home-'));
-afterAll(() => rmSync(SCRATCH_HOME, { recursive: true, force: true }));
+export const SCRATCH_HOME = tempHome();
 
 /**
- * Spawn the agent with `env` added to a clean environment: no inherited OPENAI_* or proxy
- * settings, config and state under {@link SCRATCH_HOME} (unless `env` says otherwise).
+ * Spawn the agent with `env` added to {@link cleanEnv} for {@link SCRATCH_HOME}: no inherited
+ * OPENAI_*, key or proxy settings, config and state under the scratch home (unless `env` says
+ * otherwise).
  */
 export function spawnAgent(env: Record<string, string>, args: string[] = []): AgentProcess {
-  // OPENAI_ACP_IN_CONTAINER=false: the local search must not look up host.docker.internal (no test leaves 127.0.0.1).
-  const base: Record<string, string> = { XDG_CONFIG_HOME: join(SCRATCH_HOME, 'config'), XDG_STATE_HOME: join(SCRATCH_HOME, 'state'), OPENAI_ACP_IN_CONTAINER: 'false' };
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !key.startsWith('OPENAI_') && !key.startsWith('XDG_') && !/_PROXY$/i.test(key)) base[key] = value;
-  }
   const child = spawn(process.execPath, [CLI, ...args], {
-    env: { ...base, OPENAI_ACP_LOG: 'debug', ...env },
+    env: cleanEnv(SCRATCH_HOME, { OPENAI_ACP_LOG: 'debug', ...env }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const messages: any[] = [];

@@ -7,6 +7,7 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../../src/loop/agent-loop.js';
+import { userNotifier } from '../../src/loop/notify.js';
 import type { ChatCompletionsClient, ChatRequest } from '../../src/openai/chat-client.js';
 import { ProviderHttpError } from '../../src/openai/errors.js';
 import { createLogger } from '../../src/log.js';
@@ -41,8 +42,9 @@ const history = Array.from({ length: 8 }, (_, i) => [
 ]);
 const task = { role: 'user' as const, content: 'the task' };
 
-async function run(contextWindow: number | undefined, system = 'sys') {
+async function run(contextWindow: number | undefined, system = 'sys', extra: { compactionUpdates?: boolean; notices?: boolean } = {}) {
   const updates: SessionUpdate[] = [];
+  const send = async (batch: SessionUpdate[]) => void updates.push(...batch);
   const outcome = await runAgentLoop({
     client,
     request: { model: `m-${Math.random()}` },
@@ -51,12 +53,15 @@ async function run(contextWindow: number | undefined, system = 'sys') {
     maxSteps: 10,
     takesImages: false,
     signal: new AbortController().signal,
-    send: async (batch) => void updates.push(...batch),
+    send,
     logger,
+    turnId: 'T',
+    compactionUpdates: extra.compactionUpdates,
+    notify: userNotifier(send, { notices: extra.notices ?? false }, new Set()),
   });
   const said = updates.filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => (u as { content: { text: string } }).content.text).join('');
   const thoughts = updates.filter((u) => u.sessionUpdate === 'agent_thought_chunk').map((u) => (u as { content: { text: string } }).content.text).join('');
-  return { outcome, said, thoughts };
+  return { outcome, said, thoughts, updates };
 }
 
 beforeEach(() => {
@@ -77,6 +82,30 @@ describe('runAgentLoop: overflow answers', () => {
     expect(retry.messages).toContainEqual(task);
     expect(thoughts).toMatch(/Context compacted: 8 earlier turns summarised to fit the model's context window \(4,000 tokens\)/);
     expect(outcome.context?.summary).toBe('summary of the questions');
+  });
+
+  it('to a client with session.compaction and session.notices: the compaction as an entity, the recovery as a notice, both recorded', async () => {
+    script.steps = [{ overflow: 4000 }, { text: 'summary of the questions' }, { text: 'fine' }];
+    const { outcome, thoughts, updates } = await run(32_000, 'sys', { compactionUpdates: true, notices: true });
+    expect(outcome.text).toBe('fine');
+    expect(thoughts).not.toMatch(/Context compacted/);
+    const told = updates.filter((u) => u.sessionUpdate.startsWith('compaction') || u.sessionUpdate === 'notice');
+    expect(told).toEqual([
+      { sessionUpdate: 'compaction_update', compactionId: 'T-c0', status: 'in_progress' },
+      { sessionUpdate: 'compaction_summary_chunk', compactionId: 'T-c0', content: { type: 'text', text: 'summary of the questions' } },
+      { sessionUpdate: 'compaction_update', compactionId: 'T-c0', status: 'completed' },
+      expect.objectContaining({ sessionUpdate: 'notice', severity: 'warning', title: 'Request cut to fit the context window' }),
+    ]);
+    expect(outcome.compactions).toEqual([{ id: 'T-c0', beforeStep: 0, summary: 'summary of the questions' }]);
+    // The answer's chunks carry the step's derived message id.
+    expect(updates.find((u) => u.sessionUpdate === 'agent_message_chunk')).toMatchObject({ messageId: 'T-0-m' });
+  });
+
+  it('without those capabilities: the compaction is a thought as before, and no recovery words (there were none)', async () => {
+    script.steps = [{ overflow: 4000 }, { text: 'summary of the questions' }, { text: 'fine' }];
+    const { outcome, updates } = await run(32_000);
+    expect(updates.some((u) => u.sessionUpdate.startsWith('compaction') || u.sessionUpdate === 'notice')).toBe(false);
+    expect(outcome.compactions).toBeUndefined();
   });
 
   it('shrinks the window when the server names none, and gives up after three retries with the fix', async () => {

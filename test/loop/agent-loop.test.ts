@@ -151,6 +151,23 @@ describe('runAgentLoop: permission', () => {
     expect(r.outcome.text).toBe('ok, not writing');
   });
 
+  it('a `cancelled` outcome ends the turn: answered cancelled, no further request, the call cancelled (not declined), later calls not run', async () => {
+    const r = await run({
+      answers: [{ toolCalls: [write('a.txt', 'x', 'c1'), write('b.txt', 'y', 'c2')] }, { text: 'must not be asked' }],
+      client: { handlers: { 'session/request_permission': () => ({ outcome: { outcome: 'cancelled' } }) } },
+    });
+    expect(r.outcome.stopReason).toBe('cancelled');
+    expect(r.chat.seen).toHaveLength(1);
+    expect(r.fake.requests.filter((q) => q.method === 'session/request_permission')).toHaveLength(1);
+    expect(existsSync(join(r.cwd, 'a.txt'))).toBe(false);
+    expect(existsSync(join(r.cwd, 'b.txt'))).toBe(false);
+    const [first, second] = r.outcome.steps[0]!.results;
+    expect(first!.forModel).toBe(CANCELLED);
+    expect(first!.content).toEqual([{ type: 'content', content: { type: 'text', text: 'Cancelled.' } }]);
+    expect(second!.toolCallId).toBe('');
+    expect(r.outcome.steps[0]!.results.some((result) => result.forModel === DECLINED)).toBe(false);
+  });
+
   it('a client whose request_permission throws counts as declined; the loop goes on', async () => {
     const r = await run({ answers: [{ toolCalls: [write('a.txt')] }, { text: 'fine' }], client: { handlers: { 'session/request_permission': () => Promise.reject(new Error('boom')) } } });
     expect(existsSync(join(r.cwd, 'a.txt'))).toBe(false);
@@ -254,7 +271,8 @@ describe('runAgentLoop: permission', () => {
 
   it('read-only mode refuses an edit without asking, saying why', async () => {
     const r = await run({ mode: 'read-only', answers: [{ toolCalls: [write('a.txt')] }, { text: 'ok' }] });
-    expect(r.chat.seen[0]?.tools).not.toContain('write_file');
+    // Offered as in every mode (the prefix stays put), refused when called.
+    expect(r.chat.seen[0]?.tools).toContain('write_file');
     expect(r.fake.requests).toHaveLength(0);
     expect(r.toolMessages(1)[0]?.content).toContain('read-only');
     expect(existsSync(join(r.cwd, 'a.txt'))).toBe(false);

@@ -1,6 +1,6 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
-import { runModelRequest, type TextToolCalls } from '../../src/loop/model-request.js';
+import { runModelRequest, TEXT_TOOL_CALLS_NOTICE, type TextToolCalls } from '../../src/loop/model-request.js';
 import { textToolCallRecogniser } from '../../src/loop/turn-tools.js';
 import { createLogger } from '../../src/log.js';
 import { scriptedChat, type ScriptedAnswer } from '../helpers/scripted-chat.js';
@@ -87,5 +87,18 @@ describe('runModelRequest with text tool calls', () => {
     expect(r.shown).toHaveLength(pieces(call, 10).length);
     expect(r.text).toBe(call);
     expect(r.outcome.toolCalls).toEqual([]);
+  });
+});
+
+describe('the notice of tool calls read from text', () => {
+  it('is told when calls were read from the text, not for prose', async () => {
+    const told: unknown[] = [];
+    const notify = async (notice: unknown) => void told.push(notice);
+    const run = (text: string) => runModelRequest({ client: scriptedChat([{ text: [text] }]).client, request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, signal: new AbortController().signal, send: async () => undefined, logger, textToolCalls: recogniser(offered), notify });
+    await run('just prose');
+    expect(told).toEqual([]);
+    await run('<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>');
+    expect(told).toEqual([TEXT_TOOL_CALLS_NOTICE]);
+    expect(TEXT_TOOL_CALLS_NOTICE.once).toBe('text-tool-calls');
   });
 });

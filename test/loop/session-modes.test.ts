@@ -64,3 +64,14 @@ describe('remembered choices', () => {
     expect(Object.hasOwn(choices, '__proto__')).toBe(true);
   });
 });
+
+describe('mode notes', () => {
+  it('tells a mode only when it differs from the one last told (none told: ask, the system prompt rule)', async () => {
+    const { modeNoteFor } = await import('../../src/loop/session-modes.js');
+    expect(modeNoteFor('ask', undefined)).toBeUndefined();
+    expect(modeNoteFor('plan', 'plan')).toBeUndefined();
+    expect(modeNoteFor('plan', undefined)).toMatch(/^\[Session mode: Plan\. No edits or commands yet.*update_plan.*\]$/);
+    expect(modeNoteFor('ask', 'plan')).toMatch(/^\[Session mode: Ask\./);
+    for (const mode of SESSION_MODES) expect(modeNoteFor(mode, mode === 'ask' ? 'plan' : 'ask')!.length).toBeLessThan(200);
+  });
+});

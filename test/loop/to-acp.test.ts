@@ -3,8 +3,9 @@ import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate } 
 
 type Events = Parameters<typeof eventsToUpdates>[0];
 const events = (...list: Array<Record<string, unknown>>) => list as unknown as Events;
-const message = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
-const thought = (text: string) => ({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } });
+const IDS = { text: 'm-1', reasoning: 'r-1' };
+const message = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text }, messageId: IDS.text });
+const thought = (text: string) => ({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text }, messageId: IDS.reasoning });
 
 describe('mapFinishReason', () => {
   it.each([
@@ -24,7 +25,7 @@ describe('mapFinishReason', () => {
 
 describe('eventsToUpdates', () => {
   it('merges consecutive text events into one message chunk', () => {
-    expect(eventsToUpdates(events({ type: 'text', text: 'Hel' }, { type: 'text', text: 'lo' }, { type: 'text', text: '!' }))).toEqual([
+    expect(eventsToUpdates(events({ type: 'text', text: 'Hel' }, { type: 'text', text: 'lo' }, { type: 'text', text: '!' }), IDS)).toEqual([
       message('Hello!'),
     ]);
   });
@@ -39,6 +40,7 @@ describe('eventsToUpdates', () => {
         { type: 'reasoning', text: 'again' },
         { type: 'text', text: 'answer 2' },
       ),
+      IDS,
     );
     expect(updates).toEqual([thought('think more'), message('answer 1'), thought('again'), message('answer 2')]);
   });
@@ -53,20 +55,35 @@ describe('eventsToUpdates', () => {
         { type: 'finish', reason: 'stop' },
         { type: 'error', message: 'x' },
       ),
+      IDS,
     );
     expect(updates).toEqual([message('ab')]);
   });
 
   it('produces nothing for empty text and no events', () => {
-    expect(eventsToUpdates(events())).toEqual([]);
-    expect(eventsToUpdates(events({ type: 'text', text: '' }, { type: 'reasoning', text: '' }))).toEqual([]);
-    expect(eventsToUpdates(events({ type: 'usage', usage: {} }))).toEqual([]);
+    expect(eventsToUpdates(events(), IDS)).toEqual([]);
+    expect(eventsToUpdates(events({ type: 'text', text: '' }, { type: 'reasoning', text: '' }), IDS)).toEqual([]);
+    expect(eventsToUpdates(events({ type: 'usage', usage: {} }), IDS)).toEqual([]);
   });
 });
 
 describe('agentText', () => {
   it('is an agent message chunk', () => {
-    expect(agentText('oops')).toEqual(message('oops'));
+    expect(agentText('oops', 'm-1')).toEqual(message('oops'));
+  });
+
+  it('is a message of its own unless an id is given', () => {
+    const a = agentText('one') as { messageId: string };
+    const b = agentText('two') as { messageId: string };
+    expect(a.messageId).toEqual(expect.any(String));
+    expect(a.messageId).not.toBe(b.messageId);
+  });
+});
+
+describe('usageUpdate', () => {
+  it('carries the session cost only when one is given', () => {
+    expect(usageUpdate({ prompt_tokens: 10, completion_tokens: 5 }, 100)).toEqual({ sessionUpdate: 'usage_update', used: 15, size: 100 });
+    expect(usageUpdate({ prompt_tokens: 10, completion_tokens: 5 }, 100, { amount: 0.000212, currency: 'USD' })).toEqual({ sessionUpdate: 'usage_update', used: 15, size: 100, cost: { amount: 0.000212, currency: 'USD' } });
   });
 });
 

@@ -49,9 +49,12 @@ describe('parseRejection on real provider bodies (test/fixtures/http-400)', () =
 describe('parseRejection rules', () => {
   const unsupported = (name: string) => JSON.stringify({ error: { message: `Unsupported parameter: '${name}' is not supported with this model.`, param: name, code: 'unsupported_parameter' } });
 
-  it('does not treat a value complaint about a limit as unsupported', () => {
+  it('does not treat a value complaint about a limit as unsupported, but drops a token cap over the model\'s output limit', () => {
     const tooLarge = '{"error":{"message":"max_tokens is too large: 100000. This model supports at most 16384 completion tokens, whereas you provided 100000.","type":"invalid_request_error","param":"max_tokens","code":"invalid_value"}}';
-    expect(parseRejection(400, tooLarge, { max_tokens: 100000 })).toBeUndefined();
+    expect(parseRejection(400, tooLarge, { max_tokens: 100000 })?.correction).toEqual({ kind: 'drop', params: ['max_tokens'] });
+    const anthropic = '{"error":{"message":"max_tokens: 64000 > 8192, which is the maximum allowed number of output tokens for claude-3-5-sonnet-20241022"}}';
+    expect(parseRejection(400, anthropic, { max_completion_tokens: 64000 })?.correction).toEqual({ kind: 'drop', params: ['max_completion_tokens'] });
+    expect(parseRejection(400, tooLarge, { temperature: 1 })).toBeUndefined();
     const range = '{"error":{"message":"temperature must be between 0 and 1","type":"invalid_request_error","param":"temperature"}}';
     expect(parseRejection(400, range, { temperature: 1.5 })).toBeUndefined();
   });

@@ -167,14 +167,14 @@ describe('ChatCompletionsClient retries', () => {
 });
 
 describe('ChatCompletionsClient failures', () => {
-  it('connection refused is a ProviderConnectionError with ECONNREFUSED, retried', async () => {
+  it('connection refused on this machine is a ProviderConnectionError with ECONNREFUSED, not retried (the server is not running)', async () => {
     const dead = await serve(streamOk);
     await dead.close();
     const retries: unknown[] = [];
-    const error = await errorOf(run(client(dead.url, { maxRetries: 1, random: () => 0.99 }), { retries }));
+    const error = await errorOf(run(client(dead.url, { maxRetries: 2, random: () => 0.99 }), { retries }));
     expect(error).toBeInstanceOf(ProviderConnectionError);
-    expect(error).toMatchObject({ code: 'ECONNREFUSED', url: dead.url });
-    expect(retries).toHaveLength(1);
+    expect(error).toMatchObject({ code: 'ECONNREFUSED', url: dead.url, notRunning: true });
+    expect(retries).toHaveLength(0);
   });
 
   it('silence longer than timeoutMs is a ProviderTimeoutError, before or after the headers', async () => {

@@ -63,7 +63,11 @@ describe('other provider errors', () => {
     const cause = Object.assign(new Error('connect'), { code: 'ECONNREFUSED' });
     const error = new ProviderConnectionError(URL_, 'ECONNREFUSED', cause);
     expect(error.kind).toBe('connection');
-    expect(error.retryable).toBe(true);
+    // Refused on this machine: nothing listens there, a retry cannot help.
+    expect(error.retryable).toBe(!/^https?:\/\/(localhost|127\.)/.test(URL_));
+    expect(new ProviderConnectionError('https://api.example.test/v1/chat/completions', 'ECONNREFUSED').retryable).toBe(true);
+    expect(new ProviderConnectionError('http://127.0.0.1:8080/v1/chat/completions', 'ECONNREFUSED').retryable).toBe(false);
+    expect(new ProviderConnectionError('http://[::1]:8080/v1/chat/completions', 'ECONNRESET').retryable).toBe(true);
     expect(error.code).toBe('ECONNREFUSED');
     expect(error.cause).toBe(cause);
     expect(error.message).toContain(URL_);

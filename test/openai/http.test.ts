@@ -252,3 +252,44 @@ describe('the transport with a chunked body (JsonPieces)', () => {
     await expect(pending).rejects.toThrow('stop');
   });
 });
+
+describe('a kept-alive connection the server closed', () => {
+  /**
+   * A raw HTTP/1.1 server answering each connection's first request (keep-alive, so the client
+   * pools the socket) and resetting the connection at any later request on it; with `resetAll`,
+   * every request on a connection after the first connection is reset too.
+   */
+  async function closingServer(resetAll = false): Promise<{ url: string; connections: () => number }> {
+    let connections = 0;
+    const s = net.createServer((socket) => {
+      const index = ++connections;
+      let requests = 0;
+      socket.on('data', (chunk) => {
+        if (!chunk.toString('latin1').includes('\r\n\r\n')) return;
+        requests++;
+        if (requests > 1 || (resetAll && index > 1)) return void socket.resetAndDestroy();
+        socket.write('HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\nok');
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+    closers.push(() => s.close());
+    return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, connections: () => connections };
+  }
+
+  it('is sent again at once on a new connection, and the caller never sees the reset', async () => {
+    const { url, connections } = await closingServer();
+    expect(await (await nodeFetch(`${url}/a`)).text()).toBe('ok');
+    expect(await (await nodeFetch(`${url}/b`, { method: 'POST', body: jsonPieces({ b: 1 }) })).text()).toBe('ok');
+    expect(connections()).toBe(2);
+  });
+
+  it('is retried once only: a server that keeps resetting fails the request with the reset', async () => {
+    const { url, connections } = await closingServer(true);
+    expect(await (await nodeFetch(`${url}/a`)).text()).toBe('ok');
+    const failure = await nodeFetch(`${url}/b`).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect(errorCode(failure)).toBe('ECONNRESET');
+    expect(connections()).toBe(2);
+  });
+});

@@ -77,6 +77,24 @@ describe('describeProviderError: connections, timeouts, streams', () => {
     expect(text).toContain('after 2 retries');
   });
 
+  it('a refused connection on this machine names the URL the user set and the one tried, with no retries', () => {
+    const tried = 'http://127.0.0.1:11434/api/chat';
+    const error = new ProviderConnectionError(tried, 'ECONNREFUSED');
+    expect(error.retryable).toBe(false);
+    const text = describeProviderError(error, { ...context, baseUrl: 'http://127.0.0.1:11434/v1' });
+    expect(text).toBe(
+      'Nothing is listening at http://127.0.0.1:11434/v1 (tried http://127.0.0.1:11434/api/chat): the connection was refused (ECONNREFUSED). Start the server, or set OPENAI_BASE_URL to where it listens.',
+    );
+    const own = describeProviderError(new ProviderConnectionError('http://localhost:8081/v1/chat/completions', 'ECONNREFUSED'), { ...context, baseUrl: 'http://localhost:8081/v1/' });
+    expect(own).toContain('Nothing is listening at http://localhost:8081/v1/:');
+    expect(own).not.toContain('tried');
+  });
+
+  it('a refused connection to another host stays retryable', () => {
+    expect(new ProviderConnectionError(URL_, 'ECONNREFUSED').retryable).toBe(true);
+    expect(new ProviderConnectionError('http://127.0.0.1:1/v1/chat/completions', 'ECONNRESET').retryable).toBe(true);
+  });
+
   it('unknown connection failures still name the URL', () => {
     const text = describeProviderError(new ProviderConnectionError(URL_, undefined), context);
     expect(text).toContain(URL_);

@@ -129,18 +129,40 @@ describe('replayUpdates', () => {
       { type: 'resource_link', uri: 'file:///a.ts', name: 'a.ts' },
       { type: 'image', data: 'AAAA', mimeType: 'image/png' },
     ];
-    const updates = replayUpdates([{ ...turn('x', 'the answer', 'the thought'), prompt }]);
+    const updates = replayUpdates([{ ...turn('x', 'the answer', 'the thought'), prompt, id: 'T1' }]);
+    // The message ids derive from the turn's saved id, as they did live (`stepMessageIds`).
     expect(updates).toEqual([
-      { sessionUpdate: 'user_message_chunk', content: prompt[0] },
-      { sessionUpdate: 'user_message_chunk', content: prompt[1] },
-      { sessionUpdate: 'user_message_chunk', content: prompt[2] },
-      { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'the thought' } },
-      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'the answer' } },
+      { sessionUpdate: 'user_message_chunk', content: prompt[0], messageId: 'T1-u' },
+      { sessionUpdate: 'user_message_chunk', content: prompt[1], messageId: 'T1-u' },
+      { sessionUpdate: 'user_message_chunk', content: prompt[2], messageId: 'T1-u' },
+      { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'the thought' }, messageId: 'T1-0-r' },
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'the answer' }, messageId: 'T1-0-m' },
     ]);
   });
 
+  it('gives a record saved without an id the same message ids at every load', () => {
+    const records = [turn('q', 'a', 'r'), turn('q2', 'a2')];
+    const ids = (updates: SessionUpdate[]) => updates.map((u) => (u as { messageId?: string }).messageId);
+    const first = ids(replayUpdates(records));
+    expect(first.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
+    expect(ids(replayUpdates(records))).toEqual(first);
+    // Each message its own id: prompt, thought and answer of a turn differ, and so do turns.
+    expect(new Set(first).size).toBe(first.length);
+  });
+
+  it('shows a compaction as a completed compaction_update in its place only for a client with session.compaction', () => {
+    const record = { ...turn('q', 'done'), id: 'T', compactions: [{ id: 'T-c0', beforeStep: 0, summary: 'S' }] };
+    const entity = replayUpdates([record, { ...compact('the summary'), id: 'C' }], { compaction: true });
+    expect(entity.map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'compaction_update', 'agent_message_chunk', 'user_message_chunk', 'compaction_update']);
+    expect(entity[1]).toEqual({ sessionUpdate: 'compaction_update', compactionId: 'T-c0', status: 'completed', summary: [{ type: 'text', text: 'S' }] });
+    expect(entity[4]).toEqual({ sessionUpdate: 'compaction_update', compactionId: 'C', status: 'completed', summary: [{ type: 'text', text: 'the summary' }] });
+    const plain = replayUpdates([record, { ...compact('the summary'), id: 'C' }]);
+    expect(plain.some((u) => u.sessionUpdate.startsWith('compaction'))).toBe(false);
+    expect(plain.at(-1)).toMatchObject({ sessionUpdate: 'agent_message_chunk', content: { text: compactedText('the summary') }, messageId: 'C-0-m' });
+  });
+
   it('shows no thought or answer chunk when the turn had none', () => {
-    expect(replayUpdates([turn('q', '', '')])).toEqual([{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'q' } }]);
+    expect(replayUpdates([turn('q', '', '')])).toEqual([{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'q' }, messageId: expect.any(String) }]);
     expect(replayUpdates([turn('q', 'a', '')]).map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'agent_message_chunk']);
     expect(replayUpdates([turn('q', '', 'r')]).map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'agent_thought_chunk']);
   });
@@ -176,5 +198,23 @@ describe('replayUpdates', () => {
   it('the compacted text contains the summary', () => {
     expect(compactedText('S-U-M')).toContain('S-U-M');
     expect(compactedText('S-U-M').endsWith('S-U-M')).toBe(true);
+  });
+});
+
+describe('mode notes in the conversation', () => {
+  it('puts a turn\'s note in front of its prompt; the mode last told is the latest answered turn\'s since a /clear', async () => {
+    const { lastToldMode } = await import('../../src/sessions/conversation.js');
+    const noted: TurnRecord = { ...turn('plan it'), modeNote: '[Session mode: Plan.]', mode: 'plan' };
+    const live = liveConversation([turn('hi'), noted]);
+    expect(live.turns[1]![0]).toEqual({ role: 'user', content: '[Session mode: Plan.]\n\nplan it' });
+    expect(lastToldMode([turn('hi'), noted])).toBe('plan');
+    expect(lastToldMode([noted, { ...turn('again'), mode: 'ask' }])).toBe('ask');
+    // A cancelled turn with nothing shown was not seen by the model.
+    expect(lastToldMode([noted, { ...turn('x', ''), mode: 'read-only', modeNote: '[Session mode: Read only.]' }])).toBe('plan');
+    expect(lastToldMode([noted, { type: 'clear', at }])).toBeUndefined();
+    expect(lastToldMode([turn('old')])).toBeUndefined();
+    // Compacted inside a turn: the earlier notes are in the summary; that turn's own note still counts.
+    expect(lastToldMode([noted, { ...turn('long'), mode: 'plan', context: { summary: 'S', summarizedSteps: 2 } }])).toBeUndefined();
+    expect(lastToldMode([noted, { ...noted, context: { summary: 'S', summarizedSteps: 2 } }])).toBe('plan');
   });
 });

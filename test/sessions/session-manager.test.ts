@@ -91,6 +91,29 @@ describe('SessionManager turns', () => {
     await expect(second).resolves.toBe(true);
   });
 
+  it('a cancel between the arrival of a prompt and its turn reaches the turn, and only that prompt', async () => {
+    const manager = new SessionManager();
+    const session = manager.create('/', 'm');
+    const arrived = manager.arrive(session.id);
+    expect(manager.cancel(session.id)).toBe(true);
+    await expect(manager.runTurn(session, async (signal) => signal.aborted, arrived.signal)).resolves.toBe(true);
+    arrived.done();
+    // Once done, the prompt is gone: nothing to cancel, and the next prompt starts unaborted.
+    expect(manager.cancel(session.id)).toBe(false);
+    const next = manager.arrive(session.id);
+    await expect(manager.runTurn(session, async (signal) => signal.aborted, next.signal)).resolves.toBe(false);
+    next.done();
+  });
+
+  it('an arriving prompt follows its outer signal', () => {
+    const manager = new SessionManager();
+    const outer = new AbortController();
+    const arrived = manager.arrive('s', outer.signal);
+    outer.abort(new Error('request cancelled'));
+    expect(arrived.signal.aborted).toBe(true);
+    arrived.done();
+  });
+
   it('cancel with no turn running returns false and does not poison the next turn', async () => {
     const manager = new SessionManager();
     const session = manager.create('/', 'm');

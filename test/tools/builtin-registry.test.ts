@@ -74,7 +74,7 @@ describe('the registry', () => {
   it('keeps the system prompt plus the tool definitions at or under 1,200 tokens (the bench\'s estimate: characters / 4)', () => {
     // As the bench's first request: a temporary cwd, every tool offered, the plan tool included.
     const tools = [...builtinChatTools(), PLAN_CHAT_TOOL];
-    const system = defaultSystemPrompt({ cwd: '/tmp/openai-acp-bench-AbCdEf', platform: 'linux', date: '2026-11-26', tools: tools.map((t) => t.function.name), mode: 'ask' });
+    const system = defaultSystemPrompt({ cwd: '/tmp/openai-acp-bench-AbCdEf', platform: 'linux', date: '2026-11-26', tools: tools.map((t) => t.function.name) });
     expect(Math.ceil((system.length + JSON.stringify(tools).length) / 4)).toBeLessThanOrEqual(1_200);
   });
 

@@ -118,6 +118,9 @@ describe('list_directory and search_files', () => {
     expect(await run('list_directory', {}, ctx())).toMatchObject({ failed: false, forModel: './\nsrc/', rawOutput: { entries: 1 } });
     expect(await run('search_files', { pattern: 'wor+ld', glob: '*.ts' }, ctx())).toMatchObject({ failed: false, forModel: 'src/a.ts:1: hello world' });
     expect(await run('search_files', { pattern: '(' }, ctx())).toMatchObject({ failed: true, forModel: expect.stringContaining('invalid regular expression') });
+    // A glob alone lists files; neither is a failure the model can act on.
+    expect(await run('search_files', { glob: '*.ts' }, ctx())).toMatchObject({ failed: false, forModel: 'src/a.ts' });
+    expect(await run('search_files', {}, ctx())).toMatchObject({ failed: true, forModel: expect.stringContaining('needs a pattern') });
     expect(await run('list_directory', { path: '..' }, ctx())).toMatchObject({ failed: true });
   });
 });

@@ -21,7 +21,7 @@ describe('built-in tool definitions', () => {
       write_file: [['path', 'content'], ['path', 'content']],
       edit_file: [['path', 'old_string', 'new_string', 'replace_all'], ['path', 'old_string', 'new_string']],
       list_directory: [['path'], []],
-      search_files: [['pattern', 'path', 'glob'], ['pattern']],
+      search_files: [['pattern', 'path', 'glob'], []],
       run_command: [['command', 'cwd', 'timeout_ms'], ['command']],
       fetch_url: [['url'], ['url']],
     });

@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { compileGlob } from '../../src/tools/glob.js';
+import { globSpec } from '../../src/tools/glob.js';
 
-const matches = (glob: string, path: string) => compileGlob(glob)(path);
+/** What the search worker does with a spec (search-worker.ts). */
+const matches = (glob: string, path: string) => {
+  const spec = globSpec(glob);
+  const hit = new RegExp(spec.source).test(spec.basename ? path.slice(path.lastIndexOf('/') + 1) : path);
+  return hit !== spec.negate;
+};
 
-describe('compileGlob', () => {
+describe('globSpec', () => {
+  it('says what the glob is tested against, and takes a leading ! as negation', () => {
+    expect(globSpec('*.ts')).toEqual({ source: '^[^/]*\\.ts$', basename: true, negate: false });
+    expect(globSpec(' ./src/*.ts ')).toEqual({ source: '^src\\/[^/]*\\.ts$', basename: false, negate: false });
+    expect(globSpec('!*.min.js').negate).toBe(true);
+    expect(matches('!*.min.js', 'a/b.min.js')).toBe(false);
+    expect(matches('!*.min.js', 'a/b.js')).toBe(true);
+  });
+
   it('matches a name glob at any depth', () => {
     expect(matches('*.ts', 'a.ts')).toBe(true);
     expect(matches('*.ts', 'src/deep/a.ts')).toBe(true);

@@ -30,6 +30,7 @@ describe('presentToolCall', () => {
   it('titles listings, searches and commands', () => {
     expect(presentToolCall('list_directory', {}, roots)).toEqual({ title: 'List .', kind: 'search', locations: [{ path: '/w/proj' }] });
     expect(presentToolCall('search_files', { pattern: 'fo+', path: 'src', glob: '*.ts' }, roots).title).toBe('Search "fo+" in src (*.ts)');
+    expect(presentToolCall('search_files', { glob: '**/*.test.ts' }, roots).title).toBe('Find **/*.test.ts in .');
     expect(presentToolCall('run_command', { command: 'npm test' }, roots)).toEqual({ title: 'npm test', kind: 'execute' });
     const long = presentToolCall('run_command', { command: `echo ${'x'.repeat(200)}\nls` }, roots).title;
     expect(long).toHaveLength(80);

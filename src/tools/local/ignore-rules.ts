@@ -1,11 +1,14 @@
 /**
- * `.gitignore` rules for the local listing and search, matched by the `ignore` library (the same
- * rules as git). Each `.gitignore` applies to paths relative to its own directory; a deeper file's
- * rules come after (and so override) a shallower one's, as in git. `.git` is always skipped.
+ * Ignore rules for the local listing and search, matched by the `ignore` library (the same rules
+ * as git), read as ripgrep reads them: each directory's `.gitignore` and `.ignore` (which wins
+ * over `.gitignore`), and a repository's `.git/info/exclude` (under both). Each file applies to
+ * paths relative to its own directory; a deeper file's rules come after (and so override) a
+ * shallower one's, as in git. `.git` is always skipped.
  *
  * Files are read from the (outermost) workspace root that holds the searched directory down to it, then from
  * each directory entered while walking. Nothing above the workspace root is read.
  */
+import { constants } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -15,7 +18,12 @@ import { isWithin, rootList } from '../workspace.js';
 /** Names never listed nor searched. */
 export const ALWAYS_SKIPPED = new Set(['.git']);
 
-/** One directory's `.gitignore`. */
+/** The ignore files of one directory, weakest first. */
+const IGNORE_FILES = [path.join('.git', 'info', 'exclude'), '.gitignore', '.ignore'];
+
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/** One ignore file's rules. */
 interface Layer {
   dir: string;
   rules: Ignore;
@@ -47,11 +55,18 @@ export class IgnoreStack {
     return stack;
   }
 
-  /** The rules inside `dir` (a child of this stack's directory): these plus `dir/.gitignore` if there is one. */
+  /**
+   * The rules inside `dir` (a child of this stack's directory): these plus those of
+   * `dir/.git/info/exclude`, `dir/.gitignore` and `dir/.ignore`, in that order, where they exist.
+   */
   async enter(dir: string): Promise<IgnoreStack> {
-    const text = await readFile(path.join(dir, '.gitignore'), 'utf8').catch(() => undefined);
-    if (text === undefined || text.trim() === '') return this;
-    return new IgnoreStack([...this.layers, { dir, rules: ignore().add(text) }]);
+    const layers = [...this.layers];
+    for (const name of IGNORE_FILES) {
+      // Non-blocking: a FIFO by that name gives nothing instead of a read that never ends.
+      const text = await readFile(path.join(dir, name), { encoding: 'utf8', flag: READ_FLAGS }).catch(() => undefined);
+      if (text !== undefined && text.trim() !== '') layers.push({ dir, rules: ignore().add(text) });
+    }
+    return layers.length === this.layers.length ? this : new IgnoreStack(layers);
   }
 
   /**

@@ -14,7 +14,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { existsSync } from 'node:fs';
@@ -26,6 +26,7 @@ import { ensureExited } from './mcp-process.js';
 import { listAllPrompts, listAllTools } from './mcp-lists.js';
 import type { McpPromptInfo, McpPromptMessage } from './mcp-prompts.js';
 import type { McpToolInfo } from './mcp-tools.js';
+import type { ElicitationModes, McpElicitAnswer, McpElicitParams } from './mcp-elicitation.js';
 
 /** Which transport a connection uses. */
 export type McpTransportKind = 'stdio' | 'streamable-http' | 'sse';
@@ -67,6 +68,14 @@ export interface ConnectOptions {
   onSpawn?: (pid: number) => void;
   /** Called once if the connection closes after a successful start (crash, dropped connection). */
   onClosed?: () => void;
+  /**
+   * The elicitation modes to declare in `initialize` (the ACP client's): with `form`, the client
+   * declares `elicitation` (`form`, and `url` too when given) and hands each question to
+   * {@link onElicit}; without, it declares none and answers a server that asks anyway `decline`.
+   */
+  elicitation?: ElicitationModes | undefined;
+  /** Asks the user a server's question; `signal` aborts when the server cancels its request. */
+  onElicit?: (params: McpElicitParams, signal: AbortSignal) => Promise<McpElicitAnswer>;
 }
 
 /** The outcome of {@link connectMcpServer}. `cleanup` settles when a failed start left nothing running. */
@@ -156,7 +165,23 @@ async function attempt(transport: Transport, kind: McpTransportKind, server: str
       });
   };
   // autoRefresh is off because the SDK re-lists only the first page; we list every page.
-  const client: Client = new Client(options.clientInfo, { jsonSchemaValidator: lazyOutputValidator(), listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: relist }, prompts: { autoRefresh: false, debounceMs: 100, onChanged: relistPrompts } } });
+  const modes = options.elicitation;
+  const elicitation = modes?.form ? { form: {}, ...(modes.url ? { url: {} } : {}) } : undefined;
+  const client: Client = new Client(options.clientInfo, {
+    capabilities: elicitation ? { elicitation } : {},
+    jsonSchemaValidator: lazyOutputValidator(),
+    listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: relist }, prompts: { autoRefresh: false, debounceMs: 100, onChanged: relistPrompts } },
+  });
+  // A server's question: to the user when declared (and asked in a declared mode), else declined
+  // rather than answered "method not found". Through the fallback handler: the SDK's own schemas
+  // are built lazily inside this chunk and cannot be imported here (scripts/lazy-schemas.mjs).
+  client.fallbackRequestHandler = async (request, extra) => {
+    if (request.method !== 'elicitation/create') throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+    const params = (request.params ?? {}) as McpElicitParams;
+    const url = params.mode === 'url';
+    if (!elicitation || !options.onElicit || (url ? !modes?.url : params.mode !== undefined && params.mode !== 'form') || typeof params.message !== 'string') return { action: 'decline' };
+    return options.onElicit(params, extra.signal);
+  };
   const connecting = client.connect(transport, { signal, timeout: timeoutMs });
   // The SDK spawns synchronously inside connect(): the pid is known now, before any await.
   onSpawned?.();

@@ -26,6 +26,7 @@ import { startServer } from './mcp-start.js';
 import type { McpPromptInfo, McpPromptMessage } from './mcp-prompts.js';
 import type { McpToolDescriptor } from './mcp-tools.js';
 import { describeMcpTools } from './mcp-tools.js';
+import { DECLINE, type ElicitationModes, type McpElicit, type McpElicitAnswer, type McpElicitParams } from './mcp-elicitation.js';
 
 /**
  * Defaults when a caller gives no limits (the agent passes the config's, whose defaults are the
@@ -50,6 +51,8 @@ export interface McpServersOptions {
   clientInfo?: { name: string; version: string };
   /** Called when the tool list may have changed (a server became ready, changed its tools, or stopped). */
   onToolsChanged?: () => void;
+  /** The elicitation modes the ACP client advertised: the servers are offered the same. @defaultValue none */
+  elicitation?: ElicitationModes | undefined;
 }
 
 /** Where one server stands. */
@@ -79,6 +82,8 @@ interface ServerEntry {
   connection?: McpConnection;
   abort: AbortController;
   pid?: number;
+  /** The tool call of this server running now: who asks the user its questions, until when. */
+  active?: { elicit: McpElicit | undefined; signal: AbortSignal } | undefined;
 }
 
 /** OpenAI rejects more than 128 tools in one request. */
@@ -97,7 +102,7 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export class McpServers {
   readonly #entries: ServerEntry[];
-  readonly #options: Required<Omit<McpServersOptions, 'onToolsChanged'>> & Pick<McpServersOptions, 'onToolsChanged'>;
+  readonly #options: Required<Omit<McpServersOptions, 'onToolsChanged' | 'elicitation'>> & Pick<McpServersOptions, 'onToolsChanged' | 'elicitation'>;
   readonly #ready: Promise<void>;
   readonly #starts: Promise<void>[];
   readonly #cleanups: Promise<unknown>[] = [];
@@ -119,6 +124,7 @@ export class McpServers {
       connectTimeoutMs: options.connectTimeoutMs ?? Math.max(startupMs, 30_000),
       clientInfo: options.clientInfo ?? { name: 'openai-acp', version: '0.0.0' },
       onToolsChanged: options.onToolsChanged,
+      elicitation: options.elicitation,
     };
     this.#entries = servers.map((config) => ({ name: config.name, config, status: { server: config.name, state: 'starting', tools: 0 }, abort: new AbortController() }));
     this.#starts = this.#entries.map((entry) => this.#start(entry));
@@ -181,9 +187,11 @@ export class McpServers {
    * Calls the tool the model knows as `name` (from the last {@link tools} list) with `args`.
    * Resolves with an error result (`isError: true`, plain words in `text`) for an unknown name,
    * a server that is not running, a timeout (`toolTimeoutMs`), a closed connection, an
-   * output-schema mismatch or any other failure. Rejects only when `signal` aborts, with its reason.
+   * output-schema mismatch, a question of the server the editor could not ask (`elicit` rejected:
+   * the call is stopped with that reason) or any other failure. Rejects only when `signal`
+   * aborts, with its reason. While it runs, the server's questions go to `elicit` (absent: declined).
    */
-  async call(name: string, args: Record<string, unknown>, { signal }: { signal?: AbortSignal } = {}): Promise<McpCallResult> {
+  async call(name: string, args: Record<string, unknown>, { signal, elicit }: { signal?: AbortSignal; elicit?: McpElicit | undefined } = {}): Promise<McpCallResult> {
     signal?.throwIfAborted();
     const target = this.#names.get(name);
     if (target === undefined) return mcpErrorResult(`There is no MCP tool named "${name}".`);
@@ -192,13 +200,50 @@ export class McpServers {
       return mcpErrorResult(`MCP server "${entry.name}" is not running${entry.status.reason ? ` (${entry.status.reason})` : ''}; its tool "${tool}" cannot be called.`);
     }
     const timeoutMs = this.#options.toolTimeoutMs;
+    // Ends with the call: a question still open then is withdrawn.
+    const over = new AbortController();
+    const callSignal = signal ? AbortSignal.any([signal, over.signal]) : over.signal;
+    let asking: string | undefined;
+    const ask: McpElicit | undefined =
+      elicit &&
+      (async (params, questionSignal) => {
+        try {
+          return await elicit(params, questionSignal);
+        } catch (error) {
+          // The editor could not ask (an error answer): the call stops with that reason.
+          if (!questionSignal.aborted) {
+            asking = plainMessage(error);
+            over.abort(new Error(asking));
+          }
+          throw error;
+        }
+      });
+    const previous = entry.active;
+    entry.active = { elicit: ask, signal: callSignal };
     try {
-      return toMcpCallResult(await entry.connection.callTool(tool, args, { signal, timeoutMs }));
+      return toMcpCallResult(await entry.connection.callTool(tool, args, { signal: callSignal, timeoutMs }));
     } catch (error) {
       signal?.throwIfAborted();
+      if (asking !== undefined) return mcpErrorResult(`MCP server "${entry.name}" asked the user a question during its tool "${tool}", and the editor could not ask it: ${asking}. The call was stopped.`);
       this.#options.logger.debug(`MCP tool call failed`, { server: entry.name, tool, error: plainMessage(error) });
       return mcpErrorResult(callFailureText(error, { server: entry.name, tool, timeoutMs }));
+    } finally {
+      entry.active = previous;
+      over.abort(new Error('the tool call ended'));
     }
+  }
+
+  /**
+   * A server's question: asked through the running call's `elicit`, until the call ends; declined
+   * when no call of this server runs or its caller cannot ask.
+   */
+  async #elicit(entry: ServerEntry, params: McpElicitParams, signal: AbortSignal): Promise<McpElicitAnswer> {
+    const active = entry.active;
+    if (!active?.elicit) {
+      this.#options.logger.info(`MCP server "${entry.name}" asked for input ${active ? 'but the editor cannot ask' : 'while none of its tool calls runs'}; declined`, { server: entry.name });
+      return DECLINE;
+    }
+    return active.elicit(params, AbortSignal.any([signal, active.signal]));
   }
 
   /** The prompts of the ready servers, with their server's name, in the order of `mcpServers`. */
@@ -261,7 +306,7 @@ export class McpServers {
 
   /** Starts one server; settles when it is ready, has failed, or was abandoned. Never rejects. */
   async #start(entry: ServerEntry): Promise<void> {
-    const { cwd, logger, connectTimeoutMs, clientInfo, onToolsChanged } = this.#options;
+    const { cwd, logger, connectTimeoutMs, clientInfo, onToolsChanged, elicitation } = this.#options;
     const began = Date.now();
     const result = await startServer(entry.config, {
       cwd,
@@ -270,6 +315,8 @@ export class McpServers {
       clientInfo,
       signal: entry.abort.signal,
       onSpawn: (pid) => (entry.pid = pid),
+      elicitation,
+      onElicit: (params, signal) => this.#elicit(entry, params, signal),
       onToolsChanged: () => onToolsChanged?.(),
       onClosed: () => {
         if (entry.status.state !== 'ready') return;

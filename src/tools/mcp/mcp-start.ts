@@ -10,7 +10,7 @@ import type { ConnectOptions, ConnectOutcome, McpConnection } from './mcp-connec
 import { plainMessage, startFailureReason } from './mcp-messages.js';
 
 /** Options of {@link startServer}. Times in ms. */
-export interface StartOptions extends Pick<ConnectOptions, 'cwd' | 'clientInfo' | 'onSpawn' | 'onToolsChanged' | 'onClosed'> {
+export interface StartOptions extends Pick<ConnectOptions, 'cwd' | 'clientInfo' | 'onSpawn' | 'onToolsChanged' | 'onClosed' | 'elicitation' | 'onElicit'> {
   logger: Logger;
   /** After this the start is abandoned and reported as timed out. */
   connectTimeoutMs: number;
@@ -52,8 +52,8 @@ export async function startServer(config: McpServer, options: StartOptions): Pro
   const stop = () => abort.abort(new Error('closed'));
   signal.addEventListener('abort', stop, { once: true });
   if (signal.aborted) stop();
-  const { logger, cwd, clientInfo, onSpawn, onToolsChanged, onClosed } = options;
-  const attempt = connect(config, { logger, cwd, clientInfo, onSpawn, onToolsChanged, onClosed, signal: abort.signal, timeoutMs: connectTimeoutMs });
+  const { logger, cwd, clientInfo, onSpawn, onToolsChanged, onClosed, elicitation, onElicit } = options;
+  const attempt = connect(config, { logger, cwd, clientInfo, onSpawn, onToolsChanged, onClosed, elicitation, onElicit, signal: abort.signal, timeoutMs: connectTimeoutMs });
   const abandoned = new Promise<'abandoned'>((resolve) => abort.signal.addEventListener('abort', () => resolve('abandoned'), { once: true }));
   let outcome = await Promise.race([attempt, abandoned]);
   // An abandoned stdio start fails fast with a better reason (with the server's stderr): wait a moment for it.

@@ -1,9 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatListing, listDirectory } from '../../../src/tools/local/list-directory.js';
-import { compilePattern, cutLine, formatSearch, searchFiles } from '../../../src/tools/local/search-files.js';
 import { ToolError } from '../../../src/tools/tool-types.js';
 
 let base: string;
@@ -64,6 +64,19 @@ describe('listDirectory', () => {
     for (const f of ['trace.log', 'z.keep', 'y.keep', '.gitignore']) await rm(path.join(ws, 'src', 'deep', f));
   });
 
+  it('reads .ignore and .git/info/exclude too, and never waits on a FIFO by such a name', async () => {
+    await put('rules/.git/info/exclude', 'excluded.txt\n');
+    await put('rules/.ignore', '*.skip\n');
+    for (const name of ['excluded.txt', 'x.skip', 'kept.txt']) await put(`rules/${name}`, 'x');
+    await mkdir(path.join(ws, 'rules', 'fifo'));
+    execFileSync('mkfifo', [path.join(ws, 'rules', 'fifo', '.gitignore')]);
+    await put('rules/fifo/a.txt', 'x');
+    const listing = await listDirectory(path.join(ws, 'rules'), roots(), signal);
+    expect(listing.entries.map((e) => e.name)).toEqual(['.ignore', 'fifo', 'kept.txt']);
+    expect((await listDirectory(path.join(ws, 'rules', 'fifo'), roots(), signal)).entries.map((e) => e.name)).toEqual(['.gitignore', 'a.txt']);
+    await rm(path.join(ws, 'rules'), { recursive: true });
+  });
+
   it('caps the entries', async () => {
     const listing = await listDirectory(ws, roots(), signal, 2);
     expect(listing.entries).toHaveLength(2);
@@ -76,52 +89,5 @@ describe('listDirectory', () => {
     await expect(listDirectory(path.join(ws, 'nope'), roots(), signal)).rejects.toThrow(/no such directory/);
     await expect(listDirectory(path.join(ws, '..'), roots(), signal)).rejects.toThrow(ToolError);
     await expect(listDirectory(path.join(ws, 'link-out'), roots(), signal)).rejects.toThrow(/outside the workspace/);
-  });
-});
-
-describe('searchFiles', () => {
-  const run = async (pattern: string, extra: { path?: string; glob?: string } = {}, limits = {}) => {
-    const request = { pattern, path: extra.path ?? ws, ...(extra.glob ? { glob: extra.glob } : {}) };
-    const result = await searchFiles(request, roots(), signal, limits);
-    return { result, text: formatSearch(result, request, ws) };
-  };
-
-  it('finds matches as path:line: text, skipping .git, ignored, nested-ignored, binary files and symlinks', async () => {
-    const { text } = await run('needle');
-    expect(text.split('\n')).toEqual(['README.md:1: # needle', 'keep.log:1: needle kept', 'src/a.ts:1: const needle = 1;', 'src/a.ts:3: needle again', 'src/b.js:1: needle in js']);
-  });
-
-  it('filters by glob, and takes (?i)', async () => {
-    expect((await run('needle', { glob: '*.ts' })).text.split('\n')).toEqual(['src/a.ts:1: const needle = 1;', 'src/a.ts:3: needle again']);
-    expect((await run('(?i)needle', { glob: 'src/**/*.ts' })).text).toContain('src/deep/c.ts:2: NEEDLE upper');
-    expect((await run('needle', { glob: '*.py' })).text).toMatch(/^No matches for "needle" in \. \(glob \*\.py\); \d+ files searched\.$/);
-  });
-
-  it('searches one file or a subdirectory', async () => {
-    expect((await run('needle', { path: path.join(ws, 'src', 'b.js') })).text).toBe('src/b.js:1: needle in js');
-    expect((await run('needle', { path: path.join(ws, 'src') })).result.matches).toHaveLength(3);
-  });
-
-  it('caps matches and files, saying so', async () => {
-    const capped = await run('needle', {}, { maxMatches: 2 });
-    expect(capped.result.matches).toHaveLength(2);
-    expect(capped.text).toContain('more matches not shown; narrow the pattern or path');
-    const walk = await run('needle', {}, { maxFiles: 1 });
-    expect(walk.result.walkLimitHit).toBe(true);
-    const small = await run('needle', {}, { maxFileBytes: 12 });
-    expect(small.result.matches.map((m) => path.basename(m.file))).toEqual(['README.md', 'keep.log']);
-  });
-
-  it('refuses bad patterns and paths outside, and stops when aborted', async () => {
-    expect(() => compilePattern('foo(')).toThrow(/invalid regular expression "foo\(": .*JavaScript regex/);
-    await expect(run('x', { path: path.join(base, 'outside') })).rejects.toThrow(/outside the workspace/);
-    const controller = new AbortController();
-    controller.abort(new Error('stop'));
-    await expect(searchFiles({ pattern: 'x', path: ws }, roots(), controller.signal)).rejects.toThrow('stop');
-  });
-
-  it('cuts long lines', () => {
-    expect(cutLine(`  ${'x'.repeat(400)}  `, 300)).toBe(`${'x'.repeat(300)}…`);
-    expect(cutLine(`${'x'.repeat(299)}😀😀`, 300)).toBe(`${'x'.repeat(299)}…`);
   });
 });

@@ -1,0 +1,254 @@
+/**
+ * The AgentConnect methods, as the `local` provider, over the ACP agent (`acp-bridge.ts`): hello,
+ * providers, models, and sessions (create, send, cancel, resume, close), whose ACP updates become
+ * `acp.session.event`s (`event-map.ts`). One host per front door; each WebSocket is a {@link Peer}
+ * holding the sessions it created or resumed. Methods that would hand an app this machine answer
+ * `AC_ERR_UNSUPPORTED`.
+ *
+ * Source: AgentConnect v0.2.6 `docs/PROTOCOL.md` ("Core Methods", "Session semantics") and the
+ * reference host `packages/host/src/host.ts` (answer shapes: `{sessionId}`, `{accepted: true}`,
+ * `{cancelled}`, `{closed: true}`, `{models}`, `{model}`, `{providers}`, `{provider}`).
+ */
+import { statSync } from 'node:fs';
+import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { AgentCatalog, ModelInfo } from '../acp/agent.js';
+import type { Logger } from '../log.js';
+import type { AcpBridge } from './acp-bridge.js';
+import { contextUsageEvent, TurnEvents } from './event-map.js';
+import { AgentConnectError, checkProvider, cwdOf, isMachineMethod, messageText, optionalString, pickModel, PROVIDER, sessionIdOf, type AcEvent, type AcModelInfo, type AcProviderInfo } from './protocol.js';
+
+/** Most sessions one WebSocket may hold at once. */
+export const MAX_SESSIONS_PER_CONNECTION = 16;
+
+/** One WebSocket: where its sessions' events go, and which sessions it holds. */
+export interface Peer {
+  /** Pushes one `acp.session.event` to this WebSocket. */
+  push(sessionId: string, event: AcEvent): void;
+  readonly sessions: Set<string>;
+}
+
+/** A method's answer, and what to start once that answer is sent (a turn's events must follow it). */
+export interface Handled {
+  result: Record<string, unknown>;
+  after?: () => void;
+}
+
+/** What the host is built from. */
+export interface HostDeps {
+  bridge: AcpBridge;
+  catalog: AgentCatalog;
+  version: string;
+  /** Where sessions without a `cwd` work, and what a relative `cwd` is resolved against. */
+  baseCwd: string;
+  logger: Logger;
+  /** Redacts configured secrets from words sent to an app. */
+  redact: (text: string) => string;
+}
+
+/** The AgentConnect host of one front door. */
+export class AgentConnectHost {
+  private readonly owners = new Map<string, Peer>();
+  private readonly turns = new Map<string, { events: TurnEvents; cancel: AbortController }>();
+  private readonly recent: string[] = [];
+  /** Sessions being created or resumed per connection, counted against its limit until held. */
+  private readonly opening = new WeakMap<Peer, number>();
+
+  constructor(private readonly deps: HostDeps) {}
+
+  /**
+   * Answers one request of `peer`.
+   * @throws {AgentConnectError} with the protocol's code for every refusal and failure.
+   */
+  async handle(peer: Peer, method: string, params: Record<string, unknown>): Promise<Handled> {
+    if (isMachineMethod(method)) throw new AgentConnectError('AC_ERR_UNSUPPORTED', `${method} is not offered: this host gives apps a model and its agent, not this machine`);
+    switch (method) {
+      case 'acp.hello':
+        return { result: { hostId: 'openai-acp', hostName: 'openai-acp', hostVersion: this.deps.version, protocolVersion: '0.1', mode: 'local', capabilities: ['agent.connect', `model.${PROVIDER}`], providers: [PROVIDER] } };
+      case 'acp.providers.list':
+        return { result: { providers: [await this.provider()] } };
+      case 'acp.providers.status':
+        checkProvider(params['provider']);
+        return { result: { provider: await this.provider() } };
+      case 'acp.models.list':
+        return { result: { models: params['provider'] && params['provider'] !== PROVIDER ? [] : (await this.deps.catalog.models()).map(modelInfo) } };
+      case 'acp.models.recent':
+        return { result: { models: params['provider'] && params['provider'] !== PROVIDER ? [] : await this.recentModels() } };
+      case 'acp.models.info':
+        return { result: { model: await this.modelInfo(params['model']) } };
+      case 'acp.sessions.create':
+        return { result: { sessionId: await this.create(peer, params) } };
+      case 'acp.sessions.resume':
+        return { result: { sessionId: await this.resume(peer, params) } };
+      case 'acp.sessions.send':
+        return this.send(peer, params);
+      case 'acp.sessions.cancel': {
+        const sessionId = this.held(peer, params);
+        const running = this.turns.has(sessionId);
+        if (running) await this.stop(sessionId);
+        return { result: { cancelled: running } };
+      }
+      case 'acp.sessions.close': {
+        const sessionId = sessionIdOf(params);
+        if (this.owners.get(sessionId) === peer) await this.release(peer, sessionId);
+        return { result: { closed: true } };
+      }
+      default:
+        throw new AgentConnectError('AC_ERR_UNSUPPORTED', `${method.slice(0, 100)} is not offered by this host`);
+    }
+  }
+
+  /** A WebSocket went away: its running turns are cancelled and its sessions let go (their stored copies stay). */
+  async disconnect(peer: Peer): Promise<void> {
+    await Promise.all([...peer.sessions].map((sessionId) => (this.owners.get(sessionId) === peer ? this.release(peer, sessionId) : undefined)));
+  }
+
+  private async provider(): Promise<AcProviderInfo> {
+    const { configured, answers } = await this.deps.catalog.status();
+    const up = configured && answers;
+    return { id: PROVIDER, name: 'Local model (openai-acp)', installed: up, loggedIn: up, version: this.deps.version };
+  }
+
+  private async recentModels(): Promise<AcModelInfo[]> {
+    const models = await this.deps.catalog.models();
+    const fallback = await this.deps.catalog.defaultModel();
+    const ids = this.recent.length > 0 ? this.recent : fallback ? [fallback] : [];
+    return ids.map((id) => modelInfo(models.find((model) => model.id === id) ?? { id }));
+  }
+
+  private async modelInfo(value: unknown): Promise<AcModelInfo> {
+    const id = pickModel(value) ?? (await this.deps.catalog.defaultModel());
+    const found = id === undefined ? undefined : (await this.deps.catalog.models()).find((model) => model.id === id);
+    if (!found) throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'Unknown model');
+    // One model: worth asking the server for the window it runs the model with.
+    const contextWindow = await this.deps.catalog.window(found.id);
+    return modelInfo(contextWindow ? { ...found, contextWindow } : found);
+  }
+
+  private async create(peer: Peer, params: Record<string, unknown>): Promise<string> {
+    checkProvider(params['provider']);
+    const model = pickModel(params['model']);
+    const system = optionalString(params, 'system');
+    const effort = optionalString(params, 'reasoningEffort', 100);
+    const cwd = cwdOf(params, this.deps.baseCwd);
+    if (!isDirectory(cwd)) throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'cwd is not a directory');
+    const { sessionId } = await this.reserving(peer, () => this.deps.bridge.create(cwd, system));
+    this.attach(peer, sessionId);
+    try {
+      await this.configure(sessionId, model, effort);
+    } catch (error) {
+      await this.release(peer, sessionId);
+      throw error;
+    }
+    return sessionId;
+  }
+
+  private async resume(peer: Peer, params: Record<string, unknown>): Promise<string> {
+    const sessionId = sessionIdOf(params);
+    const model = pickModel(params['model']);
+    const effort = optionalString(params, 'reasoningEffort', 100);
+    const cwd = cwdOf(params, this.deps.baseCwd);
+    if (peer.sessions.has(sessionId)) await this.deps.bridge.resume(sessionId, cwd);
+    else await this.reserving(peer, () => this.deps.bridge.resume(sessionId, cwd));
+    // Another WebSocket held it: its events come here from now on.
+    const before = this.owners.get(sessionId);
+    if (before && before !== peer) before.sessions.delete(sessionId);
+    this.attach(peer, sessionId);
+    await this.configure(sessionId, model, effort);
+    return sessionId;
+  }
+
+  private send(peer: Peer, params: Record<string, unknown>): Handled {
+    const sessionId = this.held(peer, params);
+    const text = messageText(params);
+    if (this.turns.has(sessionId)) throw new AgentConnectError('AC_ERR_BUSY', 'A run is in progress in this session; cancel it or wait for its final event');
+    const turn = new TurnEvents();
+    const cancel = new AbortController();
+    this.turns.set(sessionId, { events: turn, cancel });
+    const emit = (events: AcEvent[]) => {
+      for (const event of events) this.owners.get(sessionId)?.push(sessionId, event);
+    };
+    const after = () => {
+      this.deps.bridge
+        .prompt(sessionId, text, cancel.signal)
+        .then((response) => {
+          this.turns.delete(sessionId);
+          emit(turn.end(response));
+        })
+        .catch((error: unknown) => {
+          this.turns.delete(sessionId);
+          this.deps.logger.warn('an AgentConnect run failed', { sessionId, error: (error as Error)?.message ?? String(error) });
+          emit([{ type: 'error', data: { message: this.deps.redact((error as Error)?.message ?? 'internal error') } }]);
+        });
+    };
+    return { result: { accepted: true }, after };
+  }
+
+  /** The session id of `params`, held by `peer`. @throws {AgentConnectError} AC_ERR_INVALID_ARGS when this WebSocket does not hold it. */
+  private held(peer: Peer, params: Record<string, unknown>): string {
+    const sessionId = sessionIdOf(params);
+    if (this.owners.get(sessionId) !== peer) throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'Unknown session (create or resume it on this connection first)');
+    return sessionId;
+  }
+
+  /**
+   * Runs `open` with a place kept for one more session of `peer`.
+   * @throws {AgentConnectError} AC_ERR_BUSY when the connection holds (or is opening) {@link MAX_SESSIONS_PER_CONNECTION}.
+   */
+  private async reserving<T>(peer: Peer, open: () => Promise<T>): Promise<T> {
+    const opening = this.opening.get(peer) ?? 0;
+    if (peer.sessions.size + opening >= MAX_SESSIONS_PER_CONNECTION) throw new AgentConnectError('AC_ERR_BUSY', `This connection holds ${MAX_SESSIONS_PER_CONNECTION} sessions, the most allowed; close one first`);
+    this.opening.set(peer, opening + 1);
+    try {
+      return await open();
+    } finally {
+      this.opening.set(peer, (this.opening.get(peer) ?? 1) - 1);
+    }
+  }
+
+  private async configure(sessionId: string, model: string | undefined, effort: string | undefined): Promise<void> {
+    if (model) await this.deps.bridge.setOption(sessionId, 'model', model);
+    if (effort) await this.deps.bridge.setOption(sessionId, 'thought_level', effort);
+    const used = model ?? (await this.deps.catalog.defaultModel());
+    if (used) this.recent.splice(0, this.recent.length, used, ...this.recent.filter((id) => id !== used).slice(0, 9));
+  }
+
+  private attach(peer: Peer, sessionId: string): void {
+    this.owners.set(sessionId, peer);
+    peer.sessions.add(sessionId);
+    this.deps.bridge.listen(sessionId, (update: SessionUpdate) => {
+      const turn = this.turns.get(sessionId);
+      if (turn) {
+        for (const event of turn.events.update(update)) peer.push(sessionId, event);
+      } else if (update.sessionUpdate === 'usage_update') {
+        // The meter after create or resume, outside any run.
+        peer.push(sessionId, contextUsageEvent(update.used, update.size));
+      }
+    });
+  }
+
+  private async release(peer: Peer, sessionId: string): Promise<void> {
+    peer.sessions.delete(sessionId);
+    this.owners.delete(sessionId);
+    if (this.turns.has(sessionId)) await this.stop(sessionId);
+    await this.deps.bridge.close(sessionId);
+  }
+
+  /** Stops the session's run: `session/cancel` for a running turn, and the prompt request cancelled for one not started yet. */
+  private async stop(sessionId: string): Promise<void> {
+    await this.deps.bridge.cancel(sessionId);
+    this.turns.get(sessionId)?.cancel.abort();
+  }
+}
+
+/** An agent model as AgentConnect's `ModelInfo`. */
+function modelInfo(model: ModelInfo): AcModelInfo {
+  return { id: model.id, provider: PROVIDER, displayName: model.name ?? model.id, ...(model.contextWindow ? { contextWindow: model.contextWindow } : {}) };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The README and docs/ against the code: the settings table holds exactly the settings
+ * `--help` lists (and their simple defaults), the counts the README states are the real ones,
+ * the first screen holds the fastest path, and every relative link leads to a file.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { helpText } from '../src/cli-args.js';
+import { SLASH_COMMANDS } from '../src/acp/slash-commands.js';
+import { SESSION_MODES } from '../src/tools/permission.js';
+import { BUILTIN_TOOL_NAMES } from '../src/tools/definitions.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const DOCS = readdirSync(join(ROOT, 'docs'))
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => ({ path: join(ROOT, 'docs', name), text: readFileSync(join(ROOT, 'docs', name), 'utf8') }));
+const HELP = helpText('0.0.0');
+
+/** The lines of one `## Heading` section of the README. */
+function section(title: string): string[] {
+  const lines = README.split('\n');
+  const start = lines.findIndex((line) => line === `## ${title}`);
+  if (start < 0) throw new Error(`README has no "## ${title}"`);
+  const end = lines.findIndex((line, index) => index > start && line.startsWith('## '));
+  return lines.slice(start + 1, end < 0 ? undefined : end);
+}
+
+/** `--help`'s settings: name (as listed, e.g. `AWS_REGION, AWS_PROFILE, …`) → default. */
+function helpSettings(): Map<string, string> {
+  const lines = HELP.split('\n');
+  let start = lines.findIndex((line) => line.startsWith('Environment'));
+  while (start < lines.length && !lines[start + 1]!.startsWith('  ')) start++;
+  const settings = new Map<string, string>();
+  for (let i = start + 1; i < lines.length && lines[i]!.startsWith('  '); i++) {
+    const match = /^ {2}(\S.*?)\s{2,}\S/.exec(lines[i]!);
+    if (!match || lines[i]!.trim().startsWith('default:')) continue;
+    settings.set(match[1]!, /default: (.*)$/.exec(lines[i + 1] ?? '')?.[1]?.trim() ?? '');
+  }
+  return settings;
+}
+
+/** The README settings table: name (backticks dropped) → default (backticks dropped). */
+function readmeSettings(): Map<string, string> {
+  const rows = section('Settings').filter((line) => line.startsWith('| `'));
+  return new Map(rows.map((row) => {
+    const [name = '', value = ''] = row.split(' | ').map((cell) => cell.replace(/^\| /, '').replace(/`/g, '').trim());
+    return [name, value];
+  }));
+}
+
+const NUMBERS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+
+describe('README', () => {
+  it('is at most 15 KB', () => {
+    expect(Buffer.byteLength(README)).toBeLessThanOrEqual(15 * 1024);
+  });
+
+  it('holds what the project is and the fastest path in its first 40 lines', () => {
+    const first = README.split('\n').slice(0, 40).join('\n');
+    expect(first).toMatch(/Agent Client Protocol/);
+    expect(first).toMatch(/```sh\nnpm install/);
+    expect(first).toMatch(/Ollama, zero configuration/);
+    expect(first).toContain('OPENAI_BASE_URL=http://HOST:PORT/v1');
+    expect(first).toMatch(/OPENAI_API_KEY=sk-/);
+    expect(first).toContain('openai-acp doctor');
+  });
+
+  it('has every setting --help lists in its settings table, and no other', () => {
+    const help = helpSettings();
+    expect(help.size).toBeGreaterThan(20);
+    expect([...readmeSettings().keys()].sort()).toEqual([...help.keys()].sort());
+  });
+
+  it('gives the same default as --help where that is one word or number', () => {
+    const readme = readmeSettings();
+    for (const [name, value] of helpSettings()) {
+      if (/^[\w.]+$/.test(value) && value !== 'unset' && value !== 'empty') expect(`${name}: ${readme.get(name)}`).toBe(`${name}: ${value}`);
+    }
+  });
+
+  it('names every flag --help lists', () => {
+    const flags = [...HELP.matchAll(/^ {2}(--[a-z-]+) /gm)].map((match) => match[1]!);
+    expect(flags).toContain('--timeout-ms');
+    const settings = section('Settings').join('\n');
+    for (const flag of flags) expect(settings).toContain(`\`${flag}\``);
+  });
+
+  it('states the real counts of tools, modes and built-in commands, and names each', () => {
+    const count = (what: RegExp) => NUMBERS.indexOf(what.exec(README)?.[1]?.toLowerCase() ?? '');
+    expect(count(/\b(\w+) tools:/i)).toBe(BUILTIN_TOOL_NAMES.size);
+    expect(count(/\b(\w+) modes:/i)).toBe(SESSION_MODES.length);
+    expect(count(/\b(\w+) built-in commands:/i)).toBe(SLASH_COMMANDS.length);
+    for (const tool of BUILTIN_TOOL_NAMES) expect(README).toContain(`\`${tool}\``);
+    for (const mode of SESSION_MODES) expect(README).toContain(`\`${mode}\``);
+    for (const command of SLASH_COMMANDS) expect(README).toContain(`\`/${command.name}\``);
+  });
+});
+
+describe('README and docs/', () => {
+  const files = [{ path: join(ROOT, 'README.md'), text: README }, ...DOCS];
+
+  it('state no other count of tools, modes or built-in commands', () => {
+    for (const { path, text } of files) {
+      for (const [what, real] of [['tools', BUILTIN_TOOL_NAMES.size], ['modes', SESSION_MODES.length], ['built-in commands', SLASH_COMMANDS.length]] as const) {
+        for (const match of text.matchAll(new RegExp(`\\b(${NUMBERS.join('|')}) ${what}\\b`, 'gi'))) {
+          expect(match[1]!.toLowerCase(), `${path}: "${match[0]}"`).toBe(NUMBERS[real]);
+        }
+      }
+    }
+  });
+
+  it('link only to files that exist', () => {
+    for (const { path, text } of files) {
+      for (const match of text.matchAll(/\]\(([^)#:\s]+)(#[^)]*)?\)/g)) {
+        expect(existsSync(join(dirname(path), match[1]!)), `${path} → ${match[1]}`).toBe(true);
+      }
+    }
+  });
+});
