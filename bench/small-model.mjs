@@ -15,13 +15,13 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { onJsonLines } from './json-lines.mjs';
+import { sse, startModelServer } from './model-server.mjs';
+import { scriptEnv } from '../test/helpers/clean-env.mjs';
 
 const CLI = process.env.BENCH_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const line = (m) => `${JSON.stringify(m)}\n`;
-const sse = (m) => `data: ${JSON.stringify(m)}\n\n`;
 
 /** The workspace at the start. */
 const FILES = {
@@ -71,46 +71,37 @@ function promptTokens(body) {
 }
 
 /** The scripted model: each request gets the next step (its mistake first, when `withMistakes`), a retry written right after a failure. */
-function startModel(withMistakes) {
+async function startModel(withMistakes) {
   const state = { step: 0, requests: 0, tokens: 0, retries: 0, retrying: false };
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      if (req.method === 'GET') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'bench', object: 'model' }] }));
-        return;
-      }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const tokens = promptTokens(body);
-      state.requests++;
-      state.tokens += tokens;
-      const last = body.messages.at(-1);
-      // The last step failed: send it again, written right; else go on.
-      const failed = state.step > 0 && last?.role === 'tool' && FAILED.test(String(last.content).replace(/\s*Note: [^]*$/, '')) && !state.retrying;
-      if (failed) {
-        if (process.env.BENCH_DEBUG) console.error(`retry of step ${state.step}: ${String(last.content).slice(0, 300)}`);
-        state.step--;
-        state.retries++;
-      }
-      state.retrying = failed;
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (delta, finish = null, usage) => ({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) });
-      const usage = { prompt_tokens: tokens, completion_tokens: 20, total_tokens: tokens + 20 };
-      if (state.step < STEPS.length) {
-        const step = STEPS[state.step];
-        const next = withMistakes && step.mistake && !failed ? step.mistake : step.perfect;
-        res.write(sse(chunk({ tool_calls: [{ index: 0, id: `call_${state.requests}`, type: 'function', function: { name: next.name, arguments: next.arguments } }] })));
-        res.write(sse(chunk({}, 'tool_calls', usage)));
-        state.step++;
-      } else {
-        res.write(sse(chunk({ content: 'Done: the greeting, the mean of an empty list, the notes and the config are updated.' })));
-        res.write(sse(chunk({}, 'stop', usage)));
-      }
-      res.end('data: [DONE]\n\n');
-    });
+  const { server, base } = await startModelServer((body, res) => {
+    const tokens = promptTokens(body);
+    state.requests++;
+    state.tokens += tokens;
+    const last = body.messages.at(-1);
+    // The last step failed: send it again, written right; else go on.
+    const failed = state.step > 0 && last?.role === 'tool' && FAILED.test(String(last.content).replace(/\s*\(?Note: [^]*$/, '')) && !state.retrying;
+    if (failed) {
+      if (process.env.BENCH_DEBUG) console.error(`retry of step ${state.step}: ${String(last.content).slice(0, 300)}`);
+      state.step--;
+      state.retries++;
+    }
+    state.retrying = failed;
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const chunk = (delta, finish = null, usage) => ({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) });
+    const usage = { prompt_tokens: tokens, completion_tokens: 20, total_tokens: tokens + 20 };
+    if (state.step < STEPS.length) {
+      const step = STEPS[state.step];
+      const next = withMistakes && step.mistake && !failed ? step.mistake : step.perfect;
+      res.write(sse(chunk({ tool_calls: [{ index: 0, id: `call_${state.requests}`, type: 'function', function: { name: next.name, arguments: next.arguments } }] })));
+      res.write(sse(chunk({}, 'tool_calls', usage)));
+      state.step++;
+    } else {
+      res.write(sse(chunk({ content: 'Done: the greeting, the mean of an empty list, the notes and the config are updated.' })));
+      res.write(sse(chunk({}, 'stop', usage)));
+    }
+    res.end('data: [DONE]\n\n');
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, state, base: `http://127.0.0.1:${server.address().port}/v1` })));
+  return { server, state, base };
 }
 
 /** The files under `dir`, by relative path. */
@@ -131,7 +122,7 @@ async function runTask(withMistakes) {
   try {
     mkdirSync(join(cwd, 'src'));
     for (const [path, text] of Object.entries(FILES)) writeFileSync(join(cwd, path), text);
-    const env = { PATH: process.env.PATH, OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', OPENAI_BASE_URL: model.base, OPENAI_MODEL: 'bench', OPENAI_ACP_MAX_STEPS: '60' };
+    const env = scriptEnv({ OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', OPENAI_BASE_URL: model.base, OPENAI_MODEL: 'bench', OPENAI_ACP_MAX_STEPS: '60' });
     const child = spawn(process.execPath, [CLI], { env, stdio: ['pipe', 'pipe', 'ignore'] });
     let id = 0;
     const waiting = new Map();
