@@ -13,20 +13,17 @@
 // and once, the overhead of the system prompt plus the built-in tool definitions (target ≤ 1,200).
 // Token figures use one fixed estimate (ASCII characters / 4 plus 4 per message), the same for
 // every build measured, so before/after compare like for like. Loopback only; the temp dir is removed.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { onJsonLines } from './json-lines.mjs';
+import { runTask as runAgentTask } from './agent-client.mjs';
 import { sse, startModelServer } from './model-server.mjs';
 import { scriptEnv } from '../test/helpers/clean-env.mjs';
 
-const CLI = process.env.BENCH_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const WINDOWS = [4_000, 8_000, 16_000, 32_000];
 const TASK = 'Find where the configuration is parsed in this project, check that the tests pass, and explain how the parser handles a missing value.';
 const OVERHEAD_TARGET = 1_200;
-const line = (m) => `${JSON.stringify(m)}\n`;
 
 /** A code-like file of `lines` lines (deterministic). */
 function sourceFile(name, lines) {
@@ -88,24 +85,7 @@ function startModel() {
 async function runTask(window, cwd) {
   const model = await startModel();
   const env = scriptEnv({ OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', OPENAI_BASE_URL: model.base, OPENAI_MODEL: 'bench', OPENAI_CONTEXT_WINDOW: String(window), OPENAI_ACP_MAX_STEPS: '60' });
-  const child = spawn(process.execPath, [CLI], { env, stdio: ['pipe', 'pipe', 'ignore'] });
-  let id = 0;
-  const waiting = new Map();
-  onJsonLines(child.stdout, (m) => {
-    if (m.method === 'session/request_permission') child.stdin.write(line({ jsonrpc: '2.0', id: m.id, result: { outcome: { outcome: 'selected', optionId: m.params.options.find((o) => o.kind.startsWith('allow'))?.optionId } } }));
-    else if (m.method === undefined && waiting.has(m.id)) waiting.get(m.id)(m);
-  });
-  const request = (method, params) =>
-    new Promise((resolve) => {
-      waiting.set(++id, resolve);
-      child.stdin.write(line({ jsonrpc: '2.0', id, method, params }));
-    });
-  await request('initialize', { protocolVersion: 1, clientCapabilities: {} });
-  const { result } = await request('session/new', { cwd, mcpServers: [] });
-  await request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' }).catch(() => undefined);
-  const answer = await request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: TASK }] });
-  child.stdin.end();
-  await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+  const answer = await runAgentTask(env, cwd, TASK);
   model.server.close();
   return { requests: model.state.requests, steps: model.state.step, stopReason: answer.result?.stopReason ?? answer.error?.message };
 }

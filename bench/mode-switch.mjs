@@ -9,16 +9,13 @@
 // ASCII characters / 4). Target: the whole earlier request is shared (100 %) at every switch.
 // BENCH_CLI measures another build (e.g. one made from an earlier commit) for before/after.
 // Loopback only; the temp dir is removed.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { onJsonLines } from './json-lines.mjs';
+import { runTask, startAgent } from './agent-client.mjs';
 import { sse, startModelServer } from './model-server.mjs';
 
-const CLI = process.env.BENCH_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-const line = (m) => `${JSON.stringify(m)}\n`;
 
 /** The model's answers, in order: tool calls or text. */
 const SCRIPT = [
@@ -66,20 +63,8 @@ const commonPrefix = (a, b) => {
 async function runSession(cwd) {
   const model = await startModel();
   const env = { PATH: process.env.PATH, HOME: cwd, OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', OPENAI_BASE_URL: model.base, OPENAI_MODEL: 'bench' };
-  const child = spawn(process.execPath, [CLI], { env, stdio: ['pipe', 'pipe', 'ignore'] });
-  let id = 0;
-  const waiting = new Map();
-  onJsonLines(child.stdout, (m) => {
-    if (m.method === 'session/request_permission') {
-      const start = m.params.options.find((o) => o.optionId === 'plan_start_ask') ?? m.params.options.find((o) => o.kind.startsWith('allow'));
-      child.stdin.write(line({ jsonrpc: '2.0', id: m.id, result: { outcome: { outcome: 'selected', optionId: start.optionId } } }));
-    } else if (m.method === undefined && waiting.has(m.id)) waiting.get(m.id)(m);
-  });
-  const request = (method, params) =>
-    new Promise((resolve) => {
-      waiting.set(++id, resolve);
-      child.stdin.write(line({ jsonrpc: '2.0', id, method, params }));
-    });
+  // Starting on the plan is approved by switching to ask (its own option), anything else allowed.
+  const { request, close } = startAgent(env, (options) => options.find((o) => o.optionId === 'plan_start_ask'));
   await request('initialize', { protocolVersion: 1, clientCapabilities: {} });
   const { result } = await request('session/new', { cwd, mcpServers: [] });
   const sessionId = result.sessionId;
@@ -99,8 +84,7 @@ async function runSession(cwd) {
   await request('session/set_mode', { sessionId, modeId: 'read-only' });
   switches.push(['ask → read-only', model.requests.length]);
   await prompt('What would you change?');
-  child.stdin.end();
-  await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+  await close();
   model.server.close();
   return { requests: model.requests, switches };
 }

@@ -11,17 +11,14 @@
 // end are byte-for-byte those of the perfect run (a near miss must never become a wrong edit).
 // Target: the run with mistakes takes no more steps than the perfect one, and ends with the same files.
 // Loopback only; the temp dirs are removed.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { onJsonLines } from './json-lines.mjs';
+import { runTask as runAgentTask } from './agent-client.mjs';
 import { sse, startModelServer } from './model-server.mjs';
 import { scriptEnv } from '../test/helpers/clean-env.mjs';
 
-const CLI = process.env.BENCH_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-const line = (m) => `${JSON.stringify(m)}\n`;
 
 /** The workspace at the start. */
 const FILES = {
@@ -123,24 +120,7 @@ async function runTask(withMistakes) {
     mkdirSync(join(cwd, 'src'));
     for (const [path, text] of Object.entries(FILES)) writeFileSync(join(cwd, path), text);
     const env = scriptEnv({ OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', OPENAI_BASE_URL: model.base, OPENAI_MODEL: 'bench', OPENAI_ACP_MAX_STEPS: '60' });
-    const child = spawn(process.execPath, [CLI], { env, stdio: ['pipe', 'pipe', 'ignore'] });
-    let id = 0;
-    const waiting = new Map();
-    onJsonLines(child.stdout, (m) => {
-      if (m.method === 'session/request_permission') child.stdin.write(line({ jsonrpc: '2.0', id: m.id, result: { outcome: { outcome: 'selected', optionId: m.params.options.find((o) => o.kind.startsWith('allow'))?.optionId } } }));
-      else if (m.method === undefined && waiting.has(m.id)) waiting.get(m.id)(m);
-    });
-    const request = (method, params) =>
-      new Promise((resolve) => {
-        waiting.set(++id, resolve);
-        child.stdin.write(line({ jsonrpc: '2.0', id, method, params }));
-      });
-    await request('initialize', { protocolVersion: 1, clientCapabilities: {} });
-    const { result } = await request('session/new', { cwd, mcpServers: [] });
-    await request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' }).catch(() => undefined);
-    const answer = await request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'Update the greeting, guard mean() against an empty list, add double(), fix the notes and the config.' }] });
-    child.stdin.end();
-    await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+    const answer = await runAgentTask(env, cwd, 'Update the greeting, guard mean() against an empty list, add double(), fix the notes and the config.');
     return { requests: model.state.requests, tokens: model.state.tokens, retries: model.state.retries, stopReason: answer.result?.stopReason ?? answer.error?.message, files: snapshot(cwd) };
   } finally {
     model.server.close();
