@@ -277,7 +277,7 @@ export class PromptRunner {
           })
         : undefined;
     // A llama.cpp template that says it takes no tools: the text path from the first request.
-    if (tools) await heedServerToolSupport(target.endpoint, target.model);
+    if (tools) await heedServerToolSupport(target.endpoint, target.model, target.endpoint.memory.textPaths);
     const instructions = async () =>
       renderInstructions(await loadInstructions({ cwd: session.cwd, extra: toolState?.roots.extra, configDir: this.state.configDir, maxBytes: instructionBudgetBytes(contextWindow) }));
     const agentPrompt =
@@ -307,6 +307,8 @@ export class PromptRunner {
       cost: this.meter(session),
       notify,
       compactionUpdates: this.state.features.compaction,
+      textPaths: target.endpoint.memory.textPaths,
+      learned: target.endpoint.memory.windows,
     });
     if (tools && target.endpoint.client.takesNoTools(target.model)) await notify(noToolsNotice(target.model));
     // Once per model, after its first answer on Ollama's native API: part of it on the CPU at this window.

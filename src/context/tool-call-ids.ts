@@ -20,6 +20,8 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /**
  * Ids already respelled. Every request of a Mistral session respells the whole history, so each
  * id would be hashed again on every step (~3 µs each); a lookup is ~50 ns. Emptied when full.
+ * Per process on purpose: a pure memo (the same id always gives the same spelling), so nothing
+ * it holds changes what any caller sees.
  */
 const cache = new Map<string, string>();
 const CACHE_LIMIT = 10_000;

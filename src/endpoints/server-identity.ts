@@ -160,7 +160,11 @@ export async function readLlamaCppProps(baseUrl: string, options: IdentifyOption
   return parseLlamaCppPropsFacts(json(await getText(`${root}/props`, options)));
 }
 
-/** The looks made in this process, by base URL: one per endpoint, shared by every caller. */
+/**
+ * The looks made in this process, by base URL: one per endpoint, shared by every caller. Per
+ * process rather than per agent: the endpoints are chosen (`runtime-config.ts` `chooseEndpoints`)
+ * before any agent state exists, by the CLI and the terminal commands alike.
+ */
 const asked = new Map<string, Promise<ServerIdentity>>();
 
 /**
@@ -175,4 +179,13 @@ export function identifyServer(baseUrl: string, options: IdentifyOptions = {}): 
     asked.set(key, found);
   }
   return found;
+}
+
+/**
+ * Forgets every look: a test suite that runs its files in one process calls it after each test
+ * (vitest.config.ts `setupFiles`), since a loopback port a finished test's server used may be
+ * handed to another server later.
+ */
+export function forgetServerIdentities(): void {
+  asked.clear();
 }

@@ -39,16 +39,13 @@ export class TextToolPaths {
 
 const keyOf = (url: string, model: string) => `${url}\n${model}`;
 
-/** The process's memory (every session and endpoint of the agent). */
-export const textToolPaths = new TextToolPaths();
-
 /**
  * Asks a llama.cpp server whether its chat template for `model` takes tools (`/props`
  * `chat_template_caps.supports_tools`, through the endpoint's cached window look: one short
  * request per endpoint and model in the process) and, when it says no, puts them on the text
- * path before the first request. Never rejects; other servers are not asked.
+ * path (`paths`) before the first request. Never rejects; other servers are not asked.
  */
-export async function heedServerToolSupport(endpoint: Pick<Endpoint, 'profile' | 'client' | 'serverWindowOf'>, model: string, paths: TextToolPaths = textToolPaths): Promise<void> {
+export async function heedServerToolSupport(endpoint: Pick<Endpoint, 'profile' | 'client' | 'serverWindowOf'>, model: string, paths: TextToolPaths): Promise<void> {
   if (endpoint.profile.contextWindowQuery !== 'llamacpp-props' || !endpoint.serverWindowOf) return;
   const facts = await endpoint.serverWindowOf(model).catch(() => undefined);
   if (facts?.supportsTools === false) paths.use(endpoint.client.options.url, model, 'server');

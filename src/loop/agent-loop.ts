@@ -15,7 +15,7 @@ import type { Logger } from '../log.js';
 import type { StepRecord, ToolResultRecord } from '../sessions/session-records.js';
 import { ContextKeeper, type ContextSources, type ContextState } from '../context/context-keeper.js';
 import { answerRoom, type Calibration } from '../context/token-estimate.js';
-import { learnedWindows } from '../endpoints/learned-windows.js';
+import { LearnedWindows } from '../endpoints/learned-windows.js';
 import { LoopGuard } from '../context/loop-guard.js';
 import { respellToolCallIds, uniqueToolCallIds } from '../context/tool-call-ids.js';
 import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../context/tool-messages.js';
@@ -29,7 +29,7 @@ import { describeContextOverflow } from '../openai/user-errors.js';
 import { runToolCall, type ToolCallDeps } from './tool-call-runner.js';
 import { runModelRequest, type TextToolCalls, type ModelRequestOutcome } from './model-request.js';
 import { toTextToolPath } from '../context/text-tool-path.js';
-import { textToolPaths, type TextToolPaths } from '../endpoints/text-tool-path.js';
+import { TextToolPaths } from '../endpoints/text-tool-path.js';
 
 /** The tools of one model request: their definitions for `tools`, and the MCP ones by model-facing name. */
 export interface ToolOffer {
@@ -58,8 +58,10 @@ export interface AgentLoopInput {
   takesImages: boolean;
   /** Builds the text-tool-call recogniser for the offered tools; absent: none. */
   textToolCalls?: ((definitions: ToolOffer['definitions']) => TextToolCalls) | undefined;
-  /** Endpoints and models on the text path (templates without tools). @defaultValue the process's `textToolPaths` */
+  /** Endpoints and models on the text path (templates without tools): the endpoint's memory (`Endpoint.memory.textPaths`). @defaultValue one for this turn only */
   textPaths?: TextToolPaths | undefined;
+  /** Where windows learned from overflow answers are kept for the next turn (`Endpoint.memory.windows`). @defaultValue one for this turn only */
+  learned?: LearnedWindows | undefined;
   signal: AbortSignal;
   send: (updates: SessionUpdate[]) => Promise<void>;
   logger: Logger;
@@ -102,7 +104,8 @@ const NOT_RUN = 'Not run: the user cancelled the turn.';
  * Runs the turn. Never throws for provider or tool failures (they are explained to the user and
  * to the model respectively); a cancellation returns `cancelled` with the steps completed so far.
  */
-export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutcome> {
+export async function runAgentLoop(given: AgentLoopInput): Promise<AgentLoopOutcome> {
+  const input = { ...given, textPaths: given.textPaths ?? new TextToolPaths(), learned: given.learned ?? new LearnedWindows() };
   const { signal, send, logger } = input;
   const guard = new LoopGuard(input.maxSteps);
   // A cut tool result says how to get the rest in its tool's own words.
@@ -183,7 +186,7 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
  * and sends the same step again, once. `{ stop }` when the turn must end (the user was told).
  */
 async function fittedRequest(
-  input: AgentLoopInput,
+  input: AgentLoopInput & Required<Pick<AgentLoopInput, 'textPaths' | 'learned'>>,
   keeper: ContextKeeper,
   offer: ToolOffer | undefined,
   at: { turnId: string; step: number; compactions: TurnCompaction[] },
@@ -200,7 +203,7 @@ async function fittedRequest(
     return summary.error || summary.stopReason === 'cancelled' ? undefined : { text: summary.text, toolCalls: summary.toolCalls.length };
   };
   const tools = offer && offer.definitions.length > 0 ? offer.definitions : undefined;
-  const paths = input.textPaths ?? textToolPaths;
+  const paths = input.textPaths;
   const url = input.client.options.url;
   /** Set once an overflow answer named no window and the keeper guessed a smaller one. */
   let guessed = false;
@@ -251,6 +254,7 @@ async function fittedRequest(
       send,
       contextWindow: keeper.contextWindow,
       windowFix: input.context.windowFix,
+      learned: input.learned,
       logger,
       textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined,
       mayRefuseTools,
@@ -268,7 +272,7 @@ async function fittedRequest(
       keeper.calibrate(outcome.usage?.inputTokens);
       // The size that worked after an overflow that named no window is remembered, so the next turn starts there.
       if (guessed && !outcome.error && keeper.contextWindow !== undefined) {
-        learnedWindows.learn(input.client.options.url, input.request.model, keeper.contextWindow);
+        input.learned.learn(input.client.options.url, input.request.model, keeper.contextWindow);
         logger.info('remembering the context window that worked after an overflow answer that named none', { model: input.request.model, contextWindow: keeper.contextWindow });
       }
       if (overflowed !== undefined && !outcome.error && outcome.stopReason !== 'cancelled') await input.notify?.(overflowRecovered(keeper.contextWindow ?? overflowed, input.context.windowFix));

@@ -80,8 +80,8 @@ export function describeCorrection(correction: Correction): string {
 }
 
 /**
- * Corrections learned per endpoint (chat URL) and model, kept for the life of the process and
- * applied, in the order learned, to every later request for the same pair.
+ * Corrections learned per endpoint (chat URL) and model, kept for the life of their owner (the
+ * agent's endpoint memory, or one chat client) and applied, in the order learned, to every later request for the same pair.
  */
 export class CorrectionMemory {
   private readonly learned = new Map<string, Correction[]>();
@@ -100,12 +100,4 @@ export class CorrectionMemory {
     this.learned.set(key, [...list, correction]);
     return true;
   }
-
-  /** Forgets everything (tests). */
-  clear(): void {
-    this.learned.clear();
-  }
 }
-
-/** The process-wide memory the chat client uses unless given another. */
-export const processCorrections = new CorrectionMemory();

@@ -8,7 +8,7 @@
  * Source: https://platform.openai.com/docs/api-reference/chat/create (`stream`, `stream_options`,
  * `max_completion_tokens`, `reasoning_effort`).
  */
-import { applyCorrections, describeCorrection, MAX_CORRECTIONS_PER_REQUEST, processCorrections, type CorrectionMemory } from './adaptive-params.js';
+import { applyCorrections, describeCorrection, MAX_CORRECTIONS_PER_REQUEST, CorrectionMemory } from './adaptive-params.js';
 import { recognizeOverflow } from './context-overflow.js';
 import { parseRejection, toolsDropped } from './rejection.js';
 import { completionToItems } from './completion-to-chunk.js';
@@ -52,7 +52,7 @@ export interface ChatClientOptions {
   headers?: Record<string, string>;
   /** Parameter spellings. @defaultValue the profile detected from `url` ({@link detectProvider}) */
   profile?: ProviderProfile | undefined;
-  /** Where learned corrections are kept. @defaultValue the process-wide memory ({@link processCorrections}) */
+  /** Where learned corrections are kept (the agent's endpoint memory). @defaultValue one of this client's own */
   corrections?: CorrectionMemory | undefined;
   /** Retries after the first attempt. @defaultValue 2 */
   maxRetries?: number;
@@ -100,14 +100,16 @@ export class ChatCompletionsClient {
   readonly options: ChatClientOptions;
   /** The provider profile used for parameter spellings. */
   readonly profile: ProviderProfile;
+  private readonly corrections: CorrectionMemory;
   constructor(options: ChatClientOptions) {
     this.options = options;
     this.profile = options.profile ?? PROVIDER_PROFILES[detectProvider(options.url)];
+    this.corrections = options.corrections ?? new CorrectionMemory();
   }
 
   /** Whether this endpoint answered that `model` takes no tools (a learned correction drops them from every request). */
   takesNoTools(model: string): boolean {
-    return toolsDropped((this.options.corrections ?? processCorrections).get(this.options.url, model));
+    return toolsDropped(this.corrections.get(this.options.url, model));
   }
 
   /** The configured secrets of this endpoint (key, header and query values; see `secretsOf`), to redact from what the user reads. */
@@ -158,7 +160,7 @@ export class ChatCompletionsClient {
   private async *send(wire: Wire, model: string, base: Record<string, unknown>, signal: AbortSignal, progress: StreamProgress): AsyncGenerator<SseItem[]> {
     const maxRetries = this.options.maxRetries ?? 2;
     const { url } = wire;
-    const memory = this.options.corrections ?? processCorrections;
+    const memory = this.corrections;
     let corrections = 0;
     for (let attempt = 0; ; attempt++) {
       const known = memory.get(url, model);

@@ -63,7 +63,11 @@ let modules: Promise<Modules> | undefined;
 /** `node:http` and `node:https`, loaded at the first request (not at start-up). */
 const load = (): Promise<Modules> => (modules ??= Promise.all([import('node:http'), import('node:https')]).then(([http, https]) => ({ http, https })));
 
-/** Keep-alive agents by scheme and proxy, reused for the life of the process. */
+/**
+ * Keep-alive agents by scheme and proxy, reused for the life of the process: per process by
+ * design (connections are the process's, whatever agent or command sends on them), and they
+ * hold no answer a test could see, only idle sockets that close themselves.
+ */
 const agents = new Map<string, Promise<Http.Agent>>();
 
 /** Host names of this machine's loopback interface. */

@@ -91,7 +91,10 @@ const MAX_TOOLS = 128;
 /** Bound on {@link McpServers.close}, in ms: a transport that never settles must not hang exit. */
 const CLOSE_BOUND_MS = 3_000;
 
-/** Every session's servers not yet closed, for {@link closeAllMcp}. */
+/**
+ * Every session's servers not yet closed, for {@link closeAllMcp}: per process on purpose, since
+ * the child processes are, and exit must stop all of them; a session's servers leave it when closed.
+ */
 const open = new Set<McpServers>();
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
