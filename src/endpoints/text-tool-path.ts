@@ -7,7 +7,15 @@
  * answering a request with tools (`openai/tools-unsupported.ts` `isToolTemplateError`).
  */
 
-import type { Endpoint } from './endpoint.js';
+import type { ProviderProfile } from '../config/provider-profiles.js';
+import type { ServerWindow } from './server-context.js';
+
+/** What {@link heedServerToolSupport} reads of an endpoint (`Endpoint`'s fields of the same names). */
+interface ToolSupportSource {
+  profile: Pick<ProviderProfile, 'contextWindowQuery'>;
+  client: { options: { url: string } };
+  serverWindowOf?: ((model: string) => Promise<ServerWindow>) | undefined;
+}
 
 /** How the text path became known: the server said so, or it refused a request's tool messages. */
 export type TextPathReason = 'server' | 'template-error';
@@ -45,7 +53,7 @@ const keyOf = (url: string, model: string) => `${url}\n${model}`;
  * request per endpoint and model in the process) and, when it says no, puts them on the text
  * path (`paths`) before the first request. Never rejects; other servers are not asked.
  */
-export async function heedServerToolSupport(endpoint: Pick<Endpoint, 'profile' | 'client' | 'serverWindowOf'>, model: string, paths: TextToolPaths): Promise<void> {
+export async function heedServerToolSupport(endpoint: ToolSupportSource, model: string, paths: TextToolPaths): Promise<void> {
   if (endpoint.profile.contextWindowQuery !== 'llamacpp-props' || !endpoint.serverWindowOf) return;
   const facts = await endpoint.serverWindowOf(model).catch(() => undefined);
   if (facts?.supportsTools === false) paths.use(endpoint.client.options.url, model, 'server');
