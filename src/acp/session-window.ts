@@ -25,8 +25,6 @@ import type { ModelPicker } from './model-picker.js';
 import { windowUsage } from '../loop/to-acp.js';
 import type { UserNotice } from '../loop/notify.js';
 
-export { SMALL_WINDOW_TOKENS } from '../endpoints/window-resolver.js';
-
 /** A resolved window with what the user may need to hear about it. */
 export interface KnownWindow extends ResolvedWindow {
   /** How to give this server a larger window (profile data), or the generic advice. */

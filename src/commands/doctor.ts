@@ -28,7 +28,7 @@ import { probeWindow } from './doctor-window.js';
 import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
 
 /** Default bound of each check, in ms. */
-export const DOCTOR_TIMEOUT_MS = 10_000;
+const DOCTOR_TIMEOUT_MS = 10_000;
 
 /**
  * What `doctor` runs with (`timeoutMs` bounds each check, default {@link DOCTOR_TIMEOUT_MS});

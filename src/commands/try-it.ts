@@ -46,7 +46,7 @@ function carriesSecret(name: string, value: string): boolean {
  * in the npm registry: acpx 0.19.1 `>=22.13.0`; 0.1.16 to 0.5.x `>=22.12.0`; 0.1.15 `>=18`, the
  * last for Node 20). Both take `--agent <command> exec <prompt>`.
  */
-export const ACPX_RELEASES: readonly { version: string; node: readonly [number, number] }[] = [
+const ACPX_RELEASES: readonly { version: string; node: readonly [number, number] }[] = [
   { version: '0.19.1', node: [22, 13] },
   { version: '0.1.15', node: [18, 0] },
 ];

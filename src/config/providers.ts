@@ -68,7 +68,7 @@ export function detectProvider(baseUrl: string): ProviderId {
  * {@link detectProvider} with how it decided: `host` or `path` (certain), `port` (only a hint:
  * another server may listen there), `none` (`generic`: nothing matched or the URL does not parse).
  */
-export function providerDetection(baseUrl: string): { id: ProviderId; by: 'host' | 'path' | 'port' | 'none' } {
+function providerDetection(baseUrl: string): { id: ProviderId; by: 'host' | 'path' | 'port' | 'none' } {
   let url: URL;
   try {
     url = new URL(baseUrl.trim());

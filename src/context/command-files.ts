@@ -30,7 +30,7 @@ export interface CommandFile {
 }
 
 /** A command name: letters, digits, `_`, `-`, `.`; no `:` (MCP prompts use it) and no spaces. */
-export const COMMAND_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const COMMAND_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** Longest description kept, in characters. */
 const MAX_DESCRIPTION = 120;

@@ -217,7 +217,7 @@ const PART_WORDS: Record<TooSmallPart, string> = {
  * The message that ends a turn when the window cannot hold what it must: it names what did not
  * fit (`part`) and the smallest window that works (`minimum`, tokens), then the fix.
  */
-export function tooSmall(window: number, minimum: number | undefined, windowFix?: string, part: TooSmallPart = 'system'): string {
+function tooSmall(window: number, minimum: number | undefined, windowFix?: string, part: TooSmallPart = 'system'): string {
   const need = minimum !== undefined ? `: it needs at least ${grouped(minimum)} tokens` : '';
   return `The model's context window (${grouped(window)} tokens) is too small for ${PART_WORDS[part]}${need}. ${fixWords(windowFix)}`;
 }

@@ -17,13 +17,13 @@ import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /** The instruction file names, in order of preference within one folder. */
-export const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md'] as const;
+const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md'] as const;
 /** Bytes all instruction files may take when the context window is unknown: 32 KiB. */
 export const INSTRUCTIONS_MAX_BYTES = 32 * 1024;
 /** Bytes they may take at most, whatever the window: 64 KiB. */
-export const INSTRUCTIONS_CEILING_BYTES = 64 * 1024;
+const INSTRUCTIONS_CEILING_BYTES = 64 * 1024;
 /** Their share of a known context window: a quarter. */
-export const INSTRUCTIONS_WINDOW_SHARE = 0.25;
+const INSTRUCTIONS_WINDOW_SHARE = 0.25;
 /** Bytes per token assumed when turning the window share into bytes (the estimate's ~4 characters per token). */
 const BYTES_PER_TOKEN = 4;
 

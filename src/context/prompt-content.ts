@@ -55,7 +55,7 @@ export function imageToPart(block: Extract<ContentBlock, { type: 'image' }>): Ch
 }
 
 /** What sets two consecutive text blocks apart: a blank line. */
-export const TEXT_BLOCK_SEPARATOR = '\n\n';
+const TEXT_BLOCK_SEPARATOR = '\n\n';
 
 /**
  * The `content` of the user message for a prompt: a plain string when there is no image (the

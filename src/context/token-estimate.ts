@@ -40,14 +40,14 @@ export const UNKNOWN_IMAGE_TOKENS = IMAGE_BASE_TOKENS + 6 * IMAGE_TILE_TOKENS;
 export const CALIBRATION_MIN = 0.5;
 export const CALIBRATION_MAX = 3;
 /** Estimates below this many tokens are not used for calibration (fixed template overhead dominates them). */
-export const MIN_CALIBRATION_TOKENS = 256;
+const MIN_CALIBRATION_TOKENS = 256;
 /**
  * Least room left for the answer when `maxTokens` is unknown, in tokens (never more than 25 % of
  * the window; see {@link answerRoom}).
  */
-export const DEFAULT_RESERVE_TOKENS = 4096;
+const DEFAULT_RESERVE_TOKENS = 4096;
 /** Share of a large window kept for the answer when `maxTokens` is unknown: 1/8 (see {@link answerRoom}). */
-export const RESERVE_SHARE = 1 / 8;
+const RESERVE_SHARE = 1 / 8;
 
 /** Estimated tokens of plain text (see the module comment). */
 export function estimateTextTokens(text: string): number {
@@ -153,7 +153,7 @@ export function estimateToolTokens(tools: readonly unknown[] | undefined): numbe
 }
 
 /** Share of the window kept free besides the answer's room, for the estimate's error: 3 %. */
-export const MARGIN_SHARE = 0.03;
+const MARGIN_SHARE = 0.03;
 
 /**
  * Tokens left for the answer: `reserveTokens` when given, else `maxTokens` when set, else

@@ -89,7 +89,7 @@ export interface Endpoint {
 }
 
 /** The `User-Agent` sent with every request, e.g. `openai-acp/0.1.0`. */
-export const USER_AGENT = `${AGENT_NAME}/${VERSION}`;
+const USER_AGENT = `${AGENT_NAME}/${VERSION}`;
 
 /**
  * Builds the chat client and the model catalog of one endpoint, with its provider profile

@@ -91,9 +91,9 @@ export const LOCAL_CANDIDATES: ReadonlyArray<LocalCandidate> = Object.freeze([
 ]);
 
 /** The default host probed: IPv4 loopback, where all five servers listen by default. */
-export const LOCAL_HOST = '127.0.0.1';
+const LOCAL_HOST = '127.0.0.1';
 /** The default bound on discovery, in ms; a local server answers `/v1/models` in a few ms. */
-export const LOCAL_PROBE_TIMEOUT_MS = 300;
+const LOCAL_PROBE_TIMEOUT_MS = 300;
 
 /** Ids that name embedding or reranking models, which cannot chat (LM Studio lists one by default). */
 const NOT_CHAT = /embed|rerank|\bbge[-_]|minilm/i;

@@ -55,7 +55,7 @@ export interface FetchModelsOptions {
 }
 
 /** Default limit for `GET /models`, in ms. */
-export const MODELS_TIMEOUT_MS = 3000;
+const MODELS_TIMEOUT_MS = 3000;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const positiveInt = (value: unknown): number | undefined =>

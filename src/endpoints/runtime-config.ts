@@ -44,7 +44,7 @@ export function readDotEnv(cwd: string): string | undefined {
 }
 
 /** The endpoint the environment describes, as settings named `id`. */
-export function environmentEndpoint(config: Config, id: string): NamedEndpointSettings {
+function environmentEndpoint(config: Config, id: string): NamedEndpointSettings {
   return {
     id,
     source: 'environment',

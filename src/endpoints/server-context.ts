@@ -30,7 +30,7 @@ import { parseOllamaPs } from './ollama-ps.js';
 /** Bound of one look (one short request), in ms. */
 export const SERVER_CONTEXT_TIMEOUT_MS = 2000;
 /** Bound of loading an Ollama model to read its window, in ms: Ollama's own default load timeout (`OLLAMA_LOAD_TIMEOUT`, 5 min). */
-export const OLLAMA_LOAD_TIMEOUT_MS = 300_000;
+const OLLAMA_LOAD_TIMEOUT_MS = 300_000;
 /** The window assumed for Ollama when it does not say: its smallest documented default (below 24 GiB of VRAM), in tokens. */
 export const OLLAMA_DEFAULT_CONTEXT = 4096;
 /** How long a failed or assumed look is kept before asking again, in ms. */

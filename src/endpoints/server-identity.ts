@@ -21,7 +21,7 @@ import { defaultFetch, type FetchLike } from '../openai/http.js';
 import type { LocalProvider } from './local-discovery.js';
 
 /** Bound of each look, in ms. */
-export const IDENTITY_TIMEOUT_MS = 2000;
+const IDENTITY_TIMEOUT_MS = 2000;
 /** Longest answer read from a look, in bytes (a `/props` answer is a few KB with its template). */
 const MAX_ANSWER_BYTES = 256 * 1024;
 

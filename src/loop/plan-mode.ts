@@ -41,7 +41,7 @@ export interface PlanCallDeps {
 export const PLAN_PRESENTATION: ToolPresentation = { title: 'Update the plan', kind: 'think' };
 
 /** The option ids of the "start on the plan?" question. */
-export const PLAN_START_OPTION_IDS = { acceptEdits: 'plan_start_accept_edits', ask: 'plan_start_ask', stay: 'plan_keep_planning' } as const;
+const PLAN_START_OPTION_IDS = { acceptEdits: 'plan_start_accept_edits', ask: 'plan_start_ask', stay: 'plan_keep_planning' } as const;
 
 /** The options of the question: start accepting edits, start asking before each edit, or keep planning. */
 export const PLAN_START_OPTIONS: readonly PermissionOption[] = [
@@ -72,9 +72,9 @@ export function modeAnnouncement(mode: SessionMode, configOptions: SessionConfig
 }
 
 /** Said to the model after a plan in a mode other than `plan`. */
-export const PLAN_KEPT = 'Plan updated.';
+const PLAN_KEPT = 'Plan updated.';
 /** Said to the model when the user wants to keep planning. */
-export const PLAN_NOT_STARTED = 'Plan saved. The user wants to keep planning (still plan mode: no edits or commands): refine the plan or answer their questions.';
+const PLAN_NOT_STARTED = 'Plan saved. The user wants to keep planning (still plan mode: no edits or commands): refine the plan or answer their questions.';
 
 /**
  * Runs one (already checked) plan call: keeps the plan, sends it as a `plan` update, and in

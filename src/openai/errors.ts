@@ -77,7 +77,7 @@ const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
  * so no retry can help (a remote host may refuse while it restarts or a balancer shifts, so only
  * loopback counts).
  */
-export function refusedOnLoopback(url: string, code: string | undefined): boolean {
+function refusedOnLoopback(url: string, code: string | undefined): boolean {
   if (code !== 'ECONNREFUSED') return false;
   try {
     return LOOPBACK_HOST.test(new URL(url).hostname);

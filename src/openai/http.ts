@@ -187,7 +187,7 @@ const REUSED = Symbol('reusedSocket');
  * the answer, on a reused socket. Node documents this race and this retry
  * (https://nodejs.org/api/http.html#requestreusedsocket).
  */
-export function closedBeforeAnswer(error: unknown): boolean {
+function closedBeforeAnswer(error: unknown): boolean {
   if (!(error instanceof TypeError) || (error as { [REUSED]?: boolean })[REUSED] !== true) return false;
   const code = (error.cause as { code?: unknown } | undefined)?.code;
   return code === 'ECONNRESET' || code === 'EPIPE';

@@ -67,7 +67,7 @@ export function ollamaThink(effort: string | undefined, style: ThinkStyle): bool
 }
 
 /** The base64 payload of a `data:` URL; `undefined` for any other URL (the native API takes no image URLs). */
-export function dataUrlBase64(url: string): string | undefined {
+function dataUrlBase64(url: string): string | undefined {
   const match = /^data:[^,]*;base64,/i.exec(url);
   return match ? url.slice(match[0].length) : undefined;
 }
@@ -133,7 +133,7 @@ export function ollamaMessages(messages: readonly ChatMessage[]): OllamaMessage[
  * rest (`keep_alive`, `format`, `think`, …) at the top. `model`, `messages`, `stream`, `tools`
  * stay ours.
  */
-export function placeExtraBody(body: Record<string, unknown>, extra: Record<string, unknown> | undefined): void {
+function placeExtraBody(body: Record<string, unknown>, extra: Record<string, unknown> | undefined): void {
   if (!extra) return;
   const options = body['options'] as Record<string, unknown>;
   for (const [key, value] of Object.entries(extra)) {

@@ -54,7 +54,7 @@ export function answerMessages(turn: TurnRecord, rules: ToolMessageRules = PLAIN
 }
 
 /** Whether a turn got any answer (text or tool calls). */
-export function isAnswered(turn: TurnRecord): boolean {
+function isAnswered(turn: TurnRecord): boolean {
   return Boolean(turn.assistant) || (turn.steps?.length ?? 0) > 0;
 }
 

@@ -11,7 +11,7 @@
 import type { SessionSummary } from './session-records.js';
 
 /** Sessions per page when the caller does not say. */
-export const DEFAULT_PAGE_SIZE = 50;
+const DEFAULT_PAGE_SIZE = 50;
 
 /** The part of a summary that orders it (and that a cursor remembers). */
 export type SessionSortKey = Pick<SessionSummary, 'updatedAt' | 'sessionId'>;

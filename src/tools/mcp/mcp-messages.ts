@@ -9,9 +9,9 @@
  */
 
 /** The MCP SDK's `ErrorCode.ConnectionClosed`: the transport closed while a request was pending. */
-export const MCP_CONNECTION_CLOSED = -32000;
+const MCP_CONNECTION_CLOSED = -32000;
 /** The MCP SDK's `ErrorCode.RequestTimeout`: a request passed its `timeout`. */
-export const MCP_REQUEST_TIMEOUT = -32001;
+const MCP_REQUEST_TIMEOUT = -32001;
 
 /** Seconds for a message: `1500` → `1.5 s`, `30000` → `30 s`. */
 export function seconds(ms: number): string {

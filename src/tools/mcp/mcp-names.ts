@@ -15,7 +15,7 @@ export interface McpToolRef {
 }
 
 /** Longest name the providers accept. */
-export const MAX_TOOL_NAME_LENGTH = 64;
+const MAX_TOOL_NAME_LENGTH = 64;
 /** Between server and tool: two underscores, as codex and goose. */
 const SEPARATOR = '__';
 /** Hex digits of the hash that marks a cut name: 16.7 M values, ample for one session's tools. */
