@@ -29,7 +29,10 @@ const REPEATED = [
 /** Secret settings: named when set, never shown (an extra body may carry an upstream key, as config.ts treats it). */
 const SECRET = ['OPENAI_API_KEY', 'OPENAI_HEADERS', 'OPENAI_EXTRA_BODY'] as const;
 
-/** `value` quoted for a POSIX shell when it needs it. */
+/**
+ * `value` quoted for a POSIX shell when it needs it.
+ * Exported: a pure step checked on hostile strings, which the doctor output shows only as a whole line.
+ */
 export function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
@@ -51,7 +54,10 @@ const ACPX_RELEASES: readonly { version: string; node: readonly [number, number]
   { version: '0.1.15', node: [18, 0] },
 ];
 
-/** `acpx@<version>` for the newest pinned release that runs on Node `nodeVersion` (e.g. `20.20.0`); the oldest when none claims to. */
+/**
+ * `acpx@<version>` for the newest pinned release that runs on Node `nodeVersion` (e.g. `20.20.0`); the oldest when none claims to.
+ * Exported: a pure step checked per version without running doctor.
+ */
 export function acpxSpec(nodeVersion: string): string {
   const [major = 0, minor = 0] = nodeVersion.replace(/^v/, '').split('.').map(Number);
   const fits = ACPX_RELEASES.find(({ node }) => major > node[0] || (major === node[0] && minor >= node[1]));

@@ -43,7 +43,10 @@ export function parseProviderId(raw: string): ProviderId | undefined {
   return Object.hasOwn(ALIASES, text) ? ALIASES[text] : undefined;
 }
 
-/** The base URL without query, fragment, trailing slashes or a trailing `/chat/completions` (any number of them). */
+/**
+ * The base URL without query, fragment, trailing slashes or a trailing `/chat/completions` (any number of them).
+ * Exported: a pure step checked on many spellings of a base URL.
+ */
 export function normalizeBaseUrl(baseUrl: string): string {
   let base = baseUrl.trim().split(/[?#]/)[0] ?? '';
   for (let previous = ''; previous !== base; ) {

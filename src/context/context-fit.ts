@@ -24,7 +24,10 @@ import type { ChatMessage, ChatToolCall } from '../openai/openai-types.js';
 import { cutText, cutUserMessage, IMAGES_STUB, plainNote, resultStub, shortenedCall, toolResultNote, type CutNote } from './context-cut.js';
 import { calibrationFactor, estimateMessageTokens, estimateToolTokens, positive, promptBudget, REPLY_PRIMING_TOKENS, type Calibration } from './token-estimate.js';
 
-/** Most of the budget one tool result may take: a quarter. */
+/**
+ * Most of the budget one tool result may take: a quarter.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const RESULT_SHARE = 0.25;
 /** Most of the budget the summary of earlier work may take: a quarter. */
 export const SUMMARY_SHARE = 0.25;

@@ -18,7 +18,10 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /** The instruction file names, in order of preference within one folder. */
 const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md'] as const;
-/** Bytes all instruction files may take when the context window is unknown: 32 KiB. */
+/**
+ * Bytes all instruction files may take when the context window is unknown: 32 KiB.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const INSTRUCTIONS_MAX_BYTES = 32 * 1024;
 /** Bytes they may take at most, whatever the window: 64 KiB. */
 const INSTRUCTIONS_CEILING_BYTES = 64 * 1024;
@@ -63,7 +66,10 @@ export interface InstructionSources {
 
 const exists = (path: string) => lstat(path).then(() => true, () => false);
 
-/** The nearest folder at or above `dir` that holds `.git` (file or folder), or `undefined`. */
+/**
+ * The nearest folder at or above `dir` that holds `.git` (file or folder), or `undefined`.
+ * Exported: checked on nested temporary repositories without loading instruction files.
+ */
 export async function repositoryRoot(dir: string): Promise<string | undefined> {
   for (let current = resolve(dir); ; current = dirname(current)) {
     if (await exists(join(current, '.git'))) return current;

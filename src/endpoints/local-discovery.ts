@@ -81,7 +81,10 @@ export interface DiscoverOptions {
   logger?: Logger | undefined;
 }
 
-/** The candidates in order of preference. */
+/**
+ * The candidates in order of preference.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const LOCAL_CANDIDATES: ReadonlyArray<LocalCandidate> = Object.freeze([
   Object.freeze({ port: 11434, provider: 'ollama' as const }),
   Object.freeze({ port: 1234, provider: 'lmstudio' as const }),
@@ -191,6 +194,7 @@ export function probeLocalServers(options: DiscoverOptions = {}): Promise<LocalD
 /**
  * The local server to use when nothing is configured: {@link probeLocalServers}'s choice, or
  * `undefined` when no candidate lists a model within `timeoutMs` (default 300 ms). Never rejects.
+ * Exported: the search with its ports injectable, checked against loopback servers on port 0.
  */
 export async function discoverLocalServer(options: DiscoverOptions = {}): Promise<LocalServer | undefined> {
   return (await probeLocalServers(options)).server;

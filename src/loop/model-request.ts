@@ -87,7 +87,10 @@ export interface ModelRequestInput {
   notify?: Notify | undefined;
 }
 
-/** Told once per session when the model's tool calls were read from its text. */
+/**
+ * Told once per session when the model's tool calls were read from its text.
+ * Exported so the tests look for these exact words in what is sent.
+ */
 export const TEXT_TOOL_CALLS_NOTICE = {
   once: 'text-tool-calls',
   severity: 'info',

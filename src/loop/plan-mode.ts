@@ -43,7 +43,10 @@ export const PLAN_PRESENTATION: ToolPresentation = { title: 'Update the plan', k
 /** The option ids of the "start on the plan?" question. */
 const PLAN_START_OPTION_IDS = { acceptEdits: 'plan_start_accept_edits', ask: 'plan_start_ask', stay: 'plan_keep_planning' } as const;
 
-/** The options of the question: start accepting edits, start asking before each edit, or keep planning. */
+/**
+ * The options of the question: start accepting edits, start asking before each edit, or keep planning.
+ * Exported so the tests answer the question with the options it offers.
+ */
 export const PLAN_START_OPTIONS: readonly PermissionOption[] = [
   { optionId: PLAN_START_OPTION_IDS.acceptEdits, name: 'Start: switch to Accept edits', kind: 'allow_always' },
   { optionId: PLAN_START_OPTION_IDS.ask, name: 'Start: switch to Ask (approve each edit)', kind: 'allow_once' },
@@ -54,6 +57,7 @@ export const PLAN_START_OPTIONS: readonly PermissionOption[] = [
  * The mode an answer to the question starts in, or `undefined` to keep planning (also for a
  * cancelled question). A client's own option id that reads as an approval (`allow…`,
  * `approve…`) starts in `ask`, the mode that still asks before each edit.
+ * Exported: a pure reading of a permission answer, checked for every outcome.
  */
 export function readPlanStart(outcome: RequestPermissionOutcome | undefined): 'accept-edits' | 'ask' | undefined {
   if (!outcome || outcome.outcome !== 'selected') return undefined;

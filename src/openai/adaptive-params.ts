@@ -42,7 +42,10 @@ function moveSystemMessages(messages: unknown[], to: 'developer' | 'user'): unkn
   return rest.map((m, i) => (i === index ? { ...user, content: merged } : m));
 }
 
-/** `body` with one correction applied; a new object (the input is not modified). Absent parameters are left alone. */
+/**
+ * `body` with one correction applied; a new object (the input is not modified). Absent parameters are left alone.
+ * Exported: a pure step (fast-check properties) of applying the corrections.
+ */
 export function applyCorrection(body: Readonly<Record<string, unknown>>, correction: Correction): Record<string, unknown> {
   const next: Record<string, unknown> = { ...body };
   switch (correction.kind) {

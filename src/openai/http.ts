@@ -96,6 +96,7 @@ const networkError = (cause: unknown) => new TypeError('fetch failed', { cause }
  *
  * @throws TypeError `fetch failed` (cause: the system error) when no answer came
  * @throws the signal's reason when `init.signal` aborts first
+ * Exported: the WHATWG-shaped transport, checked against loopback servers (the agent's callers get it through defaultFetch).
  */
 export async function nodeFetch(input: string, init: FetchInit = {}): Promise<Response> {
   const { response, method, signal } = await requestHead(input, init);
