@@ -19,7 +19,7 @@ const TITLE_HEAD_MAX = 72;
 
 /**
  * The title of a fork of a session titled `title`.
- * Exported: a pure rule checked on many titles, which the fork path shows only one at a time.
+ * Exported: a pure rule checked on its own (no title, a title already marked), without forking a session.
  */
 export function forkTitle(title: string | undefined): string | undefined {
   if (!title) return undefined;

@@ -84,7 +84,7 @@ function sourceWords(known: KnownWindow): string {
  * The notice for a window below {@link SMALL_WINDOW_TOKENS}, e.g. "The context window of
  * qwen3:8b is 4,096 tokens (the window the server runs the model with): small for coding work…
  * To give it more: restart Ollama with…".
- * Exported: a pure rule checked at each window size without a session.
+ * Exported: a pure rule checked per window size, without a session.
  */
 export function smallWindowNotice(model: string, known: KnownWindow): string {
   const trained = known.server.trained && known.server.trained > known.window ? ` The model itself can take ${grouped(known.server.trained)}.` : '';

@@ -19,7 +19,7 @@ export function contextUsageEvent(used: number, size: number): AcEvent {
 
 /**
  * Token usage in AgentConnect's keys, from ACP's `PromptResponse.usage`; `undefined` when the provider reported none.
- * Exported: a pure mapping checked on many usage shapes without a running bridge.
+ * Exported: a pure mapping checked on its own, without a running bridge.
  */
 export function usageEvent(usage: PromptResponse['usage']): AcEvent | undefined {
   if (!usage) return undefined;

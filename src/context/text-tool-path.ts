@@ -45,7 +45,7 @@ function exampleCall(tool: TextPathTool | undefined): string {
 /**
  * The part of the system message that describes the tools: how to call one, then each tool with
  * its description and JSON Schema parameters, in the order given.
- * Exported: checked on its own to hold the text path's system-prompt wording and size.
+ * Exported: the tests state the expected system message with it rather than a copy of its wording.
  */
 export function textToolInstructions(tools: readonly TextPathTool[]): string {
   const example = exampleCall(tools[0]);

@@ -38,7 +38,7 @@ const CACHE_LIMIT = 10_000;
  * other string, so callers give each call its own id first.
  * @param id - the id as stored (the provider's, or ours)
  * @returns 9 characters of `[0-9A-Za-z]`
- * Exported: a pure step (fast-check properties: valid, stable, distinct) of the respelling.
+ * Exported: a pure step (fast-check properties) of the respelling.
  */
 export function mistralToolCallId(id: string): string {
   if (MISTRAL_TOOL_CALL_ID.test(id)) return id;

@@ -57,7 +57,7 @@ export const PLAN_START_OPTIONS: readonly PermissionOption[] = [
  * The mode an answer to the question starts in, or `undefined` to keep planning (also for a
  * cancelled question). A client's own option id that reads as an approval (`allow…`,
  * `approve…`) starts in `ask`, the mode that still asks before each edit.
- * Exported: a pure reading of a permission answer, checked for every outcome.
+ * Exported: a pure reading of a permission answer, checked without a client.
  */
 export function readPlanStart(outcome: RequestPermissionOutcome | undefined): 'accept-edits' | 'ask' | undefined {
   if (!outcome || outcome.outcome !== 'selected') return undefined;

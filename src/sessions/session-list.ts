@@ -64,7 +64,7 @@ export function encodeCursor(entry: SessionSortKey): string {
  * The entry a cursor of {@link encodeCursor} names. Strict: only the exact bytes `encodeCursor`
  * writes are accepted (no padding, no stray characters, valid UTF-8, the same JSON text).
  * @throws InvalidCursorError for anything else.
- * Exported: half of a round trip (fast-check properties) with encodeCursor; also fed forged cursors.
+ * Exported: half of a round trip (fast-check properties) with encodeCursor.
  */
 export function decodeCursor(cursor: unknown): SessionSortKey {
   if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new InvalidCursorError(cursor);
