@@ -45,7 +45,7 @@ const PLAN_START_OPTION_IDS = { acceptEdits: 'plan_start_accept_edits', ask: 'pl
 
 /**
  * The options of the question: start accepting edits, start asking before each edit, or keep planning.
- * Exported so the tests answer the question with the options it offers.
+ * Exported: the tests check the options the question offers, without a client.
  */
 export const PLAN_START_OPTIONS: readonly PermissionOption[] = [
   { optionId: PLAN_START_OPTION_IDS.acceptEdits, name: 'Start: switch to Accept edits', kind: 'allow_always' },
