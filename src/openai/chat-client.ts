@@ -13,7 +13,8 @@
 import { applyCorrections, describeCorrection, MAX_CORRECTIONS_PER_REQUEST, CorrectionMemory } from './adaptive-params.js';
 import { attemptChat, type StreamProgress, type Wire } from './chat-attempt.js';
 import { recognizeOverflow } from './context-overflow.js';
-import { parseRejection, toolsDropped } from './rejection.js';
+import { parseRejection } from './rejection.js';
+import { toolsDropped } from './tools-unsupported.js';
 import { ProviderError, ProviderHttpError } from './errors.js';
 import type { FetchLike } from './http.js';
 import type { AuthorizeRequest } from './authorize.js';

@@ -16,7 +16,6 @@ import type { Correction } from './adaptive-params.js';
 import { unsupportedToolParams } from './tools-unsupported.js';
 import { parseJsonOrUndefined as parseJson } from './chunk-shape.js';
 
-export { TOOL_PARAMS, TOOLS_UNSUPPORTED, toolsDropped } from './tools-unsupported.js';
 
 /** A correction and the provider's words that called for it. */
 export interface Rejection {

@@ -31,9 +31,8 @@ import { MemorySessionStore } from './memory-store.js';
 import type { SessionStore } from './store-base.js';
 
 // The public face of the stores: records and the shared pieces live in their own files.
-export { parseRecord } from './session-records.js';
-export type { ClearRecord, CompactRecord, MetaRecord, SessionRecord, SessionSummary, StoredSession, TurnRecord } from './session-records.js';
-export { SessionStoreError, type SessionStore } from './store-base.js';
+export type { SessionRecord, StoredSession, TurnRecord } from './session-records.js';
+export type { SessionStore } from './store-base.js';
 
 function homeOf(env: NodeJS.ProcessEnv): string {
   const home = env.HOME?.trim();
