@@ -5,7 +5,7 @@
  * reads (`isError: true`, plain words). The servers' lifecycle is `mcp-servers.ts`.
  */
 import type { Logger } from '../../log.js';
-import type { McpConnection } from './mcp-connect.lazy.js';
+import type { McpConnection } from './mcp-connection.js';
 import { callFailureText, plainMessage } from './mcp-messages.js';
 import { mcpErrorResult, toMcpCallResult, type McpCallResult } from './mcp-result.js';
 import { DECLINE, type McpElicit, type McpElicitAnswer, type McpElicitParams } from './mcp-elicitation.js';

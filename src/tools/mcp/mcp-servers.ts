@@ -20,7 +20,7 @@
  */
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../../log.js';
-import type { McpConnection, McpTransportKind } from './mcp-connect.lazy.js';
+import type { McpConnection, McpTransportKind } from './mcp-connection.js';
 import { plainMessage, startFailureNotice, stillStartingNotice, stoppedNotice } from './mcp-messages.js';
 import { mcpErrorResult, type McpCallResult } from './mcp-result.js';
 import { callServerTool, elicitThroughCall, type RunningCall } from './mcp-call.js';
