@@ -106,7 +106,7 @@ export type CompletionProbe =
 /**
  * Sends `request` (streamed) through the agent's chat client with no retries and a silence limit
  * of at most `deps.timeoutMs`, and reads the whole answer. Adaptive corrections apply (and are
- * remembered for the process) as in the agent. Settles within about `deps.timeoutMs` (the whole
+ * remembered in `deps.memory`) as in the agent. Settles within about `deps.timeoutMs` (the whole
  * request is aborted then).
  *
  * @throws only an internal error (a bug); provider failures are results.
