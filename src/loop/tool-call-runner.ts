@@ -59,10 +59,7 @@ export interface ToolCallDeps {
   signal: AbortSignal;
 }
 
-/**
- * Said to the model for a call cancelled while it waited for permission or ran.
- * Exported so the tests look for these exact words in what is sent.
- */
+/** Said to the model for a call cancelled while it waited for permission or ran. */
 export const CANCELLED = 'Cancelled by the user before it finished; anything it did may be partly done.';
 
 /**
