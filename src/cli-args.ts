@@ -38,7 +38,7 @@ export const TTY_NOTICE =
   'openai-acp speaks the Agent Client Protocol on stdin/stdout and is meant to be started by an editor or ACP client (Zed, JetBrains, acpx); to check your setup, run `openai-acp doctor` (serving anyway: Ctrl-D quits).';
 
 /** Default bound of each network check of `doctor` and `models`, in ms. */
-export const CHECK_TIMEOUT_MS = 10_000;
+const CHECK_TIMEOUT_MS = 10_000;
 /** Largest `--timeout-ms` accepted (Node's timer limit), in ms. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
 

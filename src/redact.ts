@@ -24,7 +24,7 @@ export const PUBLIC_HEADER = /^(http-referer|referer|x-title|user-agent|content-
 export const PUBLIC_QUERY = /^api[-_]?version$/i;
 
 /** Shortest secret that is redacted; shorter ones would blank out ordinary words. */
-export const MIN_SECRET_LENGTH = 4;
+const MIN_SECRET_LENGTH = 4;
 
 const REDACTED = '***';
 
@@ -57,7 +57,7 @@ export function secretForms(secrets: readonly string[]): string[] {
  * shortens the text (forms are longer than `***`), so it ends. Plain string search: secrets with
  * regex metacharacters are matched literally.
  */
-export function redactForms(text: string, forms: readonly string[]): string {
+function redactForms(text: string, forms: readonly string[]): string {
   for (;;) {
     const spans: [number, number][] = [];
     for (const form of forms) {
@@ -82,7 +82,7 @@ export function redactForms(text: string, forms: readonly string[]): string {
  * The URLs in `text` with the values of secret-looking query parameters ({@link SECRET_NAME})
  * replaced by `***`, whether or not they are configured (a redirect's `Location` may carry one).
  */
-export function redactUrlQueries(text: string): string {
+function redactUrlQueries(text: string): string {
   if (!text.includes('?')) return text;
   return text.replace(/(https?:\/\/[^\s?#"'<>]*\?)([^\s#"'<>]*)/gi, (_all, head: string, query: string) => {
     const pieces = query.split('&').map((piece) => {

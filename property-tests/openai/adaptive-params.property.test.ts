@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyCorrection } from '../../src/openai/adaptive-params.js';
-import { ADJUSTABLE_PARAMS, parseRejection, TOOL_PARAMS, TOOLS_UNSUPPORTED } from '../../src/openai/rejection.js';
+import { ADJUSTABLE_PARAMS, parseRejection } from '../../src/openai/rejection.js';
+import { TOOL_PARAMS, TOOLS_UNSUPPORTED } from '../../src/openai/tools-unsupported.js';
 
 const names = [...ADJUSTABLE_PARAMS, 'model', 'messages', 'stream', 'tools', 'tool_choice'];
 /** Real "no tools here" messages (test/fixtures/http-400), which alone may drop tool parameters. */

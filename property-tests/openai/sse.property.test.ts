@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifySseEvent, createSseDecoder, type SseItem } from '../../src/openai/sse.js';
+import { createSseDecoder, type SseItem } from '../../src/openai/sse.js';
+import { classifySseEvent } from '../../src/openai/sse-items.js';
 import { splitAt } from '../../test/helpers/split.js';
 
 const enc = new TextEncoder();

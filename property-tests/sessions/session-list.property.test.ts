@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compareSummaries, decodeCursor, encodeCursor, InvalidCursorError, paginateSessions } from '../../src/sessions/session-list.js';
-import type { SessionSummary } from '../../src/sessions/session-store.js';
+import type { SessionSummary } from '../../src/sessions/session-records.js';
 
 const CWDS = ['/a', '/b', '/a/b'];
 /** Few distinct times (many ties), spelled in different ways, plus garbage. */

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openSessionStore, parseRecord, titleFromPrompt, TITLE_MAX_CHARS, type SessionRecord, type SessionStore } from '../../src/sessions/session-store.js';
+import { openSessionStore, titleFromPrompt, TITLE_MAX_CHARS, type SessionRecord, type SessionStore } from '../../src/sessions/session-store.js';
+import { parseRecord } from '../../src/sessions/session-records.js';
 import { captureLogger } from '../../test/helpers/session-store-fixtures.js';
 
 const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.constantFrom('\n', '\u2028', '"}\n{"type":"clear"', '\\', ' \t '));

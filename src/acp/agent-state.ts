@@ -7,6 +7,7 @@
 import { RequestError, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describeConfigProblems, type Config, type ConfigError } from '../config/config.js';
 import { reasoningEffortLevels } from '../config/providers.js';
+import { EndpointMemory } from '../endpoints/endpoint-memory.js';
 import { EndpointRegistry } from '../endpoints/endpoint-registry.js';
 import { environmentChoice, type EndpointChoice } from '../endpoints/runtime-config.js';
 import type { Logger } from '../log.js';
@@ -74,6 +75,8 @@ export class AgentState {
   readonly commands: UserCommands;
   /** Each session's context window: the meter, the small-window notice. */
   readonly windows: SessionWindows;
+  /** What the agent learned about its endpoints (windows, text paths, refused parameters), kept across registries. */
+  readonly memory = new EndpointMemory();
   /** What the client advertised for files and terminals (set by `initialize`). */
   capabilities: ClientToolCapabilities = toolCapabilities(undefined);
   /** What the client advertised of notices, compaction entities and elicitation (set by `initialize`). */
@@ -82,7 +85,7 @@ export class AgentState {
   private readonly told = new WeakMap<Session, Set<string>>();
   /** Re-reads the configuration for `authenticate`. */
   readonly reload: AgentOptions['reload'];
-  private readonly registryOptions: { logger: Logger; fetch: FetchLike | undefined; modelsTimeoutMs: number | undefined };
+  private readonly registryOptions: { logger: Logger; fetch: FetchLike | undefined; modelsTimeoutMs: number | undefined; memory: EndpointMemory };
   private readonly findEndpoints: AgentOptions['endpoints'];
   private endpointsFound: Promise<void> | undefined;
 
@@ -92,7 +95,7 @@ export class AgentState {
     this.configError = options.configError;
     this.reload = options.reload;
     this.findEndpoints = options.endpoints;
-    this.registryOptions = { logger: options.logger, fetch: options.fetch, modelsTimeoutMs: options.modelsTimeoutMs };
+    this.registryOptions = { logger: options.logger, fetch: options.fetch, modelsTimeoutMs: options.modelsTimeoutMs, memory: this.memory };
     this.registry = new EndpointRegistry([], this.registryOptions);
     this.store = Promise.resolve(options.store ?? openSessionStore({ stateDir: 'off', env: {}, logger: options.logger }));
     this.picker = new ModelPicker((session) => this.thoughtLevels(session));

@@ -17,7 +17,7 @@ export const SETUP_AUTH_METHOD_ID = 'setup';
  * `_meta["terminal-auth"]`), else an agent method the client may pass to `authenticate`, which
  * re-reads the configuration. Source: https://agentclientprotocol.com/rfds/auth-methods.
  */
-export function setupAuthMethod(capabilities: ClientCapabilities | undefined): AuthMethod {
+function setupAuthMethod(capabilities: ClientCapabilities | undefined): AuthMethod {
   const terminal = capabilities?.auth?.terminal === true || capabilities?._meta?.['terminal-auth'] === true;
   const base = { id: SETUP_AUTH_METHOD_ID, name: 'Configure an endpoint' };
   return terminal

@@ -1,13 +1,11 @@
 /**
  * One `session/prompt`, start to end: a slash command handled here, or a model turn with the
- * conversation trimmed to the context window, then the turn saved before the answer goes out.
+ * conversation trimmed to the context window (sent by `model-sender.ts`), then the turn saved
+ * before the answer goes out.
  */
-import type { AgentContext, ContentBlock, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import type { ChatRequest } from '../openai/chat-client.js';
+import type { AgentContext, ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { estimateTextTokens } from '../context/token-estimate.js';
 import { CLEARED_TEXT, lastToldMode, liveConversation, withModeNote, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
-import { DEFAULT_THOUGHT_LEVEL } from './model-picker.js';
-import type { ChatMessage } from '../openai/openai-types.js';
 import { promptToUserContent } from '../context/prompt-content.js';
 import type { Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
@@ -15,26 +13,19 @@ import { COMPACT_INSTRUCTION, looksLikeToolCall } from '../context/compaction.js
 import { slashHelpText, INIT_INSTRUCTION, keptContextText, parseSlashCommand, splitCommandPrompt } from './slash-commands.js';
 import { agentText, stepMessageIds, windowUsage } from '../loop/to-acp.js';
 import { newMessageId } from '../loop/notify.js';
-import { CostMeter, costSince, savedCost } from '../loop/cost-meter.js';
+import { costSince } from '../loop/cost-meter.js';
 import { compactionEnded, compactionStarted, summaryToEntity } from '../loop/compaction-updates.js';
-import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
-import { defaultSystemPrompt } from '../context/system-prompt.js';
-import { instructionBudgetBytes, loadInstructions, renderInstructions } from '../context/instructions.js';
-import { fetchModelBytes } from '../tools/fetch/fetch-url.js';
+import type { AgentLoopOutcome } from '../loop/agent-loop.js';
 import { toolMessageRules } from '../context/tool-messages.js';
 import { modeNoteFor, sessionMode } from '../loop/session-modes.js';
-import { mcpNotices, noToolsNotice, prepareTurnTools } from '../loop/turn-tools.js';
 import { AGENT_NAME } from '../version.js';
 import type { AgentState } from './agent-state.js';
-import { configOptions, INSTRUCTIONS_OPTION } from './session-config.js';
-import { currentPlan, turnExtras, type TurnExtras } from '../loop/turn-extras.js';
+import { configOptions } from './session-config.js';
+import { currentPlan, turnExtras } from '../loop/turn-extras.js';
 import { planAfterUndo, undoLastTurn } from './undo.js';
-import { heedServerToolSupport } from '../endpoints/text-tool-path.js';
 import { createClientBackend } from '../tools/client-backend.js';
 import { createLocalBackend } from '../tools/local/local-backend.js';
-
-/** Delivers updates to the client, in order. */
-export type Send = (updates: SessionUpdate[]) => Promise<void>;
+import { ModelSender, type Send, type TurnClient } from './model-sender.js';
 
 /** The {@link Send} of one session: `session/update` notifications to `client`. */
 export function updateSender(client: AgentContext, sessionId: string): Send {
@@ -46,13 +37,6 @@ export function updateSender(client: AgentContext, sessionId: string): Send {
   };
 }
 
-/** Where the turn's tool calls go: the client that sent the prompt. */
-interface TurnClient {
-  client: AgentContext;
-  /** The turn's plan and checkpoints. */
-  extras: TurnExtras;
-}
-
 /** `_meta["openai-acp"].error` on a prompt answer: the failure's kind and whether asking again may help. */
 function withError(response: PromptResponse, error: object): PromptResponse {
   return { ...response, _meta: { ...(response._meta ?? {}), [AGENT_NAME]: { error } } };
@@ -60,14 +44,14 @@ function withError(response: PromptResponse, error: object): PromptResponse {
 
 /** Runs prompts; one instance per agent. */
 export class PromptRunner {
-  /** The date each session's system prompt says, fixed at its first turn in this process (the prompt's bytes stay the same past midnight). */
-  private readonly dates = new WeakMap<Session, string>();
   /** Per session, context blocks sent with a command that takes no arguments, for the next prompt. */
   private readonly kept = new WeakMap<Session, ContentBlock[]>();
-  /** Each session's cumulative cost, as providers report it. */
-  private readonly costs = new WeakMap<Session, CostMeter>();
+  /** The model side of each turn, with each session's cost meter. */
+  private readonly model: ModelSender;
 
-  constructor(private readonly state: AgentState) {}
+  constructor(private readonly state: AgentState) {
+    this.model = new ModelSender(state, (session, record) => this.save(session, record));
+  }
 
   /**
    * Answers one prompt. Never rejects for provider failures (they are explained to the user); a
@@ -177,7 +161,7 @@ export class PromptRunner {
     const entity = this.state.features.compaction;
     if (entity) await send([compactionStarted(compactionId)]);
     const toModel = entity ? summaryToEntity(send, compactionId, stepMessageIds(compactionId, 0).text) : send;
-    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, toModel, signal, compactionId);
+    const outcome = await this.model.send(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, toModel, signal, compactionId);
     // An answer that is a tool call (small models write one even without tools) is not a summary.
     const toolCall = outcome.stopReason === 'end_turn' && !outcome.error && looksLikeToolCall(outcome.text);
     if (toolCall && !entity) {
@@ -188,7 +172,7 @@ export class PromptRunner {
       await send([entity ? compactionEnded(compactionId, 'completed') : agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);
       // The meter follows: the context is now the summary.
       const known = await this.state.windows.of(session, signal);
-      if (known) await send([windowUsage(estimateTextTokens(outcome.text.trim()), known.window, this.costs.get(session)?.total)]);
+      if (known) await send([windowUsage(estimateTextTokens(outcome.text.trim()), known.window, this.model.meter(session).total)]);
     } else if (entity) {
       const cancelled = outcome.stopReason === 'cancelled' || signal.aborted;
       const why = outcome.error
@@ -212,8 +196,8 @@ export class PromptRunner {
     const mode = this.state.config.tools ? sessionMode(session) : undefined;
     const note = mode ? modeNoteFor(mode, lastToldMode(session.records)) : undefined;
     const turnId = newMessageId();
-    const before = this.meter(session).total;
-    const outcome = await this.sendToModel(session, conversation, { role: 'user', content: promptToUserContent(withModeNote(note, withUnanswered(conversation.unanswered, prompt))) }, send, signal, turnId, turnClient);
+    const before = this.model.meter(session).total;
+    const outcome = await this.model.send(session, conversation, { role: 'user', content: promptToUserContent(withModeNote(note, withUnanswered(conversation.unanswered, prompt))) }, send, signal, turnId, turnClient);
     // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
     if (!outcome.error || outcome.text || outcome.steps.length > 0) {
       const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), id: turnId, prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };
@@ -224,7 +208,7 @@ export class PromptRunner {
       if (outcome.usage) record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
       if (note) record.modeNote = note;
       if (mode) record.mode = mode;
-      const cost = costSince(before, this.meter(session).total);
+      const cost = costSince(before, this.model.meter(session).total);
       if (cost) record.usage = { ...record.usage, cost };
       turnClient.extras.fill(record);
       await this.save(session, record);
@@ -245,91 +229,6 @@ export class PromptRunner {
     return liveConversation(session.records, toolMessageRules(target?.endpoint.profile));
   }
 
-  /**
-   * Sends the live conversation plus `current` to the session's model, trimmed to its context
-   * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools.
-   */
-  private async sendToModel(session: Session, { turns, summary, stubbed }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal, turnId: string, turnClient?: TurnClient): Promise<AgentLoopOutcome> {
-    const config = this.state.config;
-    const target = this.state.registry.resolve(session.model);
-    if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
-    const notify = this.state.notifier(session, send);
-    const toolState = turnClient && config.tools ? this.state.tools.get(session.id) : undefined;
-    for (const notice of mcpNotices(toolState)) await notify(notice);
-    // The window before the tools and the system prompt: it sizes fetch_url's and the instruction files' shares.
-    const known = await this.state.windows.of(session, signal);
-    const contextWindow = known?.window;
-    const notice = this.state.windows.notice(session, known);
-    if (notice) await notify(notice);
-    const tools =
-      turnClient && toolState
-        ? prepareTurnTools({
-            session,
-            state: toolState,
-            client: turnClient.client,
-            capabilities: this.state.capabilities,
-            profile: target.endpoint.profile,
-            extras: turnClient.extras,
-            logger: this.state.logger,
-            saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
-            fetch: { timeoutMs: config.fetchTimeoutMs, modelBytes: fetchModelBytes(contextWindow) },
-            elicitation: this.state.features.elicitation,
-            search: { ripgrep: config.ripgrep, limits: { timeBudgetMs: config.searchTimeoutMs } },
-          })
-        : undefined;
-    // A llama.cpp template that says it takes no tools: the text path from the first request.
-    if (tools) await heedServerToolSupport(target.endpoint, target.model);
-    const instructions = async () =>
-      renderInstructions(await loadInstructions({ cwd: session.cwd, extra: toolState?.roots.extra, configDir: this.state.configDir, maxBytes: instructionBudgetBytes(contextWindow) }));
-    const agentPrompt =
-      config.systemPrompt ??
-      (tools
-        ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: this.dateOf(session), tools: tools.builtinNames, instructions: await instructions() })
-        : undefined);
-    // The client's own instructions for this session come after ours (which describe the tools).
-    const clientInstructions = session.options[INSTRUCTIONS_OPTION];
-    const base = clientInstructions ? (agentPrompt ? `${agentPrompt}\n\n${clientInstructions}` : clientInstructions) : agentPrompt;
-    const effort = this.state.picker.thoughtLevel(session);
-    const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature };
-    if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;
-    const outcome = await runAgentLoop({
-      client: target.endpoint.client,
-      request,
-      context: { system: base, summary, turns, task: current, contextWindow, maxTokens: config.maxTokens, calibration: session.calibration, stubbed, windowFix: known?.fix },
-      ...(tools ? { offer: tools.offer, deps: tools.deps, textToolCalls: tools.textToolCalls } : {}),
-      toolMessageRules: toolMessageRules(target.endpoint.profile),
-      maxSteps: config.maxSteps,
-      takenIds: usedToolCallIds(session),
-      takesImages: sentImages(session),
-      signal,
-      send,
-      logger: this.state.logger,
-      turnId,
-      cost: this.meter(session),
-      notify,
-      compactionUpdates: this.state.features.compaction,
-    });
-    if (tools && target.endpoint.client.takesNoTools(target.model)) await notify(noToolsNotice(target.model));
-    // Once per model, after its first answer on Ollama's native API: part of it on the CPU at this window.
-    const memory = outcome.stopReason === 'cancelled' ? undefined : await target.endpoint.nativeChat?.memoryNotice(target.model);
-    if (memory) await send([agentText(`\n\n(${memory})`)]);
-    if (outcome.calibration) session.calibration = outcome.calibration;
-    return outcome;
-  }
-
-  private dateOf(session: Session): string {
-    let date = this.dates.get(session);
-    if (!date) this.dates.set(session, (date = new Date().toISOString().slice(0, 10)));
-    return date;
-  }
-
-  /** The session's cost meter, started from the costs saved with its turns. */
-  private meter(session: Session): CostMeter {
-    let meter = this.costs.get(session);
-    if (!meter) this.costs.set(session, (meter = new CostMeter(savedCost(session.records), this.state.logger)));
-    return meter;
-  }
-
   private response(outcome: AgentLoopOutcome): PromptResponse {
     const response: PromptResponse = { stopReason: outcome.stopReason };
     if (outcome.usage) response.usage = outcome.usage;
@@ -347,16 +246,4 @@ export class PromptRunner {
       this.state.logger.error('could not save the session; this turn will be missing after a restart', { sessionId: session.id, error: (error as Error).message });
     }
   }
-}
-
-/** Whether the session's model already answered a prompt with an image: then images returned by tools are sent to it too. */
-function sentImages(session: Session): boolean {
-  return session.records.some((record) => record.type === 'turn' && record.stopReason === 'end_turn' && record.prompt.some((block) => block.type === 'image'));
-}
-
-/** Every tool-call id in the session's history, so new calls never reuse one. */
-function usedToolCallIds(session: Session): Set<string> {
-  const ids = new Set<string>();
-  for (const record of session.records) if (record.type === 'turn') for (const step of record.steps ?? []) for (const call of step.toolCalls) ids.add(call.id);
-  return ids;
 }

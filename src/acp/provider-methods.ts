@@ -18,14 +18,14 @@ import { SETUP_AUTH_METHOD_ID } from './initialize.js';
 import { changeProviders } from './provider-change.js';
 
 /** The `apiType`s the agent speaks: all three are the Chat Completions API. */
-export const SUPPORTED_API_TYPES = ['openai', 'azure', 'bedrock'] as const;
+const SUPPORTED_API_TYPES = ['openai', 'azure', 'bedrock'] as const;
 
 /**
  * Endpoint settings from `providers/set` (`apiType` `openai`, `azure` or `bedrock`; the headers
  * carry the credentials, so no key of ours is sent).
  * @throws {RequestError} -32602 for another `apiType` or a base URL that is not http(s).
  */
-export function clientEndpoint(params: { providerId: string; apiType: string; baseUrl: string; headers?: Record<string, string> | undefined }, config: Config): NamedEndpointSettings {
+function clientEndpoint(params: { providerId: string; apiType: string; baseUrl: string; headers?: Record<string, string> | undefined }, config: Config): NamedEndpointSettings {
   if (!(SUPPORTED_API_TYPES as readonly string[]).includes(params.apiType)) {
     throw RequestError.invalidParams({ apiType: params.apiType }, `openai-acp speaks the OpenAI Chat Completions API; apiType ${JSON.stringify(params.apiType)} is not supported (use openai, azure or bedrock)`);
   }

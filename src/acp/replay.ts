@@ -22,7 +22,7 @@ export interface ReplayFeatures {
  * The id a record's messages derive from: its saved `id`, else (a record saved before ids were
  * kept) one made from its time and how many earlier records share that time, the same at every load.
  */
-export function recordId(record: { id?: string | undefined; at: string; type: string }, sameTimeBefore = 0): string {
+function recordId(record: { id?: string | undefined; at: string; type: string }, sameTimeBefore = 0): string {
   return record.id ?? `${record.type}-${record.at}${sameTimeBefore > 0 ? `-${sameTimeBefore}` : ''}`;
 }
 

@@ -138,7 +138,7 @@ export async function deleteSession(state: AgentState, params: { sessionId: stri
 }
 
 /** Holds a stored session again, with the model lists of now. */
-export async function restore(state: AgentState, stored: StoredSession): Promise<Session> {
+async function restore(state: AgentState, stored: StoredSession): Promise<Session> {
   await state.endpointsKnown();
   // A turn of this session is running here: keep that copy, which its turn is still adding to.
   const running = state.sessions.isRunning(stored.sessionId) ? state.sessions.get(stored.sessionId) : undefined;
@@ -163,14 +163,14 @@ export async function restore(state: AgentState, stored: StoredSession): Promise
  * The stored session `sessionId`.
  * @throws {RequestError} -32002 when the store does not have it.
  */
-export async function loadStored(state: AgentState, sessionId: string): Promise<StoredSession> {
+async function loadStored(state: AgentState, sessionId: string): Promise<StoredSession> {
   const stored = await (await state.store).load(sessionId);
   if (!stored) throw sessionNotFound(sessionId);
   return stored;
 }
 
 /** Starts the session's tools (roots, MCP servers) for a new, loaded or resumed session; MCP servers only with tools on. */
-export async function openTools(state: AgentState, session: Session, params: ToolParams): Promise<void> {
+async function openTools(state: AgentState, session: Session, params: ToolParams): Promise<void> {
   await state.tools.open(session.id, session.cwd, state.config.tools ? params : { additionalDirectories: params.additionalDirectories });
 }
 

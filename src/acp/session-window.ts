@@ -14,7 +14,7 @@ import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unsta
 import type { Config } from '../config/config.js';
 import type { Logger } from '../log.js';
 import type { EndpointRegistry } from '../endpoints/endpoint-registry.js';
-import { learnedWindows, type LearnedWindows } from '../endpoints/learned-windows.js';
+import type { LearnedWindows } from '../endpoints/learned-windows.js';
 import type { ServerWindow } from '../endpoints/server-context.js';
 import { resolveContextWindow, SMALL_WINDOW_TOKENS, type ResolvedWindow } from '../endpoints/window-resolver.js';
 import { liveConversation } from '../sessions/conversation.js';
@@ -24,8 +24,6 @@ import { DEFAULT_WINDOW_FIX } from '../openai/user-errors.js';
 import type { ModelPicker } from './model-picker.js';
 import { windowUsage } from '../loop/to-acp.js';
 import type { UserNotice } from '../loop/notify.js';
-
-export { SMALL_WINDOW_TOKENS } from '../endpoints/window-resolver.js';
 
 /** A resolved window with what the user may need to hear about it. */
 export interface KnownWindow extends ResolvedWindow {
@@ -40,7 +38,7 @@ export interface SessionWindowDeps {
   config: () => Config;
   picker: ModelPicker;
   registry: () => EndpointRegistry;
-  /** @defaultValue the process's {@link learnedWindows} */
+  /** Where windows learned from overflow answers are read. @defaultValue the resolved endpoint's memory (`Endpoint.memory.windows`) */
   learned?: LearnedWindows | undefined;
   /** Told once per endpoint and model when a learned window overrules `OPENAI_CONTEXT_WINDOW`. @defaultValue none */
   logger?: Logger | undefined;
@@ -86,6 +84,7 @@ function sourceWords(known: KnownWindow): string {
  * The notice for a window below {@link SMALL_WINDOW_TOKENS}, e.g. "The context window of
  * qwen3:8b is 4,096 tokens (the window the server runs the model with): small for coding work…
  * To give it more: restart Ollama with…".
+ * Exported: a pure rule checked per window size, without a session.
  */
 export function smallWindowNotice(model: string, known: KnownWindow): string {
   const trained = known.server.trained && known.server.trained > known.window ? ` The model itself can take ${grouped(known.server.trained)}.` : '';
@@ -118,7 +117,7 @@ export class SessionWindows {
     const native = target?.endpoint.nativeChat?.inUse ? target.endpoint.profile.nativeChat?.windowFix : undefined;
     const fix = native ?? target?.endpoint.profile.contextWindowFix ?? DEFAULT_WINDOW_FIX;
     const configured = this.deps.config().contextWindow;
-    const learned = target ? (this.deps.learned ?? learnedWindows).get(target.endpoint.client.options.url, target.model) : undefined;
+    const learned = target ? (this.deps.learned ?? target.endpoint.memory.windows).get(target.endpoint.client.options.url, target.model) : undefined;
     const server: ServerWindow = configured || learned || !target ? {} : ((await untilAborted(target.endpoint.serverWindowOf?.(target.model) ?? Promise.resolve({}), signal)) ?? {});
     const resolved = resolveContextWindow({ configured, learned, runtime: server.runtime, catalogue, trained: server.trained });
     const key = target && `${target.endpoint.client.options.url}\n${target.model}`;

@@ -28,7 +28,7 @@ export type CommandSource = 'project' | 'claude' | 'user';
 export type UserCommand = { kind: 'file'; file: CommandFile; source: CommandSource; path: string } | { kind: 'mcp'; name: string; server: string; prompt: McpPromptInfo };
 
 /** The command folders of a session, in order of precedence. */
-export function commandFolders(cwd: string, configDir: string | undefined): { dir: string; source: CommandSource }[] {
+function commandFolders(cwd: string, configDir: string | undefined): { dir: string; source: CommandSource }[] {
   const folders: { dir: string; source: CommandSource }[] = [
     { dir: join(cwd, '.openai-acp', 'commands'), source: 'project' },
     { dir: join(cwd, '.claude', 'commands'), source: 'claude' },
@@ -40,7 +40,7 @@ export function commandFolders(cwd: string, configDir: string | undefined): { di
 const SOURCE_WORDS: Record<CommandSource, string> = { project: 'project', claude: 'project, .claude', user: 'user' };
 
 /** The advertised entry of a user command. */
-export function advertised(command: UserCommand): AvailableCommand {
+function advertised(command: UserCommand): AvailableCommand {
   if (command.kind === 'mcp') {
     const hint = promptHint(command.prompt);
     return { name: command.name, description: `${command.prompt.description?.trim() || `Prompt ${command.prompt.name}`} (MCP server ${command.server})`, ...(hint ? { input: { hint } } : {}) };

@@ -21,7 +21,10 @@ const MAX_UNHEARD = 64;
 /** The SDK's client factory (`client` of `@agentclientprotocol/sdk/unstable`). */
 export type ClientFactory = (options?: { name?: string }) => ClientApp;
 
-/** The answer to a permission request in `mode`: the offered `allow_once` in `full-access`, else `reject_once`; cancelled when that kind is not offered. */
+/**
+ * The answer to a permission request in `mode`: the offered `allow_once` in `full-access`, else `reject_once`; cancelled when that kind is not offered.
+ * Exported: a pure mapping checked on its own, without a WebSocket client.
+ */
 export function permissionAnswer(mode: FrontDoorMode, options: readonly PermissionOption[]): RequestPermissionOutcome {
   const kind = mode === 'full-access' ? 'allow_once' : 'reject_once';
   const option = options.find((candidate) => candidate.kind === kind);
@@ -31,6 +34,7 @@ export function permissionAnswer(mode: FrontDoorMode, options: readonly Permissi
 /**
  * An ACP error as an AgentConnect one: -32002 (unknown session) and -32602 (invalid params)
  * → `AC_ERR_INVALID_ARGS` with the agent's words; anything else → `AC_ERR_INTERNAL`.
+ * Exported: a pure mapping checked on its own, without a WebSocket client.
  */
 export function fromAcpError(error: unknown): AgentConnectError {
   if (error instanceof AgentConnectError) return error;

@@ -17,7 +17,10 @@ export function contextUsageEvent(used: number, size: number): AcEvent {
   return { type: 'context_usage', data: { contextUsage: { context_window: size, context_tokens: used, context_remaining_tokens: Math.max(0, size - used) } } };
 }
 
-/** Token usage in AgentConnect's keys, from ACP's `PromptResponse.usage`; `undefined` when the provider reported none. */
+/**
+ * Token usage in AgentConnect's keys, from ACP's `PromptResponse.usage`; `undefined` when the provider reported none.
+ * Exported: a pure mapping checked on its own, without a running bridge.
+ */
 export function usageEvent(usage: PromptResponse['usage']): AcEvent | undefined {
   if (!usage) return undefined;
   const tokens: Record<string, number> = { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, total_tokens: usage.totalTokens };

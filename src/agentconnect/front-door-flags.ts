@@ -15,9 +15,9 @@ export const isFrontDoorFlag = (name: string): name is FrontDoorFlag => (FRONT_D
 /** AgentConnect's default port (`docs/PROTOCOL.md`, "Connection Model"). */
 export const DEFAULT_PORT = 9630;
 /** The default address: loopback only. */
-export const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_HOST = '127.0.0.1';
 /** The default mode: the model may read and search the session's directory, nothing more. */
-export const DEFAULT_FRONT_DOOR_MODE: FrontDoorMode = 'read-only';
+const DEFAULT_FRONT_DOOR_MODE: FrontDoorMode = 'read-only';
 
 /** The front door's settings. `token` undefined: no secret required. */
 export interface FrontDoorFlags {

@@ -20,7 +20,7 @@ import { AgentConnectHost, type Peer } from './host.js';
 import { AgentConnectError, type FrontDoorMode } from './protocol.js';
 
 /** Largest WebSocket message accepted, in bytes (a larger one closes that connection with 1009). */
-export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /** What the front door is built from. */
 export interface FrontDoorOptions extends GateRules {

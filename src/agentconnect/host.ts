@@ -18,7 +18,7 @@ import { contextUsageEvent, TurnEvents } from './event-map.js';
 import { AgentConnectError, checkProvider, cwdOf, isMachineMethod, messageText, optionalString, pickModel, PROVIDER, sessionIdOf, type AcEvent, type AcModelInfo, type AcProviderInfo } from './protocol.js';
 
 /** Most sessions one WebSocket may hold at once. */
-export const MAX_SESSIONS_PER_CONNECTION = 16;
+const MAX_SESSIONS_PER_CONNECTION = 16;
 
 /** One WebSocket: where its sessions' events go, and which sessions it holds. */
 export interface Peer {

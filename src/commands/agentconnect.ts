@@ -16,10 +16,10 @@ import { openSessionStore } from '../sessions/session-store.js';
 import { VERSION } from '../version.js';
 
 /** The environment variable that may hold the token instead of `--token` (kept out of `ps`). */
-export const TOKEN_VARIABLE = 'OPENAI_ACP_AGENTCONNECT_TOKEN';
+const TOKEN_VARIABLE = 'OPENAI_ACP_AGENTCONNECT_TOKEN';
 
 /** Whether `host` names this machine's loopback only. */
-export function isLoopbackHost(host: string): boolean {
+function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 

@@ -34,7 +34,7 @@ export interface CheckLine {
 }
 
 /** The check names, in report order. */
-export const CHECK_TITLES = {
+const CHECK_TITLES = {
   config: 'configuration is valid',
   endpoint: 'endpoint answers',
   auth: 'authentication accepted',
@@ -226,7 +226,7 @@ function reasoningLine(facts: EndpointFacts, scrub: (text: string) => string): C
 }
 
 /** The mark of a status: `✓`, `✗`, `⚠` or `–`. */
-export function mark(status: CheckStatus): string {
+function mark(status: CheckStatus): string {
   return status === 'pass' ? '✓' : status === 'fail' ? '✗' : status === 'warn' ? '⚠' : '–';
 }
 

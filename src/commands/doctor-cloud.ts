@@ -16,7 +16,7 @@ import { resolveEndpoint } from '../config/providers.js';
 import type { CheckLine } from './doctor-checks.js';
 
 /** The check names, in report order. */
-export const CLOUD_CHECK_TITLES = {
+const CLOUD_CHECK_TITLES = {
   awsSource: 'AWS credential source',
   awsRegion: 'AWS region',
   awsCredentials: 'AWS credentials obtained',

@@ -35,7 +35,7 @@ export const WINDOW_TITLE = 'context window';
  * loaded) and resolves it with `OPENAI_CONTEXT_WINDOW` and the `/models` list's value. Never rejects.
  */
 export async function probeWindow(settings: EndpointSettings, configured: number | undefined, catalogue: number | undefined, deps: ProbeDeps): Promise<WindowFacts> {
-  const endpoint = createEndpoint(settings, { logger: deps.logger, fetch: deps.fetch, modelsTimeoutMs: deps.timeoutMs, cloudAuth: deps.cloudAuth });
+  const endpoint = createEndpoint(settings, { logger: deps.logger, fetch: deps.fetch, modelsTimeoutMs: deps.timeoutMs, cloudAuth: deps.cloudAuth, memory: deps.memory });
   const server: ServerWindow = (await endpoint.serverWindowOf?.(settings.model).catch(() => ({}))) ?? {};
   const resolved = resolveContextWindow({ configured, runtime: server.runtime, catalogue, trained: server.trained });
   // On Ollama's native API the agent asks for the window itself: restarting the server changes nothing.

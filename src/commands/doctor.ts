@@ -24,12 +24,13 @@ import { ollamaChatUrl, ollamaRows } from './doctor-ollama.js';
 import { llamaCppRows } from './doctor-llamacpp.js';
 import { readLlamaCppProps } from '../endpoints/server-identity.js';
 import { createEndpoint } from '../endpoints/endpoint.js';
+import { EndpointMemory } from '../endpoints/endpoint-memory.js';
 import { probeWindow } from './doctor-window.js';
 import { searchLine } from './doctor-search.js';
 import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
 
 /** Default bound of each check, in ms. */
-export const DOCTOR_TIMEOUT_MS = 10_000;
+const DOCTOR_TIMEOUT_MS = 10_000;
 
 /**
  * What `doctor` runs with (`timeoutMs` bounds each check, default {@link DOCTOR_TIMEOUT_MS});
@@ -115,7 +116,7 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
   const window = completion?.ok ? await probeWindow(settings, configuredWindow, listedWindow, deps) : undefined;
   // A server with a native chat API (Ollama): which API, and the windows, once the probe loaded the model.
   const nativeProfile = PROVIDER_PROFILES[providerOf(settings).id]?.nativeChat;
-  const native = nativeProfile && !unreachable ? await createEndpoint(settings, { logger: deps.logger, fetch: deps.fetch, enabled: false }).nativeChat?.describe(settings.model) : undefined;
+  const native = nativeProfile && !unreachable ? await createEndpoint(settings, { logger: deps.logger, fetch: deps.fetch, enabled: false, memory: deps.memory }).nativeChat?.describe(settings.model) : undefined;
   // llama.cpp: the window it runs and whether its template takes tools (/props).
   const llamacpp = PROVIDER_PROFILES[providerOf(settings).id]?.contextWindowQuery === 'llamacpp-props' && !unreachable ? llamaCppRows(await readLlamaCppProps(settings.baseUrl, { headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers, fetch: deps.fetch })) : undefined;
   let reasoning: ReasoningFacts | undefined;
@@ -201,13 +202,15 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   if (resolved.model) print(`  default model     ${resolved.model}`);
   for (const warning of resolved.warnings) print(`  note: ${warning}`);
   const quiet = createLogger({ level: 'error', write: () => undefined });
+  // What the checks learn (a refused parameter, a native API not served) holds for the whole run, as in the agent.
+  const memory = new EndpointMemory();
   // A model left unnamed is the first chat model the endpoint lists: check the one the agent would use.
   const all = await Promise.all(
     resolved.endpoints.map(async (named) => {
       const choice = await chooseModel(named, namedWhy(named, options.flags, resolved), { logger: quiet, fetch: options.fetch, modelsTimeoutMs: timeoutMs, enabled: !resolved.configError });
       const settings = { ...named, model: choice.model, modelIsStandIn: false };
       // A stand-in kept: did the endpoint list nothing, or not answer at all? The checks reuse the answer.
-      const models = named.modelIsStandIn && choice.model === named.model && !resolved.configError ? await probeModels(settings, { logger: quiet, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env } }) : undefined;
+      const models = named.modelIsStandIn && choice.model === named.model && !resolved.configError ? await probeModels(settings, { logger: quiet, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env }, memory }) : undefined;
       const why = models?.kind === 'unreachable' || models?.kind === 'timeout' ? standInUnanswered(named) : choice.why;
       return { settings, why, models, names: settingNames(settings, options.flags, resolved) };
     }),
@@ -251,7 +254,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       works = false;
       continue;
     }
-    const facts = await checkEndpoint(settings, names, { logger, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env } }, resolved.config.contextWindow, models);
+    const facts = await checkEndpoint(settings, names, { logger, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env }, memory }, resolved.config.contextWindow, models);
     const result = endpointChecks(facts);
     for (const check of result.lines) print(renderCheck(check, all.length > 1 ? '    ' : '  '));
     warned ||= result.lines.some((check) => check.status === 'warn');

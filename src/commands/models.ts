@@ -11,7 +11,7 @@ import { probeModels, type ModelsProbe } from './probes.js';
 import { resolveCommandConfig, type CommandRunOptions } from './resolve.js';
 
 /** Default bound of the request, in ms. */
-export const MODELS_COMMAND_TIMEOUT_MS = 10_000;
+const MODELS_COMMAND_TIMEOUT_MS = 10_000;
 
 /** What `models` runs with (`timeoutMs` bounds the request, default {@link MODELS_COMMAND_TIMEOUT_MS}). */
 export interface ModelsCommandOptions extends CommandRunOptions {

@@ -6,6 +6,7 @@
 import type { ChatRequest } from '../openai/chat-client.js';
 import { createEndpoint, type EndpointSettings } from '../endpoints/endpoint.js';
 import type { CloudAuthDeps } from '../endpoints/cloud-auth.js';
+import type { EndpointMemory } from '../endpoints/endpoint-memory.js';
 import { extractProviderMessage, ProviderError, ProviderReportedError, ProviderTimeoutError } from '../openai/errors.js';
 import type { FetchLike } from '../openai/http.js';
 import type { Logger } from '../log.js';
@@ -24,6 +25,11 @@ export interface ProbeDeps {
   fetch?: FetchLike | undefined;
   /** Keyless Bedrock/Azure credentials (the environment `doctor` runs with; tests). @defaultValue the SDKs' default chains */
   cloudAuth?: CloudAuthDeps | undefined;
+  /**
+   * What the checks learn about the endpoint (refused parameters, Ollama's `/api/chat` not
+   * served), shared by every check of one run as the agent shares it. @defaultValue each check its own
+   */
+  memory?: EndpointMemory | undefined;
 }
 
 /**
@@ -53,7 +59,7 @@ function modelsRecord(records: readonly HttpRecord[]): HttpRecord | undefined {
  */
 export async function probeModels(settings: EndpointSettings, deps: ProbeDeps): Promise<ModelsProbe> {
   const recorder = recordingFetch(deps.fetch);
-  const endpoint = createEndpoint(settings, { logger: deps.logger, fetch: recorder.fetch, modelsTimeoutMs: deps.timeoutMs, cloudAuth: deps.cloudAuth });
+  const endpoint = createEndpoint(settings, { logger: deps.logger, fetch: recorder.fetch, modelsTimeoutMs: deps.timeoutMs, cloudAuth: deps.cloudAuth, memory: deps.memory });
   const listed = await endpoint.catalog.list();
   const record = modelsRecord(recorder.records);
   if (!record) return { kind: 'not-sent' };
@@ -100,7 +106,7 @@ export type CompletionProbe =
 /**
  * Sends `request` (streamed) through the agent's chat client with no retries and a silence limit
  * of at most `deps.timeoutMs`, and reads the whole answer. Adaptive corrections apply (and are
- * remembered for the process) as in the agent. Settles within about `deps.timeoutMs` (the whole
+ * remembered in `deps.memory`) as in the agent. Settles within about `deps.timeoutMs` (the whole
  * request is aborted then).
  *
  * @throws only an internal error (a bug); provider failures are results.
@@ -108,7 +114,7 @@ export type CompletionProbe =
 export async function probeCompletion(settings: EndpointSettings, request: ChatRequest, deps: ProbeDeps): Promise<CompletionProbe> {
   const recorder = recordingFetch(deps.fetch);
   const bounded: EndpointSettings = { ...settings, maxRetries: 0, timeoutMs: Math.min(settings.timeoutMs, deps.timeoutMs) };
-  const { client } = createEndpoint(bounded, { logger: deps.logger, fetch: recorder.fetch, enabled: false, cloudAuth: deps.cloudAuth });
+  const { client } = createEndpoint(bounded, { logger: deps.logger, fetch: recorder.fetch, enabled: false, cloudAuth: deps.cloudAuth, memory: deps.memory });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), deps.timeoutMs);
   const accumulator = new TurnAccumulator();

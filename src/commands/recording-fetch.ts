@@ -3,7 +3,7 @@
  * failure), so `doctor`, `models` and `setup` can explain a failure that the shared request path
  * (`createEndpoint`) deliberately hides from the agent (the model catalog never fails).
  */
-import { errorCode } from '../openai/chat-client.js';
+import { errorCode } from '../openai/chat-attempt.js';
 import { defaultFetch, type FetchLike } from '../openai/http.js';
 
 /** Longest body text kept per record, in characters. */

@@ -29,7 +29,10 @@ const REPEATED = [
 /** Secret settings: named when set, never shown (an extra body may carry an upstream key, as config.ts treats it). */
 const SECRET = ['OPENAI_API_KEY', 'OPENAI_HEADERS', 'OPENAI_EXTRA_BODY'] as const;
 
-/** `value` quoted for a POSIX shell when it needs it. */
+/**
+ * `value` quoted for a POSIX shell when it needs it.
+ * Exported: a pure step checked on strings with quotes, which doctor's output shows only inside a whole line.
+ */
 export function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
@@ -46,12 +49,15 @@ function carriesSecret(name: string, value: string): boolean {
  * in the npm registry: acpx 0.19.1 `>=22.13.0`; 0.1.16 to 0.5.x `>=22.12.0`; 0.1.15 `>=18`, the
  * last for Node 20). Both take `--agent <command> exec <prompt>`.
  */
-export const ACPX_RELEASES: readonly { version: string; node: readonly [number, number] }[] = [
+const ACPX_RELEASES: readonly { version: string; node: readonly [number, number] }[] = [
   { version: '0.19.1', node: [22, 13] },
   { version: '0.1.15', node: [18, 0] },
 ];
 
-/** `acpx@<version>` for the newest pinned release that runs on Node `nodeVersion` (e.g. `20.20.0`); the oldest when none claims to. */
+/**
+ * `acpx@<version>` for the newest pinned release that runs on Node `nodeVersion` (e.g. `20.20.0`); the oldest when none claims to.
+ * Exported: a pure step checked per version, without running doctor.
+ */
 export function acpxSpec(nodeVersion: string): string {
   const [major = 0, minor = 0] = nodeVersion.replace(/^v/, '').split('.').map(Number);
   const fits = ACPX_RELEASES.find(({ node }) => major > node[0] || (major === node[0] && minor >= node[1]));

@@ -18,7 +18,7 @@ export const MAX_TIMER_MS = 2_147_483_647;
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Characters that cannot be sent in an HTTP header value (controls, and beyond Latin-1). */
 export const NOT_SENDABLE = /[\u0000-\u0008\u000a-\u001f\u007f]|[^\u0000-\u00ff]/;
-export const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 const headerValue = z.union([z.string(), z.number(), z.boolean()]).transform(String);
 
 /** One invalid setting: which variable (or flag), what is wrong with it, and what is accepted. */

@@ -14,8 +14,6 @@ import { applySecretFiles, readTextFile, type ReadTextFile } from './secret-file
 import { EXTRA_BODY_ACCEPTED, parseExtraBody } from './extra-body.js';
 import { PUBLIC_HEADER, PUBLIC_QUERY } from '../redact.js';
 
-export type { LogLevel } from '../log.js';
-
 /** The agent's settings, validated and normalized. */
 export interface Config {
   /** Endpoint base without trailing slashes, `/chat/completions` or query, e.g. `https://api.openai.com/v1`. */
@@ -133,7 +131,7 @@ export const CONFIG_DEFAULTS = {
 } as const satisfies Partial<Config>;
 
 /** The log levels, most severe first. */
-export const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
+const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
 
 /**
  * Builds the {@link Config} from environment variables (see the table in the README or `--help`)
@@ -273,8 +271,6 @@ export function mergeDotEnv(envFileText: string | undefined, env: Record<string,
 export function describeConfigProblems(problems: ConfigProblem[]): string {
   return problems.map((p) => `${p.variable}: ${p.problem}; expected ${p.accepted}.`).join('\n');
 }
-
-export { SECRET_NAME } from '../redact.js';
 
 /**
  * Secret strings to redact from logs and user-facing texts: the API key, every header value

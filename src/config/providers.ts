@@ -43,7 +43,10 @@ export function parseProviderId(raw: string): ProviderId | undefined {
   return Object.hasOwn(ALIASES, text) ? ALIASES[text] : undefined;
 }
 
-/** The base URL without query, fragment, trailing slashes or a trailing `/chat/completions` (any number of them). */
+/**
+ * The base URL without query, fragment, trailing slashes or a trailing `/chat/completions` (any number of them).
+ * Exported: a pure step checked on spellings of a base URL, without an endpoint.
+ */
 export function normalizeBaseUrl(baseUrl: string): string {
   let base = baseUrl.trim().split(/[?#]/)[0] ?? '';
   for (let previous = ''; previous !== base; ) {
@@ -68,7 +71,7 @@ export function detectProvider(baseUrl: string): ProviderId {
  * {@link detectProvider} with how it decided: `host` or `path` (certain), `port` (only a hint:
  * another server may listen there), `none` (`generic`: nothing matched or the URL does not parse).
  */
-export function providerDetection(baseUrl: string): { id: ProviderId; by: 'host' | 'path' | 'port' | 'none' } {
+function providerDetection(baseUrl: string): { id: ProviderId; by: 'host' | 'path' | 'port' | 'none' } {
   let url: URL;
   try {
     url = new URL(baseUrl.trim());

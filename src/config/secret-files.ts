@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import type { ConfigProblem } from './config-values.js';
 
 /** The settings that are secrets and may come from a file (`<name>_FILE`). */
-export const SECRET_FILE_SETTINGS = ['OPENAI_API_KEY', 'OPENAI_HEADERS'] as const;
+const SECRET_FILE_SETTINGS = ['OPENAI_API_KEY', 'OPENAI_HEADERS'] as const;
 
 /** Reads a file as UTF-8 text; throws (with a `code` such as `ENOENT`) when it cannot. */
 export type ReadTextFile = (path: string) => string;

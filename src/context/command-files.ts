@@ -30,7 +30,7 @@ export interface CommandFile {
 }
 
 /** A command name: letters, digits, `_`, `-`, `.`; no `:` (MCP prompts use it) and no spaces. */
-export const COMMAND_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const COMMAND_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** Longest description kept, in characters. */
 const MAX_DESCRIPTION = 120;
@@ -72,6 +72,7 @@ export function parseCommandFile(name: string, bytes: Uint8Array): CommandFile |
  * Reads `key: value` lines of YAML front matter: plain, `"double"` or `'single'` quoted scalars;
  * blank lines, `#` comments, and indented or `- ` lines (lists and nested values of keys not used
  * here) are passed over. Anything else is broken front matter.
+ * Exported: a pure parser checked on its own, without a command folder.
  */
 export function parseFrontMatter(block: string): { ok: true; fields: Record<string, string> } | { ok: false; error: string } {
   const fields: Record<string, string> = Object.create(null) as Record<string, string>;

@@ -17,7 +17,7 @@ export const COMPACT_INSTRUCTION =
   'Summarize our conversation so far for your own future reference. Keep every fact, decision, name, number, file path and open question that later turns may need; drop pleasantries. Write the summary only, in the language of the conversation.';
 
 /** Added to {@link COMPACT_INSTRUCTION} when the summary replaces steps of the current task. */
-export const STEPS_INSTRUCTION =
+const STEPS_INSTRUCTION =
   'The summary replaces the steps taken so far on the current task: say what was done, what was found (file paths, line numbers, facts), and what remains to do. Be brief.';
 
 /** The text of a message's content (text parts joined; images named). */

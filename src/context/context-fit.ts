@@ -24,14 +24,17 @@ import type { ChatMessage, ChatToolCall } from '../openai/openai-types.js';
 import { cutText, cutUserMessage, IMAGES_STUB, plainNote, resultStub, shortenedCall, toolResultNote, type CutNote } from './context-cut.js';
 import { calibrationFactor, estimateMessageTokens, estimateToolTokens, positive, promptBudget, REPLY_PRIMING_TOKENS, type Calibration } from './token-estimate.js';
 
-/** Most of the budget one tool result may take: a quarter. */
+/**
+ * Most of the budget one tool result may take: a quarter.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const RESULT_SHARE = 0.25;
 /** Most of the budget the summary of earlier work may take: a quarter. */
 export const SUMMARY_SHARE = 0.25;
 /** Largest part of the window the task may take before it is cut: half. */
-export const TASK_SHARE = 0.5;
+const TASK_SHARE = 0.5;
 /** Pruning stops once history takes at most this share of the room left for it. */
-export const PRUNE_TARGET = 0.5;
+const PRUNE_TARGET = 0.5;
 
 /** What {@link fitContext} plans from. */
 export interface ContextFitInput {
@@ -91,7 +94,7 @@ export interface ContextFit {
 }
 
 /** The system message: the prompt, then the summary under a heading. */
-export function systemMessage(system: string | undefined, summary: string | undefined): ChatMessage | undefined {
+function systemMessage(system: string | undefined, summary: string | undefined): ChatMessage | undefined {
   const text = [system, summary && `Summary of the earlier conversation:\n${summary}`].filter(Boolean).join('\n\n');
   return text ? { role: 'system', content: text } : undefined;
 }

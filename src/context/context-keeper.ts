@@ -12,9 +12,15 @@ import { compactionMessages, compactionNotice, refuseSummary, stepsDigest, trimm
 import { fitContext, SUMMARY_SHARE, type ContextFit, type ContextFitInput, type CutNotes } from './context-fit.js';
 import { answerRoom, calibrationFactor, grouped, positive, promptBudget, type Calibration } from './token-estimate.js';
 
-/** Retries after answers saying the prompt was over the window, per turn. */
+/**
+ * Retries after answers saying the prompt was over the window, per turn.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const OVERFLOW_RETRIES = 3;
-/** The window is multiplied by this after an overflow answer that names no window. */
+/**
+ * The window is multiplied by this after an overflow answer that names no window.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const OVERFLOW_SHRINK = 0.7;
 
 /** Where a turn's context starts: what the session's records give, and the limits. */
@@ -217,7 +223,7 @@ const PART_WORDS: Record<TooSmallPart, string> = {
  * The message that ends a turn when the window cannot hold what it must: it names what did not
  * fit (`part`) and the smallest window that works (`minimum`, tokens), then the fix.
  */
-export function tooSmall(window: number, minimum: number | undefined, windowFix?: string, part: TooSmallPart = 'system'): string {
+function tooSmall(window: number, minimum: number | undefined, windowFix?: string, part: TooSmallPart = 'system'): string {
   const need = minimum !== undefined ? `: it needs at least ${grouped(minimum)} tokens` : '';
   return `The model's context window (${grouped(window)} tokens) is too small for ${PART_WORDS[part]}${need}. ${fixWords(windowFix)}`;
 }

@@ -17,13 +17,16 @@ import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /** The instruction file names, in order of preference within one folder. */
-export const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md'] as const;
-/** Bytes all instruction files may take when the context window is unknown: 32 KiB. */
+const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md'] as const;
+/**
+ * Bytes all instruction files may take when the context window is unknown: 32 KiB.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const INSTRUCTIONS_MAX_BYTES = 32 * 1024;
 /** Bytes they may take at most, whatever the window: 64 KiB. */
-export const INSTRUCTIONS_CEILING_BYTES = 64 * 1024;
+const INSTRUCTIONS_CEILING_BYTES = 64 * 1024;
 /** Their share of a known context window: a quarter. */
-export const INSTRUCTIONS_WINDOW_SHARE = 0.25;
+const INSTRUCTIONS_WINDOW_SHARE = 0.25;
 /** Bytes per token assumed when turning the window share into bytes (the estimate's ~4 characters per token). */
 const BYTES_PER_TOKEN = 4;
 
@@ -63,7 +66,10 @@ export interface InstructionSources {
 
 const exists = (path: string) => lstat(path).then(() => true, () => false);
 
-/** The nearest folder at or above `dir` that holds `.git` (file or folder), or `undefined`. */
+/**
+ * The nearest folder at or above `dir` that holds `.git` (file or folder), or `undefined`.
+ * Exported: checked on nested temporary repositories without loading instruction files.
+ */
 export async function repositoryRoot(dir: string): Promise<string | undefined> {
   for (let current = resolve(dir); ; current = dirname(current)) {
     if (await exists(join(current, '.git'))) return current;

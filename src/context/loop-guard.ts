@@ -4,9 +4,15 @@
  * saying why (ACP `StopReason`, https://agentclientprotocol.com/protocol/v1/prompt-turn#stop-reasons).
  */
 
-/** Default most model requests in one prompt turn (`OPENAI_ACP_MAX_STEPS`). */
+/**
+ * Default most model requests in one prompt turn (`OPENAI_ACP_MAX_STEPS`).
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const DEFAULT_MAX_STEPS = 50;
-/** The same call this many times in a row is a loop. */
+/**
+ * The same call this many times in a row is a loop.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const REPEATS_FOR_LOOP = 3;
 
 /** One tool call as the guard compares them: name and arguments text. */

@@ -17,6 +17,7 @@ import type { ChatRequestContentPart } from '../openai/openai-types.js';
 /**
  * The text a non-image block contributes to the message. Flattened resources stand on lines of
  * their own; consecutive text blocks are set apart by {@link promptToUserContent}.
+ * Exported: a pure step checked per content block kind, without a session.
  */
 export function blockToText(block: Exclude<ContentBlock, { type: 'image' }>): string {
   switch (block.type) {
@@ -47,6 +48,7 @@ export function blockToText(block: Exclude<ContentBlock, { type: 'image' }>): st
 /**
  * The `image_url` part for an image block: a `data:` URL built from the block's `data` (works with
  * servers that cannot fetch URLs, such as a local Ollama), or its http(s) `uri` when it carries no data.
+ * Exported: a pure step checked per image source, without a session.
  */
 export function imageToPart(block: Extract<ContentBlock, { type: 'image' }>): ChatRequestContentPart {
   const uri = block.uri ?? '';
@@ -55,7 +57,7 @@ export function imageToPart(block: Extract<ContentBlock, { type: 'image' }>): Ch
 }
 
 /** What sets two consecutive text blocks apart: a blank line. */
-export const TEXT_BLOCK_SEPARATOR = '\n\n';
+const TEXT_BLOCK_SEPARATOR = '\n\n';
 
 /**
  * The `content` of the user message for a prompt: a plain string when there is no image (the

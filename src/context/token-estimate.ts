@@ -22,32 +22,46 @@
 import type { ChatMessage } from '../openai/openai-types.js';
 import { imageDimensions } from './image-size.js';
 
-/** Tokens of framing per message (role markers, separators). */
+/**
+ * Tokens of framing per message (role markers, separators).
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 /** Tokens priming the reply, counted once per request. */
 export const REPLY_PRIMING_TOKENS = 3;
-/** OpenAI's cost of a low-detail image, and the base of a high-detail one. */
+/**
+ * OpenAI's cost of a low-detail image, and the base of a high-detail one.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const IMAGE_BASE_TOKENS = 85;
-/** OpenAI's cost per 512-px tile of a high-detail image. */
+/**
+ * OpenAI's cost per 512-px tile of a high-detail image.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const IMAGE_TILE_TOKENS = 170;
 /**
  * An image whose size is unknown (an http(s) URL, an unreadable header): 6 tiles, what OpenAI
  * charges for a 16:9 screenshot (1920 × 1080 → 1365 × 768) — larger than most images sent, so the
  * estimate errs towards leaving room.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
  */
 export const UNKNOWN_IMAGE_TOKENS = IMAGE_BASE_TOKENS + 6 * IMAGE_TILE_TOKENS;
-/** Calibration factor bounds: a provider's count never scales the estimate beyond these. */
+/**
+ * Calibration factor bounds: a provider's count never scales the estimate beyond these.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const CALIBRATION_MIN = 0.5;
+/** The upper calibration bound (see {@link CALIBRATION_MIN}). Exported for the same reason. */
 export const CALIBRATION_MAX = 3;
 /** Estimates below this many tokens are not used for calibration (fixed template overhead dominates them). */
-export const MIN_CALIBRATION_TOKENS = 256;
+const MIN_CALIBRATION_TOKENS = 256;
 /**
  * Least room left for the answer when `maxTokens` is unknown, in tokens (never more than 25 % of
  * the window; see {@link answerRoom}).
  */
-export const DEFAULT_RESERVE_TOKENS = 4096;
+const DEFAULT_RESERVE_TOKENS = 4096;
 /** Share of a large window kept for the answer when `maxTokens` is unknown: 1/8 (see {@link answerRoom}). */
-export const RESERVE_SHARE = 1 / 8;
+const RESERVE_SHARE = 1 / 8;
 
 /** Estimated tokens of plain text (see the module comment). */
 export function estimateTextTokens(text: string): number {
@@ -66,6 +80,7 @@ export function estimateTextTokens(text: string): number {
 /**
  * Estimated tokens of one image part: OpenAI's tile formula for the size read from a `data:` URL
  * (85 for `detail: "low"`), {@link UNKNOWN_IMAGE_TOKENS} when the size is unknown.
+ * Exported: a pure step (fast-check properties) over image sizes no prompt would cover.
  */
 export function estimateImageTokens(url: string, detail?: string): number {
   if (detail === 'low') return IMAGE_BASE_TOKENS;
@@ -153,7 +168,7 @@ export function estimateToolTokens(tools: readonly unknown[] | undefined): numbe
 }
 
 /** Share of the window kept free besides the answer's room, for the estimate's error: 3 %. */
-export const MARGIN_SHARE = 0.03;
+const MARGIN_SHARE = 0.03;
 
 /**
  * Tokens left for the answer: `reserveTokens` when given, else `maxTokens` when set, else

@@ -13,13 +13,18 @@ import { createHash } from 'node:crypto';
 import type { ChatMessage } from '../openai/openai-types.js';
 import type { ToolMessageRules } from './tool-messages.js';
 
-/** A valid Mistral tool-call id: 9 characters `[a-zA-Z0-9]`. */
+/**
+ * A valid Mistral tool-call id: 9 characters `[a-zA-Z0-9]`.
+ * Exported so the tests check ids against the very pattern Mistral's rule is written as.
+ */
 export const MISTRAL_TOOL_CALL_ID = /^[a-zA-Z0-9]{9}$/;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /**
  * Ids already respelled. Every request of a Mistral session respells the whole history, so each
  * id would be hashed again on every step (~3 µs each); a lookup is ~50 ns. Emptied when full.
+ * Per process on purpose: a pure memo (the same id always gives the same spelling), so nothing
+ * it holds changes what any caller sees.
  */
 const cache = new Map<string, string>();
 const CACHE_LIMIT = 10_000;
@@ -33,6 +38,7 @@ const CACHE_LIMIT = 10_000;
  * other string, so callers give each call its own id first.
  * @param id - the id as stored (the provider's, or ours)
  * @returns 9 characters of `[0-9A-Za-z]`
+ * Exported: a pure step (fast-check properties) of the respelling.
  */
 export function mistralToolCallId(id: string): string {
   if (MISTRAL_TOOL_CALL_ID.test(id)) return id;

@@ -21,7 +21,7 @@ import type { AwsCredentials, AwsCredentialSource, SigningTarget } from './aws-s
 export type { AwsCredentials, AwsCredentialSource } from './aws-signing.lazy.js';
 
 /** Temporary credentials are replaced this long before they expire, in ms (the SDK's own 5 minutes). */
-export const AWS_REFRESH_MARGIN_MS = 5 * 60_000;
+const AWS_REFRESH_MARGIN_MS = 5 * 60_000;
 
 /** Where the region came from. */
 export type RegionSource = 'base URL' | 'AWS_REGION' | 'AWS_DEFAULT_REGION';

@@ -16,7 +16,7 @@ import { refreshingValue } from './refreshing-value.js';
 export const AZURE_COGNITIVE_SCOPE = 'https://cognitiveservices.azure.com/.default';
 
 /** Tokens are replaced this long before they expire, in ms (5 minutes). */
-export const AZURE_REFRESH_MARGIN_MS = 5 * 60_000;
+const AZURE_REFRESH_MARGIN_MS = 5 * 60_000;
 
 /** An access token as `@azure/core-auth` returns it. */
 export interface AzureAccessToken {

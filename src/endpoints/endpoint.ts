@@ -14,6 +14,7 @@ import { resolveEndpoint, type ResolvedEndpoint } from '../config/providers.js';
 import type { ProviderId, ProviderProfile } from '../config/provider-profiles.js';
 import { AGENT_NAME, VERSION } from '../version.js';
 import { cloudAuthorizer, type CloudAuthDeps } from './cloud-auth.js';
+import { EndpointMemory } from './endpoint-memory.js';
 
 /** The settings of one endpoint: a {@link Config} is one, and so is each provider of a config file. */
 export type EndpointSettings = Pick<
@@ -54,6 +55,8 @@ export interface EndpointDeps {
   enabled?: boolean | undefined;
   /** Credentials of the keyless Bedrock (SigV4) and Azure (Entra ID) paths (tests). @defaultValue the SDKs' default chains */
   cloudAuth?: CloudAuthDeps | undefined;
+  /** What the agent learns about its endpoints (windows, text paths, corrections). @defaultValue a memory of this endpoint's own */
+  memory?: EndpointMemory | undefined;
 }
 
 /** A ready endpoint. */
@@ -81,10 +84,12 @@ export interface Endpoint {
    * when `ollamaNumCtx` is not 0): its window, memory note and `doctor` facts. `undefined` otherwise.
    */
   readonly nativeChat?: OllamaNativeChat | undefined;
+  /** What the agent learned about this endpoint and its models (shared with its other endpoints). */
+  readonly memory: EndpointMemory;
 }
 
 /** The `User-Agent` sent with every request, e.g. `openai-acp/0.1.0`. */
-export const USER_AGENT = `${AGENT_NAME}/${VERSION}`;
+const USER_AGENT = `${AGENT_NAME}/${VERSION}`;
 
 /**
  * Builds the chat client and the model catalog of one endpoint, with its provider profile
@@ -103,10 +108,11 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
   const authHeaders = buildAuthHeaders(resolved.bearerKey, resolved.headers);
   const numCtx = settings.ollamaNumCtx ?? CONFIG_DEFAULTS.ollamaNumCtx;
   const nativeProfile = resolved.profile.nativeChat;
+  const memory = deps.memory ?? new EndpointMemory();
   // Built even at 0, when it routes nothing: doctor reads the server's windows through it.
   const nativeChat =
     nativeProfile
-      ? new OllamaNativeChat({ baseUrl: settings.baseUrl, numCtx, profile: nativeProfile, headers: authHeaders, extraBody: settings.extraBody, logger: deps.logger, fetch: deps.fetch })
+      ? new OllamaNativeChat({ baseUrl: settings.baseUrl, numCtx, profile: nativeProfile, headers: authHeaders, extraBody: settings.extraBody, logger: deps.logger, fetch: deps.fetch, notServed: memory.nativeNotServed })
       : undefined;
   const client = new ChatCompletionsClient({
     url: resolved.chatUrl,
@@ -122,6 +128,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     authorize,
     native: nativeChat,
+    corrections: memory.corrections,
   });
   const catalog = new ModelCatalog({
     baseUrl: settings.baseUrl,
@@ -143,7 +150,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
   // On the native API the runtime window is the one asked for (and the model is not loaded with
   // another one first); after a fallback to /v1, or at OPENAI_ACP_OLLAMA_NUM_CTX=0, the server's own.
   const serverWindowOf = nativeChat ? async (model: string) => (await nativeChat.serverWindow(model)) ?? serverWindow(model) : serverWindow;
-  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, serverWindowOf, nativeChat };
+  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, serverWindowOf, nativeChat, memory };
 }
 
 /** The auth and user headers every request of this endpoint carries. */

@@ -81,7 +81,10 @@ export interface DiscoverOptions {
   logger?: Logger | undefined;
 }
 
-/** The candidates in order of preference. */
+/**
+ * The candidates in order of preference.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const LOCAL_CANDIDATES: ReadonlyArray<LocalCandidate> = Object.freeze([
   Object.freeze({ port: 11434, provider: 'ollama' as const }),
   Object.freeze({ port: 1234, provider: 'lmstudio' as const }),
@@ -91,9 +94,9 @@ export const LOCAL_CANDIDATES: ReadonlyArray<LocalCandidate> = Object.freeze([
 ]);
 
 /** The default host probed: IPv4 loopback, where all five servers listen by default. */
-export const LOCAL_HOST = '127.0.0.1';
+const LOCAL_HOST = '127.0.0.1';
 /** The default bound on discovery, in ms; a local server answers `/v1/models` in a few ms. */
-export const LOCAL_PROBE_TIMEOUT_MS = 300;
+const LOCAL_PROBE_TIMEOUT_MS = 300;
 
 /** Ids that name embedding or reranking models, which cannot chat (LM Studio lists one by default). */
 const NOT_CHAT = /embed|rerank|\bbge[-_]|minilm/i;
@@ -191,6 +194,7 @@ export function probeLocalServers(options: DiscoverOptions = {}): Promise<LocalD
 /**
  * The local server to use when nothing is configured: {@link probeLocalServers}'s choice, or
  * `undefined` when no candidate lists a model within `timeoutMs` (default 300 ms). Never rejects.
+ * Exported: the search with its ports injectable, checked against loopback servers on port 0.
  */
 export async function discoverLocalServer(options: DiscoverOptions = {}): Promise<LocalServer | undefined> {
   return (await probeLocalServers(options)).server;

@@ -55,7 +55,7 @@ export interface FetchModelsOptions {
 }
 
 /** Default limit for `GET /models`, in ms. */
-export const MODELS_TIMEOUT_MS = 3000;
+const MODELS_TIMEOUT_MS = 3000;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const positiveInt = (value: unknown): number | undefined =>
@@ -115,6 +115,7 @@ export function modelsUrl(baseUrl: string, query?: string): string {
  * `GET {baseUrl}/models[?query]` (or `options.modelsUrl`), parsed by {@link parseModels}. Never
  * throws: an HTTP error, a timeout, a connection failure or an unreadable body all give `[]`
  * (logged at debug); so does `modelsUrl: null`, without sending anything.
+ * Exported: one GET checked against a fake server without an endpoint's catalog and cache.
  */
 export async function fetchModels(options: FetchModelsOptions): Promise<ModelInfo[]> {
   if (options.modelsUrl === null) {

@@ -9,7 +9,8 @@
  *   `OPENAI_EXTRA_BODY`'s `options` is sent as it is and is the window then.
  * - `think`: none for a model whose `/api/show` `capabilities` lack `thinking`; a level for the
  *   models the profile lists (GPT-OSS); a boolean otherwise.
- * - Not served (a gateway exposing only `/v1`): remembered for the process, per server.
+ * - Not served (a gateway exposing only `/v1`): remembered per server root, in the agent's
+ *   endpoint memory (`endpoint-memory.ts`) when given one.
  * - Memory: after the first answer, `GET /api/ps`; `0 < size_vram < size` means part of the model
  *   runs on the CPU (Ollama docs, context-length.mdx: "avoid offloading the model to CPU").
  *
@@ -23,9 +24,6 @@ import type { ThinkStyle } from '../openai/ollama-chat-request.js';
 import { parseOllamaPs } from './ollama-ps.js';
 import { parseShowFacts, suggestNumCtx, type ShowFacts } from './ollama-show.js';
 import { requestedNumCtx, SERVER_CONTEXT_TIMEOUT_MS } from './server-context.js';
-
-/** Servers whose `/api/chat` was found not served, with why: for the whole process. */
-const NOT_SERVED = new Map<string, string>();
 
 /** What the router needs. */
 export interface OllamaNativeOptions {
@@ -42,6 +40,8 @@ export interface OllamaNativeOptions {
   fetch?: FetchLike | undefined;
   /** Bound of one `/api/show` or `/api/ps` look, in ms. @defaultValue {@link SERVER_CONTEXT_TIMEOUT_MS} */
   timeoutMs?: number | undefined;
+  /** Server roots found without `/api/chat`, with why (shared by the agent's endpoints). @defaultValue this router's own */
+  notServed?: Map<string, string> | undefined;
 }
 
 /** What `doctor` shows for one model. */
@@ -69,8 +69,10 @@ export class OllamaNativeChat implements NativeChatRouter {
   private readonly checkedMemory = new Set<string>();
   /** Models whose route was logged. */
   private readonly announced = new Set<string>();
+  private readonly notServedAt: Map<string, string>;
 
   constructor(private readonly options: OllamaNativeOptions) {
+    this.notServedAt = options.notServed ?? new Map();
     this.root = options.baseUrl.trim().replace(/[?#].*$/, '').replace(/\/+$/, '').replace(/\/v1$/, '');
   }
 
@@ -79,9 +81,9 @@ export class OllamaNativeChat implements NativeChatRouter {
     return this.options.numCtx !== 0 && !this.notServed;
   }
 
-  /** Why `/api/chat` is not used on this server, once found not served (this process). */
+  /** Why `/api/chat` is not used on this server, once found not served (by this agent). */
   get notServed(): string | undefined {
-    return NOT_SERVED.get(this.root);
+    return this.notServedAt.get(this.root);
   }
 
   async target(model: string): Promise<NativeChatTarget | undefined> {
@@ -98,8 +100,8 @@ export class OllamaNativeChat implements NativeChatRouter {
 
   fallBack(reason: string): void {
     if (this.notServed) return;
-    NOT_SERVED.set(this.root, reason);
-    this.options.logger?.warn(`Ollama's native /api/chat is not served (${reason}); using the OpenAI-compatible /v1 for the rest of this process, with the server's own context window`);
+    this.notServedAt.set(this.root, reason);
+    this.options.logger?.warn(`Ollama's native /api/chat is not served (${reason}); using the OpenAI-compatible /v1 from now on, with the server's own context window`);
   }
 
   answered(model: string): void {
@@ -225,9 +227,4 @@ export class OllamaNativeChat implements NativeChatRouter {
 /** Bytes as GiB with one decimal, e.g. `7.5 GiB`. */
 function gib(bytes: number): string {
   return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
-}
-
-/** Forgets which servers were found without `/api/chat` (tests). */
-export function forgetNotServed(): void {
-  NOT_SERVED.clear();
 }

@@ -44,7 +44,7 @@ export function readDotEnv(cwd: string): string | undefined {
 }
 
 /** The endpoint the environment describes, as settings named `id`. */
-export function environmentEndpoint(config: Config, id: string): NamedEndpointSettings {
+function environmentEndpoint(config: Config, id: string): NamedEndpointSettings {
   return {
     id,
     source: 'environment',
@@ -238,6 +238,7 @@ export async function chooseEndpoints(
  * (`server-identity.ts`: llama.cpp on any port is llama.cpp); an endpoint whose server says
  * nothing keeps its port's guess. The looks run at once, each bounded (2 s), once per process.
  * Never rejects; logs each recognised server at `info`.
+ * Exported: takes the look as an argument, so it is checked without any server.
  */
 export async function identifyEndpoints(
   endpoints: NamedEndpointSettings[],

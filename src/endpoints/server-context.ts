@@ -30,8 +30,11 @@ import { parseOllamaPs } from './ollama-ps.js';
 /** Bound of one look (one short request), in ms. */
 export const SERVER_CONTEXT_TIMEOUT_MS = 2000;
 /** Bound of loading an Ollama model to read its window, in ms: Ollama's own default load timeout (`OLLAMA_LOAD_TIMEOUT`, 5 min). */
-export const OLLAMA_LOAD_TIMEOUT_MS = 300_000;
-/** The window assumed for Ollama when it does not say: its smallest documented default (below 24 GiB of VRAM), in tokens. */
+const OLLAMA_LOAD_TIMEOUT_MS = 300_000;
+/**
+ * The window assumed for Ollama when it does not say: its smallest documented default (below 24 GiB of VRAM), in tokens.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const OLLAMA_DEFAULT_CONTEXT = 4096;
 /** How long a failed or assumed look is kept before asking again, in ms. */
 const RETRY_FAILED_AFTER_MS = 60_000;
@@ -58,6 +61,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * The windows in an Ollama `/api/show` answer: `numCtx`, the `num_ctx` of its `parameters` text
  * (a Modelfile setting), and `trained`, the first `model_info` key ending in `.context_length`.
  * Either is absent when not there; `undefined` when the body is not an object.
+ * Exported: a pure reader checked on recorded server answers.
  */
 export function parseOllamaShow(body: unknown): { numCtx?: number; trained?: number } | undefined {
   if (!isRecord(body)) return undefined;
@@ -75,7 +79,10 @@ export function parseOllamaShow(body: unknown): { numCtx?: number; trained?: num
   return found;
 }
 
-/** `default_generation_settings.n_ctx` of a llama.cpp `/props` answer (else a top-level `n_ctx`), when a positive integer. */
+/**
+ * `default_generation_settings.n_ctx` of a llama.cpp `/props` answer (else a top-level `n_ctx`), when a positive integer.
+ * Exported: a pure reader checked on recorded server answers.
+ */
 export function parseLlamaCppProps(body: unknown): number | undefined {
   if (!isRecord(body)) return undefined;
   const settings = isRecord(body['default_generation_settings']) ? body['default_generation_settings'] : {};
@@ -86,13 +93,17 @@ export function parseLlamaCppProps(body: unknown): number | undefined {
  * `chat_template_caps.supports_tools` of a llama.cpp `/props` answer: false for a template that
  * cannot take tools (Gemma 3's own: llama-server then drops the request's `tools` and the model
  * writes calls as text); `undefined` when absent or not a boolean.
+ * Exported: a pure reader checked on recorded server answers.
  */
 export function parseLlamaCppToolSupport(body: unknown): boolean | undefined {
   const caps = isRecord(body) && isRecord(body['chat_template_caps']) ? body['chat_template_caps'] : {};
   return typeof caps['supports_tools'] === 'boolean' ? caps['supports_tools'] : undefined;
 }
 
-/** The runtime and trained windows of `model` in an LM Studio `/api/v0/models` answer. */
+/**
+ * The runtime and trained windows of `model` in an LM Studio `/api/v0/models` answer.
+ * Exported: a pure reader checked on recorded server answers.
+ */
 export function parseLmStudioModels(body: unknown, model: string): ServerWindow {
   const list = isRecord(body) && Array.isArray(body['data']) ? body['data'] : [];
   const entry = list.find((item): item is Record<string, unknown> => isRecord(item) && item['id'] === model);

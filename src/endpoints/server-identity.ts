@@ -21,7 +21,7 @@ import { defaultFetch, type FetchLike } from '../openai/http.js';
 import type { LocalProvider } from './local-discovery.js';
 
 /** Bound of each look, in ms. */
-export const IDENTITY_TIMEOUT_MS = 2000;
+const IDENTITY_TIMEOUT_MS = 2000;
 /** Longest answer read from a look, in bytes (a `/props` answer is a few KB with its template). */
 const MAX_ANSWER_BYTES = 256 * 1024;
 
@@ -50,7 +50,10 @@ export interface ServerIdentity {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
 
-/** The facts of a llama.cpp `/props` answer; `undefined` when the body is not one (no `default_generation_settings` object). */
+/**
+ * The facts of a llama.cpp `/props` answer; `undefined` when the body is not one (no `default_generation_settings` object).
+ * Exported: a pure reader checked on recorded server answers.
+ */
 export function parseLlamaCppPropsFacts(body: unknown): LlamaCppProps | undefined {
   if (!isRecord(body) || !isRecord(body['default_generation_settings'])) return undefined;
   const props: LlamaCppProps = {};
@@ -77,7 +80,10 @@ export interface IdentityAnswers {
   liteLlmAlive?: string | undefined;
 }
 
-/** The server the answers show, first match in this order: llama.cpp, Ollama, LM Studio, LiteLLM, vLLM. Pure. */
+/**
+ * The server the answers show, first match in this order: llama.cpp, Ollama, LM Studio, LiteLLM, vLLM. Pure.
+ * Exported: the pure decision, checked on recorded answers of every server kind.
+ */
 export function identifyFromAnswers(answers: IdentityAnswers): ServerIdentity {
   const props = parseLlamaCppPropsFacts(answers.props);
   if (props) return { provider: 'llamacpp', evidence: 'GET /props', props };
@@ -136,6 +142,7 @@ const json = (text: string | undefined): unknown => {
  * Asks the server at `baseUrl` (e.g. `http://127.0.0.1:9000/v1`) who it is: the six GETs of the
  * module comment at once, each bounded, then {@link identifyFromAnswers}. Never rejects; `{}`
  * when nothing answered as one of the known servers.
+ * Exported: the look without the per-process memo, so each test asks afresh.
  */
 export async function askServerIdentity(baseUrl: string, options: IdentifyOptions = {}): Promise<ServerIdentity> {
   const base = baseUrl.replace(/\/+$/, '');
@@ -160,7 +167,11 @@ export async function readLlamaCppProps(baseUrl: string, options: IdentifyOption
   return parseLlamaCppPropsFacts(json(await getText(`${root}/props`, options)));
 }
 
-/** The looks made in this process, by base URL: one per endpoint, shared by every caller. */
+/**
+ * The looks made in this process, by base URL: one per endpoint, shared by every caller. Per
+ * process rather than per agent: the endpoints are chosen (`runtime-config.ts` `chooseEndpoints`)
+ * before any agent state exists, by the CLI and the terminal commands alike.
+ */
 const asked = new Map<string, Promise<ServerIdentity>>();
 
 /**
@@ -175,4 +186,13 @@ export function identifyServer(baseUrl: string, options: IdentifyOptions = {}): 
     asked.set(key, found);
   }
   return found;
+}
+
+/**
+ * Forgets every look: a test suite that runs its files in one process calls it after each test
+ * (vitest.config.ts `setupFiles`), since a loopback port a finished test's server used may be
+ * handed to another server later.
+ */
+export function forgetServerIdentities(): void {
+  asked.clear();
 }

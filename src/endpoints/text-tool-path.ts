@@ -1,13 +1,21 @@
 /**
- * Endpoints and models whose chat template cannot take tools, remembered for the process: the
- * agent loop then uses its text path for them (`context/text-tool-path.ts`: tools described in
- * the system prompt, calls read from the answer's text, results sent back as user messages), and
- * the user is told once. Known from the server's own word (llama.cpp `/props`
+ * Endpoints and models whose chat template cannot take tools, remembered for the life of the
+ * agent (`endpoint-memory.ts`): the agent loop then uses its text path for them
+ * (`context/text-tool-path.ts`: tools described in the system prompt, calls read from the
+ * answer's text, results sent back as user messages), and the user is told once. Known from the server's own word (llama.cpp `/props`
  * `chat_template_caps.supports_tools: false`, `server-context.ts`) or from a template error
  * answering a request with tools (`openai/tools-unsupported.ts` `isToolTemplateError`).
  */
 
-import type { Endpoint } from './endpoint.js';
+import type { ProviderProfile } from '../config/provider-profiles.js';
+import type { ServerWindow } from './server-context.js';
+
+/** What {@link heedServerToolSupport} reads of an endpoint (`Endpoint`'s fields of the same names). */
+interface ToolSupportSource {
+  profile: Pick<ProviderProfile, 'contextWindowQuery'>;
+  client: { options: { url: string } };
+  serverWindowOf?: ((model: string) => Promise<ServerWindow>) | undefined;
+}
 
 /** How the text path became known: the server said so, or it refused a request's tool messages. */
 export type TextPathReason = 'server' | 'template-error';
@@ -39,16 +47,13 @@ export class TextToolPaths {
 
 const keyOf = (url: string, model: string) => `${url}\n${model}`;
 
-/** The process's memory (every session and endpoint of the agent). */
-export const textToolPaths = new TextToolPaths();
-
 /**
  * Asks a llama.cpp server whether its chat template for `model` takes tools (`/props`
  * `chat_template_caps.supports_tools`, through the endpoint's cached window look: one short
  * request per endpoint and model in the process) and, when it says no, puts them on the text
- * path before the first request. Never rejects; other servers are not asked.
+ * path (`paths`) before the first request. Never rejects; other servers are not asked.
  */
-export async function heedServerToolSupport(endpoint: Pick<Endpoint, 'profile' | 'client' | 'serverWindowOf'>, model: string, paths: TextToolPaths = textToolPaths): Promise<void> {
+export async function heedServerToolSupport(endpoint: ToolSupportSource, model: string, paths: TextToolPaths): Promise<void> {
   if (endpoint.profile.contextWindowQuery !== 'llamacpp-props' || !endpoint.serverWindowOf) return;
   const facts = await endpoint.serverWindowOf(model).catch(() => undefined);
   if (facts?.supportsTools === false) paths.use(endpoint.client.options.url, model, 'server');

@@ -34,7 +34,10 @@ export interface ResolvedWindow {
   overrules?: number;
 }
 
-/** The sources in order of precedence. */
+/**
+ * The sources in order of precedence.
+ * Exported so the tests walk the precedence in the order it is written.
+ */
 export const WINDOW_PRECEDENCE: readonly WindowSource[] = ['configured', 'learned', 'runtime', 'catalogue', 'trained'];
 
 const valid = (window: number | undefined): window is number => typeof window === 'number' && Number.isSafeInteger(window) && window > 0;

@@ -3,6 +3,7 @@
  * in order (each call through `tool-call-runner.ts`), give every result back as a `tool` message
  * (one per `tool_call_id`, in the calls' order) and ask the model again, until it answers without
  * tool calls, the step limit is reached, the same call repeats, the turn fails, or it is cancelled.
+ * Each request is fitted to the context window by `fitted-request.ts`.
  *
  * Source: OpenAI function calling https://platform.openai.com/docs/guides/function-calling (the
  * assistant message with `tool_calls`, then one `tool` message per call); ACP `max_turn_requests`
@@ -10,26 +11,24 @@
  */
 import type { SessionUpdate, Usage } from '@agentclientprotocol/sdk/unstable';
 import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.js';
-import type { ChatMessage, ChatRequestContentPart } from '../openai/openai-types.js';
+import type { ChatRequestContentPart } from '../openai/openai-types.js';
 import type { Logger } from '../log.js';
 import type { StepRecord, ToolResultRecord } from '../sessions/session-records.js';
 import { ContextKeeper, type ContextSources, type ContextState } from '../context/context-keeper.js';
-import { answerRoom, type Calibration } from '../context/token-estimate.js';
-import { learnedWindows } from '../endpoints/learned-windows.js';
+import type { Calibration } from '../context/token-estimate.js';
+import { LearnedWindows } from '../endpoints/learned-windows.js';
 import { LoopGuard } from '../context/loop-guard.js';
-import { respellToolCallIds, uniqueToolCallIds } from '../context/tool-call-ids.js';
+import { uniqueToolCallIds } from '../context/tool-call-ids.js';
 import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../context/tool-messages.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import { builtinCutNote } from '../tools/definitions.js';
-import { agentText, agentThought, stepMessageIds } from './to-acp.js';
+import { agentText } from './to-acp.js';
 import { newMessageId, type Notify } from './notify.js';
-import { compactionEnded, compactionStarted, compactionSummary } from './compaction-updates.js';
 import type { CostMeter } from './cost-meter.js';
-import { describeContextOverflow } from '../openai/user-errors.js';
 import { runToolCall, type ToolCallDeps } from './tool-call-runner.js';
-import { runModelRequest, type TextToolCalls, type ModelRequestOutcome } from './model-request.js';
-import { toTextToolPath } from '../context/text-tool-path.js';
-import { textToolPaths, type TextToolPaths } from '../endpoints/text-tool-path.js';
+import type { TextToolCalls, ModelRequestOutcome } from './model-request.js';
+import { TextToolPaths } from '../endpoints/text-tool-path.js';
+import { fittedRequest, type TurnCompaction } from './fitted-request.js';
 
 /** The tools of one model request: their definitions for `tools`, and the MCP ones by model-facing name. */
 export interface ToolOffer {
@@ -58,8 +57,10 @@ export interface AgentLoopInput {
   takesImages: boolean;
   /** Builds the text-tool-call recogniser for the offered tools; absent: none. */
   textToolCalls?: ((definitions: ToolOffer['definitions']) => TextToolCalls) | undefined;
-  /** Endpoints and models on the text path (templates without tools). @defaultValue the process's `textToolPaths` */
+  /** Endpoints and models on the text path (templates without tools): the endpoint's memory (`Endpoint.memory.textPaths`). @defaultValue one for this turn only */
   textPaths?: TextToolPaths | undefined;
+  /** Where windows learned from overflow answers are kept for the next turn (`Endpoint.memory.windows`). @defaultValue one for this turn only */
+  learned?: LearnedWindows | undefined;
   signal: AbortSignal;
   send: (updates: SessionUpdate[]) => Promise<void>;
   logger: Logger;
@@ -73,16 +74,6 @@ export interface AgentLoopInput {
   compactionUpdates?: boolean | undefined;
 }
 
-/** A compaction made inside the turn, for the record (and so for a replay in place). */
-export interface TurnCompaction {
-  /** Its ACP `compactionId`. */
-  id: string;
-  /** The steps of the turn done before it (it was made before request `beforeStep`, 0-based). */
-  beforeStep: number;
-  /** The summary that replaced the earlier context. */
-  summary: string;
-}
-
 /** How the turn ended, with its tool steps (for the session record). */
 export interface AgentLoopOutcome extends ModelRequestOutcome {
   steps: StepRecord[];
@@ -90,7 +81,7 @@ export interface AgentLoopOutcome extends ModelRequestOutcome {
   context?: ContextState;
   /** The latest request's estimate and the provider's count of it. */
   calibration?: Calibration | undefined;
-  /** The compactions made in the turn, when the client is told of them as entities. */
+  /** The compactions made in the turn, when the client is told of them as entities (`fitted-request.ts`). */
   compactions?: TurnCompaction[];
 }
 
@@ -102,7 +93,8 @@ const NOT_RUN = 'Not run: the user cancelled the turn.';
  * Runs the turn. Never throws for provider or tool failures (they are explained to the user and
  * to the model respectively); a cancellation returns `cancelled` with the steps completed so far.
  */
-export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutcome> {
+export async function runAgentLoop(given: AgentLoopInput): Promise<AgentLoopOutcome> {
+  const input = { ...given, textPaths: given.textPaths ?? new TextToolPaths(), learned: given.learned ?? new LearnedWindows() };
   const { signal, send, logger } = input;
   const guard = new LoopGuard(input.maxSteps);
   // A cut tool result says how to get the rest in its tool's own words.
@@ -174,127 +166,6 @@ export async function runAgentLoop(input: AgentLoopInput): Promise<AgentLoopOutc
     if (signal.aborted || cancelled) return ended('cancelled');
     if (input.takesImages && images.length > 0) messages.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images] });
   }
-}
-
-/**
- * One model request with its messages fitted to the window: the user is told of a compaction or
- * of history left out; an answer saying the prompt was over the window is retried smaller
- * (bounded, `ContextKeeper.overflow`), then the turn ends with a message naming the window and the
- * fix. For an endpoint and model on the text path (`endpoints/text-tool-path.ts`) the request is
- * spelled by `toTextToolPath`; a template error answering a request with tools puts them there
- * and sends the same step again, once. `{ stop }` when the turn must end (the user was told).
- */
-async function fittedRequest(
-  input: AgentLoopInput,
-  keeper: ContextKeeper,
-  offer: ToolOffer | undefined,
-  at: { turnId: string; step: number; compactions: TurnCompaction[] },
-): Promise<ModelRequestOutcome | { stop: true; usage?: undefined }> {
-  const { signal, send, logger } = input;
-  /** The compaction under way in this preparation, when the client is told of compactions as entities. */
-  let compactionId: string | undefined;
-  const summarize = async (messages: ChatMessage[]) => {
-    if (input.compactionUpdates) {
-      compactionId = `${at.turnId}-c${at.compactions.length}`;
-      await send([compactionStarted(compactionId)]);
-    }
-    const summary = await runModelRequest({ client: input.client, request: { ...input.request, messages }, signal, send: async () => undefined, logger, cost: input.cost });
-    return summary.error || summary.stopReason === 'cancelled' ? undefined : { text: summary.text, toolCalls: summary.toolCalls.length };
-  };
-  const tools = offer && offer.definitions.length > 0 ? offer.definitions : undefined;
-  const paths = input.textPaths ?? textToolPaths;
-  const url = input.client.options.url;
-  /** Set once an overflow answer named no window and the keeper guessed a smaller one. */
-  let guessed = false;
-  let overflowed: number | undefined;
-  for (;;) {
-    compactionId = undefined;
-    const prepared = await keeper.prepare(tools, summarize);
-    if ('stop' in prepared) {
-      if (compactionId) await send([compactionEnded(compactionId, 'failed', prepared.stop)]);
-      logger.warn('turn ended: the context window is too small', { contextWindow: keeper.contextWindow });
-      await send([agentText(prepared.stop)]);
-      return { stop: true };
-    }
-    let notices = prepared.notices;
-    if (compactionId) {
-      // The keeper's first notice is the compaction's (`compactionNotice`): told as the entity instead.
-      const summary = keeper.state().summary ?? '';
-      logger.info(notices[0] ?? 'context compacted');
-      notices = notices.slice(1);
-      await send([...(summary ? [compactionSummary(compactionId, summary)] : []), compactionEnded(compactionId, signal.aborted ? 'cancelled' : 'completed')]);
-      at.compactions.push({ id: compactionId, beforeStep: at.step, summary });
-    }
-    const messages = respellToolCallIds(prepared.messages, input.toolMessageRules);
-    // A template that cannot take tools: they go in the system message, calls and results as text
-    // (also for a request without tools whose history has tool calls, e.g. /compact's).
-    const toolShaped = tools !== undefined || messages.some((m) => m.role === 'tool' || (m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0));
-    const textPath = toolShaped && paths.has(url, input.request.model);
-    const pathNotice = textPath ? paths.takeNotice(url, input.request.model) : undefined;
-    if (pathNotice) {
-      logger.info(pathNotice);
-      if (input.notify) await input.notify({ severity: 'info', title: 'Tools sent as text', description: pathNotice, fallback: { text: `${pathNotice}\n\n`, as: 'thought' } });
-      else notices = [...notices, pathNotice];
-    }
-    for (const notice of notices) {
-      logger.info(notice);
-      await send([agentThought(`${notice}\n\n`)]);
-    }
-    const request: ChatRequest = { ...input.request, messages: textPath ? toTextToolPath(messages, tools ?? []) : messages };
-    if (tools && !textPath) request.tools = tools;
-    // The answer's cap is the room the plan left it, so a model repeating itself stops there instead of filling the window.
-    if (request.maxTokens === undefined && keeper.contextWindow !== undefined) request.maxTokens = answerRoom(keeper.contextWindow);
-    const names = tools?.length ?? 0;
-    const mayRefuseTools = !textPath && toolShaped;
-    const outcome = await runModelRequest({
-      client: input.client,
-      request,
-      signal,
-      send,
-      contextWindow: keeper.contextWindow,
-      windowFix: input.context.windowFix,
-      logger,
-      textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined,
-      mayRefuseTools,
-      messageIds: stepMessageIds(at.turnId, at.step),
-      cost: input.cost,
-      notify: input.notify,
-    });
-    if (outcome.templateRefused) {
-      // Once: the step goes again on the text path, where a refusal is explained like any failure.
-      logger.warn('the chat template cannot take tools; using the text path for this endpoint and model', { model: input.request.model });
-      paths.use(url, input.request.model, 'template-error');
-      continue;
-    }
-    if (!outcome.overflow) {
-      keeper.calibrate(outcome.usage?.inputTokens);
-      // The size that worked after an overflow that named no window is remembered, so the next turn starts there.
-      if (guessed && !outcome.error && keeper.contextWindow !== undefined) {
-        learnedWindows.learn(input.client.options.url, input.request.model, keeper.contextWindow);
-        logger.info('remembering the context window that worked after an overflow answer that named none', { model: input.request.model, contextWindow: keeper.contextWindow });
-      }
-      if (overflowed !== undefined && !outcome.error && outcome.stopReason !== 'cancelled') await input.notify?.(overflowRecovered(keeper.contextWindow ?? overflowed, input.context.windowFix));
-      return outcome;
-    }
-    overflowed = outcome.overflow.window ?? keeper.contextWindow ?? 0;
-    logger.warn('the server says the prompt is over the context window', { contextWindow: keeper.contextWindow, told: outcome.overflow.window });
-    if (outcome.overflow.window === undefined) guessed = true;
-    if (!keeper.overflow(outcome.overflow.window)) {
-      await send([agentText(`${keeper.steps.length > 0 ? '\n\n' : ''}${describeContextOverflow({ window: outcome.overflow.window ?? keeper.contextWindow }, input.context.windowFix)}`)]);
-      return { ...outcome, error: outcome.error ?? { kind: 'http', retryable: false } };
-    }
-  }
-}
-
-/** Told once per session when a request over the window was sent again smaller and went through. */
-export function overflowRecovered(window: number, windowFix: string | undefined): Parameters<Notify>[0] {
-  const size = window > 0 ? ` (${String(Math.round(window)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} tokens)` : '';
-  return {
-    once: 'overflow-recovered',
-    severity: 'warning',
-    title: 'Request cut to fit the context window',
-    description: `The server said the request was over the model's context window${size}, so openai-acp sent it again with less of the history. To give the model more room: ${windowFix ?? 'run it with a larger context window and set OPENAI_CONTEXT_WINDOW to it'}.`,
-  };
 }
 
 function notRun(id: string): ToolResultRecord & { images?: undefined; endsTurn?: undefined } {

@@ -8,7 +8,6 @@
 import type { Logger } from '../log.js';
 import { addCost, type Cost, type CostReport } from '../openai/reported-cost.js';
 
-export type { Cost } from '../openai/reported-cost.js';
 
 /** Adds up reported costs: the session's total, and what this meter added (the turn's cost). */
 export class CostMeter {

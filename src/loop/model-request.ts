@@ -17,7 +17,7 @@ import { LITELLM_COST_HEADER, reportedCost } from '../openai/reported-cost.js';
 import { TurnAccumulator, type ToolCallResult, type TurnEvent } from '../openai/turn-accumulator.js';
 import { describeContextOverflow, errorMeta, type ErrorMeta } from '../openai/user-errors.js';
 import { recognizeOverflow } from '../openai/context-overflow.js';
-import { learnedWindows, type LearnedWindows } from '../endpoints/learned-windows.js';
+import type { LearnedWindows } from '../endpoints/learned-windows.js';
 import { describeFailure } from '../openai/failure-hints.js';
 import { isToolTemplateError } from '../openai/tools-unsupported.js';
 import { redactText } from '../redact.js';
@@ -75,7 +75,7 @@ export interface ModelRequestInput {
   textToolCalls?: TextToolCalls | undefined;
   /** How to give this server a larger window (the profile's `contextWindowFix`), for the words after an overflow. */
   windowFix?: string | undefined;
-  /** Where a window stated by an overflow answer is remembered. @defaultValue the process's `learnedWindows` */
+  /** Where a window stated by an overflow answer is remembered (the endpoint's memory). @defaultValue nowhere */
   learned?: LearnedWindows | undefined;
   /** True when the request carries tools or tool messages: a template error is then returned as `templateRefused`. */
   mayRefuseTools?: boolean | undefined;
@@ -87,7 +87,10 @@ export interface ModelRequestInput {
   notify?: Notify | undefined;
 }
 
-/** Told once per session when the model's tool calls were read from its text. */
+/**
+ * Told once per session when the model's tool calls were read from its text.
+ * Exported so the tests look for these exact words in what is sent.
+ */
 export const TEXT_TOOL_CALLS_NOTICE = {
   once: 'text-tool-calls',
   severity: 'info',
@@ -191,7 +194,7 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       return { stopReason: 'end_turn', error: errorMeta(failure), text: '', reasoning: '', toolCalls: [], templateRefused: true };
     }
     const overflow = failure ? recognizeOverflow(failure) : undefined;
-    if (overflow?.window) (input.learned ?? learnedWindows).learn(client.options.url, request.model, overflow.window);
+    if (overflow?.window) input.learned?.learn(client.options.url, request.model, overflow.window);
     if (failure && overflow && !seen.text && !seen.reasoning) {
       logger?.info('the request is over the context window', { model: request.model, ...overflow });
       return { stopReason: 'end_turn', error: errorMeta(failure), text: '', reasoning: '', toolCalls: [], overflow: overflow.window ? { window: overflow.window } : {}, ...(seen.usage ? { usage: toAcpUsage(seen.usage) } : {}) };

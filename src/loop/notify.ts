@@ -64,7 +64,7 @@ export function newMessageId(): string {
  * The update(s) that tell `notice` to a client with `features`: a `notice` when it advertised
  * `session.notices`, else the fall-back text (a chunk of its own message), else none. Pure but for the fresh message id.
  */
-export function noticeUpdates(notice: UserNotice, features: Pick<ClientFeatures, 'notices'>): SessionUpdate[] {
+function noticeUpdates(notice: UserNotice, features: Pick<ClientFeatures, 'notices'>): SessionUpdate[] {
   if (features.notices) {
     const update: SessionUpdate = { sessionUpdate: 'notice', severity: notice.severity, title: notice.title };
     if (notice.description) update.description = notice.description;

@@ -41,9 +41,12 @@ export interface PlanCallDeps {
 export const PLAN_PRESENTATION: ToolPresentation = { title: 'Update the plan', kind: 'think' };
 
 /** The option ids of the "start on the plan?" question. */
-export const PLAN_START_OPTION_IDS = { acceptEdits: 'plan_start_accept_edits', ask: 'plan_start_ask', stay: 'plan_keep_planning' } as const;
+const PLAN_START_OPTION_IDS = { acceptEdits: 'plan_start_accept_edits', ask: 'plan_start_ask', stay: 'plan_keep_planning' } as const;
 
-/** The options of the question: start accepting edits, start asking before each edit, or keep planning. */
+/**
+ * The options of the question: start accepting edits, start asking before each edit, or keep planning.
+ * Exported: the tests check the options the question offers, without a client.
+ */
 export const PLAN_START_OPTIONS: readonly PermissionOption[] = [
   { optionId: PLAN_START_OPTION_IDS.acceptEdits, name: 'Start: switch to Accept edits', kind: 'allow_always' },
   { optionId: PLAN_START_OPTION_IDS.ask, name: 'Start: switch to Ask (approve each edit)', kind: 'allow_once' },
@@ -54,6 +57,7 @@ export const PLAN_START_OPTIONS: readonly PermissionOption[] = [
  * The mode an answer to the question starts in, or `undefined` to keep planning (also for a
  * cancelled question). A client's own option id that reads as an approval (`allow…`,
  * `approve…`) starts in `ask`, the mode that still asks before each edit.
+ * Exported: a pure reading of a permission answer, checked without a client.
  */
 export function readPlanStart(outcome: RequestPermissionOutcome | undefined): 'accept-edits' | 'ask' | undefined {
   if (!outcome || outcome.outcome !== 'selected') return undefined;
@@ -72,9 +76,9 @@ export function modeAnnouncement(mode: SessionMode, configOptions: SessionConfig
 }
 
 /** Said to the model after a plan in a mode other than `plan`. */
-export const PLAN_KEPT = 'Plan updated.';
+const PLAN_KEPT = 'Plan updated.';
 /** Said to the model when the user wants to keep planning. */
-export const PLAN_NOT_STARTED = 'Plan saved. The user wants to keep planning (still plan mode: no edits or commands): refine the plan or answer their questions.';
+const PLAN_NOT_STARTED = 'Plan saved. The user wants to keep planning (still plan mode: no edits or commands): refine the plan or answer their questions.';
 
 /**
  * Runs one (already checked) plan call: keeps the plan, sends it as a `plan` update, and in

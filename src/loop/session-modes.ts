@@ -90,7 +90,7 @@ const MODE_NOTES: Record<SessionMode, string> = {
 };
 
 /** The note telling the model of `mode` ({@link MODE_NOTES}), in brackets. */
-export function modeNote(mode: SessionMode): string {
+function modeNote(mode: SessionMode): string {
   return `[${MODE_NOTES[mode]}]`;
 }
 

@@ -108,6 +108,7 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
  * The recogniser of tool calls written as text, for the tools of one request: their names, and
  * their parameter schemas (so a Qwen XML parameter declared a string stays one, e.g. the JSON
  * text of a file's `content`).
+ * Exported: built from tool definitions alone, so it is checked without a turn.
  */
 export function textToolCallRecogniser(definitions: ToolOffer['definitions']): TextToolCalls {
   const names = new Set(definitions.map((tool) => tool.function.name));

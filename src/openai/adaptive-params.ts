@@ -42,7 +42,10 @@ function moveSystemMessages(messages: unknown[], to: 'developer' | 'user'): unkn
   return rest.map((m, i) => (i === index ? { ...user, content: merged } : m));
 }
 
-/** `body` with one correction applied; a new object (the input is not modified). Absent parameters are left alone. */
+/**
+ * `body` with one correction applied; a new object (the input is not modified). Absent parameters are left alone.
+ * Exported: a pure step (fast-check properties) of applying the corrections.
+ */
 export function applyCorrection(body: Readonly<Record<string, unknown>>, correction: Correction): Record<string, unknown> {
   const next: Record<string, unknown> = { ...body };
   switch (correction.kind) {
@@ -80,8 +83,8 @@ export function describeCorrection(correction: Correction): string {
 }
 
 /**
- * Corrections learned per endpoint (chat URL) and model, kept for the life of the process and
- * applied, in the order learned, to every later request for the same pair.
+ * Corrections learned per endpoint (chat URL) and model, kept for the life of their owner (the
+ * agent's endpoint memory, or one chat client) and applied, in the order learned, to every later request for the same pair.
  */
 export class CorrectionMemory {
   private readonly learned = new Map<string, Correction[]>();
@@ -100,12 +103,4 @@ export class CorrectionMemory {
     this.learned.set(key, [...list, correction]);
     return true;
   }
-
-  /** Forgets everything (tests). */
-  clear(): void {
-    this.learned.clear();
-  }
 }
-
-/** The process-wide memory the chat client uses unless given another. */
-export const processCorrections = new CorrectionMemory();

@@ -1,6 +1,8 @@
 /**
- * ChatCompletionsClient: builds a streaming Chat Completions request, sends it, retries what may
- * be retried, enforces the silence limit, and yields the decoded SSE items batch by batch.
+ * ChatCompletionsClient: builds a streaming Chat Completions request (or Ollama's native one),
+ * sends it, retries what may be retried, corrects what the endpoint refused, and yields the
+ * decoded items batch by batch. Each attempt (the POST, the silence limit, the decoding) is
+ * `chat-attempt.ts`.
  *
  * Parameter spellings come from the provider profile (`providers.ts`); parameters an endpoint
  * rejects are corrected and remembered by the adaptive-parameter loop (`adaptive-params.ts`).
@@ -8,34 +10,22 @@
  * Source: https://platform.openai.com/docs/api-reference/chat/create (`stream`, `stream_options`,
  * `max_completion_tokens`, `reasoning_effort`).
  */
-import { applyCorrections, describeCorrection, MAX_CORRECTIONS_PER_REQUEST, processCorrections, type CorrectionMemory } from './adaptive-params.js';
+import { applyCorrections, describeCorrection, MAX_CORRECTIONS_PER_REQUEST, CorrectionMemory } from './adaptive-params.js';
+import { attemptChat, type StreamProgress, type Wire } from './chat-attempt.js';
 import { recognizeOverflow } from './context-overflow.js';
-import { parseRejection, toolsDropped } from './rejection.js';
-import { completionToItems } from './completion-to-chunk.js';
-import {
-  ProviderConnectionError,
-  ProviderError,
-  ProviderHttpError,
-  ProviderProtocolError,
-  ProviderStreamError,
-  ProviderTimeoutError,
-  INTERNAL_ERROR_CODE,
-} from './errors.js';
-import { nodeStream, type FetchInit, type FetchLike } from './http.js';
-import type { ByteAnswer } from './http-body.js';
-import { withAuthorization, type AuthorizeRequest } from './authorize.js';
+import { parseRejection } from './rejection.js';
+import { toolsDropped } from './tools-unsupported.js';
+import { ProviderError, ProviderHttpError } from './errors.js';
+import type { FetchLike } from './http.js';
+import type { AuthorizeRequest } from './authorize.js';
 import type { Logger } from '../log.js';
 import { detectProvider } from '../config/providers.js';
 import { PROVIDER_PROFILES, type ProviderProfile } from '../config/provider-profiles.js';
 import { secretsOf } from '../config/config.js';
-import { buildChatRequestBody, buildChatRequestHeaders, requestShape, type ChatRequest } from './chat-request.js';
+import { buildChatRequestBody, requestShape, type ChatRequest } from './chat-request.js';
 import { delay, retryDelayMs } from './retry.js';
-import { createSseDecoder, SseEventTooLargeError, type SseItem } from './sse.js';
-import { bytesOf, jsonPieces } from './json-bytes.js';
-import { HTML_ANSWER, MAX_EVENT_BYTES, readErrorBody } from './body-limits.js';
+import type { SseItem } from './sse.js';
 import { buildOllamaChatBody } from './ollama-chat-request.js';
-import { createOllamaChatDecoder } from './ollama-chat-items.js';
-import { LineTooLargeError, StreamBrokenError } from './ndjson.js';
 import { isNotServed, isOutOfMemory, ProviderMemoryError, type NativeChatRouter } from './native-chat.js';
 
 export type { ChatRequest } from './chat-request.js';
@@ -52,7 +42,7 @@ export interface ChatClientOptions {
   headers?: Record<string, string>;
   /** Parameter spellings. @defaultValue the profile detected from `url` ({@link detectProvider}) */
   profile?: ProviderProfile | undefined;
-  /** Where learned corrections are kept. @defaultValue the process-wide memory ({@link processCorrections}) */
+  /** Where learned corrections are kept (the agent's endpoint memory). @defaultValue one of this client's own */
   corrections?: CorrectionMemory | undefined;
   /** Retries after the first attempt. @defaultValue 2 */
   maxRetries?: number;
@@ -67,7 +57,7 @@ export interface ChatClientOptions {
   /** `User-Agent` value. */
   userAgent?: string;
   logger?: Logger | undefined;
-  /** Injectable transport (tests). @defaultValue {@link nodeStream} (no header or body timeout of its own; proxy-aware) */
+  /** Injectable transport (tests). @defaultValue `nodeStream` of http.ts (no header or body timeout of its own; proxy-aware) */
   fetch?: FetchLike;
   /** Injectable jitter source for retry delays (tests). */
   random?: () => number;
@@ -80,18 +70,6 @@ export interface ChatClientOptions {
   native?: NativeChatRouter | undefined;
 }
 
-/** What the consumer tells the client while it streams. */
-export interface StreamProgress {
-  /** True once anything of the turn was forwarded to the user: from then on, no retry. */
-  readonly committed: boolean;
-  /** True once a finish reason arrived. A stream that ends with neither this nor `committed` is broken. */
-  readonly finished: boolean;
-  /** Called before each retry's wait. `attempt` counts from 1; `delayMs` in ms. */
-  onRetry?(attempt: number, error: ProviderError, delayMs: number): void;
-  /** Called with the headers of the answer that is read (a successful status), e.g. for a cost header. */
-  onAnswer?(headers: { get(name: string): string | null | undefined }): void;
-}
-
 /** The URL without its query, for logs (a query may carry a key). */
 const withoutQuery = (url: string) => url.split('?')[0] ?? url;
 
@@ -100,14 +78,16 @@ export class ChatCompletionsClient {
   readonly options: ChatClientOptions;
   /** The provider profile used for parameter spellings. */
   readonly profile: ProviderProfile;
+  private readonly corrections: CorrectionMemory;
   constructor(options: ChatClientOptions) {
     this.options = options;
     this.profile = options.profile ?? PROVIDER_PROFILES[detectProvider(options.url)];
+    this.corrections = options.corrections ?? new CorrectionMemory();
   }
 
   /** Whether this endpoint answered that `model` takes no tools (a learned correction drops them from every request). */
   takesNoTools(model: string): boolean {
-    return toolsDropped((this.options.corrections ?? processCorrections).get(this.options.url, model));
+    return toolsDropped(this.corrections.get(this.options.url, model));
   }
 
   /** The configured secrets of this endpoint (key, header and query values; see `secretsOf`), to redact from what the user reads. */
@@ -130,7 +110,7 @@ export class ChatCompletionsClient {
    * When `options.native` routes the model, the request goes to the server's own chat API
    * instead (Ollama `/api/chat`: body from `ollama-chat-request.ts`, NDJSON read into the same
    * items by `ollama-chat-items.ts`); an answer there meaning the API is not served
-   * (`isNotServed`) falls back to Chat Completions, which the router remembers for the process; an
+   * (`isNotServed`) falls back to Chat Completions, which the router remembers (the agent's endpoint memory); an
    * out-of-memory answer becomes a final {@link ProviderMemoryError}.
    *
    * @throws {ProviderError} when the request finally fails
@@ -158,13 +138,13 @@ export class ChatCompletionsClient {
   private async *send(wire: Wire, model: string, base: Record<string, unknown>, signal: AbortSignal, progress: StreamProgress): AsyncGenerator<SseItem[]> {
     const maxRetries = this.options.maxRetries ?? 2;
     const { url } = wire;
-    const memory = this.options.corrections ?? processCorrections;
+    const memory = this.corrections;
     let corrections = 0;
     for (let attempt = 0; ; attempt++) {
       const known = memory.get(url, model);
       const body = applyCorrections(base, known);
       try {
-        yield* this.attempt(wire, body, signal, progress);
+        yield* attemptChat(wire, body, signal, progress, this.options);
         return;
       } catch (error) {
         if (signal.aborted) throw signal.reason;
@@ -201,158 +181,4 @@ export class ChatCompletionsClient {
       }
     }
   }
-
-  /** One HTTP attempt with the final request body. */
-  private async *attempt(wire: Wire, body: Record<string, unknown>, signal: AbortSignal, progress: StreamProgress): AsyncGenerator<SseItem[]> {
-    // An abort listener added to an already-aborted signal never fires.
-    signal.throwIfAborted();
-    const { url } = wire;
-    const timeoutMs = this.options.timeoutMs ?? 600_000;
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    let timedOut = false;
-    /** The body was read to its end: nothing left to tear down. */
-    let complete = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    const fail = (error: unknown, phase: 'connect' | 'body'): never => {
-      if (signal.aborted) throw signal.reason;
-      if (timedOut) throw new ProviderTimeoutError(url, timeoutMs);
-      if (error instanceof ProviderError) throw error;
-      if (phase === 'connect') throw new ProviderConnectionError(url, errorCode(error), error);
-      throw new ProviderStreamError(url, describeCause(error), error);
-    };
-    try {
-      const fetchImpl: (url: string, init: FetchInit) => Promise<ByteAnswer> = this.options.fetch ?? nodeStream;
-      let response: ByteAnswer;
-      try {
-        // Our transport writes the JSON piece by piece: a 30 MB prompt is not copied into request
-        // bytes. A signer hashes the exact bytes, and an injected fetch takes standard bodies:
-        // those get bytes (long texts encoded once, not held as JSON text and again as bytes).
-        const json = jsonPieces(body);
-        const payload = this.options.authorize || this.options.fetch ? bytesOf(json) : json;
-        response = await fetchImpl(url, {
-          method: 'POST',
-          headers: await withAuthorization(this.options.authorize, { method: 'POST', url, headers: buildChatRequestHeaders(this.options), body: payload instanceof Uint8Array ? payload : undefined }),
-          body: payload,
-          signal: controller.signal,
-        });
-      } catch (error) {
-        return fail(error, 'connect');
-      }
-      timer.refresh();
-      if (!response.ok) throw new ProviderHttpError(response.status, response.headers, await readErrorBody(response), url);
-      progress.onAnswer?.(response.headers);
-      if (!response.body) return;
-      const contentType = response.headers.get('content-type') ?? '';
-      if (/text\/html/i.test(contentType)) throw new ProviderProtocolError(url, HTML_ANSWER);
-      const decoder = wire.ndjson ? createOllamaChatDecoder(MAX_EVENT_BYTES) : createSseDecoder({ maxEventBytes: MAX_EVENT_BYTES });
-      // NDJSON is JSON line by line: only a Chat Completions answer may come as one JSON object.
-      let json: Uint8Array[] | undefined = !wire.ndjson && contentType.includes('json') ? [] : undefined;
-      let jsonSize = 0;
-      let first = true;
-      const reads = response.body[Symbol.asyncIterator]();
-      for (;;) {
-        // Only a failure of the read itself is the network's; our own failures below are not retried.
-        let read: IteratorResult<Uint8Array>;
-        try {
-          read = await reads.next();
-        } catch (error) {
-          return fail(error, 'body');
-        }
-        if (read.done) {
-          complete = true;
-          break;
-        }
-        const bytes = read.value;
-        if (first && bytes.length > 0) {
-          first = false;
-          // Some servers answer a streaming request with one JSON object, whatever the content type.
-          if (json === undefined && !wire.ndjson && firstNonSpace(bytes) === 0x7b) json = [];
-        }
-        if (json) {
-          timer.refresh();
-          jsonSize += bytes.length;
-          if (jsonSize > MAX_EVENT_BYTES) throw new ProviderProtocolError(url, new SseEventTooLargeError(MAX_EVENT_BYTES).message);
-          json.push(bytes);
-          continue;
-        }
-        let items: SseItem[];
-        try {
-          items = decoder.push(bytes);
-        } catch (error) {
-          throw decoderFailure(url, error);
-        }
-        if (items.length > 0) {
-          timer.refresh();
-          yield items;
-        }
-      }
-      if (json) {
-        yield completionToItems(Buffer.concat(json).toString('utf8'));
-        return;
-      }
-      let rest: SseItem[];
-      try {
-        rest = decoder.end();
-      } catch (error) {
-        throw decoderFailure(url, error);
-      }
-      if (rest.length > 0) yield rest;
-      if (!progress.committed && !progress.finished) {
-        throw new ProviderStreamError(url, 'the stream closed before any content or finish reason');
-      }
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      // Tears the connection down when the consumer stopped early (an abort costs a DOMException: not after a complete body).
-      if (!complete) controller.abort();
-    }
-  }
-}
-
-/** Where one request goes: the URL, and whether it is the native NDJSON wire (`numCtx`: the window it asks for). */
-interface Wire {
-  url: string;
-  ndjson: boolean;
-  numCtx?: number | undefined;
-}
-
-/** A decoder's failure as a provider error: an oversized event or line is final; a broken line or end is a broken stream. */
-function decoderFailure(url: string, error: unknown): unknown {
-  if (error instanceof SseEventTooLargeError || error instanceof LineTooLargeError) return new ProviderProtocolError(url, error.message);
-  if (error instanceof StreamBrokenError) return new ProviderStreamError(url, error.message);
-  return error;
-}
-
-function firstNonSpace(bytes: Uint8Array): number | undefined {
-  // Indexed, not for-of: the iterator protocol is slow in code not yet optimised (one call per answer).
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i]!;
-    if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return byte;
-  }
-  return undefined;
-}
-
-const INTERNAL_CODE = new RegExp(`^${INTERNAL_ERROR_CODE}$`);
-
-/** The system error code of a fetch failure (`ECONNREFUSED`, `ENOTFOUND`, `CERT_HAS_EXPIRED`, …). */
-export function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-function describeCause(error: unknown): string {
-  const code = errorCode(error);
-  const message = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-  // Codes of the HTTP stack's internals (UND_ERR_SOCKET) mean nothing to a user; system codes (ECONNRESET) do.
-  return code && !INTERNAL_CODE.test(code) ? `${message} (${code})` : message;
 }

@@ -137,7 +137,10 @@ function gather(value: unknown, out: Gathered, depth = 0): Gathered {
 }
 
 
-/** Whether `text` says the request is over the context window (see the module comment). */
+/**
+ * Whether `text` says the request is over the context window (see the module comment).
+ * Exported: a pure test of a text, checked on real overflow messages.
+ */
 export function saysContextOverflow(text: string): boolean {
   if (CONTEXT.test(text) && EXCEEDED.test(text.replace(CONTEXT, ''))) return true;
   return TOO_LONG.some((pattern) => pattern.test(text));
@@ -155,6 +158,7 @@ const firstMatch = (patterns: readonly RegExp[], text: string, group = 1): numbe
 /**
  * Reads a failure's status and body: the overflow it reports with the numbers its text states,
  * or `undefined` when it is not an overflow (see the module comment for the shapes).
+ * Exported: a pure reader (fast-check properties) of an answer's status and body.
  */
 export function recognizeOverflowIn(evidence: OverflowEvidence): ContextOverflow | undefined {
   const parsed = parseJson(evidence.body.trim());

@@ -35,6 +35,7 @@ export abstract class ProviderError extends Error {
 /**
  * Whether an HTTP status is worth retrying: 408 (timeout), 409 (conflict/lock), 429 (rate limit),
  * and any 5xx. Source: openai-node `shouldRetry`.
+ * Exported: a pure rule checked per status, without a server.
  */
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
@@ -77,7 +78,7 @@ const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
  * so no retry can help (a remote host may refuse while it restarts or a balancer shifts, so only
  * loopback counts).
  */
-export function refusedOnLoopback(url: string, code: string | undefined): boolean {
+function refusedOnLoopback(url: string, code: string | undefined): boolean {
   if (code !== 'ECONNREFUSED') return false;
   try {
     return LOOPBACK_HOST.test(new URL(url).hostname);

@@ -12,7 +12,7 @@ import { defaultFetch } from './http.js';
 import { describeProviderError, type ErrorContext } from './user-errors.js';
 
 /** Bound of the `/v1/models` look, in ms: a server that just answered 404 answers this fast. */
-export const MISSING_V1_TIMEOUT_MS = 2000;
+const MISSING_V1_TIMEOUT_MS = 2000;
 
 /** What the look needs from the client: where the key goes, and the transport. */
 export type HintClient = Pick<ChatClientOptions, 'apiKey' | 'headers' | 'fetch' | 'userAgent'>;

@@ -27,7 +27,7 @@ export interface ByteAnswer {
 }
 
 /** Statuses whose `Response` has no body (Fetch standard, "null body status"). */
-export const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 
 /** A `Headers` of a response's raw header list (names and values as received, in order). */
 export function headersOf(raw: readonly string[]): Headers {
@@ -39,6 +39,7 @@ export function headersOf(raw: readonly string[]): Headers {
 /**
  * Reads a raw header list (names and values as received, in order) as `Headers.get` does: names
  * case-insensitively, repeated headers joined with `, `. No `Headers` is built.
+ * Exported: a pure reader checked on raw header lists without a socket.
  */
 export function rawHeaderReader(raw: readonly string[]): HeaderReader {
   return {
@@ -69,7 +70,7 @@ const END: IteratorResult<Uint8Array> = Object.freeze({ done: true, value: undef
  * The body of `res` as an async iterator of chunks (see the module comment for the rules). One
  * reader at a time: `next()` is not called again before its promise settles.
  */
-export class BodyChunks implements AsyncIterableIterator<Uint8Array> {
+class BodyChunks implements AsyncIterableIterator<Uint8Array> {
   /** Arrived, not yet delivered. */
   private pending: Buffer[] = [];
   private flushQueued = false;

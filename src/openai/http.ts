@@ -6,7 +6,7 @@
  *   Node's global `fetch` (undici) abandons a request after 300 s without response headers or
  *   between body bytes (https://undici.nodejs.org/#/docs/api/Dispatcher, headersTimeout and
  *   bodyTimeout); reasoning models can think longer than that before the first byte. The one
- *   limit kept is 10 s to open a connection ({@link CONNECT_TIMEOUT_MS}, undici's default);
+ *   limit kept is 10 s to open a connection (`CONNECT_TIMEOUT_MS` in `http-agents.ts`, undici's default);
  * - `HTTPS_PROXY`/`HTTP_PROXY`/`ALL_PROXY` and `NO_PROXY` (either case) are read by
  *   `proxy-from-env`, and requests tunnel through the proxy with `CONNECT` by `https-proxy-agent`;
  * - redirects are not followed (an API endpoint answers; a redirect is reported as its HTTP
@@ -27,9 +27,9 @@
  * reason; a body cut short errors with `TypeError('terminated', { cause })`.
  */
 import type * as Http from 'node:http';
-import type { Socket } from 'node:net';
 import { getProxyForUrl } from 'proxy-from-env';
 import { byteAnswer, headersOf, type ByteAnswer } from './http-body.js';
+import { agentFor, freshAgent, limitConnect, load } from './http-agents.js';
 
 /**
  * A request body written in pieces, with its length known up front (`content-length`): a body of
@@ -50,21 +50,13 @@ export type FetchLike = (url: string, init: FetchInit) => Promise<Response>;
 
 const isChunked = (body: unknown): body is ChunkedBody => typeof body === 'object' && body !== null && typeof (body as ChunkedBody).chunks === 'function';
 
-/** Longest wait for a TCP (and TLS) connection, in ms: undici's `connectTimeout` default. */
-export const CONNECT_TIMEOUT_MS = 10_000;
 
 /** The process-wide transport. Async for the callers written against the earlier lazy one. */
 export function defaultFetch(): Promise<FetchLike> {
   return Promise.resolve(nodeFetch);
 }
 
-type Modules = { http: typeof import('node:http'); https: typeof import('node:https') };
-let modules: Promise<Modules> | undefined;
-/** `node:http` and `node:https`, loaded at the first request (not at start-up). */
-const load = (): Promise<Modules> => (modules ??= Promise.all([import('node:http'), import('node:https')]).then(([http, https]) => ({ http, https })));
 
-/** Keep-alive agents by scheme and proxy, reused for the life of the process. */
-const agents = new Map<string, Promise<Http.Agent>>();
 
 /** Host names of this machine's loopback interface. */
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
@@ -82,60 +74,8 @@ export function proxyFor(url: URL): string {
   return /^https?:\/\//i.test(proxy) ? proxy : '';
 }
 
-/**
- * The agent for `url`: direct, or through its proxy ({@link proxyFor}; read at each request, so
- * a changed environment applies to the next one).
- */
-function agentFor(m: Modules, url: URL): Promise<Http.Agent> {
-  const proxy = proxyFor(url);
-  const key = `${url.protocol} ${proxy}`;
-  let agent = agents.get(key);
-  if (!agent) {
-    agent = proxy
-      ? import('https-proxy-agent').then(({ HttpsProxyAgent }) => timedProxyAgent(new HttpsProxyAgent(proxy, { keepAlive: true }), new URL(proxy).host))
-      : Promise.resolve(url.protocol === 'https:' ? new m.https.Agent({ keepAlive: true }) : new m.http.Agent({ keepAlive: true }));
-    agents.set(key, agent);
-  }
-  return agent;
-}
 
-/**
- * The proxy agent with the same connect limit as a direct connection: the tunnel (TCP to the
- * proxy, then its answer to `CONNECT`) must be up within {@link CONNECT_TIMEOUT_MS}, else the
- * request fails with `ETIMEDOUT` (our socket hook only sees the socket once the tunnel is up).
- */
-function timedProxyAgent(agent: { connect(req: Http.ClientRequest, opts: object): Promise<Socket> }, proxyHost: string): Http.Agent {
-  const connect = agent.connect.bind(agent);
-  agent.connect = async (req, opts) => {
-    let timer: NodeJS.Timeout | undefined;
-    const pending = connect(req, opts);
-    const limit = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => {
-        // A tunnel that comes up after all is closed at once.
-        pending.then((socket) => socket.destroy(), () => undefined);
-        reject(Object.assign(new Error(`connect ETIMEDOUT ${proxyHost} (the proxy opened no tunnel within ${CONNECT_TIMEOUT_MS} ms)`), { code: 'ETIMEDOUT' }));
-      }, CONNECT_TIMEOUT_MS);
-    });
-    try {
-      return await Promise.race([pending, limit]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-  return agent as unknown as Http.Agent;
-}
 
-/** Destroys a connecting socket with an `ETIMEDOUT` error unless it connects within {@link CONNECT_TIMEOUT_MS}. */
-function limitConnect(socket: Socket, target: string): void {
-  if (!socket.connecting) return;
-  const timer = setTimeout(() => {
-    socket.destroy(Object.assign(new Error(`connect ETIMEDOUT ${target} (no connection within ${CONNECT_TIMEOUT_MS} ms)`), { code: 'ETIMEDOUT' }));
-  }, CONNECT_TIMEOUT_MS);
-  timer.unref();
-  const clear = () => clearTimeout(timer);
-  socket.once('connect', clear);
-  socket.once('close', clear);
-}
 
 /** Lower-cased request headers from any `HeadersInit`. */
 function headerRecord(init: RequestInit['headers']): Record<string, string> {
@@ -156,6 +96,7 @@ const networkError = (cause: unknown) => new TypeError('fetch failed', { cause }
  *
  * @throws TypeError `fetch failed` (cause: the system error) when no answer came
  * @throws the signal's reason when `init.signal` aborts first
+ * Exported: the WHATWG-shaped transport, checked against loopback servers (the agent's callers get it through defaultFetch).
  */
 export async function nodeFetch(input: string, init: FetchInit = {}): Promise<Response> {
   const { response, method, signal } = await requestHead(input, init);
@@ -185,7 +126,7 @@ async function requestHead(input: string, init: FetchInit): Promise<{ response: 
   const m = await load();
   let agent: Http.Agent;
   try {
-    agent = await agentFor(m, url);
+    agent = await agentFor(m, url, proxyFor(url));
   } catch (error) {
     throw networkError(error);
   }
@@ -233,7 +174,7 @@ async function requestHead(input: string, init: FetchInit): Promise<{ response: 
     // The server closed a kept-alive connection as we reused it (llama-server closes after each
     // streamed answer): nothing of the answer came, so the same request goes once, at once, on a
     // new connection. A second failure is the caller's to retry or report.
-    response = await once(await freshAgent(m, url));
+    response = await once(await freshAgent(m, url, proxyFor(url)));
   }
   return { response, method, signal };
 }
@@ -247,21 +188,12 @@ const REUSED = Symbol('reusedSocket');
  * the answer, on a reused socket. Node documents this race and this retry
  * (https://nodejs.org/api/http.html#requestreusedsocket).
  */
-export function closedBeforeAnswer(error: unknown): boolean {
+function closedBeforeAnswer(error: unknown): boolean {
   if (!(error instanceof TypeError) || (error as { [REUSED]?: boolean })[REUSED] !== true) return false;
   const code = (error.cause as { code?: unknown } | undefined)?.code;
   return code === 'ECONNRESET' || code === 'EPIPE';
 }
 
-/** A one-request agent of the same kind as {@link agentFor}'s (same proxy), whose connection is new. */
-async function freshAgent(m: Modules, url: URL): Promise<Http.Agent> {
-  const proxy = proxyFor(url);
-  if (proxy) {
-    const { HttpsProxyAgent } = await import('https-proxy-agent');
-    return timedProxyAgent(new HttpsProxyAgent(proxy, { keepAlive: false }), new URL(proxy).host);
-  }
-  return url.protocol === 'https:' ? new m.https.Agent({ keepAlive: false }) : new m.http.Agent({ keepAlive: false });
-}
 
 /** The `Response` for a response head; its body streams as bytes arrive (see `http-body.ts`). */
 function toResponse(res: Http.IncomingMessage, method: string, signal: AbortSignal | undefined): Response {

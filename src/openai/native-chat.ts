@@ -23,7 +23,7 @@ export interface NativeChatRouter {
    * native API was found not served). May ask the server about the model first (bounded). Never rejects.
    */
   target(model: string): Promise<NativeChatTarget | undefined>;
-  /** The native API answered "not here" (see {@link isNotServed}): use Chat Completions from now on, for the process. */
+  /** The native API answered "not here" (see {@link isNotServed}): use Chat Completions from now on (the router remembers it for the agent). */
   fallBack(reason: string): void;
   /** A native answer for `model` completed. */
   answered(model: string): void;

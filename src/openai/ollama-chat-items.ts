@@ -22,7 +22,10 @@ import { createLineFramer, StreamBrokenError } from './ndjson.js';
 import type { ChatCompletionChunk, ChatDelta, ChatToolCallDelta, ChatUsage } from './openai-types.js';
 import type { SseItem } from './sse-items.js';
 
-/** Reads the lines of one answer, in order; keeps the count of tool calls and whether `done` came. */
+/**
+ * Reads the lines of one answer, in order; keeps the count of tool calls and whether `done` came.
+ * Exported: the reader of NDJSON lines, checked on lines without a server.
+ */
 export class OllamaChatReader {
   private calls = 0;
   private ended = false;

@@ -59,6 +59,7 @@ const DROPPED_KEYS = new Set(['stream_options', 'reasoning_effort', 'reasoning',
  * The `think` value for a reasoning effort: absent for `default`/none chosen or a model that
  * does not think; `none` → `false` (except for level models, which cannot stop thinking);
  * a level → that level for level models, else `true`.
+ * Exported: a pure step checked per think style, without a server.
  */
 export function ollamaThink(effort: string | undefined, style: ThinkStyle): boolean | string | undefined {
   if (!effort || effort === 'default' || style === 'none') return undefined;
@@ -67,7 +68,7 @@ export function ollamaThink(effort: string | undefined, style: ThinkStyle): bool
 }
 
 /** The base64 payload of a `data:` URL; `undefined` for any other URL (the native API takes no image URLs). */
-export function dataUrlBase64(url: string): string | undefined {
+function dataUrlBase64(url: string): string | undefined {
   const match = /^data:[^,]*;base64,/i.exec(url);
   return match ? url.slice(match[0].length) : undefined;
 }
@@ -85,6 +86,7 @@ function argumentsObject(text: string): Record<string, unknown> {
 /**
  * The messages in the native spelling. A `tool` message gets `tool_name` from the assistant
  * call with its id (earlier in the list), and keeps that id as `tool_call_id`.
+ * Exported: a pure step checked per message shape, without a server.
  */
 export function ollamaMessages(messages: readonly ChatMessage[]): OllamaMessage[] {
   const names = new Map<string, string>();
@@ -133,7 +135,7 @@ export function ollamaMessages(messages: readonly ChatMessage[]): OllamaMessage[
  * rest (`keep_alive`, `format`, `think`, …) at the top. `model`, `messages`, `stream`, `tools`
  * stay ours.
  */
-export function placeExtraBody(body: Record<string, unknown>, extra: Record<string, unknown> | undefined): void {
+function placeExtraBody(body: Record<string, unknown>, extra: Record<string, unknown> | undefined): void {
   if (!extra) return;
   const options = body['options'] as Record<string, unknown>;
   for (const [key, value] of Object.entries(extra)) {

@@ -16,7 +16,6 @@ import type { Correction } from './adaptive-params.js';
 import { unsupportedToolParams } from './tools-unsupported.js';
 import { parseJsonOrUndefined as parseJson } from './chunk-shape.js';
 
-export { TOOL_PARAMS, TOOLS_UNSUPPORTED, toolsDropped } from './tools-unsupported.js';
 
 /** A correction and the provider's words that called for it. */
 export interface Rejection {
@@ -33,6 +32,7 @@ export interface Rejection {
  * 422 `extra_forbidden` at `loc: ["body","tools"]` with `input: []` rejects an empty list:
  * partITech/php-mistral#76; a schema keyword Gemini rejects names `tools[0]…`). Tools are dropped
  * only on the explicit answers listed in `tools-unsupported.ts`.
+ * Exported so the properties draw parameter names from this very set.
  */
 export const ADJUSTABLE_PARAMS: ReadonlySet<string> = new Set([
   'max_tokens',

@@ -5,11 +5,20 @@
  * HTTP date), else exponential backoff `min(0.5 * 2^attempt, 8)` s with up to 25 % jitter.
  */
 
-/** Initial backoff delay, in ms. */
+/**
+ * Initial backoff delay, in ms.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const INITIAL_RETRY_DELAY_MS = 500;
-/** Longest backoff delay, in ms. */
+/**
+ * Longest backoff delay, in ms.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const MAX_RETRY_DELAY_MS = 8_000;
-/** Longest server-requested delay we honour, in ms; beyond this we use our own backoff. */
+/**
+ * Longest server-requested delay we honour, in ms; beyond this we use our own backoff.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const MAX_SERVER_DELAY_MS = 60_000;
 
 /**
@@ -34,7 +43,10 @@ export function retryDelayMs(
   return base * jitter;
 }
 
-/** The delay a response asks for through `retry-after-ms` or `retry-after`, in ms, if any. */
+/**
+ * The delay a response asks for through `retry-after-ms` or `retry-after`, in ms, if any.
+ * Exported: a pure reader (fast-check properties) of Retry-After headers.
+ */
 export function serverRequestedDelayMs(
   headers: { get(name: string): string | null } | undefined,
   now: number = Date.now(),

@@ -18,7 +18,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { describeBytes } from './body-limits.js';
 import { classifySseEvent, type SseItem } from './sse-items.js';
 
-export { classifySseEvent, type SseItem } from './sse-items.js';
+export type { SseItem } from './sse-items.js';
 
 /**
  * Incremental decoder: bytes in (split anywhere, including inside a UTF-8 multi-byte character

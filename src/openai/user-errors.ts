@@ -58,7 +58,7 @@ const INTERNAL_CODE_IN_TEXT = new RegExp(` ?\\(${INTERNAL_ERROR_CODE}\\)`, 'g');
  * Without ` (UND_ERR_SOCKET)`, ` (ERR_STREAM_PREMATURE_CLOSE)`, ` (ERR_HTTP_…)`: codes of the HTTP
  * stack's internals, meaningless to a user (TLS codes such as `ERR_TLS_CERT_ALTNAME_INVALID` stay).
  */
-export function withoutInternalCodes(text: string): string {
+function withoutInternalCodes(text: string): string {
   return text.replace(INTERNAL_CODE_IN_TEXT, '');
 }
 

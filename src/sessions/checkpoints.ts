@@ -10,9 +10,15 @@
  */
 import { createHash } from 'node:crypto';
 
-/** Most bytes of one file's earlier text kept: 1 MiB. */
+/**
+ * Most bytes of one file's earlier text kept: 1 MiB.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const CHECKPOINT_FILE_MAX_BYTES = 1024 * 1024;
-/** Most bytes of earlier texts kept for one turn: 4 MiB. */
+/**
+ * Most bytes of earlier texts kept for one turn: 4 MiB.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const CHECKPOINT_TURN_MAX_BYTES = 4 * 1024 * 1024;
 
 /** One file a turn changed. */

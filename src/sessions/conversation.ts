@@ -33,7 +33,10 @@ export const CLEARED_TEXT = 'Conversation cleared: earlier turns are no longer s
 /** The tool-message rules when no endpoint says otherwise. */
 const PLAIN_RULES: ToolMessageRules = { echoReasoning: false, shortToolCallIds: false };
 
-/** Said in place of a final answer when a turn ended right after tool results (cancelled, step limit). */
+/**
+ * Said in place of a final answer when a turn ended right after tool results (cancelled, step limit).
+ * Exported so the tests look for these exact words in what is sent.
+ */
 export const ENDED_AFTER_TOOLS = '(The turn ended here, after the tool results above.)';
 
 /**
@@ -41,6 +44,7 @@ export const ENDED_AFTER_TOOLS = '(The turn ended here, after the tool results a
  * its `tool_calls` followed by one `tool` message per call (kept together, in order), then the
  * final answer. A turn that ended right after tool results gets {@link ENDED_AFTER_TOOLS} as its
  * answer, so a user message never follows a `tool` message (strict chat templates refuse that).
+ * Exported: a pure step (fast-check properties) of rebuilding a turn's messages.
  */
 export function answerMessages(turn: TurnRecord, rules: ToolMessageRules = PLAIN_RULES, fromStep = 0): ChatMessage[] {
   const messages: ChatMessage[] = [];
@@ -54,7 +58,7 @@ export function answerMessages(turn: TurnRecord, rules: ToolMessageRules = PLAIN
 }
 
 /** Whether a turn got any answer (text or tool calls). */
-export function isAnswered(turn: TurnRecord): boolean {
+function isAnswered(turn: TurnRecord): boolean {
   return Boolean(turn.assistant) || (turn.steps?.length ?? 0) > 0;
 }
 

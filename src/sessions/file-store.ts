@@ -23,7 +23,7 @@ function createSerializer() {
   };
 }
 
-export const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
+const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
 /** Numbers the temporary files of this process. */
 let tempCounter = 0;
 /** Leftover temporary and probe files older than this (ms) are removed at open. */

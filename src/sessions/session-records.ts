@@ -172,7 +172,7 @@ const isStep = (step: unknown) =>
 const PLAN_STATUSES: readonly unknown[] = ['pending', 'in_progress', 'completed'];
 const PLAN_PRIORITIES: readonly unknown[] = ['high', 'medium', 'low'];
 /** Whether `value` is a list of ACP `PlanEntry`s. */
-export function isPlan(value: unknown): value is PlanEntry[] {
+function isPlan(value: unknown): value is PlanEntry[] {
   return Array.isArray(value) && value.every((e) => isObject(e) && typeof e.content === 'string' && PLAN_STATUSES.includes(e.status) && PLAN_PRIORITIES.includes(e.priority));
 }
 

@@ -31,9 +31,8 @@ import { MemorySessionStore } from './memory-store.js';
 import type { SessionStore } from './store-base.js';
 
 // The public face of the stores: records and the shared pieces live in their own files.
-export { parseRecord } from './session-records.js';
-export type { ClearRecord, CompactRecord, MetaRecord, SessionRecord, SessionSummary, StoredSession, TurnRecord, UndoRecord } from './session-records.js';
-export { isValidSessionId, SESSION_ID_PATTERN, SessionStoreError, type SessionStore, type SessionStoreErrorCode } from './store-base.js';
+export type { SessionRecord, StoredSession, TurnRecord } from './session-records.js';
+export type { SessionStore } from './store-base.js';
 
 function homeOf(env: NodeJS.ProcessEnv): string {
   const home = env.HOME?.trim();
@@ -45,6 +44,7 @@ function homeOf(env: NodeJS.ProcessEnv): string {
  * `$HOME/.local/state/openai-acp/sessions` when XDG_STATE_HOME is unset, empty or relative
  * (relative values are invalid per the XDG Base Directory spec,
  * https://specifications.freedesktop.org/basedir-spec/latest/). HOME falls back to `os.homedir()`.
+ * Exported: also the real-directories guard of the test suite reads where sessions go.
  */
 export function defaultStateDir(env: NodeJS.ProcessEnv): string {
   const xdg = env.XDG_STATE_HOME?.trim();
@@ -109,7 +109,10 @@ export async function openSessionStore(options: { stateDir?: string | undefined;
   return new FileSessionStore(dir, logger);
 }
 
-/** Longest title {@link titleFromPrompt} returns, in characters (code points), "…" included. */
+/**
+ * Longest title {@link titleFromPrompt} returns, in characters (code points), "…" included.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const TITLE_MAX_CHARS = 80;
 
 /**

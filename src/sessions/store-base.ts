@@ -39,7 +39,7 @@ export interface SessionStore {
 }
 
 /** Session ids accepted from clients; anything else is "not found". */
-export const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
 /** True when `id` is a session id this store accepts (so it can never leave the directory). */
 export function isValidSessionId(id: unknown): id is string {

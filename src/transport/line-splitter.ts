@@ -22,7 +22,10 @@ export type SplitLine =
       head: string;
     };
 
-/** How much of an oversized line is kept to read its id and routing key from, in bytes. */
+/**
+ * How much of an oversized line is kept to read its id and routing key from, in bytes.
+ * Exported so the tests build their cases from this value rather than a copy of its number.
+ */
 export const PEEK_BYTES = 64 * 1024;
 
 /** Size of the line buffer at rest, in bytes; a longer line grows it (doubling) for that line only. */

@@ -24,7 +24,7 @@ import { lineOutput } from './line-output.js';
  * of MB is plausible; the SDK's 32 MiB was too tight for that, and a longer line is better
  * refused than held (each copy of a prompt costs its size again in memory).
  */
-export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /**
  * A line at least this long (bytes) is followed by a garbage collection when its bytes are let go
@@ -58,6 +58,7 @@ const isId = (value: unknown): value is Id => value === null || typeof value ===
 /**
  * Why `message` is not a JSON-RPC 2.0 message the SDK can take, or `undefined` when it is one.
  * Mirrors the SDK's checks (`isRequestMessage`, `isNotificationMessage`, `isResponseShapedMessage`).
+ * Exported: a pure rule checked on malformed messages, without a stream.
  */
 export function invalidReason(message: unknown): string | undefined {
   if (Array.isArray(message)) return 'JSON-RPC batches are not supported';

@@ -11,7 +11,10 @@ import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
 
 type Json = Record<string, unknown>;
 
-/** The routing state of one connection; pure bookkeeping, no I/O. */
+/**
+ * The routing state of one connection; pure bookkeeping, no I/O.
+ * Exported: the routing, checked without stdio.
+ */
 export class BusRouter {
   /** Keyed requests in flight, by the id the agent sees: their routing key and the client's own id. */
   private readonly byRequest = new Map<string | number, { key: unknown; id: string | number }>();

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { forgetNotServed, OllamaNativeChat } from '../../src/endpoints/ollama-native.js';
+import { OllamaNativeChat } from '../../src/endpoints/ollama-native.js';
 import { parseShowFacts, suggestNumCtx } from '../../src/endpoints/ollama-show.js';
 import { parseOllamaPs } from '../../src/endpoints/ollama-ps.js';
 import { PROVIDER_PROFILES } from '../../src/config/provider-profiles.js';
@@ -17,7 +17,6 @@ const SHOW = { model_info: { 'general.architecture': 'qwen3', 'qwen3.context_len
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  forgetNotServed();
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
@@ -38,9 +37,9 @@ async function serve(routes: Record<string, { status?: number; body: unknown }>)
   return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, asked };
 }
 
-function router(baseUrl: string, numCtx = 32768, extraBody?: Record<string, unknown>, lines: string[] = []) {
+function router(baseUrl: string, numCtx = 32768, extraBody?: Record<string, unknown>, lines: string[] = [], notServed?: Map<string, string>) {
   const logger = createLogger({ level: 'info', write: (text) => void lines.push(text) });
-  return new OllamaNativeChat({ baseUrl, numCtx, profile: PROFILE, headers: {}, extraBody, logger });
+  return new OllamaNativeChat({ baseUrl, numCtx, profile: PROFILE, headers: {}, extraBody, logger, notServed });
 }
 
 describe('OllamaNativeChat', () => {
@@ -66,13 +65,18 @@ describe('OllamaNativeChat', () => {
     expect((await router(old.baseUrl).target('qwen3:8b'))?.think).toBe('unknown');
   });
 
-  it('falls back for the process when /api/show is not there (a gateway), and when told /api/chat is not', async () => {
+  it('falls back for the agent when /api/show is not there (a gateway), and when told /api/chat is not', async () => {
     const gateway = await serve({});
     const lines: string[] = [];
-    const first = router(gateway.baseUrl, 32768, undefined, lines);
+    const memory = new Map<string, string>();
+    const first = router(gateway.baseUrl, 32768, undefined, lines, memory);
     expect(await first.target('qwen3:8b')).toBeUndefined();
-    expect(await router(gateway.baseUrl).target('qwen3:8b')).toBeUndefined();
+    // Another endpoint of the same agent on that server knows it without asking.
+    const before = gateway.asked.length;
+    expect(await router(gateway.baseUrl, 32768, undefined, lines, memory).target('qwen3:8b')).toBeUndefined();
+    expect(gateway.asked.length).toBe(before);
     expect(lines.filter((line) => line.includes('not served'))).toHaveLength(1);
+    expect(memory.get(gateway.baseUrl.replace(/\/v1$/, ''))).toBeDefined();
     const ollama = await serve({ 'POST /api/show': { body: SHOW } });
     const told = router(ollama.baseUrl);
     expect(await told.target('qwen3:8b')).toBeDefined();

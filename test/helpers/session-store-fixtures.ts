@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogFields, Logger } from '../../src/log.js';
-import type { MetaRecord, TurnRecord } from '../../src/sessions/session-store.js';
+import type { MetaRecord, TurnRecord } from '../../src/sessions/session-records.js';
 
 /** One call made to a {@link CapturingLogger}. */
 export interface LoggedRecord {

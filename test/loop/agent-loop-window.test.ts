@@ -6,7 +6,7 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../../src/loop/agent-loop.js';
-import { learnedWindows } from '../../src/endpoints/learned-windows.js';
+import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
 import { ProviderHttpError } from '../../src/openai/errors.js';
 import type { ChatCompletionsClient, ChatRequest } from '../../src/openai/chat-client.js';
 import type { SseItem } from '../../src/openai/sse.js';
@@ -35,7 +35,7 @@ function scripted(answers: (Error | SseItem[][])[]) {
   return { client, requests, url };
 }
 
-async function turn(client: ChatCompletionsClient, options: { contextWindow?: number; maxTokens?: number; task?: string; system?: string } = {}) {
+async function turn(client: ChatCompletionsClient, options: { contextWindow?: number; maxTokens?: number; task?: string; system?: string; learned?: LearnedWindows } = {}) {
   const updates: SessionUpdate[] = [];
   const outcome = await runAgentLoop({
     client,
@@ -44,6 +44,7 @@ async function turn(client: ChatCompletionsClient, options: { contextWindow?: nu
     toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
     maxSteps: 5,
     takesImages: false,
+    learned: options.learned,
     signal: new AbortController().signal,
     send: async (batch) => void updates.push(...batch),
     logger,
@@ -76,10 +77,11 @@ describe('an overflow answer that names no window', () => {
   it('is retried smaller within the turn, and the size that worked is remembered for the endpoint and model', async () => {
     const bedrock = { message: 'Input is too long for requested model.' };
     const s = scripted([overflow('', bedrock), ok]);
-    const { outcome } = await turn(s.client, { contextWindow: 32_768, task: 'x'.repeat(120_000) });
+    const learned = new LearnedWindows();
+    const { outcome } = await turn(s.client, { contextWindow: 32_768, task: 'x'.repeat(120_000), learned });
     expect(outcome.error).toBeUndefined();
     expect(s.requests).toHaveLength(2);
-    const remembered = learnedWindows.get(s.url, 'm');
+    const remembered = learned.get(s.url, 'm');
     expect(remembered).toBeDefined();
     expect(remembered!).toBeLessThan(32_768);
     // The request that worked was planned for the remembered window: its cap is that window's room.

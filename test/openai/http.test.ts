@@ -7,8 +7,9 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { errorCode } from '../../src/openai/chat-client.js';
-import { CONNECT_TIMEOUT_MS, nodeFetch, proxyFor } from '../../src/openai/http.js';
+import { errorCode } from '../../src/openai/chat-attempt.js';
+import { nodeFetch, proxyFor } from '../../src/openai/http.js';
+import { CONNECT_TIMEOUT_MS } from '../../src/openai/http-agents.js';
 import { jsonPieces } from '../../src/openai/json-bytes.js';
 
 const closers: (() => void)[] = [];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifySseEvent, createSseDecoder, type SseItem } from '../../src/openai/sse.js';
+import { createSseDecoder, type SseItem } from '../../src/openai/sse.js';
+import { classifySseEvent } from '../../src/openai/sse-items.js';
 
 const enc = new TextEncoder();
 

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { applyCorrections, CorrectionMemory, type Correction } from '../../src/openai/adaptive-params.js';
-import { parseRejection, TOOL_PARAMS, toolsDropped } from '../../src/openai/rejection.js';
+import { parseRejection } from '../../src/openai/rejection.js';
+import { TOOL_PARAMS, toolsDropped } from '../../src/openai/tools-unsupported.js';
 
 const body = (name: string) => readFileSync(new URL(`../fixtures/http-400/${name}.body`, import.meta.url), 'utf8');
 const tools = [{ type: 'function', function: { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } }];

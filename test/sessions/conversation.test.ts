@@ -6,7 +6,7 @@ import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk/unsta
 import { describe, expect, it } from 'vitest';
 import { CLEARED_TEXT, compactedText, liveConversation, type ConversationRecord } from '../../src/sessions/conversation.js';
 import { replayUpdates } from '../../src/acp/replay.js';
-import type { ClearRecord, CompactRecord, TurnRecord } from '../../src/sessions/session-store.js';
+import type { ClearRecord, CompactRecord, TurnRecord } from '../../src/sessions/session-records.js';
 
 const at = '2025-01-01T00:00:00.000Z';
 const turn = (question: string, answer = `answer to ${question}`, reasoning = ''): TurnRecord => ({

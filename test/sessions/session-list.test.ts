@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareSummaries, decodeCursor, encodeCursor, InvalidCursorError, paginateSessions } from '../../src/sessions/session-list.js';
-import type { SessionSummary } from '../../src/sessions/session-store.js';
+import type { SessionSummary } from '../../src/sessions/session-records.js';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
 const s = (sessionId: string, minute: number, cwd = '/a'): SessionSummary => ({ sessionId, cwd, updatedAt: at(minute) });

@@ -4,11 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   defaultStateDir,
   openSessionStore,
-  SessionStoreError,
   titleFromPrompt,
   type SessionRecord,
   type SessionStore,
 } from '../../src/sessions/session-store.js';
+import { SessionStoreError } from '../../src/sessions/store-base.js';
 import { captureLogger, isoAt, makeTempDir, meta, removeTempDirs, turn, type CapturingLogger } from '../helpers/session-store-fixtures.js';
 
 afterEach(removeTempDirs);

@@ -9,11 +9,14 @@
  */
 
 /** The MCP SDK's `ErrorCode.ConnectionClosed`: the transport closed while a request was pending. */
-export const MCP_CONNECTION_CLOSED = -32000;
+const MCP_CONNECTION_CLOSED = -32000;
 /** The MCP SDK's `ErrorCode.RequestTimeout`: a request passed its `timeout`. */
-export const MCP_REQUEST_TIMEOUT = -32001;
+const MCP_REQUEST_TIMEOUT = -32001;
 
-/** Seconds for a message: `1500` → `1.5 s`, `30000` → `30 s`. */
+/**
+ * Seconds for a message: `1500` → `1.5 s`, `30000` → `30 s`.
+ * Exported: a pure formatting rule checked on its own, without a server that times out.
+ */
 export function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;
 }

@@ -15,13 +15,16 @@ export interface McpToolRef {
 }
 
 /** Longest name the providers accept. */
-export const MAX_TOOL_NAME_LENGTH = 64;
+const MAX_TOOL_NAME_LENGTH = 64;
 /** Between server and tool: two underscores, as codex and goose. */
 const SEPARATOR = '__';
 /** Hex digits of the hash that marks a cut name: 16.7 M values, ample for one session's tools. */
 const HASH_DIGITS = 6;
 
-/** Every character (code point) outside `[a-zA-Z0-9_-]` becomes `_`. */
+/**
+ * Every character (code point) outside `[a-zA-Z0-9_-]` becomes `_`.
+ * Exported: a pure step checked on non-ASCII names without a server.
+ */
 export function sanitizeNamePart(part: string): string {
   return part.replace(/[^a-zA-Z0-9_-]/gu, '_');
 }
@@ -29,6 +32,7 @@ export function sanitizeNamePart(part: string): string {
 /**
  * FNV-1a (32 bits) of the UTF-8 bytes of `text`, as 8 hex digits. A tiny pure hash, so the name
  * mapping needs no `node:crypto` (kept out of start-up); it marks names, it does not protect them.
+ * Exported: a shortened name ends in this hash, and the tests state that rule with it.
  */
 export function fnv1a32(text: string): string {
   let hash = 0x811c9dc5;
@@ -43,6 +47,7 @@ export function fnv1a32(text: string): string {
  * The name before de-duplication: `<server>__<tool>` sanitised; over 64 characters it is cut
  * to 57 and `-` plus 6 hex digits of the hash of the original server and tool names is added, so
  * two long names that share their first 57 characters still differ.
+ * Exported: a pure step checked on long names without a server.
  */
 export function baseToolName({ server, tool }: McpToolRef): string {
   const name = `${sanitizeNamePart(server)}${SEPARATOR}${sanitizeNamePart(tool)}`;

@@ -6,7 +6,7 @@
  */
 
 /** Whether the process `pid` still exists (a process we may not signal counts as gone: the pid was reused). */
-export function processAlive(pid: number): boolean {
+function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -17,7 +17,7 @@ export function processAlive(pid: number): boolean {
 }
 
 /** Resolves true once `pid` is gone, false after `ms` if it is still there. Polls every 20 ms. */
-export async function waitForExit(pid: number, ms: number): Promise<boolean> {
+async function waitForExit(pid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (processAlive(pid)) {
     if (Date.now() >= deadline) return false;

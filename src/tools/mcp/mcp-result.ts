@@ -21,7 +21,10 @@ export interface McpCallResult {
   content: ContentBlock[];
 }
 
-/** Said to the model when a tool returned nothing at all, so the tool message is never empty. */
+/**
+ * Said to the model when a tool returned nothing at all, so the tool message is never empty.
+ * Exported so the tests look for these exact words in what is sent.
+ */
 export const NO_OUTPUT = '(the tool returned no output)';
 
 /** Approximate decoded size of base64 `data`, for notes. */

@@ -5,6 +5,8 @@
  *
  * The SDK-touching code is the lazy chunk mcp-connect.lazy.ts, imported on the first session that
  * has servers, so a session without MCP servers costs nothing.
+ * One tool call (its limit, the server's questions, failures as results) is `mcp-call.ts`; the
+ * list of tools offered and its names, `mcp-tool-list.ts`.
  *
  * @example
  * const mcp = startMcpServers(params.mcpServers, { cwd: params.cwd, logger, startupMs: config.mcpStartupMs, toolTimeoutMs: config.mcpToolTimeoutMs });
@@ -18,15 +20,15 @@
  */
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../../log.js';
-import type { McpConnection, McpTransportKind } from './mcp-connect.lazy.js';
-import { callFailureText, plainMessage, startFailureNotice, stillStartingNotice, stoppedNotice } from './mcp-messages.js';
-import type { McpCallResult } from './mcp-result.js';
-import { mcpErrorResult, toMcpCallResult } from './mcp-result.js';
+import type { McpConnection, McpTransportKind } from './mcp-connection.js';
+import { plainMessage, startFailureNotice, stillStartingNotice, stoppedNotice } from './mcp-messages.js';
+import { mcpErrorResult, type McpCallResult } from './mcp-result.js';
+import { callServerTool, elicitThroughCall, type RunningCall } from './mcp-call.js';
 import { startServer } from './mcp-start.js';
 import type { McpPromptInfo, McpPromptMessage } from './mcp-prompts.js';
 import type { McpToolDescriptor } from './mcp-tools.js';
-import { describeMcpTools } from './mcp-tools.js';
-import { DECLINE, type ElicitationModes, type McpElicit, type McpElicitAnswer, type McpElicitParams } from './mcp-elicitation.js';
+import { MAX_TOOLS, McpToolList } from './mcp-tool-list.js';
+import type { ElicitationModes, McpElicit } from './mcp-elicitation.js';
 
 /**
  * Defaults when a caller gives no limits (the agent passes the config's, whose defaults are the
@@ -82,16 +84,17 @@ interface ServerEntry {
   connection?: McpConnection;
   abort: AbortController;
   pid?: number;
-  /** The tool call of this server running now: who asks the user its questions, until when. */
-  active?: { elicit: McpElicit | undefined; signal: AbortSignal } | undefined;
+  /** The tool call of this server running now (`mcp-call.ts`). */
+  active?: RunningCall | undefined;
 }
 
-/** OpenAI rejects more than 128 tools in one request. */
-const MAX_TOOLS = 128;
 /** Bound on {@link McpServers.close}, in ms: a transport that never settles must not hang exit. */
 const CLOSE_BOUND_MS = 3_000;
 
-/** Every session's servers not yet closed, for {@link closeAllMcp}. */
+/**
+ * Every session's servers not yet closed, for {@link closeAllMcp}: per process on purpose, since
+ * the child processes are, and exit must stop all of them; a session's servers leave it when closed.
+ */
 const open = new Set<McpServers>();
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
@@ -107,11 +110,8 @@ export class McpServers {
   readonly #starts: Promise<void>[];
   readonly #cleanups: Promise<unknown>[] = [];
   #notices: string[] = [];
-  /** Model-facing name → server entry and tool, from the last {@link tools} call. */
-  #names = new Map<string, { entry: ServerEntry; tool: string }>();
-  #leftOutLogged = '';
-  /** The last {@link tools} answer and what it was made from (compared by identity). */
-  #described: { inputs: readonly unknown[]; tools: readonly McpToolDescriptor[] } | undefined;
+  /** The last {@link tools} answer, and the server entry and tool behind each of its names. */
+  readonly #list = new McpToolList<ServerEntry>();
   #closing: Promise<void> | undefined;
 
   constructor(servers: readonly McpServer[], options: McpServersOptions) {
@@ -161,26 +161,8 @@ export class McpServers {
    * {@link call} resolves names against the latest list returned.
    */
   tools(reserved: ReadonlySet<string>, { gemini, maxTools = MAX_TOOLS - reserved.size }: McpToolsOptions): readonly McpToolDescriptor[] {
-    const ready = this.#entries.filter((entry) => entry.status.state === 'ready' && entry.connection !== undefined);
-    // Described again only when something they depend on changed (a server became ready or
-    // stopped, a list_changed refresh, other options): not for every model request.
-    const inputs = [reserved, gemini, maxTools, ...ready.flatMap((entry) => [entry, entry.connection!.tools()])];
-    const last = this.#described;
-    if (last && last.inputs.length === inputs.length && last.inputs.every((input, i) => input === inputs[i])) return last.tools;
-    const { tools, leftOut } = describeMcpTools(
-      ready.map((entry) => ({ server: entry.name, tools: entry.connection!.tools() })),
-      reserved,
-      { gemini, maxTools },
-    );
-    const byServer = new Map(ready.map((entry) => [entry.name, entry]));
-    this.#names = new Map(tools.map((tool) => [tool.name, { entry: byServer.get(tool.server)!, tool: tool.tool }]));
-    const key = leftOut.join(',');
-    if (key !== this.#leftOutLogged) {
-      this.#leftOutLogged = key;
-      if (leftOut.length > 0) this.#options.logger.warn(`${leftOut.length} MCP tools left out: past the limit of ${maxTools} MCP tools (OpenAI accepts at most ${MAX_TOOLS} tools per request)`, { leftOut });
-    }
-    this.#described = { inputs, tools };
-    return tools;
+    const ready = this.#entries.flatMap((entry) => (entry.status.state === 'ready' && entry.connection ? [{ server: entry, name: entry.name, tools: entry.connection.tools() }] : []));
+    return this.#list.offer(ready, reserved, { gemini, maxTools }, this.#options.logger);
   }
 
   /**
@@ -193,57 +175,9 @@ export class McpServers {
    */
   async call(name: string, args: Record<string, unknown>, { signal, elicit }: { signal?: AbortSignal; elicit?: McpElicit | undefined } = {}): Promise<McpCallResult> {
     signal?.throwIfAborted();
-    const target = this.#names.get(name);
+    const target = this.#list.resolve(name);
     if (target === undefined) return mcpErrorResult(`There is no MCP tool named "${name}".`);
-    const { entry, tool } = target;
-    if (entry.status.state !== 'ready' || entry.connection === undefined) {
-      return mcpErrorResult(`MCP server "${entry.name}" is not running${entry.status.reason ? ` (${entry.status.reason})` : ''}; its tool "${tool}" cannot be called.`);
-    }
-    const timeoutMs = this.#options.toolTimeoutMs;
-    // Ends with the call: a question still open then is withdrawn.
-    const over = new AbortController();
-    const callSignal = signal ? AbortSignal.any([signal, over.signal]) : over.signal;
-    let asking: string | undefined;
-    const ask: McpElicit | undefined =
-      elicit &&
-      (async (params, questionSignal) => {
-        try {
-          return await elicit(params, questionSignal);
-        } catch (error) {
-          // The editor could not ask (an error answer): the call stops with that reason.
-          if (!questionSignal.aborted) {
-            asking = plainMessage(error);
-            over.abort(new Error(asking));
-          }
-          throw error;
-        }
-      });
-    const previous = entry.active;
-    entry.active = { elicit: ask, signal: callSignal };
-    try {
-      return toMcpCallResult(await entry.connection.callTool(tool, args, { signal: callSignal, timeoutMs }));
-    } catch (error) {
-      signal?.throwIfAborted();
-      if (asking !== undefined) return mcpErrorResult(`MCP server "${entry.name}" asked the user a question during its tool "${tool}", and the editor could not ask it: ${asking}. The call was stopped.`);
-      this.#options.logger.debug(`MCP tool call failed`, { server: entry.name, tool, error: plainMessage(error) });
-      return mcpErrorResult(callFailureText(error, { server: entry.name, tool, timeoutMs }));
-    } finally {
-      entry.active = previous;
-      over.abort(new Error('the tool call ended'));
-    }
-  }
-
-  /**
-   * A server's question: asked through the running call's `elicit`, until the call ends; declined
-   * when no call of this server runs or its caller cannot ask.
-   */
-  async #elicit(entry: ServerEntry, params: McpElicitParams, signal: AbortSignal): Promise<McpElicitAnswer> {
-    const active = entry.active;
-    if (!active?.elicit) {
-      this.#options.logger.info(`MCP server "${entry.name}" asked for input ${active ? 'but the editor cannot ask' : 'while none of its tool calls runs'}; declined`, { server: entry.name });
-      return DECLINE;
-    }
-    return active.elicit(params, AbortSignal.any([signal, active.signal]));
+    return callServerTool(target.server, target.tool, args, { signal, elicit, timeoutMs: this.#options.toolTimeoutMs, logger: this.#options.logger });
   }
 
   /** The prompts of the ready servers, with their server's name, in the order of `mcpServers`. */
@@ -316,7 +250,7 @@ export class McpServers {
       signal: entry.abort.signal,
       onSpawn: (pid) => (entry.pid = pid),
       elicitation,
-      onElicit: (params, signal) => this.#elicit(entry, params, signal),
+      onElicit: (params, signal) => elicitThroughCall(entry, params, signal, logger),
       onToolsChanged: () => onToolsChanged?.(),
       onClosed: () => {
         if (entry.status.state !== 'ready') return;

@@ -6,7 +6,7 @@
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
 import { loadOnce } from '../../load-once.js';
 import type { Logger } from '../../log.js';
-import type { ConnectOptions, ConnectOutcome, McpConnection } from './mcp-connect.lazy.js';
+import type { ConnectOptions, ConnectOutcome, McpConnection } from './mcp-connection.js';
 import { plainMessage, startFailureReason } from './mcp-messages.js';
 
 /** Options of {@link startServer}. Times in ms. */

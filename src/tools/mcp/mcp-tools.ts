@@ -55,6 +55,7 @@ export interface McpToolDescriptor {
  * - read-only → `read`;
  * - not read-only, explicitly not destructive, and not open-world (adds or edits local state) → `edit`;
  * - anything else → `other` (the safe default: the client shows a generic tool).
+ * Exported: a pure rule checked per annotation, without a server.
  */
 export function mcpToolKind(annotations: McpToolAnnotations | undefined): McpToolKind {
   if (annotations?.readOnlyHint === true) return annotations.openWorldHint === true ? 'fetch' : 'read';

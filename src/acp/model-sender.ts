@@ -1,0 +1,149 @@
+/**
+ * The model side of one prompt turn (or of /compact): the live conversation plus the new message
+ * sent to the session's model through the agent loop, with what the loop is given: the context
+ * window and its notices, the turn's tools and the MCP notices, the system prompt with the
+ * instruction files, the request's model and reasoning effort, the endpoint's memory, the
+ * session's cost meter. What the turn keeps and answers is `prompt-runner.ts`'s.
+ */
+import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { ChatRequest } from '../openai/chat-client.js';
+import type { ChatMessage } from '../openai/openai-types.js';
+import type { LiveConversation } from '../sessions/conversation.js';
+import type { Session } from '../sessions/session-manager.js';
+import type { SessionRecord } from '../sessions/session-store.js';
+import { DEFAULT_THOUGHT_LEVEL } from './model-picker.js';
+import { agentText } from '../loop/to-acp.js';
+import { CostMeter, savedCost } from '../loop/cost-meter.js';
+import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
+import { defaultSystemPrompt } from '../context/system-prompt.js';
+import { instructionBudgetBytes, loadInstructions, renderInstructions } from '../context/instructions.js';
+import { fetchModelBytes } from '../tools/fetch/fetch-url.js';
+import { toolMessageRules } from '../context/tool-messages.js';
+import { mcpNotices, noToolsNotice, prepareTurnTools } from '../loop/turn-tools.js';
+import type { AgentState } from './agent-state.js';
+import { INSTRUCTIONS_OPTION } from './session-config.js';
+import type { TurnExtras } from '../loop/turn-extras.js';
+import { heedServerToolSupport } from '../endpoints/text-tool-path.js';
+
+/** Delivers updates to the client, in order. */
+export type Send = (updates: SessionUpdate[]) => Promise<void>;
+
+/** Where the turn's tool calls go: the client that sent the prompt. */
+export interface TurnClient {
+  client: AgentContext;
+  /** The turn's plan and checkpoints. */
+  extras: TurnExtras;
+}
+
+/** Sends turns to the sessions' models; one per agent (inside its `PromptRunner`). */
+export class ModelSender {
+  /** The date each session's system prompt says, fixed at its first turn in this process (the prompt's bytes stay the same past midnight). */
+  private readonly dates = new WeakMap<Session, string>();
+  /** Each session's cumulative cost, as providers report it. */
+  private readonly costs = new WeakMap<Session, CostMeter>();
+
+  /** @param save - keeps a record in the session and on disk (the tools' `meta` records of option changes). */
+  constructor(
+    private readonly state: AgentState,
+    private readonly save: (session: Session, record: SessionRecord) => Promise<void>,
+  ) {}
+
+  /**
+   * Sends the live conversation plus `current` to the session's model, trimmed to its context
+   * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools.
+   */
+  async send(session: Session, { turns, summary, stubbed }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal, turnId: string, turnClient?: TurnClient): Promise<AgentLoopOutcome> {
+    const config = this.state.config;
+    const target = this.state.registry.resolve(session.model);
+    if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
+    const notify = this.state.notifier(session, send);
+    const toolState = turnClient && config.tools ? this.state.tools.get(session.id) : undefined;
+    for (const notice of mcpNotices(toolState)) await notify(notice);
+    // The window before the tools and the system prompt: it sizes fetch_url's and the instruction files' shares.
+    const known = await this.state.windows.of(session, signal);
+    const contextWindow = known?.window;
+    const notice = this.state.windows.notice(session, known);
+    if (notice) await notify(notice);
+    const tools =
+      turnClient && toolState
+        ? prepareTurnTools({
+            session,
+            state: toolState,
+            client: turnClient.client,
+            capabilities: this.state.capabilities,
+            profile: target.endpoint.profile,
+            extras: turnClient.extras,
+            logger: this.state.logger,
+            saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
+            fetch: { timeoutMs: config.fetchTimeoutMs, modelBytes: fetchModelBytes(contextWindow) },
+            elicitation: this.state.features.elicitation,
+            search: { ripgrep: config.ripgrep, limits: { timeBudgetMs: config.searchTimeoutMs } },
+          })
+        : undefined;
+    // A llama.cpp template that says it takes no tools: the text path from the first request.
+    if (tools) await heedServerToolSupport(target.endpoint, target.model, target.endpoint.memory.textPaths);
+    const instructions = async () =>
+      renderInstructions(await loadInstructions({ cwd: session.cwd, extra: toolState?.roots.extra, configDir: this.state.configDir, maxBytes: instructionBudgetBytes(contextWindow) }));
+    const agentPrompt =
+      config.systemPrompt ??
+      (tools
+        ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: this.dateOf(session), tools: tools.builtinNames, instructions: await instructions() })
+        : undefined);
+    // The client's own instructions for this session come after ours (which describe the tools).
+    const clientInstructions = session.options[INSTRUCTIONS_OPTION];
+    const base = clientInstructions ? (agentPrompt ? `${agentPrompt}\n\n${clientInstructions}` : clientInstructions) : agentPrompt;
+    const effort = this.state.picker.thoughtLevel(session);
+    const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature };
+    if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;
+    const outcome = await runAgentLoop({
+      client: target.endpoint.client,
+      request,
+      context: { system: base, summary, turns, task: current, contextWindow, maxTokens: config.maxTokens, calibration: session.calibration, stubbed, windowFix: known?.fix },
+      ...(tools ? { offer: tools.offer, deps: tools.deps, textToolCalls: tools.textToolCalls } : {}),
+      toolMessageRules: toolMessageRules(target.endpoint.profile),
+      maxSteps: config.maxSteps,
+      takenIds: usedToolCallIds(session),
+      takesImages: sentImages(session),
+      signal,
+      send,
+      logger: this.state.logger,
+      turnId,
+      cost: this.meter(session),
+      notify,
+      compactionUpdates: this.state.features.compaction,
+      textPaths: target.endpoint.memory.textPaths,
+      learned: target.endpoint.memory.windows,
+    });
+    if (tools && target.endpoint.client.takesNoTools(target.model)) await notify(noToolsNotice(target.model));
+    // Once per model, after its first answer on Ollama's native API: part of it on the CPU at this window.
+    const memory = outcome.stopReason === 'cancelled' ? undefined : await target.endpoint.nativeChat?.memoryNotice(target.model);
+    if (memory) await send([agentText(`\n\n(${memory})`)]);
+    if (outcome.calibration) session.calibration = outcome.calibration;
+    return outcome;
+  }
+
+  private dateOf(session: Session): string {
+    let date = this.dates.get(session);
+    if (!date) this.dates.set(session, (date = new Date().toISOString().slice(0, 10)));
+    return date;
+  }
+
+  /** The session's cost meter, started from the costs saved with its turns. */
+  meter(session: Session): CostMeter {
+    let meter = this.costs.get(session);
+    if (!meter) this.costs.set(session, (meter = new CostMeter(savedCost(session.records), this.state.logger)));
+    return meter;
+  }
+}
+
+/** Whether the session's model already answered a prompt with an image: then images returned by tools are sent to it too. */
+function sentImages(session: Session): boolean {
+  return session.records.some((record) => record.type === 'turn' && record.stopReason === 'end_turn' && record.prompt.some((block) => block.type === 'image'));
+}
+
+/** Every tool-call id in the session's history, so new calls never reuse one. */
+function usedToolCallIds(session: Session): Set<string> {
+  const ids = new Set<string>();
+  for (const record of session.records) if (record.type === 'turn') for (const step of record.steps ?? []) for (const call of step.toolCalls) ids.add(call.id);
+  return ids;
+}
