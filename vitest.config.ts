@@ -4,10 +4,9 @@ import { defineConfig } from 'vitest/config';
 /**
  * The suite in two projects, run at the same time:
  * - `processes`: the files that spawn the built CLI (`test/e2e/`) or build and start it
- *   (`test/build/`), and the stdio MCP servers' timing tests, one after another in one worker
- *   thread. They wait on their child processes
- *   and check deadlines (a cancel answered promptly, a start-up limit kept), so they run one at
- *   a time, as on a user's machine, whatever the number of cores.
+ *   (`test/build/`), one after another in one worker thread. They wait on their child processes
+ *   and check that a cancel or a limit lands, so they run one at a time, as on a user's machine,
+ *   whatever the number of cores.
  * - `unit`: everything else (unit, fixture replays, fast-check properties), in the other cores'
  *   worker processes (one on a 2-core machine).
  * Both run without isolation: a worker runs file after file instead of starting a fresh process
@@ -28,7 +27,7 @@ const shared = {
   setupFiles: ['test/global/process-memories.ts'],
 };
 
-const PROCESSES = ['test/e2e/**/*.test.ts', 'test/build/**/*.test.ts', 'test/tools/mcp/mcp-servers-stdio.test.ts'];
+const PROCESSES = ['test/e2e/**/*.test.ts', 'test/build/**/*.test.ts'];
 
 export default defineConfig({
   test: {
