@@ -24,6 +24,7 @@
  * vLLM (`max_model_len`) and OpenRouter report theirs in `/models` already (`model-catalog.ts`).
  */
 import { defaultFetch, type FetchLike } from '../openai/http.js';
+import { readBodyUpTo } from '../openai/body-limits.js';
 import type { ContextWindowQuery } from '../config/provider-profiles.js';
 import { parseOllamaPs } from './ollama-ps.js';
 
@@ -138,6 +139,9 @@ export interface ServerContextOptions {
   fetch?: FetchLike | undefined;
 }
 
+/** Most bytes of a server's report read (4 MiB); a larger answer is not a report. */
+const MAX_REPORT_BYTES = 4 * 1024 * 1024;
+
 /** One JSON request, never rejecting: the parsed body of a 2xx answer, else `undefined`. */
 async function askJson(options: ServerContextOptions, url: string, body: unknown, timeoutMs: number): Promise<unknown> {
   const controller = new AbortController();
@@ -147,8 +151,10 @@ async function askJson(options: ServerContextOptions, url: string, body: unknown
     const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(url, { method: body === undefined ? 'GET' : 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: controller.signal });
-    if (!response.ok) return void (await response.body?.cancel().catch(() => undefined));
-    return JSON.parse(await response.text()) as unknown;
+    if (!response.ok || /event-stream/i.test(response.headers.get('content-type') ?? '')) return void (await response.body?.cancel().catch(() => undefined));
+    // Read no further than a report can be (Ollama's /api/show with a long license is well under it).
+    const { text, cut } = await readBodyUpTo(response, MAX_REPORT_BYTES);
+    return cut ? undefined : (JSON.parse(text) as unknown);
   } catch {
     return undefined;
   } finally {

@@ -18,6 +18,7 @@
  * takes tools (`chat_template_caps.supports_tools`), which `doctor` shows.
  */
 import { defaultFetch, type FetchLike } from '../openai/http.js';
+import { readBodyUpTo } from '../openai/body-limits.js';
 import type { LocalProvider } from './local-discovery.js';
 
 /** Bound of each look, in ms. */
@@ -116,12 +117,14 @@ async function getText(url: string, options: IdentifyOptions): Promise<string | 
   try {
     const fetch = options.fetch ?? (await defaultFetch());
     const response = await fetch(url, { method: 'GET', headers: { ...options.headers, accept: 'application/json, text/plain' }, signal: controller.signal });
-    if (!response.ok || /html/i.test(response.headers.get('content-type') ?? '')) {
+    // A web page or a stream (a server that answers every path with its chat stream) says nothing.
+    if (!response.ok || /html|event-stream/i.test(response.headers.get('content-type') ?? '')) {
       await response.body?.cancel().catch(() => undefined);
       return undefined;
     }
-    const text = await response.text();
-    return text.length <= MAX_ANSWER_BYTES ? text : undefined;
+    // Read no further than the largest answer worth reading: the rest is never buffered.
+    const { text, cut } = await readBodyUpTo(response, MAX_ANSWER_BYTES);
+    return cut ? undefined : text;
   } catch {
     return undefined;
   } finally {

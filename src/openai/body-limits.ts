@@ -20,12 +20,12 @@ export const MAX_EVENT_BYTES = 16 * 1024 * 1024;
 export const HTML_ANSWER = "the endpoint answered with an HTML page, not a Chat Completions stream: is OPENAI_BASE_URL the API's base (often ending in /v1)?";
 
 /**
- * The text of an error response's body, at most `limit` bytes of it (UTF-8; a character cut at
- * the limit becomes U+FFFD), followed by `… (cut at 1 MiB)` when there was more. Never throws: a
- * body that breaks off gives what arrived (the status alone still explains the failure).
+ * At most `limit` bytes of a response's body as UTF-8 text (a character cut at the limit becomes
+ * U+FFFD), and whether there was more (the connection is then closed, the rest never read).
+ * Never throws: a body that breaks off gives what arrived.
  */
-export async function readErrorBody(response: { readonly body: AsyncIterable<Uint8Array> | null }, limit = MAX_ERROR_BODY_BYTES): Promise<string> {
-  if (!response.body) return '';
+export async function readBodyUpTo(response: { readonly body: AsyncIterable<Uint8Array> | null }, limit: number): Promise<{ text: string; cut: boolean }> {
+  if (!response.body) return { text: '', cut: false };
   const reader = response.body[Symbol.asyncIterator]();
   const parts: Uint8Array[] = [];
   let size = 0;
@@ -50,7 +50,16 @@ export async function readErrorBody(response: { readonly body: AsyncIterable<Uin
     // Closes the connection (a web stream is cancelled); a body read to its end or failed needs nothing.
     if (cut) void reader.return?.()?.catch(() => undefined);
   }
-  const text = Buffer.concat(parts, size).toString('utf8');
+  return { text: Buffer.concat(parts, size).toString('utf8'), cut };
+}
+
+/**
+ * The text of an error response's body, at most `limit` bytes of it (see {@link readBodyUpTo}),
+ * followed by `… (cut at 1 MiB)` when there was more. Never throws: a body that breaks off gives
+ * what arrived (the status alone still explains the failure).
+ */
+export async function readErrorBody(response: { readonly body: AsyncIterable<Uint8Array> | null }, limit = MAX_ERROR_BODY_BYTES): Promise<string> {
+  const { text, cut } = await readBodyUpTo(response, limit);
   return cut ? `${text}… (cut at ${describeBytes(limit)})` : text;
 }
 

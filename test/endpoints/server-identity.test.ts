@@ -71,6 +71,30 @@ describe('askServerIdentity', () => {
     expect(server.paths.sort()).toEqual(['/', '/api/v0/models', '/api/version', '/health/liveliness', '/props', '/version']);
   });
 
+  it.each([
+    ['its chat stream to every path', 'text/event-stream'],
+    ['a JSON body of 8 MiB', 'application/json'],
+  ])('reads no more than the bound of a server that answers %s', async (_name, type) => {
+    // 8 MiB offered to each look; the looks together must take far less of it.
+    let sent = 0;
+    const piece = Buffer.alloc(64 * 1024, 'x');
+    const server = await answering((_req, res) => {
+      res.writeHead(200, { 'content-type': type });
+      const more = () => {
+        while (sent < 6 * 8 * 1024 * 1024) {
+          sent += piece.length;
+          if (!res.write(piece)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      res.on('close', () => res.removeAllListeners('drain'));
+      more();
+    });
+    expect(await askServerIdentity(server.baseUrl)).toEqual({});
+    // Socket buffers hold some of what was written; the bodies were not read to their end.
+    expect(sent).toBeLessThan(6 * 8 * 1024 * 1024);
+  });
+
   it('gives up on a server that never answers, after its bound', async () => {
     const server = await answering(() => undefined);
     expect(await askServerIdentity(server.baseUrl, { timeoutMs: 50 })).toEqual({});
