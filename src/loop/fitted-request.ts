@@ -138,7 +138,8 @@ export async function fittedRequest(
       mayRefuseTools,
       messageIds: stepMessageIds(at.turnId, at.step),
       cost: input.cost,
-      notify: input.notify,
+      // On the text path, calls written as text are what was asked for: the text path's notice says it all.
+      notify: textPath ? undefined : input.notify,
     });
     if (outcome.templateRefused) {
       // Once: the step goes again on the text path, where a refusal is explained like any failure.
