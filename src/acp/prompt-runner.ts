@@ -164,8 +164,12 @@ export class PromptRunner {
     const outcome = await this.model.send(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, toModel, signal, compactionId);
     // An answer that is a tool call (small models write one even without tools) is not a summary.
     const toolCall = outcome.stopReason === 'end_turn' && !outcome.error && looksLikeToolCall(outcome.text);
+    // An answer stopped at its cap (the room the window leaves it) is an incomplete summary.
+    const cut = outcome.stopReason === 'max_tokens' && !outcome.error;
     if (toolCall && !entity) {
       await send([agentText('\n\n(That answer is a tool call, not a summary: nothing was compacted.)')]);
+    } else if (cut && !entity) {
+      await send([agentText('\n\n(The summary was cut at its length limit, so it is incomplete: nothing was compacted.)')]);
     } else if (!toolCall && outcome.stopReason === 'end_turn' && !outcome.error && outcome.text.trim()) {
       await this.save(session, { type: 'compact', at: new Date().toISOString(), id: compactionId, summary: outcome.text.trim() });
       const turns = conversation.turns.length === 1 ? '1 earlier turn' : `${conversation.turns.length} earlier turns`;
@@ -179,7 +183,9 @@ export class PromptRunner {
         ? 'The model could not write the summary (see the message above); the conversation is unchanged.'
         : toolCall
           ? 'The answer was a tool call, not a summary; the conversation is unchanged.'
-          : 'The model wrote no summary; the conversation is unchanged.';
+          : cut
+            ? 'The summary was cut at its length limit, so it is incomplete; the conversation is unchanged.'
+            : 'The model wrote no summary; the conversation is unchanged.';
       await send([compactionEnded(compactionId, cancelled ? 'cancelled' : 'failed', why)]).catch(() => undefined);
     }
     return this.response(outcome);

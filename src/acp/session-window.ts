@@ -23,6 +23,7 @@ import { estimateTokens } from '../context/token-estimate.js';
 import { DEFAULT_WINDOW_FIX } from '../openai/user-errors.js';
 import type { ModelPicker } from './model-picker.js';
 import { windowUsage } from '../loop/to-acp.js';
+import { savedCost } from '../loop/cost-meter.js';
 import type { UserNotice } from '../loop/notify.js';
 
 /** A resolved window with what the user may need to hear about it. */
@@ -157,7 +158,8 @@ export class SessionWindows {
 
   /**
    * Sends the meter for a session that was just created or loaded: `used` = estimated tokens of
-   * the conversation the model still sees (0 for a new session), `size` = the window; nothing when
+   * the conversation the model still sees (0 for a new session), `size` = the window, `cost` the
+   * cumulative cost saved with its turns (when a provider reported one); nothing when
    * no window is known. Never rejects.
    */
   async announce(session: Session, send: (updates: SessionUpdate[]) => Promise<void>): Promise<void> {
@@ -167,7 +169,8 @@ export class SessionWindows {
       const live = liveConversation(session.records);
       const messages = live.turns.flat();
       if (live.summary) messages.unshift({ role: 'system', content: live.summary });
-      await send([windowUsage(estimateTokens(messages), known.window)]);
+      // The session's cost so far goes with it: a client shows the latest meter's cost.
+      await send([windowUsage(estimateTokens(messages), known.window, savedCost(session.records))]);
     } catch {
       // The meter is a courtesy: a closed connection or a vanished endpoint changes nothing else.
     }

@@ -94,6 +94,8 @@ export function stepsDigest(summary: string | undefined, turns: ReadonlyArray<Re
 export interface SummaryAnswer {
   text: string;
   toolCalls: number;
+  /** True when the answer stopped at its token cap (`finish_reason: length`): the summary is incomplete. */
+  cut?: boolean | undefined;
 }
 
 /** Why a summary answer is not taken: it says nothing, it is a tool call (small models answer so), or it is over its room. */
@@ -110,15 +112,15 @@ export function looksLikeToolCall(text: string): boolean {
 
 /**
  * Why the model's summary cannot replace the earlier work, or `undefined` when it can: an
- * answer that is empty, a tool call (structured, or written as text), or longer than `room`
- * tokens (the summary's share of the window) is refused, and the caller lists the calls made
- * instead ({@link stepsDigest}). Pure.
+ * answer that is empty, a tool call (structured, or written as text), longer than `room`
+ * tokens (the summary's share of the window) or stopped at its token cap (incomplete) is
+ * refused, and the caller lists the calls made instead ({@link stepsDigest}). Pure.
  */
 export function refuseSummary(answer: SummaryAnswer, room: number): SummaryRefusal | undefined {
   const text = answer.text.trim();
   if (answer.toolCalls > 0 || looksLikeToolCall(text)) return 'a tool call';
   if (!text) return 'empty';
-  return estimateTextTokens(text) > room ? 'too long' : undefined;
+  return answer.cut || estimateTextTokens(text) > room ? 'too long' : undefined;
 }
 
 /** What a compaction replaced, for the one line the user sees. */

@@ -26,6 +26,7 @@ import { agentText } from './to-acp.js';
 import { newMessageId, type Notify } from './notify.js';
 import type { CostMeter } from './cost-meter.js';
 import { runToolCall, type ToolCallDeps } from './tool-call-runner.js';
+import { resolveToolName } from '../tools/tool-name-resolve.js';
 import type { TextToolCalls, ModelRequestOutcome } from './model-request.js';
 import { TextToolPaths } from '../endpoints/text-tool-path.js';
 import { fittedRequest, type TurnCompaction } from './fitted-request.js';
@@ -140,7 +141,11 @@ export async function runAgentLoop(given: AgentLoopInput): Promise<AgentLoopOutc
       await send([agentText(`\n\n${looping.message}`)]);
       return ended('max_turn_requests', outcome.text, outcome.reasoning);
     }
-    const step: StepRecord = { text: outcome.text, reasoning: outcome.reasoning, toolCalls: calls, results: [] };
+    // The history names the tool that runs, not a name with a template token leaked into it:
+    // that would go back to the chat template, and servers that check names refuse it.
+    const mcpNames = new Set(offer.mcpTools.keys());
+    const named = calls.map((call) => ({ ...call, name: resolveToolName(call.name, [...names], mcpNames)?.name ?? call.name }));
+    const step: StepRecord = { text: outcome.text, reasoning: outcome.reasoning, toolCalls: named, results: [] };
     steps.push(step);
     const messages = keeper.step(assistantToolCallMessage(step, input.toolMessageRules));
     const deps: ToolCallDeps = { ...input.deps, offered: [...names], mcp: input.deps.mcp && { servers: input.deps.mcp.servers, tools: offer.mcpTools }, signal, send };

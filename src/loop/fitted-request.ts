@@ -74,8 +74,11 @@ export async function fittedRequest(
       compactionId = `${at.turnId}-c${at.compactions.length}`;
       await send([compactionStarted(compactionId)]);
     }
-    const summary = await runModelRequest({ client: input.client, request: { ...input.request, messages }, signal, send: async () => undefined, logger, cost: input.cost });
-    return summary.error || summary.stopReason === 'cancelled' ? undefined : { text: summary.text, toolCalls: summary.toolCalls.length };
+    // Capped like every request of the turn: a summary that repeats itself stops at the answer's room.
+    const request: ChatRequest = { ...input.request, messages };
+    if (request.maxTokens === undefined && keeper.contextWindow !== undefined) request.maxTokens = answerRoom(keeper.contextWindow);
+    const summary = await runModelRequest({ client: input.client, request, signal, send: async () => undefined, logger, cost: input.cost });
+    return summary.error || summary.stopReason === 'cancelled' ? undefined : { text: summary.text, toolCalls: summary.toolCalls.length, cut: summary.stopReason === 'max_tokens' };
   };
   const tools = offer && offer.definitions.length > 0 ? offer.definitions : undefined;
   const paths = input.textPaths;
@@ -135,7 +138,8 @@ export async function fittedRequest(
       mayRefuseTools,
       messageIds: stepMessageIds(at.turnId, at.step),
       cost: input.cost,
-      notify: input.notify,
+      // On the text path, calls written as text are what was asked for: the text path's notice says it all.
+      notify: textPath ? undefined : input.notify,
     });
     if (outcome.templateRefused) {
       // Once: the step goes again on the text path, where a refusal is explained like any failure.

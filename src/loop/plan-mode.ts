@@ -75,6 +75,14 @@ export function modeAnnouncement(mode: SessionMode, configOptions: SessionConfig
   ];
 }
 
+/**
+ * Thrown by a permission question the client answers `{outcome: "cancelled"}`: the prompt turn
+ * was cancelled (ACP: a client that cancels a turn answers its pending permission requests so,
+ * https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation), whether or not its
+ * `session/cancel` has arrived yet. The tool call runner ends the turn on it.
+ */
+export const PERMISSION_CANCELLED = new Error('the client cancelled the turn while asking for permission');
+
 /** Said to the model after a plan in a mode other than `plan`. */
 const PLAN_KEPT = 'Plan updated.';
 /** Said to the model when the user wants to keep planning. */
@@ -83,7 +91,8 @@ const PLAN_NOT_STARTED = 'Plan saved. The user wants to keep planning (still pla
 /**
  * Runs one (already checked) plan call: keeps the plan, sends it as a `plan` update, and in
  * `plan` mode asks whether to start. A client that cannot ask counts as "keep planning".
- * @throws the signal's reason when the turn is cancelled while asking.
+ * @throws the signal's reason when the turn is cancelled while asking; {@link PERMISSION_CANCELLED}
+ *   when the client answers the question `cancelled`.
  */
 export async function runPlanCall(entries: PlanEntry[], toolCall: ToolCallUpdate, deps: PlanCallDeps): Promise<ToolOutcome> {
   deps.plan.keep(entries);
@@ -98,6 +107,7 @@ export async function runPlanCall(entries: PlanEntry[], toolCall: ToolCallUpdate
     if (deps.signal.aborted) throw deps.signal.reason;
     deps.logger.warn('the client could not ask whether to start on the plan; staying in plan mode', { error: (error as Error)?.message ?? String(error) });
   }
+  if (outcome?.outcome === 'cancelled') throw PERMISSION_CANCELLED;
   const mode = readPlanStart(outcome);
   if (!mode) return { failed: false, forModel: PLAN_NOT_STARTED, content: shown };
   await deps.plan.switchMode(mode);

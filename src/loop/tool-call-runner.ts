@@ -34,7 +34,7 @@ import { announceUpdate, finalUpdate, progressUpdate, type ToolCallAnnouncement 
 import type { ToolBackend, ToolOutcome, ToolPresentation, WorkspaceRoots } from '../tools/tool-types.js';
 import { parsePlanArguments, PLAN_TOOL_NAME } from '../tools/plan-tool.js';
 import { resolveToolName } from '../tools/tool-name-resolve.js';
-import { PLAN_PRESENTATION, runPlanCall, type PlanHooks } from './plan-mode.js';
+import { PERMISSION_CANCELLED, PLAN_PRESENTATION, runPlanCall, type PlanHooks } from './plan-mode.js';
 
 /** What running the calls of one session needs. */
 export interface ToolCallDeps {
@@ -66,14 +66,6 @@ export interface ToolCallDeps {
 
 /** Said to the model for a call cancelled while it waited for permission or ran. */
 export const CANCELLED = 'Cancelled by the user before it finished; anything it did may be partly done.';
-
-/**
- * Thrown by the permission request when the client answers `{outcome: "cancelled"}`: the prompt
- * turn was cancelled (ACP: a client that cancels a turn answers its pending permission requests
- * so, https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation), whether or not its
- * `session/cancel` has arrived yet.
- */
-const PERMISSION_CANCELLED = new Error('the client cancelled the turn while asking for permission');
 
 let counter = 0;
 /** A `toolCallId` unique in this process (and, with the time, across restarts of a session). */
@@ -179,6 +171,8 @@ export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutO
     return await finish(withNotes(outcome, notes));
   } catch (error) {
     if (deps.signal.aborted) return cancelled();
+    // The plan's "start?" question answered `cancelled`: the turn is over, as for a tool's permission.
+    if (error === PERMISSION_CANCELLED) return { ...(await cancelled()), endsTurn: true };
     deps.logger.error('tool call failed with an internal error', { tool: call.name, error: (error as Error)?.stack ?? String(error) });
     return fail(`The tool failed with an internal error of openai-acp: ${(error as Error)?.message ?? String(error)}`);
   }

@@ -6,6 +6,7 @@ import { ModelPicker } from '../../src/acp/model-picker.js';
 import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
 import type { ServerWindow } from '../../src/endpoints/server-context.js';
 import { SessionManager } from '../../src/sessions/session-manager.js';
+import type { TurnRecord } from '../../src/sessions/session-records.js';
 import type { Config } from '../../src/config/config.js';
 import type { Logger } from '../../src/log.js';
 import type { EndpointRegistry } from '../../src/endpoints/endpoint-registry.js';
@@ -113,5 +114,16 @@ describe('the meter of a created or loaded session', () => {
     sent.length = 0;
     await none.windows.announce(none.session, async (updates) => void sent.push(...updates));
     expect(sent).toEqual([]);
+  });
+});
+
+describe('the meter of a loaded session whose turns reported a cost', () => {
+  it("carries the session's cumulative cost (the sum saved with its turns), as every later meter does", async () => {
+    const s = setup({ server: { runtime: 8192 } });
+    const turn = (amount: number): TurnRecord => ({ type: 'turn', at: '2026-01-01T00:00:00Z', prompt: [{ type: 'text', text: 'hi' }], assistant: 'ok', reasoning: '', stopReason: 'end_turn', usage: { inputTokens: 5, outputTokens: 1, totalTokens: 6, cost: { amount, currency: 'USD' } } });
+    s.session.records.push(turn(0.25), turn(0.5));
+    const sent: SessionUpdate[] = [];
+    await s.windows.announce(s.session, async (updates) => void sent.push(...updates));
+    expect(sent).toEqual([{ sessionUpdate: 'usage_update', used: expect.any(Number), size: 8192, cost: { amount: 0.75, currency: 'USD' } }]);
   });
 });

@@ -261,6 +261,25 @@ describe('/compact answered with a tool call', () => {
   });
 });
 
+describe('/compact answered with a summary cut at its length limit', () => {
+  it('keeps the turns and says so (the summary shown is incomplete)', async () => {
+    server.handle((_req, res, body) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const last = body.messages.at(-1).content as string;
+      res.write(last.startsWith('Summarize') ? chunk({ content: 'SUMMARY: the user said one and' }, 'length') : chunk({ content: 'reply' }, 'stop'));
+      res.end('data: [DONE]\n\n');
+    });
+    const conn = await agentOn(newDir(), { OPENAI_SYSTEM_PROMPT: 'Be brief.' });
+    const sessionId = await conn.newSession();
+    await conn.agent.request('session/prompt', { sessionId, prompt: text('one') });
+    const answer: { stopReason: string } = await conn.agent.request('session/prompt', { sessionId, prompt: text('/compact') });
+    expect(answer.stopReason).toBe('max_tokens');
+    expect(conn.text(sessionId)).toContain('(The summary was cut at its length limit, so it is incomplete: nothing was compacted.)');
+    await conn.agent.request('session/prompt', { sessionId, prompt: text('two') });
+    expect(lastMessages()).toEqual(['system: Be brief.', 'user: one', 'assistant: reply', 'user: two']);
+  });
+});
+
 describe('/compact with tool steps', () => {
   it('sends earlier tool calls spelled for the provider (DeepSeek: with reasoning_content), as a turn does', async () => {
     server.handle((_req, res, body) => {

@@ -135,6 +135,7 @@ describe('ContextKeeper: summaries checked', () => {
     ['a structured tool call', { text: 'Let me look first.', toolCalls: 1 }, 'a tool call'],
     ['empty', { text: '  \n', toolCalls: 0 }, 'empty'],
     ['larger than its room', { text: 'The parser reads each value. '.repeat(400), toolCalls: 0 }, 'too long'],
+    ['stopped at its token cap (incomplete)', { text: 'Read f0–f9; the parser is in', toolCalls: 0, cut: true }, 'too long'],
   ])('refuses a summary that is %s and lists the calls made instead', async (_name, answer, why) => {
     const { keeper, asked, notice } = await compactWith(answer);
     expect(asked).toBe(1);

@@ -11,7 +11,7 @@ import { userNotifier } from '../../src/loop/notify.js';
 import type { ChatCompletionsClient, ChatRequest } from '../../src/openai/chat-client.js';
 import { ProviderHttpError } from '../../src/openai/errors.js';
 import { createLogger } from '../../src/log.js';
-import { estimateTokens, promptBudget } from '../../src/context/token-estimate.js';
+import { answerRoom, estimateTokens, promptBudget } from '../../src/context/token-estimate.js';
 import { scriptedChat } from '../helpers/scripted-chat.js';
 
 const URL_ = 'http://127.0.0.1:1/v1/chat/completions';
@@ -82,6 +82,13 @@ describe('runAgentLoop: overflow answers', () => {
     expect(retry.messages).toContainEqual(task);
     expect(thoughts).toMatch(/Context compacted: 8 earlier turns summarised to fit the model's context window \(4,000 tokens\)/);
     expect(outcome.context?.summary).toBe('summary of the questions');
+  });
+
+  it('the summary request carries the answer cap too (a model repeating itself stops there instead of filling the window)', async () => {
+    script.steps = [{ overflow: 4000 }, { text: 'summary of the questions' }, { text: 'fine' }];
+    const { outcome } = await run(32_000);
+    expect(outcome.context?.summary).toBe('summary of the questions');
+    expect(script.requests.map((r) => r.maxTokens)).toEqual([answerRoom(32_000), answerRoom(4000), answerRoom(4000)]);
   });
 
   it('to a client with session.compaction and session.notices: the compaction as an entity, the recovery as a notice, both recorded', async () => {

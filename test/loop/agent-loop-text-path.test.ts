@@ -16,6 +16,7 @@ import { createLogger } from '../../src/log.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import type { Session } from '../../src/sessions/session-manager.js';
 import { TextToolPaths } from '../../src/endpoints/text-tool-path.js';
+import type { Notify, UserNotice } from '../../src/loop/notify.js';
 import { fakeClient } from '../helpers/fake-acp-client.js';
 import { scriptedChat, type ScriptedAnswer } from '../helpers/scripted-chat.js';
 
@@ -29,7 +30,7 @@ afterEach(async () => {
 const templateError = JSON.parse(readFileSync(new URL('../fixtures/llamacpp/template-error-gemma.json', import.meta.url), 'utf8')).response as { status: number; body: string };
 const URL_OF_FAKE = 'http://127.0.0.1:1/v1/chat/completions';
 
-async function run(answers: ScriptedAnswer[], paths = new TextToolPaths(), earlier: ChatMessage[][] = []) {
+async function run(answers: ScriptedAnswer[], paths = new TextToolPaths(), earlier: ChatMessage[][] = [], notify?: Notify) {
   const cwd = await mkdtemp(join(tmpdir(), 'agent-loop-text-'));
   dirs.push(cwd);
   const fake = fakeClient();
@@ -51,6 +52,7 @@ async function run(answers: ScriptedAnswer[], paths = new TextToolPaths(), earli
     signal: new AbortController().signal,
     send: async (batch) => void updates.push(...batch),
     logger,
+    notify,
   });
   const said = (kind: string) => updates.filter((u) => u.sessionUpdate === kind).map((u) => (u as { content: { text: string } }).content.text).join('');
   return { cwd, outcome, chat, paths, text: said('agent_message_chunk'), thoughts: said('agent_thought_chunk') };
@@ -107,6 +109,15 @@ describe('the text path', () => {
     const second = await run([{ text: 'Hi.' }], paths);
     expect(second.chat.seen[0]!.noTools).toBe(true);
     expect(second.thoughts).toBe('');
+  });
+
+  it('on the text path the user is told once, as the text path, not also as a model that wrote its calls as text (whose fix would be wrong here)', async () => {
+    const paths = new TextToolPaths();
+    paths.use(URL_OF_FAKE, 'gemma', 'server');
+    const notices: UserNotice[] = [];
+    const r = await run([{ text: '<tool_call>\n{"name": "list_directory", "arguments": {}}\n</tool_call>' }, { text: 'Empty.' }], paths, [], async (notice) => void notices.push(notice));
+    expect(r.outcome.steps).toHaveLength(1);
+    expect(notices.map((n) => n.title)).toEqual(['Tools sent as text']);
   });
 
   it('retries once only: a template error on the text path is explained to the user', async () => {

@@ -449,4 +449,12 @@ describe('runAgentLoop: calls that are almost right', () => {
     expect(r.toolMessages(1)[0]?.content).toMatch(/\n\n\(Note: the tool is named "write_file"\.\)$/);
     expect(r.toolMessages(1)[1]?.content).toMatch(/^1\tx\n\n\(Note: the tool is named "read_file"; the arguments were not valid JSON \(.*\) and were repaired; "file_path" was read as "path"\.\)$/);
   });
+
+  it('the history carries the name of the tool that ran, not the leaked one (a template token or an invalid name would go back to the server)', async () => {
+    const r = await run({ mode: 'full-access', answers: [{ toolCalls: [{ name: 'write_file<|channel|>commentary', arguments: '{"path": "a.txt", "content": "x"}' }, { name: 'functions.read_file', arguments: '{"path": "a.txt"}' }, { name: 'no_such_tool', arguments: '{}' }] }, { text: 'done' }] });
+    const assistant = r.chat.seen[1]!.messages.find((m): m is Extract<ChatMessage, { role: 'assistant' }> => m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0);
+    expect(assistant?.tool_calls?.map((call) => call.function.name)).toEqual(['write_file', 'read_file', 'no_such_tool']);
+    expect(r.outcome.steps[0]?.toolCalls.map((call) => call.name)).toEqual(['write_file', 'read_file', 'no_such_tool']);
+    expect(r.toolMessages(1)[0]?.content).toMatch(/\(Note: the tool is named "write_file"\.\)$/);
+  });
 });

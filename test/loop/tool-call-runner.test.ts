@@ -165,3 +165,19 @@ describe('runToolCall: write_file over an existing file', () => {
     expect(files['/p/a.txt']).toBe('new\n');
   });
 });
+
+describe('runToolCall: the plan hand-over question answered `cancelled`', () => {
+  it('ends the turn as a cancelled tool permission does: shown cancelled, no mode switch, no "keep planning" for the model', async () => {
+    const switched: string[] = [];
+    const { d, updates } = deps(
+      { backend: backend(), mode: 'plan', offered: [...OFFERED, 'update_plan'], plan: { keep: () => undefined, switchMode: async (mode) => void switched.push(mode) } },
+      { handlers: { 'session/request_permission': () => ({ outcome: { outcome: 'cancelled' } }) } },
+    );
+    const result = await runToolCall({ id: 'c1', name: 'update_plan', arguments: '{"entries":[{"content":"Read the parser","status":"pending","priority":"high"}]}' }, d);
+    expect(result.endsTurn).toBe(true);
+    expect(result.status).toBe('failed');
+    expect(result.forModel).not.toContain('keep planning');
+    expect(switched).toEqual([]);
+    expect(updates.at(-1)).toMatchObject({ sessionUpdate: 'tool_call_update', status: 'failed' });
+  });
+});
