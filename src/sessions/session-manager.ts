@@ -154,10 +154,11 @@ export class SessionManager {
     return turn !== undefined || (arriving?.size ?? 0) > 0;
   }
 
-  /** Abort every running turn; resolves when all of them have settled. */
+  /** Abort every running turn and every prompt arriving; resolves when the running turns have settled. */
   async cancelAll(): Promise<void> {
     const running = [...this.turns.values()];
     for (const turn of running) turn.controller.abort();
+    for (const arriving of this.arriving.values()) for (const controller of arriving) controller.abort();
     await Promise.allSettled(running.map((turn) => turn.done));
   }
 }

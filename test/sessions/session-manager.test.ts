@@ -105,6 +105,14 @@ describe('SessionManager turns', () => {
     next.done();
   });
 
+  it('cancelAll reaches prompts still arriving', async () => {
+    const manager = new SessionManager();
+    const arrived = manager.arrive('s');
+    await manager.cancelAll();
+    expect(arrived.signal.aborted).toBe(true);
+    arrived.done();
+  });
+
   it('an arriving prompt follows its outer signal', () => {
     const manager = new SessionManager();
     const outer = new AbortController();
