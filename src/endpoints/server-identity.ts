@@ -120,13 +120,29 @@ async function getText(url: string, options: IdentifyOptions): Promise<string | 
       await response.body?.cancel().catch(() => undefined);
       return undefined;
     }
-    const text = await response.text();
-    return text.length <= MAX_ANSWER_BYTES ? text : undefined;
+    return await readBounded(response, MAX_ANSWER_BYTES);
   } catch {
     return undefined;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The body as UTF-8 text, or `undefined` once it passes `limit` bytes: the rest is not read (the
+ * stream is cancelled, closing the connection), so a huge or endless answer costs at most `limit`.
+ */
+async function readBounded(response: Response, limit: number): Promise<string | undefined> {
+  if (!response.body) return '';
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    // Leaving the loop cancels the stream.
+    if (size > limit) return undefined;
+    parts.push(chunk);
+  }
+  return Buffer.concat(parts, size).toString('utf8');
 }
 
 const json = (text: string | undefined): unknown => {
