@@ -73,7 +73,7 @@ describe('helpText', () => {
     ['OPENAI_API_KEY', 'empty'],
     ['OPENAI_MODEL', 'gpt-4o'],
     ['OPENAI_SYSTEM_PROMPT', 'unset'],
-    ['OPENAI_MAX_TOKENS', 'unset'],
+    ['OPENAI_MAX_TOKENS', 'the room kept for the answer, when the context window is known'],
     ['OPENAI_TEMPERATURE', 'unset'],
     ['OPENAI_HEADERS', 'unset'],
     ['OPENAI_QUERY', 'unset'],

@@ -52,6 +52,8 @@ export class AgentConnectHost {
   private readonly recent: string[] = [];
   /** Sessions being created or resumed per connection, counted against its limit until held. */
   private readonly opening = new WeakMap<Peer, number>();
+  /** Connections gone ({@link disconnect}): a session they were still opening is let go once open. */
+  private readonly gone = new WeakSet<Peer>();
 
   constructor(private readonly deps: HostDeps) {}
 
@@ -99,6 +101,7 @@ export class AgentConnectHost {
 
   /** A WebSocket went away: its running turns are cancelled and its sessions let go (their stored copies stay). */
   async disconnect(peer: Peer): Promise<void> {
+    this.gone.add(peer);
     await Promise.all([...peer.sessions].map((sessionId) => (this.owners.get(sessionId) === peer ? this.release(peer, sessionId) : undefined)));
   }
 
@@ -133,6 +136,7 @@ export class AgentConnectHost {
     if (!isDirectory(cwd)) throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'cwd is not a directory');
     const { sessionId } = await this.reserving(peer, () => this.deps.bridge.create(cwd, system));
     this.attach(peer, sessionId);
+    await this.unlessGone(peer, sessionId);
     try {
       await this.configure(sessionId, model, effort);
     } catch (error) {
@@ -153,6 +157,7 @@ export class AgentConnectHost {
     const before = this.owners.get(sessionId);
     if (before && before !== peer) before.sessions.delete(sessionId);
     this.attach(peer, sessionId);
+    await this.unlessGone(peer, sessionId);
     await this.configure(sessionId, model, effort);
     return sessionId;
   }
@@ -224,6 +229,17 @@ export class AgentConnectHost {
         peer.push(sessionId, contextUsageEvent(update.used, update.size));
       }
     });
+  }
+
+  /**
+   * Lets the session go when its connection closed while it was being opened (nobody would ever
+   * release it otherwise).
+   * @throws {AgentConnectError} AC_ERR_INTERNAL then (the answer has nowhere to go).
+   */
+  private async unlessGone(peer: Peer, sessionId: string): Promise<void> {
+    if (!this.gone.has(peer)) return;
+    await this.release(peer, sessionId);
+    throw new AgentConnectError('AC_ERR_INTERNAL', 'The connection closed before the session was open');
   }
 
   private async release(peer: Peer, sessionId: string): Promise<void> {

@@ -82,8 +82,8 @@ export function refusal(mode: SessionMode): string {
  * - `reads` never ask.
  * - `fetches` run in `full-access` and `accept-edits`; elsewhere (`ask`, `read-only`,
  *   `plan`) a remembered choice for the host decides, else they ask.
- * - `read-only` and `plan`: `edits` and `runs` are refused (such tools are not even offered),
- *   but for MCP tools marked read-only (they are offered): those ask, as in `ask`.
+ * - `read-only` and `plan`: `edits` and `runs` are refused (every mode offers the same tools),
+ *   but for MCP tools marked read-only: those ask, as in `ask`.
  * - `full-access`: nothing asks.
  * - A remembered choice for the call's key wins next (`allow` or `reject`).
  * - `accept-edits`: edits inside the cwd and MCP tools marked read-only run; the rest asks.

@@ -61,6 +61,15 @@ async function run(host: AgentConnectHost, app: ReturnType<typeof peer>, session
 }
 
 describe('AgentConnectHost', () => {
+  it('lets go of a session whose connection closed while it was being created', async () => {
+    const host = await hostIn('read-only');
+    const app = peer();
+    const creating = host.handle(app, 'acp.sessions.create', { cwd: tempDir() });
+    await host.disconnect(app);
+    await expect(creating).rejects.toMatchObject({ code: 'AC_ERR_INTERNAL' });
+    expect(app.sessions.size).toBe(0);
+  });
+
   it('in accept-edits writes inside the cwd and refuses a command (told to the model), without asking anyone', async () => {
     const host = await hostIn('accept-edits');
     const app = peer();

@@ -95,6 +95,16 @@ describe('askServerIdentity', () => {
     expect(sent).toBeLessThan(6 * 8 * 1024 * 1024);
   });
 
+  it('stops reading an answer past its size bound, without waiting for the rest', async () => {
+    // Each answer sends more than the bound, then holds the connection open: only a read that
+    // stops at the bound comes back before the (long) time bound.
+    const server = await answering((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`{"default_generation_settings":{"n_ctx":4096},"pad":"${'x'.repeat(1024 * 1024)}`);
+    });
+    expect(await askServerIdentity(server.baseUrl, { timeoutMs: 600_000 })).toEqual({});
+  });
+
   it('gives up on a server that never answers, after its bound', async () => {
     const server = await answering(() => undefined);
     expect(await askServerIdentity(server.baseUrl, { timeoutMs: 50 })).toEqual({});
