@@ -4,9 +4,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * The suite in two projects, run at the same time:
  * - `processes`: the files that spawn the built CLI (`test/e2e/`) or build and start it
- *   (`test/build/`), one after another in one worker thread. They wait on their child processes
- *   and check that a cancel or a limit lands, so they run one at a time, as on a user's machine,
- *   whatever the number of cores.
+ *   (`test/build/`), two at a time in worker threads: they spend most of their time waiting on
+ *   their child processes, and they check outcomes (a cancel or a limit lands), not deadlines.
  * - `unit`: everything else (unit, fixture replays, fast-check properties), in the other cores'
  *   worker processes (one on a 2-core machine).
  * Both run without isolation: a worker runs file after file instead of starting a fresh process
@@ -35,7 +34,7 @@ export default defineConfig({
     globalSetup: ['test/global/real-dirs-guard.ts'],
     poolOptions: {
       forks: { isolate: false, maxForks: Math.max(1, availableParallelism() - 1), minForks: 1 },
-      threads: { isolate: false, maxThreads: 1, minThreads: 1 },
+      threads: { isolate: false, maxThreads: 2, minThreads: 1 },
     },
     projects: [
       { test: { ...shared, name: 'unit', pool: 'forks', include: ['test/**/*.test.ts', 'property-tests/**/*.test.ts'], exclude: PROCESSES } },

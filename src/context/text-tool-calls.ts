@@ -112,8 +112,9 @@ function parseFunction(name: string, inner: string, schemas: ToolParameterSchema
     const key = parameter[1] ?? '';
     // The template writes each value between newlines: drop one on each side, keep the rest.
     const raw = (parameter[2] ?? '').replace(/^\r?\n/, '').replace(/\r?\n$/, '');
-    const schema = properties?.[key];
-    args[key] = isRecord(schema) && schema['type'] === 'string' ? raw : xmlValue(raw);
+    const schema = properties && Object.hasOwn(properties, key) ? properties[key] : undefined;
+    // An own property whatever the name: `__proto__` as a parameter stays a parameter.
+    Object.defineProperty(args, key, { value: isRecord(schema) && schema['type'] === 'string' ? raw : xmlValue(raw), enumerable: true, writable: true, configurable: true });
     rest = rest.slice(parameter[0].length).trimStart();
   }
   return { name, arguments: JSON.stringify(args) };

@@ -32,6 +32,11 @@ describe('parseTextToolCalls: recognised forms', () => {
     expect(parse(text)).toEqual([{ name: 'square_the_number', arguments: '{"input_num":1024}' }]);
   });
 
+  it('Qwen XML: a parameter named __proto__ stays a parameter (found by the round-trip property)', () => {
+    const text = '<function=read_file>\n<parameter=__proto__>\nfalse\n</parameter>\n</function>';
+    expect(parse(text)).toEqual([{ name: 'read_file', arguments: '{"__proto__":false}' }]);
+  });
+
   it('Qwen XML: bare <function=…>, several parameters, multi-line code kept verbatim, JSON values parsed', () => {
     const code = 'export function f(a: number): string {\n  return `<div>${a}</div>`;\n}\n';
     const text = `<function=write_file>\n<parameter=path>\nsrc/f.ts\n</parameter>\n<parameter=content>\n${code}\n</parameter>\n</function>\n<function=run_command>\n<parameter=command>\nnpm test\n</parameter>\n<parameter=timeout_ms>\n60000\n</parameter>\n<parameter=env>\n{"CI": true}\n</parameter>\n</function>`;
