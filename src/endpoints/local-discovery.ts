@@ -14,6 +14,7 @@
  * Probes send no credentials and go straight to the loopback address: `defaultFetch` of
  * `http.ts` never sends loopback requests through a proxy.
  */
+import { MAX_JSON_ANSWER_BYTES, readBodyUpTo } from '../openai/body-limits.js';
 import { defaultFetch, type FetchLike } from '../openai/http.js';
 import type { Logger } from '../log.js';
 import { modelsUrl, parseModels, type ModelInfo } from './model-catalog.js';
@@ -117,11 +118,13 @@ async function probe(fetch: FetchLike, baseUrl: string, signal: AbortSignal): Pr
       await response.body?.cancel().catch(() => undefined);
       return { outcome: 'http-error', status: response.status, models: [] };
     }
+    // A list larger than any real one is not read to its end (and not a list).
+    const { text, cut } = await readBodyUpTo(response, MAX_JSON_ANSWER_BYTES);
+    if (signal.aborted) throw signal.reason;
     let body: unknown;
     try {
-      body = JSON.parse(await response.text());
-    } catch (error) {
-      if (signal.aborted) throw error;
+      body = cut ? undefined : JSON.parse(text);
+    } catch {
       body = undefined;
     }
     const models = parseModels(body);

@@ -12,6 +12,7 @@
  *   `meta.n_ctx_train` (the trained window, an upper bound); and its extra top-level `models` array.
  * - Ollama's native `{models: [{name, model}]}` and a bare array of objects or id strings.
  */
+import { MAX_JSON_ANSWER_BYTES, readBodyUpTo } from '../openai/body-limits.js';
 import { defaultFetch, type FetchLike } from '../openai/http.js';
 import { withAuthorization, type AuthorizeRequest } from '../openai/authorize.js';
 import type { Logger } from '../log.js';
@@ -138,7 +139,10 @@ export async function fetchModels(options: FetchModelsOptions): Promise<ModelInf
       options.logger?.debug('model list unavailable', { status: response.status });
       return [];
     }
-    const models = parseModels(JSON.parse(await response.text()));
+    // A list larger than any real one is not read to its end (and not a list).
+    const { text, cut } = await readBodyUpTo(response, MAX_JSON_ANSWER_BYTES);
+    if (controller.signal.aborted) throw new Error('timeout');
+    const models = cut ? [] : parseModels(JSON.parse(text));
     if (models.length === 0) options.logger?.debug('model list empty or unreadable');
     return models;
   } catch (error) {

@@ -16,6 +16,7 @@
  *
  * Source: https://github.com/ollama/ollama/blob/main/docs/api.md (show, ps, chat).
  */
+import { MAX_JSON_ANSWER_BYTES, readBodyUpTo } from '../openai/body-limits.js';
 import { defaultFetch, type FetchLike } from '../openai/http.js';
 import type { Logger } from '../log.js';
 import type { NativeChatProfile } from '../config/provider-profiles.js';
@@ -206,10 +207,10 @@ export class OllamaNativeChat implements NativeChatRouter {
       const headers: Record<string, string> = { ...this.options.headers, accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
       const response = await fetch(`${this.root}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), signal: controller.signal });
-      const text = await response.text();
+      const { text, cut } = await readBodyUpTo(response, MAX_JSON_ANSWER_BYTES);
       let parsed: unknown;
       try {
-        parsed = JSON.parse(text);
+        parsed = cut ? undefined : JSON.parse(text);
       } catch {
         parsed = undefined;
       }

@@ -24,7 +24,7 @@
  * vLLM (`max_model_len`) and OpenRouter report theirs in `/models` already (`model-catalog.ts`).
  */
 import { defaultFetch, type FetchLike } from '../openai/http.js';
-import { readBodyUpTo } from '../openai/body-limits.js';
+import { MAX_JSON_ANSWER_BYTES, readBodyUpTo } from '../openai/body-limits.js';
 import type { ContextWindowQuery } from '../config/provider-profiles.js';
 import { parseOllamaPs } from './ollama-ps.js';
 
@@ -139,9 +139,6 @@ export interface ServerContextOptions {
   fetch?: FetchLike | undefined;
 }
 
-/** Most bytes of a server's report read (4 MiB); a larger answer is not a report. */
-const MAX_REPORT_BYTES = 4 * 1024 * 1024;
-
 /** One JSON request, never rejecting: the parsed body of a 2xx answer, else `undefined`. */
 async function askJson(options: ServerContextOptions, url: string, body: unknown, timeoutMs: number): Promise<unknown> {
   const controller = new AbortController();
@@ -153,7 +150,7 @@ async function askJson(options: ServerContextOptions, url: string, body: unknown
     const response = await fetch(url, { method: body === undefined ? 'GET' : 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: controller.signal });
     if (!response.ok || /event-stream/i.test(response.headers.get('content-type') ?? '')) return void (await response.body?.cancel().catch(() => undefined));
     // Read no further than a report can be (Ollama's /api/show with a long license is well under it).
-    const { text, cut } = await readBodyUpTo(response, MAX_REPORT_BYTES);
+    const { text, cut } = await readBodyUpTo(response, MAX_JSON_ANSWER_BYTES);
     return cut ? undefined : (JSON.parse(text) as unknown);
   } catch {
     return undefined;

@@ -11,6 +11,12 @@
 export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
 /**
+ * Most bytes read of a JSON answer that is not a chat stream (a model list, a server's report):
+ * 16 MiB, far above OpenRouter's whole catalogue; a larger answer is not one of those.
+ */
+export const MAX_JSON_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/**
  * Longest single SSE event (or non-streaming JSON answer), in bytes: 16 MiB. A chunk carries a
  * few tokens; even a whole long answer in one event is far below this.
  */

@@ -43,6 +43,17 @@ beforeAll(async () => {
     const shape = (req.url ?? '').split('/')[1] ?? '';
     if (shape === 'garbage') return void res.end('<html>not json</html>');
     if (shape === 'slow') return void setTimeout(() => res.end(JSON.stringify(SHAPES['openai'])), 2000);
+    // A list that never ends: 1 MiB pieces, as long as it is read.
+    if (shape === 'endless') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const piece = `{"id":"m","object":"model","pad":"${'x'.repeat(1024 * 1024)}"},`;
+      res.write('{"object":"list","data":[');
+      const more = () => {
+        while (!res.destroyed && res.write(piece));
+        if (!res.destroyed) res.once('drain', more);
+      };
+      return void more();
+    }
     if (!(shape in SHAPES)) {
       res.writeHead(404, { 'content-type': 'application/json' });
       return void res.end('{"error":"not found"}');
@@ -63,6 +74,11 @@ afterAll(async () => {
 });
 
 describe('fetchModels', () => {
+  it('stops reading a list past 16 MiB (no list is that large) and reports none', async () => {
+    // Without the bound this read runs until the time limit, holding what arrived.
+    expect(await fetchModels({ baseUrl: `${root}/endless`, timeoutMs: 600_000 })).toEqual([]);
+  });
+
   it('reads the OpenAI list shape', async () => {
     expect(await fetchModels({ baseUrl: `${root}/openai` })).toEqual([{ id: 'gpt-4o' }, { id: 'gpt-4o-mini' }]);
   });
