@@ -126,11 +126,6 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       costHeader = headers.get(LITELLM_COST_HEADER);
     },
   };
-  /** The `usage_update` after a request: the session's cost with it once this request's is added. */
-  const meter = (usage: NonNullable<ReturnType<TurnAccumulator['result']>['usage']>, contextWindow: number) => {
-    input.cost?.take(reportedCost(usage, costHeader));
-    return usageUpdate(usage, contextWindow, input.cost?.total);
-  };
   // Text that may still turn out to be a tool call written as text is held back (see TextToolCalls).
   let holding = input.textToolCalls !== undefined;
   let held = '';
@@ -179,8 +174,8 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
     const outcome: ModelRequestOutcome = { stopReason: mapFinishReason(result.finishReason), text, reasoning: result.reasoning, toolCalls };
     if (result.usage) {
       outcome.usage = toAcpUsage(result.usage);
-      if (input.contextWindow) await send([meter(result.usage, input.contextWindow)]);
-      else input.cost?.take(reportedCost(result.usage, costHeader));
+      input.cost?.take(reportedCost(result.usage, costHeader));
+      if (input.contextWindow) await send([usageUpdate(result.usage, input.contextWindow, input.cost?.total)]);
     }
     return outcome;
   } catch (error) {
@@ -211,7 +206,10 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
     await send([agentText(`${lead}${words}`)]).catch(() => undefined);
     // An error reported inside the stream may follow a finish reason and come with the usage: both still count.
     const reported = failure instanceof ProviderReportedError;
-    if (reported && seen.usage && input.contextWindow) await send([meter(seen.usage, input.contextWindow)]).catch(() => undefined);
+    if (reported && seen.usage) {
+      input.cost?.take(reportedCost(seen.usage, costHeader));
+      if (input.contextWindow) await send([usageUpdate(seen.usage, input.contextWindow, input.cost?.total)]).catch(() => undefined);
+    }
     return {
       stopReason: reported && seen.finishReason ? mapFinishReason(seen.finishReason) : 'end_turn',
       error: failure ? errorMeta(failure) : { kind: 'internal', retryable: false },
