@@ -21,8 +21,12 @@ export interface NormalisedNames {
   ignored: string[];
 }
 
-function loose(name: string): string {
-  return name.toLowerCase().replace(/[-_\s]/g, '');
+/**
+ * A name with case, `_`, `-`, `.` and spaces ignored: `readFile`, `Read-File`, `READ_FILE` and
+ * `read file` all become `readfile` (tool names and parameter names alike).
+ */
+export function looseName(name: string): string {
+  return name.toLowerCase().replace(/[-_\s.]/g, '');
 }
 
 /**
@@ -34,15 +38,15 @@ function loose(name: string): string {
  */
 export function normaliseParameterNames(input: Readonly<Record<string, unknown>>, known: readonly string[], aliases: AliasTable = {}): NormalisedNames {
   const byLoose = new Map<string, string>();
-  for (const name of known) byLoose.set(loose(name), name);
-  for (const [alias, name] of Object.entries(aliases)) if (!byLoose.has(loose(alias))) byLoose.set(loose(alias), name);
+  for (const name of known) byLoose.set(looseName(name), name);
+  for (const [alias, name] of Object.entries(aliases)) if (!byLoose.has(looseName(alias))) byLoose.set(looseName(alias), name);
   const value: Record<string, unknown> = {};
   const renamed: [string, string][] = [];
   const ignored: string[] = [];
   for (const key of Object.keys(input)) if (known.includes(key)) value[key] = input[key];
   for (const key of Object.keys(input)) {
     if (known.includes(key)) continue;
-    const name = byLoose.get(loose(key));
+    const name = byLoose.get(looseName(key));
     if (name === undefined || name in value) {
       ignored.push(key);
       continue;

@@ -9,6 +9,7 @@
  * the format: openai/harmony, mlc-ai/xgrammar#607); `functions.<name>` from models trained on
  * Codex sessions (tontinton/maki#518); `readFile` and `Read-File` spellings of `read_file`.
  */
+import { looseName } from './argument-aliases.js';
 
 /**
  * `name` without what chat templates leak into it: the part after the last `to=`, the text from
@@ -27,10 +28,6 @@ export function stripTemplateLeaks(name: string): string {
   return s;
 }
 
-/** `readFile`, `Read-File`, `READ_FILE` and `read file` all become `readfile`. */
-function loose(name: string): string {
-  return name.toLowerCase().replace(/[-_\s.]/g, '');
-}
 
 /** How a name was resolved: as sent, with template leaks taken off, or loosely (case, camel, kebab). */
 export type ResolvedName = { name: string; how: 'exact' | 'leak' | 'loose' };
@@ -45,8 +42,8 @@ export function resolveToolName(sent: string, offered: readonly string[], strict
   if (offered.includes(sent)) return { name: sent, how: 'exact' };
   const stripped = stripTemplateLeaks(sent);
   if (stripped !== '' && offered.includes(stripped)) return { name: stripped, how: 'leak' };
-  const key = loose(stripped);
+  const key = looseName(stripped);
   if (key === '') return undefined;
-  const fits = offered.filter((name) => !strictNames.has(name) && loose(name) === key);
+  const fits = offered.filter((name) => !strictNames.has(name) && looseName(name) === key);
   return fits.length === 1 ? { name: fits[0]!, how: 'loose' } : undefined;
 }
