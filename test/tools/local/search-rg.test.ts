@@ -79,9 +79,13 @@ describe.skipIf(process.platform === 'win32')('runRipgrep with a stand-in rg', (
       return false;
     }
   };
+  /** The pid the stand-in wrote, once written (the file exists before `echo` has filled it: 0 would name our own group). */
   const pidOf = async (file: string) => {
-    for (let i = 0; i < 300 && !existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    return Number(readFileSync(file, 'utf8'));
+    const written = () => (existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : 0);
+    for (let i = 0; i < 300 && written() <= 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const pid = written();
+    expect(pid).toBeGreaterThan(0);
+    return pid;
   };
   const run = { pattern: 'x', maxFileBytes: 1024, maxMatches: 3, budgetMs: 60_000 };
 
