@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runTask, startAgent } from './agent-client.mjs';
+import { startAgent } from './agent-client.mjs';
 import { sse, startModelServer } from './model-server.mjs';
 
 

@@ -76,7 +76,7 @@ async function startModel(withMistakes) {
     state.tokens += tokens;
     const last = body.messages.at(-1);
     // The last step failed: send it again, written right; else go on.
-    const failed = state.step > 0 && last?.role === 'tool' && FAILED.test(String(last.content).replace(/\s*\(?Note: [^]*$/, '')) && !state.retrying;
+    const failed = state.step > 0 && last?.role === 'tool' && FAILED.test(String(last.content).replace(/\s*\(?Note: [\s\S]*$/, '')) && !state.retrying;
     if (failed) {
       if (process.env.BENCH_DEBUG) console.error(`retry of step ${state.step}: ${String(last.content).slice(0, 300)}`);
       state.step--;

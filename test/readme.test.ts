@@ -22,7 +22,7 @@ const HELP = helpText('0.0.0');
 /** The lines of one `## Heading` section of the README. */
 function section(title: string): string[] {
   const lines = README.split('\n');
-  const start = lines.findIndex((line) => line === `## ${title}`);
+  const start = lines.indexOf(`## ${title}`);
   if (start < 0) throw new Error(`README has no "## ${title}"`);
   const end = lines.findIndex((line, index) => index > start && line.startsWith('## '));
   return lines.slice(start + 1, end < 0 ? undefined : end);

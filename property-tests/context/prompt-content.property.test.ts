@@ -84,7 +84,7 @@ describe('promptToUserContent (property)', () => {
           } else segmentText += part.text;
         }
         segments[seen] = segmentText;
-        textBefore.forEach((texts, i) => texts.forEach((text) => expect(segments[i]).toContain(text)));
+        for (const [i, texts] of textBefore.entries()) for (const text of texts) expect(segments[i]).toContain(text);
       }),
       { numRuns: 500 },
     );

@@ -32,7 +32,7 @@ function conversation(turns: Turn[]): ChatMessage[] {
     for (const step of t.steps) {
       const calls = step.calls.map((c) => ({ id: `c${id++}`, type: 'function' as const, function: { name: c.name, arguments: c.args } }));
       out.push({ role: 'assistant', content: step.text || null, tool_calls: calls });
-      step.calls.forEach((c, i) => out.push({ role: 'tool', tool_call_id: calls[i]!.id, content: c.result }));
+      for (const [i, c] of step.calls.entries()) out.push({ role: 'tool', tool_call_id: calls[i]!.id, content: c.result });
       if (step.image) out.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } }] });
     }
     if (t.answer !== undefined) out.push({ role: 'assistant', content: t.answer || '(done)' });

@@ -42,7 +42,7 @@ describe('paginateSessions (property)', () => {
         expect(got).toEqual(expected);
         expect(new Set(got.map((s) => s.sessionId)).size).toBe(got.length);
         expect(pages.length).toBe(Math.max(1, Math.ceil(expected.length / size)));
-        pages.slice(0, -1).forEach((p) => expect(p.sessions).toHaveLength(size));
+        for (const p of pages.slice(0, -1)) expect(p.sessions).toHaveLength(size);
         for (let i = 1; i < got.length; i++) expect(compareSummaries(got[i - 1]!, got[i]!)).toBeLessThan(0);
       }),
       { numRuns: 500 },
@@ -89,7 +89,7 @@ describe('paginateSessions (property)', () => {
     });
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.base64String(), fc.string({ unit: 'binary' }), mutated), (cursor) => {
-        let decoded;
+        let decoded: ReturnType<typeof decodeCursor>;
         try {
           decoded = decodeCursor(cursor);
         } catch (error) {

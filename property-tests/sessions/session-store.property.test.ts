@@ -63,7 +63,9 @@ function expected(records: SessionRecord[]) {
 }
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 async function fileStore(): Promise<SessionStore> {
   const dir = mkdtempSync(join(tmpdir(), 'openai-acp-store-prop-'));

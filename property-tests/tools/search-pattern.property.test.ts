@@ -46,7 +46,7 @@ describe('translatePattern', () => {
     let n = 0;
     fc.assert(
       fc.property(pattern, lines, (text, sample) => {
-        let spelled;
+        let spelled: ReturnType<typeof translatePattern>;
         try {
           spelled = translatePattern(text);
         } catch {

@@ -52,7 +52,7 @@ export function replayUpdates(records: readonly ConversationRecord[], features: 
       for (const block of record.typed ?? record.prompt) updates.push({ sessionUpdate: 'user_message_chunk', content: block, messageId: promptMessageId(id) });
       const steps = record.steps ?? [];
       const compactionsBefore = (step: number) => (features.compaction ? compactionsOf(record).filter((c) => c.beforeStep === step).map((c) => compaction(c.id, c.summary)) : []);
-      steps.forEach((step, i) => updates.push(...compactionsBefore(i), ...stepUpdates(step, id, i)));
+      for (const [i, step] of steps.entries()) updates.push(...compactionsBefore(i), ...stepUpdates(step, id, i));
       updates.push(...compactionsBefore(steps.length));
       // The plan as the turn left it (the client replaces the whole list with each one).
       if (record.plan) updates.push({ sessionUpdate: 'plan', entries: record.plan });

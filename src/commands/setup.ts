@@ -88,7 +88,7 @@ async function readExisting(path: string): Promise<{ data: ConfigFileData | unde
 /** Step 1: the provider family, by number, id or alias. */
 async function askProvider(talk: Conversation): Promise<ProviderId> {
   talk.say('Which provider?');
-  PROVIDER_IDS.forEach((id, i) => talk.say(`  ${String(i + 1).padStart(2)}) ${id.padEnd(11)} ${PROVIDER_PROFILES[id].label}`));
+  for (const [i, id] of PROVIDER_IDS.entries()) talk.say(`  ${String(i + 1).padStart(2)}) ${id.padEnd(11)} ${PROVIDER_PROFILES[id].label}`);
   const range = `a number from 1 to ${PROVIDER_IDS.length} or a name such as ollama`;
   return askUntil(talk, 'Provider: ', (answer) => {
     if (!answer) return new InvalidValue(`Please choose a provider: ${range}.`);
@@ -147,7 +147,7 @@ async function askModel(talk: Conversation, provider: ProviderId, baseUrl: strin
   const models = probe.models;
   const shown = models.slice(0, MAX_LISTED);
   talk.say(`The endpoint lists ${models.length} model${models.length === 1 ? '' : 's'}:`);
-  shown.forEach((model, i) => talk.say(`  ${String(i + 1).padStart(2)}) ${model.id}${model.contextWindow ? `  (${model.contextWindow} tokens context)` : ''}`));
+  for (const [i, model] of shown.entries()) talk.say(`  ${String(i + 1).padStart(2)}) ${model.id}${model.contextWindow ? `  (${model.contextWindow} tokens context)` : ''}`);
   if (models.length > shown.length) talk.say(`  … and ${models.length - shown.length} more: type any id.`);
   const fallback = pickLocalModel(models) ?? models[0]!.id;
   const index = shown.findIndex((model) => model.id === fallback);

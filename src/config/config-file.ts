@@ -92,7 +92,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 export function agentConfigDir(env: Record<string, string | undefined>): string {
   const xdg = env['XDG_CONFIG_HOME']?.trim();
-  const base = xdg && xdg.startsWith('/') ? xdg : join(env['HOME']?.trim() || homedir(), '.config');
+  const base = xdg?.startsWith('/') ? xdg : join(env['HOME']?.trim() || homedir(), '.config');
   return join(base, 'openai-acp');
 }
 
@@ -133,12 +133,21 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
   }
   const providers: FileProvider[] = [];
   const seen = new Set<string>();
-  parsed['providers'].forEach((entry: unknown, index: number) => {
+  for (const [index, entry] of (parsed['providers'] as unknown[]).entries()) {
     const at = (key: string) => `providers[${index}]${key ? `.${key}` : ''}`;
-    if (!isRecord(entry)) return report(at(''), 'is not an object', 'an object with "id" and "baseUrl"');
+    if (!isRecord(entry)) {
+      report(at(''), 'is not an object', 'an object with "id" and "baseUrl"');
+      continue;
+    }
     const id = entry['id'];
-    if (typeof id !== 'string' || !PROVIDER_ID.test(id)) return report(at('id'), 'is missing or not a valid id', 'letters, digits, ".", "_" or "-", starting with a letter or digit (no "/")');
-    if (seen.has(id)) return report(at('id'), `repeats the id ${JSON.stringify(id)}`, 'a unique id per provider');
+    if (typeof id !== 'string' || !PROVIDER_ID.test(id)) {
+      report(at('id'), 'is missing or not a valid id', 'letters, digits, ".", "_" or "-", starting with a letter or digit (no "/")');
+      continue;
+    }
+    if (seen.has(id)) {
+      report(at('id'), `repeats the id ${JSON.stringify(id)}`, 'a unique id per provider');
+      continue;
+    }
     seen.add(id);
     const before = problems.length;
     const base = typeof entry['baseUrl'] === 'string' ? parseBaseUrl(entry['baseUrl'].trim()) : new InvalidValue('is missing');
@@ -207,7 +216,7 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
       if (checked instanceof InvalidValue) report(at('extraBody'), checked.text, EXTRA_BODY_ACCEPTED);
       else extraBody = checked;
     }
-    if (problems.length > before || base instanceof InvalidValue) return;
+    if (problems.length > before || base instanceof InvalidValue) continue;
     providers.push({
       id,
       provider: family,
@@ -219,7 +228,7 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
       ...(extraBody ? { extraBody } : {}),
       ...(missingKeyEnv ? { missingKeyEnv } : {}),
     });
-  });
+  }
   if (parsed['providers'].length === 0) report('providers', 'is empty', 'at least one provider');
   const model = parsed['model'];
   if (model !== undefined && (typeof model !== 'string' || !model.trim() || model.trim().endsWith('/'))) report('model', 'is not a model id', '"providerId/modelId", e.g. "ollama/llama3.2"');

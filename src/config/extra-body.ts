@@ -15,7 +15,7 @@
  * (`{"options": {"num_ctx": 8192}}` adds to an `options` object the body already has instead of
  * replacing it).
  */
-import { invalid, InvalidValue } from './config-values.js';
+import { invalid, type InvalidValue } from './config-values.js';
 
 /** The accepted form, for {@link ConfigProblem.accepted}. */
 export const EXTRA_BODY_ACCEPTED = 'a JSON object of request fields, e.g. {"options":{"num_ctx":32768}} or {"top_k":20,"seed":42}';

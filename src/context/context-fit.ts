@@ -135,8 +135,8 @@ export function fitContext(input: ContextFitInput): ContextFit {
   const stepLists = steps.map((step) => capped(step, share, calls, input.cutNotes));
   // The slots that may be stubbed: every tool result and tool image message but the current step's.
   const slots: Slot[] = [];
-  for (const list of turns) list.forEach((m, index) => m.role === 'tool' && slots.push({ list, index }));
-  for (const list of stepLists.slice(0, -1)) list.forEach((m, index) => (m.role === 'tool' || m.role === 'user') && slots.push({ list, index }));
+  for (const list of turns) for (const [index, m] of list.entries()) if (m.role === 'tool') slots.push({ list, index });
+  for (const list of stepLists.slice(0, -1)) for (const [index, m] of list.entries()) if (m.role === 'tool' || m.role === 'user') slots.push({ list, index });
   const stub = (slot: Slot) => {
     const m = slot.list[slot.index]!;
     // A result shorter than its stub stays as it is.
@@ -213,7 +213,7 @@ function capped(list: readonly ChatMessage[], share: number, calls: Map<string, 
 function shortenCallOf(list: ChatMessage[], id: string): void {
   const at = list.findIndex((m) => m.role === 'assistant' && m.tool_calls?.some((call) => call.id === id));
   const message = list[at];
-  if (!message || message.role !== 'assistant' || !message.tool_calls) return;
+  if (message?.role !== 'assistant' || !message.tool_calls) return;
   list[at] = { ...message, tool_calls: message.tool_calls.map((call) => (call.id === id ? shortenedCall(call) : call)) };
 }
 

@@ -154,9 +154,9 @@ export function resolveStaticConfig(options: { flags: CliFlags; env: Record<stri
     chosen.endpoint.model = chosen.id;
     chosen.endpoint.modelIsStandIn = false;
   }
-  const valueOf = (e: NamedEndpointSettings) => (several ? `${e.id}/${e.model}` : e.model);
+  const optionValue = (e: NamedEndpointSettings) => (several ? `${e.id}/${e.model}` : e.model);
   const first = endpoints[0];
-  const model = chosen ? valueOf(chosen.endpoint) : first && !first.modelIsStandIn ? valueOf(first) : undefined;
+  const model = chosen ? optionValue(chosen.endpoint) : first && !first.modelIsStandIn ? optionValue(first) : undefined;
   return {
     config,
     configError: problems.length > 0 ? new ConfigError(problems, config) : undefined,

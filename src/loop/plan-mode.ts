@@ -60,7 +60,7 @@ export const PLAN_START_OPTIONS: readonly PermissionOption[] = [
  * Exported: a pure reading of a permission answer, checked without a client.
  */
 export function readPlanStart(outcome: RequestPermissionOutcome | undefined): 'accept-edits' | 'ask' | undefined {
-  if (!outcome || outcome.outcome !== 'selected') return undefined;
+  if (outcome?.outcome !== 'selected') return undefined;
   if (outcome.optionId === PLAN_START_OPTION_IDS.acceptEdits) return 'accept-edits';
   if (outcome.optionId === PLAN_START_OPTION_IDS.ask) return 'ask';
   if (outcome.optionId === PLAN_START_OPTION_IDS.stay) return undefined;

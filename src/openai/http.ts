@@ -81,7 +81,9 @@ export function proxyFor(url: URL): string {
 function headerRecord(init: RequestInit['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   if (!init) return out;
-  if (typeof (init as Headers).forEach === 'function' && !Array.isArray(init)) (init as Headers).forEach((value, name) => (out[name.toLowerCase()] = value));
+  if (typeof (init as Headers).forEach === 'function' && !Array.isArray(init)) (init as Headers).forEach((value, name) => {
+    out[name.toLowerCase()] = value;
+  });
   else for (const [name, value] of Array.isArray(init) ? init : Object.entries(init)) out[name!.toLowerCase()] = String(value);
   return out;
 }

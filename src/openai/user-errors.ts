@@ -2,7 +2,7 @@
  * The one place where failures become the user's words (an `agent_message_chunk`) and the
  * program's facts (`_meta["openai-acp"].error` on the prompt response).
  */
-import { INTERNAL_ERROR_CODE, ProviderError, ProviderHttpError, ProviderConnectionError, ProviderProtocolError, ProviderTimeoutError, ProviderReportedError, type ProviderErrorKind } from './errors.js';
+import { INTERNAL_ERROR_CODE, type ProviderError, ProviderHttpError, ProviderConnectionError, ProviderProtocolError, ProviderTimeoutError, ProviderReportedError, type ProviderErrorKind } from './errors.js';
 import { ProviderAuthError } from './authorize.js';
 import { redactText } from '../redact.js';
 import { ProviderMemoryError } from './native-chat.js';

@@ -75,9 +75,9 @@ export function decodeEscapes(text: string, which: readonly string[]): string {
       i++;
       continue;
     }
-    const escape = ESCAPES.find((e) => e.literal === two && which.includes(e.literal));
-    if (escape) {
-      out += escape.char;
+    const found = ESCAPES.find((e) => e.literal === two && which.includes(e.literal));
+    if (found) {
+      out += found.char;
       i++;
     } else out += text[i];
   }

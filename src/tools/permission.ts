@@ -129,7 +129,7 @@ export interface PermissionAnswer {
  * `cancelled` refuses.
  */
 export function readPermissionOutcome(outcome: RequestPermissionOutcome | undefined): PermissionAnswer {
-  if (!outcome || outcome.outcome !== 'selected') return { allowed: false };
+  if (outcome?.outcome !== 'selected') return { allowed: false };
   switch (outcome.optionId) {
     case PERMISSION_OPTION_IDS.allowOnce:
       return { allowed: true };

@@ -101,7 +101,7 @@ function realTargetSync(abs: string): string {
       if (code === 'ELOOP') throw new ToolError(`${abs}: too many levels of symbolic links`);
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
     }
-    let stats;
+    let stats: ReturnType<typeof lstatSync> | undefined;
     try {
       stats = lstatSync(candidate);
     } catch {

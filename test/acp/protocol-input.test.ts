@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RequestError } from '@agentclientprotocol/sdk/unstable';
+import type { RequestError } from '@agentclientprotocol/sdk/unstable';
 import { chunk, startFakeOpenAI, streamText, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { connectInProcess, type InProcess } from '../helpers/in-process.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';

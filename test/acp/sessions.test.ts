@@ -202,7 +202,7 @@ describe('slash commands', () => {
     const sessionId = await conn.newSession();
     await new Promise((resolve) => setTimeout(resolve, 20));
     const update = conn.notifications.find((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'available_commands_update');
-    expect((update?.update as { availableCommands: { name: string }[] }).availableCommands.map((c) => c.name)).toEqual(['clear', 'compact', 'undo', 'help', 'init']);
+    expect((update!.update as { availableCommands: { name: string }[] }).availableCommands.map((c) => c.name)).toEqual(['clear', 'compact', 'undo', 'help', 'init']);
   });
 
   it('/help answers without asking the model; /clear makes the next request start afresh', async () => {

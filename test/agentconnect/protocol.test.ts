@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { permissionAnswer, fromAcpError } from '../../src/agentconnect/acp-bridge.js';
 import { parseFrontDoorFlags } from '../../src/agentconnect/front-door-flags.js';
-import { AgentConnectError, checkProvider, cwdOf, isMachineMethod, messageText, optionalString, pickModel, sessionIdOf } from '../../src/agentconnect/protocol.js';
+import { type AgentConnectError, checkProvider, cwdOf, isMachineMethod, messageText, optionalString, pickModel, sessionIdOf } from '../../src/agentconnect/protocol.js';
 import { permissionOptions } from '../../src/tools/permission.js';
 
 const code = (run: () => unknown) => {

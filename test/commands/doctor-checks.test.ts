@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configCheck, endpointChecks, renderCheck, type EndpointFacts } from '../../src/commands/doctor-checks.js';
 import type { CompletionProbe } from '../../src/commands/probes.js';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { type ConfigError, loadConfig } from '../../src/config/config.js';
 import { ProviderConnectionError, ProviderHttpError, ProviderTimeoutError } from '../../src/openai/errors.js';
 
 const URL_BASE = 'http://127.0.0.1:1234/v1';

@@ -175,7 +175,7 @@ describe('openai-acp doctor', () => {
     expect(run.stdout).toContain(`config file       ${file}\n`);
     expect(run.stdout).toContain('default model     local/test-model');
     expect(run.stdout).toMatch(new RegExp(`API key +set \\(${KEY.length} characters\\), sent as Authorization: Bearer`));
-    const [, local, down] = run.stdout.split(/\n  endpoint "(?:local|down)"\n/);
+    const [, local, down] = run.stdout.split(/\n {2}endpoint "(?:local|down)"\n/);
     expect(checkLine(local!, 'one-token streamed completion')).toMatch(/^✓ .*test-model answered/);
     expect(checkLine(down!, 'endpoint answers')).toMatch(/^✗ .*ECONNREFUSED/);
     expect(down).toMatch(/fix: start the server, or point "baseUrl" of provider "down" in .*config\.json at the right address/);

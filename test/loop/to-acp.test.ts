@@ -80,7 +80,7 @@ describe('agentText', () => {
   });
 });
 
-describe('usageUpdate', () => {
+describe('usageUpdate with a cost', () => {
   it('carries the session cost only when one is given', () => {
     expect(usageUpdate({ prompt_tokens: 10, completion_tokens: 5 }, 100)).toEqual({ sessionUpdate: 'usage_update', used: 15, size: 100 });
     expect(usageUpdate({ prompt_tokens: 10, completion_tokens: 5 }, 100, { amount: 0.000212, currency: 'USD' })).toEqual({ sessionUpdate: 'usage_update', used: 15, size: 100, cost: { amount: 0.000212, currency: 'USD' } });

@@ -200,7 +200,9 @@ describe('the transport through a proxy', () => {
     const sockets: net.Socket[] = [];
     silent.on('connection', (socket) => sockets.push(socket));
     const connected = new Promise((resolve) => silent.once('connection', resolve));
-    closers.push(() => sockets.forEach((socket) => socket.destroy()));
+    closers.push(() => {
+      for (const socket of sockets) socket.destroy();
+    });
     useProxyEnv({ HTTP_PROXY: `http://127.0.0.1:${(silent.address() as AddressInfo).port}` });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {

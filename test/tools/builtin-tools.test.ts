@@ -59,10 +59,10 @@ describe('read_file', () => {
   it('fails with a message for binary files, escapes and missing files, reading nothing outside', async () => {
     await writeFile(path.join(ws, 'x.bin'), Buffer.from([1, 0, 2]));
     expect(await run('read_file', { path: 'x.bin' }, ctx())).toMatchObject({ failed: true, forModel: expect.stringContaining('binary file (3 bytes); not shown') });
-    const escape = await run('read_file', { path: '../secret.txt' }, ctx());
-    expect(escape.failed).toBe(true);
-    expect(escape.forModel).toContain(`${path.join(base, 'secret.txt')} is outside the workspace; allowed: ${ws}`);
-    expect(escape.content).toEqual([{ type: 'content', content: { type: 'text', text: escape.forModel } }]);
+    const outside = await run('read_file', { path: '../secret.txt' }, ctx());
+    expect(outside.failed).toBe(true);
+    expect(outside.forModel).toContain(`${path.join(base, 'secret.txt')} is outside the workspace; allowed: ${ws}`);
+    expect(outside.content).toEqual([{ type: 'content', content: { type: 'text', text: outside.forModel } }]);
     expect(await run('read_file', { path: 'nope.txt' }, ctx())).toMatchObject({ failed: true, forModel: `no such file: ${path.join(ws, 'nope.txt')}` });
   });
 

@@ -16,7 +16,9 @@ function recorder(options: { highWaterMark?: number; hold?: boolean } = {}) {
       else callback();
     },
   });
-  return { stream, writes, release: () => held.splice(0).forEach((done) => done()) };
+  return { stream, writes, release: () => {
+      for (const done of held.splice(0)) done();
+    }, };
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));

@@ -192,7 +192,7 @@ export class McpServers {
   async getPrompt(server: string, name: string, args: Record<string, string>, { signal }: { signal?: AbortSignal } = {}): Promise<{ ok: true; messages: McpPromptMessage[] } | { ok: false; error: string }> {
     signal?.throwIfAborted();
     const entry = this.#entries.find((candidate) => candidate.name === server);
-    if (!entry || entry.status.state !== 'ready' || !entry.connection) return { ok: false, error: `MCP server "${server}" is not running` };
+    if (entry?.status.state !== 'ready' || !entry.connection) return { ok: false, error: `MCP server "${server}" is not running` };
     try {
       return { ok: true, messages: await entry.connection.getPrompt(name, args, { signal, timeoutMs: this.#options.toolTimeoutMs }) };
     } catch (error) {

@@ -3,7 +3,7 @@ import { toFunctionParameters } from '../../../src/tools/mcp/mcp-schema.js';
 
 /** Every key anywhere in `value`, property names included. */
 function keysDeep(value: unknown, out = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) value.forEach((item) => keysDeep(item, out));
+  if (Array.isArray(value)) for (const item of value) keysDeep(item, out);
   else if (typeof value === 'object' && value !== null) {
     for (const [key, sub] of Object.entries(value)) {
       out.add(key);
