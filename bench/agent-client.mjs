@@ -20,7 +20,14 @@ export function startAgent(env, choose = allow) {
   let id = 0;
   const waiting = new Map();
   onJsonLines(child.stdout, (m) => {
-    if (m.method === 'session/request_permission') child.stdin.write(line({ jsonrpc: '2.0', id: m.id, result: { outcome: { outcome: 'selected', optionId: (choose(m.params.options) ?? allow(m.params.options))?.optionId } } }));
+    if (m.method === 'session/request_permission')
+      child.stdin.write(
+        line({
+          jsonrpc: '2.0',
+          id: m.id,
+          result: { outcome: { outcome: 'selected', optionId: (choose(m.params.options) ?? allow(m.params.options))?.optionId } },
+        }),
+      );
     else if (m.method === undefined && waiting.has(m.id)) waiting.get(m.id)(m);
   });
   const request = (method, params) =>

@@ -28,7 +28,7 @@ const OVERHEAD_TARGET = 1_200;
 /** A code-like file of `lines` lines (deterministic). */
 function sourceFile(name, lines) {
   const out = [];
-  for (let i = 1; i <= lines; i++) out.push(i % 7 === 0 ? '' : `  const value${i} = parse(${name.replace(/\W/g, '_')}, ${i * 31 % 97}); // step ${i}`);
+  for (let i = 1; i <= lines; i++) out.push(i % 7 === 0 ? '' : `  const value${i} = parse(${name.replace(/\W/g, '_')}, ${(i * 31) % 97}); // step ${i}`);
   return `${out.join('\n')}\n`;
 }
 
@@ -61,16 +61,39 @@ function startModel() {
     const tokens = promptTokens(body);
     const last = body.messages.at(-1);
     const summary = last?.role === 'user' && /^Summari[sz]e/.test(contentText(last).trim().split('\n').at(-1) ?? '') && !body.tools;
-    state.requests.push({ prompt, tokens, maxTokens: body.max_tokens ?? body.max_completion_tokens ?? 0, summary, task: body.messages.some((m) => m.role === 'user' && contentText(m).includes(TASK)) });
+    state.requests.push({
+      prompt,
+      tokens,
+      maxTokens: body.max_tokens ?? body.max_completion_tokens ?? 0,
+      summary,
+      task: body.messages.some((m) => m.role === 'user' && contentText(m).includes(TASK)),
+    });
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const chunk = (delta, finish = null, usage) => ({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) });
+    const chunk = (delta, finish = null, usage) => ({
+      id: 'b',
+      object: 'chat.completion.chunk',
+      choices: [{ index: 0, delta, finish_reason: finish }],
+      ...(usage ? { usage } : {}),
+    });
     const usage = { prompt_tokens: tokens, completion_tokens: 20, total_tokens: tokens + 20 };
     if (summary) {
-      res.write(sse(chunk({ content: `The task so far: read ${state.step} files and outputs; the parser lives in src/module3.ts, value3 handles missing values by default.` })));
+      res.write(
+        sse(
+          chunk({
+            content: `The task so far: read ${state.step} files and outputs; the parser lives in src/module3.ts, value3 handles missing values by default.`,
+          }),
+        ),
+      );
       res.write(sse(chunk({}, 'stop', usage)));
     } else if (state.step < SCRIPT.length) {
       const call = SCRIPT[state.step];
-      res.write(sse(chunk({ tool_calls: [{ index: 0, id: `call_${state.step}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }] })));
+      res.write(
+        sse(
+          chunk({
+            tool_calls: [{ index: 0, id: `call_${state.step}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }],
+          }),
+        ),
+      );
       res.write(sse(chunk({}, 'tool_calls', usage)));
       state.step++;
     } else {
@@ -84,7 +107,14 @@ function startModel() {
 /** Runs the task once at `window` tokens; returns the recorded requests and the stop reason. */
 async function runTask(window, cwd) {
   const model = await startModel();
-  const env = scriptEnv({ OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', OPENAI_BASE_URL: model.base, OPENAI_MODEL: 'bench', OPENAI_CONTEXT_WINDOW: String(window), OPENAI_ACP_MAX_STEPS: '60' });
+  const env = scriptEnv({
+    OPENAI_ACP_LOG: 'error',
+    OPENAI_ACP_STATE_DIR: 'off',
+    OPENAI_BASE_URL: model.base,
+    OPENAI_MODEL: 'bench',
+    OPENAI_CONTEXT_WINDOW: String(window),
+    OPENAI_ACP_MAX_STEPS: '60',
+  });
   const answer = await runAgentTask(env, cwd, TASK);
   model.server.close();
   return { requests: model.state.requests, steps: model.state.step, stopReason: answer.result?.stopReason ?? answer.error?.message };
@@ -143,7 +173,13 @@ export async function efficiencyRows() {
       const f = figures(window, run);
       const k = `${window / 1000}k`;
       const n = (x) => Math.round(x).toLocaleString('en');
-      rows.push([`agent task @${k}: requests over the window`, `${f.over} of ${f.requests}`, `${f.steps}/${SCRIPT.length} steps, ${f.stopReason}`, 'target 0', f.over === 0]);
+      rows.push([
+        `agent task @${k}: requests over the window`,
+        `${f.over} of ${f.requests}`,
+        `${f.steps}/${SCRIPT.length} steps, ${f.stopReason}`,
+        'target 0',
+        f.over === 0,
+      ]);
       rows.push([`agent task @${k}: prompt tokens sent`, n(f.sent), `largest request ${n(f.largest)}`, '', true]);
       rows.push([`agent task @${k}: prefix reuse`, `${(f.reuse * 100).toFixed(1)} %`, `past the prefix ${n(f.uncached)} tok`, '', true]);
       rows.push([`agent task @${k}: compactions / task kept`, `${f.compactions} / ${f.task ? 'yes' : 'NO'}`, '', '', f.task]);
@@ -160,6 +196,7 @@ const n0 = (x) => Math.round(x).toLocaleString('en');
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows = await efficiencyRows();
-  for (const [what, value, against, ratio, ok] of rows) console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(48)} ${value.padEnd(16)} ${against.padEnd(34)} ${ratio}`);
+  for (const [what, value, against, ratio, ok] of rows)
+    console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(48)} ${value.padEnd(16)} ${against.padEnd(34)} ${ratio}`);
   process.exitCode = rows.every((r) => r[4]) ? 0 : 1;
 }

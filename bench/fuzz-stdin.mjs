@@ -28,26 +28,69 @@ function random() {
 const pick = (xs) => xs[Math.floor(random() * xs.length)];
 const int = (n) => Math.floor(random() * n);
 
-const METHODS = ['initialize', 'session/new', 'session/load', 'session/resume', 'session/list', 'session/prompt', 'session/cancel', 'session/close', 'session/delete', 'session/set_config_option', 'session/set_model', 'authenticate', 'providers/list', 'providers/set', 'providers/disable', '$/cancel_request', 'x/unknown', ''];
+const METHODS = [
+  'initialize',
+  'session/new',
+  'session/load',
+  'session/resume',
+  'session/list',
+  'session/prompt',
+  'session/cancel',
+  'session/close',
+  'session/delete',
+  'session/set_config_option',
+  'session/set_model',
+  'authenticate',
+  'providers/list',
+  'providers/set',
+  'providers/disable',
+  '$/cancel_request',
+  'x/unknown',
+  '',
+];
 const nested = (depth, open, close) => open.repeat(depth) + close.repeat(depth);
 function junkValue(depth = 0) {
   switch (int(depth > 3 ? 6 : 9)) {
-    case 0: return null;
-    case 1: return random() < 0.5;
-    case 2: return pick([0, -1, 1e308, 3.5, 2 ** 53 + 1]);
-    case 3: return pick(['', 'x', '/tmp', 'relative', '~/x', '\u0000', '\ud800', 'é'.repeat(int(50))]);
-    case 4: return [];
-    case 5: return {};
-    case 6: return Array.from({ length: int(4) }, () => junkValue(depth + 1));
-    case 7: return Object.fromEntries(Array.from({ length: int(4) }, () => [pick(['sessionId', 'cwd', 'prompt', 'mcpServers', '_meta', 'type', 'text', 'data', 'mimeType', 'id']), junkValue(depth + 1)]));
-    default: return { type: pick(['text', 'image', 'resource', 'resource_link', 'audio']), text: 'hi', data: pick(['@@', 'aGk=', '']), mimeType: pick(['image/png', 'text/html', 1]) };
+    case 0:
+      return null;
+    case 1:
+      return random() < 0.5;
+    case 2:
+      return pick([0, -1, 1e308, 3.5, 2 ** 53 + 1]);
+    case 3:
+      return pick(['', 'x', '/tmp', 'relative', '~/x', '\u0000', '\ud800', 'é'.repeat(int(50))]);
+    case 4:
+      return [];
+    case 5:
+      return {};
+    case 6:
+      return Array.from({ length: int(4) }, () => junkValue(depth + 1));
+    case 7:
+      return Object.fromEntries(
+        Array.from({ length: int(4) }, () => [
+          pick(['sessionId', 'cwd', 'prompt', 'mcpServers', '_meta', 'type', 'text', 'data', 'mimeType', 'id']),
+          junkValue(depth + 1),
+        ]),
+      );
+    default:
+      return {
+        type: pick(['text', 'image', 'resource', 'resource_link', 'audio']),
+        text: 'hi',
+        data: pick(['@@', 'aGk=', '']),
+        mimeType: pick(['image/png', 'text/html', 1]),
+      };
   }
 }
 
 /** One fuzzed line (without the line feed). */
 function fuzzLine(i) {
   const kind = int(100);
-  const base = { jsonrpc: pick(['2.0', '2.0', '2.0', '1.0', 2, undefined]), id: pick([1000 + i, `s${i}`, null, undefined, [], {}, 1.5]), method: pick(METHODS), params: junkValue() };
+  const base = {
+    jsonrpc: pick(['2.0', '2.0', '2.0', '1.0', 2, undefined]),
+    id: pick([1000 + i, `s${i}`, null, undefined, [], {}, 1.5]),
+    method: pick(METHODS),
+    params: junkValue(),
+  };
   if (kind < 40) return JSON.stringify(base);
   if (kind < 55) {
     // A valid line cut or corrupted somewhere.
@@ -61,13 +104,19 @@ function fuzzLine(i) {
     const deep = random() < 0.5 ? nested(depth, '[', ']') : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
     const where = pick(['params', 'id', 'meta']);
     if (where === 'id') return `{"jsonrpc":"2.0","id":${deep},"method":"x"}`;
-    if (where === 'meta') return `{"jsonrpc":"2.0","id":${i},"method":"session/prompt","params":{"sessionId":"x","prompt":[{"type":"text","text":"t","_meta":{"d":${deep}}}]}}`;
+    if (where === 'meta')
+      return `{"jsonrpc":"2.0","id":${i},"method":"session/prompt","params":{"sessionId":"x","prompt":[{"type":"text","text":"t","_meta":{"d":${deep}}}]}}`;
     return `{"jsonrpc":"${pick(['2.0', '1.0'])}","id":${i},"method":"x","params":${deep}}`;
   }
   if (kind < 80) {
     // Large lines: a few MB, rarely over the 64 MiB limit.
     const size = random() < 0.02 ? 70_000_000 : int(3_000_000);
-    return JSON.stringify({ jsonrpc: pick(['2.0', '1.0']), id: i, method: pick(['session/prompt', 'x', 5]), params: { sessionId: 'x', prompt: [{ type: 'text', text: 'z'.repeat(size) }] } });
+    return JSON.stringify({
+      jsonrpc: pick(['2.0', '1.0']),
+      id: i,
+      method: pick(['session/prompt', 'x', 5]),
+      params: { sessionId: 'x', prompt: [{ type: 'text', text: 'z'.repeat(size) }] },
+    });
   }
   if (kind < 90) return Buffer.from(Array.from({ length: int(200) }, () => int(256)).filter((b) => b !== 10)).toString('latin1');
   return JSON.stringify({ ...base, sessionId: pick(['bus-1', 7, undefined]) });
@@ -75,7 +124,13 @@ function fuzzLine(i) {
 
 function startAgent() {
   const child = spawn(process.execPath, [CLI], {
-    env: scriptEnv({ OPENAI_ACP_STATE_DIR: 'off', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_MODEL: 'm', OPENAI_MAX_RETRIES: '0', OPENAI_ACP_LOG: 'error' }),
+    env: scriptEnv({
+      OPENAI_ACP_STATE_DIR: 'off',
+      OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+      OPENAI_MODEL: 'm',
+      OPENAI_MAX_RETRIES: '0',
+      OPENAI_ACP_LOG: 'error',
+    }),
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   const waiting = new Map();
@@ -131,7 +186,9 @@ async function main() {
   }
   badStdout += agent.badStdout;
   agent.child.kill('SIGKILL');
-  console.log(`fuzzed stdin lines survived: ${survived} of ${TOTAL} (${restarts} agent restarts; ${badStdout} non-JSON-RPC stdout lines; ${Math.round((performance.now() - started) / 1000)} s) for ${CLI}`);
+  console.log(
+    `fuzzed stdin lines survived: ${survived} of ${TOTAL} (${restarts} agent restarts; ${badStdout} non-JSON-RPC stdout lines; ${Math.round((performance.now() - started) / 1000)} s) for ${CLI}`,
+  );
 }
 
 await main();

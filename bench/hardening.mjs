@@ -37,7 +37,8 @@ async function endpoint(answer) {
 }
 
 const sse = (body) => `data: ${JSON.stringify(body)}\n\n`;
-const delta = (content, finish = null) => sse({ id: 'h', object: 'chat.completion.chunk', choices: [{ index: 0, delta: content === undefined ? {} : { content }, finish_reason: finish }] });
+const delta = (content, finish = null) =>
+  sse({ id: 'h', object: 'chat.completion.chunk', choices: [{ index: 0, delta: content === undefined ? {} : { content }, finish_reason: finish }] });
 
 /** Peak resident set of `pid` in MiB (Linux `VmHWM`). */
 function peakMiB(pid) {
@@ -98,15 +99,21 @@ async function main() {
   if (want('upstream')) {
     // One SSE event with a 50 MB string.
     const line = delta('x'.repeat(50 * MB));
-    const server = await endpoint((res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(line + delta(undefined, 'stop') + 'data: [DONE]\n\n'));
+    const server = await endpoint((res) =>
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end(line + delta(undefined, 'stop') + 'data: [DONE]\n\n'),
+    );
     const r = await runCase({ url: server.url, prompt: [{ type: 'text', text: 'hi' }] });
     console.log(`50 MB upstream line:   peak RSS ${fmt(r.peak)} MiB (idle ${fmt(r.idle)} MiB), ${outcome(r.answer)} in ${fmt(r.ms)} ms`);
     server.close();
   }
   if (want('prompt')) {
-    const server = await endpoint((res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(delta('ok') + delta(undefined, 'stop') + 'data: [DONE]\n\n'));
+    const server = await endpoint((res) =>
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end(delta('ok') + delta(undefined, 'stop') + 'data: [DONE]\n\n'),
+    );
     const r = await runCase({ url: server.url, prompt: [{ type: 'text', text: 'p'.repeat(30 * MB) }] });
-    console.log(`30 MB prompt:          peak RSS ${fmt(r.peak)} MiB (idle ${fmt(r.idle)} MiB; growth ${((r.peak - r.idle) / (30 * MB / 1048576)).toFixed(1)}x the prompt), ${outcome(r.answer)} in ${fmt(r.ms)} ms`);
+    console.log(
+      `30 MB prompt:          peak RSS ${fmt(r.peak)} MiB (idle ${fmt(r.idle)} MiB; growth ${((r.peak - r.idle) / ((30 * MB) / 1048576)).toFixed(1)}x the prompt), ${outcome(r.answer)} in ${fmt(r.ms)} ms`,
+    );
     server.close();
   }
   if (want('error body')) {

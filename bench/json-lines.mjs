@@ -2,9 +2,13 @@
  * Calls `onMessage` with each JSON value a child process writes as one line to `stream` (its
  * stdout); a line that is not JSON goes to `onBadLine` (default: thrown).
  */
-export function onJsonLines(stream, onMessage, onBadLine = (line) => {
-  throw new Error(`not a JSON line: ${line.slice(0, 200)}`);
-}) {
+export function onJsonLines(
+  stream,
+  onMessage,
+  onBadLine = (line) => {
+    throw new Error(`not a JSON line: ${line.slice(0, 200)}`);
+  },
+) {
   let buffer = '';
   stream.setEncoding('utf8');
   stream.on('data', (data) => {

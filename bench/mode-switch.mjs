@@ -16,7 +16,6 @@ import { fileURLToPath } from 'node:url';
 import { startAgent } from './agent-client.mjs';
 import { sse, startModelServer } from './model-server.mjs';
 
-
 /** The model's answers, in order: tool calls or text. */
 const SCRIPT = [
   { call: ['read_file', { path: 'src/a.ts' }] },
@@ -24,7 +23,17 @@ const SCRIPT = [
   { text: 'a.ts parses, b.ts prints.' },
   // plan
   { call: ['read_file', { path: 'src/c.ts' }] },
-  { call: ['update_plan', { entries: [{ content: 'Change c.ts', status: 'pending' }, { content: 'Run the tests', status: 'pending' }] }] },
+  {
+    call: [
+      'update_plan',
+      {
+        entries: [
+          { content: 'Change c.ts', status: 'pending' },
+          { content: 'Run the tests', status: 'pending' },
+        ],
+      },
+    ],
+  },
   { text: 'Starting on the plan.' },
   // ask again
   { text: 'Done.' },
@@ -42,7 +51,13 @@ function startModel() {
     const chunk = (delta, finish = null) => ({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     if (next.call) {
-      res.write(sse(chunk({ tool_calls: [{ index: 0, id: `call_${step}`, type: 'function', function: { name: next.call[0], arguments: JSON.stringify(next.call[1]) } }] })));
+      res.write(
+        sse(
+          chunk({
+            tool_calls: [{ index: 0, id: `call_${step}`, type: 'function', function: { name: next.call[0], arguments: JSON.stringify(next.call[1]) } }],
+          }),
+        ),
+      );
       res.write(sse(chunk({}, 'tool_calls')));
     } else {
       res.write(sse(chunk({ content: next.text })));
@@ -94,7 +109,8 @@ export async function modeSwitchRows() {
   const cwd = mkdtempSync(join(tmpdir(), 'openai-acp-bench-modes-'));
   try {
     mkdirSync(join(cwd, 'src'));
-    for (const name of ['a', 'b', 'c']) writeFileSync(join(cwd, 'src', `${name}.ts`), Array.from({ length: 120 }, (_, i) => `export const ${name}${i} = ${i * 7};`).join('\n'));
+    for (const name of ['a', 'b', 'c'])
+      writeFileSync(join(cwd, 'src', `${name}.ts`), Array.from({ length: 120 }, (_, i) => `export const ${name}${i} = ${i * 7};`).join('\n'));
     const { requests, switches } = await runSession(cwd);
     return switches.map(([what, index]) => {
       const [prev, next] = [requests[index - 1], requests[index]];
@@ -102,7 +118,13 @@ export async function modeSwitchRows() {
       const shared = commonPrefix(prev, next);
       const share = shared / prev.length;
       const past = Math.ceil((next.length - shared) / 4);
-      return [`mode switch ${what}: shared prefix`, `${(share * 100).toFixed(1)} %`, `${shared.toLocaleString('en')} of ${prev.length.toLocaleString('en')} chars; past it ${past.toLocaleString('en')} tok`, 'target 100 %', share === 1];
+      return [
+        `mode switch ${what}: shared prefix`,
+        `${(share * 100).toFixed(1)} %`,
+        `${shared.toLocaleString('en')} of ${prev.length.toLocaleString('en')} chars; past it ${past.toLocaleString('en')} tok`,
+        'target 100 %',
+        share === 1,
+      ];
     });
   } finally {
     rmSync(cwd, { recursive: true, force: true });
@@ -111,6 +133,7 @@ export async function modeSwitchRows() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows = await modeSwitchRows();
-  for (const [what, value, against, ratio, ok] of rows) console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(52)} ${value.padEnd(9)} ${against.padEnd(48)} ${ratio}`);
+  for (const [what, value, against, ratio, ok] of rows)
+    console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(52)} ${value.padEnd(9)} ${against.padEnd(48)} ${ratio}`);
   process.exitCode = rows.every((r) => r[4]) ? 0 : 1;
 }

@@ -33,14 +33,18 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const INITIALIZE = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } })}\n`;
 
 // The stream: one content delta per token, then finish, usage and [DONE].
-const piece = (t) => `data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: t }, finish_reason: null }] })}\n\n`;
+const piece = (t) =>
+  `data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: t }, finish_reason: null }] })}\n\n`;
 const parts = [];
 let expectedText = '';
 for (let i = 0; i < TOKENS; i++) {
   parts.push(piece(` t${i % 100}`));
   expectedText += ` t${i % 100}`;
 }
-parts.push(`data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: TOKENS, total_tokens: TOKENS + 5 } })}\n\n`, 'data: [DONE]\n\n');
+parts.push(
+  `data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: TOKENS, total_tokens: TOKENS + 5 } })}\n\n`,
+  'data: [DONE]\n\n',
+);
 const body = Buffer.from(parts.join(''));
 
 // A loopback endpoint: `GET /models` lists one model (the agent asks at `initialize`), every other
@@ -121,7 +125,8 @@ async function relay() {
   const ms = performance.now() - t0;
   const after = procStat(child.pid);
   child.kill('SIGKILL');
-  if (answer.result?.stopReason !== 'end_turn' || text !== expectedText) throw new Error(`relay failed: ${JSON.stringify(answer).slice(0, 300)} (text ${text.length}/${expectedText.length} chars)`);
+  if (answer.result?.stopReason !== 'end_turn' || text !== expectedText)
+    throw new Error(`relay failed: ${JSON.stringify(answer).slice(0, 300)} (text ${text.length}/${expectedText.length} chars)`);
   return { ms, cpuMs: after.cpuMs - before.cpuMs, peakMiB: after.peakKiB / 1024 };
 }
 
@@ -153,9 +158,27 @@ const tokensPerSecond = (TOKENS / relayMs) * 1000;
 const cpuPer1k = median(relays.map((r) => r.cpuMs)) / (TOKENS / 1000);
 const peak = Math.max(...relays.map((r) => r.peakMiB));
 const rows = [
-  ['cold start, endpoint configured', ms(cold.configured), `bare node ${ms(cold.bare)}`, `${(median(cold.configured) / coldBare).toFixed(2)}x (≤ 1.5x)`, median(cold.configured) <= 1.5 * coldBare],
-  ['cold start, nothing configured (discovery)', ms(cold.unconfigured), `bare node ${ms(cold.bare)}`, `${(median(cold.unconfigured) / coldBare).toFixed(2)}x (≤ 1.5x)`, median(cold.unconfigured) <= 1.5 * coldBare],
-  ['relay of 20,000 tokens', ms(relays.map((r) => r.ms)), `plain fetch read ${ms(plain)}`, `${(relayMs / plainMs).toFixed(2)}x (≤ 1.5x)`, relayMs <= 1.5 * plainMs],
+  [
+    'cold start, endpoint configured',
+    ms(cold.configured),
+    `bare node ${ms(cold.bare)}`,
+    `${(median(cold.configured) / coldBare).toFixed(2)}x (≤ 1.5x)`,
+    median(cold.configured) <= 1.5 * coldBare,
+  ],
+  [
+    'cold start, nothing configured (discovery)',
+    ms(cold.unconfigured),
+    `bare node ${ms(cold.bare)}`,
+    `${(median(cold.unconfigured) / coldBare).toFixed(2)}x (≤ 1.5x)`,
+    median(cold.unconfigured) <= 1.5 * coldBare,
+  ],
+  [
+    'relay of 20,000 tokens',
+    ms(relays.map((r) => r.ms)),
+    `plain fetch read ${ms(plain)}`,
+    `${(relayMs / plainMs).toFixed(2)}x (≤ 1.5x)`,
+    relayMs <= 1.5 * plainMs,
+  ],
   ['relay throughput', `${Math.round(tokensPerSecond).toLocaleString('en')} tokens/s`, 'target ≥ 100,000', '', tokensPerSecond >= 100_000],
   ['CPU per 1,000 tokens', `${cpuPer1k.toFixed(2)} ms`, '(no target)', '', true],
   ['peak RSS (whole session, worst run)', `${peak.toFixed(1)} MiB`, 'target ≤ 80 MiB', '', peak <= 80],
@@ -169,7 +192,8 @@ rows.push(...(await searchRows()));
 // Near-miss tool calls of small models (issue 24): bench/small-model.mjs.
 rows.push(...(await smallModelRows()));
 console.log(`median of ${RUNS} runs [min]`);
-for (const [what, value, against, ratio, ok] of rows) console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(44)} ${value.padEnd(24)} ${against.padEnd(34)} ${ratio}`);
+for (const [what, value, against, ratio, ok] of rows)
+  console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(44)} ${value.padEnd(24)} ${against.padEnd(34)} ${ratio}`);
 const missed = rows.filter((r) => !r[4]).length;
 if (missed > 0) console.log(`${missed} target(s) missed${CHECK ? '' : ' (exit code 0; `npm run bench -- --check` fails on a miss)'}`);
 process.exitCode = CHECK && missed > 0 ? 1 : 0;

@@ -30,7 +30,10 @@ const line = (m) => `${JSON.stringify(m)}\n`;
 function makeTree() {
   const root = mkdtempSync(join(tmpdir(), 'openai-acp-bench-search-'));
   const body = (f, i) =>
-    Array.from({ length: 20 }, (_, k) => `export function helper_${f}_${i}_${k}(value) { return String(value).padStart(${k % 7}, ' ') + createHash('sha256'); }`).join('\n') + '\n';
+    Array.from(
+      { length: 20 },
+      (_, k) => `export function helper_${f}_${i}_${k}(value) { return String(value).padStart(${k % 7}, ' ') + createHash('sha256'); }`,
+    ).join('\n') + '\n';
   for (let f = 0; f < FOLDERS; f++) {
     const dir = join(root, `pkg${String(f).padStart(3, '0')}`, 'lib');
     mkdirSync(dir, { recursive: true });
@@ -58,10 +61,24 @@ function startModel() {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const delta =
       last.role === 'user'
-        ? { tool_calls: [{ index: 0, id: `call_${Date.now()}`, type: 'function', function: { name: 'search_files', arguments: JSON.parse(typeof last.content === 'string' ? last.content : last.content.map((p) => p.text ?? '').join('')).args } }] }
+        ? {
+            tool_calls: [
+              {
+                index: 0,
+                id: `call_${Date.now()}`,
+                type: 'function',
+                function: {
+                  name: 'search_files',
+                  arguments: JSON.parse(typeof last.content === 'string' ? last.content : last.content.map((p) => p.text ?? '').join('')).args,
+                },
+              },
+            ],
+          }
         : { content: 'done' };
     res.write(sse({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] }));
-    res.write(sse({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: last.role === 'user' ? 'tool_calls' : 'stop' }] }));
+    res.write(
+      sse({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: last.role === 'user' ? 'tool_calls' : 'stop' }] }),
+    );
     res.end('data: [DONE]\n\n');
   }).then(({ server }) => server);
 }
@@ -152,7 +169,13 @@ export async function searchRows() {
       for (let i = 0; i < RUNS; i++) common.push((await agent.search({ pattern: 'createHash' })).ms);
       agent.stop();
       const target = Math.max(2 * median(alone), median(alone) + 300);
-      rows.push([`search 50k files, unique name (ripgrep)`, fmt(ours), `rg alone ${fmt(alone)}`, `${(median(ours) / median(alone)).toFixed(2)}x`, median(ours) <= target]);
+      rows.push([
+        `search 50k files, unique name (ripgrep)`,
+        fmt(ours),
+        `rg alone ${fmt(alone)}`,
+        `${(median(ours) / median(alone)).toFixed(2)}x`,
+        median(ours) <= target,
+      ]);
       rows.push(['search 50k files, common name (ripgrep)', fmt(common), 'first 200 matches', '', true]);
     } else {
       rows.push(['search 50k files, unique name (ripgrep)', 'skipped', 'rg is not on the PATH', '', true]);
@@ -189,6 +212,7 @@ export async function searchRows() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows = await searchRows();
-  for (const [what, value, against, ratio, ok] of rows) console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(48)} ${value.padEnd(18)} ${against.padEnd(34)} ${ratio}`);
+  for (const [what, value, against, ratio, ok] of rows)
+    console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(48)} ${value.padEnd(18)} ${against.padEnd(34)} ${ratio}`);
   process.exitCode = rows.every((r) => r[4]) ? 0 : 1;
 }

@@ -37,7 +37,13 @@ function startModel() {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const choice = (delta, finish = null) => ({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
     if (step < STEPS) {
-      res.write(sse(choice({ tool_calls: [{ index: 0, id: `c${step}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `f${step}.txt` }) } }] })));
+      res.write(
+        sse(
+          choice({
+            tool_calls: [{ index: 0, id: `c${step}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `f${step}.txt` }) } }],
+          }),
+        ),
+      );
       res.write(sse(choice({}, 'tool_calls')));
     } else {
       res.write(sse(choice({ content: 'done' })));
@@ -49,7 +55,10 @@ function startModel() {
 
 /** An agent process acting as a client that answers fs/read_text_file at once. */
 function startClient(env, program = CLI) {
-  const child = spawn(process.execPath, [program], { env: scriptEnv({ OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', ...env }), stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [program], {
+    env: scriptEnv({ OPENAI_ACP_LOG: 'error', OPENAI_ACP_STATE_DIR: 'off', ...env }),
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   let id = 0;
   const waiting = new Map();
   onJsonLines(child.stdout, (m) => {
@@ -82,7 +91,8 @@ async function toolSteps(program = CLI) {
   await client.close();
   model.server.close();
   rmSync(cwd, { recursive: true, force: true });
-  if (answer.result?.stopReason !== 'end_turn' || model.state.gaps.length !== STEPS) throw new Error(`tool steps failed: ${JSON.stringify(answer).slice(0, 300)} (${model.state.gaps.length} steps)`);
+  if (answer.result?.stopReason !== 'end_turn' || model.state.gaps.length !== STEPS)
+    throw new Error(`tool steps failed: ${JSON.stringify(answer).slice(0, 300)} (${model.state.gaps.length} steps)`);
   return median(model.state.gaps);
 }
 
@@ -115,7 +125,14 @@ async function serverStartup() {
   const answers = new Map();
   onJsonLines(child.stdout, (m) => answers.get(m.id)?.(performance.now() - t0));
   const answered = (id) => new Promise((resolve) => answers.set(id, resolve));
-  child.stdin.write(line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }));
+  child.stdin.write(
+    line({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    }),
+  );
   const initialize = await answered(1);
   child.stdin.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }) + line({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }));
   const tools = await answered(2);
@@ -151,9 +168,27 @@ export async function toolRows(runs) {
   const ms2 = (xs) => `${median(xs).toFixed(2)} ms [${Math.min(...xs).toFixed(2)}]`;
   return [
     [`tool step (agent time, ${STEPS} read_file steps)`, ms2(steps), `bare stdio+http loop ${ms2(floor)}`, 'target ≤ 2 ms', median(steps) <= 2],
-    ['session/new, no MCP servers', ms(plain.on), `tools off ${ms(plain.off)}`, `+${(median(plain.on) - median(plain.off)).toFixed(1)} ms (≤ +2 ms)`, median(plain.on) <= median(plain.off) + 2],
+    [
+      'session/new, no MCP servers',
+      ms(plain.on),
+      `tools off ${ms(plain.off)}`,
+      `+${(median(plain.on) - median(plain.off)).toFixed(1)} ms (≤ +2 ms)`,
+      median(plain.on) <= median(plain.off) + 2,
+    ],
     ['MCP fixture server start-up (plain spawn)', ms(plain.startup), `+ tools/list ${ms(plain.listed)}`, '(no target)', true],
-    ['session/new, one stdio MCP server (1st)', ms(plain.mcp), `start-up + tools/list ${ms(plain.listed)}`, `+${(median(plain.mcp) - median(plain.listed)).toFixed(1)} ms (≤ +20 ms)`, median(plain.mcp) <= median(plain.listed) + 20],
-    ['session/new, one stdio MCP server (2nd)', ms(plain.mcpWarm), `start-up + tools/list ${ms(plain.listed)}`, `+${(median(plain.mcpWarm) - median(plain.listed)).toFixed(1)} ms (≤ +20 ms)`, median(plain.mcpWarm) <= median(plain.listed) + 20],
+    [
+      'session/new, one stdio MCP server (1st)',
+      ms(plain.mcp),
+      `start-up + tools/list ${ms(plain.listed)}`,
+      `+${(median(plain.mcp) - median(plain.listed)).toFixed(1)} ms (≤ +20 ms)`,
+      median(plain.mcp) <= median(plain.listed) + 20,
+    ],
+    [
+      'session/new, one stdio MCP server (2nd)',
+      ms(plain.mcpWarm),
+      `start-up + tools/list ${ms(plain.listed)}`,
+      `+${(median(plain.mcpWarm) - median(plain.listed)).toFixed(1)} ms (≤ +20 ms)`,
+      median(plain.mcpWarm) <= median(plain.listed) + 20,
+    ],
   ];
 }

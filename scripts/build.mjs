@@ -65,7 +65,10 @@ function requireAtRuntimePlugin() {
     name: 'require-at-runtime',
     setup(b) {
       b.onResolve({ filter: /.*/ }, (args) => (builtins.has(args.path) ? { path: args.path, namespace: 'runtime-require' } : undefined));
-      b.onLoad({ filter: /.*/, namespace: 'runtime-require' }, (args) => ({ contents: `module.exports = __runtimeRequire(${JSON.stringify(args.path)});`, loader: 'js' }));
+      b.onLoad({ filter: /.*/, namespace: 'runtime-require' }, (args) => ({
+        contents: `module.exports = __runtimeRequire(${JSON.stringify(args.path)});`,
+        loader: 'js',
+      }));
     },
   };
 }
@@ -83,7 +86,9 @@ async function trainCodeCache() {
     ['Hel', 'lo'].map((t) => sse({ content: t })).join('') +
     `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } })}\n\ndata: [DONE]\n\n`;
   const toolCall =
-    sse({ tool_calls: [{ index: 0, id: 'call_train', type: 'function', function: { name: 'train__echo', arguments: '{"text":"hi"}' } }] }) + sse({}, 'tool_calls') + 'data: [DONE]\n\n';
+    sse({ tool_calls: [{ index: 0, id: 'call_train', type: 'function', function: { name: 'train__echo', arguments: '{"text":"hi"}' } }] }) +
+    sse({}, 'tool_calls') +
+    'data: [DONE]\n\n';
   const server = http.createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -105,7 +110,13 @@ async function trainCodeCache() {
   const scratch = mkdtempSync(join(tmpdir(), 'openai-acp-train-'));
   try {
     // A scratch home: the training run must not read the user's config file or save sessions among theirs.
-    const env = { PATH: process.env.PATH ?? '', HOME: scratch, XDG_CONFIG_HOME: join(scratch, 'config'), XDG_STATE_HOME: join(scratch, 'state'), XDG_CACHE_HOME: join(scratch, 'cache') };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: scratch,
+      XDG_CONFIG_HOME: join(scratch, 'config'),
+      XDG_STATE_HOME: join(scratch, 'state'),
+      XDG_CACHE_HOME: join(scratch, 'cache'),
+    };
     const child = spawn(process.execPath, [join(out, 'cli.js')], {
       env: { ...env, OPENAI_BASE_URL: `http://127.0.0.1:${server.address().port}/v1`, OPENAI_MODEL: 'train', OPENAI_ACP_LOG: 'error' },
       stdio: ['pipe', 'pipe', 'inherit'],
@@ -134,8 +145,8 @@ async function trainCodeCache() {
     child.once('exit', (code, signal) => {
       for (const answer of answers.values()) answer({ error: { message: `the training run exited (${code ?? signal})` } });
     });
-    const timeout = setTimeout(() => child.kill("SIGKILL"), 15_000);
-    child.once("exit", () => clearTimeout(timeout));
+    const timeout = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('exit', () => clearTimeout(timeout));
     await request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { sessionId } = await request('session/new', { cwd: root, mcpServers: [] });
     await request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
@@ -149,7 +160,8 @@ async function trainCodeCache() {
     await exited;
     clearTimeout(timeout);
     if (!readdirSync(out).some((name) => name.endsWith('.cache'))) throw new Error('no cache was written');
-    if (!readdirSync(join(out, 'chunks')).some((name) => name.startsWith('mcp-connect.lazy.') && name.endsWith('.cache'))) throw new Error('no cache of the MCP client chunk was written');
+    if (!readdirSync(join(out, 'chunks')).some((name) => name.startsWith('mcp-connect.lazy.') && name.endsWith('.cache')))
+      throw new Error('no cache of the MCP client chunk was written');
   } finally {
     server.close();
     rmSync(scratch, { recursive: true, force: true });
@@ -177,7 +189,14 @@ await build({
   ...BUNDLE_WRAPPER,
   logLevel: 'warning',
 });
-await chunks.buildChunks(out, { absWorkingDir: root, target: 'node20', minify, legalComments: 'none', sourcemap: 'linked', plugins: [zodNamespacePlugin(), lazySchemasPlugin()] });
+await chunks.buildChunks(out, {
+  absWorkingDir: root,
+  target: 'node20',
+  minify,
+  legalComments: 'none',
+  sourcemap: 'linked',
+  plugins: [zodNamespacePlugin(), lazySchemasPlugin()],
+});
 // The entry had a shebang line; inside the function wrapper it would be a syntax error.
 const bundlePath = join(out, 'bundle.js');
 writeFileSync(bundlePath, readFileSync(bundlePath, 'utf8').replace(/^(\(async function [^\n]*\{)\n?#![^\n]*\n/, '$1\n'));

@@ -111,8 +111,9 @@ function loadChunk(name) {
 // A rejection (a top-level failure of the CLI) becomes an uncaught exception, as an ES module's
 // failed top-level await would: the error is printed and the exit code is 1.
 const bundle = join(__dirname, 'bundle.js');
-runCached(bundle, readFileSync(bundle, 'utf8'), __dirname, 'bundle', BUNDLE_ID)(require, bundle, __dirname, pathToFileURL(bundle).href, loadChunk).catch((error) =>
-  process.nextTick(() => {
-    throw error;
-  }),
+runCached(bundle, readFileSync(bundle, 'utf8'), __dirname, 'bundle', BUNDLE_ID)(require, bundle, __dirname, pathToFileURL(bundle).href, loadChunk).catch(
+  (error) =>
+    process.nextTick(() => {
+      throw error;
+    }),
 );

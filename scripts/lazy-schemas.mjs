@@ -55,8 +55,24 @@ function isDeferrableArgument(node) {
 function isReference(id) {
   const parent = id.parent;
   if (ts.isPropertyAccessExpression(parent) && parent.name === id) return false;
-  if ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isGetAccessor(parent) || ts.isSetAccessor(parent)) && parent.name === id) return false;
-  if ((ts.isVariableDeclaration(parent) || ts.isFunctionDeclaration(parent) || ts.isParameter(parent) || ts.isClassDeclaration(parent) || ts.isBindingElement(parent)) && parent.name === id) return false;
+  if (
+    (ts.isPropertyAssignment(parent) ||
+      ts.isMethodDeclaration(parent) ||
+      ts.isPropertyDeclaration(parent) ||
+      ts.isGetAccessor(parent) ||
+      ts.isSetAccessor(parent)) &&
+    parent.name === id
+  )
+    return false;
+  if (
+    (ts.isVariableDeclaration(parent) ||
+      ts.isFunctionDeclaration(parent) ||
+      ts.isParameter(parent) ||
+      ts.isClassDeclaration(parent) ||
+      ts.isBindingElement(parent)) &&
+    parent.name === id
+  )
+    return false;
   if (ts.isImportSpecifier(parent) || ts.isNamespaceImport(parent) || ts.isImportClause(parent) || ts.isExportSpecifier(parent)) return false;
   if (ts.isLabeledStatement(parent) || ts.isBreakOrContinueStatement(parent)) return false;
   return true;
@@ -131,7 +147,11 @@ export function makeSchemasLazy(source, { lazyExportsOf, zod = 'zod/v4' }) {
     }
   }
   walk(file, (node) => {
-    if ((ts.isVariableDeclaration(node) || ts.isParameter(node) || ts.isBindingElement(node) || ts.isFunctionDeclaration(node)) && node.name && ts.isIdentifier(node.name)) {
+    if (
+      (ts.isVariableDeclaration(node) || ts.isParameter(node) || ts.isBindingElement(node) || ts.isFunctionDeclaration(node)) &&
+      node.name &&
+      ts.isIdentifier(node.name)
+    ) {
       const topLevel = ts.isVariableDeclaration(node) && node.parent.parent.parent === file;
       if (!topLevel) innerNames.add(node.name.text);
     }
@@ -146,7 +166,8 @@ export function makeSchemasLazy(source, { lazyExportsOf, zod = 'zod/v4' }) {
     const lazyOfSource = statement.moduleSpecifier ? lazyExportsOf(statement.moduleSpecifier.text) : undefined;
     for (const element of statement.exportClause.elements) {
       const name = (element.propertyName ?? element.name).text;
-      if (lazyOfSource ? lazyOfSource.has(name) : lazy.has(name) || lazyImports.has(name)) throw new Error(`lazy-schemas: export { ${element.name.text} } of a lazy name`);
+      if (lazyOfSource ? lazyOfSource.has(name) : lazy.has(name) || lazyImports.has(name))
+        throw new Error(`lazy-schemas: export { ${element.name.text} } of a lazy name`);
     }
   }
   if (lazy.size === 0 && lazyNamespaces.size === 0 && lazyImports.size === 0) return { code: source, lazy, exports: exported };
@@ -186,7 +207,11 @@ export function makeSchemasLazy(source, { lazyExportsOf, zod = 'zod/v4' }) {
       const name = lazyDeclaration.name.text;
       const isExported = exported.has(name);
       // Replace `[export] const NAME = ` … `;` around the (edited) initializer.
-      edit(statement.getStart(), lazyDeclaration.initializer.getStart(), `let ${name}$v; ${isExported ? 'export ' : ''}function ${name}$() { return ${name}$v ??= (`);
+      edit(
+        statement.getStart(),
+        lazyDeclaration.initializer.getStart(),
+        `let ${name}$v; ${isExported ? 'export ' : ''}function ${name}$() { return ${name}$v ??= (`,
+      );
       edit(lazyDeclaration.initializer.getEnd(), statement.getEnd(), '); }');
     }
   }
@@ -251,7 +276,8 @@ export function lazySchemasPlugin() {
         if (result.errors.length > 0) return;
         for (const { name, minimum } of SDKS) {
           const count = lazyCounts.get(name);
-          if (count !== undefined && count < minimum) result.errors.push({ text: `lazy-schemas: only ${count} schemas of ${name} made lazy; has the SDK changed shape?` });
+          if (count !== undefined && count < minimum)
+            result.errors.push({ text: `lazy-schemas: only ${count} schemas of ${name} made lazy; has the SDK changed shape?` });
         }
       });
     },

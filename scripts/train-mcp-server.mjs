@@ -10,7 +10,12 @@ import * as z from 'zod/v4';
 const server = new McpServer({ name: 'openai-acp-training', version: '1.0.0' });
 server.registerTool(
   'echo',
-  { description: 'Echoes its text', inputSchema: { text: z.string() }, outputSchema: { echoed: z.string(), length: z.number() }, annotations: { readOnlyHint: true } },
+  {
+    description: 'Echoes its text',
+    inputSchema: { text: z.string() },
+    outputSchema: { echoed: z.string(), length: z.number() },
+    annotations: { readOnlyHint: true },
+  },
   async ({ text }) => ({ content: [{ type: 'text', text: `echo: ${text}` }], structuredContent: { echoed: text, length: text.length } }),
 );
 await server.connect(new StdioServerTransport());

@@ -33,7 +33,10 @@ export function writeLoader(outdir) {
   const chunksDir = join(outdir, 'chunks');
   const chunks = {};
   if (existsSync(chunksDir)) {
-    for (const name of readdirSync(chunksDir).filter((n) => n.endsWith('.cjs')).sort()) chunks[name] = contentId(join(chunksDir, name));
+    for (const name of readdirSync(chunksDir)
+      .filter((n) => n.endsWith('.cjs'))
+      .sort())
+      chunks[name] = contentId(join(chunksDir, name));
   }
   const loader = readFileSync(TEMPLATE, 'utf8').replace("'__BUNDLE_ID__'", JSON.stringify(bundle)).replace('__CHUNK_IDS__', JSON.stringify(chunks));
   const file = join(outdir, 'cli.js');

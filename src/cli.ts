@@ -41,7 +41,8 @@ async function serve(flags: CliFlags): Promise<void> {
   for (const warning of resolved.warnings) logger.warn(warning);
   logger.info(`openai-acp ${VERSION} serving ACP on stdio`, {
     // The URL requests really go to (the provider profile may add a default query, e.g. Azure's api-version).
-    endpoints: resolved.endpoints.map((e) => `${e.id}=${resolveEndpoint(e).chatUrl}`).join(' ') || (resolved.needsDiscovery ? 'looking for a local server' : 'none'),
+    endpoints:
+      resolved.endpoints.map((e) => `${e.id}=${resolveEndpoint(e).chatUrl}`).join(' ') || (resolved.needsDiscovery ? 'looking for a local server' : 'none'),
     model: resolved.model ?? 'none',
     ...(resolved.configFilePath ? { configFile: resolved.configFilePath } : {}),
   });

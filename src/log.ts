@@ -51,7 +51,6 @@ export interface LoggerOptions {
 
 const RANK: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 
-
 /** JSON of `fields`, tolerating cycles, bigints, errors and throwing `toJSON`s; '' when empty. */
 function renderFields(fields: LogFields | undefined): string {
   if (!fields || Object.keys(fields).length === 0) return '';
@@ -105,8 +104,6 @@ function renderJson(time: Date, level: LogLevel, msg: string, fields: LogFields 
     return JSON.stringify({ time: time.toISOString(), level, message: clean(msg), fields: '[unserializable]' });
   }
 }
-
-
 
 /**
  * Creates a logger writing one line per record: `openai-acp <level>: <msg> {json fields}\n`, or

@@ -18,7 +18,8 @@ export const SECRET_NAME = /auth|key|token|secret|passw|cookie|session|signature
  * (`HTTP-Referer`, `X-Title`), content negotiation and version pins. Any other header's value may
  * be a credential (`X-Gateway`, a custom tenant header), whatever its name.
  */
-export const PUBLIC_HEADER = /^(http-referer|referer|x-title|user-agent|content-type|accept|accept-language|openai-beta|openai-organization|openai-project|anthropic-version)$/i;
+export const PUBLIC_HEADER =
+  /^(http-referer|referer|x-title|user-agent|content-type|accept|accept-language|openai-beta|openai-organization|openai-project|anthropic-version)$/i;
 
 /** Query parameter names whose values are public: the API version pin of Azure and others. */
 export const PUBLIC_QUERY = /^api[-_]?version$/i;
@@ -154,9 +155,7 @@ export function scrubSecrets(text: string, secrets: readonly (string | undefined
     /\*{3,}/.test(word) ||
     pieces.some(
       (secret) =>
-        word.includes(secret) ||
-        (word.length >= 8 && (word.includes(secret.slice(0, MIN_SECRET_LENGTH)) || word.includes(secret.slice(-MIN_SECRET_LENGTH)))),
+        word.includes(secret) || (word.length >= 8 && (word.includes(secret.slice(0, MIN_SECRET_LENGTH)) || word.includes(secret.slice(-MIN_SECRET_LENGTH)))),
     );
   return text.replace(/[^\s"'`()[\]{}<>,;]+/g, (word) => (reveals(word) ? '***' : word));
 }
-

@@ -122,14 +122,42 @@ describe('the house', () => {
   });
 
   it('the direction check catches an import upwards and one from a leaf', () => {
-    const up = new Map([[join(SRC, 'openai/a.ts'), [join(SRC, 'acp/b.ts')]], [join(SRC, 'log.ts'), [join(SRC, 'config/c.ts')]], [join(SRC, 'acp/b.ts'), [join(SRC, 'loop/d.ts'), join(SRC, 'log.ts')]]]);
+    const up = new Map([
+      [join(SRC, 'openai/a.ts'), [join(SRC, 'acp/b.ts')]],
+      [join(SRC, 'log.ts'), [join(SRC, 'config/c.ts')]],
+      [join(SRC, 'acp/b.ts'), [join(SRC, 'loop/d.ts'), join(SRC, 'log.ts')]],
+    ]);
     expect(importsAgainstDirection(up)).toEqual(['openai/a.ts => acp/b.ts', 'log.ts => config/c.ts']);
   });
 
   it('the cycle finder finds a two-file circle and a longer one', () => {
-    expect(cycles(new Map([['a', ['b']], ['b', ['a']], ['c', []]]))).toHaveLength(1);
-    expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]]))[0]).toHaveLength(3);
-    expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', []]]))).toEqual([]);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['a']],
+          ['c', []],
+        ]),
+      ),
+    ).toHaveLength(1);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['a']],
+        ]),
+      )[0],
+    ).toHaveLength(3);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('compares no provider id outside src/config/ (a quirk is a field of ProviderProfile)', () => {

@@ -101,7 +101,7 @@ describe('subcommands', () => {
     expect(parseCliArgs(argv)).toEqual(expected);
   });
 
-  it.each([[['doctor', '--help']], [['-h', 'doctor']], [['models', '-h']], [['setup', '--help']]])('%j prints that command\'s help', (argv) => {
+  it.each([[['doctor', '--help']], [['-h', 'doctor']], [['models', '-h']], [['setup', '--help']]])("%j prints that command's help", (argv) => {
     const command = parseCliArgs(argv);
     expect(command).toEqual({ kind: 'help', topic: argv.find((a) => !a.startsWith('-')) });
   });
@@ -120,7 +120,7 @@ describe('subcommands', () => {
     expect(command.kind === 'error' && command.message).toMatch(message);
   });
 
-  it('points a subcommand\'s errors at its own help', () => {
+  it("points a subcommand's errors at its own help", () => {
     const command = parseCliArgs(['doctor', '--bogus']);
     expect(command.kind === 'error' && command.message).toMatch(/Run openai-acp doctor --help/);
   });
@@ -133,8 +133,26 @@ describe('subcommands', () => {
 
 describe('agentconnect', () => {
   it('takes its own flags and the settings flags', () => {
-    expect(parseCliArgs(['agentconnect'])).toEqual({ kind: 'agentconnect', flags: {}, frontDoor: { port: 9630, host: '127.0.0.1', mode: 'read-only', allowOrigins: [], token: undefined } });
-    expect(parseCliArgs(['agentconnect', '--port=0', '--mode', 'accept-edits', '--allow-origin', 'https://a.example', '--allow-origin=http://localhost:5173', '--model', 'm', '--token', 'sekrit-value'])).toEqual({
+    expect(parseCliArgs(['agentconnect'])).toEqual({
+      kind: 'agentconnect',
+      flags: {},
+      frontDoor: { port: 9630, host: '127.0.0.1', mode: 'read-only', allowOrigins: [], token: undefined },
+    });
+    expect(
+      parseCliArgs([
+        'agentconnect',
+        '--port=0',
+        '--mode',
+        'accept-edits',
+        '--allow-origin',
+        'https://a.example',
+        '--allow-origin=http://localhost:5173',
+        '--model',
+        'm',
+        '--token',
+        'sekrit-value',
+      ]),
+    ).toEqual({
       kind: 'agentconnect',
       flags: { model: 'm' },
       frontDoor: { port: 0, host: '127.0.0.1', mode: 'accept-edits', allowOrigins: ['https://a.example', 'http://localhost:5173'], token: 'sekrit-value' },
@@ -154,7 +172,8 @@ describe('agentconnect', () => {
 describe('helpText of subcommands', () => {
   it('lists the subcommands in the main help', () => {
     const text = helpText('1.2.3');
-    for (const part of ['openai-acp doctor', 'openai-acp models', 'openai-acp setup', '--timeout-ms', 'OPENAI_ACP_CONFIG', 'OPENAI_PROVIDER']) expect(text).toContain(part);
+    for (const part of ['openai-acp doctor', 'openai-acp models', 'openai-acp setup', '--timeout-ms', 'OPENAI_ACP_CONFIG', 'OPENAI_PROVIDER'])
+      expect(text).toContain(part);
   });
 
   it.each([

@@ -45,10 +45,12 @@ function helpSettings(): Map<string, string> {
 /** The README settings table: name (backticks dropped) → default (backticks dropped). */
 function readmeSettings(): Map<string, string> {
   const rows = section('Settings').filter((line) => line.startsWith('| `'));
-  return new Map(rows.map((row) => {
-    const [name = '', value = ''] = row.split(' | ').map((cell) => cell.replace(/^\| /, '').replace(/`/g, '').trim());
-    return [name, value];
-  }));
+  return new Map(
+    rows.map((row) => {
+      const [name = '', value = ''] = row.split(' | ').map((cell) => cell.replace(/^\| /, '').replace(/`/g, '').trim());
+      return [name, value];
+    }),
+  );
 }
 
 const NUMBERS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
@@ -104,7 +106,11 @@ describe('README and docs/', () => {
 
   it('state no other count of tools, modes or built-in commands', () => {
     for (const { path, text } of files) {
-      for (const [what, real] of [['tools', BUILTIN_TOOL_NAMES.size], ['modes', SESSION_MODES.length], ['built-in commands', SLASH_COMMANDS.length]] as const) {
+      for (const [what, real] of [
+        ['tools', BUILTIN_TOOL_NAMES.size],
+        ['modes', SESSION_MODES.length],
+        ['built-in commands', SLASH_COMMANDS.length],
+      ] as const) {
         for (const match of text.matchAll(new RegExp(`\\b(${NUMBERS.join('|')}) ${what}\\b`, 'gi'))) {
           expect(match[1]!.toLowerCase(), `${path}: "${match[0]}"`).toBe(NUMBERS[real]);
         }

@@ -101,10 +101,29 @@ describe('loadConfig rejects invalid values, naming the variable', () => {
   const cases: [string, fc.Arbitrary<string>][] = [
     ['OPENAI_MAX_TOKENS', fc.integer({ min: -1_000_000, max: 0 }).map(String)],
     ['OPENAI_CONTEXT_WINDOW', fc.oneof(fc.integer({ max: 0 }).map(String), fc.stringMatching(/^[a-z]+$/))],
-    ['OPENAI_MAX_RETRIES', fc.oneof(fc.integer({ max: -1 }).map(String), fc.double({ min: 0.01, max: 1e6, noNaN: true }).filter((n) => !Number.isInteger(n)).map(String))],
+    [
+      'OPENAI_MAX_RETRIES',
+      fc.oneof(
+        fc.integer({ max: -1 }).map(String),
+        fc
+          .double({ min: 0.01, max: 1e6, noNaN: true })
+          .filter((n) => !Number.isInteger(n))
+          .map(String),
+      ),
+    ],
     ['OPENAI_TIMEOUT_MS', fc.oneof(fc.bigInt({ min: 2_147_483_648n, max: 10n ** 30n }).map(String), fc.constant('0'))],
-    ['OPENAI_TEMPERATURE', fc.oneof(fc.double({ min: 2.000001, noNaN: true }).map(String), fc.double({ max: -0.000001, noNaN: true }).map(String), fc.stringMatching(/^[a-z]+$/))],
-    ['OPENAI_HEADERS', fc.oneof(fc.constant('not json'), fc.array(fc.string()).map((a) => JSON.stringify(a)), fc.string({ minLength: 1 }).map((s) => JSON.stringify({ k: { nested: s } })))],
+    [
+      'OPENAI_TEMPERATURE',
+      fc.oneof(fc.double({ min: 2.000001, noNaN: true }).map(String), fc.double({ max: -0.000001, noNaN: true }).map(String), fc.stringMatching(/^[a-z]+$/)),
+    ],
+    [
+      'OPENAI_HEADERS',
+      fc.oneof(
+        fc.constant('not json'),
+        fc.array(fc.string()).map((a) => JSON.stringify(a)),
+        fc.string({ minLength: 1 }).map((s) => JSON.stringify({ k: { nested: s } })),
+      ),
+    ],
     ['OPENAI_BASE_URL', fc.oneof(fc.constantFrom('ftp://h/v1', 'file:///x', 'mailto:a@b'), fc.stringMatching(/^[a-z]{1,10}$/))],
     ['OPENAI_ACP_LOG', fc.stringMatching(/^[a-z]{1,10}$/).filter((s) => !['error', 'warn', 'info', 'debug'].includes(s))],
   ];
@@ -129,7 +148,11 @@ describe('loadConfig on arbitrary input', () => {
     fc.assert(
       fc.property(env, fc.stringMatching(/^[A-Za-z0-9]{6,12}$/), (vars, tag) => {
         const secret = `sk-SECRET-${tag}`;
-        const withSecrets = { ...vars, OPENAI_API_KEY: `${secret}${vars.OPENAI_API_KEY ?? ''}`, OPENAI_HEADERS: `{"api-key": "${secret}"${vars.OPENAI_HEADERS ?? ''}` };
+        const withSecrets = {
+          ...vars,
+          OPENAI_API_KEY: `${secret}${vars.OPENAI_API_KEY ?? ''}`,
+          OPENAI_HEADERS: `{"api-key": "${secret}"${vars.OPENAI_HEADERS ?? ''}`,
+        };
         for (const candidate of [vars, withSecrets]) {
           const error = errorOf(candidate);
           if (error) {
@@ -144,7 +167,11 @@ describe('loadConfig on arbitrary input', () => {
 
 describe('the logger', () => {
   it('never emits a secret embedded in messages or fields', () => {
-    const secret = fc.oneof(fc.string({ minLength: 4 }), fc.string({ minLength: 4, unit: 'binary' }), fc.string({ minLength: 4, unit: fc.constantFrom('a', 'b', '*', '"', '\\', '\n') }));
+    const secret = fc.oneof(
+      fc.string({ minLength: 4 }),
+      fc.string({ minLength: 4, unit: 'binary' }),
+      fc.string({ minLength: 4, unit: fc.constantFrom('a', 'b', '*', '"', '\\', '\n') }),
+    );
     fc.assert(
       fc.property(fc.array(secret, { minLength: 1, maxLength: 3 }), fc.string(), fc.string(), (secrets, before, after) => {
         const lines: string[] = [];

@@ -4,7 +4,15 @@ import { detectProvider, parseProviderId, PROVIDER_IDS, resolveEndpoint } from '
 
 const segment = fc.stringMatching(/^[a-z0-9_-]{1,8}$/);
 const host = fc.oneof(
-  fc.constantFrom('api.openai.com', 'res.openai.azure.com', 'bedrock-runtime.us-east-1.amazonaws.com', 'openrouter.ai', '127.0.0.1:11434', 'localhost:8000', 'example.com'),
+  fc.constantFrom(
+    'api.openai.com',
+    'res.openai.azure.com',
+    'bedrock-runtime.us-east-1.amazonaws.com',
+    'openrouter.ai',
+    '127.0.0.1:11434',
+    'localhost:8000',
+    'example.com',
+  ),
   fc.tuple(segment, segment).map(([a, b]) => `${a}.${b}.test`),
 );
 /** Base URLs as people type them: any path, trailing slashes, /chat/completions once or twice, a query. */
@@ -15,7 +23,10 @@ const baseUrl = fc
     path: fc.array(segment, { maxLength: 4 }),
     chat: fc.nat({ max: 2 }),
     slashes: fc.nat({ max: 3 }),
-    query: fc.option(fc.tuple(segment, segment).map(([k, v]) => `${k}=${v}`), { nil: undefined }),
+    query: fc.option(
+      fc.tuple(segment, segment).map(([k, v]) => `${k}=${v}`),
+      { nil: undefined },
+    ),
   })
   .map(({ scheme, host, path, chat, slashes, query }) => {
     const tail = '/chat/completions'.repeat(chat) + '/'.repeat(slashes);

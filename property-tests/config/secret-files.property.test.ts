@@ -17,7 +17,11 @@ function load(env: Record<string, string | undefined>, read: (path: string) => s
   }
 }
 
-const content = fc.oneof(fc.string({ maxLength: 60 }), fc.string({ maxLength: 60 }).map((s) => `${s}\n`), fc.string({ maxLength: 60 }).map((s) => `${s}\r\n`));
+const content = fc.oneof(
+  fc.string({ maxLength: 60 }),
+  fc.string({ maxLength: 60 }).map((s) => `${s}\n`),
+  fc.string({ maxLength: 60 }).map((s) => `${s}\r\n`),
+);
 const failure = fc.constantFrom('ENOENT', 'EACCES', 'EISDIR', undefined);
 
 describe('OPENAI_API_KEY_FILE and OPENAI_HEADERS_FILE', () => {
@@ -29,7 +33,11 @@ describe('OPENAI_API_KEY_FILE and OPENAI_HEADERS_FILE', () => {
           if (fails !== null) throw Object.assign(new Error('no'), fails ? { code: fails } : {});
           return path.endsWith('key') ? `${marker}${key}` : `${marker}${headers}`;
         };
-        const env = { OPENAI_API_KEY_FILE: '/run/secrets/key', OPENAI_HEADERS_FILE: '/run/secrets/headers', ...(alsoDirect ? { OPENAI_API_KEY: 'direct' } : {}) };
+        const env = {
+          OPENAI_API_KEY_FILE: '/run/secrets/key',
+          OPENAI_HEADERS_FILE: '/run/secrets/headers',
+          ...(alsoDirect ? { OPENAI_API_KEY: 'direct' } : {}),
+        };
         const result = load(env, read);
         if (result instanceof ConfigError) expect(result.message).not.toContain(marker);
         if (alsoDirect || fails !== null) expect(result).toBeInstanceOf(ConfigError);

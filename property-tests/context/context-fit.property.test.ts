@@ -22,17 +22,19 @@ const args = fc.dictionary(fc.constantFrom('path', 'pattern', 'command', 'conten
 
 let ids = 0;
 /** One tool step: an assistant message with 1–3 calls, then their results in order. */
-const toolStep = fc.tuple(fc.array(fc.tuple(toolName, args, output), { minLength: 1, maxLength: 3 }), fc.option(text(200), { nil: null })).map(([calls, said]) => {
-  const named = calls.map(([name, a, out]) => ({ id: `call_${ids++}`, name, a, out }));
-  const messages: ChatMessage[] = [{ role: 'assistant', content: said, tool_calls: named.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.a } })) }];
-  for (const c of named) messages.push({ role: 'tool', tool_call_id: c.id, content: c.out });
-  return messages;
-});
-const turn = fc.tuple(text(800), fc.array(toolStep, { maxLength: 3 }), text(800)).map(([asked, steps, answer]): ChatMessage[] => [
-  { role: 'user', content: asked },
-  ...steps.flat(),
-  { role: 'assistant', content: answer },
-]);
+const toolStep = fc
+  .tuple(fc.array(fc.tuple(toolName, args, output), { minLength: 1, maxLength: 3 }), fc.option(text(200), { nil: null }))
+  .map(([calls, said]) => {
+    const named = calls.map(([name, a, out]) => ({ id: `call_${ids++}`, name, a, out }));
+    const messages: ChatMessage[] = [
+      { role: 'assistant', content: said, tool_calls: named.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.a } })) },
+    ];
+    for (const c of named) messages.push({ role: 'tool', tool_call_id: c.id, content: c.out });
+    return messages;
+  });
+const turn = fc
+  .tuple(text(800), fc.array(toolStep, { maxLength: 3 }), text(800))
+  .map(([asked, steps, answer]): ChatMessage[] => [{ role: 'user', content: asked }, ...steps.flat(), { role: 'assistant', content: answer }]);
 const input: fc.Arbitrary<ContextFitInput> = fc.record({
   system: fc.option(text(2000), { nil: undefined }),
   summary: fc.option(text(3000), { nil: undefined }),

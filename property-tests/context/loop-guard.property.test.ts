@@ -14,12 +14,18 @@ const args = fc.dictionary(fc.string({ maxLength: 5 }), fc.oneof(fc.integer(), f
 describe('LoopGuard properties', () => {
   it('the same call spelled any way three times in a row stops the loop', () => {
     fc.assert(
-      fc.property(fc.constantFrom('read_file', 'run_command'), args, fc.array(fc.array(fc.nat(), { maxLength: 4 }), { minLength: 3, maxLength: 3 }), fc.array(fc.constantFrom('', ' ', '\n', '\t '), { minLength: 3, maxLength: 3 }), (name, value, orders, pads) => {
-        const guard = new LoopGuard();
-        const stops = [0, 1, 2].map((i) => guard.afterAnswer([{ name, arguments: respelled(value, orders[i]!, pads[i]!) }]));
-        expect(stops.slice(0, REPEATS_FOR_LOOP - 1)).toEqual([undefined, undefined]);
-        expect(stops[2]?.reason).toBe('repeat');
-      }),
+      fc.property(
+        fc.constantFrom('read_file', 'run_command'),
+        args,
+        fc.array(fc.array(fc.nat(), { maxLength: 4 }), { minLength: 3, maxLength: 3 }),
+        fc.array(fc.constantFrom('', ' ', '\n', '\t '), { minLength: 3, maxLength: 3 }),
+        (name, value, orders, pads) => {
+          const guard = new LoopGuard();
+          const stops = [0, 1, 2].map((i) => guard.afterAnswer([{ name, arguments: respelled(value, orders[i]!, pads[i]!) }]));
+          expect(stops.slice(0, REPEATS_FOR_LOOP - 1)).toEqual([undefined, undefined]);
+          expect(stops[2]?.reason).toBe('repeat');
+        },
+      ),
     );
   });
 

@@ -12,14 +12,31 @@ const offered = new Set(names);
 
 /** Arguments whose values survive every form (XML values that do not look like JSON). */
 const word = fc.stringMatching(/^[a-z][a-z ._/-]{0,15}$/).filter((s) => !['true', 'false', 'null'].includes(s.trim()));
-const args = fc.dictionary(fc.stringMatching(/^[a-z_]{1,10}$/), fc.oneof(word, fc.integer(), fc.boolean(), fc.constant(null), fc.dictionary(word, fc.integer(), { maxKeys: 2 })), { maxKeys: 4 });
+const args = fc.dictionary(
+  fc.stringMatching(/^[a-z_]{1,10}$/),
+  fc.oneof(word, fc.integer(), fc.boolean(), fc.constant(null), fc.dictionary(word, fc.integer(), { maxKeys: 2 })),
+  { maxKeys: 4 },
+);
 const calls = fc.array(fc.record({ name: fc.constantFrom(...names), args }), { minLength: 1, maxLength: 3 });
 
 type Call = { name: string; args: Record<string, unknown> };
-const FORMS = ['tool_call-json', 'tool_call-json-string-args', 'tool_call-xml', 'xml', 'json', 'json-parameters', 'json-array', 'json-lines', 'json-wrapped'] as const;
+const FORMS = [
+  'tool_call-json',
+  'tool_call-json-string-args',
+  'tool_call-xml',
+  'xml',
+  'json',
+  'json-parameters',
+  'json-array',
+  'json-lines',
+  'json-wrapped',
+] as const;
 
 function write(form: (typeof FORMS)[number], list: Call[]): string {
-  const xml = (c: Call) => `<function=${c.name}>\n${Object.entries(c.args).map(([k, v]) => `<parameter=${k}>\n${typeof v === 'string' ? v : JSON.stringify(v)}\n</parameter>\n`).join('')}</function>`;
+  const xml = (c: Call) =>
+    `<function=${c.name}>\n${Object.entries(c.args)
+      .map(([k, v]) => `<parameter=${k}>\n${typeof v === 'string' ? v : JSON.stringify(v)}\n</parameter>\n`)
+      .join('')}</function>`;
   switch (form) {
     case 'tool_call-json':
       return list.map((c) => `<tool_call>\n${JSON.stringify({ name: c.name, arguments: c.args })}\n</tool_call>`).join('\n');
@@ -46,9 +63,12 @@ const singleOnly = new Set(['json', 'json-parameters', 'json-wrapped']);
 describe('text tool calls', () => {
   it('text without <, { or [ is never read as calls', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }).filter((s) => !/[<{[]/.test(s)), (text) => {
-        expect(parseTextToolCalls(text, offered)).toBeUndefined();
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 80 }).filter((s) => !/[<{[]/.test(s)),
+        (text) => {
+          expect(parseTextToolCalls(text, offered)).toBeUndefined();
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -71,10 +91,39 @@ describe('text tool calls', () => {
   });
 
   it('once a prefix is let go, no longer text is held', () => {
-    const chars = fc.constantFrom('<', '>', '{', '}', '[', ']', '"', ':', '`', ' ', '\n', 't', 'o', 'l', '_', 'c', 'a', 'f', 'u', 'n', '=', 'j', 's', 'm', 'e', 'r');
+    const chars = fc.constantFrom(
+      '<',
+      '>',
+      '{',
+      '}',
+      '[',
+      ']',
+      '"',
+      ':',
+      '`',
+      ' ',
+      '\n',
+      't',
+      'o',
+      'l',
+      '_',
+      'c',
+      'a',
+      'f',
+      'u',
+      'n',
+      '=',
+      'j',
+      's',
+      'm',
+      'e',
+      'r',
+    );
     const text = fc.oneof(
       fc.array(chars, { maxLength: 30 }).map((cs) => cs.join('')),
-      fc.constantFrom('<tool_call>', '<function=', '```json\n', '{"name"', '[{"', '{"function"').chain((start) => fc.array(chars, { maxLength: 20 }).map((cs) => start + cs.join(''))),
+      fc
+        .constantFrom('<tool_call>', '<function=', '```json\n', '{"name"', '[{"', '{"function"')
+        .chain((start) => fc.array(chars, { maxLength: 20 }).map((cs) => start + cs.join(''))),
     );
     fc.assert(
       fc.property(text, fc.boolean(), (t, withNames) => {

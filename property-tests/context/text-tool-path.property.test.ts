@@ -11,14 +11,26 @@ import { parseTextToolCalls } from '../../src/context/text-tool-calls.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 
 const NAMES = ['read_file', 'write_file', 'list_directory', 'fx__echo'];
-const tools = NAMES.map((name) => ({ type: 'function' as const, function: { name, description: `The ${name} tool.`, parameters: { type: 'object', properties: { path: { type: 'string' } } } } }));
-const args = fc.dictionary(fc.constantFrom('path', 'content', 'n'), fc.oneof(fc.string({ maxLength: 20 }), fc.integer()), { maxKeys: 3 }).map((o) => JSON.stringify(o));
+const tools = NAMES.map((name) => ({
+  type: 'function' as const,
+  function: { name, description: `The ${name} tool.`, parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+}));
+const args = fc
+  .dictionary(fc.constantFrom('path', 'content', 'n'), fc.oneof(fc.string({ maxLength: 20 }), fc.integer()), { maxKeys: 3 })
+  .map((o) => JSON.stringify(o));
 const text = fc.string({ maxLength: 30 });
 
 /** One turn: the user's message, tool steps (assistant with calls, then their results, maybe images), then maybe an answer. */
 const turn = fc.record({
   user: text,
-  steps: fc.array(fc.record({ text: fc.oneof(fc.constant(''), text), calls: fc.array(fc.record({ name: fc.constantFrom(...NAMES), args, result: text }), { minLength: 1, maxLength: 3 }), image: fc.boolean() }), { maxLength: 3 }),
+  steps: fc.array(
+    fc.record({
+      text: fc.oneof(fc.constant(''), text),
+      calls: fc.array(fc.record({ name: fc.constantFrom(...NAMES), args, result: text }), { minLength: 1, maxLength: 3 }),
+      image: fc.boolean(),
+    }),
+    { maxLength: 3 },
+  ),
   answer: fc.option(text, { nil: undefined }),
 });
 
@@ -33,7 +45,14 @@ function conversation(turns: Turn[]): ChatMessage[] {
       const calls = step.calls.map((c) => ({ id: `c${id++}`, type: 'function' as const, function: { name: c.name, arguments: c.args } }));
       out.push({ role: 'assistant', content: step.text || null, tool_calls: calls });
       for (const [i, c] of step.calls.entries()) out.push({ role: 'tool', tool_call_id: calls[i]!.id, content: c.result });
-      if (step.image) out.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } }] });
+      if (step.image)
+        out.push({
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Images returned by the tool calls above:' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } },
+          ],
+        });
     }
     if (t.answer !== undefined) out.push({ role: 'assistant', content: t.answer || '(done)' });
   }

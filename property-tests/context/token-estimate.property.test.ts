@@ -22,7 +22,13 @@ const imageUrl = fc.oneof(
 const userMessage: fc.Arbitrary<ChatMessage> = fc.oneof(
   text.map((content) => ({ role: 'user' as const, content })),
   fc
-    .array(fc.oneof(text.map((t) => ({ type: 'text' as const, text: t })), imageUrl.map((url) => ({ type: 'image_url' as const, image_url: { url } }))), { maxLength: 3 })
+    .array(
+      fc.oneof(
+        text.map((t) => ({ type: 'text' as const, text: t })),
+        imageUrl.map((url) => ({ type: 'image_url' as const, image_url: { url } })),
+      ),
+      { maxLength: 3 },
+    )
     .map((content) => ({ role: 'user' as const, content })),
 );
 const assistantMessage: fc.Arbitrary<ChatMessage> = text.map((content) => ({ role: 'assistant' as const, content }));
@@ -44,7 +50,16 @@ describe('estimates (property)', () => {
       fc
         .tuple(fc.integer({ min: 1, max: 16_383 }), fc.integer({ min: 1, max: 16_383 }), fc.constantFrom('png', 'gif', 'vp8', 'vp8l', 'vp8x', 'jpeg'))
         .map(([w, h, kind]) =>
-          dataUrl('image/x', kind === 'png' ? png(w, h) : kind === 'gif' ? gif(w, h) : kind === 'jpeg' ? jpeg(w, h) : webp(kind === 'vp8' ? 'VP8 ' : kind === 'vp8l' ? 'VP8L' : 'VP8X', w, h)),
+          dataUrl(
+            'image/x',
+            kind === 'png'
+              ? png(w, h)
+              : kind === 'gif'
+                ? gif(w, h)
+                : kind === 'jpeg'
+                  ? jpeg(w, h)
+                  : webp(kind === 'vp8' ? 'VP8 ' : kind === 'vp8l' ? 'VP8L' : 'VP8X', w, h),
+          ),
         ),
     );
     fc.assert(

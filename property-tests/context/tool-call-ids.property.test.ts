@@ -13,13 +13,15 @@ import { PROVIDER_PROFILES } from '../../src/config/provider-profiles.js';
 const anyId = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.stringMatching(/^[a-zA-Z0-9]{9}$/), fc.stringMatching(/^call_[A-Za-z0-9]{24}$/));
 
 /** A conversation of steps, each an assistant message with calls followed by one tool message per call. */
-const conversation = fc.array(fc.uniqueArray(anyId, { minLength: 1, maxLength: 4 }), { maxLength: 5 }).map((steps) =>
-  steps.flatMap((ids, step): ChatMessage[] => [
-    { role: 'user', content: `step ${step}` },
-    { role: 'assistant', content: null, tool_calls: ids.map((id) => ({ id, type: 'function', function: { name: 'f', arguments: '{}' } })) },
-    ...ids.map((id): ChatMessage => ({ role: 'tool', tool_call_id: id, content: id })),
-  ]),
-);
+const conversation = fc
+  .array(fc.uniqueArray(anyId, { minLength: 1, maxLength: 4 }), { maxLength: 5 })
+  .map((steps) =>
+    steps.flatMap((ids, step): ChatMessage[] => [
+      { role: 'user', content: `step ${step}` },
+      { role: 'assistant', content: null, tool_calls: ids.map((id) => ({ id, type: 'function', function: { name: 'f', arguments: '{}' } })) },
+      ...ids.map((id): ChatMessage => ({ role: 'tool', tool_call_id: id, content: id })),
+    ]),
+  );
 
 describe('Mistral tool-call ids', () => {
   it('any id maps to 9 characters [a-zA-Z0-9], deterministically', () => {
@@ -78,22 +80,27 @@ describe('Mistral tool-call ids', () => {
 describe('uniqueToolCallIds', () => {
   it('over any steps, every id is non-empty and unique, and a fresh provider id is kept', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(fc.oneof(fc.constant(''), fc.constantFrom('0', 'call_1', 'functions.f:0'), fc.string({ maxLength: 6 })), { maxLength: 5 }), { maxLength: 6 }), (steps) => {
-        const taken = new Set<string>();
-        const all: string[] = [];
-        for (const ids of steps) {
-          const before = new Set(taken);
-          const out = uniqueToolCallIds(ids, taken);
-          expect(out).toHaveLength(ids.length);
-          out.forEach((id, i) => {
-            const src = ids[i]!;
-            if (src !== '' && !before.has(src) && !ids.slice(0, i).includes(src)) expect(id).toBe(src);
-          });
-          all.push(...out);
-        }
-        expect(all.every((id) => id !== '')).toBe(true);
-        expect(new Set(all).size).toBe(all.length);
-      }),
+      fc.property(
+        fc.array(fc.array(fc.oneof(fc.constant(''), fc.constantFrom('0', 'call_1', 'functions.f:0'), fc.string({ maxLength: 6 })), { maxLength: 5 }), {
+          maxLength: 6,
+        }),
+        (steps) => {
+          const taken = new Set<string>();
+          const all: string[] = [];
+          for (const ids of steps) {
+            const before = new Set(taken);
+            const out = uniqueToolCallIds(ids, taken);
+            expect(out).toHaveLength(ids.length);
+            out.forEach((id, i) => {
+              const src = ids[i]!;
+              if (src !== '' && !before.has(src) && !ids.slice(0, i).includes(src)) expect(id).toBe(src);
+            });
+            all.push(...out);
+          }
+          expect(all.every((id) => id !== '')).toBe(true);
+          expect(new Set(all).size).toBe(all.length);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -18,7 +18,11 @@ const call = fc.record(
   },
   { requiredKeys: ['id', 'name', 'arguments'] },
 );
-const step = fc.record({ text: fc.oneof(fc.constant(''), fc.string({ maxLength: 30 })), reasoning: fc.oneof(fc.constant(''), fc.string({ maxLength: 30 })), toolCalls: fc.array(call, { maxLength: 4 }) });
+const step = fc.record({
+  text: fc.oneof(fc.constant(''), fc.string({ maxLength: 30 })),
+  reasoning: fc.oneof(fc.constant(''), fc.string({ maxLength: 30 })),
+  toolCalls: fc.array(call, { maxLength: 4 }),
+});
 
 describe('assistantToolCallMessage', () => {
   it('spells every step the way every provider accepts', () => {

@@ -27,7 +27,10 @@ it('resolve(valueOf(id, model)) gives back that endpoint and that model', () => 
     fc.property(
       ids.chain((list) => fc.tuple(fc.constant(list), fc.constantFrom(...list), modelId(list))),
       ([list, id, model]) => {
-        const registry = new EndpointRegistry(list.map((i) => settings(i)), { logger });
+        const registry = new EndpointRegistry(
+          list.map((i) => settings(i)),
+          { logger },
+        );
         const resolved = registry.resolve(registry.valueOf(id, model));
         expect(resolved?.endpoint.settings.id).toBe(id);
         expect(resolved?.model).toBe(model);
@@ -41,7 +44,10 @@ it('defaultValue() resolves to the first endpoint and its configured model', asy
     fc.asyncProperty(
       ids.chain((list) => fc.tuple(fc.constant(list), modelId(list))),
       async ([list, model]) => {
-        const registry = new EndpointRegistry(list.map((i, n) => settings(i, n === 0 ? model : 'other')), { logger });
+        const registry = new EndpointRegistry(
+          list.map((i, n) => settings(i, n === 0 ? model : 'other')),
+          { logger },
+        );
         const resolved = registry.resolve((await registry.defaultValue())!);
         expect(resolved?.endpoint.settings.id).toBe(list[0]);
         expect(resolved?.model).toBe(model);
@@ -55,7 +61,10 @@ it('any value resolves: to the endpoint its first segment names, else to the def
     fc.property(
       ids.chain((list) => fc.tuple(fc.constant(list), modelId(list))),
       ([list, value]) => {
-        const registry = new EndpointRegistry(list.map((i) => settings(i)), { logger });
+        const registry = new EndpointRegistry(
+          list.map((i) => settings(i)),
+          { logger },
+        );
         const resolved = registry.resolve(value)!;
         const slash = value.indexOf('/');
         const named = list.length > 1 && slash > 0 && list.includes(value.slice(0, slash));
@@ -75,7 +84,10 @@ it('set keeps the order of existing ids and appends new ones; disable removes ex
   );
   fc.assert(
     fc.property(ids, fc.array(op, { maxLength: 15 }), (initial, ops) => {
-      const registry = new EndpointRegistry(initial.map((i) => settings(i)), { logger });
+      const registry = new EndpointRegistry(
+        initial.map((i) => settings(i)),
+        { logger },
+      );
       let model = [...initial];
       for (const { kind, id } of ops) {
         if (kind === 'set') {

@@ -11,7 +11,10 @@ import type { SseItem } from '../../src/openai/sse.js';
 import { TurnAccumulator, type ToolCallResult } from '../../src/openai/turn-accumulator.js';
 import { splitAt } from '../../test/helpers/split.js';
 
-const chunk = (calls: ChatToolCallDelta[]): SseItem => ({ kind: 'chunk', chunk: { choices: [{ index: 0, delta: { tool_calls: calls }, finish_reason: null }] } });
+const chunk = (calls: ChatToolCallDelta[]): SseItem => ({
+  kind: 'chunk',
+  chunk: { choices: [{ index: 0, delta: { tool_calls: calls }, finish_reason: null }] },
+});
 
 /**
  * How a provider spells the fragments of call number `i` (first fragment or continuation).
@@ -61,14 +64,20 @@ function interleave<T>(queues: T[][], schedule: number[]): T[] {
 
 const idArb = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/);
 const argsArb = fc.oneof(fc.json({ maxDepth: 2 }), fc.string({ unit: 'grapheme', maxLength: 20 }));
-const extraArb = fc.option(fc.base64String({ minLength: 4, maxLength: 24 }).map((signature) => ({ google: { thought_signature: signature } })), { nil: undefined });
+const extraArb = fc.option(
+  fc.base64String({ minLength: 4, maxLength: 24 }).map((signature) => ({ google: { thought_signature: signature } })),
+  { nil: undefined },
+);
 
 describe('tool-call assembly across provider patterns', () => {
   it('any split of the same calls, in any provider pattern, gives the same calls', () => {
     fc.assert(
       fc.property(
         fc.uniqueArray(idArb, { minLength: 1, maxLength: 4 }),
-        fc.array(fc.record({ name: fc.stringMatching(/^[a-z_]{1,10}$/), args: argsArb, cuts: fc.array(fc.nat(), { maxLength: 6 }), extra: extraArb }), { minLength: 4, maxLength: 4 }),
+        fc.array(fc.record({ name: fc.stringMatching(/^[a-z_]{1,10}$/), args: argsArb, cuts: fc.array(fc.nat(), { maxLength: 6 }), extra: extraArb }), {
+          minLength: 4,
+          maxLength: 4,
+        }),
         fc.constantFrom(...PATTERNS),
         fc.array(fc.nat(), { maxLength: 30 }),
         fc.boolean(),
@@ -86,7 +95,9 @@ describe('tool-call assembly across provider patterns', () => {
           const items = batched && pattern !== 'position' ? [chunk(ordered)] : ordered.map((d) => chunk([d]));
           const acc = new TurnAccumulator();
           for (const item of items) acc.push(item);
-          const want: ToolCallResult[] = calls.map((c) => (c.extra ? { id: c.id, name: c.name, arguments: c.args, extra: c.extra } : { id: c.id, name: c.name, arguments: c.args }));
+          const want: ToolCallResult[] = calls.map((c) =>
+            c.extra ? { id: c.id, name: c.name, arguments: c.args, extra: c.extra } : { id: c.id, name: c.name, arguments: c.args },
+          );
           // Calls are numbered by first appearance.
           const firstSeen = [...new Set(ordered.map((d) => d.id).filter((id): id is string => typeof id === 'string' && id !== ''))];
           want.sort((a, b) => firstSeen.indexOf(a.id) - firstSeen.indexOf(b.id));

@@ -23,8 +23,7 @@ const chunk = (delta: ChatDelta): SseItem => ({ kind: 'chunk', chunk: { choices:
 function run(items: SseItem[], splitThinkTags: boolean) {
   const acc = new TurnAccumulator({ splitThinkTags });
   const events: TurnEvent[] = [...items.flatMap((i) => acc.push(i)), ...acc.flush()];
-  const streamed = (type: 'text' | 'reasoning') =>
-    events.map((e) => (e.type === type ? e.text : '')).join('');
+  const streamed = (type: 'text' | 'reasoning') => events.map((e) => (e.type === type ? e.text : '')).join('');
   return { result: acc.result(), text: streamed('text'), reasoning: streamed('reasoning') };
 }
 
@@ -45,17 +44,24 @@ describe('TurnAccumulator properties', () => {
   it('text and reasoning pieces in any interleaving reassemble separately', () => {
     fc.assert(
       fc.property(
-        anyText, anyText,
-        fc.array(fc.nat(), { maxLength: 10 }), fc.array(fc.nat(), { maxLength: 10 }),
-        fc.array(fc.nat(), { maxLength: 20 }), fc.array(fc.nat({ max: 3 }), { maxLength: 20 }),
+        anyText,
+        anyText,
+        fc.array(fc.nat(), { maxLength: 10 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        fc.array(fc.nat({ max: 3 }), { maxLength: 20 }),
         (text, reasoning, textCuts, reasoningCuts, schedule, styles) => {
           const textItems = split(text, textCuts).map((c) => chunk({ content: c }));
           const reasoningItems = split(reasoning, reasoningCuts).map((r, i) => {
             switch (styles[i % Math.max(styles.length, 1)] ?? 0) {
-              case 0: return chunk({ reasoning_content: r, content: null });
-              case 1: return chunk({ reasoning: r });
-              case 2: return chunk({ reasoning_content: '', reasoning: r });
-              default: return chunk({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: r }] }] });
+              case 0:
+                return chunk({ reasoning_content: r, content: null });
+              case 1:
+                return chunk({ reasoning: r });
+              case 2:
+                return chunk({ reasoning_content: '', reasoning: r });
+              default:
+                return chunk({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: r }] }] });
             }
           });
           const items = interleave([textItems, reasoningItems], schedule);
@@ -93,31 +99,38 @@ describe('TurnAccumulator properties', () => {
 
   it('content without a complete tag is never altered', () => {
     fc.assert(
-      fc.property(tagText.filter((s) => !s.includes('<think>')), fc.array(fc.nat(), { maxLength: 8 }), (text, cuts) => {
-        const out = run(split(text, cuts).map((c) => chunk({ content: c })), true);
-        expect(out.result).toMatchObject({ text, reasoning: '' });
-      }),
+      fc.property(
+        tagText.filter((s) => !s.includes('<think>')),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (text, cuts) => {
+          const out = run(
+            split(text, cuts).map((c) => chunk({ content: c })),
+            true,
+          );
+          expect(out.result).toMatchObject({ text, reasoning: '' });
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it('tool arguments cut and interleaved across calls reassemble per call', () => {
-    const call = fc.record({ id: fc.string({ minLength: 1, maxLength: 8 }), name: fc.string({ minLength: 1, maxLength: 8 }), args: anyText, cuts: fc.array(fc.nat(), { maxLength: 8 }) });
+    const call = fc.record({
+      id: fc.string({ minLength: 1, maxLength: 8 }),
+      name: fc.string({ minLength: 1, maxLength: 8 }),
+      args: anyText,
+      cuts: fc.array(fc.nat(), { maxLength: 8 }),
+    });
     fc.assert(
-      fc.property(
-        fc.array(call, { minLength: 1, maxLength: 4 }),
-        fc.array(fc.nat(), { maxLength: 30 }),
-        fc.boolean(),
-        (calls, schedule, emptyIds) => {
-          const headers = calls.map((c, index) => chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }));
-          const fragments = calls.map((c, index) =>
-            split(c.args, c.cuts).map((a) => chunk({ tool_calls: [{ index, ...(emptyIds ? { id: '' } : {}), function: { arguments: a } }] })),
-          );
-          const out = run([...headers, ...interleave(fragments, schedule)], true);
-          expect(out.result.toolCalls).toEqual(calls.map((c) => ({ id: c.id, name: c.name, arguments: c.args })));
-          expect(out.result.text).toBe('');
-        },
-      ),
+      fc.property(fc.array(call, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { maxLength: 30 }), fc.boolean(), (calls, schedule, emptyIds) => {
+        const headers = calls.map((c, index) => chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }));
+        const fragments = calls.map((c, index) =>
+          split(c.args, c.cuts).map((a) => chunk({ tool_calls: [{ index, ...(emptyIds ? { id: '' } : {}), function: { arguments: a } }] })),
+        );
+        const out = run([...headers, ...interleave(fragments, schedule)], true);
+        expect(out.result.toolCalls).toEqual(calls.map((c) => ({ id: c.id, name: c.name, arguments: c.args })));
+        expect(out.result.text).toBe('');
+      }),
       { numRuns: 500 },
     );
   });

@@ -14,9 +14,19 @@ const toolsText = fc.constantFrom(
   '{"error":{"message":"No endpoints found that support the provided \'tool_choice\' value.","code":404}}',
 );
 const saysNoTools = (status: number, text: string) => TOOLS_UNSUPPORTED.some((rule) => rule.statuses.includes(status) && rule.pattern.test(text));
-const sentBody = fc
-  .subarray(names)
-  .map((keys) => Object.fromEntries(keys.map((k) => [k, k === 'messages' ? [{ role: 'system', content: 's' }, { role: 'user', content: 'u' }] : 1])));
+const sentBody = fc.subarray(names).map((keys) =>
+  Object.fromEntries(
+    keys.map((k) => [
+      k,
+      k === 'messages'
+        ? [
+            { role: 'system', content: 's' },
+            { role: 'user', content: 'u' },
+          ]
+        : 1,
+    ]),
+  ),
+);
 /** Error texts built from real phrasing fragments around parameter names, plus noise. */
 const phrase = fc.constantFrom(
   (n: string) => `Unsupported parameter: '${n}' is not supported with this model.`,

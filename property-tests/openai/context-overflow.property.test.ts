@@ -47,7 +47,9 @@ describe('recognizeOverflowIn', () => {
     );
     fc.assert(
       fc.property(status, param, wording, (s, p, words) => {
-        expect(recognizeOverflowIn({ status: s, body: JSON.stringify({ error: { message: words(p), param: p, code: 'invalid_request_error' } }) })).toBeUndefined();
+        expect(
+          recognizeOverflowIn({ status: s, body: JSON.stringify({ error: { message: words(p), param: p, code: 'invalid_request_error' } }) }),
+        ).toBeUndefined();
       }),
     );
   });

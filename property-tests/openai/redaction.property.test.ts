@@ -16,7 +16,9 @@ const secretArb = fc.oneof(
   fc.string({ minLength: 4, maxLength: 40 }).filter((s) => s.trim().length === s.length && s.length >= 4),
   fc.string({ unit: fc.constantFrom(...'.*+?^${}()|[]\\/-=&%'.split('')), minLength: 4, maxLength: 20 }),
   fc.string({ unit: fc.constantFrom(...'ab.*+?^$()[]\\'.split('')), minLength: 4, maxLength: 20 }),
-  fc.integer({ min: 0, max: URL_BASE.length - 4 }).chain((start) => fc.integer({ min: start + 4, max: URL_BASE.length }).map((end) => URL_BASE.slice(start, end))),
+  fc
+    .integer({ min: 0, max: URL_BASE.length - 4 })
+    .chain((start) => fc.integer({ min: start + 4, max: URL_BASE.length }).map((end) => URL_BASE.slice(start, end))),
 );
 const where = fc.constantFrom('key', 'header', 'gateway', 'query');
 const fillerArb = fc.string({ maxLength: 600 });

@@ -114,9 +114,7 @@ describe('SSE decoder properties', () => {
   });
 
   it('any split of a real recorded stream gives the same items (OpenRouter, with comments and emoji)', () => {
-    const bytes = new Uint8Array(
-      readFileSync(new URL('../../test/fixtures/providers/openrouter__anthropic_text_processing_comment.sse', import.meta.url)),
-    );
+    const bytes = new Uint8Array(readFileSync(new URL('../../test/fixtures/providers/openrouter__anthropic_text_processing_comment.sse', import.meta.url)));
     const whole = decode([bytes]);
     expect(whole.filter((i) => i.kind === 'chunk').length).toBeGreaterThan(3);
     fc.assert(

@@ -40,8 +40,16 @@ it('replay shows one user_message_chunk per prompt block per turn, in order, eac
       for (const update of updates) expect((update as { messageId?: unknown }).messageId).toEqual(expect.any(String));
       expect(replayUpdates(list)).toEqual(updates);
       const expected = list.flatMap((r) => {
-        if (r.type === 'clear') return [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: '/clear' } }, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: CLEARED_TEXT } }];
-        if (r.type === 'compact') return [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: '/compact' } }, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: compactedText(r.summary) } }];
+        if (r.type === 'clear')
+          return [
+            { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: '/clear' } },
+            { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: CLEARED_TEXT } },
+          ];
+        if (r.type === 'compact')
+          return [
+            { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: '/compact' } },
+            { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: compactedText(r.summary) } },
+          ];
         return [
           ...r.prompt.map((content) => ({ sessionUpdate: 'user_message_chunk', content })),
           ...(r.reasoning ? [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: r.reasoning } }] : []),
@@ -67,7 +75,9 @@ it('the live turns are the answered turns after the latest clear or compact, in 
       // Every prompt block after the mark is sent once: in its own turn, folded into a later one, or pending.
       const lastAnswered = after.findLastIndex((t) => t.assistant);
       const pending = after.slice(lastAnswered + 1).flatMap((t) => t.prompt);
-      expect(live.unanswered.filter((b) => !(b.type === 'text' && b.text === '\n\n'))).toEqual(pending.filter((b) => !(b.type === 'text' && b.text === '\n\n')));
+      expect(live.unanswered.filter((b) => !(b.type === 'text' && b.text === '\n\n'))).toEqual(
+        pending.filter((b) => !(b.type === 'text' && b.text === '\n\n')),
+      );
     }),
   );
 });

@@ -11,9 +11,9 @@ const updatedAt = fc.oneof(
   fc.constantFrom('', 'not a date', '2026-13-45'),
 );
 const summary = (sessionId: string) =>
-  fc.record({ cwd: fc.constantFrom(...CWDS), updatedAt, title: fc.option(fc.string(), { nil: undefined }) }).map(
-    ({ cwd, updatedAt, title }): SessionSummary => (title === undefined ? { sessionId, cwd, updatedAt } : { sessionId, cwd, updatedAt, title }),
-  );
+  fc
+    .record({ cwd: fc.constantFrom(...CWDS), updatedAt, title: fc.option(fc.string(), { nil: undefined }) })
+    .map(({ cwd, updatedAt, title }): SessionSummary => (title === undefined ? { sessionId, cwd, updatedAt } : { sessionId, cwd, updatedAt, title }));
 const ids = fc.uniqueArray(fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,8}$/), { maxLength: 40 });
 const sessions: fc.Arbitrary<SessionSummary[]> = ids.chain((list) => (list.length === 0 ? fc.constant([]) : fc.tuple(...list.map(summary))));
 const cwdFilter = fc.constantFrom<string | null | undefined>(undefined, null, ...CWDS, '/nowhere');

@@ -8,7 +8,12 @@ import { openSessionStore, titleFromPrompt, TITLE_MAX_CHARS, type SessionRecord,
 import { parseRecord } from '../../src/sessions/session-records.js';
 import { captureLogger } from '../../test/helpers/session-store-fixtures.js';
 
-const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.constantFrom('\n', '\u2028', '"}\n{"type":"clear"', '\\', ' \t '));
+const text = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'grapheme' }),
+  fc.string({ unit: 'binary' }),
+  fc.constantFrom('\n', '\u2028', '"}\n{"type":"clear"', '\\', ' \t '),
+);
 const at = fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
 const block: fc.Arbitrary<ContentBlock> = fc.oneof(
   text.map((t) => ({ type: 'text' as const, text: t })),
@@ -38,7 +43,22 @@ const record: fc.Arbitrary<SessionRecord> = fc.oneof(
 
 /** Turn and meta records whose lines contain `"type":"meta"` outside a string, or inside one. */
 const nestedMeta: fc.Arbitrary<SessionRecord> = fc.constantFrom<SessionRecord>(
-  { type: 'turn', at: '2030-01-01T00:00:00.000Z', prompt: [], assistant: '"type":"meta"', reasoning: '', stopReason: 'end_turn', steps: [{ text: '"type":"meta"', reasoning: '', toolCalls: [{ id: 'c', name: 'meta', arguments: '{"type":"meta","title":"not a title"}' }], results: [{ id: 'c', toolCallId: 't', title: '', kind: 'other', status: 'completed', content: [], forModel: '{"type":"meta"}' }] }] },
+  {
+    type: 'turn',
+    at: '2030-01-01T00:00:00.000Z',
+    prompt: [],
+    assistant: '"type":"meta"',
+    reasoning: '',
+    stopReason: 'end_turn',
+    steps: [
+      {
+        text: '"type":"meta"',
+        reasoning: '',
+        toolCalls: [{ id: 'c', name: 'meta', arguments: '{"type":"meta","title":"not a title"}' }],
+        results: [{ id: 'c', toolCallId: 't', title: '', kind: 'other', status: 'completed', content: [], forModel: '{"type":"meta"}' }],
+      },
+    ],
+  },
   { type: 'meta', at: '2030-01-01T00:00:01.000Z', model: 'm', options: { k: '{"type":"meta","title":"no"}' } },
 );
 
@@ -93,7 +113,13 @@ describe('session store (property)', () => {
   });
 
   it('garbage lines in a file are skipped with one warning each; the valid records all load', async () => {
-    const lookalikes = fc.constantFrom('{"type":"meta","at":1,"title":"no"}', '{"type":"meta","at":"x","title":"torn', 'x"type":"meta"', '{"type":"turn","at":"x"}', '{"type":"session","cwd":"/","createdAt":"x"}');
+    const lookalikes = fc.constantFrom(
+      '{"type":"meta","at":1,"title":"no"}',
+      '{"type":"meta","at":"x","title":"torn',
+      'x"type":"meta"',
+      '{"type":"turn","at":"x"}',
+      '{"type":"session","cwd":"/","createdAt":"x"}',
+    );
     const garbage = fc.oneof(lookalikes, fc.string({ unit: 'binary', minLength: 1 })).filter((g) => {
       if (g.includes('\n') || g.trim() === '') return false;
       try {
@@ -103,30 +129,47 @@ describe('session store (property)', () => {
       }
     });
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.oneof(record.map((r) => ({ r })), nestedMeta.map((r) => ({ r })), garbage.map((g) => ({ g }))), { maxLength: 12 }), async (lines) => {
-        const logger = captureLogger();
-        const dir = mkdtempSync(join(tmpdir(), 'openai-acp-store-prop-'));
-        dirs.push(dir);
-        const store = await openSessionStore({ stateDir: dir, env: {}, logger });
-        await store.create({ sessionId: 'g', cwd: '/c', createdAt: '2026-01-01T00:00:00.000Z' });
-        const valid: SessionRecord[] = [];
-        for (const line of lines) {
-          if ('r' in line) {
-            await store.append('g', line.r);
-            valid.push(line.r);
-          } else {
-            appendFileSync(join(dir, 'g.jsonl'), `\n${line.g}`);
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(
+            record.map((r) => ({ r })),
+            nestedMeta.map((r) => ({ r })),
+            garbage.map((g) => ({ g })),
+          ),
+          { maxLength: 12 },
+        ),
+        async (lines) => {
+          const logger = captureLogger();
+          const dir = mkdtempSync(join(tmpdir(), 'openai-acp-store-prop-'));
+          dirs.push(dir);
+          const store = await openSessionStore({ stateDir: dir, env: {}, logger });
+          await store.create({ sessionId: 'g', cwd: '/c', createdAt: '2026-01-01T00:00:00.000Z' });
+          const valid: SessionRecord[] = [];
+          for (const line of lines) {
+            if ('r' in line) {
+              await store.append('g', line.r);
+              valid.push(line.r);
+            } else {
+              appendFileSync(join(dir, 'g.jsonl'), `\n${line.g}`);
+            }
           }
-        }
-        // list() reads only some lines; it must agree with load().
-        const listed = await store.list();
-        const loaded = await store.load('g');
-        expect(loaded).toMatchObject(expected(JSON.parse(JSON.stringify(valid)) as SessionRecord[]));
-        expect(listed).toEqual([{ sessionId: 'g', cwd: '/c', updatedAt: loaded!.updatedAt, ...(loaded!.title === undefined ? {} : { title: loaded!.title }) }]);
-        // One warning per bad line, however many times it was read.
-        const badLines = lines.flatMap((l, i) => ('g' in l ? [i + 2] : []));
-        expect(logger.warnings().map((w) => (w.fields as { line: number }).line).sort((x, y) => x - y)).toEqual(badLines);
-      }),
+          // list() reads only some lines; it must agree with load().
+          const listed = await store.list();
+          const loaded = await store.load('g');
+          expect(loaded).toMatchObject(expected(JSON.parse(JSON.stringify(valid)) as SessionRecord[]));
+          expect(listed).toEqual([
+            { sessionId: 'g', cwd: '/c', updatedAt: loaded!.updatedAt, ...(loaded!.title === undefined ? {} : { title: loaded!.title }) },
+          ]);
+          // One warning per bad line, however many times it was read.
+          const badLines = lines.flatMap((l, i) => ('g' in l ? [i + 2] : []));
+          expect(
+            logger
+              .warnings()
+              .map((w) => (w.fields as { line: number }).line)
+              .sort((x, y) => x - y),
+          ).toEqual(badLines);
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -4,28 +4,63 @@ import { checkArguments } from '../../src/tools/check-arguments.js';
 import { BUILTIN_TOOLS, toChatTool } from '../../src/tools/definitions.js';
 
 const tool = fc.constantFrom(...BUILTIN_TOOLS);
-const key = fc.oneof(fc.constantFrom('path', 'offset', 'limit', 'content', 'old_string', 'new_string', 'replace_all', 'pattern', 'glob', 'command', 'cwd', 'timeout_ms', 'url', '__proto__', 'toString'), fc.string({ maxLength: 8 }));
-const value = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom('7', ' 3 ', 'true', 'FALSE', '1.0', '-2'), fc.array(fc.integer(), { maxLength: 2 }));
+const key = fc.oneof(
+  fc.constantFrom(
+    'path',
+    'offset',
+    'limit',
+    'content',
+    'old_string',
+    'new_string',
+    'replace_all',
+    'pattern',
+    'glob',
+    'command',
+    'cwd',
+    'timeout_ms',
+    'url',
+    '__proto__',
+    'toString',
+  ),
+  fc.string({ maxLength: 8 }),
+);
+const value = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom('7', ' 3 ', 'true', 'FALSE', '1.0', '-2'),
+  fc.array(fc.integer(), { maxLength: 2 }),
+);
 const args = fc.dictionary(key, value, { maxKeys: 6 });
 
 describe('checkArguments properties', () => {
-  it('never throws, and what passes holds only the schema\'s fields, each of its declared type', () => {
+  it("never throws, and what passes holds only the schema's fields, each of its declared type", () => {
     fc.assert(
-      fc.property(tool, fc.oneof(args.map((a) => JSON.stringify(a)), fc.string({ maxLength: 40 }), args), (t, raw) => {
-        const result = checkArguments(t, raw);
-        if (!result.ok) {
-          expect(result.error.startsWith(`${t.name}: `)).toBe(true);
-          return;
-        }
-        const { properties, required } = toChatTool(t).function.parameters;
-        for (const field of required) expect(result.args).toHaveProperty(field);
-        for (const [field, given] of Object.entries(result.args)) {
-          expect(Object.hasOwn(properties, field)).toBe(true);
-          const type = properties[field]!.type;
-          if (type === 'integer') expect(Number.isSafeInteger(given)).toBe(true);
-          else expect(typeof given).toBe(type);
-        }
-      }),
+      fc.property(
+        tool,
+        fc.oneof(
+          args.map((a) => JSON.stringify(a)),
+          fc.string({ maxLength: 40 }),
+          args,
+        ),
+        (t, raw) => {
+          const result = checkArguments(t, raw);
+          if (!result.ok) {
+            expect(result.error.startsWith(`${t.name}: `)).toBe(true);
+            return;
+          }
+          const { properties, required } = toChatTool(t).function.parameters;
+          for (const field of required) expect(result.args).toHaveProperty(field);
+          for (const [field, given] of Object.entries(result.args)) {
+            expect(Object.hasOwn(properties, field)).toBe(true);
+            const type = properties[field]!.type;
+            if (type === 'integer') expect(Number.isSafeInteger(given)).toBe(true);
+            else expect(typeof given).toBe(type);
+          }
+        },
+      ),
     );
   });
 

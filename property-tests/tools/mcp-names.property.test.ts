@@ -10,10 +10,16 @@ const BUILT_INS = ['read_file', 'write_file', 'edit_file', 'list_directory', 'se
 const VALID = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Names from a small alphabet clash often; full Unicode and long strings exercise the cuts. */
-const part = fc.oneof(fc.string({ unit: fc.constantFrom('a', 'b', '_', '-', '.', ' '), maxLength: 6 }), fc.string({ unit: 'grapheme', maxLength: 80 }), fc.string({ maxLength: 120 }));
+const part = fc.oneof(
+  fc.string({ unit: fc.constantFrom('a', 'b', '_', '-', '.', ' '), maxLength: 6 }),
+  fc.string({ unit: 'grapheme', maxLength: 80 }),
+  fc.string({ maxLength: 120 }),
+);
 const entries = fc.array(fc.record({ server: part, tool: part }), { maxLength: 60 });
 /** Reserved names: the built-ins, plus names shaped like ours to force clashes. */
-const reserved = fc.array(fc.oneof(fc.constantFrom(...BUILT_INS), fc.constantFrom('a__b', 'a__b_2', '__', '___2', 'a__a')), { maxLength: 8 }).map((extra) => new Set([...BUILT_INS, ...extra]));
+const reserved = fc
+  .array(fc.oneof(fc.constantFrom(...BUILT_INS), fc.constantFrom('a__b', 'a__b_2', '__', '___2', 'a__a')), { maxLength: 8 })
+  .map((extra) => new Set([...BUILT_INS, ...extra]));
 
 describe('mcpToolNames properties', () => {
   it('always matches ^[a-zA-Z0-9_-]{1,64}$, one name per entry', () => {

@@ -5,7 +5,10 @@ import { capForModel, countLines, genericNote } from '../../src/tools/output-cap
 const NOTE = /\[\.\.\. [\d,]+ lines? omitted \.\.\.\]/;
 // No '[' in the text, so the note is the only one.
 const unit = fc.constantFrom('a', 'b', ' ', '\n', '\n', 'é', '€', '😀', '\t', '\r', '\ud800');
-const text = fc.oneof(fc.string({ unit, maxLength: 400 }), fc.array(fc.string({ unit: fc.constantFrom('x', 'y', '😀'), maxLength: 30 }), { maxLength: 80 }).map((l) => l.join('\n')));
+const text = fc.oneof(
+  fc.string({ unit, maxLength: 400 }),
+  fc.array(fc.string({ unit: fc.constantFrom('x', 'y', '😀'), maxLength: 30 }), { maxLength: 80 }).map((l) => l.join('\n')),
+);
 const limits = fc.record({ maxBytes: fc.integer({ min: 0, max: 300 }), maxLines: fc.integer({ min: 0, max: 40 }) });
 
 describe('capForModel properties', () => {

@@ -2,13 +2,19 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readArgumentsText } from '../../src/tools/repair-arguments.js';
 
-const args = fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean(), fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 })), { maxKeys: 4 });
+const args = fc.dictionary(
+  fc.string({ maxLength: 8 }),
+  fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean(), fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 })),
+  { maxKeys: 4 },
+);
 
 describe('readArgumentsText properties', () => {
   it('valid JSON objects are read as they are, with no repair', () => {
-    fc.assert(fc.property(args, (value) => {
-      expect(readArgumentsText(JSON.stringify(value))).toEqual({ ok: true, value });
-    }));
+    fc.assert(
+      fc.property(args, (value) => {
+        expect(readArgumentsText(JSON.stringify(value))).toEqual({ ok: true, value });
+      }),
+    );
   });
 
   it('a cut-off object (any strict prefix of its JSON) is never read as a call', () => {

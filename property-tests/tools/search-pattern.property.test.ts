@@ -18,14 +18,58 @@ const rg = (await findRipgrep(undefined)).path;
 const dir = mkdtempSync(join(tmpdir(), 'oa-dialect-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const PIECES = ['a', 'b', 'x', 'A', '1', ' ', '_', '-', 'é', '٣', '.', '\\.', '\\d', '\\D', '\\w', '\\W', '\\s', '\\S', '\\b', '[a-c]', '[^a]', '[\\d_]', '[[:digit:]]', '[[:alpha:]]', '(a|b)', '(?:ab|x)', 'x*', 'a+', 'b?', 'a{2}', '{', '}', ']', '^', '$', '\\{', '\\:', '|'];
+const PIECES = [
+  'a',
+  'b',
+  'x',
+  'A',
+  '1',
+  ' ',
+  '_',
+  '-',
+  'é',
+  '٣',
+  '.',
+  '\\.',
+  '\\d',
+  '\\D',
+  '\\w',
+  '\\W',
+  '\\s',
+  '\\S',
+  '\\b',
+  '[a-c]',
+  '[^a]',
+  '[\\d_]',
+  '[[:digit:]]',
+  '[[:alpha:]]',
+  '(a|b)',
+  '(?:ab|x)',
+  'x*',
+  'a+',
+  'b?',
+  'a{2}',
+  '{',
+  '}',
+  ']',
+  '^',
+  '$',
+  '\\{',
+  '\\:',
+  '|',
+];
 // Not `\B`: ripgrep tests it on bytes, so a lone `\B` also holds inside a multi-byte character
 // (between the two bytes of `٣`), where JavaScript sees no position at all.
 // Anchors where models put them, at the ends (ripgrep's line search and JavaScript differ on an
 // anchor next to a word boundary inside a pattern, such as `\b^`, which no one writes).
-const parts = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 4 }).filter((ps) => ps.every((p, i) => (p !== '^' || i === 0) && (p !== '$' || i === ps.length - 1)));
+const parts = fc
+  .array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 4 })
+  .filter((ps) => ps.every((p, i) => (p !== '^' || i === 0) && (p !== '$' || i === ps.length - 1)));
 const pattern = fc.tuple(fc.boolean(), parts).map(([i, ps]) => `${i ? '(?i)' : ''}${ps.join('')}`);
-const lines = fc.array(fc.array(fc.constantFrom('a', 'b', 'x', 'A', 'B', '1', '9', ' ', '_', '-', '.', 'é', '٣', '{', '}', ':'), { maxLength: 10 }).map((cs) => cs.join('')), { minLength: 1, maxLength: 8 });
+const lines = fc.array(
+  fc.array(fc.constantFrom('a', 'b', 'x', 'A', 'B', '1', '9', ' ', '_', '-', '.', 'é', '٣', '{', '}', ':'), { maxLength: 10 }).map((cs) => cs.join('')),
+  { minLength: 1, maxLength: 8 },
+);
 
 describe('translatePattern', () => {
   it('spells a pattern JavaScript compiles, or refuses with a ToolError', () => {
@@ -58,7 +102,10 @@ describe('translatePattern', () => {
         const byJs = sample.flatMap((line, i) => (regex.test(line) ? [i + 1] : []));
         const run = spawnSync(rg!, ['--no-config', '--line-number', '--no-filename', '--crlf', '--regexp', spelled.rg, '--', file], { encoding: 'utf8' });
         expect(run.status === 2 ? run.stderr : '').toBe('');
-        const byRg = run.stdout.split('\n').filter(Boolean).map((line) => Number(line.split(':')[0]));
+        const byRg = run.stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => Number(line.split(':')[0]));
         expect({ text, byRg }).toEqual({ text, byRg: byJs });
       }),
       { numRuns: 400 },

@@ -7,7 +7,11 @@ const name = fc.constantFrom('a', 'b', 'ws', 'ws2', 'extra', 'w', 'ws-x', '~', '
 const segment = fc.oneof(name, fc.constant('..'), fc.constant('.'), fc.constant(''));
 const relative = fc.array(segment, { maxLength: 8 }).map((parts) => parts.join('/'));
 const absolute = fc.array(segment, { maxLength: 8 }).map((parts) => `/${parts.join('/')}`);
-const input = fc.oneof(relative, absolute, fc.tuple(relative, relative).map(([a, b]) => `${a}//${b}`));
+const input = fc.oneof(
+  relative,
+  absolute,
+  fc.tuple(relative, relative).map(([a, b]) => `${a}//${b}`),
+);
 const root = fc.array(name, { minLength: 1, maxLength: 3 }).map((parts) => `/${parts.join('/')}`);
 const roots = fc.record({ cwd: root, extra: fc.array(root, { maxLength: 2 }) });
 
@@ -46,12 +50,19 @@ describe('workspace containment properties', () => {
 
 /** The string checks of workspace.ts against what `path.resolve`/`path.relative` say (the earlier implementation). */
 describe('workspace string checks agree with node:path (POSIX)', () => {
-  const anyRoot = fc.oneof(root, absolute, fc.constant('/'), root.map((r) => `${r}/`), root.map((r) => r.replace('/', '//')));
+  const anyRoot = fc.oneof(
+    root,
+    absolute,
+    fc.constant('/'),
+    root.map((r) => `${r}/`),
+    root.map((r) => r.replace('/', '//')),
+  );
   const referenceWithin = (abs: string, r: string) => {
     const rel = path.posix.relative(path.posix.resolve(r), path.posix.resolve(abs));
     return rel === '' || (!path.posix.isAbsolute(rel) && rel !== '..' && !rel.startsWith('../'));
   };
-  const referenceTitle = (abs: string, cwd: string) => (referenceWithin(abs, cwd) ? path.posix.relative(path.posix.resolve(cwd), path.posix.resolve(abs)) || '.' : path.posix.resolve(abs));
+  const referenceTitle = (abs: string, cwd: string) =>
+    referenceWithin(abs, cwd) ? path.posix.relative(path.posix.resolve(cwd), path.posix.resolve(abs)) || '.' : path.posix.resolve(abs);
 
   it('isNormalAbsolute holds exactly for what path.resolve leaves unchanged; resolved is path.resolve', () => {
     fc.assert(

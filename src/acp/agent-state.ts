@@ -102,7 +102,11 @@ export class AgentState {
     this.configDir = options.configDir;
     this.commands = new UserCommands(options.logger, () => SLASH_COMMANDS, options.configDir);
     this.windows = new SessionWindows({ config: () => this.config, picker: this.picker, registry: () => this.registry, logger: options.logger });
-    this.tools = new SessionTools(options.logger, () => ({ startupMs: this.config.mcpStartupMs, toolTimeoutMs: this.config.mcpToolTimeoutMs, elicitation: this.features.elicitation }));
+    this.tools = new SessionTools(options.logger, () => ({
+      startupMs: this.config.mcpStartupMs,
+      toolTimeoutMs: this.config.mcpToolTimeoutMs,
+      elicitation: this.features.elicitation,
+    }));
   }
 
   /** Resolves once the endpoints are known; starts finding them on the first call. */
@@ -135,7 +139,10 @@ export class AgentState {
     if (this.configError) {
       return `openai-acp is not configured correctly, so nothing was sent to the model:\n${describeConfigProblems(this.configError.problems)}\nFix the setting (environment, .env file, config file or flags) and restart the agent.`;
     }
-    if (this.registry.size === 0) return this.chosen.missing ?? 'openai-acp has no endpoint configured. Set OPENAI_BASE_URL (and OPENAI_API_KEY for cloud providers), or run `openai-acp setup`.';
+    if (this.registry.size === 0)
+      return (
+        this.chosen.missing ?? 'openai-acp has no endpoint configured. Set OPENAI_BASE_URL (and OPENAI_API_KEY for cloud providers), or run `openai-acp setup`.'
+      );
     return undefined;
   }
 

@@ -22,7 +22,10 @@ function setupAuthMethod(capabilities: ClientCapabilities | undefined): AuthMeth
   const base = { id: SETUP_AUTH_METHOD_ID, name: 'Configure an endpoint' };
   return terminal
     ? { ...base, type: 'terminal', args: ['setup'], description: 'Pick a provider, key and model in a terminal wizard (openai-acp setup)' }
-    : { ...base, description: 'Run `openai-acp setup` in a terminal (or set OPENAI_BASE_URL and OPENAI_API_KEY), then choose this to re-read the configuration' };
+    : {
+        ...base,
+        description: 'Run `openai-acp setup` in a terminal (or set OPENAI_BASE_URL and OPENAI_API_KEY), then choose this to re-read the configuration',
+      };
 }
 
 /** The `initialize` answer: protocol 1, who we are, and only the capabilities we implement. */
@@ -36,10 +39,11 @@ export function initializeResponse(persistent: boolean, capabilities?: ClientCap
       // MCP servers from the client: stdio always; Streamable HTTP, and SSE for older servers.
       mcpCapabilities: { http: true, sse: true },
       // fork (unstable): a copy of an open session, kept by whichever store holds sessions.
-      sessionCapabilities: persistent ? { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {}, fork: {} } : { additionalDirectories: {}, fork: {} },
+      sessionCapabilities: persistent
+        ? { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {}, fork: {} }
+        : { additionalDirectories: {}, fork: {} },
       providers: {},
     },
     authMethods: [setupAuthMethod(capabilities)],
   };
 }
-

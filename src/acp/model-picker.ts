@@ -93,7 +93,10 @@ export class ModelPicker {
         category: 'thought_level',
         type: 'select',
         currentValue: this.thoughtLevel(session),
-        options: [DEFAULT_THOUGHT_LEVEL, ...levels].map((level) => ({ value: level, name: level === DEFAULT_THOUGHT_LEVEL ? 'Default' : level[0]!.toUpperCase() + level.slice(1) })),
+        options: [DEFAULT_THOUGHT_LEVEL, ...levels].map((level) => ({
+          value: level,
+          name: level === DEFAULT_THOUGHT_LEVEL ? 'Default' : level[0]!.toUpperCase() + level.slice(1),
+        })),
       });
     }
     return options;

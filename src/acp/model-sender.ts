@@ -52,7 +52,15 @@ export class ModelSender {
    * Sends the live conversation plus `current` to the session's model, trimmed to its context
    * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools.
    */
-  async send(session: Session, { turns, summary, stubbed }: LiveConversation, current: ChatMessage, send: Send, signal: AbortSignal, turnId: string, turnClient?: TurnClient): Promise<AgentLoopOutcome> {
+  async send(
+    session: Session,
+    { turns, summary, stubbed }: LiveConversation,
+    current: ChatMessage,
+    send: Send,
+    signal: AbortSignal,
+    turnId: string,
+    turnClient?: TurnClient,
+  ): Promise<AgentLoopOutcome> {
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model);
     if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
@@ -83,11 +91,24 @@ export class ModelSender {
     // A llama.cpp template that says it takes no tools: the text path from the first request.
     if (tools) await heedServerToolSupport(target.endpoint, target.model, target.endpoint.memory.textPaths);
     const instructions = async () =>
-      renderInstructions(await loadInstructions({ cwd: session.cwd, extra: toolState?.roots.extra, configDir: this.state.configDir, maxBytes: instructionBudgetBytes(contextWindow) }));
+      renderInstructions(
+        await loadInstructions({
+          cwd: session.cwd,
+          extra: toolState?.roots.extra,
+          configDir: this.state.configDir,
+          maxBytes: instructionBudgetBytes(contextWindow),
+        }),
+      );
     const agentPrompt =
       config.systemPrompt ??
       (tools
-        ? defaultSystemPrompt({ cwd: session.cwd, platform: process.platform, date: this.dateOf(session), tools: tools.builtinNames, instructions: await instructions() })
+        ? defaultSystemPrompt({
+            cwd: session.cwd,
+            platform: process.platform,
+            date: this.dateOf(session),
+            tools: tools.builtinNames,
+            instructions: await instructions(),
+          })
         : undefined);
     // The client's own instructions for this session come after ours (which describe the tools).
     const clientInstructions = session.options[INSTRUCTIONS_OPTION];
@@ -98,7 +119,17 @@ export class ModelSender {
     const outcome = await runAgentLoop({
       client: target.endpoint.client,
       request,
-      context: { system: base, summary, turns, task: current, contextWindow, maxTokens: config.maxTokens, calibration: session.calibration, stubbed, windowFix: known?.fix },
+      context: {
+        system: base,
+        summary,
+        turns,
+        task: current,
+        contextWindow,
+        maxTokens: config.maxTokens,
+        calibration: session.calibration,
+        stubbed,
+        windowFix: known?.fix,
+      },
       ...(tools ? { offer: tools.offer, deps: tools.deps, textToolCalls: tools.textToolCalls } : {}),
       toolMessageRules: toolMessageRules(target.endpoint.profile),
       maxSteps: config.maxSteps,

@@ -89,7 +89,12 @@ export class PromptRunner {
         if (command === 'clear') return keep(await this.clear(session, send));
         if (command === 'compact') return keep(await this.compact(session, send, signal));
         if (command === 'undo') return keep(await this.undo(session, send, signal, client));
-        const extras = turnExtras({ session, send, saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }), configOptions: (s) => configOptions(this.state, s) });
+        const extras = turnExtras({
+          session,
+          send,
+          saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
+          configOptions: (s) => configOptions(this.state, s),
+        });
         // A command that takes arguments takes its context with it.
         if (command === 'init') return this.init(session, line, send, signal, { client, extras }, context);
         let expansion: Awaited<ReturnType<typeof this.state.commands.expand>>;
@@ -135,14 +140,32 @@ export class PromptRunner {
   }
 
   /** `/init`: a model turn asked to survey the project and write AGENTS.md with the edit tools. */
-  private async init(session: Session, prompt: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient, context: ContentBlock[] = []): Promise<PromptResponse> {
-    const blocked = !this.state.config.tools ? 'tools are off (OPENAI_ACP_TOOLS=off)' : sessionMode(session) === 'read-only' ? 'the session is read-only: choose another mode first' : undefined;
+  private async init(
+    session: Session,
+    prompt: ContentBlock[],
+    send: Send,
+    signal: AbortSignal,
+    turnClient: TurnClient,
+    context: ContentBlock[] = [],
+  ): Promise<PromptResponse> {
+    const blocked = !this.state.config.tools
+      ? 'tools are off (OPENAI_ACP_TOOLS=off)'
+      : sessionMode(session) === 'read-only'
+        ? 'the session is read-only: choose another mode first'
+        : undefined;
     if (blocked) {
       await send([agentText(`/init cannot write AGENTS.md: ${blocked}.`)]);
       return { stopReason: 'end_turn' };
     }
     const wish = prompt[0]?.type === 'text' ? prompt[0].text.replace(/^\s*\/init\b/, '').trim() : '';
-    return this.turn(session, [...context, { type: 'text', text: wish ? `${INIT_INSTRUCTION}\nThe user adds: ${wish}` : INIT_INSTRUCTION }], send, signal, turnClient, [...context, ...prompt]);
+    return this.turn(
+      session,
+      [...context, { type: 'text', text: wish ? `${INIT_INSTRUCTION}\nThe user adds: ${wish}` : INIT_INSTRUCTION }],
+      send,
+      signal,
+      turnClient,
+      [...context, ...prompt],
+    );
   }
 
   /**
@@ -161,7 +184,14 @@ export class PromptRunner {
     const entity = this.state.features.compaction;
     if (entity) await send([compactionStarted(compactionId)]);
     const toModel = entity ? summaryToEntity(send, compactionId, stepMessageIds(compactionId, 0).text) : send;
-    const outcome = await this.model.send(session, conversation, { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) }, toModel, signal, compactionId);
+    const outcome = await this.model.send(
+      session,
+      conversation,
+      { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) },
+      toModel,
+      signal,
+      compactionId,
+    );
     // An answer that is a tool call (small models write one even without tools) is not a summary.
     const toolCall = outcome.stopReason === 'end_turn' && !outcome.error && looksLikeToolCall(outcome.text);
     // An answer stopped at its cap (the room the window leaves it) is an incomplete summary.
@@ -192,7 +222,14 @@ export class PromptRunner {
   }
 
   /** `typed`: what the user sent when `prompt` is its expansion (a user command, /init), kept for replay and the title. */
-  private async turn(session: Session, asked: ContentBlock[], send: Send, signal: AbortSignal, turnClient: TurnClient, typed?: ContentBlock[]): Promise<PromptResponse> {
+  private async turn(
+    session: Session,
+    asked: ContentBlock[],
+    send: Send,
+    signal: AbortSignal,
+    turnClient: TurnClient,
+    typed?: ContentBlock[],
+  ): Promise<PromptResponse> {
     const conversation = this.conversation(session);
     // Context shared with an earlier command that took no arguments goes in front.
     const kept = this.kept.get(session);
@@ -203,15 +240,32 @@ export class PromptRunner {
     const note = mode ? modeNoteFor(mode, lastToldMode(session.records)) : undefined;
     const turnId = newMessageId();
     const before = this.model.meter(session).total;
-    const outcome = await this.model.send(session, conversation, { role: 'user', content: promptToUserContent(withModeNote(note, withUnanswered(conversation.unanswered, prompt))) }, send, signal, turnId, turnClient);
+    const outcome = await this.model.send(
+      session,
+      conversation,
+      { role: 'user', content: promptToUserContent(withModeNote(note, withUnanswered(conversation.unanswered, prompt))) },
+      send,
+      signal,
+      turnId,
+      turnClient,
+    );
     // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
     if (!outcome.error || outcome.text || outcome.steps.length > 0) {
-      const record: TurnRecord = { type: 'turn', at: new Date().toISOString(), id: turnId, prompt, assistant: outcome.text, reasoning: outcome.reasoning, stopReason: outcome.stopReason };
+      const record: TurnRecord = {
+        type: 'turn',
+        at: new Date().toISOString(),
+        id: turnId,
+        prompt,
+        assistant: outcome.text,
+        reasoning: outcome.reasoning,
+        stopReason: outcome.stopReason,
+      };
       if (outcome.compactions) record.compactions = outcome.compactions;
       if (typed) record.typed = typed;
       if (outcome.steps.length > 0) record.steps = outcome.steps;
       if (outcome.context && (outcome.context.summary !== undefined || outcome.context.stubbed > 0)) record.context = outcome.context;
-      if (outcome.usage) record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
+      if (outcome.usage)
+        record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
       if (note) record.modeNote = note;
       if (mode) record.mode = mode;
       const cost = costSince(before, this.model.meter(session).total);
@@ -249,7 +303,10 @@ export class PromptRunner {
     } catch (error) {
       // Deleted while its turn ran: nothing to save into.
       if (!this.state.sessions.get(session.id)) return;
-      this.state.logger.error('could not save the session; this turn will be missing after a restart', { sessionId: session.id, error: (error as Error).message });
+      this.state.logger.error('could not save the session; this turn will be missing after a restart', {
+        sessionId: session.id,
+        error: (error as Error).message,
+      });
     }
   }
 }

@@ -21,7 +21,8 @@ export async function changeProviders(state: AgentState, client: AgentContext, c
   const defaultTarget = before(state.chosen.model);
   const held = sessions.all().map((session) => ({ session, target: before(session.model) }));
   change();
-  const respell = (target: { id: string; model: string } | undefined) => (target && state.registry.get(target.id) ? state.registry.valueOf(target.id, target.model) : undefined);
+  const respell = (target: { id: string; model: string } | undefined) =>
+    target && state.registry.get(target.id) ? state.registry.valueOf(target.id, target.model) : undefined;
   // A configuration read again brings its own default model.
   if (!keepDefaultModel) state.chosen = { ...state.chosen, model: respell(defaultTarget) };
   const models = await state.registry.models();

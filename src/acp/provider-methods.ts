@@ -25,12 +25,21 @@ const SUPPORTED_API_TYPES = ['openai', 'azure', 'bedrock'] as const;
  * carry the credentials, so no key of ours is sent).
  * @throws {RequestError} -32602 for another `apiType` or a base URL that is not http(s).
  */
-function clientEndpoint(params: { providerId: string; apiType: string; baseUrl: string; headers?: Record<string, string> | undefined }, config: Config): NamedEndpointSettings {
+function clientEndpoint(
+  params: { providerId: string; apiType: string; baseUrl: string; headers?: Record<string, string> | undefined },
+  config: Config,
+): NamedEndpointSettings {
   if (!(SUPPORTED_API_TYPES as readonly string[]).includes(params.apiType)) {
-    throw RequestError.invalidParams({ apiType: params.apiType }, `openai-acp speaks the OpenAI Chat Completions API; apiType ${JSON.stringify(params.apiType)} is not supported (use openai, azure or bedrock)`);
+    throw RequestError.invalidParams(
+      { apiType: params.apiType },
+      `openai-acp speaks the OpenAI Chat Completions API; apiType ${JSON.stringify(params.apiType)} is not supported (use openai, azure or bedrock)`,
+    );
   }
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(params.providerId)) {
-    throw RequestError.invalidParams({ providerId: params.providerId }, 'providerId must be letters, digits, ".", "_" or "-", starting with a letter or digit (it is the first part of model values providerId/modelId)');
+    throw RequestError.invalidParams(
+      { providerId: params.providerId },
+      'providerId must be letters, digits, ".", "_" or "-", starting with a letter or digit (it is the first part of model values providerId/modelId)',
+    );
   }
   let url: URL;
   try {
@@ -59,7 +68,6 @@ function clientEndpoint(params: { providerId: string; apiType: string; baseUrl: 
   };
 }
 
-
 /**
  * `authenticate` with the `setup` method: the configuration read again (after `openai-acp setup`)
  * and its endpoints used from now on.
@@ -77,7 +85,11 @@ export async function authenticate(state: AgentState, params: { methodId: string
   await state.endpointsKnown();
   await changeProviders(state, client, () => state.useEndpoints(next.endpoints), { keepDefaultModel: true });
   state.logger.info('configuration re-read', { endpoints: next.endpoints.endpoints.map((e) => e.id).join(', ') || 'none' });
-  if (state.configError) throw RequestError.authRequired({ problems: state.configError.problems }, `The configuration is still invalid:\n${describeConfigProblems(state.configError.problems)}`);
+  if (state.configError)
+    throw RequestError.authRequired(
+      { problems: state.configError.problems },
+      `The configuration is still invalid:\n${describeConfigProblems(state.configError.problems)}`,
+    );
   return {};
 }
 

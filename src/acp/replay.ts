@@ -39,7 +39,12 @@ function recordId(record: { id?: string | undefined; at: string; type: string },
 export function replayUpdates(records: readonly ConversationRecord[], features: ReplayFeatures = { compaction: false }): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
   const user = (text: string, messageId: string): SessionUpdate => ({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text }, messageId });
-  const compaction = (compactionId: string, summary: string): SessionUpdate => ({ sessionUpdate: 'compaction_update', compactionId, status: 'completed', summary: [{ type: 'text', text: summary }] });
+  const compaction = (compactionId: string, summary: string): SessionUpdate => ({
+    sessionUpdate: 'compaction_update',
+    compactionId,
+    status: 'completed',
+    summary: [{ type: 'text', text: summary }],
+  });
   const times = new Map<string, number>();
   for (const record of records) {
     const seen = times.get(record.at) ?? 0;
@@ -47,11 +52,19 @@ export function replayUpdates(records: readonly ConversationRecord[], features: 
     const id = recordId(record, seen);
     if (record.type === 'clear') updates.push(user('/clear', promptMessageId(id)), agentText(CLEARED_TEXT, stepMessageIds(id, 0).text));
     else if (record.type === 'compact') {
-      updates.push(user('/compact', promptMessageId(id)), features.compaction ? compaction(id, record.summary) : agentText(compactedText(record.summary), stepMessageIds(id, 0).text));
+      updates.push(
+        user('/compact', promptMessageId(id)),
+        features.compaction ? compaction(id, record.summary) : agentText(compactedText(record.summary), stepMessageIds(id, 0).text),
+      );
     } else {
       for (const block of record.typed ?? record.prompt) updates.push({ sessionUpdate: 'user_message_chunk', content: block, messageId: promptMessageId(id) });
       const steps = record.steps ?? [];
-      const compactionsBefore = (step: number) => (features.compaction ? compactionsOf(record).filter((c) => c.beforeStep === step).map((c) => compaction(c.id, c.summary)) : []);
+      const compactionsBefore = (step: number) =>
+        features.compaction
+          ? compactionsOf(record)
+              .filter((c) => c.beforeStep === step)
+              .map((c) => compaction(c.id, c.summary))
+          : [];
       for (const [i, step] of steps.entries()) updates.push(...compactionsBefore(i), ...stepUpdates(step, id, i));
       updates.push(...compactionsBefore(steps.length));
       // The plan as the turn left it (the client replaces the whole list with each one).
@@ -78,9 +91,21 @@ function stepUpdates(step: StepRecord, turnId: string, index: number): SessionUp
   for (const result of step.results) {
     // A call never run (the turn was cancelled first) was never shown: it has no ACP id.
     if (!result.toolCallId) continue;
-    const call: SessionUpdate = { sessionUpdate: 'tool_call', toolCallId: result.toolCallId, title: result.title, kind: result.kind as ToolKind, status: 'pending', rawInput: result.rawInput };
+    const call: SessionUpdate = {
+      sessionUpdate: 'tool_call',
+      toolCallId: result.toolCallId,
+      title: result.title,
+      kind: result.kind as ToolKind,
+      status: 'pending',
+      rawInput: result.rawInput,
+    };
     if (result.locations) call.locations = result.locations as ToolCallLocation[];
-    updates.push(call, { sessionUpdate: 'tool_call_update', toolCallId: result.toolCallId, status: result.status, content: result.content as ToolCallContent[] });
+    updates.push(call, {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: result.toolCallId,
+      status: result.status,
+      content: result.content as ToolCallContent[],
+    });
   }
   return updates;
 }

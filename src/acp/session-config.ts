@@ -25,7 +25,11 @@ export function configOptions(state: AgentState, session: Session): SessionConfi
  * the legacy `models` (not in the schema; responses are not validated) and, with tools, the modes.
  */
 export function sessionAnswer(state: AgentState, session: Session) {
-  return { configOptions: configOptions(state, session), models: state.picker.legacyModels(session), ...(state.config.tools ? { modes: legacyModes(session) } : {}) };
+  return {
+    configOptions: configOptions(state, session),
+    models: state.picker.legacyModels(session),
+    ...(state.config.tools ? { modes: legacyModes(session) } : {}),
+  };
 }
 
 /**
@@ -45,7 +49,9 @@ export async function setConfigOption(state: AgentState, params: { sessionId: st
     selectMode(session, params.value);
     await saveSetting(state, session, { options: { [MODE_CONFIG_ID]: sessionMode(session) } });
   } else {
-    const valid = configOptions(state, session).map((option) => option.id).join(', ');
+    const valid = configOptions(state, session)
+      .map((option) => option.id)
+      .join(', ');
     throw RequestError.invalidParams({ configId: params.configId }, `Unknown config option ${JSON.stringify(params.configId)}; valid: ${valid}`);
   }
   state.logger.debug('config option set', { sessionId: session.id, configId: params.configId, value: String(params.value) });
@@ -63,7 +69,9 @@ export async function setMode(state: AgentState, params: { sessionId: string; mo
   selectMode(session, params.modeId);
   await saveSetting(state, session, { options: { [MODE_CONFIG_ID]: sessionMode(session) } });
   state.logger.debug('mode set', { sessionId: session.id, mode: sessionMode(session) });
-  await client.notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'config_option_update', configOptions: configOptions(state, session) } }).catch(() => undefined);
+  await client
+    .notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'config_option_update', configOptions: configOptions(state, session) } })
+    .catch(() => undefined);
   return {};
 }
 

@@ -35,13 +35,20 @@ export function forkTitle(title: string | undefined): string | undefined {
 export async function copySession(input: { sourceId: string; cwd: string; sessions: SessionManager; store: SessionStore; logger: Logger }): Promise<Session> {
   const { sessions, logger } = input;
   const source = sessions.get(input.sourceId);
-  if (!source) throw RequestError.invalidParams({ sessionId: input.sourceId }, `Cannot fork session ${input.sourceId}: no such session is open (unknown, or closed)`);
+  if (!source)
+    throw RequestError.invalidParams({ sessionId: input.sourceId }, `Cannot fork session ${input.sourceId}: no such session is open (unknown, or closed)`);
   const fork = sessions.create(input.cwd, source.model);
   fork.records.push(...source.records);
   Object.assign(fork.options, source.options);
   fork.title = forkTitle(source.title);
   if (source.calibration) fork.calibration = { ...source.calibration };
-  const meta: SessionRecord = { type: 'meta', at: fork.createdAt, model: fork.model, options: { ...fork.options }, ...(fork.title ? { title: fork.title } : {}) };
+  const meta: SessionRecord = {
+    type: 'meta',
+    at: fork.createdAt,
+    model: fork.model,
+    options: { ...fork.options },
+    ...(fork.title ? { title: fork.title } : {}),
+  };
   try {
     await input.store.create({ sessionId: fork.id, cwd: fork.cwd, createdAt: fork.createdAt }, [...fork.records, meta]);
   } catch (error) {

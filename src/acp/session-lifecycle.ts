@@ -31,7 +31,11 @@ interface ToolParams {
  * the session instructions of its own in `_meta["openai-acp"].instructions` (a string, kept with
  * the session and added after the system prompt of every request).
  */
-export async function newSession(state: AgentState, params: ToolParams & { cwd: string; _meta?: Record<string, unknown> | null | undefined }, client: AgentContext) {
+export async function newSession(
+  state: AgentState,
+  params: ToolParams & { cwd: string; _meta?: Record<string, unknown> | null | undefined },
+  client: AgentContext,
+) {
   checkCwd(params.cwd, state.logger);
   const instructions = sessionInstructions(params._meta);
   await state.endpointsKnown();
@@ -184,7 +188,12 @@ function announceSession(state: AgentState, client: AgentContext, session: Sessi
   setImmediate(() => {
     void state.commands
       .refresh(session.id, session.cwd, state.tools.get(session.id)?.mcp, true)
-      .then((availableCommands) => client.notify('session/update', { sessionId: session.id, update: { sessionUpdate: 'available_commands_update', availableCommands: availableCommands ?? [...SLASH_COMMANDS] } }))
+      .then((availableCommands) =>
+        client.notify('session/update', {
+          sessionId: session.id,
+          update: { sessionUpdate: 'available_commands_update', availableCommands: availableCommands ?? [...SLASH_COMMANDS] },
+        }),
+      )
       .catch(() => undefined);
   });
   state.windows.announceTo(client, session);

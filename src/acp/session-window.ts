@@ -73,7 +73,9 @@ function sourceWords(known: KnownWindow): string {
     case 'learned':
       return 'as the server said when it rejected a longer request';
     case 'runtime':
-      return known.server.assumed ? "Ollama's default, assumed because the server did not report the window it loaded the model with" : 'the window the server runs the model with';
+      return known.server.assumed
+        ? "Ollama's default, assumed because the server did not report the window it loaded the model with"
+        : 'the window the server runs the model with';
     case 'catalogue':
       return "as the server's model list reports";
     case 'trained':
@@ -119,12 +121,16 @@ export class SessionWindows {
     const fix = native ?? target?.endpoint.profile.contextWindowFix ?? DEFAULT_WINDOW_FIX;
     const configured = this.deps.config().contextWindow;
     const learned = target ? (this.deps.learned ?? target.endpoint.memory.windows).get(target.endpoint.client.options.url, target.model) : undefined;
-    const server: ServerWindow = configured || learned || !target ? {} : ((await untilAborted(target.endpoint.serverWindowOf?.(target.model) ?? Promise.resolve({}), signal)) ?? {});
+    const server: ServerWindow =
+      configured || learned || !target ? {} : ((await untilAborted(target.endpoint.serverWindowOf?.(target.model) ?? Promise.resolve({}), signal)) ?? {});
     const resolved = resolveContextWindow({ configured, learned, runtime: server.runtime, catalogue, trained: server.trained });
     const key = target && `${target.endpoint.client.options.url}\n${target.model}`;
     if (resolved?.overrules !== undefined && key && !this.overruled.has(key)) {
       this.overruled.add(key);
-      this.deps.logger?.warn(`the server rejected requests over ${resolved.window} tokens, so that window is used instead of OPENAI_CONTEXT_WINDOW=${resolved.overrules}`, { model: target.model });
+      this.deps.logger?.warn(
+        `the server rejected requests over ${resolved.window} tokens, so that window is used instead of OPENAI_CONTEXT_WINDOW=${resolved.overrules}`,
+        { model: target.model },
+      );
     }
     return resolved && { ...resolved, fix, server };
   }

@@ -13,7 +13,11 @@ export type SlashCommandName = 'clear' | 'compact' | 'help' | 'init' | 'undo';
 export const SLASH_COMMANDS: readonly AvailableCommand[] = [
   { name: 'clear', description: 'Start the conversation afresh in this session (earlier turns stay saved but are no longer sent)' },
   { name: 'compact', description: 'Replace the earlier turns with a summary written by the model, to save context' },
-  { name: 'undo', description: 'Take back the last turn: restore the files it changed, remove the files it created, and drop it from the conversation (commands it ran are not undone)' },
+  {
+    name: 'undo',
+    description:
+      'Take back the last turn: restore the files it changed, remove the files it created, and drop it from the conversation (commands it ran are not undone)',
+  },
   { name: 'help', description: 'List the commands of openai-acp' },
   { name: 'init', description: 'Survey the project and write an AGENTS.md with its commands, layout and conventions' },
 ];

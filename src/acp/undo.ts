@@ -24,7 +24,8 @@ export const NOTHING_TO_UNDO = 'Nothing to undo: this conversation has no turn l
  * The answer when the conversation was cleared or compacted after its last turn.
  * Exported so the tests look for these exact words in what is sent.
  */
-export const BEHIND_A_RESET = 'Nothing to undo: /undo goes back only to the last /clear or /compact, and the turns before it are cleared or summarised. Change the files by hand if you need to.';
+export const BEHIND_A_RESET =
+  'Nothing to undo: /undo goes back only to the last /clear or /compact, and the turns before it are cleared or summarised. Change the files by hand if you need to.';
 
 /** What `/undo` needs. */
 /**
@@ -106,7 +107,9 @@ export async function undoLastTurn(input: UndoInput): Promise<string> {
   if (failed.length > 0) lines.push(`Not restored: ${failed.join('; ')}.`);
   const commands = turn.checkpoint?.commands ?? [];
   if (commands.length > 0) {
-    lines.push(`It also ran ${commands.length === 1 ? 'a command' : `${commands.length} commands`} (${commands.map((c) => `\`${c.length > 60 ? `${c.slice(0, 57)}…` : c}\``).join(', ')}); what ${commands.length === 1 ? 'it' : 'they'} changed cannot be undone.`);
+    lines.push(
+      `It also ran ${commands.length === 1 ? 'a command' : `${commands.length} commands`} (${commands.map((c) => `\`${c.length > 60 ? `${c.slice(0, 57)}…` : c}\``).join(', ')}); what ${commands.length === 1 ? 'it' : 'they'} changed cannot be undone.`,
+    );
   }
   return lines.join('\n');
 }
@@ -115,7 +118,12 @@ export async function undoLastTurn(input: UndoInput): Promise<string> {
 const OUTSIDE = Symbol('outside');
 
 /** The file's text now: `null` when it does not exist, `undefined` when it cannot be read as text, {@link OUTSIDE}. */
-async function currentText(backend: ToolBackend, path: string, roots: WorkspaceRoots, signal: AbortSignal): Promise<string | null | undefined | typeof OUTSIDE> {
+async function currentText(
+  backend: ToolBackend,
+  path: string,
+  roots: WorkspaceRoots,
+  signal: AbortSignal,
+): Promise<string | null | undefined | typeof OUTSIDE> {
   let confined: string;
   try {
     confined = await confine(path, roots);
@@ -127,7 +135,12 @@ async function currentText(backend: ToolBackend, path: string, roots: WorkspaceR
   return typeof before === 'object' && before !== null ? undefined : before;
 }
 
-async function restore(file: CheckpointFile, backend: ToolBackend, roots: WorkspaceRoots, signal: AbortSignal): Promise<'restored' | 'removed' | { notKept: string }> {
+async function restore(
+  file: CheckpointFile,
+  backend: ToolBackend,
+  roots: WorkspaceRoots,
+  signal: AbortSignal,
+): Promise<'restored' | 'removed' | { notKept: string }> {
   if (file.before === undefined) return { notKept: file.notKept ?? 'its earlier text was not kept' };
   const path = await confine(file.path, roots);
   if (file.before === null) {
@@ -141,7 +154,10 @@ async function restore(file: CheckpointFile, backend: ToolBackend, roots: Worksp
 
 /** ` ("first words of the prompt")`, or '' when the prompt has no text. */
 function describePrompt(turn: TurnRecord): string {
-  const text = (turn.typed ?? turn.prompt).find((block) => block.type === 'text')?.text?.replace(/\s+/g, ' ').trim();
+  const text = (turn.typed ?? turn.prompt)
+    .find((block) => block.type === 'text')
+    ?.text?.replace(/\s+/g, ' ')
+    .trim();
   if (!text) return '';
   return ` ("${text.length > 50 ? `${text.slice(0, 49)}…` : text}")`;
 }

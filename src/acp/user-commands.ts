@@ -25,7 +25,9 @@ import { expandCommand, parseCommandFile, parseCommandLine, type CommandFile } f
 export type CommandSource = 'project' | 'claude' | 'user';
 
 /** One user command. */
-export type UserCommand = { kind: 'file'; file: CommandFile; source: CommandSource; path: string } | { kind: 'mcp'; name: string; server: string; prompt: McpPromptInfo };
+export type UserCommand =
+  | { kind: 'file'; file: CommandFile; source: CommandSource; path: string }
+  | { kind: 'mcp'; name: string; server: string; prompt: McpPromptInfo };
 
 /** The command folders of a session, in order of precedence. */
 function commandFolders(cwd: string, configDir: string | undefined): { dir: string; source: CommandSource }[] {
@@ -43,7 +45,11 @@ const SOURCE_WORDS: Record<CommandSource, string> = { project: 'project', claude
 function advertised(command: UserCommand): AvailableCommand {
   if (command.kind === 'mcp') {
     const hint = promptHint(command.prompt);
-    return { name: command.name, description: `${command.prompt.description?.trim() || `Prompt ${command.prompt.name}`} (MCP server ${command.server})`, ...(hint ? { input: { hint } } : {}) };
+    return {
+      name: command.name,
+      description: `${command.prompt.description?.trim() || `Prompt ${command.prompt.name}`} (MCP server ${command.server})`,
+      ...(hint ? { input: { hint } } : {}),
+    };
   }
   const { file } = command;
   return { name: file.name, description: `${file.description} (${SOURCE_WORDS[command.source]})`, ...(file.hint ? { input: { hint: file.hint } } : {}) };
@@ -81,9 +87,14 @@ export class UserCommands {
    */
   async refresh(sessionId: string, cwd: string, mcp: McpServers | undefined, force = false): Promise<AvailableCommand[] | undefined> {
     const folders = commandFolders(cwd, this.configDir);
-    const files = (await Promise.all(folders.map(async (folder) => ({ ...folder, entries: await markdownFiles(folder.dir) })))).flatMap((folder) => folder.entries.map((entry) => ({ ...entry, source: folder.source })));
+    const files = (await Promise.all(folders.map(async (folder) => ({ ...folder, entries: await markdownFiles(folder.dir) })))).flatMap((folder) =>
+      folder.entries.map((entry) => ({ ...entry, source: folder.source })),
+    );
     const prompts = mcp?.prompts() ?? [];
-    const fingerprint = JSON.stringify([files.map((file) => [file.path, file.mtimeMs, file.size]), prompts.map(({ server, prompt }) => [server, prompt.name, prompt.description, prompt.arguments])]);
+    const fingerprint = JSON.stringify([
+      files.map((file) => [file.path, file.mtimeMs, file.size]),
+      prompts.map(({ server, prompt }) => [server, prompt.name, prompt.description, prompt.arguments]),
+    ]);
     let held = this.held.get(sessionId);
     if (!held || held.fingerprint !== fingerprint) {
       held = { fingerprint, commands: await this.read(files, prompts), advertised: held?.advertised ?? '' };
@@ -128,7 +139,10 @@ export class UserCommands {
   }
 
   /** Parses the files (first of a name wins) and names the MCP prompts; logs what is skipped. */
-  private async read(files: { path: string; name: string; source: CommandSource }[], prompts: { server: string; prompt: McpPromptInfo }[]): Promise<Map<string, UserCommand>> {
+  private async read(
+    files: { path: string; name: string; source: CommandSource }[],
+    prompts: { server: string; prompt: McpPromptInfo }[],
+  ): Promise<Map<string, UserCommand>> {
     const builtin = new Set(this.builtins().map((command) => command.name));
     const commands = new Map<string, UserCommand>();
     for (const { path, name, source } of files) {

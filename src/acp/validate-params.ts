@@ -21,7 +21,10 @@ import type { Logger } from '../log.js';
  */
 export function checkCwd(cwd: string, logger?: Logger): void {
   if (typeof cwd !== 'string' || cwd.includes('\0') || !isAbsolute(cwd)) {
-    throw RequestError.invalidParams({ cwd: typeof cwd === 'string' ? cwd.slice(0, 200) : cwd }, `Invalid params: "cwd" must be an absolute path (got ${JSON.stringify(String(cwd).replace(/\0/g, '\\0').slice(0, 200))})`);
+    throw RequestError.invalidParams(
+      { cwd: typeof cwd === 'string' ? cwd.slice(0, 200) : cwd },
+      `Invalid params: "cwd" must be an absolute path (got ${JSON.stringify(String(cwd).replace(/\0/g, '\\0').slice(0, 200))})`,
+    );
   }
   if (!existsSync(cwd)) logger?.warn('the session directory does not exist; tools that use it will fail', { cwd });
 }
@@ -40,7 +43,10 @@ export function checkPromptBlocks(prompt: readonly ContentBlock[]): void {
     if (block.type !== 'image') return;
     const where = `prompt[${index}] (image)`;
     if (typeof block.mimeType !== 'string' || !/^image\/[\w.+-]+$/i.test(block.mimeType.trim())) {
-      throw RequestError.invalidParams({ block: index }, `Invalid params: ${where} has mimeType ${JSON.stringify(String(block.mimeType).slice(0, 100))}, not an image type`);
+      throw RequestError.invalidParams(
+        { block: index },
+        `Invalid params: ${where} has mimeType ${JSON.stringify(String(block.mimeType).slice(0, 100))}, not an image type`,
+      );
     }
     const data = block.data;
     // An image given only by an http(s) uri carries no data.

@@ -9,7 +9,16 @@
  * The SDK's `client` factory is handed in, not imported, so this module (in a lazy chunk) uses
  * the same SDK copy as the agent.
  */
-import type { AgentApp, ClientApp, ClientConnection, PermissionOption, PromptResponse, RequestPermissionOutcome, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type {
+  AgentApp,
+  ClientApp,
+  ClientConnection,
+  PermissionOption,
+  PromptResponse,
+  RequestPermissionOutcome,
+  SessionConfigOption,
+  SessionUpdate,
+} from '@agentclientprotocol/sdk/unstable';
 import { AgentConnectError, type FrontDoorMode } from './protocol.js';
 
 /** JSON-RPC error code of a request cancelled with `$/cancel_request` (ACP, `RequestError.requestCancelled`). */
@@ -96,7 +105,9 @@ export class AcpBridge {
 
   /** `session/new` in `cwd`, with the app's own instructions in `_meta["openai-acp"].instructions`; then the front door's mode. */
   async create(cwd: string, instructions: string | undefined): Promise<OpenedSession> {
-    const answer = await this.call(() => this.connection.agent.request('session/new', { cwd, mcpServers: [], ...(instructions ? { _meta: { 'openai-acp': { instructions } } } : {}) }));
+    const answer = await this.call(() =>
+      this.connection.agent.request('session/new', { cwd, mcpServers: [], ...(instructions ? { _meta: { 'openai-acp': { instructions } } } : {}) }),
+    );
     const opened = { sessionId: answer.sessionId, configOptions: answer.configOptions ?? [] };
     await this.setModeOf(opened);
     return opened;

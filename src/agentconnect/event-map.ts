@@ -64,11 +64,13 @@ export class TurnEvents {
         this.names.set(update.toolCallId, update.title);
         const events = [...this.endThinking(), toolEvent(update.toolCallId, update.title, 'start', { input: update.rawInput })];
         // An announcement that is already final (refused before it ran) finishes here too.
-        if (update.status === 'completed' || update.status === 'failed') events.push(this.finished(update.toolCallId, update.status, update.content, update.rawOutput));
+        if (update.status === 'completed' || update.status === 'failed')
+          events.push(this.finished(update.toolCallId, update.status, update.content, update.rawOutput));
         return events;
       }
       case 'tool_call_update': {
-        if (update.status === 'completed' || update.status === 'failed') return [this.finished(update.toolCallId, update.status, update.content, update.rawOutput)];
+        if (update.status === 'completed' || update.status === 'failed')
+          return [this.finished(update.toolCallId, update.status, update.content, update.rawOutput)];
         return [];
       }
       case 'usage_update':
@@ -93,7 +95,10 @@ export class TurnEvents {
     if (failure && response.stopReason !== 'cancelled') {
       events.push({ type: 'error', data: { message: this.text.trim() || 'The model request failed.', ...(failure.kind ? { kind: failure.kind } : {}) } });
     } else {
-      events.push({ type: 'final', data: response.stopReason === 'cancelled' ? { text: this.text, cancelled: true } : { text: this.text, stopReason: response.stopReason } });
+      events.push({
+        type: 'final',
+        data: response.stopReason === 'cancelled' ? { text: this.text, cancelled: true } : { text: this.text, stopReason: response.stopReason },
+      });
     }
     return events;
   }

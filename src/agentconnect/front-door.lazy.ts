@@ -58,13 +58,20 @@ export async function serveAgentConnect(options: FrontDoorOptions): Promise<Fron
   const peers = new Map<WebSocket, Peer>();
 
   const server = http.createServer((_request, response) => {
-    response.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' }).end('openai-acp AgentConnect front door: connect with a WebSocket.\n');
+    response
+      .writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' })
+      .end('openai-acp AgentConnect front door: connect with a WebSocket.\n');
   });
   server.on('upgrade', (request, socket, head) => {
     const verdict = admit({ origin: request.headers.origin, url: request.url, authorization: request.headers.authorization }, options);
     if (!verdict.ok) {
-      logger.warn('AgentConnect connection refused', { reason: verdict.reason, ...(request.headers.origin ? { origin: request.headers.origin.slice(0, 200) } : {}) });
-      socket.end(`HTTP/1.1 ${verdict.status} ${verdict.status === 403 ? 'Forbidden' : 'Unauthorized'}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${verdict.reason}\n`);
+      logger.warn('AgentConnect connection refused', {
+        reason: verdict.reason,
+        ...(request.headers.origin ? { origin: request.headers.origin.slice(0, 200) } : {}),
+      });
+      socket.end(
+        `HTTP/1.1 ${verdict.status} ${verdict.status === 403 ? 'Forbidden' : 'Unauthorized'}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${verdict.reason}\n`,
+      );
       return;
     }
     sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
@@ -74,7 +81,10 @@ export async function serveAgentConnect(options: FrontDoorOptions): Promise<Fron
     const write = (message: Json) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
-    const peer: Peer = { sessions: new Set(), push: (sessionId, event) => write({ jsonrpc: '2.0', method: 'acp.session.event', params: { sessionId, type: event.type, data: event.data } }) };
+    const peer: Peer = {
+      sessions: new Set(),
+      push: (sessionId, event) => write({ jsonrpc: '2.0', method: 'acp.session.event', params: { sessionId, type: event.type, data: event.data } }),
+    };
     peers.set(ws, peer);
     logger.debug('AgentConnect connection opened');
     ws.on('message', (data, isBinary) => void answer(isBinary ? undefined : data.toString(), write, peer));
@@ -107,7 +117,8 @@ export async function serveAgentConnect(options: FrontDoorOptions): Promise<Fron
     }
     try {
       if (typeof method !== 'string') throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'method must be a string');
-      if (params !== undefined && params !== null && (typeof params !== 'object' || Array.isArray(params))) throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'params must be an object');
+      if (params !== undefined && params !== null && (typeof params !== 'object' || Array.isArray(params)))
+        throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'params must be an object');
       logger.debug('AgentConnect request', { method: method.slice(0, 100) });
       const handled = await host.handle(peer, method, (params as Json | undefined) ?? {});
       write({ jsonrpc: '2.0', id, result: handled.result });

@@ -15,7 +15,20 @@ import type { AgentCatalog, ModelInfo } from '../acp/agent.js';
 import type { Logger } from '../log.js';
 import type { AcpBridge } from './acp-bridge.js';
 import { contextUsageEvent, TurnEvents } from './event-map.js';
-import { AgentConnectError, checkProvider, cwdOf, isMachineMethod, messageText, optionalString, pickModel, PROVIDER, sessionIdOf, type AcEvent, type AcModelInfo, type AcProviderInfo } from './protocol.js';
+import {
+  AgentConnectError,
+  checkProvider,
+  cwdOf,
+  isMachineMethod,
+  messageText,
+  optionalString,
+  pickModel,
+  PROVIDER,
+  sessionIdOf,
+  type AcEvent,
+  type AcModelInfo,
+  type AcProviderInfo,
+} from './protocol.js';
 
 /** Most sessions one WebSocket may hold at once. */
 const MAX_SESSIONS_PER_CONNECTION = 16;
@@ -62,10 +75,21 @@ export class AgentConnectHost {
    * @throws {AgentConnectError} with the protocol's code for every refusal and failure.
    */
   async handle(peer: Peer, method: string, params: Record<string, unknown>): Promise<Handled> {
-    if (isMachineMethod(method)) throw new AgentConnectError('AC_ERR_UNSUPPORTED', `${method} is not offered: this host gives apps a model and its agent, not this machine`);
+    if (isMachineMethod(method))
+      throw new AgentConnectError('AC_ERR_UNSUPPORTED', `${method} is not offered: this host gives apps a model and its agent, not this machine`);
     switch (method) {
       case 'acp.hello':
-        return { result: { hostId: 'openai-acp', hostName: 'openai-acp', hostVersion: this.deps.version, protocolVersion: '0.1', mode: 'local', capabilities: ['agent.connect', `model.${PROVIDER}`], providers: [PROVIDER] } };
+        return {
+          result: {
+            hostId: 'openai-acp',
+            hostName: 'openai-acp',
+            hostVersion: this.deps.version,
+            protocolVersion: '0.1',
+            mode: 'local',
+            capabilities: ['agent.connect', `model.${PROVIDER}`],
+            providers: [PROVIDER],
+          },
+        };
       case 'acp.providers.list':
         return { result: { providers: [await this.provider()] } };
       case 'acp.providers.status':
@@ -191,7 +215,8 @@ export class AgentConnectHost {
   /** The session id of `params`, held by `peer`. @throws {AgentConnectError} AC_ERR_INVALID_ARGS when this WebSocket does not hold it. */
   private held(peer: Peer, params: Record<string, unknown>): string {
     const sessionId = sessionIdOf(params);
-    if (this.owners.get(sessionId) !== peer) throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'Unknown session (create or resume it on this connection first)');
+    if (this.owners.get(sessionId) !== peer)
+      throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'Unknown session (create or resume it on this connection first)');
     return sessionId;
   }
 
@@ -201,7 +226,8 @@ export class AgentConnectHost {
    */
   private async reserving<T>(peer: Peer, open: () => Promise<T>): Promise<T> {
     const opening = this.opening.get(peer) ?? 0;
-    if (peer.sessions.size + opening >= MAX_SESSIONS_PER_CONNECTION) throw new AgentConnectError('AC_ERR_BUSY', `This connection holds ${MAX_SESSIONS_PER_CONNECTION} sessions, the most allowed; close one first`);
+    if (peer.sessions.size + opening >= MAX_SESSIONS_PER_CONNECTION)
+      throw new AgentConnectError('AC_ERR_BUSY', `This connection holds ${MAX_SESSIONS_PER_CONNECTION} sessions, the most allowed; close one first`);
     this.opening.set(peer, opening + 1);
     try {
       return await open();

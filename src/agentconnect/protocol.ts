@@ -10,7 +10,13 @@
 import { isAbsolute, resolve } from 'node:path';
 
 /** The error codes of `docs/PROTOCOL.md` "Error Model" that this front door answers with. */
-export type AgentConnectErrorCode = 'AC_ERR_UNAUTHORIZED' | 'AC_ERR_NOT_INSTALLED' | 'AC_ERR_INVALID_ARGS' | 'AC_ERR_UNSUPPORTED' | 'AC_ERR_BUSY' | 'AC_ERR_INTERNAL';
+export type AgentConnectErrorCode =
+  | 'AC_ERR_UNAUTHORIZED'
+  | 'AC_ERR_NOT_INSTALLED'
+  | 'AC_ERR_INVALID_ARGS'
+  | 'AC_ERR_UNSUPPORTED'
+  | 'AC_ERR_BUSY'
+  | 'AC_ERR_INTERNAL';
 
 /** A failure answered as a JSON-RPC error `{code, message}` (the code is a string, as the protocol has it). */
 export class AgentConnectError extends Error {
@@ -66,7 +72,8 @@ export function pickModel(value: unknown): string | undefined {
   if (trimmed === '' || trimmed === PROVIDER) return undefined;
   const prefixed = /^local[:/]/.test(trimmed);
   const id = prefixed ? trimmed.slice(PROVIDER.length + 1).trim() : trimmed;
-  if (id === '' || id.length > 200 || /\s/.test(id)) throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'model must be local, local:<id>, local/<id> or a model id');
+  if (id === '' || id.length > 200 || /\s/.test(id))
+    throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'model must be local, local:<id>, local/<id> or a model id');
   return id;
 }
 
@@ -86,7 +93,8 @@ export function checkProvider(value: unknown): void {
 export function optionalString(params: Record<string, unknown>, name: string, max = 100_000): string | undefined {
   const value = params[name];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.length > max) throw new AgentConnectError('AC_ERR_INVALID_ARGS', `${name} must be a string of at most ${max} characters`);
+  if (typeof value !== 'string' || value.length > max)
+    throw new AgentConnectError('AC_ERR_INVALID_ARGS', `${name} must be a string of at most ${max} characters`);
   return value.trim() || undefined;
 }
 

@@ -51,13 +51,31 @@ export async function runAgentConnect(options: { flags: CliFlags; frontDoor: Fro
   const { host, port, mode, allowOrigins } = options.frontDoor;
   let door: Awaited<ReturnType<typeof serveAgentConnect>>;
   try {
-    door = await serveAgentConnect({ agent: app, client, catalog, host, port, mode, allowOrigins, token, version: VERSION, cwd: process.cwd(), logger, redact: (text) => redactText(text, secrets) });
+    door = await serveAgentConnect({
+      agent: app,
+      client,
+      catalog,
+      host,
+      port,
+      mode,
+      allowOrigins,
+      token,
+      version: VERSION,
+      cwd: process.cwd(),
+      logger,
+      redact: (text) => redactText(text, secrets),
+    });
   } catch (error) {
     logger.error(`cannot listen on ${host}:${port}: ${(error as Error).message}`);
     return 1;
   }
-  if (!isLoopbackHost(host)) logger.warn(`listening beyond this machine (${host}): anyone who can reach the port can use the model${token ? '' : ' — set --token'}`);
-  logger.info(`openai-acp ${VERSION} serving AgentConnect on ${door.url}`, { mode, origins: allowOrigins.join(' ') || 'none (no browser page)', token: token ? 'required' : 'none' });
+  if (!isLoopbackHost(host))
+    logger.warn(`listening beyond this machine (${host}): anyone who can reach the port can use the model${token ? '' : ' — set --token'}`);
+  logger.info(`openai-acp ${VERSION} serving AgentConnect on ${door.url}`, {
+    mode,
+    origins: allowOrigins.join(' ') || 'none (no browser page)',
+    token: token ? 'required' : 'none',
+  });
   // The one line a person starting it reads, whatever the log level.
   process.stderr.write(`AgentConnect front door on ${door.url} (mode ${mode}); Ctrl-C stops it.\n`);
 

@@ -45,9 +45,7 @@ const CHECK_TITLES = {
 } as const;
 
 /** Whether and how reasoning effort was checked. */
-export type ReasoningFacts =
-  | { kind: 'not-applicable'; why: string }
-  | { kind: 'probed'; level: string; parameter: string; result: CompletionProbe };
+export type ReasoningFacts = { kind: 'not-applicable'; why: string } | { kind: 'probed'; level: string; parameter: string; result: CompletionProbe };
 
 /** Everything found about one endpoint. */
 export interface EndpointFacts {
@@ -77,23 +75,34 @@ export interface EndpointFacts {
   window?: WindowFacts | undefined;
 }
 
-const line = (status: CheckStatus, title: string, detail: string, fix?: string): CheckLine => (fix ? { status, title, detail, fix } : { status, title, detail });
+const line = (status: CheckStatus, title: string, detail: string, fix?: string): CheckLine =>
+  fix ? { status, title, detail, fix } : { status, title, detail };
 const isAuthStatus = (status: number | undefined) => status === 401 || status === 403;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The configuration check: ✓, or ✗ listing every invalid value. */
 export function configCheck(error: ConfigError | undefined): CheckLine {
   if (!error) return line('pass', CHECK_TITLES.config, 'every setting is valid');
-  return line('fail', CHECK_TITLES.config, describeConfigProblems(error.problems).replace(/\n/g, ' '), 'correct the values named above; until then every prompt only explains them');
+  return line(
+    'fail',
+    CHECK_TITLES.config,
+    describeConfigProblems(error.problems).replace(/\n/g, ' '),
+    'correct the values named above; until then every prompt only explains them',
+  );
 }
 
 /** The lines of the network checks of one endpoint, and whether the agent would work with it. */
 export function endpointChecks(facts: EndpointFacts): { lines: CheckLine[]; works: boolean } {
-  const scrub = (text: string) => scrubSecrets(text.replace(/https?:\/\/\S+/g, (url) => maskUrl(url)), facts.secrets);
+  const scrub = (text: string) =>
+    scrubSecrets(
+      text.replace(/https?:\/\/\S+/g, (url) => maskUrl(url)),
+      facts.secrets,
+    );
   const { models, completion } = facts;
   const completionHttp = completion && !completion.ok && completion.error instanceof ProviderHttpError;
   const modelsAnswered = models.kind === 'listed' || models.kind === 'empty' || models.kind === 'http-error';
-  const answered = modelsAnswered || completion?.ok === true || completionHttp === true || (completion !== undefined && !completion.ok && completion.status !== undefined);
+  const answered =
+    modelsAnswered || completion?.ok === true || completionHttp === true || (completion !== undefined && !completion.ok && completion.status !== undefined);
   const lines: CheckLine[] = [];
 
   // 1. The endpoint answers.
@@ -123,11 +132,20 @@ export function endpointChecks(facts: EndpointFacts): { lines: CheckLine[]; work
 
   // 2. Authentication: refused when the completion (or, without a completion answer, /models) said 401/403.
   const completionStatus = completion && !completion.ok ? completion.status : undefined;
-  const refusedStatus = isAuthStatus(completionStatus) ? completionStatus : completion?.ok !== true && models.kind === 'http-error' && isAuthStatus(models.status) ? models.status : undefined;
+  const refusedStatus = isAuthStatus(completionStatus)
+    ? completionStatus
+    : completion?.ok !== true && models.kind === 'http-error' && isAuthStatus(models.status)
+      ? models.status
+      : undefined;
   let authOk = false;
   if (!answered) lines.push(line('skip', CHECK_TITLES.auth, 'not checked: the endpoint did not answer'));
   else if (refusedStatus !== undefined) {
-    const said = completion && !completion.ok && completion.error instanceof ProviderHttpError ? completion.error.providerMessage : models.kind === 'http-error' ? models.providerMessage : undefined;
+    const said =
+      completion && !completion.ok && completion.error instanceof ProviderHttpError
+        ? completion.error.providerMessage
+        : models.kind === 'http-error'
+          ? models.providerMessage
+          : undefined;
     const fix = facts.credentials
       ? facts.credentials.fix
       : facts.hasKey
@@ -141,7 +159,17 @@ export function endpointChecks(facts: EndpointFacts): { lines: CheckLine[]; work
     lines.push(line('fail', CHECK_TITLES.auth, `${what}${said ? `; it said: ${scrub(said)}` : ''}`, fix));
   } else {
     authOk = true;
-    lines.push(line('pass', CHECK_TITLES.auth, facts.credentials ? `the ${facts.credentials.what} was accepted` : facts.hasKey ? 'the key was accepted' : 'no key is set, and the endpoint did not ask for one'));
+    lines.push(
+      line(
+        'pass',
+        CHECK_TITLES.auth,
+        facts.credentials
+          ? `the ${facts.credentials.what} was accepted`
+          : facts.hasKey
+            ? 'the key was accepted'
+            : 'no key is set, and the endpoint did not ask for one',
+      ),
+    );
   }
 
   // 3. The model list.
@@ -162,11 +190,11 @@ export function endpointChecks(facts: EndpointFacts): { lines: CheckLine[]; work
           ? `check ${facts.baseUrlSetting} (now ${facts.baseUrl}) and that the server is running`
           : completion.error instanceof ProviderHttpError && completion.error.status === 404 && facts.missingV1
             ? `add /v1 to ${facts.baseUrlSetting}: set it to ${facts.missingV1} (now ${facts.baseUrl}), whose /models answers`
-          : completion.error instanceof ProviderHttpError && completion.error.status === 404
-            ? `check ${facts.modelSetting} (now ${facts.model}); openai-acp models lists the ids the endpoint serves`
-            : isAuthStatus(completion.status)
-              ? 'see the authentication line above'
-              : `check ${facts.modelSetting} (now ${facts.model}) and the provider's message above`;
+            : completion.error instanceof ProviderHttpError && completion.error.status === 404
+              ? `check ${facts.modelSetting} (now ${facts.model}); openai-acp models lists the ids the endpoint serves`
+              : isAuthStatus(completion.status)
+                ? 'see the authentication line above'
+                : `check ${facts.modelSetting} (now ${facts.model}) and the provider's message above`;
     lines.push(line('fail', CHECK_TITLES.completion, words.replace(/\n/g, ' '), fix));
   }
 
@@ -174,11 +202,19 @@ export function endpointChecks(facts: EndpointFacts): { lines: CheckLine[]; work
   if (!completion?.ok) lines.push(line('skip', CHECK_TITLES.usage, 'not checked: the completion failed'));
   else if (completion.usage) {
     const u = completion.usage;
-    const counts = [typeof u.prompt_tokens === 'number' ? `${u.prompt_tokens} prompt` : '', typeof u.completion_tokens === 'number' ? `${u.completion_tokens} completion` : ''].filter(Boolean);
+    const counts = [
+      typeof u.prompt_tokens === 'number' ? `${u.prompt_tokens} prompt` : '',
+      typeof u.completion_tokens === 'number' ? `${u.completion_tokens} completion` : '',
+    ].filter(Boolean);
     lines.push(line('pass', CHECK_TITLES.usage, counts.length > 0 ? `${counts.join(' + ')} tokens` : 'a usage object arrived'));
   } else {
     lines.push(
-      line('fail', CHECK_TITLES.usage, 'the stream carried no token counts', 'nothing breaks, but editors show no token usage or context meter; a newer server version may send usage with stream_options.include_usage'),
+      line(
+        'fail',
+        CHECK_TITLES.usage,
+        'the stream carried no token counts',
+        'nothing breaks, but editors show no token usage or context meter; a newer server version may send usage with stream_options.include_usage',
+      ),
     );
   }
 
@@ -199,18 +235,43 @@ function modelsLine(facts: EndpointFacts, answered: boolean): CheckLine {
     case 'listed': {
       const has = models.models.some((m) => m.id === model);
       if (has) return line('pass', title, `${plural(models.models.length, 'model')}, including ${model}`);
-      const some = models.models.slice(0, 5).map((m) => m.id).join(', ');
-      return line('fail', title, `${plural(models.models.length, 'model')}, but not ${model}`, `set ${facts.modelSetting} to one of ${some}${models.models.length > 5 ? ', …' : ''} (openai-acp models lists all); some endpoints serve models they do not list, so check the completion line`);
+      const some = models.models
+        .slice(0, 5)
+        .map((m) => m.id)
+        .join(', ');
+      return line(
+        'fail',
+        title,
+        `${plural(models.models.length, 'model')}, but not ${model}`,
+        `set ${facts.modelSetting} to one of ${some}${models.models.length > 5 ? ', …' : ''} (openai-acp models lists all); some endpoints serve models they do not list, so check the completion line`,
+      );
     }
     case 'empty':
-      return line('fail', title, `HTTP ${models.status}, but no model could be read from the answer`, 'the model picker will offer only the configured model; list more ids in OPENAI_MODELS (or "models" in the config file)');
+      return line(
+        'fail',
+        title,
+        `HTTP ${models.status}, but no model could be read from the answer`,
+        'the model picker will offer only the configured model; list more ids in OPENAI_MODELS (or "models" in the config file)',
+      );
     case 'http-error':
-      return line('fail', title, `HTTP ${models.status} from ${maskUrl(models.url)}`, isAuthStatus(models.status) ? 'see the authentication line' : 'the model picker will offer only the configured model; list more ids in OPENAI_MODELS (or "models" in the config file)');
+      return line(
+        'fail',
+        title,
+        `HTTP ${models.status} from ${maskUrl(models.url)}`,
+        isAuthStatus(models.status)
+          ? 'see the authentication line'
+          : 'the model picker will offer only the configured model; list more ids in OPENAI_MODELS (or "models" in the config file)',
+      );
     case 'not-sent':
       return line('skip', title, 'this provider has no model list; the picker offers OPENAI_MODELS (or the config file\'s "models") and the configured model');
     default:
       return answered
-        ? line('fail', title, models.kind === 'timeout' ? `no answer within ${models.timeoutMs} ms` : `could not connect (${models.code ?? models.message})`, 'the model picker will offer only the configured model; list more ids in OPENAI_MODELS')
+        ? line(
+            'fail',
+            title,
+            models.kind === 'timeout' ? `no answer within ${models.timeoutMs} ms` : `could not connect (${models.code ?? models.message})`,
+            'the model picker will offer only the configured model; list more ids in OPENAI_MODELS',
+          )
         : line('skip', title, 'not checked: the endpoint did not answer');
   }
 }
@@ -222,7 +283,12 @@ function reasoningLine(facts: EndpointFacts, scrub: (text: string) => string): C
   if (reasoning.kind === 'not-applicable') return line('skip', title, reasoning.why);
   if (reasoning.result.ok) return line('pass', title, `${reasoning.parameter}=${reasoning.level} was accepted`);
   const words = scrub(describeProviderError(reasoning.result.error, { model: facts.model, retries: 0 })).replace(/\n/g, ' ');
-  return line('fail', title, `${reasoning.parameter}=${reasoning.level} was refused: ${words}`, 'leave the reasoning-effort option at "default" for this model (the agent sends nothing then)');
+  return line(
+    'fail',
+    title,
+    `${reasoning.parameter}=${reasoning.level} was refused: ${words}`,
+    'leave the reasoning-effort option at "default" for this model (the agent sends nothing then)',
+  );
 }
 
 /** The mark of a status: `✓`, `✗`, `⚠` or `–`. */

@@ -35,7 +35,8 @@ export interface CloudCheckDeps extends CloudAuthDeps {
   hasSharedAwsFiles?: boolean | undefined;
 }
 
-const line = (status: CheckLine['status'], title: string, detail: string, fix?: string): CheckLine => (fix ? { status, title, detail, fix } : { status, title, detail });
+const line = (status: CheckLine['status'], title: string, detail: string, fix?: string): CheckLine =>
+  fix ? { status, title, detail, fix } : { status, title, detail };
 
 /** Resolves `promise`, or rejects after `ms` with a message saying so. */
 function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -57,7 +58,13 @@ const maskKeyId = (id: string) => (id.length > 8 ? `${id.slice(0, 4)}…${id.sli
  * Never throws.
  */
 export async function cloudCredentialChecks(settings: EndpointSettings, deps: CloudCheckDeps): Promise<CheckLine[]> {
-  const resolved = resolveEndpoint({ baseUrl: settings.baseUrl, query: settings.query, apiKey: settings.apiKey, headers: settings.headers, provider: settings.provider });
+  const resolved = resolveEndpoint({
+    baseUrl: settings.baseUrl,
+    query: settings.query,
+    apiKey: settings.apiKey,
+    headers: settings.headers,
+    provider: settings.provider,
+  });
   const env = deps.env ?? process.env;
   const now = deps.now ?? Date.now;
   const kind = cloudAuthKind(resolved);
@@ -66,9 +73,21 @@ export async function cloudCredentialChecks(settings: EndpointSettings, deps: Cl
     const profile = env['AWS_PROFILE']?.trim() || undefined;
     const shared = deps.hasSharedAwsFiles ?? [join(homedir(), '.aws', 'config'), join(homedir(), '.aws', 'credentials')].some((path) => existsSync(path));
     const hint = awsCredentialHint(env, shared);
-    lines.push(hint ? line('pass', CLOUD_CHECK_TITLES.awsSource, `no API key is set, so requests are signed with SigV4; the credential chain starts at: ${hint.source}`) : line('warn', CLOUD_CHECK_TITLES.awsSource, 'no API key is set, and the environment points at no AWS credential source (keys, AWS_PROFILE, ~/.aws, web identity, container, instance metadata); see the next lines'));
+    lines.push(
+      hint
+        ? line('pass', CLOUD_CHECK_TITLES.awsSource, `no API key is set, so requests are signed with SigV4; the credential chain starts at: ${hint.source}`)
+        : line(
+            'warn',
+            CLOUD_CHECK_TITLES.awsSource,
+            'no API key is set, and the environment points at no AWS credential source (keys, AWS_PROFILE, ~/.aws, web identity, container, instance metadata); see the next lines',
+          ),
+    );
     const target = awsSigningTarget(settings.baseUrl, env);
-    lines.push('problem' in target ? line('fail', CLOUD_CHECK_TITLES.awsRegion, target.problem, target.fix) : line('pass', CLOUD_CHECK_TITLES.awsRegion, `${target.region} (from ${target.regionFrom}), service ${target.service}`));
+    lines.push(
+      'problem' in target
+        ? line('fail', CLOUD_CHECK_TITLES.awsRegion, target.problem, target.fix)
+        : line('pass', CLOUD_CHECK_TITLES.awsRegion, `${target.region} (from ${target.regionFrom}), service ${target.service}`),
+    );
     let credentials: AwsCredentials;
     try {
       const source = deps.awsCredentials ?? (await loadDefaultAwsCredentials());
@@ -81,14 +100,27 @@ export async function cloudCredentialChecks(settings: EndpointSettings, deps: Cl
     const detail = `access key ${maskKeyId(credentials.accessKeyId)}, ${credentials.sessionToken ? 'temporary' : 'long-term'}${left !== undefined ? `, expires in ${Math.max(0, Math.round(left / 60_000))} min (refreshed 5 min before)` : ''}`;
     const fromEnv = hint?.source.startsWith('environment') === true;
     if (fromEnv && credentials.sessionToken && left !== undefined && left < SOON_MS) {
-      lines.push(line('warn', CLOUD_CHECK_TITLES.awsCredentials, `${detail}; environment credentials cannot be refreshed`, 'use a profile (AWS_PROFILE) or a role, which the chain refreshes, or renew AWS_SESSION_TOKEN before it expires'));
+      lines.push(
+        line(
+          'warn',
+          CLOUD_CHECK_TITLES.awsCredentials,
+          `${detail}; environment credentials cannot be refreshed`,
+          'use a profile (AWS_PROFILE) or a role, which the chain refreshes, or renew AWS_SESSION_TOKEN before it expires',
+        ),
+      );
     } else {
       lines.push(line('pass', CLOUD_CHECK_TITLES.awsCredentials, detail));
     }
     return lines;
   }
   if (kind === 'azure-entra-id') {
-    const lines = [line('pass', CLOUD_CHECK_TITLES.azureSource, `no key is set, so requests carry an Entra ID token; DefaultAzureCredential will use: ${azureCredentialHint(env)}`)];
+    const lines = [
+      line(
+        'pass',
+        CLOUD_CHECK_TITLES.azureSource,
+        `no key is set, so requests carry an Entra ID token; DefaultAzureCredential will use: ${azureCredentialHint(env)}`,
+      ),
+    ];
     try {
       const credential = await (deps.azureCredential ?? loadDefaultAzureCredential)();
       const token = await bounded(credential.getToken(AZURE_COGNITIVE_SCOPE), deps.timeoutMs, 'Entra ID token');

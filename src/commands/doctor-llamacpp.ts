@@ -30,8 +30,12 @@ export function llamaCppRows(props: LlamaCppProps | undefined): string[] {
   else if (props.supportsTools) rows.push(['template tools', 'yes: the chat template takes tools (/props chat_template_caps.supports_tools)']);
   else rows.push(['template tools', "no: the chat template cannot take tools; llama-server drops the request's tools and the model writes its calls as text"]);
   const fixes: string[] = [];
-  if (props.nCtx && props.nCtx < SMALL_WINDOW_TOKENS) fixes.push('restart llama-server with a larger window, e.g. `-c 32768` (with `--parallel N` each slot gets 1/N of it; memory permitting)');
-  if (props.supportsTools === false) fixes.push('start llama-server with `--jinja` and a chat template that takes tools: `--chat-template-file <template>.jinja` (the model family\'s tool-use template, e.g. Qwen2.5/Hermes style)');
+  if (props.nCtx && props.nCtx < SMALL_WINDOW_TOKENS)
+    fixes.push('restart llama-server with a larger window, e.g. `-c 32768` (with `--parallel N` each slot gets 1/N of it; memory permitting)');
+  if (props.supportsTools === false)
+    fixes.push(
+      "start llama-server with `--jinja` and a chat template that takes tools: `--chat-template-file <template>.jinja` (the model family's tool-use template, e.g. Qwen2.5/Hermes style)",
+    );
   for (const [index, fix] of fixes.entries()) rows.push([index === 0 ? 'fix' : '', fix]);
   return format(rows);
 }

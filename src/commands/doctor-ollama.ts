@@ -21,11 +21,19 @@ export function ollamaRows(facts: OllamaWindowFacts | undefined): string[] {
   } else {
     rows.push(['chat API', `Ollama native ${facts.api.url} (options.num_ctx)`]);
     if (facts.asked !== undefined) {
-      const why = facts.asked < facts.setting && facts.trained === facts.asked ? `OPENAI_ACP_OLLAMA_NUM_CTX ${facts.setting}, capped by the trained window` : facts.asked === facts.setting ? 'OPENAI_ACP_OLLAMA_NUM_CTX' : 'options.num_ctx of OPENAI_EXTRA_BODY';
+      const why =
+        facts.asked < facts.setting && facts.trained === facts.asked
+          ? `OPENAI_ACP_OLLAMA_NUM_CTX ${facts.setting}, capped by the trained window`
+          : facts.asked === facts.setting
+            ? 'OPENAI_ACP_OLLAMA_NUM_CTX'
+            : 'options.num_ctx of OPENAI_EXTRA_BODY';
       rows.push(['window asked', `${tokens(facts.asked)} asked of Ollama (${why})`]);
     }
   }
-  rows.push(['runtime window', facts?.runtime ? `${tokens(facts.runtime)} reported by the server (/api/ps: the model as loaded now)` : 'the model is not loaded now (/api/ps)']);
+  rows.push([
+    'runtime window',
+    facts?.runtime ? `${tokens(facts.runtime)} reported by the server (/api/ps: the model as loaded now)` : 'the model is not loaded now (/api/ps)',
+  ]);
   rows.push(['trained window', facts?.trained ? `${tokens(facts.trained)} reported by the server (/api/show)` : 'not reported (/api/show)']);
   return rows.map(([name, value]) => `    ${name.padEnd(16)}${value}`);
 }

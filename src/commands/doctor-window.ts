@@ -34,8 +34,19 @@ export const WINDOW_TITLE = 'context window';
  * Asks the server for the model's window (as the agent would; an Ollama model not loaded yet is
  * loaded) and resolves it with `OPENAI_CONTEXT_WINDOW` and the `/models` list's value. Never rejects.
  */
-export async function probeWindow(settings: EndpointSettings, configured: number | undefined, catalogue: number | undefined, deps: ProbeDeps): Promise<WindowFacts> {
-  const endpoint = createEndpoint(settings, { logger: deps.logger, fetch: deps.fetch, modelsTimeoutMs: deps.timeoutMs, cloudAuth: deps.cloudAuth, memory: deps.memory });
+export async function probeWindow(
+  settings: EndpointSettings,
+  configured: number | undefined,
+  catalogue: number | undefined,
+  deps: ProbeDeps,
+): Promise<WindowFacts> {
+  const endpoint = createEndpoint(settings, {
+    logger: deps.logger,
+    fetch: deps.fetch,
+    modelsTimeoutMs: deps.timeoutMs,
+    cloudAuth: deps.cloudAuth,
+    memory: deps.memory,
+  });
   const server: ServerWindow = (await endpoint.serverWindowOf?.(settings.model).catch(() => ({}))) ?? {};
   const resolved = resolveContextWindow({ configured, runtime: server.runtime, catalogue, trained: server.trained });
   // On Ollama's native API the agent asks for the window itself: restarting the server changes nothing.
@@ -54,11 +65,20 @@ const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
  */
 export function windowLine(facts: WindowFacts): { status: 'pass' | 'warn' | 'skip'; title: string; detail: string; fix?: string } {
   const { resolved, server } = facts;
-  if (!resolved) return { status: 'skip', title: WINDOW_TITLE, detail: 'the server does not say; requests are not fitted to a window until one overflows (set OPENAI_CONTEXT_WINDOW to plan for it)' };
+  if (!resolved)
+    return {
+      status: 'skip',
+      title: WINDOW_TITLE,
+      detail: 'the server does not say; requests are not fitted to a window until one overflows (set OPENAI_CONTEXT_WINDOW to plan for it)',
+    };
   const how = {
     configured: 'set by OPENAI_CONTEXT_WINDOW',
     learned: 'learned from an overflow',
-    runtime: facts.asked ? 'asked of Ollama with options.num_ctx' : server.assumed ? "runtime, Ollama's default assumed: the server did not report one" : 'runtime, reported by the server',
+    runtime: facts.asked
+      ? 'asked of Ollama with options.num_ctx'
+      : server.assumed
+        ? "runtime, Ollama's default assumed: the server did not report one"
+        : 'runtime, reported by the server',
     catalogue: 'from the model list',
     trained: 'trained window: the server did not report the one it runs',
   }[resolved.source];

@@ -68,7 +68,13 @@ function settingNames(settings: NamedEndpointSettings, flags: CliFlags, resolved
 function describeEndpoint(settings: NamedEndpointSettings, keyShown: string, modelWhy: string): string[] {
   const provider = providerOf(settings);
   const label = PROVIDER_PROFILES[provider.id]?.label ?? provider.id;
-  const resolved = resolveEndpoint({ baseUrl: settings.baseUrl, query: settings.query, apiKey: settings.apiKey, headers: settings.headers, provider: provider.id });
+  const resolved = resolveEndpoint({
+    baseUrl: settings.baseUrl,
+    query: settings.query,
+    apiKey: settings.apiKey,
+    headers: settings.headers,
+    provider: provider.id,
+  });
   const keyless = cloudAuthKind(resolved);
   const keyWhere = !settings.apiKey
     ? keyless === 'aws-sigv4'
@@ -80,7 +86,9 @@ function describeEndpoint(settings: NamedEndpointSettings, keyShown: string, mod
       ? ', sent as Authorization: Bearer'
       : ', sent as the api-key header';
   // Ollama: chat goes to the native /api/chat unless it is switched off or found not served.
-  const native = PROVIDER_PROFILES[provider.id]?.nativeChat ? createEndpoint(settings, { logger: createLogger({ level: 'error', write: () => undefined }), enabled: false }).nativeChat : undefined;
+  const native = PROVIDER_PROFILES[provider.id]?.nativeChat
+    ? createEndpoint(settings, { logger: createLogger({ level: 'error', write: () => undefined }), enabled: false }).nativeChat
+    : undefined;
   const chatUrl = native ? ollamaChatUrl(maskUrl(native.root), native.inUse, maskUrl(resolved.chatUrl)) : maskUrl(resolved.chatUrl);
   const rows: [string, string][] = [
     ['provider', `${label} (${provider.id}, ${provider.how})`],
@@ -100,7 +108,13 @@ function describeEndpoint(settings: NamedEndpointSettings, keyShown: string, mod
  * Checks one endpoint: models (unless `listed` already says), then (unless unreachable) the
  * completion, usage and reasoning effort.
  */
-async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<typeof settingNames>, deps: ProbeDeps, configuredWindow: number | undefined, listed?: ModelsProbe): Promise<EndpointFacts & { ollama?: string[]; llamacpp?: string[] }> {
+async function checkEndpoint(
+  settings: NamedEndpointSettings,
+  names: ReturnType<typeof settingNames>,
+  deps: ProbeDeps,
+  configuredWindow: number | undefined,
+  listed?: ModelsProbe,
+): Promise<EndpointFacts & { ollama?: string[]; llamacpp?: string[] }> {
   const models = listed ?? (await probeModels(settings, deps));
   const unreachable = models.kind === 'unreachable';
   const request = { model: settings.model, messages: [{ role: 'user' as const, content: 'Reply with the single word OK.' }], maxTokens: 1 };
@@ -116,9 +130,20 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
   const window = completion?.ok ? await probeWindow(settings, configuredWindow, listedWindow, deps) : undefined;
   // A server with a native chat API (Ollama): which API, and the windows, once the probe loaded the model.
   const nativeProfile = PROVIDER_PROFILES[providerOf(settings).id]?.nativeChat;
-  const native = nativeProfile && !unreachable ? await createEndpoint(settings, { logger: deps.logger, fetch: deps.fetch, enabled: false, memory: deps.memory }).nativeChat?.describe(settings.model) : undefined;
+  const native =
+    nativeProfile && !unreachable
+      ? await createEndpoint(settings, { logger: deps.logger, fetch: deps.fetch, enabled: false, memory: deps.memory }).nativeChat?.describe(settings.model)
+      : undefined;
   // llama.cpp: the window it runs and whether its template takes tools (/props).
-  const llamacpp = PROVIDER_PROFILES[providerOf(settings).id]?.contextWindowQuery === 'llamacpp-props' && !unreachable ? llamaCppRows(await readLlamaCppProps(settings.baseUrl, { headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers, fetch: deps.fetch })) : undefined;
+  const llamacpp =
+    PROVIDER_PROFILES[providerOf(settings).id]?.contextWindowQuery === 'llamacpp-props' && !unreachable
+      ? llamaCppRows(
+          await readLlamaCppProps(settings.baseUrl, {
+            headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers,
+            fetch: deps.fetch,
+          }),
+        )
+      : undefined;
   let reasoning: ReasoningFacts | undefined;
   if (completion?.ok) {
     const provider = providerOf(settings);
@@ -130,12 +155,17 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
       reasoning = { kind: 'not-applicable', why: `${settings.model} does not think (its /api/show capabilities lack "thinking"), so no think is sent` };
     } else {
       const level = levels.includes('low') ? 'low' : levels[0]!;
-      const parameter = native?.api.kind === 'native' ? 'think' : profile.reasoningEffort.spelling === 'reasoning.effort' ? 'reasoning.effort' : 'reasoning_effort';
+      const parameter =
+        native?.api.kind === 'native' ? 'think' : profile.reasoningEffort.spelling === 'reasoning.effort' ? 'reasoning.effort' : 'reasoning_effort';
       let result = await probeCompletion(settings, { ...request, reasoningEffort: level }, deps);
       // An adaptive correction may have dropped the parameter to make the request pass: that is a refusal.
       if (result.ok && !('reasoning_effort' in result.sent || 'reasoning' in result.sent || 'think' in result.sent)) {
         const url = settings.chatCompletionsUrl.split('?')[0]!;
-        result = { ok: false, error: new ProviderReportedError(url, `the endpoint rejected ${parameter}, so openai-acp leaves it out for this model`), status: undefined };
+        result = {
+          ok: false,
+          error: new ProviderReportedError(url, `the endpoint rejected ${parameter}, so openai-acp leaves it out for this model`),
+          status: undefined,
+        };
       }
       reasoning = { kind: 'probed', level, parameter, result };
     }
@@ -161,15 +191,28 @@ async function checkEndpoint(settings: NamedEndpointSettings, names: ReturnType<
 
 /** How a keyless Bedrock or Azure endpoint authenticates, for the authentication line. */
 function keylessCredentials(settings: NamedEndpointSettings): EndpointFacts['credentials'] {
-  const kind = cloudAuthKind(resolveEndpoint({ baseUrl: settings.baseUrl, query: settings.query, apiKey: settings.apiKey, headers: settings.headers, provider: settings.provider }));
-  if (kind === 'aws-sigv4') return { what: 'AWS SigV4 signature', fix: 'the IAM identity needs bedrock:InvokeModel (and bedrock:InvokeModelWithResponseStream) on the model, in this region; check the region and `aws sts get-caller-identity`' };
-  if (kind === 'azure-entra-id') return { what: 'Entra ID token', fix: 'give the identity the "Cognitive Services OpenAI User" role on the Azure OpenAI resource (role assignments can take a few minutes)' };
+  const kind = cloudAuthKind(
+    resolveEndpoint({ baseUrl: settings.baseUrl, query: settings.query, apiKey: settings.apiKey, headers: settings.headers, provider: settings.provider }),
+  );
+  if (kind === 'aws-sigv4')
+    return {
+      what: 'AWS SigV4 signature',
+      fix: 'the IAM identity needs bedrock:InvokeModel (and bedrock:InvokeModelWithResponseStream) on the model, in this region; check the region and `aws sts get-caller-identity`',
+    };
+  if (kind === 'azure-entra-id')
+    return {
+      what: 'Entra ID token',
+      fix: 'give the identity the "Cognitive Services OpenAI User" role on the Azure OpenAI resource (role assignments can take a few minutes)',
+    };
   return undefined;
 }
 
 /** Why an endpoint's model is what it is, before any look at the endpoint. */
 function namedWhy(settings: NamedEndpointSettings, flags: CliFlags, resolved: CommandConfig): string {
-  if (resolved.config.modelConfigured && (settings.source !== 'config file' || resolved.model?.endsWith(`/${settings.model}`) || resolved.model === settings.model)) {
+  if (
+    resolved.config.modelConfigured &&
+    (settings.source !== 'config file' || resolved.model?.endsWith(`/${settings.model}`) || resolved.model === settings.model)
+  ) {
     return `set by ${flags.model ? '--model' : 'OPENAI_MODEL'}`;
   }
   if (settings.source === 'local server') return 'the first chat model the local server found lists';
@@ -197,7 +240,11 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   const resolved = await resolveCommandConfig({ flags: options.flags, env: options.env, cwd: options.cwd });
 
   print('Configuration');
-  const fileState = resolved.configFileRead ? '' : resolved.configFilePath && existsSync(resolved.configFilePath) ? ' (not used: see the configuration check)' : ' (absent)';
+  const fileState = resolved.configFileRead
+    ? ''
+    : resolved.configFilePath && existsSync(resolved.configFilePath)
+      ? ' (not used: see the configuration check)'
+      : ' (absent)';
   print(`  config file       ${resolved.configFilePath ?? 'none'}${fileState}`);
   if (resolved.model) print(`  default model     ${resolved.model}`);
   for (const warning of resolved.warnings) print(`  note: ${warning}`);
@@ -207,10 +254,18 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   // A model left unnamed is the first chat model the endpoint lists: check the one the agent would use.
   const all = await Promise.all(
     resolved.endpoints.map(async (named) => {
-      const choice = await chooseModel(named, namedWhy(named, options.flags, resolved), { logger: quiet, fetch: options.fetch, modelsTimeoutMs: timeoutMs, enabled: !resolved.configError });
+      const choice = await chooseModel(named, namedWhy(named, options.flags, resolved), {
+        logger: quiet,
+        fetch: options.fetch,
+        modelsTimeoutMs: timeoutMs,
+        enabled: !resolved.configError,
+      });
       const settings = { ...named, model: choice.model, modelIsStandIn: false };
       // A stand-in kept: did the endpoint list nothing, or not answer at all? The checks reuse the answer.
-      const models = named.modelIsStandIn && choice.model === named.model && !resolved.configError ? await probeModels(settings, { logger: quiet, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env }, memory }) : undefined;
+      const models =
+        named.modelIsStandIn && choice.model === named.model && !resolved.configError
+          ? await probeModels(settings, { logger: quiet, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env }, memory })
+          : undefined;
       const why = models?.kind === 'unreachable' || models?.kind === 'timeout' ? standInUnanswered(named) : choice.why;
       return { settings, why, models, names: settingNames(settings, options.flags, resolved) };
     }),
@@ -254,7 +309,13 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       works = false;
       continue;
     }
-    const facts = await checkEndpoint(settings, names, { logger, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env }, memory }, resolved.config.contextWindow, models);
+    const facts = await checkEndpoint(
+      settings,
+      names,
+      { logger, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env }, memory },
+      resolved.config.contextWindow,
+      models,
+    );
     const result = endpointChecks(facts);
     for (const check of result.lines) print(renderCheck(check, all.length > 1 ? '    ' : '  '));
     warned ||= result.lines.some((check) => check.status === 'warn');
@@ -265,6 +326,11 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     works &&= result.works;
   }
   const tryIt = tryItLine(options.env, options.flags, options.agentCommand ?? 'openai-acp');
-  print('', works ? `Result: the agent would work${warned ? ' (the ⚠ lines are worth a look)' : ''}. ${tryIt}` : 'Result: the agent would not work; fix the ✗ lines above.');
+  print(
+    '',
+    works
+      ? `Result: the agent would work${warned ? ' (the ⚠ lines are worth a look)' : ''}. ${tryIt}`
+      : 'Result: the agent would not work; fix the ✗ lines above.',
+  );
   return works ? 0 : 1;
 }

@@ -29,7 +29,12 @@ export function modelsProblem(probe: ModelsProbe): string | undefined {
       return `${probe.url} answered HTTP ${probe.status} but listed no model.`;
     case 'http-error': {
       const said = probe.providerMessage ? ` The endpoint said: ${probe.providerMessage}` : '';
-      const fix = probe.status === 401 || probe.status === 403 ? ' Check the API key (OPENAI_API_KEY).' : probe.status === 404 ? ' This endpoint may have no model list; set OPENAI_MODELS to the ids you use.' : '';
+      const fix =
+        probe.status === 401 || probe.status === 403
+          ? ' Check the API key (OPENAI_API_KEY).'
+          : probe.status === 404
+            ? ' This endpoint may have no model list; set OPENAI_MODELS to the ids you use.'
+            : '';
       return `${probe.url} answered HTTP ${probe.status}.${fix}${said}`;
     }
     case 'unreachable':

@@ -59,7 +59,13 @@ function modelsRecord(records: readonly HttpRecord[]): HttpRecord | undefined {
  */
 export async function probeModels(settings: EndpointSettings, deps: ProbeDeps): Promise<ModelsProbe> {
   const recorder = recordingFetch(deps.fetch);
-  const endpoint = createEndpoint(settings, { logger: deps.logger, fetch: recorder.fetch, modelsTimeoutMs: deps.timeoutMs, cloudAuth: deps.cloudAuth, memory: deps.memory });
+  const endpoint = createEndpoint(settings, {
+    logger: deps.logger,
+    fetch: recorder.fetch,
+    modelsTimeoutMs: deps.timeoutMs,
+    cloudAuth: deps.cloudAuth,
+    memory: deps.memory,
+  });
   const listed = await endpoint.catalog.list();
   const record = modelsRecord(recorder.records);
   if (!record) return { kind: 'not-sent' };

@@ -106,7 +106,9 @@ async function askBaseUrl(talk: Conversation, provider: ProviderId): Promise<str
     const url = answer || suggested;
     if (!url) return new InvalidValue('Please type the base URL, e.g. https://host/v1.');
     const parsed = parseBaseUrl(url);
-    return parsed instanceof InvalidValue ? new InvalidValue(`That URL ${parsed.text}; expected an http:// or https:// URL such as http://127.0.0.1:11434/v1.`) : url;
+    return parsed instanceof InvalidValue
+      ? new InvalidValue(`That URL ${parsed.text}; expected an http:// or https:// URL such as http://127.0.0.1:11434/v1.`)
+      : url;
   });
 }
 
@@ -125,7 +127,8 @@ async function askKey(talk: Conversation, provider: ProviderId): Promise<KeyChoi
       if (!answer) return variable ? { apiKeyEnv: variable } : {};
       if (KEY_VARIABLE.test(answer)) return { apiKeyEnv: answer };
       const key = answer.replace(/^bearer\s+/i, '');
-      if (!key || /\s/.test(key) || NOT_SENDABLE.test(key)) return new InvalidValue('That is neither a variable name (LIKE_THIS) nor a key that can be sent in an HTTP header (one word, plain text). Try again.');
+      if (!key || /\s/.test(key) || NOT_SENDABLE.test(key))
+        return new InvalidValue('That is neither a variable name (LIKE_THIS) nor a key that can be sent in an HTTP header (one word, plain text). Try again.');
       return { apiKey: key };
     },
     true,
@@ -147,7 +150,8 @@ async function askModel(talk: Conversation, provider: ProviderId, baseUrl: strin
   const models = probe.models;
   const shown = models.slice(0, MAX_LISTED);
   talk.say(`The endpoint lists ${models.length} model${models.length === 1 ? '' : 's'}:`);
-  for (const [i, model] of shown.entries()) talk.say(`  ${String(i + 1).padStart(2)}) ${model.id}${model.contextWindow ? `  (${model.contextWindow} tokens context)` : ''}`);
+  for (const [i, model] of shown.entries())
+    talk.say(`  ${String(i + 1).padStart(2)}) ${model.id}${model.contextWindow ? `  (${model.contextWindow} tokens context)` : ''}`);
   if (models.length > shown.length) talk.say(`  … and ${models.length - shown.length} more: type any id.`);
   const fallback = pickLocalModel(models) ?? models[0]!.id;
   const index = shown.findIndex((model) => model.id === fallback);
@@ -175,7 +179,7 @@ export async function runSetup(options: SetupOptions): Promise<number> {
   const prompter = createLinePrompter(options.input ?? process.stdin, output);
   const talk: Conversation = { prompter, say: (text) => void output.write(`${text}\n`) };
   try {
-    talk.say(`openai-acp setup — writes ${path}`, );
+    talk.say(`openai-acp setup — writes ${path}`);
     talk.say('');
     const provider = await askProvider(talk);
     const baseUrl = await askBaseUrl(talk, provider);
@@ -191,9 +195,13 @@ export async function runSetup(options: SetupOptions): Promise<number> {
     const data: ConfigFileData = { ...existing.data, providers: [entry, ...others], model: `${provider}/${model}` };
     await writeConfigFile(path, data);
     talk.say('');
-    talk.say(`Wrote ${path} (mode 0600)${replaced ? `, replacing the earlier "${provider}" provider` : ''}${others.length > 0 ? `; ${others.length} other provider${others.length === 1 ? '' : 's'} kept` : ''}.`);
-    if ('apiKeyEnv' in key && !options.env[key.apiKeyEnv]?.trim()) talk.say(`Set ${key.apiKeyEnv} in the environment your editor starts openai-acp with (e.g. export ${key.apiKeyEnv}=...).`);
-    if (options.env['OPENAI_BASE_URL']?.trim() || options.env['OPENAI_API_KEY']?.trim()) talk.say('Note: OPENAI_BASE_URL or OPENAI_API_KEY is set here; the agent uses that endpoint first.');
+    talk.say(
+      `Wrote ${path} (mode 0600)${replaced ? `, replacing the earlier "${provider}" provider` : ''}${others.length > 0 ? `; ${others.length} other provider${others.length === 1 ? '' : 's'} kept` : ''}.`,
+    );
+    if ('apiKeyEnv' in key && !options.env[key.apiKeyEnv]?.trim())
+      talk.say(`Set ${key.apiKeyEnv} in the environment your editor starts openai-acp with (e.g. export ${key.apiKeyEnv}=...).`);
+    if (options.env['OPENAI_BASE_URL']?.trim() || options.env['OPENAI_API_KEY']?.trim())
+      talk.say('Note: OPENAI_BASE_URL or OPENAI_API_KEY is set here; the agent uses that endpoint first.');
     talk.say('Try it: openai-acp doctor');
     return 0;
   } catch (error) {

@@ -115,7 +115,12 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * @param label - how problems name the file, e.g. its path.
  * @returns the providers, or every problem found (each naming `label` and the entry's JSON path; never a secret value).
  */
-export function parseConfigFile(text: string, env: Record<string, string | undefined>, label: string, readFile: ReadTextFile = readTextFile): ConfigFileResult | ConfigProblem[] {
+export function parseConfigFile(
+  text: string,
+  env: Record<string, string | undefined>,
+  label: string,
+  readFile: ReadTextFile = readTextFile,
+): ConfigFileResult | ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const report = (where: string, problem: string, accepted: string) => problems.push({ variable: `${label} ${where}`.trim(), problem, accepted });
   let parsed: unknown;
@@ -124,7 +129,11 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
   } catch (error) {
     // V8's message quotes the text around the error, which may be a key: only its position is kept.
     const position = /position (\d+)/.exec((error as Error).message)?.[1];
-    report('', `is not valid JSON${position === undefined ? '' : ` (${lineAndColumn(text, Number(position))})`}`, 'a JSON object like {"providers": [{"id": "ollama", "baseUrl": "http://127.0.0.1:11434/v1"}]}');
+    report(
+      '',
+      `is not valid JSON${position === undefined ? '' : ` (${lineAndColumn(text, Number(position))})`}`,
+      'a JSON object like {"providers": [{"id": "ollama", "baseUrl": "http://127.0.0.1:11434/v1"}]}',
+    );
     return problems;
   }
   if (!isRecord(parsed) || !Array.isArray(parsed['providers'])) {
@@ -159,17 +168,20 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
     let missingKeyEnv: string | undefined;
     const keyEnv = entry['apiKeyEnv'];
     if (keyEnv !== undefined) {
-      if (typeof keyEnv !== 'string' || !ENV_NAME.test(keyEnv)) report(at('apiKeyEnv'), 'is not an environment variable name', 'a name such as OPENROUTER_API_KEY');
+      if (typeof keyEnv !== 'string' || !ENV_NAME.test(keyEnv))
+        report(at('apiKeyEnv'), 'is not an environment variable name', 'a name such as OPENROUTER_API_KEY');
       else {
         const value = env[keyEnv]?.trim();
-        if (value && !sendableKey(value)) report(at('apiKeyEnv'), `names ${keyEnv}, whose value cannot be sent in an HTTP header`, 'the key as one line of plain text');
+        if (value && !sendableKey(value))
+          report(at('apiKeyEnv'), `names ${keyEnv}, whose value cannot be sent in an HTTP header`, 'the key as one line of plain text');
         else if (value) apiKey = value.replace(/^bearer\s+/i, '');
         else missingKeyEnv = keyEnv;
       }
     }
     const key = entry['apiKey'];
     if (key !== undefined) {
-      if (typeof key !== 'string' || !sendableKey(key)) report(at('apiKey'), 'is not a key that can be sent in an HTTP header', 'the key as one line of plain text');
+      if (typeof key !== 'string' || !sendableKey(key))
+        report(at('apiKey'), 'is not a key that can be sent in an HTTP header', 'the key as one line of plain text');
       else if (!apiKey && key.trim()) {
         apiKey = key.trim().replace(/^bearer\s+/i, '');
         missingKeyEnv = undefined;
@@ -182,7 +194,9 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
       else if (keyEnv !== undefined || key !== undefined) report(at('apiKeyFile'), 'is set together with apiKey or apiKeyEnv', accepted);
       else {
         try {
-          const value = readFile(keyFile.trim()).replace(/\r?\n$/, '').trim();
+          const value = readFile(keyFile.trim())
+            .replace(/\r?\n$/, '')
+            .trim();
           if (value && !sendableKey(value)) report(at('apiKeyFile'), `names ${keyFile.trim()}, whose content cannot be sent in an HTTP header`, accepted);
           else apiKey = value.replace(/^bearer\s+/i, '') || undefined;
         } catch (error) {
@@ -207,7 +221,8 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
     let models: string[] | undefined;
     if (entry['models'] !== undefined) {
       const list = entry['models'];
-      if (!Array.isArray(list) || !list.every((m) => typeof m === 'string')) report(at('models'), 'is not an array of strings', 'model ids such as ["llama3.2", "qwen3"]');
+      if (!Array.isArray(list) || !list.every((m) => typeof m === 'string'))
+        report(at('models'), 'is not an array of strings', 'model ids such as ["llama3.2", "qwen3"]');
       else models = [...new Set(list.map((m) => m.trim()).filter(Boolean))];
     }
     let extraBody: Record<string, unknown> | undefined;
@@ -231,7 +246,8 @@ export function parseConfigFile(text: string, env: Record<string, string | undef
   }
   if (parsed['providers'].length === 0) report('providers', 'is empty', 'at least one provider');
   const model = parsed['model'];
-  if (model !== undefined && (typeof model !== 'string' || !model.trim() || model.trim().endsWith('/'))) report('model', 'is not a model id', '"providerId/modelId", e.g. "ollama/llama3.2"');
+  if (model !== undefined && (typeof model !== 'string' || !model.trim() || model.trim().endsWith('/')))
+    report('model', 'is not a model id', '"providerId/modelId", e.g. "ollama/llama3.2"');
   if (problems.length > 0) return problems;
   return { path: label, providers, model: typeof model === 'string' ? model.trim() : undefined };
 }

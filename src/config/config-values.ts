@@ -9,7 +9,7 @@ export const ACCEPTED = {
   url: 'an http:// or https:// URL such as https://api.openai.com/v1 or http://127.0.0.1:11434/v1',
   tokens: 'a whole number of tokens greater than 0',
   headers: 'a JSON object of header names to string values, e.g. {"api-key":"..."}',
-  ollamaNumCtx: 'a whole number of tokens, 0 or more (0 keeps the server\'s own window and its OpenAI-compatible API)',
+  ollamaNumCtx: "a whole number of tokens, 0 or more (0 keeps the server's own window and its OpenAI-compatible API)",
 };
 /** Largest `OPENAI_ACP_OLLAMA_NUM_CTX` accepted, in tokens (2^24, well above any trained window). */
 export const MAX_NUM_CTX = 16_777_216;
@@ -122,7 +122,8 @@ export function parseHeaders(raw: string): { headers: Record<string, string>; pr
   for (const [name, value] of Object.entries(parsed)) {
     const result = headerValue.safeParse(value);
     if (!HEADER_NAME.test(name)) problems.push('has a name that is not a valid HTTP header name');
-    else if (!result.success) problems.push(`header ${quote(name)} must be a string, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object'}`);
+    else if (!result.success)
+      problems.push(`header ${quote(name)} must be a string, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object'}`);
     else if (NOT_SENDABLE.test(result.data)) problems.push(`header ${quote(name)} contains characters that cannot be sent in an HTTP header`);
     else entries.push([name, result.data.trim()]);
   }

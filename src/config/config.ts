@@ -8,7 +8,22 @@ import { parse as parseDotEnv } from 'dotenv';
 import { parseProviderId, PROVIDER_IDS } from './providers.js';
 import type { ProviderId } from './provider-profiles.js';
 import { LOG_FORMATS, type LogFormat, type LogLevel } from '../log.js';
-import { ACCEPTED, invalid, InvalidValue, MAX_NUM_CTX, MAX_TIMER_MS, NOT_SENDABLE, parseBaseUrl, parseHeaders, parseInteger, parseModelList, parseTemperature, queryProblem, quote, type ConfigProblem } from './config-values.js';
+import {
+  ACCEPTED,
+  invalid,
+  InvalidValue,
+  MAX_NUM_CTX,
+  MAX_TIMER_MS,
+  NOT_SENDABLE,
+  parseBaseUrl,
+  parseHeaders,
+  parseInteger,
+  parseModelList,
+  parseTemperature,
+  queryProblem,
+  quote,
+  type ConfigProblem,
+} from './config-values.js';
 import { decodeQueryPiece, mergeQueries } from './query-string.js';
 import { applySecretFiles, readTextFile, type ReadTextFile } from './secret-files.js';
 import { EXTRA_BODY_ACCEPTED, parseExtraBody } from './extra-body.js';
@@ -99,7 +114,10 @@ export class ConfigError extends Error {
    * @param fallback - a Config built from the valid values with defaults in place of invalid ones,
    *   so the agent can still run and explain the problems.
    */
-  constructor(readonly problems: ConfigProblem[], readonly fallback: Config) {
+  constructor(
+    readonly problems: ConfigProblem[],
+    readonly fallback: Config,
+  ) {
     super(`invalid configuration:\n${describeConfigProblems(problems)}`);
   }
 }
@@ -163,7 +181,10 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
     problems.push({ variable, problem: result.text, accepted });
     return undefined;
   };
-  const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => (raw: string) => parseInteger(raw, min, max);
+  const integer =
+    (min: number, max = Number.MAX_SAFE_INTEGER) =>
+    (raw: string) =>
+      parseInteger(raw, min, max);
 
   const base = check('OPENAI_BASE_URL', ACCEPTED.url, parseBaseUrl, flags.baseUrl);
   const apiKey = check('OPENAI_API_KEY', 'the key as one line of plain text (no control or non-Latin-1 characters)', (raw) =>
@@ -188,18 +209,28 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
   const maxRetries = check('OPENAI_MAX_RETRIES', 'a whole number, 0 or more', integer(0));
   const timeoutMs = check('OPENAI_TIMEOUT_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
   const contextWindow = check('OPENAI_CONTEXT_WINDOW', ACCEPTED.tokens, integer(1));
-  const logLevel = check('OPENAI_ACP_LOG', 'one of error, warn, info, debug', (raw) =>
-    LOG_LEVELS.find((level) => level === raw.toLowerCase()) ?? invalid(`${quote(raw)} is not a log level`),
+  const logLevel = check(
+    'OPENAI_ACP_LOG',
+    'one of error, warn, info, debug',
+    (raw) => LOG_LEVELS.find((level) => level === raw.toLowerCase()) ?? invalid(`${quote(raw)} is not a log level`),
   );
 
-  const logFormat = check('OPENAI_ACP_LOG_FORMAT', 'text or json', (raw) =>
-    LOG_FORMATS.find((format) => format === raw.toLowerCase()) ?? invalid(`${quote(raw)} is not a log format`),
+  const logFormat = check(
+    'OPENAI_ACP_LOG_FORMAT',
+    'text or json',
+    (raw) => LOG_FORMATS.find((format) => format === raw.toLowerCase()) ?? invalid(`${quote(raw)} is not a log format`),
   );
-  const provider = check('OPENAI_PROVIDER', `one of ${PROVIDER_IDS.join(', ')}`, (raw) => parseProviderId(raw) ?? invalid(`${quote(raw)} is not a known provider`));
+  const provider = check(
+    'OPENAI_PROVIDER',
+    `one of ${PROVIDER_IDS.join(', ')}`,
+    (raw) => parseProviderId(raw) ?? invalid(`${quote(raw)} is not a known provider`),
+  );
   const [stateDir] = read('OPENAI_ACP_STATE_DIR');
   const [ripgrep] = read('OPENAI_ACP_RIPGREP');
   const searchTimeoutMs = check('OPENAI_ACP_SEARCH_TIMEOUT_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
-  const tools = check('OPENAI_ACP_TOOLS', 'on or off', (raw) => (/^(on|true|1|yes)$/i.test(raw) ? true : /^(off|false|0|no)$/i.test(raw) ? false : invalid(`${quote(raw)} is neither on nor off`)));
+  const tools = check('OPENAI_ACP_TOOLS', 'on or off', (raw) =>
+    /^(on|true|1|yes)$/i.test(raw) ? true : /^(off|false|0|no)$/i.test(raw) ? false : invalid(`${quote(raw)} is neither on nor off`),
+  );
   const maxSteps = check('OPENAI_ACP_MAX_STEPS', 'a whole number of model requests, 1 or more', integer(1, 10_000));
   const mcpStartupMs = check('OPENAI_ACP_MCP_STARTUP_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
   const mcpToolTimeoutMs = check('OPENAI_ACP_MCP_TOOL_TIMEOUT_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));

@@ -50,7 +50,6 @@ export interface ModelRule<T> {
 /** Credentials without a key: AWS SigV4 signatures, or Microsoft Entra ID bearer tokens. */
 export type KeylessAuth = 'aws-sigv4' | 'azure-entra-id';
 
-
 /** Overrides for base URLs whose path matches `path` (e.g. Azure classic deployments). */
 export interface ProfileVariant {
   name: string;
@@ -172,7 +171,10 @@ const OPENAI_LEVELS: readonly ModelRule<readonly string[]>[] = [
 ];
 /** GPT-OSS, under any tag or namespace (`gpt-oss:20b`, `library/gpt-oss:120b`). */
 const GPT_OSS = /(^|\/)gpt-oss\b/i;
-const OPENAI_NOTES = ['o1-mini and o1-preview reject the system role (sent as developer, else merged into the first user message).', 'o-series and gpt-5 reject temperature and top_p other than the default.'];
+const OPENAI_NOTES = [
+  'o1-mini and o1-preview reject the system role (sent as developer, else merged into the first user message).',
+  'o-series and gpt-5 reject temperature and top_p other than the default.',
+];
 
 /** The profile of every provider family. */
 export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = {
@@ -232,10 +234,19 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
       // The mantle endpoint lists models at /models: https://docs.aws.amazon.com/bedrock/latest/userguide/inference-chat-completions-mantle.html
       { name: 'bedrock-mantle', path: /^/, host: /^bedrock-mantle(-fips)?\.[a-z0-9-]+\.api\.aws$/, modelsPath: '/models' },
     ],
-    detect: { hosts: [/^bedrock-runtime\.[a-z0-9-]+\.amazonaws\.com$/, /^bedrock-runtime-fips\.[a-z0-9-]+\.amazonaws\.com$/, /^bedrock-mantle(-fips)?\.[a-z0-9-]+\.api\.aws$/] },
+    detect: {
+      hosts: [
+        /^bedrock-runtime\.[a-z0-9-]+\.amazonaws\.com$/,
+        /^bedrock-runtime-fips\.[a-z0-9-]+\.amazonaws\.com$/,
+        /^bedrock-mantle(-fips)?\.[a-z0-9-]+\.api\.aws$/,
+      ],
+    },
     defaultBaseUrl: 'https://bedrock-runtime.us-west-2.amazonaws.com/openai/v1',
     apiKeyEnv: 'AWS_BEARER_TOKEN_BEDROCK',
-    notes: ['The key is a Bedrock API key (sent as Bearer); without a key, requests are signed with SigV4 from the AWS credential chain.', 'Models are OpenAI models on Bedrock, e.g. openai.gpt-oss-120b-1:0.'],
+    notes: [
+      'The key is a Bedrock API key (sent as Bearer); without a key, requests are signed with SigV4 from the AWS credential chain.',
+      'Models are OpenAI models on Bedrock, e.g. openai.gpt-oss-120b-1:0.',
+    ],
     docs: 'https://docs.aws.amazon.com/bedrock/latest/userguide/inference-chat-completions.html',
   },
   ollama: {
@@ -250,9 +261,19 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     reasoningEffort: { spelling: 'reasoning_effort', levels: [{ model: GPT_OSS, value: LOW_MEDIUM_HIGH }], defaultLevels: ['none', ...LOW_MEDIUM_HIGH] },
     detect: { port: 11434 },
     defaultBaseUrl: 'http://127.0.0.1:11434/v1',
-    contextWindowFix: 'restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`), or set `PARAMETER num_ctx 32768` in a Modelfile and `ollama create` a model from it; through Ollama\'s native API (OPENAI_ACP_OLLAMA_NUM_CTX not 0) the agent asks for the window itself: raise OPENAI_ACP_OLLAMA_NUM_CTX (up to the model\'s trained window)',
-    nativeChat: { api: 'ollama', thinkLevels: [GPT_OSS], windowFix: "raise OPENAI_ACP_OLLAMA_NUM_CTX (the window the agent asks Ollama for, e.g. 32768; at most the model's trained window, and memory permitting), or pick a model trained for a larger window" },
-    notes: ['No key needed.', 'Older versions send no usage in streams.', 'Chat goes to the native /api/chat with options.num_ctx (OPENAI_ACP_OLLAMA_NUM_CTX); /v1 ignores num_ctx.'],
+    contextWindowFix:
+      "restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`), or set `PARAMETER num_ctx 32768` in a Modelfile and `ollama create` a model from it; through Ollama's native API (OPENAI_ACP_OLLAMA_NUM_CTX not 0) the agent asks for the window itself: raise OPENAI_ACP_OLLAMA_NUM_CTX (up to the model's trained window)",
+    nativeChat: {
+      api: 'ollama',
+      thinkLevels: [GPT_OSS],
+      windowFix:
+        "raise OPENAI_ACP_OLLAMA_NUM_CTX (the window the agent asks Ollama for, e.g. 32768; at most the model's trained window, and memory permitting), or pick a model trained for a larger window",
+    },
+    notes: [
+      'No key needed.',
+      'Older versions send no usage in streams.',
+      'Chat goes to the native /api/chat with options.num_ctx (OPENAI_ACP_OLLAMA_NUM_CTX); /v1 ignores num_ctx.',
+    ],
     docs: 'https://github.com/ollama/ollama/blob/main/docs/openai.md',
   },
   vllm: {
@@ -376,7 +397,10 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     detect: { hosts: [/^api\.mistral\.ai$/, /^codestral\.mistral\.ai$/] },
     defaultBaseUrl: 'https://api.mistral.ai/v1',
     apiKeyEnv: 'MISTRAL_API_KEY',
-    notes: ['Answers unknown body fields with 422 extra_forbidden (max_completion_tokens, frequency_penalty…).', 'Magistral thinking arrives as content parts.'],
+    notes: [
+      'Answers unknown body fields with 422 extra_forbidden (max_completion_tokens, frequency_penalty…).',
+      'Magistral thinking arrives as content parts.',
+    ],
     docs: 'https://docs.mistral.ai/api/#tag/chat',
   },
   gemini: {

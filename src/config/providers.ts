@@ -160,7 +160,6 @@ export interface ResolvedEndpoint {
   headers: Record<string, string>;
 }
 
-
 /** Whether a key looks like a JWT (Microsoft Entra ID token), which Azure takes as Bearer, not `api-key`. */
 const looksLikeJwt = (key: string) => /^eyJ[\w-]*\.[\w-]+\.[\w-]*$/.test(key);
 

@@ -27,7 +27,10 @@ const isSet = (value: string | undefined): value is string => typeof value === '
  * and `<name>_FILE` set, or a file that cannot be read (named with its path and the system error
  * code, never its content). Never throws; `env` is not modified.
  */
-export function applySecretFiles(env: Readonly<Record<string, string | undefined>>, read: ReadTextFile = readTextFile): { env: Record<string, string | undefined>; problems: ConfigProblem[] } {
+export function applySecretFiles(
+  env: Readonly<Record<string, string | undefined>>,
+  read: ReadTextFile = readTextFile,
+): { env: Record<string, string | undefined>; problems: ConfigProblem[] } {
   const out: Record<string, string | undefined> = { ...env };
   const problems: ConfigProblem[] = [];
   for (const name of SECRET_FILE_SETTINGS) {
@@ -42,7 +45,11 @@ export function applySecretFiles(env: Readonly<Record<string, string | undefined
       out[name] = read(path.trim()).replace(/\r?\n$/, '');
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      problems.push({ variable: fileSetting, problem: `cannot read the file ${path.trim()}${typeof code === 'string' ? ` (${code})` : ''}`, accepted: 'the path of a readable file holding the value' });
+      problems.push({
+        variable: fileSetting,
+        problem: `cannot read the file ${path.trim()}${typeof code === 'string' ? ` (${code})` : ''}`,
+        accepted: 'the path of a readable file holding the value',
+      });
     }
   }
   return { env: out, problems };

@@ -60,7 +60,12 @@ export function parseCommandFile(name: string, bytes: Uint8Array): CommandFile |
     body = text.slice(3 + end.index + end[0].length);
   }
   body = body.replace(/^\n+/, '').trimEnd();
-  const firstLine = body.split('\n').find((line) => line.trim())?.replace(/^#+\s*/, '').trim() ?? '';
+  const firstLine =
+    body
+      .split('\n')
+      .find((line) => line.trim())
+      ?.replace(/^#+\s*/, '')
+      .trim() ?? '';
   const description = (fields['description'] ?? '').trim() || firstLine || `/${name}`;
   const command: CommandFile = { name, description: shorten(description, MAX_DESCRIPTION), body };
   const hint = fields['argument-hint']?.trim();
@@ -109,7 +114,11 @@ function unquote(raw: string): string | undefined {
 export function splitArguments(text: string): string[] {
   const words: string[] = [];
   for (const [word] of text.matchAll(/(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^\s"']+|["'])+/g)) {
-    words.push(word.replace(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g, (_quoted, double: string | undefined, single: string | undefined) => (double !== undefined ? double.replace(/\\(.)/g, '$1') : single!)));
+    words.push(
+      word.replace(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g, (_quoted, double: string | undefined, single: string | undefined) =>
+        double !== undefined ? double.replace(/\\(.)/g, '$1') : single!,
+      ),
+    );
   }
   return words;
 }

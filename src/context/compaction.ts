@@ -10,7 +10,15 @@
 import type { ChatMessage } from '../openai/openai-types.js';
 import { cutText, plainNote } from './context-cut.js';
 import { mayBeTextToolCall } from './text-tool-calls.js';
-import { calibrationFactor, estimateMessageTokens, estimateTextTokens, grouped, promptBudget, REPLY_PRIMING_TOKENS, type Calibration } from './token-estimate.js';
+import {
+  calibrationFactor,
+  estimateMessageTokens,
+  estimateTextTokens,
+  grouped,
+  promptBudget,
+  REPLY_PRIMING_TOKENS,
+  type Calibration,
+} from './token-estimate.js';
 
 /** The instruction that asks for a summary (`/compact`, and compaction inside a turn). */
 export const COMPACT_INSTRUCTION =
@@ -78,13 +86,24 @@ export function compactionMessages(source: CompactionSource): ChatMessage[] {
  * A summary written without the model, when the summary request failed: the calls made, in
  * order, with their results left out (each can be repeated), after the earlier summary if any.
  */
-export function stepsDigest(summary: string | undefined, turns: ReadonlyArray<ReadonlyArray<ChatMessage>>, steps: ReadonlyArray<ReadonlyArray<ChatMessage>>): string {
-  const calls = [...turns, ...steps].flat().flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((call) => `- ${call.function.name} ${call.function.arguments.slice(0, 200)}`) : []));
-  const said = turns.flat().filter((m) => m.role === 'user').map((m) => `- ${contentText(m).slice(0, 200)}`);
+export function stepsDigest(
+  summary: string | undefined,
+  turns: ReadonlyArray<ReadonlyArray<ChatMessage>>,
+  steps: ReadonlyArray<ReadonlyArray<ChatMessage>>,
+): string {
+  const calls = [...turns, ...steps]
+    .flat()
+    .flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((call) => `- ${call.function.name} ${call.function.arguments.slice(0, 200)}`) : []));
+  const said = turns
+    .flat()
+    .filter((m) => m.role === 'user')
+    .map((m) => `- ${contentText(m).slice(0, 200)}`);
   return [
     summary,
     said.length > 0 ? `Earlier requests of the user:\n${said.join('\n')}` : '',
-    calls.length > 0 ? `Tool calls made so far (their results were left out to fit the context window; repeat a call if you need its result):\n${calls.join('\n')}` : '',
+    calls.length > 0
+      ? `Tool calls made so far (their results were left out to fit the context window; repeat a call if you need its result):\n${calls.join('\n')}`
+      : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -136,7 +155,13 @@ export interface CompactionReport {
 
 /** The line the user sees: `Context compacted: 2 earlier turns and 9 steps summarised to fit the model's context window (8,000 tokens).` */
 export function compactionNotice({ turns, steps, contextWindow, byModel, refused }: CompactionReport): string {
-  const what = [turns > 0 ? `${grouped(turns)} earlier ${turns === 1 ? 'turn' : 'turns'}` : '', steps > 0 ? `${grouped(steps)} ${steps === 1 ? 'step' : 'steps'} of this turn` : ''].filter(Boolean).join(' and ') || 'the earlier summary';
+  const what =
+    [
+      turns > 0 ? `${grouped(turns)} earlier ${turns === 1 ? 'turn' : 'turns'}` : '',
+      steps > 0 ? `${grouped(steps)} ${steps === 1 ? 'step' : 'steps'} of this turn` : '',
+    ]
+      .filter(Boolean)
+      .join(' and ') || 'the earlier summary';
   const why = refused ? ` (the model's summary was ${refused === 'empty' ? 'empty' : refused === 'too long' ? 'too long' : 'a tool call'})` : '';
   return `Context compacted: ${what} ${byModel ? 'summarised' : 'replaced by a list of the calls made'} to fit the model's context window (${grouped(contextWindow)} tokens)${why}.`;
 }
@@ -147,7 +172,12 @@ export function compactionNotice({ turns, steps, contextWindow, byModel, refused
  */
 export function trimmingNotice(droppedTurns: number, contextWindow: number, droppedSteps = 0): string {
   if (!(droppedTurns > 0) && !(droppedSteps > 0)) return '';
-  const what = [droppedTurns > 0 ? (droppedTurns === 1 ? '1 earlier turn' : `${grouped(droppedTurns)} earlier turns`) : '', droppedSteps > 0 ? `${grouped(droppedSteps)} earlier ${droppedSteps === 1 ? 'step' : 'steps'} of this turn` : ''].filter(Boolean).join(' and ');
+  const what = [
+    droppedTurns > 0 ? (droppedTurns === 1 ? '1 earlier turn' : `${grouped(droppedTurns)} earlier turns`) : '',
+    droppedSteps > 0 ? `${grouped(droppedSteps)} earlier ${droppedSteps === 1 ? 'step' : 'steps'} of this turn` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
   const were = droppedTurns + droppedSteps === 1 ? 'was' : 'were';
   return `${what} ${were} left out to fit the model's context window (${grouped(contextWindow)} tokens).`;
 }

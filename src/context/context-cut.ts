@@ -51,7 +51,8 @@ export function cutText(text: string, maxTokens: number, note: CutNote = plainNo
   if (estimateTextTokens(text) <= maxTokens) return text;
   const all = text.split('\n');
   // The note's length depends on the cut; a generous stand-in is measured for the room it takes.
-  const noteRoom = estimateTextTokens(note({ firstLine: 1_000_000, lastLine: 1_000_000, omitted: 1_000_000, firstText: '1000000\t', lastText: '1000000\t' })) + 2;
+  const noteRoom =
+    estimateTextTokens(note({ firstLine: 1_000_000, lastLine: 1_000_000, omitted: 1_000_000, firstText: '1000000\t', lastText: '1000000\t' })) + 2;
   const room = Math.max(0, maxTokens - noteRoom);
   const headRoom = Math.ceil(room / 2);
   let tailRoom = room - headRoom;
@@ -82,7 +83,13 @@ export function cutText(text: string, maxTokens: number, note: CutNote = plainNo
     kept.push(`${all[0]!.slice(0, end)}…`);
     firstOmitted = 0;
   }
-  const info: CutInfo = { firstLine: firstOmitted + 1, lastLine: tail, omitted: Math.max(1, tail - head), firstText: all[firstOmitted] ?? '', lastText: all[tail - 1] ?? '' };
+  const info: CutInfo = {
+    firstLine: firstOmitted + 1,
+    lastLine: tail,
+    omitted: Math.max(1, tail - head),
+    firstText: all[firstOmitted] ?? '',
+    lastText: all[tail - 1] ?? '',
+  };
   return [...kept, note(info), ...all.slice(tail)].join('\n');
 }
 

@@ -22,7 +22,15 @@
  */
 import type { ChatMessage, ChatToolCall } from '../openai/openai-types.js';
 import { cutText, cutUserMessage, IMAGES_STUB, plainNote, resultStub, shortenedCall, toolResultNote, type CutNote } from './context-cut.js';
-import { calibrationFactor, estimateMessageTokens, estimateToolTokens, positive, promptBudget, REPLY_PRIMING_TOKENS, type Calibration } from './token-estimate.js';
+import {
+  calibrationFactor,
+  estimateMessageTokens,
+  estimateToolTokens,
+  positive,
+  promptBudget,
+  REPLY_PRIMING_TOKENS,
+  type Calibration,
+} from './token-estimate.js';
 
 /**
  * Most of the budget one tool result may take: a quarter.
@@ -115,14 +123,37 @@ export function fitContext(input: ContextFitInput): ContextFit {
   if (window === undefined) {
     const messages = assemble(systemMessage(input.system, input.summary), input.turns, input.task, steps);
     const raw = REPLY_PRIMING_TOKENS + sum(messages) + toolTokens;
-    return { messages, stubbed: 0, droppedTurns: 0, droppedSteps: 0, compact: false, taskCut: false, fits: true, estimatedTokens: raw, rawEstimatedTokens: raw, budget: undefined };
+    return {
+      messages,
+      stubbed: 0,
+      droppedTurns: 0,
+      droppedSteps: 0,
+      compact: false,
+      taskCut: false,
+      fits: true,
+      estimatedTokens: raw,
+      rawEstimatedTokens: raw,
+      budget: undefined,
+    };
   }
   const factor = calibrationFactor(input.calibration);
   const budget = promptBudget(window, input.maxTokens, input.reserveTokens);
   const fixed = fixedPart(input, window, factor, toolTokens);
   if (fixed.raw > Math.floor(budget / factor)) {
     const messages = [...(fixed.system ? [fixed.system] : []), fixed.task];
-    return { messages, stubbed: 0, droppedTurns: 0, droppedSteps: 0, compact: false, taskCut: fixed.taskCut, fits: false, minimumWindow: minimumWindow(input, toolTokens, factor), estimatedTokens: Math.ceil(fixed.raw * factor), rawEstimatedTokens: fixed.raw, budget };
+    return {
+      messages,
+      stubbed: 0,
+      droppedTurns: 0,
+      droppedSteps: 0,
+      compact: false,
+      taskCut: fixed.taskCut,
+      fits: false,
+      minimumWindow: minimumWindow(input, toolTokens, factor),
+      estimatedTokens: Math.ceil(fixed.raw * factor),
+      rawEstimatedTokens: fixed.raw,
+      budget,
+    };
   }
   const rawBudget = Math.floor(budget / factor);
   // Not scaled by the calibration, which moves a little with every answer: a result is cut the
@@ -168,7 +199,18 @@ export function fitContext(input: ContextFitInput): ContextFit {
     raw = others + shareCurrent(current, rawBudget - others, calls, input.cutNotes);
   }
   const messages = assemble(fixed.system, turns.slice(droppedTurns), fixed.task, stepLists.slice(droppedSteps));
-  return { messages, stubbed, droppedTurns, droppedSteps, compact, taskCut: fixed.taskCut, fits: raw <= rawBudget, estimatedTokens: Math.ceil(raw * factor), rawEstimatedTokens: raw, budget };
+  return {
+    messages,
+    stubbed,
+    droppedTurns,
+    droppedSteps,
+    compact,
+    taskCut: fixed.taskCut,
+    fits: raw <= rawBudget,
+    estimatedTokens: Math.ceil(raw * factor),
+    rawEstimatedTokens: raw,
+    budget,
+  };
 }
 
 /** System message (summary cut to its share), task (cut to its share of the window), and their tokens with the tools'. */
@@ -243,6 +285,11 @@ function shareCurrent(step: ChatMessage[], room: number, calls: Map<string, Chat
 }
 
 /** The request's messages in order. */
-function assemble(system: ChatMessage | undefined, turns: ReadonlyArray<ReadonlyArray<ChatMessage>>, task: ChatMessage, steps: ReadonlyArray<ReadonlyArray<ChatMessage>>): ChatMessage[] {
+function assemble(
+  system: ChatMessage | undefined,
+  turns: ReadonlyArray<ReadonlyArray<ChatMessage>>,
+  task: ChatMessage,
+  steps: ReadonlyArray<ReadonlyArray<ChatMessage>>,
+): ChatMessage[] {
   return [...(system ? [system] : []), ...turns.flat(), task, ...steps.flat()];
 }

@@ -105,12 +105,30 @@ export class ContextKeeper {
   async prepare(tools: readonly unknown[] | undefined, summarize: Summarize): Promise<Prepared> {
     let fit = this.fit(tools);
     const notices: string[] = [];
-    if (fit.minimumWindow !== undefined) return { stop: tooSmall(this.window!, fit.minimumWindow, this.sources.windowFix, this.fit(tools, { task: { role: 'user', content: '' } }).minimumWindow !== undefined ? 'system' : 'task') };
+    if (fit.minimumWindow !== undefined)
+      return {
+        stop: tooSmall(
+          this.window!,
+          fit.minimumWindow,
+          this.sources.windowFix,
+          this.fit(tools, { task: { role: 'user', content: '' } }).minimumWindow !== undefined ? 'system' : 'task',
+        ),
+      };
     // Not even the current step fits without any earlier work: no summary could help, so none is asked for.
-    if (!fit.fits && !this.fit(tools, { summary: undefined, turns: [], steps: this.steps.slice(-1) }).fits) return { stop: tooSmall(this.window!, this.smallestWindow(tools), this.sources.windowFix, 'result') };
+    if (!fit.fits && !this.fit(tools, { summary: undefined, turns: [], steps: this.steps.slice(-1) }).fits)
+      return { stop: tooSmall(this.window!, this.smallestWindow(tools), this.sources.windowFix, 'result') };
     if (fit.compact && this.window !== undefined) {
       const steps = this.steps.slice(this.summarized, -1);
-      const source = { system: this.sources.system, summary: this.summary, turns: this.turns, task: this.sources.task, steps, contextWindow: this.window, maxTokens: this.sources.maxTokens, calibration: this.calibration };
+      const source = {
+        system: this.sources.system,
+        summary: this.summary,
+        turns: this.turns,
+        task: this.sources.task,
+        steps,
+        contextWindow: this.window,
+        maxTokens: this.sources.maxTokens,
+        calibration: this.calibration,
+      };
       const answer = await summarize(compactionMessages(source));
       const reply = typeof answer === 'string' ? { text: answer, toolCalls: 0 } : answer;
       // The room the summary must fit: its share of the budget (`context-fit.ts` cuts it there).
@@ -126,7 +144,8 @@ export class ContextKeeper {
       fit = this.fit(tools);
     }
     if (!fit.fits) return { stop: tooSmall(this.window!, this.smallestWindow(tools), this.sources.windowFix, 'result') };
-    if (this.window !== undefined && (fit.droppedTurns > 0 || fit.droppedSteps > 0)) notices.push(trimmingNotice(fit.droppedTurns, this.window, fit.droppedSteps));
+    if (this.window !== undefined && (fit.droppedTurns > 0 || fit.droppedSteps > 0))
+      notices.push(trimmingNotice(fit.droppedTurns, this.window, fit.droppedSteps));
     this.stubbed = fit.stubbed;
     this.lastRaw = fit.rawEstimatedTokens;
     return { messages: fit.messages, notices, rawEstimatedTokens: fit.rawEstimatedTokens };
@@ -159,7 +178,9 @@ export class ContextKeeper {
 
   /** The state to persist with the turn's record. */
   state(): ContextState {
-    return this.compacted && this.summary !== undefined ? { summary: this.summary, summarizedSteps: this.summarized, stubbed: this.stubbed } : { stubbed: this.stubbed };
+    return this.compacted && this.summary !== undefined
+      ? { summary: this.summary, summarizedSteps: this.summarized, stubbed: this.stubbed }
+      : { stubbed: this.stubbed };
   }
 
   private fit(tools: readonly unknown[] | undefined, change: Partial<ContextFitInput> = {}): ContextFit {

@@ -64,7 +64,11 @@ export interface InstructionSources {
   maxBytes?: number;
 }
 
-const exists = (path: string) => lstat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  lstat(path).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * The nearest folder at or above `dir` that holds `.git` (file or folder), or `undefined`.
@@ -110,7 +114,10 @@ export async function loadInstructions(sources: InstructionSources): Promise<Ins
   const folders = new Set<string>(root ? foldersDown(root, cwd) : [cwd]);
   if (root) {
     // Shallow folders first; the cwd's own chain stays last, so the cwd's file is the nearest.
-    const more = (sources.extra ?? []).map((dir) => resolve(dir)).filter((dir) => within(dir, root)).flatMap((dir) => foldersDown(root, dir));
+    const more = (sources.extra ?? [])
+      .map((dir) => resolve(dir))
+      .filter((dir) => within(dir, root))
+      .flatMap((dir) => foldersDown(root, dir));
     const ordered = [...new Set([...more, ...folders])].sort((a, b) => depth(a) - depth(b) || (folders.has(a) ? 1 : 0) - (folders.has(b) ? 1 : 0));
     folders.clear();
     for (const folder of ordered) folders.add(folder);

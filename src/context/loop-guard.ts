@@ -36,7 +36,11 @@ function canonical(args: string): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
 }
 
 /** Tracks one turn's steps. */
@@ -56,7 +60,10 @@ export class LoopGuard {
   /** Call before each model request: a stop when the step limit is reached. */
   beforeRequest(): LoopStop {
     if (this.steps >= this.maxSteps) {
-      return { reason: 'steps', message: `Stopped after ${this.maxSteps} model requests in this turn (the step limit, OPENAI_ACP_MAX_STEPS). Say "continue" to let the agent go on.` };
+      return {
+        reason: 'steps',
+        message: `Stopped after ${this.maxSteps} model requests in this turn (the step limit, OPENAI_ACP_MAX_STEPS). Say "continue" to let the agent go on.`,
+      };
     }
     this.steps++;
     return undefined;

@@ -25,14 +25,14 @@ export interface SystemPromptFacts {
 /** The default system prompt. Pure. */
 export function defaultSystemPrompt(facts: SystemPromptFacts): string {
   const lines = [
-    'You are openai-acp, a coding agent working in the user\'s project through their editor.',
+    "You are openai-acp, a coding agent working in the user's project through their editor.",
     `Working directory: ${facts.cwd}. Platform: ${facts.platform}. Today: ${facts.date}.`,
   ];
   if (facts.tools.length > 0) {
     lines.push(
       `Tools: ${facts.tools.join(', ')}. Use them to look before you answer: read files instead of guessing, search to find code, and run commands to check your work.`,
       'Paths may be relative to the working directory. Edit with edit_file (exact old_string, enough context to be unique) rather than rewriting whole files. Keep commands non-interactive.',
-      'Edits and commands may need the user\'s approval, or the session mode may forbid them; if one is declined or refused, do not retry it, continue or ask.',
+      "Edits and commands may need the user's approval, or the session mode may forbid them; if one is declined or refused, do not retry it, continue or ask.",
       ...(facts.tools.includes('update_plan') ? ['For work of several steps, keep a to-do list with update_plan.'] : []),
       'When you are done, answer briefly with what you did and what the user should know.',
     );

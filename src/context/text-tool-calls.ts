@@ -114,7 +114,12 @@ function parseFunction(name: string, inner: string, schemas: ToolParameterSchema
     const raw = (parameter[2] ?? '').replace(/^\r?\n/, '').replace(/\r?\n$/, '');
     const schema = properties && Object.hasOwn(properties, key) ? properties[key] : undefined;
     // An own property whatever the name: `__proto__` as a parameter stays a parameter.
-    Object.defineProperty(args, key, { value: isRecord(schema) && schema['type'] === 'string' ? raw : xmlValue(raw), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(args, key, {
+      value: isRecord(schema) && schema['type'] === 'string' ? raw : xmlValue(raw),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     rest = rest.slice(parameter[0].length).trimStart();
   }
   return { name, arguments: JSON.stringify(args) };
@@ -150,7 +155,8 @@ function parseJsonCalls(body: string): TextToolCall[] | undefined {
  * `{"type": "function", "function": {…}}` (Llama 3.2 through vLLM without its parser, vllm#11786).
  */
 function jsonCall(value: unknown): TextToolCall | undefined {
-  if (isRecord(value) && isRecord(value['function']) && Object.keys(value).every((key) => key === 'function' || key === 'type' || key === 'id')) value = value['function'];
+  if (isRecord(value) && isRecord(value['function']) && Object.keys(value).every((key) => key === 'function' || key === 'type' || key === 'id'))
+    value = value['function'];
   if (!isRecord(value) || typeof value['name'] !== 'string' || value['name'] === '') return undefined;
   if (Object.keys(value).some((key) => !JSON_CALL_KEYS.has(key))) return undefined;
   let args: unknown = value['arguments'] ?? value['parameters'] ?? {};

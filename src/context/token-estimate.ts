@@ -123,7 +123,8 @@ export function estimateMessageTokens(message: ChatMessage): number {
     for (const part of value as unknown[]) {
       const p = (typeof part === 'object' && part !== null ? part : {}) as { type?: unknown; text?: unknown; image_url?: { url?: unknown; detail?: unknown } };
       if (p['type'] === 'text' && typeof p['text'] === 'string') tokens += estimateTextTokens(p['text']);
-      else if (p['type'] === 'image_url') tokens += estimateImageTokens(String(p['image_url']?.url ?? ''), typeof p['image_url']?.detail === 'string' ? p['image_url'].detail : undefined);
+      else if (p['type'] === 'image_url')
+        tokens += estimateImageTokens(String(p['image_url']?.url ?? ''), typeof p['image_url']?.detail === 'string' ? p['image_url'].detail : undefined);
       else tokens += valueTokens(part);
     }
   }

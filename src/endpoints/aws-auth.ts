@@ -49,7 +49,11 @@ export function awsSigningTarget(baseUrl: string, env: Readonly<Record<string, s
     const value = env[name]?.trim();
     if (value) return { region: value, service, regionFrom: name };
   }
-  return { problem: `no AWS region: the base URL ${host || baseUrl} names none and AWS_REGION is not set`, fix: 'set AWS_REGION (e.g. us-east-1), or use the regional base URL https://bedrock-runtime.<region>.amazonaws.com/openai/v1', service };
+  return {
+    problem: `no AWS region: the base URL ${host || baseUrl} names none and AWS_REGION is not set`,
+    fix: 'set AWS_REGION (e.g. us-east-1), or use the regional base URL https://bedrock-runtime.<region>.amazonaws.com/openai/v1',
+    service,
+  };
 }
 
 /** Which source of the default chain will answer, as far as the environment tells (for `doctor`). */
@@ -74,9 +78,11 @@ export function awsCredentialHint(env: Readonly<Record<string, string | undefine
   }
   if (profile) return { source: `profile ${profile} (AWS_PROFILE)`, profile };
   if (set('AWS_WEB_IDENTITY_TOKEN_FILE') && set('AWS_ROLE_ARN')) return { source: 'web identity (AWS_WEB_IDENTITY_TOKEN_FILE, e.g. EKS)', profile };
-  if (set('AWS_CONTAINER_CREDENTIALS_RELATIVE_URI') || set('AWS_CONTAINER_CREDENTIALS_FULL_URI')) return { source: 'container credentials (ECS task role)', profile };
+  if (set('AWS_CONTAINER_CREDENTIALS_RELATIVE_URI') || set('AWS_CONTAINER_CREDENTIALS_FULL_URI'))
+    return { source: 'container credentials (ECS task role)', profile };
   if (hasSharedFiles) return { source: 'profile default (~/.aws)', profile };
-  if (env['AWS_EC2_METADATA_DISABLED']?.trim().toLowerCase() !== 'true') return { source: 'instance metadata (EC2 instance profile), if this runs on EC2', profile };
+  if (env['AWS_EC2_METADATA_DISABLED']?.trim().toLowerCase() !== 'true')
+    return { source: 'instance metadata (EC2 instance profile), if this runs on EC2', profile };
   return undefined;
 }
 
@@ -84,7 +90,8 @@ export function awsCredentialHint(env: Readonly<Record<string, string | undefine
 export function awsCredentialFix(message: string, profile: string | undefined): string {
   const named = profile ? ` --profile ${profile}` : '';
   if (/sso/i.test(message)) return `run \`aws sso login${named}\``;
-  if (/expired/i.test(message)) return `refresh the credentials (e.g. \`aws sso login${named}\`, or new keys in AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN)`;
+  if (/expired/i.test(message))
+    return `refresh the credentials (e.g. \`aws sso login${named}\`, or new keys in AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN)`;
   if (profile && /profile/i.test(message)) return `check the profile ${profile} in ~/.aws/config (\`aws configure list --profile ${profile}\`)`;
   return 'set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE (for SSO, then `aws sso login`), or run with a role (EKS web identity, ECS task role, EC2 instance profile); or set a Bedrock API key in OPENAI_API_KEY';
 }

@@ -50,7 +50,12 @@ export interface SigningTarget {
  * The `host` header is signed as `url`'s host (with the port when there is one), which is what
  * Node sends. `signingDate` is the signature's time (tests pass a fixed one).
  */
-export async function signRequest(request: RequestToAuthorize, target: SigningTarget, credentials: AwsCredentials, signingDate: Date): Promise<Record<string, string>> {
+export async function signRequest(
+  request: RequestToAuthorize,
+  target: SigningTarget,
+  credentials: AwsCredentials,
+  signingDate: Date,
+): Promise<Record<string, string>> {
   const url = new URL(request.url);
   const query: Record<string, string | string[]> = {};
   for (const [name, value] of url.searchParams) {

@@ -41,7 +41,8 @@ export interface AzureAuthOptions {
 /** Which `DefaultAzureCredential` source the environment points at (for `doctor`), in its order. */
 export function azureCredentialHint(env: Readonly<Record<string, string | undefined>>): string {
   const set = (name: string) => Boolean(env[name]?.trim());
-  if (set('AZURE_TENANT_ID') && set('AZURE_CLIENT_ID') && (set('AZURE_CLIENT_SECRET') || set('AZURE_CLIENT_CERTIFICATE_PATH'))) return 'environment service principal (AZURE_TENANT_ID, AZURE_CLIENT_ID)';
+  if (set('AZURE_TENANT_ID') && set('AZURE_CLIENT_ID') && (set('AZURE_CLIENT_SECRET') || set('AZURE_CLIENT_CERTIFICATE_PATH')))
+    return 'environment service principal (AZURE_TENANT_ID, AZURE_CLIENT_ID)';
   if (set('AZURE_FEDERATED_TOKEN_FILE') && set('AZURE_CLIENT_ID')) return 'workload identity (AZURE_FEDERATED_TOKEN_FILE, AKS)';
   if (set('IDENTITY_ENDPOINT') || set('MSI_ENDPOINT')) return 'managed identity (IDENTITY_ENDPOINT)';
   return 'managed identity (if on Azure), else the Azure CLI login (`az login`)';
@@ -84,7 +85,12 @@ export function createAzureAuthorizer(options: AzureAuthOptions = {}): Authorize
       return { authorization: `Bearer ${(await token()).token}` };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new ProviderAuthError(request.url, `no Microsoft Entra ID token (${(message.split('\n')[0] ?? '').slice(0, 300)})`, azureCredentialFix(message), error);
+      throw new ProviderAuthError(
+        request.url,
+        `no Microsoft Entra ID token (${(message.split('\n')[0] ?? '').slice(0, 300)})`,
+        azureCredentialFix(message),
+        error,
+      );
     }
   };
 }

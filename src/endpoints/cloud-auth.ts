@@ -40,7 +40,11 @@ export function cloudAuthKind(resolved: Pick<ResolvedEndpoint, 'profile' | 'bear
 }
 
 /** The auth hook for `resolved` ({@link cloudAuthKind}), or `undefined` when it needs none. Sends and loads nothing. */
-export function cloudAuthorizer(resolved: Pick<ResolvedEndpoint, 'profile' | 'bearerKey' | 'headers'>, baseUrl: string, deps: CloudAuthDeps = {}): AuthorizeRequest | undefined {
+export function cloudAuthorizer(
+  resolved: Pick<ResolvedEndpoint, 'profile' | 'bearerKey' | 'headers'>,
+  baseUrl: string,
+  deps: CloudAuthDeps = {},
+): AuthorizeRequest | undefined {
   switch (cloudAuthKind(resolved)) {
     case 'aws-sigv4':
       return createAwsAuthorizer({ baseUrl, env: deps.env, credentials: deps.awsCredentials, now: deps.now });

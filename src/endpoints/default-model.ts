@@ -37,7 +37,10 @@ export async function chooseModel(settings: NamedEndpointSettings, namedWhy: str
   const unset = settings.source === 'config file' ? 'the provider has no "models" in the config file' : 'OPENAI_MODEL is not set';
   // The catalog offers the stand-in alone only when the endpoint lists nothing.
   if (!picked || (picked === settings.model && listed.length === 1)) {
-    return { model: settings.model, why: `${unset} and the endpoint lists no model, so the stand-in ${settings.model} is sent: set ${settings.source === 'config file' ? '"models"' : 'OPENAI_MODEL'}` };
+    return {
+      model: settings.model,
+      why: `${unset} and the endpoint lists no model, so the stand-in ${settings.model} is sent: set ${settings.source === 'config file' ? '"models"' : 'OPENAI_MODEL'}`,
+    };
   }
   const server = settings.source === 'local server' ? 'the local server found' : 'the endpoint';
   return { model: picked, why: `the first chat model ${server} lists, as ${unset}; embedding and reranking models are skipped` };

@@ -37,7 +37,10 @@ export class EndpointRegistry {
    * @param initial - the endpoints in order of preference (may be empty: then every prompt explains how to configure one).
    * @param deps - shared by every endpoint built now or later ({@link set}).
    */
-  constructor(initial: readonly NamedEndpointSettings[], private readonly deps: EndpointDeps) {
+  constructor(
+    initial: readonly NamedEndpointSettings[],
+    private readonly deps: EndpointDeps,
+  ) {
     for (const settings of initial) this.set(settings);
   }
 

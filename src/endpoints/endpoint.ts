@@ -110,10 +110,18 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
   const nativeProfile = resolved.profile.nativeChat;
   const memory = deps.memory ?? new EndpointMemory();
   // Built even at 0, when it routes nothing: doctor reads the server's windows through it.
-  const nativeChat =
-    nativeProfile
-      ? new OllamaNativeChat({ baseUrl: settings.baseUrl, numCtx, profile: nativeProfile, headers: authHeaders, extraBody: settings.extraBody, logger: deps.logger, fetch: deps.fetch, notServed: memory.nativeNotServed })
-      : undefined;
+  const nativeChat = nativeProfile
+    ? new OllamaNativeChat({
+        baseUrl: settings.baseUrl,
+        numCtx,
+        profile: nativeProfile,
+        headers: authHeaders,
+        extraBody: settings.extraBody,
+        logger: deps.logger,
+        fetch: deps.fetch,
+        notServed: memory.nativeNotServed,
+      })
+    : undefined;
   const client = new ChatCompletionsClient({
     url: resolved.chatUrl,
     baseUrl: settings.baseUrl,
@@ -146,7 +154,13 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     enabled: deps.enabled ?? true,
     authorize,
   });
-  const serverWindow = serverWindowLookup({ query: resolved.profile.contextWindowQuery, baseUrl: settings.baseUrl, headers: authHeaders, extraBody: settings.extraBody, fetch: deps.fetch });
+  const serverWindow = serverWindowLookup({
+    query: resolved.profile.contextWindowQuery,
+    baseUrl: settings.baseUrl,
+    headers: authHeaders,
+    extraBody: settings.extraBody,
+    fetch: deps.fetch,
+  });
   // On the native API the runtime window is the one asked for (and the model is not loaded with
   // another one first); after a fallback to /v1, or at OPENAI_ACP_OLLAMA_NUM_CTX=0, the server's own.
   const serverWindowOf = nativeChat ? async (model: string) => (await nativeChat.serverWindow(model)) ?? serverWindow(model) : serverWindow;

@@ -179,10 +179,13 @@ export function probeLocalServers(options: DiscoverOptions = {}): Promise<LocalD
       });
       resolve({ server, probes: all });
     };
-    const timer = setTimeout(() => {
-      expired = true;
-      decide();
-    }, Math.max(0, timeoutMs));
+    const timer = setTimeout(
+      () => {
+        expired = true;
+        decide();
+      },
+      Math.max(0, timeoutMs),
+    );
     candidates.forEach((candidate, i) => {
       void probe(fetch, baseUrls[i]!, controller.signal).then((result) => {
         if (settled) return;
@@ -206,7 +209,11 @@ export async function discoverLocalServer(options: DiscoverOptions = {}): Promis
 /** Each server's name, how to start it, and what to do when it lists no model. */
 const HOW: Record<LocalProvider, { name: string; start: string; noModels: string }> = {
   ollama: { name: 'Ollama', start: '`ollama serve`, then `ollama pull qwen3:8b`', noModels: 'run `ollama pull qwen3:8b` (or another model)' },
-  lmstudio: { name: 'LM Studio', start: '`lms server start` (or Developer → Start Server in the app)', noModels: 'download a model in LM Studio (or `lms get <model>`)' },
+  lmstudio: {
+    name: 'LM Studio',
+    start: '`lms server start` (or Developer → Start Server in the app)',
+    noModels: 'download a model in LM Studio (or `lms get <model>`)',
+  },
   vllm: { name: 'vLLM', start: '`vllm serve <model>`', noModels: 'start it with a model: `vllm serve <model>`' },
   llamacpp: { name: 'llama.cpp', start: '`llama-server -m <model>.gguf`', noModels: 'start it with a model: `llama-server -m <model>.gguf`' },
   litellm: { name: 'LiteLLM', start: '`litellm --model <provider>/<model>`', noModels: 'add a model to its `model_list`' },
@@ -245,8 +252,6 @@ export function noLocalServerHelp(
         'and set `OPENAI_BASE_URL=http://host.docker.internal:11434/v1` (with the port of your server).',
     );
   }
-  lines.push(
-    'For a cloud provider, set OPENAI_API_KEY and OPENAI_MODEL (and OPENAI_BASE_URL for one other than OpenAI, e.g. `https://openrouter.ai/api/v1`).',
-  );
+  lines.push('For a cloud provider, set OPENAI_API_KEY and OPENAI_MODEL (and OPENAI_BASE_URL for one other than OpenAI, e.g. `https://openrouter.ai/api/v1`).');
   return lines.join('\n');
 }

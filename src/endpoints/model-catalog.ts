@@ -59,8 +59,7 @@ export interface FetchModelsOptions {
 const MODELS_TIMEOUT_MS = 3000;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const positiveInt = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
 /** One entry of any supported shape as a {@link ModelInfo}; `undefined` when it has no usable id. */

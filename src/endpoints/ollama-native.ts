@@ -74,7 +74,11 @@ export class OllamaNativeChat implements NativeChatRouter {
 
   constructor(private readonly options: OllamaNativeOptions) {
     this.notServedAt = options.notServed ?? new Map();
-    this.root = options.baseUrl.trim().replace(/[?#].*$/, '').replace(/\/+$/, '').replace(/\/v1$/, '');
+    this.root = options.baseUrl
+      .trim()
+      .replace(/[?#].*$/, '')
+      .replace(/\/+$/, '')
+      .replace(/\/v1$/, '');
   }
 
   /** Whether chat goes (or will first try to go) to `/api/chat`, the agent asking for the window itself. */
@@ -94,7 +98,12 @@ export class OllamaNativeChat implements NativeChatRouter {
     const target: NativeChatTarget = { url: `${this.root}/api/chat`, numCtx: this.windowFrom(facts), think: this.thinkStyle(model, facts) };
     if (!this.announced.has(model)) {
       this.announced.add(model);
-      this.options.logger?.info(`chat with ${model} goes to Ollama's native API with a ${target.numCtx}-token window (options.num_ctx)`, { url: target.url, model, numCtx: target.numCtx, trained: facts?.trained });
+      this.options.logger?.info(`chat with ${model} goes to Ollama's native API with a ${target.numCtx}-token window (options.num_ctx)`, {
+        url: target.url,
+        model,
+        numCtx: target.numCtx,
+        trained: facts?.trained,
+      });
     }
     return target;
   }
@@ -102,7 +111,9 @@ export class OllamaNativeChat implements NativeChatRouter {
   fallBack(reason: string): void {
     if (this.notServed) return;
     this.notServedAt.set(this.root, reason);
-    this.options.logger?.warn(`Ollama's native /api/chat is not served (${reason}); using the OpenAI-compatible /v1 from now on, with the server's own context window`);
+    this.options.logger?.warn(
+      `Ollama's native /api/chat is not served (${reason}); using the OpenAI-compatible /v1 from now on, with the server's own context window`,
+    );
   }
 
   answered(model: string): void {
@@ -140,7 +151,9 @@ export class OllamaNativeChat implements NativeChatRouter {
     const share = Math.max(1, Math.round(((running.size - running.sizeVram) / running.size) * 100));
     const facts = await this.show(model);
     const suggested = suggestNumCtx(numCtx, running.size - running.sizeVram, facts?.kvBytesPerToken);
-    const fix = suggested.fits ? `OPENAI_ACP_OLLAMA_NUM_CTX=${suggested.numCtx} should keep it on the GPU` : `OPENAI_ACP_OLLAMA_NUM_CTX=${suggested.numCtx} would keep more of it on the GPU`;
+    const fix = suggested.fits
+      ? `OPENAI_ACP_OLLAMA_NUM_CTX=${suggested.numCtx} should keep it on the GPU`
+      : `OPENAI_ACP_OLLAMA_NUM_CTX=${suggested.numCtx} would keep more of it on the GPU`;
     return `${model} runs ${share}% on the CPU with a ${numCtx.toLocaleString('en-US')}-token window (${gib(running.sizeVram)} of ${gib(running.size)} in GPU memory), which makes every step slower; ${fix}, with less room for the conversation.`;
   }
 
@@ -150,7 +163,9 @@ export class OllamaNativeChat implements NativeChatRouter {
     const running = parseOllamaPs(await this.getJson('GET', '/api/ps'), model);
     const setting = this.options.numCtx;
     const reason = setting === 0 ? 'OPENAI_ACP_OLLAMA_NUM_CTX=0' : this.notServed;
-    const out: OllamaWindowFacts = reason ? { api: { kind: 'v1', reason }, setting } : { api: { kind: 'native', url: `${this.root}/api/chat` }, asked: this.windowFrom(facts), setting };
+    const out: OllamaWindowFacts = reason
+      ? { api: { kind: 'v1', reason }, setting }
+      : { api: { kind: 'native', url: `${this.root}/api/chat` }, asked: this.windowFrom(facts), setting };
     if (facts?.trained) out.trained = facts.trained;
     if (facts?.capabilities) out.thinks = facts.capabilities.includes('thinking');
     if (running?.contextLength) out.runtime = running.contextLength;
@@ -185,7 +200,10 @@ export class OllamaNativeChat implements NativeChatRouter {
       if (answer === undefined || answer.status >= 300) this.shows.delete(model);
       const trained = facts?.trained;
       if (trained && trained < this.options.numCtx && !requestedNumCtx(this.options.extraBody)) {
-        this.options.logger?.info(`OPENAI_ACP_OLLAMA_NUM_CTX (${this.options.numCtx}) is above the trained window of ${model}; asking for ${trained} tokens`, { model, trained });
+        this.options.logger?.info(`OPENAI_ACP_OLLAMA_NUM_CTX (${this.options.numCtx}) is above the trained window of ${model}; asking for ${trained} tokens`, {
+          model,
+          trained,
+        });
       }
       return facts;
     })();
@@ -206,7 +224,12 @@ export class OllamaNativeChat implements NativeChatRouter {
       const fetch = this.options.fetch ?? (await defaultFetch());
       const headers: Record<string, string> = { ...this.options.headers, accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(`${this.root}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), signal: controller.signal });
+      const response = await fetch(`${this.root}${path}`, {
+        method,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: controller.signal,
+      });
       const { text, cut } = await readBodyUpTo(response, MAX_JSON_ANSWER_BYTES);
       let parsed: unknown;
       try {

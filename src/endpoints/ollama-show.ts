@@ -29,7 +29,12 @@ const positive = (value: unknown): number | undefined => (typeof value === 'numb
 export function parseShowFacts(body: unknown): ShowFacts | undefined {
   if (!isRecord(body)) return undefined;
   const info = isRecord(body['model_info']) ? body['model_info'] : {};
-  const arch = typeof info['general.architecture'] === 'string' ? info['general.architecture'] : Object.keys(info).find((key) => key.endsWith('.context_length'))?.slice(0, -'.context_length'.length);
+  const arch =
+    typeof info['general.architecture'] === 'string'
+      ? info['general.architecture']
+      : Object.keys(info)
+          .find((key) => key.endsWith('.context_length'))
+          ?.slice(0, -'.context_length'.length);
   const read = (key: string) => (arch ? positive(info[`${arch}.${key}`]) : undefined);
   const facts: ShowFacts = {};
   const trained = read('context_length');

@@ -71,7 +71,13 @@ function readConfigFileAt(path: string, explicit: boolean, env: Record<string, s
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && !explicit) return undefined;
-    return [{ variable: explicit ? 'OPENAI_ACP_CONFIG' : 'the config file', problem: code === 'ENOENT' ? `${JSON.stringify(path)} does not exist` : `${JSON.stringify(path)} cannot be read (${code ?? 'error'})`, accepted: 'the path of a readable JSON config file' }];
+    return [
+      {
+        variable: explicit ? 'OPENAI_ACP_CONFIG' : 'the config file',
+        problem: code === 'ENOENT' ? `${JSON.stringify(path)} does not exist` : `${JSON.stringify(path)} cannot be read (${code ?? 'error'})`,
+        accepted: 'the path of a readable JSON config file',
+      },
+    ];
   }
   return parseConfigFile(text, env, path);
 }
@@ -112,10 +118,15 @@ export function resolveStaticConfig(options: { flags: CliFlags; env: Record<stri
   else if (file) {
     for (const provider of file.providers) {
       if (endpoints.some((e) => e.id === provider.id)) {
-        problems.push({ variable: `${path} providers`, problem: `use the id ${JSON.stringify(provider.id)}, which the environment's endpoint has`, accepted: 'another id' });
+        problems.push({
+          variable: `${path} providers`,
+          problem: `use the id ${JSON.stringify(provider.id)}, which the environment's endpoint has`,
+          accepted: 'another id',
+        });
         continue;
       }
-      if (provider.missingKeyEnv) warnings.push(`provider "${provider.id}": ${provider.missingKeyEnv} (its apiKeyEnv) is not set, so its requests carry no key`);
+      if (provider.missingKeyEnv)
+        warnings.push(`provider "${provider.id}": ${provider.missingKeyEnv} (its apiKeyEnv) is not set, so its requests carry no key`);
       endpoints.push({
         id: provider.id,
         source: 'config file',
@@ -195,8 +206,10 @@ export function environmentChoice(config: Config): EndpointChoice {
 export async function chooseEndpoints(
   resolved: StaticRuntimeConfig,
   logger: Logger,
-  discover: (logger: Logger) => Promise<LocalDiscovery & { container?: boolean }> = (log) => probeNearbyServers({ logger: log, container: resolved.config.inContainer }),
-  identify: (settings: NamedEndpointSettings) => Promise<ServerIdentity> = (settings) => identifyServer(settings.baseUrl, { headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers }),
+  discover: (logger: Logger) => Promise<LocalDiscovery & { container?: boolean }> = (log) =>
+    probeNearbyServers({ logger: log, container: resolved.config.inContainer }),
+  identify: (settings: NamedEndpointSettings) => Promise<ServerIdentity> = (settings) =>
+    identifyServer(settings.baseUrl, { headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers }),
 ): Promise<EndpointChoice> {
   if (!resolved.needsDiscovery) return { endpoints: await identifyEndpoints(resolved.endpoints, logger, identify), model: resolved.model };
   const { config } = resolved;
@@ -251,7 +264,13 @@ export async function identifyEndpoints(
       const found = await identify(settings).catch((): ServerIdentity => ({}));
       if (!found.provider) return settings;
       const guessed = detectProvider(settings.baseUrl);
-      logger.info('recognised the server by its answers', { endpoint: settings.id, baseUrl: settings.baseUrl, provider: found.provider, by: found.evidence, ...(guessed !== found.provider ? { portGuess: guessed } : {}) });
+      logger.info('recognised the server by its answers', {
+        endpoint: settings.id,
+        baseUrl: settings.baseUrl,
+        provider: found.provider,
+        by: found.evidence,
+        ...(guessed !== found.provider ? { portGuess: guessed } : {}),
+      });
       return { ...settings, provider: found.provider, identifiedBy: found.evidence };
     }),
   );

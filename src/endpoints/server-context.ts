@@ -147,7 +147,12 @@ async function askJson(options: ServerContextOptions, url: string, body: unknown
     const fetch = options.fetch ?? (await defaultFetch());
     const headers: Record<string, string> = { ...options.headers, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(url, { method: body === undefined ? 'GET' : 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: controller.signal });
+    const response = await fetch(url, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: controller.signal,
+    });
     if (!response.ok || /event-stream/i.test(response.headers.get('content-type') ?? '')) return void (await response.body?.cancel().catch(() => undefined));
     // Read no further than a report can be (Ollama's /api/show with a long license is well under it).
     const { text, cut } = await readBodyUpTo(response, MAX_JSON_ANSWER_BYTES);

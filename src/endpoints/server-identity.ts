@@ -96,7 +96,8 @@ export function identifyFromAnswers(answers: IdentityAnswers): ServerIdentity {
     return { provider: 'lmstudio', evidence: 'GET /api/v0/models' };
   }
   if (answers.liteLlmAlive !== undefined && /I'?m alive/i.test(answers.liteLlmAlive)) return { provider: 'litellm', evidence: 'GET /health/liveliness' };
-  if (isRecord(answers.vllmVersion) && typeof answers.vllmVersion['version'] === 'string' && Object.keys(answers.vllmVersion).length === 1) return { provider: 'vllm', evidence: 'GET /version' };
+  if (isRecord(answers.vllmVersion) && typeof answers.vllmVersion['version'] === 'string' && Object.keys(answers.vllmVersion).length === 1)
+    return { provider: 'vllm', evidence: 'GET /version' };
   return {};
 }
 
@@ -158,7 +159,14 @@ export async function askServerIdentity(baseUrl: string, options: IdentifyOption
     getText(`${root}/api/v0/models`, options),
     getText(`${root}/health/liveliness`, options),
   ]);
-  return identifyFromAnswers({ props: json(props), vllmVersion: json(vllm), root: rootText, ollamaVersion: json(version), lmStudioModels: json(lmStudio), liteLlmAlive: alive });
+  return identifyFromAnswers({
+    props: json(props),
+    vllmVersion: json(vllm),
+    root: rootText,
+    ollamaVersion: json(version),
+    lmStudioModels: json(lmStudio),
+    liteLlmAlive: alive,
+  });
 }
 
 /**

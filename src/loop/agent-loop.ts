@@ -47,7 +47,7 @@ export interface AgentLoopInput {
   /** The tools offered before each request (so MCP tools that became ready or changed join); absent: no tools. */
   offer?: (() => ToolOffer) | undefined;
   /** Everything a tool call needs but the per-request tool lists. */
-  deps?: Omit<ToolCallDeps, 'offered' | 'mcp' | 'signal' | 'send'> & { mcp?: ToolCallDeps['mcp'] } | undefined;
+  deps?: (Omit<ToolCallDeps, 'offered' | 'mcp' | 'signal' | 'send'> & { mcp?: ToolCallDeps['mcp'] }) | undefined;
   /** How this endpoint wants tool-call messages sent back (its profile's {@link ToolMessageRules}). */
   toolMessageRules: ToolMessageRules;
   /** Most model requests in the turn. */
@@ -85,7 +85,6 @@ export interface AgentLoopOutcome extends ModelRequestOutcome {
   /** The compactions made in the turn, when the client is told of them as entities (`fitted-request.ts`). */
   compactions?: TurnCompaction[];
 }
-
 
 /** Said to the model for calls of an answer that were not run because the turn was cancelled. */
 const NOT_RUN = 'Not run: the user cancelled the turn.';
@@ -130,10 +129,20 @@ export async function runAgentLoop(given: AgentLoopInput): Promise<AgentLoopOutc
     usage = addUsage(usage, outcome.usage);
     if ('stop' in outcome) return ended('end_turn', '', '', { error: { kind: 'config', retryable: false } });
     if (outcome.error || outcome.stopReason === 'cancelled' || outcome.toolCalls.length === 0 || !input.deps || !offer) {
-      return { ...outcome, steps, context: keeper.state(), calibration: keeper.latestCalibration, ...(usage ? { usage } : {}), ...(compactions.length > 0 ? { compactions } : {}) };
+      return {
+        ...outcome,
+        steps,
+        context: keeper.state(),
+        calibration: keeper.latestCalibration,
+        ...(usage ? { usage } : {}),
+        ...(compactions.length > 0 ? { compactions } : {}),
+      };
     }
     // Providers send no id (some local servers) or reuse them across answers (Kimi via Groq).
-    const ids = uniqueToolCallIds(outcome.toolCalls.map((call) => call.id), taken);
+    const ids = uniqueToolCallIds(
+      outcome.toolCalls.map((call) => call.id),
+      taken,
+    );
     const calls = outcome.toolCalls.map((call, i) => ({ ...call, id: ids[i]! }));
     const looping = guard.afterAnswer(calls);
     if (looping) {
@@ -148,7 +157,13 @@ export async function runAgentLoop(given: AgentLoopInput): Promise<AgentLoopOutc
     const step: StepRecord = { text: outcome.text, reasoning: outcome.reasoning, toolCalls: named, results: [] };
     steps.push(step);
     const messages = keeper.step(assistantToolCallMessage(step, input.toolMessageRules));
-    const deps: ToolCallDeps = { ...input.deps, offered: [...names], mcp: input.deps.mcp && { servers: input.deps.mcp.servers, tools: offer.mcpTools }, signal, send };
+    const deps: ToolCallDeps = {
+      ...input.deps,
+      offered: [...names],
+      mcp: input.deps.mcp && { servers: input.deps.mcp.servers, tools: offer.mcpTools },
+      signal,
+      send,
+    };
     const images: ChatRequestContentPart[] = [];
     // A permission request answered `cancelled` ends the turn as a cancel does.
     let cancelled = false;
@@ -169,7 +184,8 @@ export async function runAgentLoop(given: AgentLoopInput): Promise<AgentLoopOutc
       messages.push(toolResultMessage(call.id, result.forModel));
     }
     if (signal.aborted || cancelled) return ended('cancelled');
-    if (input.takesImages && images.length > 0) messages.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images] });
+    if (input.takesImages && images.length > 0)
+      messages.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images] });
   }
 }
 
@@ -182,7 +198,11 @@ function addUsage(total: Usage | undefined, next: Usage | undefined): Usage | un
   if (!next) return total;
   if (!total) return { ...next };
   const sum = (a: number | null | undefined, b: number | null | undefined) => (a ?? 0) + (b ?? 0);
-  const out: Usage = { inputTokens: sum(total.inputTokens, next.inputTokens), outputTokens: sum(total.outputTokens, next.outputTokens), totalTokens: sum(total.totalTokens, next.totalTokens) };
+  const out: Usage = {
+    inputTokens: sum(total.inputTokens, next.inputTokens),
+    outputTokens: sum(total.outputTokens, next.outputTokens),
+    totalTokens: sum(total.totalTokens, next.totalTokens),
+  };
   if (total.thoughtTokens != null || next.thoughtTokens != null) out.thoughtTokens = sum(total.thoughtTokens, next.thoughtTokens);
   if (total.cachedReadTokens != null || next.cachedReadTokens != null) out.cachedReadTokens = sum(total.cachedReadTokens, next.cachedReadTokens);
   return out;

@@ -20,13 +20,26 @@ export function compactionSummary(compactionId: string, text: string): SessionUp
 
 /** The update that ends compaction `compactionId`; `error` only with `failed`. */
 export function compactionEnded(compactionId: string, status: 'completed' | 'cancelled' | 'failed', error?: string): SessionUpdate {
-  return status === 'failed' && error ? { sessionUpdate: 'compaction_update', compactionId, status, error } : { sessionUpdate: 'compaction_update', compactionId, status };
+  return status === 'failed' && error
+    ? { sessionUpdate: 'compaction_update', compactionId, status, error }
+    : { sessionUpdate: 'compaction_update', compactionId, status };
 }
 
 /**
  * `send` with the chunks of the message `summaryMessageId` (the model writing the summary) turned
  * into the compaction's summary chunks; every other update goes through unchanged.
  */
-export function summaryToEntity(send: (updates: SessionUpdate[]) => Promise<void>, compactionId: string, summaryMessageId: string): (updates: SessionUpdate[]) => Promise<void> {
-  return (updates) => send(updates.map((u) => (u.sessionUpdate === 'agent_message_chunk' && u.messageId === summaryMessageId && u.content.type === 'text' ? compactionSummary(compactionId, u.content.text) : u)));
+export function summaryToEntity(
+  send: (updates: SessionUpdate[]) => Promise<void>,
+  compactionId: string,
+  summaryMessageId: string,
+): (updates: SessionUpdate[]) => Promise<void> {
+  return (updates) =>
+    send(
+      updates.map((u) =>
+        u.sessionUpdate === 'agent_message_chunk' && u.messageId === summaryMessageId && u.content.type === 'text'
+          ? compactionSummary(compactionId, u.content.text)
+          : u,
+      ),
+    );
 }

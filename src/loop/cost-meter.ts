@@ -8,14 +8,16 @@
 import type { Logger } from '../log.js';
 import { addCost, type Cost, type CostReport } from '../openai/reported-cost.js';
 
-
 /** Adds up reported costs: the session's total, and what this meter added (the turn's cost). */
 export class CostMeter {
   #total: Cost | undefined;
   #added: Cost | undefined;
 
   /** `start`: the session's cost before this turn (from its saved turns), if any. */
-  constructor(start: Cost | undefined, private readonly logger?: Logger | undefined) {
+  constructor(
+    start: Cost | undefined,
+    private readonly logger?: Logger | undefined,
+  ) {
     this.#total = start && { ...start };
   }
 
@@ -60,7 +62,13 @@ export function savedCost(records: readonly { type: string; usage?: { cost?: unk
 }
 
 function isCost(value: unknown): value is Cost {
-  return typeof value === 'object' && value !== null && Number.isFinite((value as Cost).amount) && (value as Cost).amount >= 0 && typeof (value as Cost).currency === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Number.isFinite((value as Cost).amount) &&
+    (value as Cost).amount >= 0 &&
+    typeof (value as Cost).currency === 'string'
+  );
 }
 
 /** What was added between two readings of a meter's total; `undefined` for nothing. */

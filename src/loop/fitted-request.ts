@@ -78,7 +78,9 @@ export async function fittedRequest(
     const request: ChatRequest = { ...input.request, messages };
     if (request.maxTokens === undefined && keeper.contextWindow !== undefined) request.maxTokens = answerRoom(keeper.contextWindow);
     const summary = await runModelRequest({ client: input.client, request, signal, send: async () => undefined, logger, cost: input.cost });
-    return summary.error || summary.stopReason === 'cancelled' ? undefined : { text: summary.text, toolCalls: summary.toolCalls.length, cut: summary.stopReason === 'max_tokens' };
+    return summary.error || summary.stopReason === 'cancelled'
+      ? undefined
+      : { text: summary.text, toolCalls: summary.toolCalls.length, cut: summary.stopReason === 'max_tokens' };
   };
   const tools = offer && offer.definitions.length > 0 ? offer.definitions : undefined;
   const paths = input.textPaths;
@@ -112,7 +114,8 @@ export async function fittedRequest(
     const pathNotice = textPath ? paths.takeNotice(url, input.request.model) : undefined;
     if (pathNotice) {
       logger.info(pathNotice);
-      if (input.notify) await input.notify({ severity: 'info', title: 'Tools sent as text', description: pathNotice, fallback: { text: `${pathNotice}\n\n`, as: 'thought' } });
+      if (input.notify)
+        await input.notify({ severity: 'info', title: 'Tools sent as text', description: pathNotice, fallback: { text: `${pathNotice}\n\n`, as: 'thought' } });
       else notices = [...notices, pathNotice];
     }
     for (const notice of notices) {
@@ -152,16 +155,24 @@ export async function fittedRequest(
       // The size that worked after an overflow that named no window is remembered, so the next turn starts there.
       if (guessed && !outcome.error && keeper.contextWindow !== undefined) {
         input.learned.learn(input.client.options.url, input.request.model, keeper.contextWindow);
-        logger.info('remembering the context window that worked after an overflow answer that named none', { model: input.request.model, contextWindow: keeper.contextWindow });
+        logger.info('remembering the context window that worked after an overflow answer that named none', {
+          model: input.request.model,
+          contextWindow: keeper.contextWindow,
+        });
       }
-      if (overflowed !== undefined && !outcome.error && outcome.stopReason !== 'cancelled') await input.notify?.(overflowRecovered(keeper.contextWindow ?? overflowed, input.context.windowFix));
+      if (overflowed !== undefined && !outcome.error && outcome.stopReason !== 'cancelled')
+        await input.notify?.(overflowRecovered(keeper.contextWindow ?? overflowed, input.context.windowFix));
       return outcome;
     }
     overflowed = outcome.overflow.window ?? keeper.contextWindow ?? 0;
     logger.warn('the server says the prompt is over the context window', { contextWindow: keeper.contextWindow, told: outcome.overflow.window });
     if (outcome.overflow.window === undefined) guessed = true;
     if (!keeper.overflow(outcome.overflow.window)) {
-      await send([agentText(`${keeper.steps.length > 0 ? '\n\n' : ''}${describeContextOverflow({ window: outcome.overflow.window ?? keeper.contextWindow }, input.context.windowFix)}`)]);
+      await send([
+        agentText(
+          `${keeper.steps.length > 0 ? '\n\n' : ''}${describeContextOverflow({ window: outcome.overflow.window ?? keeper.contextWindow }, input.context.windowFix)}`,
+        ),
+      ]);
       return { ...outcome, error: outcome.error ?? { kind: 'http', retryable: false } };
     }
   }

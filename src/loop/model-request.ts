@@ -184,15 +184,29 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
     if (held) seen.text = seen.text.slice(0, Math.max(0, seen.text.length - held.length));
     if (signal.aborted) return { stopReason: 'cancelled', text: seen.text, reasoning: seen.reasoning, toolCalls: [] };
     const failure = error instanceof ProviderError ? error : undefined;
-    if (input.mayRefuseTools && failure instanceof ProviderHttpError && !seen.text && !seen.reasoning && isToolTemplateError(failure.status, failure.providerMessage ?? failure.body)) {
-      logger?.info('the chat template refused the request\'s tools', { model: request.model, status: failure.status });
+    if (
+      input.mayRefuseTools &&
+      failure instanceof ProviderHttpError &&
+      !seen.text &&
+      !seen.reasoning &&
+      isToolTemplateError(failure.status, failure.providerMessage ?? failure.body)
+    ) {
+      logger?.info("the chat template refused the request's tools", { model: request.model, status: failure.status });
       return { stopReason: 'end_turn', error: errorMeta(failure), text: '', reasoning: '', toolCalls: [], templateRefused: true };
     }
     const overflow = failure ? recognizeOverflow(failure) : undefined;
     if (overflow?.window) input.learned?.learn(client.options.url, request.model, overflow.window);
     if (failure && overflow && !seen.text && !seen.reasoning) {
       logger?.info('the request is over the context window', { model: request.model, ...overflow });
-      return { stopReason: 'end_turn', error: errorMeta(failure), text: '', reasoning: '', toolCalls: [], overflow: overflow.window ? { window: overflow.window } : {}, ...(seen.usage ? { usage: toAcpUsage(seen.usage) } : {}) };
+      return {
+        stopReason: 'end_turn',
+        error: errorMeta(failure),
+        text: '',
+        reasoning: '',
+        toolCalls: [],
+        overflow: overflow.window ? { window: overflow.window } : {},
+        ...(seen.usage ? { usage: toAcpUsage(seen.usage) } : {}),
+      };
     }
     const said = failure instanceof ProviderHttpError ? failure.providerMessage : failure?.message;
     const words = overflow

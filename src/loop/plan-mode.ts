@@ -9,7 +9,15 @@
  * https://agentclientprotocol.com/protocol/v1/session-modes (`current_mode_update` when the agent
  * changes the mode), config options (`config_option_update` with the full list).
  */
-import type { PermissionOption, PlanEntry, RequestPermissionOutcome, SessionConfigOption, SessionUpdate, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk/unstable';
+import type {
+  PermissionOption,
+  PlanEntry,
+  RequestPermissionOutcome,
+  SessionConfigOption,
+  SessionUpdate,
+  ToolCallContent,
+  ToolCallUpdate,
+} from '@agentclientprotocol/sdk/unstable';
 import { raceAbort } from '../tools/client-backend.js';
 import type { SessionMode } from '../tools/permission.js';
 import { planText } from '../tools/plan-tool.js';
@@ -101,7 +109,14 @@ export async function runPlanCall(entries: PlanEntry[], toolCall: ToolCallUpdate
   if (deps.mode !== 'plan') return { failed: false, forModel: PLAN_KEPT, content: shown };
   let outcome: RequestPermissionOutcome | undefined;
   try {
-    const answer = await raceAbort(deps.client.request('session/request_permission', { sessionId: deps.sessionId, toolCall: { ...toolCall, title: 'Start on this plan?', content: shown }, options: [...PLAN_START_OPTIONS] }), deps.signal);
+    const answer = await raceAbort(
+      deps.client.request('session/request_permission', {
+        sessionId: deps.sessionId,
+        toolCall: { ...toolCall, title: 'Start on this plan?', content: shown },
+        options: [...PLAN_START_OPTIONS],
+      }),
+      deps.signal,
+    );
     outcome = answer.outcome;
   } catch (error) {
     if (deps.signal.aborted) throw deps.signal.reason;

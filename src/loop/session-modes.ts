@@ -82,8 +82,8 @@ export function rememberChoice(key: string, choice: 'allow' | 'reject'): Record<
  * mode itself (`tools/permission.ts`): a call the mode forbids is refused with its reason.
  */
 const MODE_NOTES: Record<SessionMode, string> = {
-  ask: 'Session mode: Ask. Edits and commands are allowed; each may need the user\'s approval.',
-  'accept-edits': 'Session mode: Accept edits. Edits in the project are made without asking; commands need the user\'s approval.',
+  ask: "Session mode: Ask. Edits and commands are allowed; each may need the user's approval.",
+  'accept-edits': "Session mode: Accept edits. Edits in the project are made without asking; commands need the user's approval.",
   plan: 'Session mode: Plan. No edits or commands yet: explore with the read and search tools, then write your plan with update_plan; the user is asked to approve it.',
   'read-only': 'Session mode: Read only. You cannot edit files or run commands; say what you would change.',
   'full-access': 'Session mode: Full access. Edits and commands run without asking.',

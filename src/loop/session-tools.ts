@@ -47,7 +47,11 @@ export class SessionTools {
    * `startupMs` in total: a server still starting joins later, a failing one is reported through
    * {@link notices}, never thrown. Servers of an earlier open with the same list are kept.
    */
-  async open(sessionId: string, cwd: string, options: { additionalDirectories?: readonly string[] | null | undefined; mcpServers?: readonly McpServer[] | null | undefined }): Promise<SessionToolState> {
+  async open(
+    sessionId: string,
+    cwd: string,
+    options: { additionalDirectories?: readonly string[] | null | undefined; mcpServers?: readonly McpServer[] | null | undefined },
+  ): Promise<SessionToolState> {
     const servers = [...(options.mcpServers ?? [])];
     const mcpList = JSON.stringify(servers);
     const roots: WorkspaceRoots = { cwd, extra: [...(options.additionalDirectories ?? [])].filter((dir) => typeof dir === 'string' && dir.startsWith('/')) };
@@ -60,7 +64,14 @@ export class SessionTools {
     const state: SessionToolState = { roots, mcpList };
     if (servers.length > 0) {
       const { startupMs, toolTimeoutMs, elicitation } = this.limits();
-      state.mcp = startMcpServers(servers, { cwd, logger: this.logger, startupMs, toolTimeoutMs, elicitation, clientInfo: { name: AGENT_NAME, version: VERSION } });
+      state.mcp = startMcpServers(servers, {
+        cwd,
+        logger: this.logger,
+        startupMs,
+        toolTimeoutMs,
+        elicitation,
+        clientInfo: { name: AGENT_NAME, version: VERSION },
+      });
       await state.mcp.ready();
     }
     this.states.set(sessionId, state);

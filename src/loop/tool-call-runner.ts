@@ -28,7 +28,17 @@ import type { McpElicit } from '../tools/mcp/mcp-elicitation.js';
 import type { FetchLimits } from '../tools/fetch/fetch-url.js';
 import type { SearchOptions } from '../tools/local/search-files.js';
 import { capForModel } from '../tools/output-cap.js';
-import { builtinSubject, decidePermission, DECLINED, mcpSubject, permissionOptions, readPermissionOutcome, refusal, type PermissionSubject, type SessionMode } from '../tools/permission.js';
+import {
+  builtinSubject,
+  decidePermission,
+  DECLINED,
+  mcpSubject,
+  permissionOptions,
+  readPermissionOutcome,
+  refusal,
+  type PermissionSubject,
+  type SessionMode,
+} from '../tools/permission.js';
 import { textContent as text } from '../tools/present.js';
 import { announceUpdate, finalUpdate, progressUpdate, type ToolCallAnnouncement } from '../tools/to-update.js';
 import type { ToolBackend, ToolOutcome, ToolPresentation, WorkspaceRoots } from '../tools/tool-types.js';
@@ -85,7 +95,11 @@ function newToolCallId(): string {
  * @param cutOff - the answer stopped at its token limit while writing this call: it is not run,
  *   the model is told to write it shorter.
  */
-export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutOff = false): Promise<ToolResultRecord & { images?: ToolOutcome['images']; endsTurn?: true }> {
+export async function runToolCall(
+  sent: ToolCallResult,
+  deps: ToolCallDeps,
+  cutOff = false,
+): Promise<ToolResultRecord & { images?: ToolOutcome['images']; endsTurn?: true }> {
   const toolCallId = newToolCallId();
   const resolved = resolveToolName(sent.name, deps.offered, new Set(deps.mcp?.tools.keys() ?? []));
   const call = resolved ? { ...sent, name: resolved.name } : sent;
@@ -94,7 +108,9 @@ export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutO
   const builtin = mcpTool || plan ? undefined : findBuiltinTool(call.name);
   // Arguments are checked once: built-ins against their schema, MCP tools take any JSON object (their server checks).
   const parsed: CheckedArguments = plan
-    ? cutOff ? { ok: false, error: cutOffMessage(call.name) } : planArguments(call.arguments)
+    ? cutOff
+      ? { ok: false, error: cutOffMessage(call.name) }
+      : planArguments(call.arguments)
     : mcpTool
       ? withNotesList(parseMcpArguments(call.name, call.arguments, cutOff))
       : builtin
@@ -102,7 +118,11 @@ export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutO
         : { ok: false, error: unknownToolError(call.name, deps.offered) };
   const args = parsed.ok ? parsed.args : {};
   const notes = [...(resolved && resolved.how !== 'exact' ? [`the tool is named "${resolved.name}"`] : []), ...(parsed.ok ? parsed.notes : [])];
-  const presentation: ToolPresentation = plan ? PLAN_PRESENTATION : mcpTool ? { title: mcpTool.title, kind: mcpTool.kind } : presentToolCall(call.name, args, deps.roots);
+  const presentation: ToolPresentation = plan
+    ? PLAN_PRESENTATION
+    : mcpTool
+      ? { title: mcpTool.title, kind: mcpTool.kind }
+      : presentToolCall(call.name, args, deps.roots);
   const rawInput = parsed.ok ? args : call.arguments;
   const record = (status: 'completed' | 'failed', outcome: Pick<ToolOutcome, 'content' | 'forModel'>): ToolResultRecord => ({
     id: call.id,
@@ -138,12 +158,19 @@ export async function runToolCall(sent: ToolCallResult, deps: ToolCallDeps, cutO
   };
   const fail = (message: string) => finish({ failed: true, forModel: message, content: [text(message)] });
   // The connection may already be going away on a cancel: the record is kept even if the update is lost.
-  const cancelled = () => finish({ failed: true, forModel: CANCELLED, content: [text('Cancelled.')] }).catch(() => record('failed', { forModel: CANCELLED, content: [text('Cancelled.')] }));
+  const cancelled = () =>
+    finish({ failed: true, forModel: CANCELLED, content: [text('Cancelled.')] }).catch(() =>
+      record('failed', { forModel: CANCELLED, content: [text('Cancelled.')] }),
+    );
 
   // Unknown tools and bad arguments go back to the model with the tool's parameters.
   if (!parsed.ok) return fail(parsed.error);
 
-  const subject: PermissionSubject = mcpTool ? mcpSubject(mcpTool) : builtin ? builtinSubject(builtin, args, deps.roots) : { permission: 'reads', key: call.name };
+  const subject: PermissionSubject = mcpTool
+    ? mcpSubject(mcpTool)
+    : builtin
+      ? builtinSubject(builtin, args, deps.roots)
+      : { permission: 'reads', key: call.name };
   const decision = decidePermission(deps.mode, deps.remembered, subject);
   if (decision === 'reject') return fail(refusal(deps.mode));
   if (decision === 'ask') {
@@ -204,7 +231,10 @@ async function askPermission(announce: ToolCallAnnouncement, subject: Permission
   const { sessionUpdate: _announced, ...toolCall } = announce;
   let answer: RequestPermissionResponse;
   try {
-    answer = await raceAbort(deps.client.request('session/request_permission', { sessionId: deps.sessionId, toolCall, options: permissionOptions(subject.scope ?? subject.key) }), deps.signal);
+    answer = await raceAbort(
+      deps.client.request('session/request_permission', { sessionId: deps.sessionId, toolCall, options: permissionOptions(subject.scope ?? subject.key) }),
+      deps.signal,
+    );
   } catch (error) {
     if (deps.signal.aborted) throw deps.signal.reason;
     deps.logger.warn('the client could not ask for permission; the tool call counts as declined', { error: (error as Error)?.message ?? String(error) });

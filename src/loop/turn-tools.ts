@@ -95,7 +95,10 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
         logger.debug('permission choice remembered', { sessionId: session.id, key, choice });
       },
       mcp: state.mcp && { servers: state.mcp, tools: new Map() },
-      elicit: input.elicitation?.form || input.elicitation?.url ? (toolCallId) => acpElicitation({ client, sessionId: session.id, toolCallId, modes: input.elicitation!, logger }) : undefined,
+      elicit:
+        input.elicitation?.form || input.elicitation?.url
+          ? (toolCallId) => acpElicitation({ client, sessionId: session.id, toolCallId, modes: input.elicitation!, logger })
+          : undefined,
       fetch: input.fetch,
       search: input.search,
       logger,
@@ -112,7 +115,9 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
  */
 export function textToolCallRecogniser(definitions: ToolOffer['definitions']): TextToolCalls {
   const names = new Set(definitions.map((tool) => tool.function.name));
-  const schemas = new Map(definitions.map((tool) => [tool.function.name, ((tool.function.parameters as { properties?: Record<string, unknown> } | undefined)?.properties ?? {})]));
+  const schemas = new Map(
+    definitions.map((tool) => [tool.function.name, (tool.function.parameters as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}]),
+  );
   return {
     pending: (text) => mayBeTextToolCall(text, names),
     parse: (text) => parseTextToolCalls(text, names, schemas)?.map((call): ToolCallResult => ({ id: '', name: call.name, arguments: call.arguments })),
@@ -130,7 +135,9 @@ export function mcpNotices(state: SessionToolState | undefined): UserNotice[] {
     const title = cut ? text.slice(0, cut.index) : text;
     const rest = cut ? text.slice(cut.index + 2) : '';
     const failed = / could not start$/.test(title);
-    const fix = failed ? "Check the server's command, arguments and environment in the editor's MCP settings; its stderr is in the agent's log (OPENAI_ACP_LOG=debug)." : '';
+    const fix = failed
+      ? "Check the server's command, arguments and environment in the editor's MCP settings; its stderr is in the agent's log (OPENAI_ACP_LOG=debug)."
+      : '';
     const description = [rest && `${rest[0]!.toUpperCase()}${rest.slice(1)}.`, fix].filter(Boolean).join(' ');
     return { severity: failed ? 'error' : 'warning', title, ...(description ? { description } : {}), fallback: { text: `${text}\n\n`, as: 'message' } };
   });

@@ -31,7 +31,11 @@ function contentText(content: unknown): string {
 function moveSystemMessages(messages: unknown[], to: 'developer' | 'user'): unknown[] {
   const isInstruction = (m: unknown) => isRecord(m) && (m['role'] === 'system' || m['role'] === 'developer');
   if (to === 'developer') return messages.map((m) => (isRecord(m) && m['role'] === 'system' ? { ...m, role: 'developer' } : m));
-  const instructions = messages.filter(isInstruction).map((m) => contentText((m as Record<string, unknown>)['content'])).filter(Boolean).join('\n\n');
+  const instructions = messages
+    .filter(isInstruction)
+    .map((m) => contentText((m as Record<string, unknown>)['content']))
+    .filter(Boolean)
+    .join('\n\n');
   const rest = messages.filter((m) => !isInstruction(m));
   const index = rest.findIndex((m) => isRecord(m) && m['role'] === 'user');
   if (!instructions) return rest;

@@ -42,10 +42,7 @@ export class ProviderAuthError extends ProviderError {
 }
 
 /** Adds the hook's headers to `headers` (a copy), lower-case names; without a hook, `headers` as is. */
-export async function withAuthorization(
-  authorize: AuthorizeRequest | undefined,
-  request: RequestToAuthorize,
-): Promise<Record<string, string>> {
+export async function withAuthorization(authorize: AuthorizeRequest | undefined, request: RequestToAuthorize): Promise<Record<string, string>> {
   if (!authorize) return { ...request.headers };
   const added = await authorize(request);
   const headers: Record<string, string> = { ...request.headers };

@@ -59,7 +59,13 @@ export interface AttemptOptions {
  *   {@link ProviderStreamError}, {@link ProviderTimeoutError}, {@link ProviderProtocolError} as named
  * @throws the signal's reason when `signal` aborts
  */
-export async function* attemptChat(wire: Wire, body: Record<string, unknown>, signal: AbortSignal, progress: StreamProgress, options: AttemptOptions): AsyncGenerator<SseItem[]> {
+export async function* attemptChat(
+  wire: Wire,
+  body: Record<string, unknown>,
+  signal: AbortSignal,
+  progress: StreamProgress,
+  options: AttemptOptions,
+): AsyncGenerator<SseItem[]> {
   // An abort listener added to an already-aborted signal never fires.
   signal.throwIfAborted();
   const { url } = wire;
@@ -92,7 +98,12 @@ export async function* attemptChat(wire: Wire, body: Record<string, unknown>, si
       const payload = options.authorize || options.fetch ? bytesOf(json) : json;
       response = await fetchImpl(url, {
         method: 'POST',
-        headers: await withAuthorization(options.authorize, { method: 'POST', url, headers: buildChatRequestHeaders(options), body: payload instanceof Uint8Array ? payload : undefined }),
+        headers: await withAuthorization(options.authorize, {
+          method: 'POST',
+          url,
+          headers: buildChatRequestHeaders(options),
+          body: payload instanceof Uint8Array ? payload : undefined,
+        }),
         body: payload,
         signal: controller.signal,
       });

@@ -10,14 +10,7 @@
  */
 
 /** What went wrong, for programs (`_meta["openai-acp"].error.kind` on the prompt response). */
-export type ProviderErrorKind =
-  | 'http'
-  | 'connection'
-  | 'timeout'
-  | 'stream'
-  | 'provider'
-  | 'config'
-  | 'internal';
+export type ProviderErrorKind = 'http' | 'connection' | 'timeout' | 'stream' | 'provider' | 'config' | 'internal';
 
 /** Base class of every provider failure. `retryable` says whether a fresh attempt may succeed. */
 export abstract class ProviderError extends Error {

@@ -44,7 +44,11 @@ export async function missingV1(chatUrl: string, client: HintClient, timeoutMs =
   try {
     const { 'content-type': _json, ...headers } = buildChatRequestHeaders(client);
     const fetch = client.fetch ?? (await defaultFetch());
-    const response = await fetch(`${base}/v1/models${url.search}`, { method: 'GET', headers: { ...headers, accept: 'application/json' }, signal: controller.signal });
+    const response = await fetch(`${base}/v1/models${url.search}`, {
+      method: 'GET',
+      headers: { ...headers, accept: 'application/json' },
+      signal: controller.signal,
+    });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       return undefined;

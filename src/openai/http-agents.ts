@@ -55,7 +55,10 @@ function timedProxyAgent(agent: { connect(req: Http.ClientRequest, opts: object)
     const limit = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => {
         // A tunnel that comes up after all is closed at once.
-        pending.then((socket) => socket.destroy(), () => undefined);
+        pending.then(
+          (socket) => socket.destroy(),
+          () => undefined,
+        );
         reject(Object.assign(new Error(`connect ETIMEDOUT ${proxyHost} (the proxy opened no tunnel within ${CONNECT_TIMEOUT_MS} ms)`), { code: 'ETIMEDOUT' }));
       }, CONNECT_TIMEOUT_MS);
     });

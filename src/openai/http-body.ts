@@ -107,7 +107,9 @@ class BodyChunks implements AsyncIterableIterator<Uint8Array> {
     });
     const cut = () => this.fail(new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) }));
     res.once('aborted', cut);
-    res.once('error', (error: Error & { code?: string }) => (error.code === 'ECONNRESET' && error.message === 'aborted' ? cut() : this.fail(new TypeError('terminated', { cause: error }))));
+    res.once('error', (error: Error & { code?: string }) =>
+      error.code === 'ECONNRESET' && error.message === 'aborted' ? cut() : this.fail(new TypeError('terminated', { cause: error })),
+    );
     res.once('close', () => {
       if (!this.done && !this.ended && !res.complete) cut();
     });

@@ -50,13 +50,10 @@ export type FetchLike = (url: string, init: FetchInit) => Promise<Response>;
 
 const isChunked = (body: unknown): body is ChunkedBody => typeof body === 'object' && body !== null && typeof (body as ChunkedBody).chunks === 'function';
 
-
 /** The process-wide transport. Async for the callers written against the earlier lazy one. */
 export function defaultFetch(): Promise<FetchLike> {
   return Promise.resolve(nodeFetch);
 }
-
-
 
 /** Host names of this machine's loopback interface. */
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
@@ -74,16 +71,14 @@ export function proxyFor(url: URL): string {
   return /^https?:\/\//i.test(proxy) ? proxy : '';
 }
 
-
-
-
 /** Lower-cased request headers from any `HeadersInit`. */
 function headerRecord(init: RequestInit['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   if (!init) return out;
-  if (typeof (init as Headers).forEach === 'function' && !Array.isArray(init)) (init as Headers).forEach((value, name) => {
-    out[name.toLowerCase()] = value;
-  });
+  if (typeof (init as Headers).forEach === 'function' && !Array.isArray(init))
+    (init as Headers).forEach((value, name) => {
+      out[name.toLowerCase()] = value;
+    });
   else for (const [name, value] of Array.isArray(init) ? init : Object.entries(init)) out[name!.toLowerCase()] = String(value);
   return out;
 }
@@ -124,7 +119,8 @@ async function requestHead(input: string, init: FetchInit): Promise<{ response: 
   const url = new URL(input);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw networkError(new Error(`unsupported URL scheme ${url.protocol}`));
   const body = init.body ?? undefined;
-  if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array) && !isChunked(body)) throw new TypeError('nodeFetch: only string, byte and chunked bodies are supported');
+  if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array) && !isChunked(body))
+    throw new TypeError('nodeFetch: only string, byte and chunked bodies are supported');
   const m = await load();
   let agent: Http.Agent;
   try {
@@ -196,13 +192,16 @@ function closedBeforeAnswer(error: unknown): boolean {
   return code === 'ECONNRESET' || code === 'EPIPE';
 }
 
-
 /** The `Response` for a response head; its body streams as bytes arrive (see `http-body.ts`). */
 function toResponse(res: Http.IncomingMessage, method: string, signal: AbortSignal | undefined): Response {
   const { status, body: chunks } = byteAnswer(res, method, signal);
   const body = chunks && webStream(chunks);
   // `Response` only accepts 200–599; a server's 600–999 keeps its number for the caller.
-  const response = new Response(body, { status: status >= 200 && status <= 599 ? status : 599, statusText: res.statusMessage ?? '', headers: headersOf(res.rawHeaders) });
+  const response = new Response(body, {
+    status: status >= 200 && status <= 599 ? status : 599,
+    statusText: res.statusMessage ?? '',
+    headers: headersOf(res.rawHeaders),
+  });
   if (status !== response.status) Object.defineProperty(response, 'status', { value: status });
   return response;
 }

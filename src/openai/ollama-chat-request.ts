@@ -47,8 +47,25 @@ export interface OllamaMessage {
  * top of `OPENAI_EXTRA_BODY` is moved into `options`, where the native API reads it.
  */
 const OPTION_KEYS = new Set([
-  'num_ctx', 'num_predict', 'num_keep', 'num_batch', 'num_gpu', 'main_gpu', 'num_thread', 'use_mmap', 'seed', 'temperature', 'top_k', 'top_p', 'min_p',
-  'typical_p', 'repeat_last_n', 'repeat_penalty', 'presence_penalty', 'frequency_penalty', 'stop',
+  'num_ctx',
+  'num_predict',
+  'num_keep',
+  'num_batch',
+  'num_gpu',
+  'main_gpu',
+  'num_thread',
+  'use_mmap',
+  'seed',
+  'temperature',
+  'top_k',
+  'top_p',
+  'min_p',
+  'typical_p',
+  'repeat_last_n',
+  'repeat_penalty',
+  'presence_penalty',
+  'frequency_penalty',
+  'stop',
 ]);
 /** Chat Completions spellings of the output limit: `options.num_predict` here. */
 const MAX_TOKENS_KEYS = new Set(['max_tokens', 'max_completion_tokens']);
@@ -104,7 +121,9 @@ export function ollamaMessages(messages: readonly ChatMessage[]): OllamaMessage[
       if (message.tool_calls && message.tool_calls.length > 0) {
         out.tool_calls = message.tool_calls.map((call) => {
           if (call.id) names.set(call.id, call.function.name);
-          const native: NonNullable<OllamaMessage['tool_calls']>[number] = { function: { name: call.function.name, arguments: argumentsObject(call.function.arguments) } };
+          const native: NonNullable<OllamaMessage['tool_calls']>[number] = {
+            function: { name: call.function.name, arguments: argumentsObject(call.function.arguments) },
+          };
           if (call.id) native.id = call.id;
           return native;
         });

@@ -123,6 +123,4 @@ export interface ChatToolCall {
 }
 
 /** A content part of a user message in a request. */
-export type ChatRequestContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image_url'; image_url: { url: string } };
+export type ChatRequestContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };

@@ -16,14 +16,12 @@ import type { Correction } from './adaptive-params.js';
 import { unsupportedToolParams } from './tools-unsupported.js';
 import { parseJsonOrUndefined as parseJson } from './chunk-shape.js';
 
-
 /** A correction and the provider's words that called for it. */
 export interface Rejection {
   correction: Correction;
   /** The provider's message, at most 300 characters (for the log). */
   reason: string;
 }
-
 
 /**
  * Top-level parameters that may be renamed or dropped when an answer names them: the optional
@@ -103,7 +101,8 @@ const NAMING_PATTERNS: readonly RegExp[] = [
  * "max_tokens: 64000 > 8192, which is the maximum allowed number of output tokens", DeepSeek's
  * "Invalid max_tokens value, the valid range of max_tokens is [1, 8192]".
  */
-const CAP_TOO_LARGE = /max_(?:completion_)?tokens\b[^\n]{0,120}?(?:too large|supports at most|maximum allowed|exceeds the maximum|must be less than or equal|must be <=|valid range)/i;
+const CAP_TOO_LARGE =
+  /max_(?:completion_)?tokens\b[^\n]{0,120}?(?:too large|supports at most|maximum allowed|exceeds the maximum|must be less than or equal|must be <=|valid range)/i;
 
 /** Words of an error that refuses a parameter (as opposed to refusing its value's size). */
 const REJECTION_WORDS = /unsupported|not supported|unrecogni[sz]ed|unknown|not permitted|not allowed|extra_forbidden/i;
@@ -159,7 +158,12 @@ function gather(value: unknown, out: Gathered, depth = 0): Gathered {
 function mainMessage(parsed: unknown, text: string): string {
   const first = Array.isArray(parsed) ? parsed[0] : parsed;
   const error = isRecord(first) ? first['error'] : undefined;
-  const candidates = [isRecord(error) ? error['message'] : undefined, isRecord(first) ? first['message'] : undefined, error, isRecord(first) ? first['detail'] : undefined];
+  const candidates = [
+    isRecord(error) ? error['message'] : undefined,
+    isRecord(first) ? first['message'] : undefined,
+    error,
+    isRecord(first) ? first['detail'] : undefined,
+  ];
   const found = candidates.find((candidate): candidate is string => typeof candidate === 'string' && candidate.trim() !== '');
   return (found ?? text).trim().slice(0, 300);
 }
@@ -201,7 +205,12 @@ export function parseRejection(status: number, bodyText: string, sent: Record<st
   const named = new Set<string>();
   const add = (raw: string) => {
     for (const piece of raw.split(',')) {
-      const name = snakeCase(piece.trim().replace(/^['"`]+|['"`]+$/g, '').split(/[.[]/)[0] ?? '');
+      const name = snakeCase(
+        piece
+          .trim()
+          .replace(/^['"`]+|['"`]+$/g, '')
+          .split(/[.[]/)[0] ?? '',
+      );
       if (ADJUSTABLE_PARAMS.has(name) && name in sent) named.add(name);
     }
   };
@@ -216,7 +225,12 @@ export function parseRejection(status: number, bodyText: string, sent: Record<st
   }
 
   const undone = (from: string, to: string) => previous.some((c) => c.kind === 'rename' && c.from === from && c.to === to);
-  if (named.has('max_tokens') && !('max_completion_tokens' in sent) && /max_completion_tokens/i.test(haystack) && !undone('max_completion_tokens', 'max_tokens')) {
+  if (
+    named.has('max_tokens') &&
+    !('max_completion_tokens' in sent) &&
+    /max_completion_tokens/i.test(haystack) &&
+    !undone('max_completion_tokens', 'max_tokens')
+  ) {
     return { correction: { kind: 'rename', from: 'max_tokens', to: 'max_completion_tokens' }, reason };
   }
   if (named.has('max_completion_tokens') && !('max_tokens' in sent) && !undone('max_tokens', 'max_completion_tokens')) {
@@ -239,4 +253,3 @@ function rejectedRole(haystack: string, paramNames: string[], sent: Record<strin
   }
   return undefined;
 }
-

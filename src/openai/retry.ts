@@ -47,10 +47,7 @@ export function retryDelayMs(
  * The delay a response asks for through `retry-after-ms` or `retry-after`, in ms, if any.
  * Exported: a pure reader (fast-check properties) of Retry-After headers.
  */
-export function serverRequestedDelayMs(
-  headers: { get(name: string): string | null } | undefined,
-  now: number = Date.now(),
-): number | undefined {
+export function serverRequestedDelayMs(headers: { get(name: string): string | null } | undefined, now: number = Date.now()): number | undefined {
   if (!headers) return undefined;
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '') {

@@ -54,7 +54,9 @@ export function classifySseEvent(event: { event?: string | undefined; data: stri
   // An error chunk may also carry the usage and a finish reason: as a chunk, the accumulator
   // reports the error and keeps those.
   if (isObject(error)) {
-    return isObject(parsed['usage']) || Array.isArray(parsed['choices']) ? { kind: 'chunk', chunk: parsed as ChatCompletionChunk } : { kind: 'error', error: error as ChatErrorObject };
+    return isObject(parsed['usage']) || Array.isArray(parsed['choices'])
+      ? { kind: 'chunk', chunk: parsed as ChatCompletionChunk }
+      : { kind: 'error', error: error as ChatErrorObject };
   }
   if (isErrorEvent) return { kind: 'error', error: parsed as ChatErrorObject };
   return { kind: 'chunk', chunk: parsed as ChatCompletionChunk };

@@ -63,7 +63,11 @@ export function unsupportedToolParams(status: number, bodyText: string, sent: Re
 export function isToolTemplateError(status: number, message: string): boolean {
   if (status !== 400 && status !== 422 && status !== 500) return false;
   if (/unable to generate parser for this template|roles must alternate/i.test(message)) return true;
-  return /\b(chat[ _-]?)?template\b/i.test(message) && /\b(tools?|tool_calls?|roles?)\b/i.test(message) && /\b(jinja|exception|error|failed|fails|cannot|can't|unsupported|not supported|does not support)\b/i.test(message);
+  return (
+    /\b(chat[ _-]?)?template\b/i.test(message) &&
+    /\b(tools?|tool_calls?|roles?)\b/i.test(message) &&
+    /\b(jinja|exception|error|failed|fails|cannot|can't|unsupported|not supported|does not support)\b/i.test(message)
+  );
 }
 
 /**

@@ -71,7 +71,6 @@ export interface TurnAccumulatorOptions {
 /** A tool call being assembled; `ordinal` is its position in the result. */
 type ToolEntry = { ordinal: number; id: string; name: string; args: string[]; extra?: Record<string, unknown> };
 
-
 /** Join the parts, keeping the joined string as the only part (so repeated calls stay cheap). */
 function joinAll(parts: string[], state?: { loose: number }): string {
   if (parts.length > 1) parts.splice(0, parts.length, parts.join(''));
@@ -95,7 +94,6 @@ function appendPart(parts: string[], piece: string, state: { loose: number }): v
   parts.push(parts.splice(parts.length - state.loose, state.loose).join(''));
   state.loose = 0;
 }
-
 
 /**
  * Accumulates one response. Tool-call fragments are grouped by `index`; without an index by

@@ -2,7 +2,16 @@
  * The one place where failures become the user's words (an `agent_message_chunk`) and the
  * program's facts (`_meta["openai-acp"].error` on the prompt response).
  */
-import { INTERNAL_ERROR_CODE, type ProviderError, ProviderHttpError, ProviderConnectionError, ProviderProtocolError, ProviderTimeoutError, ProviderReportedError, type ProviderErrorKind } from './errors.js';
+import {
+  INTERNAL_ERROR_CODE,
+  type ProviderError,
+  ProviderHttpError,
+  ProviderConnectionError,
+  ProviderProtocolError,
+  ProviderTimeoutError,
+  ProviderReportedError,
+  type ProviderErrorKind,
+} from './errors.js';
 import { ProviderAuthError } from './authorize.js';
 import { redactText } from '../redact.js';
 import { ProviderMemoryError } from './native-chat.js';
@@ -131,12 +140,17 @@ function explain(error: ProviderError, context: ErrorContext): string {
 
 /** Whether `url` is the base URL's own Chat Completions URL (the words then name the base only). */
 function sameBase(base: string, url: string): boolean {
-  const trim = (text: string) => text.split(/[?#]/)[0]!.replace(/\/+$/, '').replace(/\/chat\/completions$/i, '');
+  const trim = (text: string) =>
+    text
+      .split(/[?#]/)[0]!
+      .replace(/\/+$/, '')
+      .replace(/\/chat\/completions$/i, '');
   return trim(base) === trim(url);
 }
 
 /** What to do about a small window when the server's profile says nothing more precise. */
-export const DEFAULT_WINDOW_FIX = 'use a model or server with a larger context window; if the server runs a larger window than it reports, set OPENAI_CONTEXT_WINDOW to it';
+export const DEFAULT_WINDOW_FIX =
+  'use a model or server with a larger context window; if the server runs a larger window than it reports, set OPENAI_CONTEXT_WINDOW to it';
 
 /**
  * The words for a request the model's context window cannot take, when pruning and retrying did
@@ -147,7 +161,11 @@ export const DEFAULT_WINDOW_FIX = 'use a model or server with a larger context w
  */
 export function describeContextOverflow(overflow: { window?: number | undefined; requested?: number | undefined }, fix: string = DEFAULT_WINDOW_FIX): string {
   const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const size = overflow.window ? ` (${grouped(overflow.window)} tokens${overflow.requested ? `; the request needed ${grouped(overflow.requested)}` : ''})` : overflow.requested ? ` (the request needed ${grouped(overflow.requested)} tokens)` : '';
+  const size = overflow.window
+    ? ` (${grouped(overflow.window)} tokens${overflow.requested ? `; the request needed ${grouped(overflow.requested)}` : ''})`
+    : overflow.requested
+      ? ` (the request needed ${grouped(overflow.requested)} tokens)`
+      : '';
   return `The conversation no longer fits the model's context window${size}. Fix: ${fix}. Meanwhile, /compact or a new session makes room.`;
 }
 

@@ -70,7 +70,10 @@ export class CheckpointRecorder {
     }
     const bytes = before === null ? 0 : Buffer.byteLength(before, 'utf8');
     if (bytes > CHECKPOINT_FILE_MAX_BYTES || this.keptBytes + bytes > CHECKPOINT_TURN_MAX_BYTES) {
-      const limit = bytes > CHECKPOINT_FILE_MAX_BYTES ? `the limit is ${CHECKPOINT_FILE_MAX_BYTES / 1024 / 1024} MiB a file` : `the turn's checkpoints reached ${CHECKPOINT_TURN_MAX_BYTES / 1024 / 1024} MiB`;
+      const limit =
+        bytes > CHECKPOINT_FILE_MAX_BYTES
+          ? `the limit is ${CHECKPOINT_FILE_MAX_BYTES / 1024 / 1024} MiB a file`
+          : `the turn's checkpoints reached ${CHECKPOINT_TURN_MAX_BYTES / 1024 / 1024} MiB`;
       const notKept = `too large to keep for /undo (${(bytes / 1024 / 1024).toFixed(1)} MiB; ${limit})`;
       this.files.set(path, { path, notKept, after: '' });
       return notKept;

@@ -96,7 +96,10 @@ export function liveConversation(records: readonly ConversationRecord[], rules: 
       return;
     }
     unanswered = [];
-    turns.push([{ role: 'user', content: promptToUserContent(withModeNote(record.modeNote, prompt)) }, ...answerMessages(record, rules, index === 0 ? fromStep : 0)]);
+    turns.push([
+      { role: 'user', content: promptToUserContent(withModeNote(record.modeNote, prompt)) },
+      ...answerMessages(record, rules, index === 0 ? fromStep : 0),
+    ]);
   });
   return { summary, turns, unanswered, stubbed };
 }

@@ -85,7 +85,13 @@ export class FileSessionStore implements SessionStore {
         } catch (error) {
           if (errorCode(error) === 'EEXIST') throw new SessionStoreError('exists', sessionId, `session ${sessionId} already exists`);
           // No hard links here (some network and FAT filesystems): check, then rename.
-          if (await fsp.access(file).then(() => true, () => false)) throw new SessionStoreError('exists', sessionId, `session ${sessionId} already exists`);
+          if (
+            await fsp.access(file).then(
+              () => true,
+              () => false,
+            )
+          )
+            throw new SessionStoreError('exists', sessionId, `session ${sessionId} already exists`);
           await fsp.rename(temp, file);
         }
       } finally {
@@ -142,7 +148,10 @@ export class FileSessionStore implements SessionStore {
       if (errorCode(error) === 'ENOENT') return [];
       throw error;
     }
-    const ids = names.filter((n) => n.endsWith('.jsonl')).map((n) => n.slice(0, -'.jsonl'.length)).filter(isValidSessionId);
+    const ids = names
+      .filter((n) => n.endsWith('.jsonl'))
+      .map((n) => n.slice(0, -'.jsonl'.length))
+      .filter(isValidSessionId);
     const summaries: SessionSummary[] = [];
     // A few files at a time: hundreds of concurrent reads would only queue and hold descriptors.
     let next = 0;

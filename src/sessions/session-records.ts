@@ -173,7 +173,10 @@ const PLAN_STATUSES: readonly unknown[] = ['pending', 'in_progress', 'completed'
 const PLAN_PRIORITIES: readonly unknown[] = ['high', 'medium', 'low'];
 /** Whether `value` is a list of ACP `PlanEntry`s. */
 function isPlan(value: unknown): value is PlanEntry[] {
-  return Array.isArray(value) && value.every((e) => isObject(e) && typeof e.content === 'string' && PLAN_STATUSES.includes(e.status) && PLAN_PRIORITIES.includes(e.priority));
+  return (
+    Array.isArray(value) &&
+    value.every((e) => isObject(e) && typeof e.content === 'string' && PLAN_STATUSES.includes(e.status) && PLAN_PRIORITIES.includes(e.priority))
+  );
 }
 
 /**
@@ -194,7 +197,8 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
         typeof v.stopReason === 'string' &&
         (usage === undefined || (isObject(usage) && optNumber(usage.inputTokens) && optNumber(usage.outputTokens) && optNumber(usage.totalTokens))) &&
         (v.steps === undefined || (Array.isArray(v.steps) && v.steps.every(isStep))) &&
-        (v.context === undefined || (isObject(v.context) && optString(v.context.summary) && optNumber(v.context.summarizedSteps) && optNumber(v.context.stubbed)));
+        (v.context === undefined ||
+          (isObject(v.context) && optString(v.context.summary) && optNumber(v.context.summarizedSteps) && optNumber(v.context.stubbed)));
       if (!ok) return undefined;
       // A plan or checkpoint that does not read back is left out, not the whole turn.
       if (v.plan !== undefined && !isPlan(v.plan)) delete v.plan;
@@ -203,12 +207,22 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
       if (v.modeNote !== undefined && typeof v.modeNote !== 'string') delete v.modeNote;
       if (v.mode !== undefined && typeof v.mode !== 'string') delete v.mode;
       if (v.id !== undefined && typeof v.id !== 'string') delete v.id;
-      if (v.compactions !== undefined && !(Array.isArray(v.compactions) && v.compactions.every((c) => isObject(c) && typeof c.id === 'string' && typeof c.summary === 'string' && Number.isInteger(c.beforeStep)))) delete v.compactions;
+      if (
+        v.compactions !== undefined &&
+        !(
+          Array.isArray(v.compactions) &&
+          v.compactions.every((c) => isObject(c) && typeof c.id === 'string' && typeof c.summary === 'string' && Number.isInteger(c.beforeStep))
+        )
+      )
+        delete v.compactions;
       return v as unknown as TurnRecord;
     }
     case 'meta': {
       const options = v.options;
-      const ok = optString(v.title) && optString(v.model) && (options === undefined || (isObject(options) && Object.values(options).every((o) => typeof o === 'string')));
+      const ok =
+        optString(v.title) &&
+        optString(v.model) &&
+        (options === undefined || (isObject(options) && Object.values(options).every((o) => typeof o === 'string')));
       return ok ? (v as unknown as MetaRecord) : undefined;
     }
     case 'clear':

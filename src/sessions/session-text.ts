@@ -131,7 +131,14 @@ export function summarizeSessionBytes(sessionId: string, bytes: Buffer, file: st
  * the last record (or `createdAt` when there is none).
  */
 export function toStoredSession(sessionId: string, parsed: { header: SessionHeader; records: SessionRecord[] }): StoredSession {
-  const session: StoredSession = { sessionId, cwd: parsed.header.cwd, createdAt: parsed.header.createdAt, updatedAt: parsed.header.createdAt, options: {}, records: [] };
+  const session: StoredSession = {
+    sessionId,
+    cwd: parsed.header.cwd,
+    createdAt: parsed.header.createdAt,
+    updatedAt: parsed.header.createdAt,
+    options: {},
+    records: [],
+  };
   for (const record of parsed.records) {
     session.updatedAt = record.at;
     if (record.type === 'meta') {

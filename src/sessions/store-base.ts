@@ -121,7 +121,6 @@ export function serializeHeader(sessionId: string, session: SessionHeader): stri
   return JSON.stringify({ type: 'session', version: 1, sessionId, cwd: session.cwd, createdAt: session.createdAt });
 }
 
-
 /** Logs each (file, line) problem once per store, so listing again does not repeat it. */
 export function createWarn(logger: Logger): Warn {
   const seen = new Set<string>();

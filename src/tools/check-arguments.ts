@@ -59,7 +59,12 @@ export function checkArguments(tool: AnyBuiltinTool, raw: string | unknown, cutO
  * `fields` is given, a field or alias spelled another way (`oldString`, `Old-String` for
  * `old_string`). Returns a new object; keys that name nothing are kept for the check to note.
  */
-export function renameAliases(input: Record<string, unknown>, aliases: Readonly<Record<string, string>> | undefined, notes: string[], fields: readonly string[] = []): Record<string, unknown> {
+export function renameAliases(
+  input: Record<string, unknown>,
+  aliases: Readonly<Record<string, string>> | undefined,
+  notes: string[],
+  fields: readonly string[] = [],
+): Record<string, unknown> {
   const present = Object.keys(input).filter((key) => input[key] !== undefined && input[key] !== null);
   const known = [...new Set([...fields, ...Object.values(aliases ?? {})])];
   const named = normaliseParameterNames(Object.fromEntries(present.map((key) => [key, input[key]])), known, aliases);

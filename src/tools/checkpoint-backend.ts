@@ -27,7 +27,12 @@ export async function readBefore(backend: ToolBackend, path: string, signal: Abo
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     if (error instanceof ToolError && error.code === 'not_found') return null;
-    const reason = error instanceof ToolError && error.code === 'binary' ? 'not a text file' : error instanceof ToolError && error.code === 'too_large' ? 'too large to read' : 'unreadable';
+    const reason =
+      error instanceof ToolError && error.code === 'binary'
+        ? 'not a text file'
+        : error instanceof ToolError && error.code === 'too_large'
+          ? 'too large to read'
+          : 'unreadable';
     return { notKept: `${reason}, so /undo cannot restore it` };
   }
 }

@@ -38,7 +38,12 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<
 
 /** The words of a client's error answer, for the model ("not found" kept as such, so edits can create files). */
 function clientRefusal(what: string, error: unknown): ToolError {
-  const message = error instanceof Error ? error.message : typeof error === 'object' && error && 'message' in error ? String((error as { message: unknown }).message) : String(error);
+  const message =
+    error instanceof Error
+      ? error.message
+      : typeof error === 'object' && error && 'message' in error
+        ? String((error as { message: unknown }).message)
+        : String(error);
   const missing = /not found|no such file|ENOENT|does not exist|cannot find/i.test(message);
   return new ToolError(`The editor could not ${what}: ${message}`, missing ? 'not_found' : 'other');
 }
@@ -68,7 +73,12 @@ const WAIT_SLICE_MS = 250;
  * `args`; clients run it through a shell, as Zed and acpx do), killed on abort or at their time
  * limit; the caller releases the terminal (`release()`) after showing it.
  */
-export function createClientBackend(options: { client: AgentContext; sessionId: string; capabilities: ClientToolCapabilities; local: ToolBackend }): ToolBackend {
+export function createClientBackend(options: {
+  client: AgentContext;
+  sessionId: string;
+  capabilities: ClientToolCapabilities;
+  local: ToolBackend;
+}): ToolBackend {
   const { client, sessionId, capabilities, local } = options;
   return {
     where: {
@@ -79,7 +89,12 @@ export function createClientBackend(options: { client: AgentContext; sessionId: 
     async readTextFile(path, signal, range) {
       if (!capabilities.readTextFile) return local.readTextFile(path, signal, range);
       try {
-        const params: ReadTextFileRequest = { sessionId, path, ...(range?.line !== undefined ? { line: range.line } : {}), ...(range?.limit !== undefined ? { limit: range.limit } : {}) };
+        const params: ReadTextFileRequest = {
+          sessionId,
+          path,
+          ...(range?.line !== undefined ? { line: range.line } : {}),
+          ...(range?.limit !== undefined ? { limit: range.limit } : {}),
+        };
         const answer = await raceAbort(client.request('fs/read_text_file', params), signal);
         return typeof answer?.content === 'string' ? answer.content : '';
       } catch (error) {
@@ -106,7 +121,12 @@ export function createClientBackend(options: { client: AgentContext; sessionId: 
   };
 }
 
-async function runInClientTerminal(client: AgentContext, sessionId: string, command: string, run: CommandOptions): Promise<CommandResult & { release: () => Promise<void> }> {
+async function runInClientTerminal(
+  client: AgentContext,
+  sessionId: string,
+  command: string,
+  run: CommandOptions,
+): Promise<CommandResult & { release: () => Promise<void> }> {
   let terminal: Awaited<ReturnType<AgentContext['createTerminal']>>;
   const creating = client.createTerminal({ sessionId, command, cwd: run.cwd, outputByteLimit: run.outputByteLimit });
   try {

@@ -9,7 +9,11 @@ import type { CommandResult } from './tool-types.js';
 import { confine, resolveToolPath } from './workspace.js';
 
 /** `run_command` arguments once checked. */
-export interface RunCommandArgs { command: string; cwd?: string | undefined; timeout_ms?: number | undefined }
+export interface RunCommandArgs {
+  command: string;
+  cwd?: string | undefined;
+  timeout_ms?: number | undefined;
+}
 
 /** The time limit used: the model's `timeout_ms`, else the context's default, within 1 ms … 600 s. */
 export function commandTimeout(requested: number | undefined, fallback = DEFAULT_COMMAND_TIMEOUT_MS): number {

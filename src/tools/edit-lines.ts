@@ -173,12 +173,20 @@ export function reindent(replacement: readonly string[], map: IndentMap, block: 
     const scaled = (columns(ws) - map.modelBase) * scale.num;
     const target = map.fileBase + scaled / scale.den;
     const where = `line ${i + 1} of new_string`;
-    if (!Number.isInteger(target) || target < 0) return { ok: false, error: `${where} is indented in a way that does not fit the file's indentation; write new_string with the file's exact indentation.` };
+    if (!Number.isInteger(target) || target < 0)
+      return {
+        ok: false,
+        error: `${where} is indented in a way that does not fit the file's indentation; write new_string with the file's exact indentation.`,
+      };
     let indent: string | undefined;
     if (byColumns.has(target)) indent = byColumns.get(target);
     else if (style === 'tabs') indent = target % TAB_COLUMNS === 0 ? '\t'.repeat(target / TAB_COLUMNS) : undefined;
     else if (style === 'spaces') indent = ' '.repeat(target);
-    if (indent === undefined) return { ok: false, error: `${where} would mix tabs and spaces in its indentation; write new_string with the file's exact indentation (${style === 'tabs' ? 'tabs' : 'as in the file'}).` };
+    if (indent === undefined)
+      return {
+        ok: false,
+        error: `${where} would mix tabs and spaces in its indentation; write new_string with the file's exact indentation (${style === 'tabs' ? 'tabs' : 'as in the file'}).`,
+      };
     out.push(indent + line.slice(ws.length));
   }
   return { ok: true, lines: out };

@@ -17,7 +17,15 @@
  * distance: a near match that is not one of these normalisations is not taken.
  */
 import { findBlocks, indentMap, indentStyle, indexLines, reindent, sameTrimEnd, sameTrimmed, type LineIndex } from './edit-lines.js';
-import { adaptPunctuation, decodeEscapes, escapesToDecode, hasUnicodePunctuation, normalisePunctuation, stripEachLinePrefix, stripLinePrefixes } from './edit-normalise.js';
+import {
+  adaptPunctuation,
+  decodeEscapes,
+  escapesToDecode,
+  hasUnicodePunctuation,
+  normalisePunctuation,
+  stripEachLinePrefix,
+  stripLinePrefixes,
+} from './edit-normalise.js';
 
 /**
  * The result of {@link matchEdit}: the range `[start, end)` of the file to replace by
@@ -34,7 +42,10 @@ export type EditMatch =
 const NOT_FOUND: EditMatch = { ok: false, reason: 'not_found' };
 
 /** Which steps a nested run of the cascade may still take. */
-interface Steps { prefixes: boolean; escapes: boolean }
+interface Steps {
+  prefixes: boolean;
+  escapes: boolean;
+}
 
 /**
  * Finds the one place `old` stands for in `text` and the text to put there. An exact unique match
@@ -49,7 +60,9 @@ export function matchEdit(text: string, old: string, replacement: string, steps:
     const stripped = stripLinePrefixes(old);
     if (stripped !== undefined && stripped.trim() !== '') {
       const result = matchEdit(text, stripped, stripEachLinePrefix(replacement), { ...steps, prefixes: false });
-      return result.ok ? withNote(result, 'the line-number prefixes of read_file were removed from old_string') : withHow(result, 'without its line-number prefixes');
+      return result.ok
+        ? withNote(result, 'the line-number prefixes of read_file were removed from old_string')
+        : withHow(result, 'without its line-number prefixes');
     }
   }
   const byLines = lineMatch(text, old, replacement);
@@ -58,7 +71,9 @@ export function matchEdit(text: string, old: string, replacement: string, steps:
     const which = escapesToDecode(old, text);
     if (which.length > 0) {
       const result = matchEdit(text, decodeEscapes(old, which), decodeEscapes(replacement, which), { prefixes: false, escapes: false });
-      return result.ok ? withNote(result, `${which.join(', ')} in old_string and new_string were read as the characters they stand for`) : withHow(result, `with ${which.join(', ')} read as the characters they stand for`);
+      return result.ok
+        ? withNote(result, `${which.join(', ')} in old_string and new_string were read as the characters they stand for`)
+        : withHow(result, `with ${which.join(', ')} read as the characters they stand for`);
     }
   }
   return punctuationMatch(text, old, replacement);
@@ -101,11 +116,27 @@ function lineMatch(text: string, old: string, replacement: string): EditMatch {
   if (!adapted.ok) return { ok: false, reason: 'refused', error: `old_string matched with different indentation at ${span(k)}, but ${adapted.error}` };
   const style = indentStyle(block) ?? indentStyle(file.lines);
   const styled = style === 'tabs' ? ' (tabs)' : style === 'spaces' ? ' (spaces)' : '';
-  return place(text, file, k, oldLines, adapted.lines, newLines.eol, `old_string matched with different indentation at ${span(k)}; new_string was re-indented to the file's${styled}`);
+  return place(
+    text,
+    file,
+    k,
+    oldLines,
+    adapted.lines,
+    newLines.eol,
+    `old_string matched with different indentation at ${span(k)}; new_string was re-indented to the file's${styled}`,
+  );
 }
 
 /** The replacement of file lines `k…` by `lines`, joined with the file's line end. */
-function place(text: string, file: LineIndex, k: number, old: { lines: string[]; eol: boolean }, lines: readonly string[], newEol: boolean, note: string): EditMatch {
+function place(
+  text: string,
+  file: LineIndex,
+  k: number,
+  old: { lines: string[]; eol: boolean },
+  lines: readonly string[],
+  newEol: boolean,
+  note: string,
+): EditMatch {
   const last = k + old.lines.length - 1;
   const lineEnd = text.slice(file.ends[k]!, file.after[k]!) || (text.includes('\r\n') ? '\r\n' : '\n');
   const start = file.starts[k]!;
@@ -122,9 +153,16 @@ function punctuationMatch(text: string, old: string, replacement: string): EditM
   const at = haystack.indexOf(needle);
   if (at === -1) return NOT_FOUND;
   const places = startsOf(haystack, needle);
-  if (places.length > 1) return { ok: false, reason: 'ambiguous', how: 'once Unicode quotes, dashes and spaces are read as ASCII', lines: places.map((i) => lineOf(text, i)) };
+  if (places.length > 1)
+    return { ok: false, reason: 'ambiguous', how: 'once Unicode quotes, dashes and spaces are read as ASCII', lines: places.map((i) => lineOf(text, i)) };
   const matched = text.slice(at, at + old.length);
-  return { ok: true, start: at, end: at + old.length, replacement: adaptPunctuation(old, matched, replacement), note: `old_string matched at line ${lineOf(text, at)} once Unicode quotes, dashes and spaces were read as ASCII` };
+  return {
+    ok: true,
+    start: at,
+    end: at + old.length,
+    replacement: adaptPunctuation(old, matched, replacement),
+    note: `old_string matched at line ${lineOf(text, at)} once Unicode quotes, dashes and spaces were read as ASCII`,
+  };
 }
 
 /** Lines of a model's string (CR dropped), and whether it ended with a line end. */

@@ -47,21 +47,36 @@ export function applyEdit(text: string, oldString: string, newString: string, re
     return { ok: true, text: pieces.join(newString), replacements: pieces.length - 1, at: text.indexOf(oldString), inserted: newString };
   }
   if (count > 1) {
-    return { ok: false, error: `old_string was found ${count} times in ${where}. Include more surrounding lines to make it unique, or set replace_all to true to replace every occurrence.` };
+    return {
+      ok: false,
+      error: `old_string was found ${count} times in ${where}. Include more surrounding lines to make it unique, or set replace_all to true to replace every occurrence.`,
+    };
   }
   const match = matchEdit(text, oldString, newString);
   if (match.ok) {
     // Nothing before the match changes, so its index holds in the new text too.
-    const result: EditResult = { ok: true, text: text.slice(0, match.start) + match.replacement + text.slice(match.end), replacements: 1, at: match.start, inserted: match.replacement };
+    const result: EditResult = {
+      ok: true,
+      text: text.slice(0, match.start) + match.replacement + text.slice(match.end),
+      replacements: 1,
+      at: match.start,
+      inserted: match.replacement,
+    };
     if (match.note) result.note = match.note;
     return result;
   }
   if (match.reason === 'refused') return { ok: false, error: `Edit refused: ${match.error}` };
   if (match.reason === 'ambiguous') {
     const lines = match.lines.slice(0, MAX_CANDIDATES).join(', ') + (match.lines.length > MAX_CANDIDATES ? ', …' : '');
-    return { ok: false, error: `old_string was not found exactly in ${where}; ${match.how} it matches ${match.lines.length} places (lines ${lines}). Copy the exact text from one of them with a few more surrounding lines to make it unique.` };
+    return {
+      ok: false,
+      error: `old_string was not found exactly in ${where}; ${match.how} it matches ${match.lines.length} places (lines ${lines}). Copy the exact text from one of them with a few more surrounding lines to make it unique.`,
+    };
   }
-  return { ok: false, error: `old_string was not found in ${where}. It must match exactly, including whitespace, indentation and line breaks, and without line numbers; read the file again and copy the text.${nearMissHint(text, oldString)}` };
+  return {
+    ok: false,
+    error: `old_string was not found in ${where}. It must match exactly, including whitespace, indentation and line breaks, and without line numbers; read the file again and copy the text.${nearMissHint(text, oldString)}`,
+  };
 }
 
 /**

@@ -15,11 +15,23 @@ import { ToolError } from './tool-types.js';
 import { confine, relativeForTitle, resolveToolPath } from './workspace.js';
 
 /** `read_file` arguments once checked. */
-export interface ReadFileArgs { path: string; offset?: number | undefined; limit?: number | undefined }
+export interface ReadFileArgs {
+  path: string;
+  offset?: number | undefined;
+  limit?: number | undefined;
+}
 /** `write_file` arguments once checked. */
-export interface WriteFileArgs { path: string; content: string }
+export interface WriteFileArgs {
+  path: string;
+  content: string;
+}
 /** `edit_file` arguments once checked. */
-export interface EditFileArgs { path: string; old_string: string; new_string: string; replace_all?: boolean | undefined }
+export interface EditFileArgs {
+  path: string;
+  old_string: string;
+  new_string: string;
+  replace_all?: boolean | undefined;
+}
 
 /** Lines of `text` without their line ends (`\n` or `\r\n`); a final line end adds no empty line. */
 export function splitLines(text: string): string[] {
@@ -64,9 +76,16 @@ export async function executeReadFile(args: ReadFileArgs, ctx: BuiltinContext): 
   const total = whole ? all.length : undefined;
   const start = whole ? first - 1 : 0;
   if (all.length === 0 && first === 1) {
-    return { failed: false, forModel: `${rel} is empty.`, content: [textContent('(empty file)')], locations: [fileLocation(abs, 1)], rawOutput: { path: abs, lines: 0, totalLines: 0 } };
+    return {
+      failed: false,
+      forModel: `${rel} is empty.`,
+      content: [textContent('(empty file)')],
+      locations: [fileLocation(abs, 1)],
+      rawOutput: { path: abs, lines: 0, totalLines: 0 },
+    };
   }
-  if (start >= all.length) throw new ToolError(`offset ${first} is past the end of ${rel}${total !== undefined ? `, which has ${formatCount(total)} lines` : ''}.`);
+  if (start >= all.length)
+    throw new ToolError(`offset ${first} is past the end of ${rel}${total !== undefined ? `, which has ${formatCount(total)} lines` : ''}.`);
   const slice = all.slice(start, args.limit === undefined ? undefined : start + args.limit);
   const last = first + slice.length - 1;
   const capped = capForModel(numberLines(slice, first), { ...ctx.limits, note: readFileNote(first - 1) });
@@ -146,7 +165,10 @@ export async function executeEditFile(args: EditFileArgs, ctx: BuiltinContext): 
     if (args.old_string !== '') throw new ToolError(`${error.message}. To create a file, use write_file.`, 'not_found');
     oldText = null;
   }
-  const edit = oldText === null ? { ok: true as const, text: args.new_string, replacements: 1, at: 0, inserted: args.new_string } : applyEdit(oldText, args.old_string, args.new_string, args.replace_all ?? false, rel);
+  const edit =
+    oldText === null
+      ? { ok: true as const, text: args.new_string, replacements: 1, at: 0, inserted: args.new_string }
+      : applyEdit(oldText, args.old_string, args.new_string, args.replace_all ?? false, rel);
   if (!edit.ok) throw new ToolError(edit.error);
   await ctx.backend.writeTextFile(abs, edit.text, ctx.signal);
   const firstLine = countLines(edit.text.slice(0, edit.at)) + (edit.at === 0 || edit.text.charAt(edit.at - 1) === '\n' ? 1 : 0);

@@ -64,7 +64,8 @@ export function mcpSubject(tool: { server: string; tool: string; readOnly?: bool
 }
 
 /** Said to the model when the user declines a call. */
-export const DECLINED = 'The user declined this tool call, so it was not run. Do not try it again unless the user asks; continue without it, or ask the user how to proceed.';
+export const DECLINED =
+  'The user declined this tool call, so it was not run. Do not try it again unless the user asks; continue without it, or ask the user how to proceed.';
 
 /** Why a mode refuses edits and commands, said to the model (no permission is asked). */
 const MODE_REFUSALS: Partial<Record<SessionMode, string>> = {
@@ -102,7 +103,12 @@ export function decidePermission(mode: SessionMode, remembered: Readonly<Record<
 }
 
 /** The option ids offered, one per spec kind. */
-export const PERMISSION_OPTION_IDS = { allowOnce: 'allow_once', allowAlways: 'allow_always', rejectOnce: 'reject_once', rejectAlways: 'reject_always' } as const;
+export const PERMISSION_OPTION_IDS = {
+  allowOnce: 'allow_once',
+  allowAlways: 'allow_always',
+  rejectOnce: 'reject_once',
+  rejectAlways: 'reject_always',
+} as const;
 
 /**
  * The four options of a permission request, allow first. `always` names what "always" covers

@@ -36,7 +36,11 @@ export const PLAN_CHAT_TOOL: ChatTool = {
       properties: {
         entries: {
           type: 'array',
-          items: { type: 'object', properties: { content: { type: 'string' }, status: { type: 'string', enum: [...STATUSES] } }, required: ['content', 'status'] },
+          items: {
+            type: 'object',
+            properties: { content: { type: 'string' }, status: { type: 'string', enum: [...STATUSES] } },
+            required: ['content', 'status'],
+          },
         },
       },
       required: ['entries'],
@@ -65,7 +69,8 @@ export function parsePlanArguments(raw: string): ParsedPlan {
   }
   const list = Array.isArray(value) ? value : typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['entries'] : undefined;
   if (!Array.isArray(list)) return { ok: false, error: `${PLAN_TOOL_NAME}: "entries" must be a list. ${USAGE}.` };
-  if (list.length > MAX_PLAN_ENTRIES) return { ok: false, error: `${PLAN_TOOL_NAME}: ${list.length} entries is too many (at most ${MAX_PLAN_ENTRIES}); merge small steps.` };
+  if (list.length > MAX_PLAN_ENTRIES)
+    return { ok: false, error: `${PLAN_TOOL_NAME}: ${list.length} entries is too many (at most ${MAX_PLAN_ENTRIES}); merge small steps.` };
   const entries: PlanEntry[] = [];
   for (const [index, item] of list.entries()) {
     const entry = typeof item === 'string' ? { content: item, status: 'pending' } : item;

@@ -25,12 +25,14 @@ export const MAX_ARGUMENT_DEPTH = 64;
  * The result of {@link readArgumentsText}: the value, and `repaired` (the strict parser's
  * complaint) when it took a repair; or why it could not be read, `truncated` when the call was cut off.
  */
-export type ReadArguments =
-  | { ok: true; value: unknown; repaired?: string }
-  | { ok: false; reason: string; truncated?: boolean };
+export type ReadArguments = { ok: true; value: unknown; repaired?: string } | { ok: false; reason: string; truncated?: boolean };
 
 /** What a scan of the text found: nesting too deep, where it ends (inside a string or a bracket), stray escapes. */
-interface Scan { tooDeep: boolean; openAtEnd: boolean; cleaned: string }
+interface Scan {
+  tooDeep: boolean;
+  openAtEnd: boolean;
+  cleaned: string;
+}
 
 /**
  * Reads the raw `function.arguments` text. Empty or whitespace is `{}`; an object encoded twice

@@ -17,7 +17,14 @@ export type ToolCallAnnouncement = SessionUpdate & { sessionUpdate: 'tool_call' 
  * @param rawInput - the checked arguments, or the raw text when they did not check.
  */
 export function announceUpdate(toolCallId: string, presentation: ToolPresentation, rawInput: unknown): ToolCallAnnouncement {
-  const announce: ToolCallAnnouncement = { sessionUpdate: 'tool_call', toolCallId, title: presentation.title, kind: presentation.kind, status: 'pending', rawInput };
+  const announce: ToolCallAnnouncement = {
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: presentation.title,
+    kind: presentation.kind,
+    status: 'pending',
+    rawInput,
+  };
   if (presentation.locations) announce.locations = presentation.locations;
   if (presentation.content) announce.content = presentation.content;
   return announce;

@@ -28,7 +28,6 @@ export function stripTemplateLeaks(name: string): string {
   return s;
 }
 
-
 /** How a name was resolved: as sent, with template leaks taken off, or loosely (case, camel, kebab). */
 export type ResolvedName = { name: string; how: 'exact' | 'leak' | 'loose' };
 

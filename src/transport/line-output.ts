@@ -19,7 +19,8 @@ export interface LineOutput {
   abort(reason: unknown): Promise<void>;
 }
 
-const isWebStream = (output: WritableStream<Uint8Array> | Writable): output is WritableStream<Uint8Array> => typeof (output as WritableStream).getWriter === 'function';
+const isWebStream = (output: WritableStream<Uint8Array> | Writable): output is WritableStream<Uint8Array> =>
+  typeof (output as WritableStream).getWriter === 'function';
 
 /** The {@link LineOutput} of `output`. */
 export function lineOutput(output: WritableStream<Uint8Array> | Writable): LineOutput {
@@ -64,8 +65,9 @@ function nodeLines(output: Writable): LineOutput {
     const settled = waiting ?? [];
     waiting = undefined;
     const error = closed();
-    for (const write of settled) if (error) write.reject(error);
-    else write.resolve();
+    for (const write of settled)
+      if (error) write.reject(error);
+      else write.resolve();
   };
   output.on('drain', settle);
   output.on('close', settle);

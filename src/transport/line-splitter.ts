@@ -59,7 +59,8 @@ export class LineSplitter {
       const end = newline === -1 ? bytes.length : newline;
       if (newline !== -1 && this.size === 0 && !this.over) {
         // The whole line is in this chunk: decode it in place.
-        if (end - from > this.maxLineBytes) out.push({ kind: 'oversized', bytes: end - from, head: bytes.toString('utf8', from, Math.min(end, from + PEEK_BYTES)) });
+        if (end - from > this.maxLineBytes)
+          out.push({ kind: 'oversized', bytes: end - from, head: bytes.toString('utf8', from, Math.min(end, from + PEEK_BYTES)) });
         else if (end > from) out.push({ kind: 'line', text: bytes.toString('utf8', from, end), bytes: end - from });
       } else {
         this.take(bytes.subarray(from, end));

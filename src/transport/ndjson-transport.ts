@@ -90,7 +90,11 @@ export function invalidReason(message: unknown): string | undefined {
  * cycle) is replaced, for a response, by a `-32603` error answer with the same id; a notification
  * is dropped; both are logged at `error`. Never errors the output because of a message.
  */
-export function ndJsonTransport(output: WritableStream<Uint8Array> | Writable, input: AsyncIterable<Uint8Array>, options: NdJsonTransportOptions = {}): NdJsonTransport {
+export function ndJsonTransport(
+  output: WritableStream<Uint8Array> | Writable,
+  input: AsyncIterable<Uint8Array>,
+  options: NdJsonTransportOptions = {},
+): NdJsonTransport {
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   const { logger } = options;
   let failure: Error | undefined;
@@ -178,7 +182,12 @@ export function ndJsonTransport(output: WritableStream<Uint8Array> | Writable, i
       });
       if (!isResponse) return undefined;
       const sessionId = m['sessionId'];
-      return answer(m['id'] as Id, -32603, 'Internal error: the answer could not be encoded as JSON', typeof sessionId === 'string' || typeof sessionId === 'number' ? sessionId : undefined);
+      return answer(
+        m['id'] as Id,
+        -32603,
+        'Internal error: the answer could not be encoded as JSON',
+        typeof sessionId === 'string' || typeof sessionId === 'number' ? sessionId : undefined,
+      );
     }
     return writeLine(text);
   };

@@ -8,7 +8,14 @@ import { connectInProcess } from '../helpers/in-process.js';
 import { httpError, startFakeOpenAI, streamText, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { answerRoom } from '../../src/context/token-estimate.js';
 
-const OVERFLOW = { error: { message: "This model's maximum context length is 4097 tokens. However, your messages resulted in 4294 tokens. Please reduce the length of the messages.", type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } };
+const OVERFLOW = {
+  error: {
+    message: "This model's maximum context length is 4097 tokens. However, your messages resulted in 4294 tokens. Please reduce the length of the messages.",
+    type: 'invalid_request_error',
+    param: 'messages',
+    code: 'context_length_exceeded',
+  },
+};
 
 let server: FakeOpenAI;
 /** Answers the first chat request with the overflow, every later one with text. */

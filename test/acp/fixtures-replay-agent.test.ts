@@ -68,7 +68,10 @@ describe('fixture replay through the client and the agent', () => {
         const assistant = messages.findIndex((m) => m.role === 'assistant');
         expect(messages[assistant]).toMatchObject({
           content: expected.text === '' ? null : expected.text,
-          tool_calls: calls.map((call) => ({ type: 'function', function: { name: call.name, arguments: call.arguments.trim() === '' ? '{}' : call.arguments } })),
+          tool_calls: calls.map((call) => ({
+            type: 'function',
+            function: { name: call.name, arguments: call.arguments.trim() === '' ? '{}' : call.arguments },
+          })),
         });
         calls.forEach((call, i) => {
           if (call.id) expect(messages[assistant].tool_calls[i].id).toBe(call.id);

@@ -78,7 +78,7 @@ it('rejects an unknown configId, an unusable value and an unknown session', asyn
   expect(lastModel()).toBe('test-model');
 });
 
-it('uses the selected model\'s context window for usage_update', async () => {
+it("uses the selected model's context window for usage_update", async () => {
   conn = await connectInProcess({ OPENAI_BASE_URL: server.baseUrl });
   const sessionId = await conn.newSession();
   await conn.agent.request('session/set_model', { sessionId, modelId: 'other-model' });

@@ -22,7 +22,8 @@ let conn: InProcess | undefined;
 
 const list = (...ids: string[]) => ({ object: 'list', data: ids.map((id) => ({ id, object: 'model' })) });
 
-const endpoint = (id: string, server: FakeOpenAI, model: string, extra: Partial<NamedEndpointSettings> = {}) => endpointSettings(id, server.baseUrl, { model, ...extra });
+const endpoint = (id: string, server: FakeOpenAI, model: string, extra: Partial<NamedEndpointSettings> = {}) =>
+  endpointSettings(id, server.baseUrl, { model, ...extra });
 const twoEndpoints = (): EndpointChoice => ({
   endpoints: [endpoint('a', a, 'test-model', { headers: { Authorization: `Bearer ${HEADER_SECRET}` } }), endpoint('b', b, 'some-model')],
   model: 'a/test-model',
@@ -170,7 +171,9 @@ describe('providers/*', () => {
   it('providers/set rejects an apiType other than openai, azure or bedrock, and a non-http base URL, with -32602', async () => {
     await connect(twoEndpoints());
     await expect(conn!.agent.request('providers/set', { providerId: 'x', apiType: 'anthropic', baseUrl: c.baseUrl })).rejects.toMatchObject({ code: -32602 });
-    await expect(conn!.agent.request('providers/set', { providerId: 'x', apiType: 'openai', baseUrl: 'file:///etc/passwd' })).rejects.toMatchObject({ code: -32602 });
+    await expect(conn!.agent.request('providers/set', { providerId: 'x', apiType: 'openai', baseUrl: 'file:///etc/passwd' })).rejects.toMatchObject({
+      code: -32602,
+    });
     await expect(conn!.agent.request('providers/set', { providerId: 'x', apiType: 'openai', baseUrl: 'not a url' })).rejects.toMatchObject({ code: -32602 });
     const listed = await conn!.agent.request('providers/list', {});
     expect(listed.providers.map((p) => p.providerId)).toEqual(['a', 'b']);
@@ -183,7 +186,11 @@ describe('providers/*', () => {
     const listed = await conn!.agent.request('providers/list', {});
     expect(listed.providers.map((p) => p.providerId)).toEqual(['a']);
     const answer = await conn!.agent.request('session/new', { cwd: process.cwd(), mcpServers: [] });
-    expect(modelSelect(answer).options.map((o) => o.value).filter((v) => v.includes('some-model'))).toEqual([]);
+    expect(
+      modelSelect(answer)
+        .options.map((o) => o.value)
+        .filter((v) => v.includes('some-model')),
+    ).toEqual([]);
     await prompt(answer.sessionId);
     expect(counts()).toEqual([1, 0, 0]);
   });
@@ -226,7 +233,11 @@ describe('providers/*', () => {
     await connect(twoEndpoints());
     await conn!.agent.request('providers/set', { providerId: 'c', apiType: 'openai', baseUrl: c.baseUrl });
     const answer = await conn!.agent.request('session/new', { cwd: process.cwd(), mcpServers: [] });
-    expect(modelSelect(answer).options.map((o) => o.value).filter((v) => v.startsWith('c/'))).toEqual(['c/c-model']);
+    expect(
+      modelSelect(answer)
+        .options.map((o) => o.value)
+        .filter((v) => v.startsWith('c/')),
+    ).toEqual(['c/c-model']);
   });
 
   // The other way: a session on "b/some-model" keeps reaching b with "some-model" once b is the
@@ -275,7 +286,8 @@ describe('no endpoint', () => {
 });
 
 describe('authenticate', () => {
-  const reloadTo = (endpoints: EndpointChoice, configError?: ConfigError) => vi.fn(async () => ({ config: testConfig({ OPENAI_BASE_URL: c.baseUrl }), configError, endpoints }));
+  const reloadTo = (endpoints: EndpointChoice, configError?: ConfigError) =>
+    vi.fn(async () => ({ config: testConfig({ OPENAI_BASE_URL: c.baseUrl }), configError, endpoints }));
 
   it('keeps an open session on its model when the re-read configuration still has its provider, and tells the client', async () => {
     const reload = reloadTo({ endpoints: [endpoint('b', b, 'some-model')], model: 'some-model' });

@@ -29,7 +29,8 @@ it.each([
   const io = await connectInProcess({ OPENAI_BASE_URL: server.baseUrl, OPENAI_CONTEXT_WINDOW: '32768' });
   await io.agent.request('initialize', { protocolVersion: 1, clientCapabilities: notices ? { session: { notices: {} } } : {} });
   const sessionId = await io.newSession();
-  for (const text of ['one', 'two']) expect((await io.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] })).stopReason).toBe('end_turn');
+  for (const text of ['one', 'two'])
+    expect((await io.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] })).stopReason).toBe('end_turn');
   expect(io.text(sessionId)).toContain('plain answer');
   const told = io.notifications.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'notice');
   expect(told).toHaveLength(count);

@@ -24,7 +24,11 @@ afterEach(() => {
   server.handle(streamText(['Hello']));
 });
 
-const errorOf = (p: Promise<unknown>) => p.then(() => expect.fail('expected a rejection'), (e: unknown) => e as RequestError);
+const errorOf = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.fail('expected a rejection'),
+    (e: unknown) => e as RequestError,
+  );
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 describe('cwd (item 12)', () => {
@@ -51,7 +55,15 @@ describe('prompt blocks', () => {
     acp = await connectInProcess({ OPENAI_BASE_URL: server.baseUrl });
     const sessionId = await acp.newSession();
     const before = server.requests.length;
-    const bad = await errorOf(acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'see' }, { type: 'image', mimeType: 'image/png', data: 'not base64!!' }] }));
+    const bad = await errorOf(
+      acp.agent.request('session/prompt', {
+        sessionId,
+        prompt: [
+          { type: 'text', text: 'see' },
+          { type: 'image', mimeType: 'image/png', data: 'not base64!!' },
+        ],
+      }),
+    );
     expect(bad.code).toBe(-32602);
     expect(bad.message).toContain('prompt[1] (image)');
     const wrongType = await errorOf(acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'image', mimeType: 'text/html', data: PNG }] }));
@@ -103,7 +115,9 @@ describe('an error chunk with usage after a finish reason (item 17)', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(chunk({ content: 'partial' }));
       res.write(chunk({}, 'length'));
-      res.end(`data: ${JSON.stringify({ error: { message: 'upstream hiccup', code: 'server_error' }, usage: { prompt_tokens: 11, completion_tokens: 5, total_tokens: 16 } })}\n\n`);
+      res.end(
+        `data: ${JSON.stringify({ error: { message: 'upstream hiccup', code: 'server_error' }, usage: { prompt_tokens: 11, completion_tokens: 5, total_tokens: 16 } })}\n\n`,
+      );
     });
     acp = await connectInProcess({ OPENAI_BASE_URL: server.baseUrl, OPENAI_CONTEXT_WINDOW: '8000' });
     const sessionId = await acp.newSession();
@@ -112,7 +126,9 @@ describe('an error chunk with usage after a finish reason (item 17)', () => {
     expect(answer.stopReason).toBe('max_tokens');
     expect(answer.usage).toMatchObject({ inputTokens: 11, outputTokens: 5, totalTokens: 16 });
     // Besides the meter sent after session/new (used 0), the request's own.
-    const usageUpdates = acp.notifications.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'usage_update' && (n.update as { used: number }).used > 0);
+    const usageUpdates = acp.notifications.filter(
+      (n) => n.sessionId === sessionId && n.update.sessionUpdate === 'usage_update' && (n.update as { used: number }).used > 0,
+    );
     expect(usageUpdates).toHaveLength(1);
     expect(usageUpdates[0]!.update).toMatchObject({ used: 16, size: 8000 });
   });

@@ -39,7 +39,11 @@ describe('session instructions from the client', () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'openai-acp-instr-'));
     dirs.push(stateDir);
     const first = await agentOn(stateDir);
-    const { sessionId } = await first.agent.request('session/new', { cwd: process.cwd(), mcpServers: [], _meta: { 'openai-acp': { instructions: 'Always answer in French.' } } });
+    const { sessionId } = await first.agent.request('session/new', {
+      cwd: process.cwd(),
+      mcpServers: [],
+      _meta: { 'openai-acp': { instructions: 'Always answer in French.' } },
+    });
     await first.agent.request('session/prompt', { sessionId, prompt });
     const system = server.requests.at(-1)!.body.messages[0];
     expect(system.role).toBe('system');
@@ -56,6 +60,8 @@ describe('session instructions from the client', () => {
     const sessionId = await conn.newSession();
     await conn.agent.request('session/prompt', { sessionId, prompt });
     expect(server.requests.at(-1)!.body.messages[0].content).not.toContain('French');
-    await expect(conn.agent.request('session/new', { cwd: process.cwd(), mcpServers: [], _meta: { 'openai-acp': { instructions: 42 } } })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      conn.agent.request('session/new', { cwd: process.cwd(), mcpServers: [], _meta: { 'openai-acp': { instructions: 42 } } }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 });

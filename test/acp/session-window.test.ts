@@ -90,7 +90,9 @@ describe('the small-window notice', () => {
     expect(sent).toEqual([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text }, messageId: expect.any(String) }]);
     const withNotices: SessionUpdate[] = [];
     await userNotifier(async (updates) => void withNotices.push(...updates), { notices: true }, new Set())(notice);
-    expect(withNotices).toEqual([{ sessionUpdate: 'notice', severity: 'warning', title: 'Small context window: 4,096 tokens', description: notice.description }]);
+    expect(withNotices).toEqual([
+      { sessionUpdate: 'notice', severity: 'warning', title: 'Small context window: 4,096 tokens', description: notice.description },
+    ]);
   });
 
   it('is not given for 16k and more, nor without a window', async () => {
@@ -106,7 +108,14 @@ describe('the meter of a created or loaded session', () => {
     const sent: SessionUpdate[] = [];
     await s.windows.announce(s.session, async (updates) => void sent.push(...updates));
     expect(sent).toEqual([{ sessionUpdate: 'usage_update', used: 0, size: 8192 }]);
-    s.session.records.push({ type: 'turn', at: '2026-01-01T00:00:00Z', prompt: [{ type: 'text', text: 'x'.repeat(4000) }], assistant: 'done', reasoning: '', stopReason: 'end_turn' });
+    s.session.records.push({
+      type: 'turn',
+      at: '2026-01-01T00:00:00Z',
+      prompt: [{ type: 'text', text: 'x'.repeat(4000) }],
+      assistant: 'done',
+      reasoning: '',
+      stopReason: 'end_turn',
+    });
     sent.length = 0;
     await s.windows.announce(s.session, async (updates) => void sent.push(...updates));
     expect((sent[0] as { used: number }).used).toBeGreaterThan(1000);
@@ -120,7 +129,15 @@ describe('the meter of a created or loaded session', () => {
 describe('the meter of a loaded session whose turns reported a cost', () => {
   it("carries the session's cumulative cost (the sum saved with its turns), as every later meter does", async () => {
     const s = setup({ server: { runtime: 8192 } });
-    const turn = (amount: number): TurnRecord => ({ type: 'turn', at: '2026-01-01T00:00:00Z', prompt: [{ type: 'text', text: 'hi' }], assistant: 'ok', reasoning: '', stopReason: 'end_turn', usage: { inputTokens: 5, outputTokens: 1, totalTokens: 6, cost: { amount, currency: 'USD' } } });
+    const turn = (amount: number): TurnRecord => ({
+      type: 'turn',
+      at: '2026-01-01T00:00:00Z',
+      prompt: [{ type: 'text', text: 'hi' }],
+      assistant: 'ok',
+      reasoning: '',
+      stopReason: 'end_turn',
+      usage: { inputTokens: 5, outputTokens: 1, totalTokens: 6, cost: { amount, currency: 'USD' } },
+    });
     s.session.records.push(turn(0.25), turn(0.5));
     const sent: SessionUpdate[] = [];
     await s.windows.announce(s.session, async (updates) => void sent.push(...updates));

@@ -30,14 +30,20 @@ afterEach(() => {
 
 /** A fresh agent on the shared state dir (a new process, as far as the store is concerned). */
 async function agentOn(stateDir: string, env: Record<string, string> = {}): Promise<InProcess> {
-  const conn = await connectInProcess({ OPENAI_BASE_URL: server.baseUrl, OPENAI_ACP_TOOLS: 'off', ...env }, { store: openSessionStore({ stateDir, env: {}, logger: quiet }) });
+  const conn = await connectInProcess(
+    { OPENAI_BASE_URL: server.baseUrl, OPENAI_ACP_TOOLS: 'off', ...env },
+    { store: openSessionStore({ stateDir, env: {}, logger: quiet }) },
+  );
   open.push(conn);
   return conn;
 }
 const newDir = () => (dir = mkdtempSync(join(tmpdir(), 'openai-acp-sessions-')));
 const text = (t: string) => [{ type: 'text' as const, text: t }];
 /** The messages of the last upstream request, as `role: content` strings. */
-const lastMessages = () => server.requests.at(-1)!.body.messages.map((m: { role: string; content: unknown }) => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`);
+const lastMessages = () =>
+  server.requests
+    .at(-1)!
+    .body.messages.map((m: { role: string; content: unknown }) => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`);
 /** A handler that answers each request with a reply naming how many messages it got, plus reasoning. */
 const answerCount = () =>
   server.handle((_req, res, body) => {
@@ -110,7 +116,10 @@ describe('session/load and session/resume', () => {
   it('answers -32002 with the sessionId for unknown ids on load, resume and prompt', async () => {
     const conn = await agentOn(newDir());
     for (const method of ['session/load', 'session/resume'] as const) {
-      await expect(conn.agent.request(method, { sessionId: 'nope', cwd: '/', mcpServers: [] })).rejects.toMatchObject({ code: -32002, data: { sessionId: 'nope' } });
+      await expect(conn.agent.request(method, { sessionId: 'nope', cwd: '/', mcpServers: [] })).rejects.toMatchObject({
+        code: -32002,
+        data: { sessionId: 'nope' },
+      });
     }
     await expect(conn.agent.request('session/load', { sessionId: '../etc/passwd', cwd: '/', mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
     await expect(conn.agent.request('session/prompt', { sessionId: 'nope', prompt: text('x') })).rejects.toMatchObject({ code: -32002 });
@@ -167,7 +176,9 @@ describe('titles, close and delete', () => {
     const long = `Please explain ${'very '.repeat(30)}carefully`;
     await conn.agent.request('session/prompt', { sessionId, prompt: text(long) });
     await conn.agent.request('session/prompt', { sessionId, prompt: text('second') });
-    const infos = conn.notifications.filter((n) => n.update.sessionUpdate === 'session_info_update').map((n) => n.update as { title: string; updatedAt: string });
+    const infos = conn.notifications
+      .filter((n) => n.update.sessionUpdate === 'session_info_update')
+      .map((n) => n.update as { title: string; updatedAt: string });
     expect(infos).toHaveLength(1);
     expect(infos[0]!.title.length).toBeLessThanOrEqual(80);
     expect(infos[0]!.title.startsWith('Please explain very')).toBe(true);
@@ -202,7 +213,13 @@ describe('slash commands', () => {
     const sessionId = await conn.newSession();
     await new Promise((resolve) => setTimeout(resolve, 20));
     const update = conn.notifications.find((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'available_commands_update');
-    expect((update!.update as { availableCommands: { name: string }[] }).availableCommands.map((c) => c.name)).toEqual(['clear', 'compact', 'undo', 'help', 'init']);
+    expect((update!.update as { availableCommands: { name: string }[] }).availableCommands.map((c) => c.name)).toEqual([
+      'clear',
+      'compact',
+      'undo',
+      'help',
+      'init',
+    ]);
   });
 
   it('/help answers without asking the model; /clear makes the next request start afresh', async () => {
@@ -239,7 +256,12 @@ describe('slash commands', () => {
     const again = await agentOn(dir, { OPENAI_SYSTEM_PROMPT: 'Be brief.' });
     await again.agent.request('session/resume', { sessionId, cwd: '/', mcpServers: [] });
     await again.agent.request('session/prompt', { sessionId, prompt: text('four') });
-    expect(lastMessages()).toEqual(['system: Be brief.\n\nSummary of the earlier conversation:\nSUMMARY: user said one and two', 'user: three', 'assistant: reply 2', 'user: four']);
+    expect(lastMessages()).toEqual([
+      'system: Be brief.\n\nSummary of the earlier conversation:\nSUMMARY: user said one and two',
+      'user: three',
+      'assistant: reply 2',
+      'user: four',
+    ]);
   });
 });
 
@@ -248,7 +270,9 @@ describe('/compact answered with a tool call', () => {
     server.handle((_req, res, body) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const last = body.messages.at(-1).content as string;
-      res.write(chunk({ content: last.startsWith('Summarize') ? '<tool_call>{"name": "read_file", "arguments": {"path": "a.txt"}}</tool_call>' : 'reply' }, 'stop'));
+      res.write(
+        chunk({ content: last.startsWith('Summarize') ? '<tool_call>{"name": "read_file", "arguments": {"path": "a.txt"}}</tool_call>' : 'reply' }, 'stop'),
+      );
       res.end('data: [DONE]\n\n');
     });
     const conn = await agentOn(newDir(), { OPENAI_SYSTEM_PROMPT: 'Be brief.' });
@@ -286,7 +310,15 @@ describe('/compact with tool steps', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const last = body.messages.at(-1);
       if (last.role === 'user' && last.content === 'look') {
-        res.write(chunk({ reasoning_content: 'need the file', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }] }, 'tool_calls'));
+        res.write(
+          chunk(
+            {
+              reasoning_content: 'need the file',
+              tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }],
+            },
+            'tool_calls',
+          ),
+        );
       } else res.write(chunk({ content: last.role === 'tool' ? 'it says hi' : 'SUMMARY' }, 'stop'));
       res.end('data: [DONE]\n\n');
     });
@@ -309,7 +341,15 @@ describe('context window', () => {
       const size = JSON.stringify(body.messages).length / 4;
       if (size > 1700) {
         res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `This model's maximum context length is 2000 tokens. However, your messages resulted in ${Math.round(size)} tokens.`, type: 'invalid_request_error', code: 'context_length_exceeded' } }));
+        res.end(
+          JSON.stringify({
+            error: {
+              message: `This model's maximum context length is 2000 tokens. However, your messages resulted in ${Math.round(size)} tokens.`,
+              type: 'invalid_request_error',
+              code: 'context_length_exceeded',
+            },
+          }),
+        );
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -319,7 +359,10 @@ describe('context window', () => {
     const conn = await agentOn(newDir(), { OPENAI_CONTEXT_WINDOW: '2000', OPENAI_MAX_TOKENS: '300' });
     const sessionId = await conn.newSession();
     for (let i = 0; i < 12; i++) {
-      const answer: { _meta?: Record<string, unknown> | null } = await conn.agent.request('session/prompt', { sessionId, prompt: text(`question ${i} ${'y'.repeat(400)}`) });
+      const answer: { _meta?: Record<string, unknown> | null } = await conn.agent.request('session/prompt', {
+        sessionId,
+        prompt: text(`question ${i} ${'y'.repeat(400)}`),
+      });
       expect(answer._meta?.['openai-acp']).toBeUndefined();
     }
     expect(conn.thoughts(sessionId)).toMatch(/Context compacted: \d+ earlier turns? summarised to fit the model's context window \(2,000 tokens\)/);
@@ -338,6 +381,8 @@ describe('reasoning effort', () => {
     expect(answer.configOptions.find((o) => o.id === 'thought_level')).toMatchObject({ category: 'thought_level', currentValue: 'high' });
     await conn.agent.request('session/prompt', { sessionId, prompt: text('b') });
     expect(server.requests.at(-1)!.body.reasoning_effort).toBe('high');
-    await expect(conn.agent.request('session/set_config_option', { sessionId, configId: 'thought_level', value: 'extreme' })).rejects.toMatchObject({ code: -32602 });
+    await expect(conn.agent.request('session/set_config_option', { sessionId, configId: 'thought_level', value: 'extreme' })).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 });

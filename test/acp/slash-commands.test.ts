@@ -75,16 +75,21 @@ describe('parseSlashCommand on any text', () => {
 
   it('is a known command only when the trimmed text starts with "/name" followed by whitespace or nothing', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 30 }), fc.constantFrom('', ...names.map((name) => `/${name}`)), fc.string({ maxLength: 30 }), (before, command, after) => {
-        const typed = `${before}${command}${after}`;
-        const result = parseSlashCommand([text(typed)]);
-        if (result === undefined) return;
-        const trimmed = typed.replace(/^\s+/, '');
-        expect(names).toContain(result);
-        expect(trimmed.startsWith(`/${result}`)).toBe(true);
-        const rest = trimmed.slice(result.length + 1);
-        expect(rest === '' || /^\s/.test(rest)).toBe(true);
-      }),
+      fc.property(
+        fc.string({ maxLength: 30 }),
+        fc.constantFrom('', ...names.map((name) => `/${name}`)),
+        fc.string({ maxLength: 30 }),
+        (before, command, after) => {
+          const typed = `${before}${command}${after}`;
+          const result = parseSlashCommand([text(typed)]);
+          if (result === undefined) return;
+          const trimmed = typed.replace(/^\s+/, '');
+          expect(names).toContain(result);
+          expect(trimmed.startsWith(`/${result}`)).toBe(true);
+          const rest = trimmed.slice(result.length + 1);
+          expect(rest === '' || /^\s/.test(rest)).toBe(true);
+        },
+      ),
     );
   });
 

@@ -43,7 +43,11 @@ afterAll(async () => {
 
 /** An agent on the shared state dir whose client approves a plan with "Start: switch to Ask". */
 async function agentOn(stateDir: string) {
-  const { app } = createOpenAIAgent({ config: testConfig({ OPENAI_BASE_URL: server.baseUrl }), logger: quiet, store: openSessionStore({ stateDir, env: {}, logger: quiet }) });
+  const { app } = createOpenAIAgent({
+    config: testConfig({ OPENAI_BASE_URL: server.baseUrl }),
+    logger: quiet,
+    store: openSessionStore({ stateDir, env: {}, logger: quiet }),
+  });
   const connection = client()
     .onNotification('session/update', () => undefined)
     .onRequest('session/request_permission', () => ({ outcome: { outcome: 'selected', optionId: 'plan_start_ask' } }))
@@ -90,7 +94,10 @@ describe('the prefix across mode changes', () => {
     const planTask = bodies[1]!.messages.at(-1)!;
     expect(userText(planTask)).toMatch(/^\[Session mode: Plan\. No edits or commands yet/);
     expect(userText(planTask)).toContain('plan a change');
-    expect(bodies[2]!.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('The session is in plan mode: edits and commands are not allowed') });
+    expect(bodies[2]!.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: expect.stringContaining('The session is in plan mode: edits and commands are not allowed'),
+    });
     expect(readFileSync(join(cwd, 'AGENTS.md'), 'utf8')).toBe('Use two spaces.\n');
     // The approval's result told the model of ask mode: the next turn adds no note.
     expect(bodies[3]!.messages.at(-1)!.content).toContain('switched the session to ask mode');
@@ -102,7 +109,12 @@ describe('the prefix across mode changes', () => {
     }
     expect(userText(bodies[5]!.messages.at(-1)!)).toMatch(/^\[Session mode: Read only\. You cannot edit files/);
     // After session/load the notes are still there, and ask (set again) is told.
-    expect(bodies[6]!.messages.filter((m: { role: string }) => m.role === 'user').map(userText).filter((t: string) => t.startsWith('[Session mode:'))).toHaveLength(3);
+    expect(
+      bodies[6]!.messages
+        .filter((m: { role: string }) => m.role === 'user')
+        .map(userText)
+        .filter((t: string) => t.startsWith('[Session mode:')),
+    ).toHaveLength(3);
     expect(userText(bodies[6]!.messages.at(-1)!)).toMatch(/^\[Session mode: Ask\./);
   });
 });

@@ -7,7 +7,15 @@ import { memoryBackend } from '../helpers/memory-backend.js';
 
 const roots = { cwd: '/w', extra: [] };
 const signal = new AbortController().signal;
-const turn = (text: string, checkpoint?: TurnRecord['checkpoint']): TurnRecord => ({ type: 'turn', at: '2026-01-01T00:00:00Z', prompt: [{ type: 'text', text }], assistant: 'ok', reasoning: '', stopReason: 'end_turn', ...(checkpoint ? { checkpoint } : {}) });
+const turn = (text: string, checkpoint?: TurnRecord['checkpoint']): TurnRecord => ({
+  type: 'turn',
+  at: '2026-01-01T00:00:00Z',
+  prompt: [{ type: 'text', text }],
+  assistant: 'ok',
+  reasoning: '',
+  stopReason: 'end_turn',
+  ...(checkpoint ? { checkpoint } : {}),
+});
 const session = (records: Session['records']): Session => ({ id: 's', cwd: '/w', createdAt: '', records, model: 'm', options: {} });
 
 async function undo(s: Session, files: Record<string, string>) {
@@ -19,17 +27,36 @@ async function undo(s: Session, files: Record<string, string>) {
 
 describe('undoLastTurn', () => {
   it('restores changed files, removes created ones, drops the turn and says what commands it cannot undo', async () => {
-    const s = session([turn('first'), turn('second', { files: [{ path: '/w/a.txt', before: 'old', after: hashText('new') }, { path: '/w/n.txt', before: null, after: hashText('made') }], commands: ['npm install'] })]);
+    const s = session([
+      turn('first'),
+      turn('second', {
+        files: [
+          { path: '/w/a.txt', before: 'old', after: hashText('new') },
+          { path: '/w/n.txt', before: null, after: hashText('made') },
+        ],
+        commands: ['npm install'],
+      }),
+    ]);
     const { text, saved, files, log } = await undo(s, { '/w/a.txt': 'new', '/w/n.txt': 'made' });
     expect(files).toEqual({ '/w/a.txt': 'old' });
     expect(log.filter((l) => !l.startsWith('read'))).toEqual(['write /w/a.txt', 'delete /w/n.txt']);
     expect(s.records.map((r) => (r as TurnRecord).prompt[0])).toEqual([{ type: 'text', text: 'first' }]);
     expect(saved).toBe(1);
-    expect(text).toBe('Undid the last turn ("second"): it is no longer part of the conversation.\nRestored: a.txt.\nRemoved (created by that turn): n.txt.\nIt also ran a command (`npm install`); what it changed cannot be undone.');
+    expect(text).toBe(
+      'Undid the last turn ("second"): it is no longer part of the conversation.\nRestored: a.txt.\nRemoved (created by that turn): n.txt.\nIt also ran a command (`npm install`); what it changed cannot be undone.',
+    );
   });
 
   it('changes nothing when a file was changed (or removed) since the turn, and names it', async () => {
-    const s = session([turn('t', { files: [{ path: '/w/a.txt', before: 'old', after: hashText('new') }, { path: '/w/b.txt', before: 'b0', after: hashText('b1') }, { path: '/w/c.txt', before: 'c0', after: hashText('c1') }] })]);
+    const s = session([
+      turn('t', {
+        files: [
+          { path: '/w/a.txt', before: 'old', after: hashText('new') },
+          { path: '/w/b.txt', before: 'b0', after: hashText('b1') },
+          { path: '/w/c.txt', before: 'c0', after: hashText('c1') },
+        ],
+      }),
+    ]);
     const { text, saved, files } = await undo(s, { '/w/a.txt': 'edited by the user', '/w/c.txt': 'c1' });
     expect(text).toMatch(/^\/undo stopped: a\.txt, b\.txt were changed since that turn\. Nothing was restored/);
     expect(files).toEqual({ '/w/a.txt': 'edited by the user', '/w/c.txt': 'c1' });
@@ -38,7 +65,15 @@ describe('undoLastTurn', () => {
   });
 
   it('after an /undo cancelled part way, files already back as they were do not stop the next /undo', async () => {
-    const s = session([turn('t', { files: [{ path: '/w/a.txt', before: 'old', after: hashText('new') }, { path: '/w/n.txt', before: null, after: hashText('made') }, { path: '/w/b.txt', before: 'b0', after: hashText('b1') }] })]);
+    const s = session([
+      turn('t', {
+        files: [
+          { path: '/w/a.txt', before: 'old', after: hashText('new') },
+          { path: '/w/n.txt', before: null, after: hashText('made') },
+          { path: '/w/b.txt', before: 'b0', after: hashText('b1') },
+        ],
+      }),
+    ]);
     const { text, files } = await undo(s, { '/w/a.txt': 'old', '/w/b.txt': 'b1' });
     expect(text).toMatch(/^Undid the last turn/);
     expect(files).toEqual({ '/w/a.txt': 'old', '/w/b.txt': 'b0' });
@@ -53,7 +88,10 @@ describe('undoLastTurn', () => {
   });
 
   it('goes back no further than a /clear or /compact made after the last turn: nothing changed, nothing saved', async () => {
-    for (const reset of [{ type: 'clear' as const, at: '2026-01-01T00:00:01Z' }, { type: 'compact' as const, at: '2026-01-01T00:00:01Z', summary: 'we changed a.txt' }]) {
+    for (const reset of [
+      { type: 'clear' as const, at: '2026-01-01T00:00:01Z' },
+      { type: 'compact' as const, at: '2026-01-01T00:00:01Z', summary: 'we changed a.txt' },
+    ]) {
       const s = session([turn('t', { files: [{ path: '/w/a.txt', before: 'old', after: hashText('new') }] }), reset]);
       const { text, saved, files } = await undo(s, { '/w/a.txt': 'new' });
       expect(text).toBe(BEHIND_A_RESET);

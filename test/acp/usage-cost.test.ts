@@ -21,7 +21,10 @@ afterAll(() => server.close());
 it("adds LiteLLM's response-cost header up into the session's cost, and sends none while nothing reports one", async () => {
   const io = await connectInProcess({ OPENAI_BASE_URL: server.baseUrl, OPENAI_ACP_TOOLS: 'off', OPENAI_CONTEXT_WINDOW: '32768' });
   const sessionId = await io.newSession();
-  const meters = () => io.notifications.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'usage_update').map((n) => n.update as { cost?: { amount: number; currency: string } });
+  const meters = () =>
+    io.notifications
+      .filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'usage_update')
+      .map((n) => n.update as { cost?: { amount: number; currency: string } });
   cost = undefined;
   await io.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'one' }] });
   expect(meters().every((m) => m.cost === undefined)).toBe(true);

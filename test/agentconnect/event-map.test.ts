@@ -29,25 +29,50 @@ describe('TurnEvents', () => {
     const turn = new TurnEvents();
     expect(turn.update(thought('hmm')).map((event) => event.data['phase'])).toEqual(['start', 'delta']);
     expect(turn.update(thought(' ok'))).toEqual([{ type: 'thinking', data: { provider: 'local', phase: 'delta', text: ' ok' } }]);
-    const call = turn.update({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Read a.txt', kind: 'read', status: 'pending', rawInput: { path: 'a.txt' } });
-    expect(call.map((event) => [event.type, event.data['phase']])).toEqual([['thinking', 'completed'], ['tool_call', 'start']]);
+    const call = turn.update({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'c1',
+      title: 'Read a.txt',
+      kind: 'read',
+      status: 'pending',
+      rawInput: { path: 'a.txt' },
+    });
+    expect(call.map((event) => [event.type, event.data['phase']])).toEqual([
+      ['thinking', 'completed'],
+      ['tool_call', 'start'],
+    ]);
     turn.update(thought('again'));
-    expect(turn.end({ stopReason: 'end_turn' }).map((event) => [event.type, event.data['phase']])).toEqual([['thinking', 'completed'], ['final', undefined]]);
+    expect(turn.end({ stopReason: 'end_turn' }).map((event) => [event.type, event.data['phase']])).toEqual([
+      ['thinking', 'completed'],
+      ['final', undefined],
+    ]);
   });
 
   it('maps a tool call and its result: start with the input, completed or error with the output, named by its title', () => {
     const turn = new TurnEvents();
-    expect(turn.update({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Read a.txt', kind: 'read', status: 'pending', rawInput: { path: 'a.txt' } })).toEqual([
-      { type: 'tool_call', data: { provider: 'local', callId: 'c1', name: 'Read a.txt', phase: 'start', input: { path: 'a.txt' } } },
-    ]);
+    expect(
+      turn.update({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Read a.txt', kind: 'read', status: 'pending', rawInput: { path: 'a.txt' } }),
+    ).toEqual([{ type: 'tool_call', data: { provider: 'local', callId: 'c1', name: 'Read a.txt', phase: 'start', input: { path: 'a.txt' } } }]);
     expect(turn.update({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'in_progress' })).toEqual([]);
-    expect(turn.update({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'one\ntwo' } }] })).toEqual([
-      { type: 'tool_call', data: { provider: 'local', callId: 'c1', name: 'Read a.txt', phase: 'completed', output: 'one\ntwo' } },
-    ]);
+    expect(
+      turn.update({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'c1',
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: 'one\ntwo' } }],
+      }),
+    ).toEqual([{ type: 'tool_call', data: { provider: 'local', callId: 'c1', name: 'Read a.txt', phase: 'completed', output: 'one\ntwo' } }]);
     expect(turn.update({ sessionUpdate: 'tool_call_update', toolCallId: 'c2', status: 'failed', rawOutput: { error: 'refused' } })).toEqual([
       { type: 'tool_call', data: { provider: 'local', callId: 'c2', phase: 'error', output: { error: 'refused' } } },
     ]);
-    expect(turn.update({ sessionUpdate: 'tool_call_update', toolCallId: 'c3', status: 'completed', content: [{ type: 'diff', path: '/w/a.txt', oldText: 'a', newText: 'b' }] })[0]!.data['output']).toBe('(edited /w/a.txt)');
+    expect(
+      turn.update({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'c3',
+        status: 'completed',
+        content: [{ type: 'diff', path: '/w/a.txt', oldText: 'a', newText: 'b' }],
+      })[0]!.data['output'],
+    ).toBe('(edited /w/a.txt)');
   });
 
   it('ends a cancelled turn with final cancelled: true and the text so far; a failed one with error instead of final', () => {
@@ -72,7 +97,9 @@ describe('TurnEvents', () => {
 describe('usageEvent', () => {
   it('is absent without usage and carries reasoning tokens when given', () => {
     expect(usageEvent(undefined)).toBeUndefined();
-    expect(usageEvent({ inputTokens: 1, outputTokens: 2, totalTokens: 3, thoughtTokens: 1 })!.data).toEqual({ usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3, reasoning_tokens: 1 } });
+    expect(usageEvent({ inputTokens: 1, outputTokens: 2, totalTokens: 3, thoughtTokens: 1 })!.data).toEqual({
+      usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3, reasoning_tokens: 1 },
+    });
   });
 
   it('never reports negative remaining tokens', () => {

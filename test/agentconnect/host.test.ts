@@ -74,7 +74,17 @@ describe('AgentConnectHost', () => {
     const host = await hostIn('accept-edits');
     const app = peer();
     const cwd = tempDir();
-    server.handle(script([{ calls: [['write_file', { path: 'out.txt', content: 'hello\n' }], ['run_command', { command: 'touch ran.txt' }]] }, { text: 'done' }]));
+    server.handle(
+      script([
+        {
+          calls: [
+            ['write_file', { path: 'out.txt', content: 'hello\n' }],
+            ['run_command', { command: 'touch ran.txt' }],
+          ],
+        },
+        { text: 'done' },
+      ]),
+    );
     const { sessionId } = (await host.handle(app, 'acp.sessions.create', { cwd })).result as { sessionId: string };
     const events = await run(host, app, sessionId, 'write and run');
     expect(readFileSync(join(cwd, 'out.txt'), 'utf8')).toBe('hello\n');
@@ -109,9 +119,11 @@ describe('AgentConnectHost', () => {
     await expect(host.handle(app, 'acp.sessions.create', { cwd: join(tempDir(), 'missing') })).rejects.toMatchObject({ code: 'AC_ERR_INVALID_ARGS' });
   });
 
-  it('gives models.info the window the agent would use: the model list\'s, or OPENAI_CONTEXT_WINDOW over it', async () => {
+  it("gives models.info the window the agent would use: the model list's, or OPENAI_CONTEXT_WINDOW over it", async () => {
     const listed = await hostIn('read-only');
-    expect((await listed.handle(peer(), 'acp.models.info', { model: 'local' })).result).toEqual({ model: { id: 'test-model', provider: 'local', displayName: 'test-model', contextWindow: 8192 } });
+    expect((await listed.handle(peer(), 'acp.models.info', { model: 'local' })).result).toEqual({
+      model: { id: 'test-model', provider: 'local', displayName: 'test-model', contextWindow: 8192 },
+    });
     const configured = await hostIn('read-only', { OPENAI_CONTEXT_WINDOW: '16384' });
     expect((await configured.handle(peer(), 'acp.models.info', { model: 'test-model' })).result).toMatchObject({ model: { contextWindow: 16384 } });
   });
@@ -136,13 +148,16 @@ describe('AgentConnectHost', () => {
     const app = peer();
     const answers = await Promise.allSettled(Array.from({ length: 18 }, () => host.handle(app, 'acp.sessions.create', {})));
     expect(answers.filter((answer) => answer.status === 'fulfilled')).toHaveLength(16);
-    expect(answers.filter((answer) => answer.status === 'rejected').map((answer) => (answer as PromiseRejectedResult).reason.code)).toEqual(['AC_ERR_BUSY', 'AC_ERR_BUSY']);
+    expect(answers.filter((answer) => answer.status === 'rejected').map((answer) => (answer as PromiseRejectedResult).reason.code)).toEqual([
+      'AC_ERR_BUSY',
+      'AC_ERR_BUSY',
+    ]);
     const first = [...app.sessions][0]!;
     await host.handle(app, 'acp.sessions.close', { sessionId: first });
     await expect(host.handle(app, 'acp.sessions.create', {})).resolves.toBeDefined();
   });
 
-  it('gives a session to the connection that resumes it, and lets go of a disconnected one\'s sessions', async () => {
+  it("gives a session to the connection that resumes it, and lets go of a disconnected one's sessions", async () => {
     const host = await hostIn('read-only');
     const one = peer();
     const two = peer();

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { permissionAnswer, fromAcpError } from '../../src/agentconnect/acp-bridge.js';
 import { parseFrontDoorFlags } from '../../src/agentconnect/front-door-flags.js';
-import { type AgentConnectError, checkProvider, cwdOf, isMachineMethod, messageText, optionalString, pickModel, sessionIdOf } from '../../src/agentconnect/protocol.js';
+import {
+  type AgentConnectError,
+  checkProvider,
+  cwdOf,
+  isMachineMethod,
+  messageText,
+  optionalString,
+  pickModel,
+  sessionIdOf,
+} from '../../src/agentconnect/protocol.js';
 import { permissionOptions } from '../../src/tools/permission.js';
 
 const code = (run: () => unknown) => {
@@ -55,7 +64,18 @@ describe('argument checks', () => {
   });
 
   it('names the methods that would hand an app the machine', () => {
-    for (const method of ['acp.fs.write', 'acp.process.kill', 'acp.net.request', 'acp.clipboard.write', 'acp.system.open', 'acp.backend.status', 'acp.storage.set', 'acp.providers.login', 'acp.providers.ensureInstalled']) expect(isMachineMethod(method), method).toBe(true);
+    for (const method of [
+      'acp.fs.write',
+      'acp.process.kill',
+      'acp.net.request',
+      'acp.clipboard.write',
+      'acp.system.open',
+      'acp.backend.status',
+      'acp.storage.set',
+      'acp.providers.login',
+      'acp.providers.ensureInstalled',
+    ])
+      expect(isMachineMethod(method), method).toBe(true);
     for (const method of ['acp.hello', 'acp.sessions.send', 'acp.models.list', 'acp.providers.status']) expect(isMachineMethod(method), method).toBe(false);
   });
 });
@@ -71,7 +91,10 @@ describe('permission answers by the fixed mode', () => {
 
   it('maps ACP errors to AgentConnect codes', () => {
     expect(fromAcpError({ code: -32002, message: 'Session not found: x' }).code).toBe('AC_ERR_INVALID_ARGS');
-    expect(fromAcpError({ code: -32602, message: 'Invalid reasoning effort "max"' })).toMatchObject({ code: 'AC_ERR_INVALID_ARGS', message: 'Invalid reasoning effort "max"' });
+    expect(fromAcpError({ code: -32602, message: 'Invalid reasoning effort "max"' })).toMatchObject({
+      code: 'AC_ERR_INVALID_ARGS',
+      message: 'Invalid reasoning effort "max"',
+    });
     expect(fromAcpError(new Error('boom')).code).toBe('AC_ERR_INTERNAL');
   });
 });
@@ -82,12 +105,24 @@ describe('parseFrontDoorFlags', () => {
   });
 
   it('adds up origins and takes the rest', () => {
-    const parsed = parseFrontDoorFlags([['--port', '0'], ['--mode', 'full-access'], ['--allow-origin', 'http://localhost:5173/'], ['--allow-origin', 'null'], ['--token', 'long-enough'], ['--host', '0.0.0.0']]);
+    const parsed = parseFrontDoorFlags([
+      ['--port', '0'],
+      ['--mode', 'full-access'],
+      ['--allow-origin', 'http://localhost:5173/'],
+      ['--allow-origin', 'null'],
+      ['--token', 'long-enough'],
+      ['--host', '0.0.0.0'],
+    ]);
     expect(parsed).toEqual({ flags: { port: 0, host: '0.0.0.0', mode: 'full-access', allowOrigins: ['http://localhost:5173', 'null'], token: 'long-enough' } });
   });
 
   it('names each bad flag, never echoing a token', () => {
-    const parsed = parseFrontDoorFlags([['--port', '70000'], ['--mode', 'ask'], ['--allow-origin', 'localhost:5173'], ['--token', 'short']]) as { problems: string[] };
+    const parsed = parseFrontDoorFlags([
+      ['--port', '70000'],
+      ['--mode', 'ask'],
+      ['--allow-origin', 'localhost:5173'],
+      ['--token', 'short'],
+    ]) as { problems: string[] };
     expect(parsed.problems).toHaveLength(4);
     expect(parsed.problems.join(' ')).not.toContain('short');
   });

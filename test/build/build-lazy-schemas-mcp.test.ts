@@ -41,7 +41,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const types = () => lazy['types.js']! as Record<string, (value: unknown) => boolean> & Record<string, () => Schema>;
 const typesOriginal = () => original['types.js']! as Record<string, (value: unknown) => boolean> & Record<string, Schema>;
 
-const TOOL = { name: 'echo', description: 'Echoes', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, annotations: { readOnlyHint: true } };
+const TOOL = {
+  name: 'echo',
+  description: 'Echoes',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+  annotations: { readOnlyHint: true },
+};
 /** Sample values per schema: valid ones and near misses. */
 const SAMPLES: Record<string, unknown[]> = {
   JSONRPCMessageSchema: [
@@ -53,7 +58,11 @@ const SAMPLES: Record<string, unknown[]> = {
     { id: 1, result: {} },
   ],
   InitializeResultSchema: [
-    { protocolVersion: '2025-06-18', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 's', version: '1', icons: [{ src: 'https://x/i.png' }] } },
+    {
+      protocolVersion: '2025-06-18',
+      capabilities: { tools: { listChanged: true } },
+      serverInfo: { name: 's', version: '1', icons: [{ src: 'https://x/i.png' }] },
+    },
     { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 's' } },
   ],
   ListToolsResultSchema: [
@@ -64,7 +73,13 @@ const SAMPLES: Record<string, unknown[]> = {
   ],
   CallToolResultSchema: [
     { content: [{ type: 'text', text: 'hi' }] },
-    { content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }, { type: 'resource_link', uri: 'file:///a', name: 'a' }], structuredContent: { n: 1 } },
+    {
+      content: [
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        { type: 'resource_link', uri: 'file:///a', name: 'a' },
+      ],
+      structuredContent: { n: 1 },
+    },
     { content: [{ type: 'resource', resource: { uri: 'file:///a', blob: 'not base64!' } }] },
     { content: [{ type: 'audio', data: 'AAAA' }], isError: true },
     {},

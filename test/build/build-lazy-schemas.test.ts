@@ -35,8 +35,20 @@ const VALID: Record<string, unknown[]> = {
   zNewSessionRequest: [{ cwd: '/tmp', mcpServers: [] }, { cwd: '/tmp', mcpServers: [{ name: 'x', command: 'y', args: [], env: [] }] }, { cwd: 3 }],
   zPromptRequest: [
     { sessionId: 's', prompt: [{ type: 'text', text: 'hi' }] },
-    { sessionId: 's', prompt: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }, { type: 'resource_link', uri: 'file:///a', name: 'a' }] },
-    { sessionId: 's', prompt: [{ type: 'resource', resource: { uri: 'file:///a', text: 'x' } }, { type: 'custom', x: 1 }] },
+    {
+      sessionId: 's',
+      prompt: [
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        { type: 'resource_link', uri: 'file:///a', name: 'a' },
+      ],
+    },
+    {
+      sessionId: 's',
+      prompt: [
+        { type: 'resource', resource: { uri: 'file:///a', text: 'x' } },
+        { type: 'custom', x: 1 },
+      ],
+    },
     { sessionId: 's', prompt: 'nope' },
   ],
   zCancelNotification: [{ sessionId: 's' }, {}],

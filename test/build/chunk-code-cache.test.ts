@@ -46,7 +46,14 @@ interface Run {
  * reads caches but writes none). Rejects when session/new fails or the CLI exits non-zero.
  */
 async function mcpSession(options: { probe?: boolean; env?: Record<string, string>; spawn?: SpawnOptions } = {}): Promise<Run> {
-  const env = cleanEnv(copy, { XDG_CACHE_HOME: join(copy, 'cache'), OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_MODEL: 'm', OPENAI_ACP_STATE_DIR: 'off', OPENAI_ACP_LOG: 'warn', ...options.env });
+  const env = cleanEnv(copy, {
+    XDG_CACHE_HOME: join(copy, 'cache'),
+    OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+    OPENAI_MODEL: 'm',
+    OPENAI_ACP_STATE_DIR: 'off',
+    OPENAI_ACP_LOG: 'warn',
+    ...options.env,
+  });
   const args = [...(options.probe ? ['--require', PROBE] : []), join(copy, 'dist', 'cli.js')];
   const child = spawn(process.execPath, args, { ...options.spawn, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';

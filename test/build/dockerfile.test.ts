@@ -41,9 +41,7 @@ describe('Dockerfile', () => {
   });
 
   it('copies into the build only what the build context keeps', () => {
-    const sources = instructions
-      .filter((line) => line.startsWith('COPY ') && !line.includes('--from='))
-      .flatMap((line) => line.split(/\s+/).slice(1, -1));
+    const sources = instructions.filter((line) => line.startsWith('COPY ') && !line.includes('--from=')).flatMap((line) => line.split(/\s+/).slice(1, -1));
     expect(sources).toEqual(expect.arrayContaining(['package.json', 'package-lock.json', 'src', 'scripts']));
     for (const source of sources) {
       expect(existsSync(join(ROOT, source))).toBe(true);
@@ -53,7 +51,9 @@ describe('Dockerfile', () => {
 
   it('installs ripgrep from Debian in the runtime image, as root before USER node', () => {
     const runtime = instructions.findLastIndex((line) => line.startsWith('FROM '));
-    const install = instructions.findIndex((line) => /^RUN apt-get update && apt-get install -y (--no-install-recommends )?ripgrep\b/.test(line.replace(/\s+/g, ' ')));
+    const install = instructions.findIndex((line) =>
+      /^RUN apt-get update && apt-get install -y (--no-install-recommends )?ripgrep\b/.test(line.replace(/\s+/g, ' ')),
+    );
     expect(install).toBeGreaterThan(runtime);
     expect(install).toBeLessThan(instructions.indexOf('USER node'));
     expect(instructions[install]).toContain('rm -rf /var/lib/apt/lists/*');

@@ -26,7 +26,9 @@ let server: FakeOpenAI;
 function npm(args: string[], cwd: string): string {
   const npmArgs = [...args, '--cache', join(work, 'npm-cache'), '--no-audit', '--no-fund', '--loglevel', 'error'];
   const env = cleanEnv(work);
-  return existsSync(NPM_CLI) ? execFileSync(process.execPath, [NPM_CLI, ...npmArgs], { cwd, env, encoding: 'utf8' }) : execFileSync('npm', npmArgs, { cwd, env, encoding: 'utf8' });
+  return existsSync(NPM_CLI)
+    ? execFileSync(process.execPath, [NPM_CLI, ...npmArgs], { cwd, env, encoding: 'utf8' })
+    : execFileSync('npm', npmArgs, { cwd, env, encoding: 'utf8' });
 }
 
 /** Total bytes of the files under `dir`. */
@@ -61,7 +63,11 @@ it('the installed command prints its version from an empty folder', () => {
 });
 
 it('the installed command answers a prompt over stdio', async () => {
-  const child = spawn(join(prefix, 'bin', 'openai-acp'), [], { cwd: tempHome(), env: cleanEnv(work, { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_TOOLS: 'off' }), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(join(prefix, 'bin', 'openai-acp'), [], {
+    cwd: tempHome(),
+    env: cleanEnv(work, { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_TOOLS: 'off' }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const lines: any[] = [];

@@ -6,7 +6,11 @@ import { ProviderConnectionError, ProviderHttpError, ProviderTimeoutError } from
 
 const URL_BASE = 'http://127.0.0.1:1234/v1';
 const ok: CompletionProbe = { ok: true, finishReason: 'length', usage: { prompt_tokens: 5, completion_tokens: 1 }, text: 'O', sent: {}, attempts: 1 };
-const httpFail = (status: number, body = ''): CompletionProbe => ({ ok: false, error: new ProviderHttpError(status, new Headers(), body, `${URL_BASE}/chat/completions`), status });
+const httpFail = (status: number, body = ''): CompletionProbe => ({
+  ok: false,
+  error: new ProviderHttpError(status, new Headers(), body, `${URL_BASE}/chat/completions`),
+  status,
+});
 
 function facts(overrides: Partial<EndpointFacts>): EndpointFacts {
   return {
@@ -48,7 +52,9 @@ describe('endpointChecks', () => {
   });
 
   it('an unknown model (404) fails the completion with a fix naming the model setting', () => {
-    const { lines, works } = endpointChecks(facts({ completion: httpFail(404, '{"error":{"message":"model not found"}}'), reasoning: undefined, modelSetting: '--model' }));
+    const { lines, works } = endpointChecks(
+      facts({ completion: httpFail(404, '{"error":{"message":"model not found"}}'), reasoning: undefined, modelSetting: '--model' }),
+    );
     expect(works).toBe(false);
     expect(byTitle(lines, 'authentication accepted').status).toBe('pass');
     const completion = byTitle(lines, 'one-token streamed completion');
@@ -72,7 +78,8 @@ describe('endpointChecks', () => {
   });
 
   it('nothing answering: the endpoint fails, dependent checks are neutral, and TLS and DNS get their own fixes', () => {
-    const unreachable = (code: string) => facts({ models: { kind: 'unreachable', url: `${URL_BASE}/models`, code, message: 'x' }, completion: undefined, reasoning: undefined });
+    const unreachable = (code: string) =>
+      facts({ models: { kind: 'unreachable', url: `${URL_BASE}/models`, code, message: 'x' }, completion: undefined, reasoning: undefined });
     const refused = endpointChecks(unreachable('ECONNREFUSED'));
     expect(refused.works).toBe(false);
     expect(refused.lines.map((l) => l.status)).toEqual(['fail', 'skip', 'skip', 'fail', 'skip', 'skip']);
@@ -88,7 +95,9 @@ describe('endpointChecks', () => {
 
   it('scrubs the key out of provider messages', () => {
     const key = 'sk-live-0123456789abcdef';
-    const { lines } = endpointChecks(facts({ completion: httpFail(401, `{"error":{"message":"Incorrect API key provided: sk-live-****cdef"}}`), reasoning: undefined, secrets: [key] }));
+    const { lines } = endpointChecks(
+      facts({ completion: httpFail(401, `{"error":{"message":"Incorrect API key provided: sk-live-****cdef"}}`), reasoning: undefined, secrets: [key] }),
+    );
     for (const line of lines) expect(renderCheck(line)).not.toMatch(/cdef|sk-live/);
   });
 });

@@ -19,7 +19,12 @@ describe('cloudCredentialChecks', () => {
   });
 
   it('Bedrock: source, region and credentials pass', async () => {
-    const lines = await cloudCredentialChecks(bedrock, { env: ENV_KEYS, timeoutMs: 1000, awsCredentials: async () => ({ accessKeyId: 'AKIDTESTEXAMPLE', secretAccessKey: 's' }), hasSharedAwsFiles: false });
+    const lines = await cloudCredentialChecks(bedrock, {
+      env: ENV_KEYS,
+      timeoutMs: 1000,
+      awsCredentials: async () => ({ accessKeyId: 'AKIDTESTEXAMPLE', secretAccessKey: 's' }),
+      hasSharedAwsFiles: false,
+    });
     expect(lines.map((l) => [l.status, l.title])).toEqual([
       ['pass', 'AWS credential source'],
       ['pass', 'AWS region'],
@@ -62,7 +67,12 @@ describe('cloudCredentialChecks', () => {
   });
 
   it('Azure: token obtained, or the az login fix', async () => {
-    const ok = await cloudCredentialChecks(azure, { env: {}, timeoutMs: 1000, now: () => T0, azureCredential: () => ({ getToken: async () => ({ token: 'x', expiresOnTimestamp: T0 + 60 * 60_000 }) }) });
+    const ok = await cloudCredentialChecks(azure, {
+      env: {},
+      timeoutMs: 1000,
+      now: () => T0,
+      azureCredential: () => ({ getToken: async () => ({ token: 'x', expiresOnTimestamp: T0 + 60 * 60_000 }) }),
+    });
     expect(ok.map((l) => [l.status, l.title])).toEqual([
       ['pass', 'Microsoft Entra ID source'],
       ['pass', 'Entra ID token obtained'],

@@ -24,7 +24,10 @@ describe('llamaCppRows', () => {
 
   it('a large window and a template with tools: no fix', () => {
     const out = rows({ nCtx: 32768, slots: 1, supportsTools: true });
-    expect(out).toEqual(['runtime window | 32,768 tokens per request (/props n_ctx)', 'template tools | yes: the chat template takes tools (/props chat_template_caps.supports_tools)']);
+    expect(out).toEqual([
+      'runtime window | 32,768 tokens per request (/props n_ctx)',
+      'template tools | yes: the chat template takes tools (/props chat_template_caps.supports_tools)',
+    ]);
   });
 
   it('says when /props did not answer as llama-server does', () => {
@@ -41,7 +44,9 @@ describe('openai-acp doctor against the replayed llama-server', () => {
     fake = await startFakeLlama({ templateTakesTools: false });
     const run = await runCli(['doctor', '--timeout-ms', '5000'], { home: tempHome(), env: { OPENAI_BASE_URL: fake.baseUrl } });
     expect(run.stdout).toContain('llama.cpp server (llamacpp, recognised by its answer to GET /props)');
-    expect(checkLine(run.stdout, 'context window')).toBe('⚠ context window: 4,096 tokens (runtime, reported by the server; model list: 4,096): small for coding work');
+    expect(checkLine(run.stdout, 'context window')).toBe(
+      '⚠ context window: 4,096 tokens (runtime, reported by the server; model list: 4,096): small for coding work',
+    );
     expect(run.stdout).toMatch(/runtime window\s+4,096 tokens per request \(\/props n_ctx; 4 slots\)/);
     expect(run.stdout).toMatch(/template tools\s+no: the chat template cannot take tools/);
     expect(run.stdout).toContain('--chat-template-file');

@@ -23,9 +23,13 @@ describe('describeHeaders', () => {
 
 describe('maskQuery / maskUrl', () => {
   it('masks every parameter value but a public api-version', () => {
-    expect(maskQuery('api-version=2024-10-21&key=AIzaSECRET&sig=x%2By&Token=t0k')).toBe('api-version=2024-10-21&key=<set (10 characters)>&sig=<set (5 characters)>&Token=<set (3 characters)>');
+    expect(maskQuery('api-version=2024-10-21&key=AIzaSECRET&sig=x%2By&Token=t0k')).toBe(
+      'api-version=2024-10-21&key=<set (10 characters)>&sig=<set (5 characters)>&Token=<set (3 characters)>',
+    );
     expect(maskQuery(undefined)).toBe('');
-    expect(maskUrl('http://h/v1/models?api-key=abc&x=1&api-version=2')).toBe('http://h/v1/models?api-key=<set (3 characters)>&x=<set (1 character)>&api-version=2');
+    expect(maskUrl('http://h/v1/models?api-key=abc&x=1&api-version=2')).toBe(
+      'http://h/v1/models?api-key=<set (3 characters)>&x=<set (1 character)>&api-version=2',
+    );
     expect(maskUrl('http://h/v1/models')).toBe('http://h/v1/models');
   });
 });

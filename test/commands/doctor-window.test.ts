@@ -11,11 +11,20 @@ const json = (res: http.ServerResponse, body: unknown): void => void res.writeHe
 describe('windowLine', () => {
   it('names the runtime window beside the trained one, and warns with the fix below 16k', () => {
     const line = windowLine({ resolved: { window: 4096, source: 'runtime' }, server: { runtime: 4096, trained: 262144 }, fix: 'restart Ollama' });
-    expect(line).toEqual({ status: 'warn', title: 'context window', detail: '4,096 tokens (runtime, reported by the server; trained: 262,144): small for coding work', fix: 'restart Ollama' });
+    expect(line).toEqual({
+      status: 'warn',
+      title: 'context window',
+      detail: '4,096 tokens (runtime, reported by the server; trained: 262,144): small for coding work',
+      fix: 'restart Ollama',
+    });
   });
   it("on Ollama's native API the window is the one asked of Ollama, never called a server report", () => {
-    expect(windowLine({ resolved: { window: 32768, source: 'runtime' }, server: { runtime: 32768, trained: 40960 }, fix: 'x', asked: true }).detail).toBe('32,768 tokens (asked of Ollama with options.num_ctx; trained: 40,960)');
-    expect(windowLine({ resolved: { window: 65536, source: 'configured' }, server: { runtime: 32768 }, fix: 'x', asked: true }).detail).toBe('65,536 tokens (set by OPENAI_CONTEXT_WINDOW; asked of Ollama: 32,768)');
+    expect(windowLine({ resolved: { window: 32768, source: 'runtime' }, server: { runtime: 32768, trained: 40960 }, fix: 'x', asked: true }).detail).toBe(
+      '32,768 tokens (asked of Ollama with options.num_ctx; trained: 40,960)',
+    );
+    expect(windowLine({ resolved: { window: 65536, source: 'configured' }, server: { runtime: 32768 }, fix: 'x', asked: true }).detail).toBe(
+      '65,536 tokens (set by OPENAI_CONTEXT_WINDOW; asked of Ollama: 32,768)',
+    );
   });
   it('passes a large window and shows what the configuration overrules', () => {
     expect(windowLine({ resolved: { window: 32768, source: 'configured' }, server: { runtime: 8192 }, catalogue: 131072, fix: 'x' })).toEqual({
@@ -24,9 +33,11 @@ describe('windowLine', () => {
       detail: '32,768 tokens (set by OPENAI_CONTEXT_WINDOW; server runtime: 8,192; model list: 131,072)',
     });
   });
-  it('says when nothing reports a window, and when Ollama\'s default was assumed', () => {
+  it("says when nothing reports a window, and when Ollama's default was assumed", () => {
     expect(windowLine({ server: {}, fix: 'x' }).status).toBe('skip');
-    expect(windowLine({ resolved: { window: 4096, source: 'runtime' }, server: { runtime: 4096, assumed: true }, fix: 'x' }).detail).toContain("Ollama's default assumed");
+    expect(windowLine({ resolved: { window: 4096, source: 'runtime' }, server: { runtime: 4096, assumed: true }, fix: 'x' }).detail).toContain(
+      "Ollama's default assumed",
+    );
   });
 });
 
@@ -39,16 +50,24 @@ describe('openai-acp doctor against Ollama', () => {
       return chat(req, res, body);
     });
     server.setModels({ object: 'list', data: [{ id: 'qwen3:8b' }] });
-    const run = await runCli(['doctor', '--timeout-ms', '3000'], { home: tempHome(), env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'qwen3:8b', OPENAI_PROVIDER: 'ollama', OPENAI_ACP_OLLAMA_NUM_CTX: '0' } });
+    const run = await runCli(['doctor', '--timeout-ms', '3000'], {
+      home: tempHome(),
+      env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'qwen3:8b', OPENAI_PROVIDER: 'ollama', OPENAI_ACP_OLLAMA_NUM_CTX: '0' },
+    });
     expect(run.code).toBe(0);
-    expect(checkLine(run.stdout, 'context window')).toBe('⚠ context window: 4,096 tokens (runtime, reported by the server; trained: 262,144): small for coding work');
+    expect(checkLine(run.stdout, 'context window')).toBe(
+      '⚠ context window: 4,096 tokens (runtime, reported by the server; trained: 262,144): small for coding work',
+    );
     expect(run.stdout).toContain('fix: restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`)');
   });
 
-  it("on the native API (the agent asks num_ctx), the fix is OPENAI_ACP_OLLAMA_NUM_CTX, not restarting Ollama", async () => {
+  it('on the native API (the agent asks num_ctx), the fix is OPENAI_ACP_OLLAMA_NUM_CTX, not restarting Ollama', async () => {
     const ollama = await startFakeOllama({ steps: [{ text: 'OK' }] });
     try {
-      const run = await runCli(['doctor', '--timeout-ms', '3000'], { home: tempHome(), env: { OPENAI_BASE_URL: ollama.baseUrl, OPENAI_MODEL: 'qwen3:8b', OPENAI_PROVIDER: 'ollama', OPENAI_ACP_OLLAMA_NUM_CTX: '8192' } });
+      const run = await runCli(['doctor', '--timeout-ms', '3000'], {
+        home: tempHome(),
+        env: { OPENAI_BASE_URL: ollama.baseUrl, OPENAI_MODEL: 'qwen3:8b', OPENAI_PROVIDER: 'ollama', OPENAI_ACP_OLLAMA_NUM_CTX: '8192' },
+      });
       expect(checkLine(run.stdout, 'context window')).toMatch(/^⚠ context window: 8,192 tokens/);
       expect(run.stdout).toContain('fix: raise OPENAI_ACP_OLLAMA_NUM_CTX');
       expect(run.stdout).not.toContain('OLLAMA_CONTEXT_LENGTH=32768 ollama serve');

@@ -25,7 +25,12 @@ async function closedPort(): Promise<number> {
 describe('openai-acp doctor', () => {
   it('passes every check against a healthy endpoint, masking the key', async () => {
     const server = await fake();
-    const run = await doctor({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_API_KEY: KEY, OPENAI_HEADERS: '{"X-Title":"visible-title-value"}' });
+    const run = await doctor({
+      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_MODEL: 'test-model',
+      OPENAI_API_KEY: KEY,
+      OPENAI_HEADERS: '{"X-Title":"visible-title-value"}',
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`OPENAI_API_KEY: set (${KEY.length} characters)`);
     expect(run.stdout).toContain('X-Title: set (19 characters)');
@@ -66,7 +71,12 @@ describe('openai-acp doctor', () => {
 
   it('reports a refused key (HTTP 401) with a fix, without echoing any part of the key', async () => {
     const body = readFileSync(new URL('../fixtures/providers/http-errors/azure__401_invalid_subscription_key.body', import.meta.url), 'utf8');
-    const echo = { error: { message: `Incorrect API key provided: sk-test-****************************6789. You can find your API key at https://x.invalid.`, code: 'invalid_api_key' } };
+    const echo = {
+      error: {
+        message: `Incorrect API key provided: sk-test-****************************6789. You can find your API key at https://x.invalid.`,
+        code: 'invalid_api_key',
+      },
+    };
     const server = await fake(httpError(401, echo));
     server.setModels(JSON.parse(body), 401);
     const run = await doctor({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_API_KEY: KEY });
@@ -135,7 +145,10 @@ describe('openai-acp doctor', () => {
 
   it('reports a reasoning effort the endpoint refuses, after the adaptive correction drops it', async () => {
     const server = await fake((req, res, body) => {
-      if ('reasoning_effort' in body) return httpError(400, { error: { message: 'Unrecognized request argument supplied: reasoning_effort', type: 'invalid_request_error', param: null, code: null } })(req, res, body);
+      if ('reasoning_effort' in body)
+        return httpError(400, {
+          error: { message: 'Unrecognized request argument supplied: reasoning_effort', type: 'invalid_request_error', param: null, code: null },
+        })(req, res, body);
       return streamText(['O'])(req, res, body);
     });
     const run = await doctor({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model' });
@@ -163,13 +176,16 @@ describe('openai-acp doctor', () => {
     const home = tempHome();
     mkdirSync(join(home, '.config', 'openai-acp'), { recursive: true });
     const file = join(home, '.config', 'openai-acp', 'config.json');
-    writeFileSync(file, JSON.stringify({
-      providers: [
-        { id: 'local', baseUrl: server.baseUrl, apiKeyEnv: 'LOCAL_KEY' },
-        { id: 'down', baseUrl: `http://127.0.0.1:${port}/v1`, models: ['gone-model'] },
-      ],
-      model: 'local/test-model',
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        providers: [
+          { id: 'local', baseUrl: server.baseUrl, apiKeyEnv: 'LOCAL_KEY' },
+          { id: 'down', baseUrl: `http://127.0.0.1:${port}/v1`, models: ['gone-model'] },
+        ],
+        model: 'local/test-model',
+      }),
+    );
     const run = await runCli(['doctor', '--timeout-ms', '3000'], { home, env: { LOCAL_KEY: KEY } });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`config file       ${file}\n`);

@@ -54,7 +54,20 @@ describe('openai-acp setup', () => {
   it('explains bad answers and asks again, and never echoes a typed key', async () => {
     const server = await fake();
     const home = tempHome();
-    const answers = ['99', 'not-a-provider', '', 'generic', 'ftp://example.com/v1', '', server.baseUrl, 'has two words', 'sk-typed-secret-key-987654', '7', 'two words', '1'];
+    const answers = [
+      '99',
+      'not-a-provider',
+      '',
+      'generic',
+      'ftp://example.com/v1',
+      '',
+      server.baseUrl,
+      'has two words',
+      'sk-typed-secret-key-987654',
+      '7',
+      'two words',
+      '1',
+    ];
     const run = await runCli(['setup'], { home, input: `${answers.join('\n')}\n` });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/"99" is not one of the providers/);
@@ -81,7 +94,10 @@ describe('openai-acp setup', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/Could not read the model list: .*HTTP 404/);
     expect(run.stdout).toMatch(/Please type the model id/);
-    expect(readConfig(configPath(home))).toEqual({ providers: [{ id: 'ollama', provider: 'ollama', baseUrl: server.baseUrl }], model: 'ollama/my-model:latest' });
+    expect(readConfig(configPath(home))).toEqual({
+      providers: [{ id: 'ollama', provider: 'ollama', baseUrl: server.baseUrl }],
+      model: 'ollama/my-model:latest',
+    });
   });
 
   it('offers the profile defaults on empty answers and keeps other providers of an existing file', async () => {
@@ -90,7 +106,11 @@ describe('openai-acp setup', () => {
     mkdirSync(join(path, '..'), { recursive: true });
     const other = { id: 'work', baseUrl: 'https://llm.example.com/v1', apiKeyEnv: 'WORK_KEY' };
     writeFileSync(path, JSON.stringify({ providers: [other, { id: 'openrouter', baseUrl: 'https://old.example.com/v1' }], model: 'work/x' }));
-    const run = await runCli(['setup'], { home: tempHome(), env: { OPENAI_ACP_CONFIG: path, OPENAI_BASE_URL: server.baseUrl }, input: `9\n${server.baseUrl}\n\n1\n` });
+    const run = await runCli(['setup'], {
+      home: tempHome(),
+      env: { OPENAI_ACP_CONFIG: path, OPENAI_BASE_URL: server.baseUrl },
+      input: `9\n${server.baseUrl}\n\n1\n`,
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Base URL [https://openrouter.ai/api/v1]');
     expect(run.stdout).toContain('[OPENROUTER_API_KEY]');

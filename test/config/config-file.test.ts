@@ -63,7 +63,15 @@ describe('parseConfigFile: valid files', () => {
       model: 'ollama/llama3.2',
       providers: [
         { id: 'ollama', provider: undefined, baseUrl: 'http://127.0.0.1:11434/v1', query: undefined, apiKey: undefined, headers: {}, models: undefined },
-        { id: 'openrouter', provider: undefined, baseUrl: 'https://openrouter.ai/api/v1', query: undefined, apiKey: 'sk-or-123', headers: {}, models: undefined },
+        {
+          id: 'openrouter',
+          provider: undefined,
+          baseUrl: 'https://openrouter.ai/api/v1',
+          query: undefined,
+          apiKey: 'sk-or-123',
+          headers: {},
+          models: undefined,
+        },
       ],
     });
   });
@@ -271,21 +279,27 @@ describe('parseConfigFile never shows a secret', () => {
       {},
     );
     fc.assert(
-      fc.property(secret, secret, fc.array(fc.tuple(badField, fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 5 }), fc.boolean(), (key, header, entries, badModel) => {
-        const providers = entries.map(([bad, withKey, controlChar], n) => ({
-          id: `p${n}`,
-          baseUrl: 'http://127.0.0.1:1/v1',
-          ...(withKey ? { apiKey: controlChar ? `${key}\u0007` : key } : { apiKeyEnv: 'THE_KEY' }),
-          headers: { Authorization: `Bearer ${header}${controlChar ? '\n' : ''}`, 'X-Api-Key': header },
-          ...bad,
-        }));
-        const result = parseConfigFile(JSON.stringify({ providers, ...(badModel ? { model: 3 } : {}) }), { THE_KEY: key }, LABEL);
-        const text = JSON.stringify(result);
-        if (!Array.isArray(result)) return; // a valid file: no problem text at all
-        expect(text).not.toContain(key);
-        expect(text).not.toContain(header);
-        expect(text).not.toContain(key.slice(3));
-      }),
+      fc.property(
+        secret,
+        secret,
+        fc.array(fc.tuple(badField, fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 5 }),
+        fc.boolean(),
+        (key, header, entries, badModel) => {
+          const providers = entries.map(([bad, withKey, controlChar], n) => ({
+            id: `p${n}`,
+            baseUrl: 'http://127.0.0.1:1/v1',
+            ...(withKey ? { apiKey: controlChar ? `${key}\u0007` : key } : { apiKeyEnv: 'THE_KEY' }),
+            headers: { Authorization: `Bearer ${header}${controlChar ? '\n' : ''}`, 'X-Api-Key': header },
+            ...bad,
+          }));
+          const result = parseConfigFile(JSON.stringify({ providers, ...(badModel ? { model: 3 } : {}) }), { THE_KEY: key }, LABEL);
+          const text = JSON.stringify(result);
+          if (!Array.isArray(result)) return; // a valid file: no problem text at all
+          expect(text).not.toContain(key);
+          expect(text).not.toContain(header);
+          expect(text).not.toContain(key.slice(3));
+        },
+      ),
     );
   });
 

@@ -15,7 +15,7 @@ function configError(env: Record<string, string | undefined>, flags = {}): Confi
 }
 
 describe('OPENAI_ACP_OLLAMA_NUM_CTX', () => {
-  it('takes 0 (the server\'s own window) and whole numbers of tokens', () => {
+  it("takes 0 (the server's own window) and whole numbers of tokens", () => {
     expect(loadConfig({ OPENAI_ACP_OLLAMA_NUM_CTX: '0' }).ollamaNumCtx).toBe(0);
     expect(loadConfig({ OPENAI_ACP_OLLAMA_NUM_CTX: ' 16384 ' }).ollamaNumCtx).toBe(16_384);
   });
@@ -345,7 +345,8 @@ describe('secretsOf', () => {
   it('lists the key and secret-looking header and query values, not the harmless ones', () => {
     const config = loadConfig({
       OPENAI_API_KEY: KEY,
-      OPENAI_HEADERS: '{"api-key":"azure-secret","Authorization":"Basic dXNlcjpwYXNz","X-Auth-Token":"tok-1234","HTTP-Referer":"https://example.com","X-Title":"openai-acp"}',
+      OPENAI_HEADERS:
+        '{"api-key":"azure-secret","Authorization":"Basic dXNlcjpwYXNz","X-Auth-Token":"tok-1234","HTTP-Referer":"https://example.com","X-Title":"openai-acp"}',
       OPENAI_QUERY: 'api-version=2024-10-21&code=fn-secret',
     });
     const secrets = secretsOf(config);

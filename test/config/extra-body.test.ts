@@ -34,7 +34,11 @@ describe('OPENAI_EXTRA_BODY', () => {
   });
 
   it('is read per provider from the config file (extraBody), and a non-object is reported', () => {
-    const good = parseConfigFile(JSON.stringify({ providers: [{ id: 'local', baseUrl: 'http://127.0.0.1:8000/v1', extraBody: { chat_template_kwargs: { enable_thinking: false } } }] }), {}, 'f.json');
+    const good = parseConfigFile(
+      JSON.stringify({ providers: [{ id: 'local', baseUrl: 'http://127.0.0.1:8000/v1', extraBody: { chat_template_kwargs: { enable_thinking: false } } }] }),
+      {},
+      'f.json',
+    );
     expect(Array.isArray(good)).toBe(false);
     if (!Array.isArray(good)) expect(good.providers[0]!.extraBody).toEqual({ chat_template_kwargs: { enable_thinking: false } });
     const bad = parseConfigFile(JSON.stringify({ providers: [{ id: 'local', baseUrl: 'http://127.0.0.1:8000/v1', extraBody: [1] }] }), {}, 'f.json');
@@ -49,7 +53,7 @@ describe('buildChatRequestBody with extra fields', () => {
     expect(body).toMatchObject({ model: 'qwen3:8b', stream: true, options: { num_ctx: 32768 }, top_k: 20, seed: 42, temperature: 0.7, max_tokens: 100 });
   });
 
-  it('keeps the agent\'s model, messages, stream and tools', () => {
+  it("keeps the agent's model, messages, stream and tools", () => {
     const tools = [{ type: 'function', function: { name: 'read' } }];
     const base = { ...buildChatRequestBody(request), tools };
     const merged = mergeExtraBody(base, { model: 'other', messages: [], stream: false, tools: [], seed: 1 });
@@ -57,7 +61,7 @@ describe('buildChatRequestBody with extra fields', () => {
     expect(Object.keys(merged).slice(0, 3)).toEqual(['model', 'messages', 'stream']);
   });
 
-  it('wins over the agent\'s other fields, merging nested objects key by key', () => {
+  it("wins over the agent's other fields, merging nested objects key by key", () => {
     const body = buildChatRequestBody(request, { extraBody: { temperature: 0.1, stream_options: { include_usage: false, extra: 1 } } });
     expect(body['temperature']).toBe(0.1);
     expect(body['stream_options']).toEqual({ include_usage: false, extra: 1 });

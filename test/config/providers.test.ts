@@ -1,11 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { buildChatRequestBody, requestShape } from '../../src/openai/chat-request.js';
-import { detectProvider, maxTokensParam, normalizeBaseUrl, parseProviderId, PROVIDER_IDS, reasoningEffortLevels, resolveEndpoint, type EndpointInput } from '../../src/config/providers.js';
+import {
+  detectProvider,
+  maxTokensParam,
+  normalizeBaseUrl,
+  parseProviderId,
+  PROVIDER_IDS,
+  reasoningEffortLevels,
+  resolveEndpoint,
+  type EndpointInput,
+} from '../../src/config/providers.js';
 import { PROVIDER_PROFILES, type ProviderId } from '../../src/config/provider-profiles.js';
 
 describe('resolveEndpoint: URL, headers and /models per provider', () => {
   const KEY = 'k-123456';
-  const table: { name: string; input: EndpointInput; provider: ProviderId; chatUrl: string; modelsUrl: string | null; bearer: string | undefined; headers: Record<string, string> }[] = [
+  const table: {
+    name: string;
+    input: EndpointInput;
+    provider: ProviderId;
+    chatUrl: string;
+    modelsUrl: string | null;
+    bearer: string | undefined;
+    headers: Record<string, string>;
+  }[] = [
     {
       name: 'OpenAI',
       input: { baseUrl: 'https://api.openai.com/v1', apiKey: KEY },
@@ -128,7 +145,13 @@ describe('resolveEndpoint: URL, headers and /models per provider', () => {
 });
 
 describe('request parameters per provider', () => {
-  const request = (model: string) => ({ model, messages: [{ role: 'user' as const, content: 'hi' }], maxTokens: 64, temperature: 0.5, reasoningEffort: 'high' });
+  const request = (model: string) => ({
+    model,
+    messages: [{ role: 'user' as const, content: 'hi' }],
+    maxTokens: 64,
+    temperature: 0.5,
+    reasoningEffort: 'high',
+  });
   const table: { provider: ProviderId; model: string; tokens: string; effort: Record<string, unknown> }[] = [
     { provider: 'openai', model: 'gpt-5', tokens: 'max_completion_tokens', effort: { reasoning_effort: 'high' } },
     { provider: 'openai', model: 'o3-mini', tokens: 'max_completion_tokens', effort: { reasoning_effort: 'high' } },
@@ -168,8 +191,10 @@ describe('request parameters per provider', () => {
 
   it('max_completion_tokens for the OpenAI o-series and gpt-5 family only', () => {
     const openai = PROVIDER_PROFILES.openai;
-    for (const model of ['o1', 'o1-mini', 'o3', 'o4-mini-2025-04-16', 'gpt-5', 'gpt-5-mini', 'gpt-5.1', 'gpt-5.2-codex', 'openai/gpt-5']) expect(maxTokensParam(openai, model)).toBe('max_completion_tokens');
-    for (const model of ['gpt-4o', 'gpt-4.1-mini', 'gpt-3.5-turbo', 'chatgpt-4o-latest', 'llama-3-o1x', 'ollama3']) expect(maxTokensParam(openai, model)).toBe('max_tokens');
+    for (const model of ['o1', 'o1-mini', 'o3', 'o4-mini-2025-04-16', 'gpt-5', 'gpt-5-mini', 'gpt-5.1', 'gpt-5.2-codex', 'openai/gpt-5'])
+      expect(maxTokensParam(openai, model)).toBe('max_completion_tokens');
+    for (const model of ['gpt-4o', 'gpt-4.1-mini', 'gpt-3.5-turbo', 'chatgpt-4o-latest', 'llama-3-o1x', 'ollama3'])
+      expect(maxTokensParam(openai, model)).toBe('max_tokens');
     expect(maxTokensParam(PROVIDER_PROFILES.generic, 'gpt-5')).toBe('max_tokens');
   });
 });

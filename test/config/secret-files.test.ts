@@ -20,7 +20,10 @@ const file = (name: string, content: string) => {
 
 describe('applySecretFiles', () => {
   it('puts the file content in the setting, one trailing newline stripped', () => {
-    const { env, problems } = applySecretFiles({ OPENAI_API_KEY_FILE: file('key', 'sk-from-file\n'), OPENAI_HEADERS_FILE: file('headers', '{"x-team":"a"}\r\n') });
+    const { env, problems } = applySecretFiles({
+      OPENAI_API_KEY_FILE: file('key', 'sk-from-file\n'),
+      OPENAI_HEADERS_FILE: file('headers', '{"x-team":"a"}\r\n'),
+    });
     expect(problems).toEqual([]);
     expect(env['OPENAI_API_KEY']).toBe('sk-from-file');
     expect(env['OPENAI_HEADERS']).toBe('{"x-team":"a"}');
@@ -75,8 +78,14 @@ describe('config file apiKeyFile', () => {
     expect(Array.isArray(ok) ? ok : ok.providers[0]?.apiKey).toBe('sk-provider');
     const missing = join(dir, 'no-provider-key');
     const bad = parseConfigFile(JSON.stringify({ providers: [{ id: 'p', baseUrl: 'https://api.example/v1', apiKeyFile: missing }] }), {}, 'config.json');
-    expect(bad).toEqual([{ variable: 'config.json providers[0].apiKeyFile', problem: `cannot read the file ${missing} (ENOENT)`, accepted: expect.any(String) }]);
-    const both = parseConfigFile(JSON.stringify({ providers: [{ id: 'p', baseUrl: 'https://api.example/v1', apiKey: 'k', apiKeyFile: keyFile }] }), {}, 'config.json');
+    expect(bad).toEqual([
+      { variable: 'config.json providers[0].apiKeyFile', problem: `cannot read the file ${missing} (ENOENT)`, accepted: expect.any(String) },
+    ]);
+    const both = parseConfigFile(
+      JSON.stringify({ providers: [{ id: 'p', baseUrl: 'https://api.example/v1', apiKey: 'k', apiKeyFile: keyFile }] }),
+      {},
+      'config.json',
+    );
     expect(both).toMatchObject([{ problem: 'is set together with apiKey or apiKeyEnv' }]);
   });
 });

@@ -17,8 +17,16 @@ const system = (tokens: number) => ({ role: 'system' as const, content: 'S'.repe
 
 /** A tool step: one read_file call of `path` and its result of `lines` numbered lines. */
 const step = (n: number, lines: number): ChatMessage[] => [
-  { role: 'assistant', content: null, tool_calls: [{ id: `call_${n}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `src/f${n}.ts` }) } }] },
-  { role: 'tool', tool_call_id: `call_${n}`, content: Array.from({ length: lines }, (_, i) => `${i + 1}\tconst v${i} = compute(${i}); // line ${i + 1} of f${n}`).join('\n') },
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: `call_${n}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `src/f${n}.ts` }) } }],
+  },
+  {
+    role: 'tool',
+    tool_call_id: `call_${n}`,
+    content: Array.from({ length: lines }, (_, i) => `${i + 1}\tconst v${i} = compute(${i}); // line ${i + 1} of f${n}`).join('\n'),
+  },
 ];
 const contentOf = (m: ChatMessage | undefined) => (typeof m?.content === 'string' ? m.content : '');
 
@@ -89,12 +97,18 @@ describe('fitContext: earlier turns without tool calls', () => {
     expect(plan.messages).toEqual([...turns[2]!, current]);
   });
 
-
   it('scales estimates up with a calibration, dropping more', () => {
     // Uncalibrated, everything fits in base + 600; at 1.2× only two turns do.
     const window = base + 600;
     expect(fitContext({ system: sys.content, turns, task: current, contextWindow: window, reserveTokens: 0 }).droppedTurns).toBe(0);
-    const plan = fitContext({ system: sys.content, turns, task: current, contextWindow: window, reserveTokens: 0, calibration: { estimated: 1000, actual: 1200 } });
+    const plan = fitContext({
+      system: sys.content,
+      turns,
+      task: current,
+      contextWindow: window,
+      reserveTokens: 0,
+      calibration: { estimated: 1000, actual: 1200 },
+    });
     expect(plan.droppedTurns).toBe(1);
     expect(plan.rawEstimatedTokens).toBe(base + 400);
     expect(plan.estimatedTokens).toBe(Math.ceil((base + 400) * 1.2));
@@ -104,14 +118,30 @@ describe('fitContext: earlier turns without tool calls', () => {
   it('scales estimates down with a calibration, keeping more', () => {
     const window = Math.ceil((base + 600) / 2);
     expect(fitContext({ system: sys.content, turns, task: current, contextWindow: window, reserveTokens: 0 }).droppedTurns).toBe(2);
-    const plan = fitContext({ system: sys.content, turns, task: current, contextWindow: window, reserveTokens: 0, calibration: { estimated: 2000, actual: 1000 } });
+    const plan = fitContext({
+      system: sys.content,
+      turns,
+      task: current,
+      contextWindow: window,
+      reserveTokens: 0,
+      calibration: { estimated: 2000, actual: 1000 },
+    });
     expect(plan.droppedTurns).toBe(0);
     expect(plan.estimatedTokens).toBe(Math.ceil((base + 600) * 0.5));
   });
 
   it('counts images in the turns it keeps or drops', () => {
     const url = dataUrl('image/png', png(1024, 1024)); // 765 tokens
-    const withImage: ChatMessage[] = [{ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url } }] }, assistant(10)];
+    const withImage: ChatMessage[] = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'image_url', image_url: { url } },
+        ],
+      },
+      assistant(10),
+    ];
     const plan = fitContext({ turns: [withImage, [user(10)]], task: current, contextWindow: 500, reserveTokens: 0 });
     expect(plan.droppedTurns).toBe(1);
     const roomy = fitContext({ turns: [withImage, [user(10)]], task: current, contextWindow: 1000, reserveTokens: 0 });
@@ -119,7 +149,6 @@ describe('fitContext: earlier turns without tool calls', () => {
     expect(roomy.rawEstimatedTokens).toBe(REPLY_PRIMING_TOKENS + 50 + 10 + (MESSAGE_OVERHEAD_TOKENS + 1 + 765) + 10);
   });
 });
-
 
 describe('fitContext: tool loops', () => {
   const task: ChatMessage = { role: 'user', content: 'Find the bug in the parser and fix it.' };
@@ -158,7 +187,8 @@ describe('fitContext: tool loops', () => {
     expect(plan.fits).toBe(true);
     expect(plan.stubbed).toBeGreaterThan(0);
     const results = plan.messages.filter((m) => m.role === 'tool').map(contentOf);
-    for (const r of results.slice(0, plan.stubbed)) expect(r).toMatch(/^\[Result of read_file \{"path":"src\/f\d+\.ts"\} left out to save context; call it again if you need it\.\]$/);
+    for (const r of results.slice(0, plan.stubbed))
+      expect(r).toMatch(/^\[Result of read_file \{"path":"src\/f\d+\.ts"\} left out to save context; call it again if you need it\.\]$/);
     for (const r of results.slice(plan.stubbed)) expect(r).not.toMatch(/left out/);
     expect(results.at(-1)).toBe(contentOf(steps.at(-1)![1]));
     // One block: well below the budget, so the next steps extend this prefix.
@@ -185,7 +215,17 @@ describe('fitContext: tool loops', () => {
 
   it('cuts the current step further when its results alone are over the budget, never sending one whole', () => {
     const big = step(1, 5000);
-    const many: ChatMessage[] = [{ role: 'assistant', content: null, tool_calls: [1, 2, 3, 4, 5].map((n) => ({ id: `c${n}`, type: 'function' as const, function: { name: 'run_command', arguments: '{"command":"cat big.log"}' } })) }];
+    const many: ChatMessage[] = [
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [1, 2, 3, 4, 5].map((n) => ({
+          id: `c${n}`,
+          type: 'function' as const,
+          function: { name: 'run_command', arguments: '{"command":"cat big.log"}' },
+        })),
+      },
+    ];
     for (const n of [1, 2, 3, 4, 5]) many.push({ role: 'tool', tool_call_id: `c${n}`, content: contentOf(big[1]) });
     const plan = fitContext({ system: sys, turns: [], task, steps: [many], tools, contextWindow: 4000, cutNotes: builtinCutNote });
     expect(plan.fits).toBe(true);
@@ -195,7 +235,8 @@ describe('fitContext: tool loops', () => {
     for (const r of results) expect(r).toMatch(/of output left out to fit the context window; run the command again with its output filtered/);
     // Without the tools' own notes, a cut says only to ask for less.
     const plain = fitContext({ system: sys, turns: [], task, steps: [many], tools, contextWindow: 4000 });
-    for (const r of plain.messages.filter((m) => m.role === 'tool').map(contentOf)) expect(r).toMatch(/left out to fit the context window; ask for less at a time/);
+    for (const r of plain.messages.filter((m) => m.role === 'tool').map(contentOf))
+      expect(r).toMatch(/left out to fit the context window; ask for less at a time/);
   });
 
   it('cuts a task larger than half the window, with a note, and keeps it in the request', () => {
@@ -220,7 +261,11 @@ describe('fitContext: tool loops', () => {
   it('stubs old results of earlier turns before those of this turn, and shortens their long arguments', () => {
     const write: ChatMessage[] = [
       { role: 'user', content: 'write it' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'w1', type: 'function', function: { name: 'write_file', arguments: JSON.stringify({ path: 'a.ts', content: 'y'.repeat(6000) }) } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'w1', type: 'function', function: { name: 'write_file', arguments: JSON.stringify({ path: 'a.ts', content: 'y'.repeat(6000) }) } }],
+      },
       { role: 'tool', tool_call_id: 'w1', content: 'Wrote 1 line to a.ts (new file).' },
       { role: 'assistant', content: 'Done.' },
     ];

@@ -16,7 +16,11 @@ const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `$
 
 /** Adds a read_file step whose result has `n` lines. */
 function readStep(keeper: ContextKeeper, k: number, n: number): void {
-  const step = keeper.step({ role: 'assistant', content: null, tool_calls: [{ id: `c${k}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `src/f${k}.ts` }) } }] });
+  const step = keeper.step({
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: `c${k}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: `src/f${k}.ts` }) } }],
+  });
   step.push({ role: 'tool', tool_call_id: `c${k}`, content: lines(n, `f${k}_`) });
 }
 
@@ -72,7 +76,9 @@ describe('ContextKeeper', () => {
   it('ends the turn at once when the system prompt, tools, task and answer room do not fit', async () => {
     const keeper = new ContextKeeper({ system: 'S'.repeat(4000), turns: [], task, contextWindow: 1024 });
     const p = await keeper.prepare(tools, async () => 'never');
-    expect('stop' in p && p.stop).toMatch(/context window \(1,024 tokens\) is too small .* it needs at least [\d,]+ tokens\. Run the model with a larger context window/);
+    expect('stop' in p && p.stop).toMatch(
+      /context window \(1,024 tokens\) is too small .* it needs at least [\d,]+ tokens\. Run the model with a larger context window/,
+    );
   });
 
   it('learns the window an overflow answer names, else shrinks it, and gives up after the bounded retries', async () => {
@@ -96,8 +102,14 @@ describe('ContextKeeper', () => {
 });
 
 describe('ContextKeeper words', () => {
-  it('gives the server\'s own fix when the profile has one', async () => {
-    const keeper = new ContextKeeper({ system: 'S'.repeat(4000), turns: [], task, contextWindow: 1024, windowFix: 'restart llama-server with a larger context (`-c 32768`)' });
+  it("gives the server's own fix when the profile has one", async () => {
+    const keeper = new ContextKeeper({
+      system: 'S'.repeat(4000),
+      turns: [],
+      task,
+      contextWindow: 1024,
+      windowFix: 'restart llama-server with a larger context (`-c 32768`)',
+    });
     const p = await keeper.prepare(tools, async () => 'never');
     expect('stop' in p && p.stop).toMatch(/Fix: restart llama-server with a larger context \(`-c 32768`\)\.$/);
   });
@@ -130,7 +142,11 @@ describe('ContextKeeper: summaries checked', () => {
   });
 
   it.each([
-    ['a tool call written as text', { text: '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/f3.ts"}}\n</tool_call>', toolCalls: 0 }, 'a tool call'],
+    [
+      'a tool call written as text',
+      { text: '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/f3.ts"}}\n</tool_call>', toolCalls: 0 },
+      'a tool call',
+    ],
     ['a JSON call in a fence', { text: '```json\n{"name": "search_files", "arguments": {"pattern": "parse"}}\n```', toolCalls: 0 }, 'a tool call'],
     ['a structured tool call', { text: 'Let me look first.', toolCalls: 1 }, 'a tool call'],
     ['empty', { text: '  \n', toolCalls: 0 }, 'empty'],
@@ -147,7 +163,11 @@ describe('ContextKeeper: summaries checked', () => {
     const keeper = new ContextKeeper({ turns: [], task, contextWindow: 2048 });
     readStep(keeper, 0, 40);
     // The current step: a call whose arguments alone are larger than the window.
-    const step = keeper.step({ role: 'assistant', content: null, tool_calls: [{ id: 'w', type: 'function', function: { name: 'write_file', arguments: JSON.stringify({ path: 'big.ts', content: lines(400, 'w') }) } }] });
+    const step = keeper.step({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'w', type: 'function', function: { name: 'write_file', arguments: JSON.stringify({ path: 'big.ts', content: lines(400, 'w') }) } }],
+    });
     step.push({ role: 'tool', tool_call_id: 'w', content: 'Wrote big.ts.' });
     let asked = 0;
     const p = await keeper.prepare(tools, async () => {
@@ -156,7 +176,9 @@ describe('ContextKeeper: summaries checked', () => {
     });
     expect(asked).toBe(0);
     const stop = 'stop' in p ? p.stop : '';
-    expect(stop).toMatch(/^The model's context window \(2,048 tokens\) is too small for the latest tool call and its result .*: it needs at least ([\d,]+) tokens\./);
+    expect(stop).toMatch(
+      /^The model's context window \(2,048 tokens\) is too small for the latest tool call and its result .*: it needs at least ([\d,]+) tokens\./,
+    );
     const minimum = Number(/at least ([\d,]+)/.exec(stop)![1]!.replace(/,/g, ''));
     expect(minimum % 256).toBe(0);
     // That window does hold the step (and the one below it does not).
@@ -171,9 +193,13 @@ describe('ContextKeeper: summaries checked', () => {
 
   it('names the system prompt and tools, or the task, as what did not fit', async () => {
     const bySystem = await new ContextKeeper({ system: 'S'.repeat(8000), turns: [], task, contextWindow: 1024 }).prepare(tools, async () => 'x');
-    expect('stop' in bySystem && bySystem.stop).toMatch(/too small for the system prompt and the tool definitions with the room for the answer: it needs at least/);
+    expect('stop' in bySystem && bySystem.stop).toMatch(
+      /too small for the system prompt and the tool definitions with the room for the answer: it needs at least/,
+    );
     const bigTask: ChatMessage = { role: 'user', content: lines(300, 'task') };
     const byTask = await new ContextKeeper({ turns: [], task: bigTask, contextWindow: 2048 }).prepare(tools, async () => 'x');
-    expect('stop' in byTask && byTask.stop).toMatch(/too small for this request with the system prompt, the tool definitions and the room for the answer: it needs at least/);
+    expect('stop' in byTask && byTask.stop).toMatch(
+      /too small for this request with the system prompt, the tool definitions and the room for the answer: it needs at least/,
+    );
   });
 });

@@ -15,7 +15,21 @@ export const dataUrl = (mime: string, data: number[] | Uint8Array) => `data:${mi
 
 /** Signature and IHDR of a `width` × `height` PNG. */
 export function png(width: number, height: number): number[] {
-  return [0x89, ...bytes('PNG\r\n\x1a\n'), ...u32be(13), ...bytes('IHDR'), ...u32be(width), ...u32be(height), 8, 6, 0, 0, 0, ...u32be(0), ...new Array(16).fill(0)];
+  return [
+    0x89,
+    ...bytes('PNG\r\n\x1a\n'),
+    ...u32be(13),
+    ...bytes('IHDR'),
+    ...u32be(width),
+    ...u32be(height),
+    8,
+    6,
+    0,
+    0,
+    0,
+    ...u32be(0),
+    ...new Array(16).fill(0),
+  ];
 }
 
 /** Header of a `width` × `height` GIF89a. */

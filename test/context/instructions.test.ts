@@ -72,7 +72,10 @@ describe('loadInstructions', () => {
     symlinkSync(join(top, 'outside/rules.md'), join(top, 'repo/AGENTS.md'));
     const [file] = await loadInstructions({ cwd: join(top, 'repo'), maxBytes: 50 });
     expect(file!.text).toBe(`x${'é'.repeat(24)}`);
-    expect(file!.notes).toEqual(['cut to its first 49 bytes of 201 bytes to fit the context', `a symlink to ${join(top, 'outside/rules.md')}, outside the repository`]);
+    expect(file!.notes).toEqual([
+      'cut to its first 49 bytes of 201 bytes to fit the context',
+      `a symlink to ${join(top, 'outside/rules.md')}, outside the repository`,
+    ]);
   });
 
   it('says nothing of a symlink when the cwd is reached through a symlinked folder (macOS /tmp, ~/code links)', async () => {

@@ -51,9 +51,7 @@ describe('promptToUserContent without images', () => {
   });
 
   it('names title, mime type and description of a link when given', () => {
-    const out = blockToText(
-      link('a.md', 'file:///a.md', { title: 'Readme', mimeType: 'text/markdown', description: 'docs' }) as never,
-    );
+    const out = blockToText(link('a.md', 'file:///a.md', { title: 'Readme', mimeType: 'text/markdown', description: 'docs' }) as never);
     expect(out).toContain('Readme');
     expect(out).toContain('a.md');
     expect(out).toContain('text/markdown');
@@ -120,14 +118,7 @@ describe('images', () => {
   });
 
   it('gives an array of parts in prompt order', () => {
-    const out = promptToUserContent([
-      text('first'),
-      image('AAAA'),
-      link('b.ts', 'file:///b.ts'),
-      text('second'),
-      image('BBBB', 'image/webp'),
-      text('third'),
-    ]);
+    const out = promptToUserContent([text('first'), image('AAAA'), link('b.ts', 'file:///b.ts'), text('second'), image('BBBB', 'image/webp'), text('third')]);
     expect(Array.isArray(out)).toBe(true);
     const parts = out as Exclude<typeof out, string>;
     expect(parts.map((p) => p.type)).toEqual(['text', 'image_url', 'text', 'image_url', 'text']);

@@ -31,7 +31,9 @@ describe('defaultSystemPrompt', () => {
     expect(text).not.toContain('Tools:');
   });
   it('appends the instruction files part (trimmed) and skips a blank one', () => {
-    expect(defaultSystemPrompt({ ...facts, instructions: '\nInstructions from AGENTS.md:\n\nUse pnpm.\n' })).toMatch(/[^\n]\n\nInstructions from AGENTS\.md:\n\nUse pnpm\.$/);
+    expect(defaultSystemPrompt({ ...facts, instructions: '\nInstructions from AGENTS.md:\n\nUse pnpm.\n' })).toMatch(
+      /[^\n]\n\nInstructions from AGENTS\.md:\n\nUse pnpm\.$/,
+    );
     expect(defaultSystemPrompt({ ...facts, instructions: '  \n' })).toBe(defaultSystemPrompt(facts));
   });
 });

@@ -6,7 +6,17 @@
 import { describe, expect, it } from 'vitest';
 import { mayBeTextToolCall, parseTextToolCalls } from '../../src/context/text-tool-calls.js';
 
-const offered = new Set(['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_command', 'get_current_weather', 'square_the_number', 'get_current_traffic']);
+const offered = new Set([
+  'read_file',
+  'write_file',
+  'edit_file',
+  'list_directory',
+  'search_files',
+  'run_command',
+  'get_current_weather',
+  'square_the_number',
+  'get_current_traffic',
+]);
 const parse = (text: string) => parseTextToolCalls(text, offered);
 
 describe('parseTextToolCalls: recognised forms', () => {
@@ -16,12 +26,15 @@ describe('parseTextToolCalls: recognised forms', () => {
   });
 
   it('Qwen2.5: several <tool_call> blocks, in order', () => {
-    const text = '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/a.ts"}}\n</tool_call>\n<tool_call>\n{"name": "read_file", "arguments": {"path": "src/b.ts"}}\n</tool_call>\n';
+    const text =
+      '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/a.ts"}}\n</tool_call>\n<tool_call>\n{"name": "read_file", "arguments": {"path": "src/b.ts"}}\n</tool_call>\n';
     expect(parse(text)?.map((c) => JSON.parse(c.arguments).path)).toEqual(['src/a.ts', 'src/b.ts']);
   });
 
   it('arguments as a JSON string, or under "parameters", or absent', () => {
-    expect(parse('<tool_call>{"name":"read_file","arguments":"{\\"path\\":\\"a.txt\\"}"}</tool_call>')).toEqual([{ name: 'read_file', arguments: '{"path":"a.txt"}' }]);
+    expect(parse('<tool_call>{"name":"read_file","arguments":"{\\"path\\":\\"a.txt\\"}"}</tool_call>')).toEqual([
+      { name: 'read_file', arguments: '{"path":"a.txt"}' },
+    ]);
     expect(parse('<tool_call>{"name":"read_file","parameters":{"path":"a.txt"}}</tool_call>')).toEqual([{ name: 'read_file', arguments: '{"path":"a.txt"}' }]);
     expect(parse('<tool_call>{"name":"list_directory"}</tool_call>')).toEqual([{ name: 'list_directory', arguments: '{}' }]);
     expect(parse('{"name":"list_directory","arguments":""}')).toEqual([{ name: 'list_directory', arguments: '{}' }]);
@@ -54,17 +67,28 @@ describe('parseTextToolCalls: recognised forms', () => {
   });
 
   it('Qwen3 through Ollama: a bare JSON object (ollama#11185)', () => {
-    expect(parse('{"name": "get_current_weather", "arguments": {"location": "Tokyo"}}')).toEqual([{ name: 'get_current_weather', arguments: '{"location":"Tokyo"}' }]);
+    expect(parse('{"name": "get_current_weather", "arguments": {"location": "Tokyo"}}')).toEqual([
+      { name: 'get_current_weather', arguments: '{"location":"Tokyo"}' },
+    ]);
   });
 
   it('Llama 3.1 / 3.2 JSON tool calling: "parameters", and the {"type":"function","function":{…}} wrapper (vllm#11786)', () => {
-    expect(parse('{"name": "get_current_weather", "parameters": {"location": "San Francisco, CA"}}')).toEqual([{ name: 'get_current_weather', arguments: '{"location":"San Francisco, CA"}' }]);
-    expect(parse('{"type": "function", "function": {"name": "get_current_traffic", "parameters": {"location": "Sydney"}}}')).toEqual([{ name: 'get_current_traffic', arguments: '{"location":"Sydney"}' }]);
-    expect(parse('{"type": "function", "name": "get_current_traffic", "parameters": {"location": "Sydney"}}')).toEqual([{ name: 'get_current_traffic', arguments: '{"location":"Sydney"}' }]);
+    expect(parse('{"name": "get_current_weather", "parameters": {"location": "San Francisco, CA"}}')).toEqual([
+      { name: 'get_current_weather', arguments: '{"location":"San Francisco, CA"}' },
+    ]);
+    expect(parse('{"type": "function", "function": {"name": "get_current_traffic", "parameters": {"location": "Sydney"}}}')).toEqual([
+      { name: 'get_current_traffic', arguments: '{"location":"Sydney"}' },
+    ]);
+    expect(parse('{"type": "function", "name": "get_current_traffic", "parameters": {"location": "Sydney"}}')).toEqual([
+      { name: 'get_current_traffic', arguments: '{"location":"Sydney"}' },
+    ]);
   });
 
   it('a JSON array of calls, JSON objects one per line, and a ```json fence around any form', () => {
-    const two = [{ name: 'read_file', arguments: '{"path":"a"}' }, { name: 'read_file', arguments: '{"path":"b"}' }];
+    const two = [
+      { name: 'read_file', arguments: '{"path":"a"}' },
+      { name: 'read_file', arguments: '{"path":"b"}' },
+    ];
     expect(parse('[{"name":"read_file","arguments":{"path":"a"}},{"name":"read_file","arguments":{"path":"b"}}]')).toEqual(two);
     expect(parse('{"name":"read_file","arguments":{"path":"a"}}\n{"name":"read_file","arguments":{"path":"b"}}')).toEqual(two);
     expect(parse('```json\n{"name": "read_file", "arguments": {"path": "a"}}\n```')).toEqual([two[0]]);
@@ -111,11 +135,13 @@ describe('mayBeTextToolCall', () => {
       '{"type": "function", "function": {"name": "read_file", "parameters": {}}}',
       '```json\n{"name": "read_file", "arguments": {}}\n```',
     ];
-    for (const form of forms) for (let i = 0; i <= form.length; i++) expect(mayBeTextToolCall(form.slice(0, i), offered), JSON.stringify(form.slice(0, i))).toBe(true);
+    for (const form of forms)
+      for (let i = 0; i <= form.length; i++) expect(mayBeTextToolCall(form.slice(0, i), offered), JSON.stringify(form.slice(0, i))).toBe(true);
   });
 
   it('lets go of ordinary answers at their first characters', () => {
-    for (const text of ['Hello', 'I will read', '<div>', '<tool_callx', '{"a": 1}', '{ 1', '[1, 2]', '["a"]', '```python\n', '``x', '`code`', 'a{']) expect(mayBeTextToolCall(text, offered), text).toBe(false);
+    for (const text of ['Hello', 'I will read', '<div>', '<tool_callx', '{"a": 1}', '{ 1', '[1, 2]', '["a"]', '```python\n', '``x', '`code`', 'a{'])
+      expect(mayBeTextToolCall(text, offered), text).toBe(false);
   });
 
   it('with offered names, lets go of <function= naming another tool', () => {

@@ -48,7 +48,13 @@ describe('estimateMessageTokens / estimateTokens', () => {
 
   it('counts text parts as text and image parts as images', () => {
     const url = dataUrl('image/png', png(1024, 1024));
-    const message: ChatMessage = { role: 'user', content: [{ type: 'text', text: 'a'.repeat(20) }, { type: 'image_url', image_url: { url } }] };
+    const message: ChatMessage = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'a'.repeat(20) },
+        { type: 'image_url', image_url: { url } },
+      ],
+    };
     expect(estimateMessageTokens(message)).toBe(MESSAGE_OVERHEAD_TOKENS + 5 + 765);
   });
 

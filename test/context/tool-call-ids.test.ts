@@ -64,7 +64,8 @@ describe('respellToolCallIds', () => {
   });
 
   it('returns the same array for other providers, and when nothing needs respelling', () => {
-    for (const provider of ['openai', 'deepseek', 'gemini', 'ollama'] as const) expect(respellToolCallIds(conversation, toolMessageRules(PROVIDER_PROFILES[provider]))).toBe(conversation);
+    for (const provider of ['openai', 'deepseek', 'gemini', 'ollama'] as const)
+      expect(respellToolCallIds(conversation, toolMessageRules(PROVIDER_PROFILES[provider]))).toBe(conversation);
     const already = respellToolCallIds(conversation, mistral);
     expect(respellToolCallIds(already, mistral)).toBe(already);
   });

@@ -21,7 +21,9 @@ function replaySse(name: string) {
 }
 
 function replayChunks(name: string) {
-  const lines = readFileSync(new URL(`../fixtures/providers/_chunks-only/${name}.chunks.jsonl`, import.meta.url), 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(new URL(`../fixtures/providers/_chunks-only/${name}.chunks.jsonl`, import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   return accumulate(lines.map((line): SseItem => ({ kind: 'chunk', chunk: JSON.parse(line) })));
 }
 
@@ -42,7 +44,10 @@ describe('toolMessageRules (from the provider profiles)', () => {
 
 describe('assistantToolCallMessage', () => {
   it('sends content null, not "", when the step has tool calls and no text (Bedrock, Mistral)', () => {
-    const message = assistantToolCallMessage({ text: '', reasoning: 'thought', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"a"}' }] }, plain);
+    const message = assistantToolCallMessage(
+      { text: '', reasoning: 'thought', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"a"}' }] },
+      plain,
+    );
     expect(message).toStrictEqual({
       role: 'assistant',
       content: null,
@@ -52,11 +57,23 @@ describe('assistantToolCallMessage', () => {
 
   it('keeps the text, the order of the calls, and normalises empty arguments to {}', () => {
     const message = assistantToolCallMessage(
-      { text: 'Let me look.', reasoning: '', toolCalls: [{ id: 'b', name: 'list_directory', arguments: '' }, { id: 'a', name: 'read_file', arguments: ' \n' }, { id: 'c', name: 'x', arguments: '{"bad' }] },
+      {
+        text: 'Let me look.',
+        reasoning: '',
+        toolCalls: [
+          { id: 'b', name: 'list_directory', arguments: '' },
+          { id: 'a', name: 'read_file', arguments: ' \n' },
+          { id: 'c', name: 'x', arguments: '{"bad' },
+        ],
+      },
       plain,
     );
     expect(message.content).toBe('Let me look.');
-    expect(message.tool_calls?.map((c) => [c.id, c.function.arguments])).toEqual([['b', '{}'], ['a', '{}'], ['c', '{"bad']]);
+    expect(message.tool_calls?.map((c) => [c.id, c.function.arguments])).toEqual([
+      ['b', '{}'],
+      ['a', '{}'],
+      ['c', '{"bad'],
+    ]);
   });
 
   it('gives reasoning_content back to DeepSeek, "" when there was none, and to no one else', () => {
@@ -69,7 +86,17 @@ describe('assistantToolCallMessage', () => {
 
   it('passes extra_content (Gemini 3 thought_signature) back unchanged', () => {
     const extra = { google: { thought_signature: 'EpoCCpcCAcu98PD' } };
-    const message = assistantToolCallMessage({ text: '', reasoning: '', toolCalls: [{ id: 'function-call-1', name: 'f', arguments: '{}', extra }, { id: 'function-call-2', name: 'f', arguments: '{}' }] }, plain);
+    const message = assistantToolCallMessage(
+      {
+        text: '',
+        reasoning: '',
+        toolCalls: [
+          { id: 'function-call-1', name: 'f', arguments: '{}', extra },
+          { id: 'function-call-2', name: 'f', arguments: '{}' },
+        ],
+      },
+      plain,
+    );
     expect(message.tool_calls?.[0]?.extra_content).toEqual(extra);
     expect(message.tool_calls?.[1] && 'extra_content' in message.tool_calls[1]).toBe(false);
     expect(JSON.parse(JSON.stringify(message)).tool_calls[0].extra_content).toEqual(extra);
@@ -77,15 +104,42 @@ describe('assistantToolCallMessage', () => {
 
   it('a non-streaming Gemini 3 answer (shape of ai.google.dev thought-signatures docs) keeps its signature through to the next request', () => {
     const body = JSON.stringify({
-      choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', tool_calls: [
-        { extra_content: { google: { thought_signature: '<Signature A>' } }, function: { arguments: '{"location":"Paris"}', name: 'get_current_weather' }, id: 'function-call-f3b9ecb3-d55f-4076-98c8-b13e9d1c0e01', type: 'function' },
-        { function: { arguments: '{"location":"London"}', name: 'get_current_weather' }, id: 'function-call-335673ad-913e-42d1-bbf5-387c8ab80f44', type: 'function' },
-      ] } }],
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            tool_calls: [
+              {
+                extra_content: { google: { thought_signature: '<Signature A>' } },
+                function: { arguments: '{"location":"Paris"}', name: 'get_current_weather' },
+                id: 'function-call-f3b9ecb3-d55f-4076-98c8-b13e9d1c0e01',
+                type: 'function',
+              },
+              {
+                function: { arguments: '{"location":"London"}', name: 'get_current_weather' },
+                id: 'function-call-335673ad-913e-42d1-bbf5-387c8ab80f44',
+                type: 'function',
+              },
+            ],
+          },
+        },
+      ],
     });
     const message = assistantToolCallMessage(accumulate(completionToItems(body)), plain);
     expect(message.tool_calls).toEqual([
-      { id: 'function-call-f3b9ecb3-d55f-4076-98c8-b13e9d1c0e01', type: 'function', function: { name: 'get_current_weather', arguments: '{"location":"Paris"}' }, extra_content: { google: { thought_signature: '<Signature A>' } } },
-      { id: 'function-call-335673ad-913e-42d1-bbf5-387c8ab80f44', type: 'function', function: { name: 'get_current_weather', arguments: '{"location":"London"}' } },
+      {
+        id: 'function-call-f3b9ecb3-d55f-4076-98c8-b13e9d1c0e01',
+        type: 'function',
+        function: { name: 'get_current_weather', arguments: '{"location":"Paris"}' },
+        extra_content: { google: { thought_signature: '<Signature A>' } },
+      },
+      {
+        id: 'function-call-335673ad-913e-42d1-bbf5-387c8ab80f44',
+        type: 'function',
+        function: { name: 'get_current_weather', arguments: '{"location":"London"}' },
+      },
     ]);
   });
 
@@ -100,7 +154,9 @@ describe('assistantToolCallMessage', () => {
     expect(message.content).toBeNull();
     expect(message.reasoning_content).toBe(turn.reasoning);
     expect(message.reasoning_content?.length).toBeGreaterThan(0);
-    expect(message.tool_calls).toEqual([{ id: 'call_00_ioIn7yN9p1ZOMNpDLwd4MgAF', type: 'function', function: { name: 'weather', arguments: '{"location": "San Francisco"}' } }]);
+    expect(message.tool_calls).toEqual([
+      { id: 'call_00_ioIn7yN9p1ZOMNpDLwd4MgAF', type: 'function', function: { name: 'weather', arguments: '{"location": "San Francisco"}' } },
+    ]);
   });
 
   it('Groq parallel calls with text → text kept, both calls in stream order', () => {

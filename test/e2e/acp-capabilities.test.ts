@@ -12,7 +12,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
-import { client, ndJsonStream, RequestError, type ClientCapabilities, type ClientContext, type ContentBlock, type McpServer, type CreateElicitationRequest, type CreateElicitationResponse, type SessionNotification } from '@agentclientprotocol/sdk/unstable';
+import {
+  client,
+  ndJsonStream,
+  RequestError,
+  type ClientCapabilities,
+  type ClientContext,
+  type ContentBlock,
+  type McpServer,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
+  type SessionNotification,
+} from '@agentclientprotocol/sdk/unstable';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadAcpSchema } from '../helpers/acp-schema.js';
 import { fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
@@ -49,10 +60,25 @@ afterEach(async () => {
 });
 
 /** Spawns the CLI (temp HOME and state directory), connects the SDK client and runs `initialize`. */
-async function open(capabilities: ClientCapabilities, options: { home?: string; baseUrl: string; env?: Record<string, string>; elicit?: (request: CreateElicitationRequest) => Promise<CreateElicitationResponse> }): Promise<Session> {
+async function open(
+  capabilities: ClientCapabilities,
+  options: { home?: string; baseUrl: string; env?: Record<string, string>; elicit?: (request: CreateElicitationRequest) => Promise<CreateElicitationResponse> },
+): Promise<Session> {
   const home = options.home ?? tempDir();
   const child = spawn(process.execPath, [CLI], {
-    env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), OPENAI_ACP_STATE_DIR: join(home, 'state'), OPENAI_ACP_IN_CONTAINER: 'false', OPENAI_BASE_URL: options.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_API_KEY: 'sk-test', OPENAI_MAX_RETRIES: '0', OPENAI_ACP_LOG: 'debug', ...options.env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      OPENAI_ACP_STATE_DIR: join(home, 'state'),
+      OPENAI_ACP_IN_CONTAINER: 'false',
+      OPENAI_BASE_URL: options.baseUrl,
+      OPENAI_MODEL: 'test-model',
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_MAX_RETRIES: '0',
+      OPENAI_ACP_LOG: 'debug',
+      ...options.env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -106,7 +132,8 @@ async function open(capabilities: ClientCapabilities, options: { home?: string; 
     elicitations,
     written,
     stderr: () => stderr,
-    problems: () => written.flatMap((message) => schema.check(message, (id) => sentMethods.get(id)).map((p) => `${message.method ?? `answer ${message.id}`}: ${p}`)),
+    problems: () =>
+      written.flatMap((message) => schema.check(message, (id) => sentMethods.get(id)).map((p) => `${message.method ?? `answer ${message.id}`}: ${p}`)),
     async close() {
       connection.close();
       child.stdin.end();
@@ -122,7 +149,10 @@ async function open(capabilities: ClientCapabilities, options: { home?: string; 
 const kinds = (s: Session, sessionId: string) => s.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
 const gated = (update: { sessionUpdate: string }) => ['notice', 'compaction_update', 'compaction_summary_chunk'].includes(update.sessionUpdate);
 const text = (value: string): ContentBlock[] => [{ type: 'text', text: value }];
-const chunks = (updates: ReturnType<typeof kinds>) => updates.filter((u) => u.sessionUpdate === 'agent_message_chunk' || u.sessionUpdate === 'agent_thought_chunk' || u.sessionUpdate === 'user_message_chunk') as Array<{ sessionUpdate: string; messageId?: string | null; content: { type: string; text?: string } }>;
+const chunks = (updates: ReturnType<typeof kinds>) =>
+  updates.filter(
+    (u) => u.sessionUpdate === 'agent_message_chunk' || u.sessionUpdate === 'agent_thought_chunk' || u.sessionUpdate === 'user_message_chunk',
+  ) as Array<{ sessionUpdate: string; messageId?: string | null; content: { type: string; text?: string } }>;
 
 describe('the schema check', () => {
   it('rejects what the stable schema forbids, so an empty list of problems means something', () => {
@@ -155,7 +185,10 @@ describe('without the new capabilities', () => {
     expect(chunks(live).some((u) => u.content.text?.includes('Conversation compacted'))).toBe(true);
     for (const u of chunks(live)) expect(u.messageId, JSON.stringify(u)).toEqual(expect.any(String));
     // Two answers reporting 0.000106 USD each: the meter carries the session's total.
-    const costs = live.filter((u) => u.sessionUpdate === 'usage_update').map((u) => (u as { cost?: { amount: number; currency: string } }).cost).filter(Boolean);
+    const costs = live
+      .filter((u) => u.sessionUpdate === 'usage_update')
+      .map((u) => (u as { cost?: { amount: number; currency: string } }).cost)
+      .filter(Boolean);
     expect(costs[0]).toEqual({ amount: 0.000106, currency: 'USD' });
     expect(costs[1]!.amount).toBeCloseTo(0.000212, 9);
     expect(costs[1]!.currency).toBe('USD');
@@ -193,8 +226,17 @@ describe('with session.notices and session.compaction', () => {
     expect(notices[0]!.title).toBe('Small context window: 4,096 tokens');
     expect(notices[0]!.description).toContain('OPENAI_CONTEXT_WINDOW');
     expect(chunks(live).some((u) => u.content.text?.includes('small for coding work'))).toBe(false);
-    const compaction = live.filter((u) => u.sessionUpdate.startsWith('compaction')) as Array<{ sessionUpdate: string; compactionId: string; status?: string; content?: { text: string } }>;
-    expect(compaction.map((u) => `${u.sessionUpdate}:${u.status ?? ''}`)).toEqual(['compaction_update:in_progress', 'compaction_summary_chunk:', 'compaction_update:completed']);
+    const compaction = live.filter((u) => u.sessionUpdate.startsWith('compaction')) as Array<{
+      sessionUpdate: string;
+      compactionId: string;
+      status?: string;
+      content?: { text: string };
+    }>;
+    expect(compaction.map((u) => `${u.sessionUpdate}:${u.status ?? ''}`)).toEqual([
+      'compaction_update:in_progress',
+      'compaction_summary_chunk:',
+      'compaction_update:completed',
+    ]);
     expect(new Set(compaction.map((u) => u.compactionId)).size).toBe(1);
     expect(compaction[1]!.content!.text).toContain('Olá');
     // The summary is not also an answer.
@@ -204,7 +246,11 @@ describe('with session.notices and session.compaction', () => {
 
     const again = await open(caps, { home, baseUrl: server.baseUrl, env });
     await again.agent.request('session/load', { sessionId, cwd: home, mcpServers: [] });
-    const replayed = kinds(again, sessionId).filter((u) => u.sessionUpdate === 'compaction_update') as Array<{ compactionId: string; status: string; summary: Array<{ text: string }> }>;
+    const replayed = kinds(again, sessionId).filter((u) => u.sessionUpdate === 'compaction_update') as Array<{
+      compactionId: string;
+      status: string;
+      summary: Array<{ text: string }>;
+    }>;
     expect(replayed).toHaveLength(1);
     expect(replayed[0]!.compactionId).toBe(compaction[0]!.compactionId);
     expect(replayed[0]!.status).toBe('completed');
@@ -217,7 +263,9 @@ describe('questions from MCP servers', () => {
   const mcp = (): McpServer[] => [{ name: 'el', command: process.execPath, args: [ELICIT_SERVER], env: [] }];
 
   it('with elicitation.form: a question inside a tool call reaches the user tied to the session and the call, and the answer goes back', async () => {
-    const server = await servers(script([{ calls: [['el__ask', {}]] }, { calls: [['el__ask_later', {}]] }, { text: 'done' }, { calls: [['el__later_answer', {}]] }, { text: 'done' }]));
+    const server = await servers(
+      script([{ calls: [['el__ask', {}]] }, { calls: [['el__ask_later', {}]] }, { text: 'done' }, { calls: [['el__later_answer', {}]] }, { text: 'done' }]),
+    );
     const cwd = tempDir();
     const s = await open({ elicitation: { form: {} } }, { baseUrl: server.baseUrl, elicit: async () => ({ action: 'accept', content: { name: 'Ada' } }) });
     const { sessionId } = await s.agent.request('session/new', { cwd, mcpServers: mcp() });
@@ -249,13 +297,18 @@ describe('questions from MCP servers', () => {
   it('a client that answers with an error: the tool call fails with that reason and the turn goes on', async () => {
     const server = await servers(script([{ calls: [['el__ask', {}]] }, { text: 'went on' }]));
     const cwd = tempDir();
-    const s = await open({ elicitation: { form: {} } }, { baseUrl: server.baseUrl, elicit: async () => Promise.reject(new RequestError(-32603, 'no form today')) });
+    const s = await open(
+      { elicitation: { form: {} } },
+      { baseUrl: server.baseUrl, elicit: async () => Promise.reject(new RequestError(-32603, 'no form today')) },
+    );
     const { sessionId } = await s.agent.request('session/new', { cwd, mcpServers: mcp() });
     expect((await s.agent.request('session/prompt', { sessionId, prompt: text('ask me') })).stopReason).toBe('end_turn');
     const result = server.requests[1]!.body.messages.filter((m: any) => m.role === 'tool').at(-1).content as string;
     expect(result).toContain('could not ask it');
     expect(result).toContain('no form today');
-    const done = kinds(s, sessionId).filter((u) => u.sessionUpdate === 'tool_call_update').at(-1) as { status: string };
+    const done = kinds(s, sessionId)
+      .filter((u) => u.sessionUpdate === 'tool_call_update')
+      .at(-1) as { status: string };
     expect(done.status).toBe('failed');
     expect(s.problems()).toEqual([]);
   });
@@ -278,7 +331,10 @@ describe('questions from MCP servers', () => {
   it('a client that never answers: the MCP call fails at its time limit, the question is withdrawn, and the turn goes on', async () => {
     const server = await servers(script([{ calls: [['el__ask', {}]] }, { text: 'went on' }]));
     const cwd = tempDir();
-    const s = await open({ elicitation: { form: {} } }, { baseUrl: server.baseUrl, env: { OPENAI_ACP_MCP_TOOL_TIMEOUT_MS: '1500' }, elicit: () => new Promise(() => undefined) });
+    const s = await open(
+      { elicitation: { form: {} } },
+      { baseUrl: server.baseUrl, env: { OPENAI_ACP_MCP_TOOL_TIMEOUT_MS: '1500' }, elicit: () => new Promise(() => undefined) },
+    );
     const { sessionId } = await s.agent.request('session/new', { cwd, mcpServers: mcp() });
     expect((await s.agent.request('session/prompt', { sessionId, prompt: text('ask me') })).stopReason).toBe('end_turn');
     expect(server.requests).toHaveLength(2);

@@ -15,9 +15,28 @@ import { STDIO_SERVER } from '../tools/mcp/helpers.js';
 const servers = fakeServerPool();
 const tempDir = tempDirs('openai-acp-acpx-tools-');
 
-function acpx(server: FakeOpenAI, cwd: string, policy: '--approve-all' | '--deny-all', prompt: string, extra: string[] = [], format: 'json' | 'text' = 'json'): Promise<AcpxRun> {
+function acpx(
+  server: FakeOpenAI,
+  cwd: string,
+  policy: '--approve-all' | '--deny-all',
+  prompt: string,
+  extra: string[] = [],
+  format: 'json' | 'text' = 'json',
+): Promise<AcpxRun> {
   const home = tempDir();
-  return runAcpx(prompt, { cwd, format, args: [policy, ...extra], env: { HOME: home, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0' } });
+  return runAcpx(prompt, {
+    cwd,
+    format,
+    args: [policy, ...extra],
+    env: {
+      HOME: home,
+      XDG_STATE_HOME: join(home, 'state'),
+      XDG_CONFIG_HOME: join(home, 'config'),
+      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_MODEL: 'test-model',
+      OPENAI_MAX_RETRIES: '0',
+    },
+  });
 }
 
 const messages = acpxMessages;
@@ -51,7 +70,9 @@ it('acpx --approve-all: read through fs/read_text_file, edit on disk, command in
   expect(create?.params.command).toContain('echo out-');
   const terminalId = all.find((m) => m.id === create.id && m.result)?.result.terminalId;
   expect(terminalId).toBeTruthy();
-  expect(updates(all).some((u) => u.sessionUpdate === 'tool_call_update' && u.content?.some((c: any) => c.type === 'terminal' && c.terminalId === terminalId))).toBe(true);
+  expect(
+    updates(all).some((u) => u.sessionUpdate === 'tool_call_update' && u.content?.some((c: any) => c.type === 'terminal' && c.terminalId === terminalId)),
+  ).toBe(true);
   expect(all.some((m) => m.method === 'terminal/release' && m.params.terminalId === terminalId)).toBe(true);
   const tool3 = server.requests[3]!.body.messages.filter((m: any) => m.role === 'tool').at(-1);
   expect(tool3.content).toContain('out-42');
@@ -84,7 +105,10 @@ it('acpx --deny-all: the edit is refused, the file stays, the model is told', as
 it('acpx --mcp-config: its stdio MCP server tools are offered and called through the agent', async () => {
   const cwd = tempDir();
   const config = join(tempDir(), 'mcp.json');
-  writeFileSync(config, JSON.stringify({ mcpServers: [{ name: 'fx', command: process.execPath, args: [STDIO_SERVER], env: [{ name: 'FIXTURE_ENV', value: 'from-acpx' }] }] }));
+  writeFileSync(
+    config,
+    JSON.stringify({ mcpServers: [{ name: 'fx', command: process.execPath, args: [STDIO_SERVER], env: [{ name: 'FIXTURE_ENV', value: 'from-acpx' }] }] }),
+  );
   const server = await servers(script([{ calls: [['fx__echo', { text: 'via acpx' }]] }, { text: 'echoed' }]));
   const run = await acpx(server, cwd, '--approve-all', 'echo it', ['--mcp-config', config]);
   expect(run.code, run.stderr.slice(-2000)).toBe(0);

@@ -22,7 +22,12 @@ afterAll(async () => {
 });
 
 function acpx(prompt: string, env: Record<string, string> = {}, args: string[] = []): Promise<AcpxRun> {
-  return runAcpx(prompt, { cwd: home, args: ['--approve-all', ...args], env: { HOME: home, OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0', ...env }, timeoutMs: 20_000 });
+  return runAcpx(prompt, {
+    cwd: home,
+    args: ['--approve-all', ...args],
+    env: { HOME: home, OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0', ...env },
+    timeoutMs: 20_000,
+  });
 }
 
 const messages = acpxMessages;

@@ -55,7 +55,15 @@ describe('openai-acp agentconnect', () => {
     expect((await client.request('acp.models.info', { model: 'local/nope' })).error?.code).toBe('AC_ERR_INVALID_ARGS');
     expect((await client.request('acp.models.recent')).result.models.map((m: { id: string }) => m.id)).toEqual(['test-model']);
 
-    for (const method of ['acp.fs.read', 'acp.process.spawn', 'acp.net.request', 'acp.clipboard.read', 'acp.system.open', 'acp.backend.start', 'acp.providers.login']) {
+    for (const method of [
+      'acp.fs.read',
+      'acp.process.spawn',
+      'acp.net.request',
+      'acp.clipboard.read',
+      'acp.system.open',
+      'acp.backend.start',
+      'acp.providers.login',
+    ]) {
       expect((await client.request(method, { path: '/etc/passwd', command: 'id', url: 'http://127.0.0.1/' })).error?.code, method).toBe('AC_ERR_UNSUPPORTED');
     }
     expect((await client.request('acp.sessions.create', { provider: 'local', cwd: 42 })).error?.code).toBe('AC_ERR_INVALID_ARGS');
@@ -85,7 +93,12 @@ describe('openai-acp agentconnect', () => {
     expect(tools.map((event) => event.data['phase'])).toEqual(['start', 'completed']);
     expect(tools[0]!.data).toMatchObject({ provider: 'local', input: { path: 'notes.txt' } });
     expect(String(tools[1]!.data['output'])).toContain('plum');
-    expect(events.filter((event) => event.type === 'delta').map((event) => event.data['text']).join('')).toBe('It is plum.');
+    expect(
+      events
+        .filter((event) => event.type === 'delta')
+        .map((event) => event.data['text'])
+        .join(''),
+    ).toBe('It is plum.');
     expect(events.filter((event) => event.type === 'usage')).toHaveLength(1);
     expect(events.findIndex((event) => event.type === 'usage')).toBeLessThan(events.findIndex((event) => event.type === 'final'));
 

@@ -25,7 +25,17 @@ afterEach(() => {
 });
 
 function launch(env: Record<string, string> = {}, args: string[] = []) {
-  agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'sk-e2e-secret-key-123', OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '1', OPENAI_ACP_TOOLS: 'off', ...env }, args);
+  agent = spawnAgent(
+    {
+      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_API_KEY: 'sk-e2e-secret-key-123',
+      OPENAI_MODEL: 'test-model',
+      OPENAI_MAX_RETRIES: '1',
+      OPENAI_ACP_TOOLS: 'off',
+      ...env,
+    },
+    args,
+  );
   return agent;
 }
 
@@ -74,7 +84,13 @@ describe('openai-acp over stdio', () => {
     const a = launch();
     const sessionId = await a.start();
     const created = a.messages.find((m) => m.result?.sessionId === sessionId).result;
-    expect(created.models).toEqual({ currentModelId: 'test-model', availableModels: [{ modelId: 'test-model', name: 'test-model' }, { modelId: 'other-model', name: 'other-model' }] });
+    expect(created.models).toEqual({
+      currentModelId: 'test-model',
+      availableModels: [
+        { modelId: 'test-model', name: 'test-model' },
+        { modelId: 'other-model', name: 'other-model' },
+      ],
+    });
     expect((await a.request('session/set_model', { sessionId, modelId: 'other-model' })).result).toEqual({});
     await a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     expect(server.requests.at(-1)!.body.model).toBe('other-model');

@@ -52,20 +52,38 @@ const scratchAws = () => ({
 
 describe('the built CLI', () => {
   it('signs Bedrock requests with SigV4 from the AWS credential chain when no key is set', async () => {
-    agent = spawnAgent({ ...scratchAws(), OPENAI_PROVIDER: 'bedrock', OPENAI_BASE_URL: `${bedrock.origin}/openai/v1`, OPENAI_MODEL: 'openai.gpt-oss-120b', OPENAI_MAX_RETRIES: '0' });
+    agent = spawnAgent({
+      ...scratchAws(),
+      OPENAI_PROVIDER: 'bedrock',
+      OPENAI_BASE_URL: `${bedrock.origin}/openai/v1`,
+      OPENAI_MODEL: 'openai.gpt-oss-120b',
+      OPENAI_MAX_RETRIES: '0',
+    });
     const sessionId = await agent.start(home);
     const answer = await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     expect(answer.result?.stopReason).toBe('end_turn');
     expect(agent.text(sessionId)).toBe('signed ok');
     const post = bedrock.records.find((r) => r.method === 'POST');
-    expect(post).toMatchObject({ url: '/openai/v1/chat/completions', verified: true, scope: { accessKeyId: TEST_AWS.accessKeyId, region: 'us-east-1', service: 'bedrock' } });
+    expect(post).toMatchObject({
+      url: '/openai/v1/chat/completions',
+      verified: true,
+      scope: { accessKeyId: TEST_AWS.accessKeyId, region: 'us-east-1', service: 'bedrock' },
+    });
     expect(JSON.parse(post!.body)).toMatchObject({ model: 'openai.gpt-oss-120b', stream: true });
     expect(agent.stderr()).not.toContain(TEST_AWS.secretAccessKey);
   }, 30_000);
 
   it('answers a prompt with the fix when the AWS chain finds no credentials, sending nothing', async () => {
     const before = bedrock.records.length;
-    agent = spawnAgent({ ...scratchAws(), AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_SESSION_TOKEN: '', OPENAI_PROVIDER: 'bedrock', OPENAI_BASE_URL: `${bedrock.origin}/openai/v1`, OPENAI_MODEL: 'm' });
+    agent = spawnAgent({
+      ...scratchAws(),
+      AWS_ACCESS_KEY_ID: '',
+      AWS_SECRET_ACCESS_KEY: '',
+      AWS_SESSION_TOKEN: '',
+      OPENAI_PROVIDER: 'bedrock',
+      OPENAI_BASE_URL: `${bedrock.origin}/openai/v1`,
+      OPENAI_MODEL: 'm',
+    });
     const sessionId = await agent.start(home);
     await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     expect(agent.text(sessionId)).toContain('no AWS credentials');
@@ -85,11 +103,18 @@ describe('the built CLI', () => {
 });
 
 describe('doctor', () => {
-  const bedrockEnv = () => ({ ...scratchAws(), OPENAI_PROVIDER: 'bedrock', OPENAI_BASE_URL: `${bedrock.origin}/openai/v1`, OPENAI_MODEL: 'openai.gpt-oss-120b' });
+  const bedrockEnv = () => ({
+    ...scratchAws(),
+    OPENAI_PROVIDER: 'bedrock',
+    OPENAI_BASE_URL: `${bedrock.origin}/openai/v1`,
+    OPENAI_MODEL: 'openai.gpt-oss-120b',
+  });
 
   it('checks the SigV4 path: source, region, credentials, then a signed one-token request', async () => {
     const run = await runCli(['doctor'], { home, env: bedrockEnv() });
-    expect(run.stdout).toContain('✓ AWS credential source: no API key is set, so requests are signed with SigV4; the credential chain starts at: environment (AWS_ACCESS_KEY_ID, AWS_SESSION_TOKEN)');
+    expect(run.stdout).toContain(
+      '✓ AWS credential source: no API key is set, so requests are signed with SigV4; the credential chain starts at: environment (AWS_ACCESS_KEY_ID, AWS_SESSION_TOKEN)',
+    );
     expect(run.stdout).toContain('✓ AWS region: us-east-1 (from AWS_REGION), service bedrock');
     expect(run.stdout).toContain('✓ AWS credentials obtained: access key AKID…MPLE, temporary');
     expect(run.stdout).toContain('✓ authentication accepted: the AWS SigV4 signature was accepted');

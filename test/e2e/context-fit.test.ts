@@ -23,7 +23,12 @@ const TASK = 'Read the modules one by one and tell me which one parses the confi
 
 /** The server's own count of a request's prompt: JSON characters / 4, as a tokenizer-free server would. */
 const promptTokens = (body: Record<string, any>) =>
-  Math.ceil((JSON.stringify(body.messages.map((m: Record<string, unknown>) => ({ ...m, role: undefined }))).length + (body.tools ? JSON.stringify(body.tools).length : 0)) / 4) + 4 * body.messages.length;
+  Math.ceil(
+    (JSON.stringify(body.messages.map((m: Record<string, unknown>) => ({ ...m, role: undefined }))).length +
+      (body.tools ? JSON.stringify(body.tools).length : 0)) /
+      4,
+  ) +
+  4 * body.messages.length;
 
 /** A model with a `window`-token context: rejects what does not fit; else reads `files` one per answer, then answers. */
 function enforcing(window: number, files: string[]) {
@@ -34,10 +39,23 @@ function enforcing(window: number, files: string[]) {
     const asked = tokens + (body.max_tokens ?? body.max_completion_tokens ?? 0);
     const rejected = asked > window;
     const text = (m: any) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''));
-    seen.push({ tokens, rejected, task: body.messages.some((m: any) => m.role === 'user' && text(m).includes(TASK)), stubs: body.messages.filter((m: any) => m.role === 'tool' && /^\[Result of read_file .* left out to save context/.test(m.content)).length });
+    seen.push({
+      tokens,
+      rejected,
+      task: body.messages.some((m: any) => m.role === 'user' && text(m).includes(TASK)),
+      stubs: body.messages.filter((m: any) => m.role === 'tool' && /^\[Result of read_file .* left out to save context/.test(m.content)).length,
+    });
     if (rejected) {
       res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'error', message: `This model's maximum context length is ${window} tokens. However, you requested ${asked} tokens (${tokens} in the messages, ${asked - tokens} in the completion). Please reduce the length of the messages or completion.`, type: 'BadRequestError', param: null, code: 400 }));
+      res.end(
+        JSON.stringify({
+          object: 'error',
+          message: `This model's maximum context length is ${window} tokens. However, you requested ${asked} tokens (${tokens} in the messages, ${asked - tokens} in the completion). Please reduce the length of the messages or completion.`,
+          type: 'BadRequestError',
+          param: null,
+          code: 400,
+        }),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -45,7 +63,11 @@ function enforcing(window: number, files: string[]) {
     const summary = body.messages.at(-1)?.role === 'user' && /Summarize our conversation so far/.test(text(body.messages.at(-1))) && !body.tools;
     if (summary) res.write(chunk({ content: `Read ${step} modules so far; none parses the configuration yet.` }, 'stop', usage));
     else if (step < files.length) {
-      res.write(chunk({ tool_calls: [{ index: 0, id: `call_${step}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: files[step++] }) } }] }));
+      res.write(
+        chunk({
+          tool_calls: [{ index: 0, id: `call_${step}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path: files[step++] }) } }],
+        }),
+      );
       res.write(chunk({}, 'tool_calls', usage));
     } else res.write(chunk({ content: 'module7.ts parses the configuration.' }, 'stop', usage));
     res.end('data: [DONE]\n\n');
@@ -65,7 +87,11 @@ describe('every request of a tool loop inside the window the server enforces', (
   it('reads twelve 230-line files in an 8,000-token window without a rejected request', async () => {
     const cwd = workspace();
     const files = Array.from({ length: 12 }, (_, i) => `module${i}.ts`);
-    for (const [i, name] of files.entries()) writeFileSync(join(cwd, name), Array.from({ length: 230 }, (_, n) => `export const value${n} = read(${i}, ${n}); // module ${i} line ${n + 1}`).join('\n'));
+    for (const [i, name] of files.entries())
+      writeFileSync(
+        join(cwd, name),
+        Array.from({ length: 230 }, (_, n) => `export const value${n} = read(${i}, ${n}); // module ${i} line ${n + 1}`).join('\n'),
+      );
     const model = enforcing(8000, files);
     const { agent } = await start(model.handler, { OPENAI_CONTEXT_WINDOW: '8000' });
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
@@ -93,7 +119,11 @@ describe('every request of a tool loop inside the window the server enforces', (
   it('learns a smaller window from a vLLM overflow answer, fits the request again and goes on', async () => {
     const cwd = workspace();
     const files = Array.from({ length: 8 }, (_, i) => `module${i}.ts`);
-    for (const [i, name] of files.entries()) writeFileSync(join(cwd, name), Array.from({ length: 230 }, (_, n) => `export const value${n} = read(${i}, ${n}); // module ${i} line ${n + 1}`).join('\n'));
+    for (const [i, name] of files.entries())
+      writeFileSync(
+        join(cwd, name),
+        Array.from({ length: 230 }, (_, n) => `export const value${n} = read(${i}, ${n}); // module ${i} line ${n + 1}`).join('\n'),
+      );
     const model = enforcing(8000, files);
     const { agent } = await start(model.handler, { OPENAI_CONTEXT_WINDOW: '32000' });
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
@@ -115,7 +145,9 @@ describe('every request of a tool loop inside the window the server enforces', (
     const answer = await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: TASK }] });
     expect(answer.result?.stopReason).toBe('end_turn');
     expect(answer.result?._meta?.['openai-acp']?.error).toMatchObject({ kind: 'config', retryable: false });
-    expect(agent.text(result.sessionId)).toMatch(/context window \(1,000 tokens\) is too small .* it needs at least [\d,]+ tokens\. Fix: use a model or server with a larger context window/);
+    expect(agent.text(result.sessionId)).toMatch(
+      /context window \(1,000 tokens\) is too small .* it needs at least [\d,]+ tokens\. Fix: use a model or server with a larger context window/,
+    );
     expect(model.seen).toEqual([]);
     expect(server.requests.filter((r) => r.url.includes('/chat/completions'))).toEqual([]);
   });

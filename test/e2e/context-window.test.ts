@@ -23,7 +23,8 @@ afterEach(() => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-const json = (res: http.ServerResponse, body: unknown, status = 200): void => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const json = (res: http.ServerResponse, body: unknown, status = 200): void =>
+  void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 const text = (t: string) => [{ type: 'text', text: t }];
 const meters = (agent: AgentProcess, sessionId: string) => agent.updates(sessionId).filter((u) => u.sessionUpdate === 'usage_update');
 
@@ -35,7 +36,11 @@ function dispatcher(native: Record<string, (res: http.ServerResponse, body: any)
     if (req.url?.endsWith('/chat/completions')) return chat.handler(req, res, body);
     res.writeHead(404).end('404 page not found');
   };
-  handler.gets = new Set(Object.keys(native).filter((key) => key.startsWith('GET ')).map((key) => key.slice(4)));
+  handler.gets = new Set(
+    Object.keys(native)
+      .filter((key) => key.startsWith('GET '))
+      .map((key) => key.slice(4)),
+  );
   return handler;
 }
 
@@ -53,9 +58,15 @@ describe('an Ollama server', () => {
     server.handle(
       dispatcher(
         {
-          'GET /api/ps': (res) => json(res, { models: loadedWith ? [{ name: 'qwen3:8b', model: 'qwen3:8b', size: 6591830464, size_vram: 6591830464, context_length: loadedWith }] : [] }),
-          'POST /api/show': (res) => json(res, { model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': 262144 }, parameters: 'temperature 0.6' }),
-          'POST /api/generate': (res, body) => ((loadedWith = body.model === 'qwen3:8b' ? 4096 : undefined), json(res, { model: body.model, response: '', done: true, done_reason: 'load' })),
+          'GET /api/ps': (res) =>
+            json(res, {
+              models: loadedWith ? [{ name: 'qwen3:8b', model: 'qwen3:8b', size: 6591830464, size_vram: 6591830464, context_length: loadedWith }] : [],
+            }),
+          'POST /api/show': (res) =>
+            json(res, { model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': 262144 }, parameters: 'temperature 0.6' }),
+          'POST /api/generate': (res, body) => (
+            (loadedWith = body.model === 'qwen3:8b' ? 4096 : undefined), json(res, { model: body.model, response: '', done: true, done_reason: 'load' })
+          ),
         },
         chat,
       ),
@@ -76,10 +87,25 @@ describe('an Ollama server', () => {
     expect(meters(agent, sessionId).at(-1)).toEqual({ sessionUpdate: 'usage_update', used: 1000, size: 4096 });
 
     // The server was restarted with a smaller window: its overflow answer says so.
-    chat.handler = (_req, res) => json(res, { error: { code: 400, message: 'request (5162 tokens) exceeds the available context size (3072 tokens), try increasing it', type: 'exceed_context_size_error', n_prompt_tokens: 5162, n_ctx: 3072 } }, 400);
+    chat.handler = (_req, res) =>
+      json(
+        res,
+        {
+          error: {
+            code: 400,
+            message: 'request (5162 tokens) exceeds the available context size (3072 tokens), try increasing it',
+            type: 'exceed_context_size_error',
+            n_prompt_tokens: 5162,
+            n_ctx: 3072,
+          },
+        },
+        400,
+      );
     const failed = await agent.request('session/prompt', { sessionId, prompt: text('two') });
     expect(failed.result.stopReason).toBe('end_turn');
-    expect(agent.text(sessionId)).toContain("The conversation no longer fits the model's context window (3,072 tokens). Fix: restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`)");
+    expect(agent.text(sessionId)).toContain(
+      "The conversation no longer fits the model's context window (3,072 tokens). Fix: restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`)",
+    );
 
     chat.handler = streamText(['Ok'], { prompt_tokens: 1200, completion_tokens: 20, total_tokens: 1220 });
     expect((await agent.request('session/prompt', { sessionId, prompt: text('three') })).result.stopReason).toBe('end_turn');
@@ -103,7 +129,9 @@ describe('an Ollama server', () => {
 describe('a llama.cpp server', () => {
   it("reports its per-slot window in /props, which wins over the model's trained window in /models", async () => {
     const server = await startServer();
-    server.handle(dispatcher({ 'GET /props': (res) => json(res, { default_generation_settings: { n_ctx: 8192 }, total_slots: 1 }) }, { handler: streamText(['Hi']) }));
+    server.handle(
+      dispatcher({ 'GET /props': (res) => json(res, { default_generation_settings: { n_ctx: 8192 }, total_slots: 1 }) }, { handler: streamText(['Hi']) }),
+    );
     server.setModels({ object: 'list', data: [{ id: 'qwen3-8b.gguf', object: 'model', meta: { n_ctx_train: 131072 } }] });
     const agent = launch(server, { OPENAI_PROVIDER: 'llamacpp', OPENAI_MODEL: 'qwen3-8b.gguf' });
     const sessionId = await agent.start();
@@ -129,7 +157,13 @@ describe('a llama.cpp server', () => {
 describe('a model change', () => {
   it("sends the meter with the new model's window", async () => {
     const server = await startServer();
-    server.setModels({ object: 'list', data: [{ id: 'big', context_length: 131072 }, { id: 'small', context_length: 8192 }] });
+    server.setModels({
+      object: 'list',
+      data: [
+        { id: 'big', context_length: 131072 },
+        { id: 'small', context_length: 8192 },
+      ],
+    });
     const agent = launch(server, { OPENAI_MODEL: 'big' });
     const sessionId = await agent.start();
     await waitFor(() => meters(agent, sessionId).length > 0, 10_000, 'the meter after session/new');

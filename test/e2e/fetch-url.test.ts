@@ -30,11 +30,21 @@ describe('fetch_url through the agent', () => {
     const server = await servers(
       script([
         { calls: [['fetch_url', { url: url('/page') }]] },
-        { calls: ['/data.json', '/big', '/r1', '/missing', '/slow', '/metadata'].map((path) => ['fetch_url', { url: url(path) }] as [string, Record<string, unknown>]) },
+        {
+          calls: ['/data.json', '/big', '/r1', '/missing', '/slow', '/metadata'].map(
+            (path) => ['fetch_url', { url: url(path) }] as [string, Record<string, unknown>],
+          ),
+        },
         { text: 'done' },
       ]),
     );
-    const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off', OPENAI_ACP_FETCH_TIMEOUT_MS: '600', OPENAI_CONTEXT_WINDOW: '16384' });
+    const agent = spawnAgent({
+      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_MODEL: 'test-model',
+      OPENAI_ACP_STATE_DIR: 'off',
+      OPENAI_ACP_FETCH_TIMEOUT_MS: '600',
+      OPENAI_CONTEXT_WINDOW: '16384',
+    });
     agents.push(agent);
     await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { result } = await agent.request('session/new', { cwd: tempDir(), mcpServers: [] });
@@ -49,7 +59,9 @@ describe('fetch_url through the agent', () => {
     expect(agent.messages.filter((m) => m.method === 'session/request_permission')).toHaveLength(1);
 
     const [page] = toolMessages(server.requests[1]!.body);
-    expect(page).toBe(`${url('/page')} (HTTP 200, text/html, as Markdown)\n\n# Install\n\nRun \`npm install\`, then read [the next page](${url('/docs/next')}).`);
+    expect(page).toBe(
+      `${url('/page')} (HTTP 200, text/html, as Markdown)\n\n# Install\n\nRun \`npm install\`, then read [the next page](${url('/docs/next')}).`,
+    );
     const [, json, big, redirected, missing, slow, metadata] = toolMessages(server.requests[2]!.body);
     expect(json).toBe(`${url('/data.json')} (HTTP 200, application/json)\n\n{"name":"openai-acp","tools":7}`);
     // A quarter of the 16,384-token window, at ~4 bytes a token.
@@ -57,10 +69,20 @@ describe('fetch_url through the agent', () => {
     expect(redirected!.startsWith(`${url('/page')} (HTTP 200, text/html, as Markdown)`)).toBe(true);
     expect(missing).toBe(`Could not fetch ${url('/missing')}: HTTP 404 Not Found.`);
     expect(slow).toBe(`Could not fetch ${url('/slow')}: no complete answer within 600 ms.`);
-    expect(metadata).toBe('Could not fetch http://169.254.169.254/latest/meta-data/: 169.254.169.254, a link-local address (such as a cloud metadata service), which is never fetched.');
-    const statuses = agent.updates(result.sessionId).filter((u) => u.sessionUpdate === 'tool_call_update' && u.status !== 'in_progress').map((u) => u.status);
+    expect(metadata).toBe(
+      'Could not fetch http://169.254.169.254/latest/meta-data/: 169.254.169.254, a link-local address (such as a cloud metadata service), which is never fetched.',
+    );
+    const statuses = agent
+      .updates(result.sessionId)
+      .filter((u) => u.sessionUpdate === 'tool_call_update' && u.status !== 'in_progress')
+      .map((u) => u.status);
     expect(statuses).toEqual(['completed', 'completed', 'completed', 'completed', 'failed', 'failed', 'failed']);
-    expect(agent.updates(result.sessionId).filter((u) => u.sessionUpdate === 'tool_call').every((u) => u.kind === 'fetch')).toBe(true);
+    expect(
+      agent
+        .updates(result.sessionId)
+        .filter((u) => u.sessionUpdate === 'tool_call')
+        .every((u) => u.kind === 'fetch'),
+    ).toBe(true);
   });
 
   it('a cancel stops a fetch that is waiting for its answer', async () => {
@@ -71,7 +93,11 @@ describe('fetch_url through the agent', () => {
     const { result } = await agent.request('session/new', { cwd: tempDir(), mcpServers: [] });
     await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
     const pending = agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'fetch' }] });
-    await waitFor(() => agent.updates(result.sessionId).some((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress'), 5000, 'the fetch to start');
+    await waitFor(
+      () => agent.updates(result.sessionId).some((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress'),
+      5000,
+      'the fetch to start',
+    );
     const t0 = performance.now();
     agent.notify('session/cancel', { sessionId: result.sessionId });
     expect((await pending).result.stopReason).toBe('cancelled');

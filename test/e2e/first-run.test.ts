@@ -47,7 +47,9 @@ describe('the context window from the server', () => {
     const chat = streamText(['Hi']);
     const server = await fake((req, res, body) => {
       if (req.url === '/api/show') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ model_info: { 'qwen3.context_length': 40960 }, parameters: 'num_ctx 16384' }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ model_info: { 'qwen3.context_length': 40960 }, parameters: 'num_ctx 16384' }));
         return;
       }
       return chat(req, res, body);
@@ -64,7 +66,7 @@ describe('the context window from the server', () => {
 });
 
 describe('a base URL without /v1', () => {
-  it('says to add /v1 in the prompt\'s answer', async () => {
+  it("says to add /v1 in the prompt's answer", async () => {
     const server = await fake(httpError(404, '404 page not found'));
     const base = server.baseUrl.replace(/\/v1$/, '');
     agent = spawnAgent({ OPENAI_BASE_URL: base, OPENAI_MODEL: 'qwen3:8b' });

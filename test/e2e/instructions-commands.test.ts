@@ -36,9 +36,14 @@ async function startAgent(handler: ChatHandler, configHome: string, clientCapabi
   return { server, agent };
 }
 
-const textOf = (content: unknown): string => (typeof content === 'string' ? content : (content as { type: string; text?: string }[]).map((part) => part.text ?? '').join(''));
+const textOf = (content: unknown): string =>
+  typeof content === 'string' ? content : (content as { type: string; text?: string }[]).map((part) => part.text ?? '').join('');
 const lastUser = (body: any): string => textOf(body.messages.filter((m: any) => m.role === 'user').at(-1).content);
-const commandLists = (agent: AgentProcess, sessionId: string) => agent.updates(sessionId).filter((u) => u.sessionUpdate === 'available_commands_update').map((u) => u.availableCommands);
+const commandLists = (agent: AgentProcess, sessionId: string) =>
+  agent
+    .updates(sessionId)
+    .filter((u) => u.sessionUpdate === 'available_commands_update')
+    .map((u) => u.availableCommands);
 
 describe('instruction files and user commands', () => {
   it('sends nested instructions in order, advertises and expands project and user commands, and notices a new command file', async () => {
@@ -51,7 +56,8 @@ describe('instruction files and user commands', () => {
       'repo/AGENTS.md': 'ROOT: run npm test.',
       'repo/packages/CLAUDE.md': 'PACKAGES: use pnpm.',
       'repo/packages/app/AGENTS.md': 'APP: React components live in src/ui.',
-      'repo/packages/app/.openai-acp/commands/review.md': '---\ndescription: Review a part of the code\nargument-hint: <part> [focus]\n---\nReview $1 with focus on: $2. Everything: $ARGUMENTS',
+      'repo/packages/app/.openai-acp/commands/review.md':
+        '---\ndescription: Review a part of the code\nargument-hint: <part> [focus]\n---\nReview $1 with focus on: $2. Everything: $ARGUMENTS',
       'repo/packages/app/.claude/commands/explain.md': 'Explain this code.',
       'repo/packages/app/.claude/commands/broken.md': '---\ndescription: never closed\n',
     });
@@ -62,7 +68,11 @@ describe('instruction files and user commands', () => {
     await waitFor(() => commandLists(agent, sessionId).length > 0, 5000, 'available_commands_update');
     const [first] = commandLists(agent, sessionId);
     expect(first.map((c: any) => c.name)).toEqual(['clear', 'compact', 'undo', 'help', 'init', 'review', 'explain', 'daily']);
-    expect(first.find((c: any) => c.name === 'review')).toEqual({ name: 'review', description: 'Review a part of the code (project)', input: { hint: '<part> [focus]' } });
+    expect(first.find((c: any) => c.name === 'review')).toEqual({
+      name: 'review',
+      description: 'Review a part of the code (project)',
+      input: { hint: '<part> [focus]' },
+    });
     expect(first.find((c: any) => c.name === 'daily').description).toBe('Daily summary (user)');
     expect(agent.stderr()).toContain(`the command file ${join(cwd, '.claude/commands/broken.md')} is skipped: its front matter has no closing ---`);
 
@@ -81,7 +91,11 @@ describe('instruction files and user commands', () => {
     // A new file is advertised at the start of the next turn, before its answer, and works at once.
     write(cwd, { '.openai-acp/commands/ship.md': 'Ship version $1.' });
     await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/ship 2.0' }] });
-    expect(commandLists(agent, sessionId).at(-1).map((c: any) => c.name)).toContain('ship');
+    expect(
+      commandLists(agent, sessionId)
+        .at(-1)
+        .map((c: any) => c.name),
+    ).toContain('ship');
     expect(lastUser(server.requests[3]!.body)).toBe('Ship version 2.0.');
     // An unknown command goes to the model as typed.
     await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/nope at all' }] });
@@ -94,7 +108,11 @@ describe('instruction files and user commands', () => {
     const { result } = await agent.request('session/new', { cwd: top, mcpServers: [stdioServer('fx')] });
     const sessionId = result.sessionId;
     await waitFor(() => commandLists(agent, sessionId).length > 0, 5000, 'available_commands_update');
-    expect(commandLists(agent, sessionId)[0].find((c: any) => c.name === 'fx:greet')).toEqual({ name: 'fx:greet', description: 'Greets someone (MCP server fx)', input: { hint: '<name> [mood]' } });
+    expect(commandLists(agent, sessionId)[0].find((c: any) => c.name === 'fx:greet')).toEqual({
+      name: 'fx:greet',
+      description: 'Greets someone (MCP server fx)',
+      input: { hint: '<name> [mood]' },
+    });
     await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/fx:greet Ada' }] });
     expect(lastUser(server.requests[0]!.body)).toBe('Say hello to Ada.');
     await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/fx:greet mood=cheerful Grace' }] });
@@ -111,7 +129,12 @@ describe('instruction files and user commands', () => {
     write(top, { 'repo/.openai-acp/commands/review.md': 'Review $1 very carefully, file by file.' });
     const cwd = join(top, 'repo');
     const server = await servers(script([{ text: 'reviewed' }, { text: 'again' }]));
-    const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: join(top, 'state'), XDG_CONFIG_HOME: join(top, 'config') });
+    const agent = spawnAgent({
+      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_MODEL: 'test-model',
+      OPENAI_ACP_STATE_DIR: join(top, 'state'),
+      XDG_CONFIG_HOME: join(top, 'config'),
+    });
     agents.push(agent);
     await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
@@ -122,7 +145,10 @@ describe('instruction files and user commands', () => {
     expect(titles.at(-1).title).toBe('/review parser');
     const before = agent.updates(sessionId).length;
     await agent.request('session/load', { sessionId, cwd, mcpServers: [] });
-    const shown = agent.updates(sessionId).slice(before).filter((u) => u.sessionUpdate === 'user_message_chunk');
+    const shown = agent
+      .updates(sessionId)
+      .slice(before)
+      .filter((u) => u.sessionUpdate === 'user_message_chunk');
     expect(shown.map((u) => u.content.text)).toEqual(['/review parser']);
     await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now?' }] });
     expect(textOf(server.requests[1]!.body.messages.find((m: any) => m.role === 'user').content)).toBe('Review parser very carefully, file by file.');

@@ -23,7 +23,13 @@ afterEach(async () => {
 async function start(options: FakeOllamaOptions, env: Record<string, string> = {}) {
   const server = await startFakeOllama(options);
   servers.push(server);
-  const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: options.model ?? 'qwen3:8b', OPENAI_ACP_STATE_DIR: 'off', ...env });
+  const agent = spawnAgent({
+    OPENAI_BASE_URL: server.baseUrl,
+    OPENAI_PROVIDER: 'ollama',
+    OPENAI_MODEL: options.model ?? 'qwen3:8b',
+    OPENAI_ACP_STATE_DIR: 'off',
+    ...env,
+  });
   agents.push(agent);
   const cwd = tempDir();
   const sessionId = await agent.start(cwd);
@@ -54,14 +60,20 @@ describe('Ollama through its native /api/chat', () => {
     expect(result).toMatchObject({ tool_name: 'read_file', tool_call_id: call.tool_calls[0].id });
     expect(result.content).toContain('xxxx');
     // The meter uses the window asked for.
-    const usage = agent.updates(sessionId).filter((u) => u.sessionUpdate === 'usage_update').at(-1);
+    const usage = agent
+      .updates(sessionId)
+      .filter((u) => u.sessionUpdate === 'usage_update')
+      .at(-1);
     expect(usage.size).toBe(32768);
     // The 10,000-token result is cut to a quarter of the prompt budget (issue 17), still far above a 4,096 window's.
     expect(answer.result.usage.inputTokens).toBeGreaterThan(1_000);
   });
 
   it('the same task through /v1 (OPENAI_ACP_OLLAMA_NUM_CTX=0) is held to the 4,096-token default: the result is cut to fit it', async () => {
-    const { server, agent, sessionId, cwd } = await start({ steps: [{ calls: [['read_file', { path: 'big.txt' }]] }, { text: 'It is all x.' }] }, { OPENAI_ACP_OLLAMA_NUM_CTX: '0' });
+    const { server, agent, sessionId, cwd } = await start(
+      { steps: [{ calls: [['read_file', { path: 'big.txt' }]] }, { text: 'It is all x.' }] },
+      { OPENAI_ACP_OLLAMA_NUM_CTX: '0' },
+    );
     writeFileSync(join(cwd, 'big.txt'), 'x'.repeat(40_000));
     await prompt(agent, sessionId, 'what is in big.txt?');
     expect(chats(server)).toHaveLength(0);
@@ -125,7 +137,9 @@ describe('Ollama through its native /api/chat', () => {
   });
 
   it('out of memory at the window asked for: names the window and a smaller setting, without retrying', async () => {
-    const { server, agent, sessionId } = await start({ steps: [{ status: 500, error: 'model requires more system memory (12.4 GiB) than is available (7.6 GiB)' }] });
+    const { server, agent, sessionId } = await start({
+      steps: [{ status: 500, error: 'model requires more system memory (12.4 GiB) than is available (7.6 GiB)' }],
+    });
     await prompt(agent, sessionId);
     const text = agent.text(sessionId);
     expect(text).toContain('32,768-token window');
@@ -154,7 +168,9 @@ describe('Ollama through its native /api/chat', () => {
 
 describe('what works on /v1 works natively', () => {
   it('a tool call written as text by a local model runs like a streamed one', async () => {
-    const { server, agent, sessionId, cwd } = await start({ steps: [{ text: '<tool_call>{"name": "read_file", "arguments": {"path": "a.txt"}}</tool_call>' }, { text: 'It says hi.' }] });
+    const { server, agent, sessionId, cwd } = await start({
+      steps: [{ text: '<tool_call>{"name": "read_file", "arguments": {"path": "a.txt"}}</tool_call>' }, { text: 'It says hi.' }],
+    });
     writeFileSync(join(cwd, 'a.txt'), 'hi\n');
     await prompt(agent, sessionId, 'read a.txt');
     expect(agent.text(sessionId)).toBe('It says hi.');
@@ -163,7 +179,9 @@ describe('what works on /v1 works natively', () => {
   });
 
   it('a model that takes no tools: asked again without them, on the native API', async () => {
-    const { server, agent, sessionId } = await start({ steps: [{ status: 400, error: 'registry.ollama.ai/library/gemma3:4b does not support tools' }, { text: 'Plain answer.' }] });
+    const { server, agent, sessionId } = await start({
+      steps: [{ status: 400, error: 'registry.ollama.ai/library/gemma3:4b does not support tools' }, { text: 'Plain answer.' }],
+    });
     await prompt(agent, sessionId);
     expect(agent.text(sessionId)).toContain('Plain answer.');
     const [first, second] = chats(server);
@@ -188,7 +206,10 @@ describe('what works on /v1 works natively', () => {
     expect((await second.request('session/load', { sessionId, cwd: tempDir(), mcpServers: [] })).error).toBeUndefined();
     expect(second.text(sessionId)).toBe('Saved answer.');
     await prompt(second, sessionId, 'and now?');
-    const last = chats(server).at(-1)!.body.messages.filter((m: any) => m.role !== 'system').map((m: any) => `${m.role}: ${m.content}`);
+    const last = chats(server)
+      .at(-1)!
+      .body.messages.filter((m: any) => m.role !== 'system')
+      .map((m: any) => `${m.role}: ${m.content}`);
     expect(last).toEqual(['user: remember this', 'assistant: Saved answer.', 'user: and now?']);
   });
 });
@@ -198,7 +219,10 @@ describe('doctor against Ollama', () => {
     const server = await startFakeOllama({});
     servers.push(server);
     const home = tempHome();
-    const run = await runCli(['doctor'], { home, env: cleanEnv(home, { OPENAI_BASE_URL: server.baseUrl, OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b' }) });
+    const run = await runCli(['doctor'], {
+      home,
+      env: cleanEnv(home, { OPENAI_BASE_URL: server.baseUrl, OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b' }),
+    });
     expect(run.stdout).toMatch(/chat URL\s+http:\/\/127\.0\.0\.1:\d+\/api\/chat \(Ollama's native API; /);
     expect(run.stdout).toMatch(/chat API\s+Ollama native http:\/\/127\.0\.0\.1:\d+\/api\/chat/);
     expect(run.stdout).toMatch(/window asked\s+32,768 tokens asked of Ollama \(OPENAI_ACP_OLLAMA_NUM_CTX\)/);
@@ -212,11 +236,14 @@ describe('doctor against Ollama', () => {
     expect(checkLine(run.stdout, 'one-token streamed completion')).toMatch(/^✓/);
   });
 
-  it('with OPENAI_ACP_OLLAMA_NUM_CTX=0: /v1, and the server\'s own runtime window', async () => {
+  it("with OPENAI_ACP_OLLAMA_NUM_CTX=0: /v1, and the server's own runtime window", async () => {
     const server = await startFakeOllama({});
     servers.push(server);
     const home = tempHome();
-    const run = await runCli(['doctor'], { home, env: cleanEnv(home, { OPENAI_BASE_URL: server.baseUrl, OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b', OPENAI_ACP_OLLAMA_NUM_CTX: '0' }) });
+    const run = await runCli(['doctor'], {
+      home,
+      env: cleanEnv(home, { OPENAI_BASE_URL: server.baseUrl, OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b', OPENAI_ACP_OLLAMA_NUM_CTX: '0' }),
+    });
     expect(run.stdout).toMatch(/chat URL\s+http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions \(OpenAI-compatible \/v1: OPENAI_ACP_OLLAMA_NUM_CTX=0\)/);
     expect(run.stdout).toMatch(/chat API\s+OpenAI-compatible \/v1: OPENAI_ACP_OLLAMA_NUM_CTX=0/);
     expect(checkLine(run.stdout, 'context window')).toContain('reported by the server');
@@ -229,7 +256,10 @@ describe('doctor against Ollama', () => {
     const server = await startFakeOllama({ chat: 'not-served' });
     servers.push(server);
     const home = tempHome();
-    const run = await runCli(['doctor'], { home, env: cleanEnv(home, { OPENAI_BASE_URL: server.baseUrl, OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b' }) });
+    const run = await runCli(['doctor'], {
+      home,
+      env: cleanEnv(home, { OPENAI_BASE_URL: server.baseUrl, OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b' }),
+    });
     expect(run.stdout).toMatch(/chat API\s+OpenAI-compatible \/v1: the native \/api\/chat is not served/);
   });
 });

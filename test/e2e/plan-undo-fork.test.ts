@@ -55,7 +55,11 @@ async function startAgent(baseUrl: string, stateDir: string, clientCapabilities:
 }
 
 const prompt = (agent: AgentProcess, sessionId: string, text: string) => agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
-const lastText = (agent: AgentProcess, sessionId: string) => agent.updates(sessionId).filter((u) => u.sessionUpdate === 'agent_message_chunk').at(-1)?.content.text as string;
+const lastText = (agent: AgentProcess, sessionId: string) =>
+  agent
+    .updates(sessionId)
+    .filter((u) => u.sessionUpdate === 'agent_message_chunk')
+    .at(-1)?.content.text as string;
 const userTexts = (body: any) => body.messages.filter((m: any) => m.role === 'user').map((m: any) => m.content);
 
 describe('plans and plan mode', () => {
@@ -63,9 +67,39 @@ describe('plans and plan mode', () => {
     const cwd = tempDir();
     const server = await servers(
       script([
-        { calls: [['write_file', { path: 'x.txt', content: 'too early' }], ['update_plan', { entries: [{ status: 'done' }] }]] },
-        { calls: [['update_plan', { entries: [{ content: 'Write x.txt', status: 'pending' }, { content: 'Check it', status: 'pending', priority: 'low' }] }]] },
-        { calls: [['write_file', { path: 'x.txt', content: 'planned\n' }], ['update_plan', { entries: [{ content: 'Write x.txt', status: 'completed' }, { content: 'Check it', status: 'in_progress', priority: 'low' }] }]] },
+        {
+          calls: [
+            ['write_file', { path: 'x.txt', content: 'too early' }],
+            ['update_plan', { entries: [{ status: 'done' }] }],
+          ],
+        },
+        {
+          calls: [
+            [
+              'update_plan',
+              {
+                entries: [
+                  { content: 'Write x.txt', status: 'pending' },
+                  { content: 'Check it', status: 'pending', priority: 'low' },
+                ],
+              },
+            ],
+          ],
+        },
+        {
+          calls: [
+            ['write_file', { path: 'x.txt', content: 'planned\n' }],
+            [
+              'update_plan',
+              {
+                entries: [
+                  { content: 'Write x.txt', status: 'completed' },
+                  { content: 'Check it', status: 'in_progress', priority: 'low' },
+                ],
+              },
+            ],
+          ],
+        },
         { text: 'Done.' },
       ]),
     );
@@ -78,7 +112,16 @@ describe('plans and plan mode', () => {
     expect((await prompt(agent, sessionId, 'plan then write x.txt')).result.stopReason).toBe('end_turn');
 
     // In plan mode: the same tools as in every mode, the mode told in front of the prompt; the write refused without a question.
-    expect(server.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual(['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_command', 'fetch_url', 'update_plan']);
+    expect(server.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual([
+      'read_file',
+      'write_file',
+      'edit_file',
+      'list_directory',
+      'search_files',
+      'run_command',
+      'fetch_url',
+      'update_plan',
+    ]);
     expect(userTexts(server.requests[0]!.body)[0]).toMatch(/^\[Session mode: Plan\. No edits or commands yet[^\n]*\]\n\nplan then write x\.txt$/);
     const results = server.requests[1]!.body.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content);
     expect(results[0]).toMatch(/plan mode/);
@@ -86,14 +129,23 @@ describe('plans and plan mode', () => {
     const asked = agent.messages.filter((m) => m.method === 'session/request_permission');
     expect(asked).toHaveLength(1);
     expect(asked[0].params.options.map((o: any) => o.optionId)).toEqual(['plan_start_accept_edits', 'plan_start_ask', 'plan_keep_planning']);
-    expect(asked[0].params.toolCall).toMatchObject({ title: 'Start on this plan?', content: [{ type: 'content', content: { type: 'text', text: '[ ] Write x.txt\n[ ] Check it' } }] });
+    expect(asked[0].params.toolCall).toMatchObject({
+      title: 'Start on this plan?',
+      content: [{ type: 'content', content: { type: 'text', text: '[ ] Write x.txt\n[ ] Check it' } }],
+    });
 
     // Plans: the bad call sent none; the two good ones, whole lists with a priority each.
     const updates = agent.updates(sessionId);
     const plans = updates.filter((u) => u.sessionUpdate === 'plan');
     expect(plans.map((p) => p.entries)).toEqual([
-      [{ content: 'Write x.txt', status: 'pending', priority: 'medium' }, { content: 'Check it', status: 'pending', priority: 'low' }],
-      [{ content: 'Write x.txt', status: 'completed', priority: 'medium' }, { content: 'Check it', status: 'in_progress', priority: 'low' }],
+      [
+        { content: 'Write x.txt', status: 'pending', priority: 'medium' },
+        { content: 'Check it', status: 'pending', priority: 'low' },
+      ],
+      [
+        { content: 'Write x.txt', status: 'completed', priority: 'medium' },
+        { content: 'Check it', status: 'in_progress', priority: 'low' },
+      ],
     ]);
     // The approval switched the mode, announced both ways, and the next request offered the edit tools.
     const modeAt = updates.findIndex((u) => u.sessionUpdate === 'current_mode_update');
@@ -105,7 +157,10 @@ describe('plans and plan mode', () => {
 
     const loaded = await agent.request('session/load', { sessionId, cwd, mcpServers: [] });
     expect(loaded.result.modes.currentModeId).toBe('accept-edits');
-    const replayed = agent.updates(sessionId).slice(updates.length).filter((u) => u.sessionUpdate === 'plan');
+    const replayed = agent
+      .updates(sessionId)
+      .slice(updates.length)
+      .filter((u) => u.sessionUpdate === 'plan');
     expect(replayed.at(-1).entries).toEqual(plans.at(-1).entries);
   });
 });
@@ -120,9 +175,20 @@ describe('/undo', () => {
       const capabilities = where === 'client fs' ? { fs: { readTextFile: true, writeTextFile: true } } : {};
       const server = await servers(
         script([
-          { calls: [['edit_file', { path: 'a.txt', old_string: 'one', new_string: 'ONE' }], ['write_file', { path: 'new1.txt', content: 'first\n' }]] },
+          {
+            calls: [
+              ['edit_file', { path: 'a.txt', old_string: 'one', new_string: 'ONE' }],
+              ['write_file', { path: 'new1.txt', content: 'first\n' }],
+            ],
+          },
           { text: 'turn 1 done' },
-          { calls: [['write_file', { path: 'a.txt', content: 'replaced\n' }], ['write_file', { path: 'sub/new2.txt', content: 'second\n' }], ['run_command', { command: 'echo hi' }]] },
+          {
+            calls: [
+              ['write_file', { path: 'a.txt', content: 'replaced\n' }],
+              ['write_file', { path: 'sub/new2.txt', content: 'second\n' }],
+              ['run_command', { command: 'echo hi' }],
+            ],
+          },
           { text: 'turn 2 done' },
         ]),
       );
@@ -192,7 +258,13 @@ describe('session/fork', () => {
     expect(init.agentCapabilities.sessionCapabilities.fork).toEqual({});
     const source = (await agent.request('session/new', { cwd, mcpServers: [] })).result.sessionId;
     await agent.request('session/set_mode', { sessionId: source, modeId: 'read-only' });
-    await agent.request('session/prompt', { sessionId: source, prompt: [{ type: 'text', text: 'count slowly' }, { type: 'text', text: 'after cancel, still alive?' }] });
+    await agent.request('session/prompt', {
+      sessionId: source,
+      prompt: [
+        { type: 'text', text: 'count slowly' },
+        { type: 'text', text: 'after cancel, still alive?' },
+      ],
+    });
     // The mode is told in front of the first prompt, and the forks keep that turn as it was sent.
     const first = '[Session mode: Read only. You cannot edit files or run commands; say what you would change.]\n\ncount slowly\n\nafter cancel, still alive?';
     expect(userTexts(server.requests[0]!.body)).toEqual([first]);

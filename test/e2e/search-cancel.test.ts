@@ -29,7 +29,11 @@ const model: ChatHandler = (_req, res, body) => {
   const asked = last.role === 'user' ? JSON.stringify(last.content) : '';
   if (asked.includes('search') || asked.includes('find')) {
     const pattern = asked.includes('search') ? CATASTROPHIC : 'a{4}!$';
-    res.write(chunk({ tool_calls: [{ index: 0, id: `call_${messages.length}`, type: 'function', function: { name: 'search_files', arguments: JSON.stringify({ pattern }) } }] }));
+    res.write(
+      chunk({
+        tool_calls: [{ index: 0, id: `call_${messages.length}`, type: 'function', function: { name: 'search_files', arguments: JSON.stringify({ pattern }) } }],
+      }),
+    );
     res.write(chunk({}, 'tool_calls'));
   } else {
     res.write(chunk({ content: last.role === 'tool' ? 'searched' : 'hello back' }));
@@ -47,7 +51,13 @@ describe.skipIf(process.platform !== 'linux')('search_files with a catastrophic 
     writeFileSync(join(cwd, 'redos.txt'), `${'a'.repeat(36)}!\n`);
     const server = await servers(model);
     // A budget far beyond the test: only the cancel can end this search.
-    const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off', OPENAI_ACP_RIPGREP: 'off', OPENAI_ACP_SEARCH_TIMEOUT_MS: '3600000' });
+    const agent = spawnAgent({
+      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_MODEL: 'test-model',
+      OPENAI_ACP_STATE_DIR: 'off',
+      OPENAI_ACP_RIPGREP: 'off',
+      OPENAI_ACP_SEARCH_TIMEOUT_MS: '3600000',
+    });
     agents.push(agent);
     await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const a = (await agent.request('session/new', { cwd, mcpServers: [] })).result.sessionId;
@@ -85,7 +95,9 @@ describe.skipIf(process.platform !== 'linux')('search_files with a catastrophic 
     // The cancelled session takes the next prompt, and no result of the search ever went to the model.
     const next = await agent.request('session/prompt', { sessionId: a, prompt: [{ type: 'text', text: 'hi again' }] });
     expect(next.result.stopReason).toBe('end_turn');
-    const toolResults = server.requests.flatMap((r) => (r.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === 'tool').map((m) => JSON.stringify(m.content)));
+    const toolResults = server.requests.flatMap((r) =>
+      (r.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === 'tool').map((m) => JSON.stringify(m.content)),
+    );
     expect(toolResults.some((text) => text.includes('redos.txt:1:'))).toBe(true);
     expect(toolResults.some((text) => /No matches|stopped after/.test(text))).toBe(false);
   });

@@ -44,9 +44,13 @@ const launch = () => {
   return agent;
 };
 const text = (t: string) => [{ type: 'text', text: t }];
-const initialize = (agent: AgentProcess) => agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } });
+const initialize = (agent: AgentProcess) =>
+  agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } });
 /** `role: text` of each message of the last upstream request. */
-const lastMessages = () => server.requests.at(-1)!.body.messages.map((m: { role: string; content: unknown }) => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`);
+const lastMessages = () =>
+  server.requests
+    .at(-1)!
+    .body.messages.map((m: { role: string; content: unknown }) => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`);
 
 /** Two completed turns, then SIGKILL while a third streams. Returns the session id. */
 async function twoTurnsThenKill(): Promise<string> {

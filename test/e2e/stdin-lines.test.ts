@@ -31,7 +31,9 @@ describe('stdin lines that used to stop the agent', () => {
   it('takes a 50 MB prompt line (under the 64 MiB limit) and answers it', async () => {
     agent = spawnAgent({ ...env, OPENAI_MAX_RETRIES: '0' });
     const sessionId = await agent.start();
-    agent.writeLine(JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'session/prompt', params: { sessionId, prompt: [{ type: 'text', text: 'x'.repeat(50_000_000) }] } }));
+    agent.writeLine(
+      JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'session/prompt', params: { sessionId, prompt: [{ type: 'text', text: 'x'.repeat(50_000_000) }] } }),
+    );
     await waitFor(() => answerTo('big') !== undefined, 25_000, 'the answer to the 50 MB line');
     expect(answerTo('big').result.stopReason).toBe('end_turn');
     expect(agent.text(sessionId)).toContain('Nothing is listening at http://127.0.0.1:9/v1');
@@ -40,7 +42,9 @@ describe('stdin lines that used to stop the agent', () => {
   it('refuses a 70 MB line naming the limit and its id, and keeps serving', async () => {
     agent = spawnAgent(env);
     const sessionId = await agent.start();
-    agent.writeLine(JSON.stringify({ jsonrpc: '2.0', id: 'huge', method: 'session/prompt', params: { sessionId, prompt: [{ type: 'text', text: 'x'.repeat(70_000_000) }] } }));
+    agent.writeLine(
+      JSON.stringify({ jsonrpc: '2.0', id: 'huge', method: 'session/prompt', params: { sessionId, prompt: [{ type: 'text', text: 'x'.repeat(70_000_000) }] } }),
+    );
     await waitFor(() => answerTo('huge') !== undefined, 25_000, 'the answer to the 70 MB line');
     expect(answerTo('huge').error.code).toBe(-32600);
     expect(answerTo('huge').error.message).toContain('64 MiB');

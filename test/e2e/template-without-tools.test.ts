@@ -16,7 +16,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../helpers/listen-loopback.js';
 import { spawnAgent, type AgentProcess } from '../helpers/spawn-agent.js';
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/llamacpp/${name}`, import.meta.url), 'utf8')) as { response: { status: number; body: string } };
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/llamacpp/${name}`, import.meta.url), 'utf8')) as { response: { status: number; body: string } };
 const TEMPLATE_ERROR = fixture('template-error-gemma.json').response;
 const PROPS = fixture('props-gemma.json').response.body;
 /** The real answer to a request with tools under Gemma 3's template: `<tool_call>` read_file src/math.js as text. */
@@ -51,12 +52,14 @@ async function gemmaServer(props = true) {
     req.setEncoding('utf8');
     req.on('data', (d) => (text += d));
     req.on('end', () => {
-      const json = (status: number, body: string) => res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(body);
+      const json = (status: number, body: string) =>
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(body);
       if (props && req.method === 'GET' && req.url === '/props') {
         state.props++;
         return json(200, PROPS);
       }
-      if (req.method === 'GET' && req.url?.endsWith('/models')) return json(200, JSON.stringify({ object: 'list', data: [{ id: 'math', object: 'model', owned_by: 'llamacpp', meta: { n_ctx_train: 32768 } }] }));
+      if (req.method === 'GET' && req.url?.endsWith('/models'))
+        return json(200, JSON.stringify({ object: 'list', data: [{ id: 'math', object: 'model', owned_by: 'llamacpp', meta: { n_ctx_train: 32768 } }] }));
       if (req.method !== 'POST') return json(404, '{"error":{"code":404,"message":"File Not Found","type":"not_found_error"}}');
       const body = JSON.parse(text) as { messages: Seen['messages']; tools?: unknown };
       state.seen.push({ messages: body.messages, tools: body.tools !== undefined });
@@ -70,7 +73,8 @@ async function gemmaServer(props = true) {
       res.writeHead(200, { 'content-type': 'text/event-stream', connection: 'close' });
       // `tools` are dropped: the model writes the call as text (the recorded stream), then answers once it has the result.
       if (!/Result of read_file/.test(lastText)) return res.end(TEXT_CALL_STREAM);
-      const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'math', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      const chunk = (delta: object, finish: string | null = null) =>
+        `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'math', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       res.write(chunk({ role: 'assistant', content: null }));
       res.write(chunk({ content: ANSWER }));
       res.write(chunk({}, 'stop'));
@@ -138,7 +142,10 @@ describe('a llama-server template without tools', () => {
     expect(server.state.refused).toBe(0);
     expect(server.state.seen.length).toBe(2);
     for (const seen of server.state.seen) expect(seen.tools || toolShapes(seen)).toBe(false);
-    const notices = agent.messages.filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === 'agent_thought_chunk').map((m) => m.params.update.content.text).join('');
+    const notices = agent.messages
+      .filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === 'agent_thought_chunk')
+      .map((m) => m.params.update.content.text)
+      .join('');
     expect(notices.match(/gets its tools as text: the server says its chat template cannot take tools/g)).toHaveLength(1);
   });
 });

@@ -67,13 +67,18 @@ describe('session/cancel during a tool step', () => {
     expect(cancelled.result.stopReason).toBe('cancelled');
     expect(ms).toBeLessThan(1000);
     await waitFor(() => !running(pid), 1000, 'the command to end');
-    const update = agent.updates(result.sessionId).filter((u) => u.sessionUpdate === 'tool_call_update').at(-1);
+    const update = agent
+      .updates(result.sessionId)
+      .filter((u) => u.sessionUpdate === 'tool_call_update')
+      .at(-1);
     expect(update.status).toBe('failed');
   });
 
   it('while a local command that ignores SIGTERM runs: still cancelled within a second, and killed soon after', async () => {
     const cwd = tempDir();
-    const { agent } = await startAgent(script([{ calls: [['run_command', { command: "trap '' TERM; echo $$ > pid; while :; do sleep 0.05; done" }]] }, { text: 'never' }]));
+    const { agent } = await startAgent(
+      script([{ calls: [['run_command', { command: "trap '' TERM; echo $$ > pid; while :; do sleep 0.05; done" }]] }, { text: 'never' }]),
+    );
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
     await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
     const pending = agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'run' }] });
@@ -87,7 +92,9 @@ describe('session/cancel during a tool step', () => {
 
   it('stdin EOF while a local command that ignores SIGTERM runs: the agent exits and leaves no process behind', async () => {
     const cwd = tempDir();
-    const { agent } = await startAgent(script([{ calls: [['run_command', { command: "trap '' TERM; echo $$ > pid; while :; do sleep 0.05; done" }]] }, { text: 'never' }]));
+    const { agent } = await startAgent(
+      script([{ calls: [['run_command', { command: "trap '' TERM; echo $$ > pid; while :; do sleep 0.05; done" }]] }, { text: 'never' }]),
+    );
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
     await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
     agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'run' }] }).catch(() => undefined);
@@ -109,7 +116,11 @@ describe('session/cancel during a tool step', () => {
     answer(agent, create.id, { terminalId: 'term-1' });
     // terminal/wait_for_exit is never answered: the command "runs" until killed.
     await waitForRequest(agent, 'terminal/wait_for_exit');
-    await waitFor(() => agent.updates(result.sessionId).some((u) => u.content?.some?.((c: any) => c.type === 'terminal' && c.terminalId === 'term-1')), 2000, 'the embedded terminal');
+    await waitFor(
+      () => agent.updates(result.sessionId).some((u) => u.content?.some?.((c: any) => c.type === 'terminal' && c.terminalId === 'term-1')),
+      2000,
+      'the embedded terminal',
+    );
     const t0 = performance.now();
     agent.notify('session/cancel', { sessionId: result.sessionId });
     const kill = await waitForRequest(agent, 'terminal/kill');
@@ -127,7 +138,9 @@ describe('session/cancel during a tool step', () => {
 
   it('while the client has not answered fs/read_text_file: cancelled at once; a late answer is ignored', async () => {
     const cwd = tempDir();
-    const { agent } = await startAgent(script([{ calls: [['read_file', { path: 'a.txt' }]] }, { text: 'next turn' }]), { fs: { readTextFile: true, writeTextFile: true } });
+    const { agent } = await startAgent(script([{ calls: [['read_file', { path: 'a.txt' }]] }, { text: 'next turn' }]), {
+      fs: { readTextFile: true, writeTextFile: true },
+    });
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
     const pending = agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'read' }] });
     const read = await waitForRequest(agent, 'fs/read_text_file');

@@ -84,7 +84,16 @@ describe('file tools and the client capabilities', () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, 'a.txt'), 'one\n');
     const { server, agent } = await startAgent(
-      script([{ calls: [['read_file', { path: 'a.txt' }], ['write_file', { path: 'a.txt', content: 'two\n' }], ['run_command', { command: 'cat a.txt' }]] }, { text: 'done' }]),
+      script([
+        {
+          calls: [
+            ['read_file', { path: 'a.txt' }],
+            ['write_file', { path: 'a.txt', content: 'two\n' }],
+            ['run_command', { command: 'cat a.txt' }],
+          ],
+        },
+        { text: 'done' },
+      ]),
       { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
     );
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
@@ -101,7 +110,16 @@ describe('file tools and the client capabilities', () => {
     const cwd = tempDir();
     const outside = tempDir();
     const { server, agent } = await startAgent(
-      script([{ calls: [['read_file', { path: join(outside, 'x.txt') }], ['write_file', { path: '../escape.txt', content: 'x' }], ['read_file', { path: 'missing.txt' }]] }, { text: 'ok' }]),
+      script([
+        {
+          calls: [
+            ['read_file', { path: join(outside, 'x.txt') }],
+            ['write_file', { path: '../escape.txt', content: 'x' }],
+            ['read_file', { path: 'missing.txt' }],
+          ],
+        },
+        { text: 'ok' },
+      ]),
       { fs: { readTextFile: true, writeTextFile: true } },
     );
     const written: Array<{ path: string; content: string }> = [];
@@ -127,13 +145,16 @@ describe('file tools and the client capabilities', () => {
         const m = agent.messages[seen];
         if (m.method === 'terminal/create') answer(agent, m.id, { terminalId: 't-9' });
         else if (m.method === 'terminal/wait_for_exit') answer(agent, m.id, { exitCode: 2, signal: null });
-        else if (m.method === 'terminal/output') answer(agent, m.id, { output: 'error: 3 tests failed\n', truncated: false, exitStatus: { exitCode: 2, signal: null } });
+        else if (m.method === 'terminal/output')
+          answer(agent, m.id, { output: 'error: 3 tests failed\n', truncated: false, exitStatus: { exitCode: 2, signal: null } });
         else if (m.method === 'terminal/release' || m.method === 'terminal/kill') answer(agent, m.id, {});
       }
     });
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
     await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
-    expect((await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'test' }] })).result.stopReason).toBe('end_turn');
+    expect((await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'test' }] })).result.stopReason).toBe(
+      'end_turn',
+    );
     const tool = server.requests[1]!.body.messages.find((m: any) => m.role === 'tool').content;
     expect(tool).toContain('3 tests failed');
     expect(tool).toMatch(/exit code 2|exited with 2|code 2/i);
@@ -142,7 +163,10 @@ describe('file tools and the client capabilities', () => {
     expect(methods).not.toContain('terminal/kill');
     // The last update of the call, sent before the release, still embeds the terminal.
     const releaseAt = agent.messages.findIndex((m) => m.method === 'terminal/release');
-    const last = agent.messages.slice(0, releaseAt).filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === 'tool_call_update').at(-1);
+    const last = agent.messages
+      .slice(0, releaseAt)
+      .filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === 'tool_call_update')
+      .at(-1);
     expect(last.params.update.status).toBe('failed');
     expect(last.params.update.content).toContainEqual({ type: 'terminal', terminalId: 't-9' });
   });

@@ -52,7 +52,16 @@ describe('agent loop with local tools (client without fs/terminal)', () => {
     expect(JSON.stringify(done.content)).toContain('alpha');
     expect(agent.text(result.sessionId)).toContain('It says alpha and beta.');
     // First request offers the six tools; the second carries the assistant tool call and its result.
-    expect(server.requests[0]!.body.tools.map((t: any) => t.function.name).sort()).toEqual(['edit_file', 'fetch_url', 'list_directory', 'read_file', 'run_command', 'search_files', 'update_plan', 'write_file']);
+    expect(server.requests[0]!.body.tools.map((t: any) => t.function.name).sort()).toEqual([
+      'edit_file',
+      'fetch_url',
+      'list_directory',
+      'read_file',
+      'run_command',
+      'search_files',
+      'update_plan',
+      'write_file',
+    ]);
     const second = server.requests[1]!.body.messages;
     const assistant = second.find((m: any) => m.role === 'assistant');
     expect(assistant).toMatchObject({ content: null, tool_calls: [{ id: 'call_1_0', type: 'function', function: { name: 'read_file' } }] });
@@ -67,7 +76,17 @@ describe('agent loop with local tools (client without fs/terminal)', () => {
     const cwd = workspace();
     const outside = workspace();
     writeFileSync(join(outside, 'secret.txt'), 'TOP-SECRET');
-    const { server, agent } = await startAgent(script([{ calls: [['read_file', { path: join(outside, 'secret.txt') }], ['read_file', { path: '../' }]] }, { text: 'ok' }]));
+    const { server, agent } = await startAgent(
+      script([
+        {
+          calls: [
+            ['read_file', { path: join(outside, 'secret.txt') }],
+            ['read_file', { path: '../' }],
+          ],
+        },
+        { text: 'ok' },
+      ]),
+    );
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
     const answer = await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'read it' }] });
     expect(answer.result.stopReason).toBe('end_turn');
@@ -120,7 +139,10 @@ describe('agent loop with local tools (client without fs/terminal)', () => {
     expect(answer.result.stopReason).toBe('max_turn_requests');
     expect(agent.text(result.sessionId)).toMatch(/same arguments 3 times/);
     let n = 0;
-    const { agent: limited } = await startAgent((req, res, body) => script([{ calls: [['list_directory', { path: `.${'/.'.repeat(n++)}` }]] }])(req, res, body), { OPENAI_ACP_MAX_STEPS: '2' });
+    const { agent: limited } = await startAgent(
+      (req, res, body) => script([{ calls: [['list_directory', { path: `.${'/.'.repeat(n++)}` }]] }])(req, res, body),
+      { OPENAI_ACP_MAX_STEPS: '2' },
+    );
     const second = await limited.request('session/new', { cwd, mcpServers: [] });
     const stopped = await limited.request('session/prompt', { sessionId: second.result.sessionId, prompt: [{ type: 'text', text: 'go' }] });
     expect(stopped.result.stopReason).toBe('max_turn_requests');

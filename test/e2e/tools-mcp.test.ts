@@ -47,7 +47,10 @@ describe('MCP servers through the agent', () => {
     const call = agent.updates(result.sessionId).find((u) => u.sessionUpdate === 'tool_call');
     expect(call.title).toBe('fx: echo');
     expect(toolMessages(server.requests[1]!.body)[0].content).toContain('echo: hi there');
-    const done = agent.updates(result.sessionId).filter((u) => u.sessionUpdate === 'tool_call_update').at(-1);
+    const done = agent
+      .updates(result.sessionId)
+      .filter((u) => u.sessionUpdate === 'tool_call_update')
+      .at(-1);
     expect(done.status).toBe('completed');
   });
 
@@ -59,7 +62,10 @@ describe('MCP servers through the agent', () => {
     expect(created.result.sessionId).toBeTruthy();
     const sessionId = created.result.sessionId;
     expect((await prompt(agent, sessionId, 'list')).result.stopReason).toBe('end_turn');
-    const chunks = agent.updates(sessionId).filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => u.content.text);
+    const chunks = agent
+      .updates(sessionId)
+      .filter((u) => u.sessionUpdate === 'agent_message_chunk')
+      .map((u) => u.content.text);
     expect(chunks[0]).toMatch(/"ghost"/);
     expect(chunks[0]).toMatch(/ENOENT|not found|no such file/i);
     expect(chunks.join('').indexOf('ghost')).toBeLessThan(chunks.join('').indexOf('listed'));
@@ -85,7 +91,11 @@ describe('MCP servers through the agent', () => {
     const { result } = await agent.request('session/new', { cwd, mcpServers: [stdioServer('fx')] });
     await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
     const pending = prompt(agent, result.sessionId, 'slow');
-    await waitFor(() => agent.updates(result.sessionId).some((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress'), 5000, 'the call to start');
+    await waitFor(
+      () => agent.updates(result.sessionId).some((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress'),
+      5000,
+      'the call to start',
+    );
     const t0 = performance.now();
     agent.notify('session/cancel', { sessionId: result.sessionId });
     expect((await pending).result.stopReason).toBe('cancelled');
@@ -147,7 +157,10 @@ describe('MCP servers through the agent', () => {
       expect((await prompt(agent, result.sessionId, 'structured')).result.stopReason).toBe('end_turn');
       expect(toolMessages(server.requests[1]!.body)[0].content).toMatch(/does not match the tool's output schema: data\/n must be number/);
       expect(toolMessages(server.requests[2]!.body)[1].content).toBe('{"n":1}');
-      const statuses = agent.updates(result.sessionId).filter((u) => u.sessionUpdate === 'tool_call_update' && u.status !== 'in_progress').map((u) => u.status);
+      const statuses = agent
+        .updates(result.sessionId)
+        .filter((u) => u.sessionUpdate === 'tool_call_update' && u.status !== 'in_progress')
+        .map((u) => u.status);
       expect(statuses).toEqual(['failed', 'completed']);
     } finally {
       await http.close();

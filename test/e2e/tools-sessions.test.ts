@@ -42,14 +42,19 @@ describe('tool steps saved and loaded', () => {
     const { result } = await first.request('session/new', { cwd, mcpServers: [] });
     const sessionId = result.sessionId;
     expect((await first.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read notes' }] })).result.stopReason).toBe('end_turn');
-    const shown = first.updates(sessionId).filter((u) => u.sessionUpdate === 'tool_call_update').at(-1);
+    const shown = first
+      .updates(sessionId)
+      .filter((u) => u.sessionUpdate === 'tool_call_update')
+      .at(-1);
     await end(first);
 
     const second = await startAgent(server.baseUrl, stateDir);
     const loaded = await second.request('session/load', { sessionId, cwd, mcpServers: [] });
     expect(loaded.error).toBeUndefined();
     const replay = second.updates(sessionId);
-    const kinds = replay.map((u) => u.sessionUpdate).filter((k) => k !== 'available_commands_update' && k !== 'config_option_update' && k !== 'usage_update' && k !== 'session_info_update');
+    const kinds = replay
+      .map((u) => u.sessionUpdate)
+      .filter((k) => k !== 'available_commands_update' && k !== 'config_option_update' && k !== 'usage_update' && k !== 'session_info_update');
     expect(kinds).toEqual(['user_message_chunk', 'tool_call', 'tool_call_update', 'agent_message_chunk']);
     const call = replay.find((u) => u.sessionUpdate === 'tool_call');
     expect(call).toMatchObject({ kind: 'read', title: expect.stringContaining('notes.txt'), rawInput: { path: 'notes.txt' } });
@@ -72,7 +77,12 @@ describe('tool steps saved and loaded', () => {
     const cwd = tempDir();
     const stateDir = tempDir();
     const server = await servers(
-      script([{ calls: [['run_command', { command: 'echo first' }]] }, { text: 'ran it' }, { calls: [['run_command', { command: 'echo second-run' }]] }, { text: 'ran again' }]),
+      script([
+        { calls: [['run_command', { command: 'echo first' }]] },
+        { text: 'ran it' },
+        { calls: [['run_command', { command: 'echo second-run' }]] },
+        { text: 'ran again' },
+      ]),
     );
     const first = await startAgent(server.baseUrl, stateDir);
     const { result } = await first.request('session/new', { cwd, mcpServers: [] });
@@ -91,13 +101,28 @@ describe('tool steps saved and loaded', () => {
     const answered = await second.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'run again' }] });
     expect(answered.result.stopReason).toBe('end_turn');
     expect(second.messages.some((m) => m.method === 'session/request_permission')).toBe(false);
-    expect(server.requests.at(-1)!.body.messages.filter((m: any) => m.role === 'tool').at(-1).content).toContain('second-run');
+    expect(
+      server.requests
+        .at(-1)!
+        .body.messages.filter((m: any) => m.role === 'tool')
+        .at(-1).content,
+    ).toContain('second-run');
   });
 
   it('a turn cancelled during a permission request is saved with its call marked not run, and loads into a valid history', async () => {
     const cwd = tempDir();
     const stateDir = tempDir();
-    const server = await servers(script([{ calls: [['write_file', { path: 'a.txt', content: 'x' }], ['run_command', { command: 'echo hi' }]] }, { text: 'fresh start' }]));
+    const server = await servers(
+      script([
+        {
+          calls: [
+            ['write_file', { path: 'a.txt', content: 'x' }],
+            ['run_command', { command: 'echo hi' }],
+          ],
+        },
+        { text: 'fresh start' },
+      ]),
+    );
     const first = await startAgent(server.baseUrl, stateDir);
     const { result } = await first.request('session/new', { cwd, mcpServers: [] });
     const sessionId = result.sessionId;

@@ -34,15 +34,33 @@ async function send(authorize: ReturnType<typeof createAwsAuthorizer>, method: s
 
 describe('awsSigningTarget', () => {
   it('takes region and service from Bedrock hosts', () => {
-    expect(awsSigningTarget('https://bedrock-runtime.eu-west-3.amazonaws.com/openai/v1', {})).toEqual({ region: 'eu-west-3', service: 'bedrock', regionFrom: 'base URL' });
+    expect(awsSigningTarget('https://bedrock-runtime.eu-west-3.amazonaws.com/openai/v1', {})).toEqual({
+      region: 'eu-west-3',
+      service: 'bedrock',
+      regionFrom: 'base URL',
+    });
     expect(awsSigningTarget('https://bedrock-runtime-fips.us-east-1.amazonaws.com/openai/v1', {})).toMatchObject({ region: 'us-east-1', service: 'bedrock' });
-    expect(awsSigningTarget('https://vpce-0abc.bedrock-runtime.us-west-2.vpce.amazonaws.com/openai/v1', {})).toMatchObject({ region: 'us-west-2', service: 'bedrock' });
-    expect(awsSigningTarget('https://bedrock-mantle.ap-northeast-1.api.aws/v1', { AWS_REGION: 'us-east-1' })).toEqual({ region: 'ap-northeast-1', service: 'bedrock-mantle', regionFrom: 'base URL' });
+    expect(awsSigningTarget('https://vpce-0abc.bedrock-runtime.us-west-2.vpce.amazonaws.com/openai/v1', {})).toMatchObject({
+      region: 'us-west-2',
+      service: 'bedrock',
+    });
+    expect(awsSigningTarget('https://bedrock-mantle.ap-northeast-1.api.aws/v1', { AWS_REGION: 'us-east-1' })).toEqual({
+      region: 'ap-northeast-1',
+      service: 'bedrock-mantle',
+      regionFrom: 'base URL',
+    });
   });
 
   it('falls back to AWS_REGION, then AWS_DEFAULT_REGION, for other hosts', () => {
-    expect(awsSigningTarget('http://127.0.0.1:9/openai/v1', { AWS_REGION: 'eu-central-1', AWS_DEFAULT_REGION: 'us-east-2' })).toEqual({ region: 'eu-central-1', service: 'bedrock', regionFrom: 'AWS_REGION' });
-    expect(awsSigningTarget('http://127.0.0.1:9/openai/v1', { AWS_REGION: ' ', AWS_DEFAULT_REGION: 'us-east-2' })).toMatchObject({ region: 'us-east-2', regionFrom: 'AWS_DEFAULT_REGION' });
+    expect(awsSigningTarget('http://127.0.0.1:9/openai/v1', { AWS_REGION: 'eu-central-1', AWS_DEFAULT_REGION: 'us-east-2' })).toEqual({
+      region: 'eu-central-1',
+      service: 'bedrock',
+      regionFrom: 'AWS_REGION',
+    });
+    expect(awsSigningTarget('http://127.0.0.1:9/openai/v1', { AWS_REGION: ' ', AWS_DEFAULT_REGION: 'us-east-2' })).toMatchObject({
+      region: 'us-east-2',
+      regionFrom: 'AWS_DEFAULT_REGION',
+    });
   });
 
   it('reports a missing region with the fix', () => {
@@ -55,7 +73,10 @@ describe('awsSigningTarget', () => {
 describe('awsCredentialHint', () => {
   it('names the source the chain will use first', () => {
     expect(awsCredentialHint({ AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b' }, false)?.source).toMatch(/^environment/);
-    expect(awsCredentialHint({ AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b', AWS_PROFILE: 'dev' }, false)).toEqual({ source: 'profile dev (AWS_PROFILE)', profile: 'dev' });
+    expect(awsCredentialHint({ AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b', AWS_PROFILE: 'dev' }, false)).toEqual({
+      source: 'profile dev (AWS_PROFILE)',
+      profile: 'dev',
+    });
     expect(awsCredentialHint({ AWS_WEB_IDENTITY_TOKEN_FILE: '/t', AWS_ROLE_ARN: 'arn' }, false)?.source).toMatch(/^web identity/);
     expect(awsCredentialHint({ AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: '/v2/x' }, false)?.source).toMatch(/^container/);
     expect(awsCredentialHint({}, true)?.source).toMatch(/~\/\.aws/);
@@ -66,7 +87,12 @@ describe('awsCredentialHint', () => {
 
 describe('createAwsAuthorizer', () => {
   it('signs a chat request and a GET /models so that the server verifies both', async () => {
-    const authorize = createAwsAuthorizer({ baseUrl: `${server.origin}/openai/v1`, env: { AWS_REGION: 'us-east-1' }, credentials: staticSource(), now: () => T0 });
+    const authorize = createAwsAuthorizer({
+      baseUrl: `${server.origin}/openai/v1`,
+      env: { AWS_REGION: 'us-east-1' },
+      credentials: staticSource(),
+      now: () => T0,
+    });
     const body = JSON.stringify({ model: 'openai.gpt-oss-120b', messages: [{ role: 'user', content: 'héllo ✓' }], stream: true });
     expect(await send(authorize, 'POST', `${server.origin}/openai/v1/chat/completions`, body)).toBe(200);
     const models = await fetchModels({ baseUrl: `${server.origin}/v1`, query: 'b=2&a=1&a=0', authorize });
@@ -79,7 +105,12 @@ describe('createAwsAuthorizer', () => {
   });
 
   it('is caught by the verifier when the body differs from what was signed', async () => {
-    const authorize = createAwsAuthorizer({ baseUrl: `${server.origin}/openai/v1`, env: { AWS_REGION: 'us-east-1' }, credentials: staticSource(), now: () => T0 });
+    const authorize = createAwsAuthorizer({
+      baseUrl: `${server.origin}/openai/v1`,
+      env: { AWS_REGION: 'us-east-1' },
+      credentials: staticSource(),
+      now: () => T0,
+    });
     const url = `${server.origin}/openai/v1/chat/completions`;
     const headers = await withAuthorization(authorize, { method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
     const response = await (await defaultFetch())(url, { method: 'POST', headers, body: '{"a":2}' });
@@ -91,7 +122,11 @@ describe('createAwsAuthorizer', () => {
   it('reuses credentials until 5 minutes before they expire, then fetches them again', async () => {
     let clock = T0;
     let serial = 0;
-    const source = vi.fn(async (_options?: { forceRefresh?: boolean }) => ({ ...TEST_AWS, sessionToken: `token-${++serial}`, expiration: new Date(clock + 15 * 60_000) }));
+    const source = vi.fn(async (_options?: { forceRefresh?: boolean }) => ({
+      ...TEST_AWS,
+      sessionToken: `token-${++serial}`,
+      expiration: new Date(clock + 15 * 60_000),
+    }));
     const authorize = createAwsAuthorizer({ baseUrl: `${server.origin}/openai/v1`, env: { AWS_REGION: 'us-east-1' }, credentials: source, now: () => clock });
     const url = `${server.origin}/openai/v1/chat/completions`;
     expect(await send(authorize, 'POST', url, '{}')).toBe(200);
@@ -112,7 +147,10 @@ describe('createAwsAuthorizer', () => {
   it('fails with a fix when there is no region or no credentials, without sending anything', async () => {
     const before = server.records.length;
     const noRegion = createAwsAuthorizer({ baseUrl: `${server.origin}/openai/v1`, env: {}, credentials: staticSource() });
-    await expect(send(noRegion, 'POST', `${server.origin}/openai/v1/chat/completions`, '{}')).rejects.toMatchObject({ name: 'ProviderAuthError', fix: expect.stringContaining('AWS_REGION') });
+    await expect(send(noRegion, 'POST', `${server.origin}/openai/v1/chat/completions`, '{}')).rejects.toMatchObject({
+      name: 'ProviderAuthError',
+      fix: expect.stringContaining('AWS_REGION'),
+    });
     const sso = createAwsAuthorizer({
       baseUrl: `${server.origin}/openai/v1`,
       env: { AWS_REGION: 'us-east-1', AWS_PROFILE: 'dev' },

@@ -52,11 +52,20 @@ describe('createEndpoint with cloud credentials', () => {
     const settings = endpointSettings('bedrock', `${aws.origin}/openai/v1`, { provider: 'bedrock', model: 'openai.gpt-oss-120b' });
     const endpoint = createEndpoint(settings, { logger, cloudAuth: { env: { AWS_REGION: 'eu-west-1' }, awsCredentials: async () => TEST_AWS } });
     let text = '';
-    for await (const batch of endpoint.client.stream({ model: 'openai.gpt-oss-120b', messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal, progress)) {
+    for await (const batch of endpoint.client.stream(
+      { model: 'openai.gpt-oss-120b', messages: [{ role: 'user', content: 'hi' }] },
+      new AbortController().signal,
+      progress,
+    )) {
       text += JSON.stringify(batch);
     }
     expect(text).toContain('signed ok');
-    expect(aws.records.at(-1)).toMatchObject({ method: 'POST', url: '/openai/v1/chat/completions', verified: true, scope: { region: 'eu-west-1', service: 'bedrock' } });
+    expect(aws.records.at(-1)).toMatchObject({
+      method: 'POST',
+      url: '/openai/v1/chat/completions',
+      verified: true,
+      scope: { region: 'eu-west-1', service: 'bedrock' },
+    });
   });
 
   it('Bedrock without credentials: the prompt fails with the fix, nothing sent', async () => {

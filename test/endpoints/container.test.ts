@@ -18,7 +18,10 @@ describe('inContainer', () => {
     ['/run/.containerenv (Podman)', { '/run/.containerenv': '' }],
     ['a docker cgroup (v1)', { '/proc/1/cgroup': '12:pids:/docker/3f2a9c\n0::/' }],
     ['a Kubernetes cgroup', { '/proc/1/cgroup': '0::/kubepods/besteffort/pod1234/abcd' }],
-    ['an overlay root under /var/lib/docker/containers (cgroup v2)', { '/proc/1/cgroup': '0::/', '/proc/self/mountinfo': '1 0 0:1 /var/lib/docker/containers/abc/hostname /etc/hostname rw' }],
+    [
+      'an overlay root under /var/lib/docker/containers (cgroup v2)',
+      { '/proc/1/cgroup': '0::/', '/proc/self/mountinfo': '1 0 0:1 /var/lib/docker/containers/abc/hostname /etc/hostname rw' },
+    ],
   ])('is true with %s', (_name, files) => {
     expect(inContainer(hints(files))).toBe(true);
   });
@@ -26,7 +29,14 @@ describe('inContainer', () => {
   it('is false on a plain machine, and when the hints cannot be read', () => {
     expect(inContainer(hints({ '/proc/1/cgroup': '0::/init.scope\n', '/proc/self/mountinfo': '22 1 8:1 / / rw,relatime - ext4 /dev/sda1 rw' }))).toBe(false);
     expect(inContainer(hints({}))).toBe(false);
-    expect(inContainer({ exists: () => { throw new Error('EACCES'); }, read: () => undefined })).toBe(false);
+    expect(
+      inContainer({
+        exists: () => {
+          throw new Error('EACCES');
+        },
+        read: () => undefined,
+      }),
+    ).toBe(false);
   });
 });
 

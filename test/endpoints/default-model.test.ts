@@ -53,7 +53,7 @@ describe('OPENAI_BASE_URL at a self-hosted server without OPENAI_MODEL', () => {
     expect(resolve({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_MODEL: 'qwen3:14b' }).model).toBe('qwen3:14b');
   });
 
-  it('the agent\'s default model is the first chat model the server lists', async () => {
+  it("the agent's default model is the first chat model the server lists", async () => {
     const server = await startServer();
     server.setModels({ object: 'list', data: [{ id: 'nomic-embed-text' }, { id: 'qwen3:8b' }, { id: 'qwen3:14b' }] });
     const resolved = resolve({ OPENAI_BASE_URL: server.baseUrl });

@@ -76,7 +76,13 @@ describe('endpoints in order', () => {
   });
 
   it('applies the provider profile of each endpoint', () => {
-    const registry = new EndpointRegistry([settings('a', 'http://127.0.0.1:11434/v1'), settings('az', 'https://x.openai.azure.com/openai/deployments/d', { provider: 'azure', apiKey: 'k-123456' })], { logger });
+    const registry = new EndpointRegistry(
+      [
+        settings('a', 'http://127.0.0.1:11434/v1'),
+        settings('az', 'https://x.openai.azure.com/openai/deployments/d', { provider: 'azure', apiKey: 'k-123456' }),
+      ],
+      { logger },
+    );
     expect(registry.get('a')!.provider).toBe('ollama');
     expect(registry.get('az')!.provider).toBe('azure');
   });
@@ -179,7 +185,10 @@ describe('models()', () => {
 
   it('an endpoint whose /models fails still offers its fallbacks and configured model', async () => {
     const fetch = fakeFetch({ a: list('m1') });
-    const registry = new EndpointRegistry([settings('a', undefined, { model: 'm1' }), settings('down', undefined, { model: 'cfg', models: ['f1', 'f2'] })], { logger, fetch });
+    const registry = new EndpointRegistry([settings('a', undefined, { model: 'm1' }), settings('down', undefined, { model: 'cfg', models: ['f1', 'f2'] })], {
+      logger,
+      fetch,
+    });
     expect((await registry.models()).map((m) => m.id)).toEqual(['a/m1', 'down/cfg', 'down/f1', 'down/f2']);
   });
 
@@ -204,7 +213,10 @@ describe('models()', () => {
 
   it('a replaced endpoint is asked for its list again, at its new address', async () => {
     const fetch = fakeFetch({ a: list('m1'), c: list('c1') });
-    const registry = new EndpointRegistry([settings('a', undefined, { model: 'm1' }), settings('b', 'http://c.invalid/v1', { model: 'c1' })], { logger, fetch });
+    const registry = new EndpointRegistry([settings('a', undefined, { model: 'm1' }), settings('b', 'http://c.invalid/v1', { model: 'c1' })], {
+      logger,
+      fetch,
+    });
     await registry.models();
     registry.set(settings('b', 'http://a.invalid/v9', { model: 'm1' }));
     expect((await registry.models()).map((m) => m.id)).toEqual(['a/m1', 'b/m1']);
@@ -227,7 +239,9 @@ describe('models() against real loopback servers', () => {
   });
 
   it('merges both lists and asks each server once, even for concurrent callers', async () => {
-    const registry = new EndpointRegistry([settings('ollama', a.baseUrl, { model: 'llama3.2' }), settings('router', b.baseUrl, { model: 'openai/gpt-4o' })], { logger });
+    const registry = new EndpointRegistry([settings('ollama', a.baseUrl, { model: 'llama3.2' }), settings('router', b.baseUrl, { model: 'openai/gpt-4o' })], {
+      logger,
+    });
     const [first, second] = await Promise.all([registry.models(), registry.models()]);
     expect(first).toEqual(second);
     expect(first).toEqual([
@@ -249,7 +263,10 @@ describe('models() against real loopback servers', () => {
       return new Response(JSON.stringify(list('m')), { status: 200 });
     };
     const registry = new EndpointRegistry(
-      [settings('one', 'http://one.invalid/v1', { apiKey: 'key-one', model: 'm' }), settings('two', 'http://two.invalid/v1', { headers: { 'x-extra': 'yes' }, model: 'm' })],
+      [
+        settings('one', 'http://one.invalid/v1', { apiKey: 'key-one', model: 'm' }),
+        settings('two', 'http://two.invalid/v1', { headers: { 'x-extra': 'yes' }, model: 'm' }),
+      ],
       { logger, fetch },
     );
     await registry.models();

@@ -6,7 +6,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseLlamaCppToolSupport, serverWindowLookup } from '../../src/endpoints/server-context.js';
 
-const props = JSON.parse(JSON.parse(readFileSync(new URL('../fixtures/llamacpp/props-gemma.json', import.meta.url), 'utf8')).response.body) as Record<string, unknown>;
+const props = JSON.parse(JSON.parse(readFileSync(new URL('../fixtures/llamacpp/props-gemma.json', import.meta.url), 'utf8')).response.body) as Record<
+  string,
+  unknown
+>;
 
 describe('llama.cpp tool support', () => {
   it('reads supports_tools: false from the recorded /props of a Gemma 3 template', () => {

@@ -271,7 +271,13 @@ describe('discoverLocalServer', () => {
 
   it('logs every probe outcome at debug', async () => {
     const records: [string, Record<string, unknown> | undefined][] = [];
-    const logger = { level: 'debug', error() {}, warn() {}, info() {}, debug: (msg: string, fields?: Record<string, unknown>) => void records.push([msg, fields]) } as Logger;
+    const logger = {
+      level: 'debug',
+      error() {},
+      warn() {},
+      info() {},
+      debug: (msg: string, fields?: Record<string, unknown>) => void records.push([msg, fields]),
+    } as Logger;
     const port = await closedPort();
     await discoverLocalServer({ candidates: [{ port, provider: 'vllm' }], logger });
     expect(records).toEqual([['local server discovery', { found: null, probes: [`vllm:${port}=unreachable`] }]]);

@@ -12,7 +12,13 @@ import { llamaRecord } from '../helpers/fake-llama-server.js';
 
 /** `/models` bodies by the first path segment of the base URL. */
 const SHAPES: Record<string, unknown> = {
-  openai: { object: 'list', data: [{ id: 'gpt-4o', object: 'model', created: 1, owned_by: 'openai' }, { id: 'gpt-4o-mini', object: 'model' }] },
+  openai: {
+    object: 'list',
+    data: [
+      { id: 'gpt-4o', object: 'model', created: 1, owned_by: 'openai' },
+      { id: 'gpt-4o-mini', object: 'model' },
+    ],
+  },
   openrouter: { data: [{ id: 'anthropic/claude-sonnet-4', name: 'Anthropic: Claude Sonnet 4', context_length: 200000, pricing: {} }] },
   vllm: { object: 'list', data: [{ id: 'Qwen/Qwen3-8B', object: 'model', owned_by: 'vllm', root: 'Qwen/Qwen3-8B', max_model_len: 32768 }] },
   lmstudio: {
@@ -86,7 +92,13 @@ describe('fetchModels', () => {
   it.each([
     ['openrouter', [{ id: 'anthropic/claude-sonnet-4', name: 'Anthropic: Claude Sonnet 4', contextWindow: 200000 }]],
     ['vllm', [{ id: 'Qwen/Qwen3-8B', contextWindow: 32768 }]],
-    ['lmstudio', [{ id: 'qwen3-8b', contextWindow: 8192 }, { id: 'gemma-3', contextWindow: 131072 }]],
+    [
+      'lmstudio',
+      [
+        { id: 'qwen3-8b', contextWindow: 8192 },
+        { id: 'gemma-3', contextWindow: 131072 },
+      ],
+    ],
     ['llamacpp', [{ id: 'model.gguf', contextWindow: 131072 }]],
     ['ollama', [{ id: 'llama3.2:latest' }]],
     ['bare', [{ id: 'a-model' }, { id: 'b-model' }]],

@@ -13,7 +13,17 @@ import { PROVIDER_PROFILES } from '../../src/config/provider-profiles.js';
 import { createLogger } from '../../src/log.js';
 
 const PROFILE = PROVIDER_PROFILES.ollama.nativeChat!;
-const SHOW = { model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': 40960, 'qwen3.block_count': 36, 'qwen3.attention.head_count': 32, 'qwen3.attention.head_count_kv': 8, 'qwen3.embedding_length': 4096 }, capabilities: ['completion', 'tools', 'thinking'] };
+const SHOW = {
+  model_info: {
+    'general.architecture': 'qwen3',
+    'qwen3.context_length': 40960,
+    'qwen3.block_count': 36,
+    'qwen3.attention.head_count': 32,
+    'qwen3.attention.head_count_kv': 8,
+    'qwen3.embedding_length': 4096,
+  },
+  capabilities: ['completion', 'tools', 'thinking'],
+};
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -95,7 +105,10 @@ describe('OllamaNativeChat', () => {
 
   it('tells once, after an answer, when the model runs partly on the CPU', async () => {
     const gib = 2 ** 30;
-    const { baseUrl } = await serve({ 'POST /api/show': { body: SHOW }, 'GET /api/ps': { body: { models: [{ name: 'qwen3:8b', model: 'qwen3:8b', size: 10 * gib, size_vram: 6 * gib, context_length: 32768 }] } } });
+    const { baseUrl } = await serve({
+      'POST /api/show': { body: SHOW },
+      'GET /api/ps': { body: { models: [{ name: 'qwen3:8b', model: 'qwen3:8b', size: 10 * gib, size_vram: 6 * gib, context_length: 32768 }] } },
+    });
     const native = router(baseUrl);
     expect(await native.memoryNotice('qwen3:8b')).toBeUndefined(); // no answer yet
     native.answered('qwen3:8b');
@@ -103,7 +116,14 @@ describe('OllamaNativeChat', () => {
     expect(notice).toContain('qwen3:8b runs 40% on the CPU with a 32,768-token window (6.0 GiB of 10.0 GiB in GPU memory)');
     expect(notice).toMatch(/OPENAI_ACP_OLLAMA_NUM_CTX=\d+ (should keep it|would keep more of it) on the GPU/);
     expect(await native.memoryNotice('qwen3:8b')).toBeUndefined();
-    expect(await native.describe('qwen3:8b')).toMatchObject({ api: { kind: 'native' }, asked: 32768, trained: 40960, runtime: 32768, thinks: true, setting: 32768 });
+    expect(await native.describe('qwen3:8b')).toMatchObject({
+      api: { kind: 'native' },
+      asked: 32768,
+      trained: 40960,
+      runtime: 32768,
+      thinks: true,
+      setting: 32768,
+    });
   });
 });
 

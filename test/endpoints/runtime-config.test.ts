@@ -122,7 +122,16 @@ describe('config file only', () => {
 
   it('builds each endpoint from its entry: URL with query, key, headers; retries and timeout from the environment', async () => {
     await writeDefaultFile({
-      providers: [{ id: 'az', provider: 'azure', baseUrl: 'https://r.openai.azure.com/openai/v1?api-version=preview', apiKeyEnv: 'AZ_KEY', headers: { 'x-team': 'a' }, models: ['gpt-4o'] }],
+      providers: [
+        {
+          id: 'az',
+          provider: 'azure',
+          baseUrl: 'https://r.openai.azure.com/openai/v1?api-version=preview',
+          apiKeyEnv: 'AZ_KEY',
+          headers: { 'x-team': 'a' },
+          models: ['gpt-4o'],
+        },
+      ],
     });
     const [endpoint] = resolve({ AZ_KEY: 'az-secret', OPENAI_MAX_RETRIES: '0', OPENAI_TIMEOUT_MS: '1234' }).endpoints;
     expect(endpoint).toEqual({
@@ -343,7 +352,9 @@ describe('chooseEndpoints', () => {
     expect(chosen.endpoints[0]).toMatchObject({ provider: 'llamacpp', identifiedBy: 'GET /props', baseUrl: 'http://127.0.0.1:9000/v1' });
     expect(lines.join('\n')).toMatch(/recognised the server by its answers.*llamacpp/);
     // A server on Ollama's usual port that answers as llama.cpp is llama.cpp.
-    expect((await chooseEndpoints(resolve({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }), logger, undefined, identify)).endpoints[0]?.provider).toBe('llamacpp');
+    expect((await chooseEndpoints(resolve({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }), logger, undefined, identify)).endpoints[0]?.provider).toBe(
+      'llamacpp',
+    );
     identify.mockClear();
     const explicit = await chooseEndpoints(resolve({ OPENAI_BASE_URL: 'http://127.0.0.1:9000/v1', OPENAI_PROVIDER: 'vllm' }), logger, undefined, identify);
     expect(explicit.endpoints[0]?.provider).toBe('vllm');
@@ -352,7 +363,19 @@ describe('chooseEndpoints', () => {
 
   it('does not ask cloud APIs who they are; a server that says nothing keeps its port guess', async () => {
     const identify = vi.fn(async () => ({}));
-    const settings = (baseUrl: string) => ({ id: 'x', source: 'environment' as const, baseUrl, chatCompletionsUrl: `${baseUrl}/chat/completions`, apiKey: undefined, headers: {}, query: undefined, model: 'm', models: undefined, maxRetries: 2, timeoutMs: 1000 });
+    const settings = (baseUrl: string) => ({
+      id: 'x',
+      source: 'environment' as const,
+      baseUrl,
+      chatCompletionsUrl: `${baseUrl}/chat/completions`,
+      apiKey: undefined,
+      headers: {},
+      query: undefined,
+      model: 'm',
+      models: undefined,
+      maxRetries: 2,
+      timeoutMs: 1000,
+    });
     const cloud = [settings('https://api.openai.com/v1'), settings('https://openrouter.ai/api/v1'), settings('https://llm.example.com/v1')];
     expect(await identifyEndpoints(cloud, logger, identify)).toEqual(cloud);
     expect(identify).not.toHaveBeenCalled();

@@ -5,19 +5,38 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OLLAMA_DEFAULT_CONTEXT, parseLlamaCppProps, parseLmStudioModels, parseOllamaShow, requestedNumCtx, serverWindowLookup } from '../../src/endpoints/server-context.js';
+import {
+  OLLAMA_DEFAULT_CONTEXT,
+  parseLlamaCppProps,
+  parseLmStudioModels,
+  parseOllamaShow,
+  requestedNumCtx,
+  serverWindowLookup,
+} from '../../src/endpoints/server-context.js';
 import { parseOllamaPs } from '../../src/endpoints/ollama-ps.js';
 import { createEndpoint } from '../../src/endpoints/endpoint.js';
 import { createLogger } from '../../src/log.js';
 import { chunk } from '../helpers/fake-openai.js';
 
 /** Shapes from Ollama 0.6's `/api/show` (trimmed to the fields read). */
-const SHOW_TRAINED = { model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': 40960, 'qwen3.embedding_length': 4096 }, parameters: 'temperature 0.6\ntop_k 20' };
+const SHOW_TRAINED = {
+  model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': 40960, 'qwen3.embedding_length': 4096 },
+  parameters: 'temperature 0.6\ntop_k 20',
+};
 const SHOW_NUM_CTX = { ...SHOW_TRAINED, parameters: 'num_ctx 16384\nstop "<|im_end|>"' };
 /** Ollama's `/api/ps` as its API docs show it (docs/api.md "List Running Models"), with `context_length`. */
 const PS_LOADED = {
   models: [
-    { name: 'qwen3:8b', model: 'qwen3:8b', size: 6591830464, digest: 'c6eb396dbd59', details: { format: 'gguf', family: 'qwen3', parameter_size: '8.2B', quantization_level: 'Q4_K_M' }, expires_at: '2025-10-17T16:47:07.93355-07:00', size_vram: 5333539264, context_length: 4096 },
+    {
+      name: 'qwen3:8b',
+      model: 'qwen3:8b',
+      size: 6591830464,
+      digest: 'c6eb396dbd59',
+      details: { format: 'gguf', family: 'qwen3', parameter_size: '8.2B', quantization_level: 'Q4_K_M' },
+      expires_at: '2025-10-17T16:47:07.93355-07:00',
+      size_vram: 5333539264,
+      context_length: 4096,
+    },
   ],
 };
 /** llama-server's `/props` (trimmed): the per-slot window in default_generation_settings. */
@@ -60,7 +79,13 @@ describe('parseLlamaCppProps and parseLmStudioModels', () => {
     expect(parseLlamaCppProps({ n_ctx: 4096 })).toBe(4096);
     expect(parseLlamaCppProps({ default_generation_settings: {} })).toBeUndefined();
     expect(parseLlamaCppProps('x')).toBeUndefined();
-    const lm = { object: 'list', data: [{ id: 'qwen3-8b', state: 'loaded', loaded_context_length: 4096, max_context_length: 32768 }, { id: 'b', state: 'not-loaded', max_context_length: 8192 }] };
+    const lm = {
+      object: 'list',
+      data: [
+        { id: 'qwen3-8b', state: 'loaded', loaded_context_length: 4096, max_context_length: 32768 },
+        { id: 'b', state: 'not-loaded', max_context_length: 8192 },
+      ],
+    };
     expect(parseLmStudioModels(lm, 'qwen3-8b')).toEqual({ runtime: 4096, trained: 32768 });
     expect(parseLmStudioModels(lm, 'b')).toEqual({ trained: 8192 });
     expect(parseLmStudioModels(lm, 'c')).toEqual({});
@@ -97,7 +122,11 @@ async function serve(routes: Record<string, unknown>): Promise<Server> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const state = { baseUrl: `http://127.0.0.1:${port}/v1`, asked, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
+  const state = {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    asked,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
   servers.push(state);
   return state;
 }
@@ -108,7 +137,10 @@ describe('serverWindowLookup', () => {
   it('reads Ollama /api/ps of a loaded model (runtime) and /api/show (trained), with the endpoint key, once', async () => {
     const server = await serve({ 'GET /api/ps': PS_LOADED, 'POST /api/show': SHOW_TRAINED });
     const lookup = serverWindowLookup({ query: 'ollama-ps', baseUrl: server.baseUrl, headers: { authorization: 'Bearer k-123' } });
-    expect(await Promise.all([lookup('qwen3:8b'), lookup('qwen3:8b')])).toEqual([{ runtime: 4096, trained: 40960 }, { runtime: 4096, trained: 40960 }]);
+    expect(await Promise.all([lookup('qwen3:8b'), lookup('qwen3:8b')])).toEqual([
+      { runtime: 4096, trained: 40960 },
+      { runtime: 4096, trained: 40960 },
+    ]);
     expect(await lookup('qwen3:8b')).toEqual({ runtime: 4096, trained: 40960 });
     expect(paths(server).sort()).toEqual(['GET /api/ps', 'POST /api/show']);
     expect(server.asked.every((a) => a.auth === 'Bearer k-123')).toBe(true);
@@ -132,9 +164,17 @@ describe('serverWindowLookup', () => {
     const older = await serve({ 'GET /api/ps': { models: [{ name: 'qwen3:8b', size: 1 }] }, 'POST /api/show': SHOW_NUM_CTX });
     expect(await serverWindowLookup({ query: 'ollama-ps', baseUrl: older.baseUrl, headers: {} })('qwen3:8b')).toEqual({ runtime: 16384, trained: 40960 });
     const failing = await serve({ 'GET /api/ps': { models: [] }, 'POST /api/show': SHOW_TRAINED });
-    expect(await serverWindowLookup({ query: 'ollama-ps', baseUrl: failing.baseUrl, headers: {} })('qwen3:8b')).toEqual({ runtime: OLLAMA_DEFAULT_CONTEXT, trained: 40960, assumed: true });
+    expect(await serverWindowLookup({ query: 'ollama-ps', baseUrl: failing.baseUrl, headers: {} })('qwen3:8b')).toEqual({
+      runtime: OLLAMA_DEFAULT_CONTEXT,
+      trained: 40960,
+      assumed: true,
+    });
     const small = await serve({ 'POST /api/show': { model_info: { 'x.context_length': 2048 } } });
-    expect(await serverWindowLookup({ query: 'ollama-ps', baseUrl: small.baseUrl, headers: {} })('tiny')).toEqual({ runtime: 2048, trained: 2048, assumed: true });
+    expect(await serverWindowLookup({ query: 'ollama-ps', baseUrl: small.baseUrl, headers: {} })('tiny')).toEqual({
+      runtime: 2048,
+      trained: 2048,
+      assumed: true,
+    });
   });
 
   it('takes options.num_ctx of the extra body over what the server says', async () => {
@@ -147,7 +187,9 @@ describe('serverWindowLookup', () => {
   it('reads llama.cpp /props and LM Studio /api/v0/models', async () => {
     const llama = await serve({ 'GET /props': PROPS });
     expect(await serverWindowLookup({ query: 'llamacpp-props', baseUrl: llama.baseUrl, headers: {} })('any')).toEqual({ runtime: 8192 });
-    const lm = await serve({ 'GET /api/v0/models': { object: 'list', data: [{ id: 'qwen3-8b', type: 'llm', loaded_context_length: 8192, max_context_length: 32768 }] } });
+    const lm = await serve({
+      'GET /api/v0/models': { object: 'list', data: [{ id: 'qwen3-8b', type: 'llm', loaded_context_length: 8192, max_context_length: 32768 }] },
+    });
     const lookup = serverWindowLookup({ query: 'lmstudio-models', baseUrl: lm.baseUrl, headers: {} });
     expect(await lookup('qwen3-8b')).toEqual({ runtime: 8192, trained: 32768 });
     expect(await lookup('other')).toEqual({});
@@ -160,7 +202,12 @@ describe('serverWindowLookup', () => {
     const silent = http.createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const started = Date.now();
-    const lookup = serverWindowLookup({ query: 'llamacpp-props', baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`, headers: {}, timeoutMs: 200 });
+    const lookup = serverWindowLookup({
+      query: 'llamacpp-props',
+      baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`,
+      headers: {},
+      timeoutMs: 200,
+    });
     expect(await lookup('m')).toEqual({});
     expect(Date.now() - started).toBeLessThan(2000);
     silent.closeAllConnections();
@@ -185,7 +232,19 @@ describe('an Ollama endpoint', () => {
     const server = await serve({ 'GET /api/ps': PS_LOADED, 'POST /api/show': SHOW_TRAINED });
     const logger = createLogger({ level: 'error', write: () => undefined });
     const endpoint = createEndpoint(
-      { provider: 'ollama', baseUrl: server.baseUrl, chatCompletionsUrl: `${server.baseUrl}/chat/completions`, apiKey: undefined, headers: {}, query: undefined, model: 'qwen3:8b', models: undefined, maxRetries: 0, timeoutMs: 5000, ollamaNumCtx: 0 },
+      {
+        provider: 'ollama',
+        baseUrl: server.baseUrl,
+        chatCompletionsUrl: `${server.baseUrl}/chat/completions`,
+        apiKey: undefined,
+        headers: {},
+        query: undefined,
+        model: 'qwen3:8b',
+        models: undefined,
+        maxRetries: 0,
+        timeoutMs: 5000,
+        ollamaNumCtx: 0,
+      },
       { logger },
     );
     expect(await endpoint.serverWindowOf?.('qwen3:8b')).toEqual({ runtime: 4096, trained: 40960 });
@@ -194,7 +253,18 @@ describe('an Ollama endpoint', () => {
   it('on the native API the runtime window is the one asked for, capped by the trained one, and nothing is loaded first', async () => {
     const server = await serve({ 'GET /api/ps': PS_LOADED, 'POST /api/show': SHOW_TRAINED });
     const logger = createLogger({ level: 'error', write: () => undefined });
-    const settings = { provider: 'ollama' as const, baseUrl: server.baseUrl, chatCompletionsUrl: `${server.baseUrl}/chat/completions`, apiKey: undefined, headers: {}, query: undefined, model: 'qwen3:8b', models: undefined, maxRetries: 0, timeoutMs: 5000 };
+    const settings = {
+      provider: 'ollama' as const,
+      baseUrl: server.baseUrl,
+      chatCompletionsUrl: `${server.baseUrl}/chat/completions`,
+      apiKey: undefined,
+      headers: {},
+      query: undefined,
+      model: 'qwen3:8b',
+      models: undefined,
+      maxRetries: 0,
+      timeoutMs: 5000,
+    };
     expect(await createEndpoint(settings, { logger }).serverWindowOf?.('qwen3:8b')).toEqual({ runtime: 32768, trained: 40960 });
     expect(await createEndpoint({ ...settings, ollamaNumCtx: 65536 }, { logger }).serverWindowOf?.('qwen3:8b')).toEqual({ runtime: 40960, trained: 40960 });
     expect(server.asked.some((asked) => asked.url.includes('/api/generate') || asked.url.includes('/api/ps'))).toBe(false);

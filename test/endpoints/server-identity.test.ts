@@ -40,14 +40,25 @@ describe('identifyFromAnswers', () => {
   it('knows Ollama, LM Studio, vLLM and LiteLLM by their answers', () => {
     expect(identifyFromAnswers({ root: 'Ollama is running' }).provider).toBe('ollama');
     expect(identifyFromAnswers({ ollamaVersion: { version: '0.12.6' } }).provider).toBe('ollama');
-    expect(identifyFromAnswers({ lmStudioModels: { object: 'list', data: [{ id: 'qwen3-8b', type: 'llm', state: 'loaded', max_context_length: 40960 }] } }).provider).toBe('lmstudio');
+    expect(
+      identifyFromAnswers({ lmStudioModels: { object: 'list', data: [{ id: 'qwen3-8b', type: 'llm', state: 'loaded', max_context_length: 40960 }] } }).provider,
+    ).toBe('lmstudio');
     expect(identifyFromAnswers({ vllmVersion: { version: '0.11.0' } }).provider).toBe('vllm');
     expect(identifyFromAnswers({ liteLlmAlive: '"I\'m alive!"' }).provider).toBe('litellm');
   });
 
   it('says nothing for answers that show no known server', () => {
     expect(identifyFromAnswers({})).toEqual({});
-    expect(identifyFromAnswers({ props: { n_ctx: 4096 }, vllmVersion: { version: 1 }, root: '<html>hi</html>', ollamaVersion: { version: 1 }, lmStudioModels: [], liteLlmAlive: 'ok' })).toEqual({});
+    expect(
+      identifyFromAnswers({
+        props: { n_ctx: 4096 },
+        vllmVersion: { version: 1 },
+        root: '<html>hi</html>',
+        ollamaVersion: { version: 1 },
+        lmStudioModels: [],
+        liteLlmAlive: 'ok',
+      }),
+    ).toEqual({});
     expect(identifyFromAnswers({ ollamaVersion: { version: '1.0', name: 'other' } })).toEqual({});
   });
 });
@@ -63,7 +74,10 @@ describe('askServerIdentity', () => {
   it.each([
     ['an HTML page', (res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Router</title>')],
     ['an empty body', (res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end()],
-    ['nonsense', (res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"default_generation_settings": "n_ctx=4096", "data": 7')],
+    [
+      'nonsense',
+      (res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"default_generation_settings": "n_ctx=4096", "data": 7'),
+    ],
     ['errors', (res: http.ServerResponse) => res.writeHead(500).end('boom')],
   ])('gives up quietly on %s', async (_name, reply) => {
     const server = await answering((_req, res) => reply(res));

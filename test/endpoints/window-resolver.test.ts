@@ -16,7 +16,10 @@ describe('resolveContextWindow', () => {
   });
 
   it('skips what is not a positive integer', () => {
-    expect(resolveContextWindow({ configured: 0, learned: -1, runtime: Number.NaN, catalogue: 1.5, trained: 2048 })).toEqual({ window: 2048, source: 'trained' });
+    expect(resolveContextWindow({ configured: 0, learned: -1, runtime: Number.NaN, catalogue: 1.5, trained: 2048 })).toEqual({
+      window: 2048,
+      source: 'trained',
+    });
   });
 
   it('property: the answer is the first valid source in precedence order', () => {

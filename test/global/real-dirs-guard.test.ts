@@ -49,7 +49,13 @@ it('sees a file appended to, and one removed', () => {
 
 it('the teardown throws, naming the file, when the real state directory changed', () => {
   const home = temp();
-  const saved = { HOME: process.env.HOME, XDG_STATE_HOME: process.env.XDG_STATE_HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME, XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, OPENAI_ACP_STATE_DIR: process.env.OPENAI_ACP_STATE_DIR };
+  const saved = {
+    HOME: process.env.HOME,
+    XDG_STATE_HOME: process.env.XDG_STATE_HOME,
+    XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME,
+    XDG_CACHE_HOME: process.env.XDG_CACHE_HOME,
+    OPENAI_ACP_STATE_DIR: process.env.OPENAI_ACP_STATE_DIR,
+  };
   try {
     process.env.HOME = home;
     for (const key of ['XDG_STATE_HOME', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'OPENAI_ACP_STATE_DIR'] as const) delete process.env[key];

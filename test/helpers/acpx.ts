@@ -24,11 +24,25 @@ export interface AcpxRun {
  * @param options.timeoutMs - killed after this long. @defaultValue 30000
  * @param options.format - acpx's output: the JSON-RPC traffic, or what a user sees. @defaultValue 'json'
  */
-export function runAcpx(prompt: string, options: { cwd: string; env: Record<string, string>; args: string[]; timeoutMs?: number; format?: 'json' | 'text' }): Promise<AcpxRun> {
+export function runAcpx(
+  prompt: string,
+  options: { cwd: string; env: Record<string, string>; args: string[]; timeoutMs?: number; format?: 'json' | 'text' },
+): Promise<AcpxRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [ACPX, '--agent', `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`, '--format', options.format ?? 'json', ...options.args, '--cwd', options.cwd, 'exec', prompt],
+      [
+        ACPX,
+        '--agent',
+        `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`,
+        '--format',
+        options.format ?? 'json',
+        ...options.args,
+        '--cwd',
+        options.cwd,
+        'exec',
+        prompt,
+      ],
       { env: cleanEnv(options.env['HOME'] ?? tempHome('openai-acp-acpx-'), options.env), timeout: options.timeoutMs ?? 30_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );

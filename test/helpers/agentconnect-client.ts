@@ -41,8 +41,17 @@ export function scratchHome(): string {
 
 /** Starts `openai-acp agentconnect --port 0 …args` with `env` over a clean environment; resolves once it listens. */
 export async function startFrontDoor(home: string, env: Record<string, string>, args: string[] = []): Promise<FrontDoorProcess> {
-  const base: Record<string, string> = { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), OPENAI_ACP_IN_CONTAINER: 'false', PATH: process.env['PATH'] ?? '' };
-  const child = spawn(process.execPath, [CLI, 'agentconnect', '--port', '0', ...args], { env: { ...base, OPENAI_ACP_LOG: 'debug', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const base: Record<string, string> = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_STATE_HOME: join(home, 'state'),
+    OPENAI_ACP_IN_CONTAINER: 'false',
+    PATH: process.env['PATH'] ?? '',
+  };
+  const child = spawn(process.execPath, [CLI, 'agentconnect', '--port', '0', ...args], {
+    env: { ...base, OPENAI_ACP_LOG: 'debug', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.setEncoding('utf8');
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -83,7 +92,9 @@ export async function connectApp(url: string, headers: Record<string, string> = 
   const ws = new WebSocket(url, { headers });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
-    ws.once('unexpected-response', (_request, response) => reject(Object.assign(new Error(`refused: ${response.statusCode}`), { status: response.statusCode })));
+    ws.once('unexpected-response', (_request, response) =>
+      reject(Object.assign(new Error(`refused: ${response.statusCode}`), { status: response.statusCode })),
+    );
     ws.once('error', reject);
   });
   const events: PushedEvent[] = [];

@@ -42,5 +42,8 @@ export function runCli(args: string[], options: { home: string; env?: Record<str
 
 /** The report line of a doctor check (`✓ endpoint answers: …`), or `undefined`. */
 export function checkLine(stdout: string, title: string): string | undefined {
-  return stdout.split('\n').find((line) => /^\s*[✓✗⚠–] /.test(line) && line.includes(` ${title}:`))?.trim();
+  return stdout
+    .split('\n')
+    .find((line) => /^\s*[✓✗⚠–] /.test(line) && line.includes(` ${title}:`))
+    ?.trim();
 }

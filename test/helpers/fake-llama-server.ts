@@ -88,7 +88,10 @@ export async function startFakeLlama(options: FakeLlamaOptions = {}): Promise<Fa
       const answer = (record: LlamaRecord, close: boolean) => {
         const { 'content-length': _length, 'transfer-encoding': _te, connection: _c, 'keep-alive': _k, ...headers } = record.response.headers;
         // The real server says keep-alive on its streams and closes them anyway.
-        res.writeHead(record.response.status, { ...headers, ...(close && record.response.status >= 400 ? { connection: 'close' } : { 'keep-alive': 'timeout=5, max=100' }) });
+        res.writeHead(record.response.status, {
+          ...headers,
+          ...(close && record.response.status >= 400 ? { connection: 'close' } : { 'keep-alive': 'timeout=5, max=100' }),
+        });
         res.end(record.response.body, () => {
           if (!close) return;
           if (record.response.status >= 400) req.socket.end();

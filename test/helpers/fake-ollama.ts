@@ -52,9 +52,17 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   let step = 0;
   let aborted = 0;
   let loaded: number | undefined;
-  const json = (res: http.ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const json = (res: http.ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   const chat = (res: http.ServerResponse, body: any, native: boolean) => {
-    if (body.model !== model) return json(res, 404, native ? { error: `model "${body.model}" not found, try pulling it first` } : { error: { message: `model "${body.model}" not found, try pulling it first`, type: 'api_error' } });
+    if (body.model !== model)
+      return json(
+        res,
+        404,
+        native
+          ? { error: `model "${body.model}" not found, try pulling it first` }
+          : { error: { message: `model "${body.model}" not found, try pulling it first`, type: 'api_error' } },
+      );
     const window = native && typeof body.options?.num_ctx === 'number' ? body.options.num_ctx : 4096;
     loaded = window;
     const tokens = Math.ceil(JSON.stringify(body.messages).length / 4);
@@ -67,22 +75,41 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     const usage = { prompt_eval_count: tokens, eval_count: 3 };
     if (native) {
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-      const message = (extra: object) => line({ model, created_at: '2025-07-07T20:22:19Z', message: { role: 'assistant', content: '', ...extra }, done: false });
+      const message = (extra: object) =>
+        line({ model, created_at: '2025-07-07T20:22:19Z', message: { role: 'assistant', content: '', ...extra }, done: false });
       if ('hold' in next) {
         res.on('close', () => void (res.writableEnded || aborted++));
         return res.write(message({ content: 'Thinking about it' }));
       }
       if ('broken' in next) return res.end(message({ content: next.broken }));
       if ('text' in next) res.write(message({ thinking: 'Let me answer.' })), res.write(message({ content: next.text }));
-      else res.write(message({ tool_calls: next.calls.map(([name, args], index) => ({ id: `call_${step}_${index}`, function: { index, name, arguments: args } })) }));
-      return res.end(line({ model, created_at: '2025-07-07T20:22:20Z', message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', ...usage }));
+      else
+        res.write(
+          message({ tool_calls: next.calls.map(([name, args], index) => ({ id: `call_${step}_${index}`, function: { index, name, arguments: args } })) }),
+        );
+      return res.end(
+        line({ model, created_at: '2025-07-07T20:22:20Z', message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', ...usage }),
+      );
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const chunk = (delta: object, finish: string | null = null) => sse({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    const chunk = (delta: object, finish: string | null = null) =>
+      sse({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model, choices: [{ index: 0, delta, finish_reason: finish }] });
     if ('text' in next) res.write(chunk({ content: next.text }));
-    else if ('calls' in next) res.write(chunk({ tool_calls: next.calls.map(([name, args], index) => ({ index, id: `call_${step}_${index}`, type: 'function', function: { name, arguments: JSON.stringify(args) } })) }));
+    else if ('calls' in next)
+      res.write(
+        chunk({
+          tool_calls: next.calls.map(([name, args], index) => ({
+            index,
+            id: `call_${step}_${index}`,
+            type: 'function',
+            function: { name, arguments: JSON.stringify(args) },
+          })),
+        }),
+      );
     res.write(chunk({}, 'text' in next ? 'stop' : 'tool_calls'));
-    res.write(sse({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: tokens, completion_tokens: 3, total_tokens: tokens + 3 } }));
+    res.write(
+      sse({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: tokens, completion_tokens: 3, total_tokens: tokens + 3 } }),
+    );
     res.end('data: [DONE]\n\n');
   };
   const server = http.createServer((req, res) => {
@@ -103,7 +130,16 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       if (req.method === 'POST' && path === '/api/chat' && options.chat !== 'not-served') return chat(res, body, true);
       if (req.method === 'POST' && path === '/api/show') {
         if (body.model !== model) return json(res, 404, { error: `model '${body.model}' not found` });
-        const info = { 'general.architecture': 'qwen3', 'qwen3.context_length': trained, 'qwen3.block_count': 36, 'qwen3.attention.head_count': 32, 'qwen3.attention.head_count_kv': 8, 'qwen3.attention.key_length': 128, 'qwen3.attention.value_length': 128, 'qwen3.embedding_length': 4096 };
+        const info = {
+          'general.architecture': 'qwen3',
+          'qwen3.context_length': trained,
+          'qwen3.block_count': 36,
+          'qwen3.attention.head_count': 32,
+          'qwen3.attention.head_count_kv': 8,
+          'qwen3.attention.key_length': 128,
+          'qwen3.attention.value_length': 128,
+          'qwen3.embedding_length': 4096,
+        };
         return json(res, 200, { model_info: info, capabilities: options.capabilities ?? ['completion', 'tools', 'thinking'] });
       }
       if (req.method === 'GET' && path === '/api/ps') {

@@ -86,7 +86,8 @@ export async function startFakeOpenAI(handler: ChatHandler = streamText(['Hello'
       }
       // The agent asking a server who it is (endpoints/server-identity.ts) meets a plain 404, unless
       // the test's handler says it serves that path (`gets`): those looks are not chat requests.
-      if (req.method === 'GET' && IDENTITY_PATHS.has(path) && !current.gets?.has(path)) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
+      if (req.method === 'GET' && IDENTITY_PATHS.has(path) && !current.gets?.has(path))
+        return void res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
       let body: Record<string, any> = {};
       try {
         body = JSON.parse(text);

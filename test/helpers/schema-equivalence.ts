@@ -38,7 +38,10 @@ export const isSchema = (value: unknown): value is Schema => typeof value === 'o
  */
 export function sameSchema(a: unknown, b: unknown, path: string, seen = new Map<object, object>()): void {
   if (typeof a === 'function' || typeof b === 'function') {
-    const code = (fn: unknown) => String(fn).replace(/\b(\w+)\$\(\)/g, '$1').replace(/\s+/g, ' ');
+    const code = (fn: unknown) =>
+      String(fn)
+        .replace(/\b(\w+)\$\(\)/g, '$1')
+        .replace(/\s+/g, ' ');
     expect(code(b), path).toBe(code(a));
     return;
   }

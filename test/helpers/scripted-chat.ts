@@ -28,7 +28,10 @@ export interface SeenRequest {
   noTools?: true;
 }
 
-const chunk = (delta: Record<string, unknown>, finish: string | null = null): SseItem => ({ kind: 'chunk', chunk: { choices: [{ index: 0, delta, finish_reason: finish }] } as never });
+const chunk = (delta: Record<string, unknown>, finish: string | null = null): SseItem => ({
+  kind: 'chunk',
+  chunk: { choices: [{ index: 0, delta, finish_reason: finish }] } as never,
+});
 
 /** The SSE batches of one answer. */
 export function answerItems(answer: ScriptedAnswer): SseItem[][] {
@@ -36,7 +39,9 @@ export function answerItems(answer: ScriptedAnswer): SseItem[][] {
   const texts = answer.text === undefined ? [] : Array.isArray(answer.text) ? answer.text : [answer.text];
   for (const text of texts) batches.push([chunk({ content: text })]);
   (answer.toolCalls ?? []).forEach((call, index) => {
-    batches.push([chunk({ tool_calls: [{ index, ...(call.id === undefined ? {} : { id: call.id }), type: 'function', function: { name: call.name, arguments: '' } }] })]);
+    batches.push([
+      chunk({ tool_calls: [{ index, ...(call.id === undefined ? {} : { id: call.id }), type: 'function', function: { name: call.name, arguments: '' } }] }),
+    ]);
     batches.push([chunk({ tool_calls: [{ index, function: { arguments: call.arguments } }] })]);
   });
   const finish: SseItem[] = [chunk({}, answer.finishReason ?? (answer.toolCalls?.length ? 'tool_calls' : 'stop'))];
@@ -53,10 +58,15 @@ export function scriptedChat(answers: ScriptedAnswer[]) {
   const client = {
     options: { url: 'http://127.0.0.1:1/v1/chat/completions' },
     async *stream(request: ChatRequest, signal: AbortSignal): AsyncGenerator<SseItem[]> {
-      seen.push({ messages: structuredClone(request.messages), tools: (request.tools ?? []).map((t) => t.function.name), ...(request.tools ? {} : { noTools: true }) });
+      seen.push({
+        messages: structuredClone(request.messages),
+        tools: (request.tools ?? []).map((t) => t.function.name),
+        ...(request.tools ? {} : { noTools: true }),
+      });
       const answer = answers[next++];
       if (!answer) throw new Error(`no scripted answer for request ${next}`);
-      if (answer.error) throw new ProviderHttpError(answer.error.status, new Headers({ 'content-type': 'application/json' }), answer.error.body, client.options.url);
+      if (answer.error)
+        throw new ProviderHttpError(answer.error.status, new Headers({ 'content-type': 'application/json' }), answer.error.body, client.options.url);
       const batches = answerItems(answer);
       for (const [index, batch] of batches.entries()) {
         // `hang`: the text batches go out, then nothing until the abort.

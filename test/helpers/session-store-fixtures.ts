@@ -91,4 +91,3 @@ export function driverText(tag: string, i: number, sizes: DriverOptions['sizes']
   const head = `${tag}:${i}:`;
   return head + String.fromCharCode(97 + (i % 26)).repeat(length);
 }
-

@@ -58,10 +58,23 @@ export async function verifySignature(
   // The payload hash header is left out: the signer hashes the received body itself, so a body
   // that differs from the one signed fails even when the client's header claims otherwise.
   for (const name of signedHeaders.split(';')) if (name !== 'x-amz-content-sha256') headers[name] = String(received.headers[name] ?? '');
-  const request = new HttpRequest({ method: received.method, protocol: 'http:', hostname: url.hostname, port: Number(url.port), path: url.pathname, query, headers, ...(received.body ? { body: received.body } : {}) });
+  const request = new HttpRequest({
+    method: received.method,
+    protocol: 'http:',
+    hostname: url.hostname,
+    port: Number(url.port),
+    path: url.pathname,
+    query,
+    headers,
+    ...(received.body ? { body: received.body } : {}),
+  });
   // The secret is the test's; the session token is whichever the client sent (it is signed too).
   const token = received.headers['x-amz-security-token'];
-  const used = { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey, ...(typeof token === 'string' ? { sessionToken: token } : {}) };
+  const used = {
+    accessKeyId: credentials.accessKeyId,
+    secretAccessKey: credentials.secretAccessKey,
+    ...(typeof token === 'string' ? { sessionToken: token } : {}),
+  };
   const signer = new SignatureV4({ credentials: used, region, service, sha256: Hash.bind(null, 'sha256') });
   const signed = await signer.sign(request, { signingDate: amzDate(String(received.headers['x-amz-date'] ?? '')) });
   const verified = signed.headers['authorization'] === authorization && accessKeyId === credentials.accessKeyId;
@@ -87,9 +100,13 @@ export async function startSigV4Server(credentials = TEST_AWS): Promise<SigV4Ser
       void verifySignature(received, credentials).then(({ verified, scope }) => {
         records.push({ ...received, scope, verified });
         if (!verified) {
-          res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'The request signature we calculated does not match the signature you provided.' }));
+          res
+            .writeHead(403, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ message: 'The request signature we calculated does not match the signature you provided.' }));
         } else if (req.method === 'GET' && req.url?.includes('/models')) {
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'openai.gpt-oss-120b', object: 'model' }] }));
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ object: 'list', data: [{ id: 'openai.gpt-oss-120b', object: 'model' }] }));
         } else {
           res.writeHead(200, { 'content-type': 'text/event-stream' }).end(STREAM);
         }

@@ -119,8 +119,7 @@ export function spawnAgent(env: Record<string, string>, args: string[] = []): Ag
     writeLine(line) {
       child.stdin.write(`${line}\n`);
     },
-    updates: (sessionId) =>
-      messages.filter((m) => m.method === 'session/update' && m.params?.sessionId === sessionId).map((m) => m.params.update),
+    updates: (sessionId) => messages.filter((m) => m.method === 'session/update' && m.params?.sessionId === sessionId).map((m) => m.params.update),
     text: (sessionId) =>
       agent
         .updates(sessionId)

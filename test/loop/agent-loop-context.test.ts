@@ -27,8 +27,20 @@ const client = {
     if ('overflow' in step) {
       const body =
         step.overflow === null
-          ? { error: { message: 'Please reduce the length of the messages or completion.', type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } }
-          : { object: 'error', message: `This model's maximum context length is ${step.overflow} tokens. However, you requested 40000 tokens. Please reduce the length of the messages or completion.`, type: 'BadRequestError', code: 400 };
+          ? {
+              error: {
+                message: 'Please reduce the length of the messages or completion.',
+                type: 'invalid_request_error',
+                param: 'messages',
+                code: 'context_length_exceeded',
+              },
+            }
+          : {
+              object: 'error',
+              message: `This model's maximum context length is ${step.overflow} tokens. However, you requested 40000 tokens. Please reduce the length of the messages or completion.`,
+              type: 'BadRequestError',
+              code: 400,
+            };
       throw new ProviderHttpError(400, { get: () => null }, JSON.stringify(body), URL_);
     }
     yield* scriptedChat([{ text: step.text }]).client.stream(request, signal, progress as never);
@@ -59,8 +71,14 @@ async function run(contextWindow: number | undefined, system = 'sys', extra: { c
     compactionUpdates: extra.compactionUpdates,
     notify: userNotifier(send, { notices: extra.notices ?? false }, new Set()),
   });
-  const said = updates.filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => (u as { content: { text: string } }).content.text).join('');
-  const thoughts = updates.filter((u) => u.sessionUpdate === 'agent_thought_chunk').map((u) => (u as { content: { text: string } }).content.text).join('');
+  const said = updates
+    .filter((u) => u.sessionUpdate === 'agent_message_chunk')
+    .map((u) => (u as { content: { text: string } }).content.text)
+    .join('');
+  const thoughts = updates
+    .filter((u) => u.sessionUpdate === 'agent_thought_chunk')
+    .map((u) => (u as { content: { text: string } }).content.text)
+    .join('');
   return { outcome, said, thoughts, updates };
 }
 

@@ -27,7 +27,10 @@ afterEach(async () => {
 });
 
 /** llama-server 0.7.0's answer to a `tool` message under Gemma 3's own template (recorded). */
-const templateError = JSON.parse(readFileSync(new URL('../fixtures/llamacpp/template-error-gemma.json', import.meta.url), 'utf8')).response as { status: number; body: string };
+const templateError = JSON.parse(readFileSync(new URL('../fixtures/llamacpp/template-error-gemma.json', import.meta.url), 'utf8')).response as {
+  status: number;
+  body: string;
+};
 const URL_OF_FAKE = 'http://127.0.0.1:1/v1/chat/completions';
 
 async function run(answers: ScriptedAnswer[], paths = new TextToolPaths(), earlier: ChatMessage[][] = [], notify?: Notify) {
@@ -36,7 +39,15 @@ async function run(answers: ScriptedAnswer[], paths = new TextToolPaths(), earli
   const fake = fakeClient();
   const chat = scriptedChat(answers);
   const session = { id: 's1', cwd, createdAt: '', records: [], model: 'm', options: { mode: 'full-access' } } as unknown as Session;
-  const tools = prepareTurnTools({ session, state: { roots: { cwd, extra: [] }, mcp: undefined, mcpList: '' } as never, client: fake.client, capabilities: { readTextFile: false, writeTextFile: false, terminal: false }, profile: {}, logger, saveOptions: async () => undefined });
+  const tools = prepareTurnTools({
+    session,
+    state: { roots: { cwd, extra: [] }, mcp: undefined, mcpList: '' } as never,
+    client: fake.client,
+    capabilities: { readTextFile: false, writeTextFile: false, terminal: false },
+    profile: {},
+    logger,
+    saveOptions: async () => undefined,
+  });
   const updates: SessionUpdate[] = [];
   const outcome = await runAgentLoop({
     client: chat.client,
@@ -54,7 +65,11 @@ async function run(answers: ScriptedAnswer[], paths = new TextToolPaths(), earli
     logger,
     notify,
   });
-  const said = (kind: string) => updates.filter((u) => u.sessionUpdate === kind).map((u) => (u as { content: { text: string } }).content.text).join('');
+  const said = (kind: string) =>
+    updates
+      .filter((u) => u.sessionUpdate === kind)
+      .map((u) => (u as { content: { text: string } }).content.text)
+      .join('');
   return { cwd, outcome, chat, paths, text: said('agent_message_chunk'), thoughts: said('agent_thought_chunk') };
 }
 
@@ -63,12 +78,14 @@ const alternate = (messages: ChatMessage[]) => messages.slice(1).every((m, i, re
 
 describe('the text path', () => {
   it('a template error mid-turn switches to the text path and sends the same step again; the task gets done', async () => {
-    const earlier: ChatMessage[][] = [[
-      { role: 'user', content: 'look' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'old', type: 'function', function: { name: 'list_directory', arguments: '{}' } }] },
-      { role: 'tool', tool_call_id: 'old', content: 'a.txt' },
-      { role: 'assistant', content: 'There is a.txt.' },
-    ]];
+    const earlier: ChatMessage[][] = [
+      [
+        { role: 'user', content: 'look' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'old', type: 'function', function: { name: 'list_directory', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'old', content: 'a.txt' },
+        { role: 'assistant', content: 'There is a.txt.' },
+      ],
+    ];
     const r = await run(
       [
         // The server dropped `tools`; the model wrote its call as text.
@@ -90,7 +107,10 @@ describe('the text path', () => {
     expect(retry.noTools).toBe(true);
     expect(noToolShapes(retry.messages)).toBe(true);
     expect(alternate(retry.messages)).toBe(true);
-    expect(retry.messages[0]).toMatchObject({ role: 'system', content: expect.stringMatching(/^sys\n\nTo call a tool, answer with only a block like this[\s\S]*- write_file: /) });
+    expect(retry.messages[0]).toMatchObject({
+      role: 'system',
+      content: expect.stringMatching(/^sys\n\nTo call a tool, answer with only a block like this[\s\S]*- write_file: /),
+    });
     expect(retry.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user']);
     expect(retry.messages[2]!.content).toBe('<tool_call>\n{"name":"list_directory","arguments":{}}\n</tool_call>');
     expect(retry.messages[3]!.content).toBe('Result of list_directory:\na.txt');
@@ -115,7 +135,12 @@ describe('the text path', () => {
     const paths = new TextToolPaths();
     paths.use(URL_OF_FAKE, 'gemma', 'server');
     const notices: UserNotice[] = [];
-    const r = await run([{ text: '<tool_call>\n{"name": "list_directory", "arguments": {}}\n</tool_call>' }, { text: 'Empty.' }], paths, [], async (notice) => void notices.push(notice));
+    const r = await run(
+      [{ text: '<tool_call>\n{"name": "list_directory", "arguments": {}}\n</tool_call>' }, { text: 'Empty.' }],
+      paths,
+      [],
+      async (notice) => void notices.push(notice),
+    );
     expect(r.outcome.steps).toHaveLength(1);
     expect(notices.map((n) => n.title)).toEqual(['Tools sent as text']);
   });
@@ -130,12 +155,14 @@ describe('the text path', () => {
 });
 
 describe('the text path without tools offered', () => {
-  const earlier: ChatMessage[][] = [[
-    { role: 'user', content: 'look' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'old', type: 'function', function: { name: 'list_directory', arguments: '{}' } }] },
-    { role: 'tool', tool_call_id: 'old', content: 'a.txt' },
-    { role: 'assistant', content: 'There is a.txt.' },
-  ]];
+  const earlier: ChatMessage[][] = [
+    [
+      { role: 'user', content: 'look' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'old', type: 'function', function: { name: 'list_directory', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'old', content: 'a.txt' },
+      { role: 'assistant', content: 'There is a.txt.' },
+    ],
+  ];
   const loop = (chat: ReturnType<typeof scriptedChat>, paths: TextToolPaths) =>
     runAgentLoop({
       client: chat.client,

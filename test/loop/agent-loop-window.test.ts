@@ -35,12 +35,22 @@ function scripted(answers: (Error | SseItem[][])[]) {
   return { client, requests, url };
 }
 
-async function turn(client: ChatCompletionsClient, options: { contextWindow?: number; maxTokens?: number; task?: string; system?: string; learned?: LearnedWindows } = {}) {
+async function turn(
+  client: ChatCompletionsClient,
+  options: { contextWindow?: number; maxTokens?: number; task?: string; system?: string; learned?: LearnedWindows } = {},
+) {
   const updates: SessionUpdate[] = [];
   const outcome = await runAgentLoop({
     client,
     request: { model: 'm', maxTokens: options.maxTokens },
-    context: { system: options.system, turns: [], task: { role: 'user', content: options.task ?? 'hi' }, contextWindow: options.contextWindow, maxTokens: options.maxTokens, windowFix: FIX },
+    context: {
+      system: options.system,
+      turns: [],
+      task: { role: 'user', content: options.task ?? 'hi' },
+      contextWindow: options.contextWindow,
+      maxTokens: options.maxTokens,
+      windowFix: FIX,
+    },
     toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
     maxSteps: 5,
     takesImages: false,
@@ -56,7 +66,7 @@ async function turn(client: ChatCompletionsClient, options: { contextWindow?: nu
 const overflow = (url: string, body: unknown) => new ProviderHttpError(400, { get: () => null }, JSON.stringify(body), url);
 
 describe('the answer cap', () => {
-  it('is the room the plan left the answer when the window is known, the user\'s OPENAI_MAX_TOKENS when set, and absent without a window', async () => {
+  it("is the room the plan left the answer when the window is known, the user's OPENAI_MAX_TOKENS when set, and absent without a window", async () => {
     const small = scripted([ok]);
     await turn(small.client, { contextWindow: 4096 });
     expect(small.requests[0]!.maxTokens).toBe(1024);
@@ -90,7 +100,15 @@ describe('an overflow answer that names no window', () => {
 
   it('a window stated below the smallest that works ends the turn at once with the fix', async () => {
     // The system prompt alone (about 1,500 tokens) is over the 512 tokens the server states.
-    const llama = { error: { code: 400, message: 'request (1600 tokens) exceeds the available context size (512 tokens), try increasing it', type: 'exceed_context_size_error', n_prompt_tokens: 1600, n_ctx: 512 } };
+    const llama = {
+      error: {
+        code: 400,
+        message: 'request (1600 tokens) exceeds the available context size (512 tokens), try increasing it',
+        type: 'exceed_context_size_error',
+        n_prompt_tokens: 1600,
+        n_ctx: 512,
+      },
+    };
     const s = scripted([overflow('', llama), ok]);
     const { outcome, text } = await turn(s.client, { contextWindow: 32_768, system: 'You are a careful agent. '.repeat(240) });
     expect(s.requests).toHaveLength(1);

@@ -24,7 +24,9 @@ afterEach(async () => {
 });
 
 const noCapabilities: ClientToolCapabilities = { readTextFile: false, writeTextFile: false, terminal: false };
-const allow = (optionId = 'allow_once') => () => ({ outcome: { outcome: 'selected', optionId } });
+const allow =
+  (optionId = 'allow_once') =>
+  () => ({ outcome: { outcome: 'selected', optionId } });
 
 interface Setup {
   answers: ScriptedAnswer[];
@@ -45,14 +47,23 @@ async function run(setup: Setup) {
   dirs.push(cwd);
   const fake = fakeClient(setup.client);
   const chat = scriptedChat(setup.answers);
-  const session = { id: 's1', cwd, createdAt: '', records: [], model: 'm', options: { ...(setup.mode ? { mode: setup.mode } : {}), ...setup.options } } as unknown as Session;
+  const session = {
+    id: 's1',
+    cwd,
+    createdAt: '',
+    records: [],
+    model: 'm',
+    options: { ...(setup.mode ? { mode: setup.mode } : {}), ...setup.options },
+  } as unknown as Session;
   const mcpCalls: { name: string; args: Record<string, unknown> }[] = [];
   const mcp = setup.mcp && {
     tools: () => setup.mcp!.tools,
     takeNotices: () => [],
     call: async (name: string, args: Record<string, unknown>) => {
       mcpCalls.push({ name, args });
-      return setup.mcp!.call ? setup.mcp!.call(name, args) : { isError: false, text: `ran ${name}`, images: [], content: [{ type: 'text', text: `ran ${name}` }] };
+      return setup.mcp!.call
+        ? setup.mcp!.call(name, args)
+        : { isError: false, text: `ran ${name}`, images: [], content: [{ type: 'text', text: `ran ${name}` }] };
     },
   };
   const saved: Record<string, string>[] = [];
@@ -91,7 +102,10 @@ async function run(setup: Setup) {
   });
   const toolUpdates = fake.log.filter((entry) => entry.startsWith('update:tool_call') || entry.startsWith('request:') || entry.startsWith('terminal:'));
   const toolMessages = (i: number) => chat.seen[i]?.messages.filter((m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool') ?? [];
-  const text = updates.filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => (u as { content: { text: string } }).content.text).join('');
+  const text = updates
+    .filter((u) => u.sessionUpdate === 'agent_message_chunk')
+    .map((u) => (u as { content: { text: string } }).content.text)
+    .join('');
   return { cwd, outcome, updates, fake, chat, session, saved, toolUpdates, toolMessages, text, mcpCalls };
 }
 
@@ -99,8 +113,16 @@ const write = (path: string, content = 'hello', id?: string) => ({ ...(id ? { id
 
 describe('runAgentLoop: one call end to end', () => {
   it('announces, asks, runs, completes, and gives the result back to the model', async () => {
-    const r = await run({ answers: [{ toolCalls: [write('a.txt', 'hi', 'c1')] }, { text: 'done' }], client: { handlers: { 'session/request_permission': allow() } } });
-    expect(r.toolUpdates).toEqual(['update:tool_call:pending', 'request:session/request_permission', 'update:tool_call_update:in_progress', 'update:tool_call_update:completed']);
+    const r = await run({
+      answers: [{ toolCalls: [write('a.txt', 'hi', 'c1')] }, { text: 'done' }],
+      client: { handlers: { 'session/request_permission': allow() } },
+    });
+    expect(r.toolUpdates).toEqual([
+      'update:tool_call:pending',
+      'request:session/request_permission',
+      'update:tool_call_update:in_progress',
+      'update:tool_call_update:completed',
+    ]);
     expect(await readFile(join(r.cwd, 'a.txt'), 'utf8')).toBe('hi');
     expect(r.outcome.stopReason).toBe('end_turn');
     expect(r.outcome.text).toBe('done');
@@ -144,7 +166,10 @@ describe('runAgentLoop: one call end to end', () => {
 
 describe('runAgentLoop: permission', () => {
   it('rejected → failed, DECLINED to the model, nothing written, the loop goes on', async () => {
-    const r = await run({ answers: [{ toolCalls: [write('a.txt')] }, { text: 'ok, not writing' }], client: { handlers: { 'session/request_permission': allow('reject_once') } } });
+    const r = await run({
+      answers: [{ toolCalls: [write('a.txt')] }, { text: 'ok, not writing' }],
+      client: { handlers: { 'session/request_permission': allow('reject_once') } },
+    });
     expect(r.toolUpdates).toEqual(['update:tool_call:pending', 'request:session/request_permission', 'update:tool_call_update:failed']);
     expect(existsSync(join(r.cwd, 'a.txt'))).toBe(false);
     expect(r.toolMessages(1)[0]?.content).toBe(DECLINED);
@@ -169,7 +194,10 @@ describe('runAgentLoop: permission', () => {
   });
 
   it('a client whose request_permission throws counts as declined; the loop goes on', async () => {
-    const r = await run({ answers: [{ toolCalls: [write('a.txt')] }, { text: 'fine' }], client: { handlers: { 'session/request_permission': () => Promise.reject(new Error('boom')) } } });
+    const r = await run({
+      answers: [{ toolCalls: [write('a.txt')] }, { text: 'fine' }],
+      client: { handlers: { 'session/request_permission': () => Promise.reject(new Error('boom')) } },
+    });
     expect(existsSync(join(r.cwd, 'a.txt'))).toBe(false);
     expect(r.toolMessages(1)[0]?.content).toBe(DECLINED);
     expect(r.outcome.stopReason).toBe('end_turn');
@@ -264,7 +292,10 @@ describe('runAgentLoop: permission', () => {
   });
 
   it('a remembered reject refuses without asking', async () => {
-    const r = await run({ options: { 'permission:run_command:rm': 'reject' }, answers: [{ toolCalls: [{ name: 'run_command', arguments: '{"command":"rm -rf x"}' }] }, { text: 'ok' }] });
+    const r = await run({
+      options: { 'permission:run_command:rm': 'reject' },
+      answers: [{ toolCalls: [{ name: 'run_command', arguments: '{"command":"rm -rf x"}' }] }, { text: 'ok' }],
+    });
     expect(r.fake.requests).toHaveLength(0);
     expect(r.toolMessages(1)[0]?.content).toBe(DECLINED);
   });
@@ -279,14 +310,22 @@ describe('runAgentLoop: permission', () => {
   });
 
   it('accept-edits asks before writing outside the cwd', async () => {
-    const r = await run({ mode: 'accept-edits', answers: [{ toolCalls: [write('../outside.txt')] }, { text: 'ok' }], client: { handlers: { 'session/request_permission': allow('reject_once') } } });
+    const r = await run({
+      mode: 'accept-edits',
+      answers: [{ toolCalls: [write('../outside.txt')] }, { text: 'ok' }],
+      client: { handlers: { 'session/request_permission': allow('reject_once') } },
+    });
     expect(r.fake.requests.map((q) => q.method)).toEqual(['session/request_permission']);
     expect(existsSync(join(r.cwd, '..', 'outside.txt'))).toBe(false);
   });
 
   it('reject_always is remembered: the next call with the same key is refused without asking', async () => {
     const r = await run({
-      answers: [{ toolCalls: [{ name: 'run_command', arguments: '{"command":"touch one"}' }] }, { toolCalls: [{ name: 'run_command', arguments: '{"command":"touch two"}' }] }, { text: 'ok' }],
+      answers: [
+        { toolCalls: [{ name: 'run_command', arguments: '{"command":"touch one"}' }] },
+        { toolCalls: [{ name: 'run_command', arguments: '{"command":"touch two"}' }] },
+        { text: 'ok' },
+      ],
       client: { handlers: { 'session/request_permission': allow('reject_always') } },
     });
     expect(r.fake.requests).toHaveLength(1);
@@ -335,7 +374,15 @@ describe('runAgentLoop: limits', () => {
 describe('runAgentLoop: bad calls', () => {
   it('an unknown tool and invalid JSON arguments are error results; the loop continues', async () => {
     const r = await run({
-      answers: [{ toolCalls: [{ id: 'u', name: 'delete_everything', arguments: '{}' }, { id: 'j', name: 'read_file', arguments: '{"path": ' }] }, { text: 'sorry' }],
+      answers: [
+        {
+          toolCalls: [
+            { id: 'u', name: 'delete_everything', arguments: '{}' },
+            { id: 'j', name: 'read_file', arguments: '{"path": ' },
+          ],
+        },
+        { text: 'sorry' },
+      ],
     });
     const messages = r.toolMessages(1);
     expect(messages.map((m) => m.tool_call_id)).toEqual(['u', 'j']);
@@ -350,7 +397,14 @@ describe('runAgentLoop: bad calls', () => {
     const r = await run({
       mode: 'full-access',
       answers: [
-        { toolCalls: [write('1.txt', 'one'), { name: 'read_file', arguments: '{"path":"1.txt"}' }, write('2.txt', 'two'), { name: 'read_file', arguments: '{"path":"2.txt"}' }] },
+        {
+          toolCalls: [
+            write('1.txt', 'one'),
+            { name: 'read_file', arguments: '{"path":"1.txt"}' },
+            write('2.txt', 'two'),
+            { name: 'read_file', arguments: '{"path":"2.txt"}' },
+          ],
+        },
         { text: 'done' },
       ],
     });
@@ -390,7 +444,11 @@ describe('runAgentLoop: MCP tools', () => {
   });
 
   it('uses the descriptor title and kind, and a read-only MCP tool runs without asking in accept-edits', async () => {
-    const r = await run({ mode: 'accept-edits', mcp: { tools: [descriptor({})] }, answers: [{ toolCalls: [{ name: 'docs__search', arguments: '{"q":"x"}' }] }, { text: 'done' }] });
+    const r = await run({
+      mode: 'accept-edits',
+      mcp: { tools: [descriptor({})] },
+      answers: [{ toolCalls: [{ name: 'docs__search', arguments: '{"q":"x"}' }] }, { text: 'done' }],
+    });
     expect(r.chat.seen[0]?.tools).toContain('docs__search');
     const announced = r.updates.find((u) => u.sessionUpdate === 'tool_call') as { title: string; kind: string };
     expect(announced).toMatchObject({ title: 'docs: search', kind: 'read' });
@@ -415,7 +473,17 @@ describe('runAgentLoop: MCP tools', () => {
     const r = await run({
       mode: 'full-access',
       mcp: { tools: [descriptor({})] },
-      answers: [{ toolCalls: [{ name: 'docs__search', arguments: JSON.stringify(nested) }, { name: 'docs__search', arguments: JSON.stringify(JSON.stringify({ q: 1 })) }, { name: 'docs__search', arguments: '{"q": 1} {"q": 2}' }, { name: 'docs__search', arguments: '[1]' }] }, { text: 'done' }],
+      answers: [
+        {
+          toolCalls: [
+            { name: 'docs__search', arguments: JSON.stringify(nested) },
+            { name: 'docs__search', arguments: JSON.stringify(JSON.stringify({ q: 1 })) },
+            { name: 'docs__search', arguments: '{"q": 1} {"q": 2}' },
+            { name: 'docs__search', arguments: '[1]' },
+          ],
+        },
+        { text: 'done' },
+      ],
     });
     expect(r.mcpCalls.map((c) => c.args)).toEqual([nested, { q: 1 }]);
     expect(r.outcome.steps[0]?.results.map((x) => x.status)).toEqual(['completed', 'completed', 'failed', 'failed']);
@@ -426,7 +494,10 @@ describe('runAgentLoop: MCP tools', () => {
   it('an MCP error result is a failed call the model hears about', async () => {
     const r = await run({
       mode: 'full-access',
-      mcp: { tools: [descriptor({})], call: async () => ({ isError: true, text: 'index missing', images: [], content: [{ type: 'text', text: 'index missing' }] }) },
+      mcp: {
+        tools: [descriptor({})],
+        call: async () => ({ isError: true, text: 'index missing', images: [], content: [{ type: 'text', text: 'index missing' }] }),
+      },
       answers: [{ toolCalls: [{ name: 'docs__search', arguments: '{}' }] }, { text: 'done' }],
     });
     expect(r.outcome.steps[0]?.results[0]?.status).toBe('failed');
@@ -436,23 +507,53 @@ describe('runAgentLoop: MCP tools', () => {
 
 describe('runAgentLoop: calls that are almost right', () => {
   it('a call of an answer stopped at its token limit is not run; the calls before it are, and the model is told how to write it shorter', async () => {
-    const r = await run({ mode: 'full-access', answers: [{ toolCalls: [write('a.txt', 'one'), write('b.txt', 'two, complete as it looks')], finishReason: 'length' }, { text: 'done' }] });
+    const r = await run({
+      mode: 'full-access',
+      answers: [{ toolCalls: [write('a.txt', 'one'), write('b.txt', 'two, complete as it looks')], finishReason: 'length' }, { text: 'done' }],
+    });
     expect(await readFile(join(r.cwd, 'a.txt'), 'utf8')).toBe('one');
     expect(existsSync(join(r.cwd, 'b.txt'))).toBe(false);
     expect(r.toolMessages(1)[1]?.content).toMatch(/^write_file: this call was cut off .*Write the file in parts/);
   });
 
   it('a tool name with a leaked template token, and a camelCase name, run the offered tool with a one-line note', async () => {
-    const r = await run({ mode: 'full-access', answers: [{ toolCalls: [{ name: 'write_file<|channel|>commentary', arguments: '{"path": "a.txt", "content": "x"}' }, { name: 'readFile', arguments: "{'file_path': 'a.txt',}" }] }, { text: 'done' }] });
+    const r = await run({
+      mode: 'full-access',
+      answers: [
+        {
+          toolCalls: [
+            { name: 'write_file<|channel|>commentary', arguments: '{"path": "a.txt", "content": "x"}' },
+            { name: 'readFile', arguments: "{'file_path': 'a.txt',}" },
+          ],
+        },
+        { text: 'done' },
+      ],
+    });
     expect(await readFile(join(r.cwd, 'a.txt'), 'utf8')).toBe('x');
     expect(r.outcome.steps[0]?.results.map((x) => x.status)).toEqual(['completed', 'completed']);
     expect(r.toolMessages(1)[0]?.content).toMatch(/\n\n\(Note: the tool is named "write_file"\.\)$/);
-    expect(r.toolMessages(1)[1]?.content).toMatch(/^1\tx\n\n\(Note: the tool is named "read_file"; the arguments were not valid JSON \(.*\) and were repaired; "file_path" was read as "path"\.\)$/);
+    expect(r.toolMessages(1)[1]?.content).toMatch(
+      /^1\tx\n\n\(Note: the tool is named "read_file"; the arguments were not valid JSON \(.*\) and were repaired; "file_path" was read as "path"\.\)$/,
+    );
   });
 
   it('the history carries the name of the tool that ran, not the leaked one (a template token or an invalid name would go back to the server)', async () => {
-    const r = await run({ mode: 'full-access', answers: [{ toolCalls: [{ name: 'write_file<|channel|>commentary', arguments: '{"path": "a.txt", "content": "x"}' }, { name: 'functions.read_file', arguments: '{"path": "a.txt"}' }, { name: 'no_such_tool', arguments: '{}' }] }, { text: 'done' }] });
-    const assistant = r.chat.seen[1]!.messages.find((m): m is Extract<ChatMessage, { role: 'assistant' }> => m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0);
+    const r = await run({
+      mode: 'full-access',
+      answers: [
+        {
+          toolCalls: [
+            { name: 'write_file<|channel|>commentary', arguments: '{"path": "a.txt", "content": "x"}' },
+            { name: 'functions.read_file', arguments: '{"path": "a.txt"}' },
+            { name: 'no_such_tool', arguments: '{}' },
+          ],
+        },
+        { text: 'done' },
+      ],
+    });
+    const assistant = r.chat.seen[1]!.messages.find(
+      (m): m is Extract<ChatMessage, { role: 'assistant' }> => m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0,
+    );
     expect(assistant?.tool_calls?.map((call) => call.function.name)).toEqual(['write_file', 'read_file', 'no_such_tool']);
     expect(r.outcome.steps[0]?.toolCalls.map((call) => call.name)).toEqual(['write_file', 'read_file', 'no_such_tool']);
     expect(r.toolMessages(1)[0]?.content).toMatch(/\(Note: the tool is named "write_file"\.\)$/);

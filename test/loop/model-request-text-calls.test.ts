@@ -6,14 +6,24 @@ import { createLogger } from '../../src/log.js';
 import { scriptedChat, type ScriptedAnswer } from '../helpers/scripted-chat.js';
 
 const logger = createLogger({ level: 'error', write: () => undefined });
-const definition = (name: string, properties: Record<string, unknown>) => ({ type: 'function' as const, function: { name, parameters: { type: 'object', properties } } });
+const definition = (name: string, properties: Record<string, unknown>) => ({
+  type: 'function' as const,
+  function: { name, parameters: { type: 'object', properties } },
+});
 const offered = [definition('read_file', { path: { type: 'string' } }), definition('write_file', { path: { type: 'string' }, content: { type: 'string' } })];
 const recogniser = textToolCallRecogniser;
 
 async function turn(answer: ScriptedAnswer, textToolCalls: TextToolCalls | null = recogniser(offered), controller = new AbortController()) {
   const chat = scriptedChat([answer]);
   const updates: SessionUpdate[] = [];
-  const outcome = await runModelRequest({ client: chat.client, request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, signal: controller.signal, send: async (batch) => void updates.push(...batch), logger, textToolCalls: textToolCalls ?? undefined });
+  const outcome = await runModelRequest({
+    client: chat.client,
+    request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+    signal: controller.signal,
+    send: async (batch) => void updates.push(...batch),
+    logger,
+    textToolCalls: textToolCalls ?? undefined,
+  });
   const shown = updates.filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => (u as { content: { text: string } }).content.text);
   return { outcome, shown, text: shown.join('') };
 }
@@ -33,7 +43,8 @@ describe('runModelRequest with text tool calls', () => {
   });
 
   it('a Qwen XML parameter the tool declares a string stays a string, even when it looks like JSON or a number', async () => {
-    const xml = '<tool_call>\n<function=write_file>\n<parameter=path>\n1.50\n</parameter>\n<parameter=content>\n{"a": 1}\n</parameter>\n</function>\n</tool_call>';
+    const xml =
+      '<tool_call>\n<function=write_file>\n<parameter=path>\n1.50\n</parameter>\n<parameter=content>\n{"a": 1}\n</parameter>\n</function>\n</tool_call>';
     const r = await turn({ text: [xml] });
     expect(JSON.parse(r.outcome.toolCalls[0]!.arguments)).toEqual({ path: '1.50', content: '{"a": 1}' });
   });
@@ -59,7 +70,10 @@ describe('runModelRequest with text tool calls', () => {
   });
 
   it('text held while the model also made native calls is shown, and the native calls win', async () => {
-    const r = await turn({ text: '{"name": "read_file", "arguments": {"path": "x"}}', toolCalls: [{ id: 'n1', name: 'write_file', arguments: '{"path":"y","content":""}' }] });
+    const r = await turn({
+      text: '{"name": "read_file", "arguments": {"path": "x"}}',
+      toolCalls: [{ id: 'n1', name: 'write_file', arguments: '{"path":"y","content":""}' }],
+    });
     expect(r.outcome.toolCalls.map((c) => c.name)).toEqual(['write_file']);
     expect(r.text).toBe('{"name": "read_file", "arguments": {"path": "x"}}');
   });
@@ -94,7 +108,16 @@ describe('the notice of tool calls read from text', () => {
   it('is told when calls were read from the text, not for prose', async () => {
     const told: unknown[] = [];
     const notify = async (notice: unknown) => void told.push(notice);
-    const run = (text: string) => runModelRequest({ client: scriptedChat([{ text: [text] }]).client, request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, signal: new AbortController().signal, send: async () => undefined, logger, textToolCalls: recogniser(offered), notify });
+    const run = (text: string) =>
+      runModelRequest({
+        client: scriptedChat([{ text: [text] }]).client,
+        request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+        signal: new AbortController().signal,
+        send: async () => undefined,
+        logger,
+        textToolCalls: recogniser(offered),
+        notify,
+      });
     await run('just prose');
     expect(told).toEqual([]);
     await run('<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>');

@@ -50,7 +50,10 @@ describe('forkSession', () => {
 
   it('refuses an id it does not hold with -32602 naming it', async () => {
     const store = await openSessionStore({ stateDir: 'off', env: {}, logger });
-    await expect(forkSession({ sourceId: 'nope', cwd: '/w', sessions: new SessionManager(), store, logger })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('nope') });
+    await expect(forkSession({ sourceId: 'nope', cwd: '/w', sessions: new SessionManager(), store, logger })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('nope'),
+    });
   });
 
   it('titles a fork after its source, bounded', () => {
@@ -62,7 +65,16 @@ describe('forkSession', () => {
 describe('currentPlan', () => {
   it('is the plan of the latest turn that wrote one (so /undo brings back the one before)', async () => {
     const { currentPlan } = await import('../../src/loop/turn-extras.js');
-    const turn = (plan?: string) => ({ type: 'turn', at: '', prompt: [], assistant: 'a', reasoning: '', stopReason: 'end_turn', ...(plan ? { plan: [{ content: plan, status: 'pending', priority: 'medium' }] } : {}) }) as never;
+    const turn = (plan?: string) =>
+      ({
+        type: 'turn',
+        at: '',
+        prompt: [],
+        assistant: 'a',
+        reasoning: '',
+        stopReason: 'end_turn',
+        ...(plan ? { plan: [{ content: plan, status: 'pending', priority: 'medium' }] } : {}),
+      }) as never;
     expect(currentPlan([])).toEqual([]);
     expect(currentPlan([turn('one'), turn(), turn('two'), turn()])).toEqual([{ content: 'two', status: 'pending', priority: 'medium' }]);
     expect(currentPlan([turn('one'), turn()])).toEqual([{ content: 'one', status: 'pending', priority: 'medium' }]);

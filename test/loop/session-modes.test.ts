@@ -4,7 +4,8 @@ import { legacyModes, MODE_CONFIG_ID, modeConfigOption, rememberChoice, remember
 import type { Session } from '../../src/sessions/session-manager.js';
 import { SESSION_MODES } from '../../src/tools/permission.js';
 
-const session = (options: Record<string, string> = {}): Session => ({ id: 's1', cwd: '/tmp', createdAt: '2026-01-01T00:00:00Z', records: [], model: 'm', options }) as unknown as Session;
+const session = (options: Record<string, string> = {}): Session =>
+  ({ id: 's1', cwd: '/tmp', createdAt: '2026-01-01T00:00:00Z', records: [], model: 'm', options }) as unknown as Session;
 
 describe('session modes', () => {
   it('defaults to ask, and an unknown stored value also reads as ask', () => {

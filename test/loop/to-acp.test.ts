@@ -25,9 +25,7 @@ describe('mapFinishReason', () => {
 
 describe('eventsToUpdates', () => {
   it('merges consecutive text events into one message chunk', () => {
-    expect(eventsToUpdates(events({ type: 'text', text: 'Hel' }, { type: 'text', text: 'lo' }, { type: 'text', text: '!' }), IDS)).toEqual([
-      message('Hello!'),
-    ]);
+    expect(eventsToUpdates(events({ type: 'text', text: 'Hel' }, { type: 'text', text: 'lo' }, { type: 'text', text: '!' }), IDS)).toEqual([message('Hello!')]);
   });
 
   it('merges consecutive reasoning events and keeps the order of alternating runs', () => {
@@ -83,7 +81,12 @@ describe('agentText', () => {
 describe('usageUpdate with a cost', () => {
   it('carries the session cost only when one is given', () => {
     expect(usageUpdate({ prompt_tokens: 10, completion_tokens: 5 }, 100)).toEqual({ sessionUpdate: 'usage_update', used: 15, size: 100 });
-    expect(usageUpdate({ prompt_tokens: 10, completion_tokens: 5 }, 100, { amount: 0.000212, currency: 'USD' })).toEqual({ sessionUpdate: 'usage_update', used: 15, size: 100, cost: { amount: 0.000212, currency: 'USD' } });
+    expect(usageUpdate({ prompt_tokens: 10, completion_tokens: 5 }, 100, { amount: 0.000212, currency: 'USD' })).toEqual({
+      sessionUpdate: 'usage_update',
+      used: 15,
+      size: 100,
+      cost: { amount: 0.000212, currency: 'USD' },
+    });
   });
 });
 

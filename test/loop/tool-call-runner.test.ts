@@ -37,7 +37,13 @@ const backend = (over: Partial<ToolBackend> = {}): ToolBackend => ({
 
 describe('runToolCall', () => {
   it('a tool that throws a non-ToolError is a failed call naming an internal error, not a crash', async () => {
-    const { d, updates } = deps({ backend: backend({ readTextFile: async () => { throw new TypeError('boom'); } }) });
+    const { d, updates } = deps({
+      backend: backend({
+        readTextFile: async () => {
+          throw new TypeError('boom');
+        },
+      }),
+    });
     const result = await runToolCall({ id: 'c1', name: 'read_file', arguments: '{"path":"a.txt"}' }, d);
     expect(result.status).toBe('failed');
     expect(result.forModel).toContain('internal error');
@@ -62,7 +68,10 @@ describe('runToolCall', () => {
   });
 
   it('the permission request shows the call as announced (same id, title, kind, rawInput)', async () => {
-    const { d, updates, fake } = deps({ backend: backend(), mode: 'ask' }, { handlers: { 'session/request_permission': () => ({ outcome: { outcome: 'cancelled' } }) } });
+    const { d, updates, fake } = deps(
+      { backend: backend(), mode: 'ask' },
+      { handlers: { 'session/request_permission': () => ({ outcome: { outcome: 'cancelled' } }) } },
+    );
     const result = await runToolCall({ id: 'c1', name: 'write_file', arguments: '{"path":"a.txt","content":"x"}' }, d);
     const announced = updates[0] as { toolCallId: string; title: string; kind: string; rawInput: unknown };
     const asked = (fake.requests[0]!.params as { toolCall: Record<string, unknown> }).toolCall;
@@ -101,7 +110,10 @@ describe('runToolCall', () => {
   });
 
   it('announces the call before asking for permission, and a refused call right before its failure', async () => {
-    const { d, fake } = deps({ backend: backend(), mode: 'ask' }, { handlers: { 'session/request_permission': () => ({ outcome: { outcome: 'cancelled' } }) } });
+    const { d, fake } = deps(
+      { backend: backend(), mode: 'ask' },
+      { handlers: { 'session/request_permission': () => ({ outcome: { outcome: 'cancelled' } }) } },
+    );
     d.send = async (batch) => void fake.log.push(`send:${batch.map((u) => `${u.sessionUpdate}:${(u as { status?: string }).status}`).join(',')}`);
     await runToolCall({ id: 'c1', name: 'write_file', arguments: '{"path":"a.txt","content":"x"}' }, d);
     expect(fake.log).toEqual(['send:tool_call:pending', 'request:session/request_permission', 'send:tool_call_update:failed']);
@@ -151,17 +163,23 @@ describe('runToolCall', () => {
 });
 
 describe('runToolCall: write_file over an existing file', () => {
-  it('shows the text it replaces in the permission request\'s diff (not oldText null, as for a new file)', async () => {
+  it("shows the text it replaces in the permission request's diff (not oldText null, as for a new file)", async () => {
     const files: Record<string, string> = { '/p/a.txt': 'old line 1\nold line 2\n' };
     const read = async (path: string) => {
       if (!(path in files)) throw new ToolError(`no such file: ${path}`, 'not_found');
       return files[path]!;
     };
-    const { d, fake } = deps({ backend: backend({ readTextFile: read, writeTextFile: async (path, text) => void (files[path] = text) }), mode: 'ask' }, { handlers: { 'session/request_permission': () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }) } });
+    const { d, fake } = deps(
+      { backend: backend({ readTextFile: read, writeTextFile: async (path, text) => void (files[path] = text) }), mode: 'ask' },
+      { handlers: { 'session/request_permission': () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }) } },
+    );
     await runToolCall({ id: 'c1', name: 'write_file', arguments: '{"path":"a.txt","content":"new\\n"}' }, d);
     await runToolCall({ id: 'c2', name: 'write_file', arguments: '{"path":"b.txt","content":"fresh\\n"}' }, d);
     const asked = fake.requests.filter((r) => r.method === 'session/request_permission').map((r) => (r.params['toolCall'] as { content: unknown[] }).content);
-    expect(asked).toEqual([[{ type: 'diff', path: '/p/a.txt', oldText: 'old line 1\nold line 2\n', newText: 'new\n' }], [{ type: 'diff', path: '/p/b.txt', oldText: null, newText: 'fresh\n' }]]);
+    expect(asked).toEqual([
+      [{ type: 'diff', path: '/p/a.txt', oldText: 'old line 1\nold line 2\n', newText: 'new\n' }],
+      [{ type: 'diff', path: '/p/b.txt', oldText: null, newText: 'fresh\n' }],
+    ]);
     expect(files['/p/a.txt']).toBe('new\n');
   });
 });
@@ -170,10 +188,18 @@ describe('runToolCall: the plan hand-over question answered `cancelled`', () => 
   it('ends the turn as a cancelled tool permission does: shown cancelled, no mode switch, no "keep planning" for the model', async () => {
     const switched: string[] = [];
     const { d, updates } = deps(
-      { backend: backend(), mode: 'plan', offered: [...OFFERED, 'update_plan'], plan: { keep: () => undefined, switchMode: async (mode) => void switched.push(mode) } },
+      {
+        backend: backend(),
+        mode: 'plan',
+        offered: [...OFFERED, 'update_plan'],
+        plan: { keep: () => undefined, switchMode: async (mode) => void switched.push(mode) },
+      },
       { handlers: { 'session/request_permission': () => ({ outcome: { outcome: 'cancelled' } }) } },
     );
-    const result = await runToolCall({ id: 'c1', name: 'update_plan', arguments: '{"entries":[{"content":"Read the parser","status":"pending","priority":"high"}]}' }, d);
+    const result = await runToolCall(
+      { id: 'c1', name: 'update_plan', arguments: '{"entries":[{"content":"Read the parser","status":"pending","priority":"high"}]}' },
+      d,
+    );
     expect(result.endsTurn).toBe(true);
     expect(result.status).toBe('failed');
     expect(result.forModel).not.toContain('keep planning');

@@ -17,7 +17,8 @@ const body = (name: string) => readFileSync(new URL(`${name}.body`, dir), 'utf8'
 describe('parseRejection on real provider bodies (test/fixtures/http-400)', () => {
   it('has a case per provider family the issue names', () => {
     const providers = new Set(cases.map((c) => c.provider));
-    for (const p of ['openai', 'azure', 'vllm', 'mistral', 'groq', 'litellm', 'gemini', 'xai', 'llamacpp', 'ollama', 'openrouter']) expect(providers).toContain(p);
+    for (const p of ['openai', 'azure', 'vllm', 'mistral', 'groq', 'litellm', 'gemini', 'xai', 'llamacpp', 'ollama', 'openrouter'])
+      expect(providers).toContain(p);
   });
 
   it.each(cases.map((c) => [c.case, c] as const))('%s', (_name, c) => {
@@ -47,15 +48,18 @@ describe('parseRejection on real provider bodies (test/fixtures/http-400)', () =
 });
 
 describe('parseRejection rules', () => {
-  const unsupported = (name: string) => JSON.stringify({ error: { message: `Unsupported parameter: '${name}' is not supported with this model.`, param: name, code: 'unsupported_parameter' } });
+  const unsupported = (name: string) =>
+    JSON.stringify({ error: { message: `Unsupported parameter: '${name}' is not supported with this model.`, param: name, code: 'unsupported_parameter' } });
 
-  it('does not treat a value complaint about a limit as unsupported, but drops a token cap over the model\'s output limit', () => {
-    const tooLarge = '{"error":{"message":"max_tokens is too large: 100000. This model supports at most 16384 completion tokens, whereas you provided 100000.","type":"invalid_request_error","param":"max_tokens","code":"invalid_value"}}';
+  it("does not treat a value complaint about a limit as unsupported, but drops a token cap over the model's output limit", () => {
+    const tooLarge =
+      '{"error":{"message":"max_tokens is too large: 100000. This model supports at most 16384 completion tokens, whereas you provided 100000.","type":"invalid_request_error","param":"max_tokens","code":"invalid_value"}}';
     expect(parseRejection(400, tooLarge, { max_tokens: 100000 })?.correction).toEqual({ kind: 'drop', params: ['max_tokens'] });
     const anthropic = '{"error":{"message":"max_tokens: 64000 > 8192, which is the maximum allowed number of output tokens for claude-3-5-sonnet-20241022"}}';
     expect(parseRejection(400, anthropic, { max_completion_tokens: 64000 })?.correction).toEqual({ kind: 'drop', params: ['max_completion_tokens'] });
     // DeepSeek's wording (deepseek-ai/DeepSeek-V3#69; deepseek-chat takes at most 8192 while its window is 128K) and Groq's (skapadia3214/groq-moa#8).
-    const deepseek = '{"error":{"message":"Invalid max_tokens value, the valid range of max_tokens is [1, 8192]","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}';
+    const deepseek =
+      '{"error":{"message":"Invalid max_tokens value, the valid range of max_tokens is [1, 8192]","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}';
     expect(parseRejection(400, deepseek, { max_tokens: 16384 })?.correction).toEqual({ kind: 'drop', params: ['max_tokens'] });
     const groq = '{"error":{"message":"max_tokens for `llama-3.1-8b-instant` must be less than or equal to 8000","type":"invalid_request_error"}}';
     expect(parseRejection(400, groq, { max_tokens: 16384 })?.correction).toEqual({ kind: 'drop', params: ['max_tokens'] });
@@ -83,14 +87,22 @@ describe('parseRejection rules', () => {
   });
 
   it('reads a non-JSON body and a 422 alike', () => {
-    expect(parseRejection(422, 'Unrecognized request argument supplied: stream_options', { stream_options: {} })?.correction).toEqual({ kind: 'drop', params: ['stream_options'] });
+    expect(parseRejection(422, 'Unrecognized request argument supplied: stream_options', { stream_options: {} })?.correction).toEqual({
+      kind: 'drop',
+      params: ['stream_options'],
+    });
     expect(parseRejection(400, '', { stream_options: {} })).toBeUndefined();
     expect(parseRejection(400, '<html>Bad Request</html>', { stream_options: {} })).toBeUndefined();
   });
 
   it('drops every named parameter at once (LiteLLM list)', () => {
-    const text = JSON.stringify({ error: { message: "litellm.UnsupportedParamsError: vertex_ai does not support parameters: ['reasoning_effort', 'top_p'], for model=gemini-2.5-pro." } });
-    expect(parseRejection(400, text, { reasoning_effort: 'low', top_p: 1, temperature: 1 })?.correction).toEqual({ kind: 'drop', params: ['reasoning_effort', 'top_p'] });
+    const text = JSON.stringify({
+      error: { message: "litellm.UnsupportedParamsError: vertex_ai does not support parameters: ['reasoning_effort', 'top_p'], for model=gemini-2.5-pro." },
+    });
+    expect(parseRejection(400, text, { reasoning_effort: 'low', top_p: 1, temperature: 1 })?.correction).toEqual({
+      kind: 'drop',
+      params: ['reasoning_effort', 'top_p'],
+    });
   });
 
   it('a rejected role that was not sent gives no correction', () => {
@@ -131,17 +143,31 @@ describe('applyCorrection', () => {
       { role: 'tool', tool_call_id: 'c1', content: 'text' },
     ];
     for (const to of ['developer', 'user'] as const) {
-      const moved = applyCorrection({ messages: [{ role: 'system', content: 'Rules' }, { role: 'user', content: 'Hi' }, ...tail] }, { kind: 'system-role', to })['messages'] as unknown[];
+      const moved = applyCorrection(
+        { messages: [{ role: 'system', content: 'Rules' }, { role: 'user', content: 'Hi' }, ...tail] },
+        { kind: 'system-role', to },
+      )['messages'] as unknown[];
       expect(moved.slice(-2)).toEqual(tail);
     }
   });
 
   it('merging into array content puts a text part first; without a user message the prompt becomes one', () => {
-    const parts = [{ role: 'system', content: 'Rules' }, { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:x' } }] }];
+    const parts = [
+      { role: 'system', content: 'Rules' },
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:x' } }] },
+    ];
     expect(applyCorrection({ messages: parts }, { kind: 'system-role', to: 'user' })['messages']).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'Rules' }, { type: 'image_url', image_url: { url: 'data:x' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Rules' },
+          { type: 'image_url', image_url: { url: 'data:x' } },
+        ],
+      },
     ]);
-    expect(applyCorrection({ messages: [{ role: 'system', content: 'Rules' }] }, { kind: 'system-role', to: 'user' })['messages']).toEqual([{ role: 'user', content: 'Rules' }]);
+    expect(applyCorrection({ messages: [{ role: 'system', content: 'Rules' }] }, { kind: 'system-role', to: 'user' })['messages']).toEqual([
+      { role: 'user', content: 'Rules' },
+    ]);
   });
 
   it('applies a chain in order and describes each step', () => {
@@ -150,7 +176,11 @@ describe('applyCorrection', () => {
       { kind: 'drop', params: ['temperature'] },
       { kind: 'drop', params: ['stream_options'] },
     ];
-    expect(applyCorrections({ model: 'm', max_tokens: 1, temperature: 0.2, stream_options: {}, stream: true }, chain)).toEqual({ model: 'm', max_completion_tokens: 1, stream: true });
+    expect(applyCorrections({ model: 'm', max_tokens: 1, temperature: 0.2, stream_options: {}, stream: true }, chain)).toEqual({
+      model: 'm',
+      max_completion_tokens: 1,
+      stream: true,
+    });
     expect(chain.map(describeCorrection)).toEqual(['renamed max_tokens to max_completion_tokens', 'dropped temperature', 'dropped stream_options']);
   });
 });

@@ -56,7 +56,12 @@ async function drain(client: ChatCompletionsClient, request: ChatRequest): Promi
   }
   return text;
 }
-const keysOf = (server: FakeOpenAI) => server.requests.map((r) => Object.keys(r.body).filter((k) => !['model', 'messages', 'stream'].includes(k)).sort());
+const keysOf = (server: FakeOpenAI) =>
+  server.requests.map((r) =>
+    Object.keys(r.body)
+      .filter((k) => !['model', 'messages', 'stream'].includes(k))
+      .sort(),
+  );
 
 describe('adaptive parameters in the chat client', () => {
   it('corrects max_tokens, then temperature, then stream_options in one turn; the next turn is sent corrected at once', async () => {
@@ -105,22 +110,37 @@ describe('adaptive parameters in the chat client', () => {
     const server = await serve((req, res, body) => {
       const name = order.find((key) => key in body);
       if (name === 'max_tokens') return httpError(400, REJECT_MAX_TOKENS)(req, res, body);
-      if (name) return httpError(400, { error: { message: `Unrecognized request argument supplied: ${name}`, type: 'invalid_request_error', param: null, code: null } })(req, res, body);
+      if (name)
+        return httpError(400, {
+          error: { message: `Unrecognized request argument supplied: ${name}`, type: 'invalid_request_error', param: null, code: null },
+        })(req, res, body);
       if (body.messages.some((m: { role: string }) => m.role === 'system' || m.role === 'developer')) {
         const role = body.messages[0].role;
-        return httpError(400, { error: { code: 'unsupported_value', message: `Unsupported value: 'messages[0].role' does not support '${role}' with this model.`, param: 'messages[0].role' } })(req, res, body);
+        return httpError(400, {
+          error: {
+            code: 'unsupported_value',
+            message: `Unsupported value: 'messages[0].role' does not support '${role}' with this model.`,
+            param: 'messages[0].role',
+          },
+        })(req, res, body);
       }
       return streamText(['ok'])(req, res, body);
     });
     const client = new ChatCompletionsClient({ url: `${server.baseUrl}/chat/completions`, maxRetries: 3, corrections: new CorrectionMemory() });
     const request: ChatRequest = {
       model: 'o1-mini',
-      messages: [{ role: 'system', content: 'rules' }, { role: 'user', content: 'q' }],
+      messages: [
+        { role: 'system', content: 'rules' },
+        { role: 'user', content: 'q' },
+      ],
       maxTokens: 5,
       temperature: 1,
       reasoningEffort: 'low',
     };
-    const error = await drain(client, request).then(() => undefined, (e: unknown) => e);
+    const error = await drain(client, request).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ProviderHttpError);
     expect((error as ProviderHttpError).status).toBe(400);
     expect(server.requests).toHaveLength(6);

@@ -37,7 +37,7 @@ describe('ChatCompletionsClient authorize', () => {
     expect(seen[1]!.headers['authorization']).toBeUndefined();
     const last = server.requests[1]!;
     // The exact bytes sent are the bytes signed.
-    expect(JSON.stringify(last.body)).toBe(Buffer.from(seen[1]!.body as Uint8Array).toString("utf8"));
+    expect(JSON.stringify(last.body)).toBe(Buffer.from(seen[1]!.body as Uint8Array).toString('utf8'));
     expect(last.headers['authorization']).toBe('Signed 2');
     expect(last.headers['x-amz-date']).toBe('20261123T110000Z');
   });
@@ -57,10 +57,14 @@ describe('ChatCompletionsClient authorize', () => {
   });
 });
 
-describe('ProviderAuthError in the user\'s words', () => {
+describe("ProviderAuthError in the user's words", () => {
   it('says what failed and the fix, and is a final configuration error', async () => {
     const { describeProviderError, errorMeta } = await import('../../src/openai/user-errors.js');
-    const error = new ProviderAuthError('https://bedrock-runtime.us-east-1.amazonaws.com/openai/v1/chat/completions', 'no AWS credentials (expired)', 'run `aws sso login --profile dev`');
+    const error = new ProviderAuthError(
+      'https://bedrock-runtime.us-east-1.amazonaws.com/openai/v1/chat/completions',
+      'no AWS credentials (expired)',
+      'run `aws sso login --profile dev`',
+    );
     expect(describeProviderError(error, { model: 'm', retries: 0 })).toBe(
       'No credentials for https://bedrock-runtime.us-east-1.amazonaws.com/openai/v1/chat/completions: no AWS credentials (expired). Fix: run `aws sso login --profile dev`.',
     );

@@ -9,14 +9,20 @@ import { servePerTest } from '../helpers/loopback-server.js';
 
 const serve = servePerTest();
 const request: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'hello' }] };
-const client = (url: string, options: Partial<ChatClientOptions> = {}) => new ChatCompletionsClient({ url, apiKey: 'sk-test', maxRetries: 2, random: () => 0, ...options });
-const errorOf = (p: Promise<unknown>) => p.then(() => expect.fail('expected a rejection'), (e: unknown) => e);
+const client = (url: string, options: Partial<ChatClientOptions> = {}) =>
+  new ChatCompletionsClient({ url, apiKey: 'sk-test', maxRetries: 2, random: () => 0, ...options });
+const errorOf = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.fail('expected a rejection'),
+    (e: unknown) => e,
+  );
 async function run(c: ChatCompletionsClient): Promise<SseItem[]> {
   const items: SseItem[] = [];
   for await (const batch of c.stream(request, new AbortController().signal, { committed: false, finished: true })) items.push(...batch);
   return items;
 }
-const chunkText = (content: string) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+const chunkText = (content: string) =>
+  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
 
 describe('long strings in one chunk (item 5)', () => {
   it('decodes an 8 MiB string after small chunks, in one request', async () => {
@@ -45,7 +51,11 @@ describe('long strings in one chunk (item 5)', () => {
         throw new Error('our bug');
       },
     });
-    const error = await errorOf((async () => { for await (const _ of stream); })());
+    const error = await errorOf(
+      (async () => {
+        for await (const _ of stream);
+      })(),
+    );
     expect((error as Error).message).toBe('our bug');
     expect(s.requests).toHaveLength(1);
   });

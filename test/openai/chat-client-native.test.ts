@@ -26,7 +26,14 @@ function router(url: string, log: string[]): NativeChatRouter {
 
 async function run(client: ChatCompletionsClient) {
   const accumulator = new TurnAccumulator();
-  const progress = { get committed() { return accumulator.hasOutput; }, get finished() { return accumulator.result().finishReason !== null; } };
+  const progress = {
+    get committed() {
+      return accumulator.hasOutput;
+    },
+    get finished() {
+      return accumulator.result().finishReason !== null;
+    },
+  };
   for await (const batch of client.stream(request, new AbortController().signal, progress)) for (const item of batch) accumulator.push(item);
   return accumulator.result();
 }
@@ -36,14 +43,24 @@ describe('ChatCompletionsClient with a native router', () => {
     const handler: Handler = (req, res) => {
       if (req.url !== '/api/chat') return void res.writeHead(500).end();
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-      res.end(ndjson({ message: { role: 'assistant', content: 'Hi' }, done: false }, { message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: 5, eval_count: 1 }));
+      res.end(
+        ndjson(
+          { message: { role: 'assistant', content: 'Hi' }, done: false },
+          { message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: 5, eval_count: 1 },
+        ),
+      );
     };
     const server = await serve(handler);
     const native = server.url.replace('/v1/chat/completions', '/api/chat');
     const log: string[] = [];
     const result = await run(new ChatCompletionsClient({ url: server.url, maxRetries: 0, native: router(native, log) }));
     expect(result).toMatchObject({ text: 'Hi', finishReason: 'stop', usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } });
-    expect(server.requests[0]!.body).toEqual({ model: 'qwen3:8b', messages: [{ role: 'user', content: 'hello' }], stream: true, options: { num_ctx: 32768, num_predict: 100 } });
+    expect(server.requests[0]!.body).toEqual({
+      model: 'qwen3:8b',
+      messages: [{ role: 'user', content: 'hello' }],
+      stream: true,
+      options: { num_ctx: 32768, num_predict: 100 },
+    });
     expect(log).toEqual(['answered qwen3:8b']);
   });
 
@@ -54,15 +71,27 @@ describe('ChatCompletionsClient with a native router', () => {
       res.end(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'From v1' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
     });
     const log: string[] = [];
-    const result = await run(new ChatCompletionsClient({ url: server.url, maxRetries: 2, native: router(server.url.replace('/v1/chat/completions', '/api/chat'), log) }));
+    const result = await run(
+      new ChatCompletionsClient({ url: server.url, maxRetries: 2, native: router(server.url.replace('/v1/chat/completions', '/api/chat'), log) }),
+    );
     expect(result.text).toBe('From v1');
     expect(server.requests.map((r) => r.url)).toEqual(['/api/chat', '/v1/chat/completions']);
     expect(log).toEqual([expect.stringMatching(/^fallBack .*\/api\/chat answered HTTP 404$/)]);
   });
 
   it('out of memory is final (no retry) and carries the window', async () => {
-    const server = await serve((_req, res) => void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"model requires more system memory (12.4 GiB) than is available (7.6 GiB)"}'));
-    const client = new ChatCompletionsClient({ url: server.url, maxRetries: 2, random: () => 0, native: router(server.url.replace('/v1/chat/completions', '/api/chat'), []) });
+    const server = await serve(
+      (_req, res) =>
+        void res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end('{"error":"model requires more system memory (12.4 GiB) than is available (7.6 GiB)"}'),
+    );
+    const client = new ChatCompletionsClient({
+      url: server.url,
+      maxRetries: 2,
+      random: () => 0,
+      native: router(server.url.replace('/v1/chat/completions', '/api/chat'), []),
+    });
     const error = await run(client).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderMemoryError);
     expect(error).toMatchObject({ model: 'qwen3:8b', numCtx: 32768, retryable: false });
@@ -70,8 +99,16 @@ describe('ChatCompletionsClient with a native router', () => {
   });
 
   it('a stream without its done line and nothing shown is retried, then reported as broken', async () => {
-    const server = await serve((_req, res) => void res.writeHead(200, { 'content-type': 'application/x-ndjson' }).end(ndjson({ message: { role: 'assistant', content: '' }, done: false })));
-    const client = new ChatCompletionsClient({ url: server.url, maxRetries: 1, random: () => 0, native: router(server.url.replace('/v1/chat/completions', '/api/chat'), []) });
+    const server = await serve(
+      (_req, res) =>
+        void res.writeHead(200, { 'content-type': 'application/x-ndjson' }).end(ndjson({ message: { role: 'assistant', content: '' }, done: false })),
+    );
+    const client = new ChatCompletionsClient({
+      url: server.url,
+      maxRetries: 1,
+      random: () => 0,
+      native: router(server.url.replace('/v1/chat/completions', '/api/chat'), []),
+    });
     const error = await run(client).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderStreamError);
     expect((error as Error).message).toContain('final "done" line never came');

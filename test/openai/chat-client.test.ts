@@ -14,20 +14,28 @@ const streamOk: Handler = (_req, res) => {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   res.end(chunk({ content: 'Hi' }) + chunk({}, 'stop') + sse('[DONE]'));
 };
-const fail = (status: number, body = '', headers: Record<string, string> = {}): Handler => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(body);
-};
+const fail =
+  (status: number, body = '', headers: Record<string, string> = {}): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(body);
+  };
 const request: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'hello' }] };
-const client = (url: string, options: Partial<ChatClientOptions> = {}) => new ChatCompletionsClient({ url, apiKey: 'sk-test', maxRetries: 0, random: () => 0, ...options });
+const client = (url: string, options: Partial<ChatClientOptions> = {}) =>
+  new ChatCompletionsClient({ url, apiKey: 'sk-test', maxRetries: 0, random: () => 0, ...options });
 
 /** Consume like the model request: content commits, a finish reason finishes. */
 async function run(c: ChatCompletionsClient, options: { signal?: AbortSignal; onBatch?: (b: SseItem[]) => void; retries?: unknown[] } = {}) {
   const state = { committed: false, finished: false };
   const progress = {
-    get committed() { return state.committed; },
-    get finished() { return state.finished; },
-    onRetry: (attempt: number, error: ProviderError, delayMs: number) => options.retries?.push([attempt, (error as ProviderHttpError).status ?? error.kind, delayMs]),
+    get committed() {
+      return state.committed;
+    },
+    get finished() {
+      return state.finished;
+    },
+    onRetry: (attempt: number, error: ProviderError, delayMs: number) =>
+      options.retries?.push([attempt, (error as ProviderHttpError).status ?? error.kind, delayMs]),
   };
   const batches: SseItem[][] = [];
   for await (const batch of c.stream(request, options.signal ?? new AbortController().signal, progress)) {
@@ -41,7 +49,11 @@ async function run(c: ChatCompletionsClient, options: { signal?: AbortSignal; on
   }
   return batches;
 }
-const errorOf = (p: Promise<unknown>) => p.then(() => expect.fail('expected a rejection'), (e: unknown) => e);
+const errorOf = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.fail('expected a rejection'),
+    (e: unknown) => e,
+  );
 
 describe('ChatCompletionsClient request', () => {
   it('sends model, messages, stream, stream_options, max_tokens, temperature and bearer auth', async () => {
@@ -50,7 +62,14 @@ describe('ChatCompletionsClient request', () => {
     const batches = c.stream({ ...request, maxTokens: 64, temperature: 0.2 }, new AbortController().signal, { committed: true, finished: true });
     for await (const _ of batches);
     const [{ body, headers }] = s.requests as [Server['requests'][0]];
-    expect(body).toEqual({ model: 'm', messages: [{ role: 'user', content: 'hello' }], stream: true, stream_options: { include_usage: true }, max_tokens: 64, temperature: 0.2 });
+    expect(body).toEqual({
+      model: 'm',
+      messages: [{ role: 'user', content: 'hello' }],
+      stream: true,
+      stream_options: { include_usage: true },
+      max_tokens: 64,
+      temperature: 0.2,
+    });
     expect(headers['authorization']).toBe('Bearer sk-test');
     expect(headers['content-type']).toBe('application/json');
     expect(headers['x-title']).toBe('acp');
@@ -90,7 +109,12 @@ describe('ChatCompletionsClient answers', () => {
   });
 
   it.each(['application/json', 'text/event-stream'])('a plain chat.completion answer (%s) yields equivalent items', async (type) => {
-    const completion = JSON.stringify({ id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { content: 'Whole answer' }, finish_reason: 'stop' }], usage: { prompt_tokens: 2, completion_tokens: 2 } });
+    const completion = JSON.stringify({
+      id: 'c1',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { content: 'Whole answer' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 2, completion_tokens: 2 },
+    });
     const s = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': type });
       res.write(`\n${completion.slice(0, 20)}`);
@@ -112,13 +136,19 @@ describe('ChatCompletionsClient answers', () => {
 describe('ChatCompletionsClient retries', () => {
   it('retries 500, 429 and 503, honouring retry-after-ms', async () => {
     const statuses = [500, 429, 503];
-    const s = await serve((req, res, body, n) => (n < 3 ? fail(statuses[n]!, '{"error":{"message":"busy"}}', { 'retry-after-ms': '15' })(req, res, body, n) : streamOk(req, res, body, n)));
+    const s = await serve((req, res, body, n) =>
+      n < 3 ? fail(statuses[n]!, '{"error":{"message":"busy"}}', { 'retry-after-ms': '15' })(req, res, body, n) : streamOk(req, res, body, n),
+    );
     const retries: unknown[] = [];
     const started = performance.now();
     const items = (await run(client(s.url, { maxRetries: 3 }), { retries })).flat();
     expect(items.map((i) => i.kind)).toEqual(['chunk', 'chunk', 'done']);
     expect(s.requests).toHaveLength(4);
-    expect(retries).toEqual([[1, 500, 15], [2, 429, 15], [3, 503, 15]]);
+    expect(retries).toEqual([
+      [1, 500, 15],
+      [2, 429, 15],
+      [3, 503, 15],
+    ]);
     expect(performance.now() - started).toBeGreaterThanOrEqual(40);
   });
 
@@ -152,7 +182,9 @@ describe('ChatCompletionsClient retries', () => {
 
   it('retries a 400 naming stream_options once without it, and remembers that for the URL (in the memory the clients share)', async () => {
     const s = await serve((req, res, body, n) =>
-      body.stream_options ? fail(400, '{"error":{"message":"Unrecognized request argument supplied: stream_options"}}')(req, res, body, n) : streamOk(req, res, body, n),
+      body.stream_options
+        ? fail(400, '{"error":{"message":"Unrecognized request argument supplied: stream_options"}}')(req, res, body, n)
+        : streamOk(req, res, body, n),
     );
     const corrections = new CorrectionMemory();
     await run(client(s.url, { corrections }));

@@ -58,7 +58,9 @@ describe('completionToItems', () => {
   });
 
   it('drops tool-call entries that are not objects instead of throwing', () => {
-    const body = { choices: [{ message: { tool_calls: [null, 'x', { id: 'call_1', function: { name: 'f', arguments: '{}' } }] }, finish_reason: 'tool_calls' }] };
+    const body = {
+      choices: [{ message: { tool_calls: [null, 'x', { id: 'call_1', function: { name: 'f', arguments: '{}' } }] }, finish_reason: 'tool_calls' }],
+    };
     const chunk = only(JSON.stringify(body))['chunk'];
     expect(chunk.choices[0].delta.tool_calls).toEqual([{ index: 0, id: 'call_1', function: { name: 'f', arguments: '{}' } }]);
   });

@@ -31,7 +31,19 @@ describe('recognizeOverflowIn on real provider answers (test/fixtures/context-ov
 });
 
 describe('the adaptive-parameter reader leaves overflows alone', () => {
-  const sent = { model: 'm', messages: [{ role: 'system', content: 's' }, { role: 'user', content: 'u' }], stream: true, stream_options: { include_usage: true }, max_tokens: 4096, temperature: 0.2, tools: [], tool_choice: 'auto' };
+  const sent = {
+    model: 'm',
+    messages: [
+      { role: 'system', content: 's' },
+      { role: 'user', content: 'u' },
+    ],
+    stream: true,
+    stream_options: { include_usage: true },
+    max_tokens: 4096,
+    temperature: 0.2,
+    tools: [],
+    tool_choice: 'auto',
+  };
   for (const c of cases.filter((c) => c.expected && c.status !== null)) {
     it(c.name, () => expect(parseRejection(c.status!, c.body, sent)).toBeUndefined());
   }
@@ -48,18 +60,39 @@ describe('parameter rejections are not overflows (test/fixtures/http-400)', () =
 
 describe('recognizeOverflow on provider errors', () => {
   it('reads an HTTP answer', () => {
-    const body = JSON.stringify({ error: { code: 400, message: 'request (5162 tokens) exceeds the available context size (4096 tokens), try increasing it', type: 'exceed_context_size_error', n_prompt_tokens: 5162, n_ctx: 4096 } });
-    expect(recognizeOverflow(new ProviderHttpError(400, noHeaders, body, 'http://127.0.0.1:11434/v1/chat/completions'))).toEqual({ window: 4096, requested: 5162 });
+    const body = JSON.stringify({
+      error: {
+        code: 400,
+        message: 'request (5162 tokens) exceeds the available context size (4096 tokens), try increasing it',
+        type: 'exceed_context_size_error',
+        n_prompt_tokens: 5162,
+        n_ctx: 4096,
+      },
+    });
+    expect(recognizeOverflow(new ProviderHttpError(400, noHeaders, body, 'http://127.0.0.1:11434/v1/chat/completions'))).toEqual({
+      window: 4096,
+      requested: 5162,
+    });
   });
   it('reads an error reported inside a stream, by its code or by its words', () => {
-    expect(recognizeOverflow(new ProviderReportedError('u', 'Please reduce the length of the messages or completion.', 'context_length_exceeded', 400))).toEqual({});
-    expect(recognizeOverflow(new ProviderReportedError('u', "This model's maximum context length is 6000 tokens. However, you requested 10309 tokens (9309 in the messages, 1000 in the completion)."))).toEqual({ window: 6000, requested: 10309 });
+    expect(
+      recognizeOverflow(new ProviderReportedError('u', 'Please reduce the length of the messages or completion.', 'context_length_exceeded', 400)),
+    ).toEqual({});
+    expect(
+      recognizeOverflow(
+        new ProviderReportedError(
+          'u',
+          "This model's maximum context length is 6000 tokens. However, you requested 10309 tokens (9309 in the messages, 1000 in the completion).",
+        ),
+      ),
+    ).toEqual({ window: 6000, requested: 10309 });
     expect(recognizeOverflow(new ProviderReportedError('u', 'Internal server error', undefined, 500))).toBeUndefined();
   });
   it('never takes a connection failure, a 401, 404 or 500 without a code for one', () => {
     expect(recognizeOverflow(new ProviderConnectionError('u', 'ECONNREFUSED'))).toBeUndefined();
     const words = JSON.stringify({ error: { message: "This model's maximum context length is 4096 tokens." } });
-    for (const status of [401, 404, 429, 500, 503]) expect(recognizeOverflow(new ProviderHttpError(status, noHeaders, words, 'u')), String(status)).toBeUndefined();
+    for (const status of [401, 404, 429, 500, 503])
+      expect(recognizeOverflow(new ProviderHttpError(status, noHeaders, words, 'u')), String(status)).toBeUndefined();
     expect(recognizeOverflow(new ProviderHttpError(413, noHeaders, 'prompt is too long', 'u'))).toEqual({});
     expect(recognizeOverflow(new ProviderHttpError(413, noHeaders, '<html>413 Request Entity Too Large</html>', 'u'))).toBeUndefined();
   });

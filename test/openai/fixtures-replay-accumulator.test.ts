@@ -12,8 +12,14 @@ import { TurnAccumulator, type TurnResult } from '../../src/openai/turn-accumula
 
 const dir = new URL('../fixtures/providers/', import.meta.url);
 const chunksDir = new URL('../fixtures/providers/_chunks-only/', import.meta.url);
-const sseCases = readdirSync(dir).filter((n) => n.endsWith('.sse')).map((n) => n.slice(0, -4)).sort();
-const chunkCases = readdirSync(chunksDir).filter((n) => n.endsWith('.chunks.jsonl')).map((n) => n.slice(0, -'.chunks.jsonl'.length)).sort();
+const sseCases = readdirSync(dir)
+  .filter((n) => n.endsWith('.sse'))
+  .map((n) => n.slice(0, -4))
+  .sort();
+const chunkCases = readdirSync(chunksDir)
+  .filter((n) => n.endsWith('.chunks.jsonl'))
+  .map((n) => n.slice(0, -'.chunks.jsonl'.length))
+  .sort();
 
 interface Expected {
   text: string;
@@ -106,7 +112,10 @@ describe('SSE fixtures → createSseDecoder → TurnAccumulator', () => {
       check(whole, meta);
       expect(whole.filter((i) => i.kind === 'chunk' || i.kind === 'error').length).toBeGreaterThan(0);
       // Random small pieces (1..7 and 1..97 bytes): same items as the whole body.
-      for (const [seed, max] of [[1, 7], [2, 97]] as const) {
+      for (const [seed, max] of [
+        [1, 7],
+        [2, 97],
+      ] as const) {
         const pieces = decode(bytes, randomPieces(bytes, seed + name.length, max));
         expect(pieces).toEqual(whole);
       }
@@ -124,7 +133,9 @@ describe('chunks-only fixtures → TurnAccumulator', () => {
   for (const name of chunkCases) {
     it(name, () => {
       const meta = JSON.parse(readFileSync(new URL(`${name}.json`, chunksDir), 'utf8')) as Meta;
-      const lines = readFileSync(new URL(`${name}.chunks.jsonl`, chunksDir), 'utf8').split('\n').filter((l) => l.trim() !== '');
+      const lines = readFileSync(new URL(`${name}.chunks.jsonl`, chunksDir), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '');
       const items: SseItem[] = lines.map((line) => ({ kind: 'chunk', chunk: JSON.parse(line) }));
       check(items, meta);
     });

@@ -11,7 +11,10 @@ import { createSseDecoder, type SseItem } from '../../src/openai/sse.js';
 import { TurnAccumulator, type TurnEvent } from '../../src/openai/turn-accumulator.js';
 
 const dir = new URL('../fixtures/providers/', import.meta.url);
-const cases = readdirSync(dir).filter((n) => n.startsWith('ollama__api_chat_') && n.endsWith('.ndjson')).map((n) => n.slice(0, -'.ndjson'.length)).sort();
+const cases = readdirSync(dir)
+  .filter((n) => n.startsWith('ollama__api_chat_') && n.endsWith('.ndjson'))
+  .map((n) => n.slice(0, -'.ndjson'.length))
+  .sort();
 
 function replay(pieces: Uint8Array[]): { items: SseItem[]; events: TurnEvent[]; accumulator: TurnAccumulator } {
   const decoder = createOllamaChatDecoder();

@@ -28,7 +28,10 @@ async function server(handler: http.RequestListener): Promise<{ url: string; ser
 const readBody = (req: http.IncomingMessage) =>
   new Promise<string>((resolve) => {
     let body = '';
-    req.setEncoding('utf8').on('data', (d) => (body += d)).on('end', () => resolve(body));
+    req
+      .setEncoding('utf8')
+      .on('data', (d) => (body += d))
+      .on('end', () => resolve(body));
   });
 
 describe('the transport', () => {
@@ -239,7 +242,13 @@ describe('the transport with a chunked body (JsonPieces)', () => {
       void received.then(() => res.end('ok'));
     });
     // 6 MB of long text (sent uncopied, in 1 Mi slices) beside short and escaped strings.
-    const value = { model: 'm', messages: [{ role: 'user', content: 'p'.repeat(6_000_000) }, { role: 'user', content: 'é"😀\n' }] };
+    const value = {
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'p'.repeat(6_000_000) },
+        { role: 'user', content: 'é"😀\n' },
+      ],
+    };
     const response = await nodeFetch(url, { method: 'POST', body: jsonPieces(value) });
     expect(await response.text()).toBe('ok');
     const { bytes, length } = await received!;

@@ -5,12 +5,22 @@ import { jsonBytes, jsonPieces } from '../../src/openai/json-bytes.js';
 describe('jsonBytes', () => {
   it('equals the bytes of JSON.stringify, long strings included', () => {
     const long = 'p'.repeat(70_000);
-    const value = { model: 'm', messages: [{ role: 'user', content: long }, { role: 'user', content: `é${long}"` }], n: 1 };
+    const value = {
+      model: 'm',
+      messages: [
+        { role: 'user', content: long },
+        { role: 'user', content: `é${long}"` },
+      ],
+      n: 1,
+    };
     expect(jsonBytes(value).equals(Buffer.from(JSON.stringify(value), 'utf8'))).toBe(true);
   });
 
   it('equals it for any value with long or short strings', () => {
-    const text = fc.oneof(fc.string(), fc.string({ minLength: 1, maxLength: 3 }).map((s) => s.repeat(30_000)));
+    const text = fc.oneof(
+      fc.string(),
+      fc.string({ minLength: 1, maxLength: 3 }).map((s) => s.repeat(30_000)),
+    );
     fc.assert(
       fc.property(fc.array(fc.record({ role: fc.constant('user'), content: text }), { maxLength: 3 }), (messages) => {
         expect(jsonBytes({ messages }).equals(Buffer.from(JSON.stringify({ messages }), 'utf8'))).toBe(true);
@@ -21,7 +31,7 @@ describe('jsonBytes', () => {
 });
 
 describe('jsonPieces', () => {
-  it('keeps a long string that needs no escaping as the value\'s own string, between quote pieces', () => {
+  it("keeps a long string that needs no escaping as the value's own string, between quote pieces", () => {
     const long = 'p'.repeat(70_000);
     const json = jsonPieces({ a: long, b: 'x' }, '\n');
     expect(json.pieces).toEqual(['\n{"a":"', long, '"', ',"b":"x"}']);

@@ -68,7 +68,9 @@ describe('OllamaChatReader', () => {
   });
 
   it('turns an error line into an error item with its words', () => {
-    expect(new OllamaChatReader().line('{"error":"model runner has unexpectedly stopped"}')).toEqual([{ kind: 'error', error: { message: 'model runner has unexpectedly stopped' } }]);
+    expect(new OllamaChatReader().line('{"error":"model runner has unexpectedly stopped"}')).toEqual([
+      { kind: 'error', error: { message: 'model runner has unexpectedly stopped' } },
+    ]);
   });
 
   it('throws a broken-stream error for a line that is not JSON', () => {
@@ -80,7 +82,9 @@ describe('OllamaChatReader', () => {
 describe('createOllamaChatDecoder', () => {
   it('says the stream broke when it ends without the done line', () => {
     const decoder = createOllamaChatDecoder();
-    expect(decoder.push(bytes('{"message":{"role":"assistant","content":"Hel"},"done":false}\n'))).toEqual([{ kind: 'chunk', chunk: { choices: [{ index: 0, delta: { content: 'Hel' } }] } }]);
+    expect(decoder.push(bytes('{"message":{"role":"assistant","content":"Hel"},"done":false}\n'))).toEqual([
+      { kind: 'chunk', chunk: { choices: [{ index: 0, delta: { content: 'Hel' } }] } },
+    ]);
     expect(() => decoder.end()).toThrow(/final "done" line never came/);
   });
 
@@ -110,8 +114,21 @@ describe('ollamaMessages', () => {
   it('spells tool calls with object arguments, tool results with tool_name and id, images as base64', () => {
     const messages: ChatMessage[] = [
       { role: 'system', content: 'sys' },
-      { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,UE5H' } }] },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Hue"}' } }, { id: 'c2', type: 'function', function: { name: 'broken', arguments: '{"city":' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,UE5H' } },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Hue"}' } },
+          { id: 'c2', type: 'function', function: { name: 'broken', arguments: '{"city":' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'rain' },
       { role: 'tool', tool_call_id: 'c2', content: 'error: arguments are not JSON' },
       { role: 'assistant', content: 'It rains.' },
@@ -153,7 +170,15 @@ describe('buildOllamaChatBody', () => {
     const body = buildOllamaChatBody(request, {
       numCtx: 32768,
       think: 'none',
-      extraBody: { keep_alive: '30m', options: { top_k: 20, num_ctx: 8192 }, top_p: 0.9, max_tokens: 100, stream_options: { include_usage: true }, model: 'other', stream: false },
+      extraBody: {
+        keep_alive: '30m',
+        options: { top_k: 20, num_ctx: 8192 },
+        top_p: 0.9,
+        max_tokens: 100,
+        stream_options: { include_usage: true },
+        model: 'other',
+        stream: false,
+      },
     });
     expect(body).toEqual({
       model: 'qwen3:8b',

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  INITIAL_RETRY_DELAY_MS,
-  MAX_RETRY_DELAY_MS,
-  MAX_SERVER_DELAY_MS,
-  delay,
-  retryDelayMs,
-  serverRequestedDelayMs,
-} from '../../src/openai/retry.js';
+import { INITIAL_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS, MAX_SERVER_DELAY_MS, delay, retryDelayMs, serverRequestedDelayMs } from '../../src/openai/retry.js';
 
 const NOW = Date.parse('2025-01-01T00:00:00Z');
 const h = (values: Record<string, string>) => new Headers(values);

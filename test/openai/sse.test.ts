@@ -68,7 +68,10 @@ describe('createSseDecoder', () => {
   it('decodes CRLF and CR line endings, including a CRLF split between pushes', () => {
     const crlf = `${dataLine('a')}\r\n\r\n${dataLine('b')}\r\n\r\n`;
     const cut = crlf.indexOf('\r') + 1;
-    const expected = [{ kind: 'chunk', chunk: chunk('a') }, { kind: 'chunk', chunk: chunk('b') }];
+    const expected = [
+      { kind: 'chunk', chunk: chunk('a') },
+      { kind: 'chunk', chunk: chunk('b') },
+    ];
     expect(decodeAll(crlf)).toEqual(expected);
     expect(decodeAll(crlf.slice(0, cut), crlf.slice(cut))).toEqual(expected);
     expect(decodeAll(`${dataLine('a')}\r\r${dataLine('b')}\r\r`)).toEqual(expected);
@@ -80,9 +83,7 @@ describe('createSseDecoder', () => {
   });
 
   it('ignores comments (OpenRouter ": OPENROUTER PROCESSING")', () => {
-    expect(decodeAll(': OPENROUTER PROCESSING\n\n: OPENROUTER PROCESSING\n\n', `${dataLine('a')}\n\n`)).toEqual([
-      { kind: 'chunk', chunk: chunk('a') },
-    ]);
+    expect(decodeAll(': OPENROUTER PROCESSING\n\n: OPENROUTER PROCESSING\n\n', `${dataLine('a')}\n\n`)).toEqual([{ kind: 'chunk', chunk: chunk('a') }]);
   });
 
   it('joins multi-line data with \\n', () => {

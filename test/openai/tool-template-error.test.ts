@@ -8,10 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { isToolTemplateError } from '../../src/openai/tools-unsupported.js';
 import { ProviderHttpError } from '../../src/openai/errors.js';
 
-const recorded = JSON.parse(readFileSync(new URL('../fixtures/llamacpp/template-error-gemma.json', import.meta.url), 'utf8')).response as { status: number; body: string };
+const recorded = JSON.parse(readFileSync(new URL('../fixtures/llamacpp/template-error-gemma.json', import.meta.url), 'utf8')).response as {
+  status: number;
+  body: string;
+};
 
 describe('isToolTemplateError', () => {
-  it('recognises llama-server 0.7.0\'s answer under Gemma 3\'s template (recorded), as the client reads it', () => {
+  it("recognises llama-server 0.7.0's answer under Gemma 3's template (recorded), as the client reads it", () => {
     const error = new ProviderHttpError(recorded.status, new Headers(), recorded.body, 'http://x/v1/chat/completions');
     expect(error.providerMessage).toContain('Unable to generate parser for this template');
     expect(isToolTemplateError(error.status, error.providerMessage!)).toBe(true);

@@ -11,8 +11,21 @@ import { parseRejection } from '../../src/openai/rejection.js';
 import { TOOL_PARAMS, toolsDropped } from '../../src/openai/tools-unsupported.js';
 
 const body = (name: string) => readFileSync(new URL(`../fixtures/http-400/${name}.body`, import.meta.url), 'utf8');
-const tools = [{ type: 'function', function: { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } }];
-const withTools = { model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true, tools, tool_choice: 'auto', parallel_tool_calls: false, temperature: 0.2 };
+const tools = [
+  {
+    type: 'function',
+    function: { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+  },
+];
+const withTools = {
+  model: 'm',
+  messages: [{ role: 'user', content: 'hi' }],
+  stream: true,
+  tools,
+  tool_choice: 'auto',
+  parallel_tool_calls: false,
+  temperature: 0.2,
+};
 
 const TOOL_BODIES: ReadonlyArray<[string, number]> = [
   ['ollama__does_not_support_tools_v1', 400],
@@ -52,9 +65,12 @@ describe('tools not supported', () => {
 
   it("an answer naming tools for another reason drops nothing (Mistral's empty tools list, generic naming)", () => {
     expect(parseRejection(422, body('mistral__tools_extra_forbidden_not_ours'), withTools)).toBeUndefined();
-    const named = JSON.stringify({ error: { message: "Unsupported parameter: 'tools' is not supported with this model.", param: 'tools', code: 'unsupported_parameter' } });
+    const named = JSON.stringify({
+      error: { message: "Unsupported parameter: 'tools' is not supported with this model.", param: 'tools', code: 'unsupported_parameter' },
+    });
     expect(parseRejection(400, named, { model: 'm', messages: [], tools })).toBeUndefined();
-    const schema = '{"error":{"code":400,"message":"Invalid JSON payload received. Unknown name \\"additionalProperties\\" at \'tools[0].function_declarations[0].parameters\': Cannot find field.","status":"INVALID_ARGUMENT"}}';
+    const schema =
+      '{"error":{"code":400,"message":"Invalid JSON payload received. Unknown name \\"additionalProperties\\" at \'tools[0].function_declarations[0].parameters\': Cannot find field.","status":"INVALID_ARGUMENT"}}';
     expect(parseRejection(400, schema, { model: 'm', messages: [], tools })).toBeUndefined();
   });
 
@@ -71,7 +87,11 @@ describe('tools not supported', () => {
   });
 
   it('toolsDropped is false for corrections that keep tools', () => {
-    const others: Correction[] = [{ kind: 'drop', params: ['tool_choice'] }, { kind: 'rename', from: 'max_tokens', to: 'max_completion_tokens' }, { kind: 'system-role', to: 'developer' }];
+    const others: Correction[] = [
+      { kind: 'drop', params: ['tool_choice'] },
+      { kind: 'rename', from: 'max_tokens', to: 'max_completion_tokens' },
+      { kind: 'system-role', to: 'developer' },
+    ];
     expect(toolsDropped(others)).toBe(false);
     expect(toolsDropped([])).toBe(false);
   });

@@ -18,7 +18,11 @@ describe('TurnAccumulator: text and reasoning', () => {
   it('concatenates string content and emits text events', () => {
     const { acc, events } = feed([delta({ role: 'assistant', content: '' }), delta({ content: 'Ol' }), delta({ content: 'á!' }, 'stop')]);
     expect(acc.result().text).toBe('Olá!');
-    expect(events).toEqual([{ type: 'text', text: 'Ol' }, { type: 'text', text: 'á!' }, { type: 'finish', reason: 'stop' }]);
+    expect(events).toEqual([
+      { type: 'text', text: 'Ol' },
+      { type: 'text', text: 'á!' },
+      { type: 'finish', reason: 'stop' },
+    ]);
   });
 
   it('prefers non-empty reasoning_content, else reasoning', () => {
@@ -60,7 +64,12 @@ describe('TurnAccumulator: text and reasoning', () => {
   });
 
   it('uses the choice with index 0, or the first without an index', () => {
-    const two = item({ choices: [{ index: 1, delta: { content: 'other' } }, { index: 0, delta: { content: 'mine' } }] });
+    const two = item({
+      choices: [
+        { index: 1, delta: { content: 'other' } },
+        { index: 0, delta: { content: 'mine' } },
+      ],
+    });
     const noIndex = item({ choices: [{ delta: { content: 'x' } }] });
     const onlyOther = item({ choices: [{ index: 2, delta: { content: 'no' } }] });
     expect(feed([two, noIndex, onlyOther]).acc.result().text).toBe('minex');
@@ -177,7 +186,10 @@ describe('TurnAccumulator: tool calls', () => {
   });
 
   it('accepts id "0" and a numeric id (DeepInfra via OpenRouter)', () => {
-    const { acc } = feed([tools({ index: 0, id: '0', function: { name: 'w', arguments: '{}' } }), tools({ id: 7 as unknown as string, function: { name: 'v' } })]);
+    const { acc } = feed([
+      tools({ index: 0, id: '0', function: { name: 'w', arguments: '{}' } }),
+      tools({ id: 7 as unknown as string, function: { name: 'v' } }),
+    ]);
     expect(acc.result().toolCalls).toEqual([
       { id: '0', name: 'w', arguments: '{}' },
       { id: '7', name: 'v', arguments: '' },
@@ -185,7 +197,10 @@ describe('TurnAccumulator: tool calls', () => {
   });
 
   it('handles a first delta without an arguments key (Novita)', () => {
-    const { acc } = feed([tools({ index: 0, id: 'llm_version:0', type: 'function', function: { name: 'llm_version' } }), tools({ index: 0, function: { arguments: '{}' } })]);
+    const { acc } = feed([
+      tools({ index: 0, id: 'llm_version:0', type: 'function', function: { name: 'llm_version' } }),
+      tools({ index: 0, function: { arguments: '{}' } }),
+    ]);
     expect(acc.result().toolCalls).toEqual([{ id: 'llm_version:0', name: 'llm_version', arguments: '{}' }]);
   });
 

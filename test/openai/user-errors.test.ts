@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ProviderConnectionError,
-  ProviderHttpError,
-  ProviderReportedError,
-  ProviderStreamError,
-  ProviderTimeoutError,
-} from '../../src/openai/errors.js';
+import { ProviderConnectionError, ProviderHttpError, ProviderReportedError, ProviderStreamError, ProviderTimeoutError } from '../../src/openai/errors.js';
 import { describeProviderError, errorMeta } from '../../src/openai/user-errors.js';
 
 const URL_ = 'https://llm.example.test/v1/chat/completions';
@@ -85,7 +79,10 @@ describe('describeProviderError: connections, timeouts, streams', () => {
     expect(text).toBe(
       'Nothing is listening at http://127.0.0.1:11434/v1 (tried http://127.0.0.1:11434/api/chat): the connection was refused (ECONNREFUSED). Start the server, or set OPENAI_BASE_URL to where it listens.',
     );
-    const own = describeProviderError(new ProviderConnectionError('http://localhost:8081/v1/chat/completions', 'ECONNREFUSED'), { ...context, baseUrl: 'http://localhost:8081/v1/' });
+    const own = describeProviderError(new ProviderConnectionError('http://localhost:8081/v1/chat/completions', 'ECONNREFUSED'), {
+      ...context,
+      baseUrl: 'http://localhost:8081/v1/',
+    });
     expect(own).toContain('Nothing is listening at http://localhost:8081/v1/:');
     expect(own).not.toContain('tried');
   });

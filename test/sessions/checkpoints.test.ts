@@ -12,7 +12,12 @@ describe('CheckpointRecorder', () => {
     recorder.wrote('/w/a', 'new');
     recorder.keep('/w/b', null);
     recorder.wrote('/w/b', 'created');
-    expect(recorder.result()).toEqual({ files: [{ path: '/w/a', before: 'old', after: hashText('new') }, { path: '/w/b', before: null, after: hashText('created') }] });
+    expect(recorder.result()).toEqual({
+      files: [
+        { path: '/w/a', before: 'old', after: hashText('new') },
+        { path: '/w/b', before: null, after: hashText('created') },
+      ],
+    });
   });
 
   it('notes commands, leaves out files whose write never happened, and is empty for a turn that changed nothing', () => {
@@ -45,7 +50,10 @@ describe('checkpoints and plans in session files', () => {
     const plan = [{ content: 'x', status: 'pending', priority: 'medium' }];
     const checkpoint = { files: [{ path: '/w/a', before: null, after: 'h' }], commands: ['ls'] };
     expect(parseRecord({ ...turn, plan, checkpoint })).toMatchObject({ plan, checkpoint });
-    const bad = parseRecord({ ...turn, plan: [{ content: 'x', status: 'done' }], checkpoint: { files: [{ path: '/w/a', after: 'h' }] } }) as unknown as Record<string, unknown>;
+    const bad = parseRecord({ ...turn, plan: [{ content: 'x', status: 'done' }], checkpoint: { files: [{ path: '/w/a', after: 'h' }] } }) as unknown as Record<
+      string,
+      unknown
+    >;
     expect(bad).toMatchObject({ assistant: 'a' });
     expect(bad.plan).toBeUndefined();
     expect(bad.checkpoint).toBeUndefined();
@@ -54,7 +62,10 @@ describe('checkpoints and plans in session files', () => {
   it('an undo record takes the latest turn still there out of the loaded conversation', () => {
     const t = (text: string) => ({ ...turn, prompt: [{ type: 'text' as const, text }] }) as never;
     const undo = { type: 'undo', at: '2026-01-01T00:00:05Z' } as const;
-    const loaded = toStoredSession('s', { header: { cwd: '/w', createdAt: '2026-01-01T00:00:00Z' }, records: [t('1'), t('2'), undo, t('3'), undo, undo, undo] });
+    const loaded = toStoredSession('s', {
+      header: { cwd: '/w', createdAt: '2026-01-01T00:00:00Z' },
+      records: [t('1'), t('2'), undo, t('3'), undo, undo, undo],
+    });
     expect(loaded.records).toEqual([]);
     const partial = toStoredSession('s', { header: { cwd: '/w', createdAt: '2026-01-01T00:00:00Z' }, records: [t('1'), t('2'), undo, t('3')] });
     expect(partial.records.map((r) => (r as { prompt: { text: string }[] }).prompt[0]!.text)).toEqual(['1', '3']);

@@ -91,9 +91,29 @@ describe('replayUpdates with steps', () => {
   it('shows each call as tool_call then tool_call_update with status and content, before the answer', () => {
     const failed = { ...step(['b']), results: [result('b', 'no such file', 'failed')] };
     const updates = replayUpdates([turn('q', 'answer', [step(['a'], 'checking'), failed])]);
-    expect(updates.map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'agent_message_chunk', 'tool_call', 'tool_call_update', 'tool_call', 'tool_call_update', 'agent_message_chunk']);
-    expect(updates[2]).toMatchObject({ toolCallId: 'acp-a', title: 'Read a', kind: 'read', status: 'pending', rawInput: { path: 'a.txt' }, locations: [{ path: '/p/a.txt' }] });
-    expect(updates[3]).toEqual({ sessionUpdate: 'tool_call_update', toolCallId: 'acp-a', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'contents of a' } }] });
+    expect(updates.map((u) => u.sessionUpdate)).toEqual([
+      'user_message_chunk',
+      'agent_message_chunk',
+      'tool_call',
+      'tool_call_update',
+      'tool_call',
+      'tool_call_update',
+      'agent_message_chunk',
+    ]);
+    expect(updates[2]).toMatchObject({
+      toolCallId: 'acp-a',
+      title: 'Read a',
+      kind: 'read',
+      status: 'pending',
+      rawInput: { path: 'a.txt' },
+      locations: [{ path: '/p/a.txt' }],
+    });
+    expect(updates[3]).toEqual({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'acp-a',
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: 'contents of a' } }],
+    });
     expect(updates[5]).toMatchObject({ toolCallId: 'acp-b', status: 'failed' });
     expect(updates[6]).toMatchObject({ content: { text: 'answer' } });
   });
@@ -101,7 +121,15 @@ describe('replayUpdates with steps', () => {
 
 describe('replayUpdates of a cancelled step', () => {
   it('shows no tool_call for calls that were never run (no toolCallId): the client never saw them', () => {
-    const notRun = { id: 'b', toolCallId: '', title: '', kind: 'other', status: 'failed' as const, content: [], forModel: 'Not run: the user cancelled the turn.' };
+    const notRun = {
+      id: 'b',
+      toolCallId: '',
+      title: '',
+      kind: 'other',
+      status: 'failed' as const,
+      content: [],
+      forModel: 'Not run: the user cancelled the turn.',
+    };
     const cancelled = { ...step(['a', 'b']), results: [result('a', 'x'), notRun] };
     const updates = replayUpdates([{ ...turn('q', '', [cancelled]), stopReason: 'cancelled' }]);
     expect(updates.map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'tool_call', 'tool_call_update']);
@@ -146,7 +174,10 @@ describe('a turn with steps in the file store', () => {
 
 describe('liveConversation after a compaction inside a turn', () => {
   it('starts from the summary, that turn verbatim from its first step not summarised, and keeps the stub count', () => {
-    const compacted: TurnRecord = { ...turn('the task', 'found it', [step(['a']), step(['b']), step(['c'])]), context: { summary: 'read a and b', summarizedSteps: 2, stubbed: 1 } };
+    const compacted: TurnRecord = {
+      ...turn('the task', 'found it', [step(['a']), step(['b']), step(['c'])]),
+      context: { summary: 'read a and b', summarizedSteps: 2, stubbed: 1 },
+    };
     const live = liveConversation([turn('older', 'ok'), compacted]);
     expect(live.summary).toBe('read a and b');
     expect(live.turns).toHaveLength(1);

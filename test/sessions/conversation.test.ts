@@ -104,14 +104,28 @@ describe('liveConversation', () => {
 
   it('folds the user message of a turn that got no answer into the next one, so roles alternate', () => {
     const live = liveConversation([turn('a', ''), turn('b', 'B')]);
-    expect(live.turns).toEqual([[{ role: 'user', content: 'a\n\nb' }, { role: 'assistant', content: 'B' }]]);
+    expect(live.turns).toEqual([
+      [
+        { role: 'user', content: 'a\n\nb' },
+        { role: 'assistant', content: 'B' },
+      ],
+    ]);
     expect(live.unanswered).toEqual([]);
   });
 
   it('hands the prompt of trailing unanswered turns on to the next message', () => {
     const live = liveConversation([turn('a', 'A'), turn('b', ''), turn('c', '')]);
-    expect(live.turns).toEqual([[{ role: 'user', content: 'a' }, { role: 'assistant', content: 'A' }]]);
-    expect(live.unanswered).toEqual([{ type: 'text', text: 'b' }, { type: 'text', text: '\n\n' }, { type: 'text', text: 'c' }]);
+    expect(live.turns).toEqual([
+      [
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: 'A' },
+      ],
+    ]);
+    expect(live.unanswered).toEqual([
+      { type: 'text', text: 'b' },
+      { type: 'text', text: '\n\n' },
+      { type: 'text', text: 'c' },
+    ]);
   });
 
   it('does not modify the records', () => {
@@ -153,7 +167,13 @@ describe('replayUpdates', () => {
   it('shows a compaction as a completed compaction_update in its place only for a client with session.compaction', () => {
     const record = { ...turn('q', 'done'), id: 'T', compactions: [{ id: 'T-c0', beforeStep: 0, summary: 'S' }] };
     const entity = replayUpdates([record, { ...compact('the summary'), id: 'C' }], { compaction: true });
-    expect(entity.map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'compaction_update', 'agent_message_chunk', 'user_message_chunk', 'compaction_update']);
+    expect(entity.map((u) => u.sessionUpdate)).toEqual([
+      'user_message_chunk',
+      'compaction_update',
+      'agent_message_chunk',
+      'user_message_chunk',
+      'compaction_update',
+    ]);
     expect(entity[1]).toEqual({ sessionUpdate: 'compaction_update', compactionId: 'T-c0', status: 'completed', summary: [{ type: 'text', text: 'S' }] });
     expect(entity[4]).toEqual({ sessionUpdate: 'compaction_update', compactionId: 'C', status: 'completed', summary: [{ type: 'text', text: 'the summary' }] });
     const plain = replayUpdates([record, { ...compact('the summary'), id: 'C' }]);
@@ -162,7 +182,9 @@ describe('replayUpdates', () => {
   });
 
   it('shows no thought or answer chunk when the turn had none', () => {
-    expect(replayUpdates([turn('q', '', '')])).toEqual([{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'q' }, messageId: expect.any(String) }]);
+    expect(replayUpdates([turn('q', '', '')])).toEqual([
+      { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'q' }, messageId: expect.any(String) },
+    ]);
     expect(replayUpdates([turn('q', 'a', '')]).map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'agent_message_chunk']);
     expect(replayUpdates([turn('q', '', 'r')]).map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'agent_thought_chunk']);
   });
@@ -202,7 +224,7 @@ describe('replayUpdates', () => {
 });
 
 describe('mode notes in the conversation', () => {
-  it('puts a turn\'s note in front of its prompt; the mode last told is the latest answered turn\'s since a /clear', async () => {
+  it("puts a turn's note in front of its prompt; the mode last told is the latest answered turn's since a /clear", async () => {
     const { lastToldMode } = await import('../../src/sessions/conversation.js');
     const noted: TurnRecord = { ...turn('plan it'), modeNote: '[Session mode: Plan.]', mode: 'plan' };
     const live = liveConversation([turn('hi'), noted]);

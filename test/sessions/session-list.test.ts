@@ -48,16 +48,27 @@ describe('paginateSessions', () => {
 
   it('continues after the cursor entry even when that entry was deleted', () => {
     const first = paginateSessions(all, {}, 2); // d, a
-    const rest = paginateSessions(all.filter((x) => x.sessionId !== 'a'), { cursor: first.nextCursor }, 10);
+    const rest = paginateSessions(
+      all.filter((x) => x.sessionId !== 'a'),
+      { cursor: first.nextCursor },
+      10,
+    );
     expect(rest.sessions.map((x) => x.sessionId)).toEqual(['b', 'e', 'c']);
   });
 
-  it.each(['', 'abc', '!!!', 'e30', encodeCursor({ updatedAt: at(1), sessionId: 'x' }) + '=', Buffer.from('{"u":1,"s":"x"}').toString('base64url'), Buffer.from('{"u":"a","s":"b","x":1}').toString('base64url'), Buffer.from('[1]').toString('base64url'), Buffer.from([0xff, 0xfe]).toString('base64url')])(
-    'rejects the cursor %j with InvalidCursorError',
-    (cursor) => {
-      expect(() => paginateSessions(all, { cursor })).toThrow(InvalidCursorError);
-    },
-  );
+  it.each([
+    '',
+    'abc',
+    '!!!',
+    'e30',
+    encodeCursor({ updatedAt: at(1), sessionId: 'x' }) + '=',
+    Buffer.from('{"u":1,"s":"x"}').toString('base64url'),
+    Buffer.from('{"u":"a","s":"b","x":1}').toString('base64url'),
+    Buffer.from('[1]').toString('base64url'),
+    Buffer.from([0xff, 0xfe]).toString('base64url'),
+  ])('rejects the cursor %j with InvalidCursorError', (cursor) => {
+    expect(() => paginateSessions(all, { cursor })).toThrow(InvalidCursorError);
+  });
 
   it('rejects a page size that is not a positive integer', () => {
     for (const size of [0, -1, 1.5, Number.NaN]) expect(() => paginateSessions(all, {}, size)).toThrow(RangeError);

@@ -71,8 +71,9 @@ describe('SessionManager turns', () => {
     const manager = new SessionManager();
     const session = manager.create('/', 'm');
     const log: string[] = [];
-    const first = manager.runTurn(session, (signal) =>
-      new Promise((_, reject) => signal.addEventListener('abort', () => setTimeout(() => (log.push('first failed'), reject(new Error('x'))), 10))),
+    const first = manager.runTurn(
+      session,
+      (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => setTimeout(() => (log.push('first failed'), reject(new Error('x'))), 10))),
     );
     const second = manager.runTurn(session, async () => log.push('second'));
     await expect(first).rejects.toThrow('x');
@@ -186,11 +187,7 @@ describe('SessionManager turns', () => {
     const session = manager.create('/', 'm');
     const outer = new AbortController();
     const reason = new Error('client gone');
-    const seen = manager.runTurn(
-      session,
-      (signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(signal.reason))),
-      outer.signal,
-    );
+    const seen = manager.runTurn(session, (signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(signal.reason))), outer.signal);
     outer.abort(reason);
     await expect(seen).resolves.toBe(reason);
   });
@@ -199,10 +196,7 @@ describe('SessionManager turns', () => {
     const manager = new SessionManager();
     const session = manager.create('/', 'm');
     const reason = new Error('early');
-    await expect(manager.runTurn(session, async (signal) => [signal.aborted, signal.reason], AbortSignal.abort(reason))).resolves.toEqual([
-      true,
-      reason,
-    ]);
+    await expect(manager.runTurn(session, async (signal) => [signal.aborted, signal.reason], AbortSignal.abort(reason))).resolves.toEqual([true, reason]);
   });
 });
 

@@ -34,7 +34,14 @@ describe('parseSessionText / toStoredSession', () => {
   it('skips blank lines before the header and counts them in warning line numbers', () => {
     const text = ['', '  ', HEADER, '{"type":"clear","at":"2026-01-02T00:00:00.000Z"}', 'not json', ''].join('\n');
     const { stored, summary, loadWarnings } = views(text);
-    expect(stored).toEqual({ sessionId: 's', cwd: '/c', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-02T00:00:00.000Z', options: {}, records: [{ type: 'clear', at: '2026-01-02T00:00:00.000Z' }] });
+    expect(stored).toEqual({
+      sessionId: 's',
+      cwd: '/c',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-02T00:00:00.000Z',
+      options: {},
+      records: [{ type: 'clear', at: '2026-01-02T00:00:00.000Z' }],
+    });
     expect(summary).toEqual({ sessionId: 's', cwd: '/c', updatedAt: '2026-01-02T00:00:00.000Z' });
     expect(loadWarnings).toEqual(['5:skipping a corrupt session record']);
   });
@@ -75,7 +82,14 @@ describe('parseSessionText / toStoredSession', () => {
       options: { a: '1', b: '2' },
       records: [records[1]],
     });
-    expect(toStoredSession('s', { header: { cwd: '/c', createdAt: 'T0' }, records: [] })).toEqual({ sessionId: 's', cwd: '/c', createdAt: 'T0', updatedAt: 'T0', options: {}, records: [] });
+    expect(toStoredSession('s', { header: { cwd: '/c', createdAt: 'T0' }, records: [] })).toEqual({
+      sessionId: 's',
+      cwd: '/c',
+      createdAt: 'T0',
+      updatedAt: 'T0',
+      options: {},
+      records: [],
+    });
   });
 });
 
@@ -84,13 +98,27 @@ describe('summarizeSessionBytes agrees with parseSessionText + toStoredSession (
   const text = fc.oneof(fc.string(), fc.constantFrom('"type":"meta"', '{"type":"meta","at":"x","title":"t"}', '\\', '"'));
   // Lines as the stores write them: JSON.stringify with `type` and `at` first.
   const record: fc.Arbitrary<SessionRecord> = fc.oneof(
-    fc.record({ type: fc.constant('turn' as const), at, prompt: fc.constant<TurnRecord['prompt']>([]), assistant: text, reasoning: text, stopReason: fc.constant('end_turn'), toolCalls: fc.constant<unknown[]>([{ type: 'meta', title: 'nested, not a title' }]) }, { requiredKeys: ['type', 'at', 'prompt', 'assistant', 'reasoning', 'stopReason'] }),
+    fc.record(
+      {
+        type: fc.constant('turn' as const),
+        at,
+        prompt: fc.constant<TurnRecord['prompt']>([]),
+        assistant: text,
+        reasoning: text,
+        stopReason: fc.constant('end_turn'),
+        toolCalls: fc.constant<unknown[]>([{ type: 'meta', title: 'nested, not a title' }]),
+      },
+      { requiredKeys: ['type', 'at', 'prompt', 'assistant', 'reasoning', 'stopReason'] },
+    ),
     fc.record({ type: fc.constant('meta' as const), at, title: text, model: text }, { requiredKeys: ['type', 'at'] }),
     fc.record({ type: fc.constant('clear' as const), at }),
     fc.record({ type: fc.constant('compact' as const), at, summary: text }),
   );
   const garbage = fc
-    .oneof(fc.constantFrom('{"type":"meta","at":1,"title":"no"}', '{"type":"meta","at":"x","title":"torn', 'x"type":"meta"', HEADER, '{}'), fc.string({ minLength: 1 }))
+    .oneof(
+      fc.constantFrom('{"type":"meta","at":1,"title":"no"}', '{"type":"meta","at":"x","title":"torn', 'x"type":"meta"', HEADER, '{}'),
+      fc.string({ minLength: 1 }),
+    )
     .filter((g) => {
       if (g.includes('\n') || g.trim() === '') return false;
       try {
@@ -100,11 +128,7 @@ describe('summarizeSessionBytes agrees with parseSessionText + toStoredSession (
       }
     });
   const blank = fc.constantFrom('', ' ', '\t', '\r');
-  const line = fc.oneof(
-    { arbitrary: record.map((r) => JSON.stringify(r)), weight: 3 },
-    { arbitrary: garbage, weight: 2 },
-    { arbitrary: blank, weight: 1 },
-  );
+  const line = fc.oneof({ arbitrary: record.map((r) => JSON.stringify(r)), weight: 3 }, { arbitrary: garbage, weight: 2 }, { arbitrary: blank, weight: 1 });
 
   it('same cwd, title and updatedAt; list warns only about lines load warns about', () => {
     fc.assert(
@@ -112,7 +136,12 @@ describe('summarizeSessionBytes agrees with parseSessionText + toStoredSession (
         const file = [...before, HEADER, ...body].join('\n') + (trailingBreak ? '\n' : '');
         const { stored, summary, loadWarnings, listWarnings } = views(file);
         expect(stored).toBeDefined();
-        expect(summary).toEqual({ sessionId: 's', cwd: stored!.cwd, updatedAt: stored!.updatedAt, ...(stored!.title === undefined ? {} : { title: stored!.title }) });
+        expect(summary).toEqual({
+          sessionId: 's',
+          cwd: stored!.cwd,
+          updatedAt: stored!.updatedAt,
+          ...(stored!.title === undefined ? {} : { title: stored!.title }),
+        });
         for (const warning of listWarnings) expect(loadWarnings).toContain(warning);
       }),
       { numRuns: 300 },

@@ -1,13 +1,7 @@
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  defaultStateDir,
-  openSessionStore,
-  titleFromPrompt,
-  type SessionRecord,
-  type SessionStore,
-} from '../../src/sessions/session-store.js';
+import { defaultStateDir, openSessionStore, titleFromPrompt, type SessionRecord, type SessionStore } from '../../src/sessions/session-store.js';
 import { SessionStoreError } from '../../src/sessions/store-base.js';
 import { captureLogger, isoAt, makeTempDir, meta, removeTempDirs, turn, type CapturingLogger } from '../helpers/session-store-fixtures.js';
 
@@ -107,7 +101,10 @@ describe.each([
     const { store } = await open();
     await store.create({ sessionId: 'dup', cwd: CWD, createdAt: isoAt(0) });
     await store.append('dup', turn('1', isoAt(1)));
-    await expect(store.create({ sessionId: 'dup', cwd: '/elsewhere', createdAt: isoAt(5) })).rejects.toMatchObject({ name: 'SessionStoreError', code: 'exists' });
+    await expect(store.create({ sessionId: 'dup', cwd: '/elsewhere', createdAt: isoAt(5) })).rejects.toMatchObject({
+      name: 'SessionStoreError',
+      code: 'exists',
+    });
     expect((await store.load('dup'))?.records).toHaveLength(1);
     await expect(store.append('nobody', turn('1'))).rejects.toMatchObject({ code: 'not-found', sessionId: 'nobody' });
     expect(await store.load('nobody')).toBeUndefined();

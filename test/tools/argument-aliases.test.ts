@@ -11,14 +11,23 @@ describe('normaliseParameterNames', () => {
     // Claude Code's Edit (file_path), opencode's edit (filePath, oldString, newString, replaceAll).
     expect(normaliseParameterNames({ filePath: 'a', oldString: 'x', newString: 'y', replaceAll: true, why: 'z' }, edit, EDIT_ALIASES)).toEqual({
       value: { path: 'a', old_string: 'x', new_string: 'y', replace_all: true },
-      renamed: [['filePath', 'path'], ['oldString', 'old_string'], ['newString', 'new_string'], ['replaceAll', 'replace_all']],
+      renamed: [
+        ['filePath', 'path'],
+        ['oldString', 'old_string'],
+        ['newString', 'new_string'],
+        ['replaceAll', 'replace_all'],
+      ],
       ignored: ['why'],
     });
   });
 
-  it('the tool\'s own name wins over an alias of it, whatever the order', () => {
+  it("the tool's own name wins over an alias of it, whatever the order", () => {
     expect(normaliseParameterNames({ file_path: 'b', path: 'a' }, edit, EDIT_ALIASES)).toEqual({ value: { path: 'a' }, renamed: [], ignored: ['file_path'] });
-    expect(normaliseParameterNames({ file: 'b', file_path: 'c' }, edit, EDIT_ALIASES)).toEqual({ value: { path: 'b' }, renamed: [['file', 'path']], ignored: ['file_path'] });
+    expect(normaliseParameterNames({ file: 'b', file_path: 'c' }, edit, EDIT_ALIASES)).toEqual({
+      value: { path: 'b' },
+      renamed: [['file', 'path']],
+      ignored: ['file_path'],
+    });
   });
 
   it('every alias of a built-in tool names one of its parameters, and no alias is a parameter of the same tool', () => {

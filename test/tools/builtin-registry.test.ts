@@ -71,10 +71,15 @@ describe.each(BUILTIN_TOOLS.map((tool) => [tool.name, tool] as const))('built-in
 });
 
 describe('the registry', () => {
-  it('keeps the system prompt plus the tool definitions at or under 1,200 tokens (the bench\'s estimate: characters / 4)', () => {
+  it("keeps the system prompt plus the tool definitions at or under 1,200 tokens (the bench's estimate: characters / 4)", () => {
     // As the bench's first request: a temporary cwd, every tool offered, the plan tool included.
     const tools = [...builtinChatTools(), PLAN_CHAT_TOOL];
-    const system = defaultSystemPrompt({ cwd: '/tmp/openai-acp-bench-AbCdEf', platform: 'linux', date: '2026-11-26', tools: tools.map((t) => t.function.name) });
+    const system = defaultSystemPrompt({
+      cwd: '/tmp/openai-acp-bench-AbCdEf',
+      platform: 'linux',
+      date: '2026-11-26',
+      tools: tools.map((t) => t.function.name),
+    });
     expect(Math.ceil((system.length + JSON.stringify(tools).length) / 4)).toBeLessThanOrEqual(1_200);
   });
 
@@ -93,9 +98,14 @@ describe('the registry', () => {
 
   it('no other file of src/ names a built-in tool by a string literal', () => {
     const files = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+      );
     const names = [...BUILTIN_TOOLS.map((tool) => tool.name), PLAN_TOOL_NAME];
-    const owner = new Map<string, string>([...BUILTIN_TOOLS.map((tool) => [tool.name, moduleFile(tool.name)] as const), [PLAN_TOOL_NAME, join(SRC, 'tools/plan-tool.ts')]]);
+    const owner = new Map<string, string>([
+      ...BUILTIN_TOOLS.map((tool) => [tool.name, moduleFile(tool.name)] as const),
+      [PLAN_TOOL_NAME, join(SRC, 'tools/plan-tool.ts')],
+    ]);
     const offenders: string[] = [];
     for (const file of files(SRC)) {
       const path = relative(SRC, file);

@@ -46,7 +46,9 @@ describe('read_file', () => {
   it('pages a huge file: capped with the offset to continue, then read by offset/limit', async () => {
     await writeFile(path.join(ws, 'big.txt'), lines(5000));
     const first = await run('read_file', { path: 'big.txt' }, ctx());
-    expect(first.forModel).toContain('1000\trow 1000\n[... 3,000 lines omitted; use offset/limit to read them (they start at offset 1001) ...]\n4001\trow 4001');
+    expect(first.forModel).toContain(
+      '1000\trow 1000\n[... 3,000 lines omitted; use offset/limit to read them (they start at offset 1001) ...]\n4001\trow 4001',
+    );
     expect(first.rawOutput).toMatchObject({ truncated: true, totalLines: 5000 });
     const client = first.content[0];
     expect(client?.type === 'content' && client.content.type === 'text' && client.content.text.split('\n')).toHaveLength(5002);
@@ -58,7 +60,10 @@ describe('read_file', () => {
 
   it('fails with a message for binary files, escapes and missing files, reading nothing outside', async () => {
     await writeFile(path.join(ws, 'x.bin'), Buffer.from([1, 0, 2]));
-    expect(await run('read_file', { path: 'x.bin' }, ctx())).toMatchObject({ failed: true, forModel: expect.stringContaining('binary file (3 bytes); not shown') });
+    expect(await run('read_file', { path: 'x.bin' }, ctx())).toMatchObject({
+      failed: true,
+      forModel: expect.stringContaining('binary file (3 bytes); not shown'),
+    });
     const outside = await run('read_file', { path: '../secret.txt' }, ctx());
     expect(outside.failed).toBe(true);
     expect(outside.forModel).toContain(`${path.join(base, 'secret.txt')} is outside the workspace; allowed: ${ws}`);
@@ -76,9 +81,16 @@ describe('write_file and edit_file', () => {
   it('writes a new file in new directories, then replaces it, with diffs', async () => {
     const created = await run('write_file', { path: 'deep/dir/n.txt', content: 'a\nb\n' }, ctx());
     const file = path.join(ws, 'deep/dir/n.txt');
-    expect(created).toMatchObject({ failed: false, forModel: 'Wrote 2 lines to deep/dir/n.txt (new file).', content: [{ type: 'diff', path: file, oldText: null, newText: 'a\nb\n' }] });
+    expect(created).toMatchObject({
+      failed: false,
+      forModel: 'Wrote 2 lines to deep/dir/n.txt (new file).',
+      content: [{ type: 'diff', path: file, oldText: null, newText: 'a\nb\n' }],
+    });
     const replaced = await run('write_file', { path: file, content: 'c\n' }, ctx());
-    expect(replaced).toMatchObject({ forModel: 'Wrote 1 line to deep/dir/n.txt (replaced 2 lines).', content: [{ type: 'diff', oldText: 'a\nb\n', newText: 'c\n' }] });
+    expect(replaced).toMatchObject({
+      forModel: 'Wrote 1 line to deep/dir/n.txt (replaced 2 lines).',
+      content: [{ type: 'diff', oldText: 'a\nb\n', newText: 'c\n' }],
+    });
     expect(await readFile(file, 'utf8')).toBe('c\n');
     expect(await run('write_file', { path: '/tmp/../' + path.join(base, 'x.txt'), content: 'x' }, ctx())).toMatchObject({ failed: true });
   });
@@ -88,7 +100,9 @@ describe('write_file and edit_file', () => {
     await writeFile(file, lines(10));
     const result = await run('edit_file', { path: 'e.ts', old_string: 'row 5\n', new_string: 'row five\nrow 5b\n' }, ctx());
     expect(result.failed).toBe(false);
-    expect(result.forModel).toBe('Edited e.ts: 1 replacement.\nThe changed part now reads (lines 2–9):\n2\trow 2\n3\trow 3\n4\trow 4\n5\trow five\n6\trow 5b\n7\trow 6\n8\trow 7\n9\trow 8');
+    expect(result.forModel).toBe(
+      'Edited e.ts: 1 replacement.\nThe changed part now reads (lines 2–9):\n2\trow 2\n3\trow 3\n4\trow 4\n5\trow five\n6\trow 5b\n7\trow 6\n8\trow 7\n9\trow 8',
+    );
     expect(result.content).toEqual([{ type: 'diff', path: file, oldText: lines(10), newText: lines(10).replace('row 5\n', 'row five\nrow 5b\n') }]);
     expect(result.locations).toEqual([{ path: file, line: 5 }]);
   });
@@ -96,18 +110,36 @@ describe('write_file and edit_file', () => {
   it('fails when old_string is missing or not unique, and replaces all when asked', async () => {
     const file = path.join(ws, 'e.txt');
     await writeFile(file, 'x = 1\nx = 1\n');
-    expect(await run('edit_file', { path: 'e.txt', old_string: 'y', new_string: 'z' }, ctx())).toMatchObject({ failed: true, forModel: expect.stringContaining('old_string was not found in e.txt') });
-    expect(await run('edit_file', { path: 'e.txt', old_string: 'x = 1', new_string: 'x = 2' }, ctx())).toMatchObject({ failed: true, forModel: expect.stringContaining('found 2 times') });
+    expect(await run('edit_file', { path: 'e.txt', old_string: 'y', new_string: 'z' }, ctx())).toMatchObject({
+      failed: true,
+      forModel: expect.stringContaining('old_string was not found in e.txt'),
+    });
+    expect(await run('edit_file', { path: 'e.txt', old_string: 'x = 1', new_string: 'x = 2' }, ctx())).toMatchObject({
+      failed: true,
+      forModel: expect.stringContaining('found 2 times'),
+    });
     expect(await readFile(file, 'utf8')).toBe('x = 1\nx = 1\n');
-    expect(await run('edit_file', { path: 'e.txt', old_string: 'x = 1', new_string: 'x = 2', replace_all: 'true' }, ctx())).toMatchObject({ failed: false, forModel: expect.stringMatching(/^Edited e.txt: 2 replacements/) });
+    expect(await run('edit_file', { path: 'e.txt', old_string: 'x = 1', new_string: 'x = 2', replace_all: 'true' }, ctx())).toMatchObject({
+      failed: false,
+      forModel: expect.stringMatching(/^Edited e.txt: 2 replacements/),
+    });
     expect(await readFile(file, 'utf8')).toBe('x = 2\nx = 2\n');
   });
 
   it('creates a missing file from an empty old_string, and otherwise points at write_file', async () => {
-    expect(await run('edit_file', { path: 'new.txt', old_string: 'a', new_string: 'b' }, ctx())).toMatchObject({ failed: true, forModel: expect.stringContaining('To create a file, use write_file') });
-    expect(await run('edit_file', { path: 'new.txt', old_string: '', new_string: 'hello\n' }, ctx())).toMatchObject({ failed: false, content: [{ type: 'diff', oldText: null, newText: 'hello\n' }] });
+    expect(await run('edit_file', { path: 'new.txt', old_string: 'a', new_string: 'b' }, ctx())).toMatchObject({
+      failed: true,
+      forModel: expect.stringContaining('To create a file, use write_file'),
+    });
+    expect(await run('edit_file', { path: 'new.txt', old_string: '', new_string: 'hello\n' }, ctx())).toMatchObject({
+      failed: false,
+      content: [{ type: 'diff', oldText: null, newText: 'hello\n' }],
+    });
     expect(await readFile(path.join(ws, 'new.txt'), 'utf8')).toBe('hello\n');
-    expect(await run('edit_file', { path: 'new.txt', old_string: '', new_string: 'x' }, ctx())).toMatchObject({ failed: true, forModel: expect.stringContaining('old_string is empty') });
+    expect(await run('edit_file', { path: 'new.txt', old_string: '', new_string: 'x' }, ctx())).toMatchObject({
+      failed: true,
+      forModel: expect.stringContaining('old_string is empty'),
+    });
   });
 });
 
@@ -147,7 +179,10 @@ describe.skipIf(process.platform === 'win32')('run_command', () => {
     expect(slow).toMatchObject({ failed: true, forModel: expect.stringMatching(/^Killed after 0\.3 s \(timeout\)/), rawOutput: { timedOut: true } });
     await mkdir(path.join(ws, 'sub'));
     expect((await run('run_command', { command: 'pwd', cwd: 'sub' }, ctx())).forModel).toBe(`Exit code 0\n${path.join(ws, 'sub')}\n`);
-    expect(await run('run_command', { command: 'pwd', cwd: '..' }, ctx())).toMatchObject({ failed: true, forModel: expect.stringContaining('outside the workspace') });
+    expect(await run('run_command', { command: 'pwd', cwd: '..' }, ctx())).toMatchObject({
+      failed: true,
+      forModel: expect.stringContaining('outside the workspace'),
+    });
   });
 
   it('rejects with the abort reason when cancelled', async () => {

@@ -17,7 +17,10 @@ function error(result: CheckedArguments | { ok: false; error: string } | { ok: t
 
 describe('checkArguments', () => {
   it('accepts well-formed arguments and drops unknown properties', () => {
-    expect(parseToolArguments('read_file', '{"path":"a.ts","offset":3,"limit":10,"extra":1}')).toEqual({ ok: true, args: { path: 'a.ts', offset: 3, limit: 10 } });
+    expect(parseToolArguments('read_file', '{"path":"a.ts","offset":3,"limit":10,"extra":1}')).toEqual({
+      ok: true,
+      args: { path: 'a.ts', offset: 3, limit: 10 },
+    });
     expect(parseToolArguments('edit_file', '{"path":"a","old_string":"x","new_string":"","replace_all":true}')).toEqual({
       ok: true,
       args: { path: 'a', old_string: 'x', new_string: '', replace_all: true },
@@ -32,8 +35,14 @@ describe('checkArguments', () => {
 
   it('tolerates numbers and booleans as strings, null for optional parameters, double-encoded JSON', () => {
     expect(parseToolArguments('read_file', '{"path":"a","offset":"10","limit":" 5 "}')).toEqual({ ok: true, args: { path: 'a', offset: 10, limit: 5 } });
-    expect(parseToolArguments('edit_file', '{"path":"a","old_string":"x","new_string":"y","replace_all":"TRUE"}')).toMatchObject({ ok: true, args: { replace_all: true } });
-    expect(parseToolArguments('edit_file', '{"path":"a","old_string":"x","new_string":"y","replace_all":"false"}')).toMatchObject({ ok: true, args: { replace_all: false } });
+    expect(parseToolArguments('edit_file', '{"path":"a","old_string":"x","new_string":"y","replace_all":"TRUE"}')).toMatchObject({
+      ok: true,
+      args: { replace_all: true },
+    });
+    expect(parseToolArguments('edit_file', '{"path":"a","old_string":"x","new_string":"y","replace_all":"false"}')).toMatchObject({
+      ok: true,
+      args: { replace_all: false },
+    });
     expect(parseToolArguments('read_file', '{"path":"a","offset":null}')).toEqual({ ok: true, args: { path: 'a' } });
     expect(parseToolArguments('read_file', JSON.stringify(JSON.stringify({ path: 'b' })))).toEqual({ ok: true, args: { path: 'b' } });
     expect(parseToolArguments('run_command', '{"command":"ls","timeout_ms":5000.0}')).toEqual({ ok: true, args: { command: 'ls', timeout_ms: 5000 } });
@@ -56,7 +65,9 @@ describe('checkArguments', () => {
     expect(error(parseToolArguments('read_file', '{"path":"a","offset":0}'))).toContain('"offset" must be an integer ≥ 1');
     expect(error(parseToolArguments('read_file', '{"path":"a","offset":"ten"}'))).toContain('"offset" must be an integer');
     expect(error(parseToolArguments('read_file', '{"path":"a","limit":2.5}'))).toContain('"limit" must be an integer');
-    expect(error(parseToolArguments('edit_file', '{"path":"a","old_string":"x","new_string":"y","replace_all":"maybe"}'))).toContain('"replace_all" must be true or false');
+    expect(error(parseToolArguments('edit_file', '{"path":"a","old_string":"x","new_string":"y","replace_all":"maybe"}'))).toContain(
+      '"replace_all" must be true or false',
+    );
   });
 
   it('bounds the echo of what was sent', () => {
@@ -74,11 +85,18 @@ describe('checkArguments', () => {
 
   it('refuses a number too large to be exact, and a boolean where text is not true or false', () => {
     expect(error(parseToolArguments('read_file', '{"path":"a","limit":"99999999999999999999"}'))).toContain('"limit" must be an integer ≥ 1');
-    expect(error(parseToolArguments('edit_file', '{"path":"a","old_string":"x","new_string":"y","replace_all":2}'))).toContain('"replace_all" must be true or false');
+    expect(error(parseToolArguments('edit_file', '{"path":"a","old_string":"x","new_string":"y","replace_all":2}'))).toContain(
+      '"replace_all" must be true or false',
+    );
   });
 
   it('lists the available tools for an unknown name', () => {
-    expect(unknownToolError('Read', BUILTIN_TOOLS.map((t) => t.name))).toBe('There is no tool named "Read". Available tools: read_file, write_file, edit_file, list_directory, search_files, run_command, fetch_url.');
+    expect(
+      unknownToolError(
+        'Read',
+        BUILTIN_TOOLS.map((t) => t.name),
+      ),
+    ).toBe('There is no tool named "Read". Available tools: read_file, write_file, edit_file, list_directory, search_files, run_command, fetch_url.');
     expect(unknownToolError('nope', ['read_file', 'mcp__x'])).toContain('Available tools: read_file, mcp__x.');
   });
 });
@@ -115,17 +133,32 @@ describe('checkArguments: calls as small models write them', () => {
   it('repairs almost-JSON, saying so in a note', () => {
     // anomalyco/opencode#1264 (single quotes), huggingface/chat-ui#1229 (trailing commas).
     const result = check('read_file', "{'path': 'a.ts', 'limit': '5',}");
-    expect(result).toEqual({ ok: true, args: { path: 'a.ts', limit: 5 }, notes: [expect.stringMatching(/^the arguments were not valid JSON \(.+\) and were repaired$/)] });
+    expect(result).toEqual({
+      ok: true,
+      args: { path: 'a.ts', limit: 5 },
+      notes: [expect.stringMatching(/^the arguments were not valid JSON \(.+\) and were repaired$/)],
+    });
   });
 
   it('never accepts a call cut off, and says how to write it shorter', () => {
-    expect(error(check('write_file', '{"path": "a.py", "content": "def f():\\n    ret'))).toMatch(/^write_file: this call was cut off .* Write the file in parts/);
-    expect(error(checkArguments(builtinTool('edit_file'), '{"path":"a","old_string":"x","new_string":"y"}', true))).toMatch(/^edit_file: this call was cut off/);
+    expect(error(check('write_file', '{"path": "a.py", "content": "def f():\\n    ret'))).toMatch(
+      /^write_file: this call was cut off .* Write the file in parts/,
+    );
+    expect(error(checkArguments(builtinTool('edit_file'), '{"path":"a","old_string":"x","new_string":"y"}', true))).toMatch(
+      /^edit_file: this call was cut off/,
+    );
   });
 
   it("reads other agents' parameter names: Claude Code's, opencode's, Anthropic's editor tool's", () => {
-    expect(check('edit_file', '{"file_path":"a","old_str":"x","new_str":"y"}')).toEqual({ ok: true, args: { path: 'a', old_string: 'x', new_string: 'y' }, notes: ['"file_path" was read as "path"', '"old_str" was read as "old_string"', '"new_str" was read as "new_string"'] });
-    expect(check('edit_file', '{"filePath":"a","oldString":"x","newString":"y","replaceAll":"true"}')).toMatchObject({ ok: true, args: { path: 'a', old_string: 'x', new_string: 'y', replace_all: true } });
+    expect(check('edit_file', '{"file_path":"a","old_str":"x","new_str":"y"}')).toEqual({
+      ok: true,
+      args: { path: 'a', old_string: 'x', new_string: 'y' },
+      notes: ['"file_path" was read as "path"', '"old_str" was read as "old_string"', '"new_str" was read as "new_string"'],
+    });
+    expect(check('edit_file', '{"filePath":"a","oldString":"x","newString":"y","replaceAll":"true"}')).toMatchObject({
+      ok: true,
+      args: { path: 'a', old_string: 'x', new_string: 'y', replace_all: true },
+    });
     expect(check('read_file', '{"path":"a","file":"b"}')).toEqual({ ok: true, args: { path: 'a' }, notes: ['the unknown parameter "file" was ignored'] });
   });
 });

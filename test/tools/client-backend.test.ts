@@ -48,7 +48,11 @@ const run = (over: Partial<CommandOptions> = {}): CommandOptions => ({ cwd: '/p'
 describe('toolCapabilities', () => {
   it('reads true only for explicit true', () => {
     expect(toolCapabilities(undefined)).toEqual(none);
-    expect(toolCapabilities({ fs: { readTextFile: true, writeTextFile: false }, terminal: true })).toEqual({ readTextFile: true, writeTextFile: false, terminal: true });
+    expect(toolCapabilities({ fs: { readTextFile: true, writeTextFile: false }, terminal: true })).toEqual({
+      readTextFile: true,
+      writeTextFile: false,
+      terminal: true,
+    });
   });
 });
 
@@ -174,7 +178,9 @@ describe('client terminals', () => {
   it('on abort kills, releases and rejects with the reason', async () => {
     const t = setup(all);
     const controller = new AbortController();
-    const running = t.backend.runCommand('sleep 100', run({ signal: controller.signal, onStarted: () => void setTimeout(() => controller.abort(new Error('stop')), 5) })).catch((e: unknown) => e);
+    const running = t.backend
+      .runCommand('sleep 100', run({ signal: controller.signal, onStarted: () => void setTimeout(() => controller.abort(new Error('stop')), 5) }))
+      .catch((e: unknown) => e);
     const error = await running;
     expect((error as Error).message).toBe('stop');
     expect(t.terminals[0]?.killed).toBe(1);

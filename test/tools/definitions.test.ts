@@ -15,11 +15,19 @@ describe('built-in tool definitions', () => {
   });
 
   it('lists exactly the parameters of the issue, with the required ones', () => {
-    const shape = Object.fromEntries(builtinChatTools().map((t) => [t.function.name, [Object.keys(t.function.parameters.properties), t.function.parameters.required]]));
+    const shape = Object.fromEntries(
+      builtinChatTools().map((t) => [t.function.name, [Object.keys(t.function.parameters.properties), t.function.parameters.required]]),
+    );
     expect(shape).toEqual({
       read_file: [['path', 'offset', 'limit'], ['path']],
-      write_file: [['path', 'content'], ['path', 'content']],
-      edit_file: [['path', 'old_string', 'new_string', 'replace_all'], ['path', 'old_string', 'new_string']],
+      write_file: [
+        ['path', 'content'],
+        ['path', 'content'],
+      ],
+      edit_file: [
+        ['path', 'old_string', 'new_string', 'replace_all'],
+        ['path', 'old_string', 'new_string'],
+      ],
       list_directory: [['path'], []],
       search_files: [['pattern', 'path', 'glob'], []],
       run_command: [['command', 'cwd', 'timeout_ms'], ['command']],

@@ -26,7 +26,7 @@ describe('edit cascade: indentation', () => {
     expect(result.text).toBe('class A:\n    def f(self):\n        if x:\n            return 3\n        else:\n            pass\n        return 2\n');
   });
 
-  it('keeps relative indentation when the model used 2 spaces for the file\'s 4', () => {
+  it("keeps relative indentation when the model used 2 spaces for the file's 4", () => {
     const py = 'def f():\n    if a:\n        b()\n    c()\n';
     const result = applied(py, 'if a:\n  b()\nc()', 'if a:\n  b()\n  d()\nc()');
     expect(result.text).toBe('def f():\n    if a:\n        b()\n        d()\n    c()\n');
@@ -42,13 +42,19 @@ describe('edit cascade: indentation', () => {
     // new_string puts a line 2 columns deeper: in a tab file that is half a tab.
     const result = applyEdit(go, '    if ok {\n        fmt.Println("hi")\n    }', '    if ok {\n      fmt.Println("hi")\n    }', false, 'main.go');
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.error).toMatch(/^Edit refused: old_string matched with different indentation at lines 2–4, but line 2 of new_string would mix tabs and spaces/);
+    expect(!result.ok && result.error).toMatch(
+      /^Edit refused: old_string matched with different indentation at lines 2–4, but line 2 of new_string would mix tabs and spaces/,
+    );
   });
 
   it('never applies an indentation match found twice: names the candidate lines', () => {
     const text = 'a:\n\tx = 1\n\ty = 2\nb:\n\tx = 1\n\ty = 2\n';
     const result = applyEdit(text, '  x = 1\n  y = 2', 'z', false, 'f');
-    expect(result).toEqual({ ok: false, error: 'old_string was not found exactly in f; with different indentation it matches 2 places (lines 2, 5). Copy the exact text from one of them with a few more surrounding lines to make it unique.' });
+    expect(result).toEqual({
+      ok: false,
+      error:
+        'old_string was not found exactly in f; with different indentation it matches 2 places (lines 2, 5). Copy the exact text from one of them with a few more surrounding lines to make it unique.',
+    });
   });
 
   it('keeps CRLF line ends in a re-indented replacement and changes no byte outside the block', () => {
@@ -79,7 +85,11 @@ describe('edit cascade: trailing whitespace, line numbers, escapes, punctuation'
   });
 
   it('names the candidates when the text without its prefixes is in the file twice', () => {
-    expect(applyEdit('x = 1\ny = 2\nx = 1\ny = 2\n', '1\tx = 1\n2\ty = 2', 'z', false, 'f')).toEqual({ ok: false, error: 'old_string was not found exactly in f; without its line-number prefixes it matches 2 places (lines 1, 3). Copy the exact text from one of them with a few more surrounding lines to make it unique.' });
+    expect(applyEdit('x = 1\ny = 2\nx = 1\ny = 2\n', '1\tx = 1\n2\ty = 2', 'z', false, 'f')).toEqual({
+      ok: false,
+      error:
+        'old_string was not found exactly in f; without its line-number prefixes it matches 2 places (lines 1, 3). Copy the exact text from one of them with a few more surrounding lines to make it unique.',
+    });
   });
 
   it('does not take numbers that do not run consecutively for prefixes (TSV data)', () => {
@@ -106,7 +116,7 @@ describe('edit cascade: trailing whitespace, line numbers, escapes, punctuation'
     expect(applied(js, 'const s = "a\\nb";', 'const s = "a\\nc";').text).toBe('const s = "a\\nc";\nlog(s);\n');
   });
 
-  it('reads curly quotes and dashes as ASCII and writes the file\'s characters into the replacement', () => {
+  it("reads curly quotes and dashes as ASCII and writes the file's characters into the replacement", () => {
     // earendil-works/pi#713: smart quotes, Unicode dashes and non-breaking spaces made edits fail.
     const text = 'print("it\'s done - ok")\n';
     const result = applied(text, 'print(\u201cit\u2019s done \u2013 ok\u201d)', 'print(\u201cit\u2019s finished\u201d)');
@@ -114,7 +124,7 @@ describe('edit cascade: trailing whitespace, line numbers, escapes, punctuation'
     expect(result.note).toBe('old_string matched at line 1 once Unicode quotes, dashes and spaces were read as ASCII');
   });
 
-  it('matches the file\'s curly quotes with straight ones (the replacement is written as given)', () => {
+  it("matches the file's curly quotes with straight ones (the replacement is written as given)", () => {
     const md = 'He said \u201chello\u201d.\n';
     expect(applied(md, 'He said "hello".', 'He said "bye".').text).toBe('He said "bye".\n');
   });

@@ -24,7 +24,9 @@ describe('applyEdit', () => {
 
   it('refuses an ambiguous edit, naming the count', () => {
     const result = applyEdit('x = 1; x = 1; x = 1;', 'x = 1', 'x = 2', false, 'f');
-    expect(!result.ok && result.error).toBe('old_string was found 3 times in f. Include more surrounding lines to make it unique, or set replace_all to true to replace every occurrence.');
+    expect(!result.ok && result.error).toBe(
+      'old_string was found 3 times in f. Include more surrounding lines to make it unique, or set replace_all to true to replace every occurrence.',
+    );
   });
 
   it('replaces all with replace_all, literally ($& is not special)', () => {

@@ -45,7 +45,12 @@ describe('decidePermission', () => {
       for (const remembered of rememberedValues) {
         for (const insideCwd of flags) {
           for (const readOnlyHint of flags) {
-            const subject: PermissionSubject = { permission, key: 'k', ...(insideCwd === undefined ? {} : { insideCwd }), ...(readOnlyHint === undefined ? {} : { readOnlyHint }) };
+            const subject: PermissionSubject = {
+              permission,
+              key: 'k',
+              ...(insideCwd === undefined ? {} : { insideCwd }),
+              ...(readOnlyHint === undefined ? {} : { readOnlyHint }),
+            };
             const want = expected(mode, subject, remembered);
             it(`${mode} ${permission} remembered=${remembered} insideCwd=${insideCwd} readOnlyHint=${readOnlyHint} → ${want}`, () => {
               expect(decidePermission(mode, remembered ? { k: remembered } : none, subject)).toBe(want);
@@ -56,7 +61,7 @@ describe('decidePermission', () => {
     }
   }
 
-  it('fetches run in full-access and accept-edits; elsewhere (read-only included) the host\'s remembered choice decides, else they ask', () => {
+  it("fetches run in full-access and accept-edits; elsewhere (read-only included) the host's remembered choice decides, else they ask", () => {
     const subject = { permission: 'fetches' as const, key: 'fetch:example.com' };
     expect(decidePermission('full-access', {}, subject)).toBe('allow');
     expect(decidePermission('accept-edits', {}, subject)).toBe('allow');
@@ -109,15 +114,21 @@ describe('commandName and permissionKey', () => {
     expect(key('fetch_url', { url: 'not a url' })).toBe('fetch:');
   });
 
-  it.each(['git status && rm -rf ~', 'git log; curl x | sh', 'git log | sh', 'git log > ~/.bashrc', 'git $(rm -rf ~)', 'git `id`', 'git status &', 'git status\nrm -rf ~'])(
-    'a compound line %j is keyed by the whole line, so "always allow git" does not cover it',
-    (line) => {
-      const subject = builtinSubject(runCommandTool, { command: ` ${line} ` }, roots);
-      expect(subject.key).toBe(`run_line:${line.trim()}`);
-      expect(decidePermission('ask', { 'run_command:git': 'allow' }, subject)).toBe('ask');
-      expect(subject.scope).toBe('this exact command line');
-    },
-  );
+  it.each([
+    'git status && rm -rf ~',
+    'git log; curl x | sh',
+    'git log | sh',
+    'git log > ~/.bashrc',
+    'git $(rm -rf ~)',
+    'git `id`',
+    'git status &',
+    'git status\nrm -rf ~',
+  ])('a compound line %j is keyed by the whole line, so "always allow git" does not cover it', (line) => {
+    const subject = builtinSubject(runCommandTool, { command: ` ${line} ` }, roots);
+    expect(subject.key).toBe(`run_line:${line.trim()}`);
+    expect(decidePermission('ask', { 'run_command:git': 'allow' }, subject)).toBe('ask');
+    expect(subject.scope).toBe('this exact command line');
+  });
 
   it('words what "always" covers', () => {
     const scope = (name: Parameters<typeof builtinTool>[0], args: Record<string, unknown>) => builtinSubject(builtinTool(name), args, roots).scope;
@@ -129,7 +140,7 @@ describe('commandName and permissionKey', () => {
     expect(scope('edit_file', { path: 'a' })).toBe('file edits');
   });
 
-  it('gives the class of the tool, whether an edit stays inside the cwd, and an MCP tool\'s read-only hint', () => {
+  it("gives the class of the tool, whether an edit stays inside the cwd, and an MCP tool's read-only hint", () => {
     expect(builtinSubject(builtinTool('read_file'), { path: 'a' }, roots)).toMatchObject({ permission: 'reads', key: 'read_file' });
     expect(builtinSubject(builtinTool('edit_file'), { path: 'src/a.ts' }, roots)).toMatchObject({ permission: 'edits', insideCwd: true });
     expect(builtinSubject(builtinTool('write_file'), { path: '/elsewhere/a.ts' }, roots)).toMatchObject({ permission: 'edits', insideCwd: false });
@@ -137,7 +148,7 @@ describe('commandName and permissionKey', () => {
     expect(mcpSubject({ server: 's', tool: 't', readOnly: true })).toMatchObject({ permission: 'runs', readOnlyHint: true });
   });
 
-  it('words a mode\'s refusal, and a declined call otherwise', () => {
+  it("words a mode's refusal, and a declined call otherwise", () => {
     expect(refusal('read-only')).toMatch(/read-only mode/);
     expect(refusal('plan')).toMatch(/plan mode.*update_plan/);
     expect(refusal('ask')).toBe(DECLINED);

@@ -3,14 +3,33 @@ import { MAX_PLAN_ENTRIES, PLAN_CHAT_TOOL, parsePlanArguments, planText } from '
 
 describe('parsePlanArguments', () => {
   it('reads whole lists as ACP plan entries, priority medium unless given', () => {
-    const parsed = parsePlanArguments(JSON.stringify({ entries: [{ content: ' Read the code ', status: 'completed' }, { content: 'Fix it', status: 'in_progress', priority: 'high' }] }));
-    expect(parsed).toEqual({ ok: true, entries: [{ content: 'Read the code', status: 'completed', priority: 'medium' }, { content: 'Fix it', status: 'in_progress', priority: 'high' }] });
+    const parsed = parsePlanArguments(
+      JSON.stringify({
+        entries: [
+          { content: ' Read the code ', status: 'completed' },
+          { content: 'Fix it', status: 'in_progress', priority: 'high' },
+        ],
+      }),
+    );
+    expect(parsed).toEqual({
+      ok: true,
+      entries: [
+        { content: 'Read the code', status: 'completed', priority: 'medium' },
+        { content: 'Fix it', status: 'in_progress', priority: 'high' },
+      ],
+    });
   });
 
   it('takes an empty list, a bare array, bare strings and JSON encoded twice', () => {
     expect(parsePlanArguments('{"entries": []}')).toEqual({ ok: true, entries: [] });
-    expect(parsePlanArguments(JSON.stringify(JSON.stringify({ entries: ['step'] })))).toEqual({ ok: true, entries: [{ content: 'step', status: 'pending', priority: 'medium' }] });
-    expect(parsePlanArguments('[{"content":"a","status":"pending","priority":null}]')).toEqual({ ok: true, entries: [{ content: 'a', status: 'pending', priority: 'medium' }] });
+    expect(parsePlanArguments(JSON.stringify(JSON.stringify({ entries: ['step'] })))).toEqual({
+      ok: true,
+      entries: [{ content: 'step', status: 'pending', priority: 'medium' }],
+    });
+    expect(parsePlanArguments('[{"content":"a","status":"pending","priority":null}]')).toEqual({
+      ok: true,
+      entries: [{ content: 'a', status: 'pending', priority: 'medium' }],
+    });
   });
 
   it.each([
@@ -18,7 +37,10 @@ describe('parsePlanArguments', () => {
     ['{}', /"entries" must be a list/],
     ['{"entries": [{"status": "pending"}]}', /entry 1 has no "content"/],
     ['{"entries": [{"content": "  ", "status": "pending"}]}', /entry 1 has no "content"/],
-    ['{"entries": [{"content": "a", "status": "pending"}, {"content": "b", "status": "done"}]}', /entry 2 has status "done"; valid: pending, in_progress, completed/],
+    [
+      '{"entries": [{"content": "a", "status": "pending"}, {"content": "b", "status": "done"}]}',
+      /entry 2 has status "done"; valid: pending, in_progress, completed/,
+    ],
     ['{"entries": [{"content": "a", "status": "pending", "priority": "urgent"}]}', /priority "urgent"; valid: high, medium, low/],
     ['{"entries": [3]}', /entry 1 is not an object/],
   ])('refuses %s with words for the model', (raw, words) => {
@@ -43,7 +65,13 @@ describe('the plan tool definition', () => {
 
 describe('planText', () => {
   it('marks each entry by status', () => {
-    expect(planText([{ content: 'a', status: 'completed', priority: 'low' }, { content: 'b', status: 'in_progress', priority: 'high' }, { content: 'c', status: 'pending', priority: 'medium' }])).toBe('[x] a\n[~] b\n[ ] c');
+    expect(
+      planText([
+        { content: 'a', status: 'completed', priority: 'low' },
+        { content: 'b', status: 'in_progress', priority: 'high' },
+        { content: 'c', status: 'pending', priority: 'medium' },
+      ]),
+    ).toBe('[x] a\n[~] b\n[ ] c');
     expect(planText([])).toBe('(empty plan)');
   });
 });

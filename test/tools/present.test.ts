@@ -11,7 +11,11 @@ describe('presentToolCall', () => {
       kind: 'read',
       locations: [{ path: '/w/proj/src/a.ts', line: 10 }],
     });
-    expect(presentToolCall('read_file', { path: '/w/proj/a.ts' }, roots)).toEqual({ title: 'Read a.ts', kind: 'read', locations: [{ path: '/w/proj/a.ts', line: 1 }] });
+    expect(presentToolCall('read_file', { path: '/w/proj/a.ts' }, roots)).toEqual({
+      title: 'Read a.ts',
+      kind: 'read',
+      locations: [{ path: '/w/proj/a.ts', line: 1 }],
+    });
     expect(presentToolCall('read_file', { path: '/w/other/x', offset: '5' }, roots).title).toBe('Read /w/other/x (from line 5)');
     expect(presentToolCall('read_file', {}, roots)).toEqual({ title: 'Read', kind: 'read' });
   });
@@ -23,7 +27,9 @@ describe('presentToolCall', () => {
       locations: [{ path: '/w/proj/n.txt' }],
       content: [{ type: 'diff', path: '/w/proj/n.txt', oldText: null, newText: 'hi' }],
     });
-    expect(presentToolCall('edit_file', { path: 'n.txt', old_string: 'a', new_string: 'b' }, roots).content).toEqual([{ type: 'diff', path: '/w/proj/n.txt', oldText: 'a', newText: 'b' }]);
+    expect(presentToolCall('edit_file', { path: 'n.txt', old_string: 'a', new_string: 'b' }, roots).content).toEqual([
+      { type: 'diff', path: '/w/proj/n.txt', oldText: 'a', newText: 'b' },
+    ]);
     expect(presentToolCall('edit_file', { path: 'n.txt' }, roots)).toEqual({ title: 'Edit n.txt', kind: 'edit', locations: [{ path: '/w/proj/n.txt' }] });
   });
 

@@ -45,7 +45,9 @@ describe('readArgumentsText: what small models really send', () => {
 
   it('a call of an answer stopped at its token limit is never read, even when it parses', () => {
     expect(readArgumentsText('{"path": "a.py", "content": "x"}', true)).toMatchObject({ ok: false, truncated: true });
-    expect(cutOffMessage('fx__echo')).toBe('fx__echo: this call was cut off before its arguments were complete (the answer reached its length limit), so it was not run. Send shorter arguments.');
+    expect(cutOffMessage('fx__echo')).toBe(
+      'fx__echo: this call was cut off before its arguments were complete (the answer reached its length limit), so it was not run. Send shorter arguments.',
+    );
     expect(cutOffMessage('edit_file', 'Make smaller edits.')).toMatch(/so it was not run\. Make smaller edits\.$/);
   });
 
@@ -61,7 +63,7 @@ describe('readArgumentsText: what small models really send', () => {
     expect(readArgumentsText(JSON.stringify({ content: 'y'.repeat(2_000_000) }))).toMatchObject({ ok: true });
   });
 
-  it('an unrepairable text gives the strict parser\'s reason', () => {
+  it("an unrepairable text gives the strict parser's reason", () => {
     const read = readArgumentsText('{"a": 1} {"b": 2}');
     expect(read).toMatchObject({ ok: false });
     expect(!read.ok && read.reason).toMatch(/JSON/);

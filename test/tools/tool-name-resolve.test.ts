@@ -20,7 +20,10 @@ describe('tool names as models really send them', () => {
   it('resolves a leaked name to the offered tool, MCP tools included', () => {
     expect(resolveToolName('read_file<|channel|>commentary', BUILTIN)).toEqual({ name: 'read_file', how: 'leak' });
     const offered = [...BUILTIN, 'github__create_issue'];
-    expect(resolveToolName('functions.github__create_issue', offered, new Set(['github__create_issue']))).toEqual({ name: 'github__create_issue', how: 'leak' });
+    expect(resolveToolName('functions.github__create_issue', offered, new Set(['github__create_issue']))).toEqual({
+      name: 'github__create_issue',
+      how: 'leak',
+    });
   });
 
   it('matches case, camel, kebab and snake spellings only when exactly one offered name fits', () => {

@@ -16,9 +16,13 @@ function recorder(options: { highWaterMark?: number; hold?: boolean } = {}) {
       else callback();
     },
   });
-  return { stream, writes, release: () => {
+  return {
+    stream,
+    writes,
+    release: () => {
       for (const done of held.splice(0)) done();
-    }, };
+    },
+  };
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));

@@ -26,7 +26,11 @@ async function run(chunks: (string | Uint8Array)[], options: { maxLineBytes?: nu
     if (done) break;
     messages.push(value);
   }
-  const answers = written.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  const answers = written
+    .join('')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
   return { messages, answers, written, logs, transport };
 }
 
@@ -110,7 +114,11 @@ describe('ndJsonTransport output', () => {
     await writer.write({ jsonrpc: '2.0', id: 9, result: deep } as AnyMessage);
     await writer.write({ jsonrpc: '2.0', method: 'session/update', params: deep } as AnyMessage);
     await writer.write({ jsonrpc: '2.0', id: 10, result: {} } as AnyMessage);
-    const lines = written.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const lines = written
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
     expect(lines).toEqual([
       { jsonrpc: '2.0', id: 9, error: { code: -32603, message: 'Internal error: the answer could not be encoded as JSON' } },
       { jsonrpc: '2.0', id: 10, result: {} },

@@ -146,7 +146,11 @@ describe('withBusRouting', () => {
     router.inbound({ jsonrpc: '2.0', id: 4, method: 'x', sessionId: 'bus-B' });
     const direct: unknown[] = [];
     const unused = new WritableStream<AnyMessage>({ write: () => expect.fail('the WritableStream of the inner stream is not written') });
-    const inner = { readable: new TransformStream<AnyMessage, AnyMessage>().readable, writable: unused, write: (message: AnyMessage) => void direct.push(message) };
+    const inner = {
+      readable: new TransformStream<AnyMessage, AnyMessage>().readable,
+      writable: unused,
+      write: (message: AnyMessage) => void direct.push(message),
+    };
     const writer = withBusRouting(inner, router).writable.getWriter();
     await writer.write({ jsonrpc: '2.0', id: 4, result: null } as unknown as AnyMessage);
     await writer.write(update('none') as unknown as AnyMessage);

@@ -11,7 +11,8 @@ import { PATH_ALIASES, PATH_DESCRIPTION } from './words.js';
 /** The `edit_file` tool. */
 export const editFileTool = defineTool({
   name: 'edit_file',
-  description: 'Replace exact text in a file. old_string must match the file exactly (whitespace and indentation too) and only once, unless replace_all is true.',
+  description:
+    'Replace exact text in a file. old_string must match the file exactly (whitespace and indentation too) and only once, unless replace_all is true.',
   schema: z.object({
     path: z.string().describe(PATH_DESCRIPTION),
     old_string: z.string().describe('The exact text to replace, without line numbers.'),

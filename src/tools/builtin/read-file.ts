@@ -13,7 +13,8 @@ import { PATH_ALIASES, PATH_DESCRIPTION } from './words.js';
 /** The `read_file` tool. */
 export const readFileTool = defineTool({
   name: 'read_file',
-  description: 'Read a text file. Each line comes as "<number><TAB><text>"; the numbers are not part of the file. Long files are cut: use offset and limit to page.',
+  description:
+    'Read a text file. Each line comes as "<number><TAB><text>"; the numbers are not part of the file. Long files are cut: use offset and limit to page.',
   schema: z.object({
     path: z.string().describe(PATH_DESCRIPTION),
     offset: z.int().min(1).optional().describe('First line to read, 1-based. Default 1.').meta({ note: '1-based line' }),

@@ -12,7 +12,8 @@ import { defineTool } from './tool-module.js';
 /** The `run_command` tool. */
 export const runCommandTool = defineTool({
   name: 'run_command',
-  description: 'Run a shell command and return its exit code and output (stdout and stderr together). No input can be typed: do not start interactive programs.',
+  description:
+    'Run a shell command and return its exit code and output (stdout and stderr together). No input can be typed: do not start interactive programs.',
   schema: z.object({
     command: z.string().describe('The shell command line.'),
     cwd: z.string().optional().describe('Working directory. Default: the session working directory.'),
@@ -37,7 +38,8 @@ export const runCommandTool = defineTool({
     return { title: command ? shorten(command.replace(/\s*\n\s*/g, ' ').trim(), MAX_TITLE_COMMAND) : 'Run command' };
   },
   run: executeRunCommand,
-  cutNote: (info) => `[... ${linesWord(info.omitted)} of output left out to fit the context window; run the command again with its output filtered (grep, head, tail) ...]`,
+  cutNote: (info) =>
+    `[... ${linesWord(info.omitted)} of output left out to fit the context window; run the command again with its output filtered (grep, head, tail) ...]`,
 });
 
 /**

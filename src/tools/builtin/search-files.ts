@@ -14,7 +14,8 @@ import { DIRECTORY_ALIASES } from './words.js';
 /** The `search_files` tool. */
 export const searchFilesTool = defineTool({
   name: 'search_files',
-  description: 'Search file contents with a regex, or list files by glob alone. Prints "path:line: text" per match. Skips .git, hidden, ignored and binary files.',
+  description:
+    'Search file contents with a regex, or list files by glob alone. Prints "path:line: text" per match. Skips .git, hidden, ignored and binary files.',
   schema: z.object({
     pattern: z.string().optional().describe('Regex, e.g. "function\\s+main"; start with (?i) to ignore case. No look-around or back-references.'),
     path: z.string().optional().describe('Directory or file to search. Default: the working directory.'),
@@ -38,7 +39,13 @@ export const searchFilesTool = defineTool({
       failed: false,
       forModel: capForModel(text, ctx.limits).text,
       content: [textContent(text)],
-      rawOutput: { matches: result.matches.length, filesSearched: result.filesSearched, moreMatches: result.moreMatches, timedOut: result.timedOut, engine: result.engine },
+      rawOutput: {
+        matches: result.matches.length,
+        filesSearched: result.filesSearched,
+        moreMatches: result.moreMatches,
+        timedOut: result.timedOut,
+        engine: result.engine,
+      },
     };
   },
   cutNote: (info) => `[... ${linesWord(info.omitted)} of matches left out to fit the context window; search with a narrower pattern, path or glob ...]`,

@@ -60,7 +60,11 @@ export interface BuiltinTool<Name extends string = string, Schema extends z.ZodO
    * text it would replace, so an overwrite is not shown as a new file). Absent: `present` alone.
    * Never throws; `args` are checked.
    */
-  presentFromWorkspace?(args: Record<string, unknown>, shown: ToolPresentation, ctx: Pick<BuiltinContext, 'backend' | 'roots' | 'signal'>): Promise<ToolPresentation>;
+  presentFromWorkspace?(
+    args: Record<string, unknown>,
+    shown: ToolPresentation,
+    ctx: Pick<BuiltinContext, 'backend' | 'roots' | 'signal'>,
+  ): Promise<ToolPresentation>;
   /** How to write a call of this tool shorter, said when one was cut off at the answer's length limit. Absent: "Send shorter arguments." */
   readonly shorter?: string;
   /**
@@ -103,7 +107,8 @@ export function wireSchema(schema: JsonSchema): JsonSchema {
     const value = schema[key];
     if (value === undefined) continue;
     if (key === 'items') out[key] = wireSchema(value as JsonSchema);
-    else if (key === 'properties') out[key] = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, sub]) => [name, wireSchema(sub)]));
+    else if (key === 'properties')
+      out[key] = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([name, sub]) => [name, wireSchema(sub)]));
     else out[key] = value;
   }
   // An object always lists `required`, even empty (as the request schemas always have).

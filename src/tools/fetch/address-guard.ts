@@ -30,7 +30,10 @@ export function isForbiddenAddress(address: string): boolean {
 export class ForbiddenAddressError extends Error {
   override readonly name = 'ForbiddenAddressError';
   readonly code = 'EFORBIDDENADDR';
-  constructor(readonly address: string, readonly host: string) {
+  constructor(
+    readonly address: string,
+    readonly host: string,
+  ) {
     super(`${host === address ? address : `${host} resolves to ${address}`}, a link-local address (such as a cloud metadata service), which is never fetched`);
   }
 }

@@ -58,7 +58,12 @@ export async function executeFetchUrl(url: string, signal: AbortSignal, limits: 
   });
   if (!result.ok) {
     const message = `Could not fetch ${result.url}: ${result.reason}.`;
-    return { failed: true, forModel: message, content: [textContent(message)], rawOutput: { url: result.url, ...(result.status ? { status: result.status } : {}), error: result.reason } };
+    return {
+      failed: true,
+      forModel: message,
+      content: [textContent(message)],
+      rawOutput: { url: result.url, ...(result.status ? { status: result.status } : {}), error: result.reason },
+    };
   }
   const text = result.body.toString('utf8');
   const body = result.kind === 'html' ? (await import('./html-markdown.lazy.js')).htmlToMarkdown(text, result.url) : text;

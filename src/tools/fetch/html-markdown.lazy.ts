@@ -13,7 +13,28 @@
 import TurndownService, { type TurndownNode } from 'turndown';
 
 /** Elements dropped with everything inside. */
-const DROPPED = ['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'form', 'button', 'select', 'textarea', 'input', 'nav', 'aside', 'head', 'title', 'meta', 'link'];
+const DROPPED = [
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'canvas',
+  'form',
+  'button',
+  'select',
+  'textarea',
+  'input',
+  'nav',
+  'aside',
+  'head',
+  'title',
+  'meta',
+  'link',
+];
 const CHROME_ROLES = /^(navigation|banner|contentinfo|complementary|search|dialog)$/i;
 
 /** The content element of a document (`main`, `[role=main]`), looked up once per document. */
@@ -43,7 +64,11 @@ function isChrome(node: TurndownNode): boolean {
   return main !== null && node !== main && !main.contains(node) && !node.contains(main);
 }
 
-const cell = (content: string) => content.trim().replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|');
+const cell = (content: string) =>
+  content
+    .trim()
+    .replace(/\s*\n+\s*/g, ' ')
+    .replace(/\|/g, '\\|');
 
 /** Builds the converter, once per chunk load. */
 function createService(base: string): TurndownService {

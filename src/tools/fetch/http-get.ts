@@ -25,7 +25,12 @@ export function textKind(contentType: string): TextKind | undefined {
   if (type === '') return 'text';
   if (type === 'text/html' || type === 'application/xhtml+xml') return 'html';
   if (type === 'application/json' || type.endsWith('+json')) return 'json';
-  if (type.startsWith('text/') || type.endsWith('+xml') || ['application/xml', 'application/javascript', 'application/x-yaml', 'application/yaml', 'application/toml', 'application/x-sh'].includes(type)) return 'text';
+  if (
+    type.startsWith('text/') ||
+    type.endsWith('+xml') ||
+    ['application/xml', 'application/javascript', 'application/x-yaml', 'application/yaml', 'application/toml', 'application/x-sh'].includes(type)
+  )
+    return 'text';
   return undefined;
 }
 
@@ -73,8 +78,10 @@ export async function httpGet(input: string, options: GetOptions): Promise<GetRe
       return { ok: false, url, reason: 'it is not a valid URL' };
     }
     first ??= parsed;
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { ok: false, url, reason: `only http and https URLs are fetched, not ${parsed.protocol.replace(/:$/, '')}` };
-    if (isForbiddenAddress(parsed.hostname)) return { ok: false, url, reason: new ForbiddenAddressError(parsed.hostname.replace(/^\[|\]$/g, ''), parsed.hostname).message };
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      return { ok: false, url, reason: `only http and https URLs are fetched, not ${parsed.protocol.replace(/:$/, '')}` };
+    if (isForbiddenAddress(parsed.hostname))
+      return { ok: false, url, reason: new ForbiddenAddressError(parsed.hostname.replace(/^\[|\]$/g, ''), parsed.hostname).message };
     let response: Http.IncomingMessage;
     try {
       response = await request(parsed, both, options.lookup);
@@ -94,7 +101,12 @@ export async function httpGet(input: string, options: GetOptions): Promise<GetRe
         return { ok: false, url, status, reason: `it redirects to ${location}, which is not a valid URL` };
       }
       if (next.host !== first.host && !isForbiddenAddress(next.hostname) && options.mayFollow && !options.mayFollow(next)) {
-        return { ok: false, url, status, reason: `it redirects to ${next.href}, on another host that was not approved: call fetch_url with that URL to fetch it (the user is asked about that host)` };
+        return {
+          ok: false,
+          url,
+          status,
+          reason: `it redirects to ${next.href}, on another host that was not approved: call fetch_url with that URL to fetch it (the user is asked about that host)`,
+        };
       }
       url = next.href;
       continue;
@@ -107,7 +119,12 @@ export async function httpGet(input: string, options: GetOptions): Promise<GetRe
     const kind = textKind(contentType);
     if (!kind) {
       response.destroy();
-      return { ok: false, url, status, reason: `its content type is ${contentType.split(';')[0]!.trim()}, which is not text (fetch_url reads HTML, JSON and text only)` };
+      return {
+        ok: false,
+        url,
+        status,
+        reason: `its content type is ${contentType.split(';')[0]!.trim()}, which is not text (fetch_url reads HTML, JSON and text only)`,
+      };
     }
     try {
       const { body, truncated } = await readCapped(decoded(response), options.maxBytes(kind), both);
@@ -171,8 +188,17 @@ async function request(url: URL, signal: AbortSignal, lookup: LookupFunction | u
 
 /** The body decompressed per `content-encoding` (gzip, deflate, br); other encodings as sent. */
 function decoded(response: Http.IncomingMessage): Readable {
-  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
-  const unzip = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  const encoding = String(response.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  const unzip =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
   if (!unzip) return response;
   response.on('error', (error) => unzip.destroy(error));
   return response.pipe(unzip);

@@ -77,7 +77,10 @@ export async function readLocalText(file: string, signal: AbortSignal, maxBytes 
   if (info.isDirectory()) throw new ToolError(`${file} is a directory; use list_directory`, 'is_directory');
   if (!info.isFile()) throw new ToolError(`${file} is not a regular file`);
   if (info.size > maxBytes) {
-    throw new ToolError(`${file} is too large to read (${formatBytes(info.size)}; the limit is ${formatBytes(maxBytes)}). Use search_files to find the lines you need, or run_command with a tool such as head, tail or sed -n.`, 'too_large');
+    throw new ToolError(
+      `${file} is too large to read (${formatBytes(info.size)}; the limit is ${formatBytes(maxBytes)}). Use search_files to find the lines you need, or run_command with a tool such as head, tail or sed -n.`,
+      'too_large',
+    );
   }
   const bytes = await readFile(file, { signal }).catch((error: NodeJS.ErrnoException) => {
     if (signal.aborted) throw signal.reason;

@@ -144,10 +144,13 @@ export async function runLocalCommand(command: string, options: CommandOptions):
     killTimer.unref();
   };
 
-  const timeout = setTimeout(() => {
-    timedOut = true;
-    killGroup();
-  }, Math.max(1, options.timeoutMs));
+  const timeout = setTimeout(
+    () => {
+      timedOut = true;
+      killGroup();
+    },
+    Math.max(1, options.timeoutMs),
+  );
   const onAbort = () => killGroup(CANCEL_KILL_GRACE_MS);
   options.signal.addEventListener('abort', onAbort, { once: true });
   // The shell is gone: end what it left behind in its group (see the module comment).

@@ -89,7 +89,8 @@ export async function searchFiles(request: SearchRequest, roots: WorkspaceRoots,
   const bounds = { ...DEFAULT_SEARCH_LIMITS, ...options.limits };
   const patternText = request.pattern?.trim() ? request.pattern : undefined;
   const globText = request.glob?.trim() || undefined;
-  if (patternText === undefined && globText === undefined) throw new ToolError('search_files needs a pattern (to search file contents) or a glob (to list files by name), or both.');
+  if (patternText === undefined && globText === undefined)
+    throw new ToolError('search_files needs a pattern (to search file contents) or a glob (to list files by name), or both.');
   const pattern = patternText === undefined ? undefined : translatePattern(patternText);
   const glob = globText === undefined ? undefined : checkedGlob(globText);
   const base = await confine(request.path, roots);
@@ -101,15 +102,50 @@ export async function searchFiles(request: SearchRequest, roots: WorkspaceRoots,
   // One file is searched here whatever is installed: rg would search a binary file it was named.
   const rg = info.isDirectory() ? await findRipgrep(options.ripgrep) : { path: undefined };
   if (rg.path !== undefined) {
-    const found = await runRipgrep({ rg: rg.path, pattern: pattern?.rg, path: base, glob: globText, maxFileBytes: bounds.maxFileBytes, maxMatches: bounds.maxMatches, budgetMs: bounds.timeBudgetMs }, signal);
-    const matches = found.matches.map(([file, line, text]) => ({ file: path.resolve(base, file), line, text: pattern ? cutLine(text, bounds.maxLineChars) : '' }));
-    return { ...found, matches: sortMatches(matches), filesSearched: found.filesSearched ?? (pattern ? undefined : matches.length), engine: 'ripgrep', budgetMs: bounds.timeBudgetMs };
+    const found = await runRipgrep(
+      {
+        rg: rg.path,
+        pattern: pattern?.rg,
+        path: base,
+        glob: globText,
+        maxFileBytes: bounds.maxFileBytes,
+        maxMatches: bounds.maxMatches,
+        budgetMs: bounds.timeBudgetMs,
+      },
+      signal,
+    );
+    const matches = found.matches.map(([file, line, text]) => ({
+      file: path.resolve(base, file),
+      line,
+      text: pattern ? cutLine(text, bounds.maxLineChars) : '',
+    }));
+    return {
+      ...found,
+      matches: sortMatches(matches),
+      filesSearched: found.filesSearched ?? (pattern ? undefined : matches.length),
+      engine: 'ripgrep',
+      budgetMs: bounds.timeBudgetMs,
+    };
   }
-  const setup = { regex: pattern && { source: pattern.js, flags: pattern.jsFlags }, glob, maxFileBytes: bounds.maxFileBytes, maxLineChars: bounds.maxLineChars, maxMatches: bounds.maxMatches, sniffBytes: SNIFF_BYTES };
+  const setup = {
+    regex: pattern && { source: pattern.js, flags: pattern.jsFlags },
+    glob,
+    maxFileBytes: bounds.maxFileBytes,
+    maxLineChars: bounds.maxLineChars,
+    maxMatches: bounds.maxMatches,
+    sniffBytes: SNIFF_BYTES,
+  };
   const files = (ask: AskGlob) => (info.isDirectory() ? walkFiles(base, roots, glob && { negate: glob.negate, ask }) : single(base));
   const found = await runWorkerSearch(setup, files, signal, bounds.timeBudgetMs);
   const matches = found.matches.map(([file, line, text]) => ({ file, line, text }));
-  return { filesSearched: found.filesSearched, moreMatches: found.moreMatches, timedOut: found.timedOut, matches: sortMatches(matches), engine: 'javascript', budgetMs: bounds.timeBudgetMs };
+  return {
+    filesSearched: found.filesSearched,
+    moreMatches: found.moreMatches,
+    timedOut: found.timedOut,
+    matches: sortMatches(matches),
+    engine: 'javascript',
+    budgetMs: bounds.timeBudgetMs,
+  };
 }
 
 function checkedGlob(glob: string): GlobSpec {
@@ -182,11 +218,18 @@ export function formatSearch(result: SearchResult, request: SearchRequest, cwd: 
   const budget = seconds >= 10 || Number.isInteger(seconds) ? String(Math.round(seconds)) : seconds.toFixed(1);
   const stopped = result.timedOut ? `[stopped after ${budget} s${searched ? ` and ${searched}` : ''}; narrow the path or glob]` : '';
   if (result.matches.length === 0) {
-    const what = listing ? `No files in ${where} match the glob ${JSON.stringify(request.glob)}` : `No matches for ${JSON.stringify(request.pattern)} in ${where}${request.glob ? ` (glob ${request.glob})` : ''}`;
+    const what = listing
+      ? `No files in ${where} match the glob ${JSON.stringify(request.glob)}`
+      : `No matches for ${JSON.stringify(request.pattern)} in ${where}${request.glob ? ` (glob ${request.glob})` : ''}`;
     return `${what}${searched && !listing ? `; ${searched} searched` : ''}.${stopped ? ` ${stopped}` : ''}`;
   }
   const lines = result.matches.map((m) => (listing ? relativeForTitle(m.file, cwd) : `${relativeForTitle(m.file, cwd)}:${m.line}: ${m.text}`));
-  if (result.moreMatches) lines.push(listing ? `[more files not shown; narrow the glob or path (the first ${result.matches.length} are above)]` : `[more matches not shown; narrow the pattern or path (the first ${result.matches.length} are above)]`);
+  if (result.moreMatches)
+    lines.push(
+      listing
+        ? `[more files not shown; narrow the glob or path (the first ${result.matches.length} are above)]`
+        : `[more matches not shown; narrow the pattern or path (the first ${result.matches.length} are above)]`,
+    );
   if (stopped) lines.push(stopped);
   return lines.join('\n');
 }

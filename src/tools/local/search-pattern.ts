@@ -28,12 +28,29 @@ export interface SearchPattern {
 const RG_ESCAPABLE = new Set('\\.+*?()|[]{}^$#&-~'.split(''));
 /** POSIX classes as ASCII ranges for JavaScript (ripgrep knows them by name). */
 const POSIX: Record<string, string> = {
-  alnum: '0-9A-Za-z', alpha: 'A-Za-z', ascii: '\\x00-\\x7F', blank: '\\t ', cntrl: '\\x00-\\x1F\\x7F', digit: '0-9', graph: '!-~',
-  lower: 'a-z', print: ' -~', punct: '!-\\/:-@\\[-`{-~', space: '\\t\\n\\v\\f\\r ', upper: 'A-Z', word: '0-9A-Za-z_', xdigit: '0-9A-Fa-f',
+  alnum: '0-9A-Za-z',
+  alpha: 'A-Za-z',
+  ascii: '\\x00-\\x7F',
+  blank: '\\t ',
+  cntrl: '\\x00-\\x1F\\x7F',
+  digit: '0-9',
+  graph: '!-~',
+  lower: 'a-z',
+  print: ' -~',
+  punct: '!-\\/:-@\\[-`{-~',
+  space: '\\t\\n\\v\\f\\r ',
+  upper: 'A-Z',
+  word: '0-9A-Za-z_',
+  xdigit: '0-9A-Fa-f',
 };
 /** Class escapes as ASCII for ripgrep, outside and inside a class (JavaScript's are ASCII already). */
 const RG_CLASS: Record<string, [string, string]> = {
-  d: ['[0-9]', '[:digit:]'], D: ['[^0-9]', '[:^digit:]'], w: ['[0-9A-Za-z_]', '[:word:]'], W: ['[^0-9A-Za-z_]', '[:^word:]'], s: ['\\s', '\\s'], S: ['\\S', '\\S'],
+  d: ['[0-9]', '[:digit:]'],
+  D: ['[^0-9]', '[:^digit:]'],
+  w: ['[0-9A-Za-z_]', '[:word:]'],
+  W: ['[^0-9A-Za-z_]', '[:^word:]'],
+  s: ['\\s', '\\s'],
+  S: ['\\S', '\\S'],
 };
 const CONTROL = new Set(['n', 'r', 't', 'f', 'v']);
 
@@ -107,7 +124,9 @@ export function translatePattern(pattern: string): SearchPattern {
   try {
     new RegExp(js, jsFlags);
   } catch (error) {
-    throw new ToolError(`invalid regular expression ${JSON.stringify(shortQuote(pattern))}: ${(error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')}. Escape ( ) [ ] { } . * + ? | \\ to match them literally.`);
+    throw new ToolError(
+      `invalid regular expression ${JSON.stringify(shortQuote(pattern))}: ${(error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')}. Escape ( ) [ ] { } . * + ? | \\ to match them literally.`,
+    );
   }
   return { js, jsFlags, rg };
 }
@@ -190,7 +209,8 @@ function groupOpen(pattern: string, i: number): [string, string, number] {
   const rest = pattern.slice(i, i + 40);
   if (!rest.startsWith('(?')) return ['(', '(', 1];
   if (rest.startsWith('(?:')) return ['(?:', '(?:', 3];
-  if (/^\(\?(=|!|<=|<!)/.test(rest)) refuse(pattern, 'look-around ((?=…), (?!…), (?<=…), (?<!…)) is not supported; match the surrounding text instead, or search twice');
+  if (/^\(\?(=|!|<=|<!)/.test(rest))
+    refuse(pattern, 'look-around ((?=…), (?!…), (?<=…), (?<!…)) is not supported; match the surrounding text instead, or search twice');
   const named = /^\(\?P?<([A-Za-z_][A-Za-z0-9_]*)>/.exec(rest);
   if (named) return [`(?<${named[1]}>`, `(?P<${named[1]}>`, named[0].length];
   if (rest.startsWith('(?i)')) refuse(pattern, '(?i) is taken only at the very start of the pattern');

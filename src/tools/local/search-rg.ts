@@ -104,7 +104,11 @@ export function runRipgrep(run: RgRun, signal: AbortSignal): Promise<RgOutcome> 
   const outcome: RgOutcome = { matches: [], filesSearched: undefined, moreMatches: false, timedOut: false };
   // Run in the searched directory on `.`: rg matches a glob with a `/` against paths relative to
   // its working directory.
-  const child = spawn(run.rg, rgArguments({ ...run, path: '.' }), { cwd: run.path, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, RIPGREP_CONFIG_PATH: '' } });
+  const child = spawn(run.rg, rgArguments({ ...run, path: '.' }), {
+    cwd: run.path,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, RIPGREP_CONFIG_PATH: '' },
+  });
   return new Promise<RgOutcome>((resolve, reject) => {
     let pending = '';
     let stderr = '';

@@ -68,7 +68,12 @@ export function liveSearchWorkers(): number {
  * signal's reason at once; the worker is terminated).
  * @throws the signal's reason; an Error when the worker fails (a bug of ours).
  */
-export async function runWorkerSearch(setup: WorkerSetup, files: (ask: AskGlob) => AsyncIterable<WorkerFile>, signal: AbortSignal, budgetMs: number): Promise<WorkerOutcome> {
+export async function runWorkerSearch(
+  setup: WorkerSetup,
+  files: (ask: AskGlob) => AsyncIterable<WorkerFile>,
+  signal: AbortSignal,
+  budgetMs: number,
+): Promise<WorkerOutcome> {
   signal.throwIfAborted();
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: setup });
   live++;

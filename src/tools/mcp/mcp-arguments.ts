@@ -23,6 +23,7 @@ export function parseMcpArguments(name: string, raw: string, cutOff = false): Mc
   if (!decoded.ok) return { ok: false, error: `${name}: the arguments are not valid JSON (${decoded.reason}). You sent: ${echoArguments(raw)}` };
   const value = decoded.value;
   if (value === null) return { ok: true, args: {} };
-  if (typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: `${name}: the arguments must be a JSON object. You sent: ${echoArguments(raw)}` };
+  if (typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, error: `${name}: the arguments must be a JSON object. You sent: ${echoArguments(raw)}` };
   return decoded.notes ? { ok: true, args: value as Record<string, unknown>, notes: decoded.notes } : { ok: true, args: value as Record<string, unknown> };
 }

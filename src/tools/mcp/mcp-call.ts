@@ -42,10 +42,17 @@ export interface CallOptions {
  * could not ask (the call is stopped with that reason) or any other failure. Rejects only when
  * `signal` aborts, with its reason.
  */
-export async function callServerTool(server: CallableServer, tool: string, args: Record<string, unknown>, { signal, elicit, timeoutMs, logger }: CallOptions): Promise<McpCallResult> {
+export async function callServerTool(
+  server: CallableServer,
+  tool: string,
+  args: Record<string, unknown>,
+  { signal, elicit, timeoutMs, logger }: CallOptions,
+): Promise<McpCallResult> {
   const connection = server.connection;
   if (server.status.state !== 'ready' || connection === undefined) {
-    return mcpErrorResult(`MCP server "${server.name}" is not running${server.status.reason ? ` (${server.status.reason})` : ''}; its tool "${tool}" cannot be called.`);
+    return mcpErrorResult(
+      `MCP server "${server.name}" is not running${server.status.reason ? ` (${server.status.reason})` : ''}; its tool "${tool}" cannot be called.`,
+    );
   }
   // Ends with the call: a question still open then is withdrawn.
   const over = new AbortController();
@@ -71,7 +78,10 @@ export async function callServerTool(server: CallableServer, tool: string, args:
     return toMcpCallResult(await connection.callTool(tool, args, { signal: callSignal, timeoutMs }));
   } catch (error) {
     signal?.throwIfAborted();
-    if (asking !== undefined) return mcpErrorResult(`MCP server "${server.name}" asked the user a question during its tool "${tool}", and the editor could not ask it: ${asking}. The call was stopped.`);
+    if (asking !== undefined)
+      return mcpErrorResult(
+        `MCP server "${server.name}" asked the user a question during its tool "${tool}", and the editor could not ask it: ${asking}. The call was stopped.`,
+      );
     logger.debug(`MCP tool call failed`, { server: server.name, tool, error: plainMessage(error) });
     return mcpErrorResult(callFailureText(error, { server: server.name, tool, timeoutMs }));
   } finally {
@@ -87,7 +97,9 @@ export async function callServerTool(server: CallableServer, tool: string, args:
 export async function elicitThroughCall(server: CallableServer, params: McpElicitParams, signal: AbortSignal, logger: Logger): Promise<McpElicitAnswer> {
   const active = server.active;
   if (!active?.elicit) {
-    logger.info(`MCP server "${server.name}" asked for input ${active ? 'but the editor cannot ask' : 'while none of its tool calls runs'}; declined`, { server: server.name });
+    logger.info(`MCP server "${server.name}" asked for input ${active ? 'but the editor cannot ask' : 'while none of its tool calls runs'}; declined`, {
+      server: server.name,
+    });
     return DECLINE;
   }
   return active.elicit(params, AbortSignal.any([signal, active.signal]));

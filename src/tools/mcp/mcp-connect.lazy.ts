@@ -28,8 +28,8 @@ const STDERR_TAIL = 5;
 const STDERR_LINE = 300;
 
 /** `[{name, value}]` → a plain object (later entries win). */
-const toRecord = (pairs: readonly { name: string; value: string }[] | undefined): Record<string, string> => Object.fromEntries((pairs ?? []).map(({ name, value }) => [name, value]));
-
+const toRecord = (pairs: readonly { name: string; value: string }[] | undefined): Record<string, string> =>
+  Object.fromEntries((pairs ?? []).map(({ name, value }) => [name, value]));
 
 /** Logs each stderr line of a stdio server at debug and keeps the last few for failure messages. */
 function followStderr(transport: StdioClientTransport, server: string, logger: Logger): string[] {
@@ -54,7 +54,6 @@ function followStderr(transport: StdioClientTransport, server: string, logger: L
   return tail;
 }
 
-
 /** The agent's own credentials, never handed to MCP servers unless their `env` names them. */
 const AGENT_SECRETS = /^OPENAI_(API_KEY|HEADERS)(_FILE)?$/;
 
@@ -62,7 +61,10 @@ const AGENT_SECRETS = /^OPENAI_(API_KEY|HEADERS)(_FILE)?$/;
  * Starts a stdio server: `{...process.env, ...env}` (so PATH and HOME work) without the agent's
  * own key and headers, in the session cwd.
  */
-async function connectStdio(config: { name: string; command: string; args?: string[]; env?: { name: string; value: string }[] }, options: ConnectOptions): Promise<ConnectOutcome> {
+async function connectStdio(
+  config: { name: string; command: string; args?: string[]; env?: { name: string; value: string }[] },
+  options: ConnectOptions,
+): Promise<ConnectOutcome> {
   const { name } = config;
   if (!existsSync(options.cwd)) return failed({ missingCwd: options.cwd }, Promise.resolve());
   const env: Record<string, string> = {};
@@ -88,7 +90,11 @@ async function connectStdio(config: { name: string; command: string; args?: stri
 }
 
 /** Connects over HTTP: Streamable HTTP first, then SSE (for servers that only speak the old transport). */
-async function connectHttp(config: { name: string; url: string; headers?: { name: string; value: string }[] }, sseOnly: boolean, options: ConnectOptions): Promise<ConnectOutcome> {
+async function connectHttp(
+  config: { name: string; url: string; headers?: { name: string; value: string }[] },
+  sseOnly: boolean,
+  options: ConnectOptions,
+): Promise<ConnectOutcome> {
   const { name } = config;
   let url: URL;
   try {

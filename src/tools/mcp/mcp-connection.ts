@@ -22,7 +22,11 @@ export interface McpConnection {
    * `tools/call`. Rejects on timeout (`timeoutMs`), abort (`signal`, with its reason), a closed
    * connection or an output-schema mismatch; the caller turns that into words.
    */
-  callTool(tool: string, args: Record<string, unknown>, options: { signal?: AbortSignal; timeoutMs: number }): Promise<CallToolResult | { toolResult: unknown }>;
+  callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: { signal?: AbortSignal; timeoutMs: number },
+  ): Promise<CallToolResult | { toolResult: unknown }>;
   /** The server's prompts as last listed (refreshed on `notifications/prompts/list_changed`); empty without the prompts capability. */
   prompts(): readonly McpPromptInfo[];
   /** `prompts/get`: the prompt's messages. Rejects as {@link callTool} does. */

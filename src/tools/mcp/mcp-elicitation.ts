@@ -43,7 +43,13 @@ export const DECLINE: McpElicitAnswer = { action: 'decline' };
  * line); the user's `accept` (with its content), `decline` or `cancel` is given back as is. The
  * signal's abort cancels the ACP request (`$/cancel_request`) and rejects at once.
  */
-export function acpElicitation(input: { client: AgentContext; sessionId: string; toolCallId: string; modes: ElicitationModes; logger?: Logger | undefined }): McpElicit {
+export function acpElicitation(input: {
+  client: AgentContext;
+  sessionId: string;
+  toolCallId: string;
+  modes: ElicitationModes;
+  logger?: Logger | undefined;
+}): McpElicit {
   const { client, sessionId, toolCallId, modes } = input;
   return async (params, signal) => {
     const url = params.mode === 'url';
@@ -55,10 +61,15 @@ export function acpElicitation(input: { client: AgentContext; sessionId: string;
       params.mode === 'url'
         ? { sessionId, toolCallId, mode: 'url' as const, message: params.message, elicitationId: params.elicitationId, url: params.url }
         : { sessionId, toolCallId, mode: 'form' as const, message: params.message, requestedSchema: params.requestedSchema };
-    const answer = (await raceAbort(client.request('elicitation/create', request as never, { cancellationSignal: signal }), signal)) as { action?: unknown; content?: unknown };
+    const answer = (await raceAbort(client.request('elicitation/create', request as never, { cancellationSignal: signal }), signal)) as {
+      action?: unknown;
+      content?: unknown;
+    };
     if (answer?.action === 'accept') {
       const content = answer.content;
-      return typeof content === 'object' && content !== null && !Array.isArray(content) ? { action: 'accept', content: content as Record<string, unknown> } : { action: 'accept' };
+      return typeof content === 'object' && content !== null && !Array.isArray(content)
+        ? { action: 'accept', content: content as Record<string, unknown> }
+        : { action: 'accept' };
     }
     if (answer?.action === 'cancel') return { action: 'cancel' };
     return DECLINE;

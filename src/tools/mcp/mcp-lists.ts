@@ -30,7 +30,13 @@ export async function listAllPrompts(client: Client, timeoutMs: number, signal?:
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const result = await client.listPrompts(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs, signal });
-    prompts.push(...result.prompts.map(({ name, description, arguments: args }) => ({ name, description, arguments: args?.map(({ name, description, required }) => ({ name, description, required })) })));
+    prompts.push(
+      ...result.prompts.map(({ name, description, arguments: args }) => ({
+        name,
+        description,
+        arguments: args?.map(({ name, description, required }) => ({ name, description, required })),
+      })),
+    );
     cursor = result.nextCursor;
     if (cursor === undefined) break;
   }

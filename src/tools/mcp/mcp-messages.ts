@@ -35,7 +35,7 @@ const field = (value: unknown, key: string): unknown => (typeof value === 'objec
 
 /** The message of `error` without the SDK's `MCP error -32000: ` prefix. */
 export function plainMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : JSON.stringify(error) ?? String(error);
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error));
   return message.replace(/^MCP error -?\d+: /, '').trim() || 'unknown error';
 }
 

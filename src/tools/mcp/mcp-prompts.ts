@@ -19,7 +19,15 @@ export interface McpPromptInfo {
 /** One message of a `prompts/get` answer (MCP `PromptMessage`), loosely typed. */
 export interface McpPromptMessage {
   role: string;
-  content: { type: string; text?: string; data?: string; mimeType?: string; uri?: string; name?: string; resource?: { uri: string; text?: string; blob?: string; mimeType?: string } };
+  content: {
+    type: string;
+    text?: string;
+    data?: string;
+    mimeType?: string;
+    uri?: string;
+    name?: string;
+    resource?: { uri: string; text?: string; blob?: string; mimeType?: string };
+  };
 }
 
 /** The command name of a server's prompt: `<server>:<prompt>`, whitespace made `_`. */
@@ -68,7 +76,10 @@ export function promptMessagesToContent(messages: readonly McpPromptMessage[]): 
     else if (content.type === 'image' && content.data && content.mimeType) blocks.push({ type: 'image', data: content.data, mimeType: content.mimeType });
     else if (content.type === 'resource' && content.resource?.uri) {
       const { uri, text, blob, mimeType } = content.resource;
-      blocks.push({ type: 'resource', resource: text !== undefined ? { uri, text, ...(mimeType ? { mimeType } : {}) } : { uri, blob: blob ?? '', ...(mimeType ? { mimeType } : {}) } });
+      blocks.push({
+        type: 'resource',
+        resource: text !== undefined ? { uri, text, ...(mimeType ? { mimeType } : {}) } : { uri, blob: blob ?? '', ...(mimeType ? { mimeType } : {}) },
+      });
     } else if (content.type === 'resource_link' && content.uri) blocks.push({ type: 'resource_link', uri: content.uri, name: content.name ?? content.uri });
   }
   return blocks;

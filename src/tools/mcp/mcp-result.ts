@@ -42,7 +42,10 @@ function convertBlock(block: CallToolResult['content'][number], images: McpCallR
       images.push({ data: block.data, mimeType: block.mimeType });
       return { acp: { type: 'image', data: block.data, mimeType: block.mimeType } };
     case 'audio':
-      return { text: `[audio (${block.mimeType}, ${base64Bytes(block.data)} bytes) not shown]`, acp: { type: 'audio', data: block.data, mimeType: block.mimeType } };
+      return {
+        text: `[audio (${block.mimeType}, ${base64Bytes(block.data)} bytes) not shown]`,
+        acp: { type: 'audio', data: block.data, mimeType: block.mimeType },
+      };
     case 'resource_link': {
       const label = block.title ?? block.name;
       const link: ContentBlock = { type: 'resource_link', uri: block.uri, name: block.name };

@@ -27,7 +27,33 @@ export interface SchemaProfile {
 }
 
 /** Keywords Gemini rejects anywhere in a schema. */
-const GEMINI_DROPPED = new Set(['$schema', '$id', '$comment', 'additionalProperties', 'exclusiveMinimum', 'exclusiveMaximum', 'propertyNames', 'uniqueItems', 'patternProperties', 'unevaluatedProperties', 'dependentSchemas', 'dependentRequired', 'if', 'then', 'else', 'not', 'const', 'contains', 'examples', '$defs', 'definitions', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor']);
+const GEMINI_DROPPED = new Set([
+  '$schema',
+  '$id',
+  '$comment',
+  'additionalProperties',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'propertyNames',
+  'uniqueItems',
+  'patternProperties',
+  'unevaluatedProperties',
+  'dependentSchemas',
+  'dependentRequired',
+  'if',
+  'then',
+  'else',
+  'not',
+  'const',
+  'contains',
+  'examples',
+  '$defs',
+  'definitions',
+  '$ref',
+  '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+]);
 /** String formats Gemini accepts. */
 const GEMINI_FORMATS = new Set(['enum', 'date-time']);
 /** Keywords whose value is a map of names to schemas (the names are not keywords). */

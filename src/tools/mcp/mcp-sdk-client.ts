@@ -36,7 +36,13 @@ export interface Started {
 }
 
 /** One attempt: connect `transport` with a fresh client and list its tools and prompts. Throws what the SDK throws. */
-export async function startClient(transport: Transport, kind: McpTransportKind, server: string, options: ConnectOptions, onSpawned?: () => void): Promise<Started> {
+export async function startClient(
+  transport: Transport,
+  kind: McpTransportKind,
+  server: string,
+  options: ConnectOptions,
+  onSpawned?: () => void,
+): Promise<Started> {
   const { logger, signal, timeoutMs } = options;
   let tools: McpToolInfo[] = [];
   let prompts: McpPromptInfo[] = [];
@@ -76,7 +82,10 @@ export async function startClient(transport: Transport, kind: McpTransportKind, 
   const client: Client = new Client(options.clientInfo, {
     capabilities: elicitation ? { elicitation } : {},
     jsonSchemaValidator: lazyOutputValidator(),
-    listChanged: { tools: { autoRefresh: false, debounceMs: 100, onChanged: relist }, prompts: { autoRefresh: false, debounceMs: 100, onChanged: relistPrompts } },
+    listChanged: {
+      tools: { autoRefresh: false, debounceMs: 100, onChanged: relist },
+      prompts: { autoRefresh: false, debounceMs: 100, onChanged: relistPrompts },
+    },
   });
   // A server's question: to the user when declared (and asked in a declared mode), else declined
   // rather than answered "method not found". Through the fallback handler: the SDK's own schemas
@@ -85,7 +94,8 @@ export async function startClient(transport: Transport, kind: McpTransportKind, 
     if (request.method !== 'elicitation/create') throw new McpError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
     const params = (request.params ?? {}) as McpElicitParams;
     const url = params.mode === 'url';
-    if (!elicitation || !options.onElicit || (url ? !modes?.url : params.mode !== undefined && params.mode !== 'form') || typeof params.message !== 'string') return { action: 'decline' };
+    if (!elicitation || !options.onElicit || (url ? !modes?.url : params.mode !== undefined && params.mode !== 'form') || typeof params.message !== 'string')
+      return { action: 'decline' };
     return options.onElicit(params, extra.signal);
   };
   const connecting = client.connect(transport, { signal, timeout: timeoutMs });
@@ -113,7 +123,8 @@ export function liveConnection(started: Started, kind: McpTransportKind, pid: nu
     tools: started.tools,
     callTool: (tool, args, { signal, timeoutMs }) => client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: timeoutMs }),
     prompts: started.prompts,
-    getPrompt: async (name, args, { signal, timeoutMs }) => (await client.getPrompt({ name, arguments: args }, { signal, timeout: timeoutMs })).messages as McpPromptMessage[],
+    getPrompt: async (name, args, { signal, timeoutMs }) =>
+      (await client.getPrompt({ name, arguments: args }, { signal, timeout: timeoutMs })).messages as McpPromptMessage[],
     close: () => (closing ??= shutDown(client, pid)),
   };
 }

@@ -126,7 +126,12 @@ export class McpServers {
       onToolsChanged: options.onToolsChanged,
       elicitation: options.elicitation,
     };
-    this.#entries = servers.map((config) => ({ name: config.name, config, status: { server: config.name, state: 'starting', tools: 0 }, abort: new AbortController() }));
+    this.#entries = servers.map((config) => ({
+      name: config.name,
+      config,
+      status: { server: config.name, state: 'starting', tools: 0 },
+      abort: new AbortController(),
+    }));
     this.#starts = this.#entries.map((entry) => this.#start(entry));
     if (this.#entries.length === 0) {
       this.#ready = Promise.resolve();
@@ -161,7 +166,9 @@ export class McpServers {
    * {@link call} resolves names against the latest list returned.
    */
   tools(reserved: ReadonlySet<string>, { gemini, maxTools = MAX_TOOLS - reserved.size }: McpToolsOptions): readonly McpToolDescriptor[] {
-    const ready = this.#entries.flatMap((entry) => (entry.status.state === 'ready' && entry.connection ? [{ server: entry, name: entry.name, tools: entry.connection.tools() }] : []));
+    const ready = this.#entries.flatMap((entry) =>
+      entry.status.state === 'ready' && entry.connection ? [{ server: entry, name: entry.name, tools: entry.connection.tools() }] : [],
+    );
     return this.#list.offer(ready, reserved, { gemini, maxTools }, this.#options.logger);
   }
 
@@ -173,7 +180,11 @@ export class McpServers {
    * the call is stopped with that reason) or any other failure. Rejects only when `signal`
    * aborts, with its reason. While it runs, the server's questions go to `elicit` (absent: declined).
    */
-  async call(name: string, args: Record<string, unknown>, { signal, elicit }: { signal?: AbortSignal; elicit?: McpElicit | undefined } = {}): Promise<McpCallResult> {
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    { signal, elicit }: { signal?: AbortSignal; elicit?: McpElicit | undefined } = {},
+  ): Promise<McpCallResult> {
     signal?.throwIfAborted();
     const target = this.#list.resolve(name);
     if (target === undefined) return mcpErrorResult(`There is no MCP tool named "${name}".`);
@@ -182,14 +193,21 @@ export class McpServers {
 
   /** The prompts of the ready servers, with their server's name, in the order of `mcpServers`. */
   prompts(): { server: string; prompt: McpPromptInfo }[] {
-    return this.#entries.flatMap((entry) => (entry.status.state === 'ready' && entry.connection ? entry.connection.prompts().map((prompt) => ({ server: entry.name, prompt })) : []));
+    return this.#entries.flatMap((entry) =>
+      entry.status.state === 'ready' && entry.connection ? entry.connection.prompts().map((prompt) => ({ server: entry.name, prompt })) : [],
+    );
   }
 
   /**
    * `prompts/get` of `server`'s prompt `name`: its messages, or an error in plain words (server
    * not running, timeout, the server's own error). Rejects only when `signal` aborts.
    */
-  async getPrompt(server: string, name: string, args: Record<string, string>, { signal }: { signal?: AbortSignal } = {}): Promise<{ ok: true; messages: McpPromptMessage[] } | { ok: false; error: string }> {
+  async getPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string>,
+    { signal }: { signal?: AbortSignal } = {},
+  ): Promise<{ ok: true; messages: McpPromptMessage[] } | { ok: false; error: string }> {
     signal?.throwIfAborted();
     const entry = this.#entries.find((candidate) => candidate.name === server);
     if (entry?.status.state !== 'ready' || !entry.connection) return { ok: false, error: `MCP server "${server}" is not running` };
@@ -273,7 +291,12 @@ export class McpServers {
     }
     entry.connection = connection;
     entry.status = { server: entry.name, state: 'ready', transport: connection.transport, tools: 0 };
-    logger.info(`MCP server "${entry.name}" is ready`, { server: entry.name, transport: connection.transport, tools: connection.tools().length, ms: Date.now() - began });
+    logger.info(`MCP server "${entry.name}" is ready`, {
+      server: entry.name,
+      transport: connection.transport,
+      tools: connection.tools().length,
+      ms: Date.now() - began,
+    });
     onToolsChanged?.();
   }
 }

@@ -53,7 +53,18 @@ export async function startServer(config: McpServer, options: StartOptions): Pro
   signal.addEventListener('abort', stop, { once: true });
   if (signal.aborted) stop();
   const { logger, cwd, clientInfo, onSpawn, onToolsChanged, onClosed, elicitation, onElicit } = options;
-  const attempt = connect(config, { logger, cwd, clientInfo, onSpawn, onToolsChanged, onClosed, elicitation, onElicit, signal: abort.signal, timeoutMs: connectTimeoutMs });
+  const attempt = connect(config, {
+    logger,
+    cwd,
+    clientInfo,
+    onSpawn,
+    onToolsChanged,
+    onClosed,
+    elicitation,
+    onElicit,
+    signal: abort.signal,
+    timeoutMs: connectTimeoutMs,
+  });
   const abandoned = new Promise<'abandoned'>((resolve) => abort.signal.addEventListener('abort', () => resolve('abandoned'), { once: true }));
   let outcome = await Promise.race([attempt, abandoned]);
   // An abandoned stdio start fails fast with a better reason (with the server's stderr): wait a moment for it.
@@ -65,7 +76,11 @@ export async function startServer(config: McpServer, options: StartOptions): Pro
   }
   if (outcome === 'abandoned') {
     // Whatever the start yields later is closed at once.
-    return { ok: false, reason: startFailureReason({ timedOutMs: connectTimeoutMs }), cleanup: attempt.then((late) => (late.ok ? late.connection.close() : late.cleanup)) };
+    return {
+      ok: false,
+      reason: startFailureReason({ timedOutMs: connectTimeoutMs }),
+      cleanup: attempt.then((late) => (late.ok ? late.connection.close() : late.cleanup)),
+    };
   }
   return outcome;
 }

@@ -29,7 +29,12 @@ export class McpToolList<Server> {
    * each other; at most `maxTools`, the rest logged at warn once per different set left out.
    * The same array as last time when nothing it depends on changed.
    */
-  offer(ready: readonly ReadyServer<Server>[], reserved: ReadonlySet<string>, { gemini, maxTools }: { gemini: boolean; maxTools: number }, logger: Logger): readonly McpToolDescriptor[] {
+  offer(
+    ready: readonly ReadyServer<Server>[],
+    reserved: ReadonlySet<string>,
+    { gemini, maxTools }: { gemini: boolean; maxTools: number },
+    logger: Logger,
+  ): readonly McpToolDescriptor[] {
     const inputs = [reserved, gemini, maxTools, ...ready.flatMap((entry) => [entry.server, entry.tools])];
     const last = this.#described;
     if (last && last.inputs.length === inputs.length && last.inputs.every((input, i) => input === inputs[i])) return last.tools;
@@ -43,7 +48,10 @@ export class McpToolList<Server> {
     const key = leftOut.join(',');
     if (key !== this.#leftOutLogged) {
       this.#leftOutLogged = key;
-      if (leftOut.length > 0) logger.warn(`${leftOut.length} MCP tools left out: past the limit of ${maxTools} MCP tools (OpenAI accepts at most ${MAX_TOOLS} tools per request)`, { leftOut });
+      if (leftOut.length > 0)
+        logger.warn(`${leftOut.length} MCP tools left out: past the limit of ${maxTools} MCP tools (OpenAI accepts at most ${MAX_TOOLS} tools per request)`, {
+          leftOut,
+        });
     }
     this.#described = { inputs, tools };
     return tools;

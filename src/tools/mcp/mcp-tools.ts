@@ -82,20 +82,26 @@ export interface DescribeOptions {
  * apart from `reserved` (the built-in tools) and from each other. Past `maxTools` the rest are
  * returned in `leftOut` as `<server>__<tool>`-style names for a log line. Pure; never throws.
  */
-export function describeMcpTools(servers: readonly ServerTools[], reserved: ReadonlySet<string>, { gemini, maxTools = Infinity }: DescribeOptions): { tools: McpToolDescriptor[]; leftOut: string[] } {
+export function describeMcpTools(
+  servers: readonly ServerTools[],
+  reserved: ReadonlySet<string>,
+  { gemini, maxTools = Infinity }: DescribeOptions,
+): { tools: McpToolDescriptor[]; leftOut: string[] } {
   const all = servers.flatMap(({ server, tools }) => tools.map((info) => ({ server, info })));
   const refs: McpToolRef[] = all.map(({ server, info }) => ({ server, tool: info.name }));
   const names = mcpToolNames(refs, reserved);
-  const tools = all.map(({ server, info }, index): McpToolDescriptor => ({
-    name: names[index]!,
-    server,
-    tool: info.name,
-    description: info.description ?? info.title ?? info.annotations?.title ?? '',
-    parameters: toFunctionParameters(info.inputSchema, { gemini }),
-    readOnly: info.annotations?.readOnlyHint === true,
-    kind: mcpToolKind(info.annotations),
-    title: `${server}: ${info.name}`,
-  }));
+  const tools = all.map(
+    ({ server, info }, index): McpToolDescriptor => ({
+      name: names[index]!,
+      server,
+      tool: info.name,
+      description: info.description ?? info.title ?? info.annotations?.title ?? '',
+      parameters: toFunctionParameters(info.inputSchema, { gemini }),
+      readOnly: info.annotations?.readOnlyHint === true,
+      kind: mcpToolKind(info.annotations),
+      title: `${server}: ${info.name}`,
+    }),
+  );
   const keep = Math.max(0, Math.floor(maxTools));
   return { tools: tools.slice(0, keep), leftOut: tools.slice(keep).map((tool) => tool.name) };
 }

@@ -19,20 +19,44 @@ const fetchUrl = (url: string, limits = {}, signal = new AbortController().signa
 
 describe('isForbiddenAddress', () => {
   it('refuses IPv4 and IPv6 link-local, also IPv4-mapped; allows the rest', () => {
-    for (const address of ['169.254.169.254', '169.254.0.1', '[fe80::1]', 'fe80::abcd%eth0', 'febf::1', '::ffff:169.254.169.254', '::ffff:a9fe:a9fe', '64:ff9b::a9fe:a9fe', '[64:ff9b::169.254.169.254]']) expect(isForbiddenAddress(address)).toBe(true);
-    for (const address of ['127.0.0.1', '10.0.0.1', '169.255.0.1', '::1', '64:ff9b::a9ff:1', '64:ff9b::7f00:1', 'fec0::1', 'example.com', '']) expect(isForbiddenAddress(address)).toBe(false);
+    for (const address of [
+      '169.254.169.254',
+      '169.254.0.1',
+      '[fe80::1]',
+      'fe80::abcd%eth0',
+      'febf::1',
+      '::ffff:169.254.169.254',
+      '::ffff:a9fe:a9fe',
+      '64:ff9b::a9fe:a9fe',
+      '[64:ff9b::169.254.169.254]',
+    ])
+      expect(isForbiddenAddress(address)).toBe(true);
+    for (const address of ['127.0.0.1', '10.0.0.1', '169.255.0.1', '::1', '64:ff9b::a9ff:1', '64:ff9b::7f00:1', 'fec0::1', 'example.com', ''])
+      expect(isForbiddenAddress(address)).toBe(false);
   });
 });
 
 describe('guardedLookup', () => {
-  const fake = (answer: string | { address: string; family: number }[]): LookupFunction => (_host, _options, callback) => callback(null, answer as never, 4);
+  const fake =
+    (answer: string | { address: string; family: number }[]): LookupFunction =>
+    (_host, _options, callback) =>
+      callback(null, answer as never, 4);
   it('fails with EFORBIDDENADDR when any address of the answer is link-local', async () => {
-    const result = await new Promise<[unknown, unknown]>((resolve) => guardedLookup(fake([{ address: '93.184.216.34', family: 4 }, { address: '169.254.169.254', family: 4 }]))('x.test', { all: true }, (error, address) => resolve([error, address])));
+    const result = await new Promise<[unknown, unknown]>((resolve) =>
+      guardedLookup(
+        fake([
+          { address: '93.184.216.34', family: 4 },
+          { address: '169.254.169.254', family: 4 },
+        ]),
+      )('x.test', { all: true }, (error, address) => resolve([error, address])),
+    );
     expect((result[0] as NodeJS.ErrnoException).code).toBe('EFORBIDDENADDR');
     expect(String((result[0] as Error).message)).toMatch(/x\.test resolves to 169\.254\.169\.254/);
   });
   it('passes other answers through', async () => {
-    const result = await new Promise<[unknown, unknown]>((resolve) => guardedLookup(fake('127.0.0.1'))('x.test', {}, (error, address) => resolve([error, address])));
+    const result = await new Promise<[unknown, unknown]>((resolve) =>
+      guardedLookup(fake('127.0.0.1'))('x.test', {}, (error, address) => resolve([error, address])),
+    );
     expect(result).toEqual([null, '127.0.0.1']);
   });
 });
@@ -41,7 +65,9 @@ describe('executeFetchUrl', () => {
   it('gives an HTML page as Markdown without scripts, styles or page chrome, links made absolute', async () => {
     const outcome = await fetchUrl(`${web.url}/page`);
     expect(outcome.failed).toBe(false);
-    expect(outcome.forModel).toBe(`${web.url}/page (HTTP 200, text/html, as Markdown)\n\n# Install\n\nRun \`npm install\`, then read [the next page](${web.url}/docs/next).`);
+    expect(outcome.forModel).toBe(
+      `${web.url}/page (HTTP 200, text/html, as Markdown)\n\n# Install\n\nRun \`npm install\`, then read [the next page](${web.url}/docs/next).`,
+    );
   });
 
   it('gives JSON and compressed pages as text', async () => {
@@ -85,7 +111,9 @@ describe('executeFetchUrl', () => {
     const port = new URL(web.url).port;
     const stopped = await fetchUrl(`${web.url}/elsewhere`, { mayFollow: (url: URL) => (asked.push(url.host), false) });
     expect(stopped.failed).toBe(true);
-    expect(stopped.forModel).toBe(`Could not fetch ${web.url}/elsewhere: it redirects to http://localhost:${port}/page, on another host that was not approved: call fetch_url with that URL to fetch it (the user is asked about that host).`);
+    expect(stopped.forModel).toBe(
+      `Could not fetch ${web.url}/elsewhere: it redirects to http://localhost:${port}/page, on another host that was not approved: call fetch_url with that URL to fetch it (the user is asked about that host).`,
+    );
     expect(asked).toEqual([`localhost:${port}`]);
     expect(web.paths.slice(before)).toEqual(['/elsewhere']);
     // A redirect within the approved host is followed without asking.
@@ -113,14 +141,18 @@ describe('executeFetchUrl', () => {
     const literal = await fetchUrl('http://169.254.169.254/latest/meta-data/');
     expect(literal.forModel).toMatch(/169\.254\.169\.254, a link-local address \(such as a cloud metadata service\), which is never fetched/);
     const redirected = await fetchUrl(`${web.url}/metadata`);
-    expect(redirected.forModel).toBe(`Could not fetch http://169.254.169.254/latest/meta-data/: 169.254.169.254, a link-local address (such as a cloud metadata service), which is never fetched.`);
+    expect(redirected.forModel).toBe(
+      `Could not fetch http://169.254.169.254/latest/meta-data/: 169.254.169.254, a link-local address (such as a cloud metadata service), which is never fetched.`,
+    );
     // A name whose DNS answer is the metadata address: refused by the lookup, so no socket connects.
     const lookup: LookupFunction = (host, options, callback) => {
       asked.push(host);
       callback(null, options.all ? [{ address: '169.254.169.254', family: 4 }] : '169.254.169.254', 4);
     };
     const named = await fetchUrl('http://metadata.test/latest/', { lookup });
-    expect(named.forModel).toBe('Could not fetch http://metadata.test/latest/: metadata.test resolves to 169.254.169.254, a link-local address (such as a cloud metadata service), which is never fetched.');
+    expect(named.forModel).toBe(
+      'Could not fetch http://metadata.test/latest/: metadata.test resolves to 169.254.169.254, a link-local address (such as a cloud metadata service), which is never fetched.',
+    );
     expect(asked).toEqual(['metadata.test']);
     expect(web.paths.slice(before)).toEqual(['/metadata']);
   });
@@ -128,9 +160,22 @@ describe('executeFetchUrl', () => {
 
 describe('pure parts', () => {
   it('textKind sorts content types', () => {
-    expect(['text/html; charset=utf-8', 'application/xhtml+xml', 'application/json', 'application/vnd.api+json', 'text/plain', 'text/markdown', 'application/xml', 'image/svg+xml', '', 'application/pdf', 'image/png', 'application/octet-stream'].map(textKind)).toEqual([
-      'html', 'html', 'json', 'json', 'text', 'text', 'text', 'text', 'text', undefined, undefined, undefined,
-    ]);
+    expect(
+      [
+        'text/html; charset=utf-8',
+        'application/xhtml+xml',
+        'application/json',
+        'application/vnd.api+json',
+        'text/plain',
+        'text/markdown',
+        'application/xml',
+        'image/svg+xml',
+        '',
+        'application/pdf',
+        'image/png',
+        'application/octet-stream',
+      ].map(textKind),
+    ).toEqual(['html', 'html', 'json', 'json', 'text', 'text', 'text', 'text', 'text', undefined, undefined, undefined]);
   });
 
   it('fetchModelBytes is a quarter of the window at 4 bytes a token, within 4,000 and 50,000 bytes', () => {
@@ -168,7 +213,10 @@ describe('through a proxy (HTTP_PROXY)', () => {
     process.env.HTTP_PROXY = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
     delete process.env.NO_PROXY;
     try {
-      const resolveTo = (address: string): LookupFunction => (_host, options, callback) => callback(null, options.all ? [{ address, family: 4 }] : address, 4);
+      const resolveTo =
+        (address: string): LookupFunction =>
+        (_host, options, callback) =>
+          callback(null, options.all ? [{ address, family: 4 }] : address, 4);
       const ok = await fetchUrl(`http://web.test:${port}/data.json`, { lookup: resolveTo('93.184.216.34') });
       expect(ok.forModel).toBe(`http://web.test:${port}/data.json (HTTP 200, application/json)\n\n{"name":"openai-acp","tools":7}`);
       expect(tunnels).toEqual([`web.test:${port}`]);
@@ -176,8 +224,9 @@ describe('through a proxy (HTTP_PROXY)', () => {
       expect(refused.forModel).toMatch(/sneaky\.test resolves to 169\.254\.169\.254, a link-local address/);
       expect(tunnels).toHaveLength(1);
     } finally {
-      for (const [key, value] of Object.entries(saved)) if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
+      for (const [key, value] of Object.entries(saved))
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
       proxy.closeAllConnections();
       await new Promise((resolve) => proxy.close(resolve));
     }

@@ -23,7 +23,10 @@ afterEach(async () => rm(base, { recursive: true, force: true }));
 
 const backend = (maxReadBytes?: number) => createLocalBackend({ cwd: ws, extra: [] }, maxReadBytes === undefined ? {} : { maxReadBytes });
 async function toolError(promise: Promise<unknown>): Promise<ToolError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ToolError);
   return error as ToolError;
 }
@@ -37,11 +40,16 @@ describe('local readTextFile', () => {
   });
 
   it('names missing files, directories, binary and too large files', async () => {
-    expect(await toolError(backend().readTextFile(path.join(ws, 'nope.txt'), signal))).toMatchObject({ code: 'not_found', message: `no such file: ${path.join(ws, 'nope.txt')}` });
+    expect(await toolError(backend().readTextFile(path.join(ws, 'nope.txt'), signal))).toMatchObject({
+      code: 'not_found',
+      message: `no such file: ${path.join(ws, 'nope.txt')}`,
+    });
     await mkdir(path.join(ws, 'dir'));
     expect((await toolError(backend().readTextFile(path.join(ws, 'dir'), signal))).message).toContain('is a directory; use list_directory');
     await writeFile(path.join(ws, 'img.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2, 3]));
-    expect((await toolError(backend().readTextFile(path.join(ws, 'img.png'), signal))).message).toBe(`${path.join(ws, 'img.png')} is a binary file (9 bytes); not shown`);
+    expect((await toolError(backend().readTextFile(path.join(ws, 'img.png'), signal))).message).toBe(
+      `${path.join(ws, 'img.png')} is a binary file (9 bytes); not shown`,
+    );
     await writeFile(path.join(ws, 'big.txt'), 'x'.repeat(2048));
     const big = await toolError(backend(1024).readTextFile(path.join(ws, 'big.txt'), signal));
     expect(big.code).toBe('too_large');
@@ -51,7 +59,12 @@ describe('local readTextFile', () => {
   it('refuses paths outside the workspace before reading: .., absolute, symlinks to a file and to a directory', async () => {
     await symlink(path.join(outside, 'secret.txt'), path.join(ws, 'leak'));
     await symlink(outside, path.join(ws, 'leakdir'));
-    for (const p of [path.join(ws, '..', 'outside', 'secret.txt'), path.join(outside, 'secret.txt'), path.join(ws, 'leak'), path.join(ws, 'leakdir', 'secret.txt')]) {
+    for (const p of [
+      path.join(ws, '..', 'outside', 'secret.txt'),
+      path.join(outside, 'secret.txt'),
+      path.join(ws, 'leak'),
+      path.join(ws, 'leakdir', 'secret.txt'),
+    ]) {
       const error = await toolError(backend().readTextFile(p, signal));
       expect(error.code).toBe('outside_workspace');
       expect(error.message).not.toContain('top secret');
@@ -110,7 +123,9 @@ describe('local runCommand', () => {
     expect(result.output.trim()).toBe(path.join(ws, 'sub'));
     await expect(result.release()).resolves.toBeUndefined();
     await expect(backend().runCommand('pwd', { cwd: outside, timeoutMs: 5_000, outputByteLimit: 1000, signal })).rejects.toThrow(ToolError);
-    await expect(backend().runCommand('pwd', { cwd: path.join(ws, 'missing'), timeoutMs: 5_000, outputByteLimit: 1000, signal })).rejects.toThrow(/not an existing directory/);
+    await expect(backend().runCommand('pwd', { cwd: path.join(ws, 'missing'), timeoutMs: 5_000, outputByteLimit: 1000, signal })).rejects.toThrow(
+      /not an existing directory/,
+    );
   });
 });
 

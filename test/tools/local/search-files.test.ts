@@ -47,7 +47,10 @@ beforeAll(async () => {
   await put('keep.log', 'needle kept\n');
   await put('bin.dat', Buffer.from('needle\0binary'));
   await put('README.md', '# needle\n');
-  await put('dialect/d.txt', ['fn main() {', 'digits 42 and ٣', 'café au lait', 'cafe x', 'line end\r', 'key: value', 'a_b c-d', 'Foo bar', 'tab\there', 'path/to/x'].join('\n') + '\n');
+  await put(
+    'dialect/d.txt',
+    ['fn main() {', 'digits 42 and ٣', 'café au lait', 'cafe x', 'line end\r', 'key: value', 'a_b c-d', 'Foo bar', 'tab\there', 'path/to/x'].join('\n') + '\n',
+  );
   await symlink(path.join(base, 'outside'), path.join(ws, 'link-out'));
   await symlink(path.join(ws, 'src'), path.join(ws, 'link-in'));
   execFileSync('mkfifo', [path.join(ws, 'pipe')]);
@@ -68,7 +71,13 @@ describe.each(engines)('searchFiles with the %s engine', (engine, ripgrep) => {
 
   it('finds matches as path:line: text, skipping .git, hidden, ignored (.gitignore, .ignore, .git/info/exclude), binary files, symlinks and FIFOs', async () => {
     const { text } = await run('needle');
-    expect(text.split('\n')).toEqual(['README.md:1: # needle', 'keep.log:1: needle kept', 'src/a.ts:1: const needle = 1;', 'src/a.ts:3: needle again', 'src/b.js:1: needle in js']);
+    expect(text.split('\n')).toEqual([
+      'README.md:1: # needle',
+      'keep.log:1: needle kept',
+      'src/a.ts:1: const needle = 1;',
+      'src/a.ts:3: needle again',
+      'src/b.js:1: needle in js',
+    ]);
   });
 
   it('filters by glob (a glob names files the ignore rules skip, as rg -g does), and takes (?i)', async () => {
@@ -164,8 +173,13 @@ describe('the JavaScript engine with a catastrophic pattern or glob', () => {
       const request = { pattern: '^(a+)+$', path: path.join(ws, 'redos') };
       const result = await searchFiles(request, roots(), signal, { ripgrep: 'off', limits: { timeBudgetMs: 300 } });
       expect(result.timedOut).toBe(true);
-      expect(formatSearch(result, request, ws)).toMatch(/^No matches for "\^\(a\+\)\+\$" in redos; \d+ files? searched\. \[stopped after 0\.3 s and \d+ files?; narrow the path or glob\]$/);
-      const glob = await searchFiles({ path: path.join(ws, 'redos'), glob: `${'*a'.repeat(14)}b` }, roots(), signal, { ripgrep: 'off', limits: { timeBudgetMs: 300 } });
+      expect(formatSearch(result, request, ws)).toMatch(
+        /^No matches for "\^\(a\+\)\+\$" in redos; \d+ files? searched\. \[stopped after 0\.3 s and \d+ files?; narrow the path or glob\]$/,
+      );
+      const glob = await searchFiles({ path: path.join(ws, 'redos'), glob: `${'*a'.repeat(14)}b` }, roots(), signal, {
+        ripgrep: 'off',
+        limits: { timeBudgetMs: 300 },
+      });
       expect(glob.timedOut).toBe(true);
     } finally {
       clearInterval(interval);
@@ -177,7 +191,10 @@ describe('the JavaScript engine with a catastrophic pattern or glob', () => {
     await catastrophic();
     for (let i = 0; i < 200 && liveSearchWorkers() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     const controller = new AbortController();
-    const pending = searchFiles({ pattern: '^(a+)+$', path: path.join(ws, 'redos') }, roots(), controller.signal, { ripgrep: 'off', limits: { timeBudgetMs: 600_000 } });
+    const pending = searchFiles({ pattern: '^(a+)+$', path: path.join(ws, 'redos') }, roots(), controller.signal, {
+      ripgrep: 'off',
+      limits: { timeBudgetMs: 600_000 },
+    });
     for (let i = 0; i < 200 && liveSearchWorkers() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(liveSearchWorkers()).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -189,7 +206,14 @@ describe('the JavaScript engine with a catastrophic pattern or glob', () => {
 });
 
 describe('formatSearch', () => {
-  const result = { matches: [{ file: '/w/src/a.ts', line: 3, text: 'x' }], filesSearched: undefined, moreMatches: false, timedOut: true, engine: 'ripgrep' as const, budgetMs: 10_000 };
+  const result = {
+    matches: [{ file: '/w/src/a.ts', line: 3, text: 'x' }],
+    filesSearched: undefined,
+    moreMatches: false,
+    timedOut: true,
+    engine: 'ripgrep' as const,
+    budgetMs: 10_000,
+  };
   it('says where the time ran out, with the files searched when known', () => {
     expect(formatSearch(result, { pattern: 'x', path: '/w' }, '/w')).toBe('src/a.ts:3: x\n[stopped after 10 s; narrow the path or glob]');
     expect(formatSearch({ ...result, matches: [], filesSearched: 31_000, engine: 'javascript' }, { pattern: 'x', path: '/w' }, '/w')).toBe(
@@ -197,9 +221,9 @@ describe('formatSearch', () => {
     );
   });
   it('lists files one a line when there is no pattern', () => {
-    expect(formatSearch({ ...result, timedOut: false, moreMatches: true, matches: [{ file: '/w/a.ts', line: 0, text: '' }] }, { glob: '*.ts', path: '/w' }, '/w')).toBe(
-      'a.ts\n[more files not shown; narrow the glob or path (the first 1 are above)]',
-    );
+    expect(
+      formatSearch({ ...result, timedOut: false, moreMatches: true, matches: [{ file: '/w/a.ts', line: 0, text: '' }] }, { glob: '*.ts', path: '/w' }, '/w'),
+    ).toBe('a.ts\n[more files not shown; narrow the glob or path (the first 1 are above)]');
   });
 });
 

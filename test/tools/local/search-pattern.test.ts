@@ -54,7 +54,9 @@ describe('translatePattern', () => {
   });
 
   it('answers what JavaScript finds wrong, with its words and how to match literally', () => {
-    expect(() => translatePattern('foo(')).toThrow('invalid regular expression "foo(": Unterminated group. Escape ( ) [ ] { } . * + ? | \\ to match them literally.');
+    expect(() => translatePattern('foo(')).toThrow(
+      'invalid regular expression "foo(": Unterminated group. Escape ( ) [ ] { } . * + ? | \\ to match them literally.',
+    );
     expect(() => translatePattern('[z-a]')).toThrow(/Range out of order in character class/);
     expect(() => translatePattern('*x')).toThrow(/Nothing to repeat/);
   });

@@ -6,7 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findRipgrep, parseRgJsonLine, rgArguments, runRipgrep } from '../../../src/tools/local/search-rg.js';
 
 /** Real `rg --json` output (its provenance is the fixture's first line). */
-const recorded = readFileSync(new URL('../../fixtures/ripgrep/json-output.ndjson', import.meta.url), 'utf8').trim().split('\n').slice(1);
+const recorded = readFileSync(new URL('../../fixtures/ripgrep/json-output.ndjson', import.meta.url), 'utf8')
+  .trim()
+  .split('\n')
+  .slice(1);
 
 describe('parseRgJsonLine', () => {
   it('reads matches (text and base64 bytes) and the summary; skips begin and end', () => {
@@ -23,8 +26,22 @@ describe('parseRgJsonLine', () => {
 
   it('takes a path given as bytes, and never throws on what it cannot read', () => {
     const bytes = Buffer.from('dir/é.txt').toString('base64');
-    expect(parseRgJsonLine(JSON.stringify({ type: 'match', data: { path: { bytes }, lines: { text: 'a\n' }, line_number: 7 } }))).toEqual({ kind: 'match', file: 'dir/é.txt', line: 7, text: 'a\n' });
-    for (const line of ['', 'not json', '{"type":"match"}', '{"type":"match","data":{"path":{},"lines":{"text":"x"},"line_number":1}}', '{"type":"match","data":{"path":{"text":"a"},"lines":{"text":"x"}}}', 'null', '[1]', '{"type":"summary","data":{"stats":{}}}']) {
+    expect(parseRgJsonLine(JSON.stringify({ type: 'match', data: { path: { bytes }, lines: { text: 'a\n' }, line_number: 7 } }))).toEqual({
+      kind: 'match',
+      file: 'dir/é.txt',
+      line: 7,
+      text: 'a\n',
+    });
+    for (const line of [
+      '',
+      'not json',
+      '{"type":"match"}',
+      '{"type":"match","data":{"path":{},"lines":{"text":"x"},"line_number":1}}',
+      '{"type":"match","data":{"path":{"text":"a"},"lines":{"text":"x"}}}',
+      'null',
+      '[1]',
+      '{"type":"summary","data":{"stats":{}}}',
+    ]) {
       expect(parseRgJsonLine(line)).toBeUndefined();
     }
   });
@@ -33,12 +50,33 @@ describe('parseRgJsonLine', () => {
 describe('rgArguments', () => {
   it('searches with --json, CRLF-aware, no user config, the size limit, the glob and the pattern as their own arguments', () => {
     expect(rgArguments({ pattern: '-e', path: '.', glob: ' *.ts ', maxFileBytes: 1024 })).toEqual([
-      '--json', '--crlf', '--no-config', '--no-require-git', '--no-messages', '--max-filesize', '1024', '--glob', '*.ts', '--regexp', '-e', '--', '.',
+      '--json',
+      '--crlf',
+      '--no-config',
+      '--no-require-git',
+      '--no-messages',
+      '--max-filesize',
+      '1024',
+      '--glob',
+      '*.ts',
+      '--regexp',
+      '-e',
+      '--',
+      '.',
     ]);
   });
 
   it('lists files with --files when there is no pattern', () => {
-    expect(rgArguments({ pattern: undefined, path: 'a.txt', glob: '*.md', maxFileBytes: 1 })).toEqual(['--files', '--no-config', '--no-require-git', '--no-messages', '--glob', '*.md', '--', 'a.txt']);
+    expect(rgArguments({ pattern: undefined, path: 'a.txt', glob: '*.md', maxFileBytes: 1 })).toEqual([
+      '--files',
+      '--no-config',
+      '--no-require-git',
+      '--no-messages',
+      '--glob',
+      '*.md',
+      '--',
+      'a.txt',
+    ]);
   });
 });
 
@@ -57,7 +95,10 @@ describe('findRipgrep', () => {
     expect(await findRipgrep(fake, '')).toEqual({ path: fake, version: 'ripgrep 99.0.0' });
     expect(await findRipgrep('off', dir)).toEqual({ path: undefined, why: 'OPENAI_ACP_RIPGREP=off' });
     expect(await findRipgrep(undefined, '/nonexistent')).toEqual({ path: undefined, why: 'rg is not on the PATH' });
-    expect(await findRipgrep(path.join(dir, 'plain'), dir)).toEqual({ path: undefined, why: `OPENAI_ACP_RIPGREP names ${path.join(dir, 'plain')}, which is not an executable file` });
+    expect(await findRipgrep(path.join(dir, 'plain'), dir)).toEqual({
+      path: undefined,
+      why: `OPENAI_ACP_RIPGREP names ${path.join(dir, 'plain')}, which is not an executable file`,
+    });
   });
 });
 
@@ -119,6 +160,8 @@ describe.skipIf(process.platform === 'win32')('runRipgrep with a stand-in rg', (
 
   it("answers rg's refusal with its words", async () => {
     const rg = await script('refusing-rg', `echo 'regex parse error:\n    x(\n     ^\nerror: unclosed group' >&2; exit 2`);
-    await expect(runRipgrep({ ...run, rg, path: dir }, new AbortController().signal)).rejects.toThrow('ripgrep refused the search: regex parse error: x( ^ error: unclosed group');
+    await expect(runRipgrep({ ...run, rg, path: dir }, new AbortController().signal)).rejects.toThrow(
+      'ripgrep refused the search: regex parse error: x( ^ error: unclosed group',
+    );
   });
 });

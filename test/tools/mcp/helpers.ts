@@ -95,7 +95,10 @@ export async function startHttpServers(): Promise<HttpServers> {
         let transport = typeof sid === 'string' ? streamable.get(sid) : undefined;
         const body = req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined;
         if (transport === undefined) {
-          const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void streamable.set(id, created) });
+          const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+            sessionIdGenerator: () => randomUUID(),
+            onsessioninitialized: (id) => void streamable.set(id, created),
+          });
           transport = created;
           const mcp = url.pathname === '/mcp' ? createFixtureServer('http-fixture') : liarServer();
           await mcp.connect(transport);
@@ -150,7 +153,12 @@ function liarServer(): Server {
   const server = new Server({ name: 'liar', version: '1.0.0' }, { capabilities: { tools: {} } });
   const outputSchema = { type: 'object' as const, properties: { n: { type: 'number' } }, required: ['n'] };
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: ['structured', 'wrong', 'right'].map((name) => ({ name, description: 'Promises structured output', inputSchema: { type: 'object' as const }, outputSchema })),
+    tools: ['structured', 'wrong', 'right'].map((name) => ({
+      name,
+      description: 'Promises structured output',
+      inputSchema: { type: 'object' as const },
+      outputSchema,
+    })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async ({ params }) => {
     if (params.name === 'wrong') return { content: [], structuredContent: { n: 'one' } };

@@ -9,7 +9,9 @@ import { mcpNotices } from '../../../src/loop/turn-tools.js';
 
 function fakeClient(answer: (params: any) => Promise<unknown>) {
   const asked: { method: string; params: any; options: any }[] = [];
-  const client = { request: (method: string, params: any, options: any) => (asked.push({ method, params, options }), answer(params)) } as unknown as AgentContext;
+  const client = {
+    request: (method: string, params: any, options: any) => (asked.push({ method, params, options }), answer(params)),
+  } as unknown as AgentContext;
   return { client, asked };
 }
 
@@ -25,20 +27,38 @@ describe('acpElicitation', () => {
   });
 
   it('passes decline and cancel, and reads anything else as decline', async () => {
-    for (const [answer, expected] of [[{ action: 'decline' }, 'decline'], [{ action: 'cancel' }, 'cancel'], [{ action: 'maybe' }, 'decline'], [null, 'decline']] as const) {
+    for (const [answer, expected] of [
+      [{ action: 'decline' }, 'decline'],
+      [{ action: 'cancel' }, 'cancel'],
+      [{ action: 'maybe' }, 'decline'],
+      [null, 'decline'],
+    ] as const) {
       const { client } = fakeClient(async () => answer);
-      expect((await acpElicitation({ client, sessionId: 's', toolCallId: 't', modes: { form: true, url: false } })(form, new AbortController().signal)).action).toBe(expected);
+      expect(
+        (await acpElicitation({ client, sessionId: 's', toolCallId: 't', modes: { form: true, url: false } })(form, new AbortController().signal)).action,
+      ).toBe(expected);
     }
   });
 
   it('declines a URL question without asking a client that offers no URL mode, and asks one that does', async () => {
     const url = { mode: 'url' as const, message: 'Sign in', elicitationId: 'e1', url: 'https://example.com/auth' };
     const none = fakeClient(async () => ({ action: 'accept' }));
-    expect(await acpElicitation({ client: none.client, sessionId: 's', toolCallId: 't', modes: { form: true, url: false } })(url, new AbortController().signal)).toEqual({ action: 'decline' });
+    expect(
+      await acpElicitation({ client: none.client, sessionId: 's', toolCallId: 't', modes: { form: true, url: false } })(url, new AbortController().signal),
+    ).toEqual({ action: 'decline' });
     expect(none.asked).toEqual([]);
     const some = fakeClient(async () => ({ action: 'accept' }));
-    expect(await acpElicitation({ client: some.client, sessionId: 's', toolCallId: 't', modes: { form: true, url: true } })(url, new AbortController().signal)).toEqual({ action: 'accept' });
-    expect(some.asked[0]!.params).toEqual({ sessionId: 's', toolCallId: 't', mode: 'url', message: 'Sign in', elicitationId: 'e1', url: 'https://example.com/auth' });
+    expect(
+      await acpElicitation({ client: some.client, sessionId: 's', toolCallId: 't', modes: { form: true, url: true } })(url, new AbortController().signal),
+    ).toEqual({ action: 'accept' });
+    expect(some.asked[0]!.params).toEqual({
+      sessionId: 's',
+      toolCallId: 't',
+      mode: 'url',
+      message: 'Sign in',
+      elicitationId: 'e1',
+      url: 'https://example.com/auth',
+    });
   });
 
   it('a cancel rejects at once and withdraws the request through its cancellation signal', async () => {
@@ -53,10 +73,27 @@ describe('acpElicitation', () => {
 
 describe('mcpNotices', () => {
   it('gives each MCP notice a title, the rest and the fix as its description, and the whole line for clients without notices', () => {
-    const state = { roots: { cwd: '/', extra: [] }, mcpList: '', mcp: { takeNotices: () => ['MCP server "files" could not start: spawn /nope ENOENT (command not found)', 'MCP server "files" stopped; its tools are no longer available in this session'] } };
+    const state = {
+      roots: { cwd: '/', extra: [] },
+      mcpList: '',
+      mcp: {
+        takeNotices: () => [
+          'MCP server "files" could not start: spawn /nope ENOENT (command not found)',
+          'MCP server "files" stopped; its tools are no longer available in this session',
+        ],
+      },
+    };
     const [failed, stopped] = mcpNotices(state as never);
-    expect(failed).toMatchObject({ severity: 'error', title: 'MCP server "files" could not start', fallback: { as: 'message', text: 'MCP server "files" could not start: spawn /nope ENOENT (command not found)\n\n' } });
+    expect(failed).toMatchObject({
+      severity: 'error',
+      title: 'MCP server "files" could not start',
+      fallback: { as: 'message', text: 'MCP server "files" could not start: spawn /nope ENOENT (command not found)\n\n' },
+    });
     expect(failed!.description).toMatch(/^Spawn \/nope ENOENT \(command not found\)\. Check the server's command/);
-    expect(stopped).toMatchObject({ severity: 'warning', title: 'MCP server "files" stopped', description: 'Its tools are no longer available in this session.' });
+    expect(stopped).toMatchObject({
+      severity: 'warning',
+      title: 'MCP server "files" stopped',
+      description: 'Its tools are no longer available in this session.',
+    });
   });
 });

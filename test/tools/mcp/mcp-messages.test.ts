@@ -6,17 +6,25 @@ const spawnError = (code: string, path: string) => Object.assign(new Error(`spaw
 
 describe('MCP failure messages', () => {
   it('names the server and explains spawn errors', () => {
-    expect(startFailureNotice('files', startFailureReason({ error: spawnError('ENOENT', '/nope') }))).toBe('MCP server "files" could not start: spawn /nope ENOENT (command not found)');
-    expect(startFailureReason({ error: spawnError('EACCES', '/etc/passwd') })).toBe('spawn /etc/passwd EACCES (permission denied: the command is not executable)');
+    expect(startFailureNotice('files', startFailureReason({ error: spawnError('ENOENT', '/nope') }))).toBe(
+      'MCP server "files" could not start: spawn /nope ENOENT (command not found)',
+    );
+    expect(startFailureReason({ error: spawnError('EACCES', '/etc/passwd') })).toBe(
+      'spawn /etc/passwd EACCES (permission denied: the command is not executable)',
+    );
   });
 
   it('says a timeout in seconds and adds the last stderr line', () => {
-    expect(startFailureReason({ timedOutMs: 30_000, stderrTail: ['a', 'Error: no token'] })).toBe('it did not finish starting within 30 s (timed out) (its last words on stderr: Error: no token)');
+    expect(startFailureReason({ timedOutMs: 30_000, stderrTail: ['a', 'Error: no token'] })).toBe(
+      'it did not finish starting within 30 s (timed out) (its last words on stderr: Error: no token)',
+    );
     expect(seconds(1_500)).toBe('1.5 s');
   });
 
   it('explains a closed connection and a fetch failure with its cause', () => {
-    expect(startFailureReason({ error: new McpError(ErrorCode.ConnectionClosed, 'Connection closed') })).toMatch(/^the server closed the connection before it was ready/);
+    expect(startFailureReason({ error: new McpError(ErrorCode.ConnectionClosed, 'Connection closed') })).toMatch(
+      /^the server closed the connection before it was ready/,
+    );
     const fetchFailed = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }) });
     expect(startFailureReason({ error: fetchFailed })).toBe('fetch failed: connect ECONNREFUSED 127.0.0.1:9 (connection refused: is the server running?)');
   });
@@ -38,8 +46,12 @@ describe('MCP failure messages', () => {
 
   it('tells the model which call failed and why', () => {
     const context = { server: 'web', tool: 'fetch', timeoutMs: 60_000 };
-    expect(callFailureText(new McpError(ErrorCode.RequestTimeout, 'Request timed out'), context)).toBe('MCP tool "fetch" of server "web" did not answer within 60 s (timed out).');
-    expect(callFailureText(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'), context)).toBe('MCP tool "fetch" of server "web" failed: the server closed the connection during the call.');
+    expect(callFailureText(new McpError(ErrorCode.RequestTimeout, 'Request timed out'), context)).toBe(
+      'MCP tool "fetch" of server "web" did not answer within 60 s (timed out).',
+    );
+    expect(callFailureText(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'), context)).toBe(
+      'MCP tool "fetch" of server "web" failed: the server closed the connection during the call.',
+    );
     expect(callFailureText(new McpError(ErrorCode.InvalidRequest, 'Tool fetch has an output schema but did not return structured content'), context)).toBe(
       'MCP tool "fetch" of server "web" failed: Tool fetch has an output schema but did not return structured content',
     );

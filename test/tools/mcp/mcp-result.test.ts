@@ -3,7 +3,14 @@ import { mcpErrorResult, NO_OUTPUT, toMcpCallResult } from '../../../src/tools/m
 
 describe('toMcpCallResult', () => {
   it('joins text for the model and keeps the blocks for the client', () => {
-    expect(toMcpCallResult({ content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] })).toEqual({
+    expect(
+      toMcpCallResult({
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'text', text: 'two' },
+        ],
+      }),
+    ).toEqual({
       isError: false,
       text: 'one\ntwo',
       images: [],
@@ -16,7 +23,12 @@ describe('toMcpCallResult', () => {
 
   it('keeps images apart from the text', () => {
     const result = toMcpCallResult({ content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }] });
-    expect(result).toEqual({ isError: false, text: '', images: [{ data: 'AAAA', mimeType: 'image/png' }], content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }] });
+    expect(result).toEqual({
+      isError: false,
+      text: '',
+      images: [{ data: 'AAAA', mimeType: 'image/png' }],
+      content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }],
+    });
   });
 
   it('gives resources as their text, and binary parts and links as one-line notes', () => {
@@ -28,7 +40,12 @@ describe('toMcpCallResult', () => {
         { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
       ],
     });
-    expect(result.text.split('\n')).toEqual(['file body', '[resource <file:///b.bin> (binary, 4 bytes) not shown]', '[resource link: Notes <file:///c.md>]', '[audio (audio/wav, 3 bytes) not shown]']);
+    expect(result.text.split('\n')).toEqual([
+      'file body',
+      '[resource <file:///b.bin> (binary, 4 bytes) not shown]',
+      '[resource link: Notes <file:///c.md>]',
+      '[audio (audio/wav, 3 bytes) not shown]',
+    ]);
     expect(result.content.map((block) => block.type)).toEqual(['resource', 'resource', 'resource_link', 'audio']);
     expect(result.content[0]).toEqual({ type: 'resource', resource: { uri: 'file:///a.txt', text: 'file body', mimeType: 'text/plain' } });
   });

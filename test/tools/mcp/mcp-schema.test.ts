@@ -74,7 +74,10 @@ describe('toFunctionParameters', () => {
   it('inlines local $refs for Gemini, and cuts cycles', () => {
     const schema = {
       type: 'object',
-      $defs: { point: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] }, node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } } } },
+      $defs: {
+        point: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] },
+        node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } } },
+      },
       properties: { at: { $ref: '#/$defs/point', description: 'Where it is' }, list: { $ref: '#/$defs/node' }, far: { $ref: 'https://example.com/schema' } },
     };
     const out = toFunctionParameters(schema, { gemini: true });

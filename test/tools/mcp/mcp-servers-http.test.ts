@@ -32,7 +32,12 @@ function start(servers: Parameters<typeof startMcpServers>[0], options: Partial<
   return { mcp, logger };
 }
 
-const remote = (type: 'http' | 'sse', name: string, path: string, headers: { name: string; value: string }[] = []) => ({ type, name, url: `${web.url}${path}`, headers });
+const remote = (type: 'http' | 'sse', name: string, path: string, headers: { name: string; value: string }[] = []) => ({
+  type,
+  name,
+  url: `${web.url}${path}`,
+  headers,
+});
 
 describe('McpServers over HTTP', () => {
   it('uses Streamable HTTP for type "http", sending the headers without logging their values', async () => {
@@ -98,7 +103,7 @@ describe('McpServers over HTTP', () => {
     // Checked against the schema by the SDK's validator (Ajv).
     await expect(mcp.call('liar__wrong', {})).resolves.toMatchObject({
       isError: true,
-      text: "MCP tool \"wrong\" of server \"liar\" failed: Structured content does not match the tool's output schema: data/n must be number",
+      text: 'MCP tool "wrong" of server "liar" failed: Structured content does not match the tool\'s output schema: data/n must be number',
     });
     await expect(mcp.call('liar__right', {})).resolves.toMatchObject({ isError: false, text: '{"n":1}' });
   });
@@ -111,10 +116,7 @@ describe('McpServers over HTTP', () => {
   });
 
   it('reports an unsupported transport and a bad URL without trying them', async () => {
-    const { mcp } = start([
-      { type: 'acp', name: 'inline', id: 'x' } as never,
-      { type: 'http', name: 'bad', url: 'not a url', headers: [] },
-    ]);
+    const { mcp } = start([{ type: 'acp', name: 'inline', id: 'x' } as never, { type: 'http', name: 'bad', url: 'not a url', headers: [] }]);
     await mcp.ready();
     expect(mcp.takeNotices()).toEqual([
       'MCP server "inline" could not start: its transport "acp" is not supported (use stdio, http or sse)',

@@ -50,14 +50,29 @@ describe('McpServers over stdio', () => {
     const startupMs = Date.now() - began;
     expect(mcp.status()).toEqual([{ server: 'files', state: 'ready', transport: 'stdio', tools: 9 }]);
     const tools = mcp.tools(BUILT_INS, { gemini: false });
-    expect(tools.map((t) => t.name)).toEqual(['files__echo', 'files__ping', 'files__fail', 'files__throws', 'files__slow', 'files__image', 'files__pid', 'files__crash', 'files__change_tools']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'files__echo',
+      'files__ping',
+      'files__fail',
+      'files__throws',
+      'files__slow',
+      'files__image',
+      'files__pid',
+      'files__crash',
+      'files__change_tools',
+    ]);
     const echo = tools[0]!;
     expect(echo).toMatchObject({ server: 'files', tool: 'echo', title: 'files: echo', description: 'Echoes its text', readOnly: true, kind: 'read' });
     expect(echo.parameters).toMatchObject({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
     expect(tools[1]!.parameters).toMatchObject({ type: 'object', properties: {}, required: [] });
     expect(tools[1]).toMatchObject({ readOnly: false, kind: 'other' });
 
-    await expect(mcp.call('files__echo', { text: 'hi' })).resolves.toEqual({ isError: false, text: 'echo: hi', images: [], content: [{ type: 'text', text: 'echo: hi' }] });
+    await expect(mcp.call('files__echo', { text: 'hi' })).resolves.toEqual({
+      isError: false,
+      text: 'echo: hi',
+      images: [],
+      content: [{ type: 'text', text: 'echo: hi' }],
+    });
     await expect(mcp.call('files__ping', {})).resolves.toMatchObject({ isError: false, text: 'pong' });
     // The server's stderr is logged at debug with the server's name; it ran in cwd with env merged over ours (PATH kept).
     expect(logger.records).toContainEqual(expect.objectContaining({ level: 'debug', msg: `[mcp files] cwd=${cwd} env=from-acp path=set key=unset` }));
@@ -71,7 +86,9 @@ describe('McpServers over stdio', () => {
     expect(mcp.tools(BUILT_INS, { gemini: false, maxTools: 2 }).map((t) => t.name)).toEqual(['files__echo', 'files__ping']);
     mcp.tools(BUILT_INS, { gemini: false, maxTools: 2 });
     const warnings = logger.records.filter((r) => r.level === 'warn');
-    expect(warnings).toEqual([expect.objectContaining({ msg: '7 MCP tools left out: past the limit of 2 MCP tools (OpenAI accepts at most 128 tools per request)' })]);
+    expect(warnings).toEqual([
+      expect.objectContaining({ msg: '7 MCP tools left out: past the limit of 2 MCP tools (OpenAI accepts at most 128 tools per request)' }),
+    ]);
     expect(warnings[0]!.fields?.leftOut).toContain('files__change_tools');
     // A left-out tool cannot be called: the model was not offered it.
     await expect(mcp.call('files__pid', {})).resolves.toMatchObject({ isError: true });
@@ -129,7 +146,11 @@ describe('McpServers over stdio', () => {
     const [pid] = mcp.pids();
     expect(pid).toBeGreaterThan(0);
     await until(() => mcp.status()[0]!.state === 'failed');
-    expect(mcp.takeNotices()).toEqual(['MCP server "mute" could not start: it did not finish starting within 4 s (timed out) (its last words on stderr: cwd=' + cwd + ' env= path=set key=unset)']);
+    expect(mcp.takeNotices()).toEqual([
+      'MCP server "mute" could not start: it did not finish starting within 4 s (timed out) (its last words on stderr: cwd=' +
+        cwd +
+        ' env= path=set key=unset)',
+    ]);
     await until(() => !alive(pid!), 3_000);
   });
 
@@ -156,7 +177,10 @@ describe('McpServers over stdio', () => {
     const { mcp } = start([stdioServer('files')], { toolTimeoutMs: 300 });
     await mcp.ready();
     mcp.tools(BUILT_INS, { gemini: false });
-    await expect(mcp.call('files__slow', {})).resolves.toMatchObject({ isError: true, text: 'MCP tool "slow" of server "files" did not answer within 0.3 s (timed out).' });
+    await expect(mcp.call('files__slow', {})).resolves.toMatchObject({
+      isError: true,
+      text: 'MCP tool "slow" of server "files" did not answer within 0.3 s (timed out).',
+    });
     await expect(mcp.call('files__ping', {})).resolves.toMatchObject({ text: 'pong' });
   });
 
@@ -164,7 +188,10 @@ describe('McpServers over stdio', () => {
     const { mcp } = start([stdioServer('files')]);
     await mcp.ready();
     mcp.tools(BUILT_INS, { gemini: false });
-    await expect(mcp.call('files__crash', {})).resolves.toMatchObject({ isError: true, text: 'MCP tool "crash" of server "files" failed: the server closed the connection during the call.' });
+    await expect(mcp.call('files__crash', {})).resolves.toMatchObject({
+      isError: true,
+      text: 'MCP tool "crash" of server "files" failed: the server closed the connection during the call.',
+    });
     await until(() => mcp.status()[0]!.state === 'failed');
     expect(mcp.takeNotices()).toEqual(['MCP server "files" stopped; its tools are no longer available in this session']);
     expect(mcp.tools(BUILT_INS, { gemini: false })).toEqual([]);
