@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { helpText } from '../src/cli-args.js';
 import { SLASH_COMMANDS } from '../src/acp/slash-commands.js';
-import { SESSION_MODES } from '../src/tools/permission.js';
-import { BUILTIN_TOOL_NAMES } from '../src/tools/definitions.js';
+import { SESSION_MODES } from '../src/tools/policy/permission.js';
+import { BUILTIN_TOOL_NAMES } from '../src/tools/builtin/registry.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');

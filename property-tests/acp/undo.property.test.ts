@@ -4,7 +4,7 @@ import { undoLastTurn } from '../../src/acp/undo.js';
 import { CheckpointRecorder } from '../../src/sessions/checkpoints.js';
 import type { Session } from '../../src/sessions/session-manager.js';
 import type { TurnRecord } from '../../src/sessions/session-records.js';
-import { checkpointingBackend } from '../../src/tools/checkpoint-backend.js';
+import { checkpointingBackend } from '../../src/tools/backends/checkpoint-backend.js';
 import { memoryBackend } from '../../test/helpers/memory-backend.js';
 
 const paths = ['/w/a', '/w/b', '/w/c', '/w/d/e'];

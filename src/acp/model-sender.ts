@@ -17,7 +17,7 @@ import { CostMeter, savedCost } from '../loop/cost-meter.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
 import { defaultSystemPrompt } from '../context/system-prompt.js';
 import { instructionBudgetBytes, loadInstructions, renderInstructions } from '../context/instructions.js';
-import { fetchModelBytes } from '../tools/fetch/fetch-url.js';
+import { fetchModelBytes } from '../tools/fetch/fetch-page.js';
 import { toolMessageRules } from '../context/tool-messages.js';
 import { mcpNotices, noToolsNotice, prepareTurnTools } from '../loop/turn-tools.js';
 import type { AgentState } from './agent-state.js';

@@ -18,9 +18,9 @@ import type {
   ToolCallContent,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk/unstable';
-import { raceAbort } from '../tools/client-backend.js';
-import type { SessionMode } from '../tools/permission.js';
-import { planText } from '../tools/plan-tool.js';
+import { raceAbort } from '../tools/backends/client-backend.js';
+import type { SessionMode } from '../tools/policy/permission.js';
+import { planText } from '../tools/plan/plan-tool.js';
 import type { ToolOutcome, ToolPresentation } from '../tools/tool-types.js';
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';

@@ -9,7 +9,7 @@
  */
 import { RequestError, type SessionConfigOption, type SessionModeState } from '@agentclientprotocol/sdk/unstable';
 import type { Session } from '../sessions/session-manager.js';
-import { DEFAULT_MODE, isSessionMode, SESSION_MODES, type SessionMode } from '../tools/permission.js';
+import { DEFAULT_MODE, isSessionMode, SESSION_MODES, type SessionMode } from '../tools/policy/permission.js';
 
 /** The `configId` of the mode select (and the session option key holding the mode). */
 export const MODE_CONFIG_ID = 'mode';
@@ -79,7 +79,7 @@ export function rememberChoice(key: string, choice: 'allow' | 'reject'): Record<
  * Each mode's rule as the model is told it, in one short note put in front of the user's prompt
  * when the mode changed since the model was last told (the system prompt and the tools stay the
  * same in every mode, so a mode change keeps the server's prefix cache). The agent enforces the
- * mode itself (`tools/permission.ts`): a call the mode forbids is refused with its reason.
+ * mode itself (`tools/policy/permission.ts`): a call the mode forbids is refused with its reason.
  */
 const MODE_NOTES: Record<SessionMode, string> = {
   ask: "Session mode: Ask. Edits and commands are allowed; each may need the user's approval.",

@@ -4,8 +4,8 @@
  * `in_progress` while it runs (a client terminal embedded as soon as it exists), then `completed`
  * or `failed` with its content; a client terminal is released only after that last update.
  *
- * Arguments are checked once (`tools/check-arguments.ts`), the permission decided by
- * `tools/permission.ts`, the updates built by `tools/to-update.ts`; this file sends and runs.
+ * Arguments are checked once (`tools/calls/check-arguments.ts`), the permission decided by
+ * `tools/policy/permission.ts`, the updates built by `tools/present/to-update.ts`; this file sends and runs.
  *
  * Sources: ACP tool calls https://agentclientprotocol.com/protocol/v1/tool-calls and terminals
  * https://agentclientprotocol.com/protocol/v1/terminals (release a terminal after the update that
@@ -16,18 +16,18 @@ import type { Logger } from '../log.js';
 import type { ToolCallResult } from '../openai/turn-accumulator.js';
 import type { ToolResultRecord } from '../sessions/session-records.js';
 import type { AnyBuiltinTool } from '../tools/builtin/tool-module.js';
-import { executeBuiltin } from '../tools/builtin-tools.js';
-import { checkArguments, unknownToolError, type CheckedArguments } from '../tools/check-arguments.js';
-import { cutOffMessage } from '../tools/repair-arguments.js';
-import { raceAbort } from '../tools/client-backend.js';
-import { findBuiltinTool, presentToolCall } from '../tools/definitions.js';
+import { executeBuiltin } from '../tools/builtin/execute-builtin.js';
+import { checkArguments, unknownToolError, type CheckedArguments } from '../tools/calls/check-arguments.js';
+import { cutOffMessage } from '../tools/calls/repair-arguments.js';
+import { raceAbort } from '../tools/backends/client-backend.js';
+import { findBuiltinTool, presentToolCall } from '../tools/builtin/registry.js';
 import { parseMcpArguments } from '../tools/mcp/mcp-arguments.js';
 import type { McpServers } from '../tools/mcp/mcp-servers.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import type { McpElicit } from '../tools/mcp/mcp-elicitation.js';
-import type { FetchLimits } from '../tools/fetch/fetch-url.js';
-import type { SearchOptions } from '../tools/local/search-files.js';
-import { capForModel } from '../tools/output-cap.js';
+import type { FetchLimits } from '../tools/fetch/fetch-page.js';
+import type { SearchOptions } from '../tools/search/run-search.js';
+import { capForModel } from '../tools/present/output-cap.js';
 import {
   builtinSubject,
   decidePermission,
@@ -38,12 +38,12 @@ import {
   refusal,
   type PermissionSubject,
   type SessionMode,
-} from '../tools/permission.js';
-import { textContent as text } from '../tools/present.js';
-import { announceUpdate, finalUpdate, progressUpdate, type ToolCallAnnouncement } from '../tools/to-update.js';
+} from '../tools/policy/permission.js';
+import { textContent as text } from '../tools/present/present-args.js';
+import { announceUpdate, finalUpdate, progressUpdate, type ToolCallAnnouncement } from '../tools/present/to-update.js';
 import type { ToolBackend, ToolOutcome, ToolPresentation, WorkspaceRoots } from '../tools/tool-types.js';
-import { parsePlanArguments, PLAN_TOOL_NAME } from '../tools/plan-tool.js';
-import { resolveToolName } from '../tools/tool-name-resolve.js';
+import { parsePlanArguments, PLAN_TOOL_NAME } from '../tools/plan/plan-tool.js';
+import { resolveToolName } from '../tools/calls/tool-name-resolve.js';
 import { PERMISSION_CANCELLED, PLAN_PRESENTATION, runPlanCall, type PlanHooks } from './plan-mode.js';
 
 /** What running the calls of one session needs. */
@@ -91,7 +91,7 @@ function newToolCallId(): string {
  * aborts) is also a failed result, {@link CANCELLED} to the model, shown `failed` to the client
  * (its terminal freed), so the saved step keeps its `toolCallId` for a replay.
  * A name with chat-template text leaked into it, or spelled another way (`readFile`), runs the
- * offered tool it stands for (`tools/tool-name-resolve.ts`; MCP tools only leak-stripped).
+ * offered tool it stands for (`tools/calls/tool-name-resolve.ts`; MCP tools only leak-stripped).
  * @param cutOff - the answer stopped at its token limit while writing this call: it is not run,
  *   the model is told to write it shorter.
  */

@@ -10,11 +10,11 @@ import type { ToolCallResult } from '../openai/turn-accumulator.js';
 import type { Session } from '../sessions/session-manager.js';
 import { mayBeTextToolCall, parseTextToolCalls } from '../context/text-tool-calls.js';
 import type { UserNotice } from './notify.js';
-import { createClientBackend, type ClientToolCapabilities } from '../tools/client-backend.js';
-import { BUILTIN_TOOL_NAMES, builtinChatTools } from '../tools/definitions.js';
-import type { FetchLimits } from '../tools/fetch/fetch-url.js';
-import type { SearchOptions } from '../tools/local/search-files.js';
-import { createLocalBackend } from '../tools/local/local-backend.js';
+import { createClientBackend, type ClientToolCapabilities } from '../tools/backends/client-backend.js';
+import { BUILTIN_TOOL_NAMES, builtinChatTools } from '../tools/builtin/registry.js';
+import type { FetchLimits } from '../tools/fetch/fetch-page.js';
+import type { SearchOptions } from '../tools/search/run-search.js';
+import { createLocalBackend } from '../tools/backends/local-backend.js';
 import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
 import { acpElicitation, type ElicitationModes } from '../tools/mcp/mcp-elicitation.js';
 import type { AgentLoopInput, ToolOffer } from './agent-loop.js';
@@ -22,7 +22,7 @@ import { rememberChoice, rememberedChoices, sessionMode } from './session-modes.
 import type { SessionToolState } from './session-tools.js';
 import type { TextToolCalls } from './model-request.js';
 import type { TurnExtras } from './turn-extras.js';
-import { PLAN_CHAT_TOOL } from '../tools/plan-tool.js';
+import { PLAN_CHAT_TOOL } from '../tools/plan/plan-tool.js';
 
 /** What preparing a turn's tools needs. */
 export interface TurnToolsInput {

@@ -11,7 +11,7 @@ import {
   pickModel,
   sessionIdOf,
 } from '../../src/agentconnect/protocol.js';
-import { permissionOptions } from '../../src/tools/permission.js';
+import { permissionOptions } from '../../src/tools/policy/permission.js';
 
 const code = (run: () => unknown) => {
   try {

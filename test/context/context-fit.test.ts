@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitContext, RESULT_SHARE } from '../../src/context/context-fit.js';
 import { estimateTokens, estimateToolTokens, MESSAGE_OVERHEAD_TOKENS, promptBudget, REPLY_PRIMING_TOKENS } from '../../src/context/token-estimate.js';
-import { builtinChatTools, builtinCutNote } from '../../src/tools/definitions.js';
+import { builtinChatTools, builtinCutNote } from '../../src/tools/builtin/registry.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import { dataUrl, png } from './image-headers.js';
 

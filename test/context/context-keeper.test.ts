@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ContextKeeper, OVERFLOW_RETRIES, OVERFLOW_SHRINK, type Prepared } from '../../src/context/context-keeper.js';
 import { COMPACT_INSTRUCTION } from '../../src/context/compaction.js';
 import { estimateTokens, estimateToolTokens, promptBudget } from '../../src/context/token-estimate.js';
-import { builtinChatTools } from '../../src/tools/definitions.js';
+import { builtinChatTools } from '../../src/tools/builtin/registry.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 
 const tools = builtinChatTools();

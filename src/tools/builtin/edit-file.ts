@@ -1,10 +1,10 @@
 /**
- * `edit_file`: replaces exact text in a file (runs in `tools/file-tools.ts`; the match itself is
- * `tools/edit.ts`).
+ * `edit_file`: replaces exact text in a file (runs in `tools/builtin/file-tools.ts`; the match itself is
+ * `tools/edit/apply-edit.ts`).
  */
 import { z } from 'zod';
-import { executeEditFile } from '../file-tools.js';
-import { argPath, argText } from '../present.js';
+import { executeEditFile } from './file-tools.js';
+import { argPath, argText } from '../present/present-args.js';
 import { defineTool } from './tool-module.js';
 import { PATH_ALIASES, PATH_DESCRIPTION } from './words.js';
 

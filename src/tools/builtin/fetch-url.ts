@@ -4,8 +4,8 @@
  * host would run unasked.
  */
 import { z } from 'zod';
-import { executeFetchUrl } from '../fetch/fetch-url.js';
-import { argText, MAX_TITLE_COMMAND, shorten } from '../present.js';
+import { executeFetchUrl } from '../fetch/fetch-page.js';
+import { argText, MAX_TITLE_COMMAND, shorten } from '../present/present-args.js';
 import { defineTool } from './tool-module.js';
 
 /** The `fetch_url` tool. */

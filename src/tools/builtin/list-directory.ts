@@ -1,9 +1,9 @@
-/** `list_directory`: one directory's entries, ignored ones skipped (runs in `tools/local/list-directory.ts`). */
+/** `list_directory`: one directory's entries, ignored ones skipped (runs in `tools/search/list-entries.ts`). */
 import { z } from 'zod';
-import { formatListing, listDirectory } from '../local/list-directory.js';
-import { capForModel } from '../output-cap.js';
-import { argPath, textContent } from '../present.js';
-import { resolveToolPath } from '../workspace.js';
+import { formatListing, listDirectory } from '../search/list-entries.js';
+import { capForModel } from '../present/output-cap.js';
+import { argPath, textContent } from '../present/present-args.js';
+import { resolveToolPath } from '../backends/workspace.js';
 import { defineTool } from './tool-module.js';
 import { DIRECTORY_ALIASES } from './words.js';
 

@@ -1,12 +1,12 @@
 /**
  * `read_file`: a text file's lines, numbered, paged with `offset` and `limit` (runs in
- * `tools/file-tools.ts`).
+ * `tools/builtin/file-tools.ts`).
  */
 import { z } from 'zod';
 import { fileLine, linesWord } from '../../context/context-cut.js';
 import { grouped } from '../../context/token-estimate.js';
-import { executeReadFile } from '../file-tools.js';
-import { argLine, argPath, lineRange } from '../present.js';
+import { executeReadFile } from './file-tools.js';
+import { argLine, argPath, lineRange } from '../present/present-args.js';
 import { defineTool } from './tool-module.js';
 import { PATH_ALIASES, PATH_DESCRIPTION } from './words.js';
 

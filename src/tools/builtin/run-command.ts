@@ -1,12 +1,12 @@
 /**
  * `run_command`: a shell command line in a client terminal or locally (runs in
- * `tools/command-tool.ts`). A remembered "always" covers one program, or one exact line when the
+ * `tools/builtin/command-tool.ts`). A remembered "always" covers one program, or one exact line when the
  * line does more than run one program.
  */
 import { z } from 'zod';
 import { linesWord } from '../../context/context-cut.js';
-import { executeRunCommand } from '../command-tool.js';
-import { argText, MAX_TITLE_COMMAND, shorten } from '../present.js';
+import { executeRunCommand } from './command-tool.js';
+import { argText, MAX_TITLE_COMMAND, shorten } from '../present/present-args.js';
 import { defineTool } from './tool-module.js';
 
 /** The `run_command` tool. */

@@ -1,13 +1,13 @@
 /**
  * `search_files`: a regular expression over the workspace's text files, or the files a glob names
- * (runs in `tools/local/search-files.ts`: ripgrep, else a worker thread).
+ * (runs in `tools/search/run-search.ts`: ripgrep, else a worker thread).
  */
 import { z } from 'zod';
 import { linesWord } from '../../context/context-cut.js';
-import { formatSearch, searchFiles } from '../local/search-files.js';
-import { capForModel } from '../output-cap.js';
-import { argPath, argText, shorten, textContent } from '../present.js';
-import { resolveToolPath } from '../workspace.js';
+import { formatSearch, searchFiles } from '../search/run-search.js';
+import { capForModel } from '../present/output-cap.js';
+import { argPath, argText, shorten, textContent } from '../present/present-args.js';
+import { resolveToolPath } from '../backends/workspace.js';
 import { defineTool } from './tool-module.js';
 import { DIRECTORY_ALIASES } from './words.js';
 

@@ -1,6 +1,6 @@
 /**
  * The shape of a built-in tool: one module per tool (`tools/builtin/<tool>.ts`) exports one
- * {@link BuiltinTool}, and `tools/definitions.ts` lists them. Everything about a tool is here:
+ * {@link BuiltinTool}, and `tools/builtin/registry.ts` lists them. Everything about a tool is here:
  * what the model reads (name, description, the parameters generated from its zod schema), what
  * the modes allow (its permission class), how the client shows it, and how it runs.
  *
@@ -10,7 +10,7 @@
 import type { ToolKind } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
 import type { CutNote } from '../../context/context-cut.js';
-import type { BuiltinContext, BuiltinOutcome } from '../tool-context.js';
+import type { BuiltinContext, BuiltinOutcome } from './tool-context.js';
 import type { ToolPresentation, WorkspaceRoots } from '../tool-types.js';
 
 /**
@@ -40,13 +40,13 @@ export interface BuiltinTool<Name extends string = string, Schema extends z.ZodO
   readonly name: Name;
   /** The function `description` the model reads: short, it is sent with every request. */
   readonly description: string;
-  /** The arguments, checked once by `tools/check-arguments.ts`; the request's `parameters` are generated from it. */
+  /** The arguments, checked once by `tools/calls/check-arguments.ts`; the request's `parameters` are generated from it. */
   readonly schema: Schema;
   /** Other parameter names accepted for a field, alias → field name (applied only when the field itself is absent). */
   readonly aliases?: Readonly<Record<string, string>>;
   /** ACP `ToolKind` of the `tool_call`. */
   readonly kind: ToolKind;
-  /** What the session modes allow (see `tools/permission.ts`). */
+  /** What the session modes allow (see `tools/policy/permission.ts`). */
   readonly permission: PermissionClass;
   /** The remembered-choice key and its words, from the call's arguments. Absent: the tool name, for any call. */
   rememberedAs?(args: Record<string, unknown>): RememberedAs;

@@ -6,7 +6,7 @@ export const PATH_DESCRIPTION = 'File path, absolute or relative to the working 
 /**
  * Other names models give a file tool's `path`: Claude Code's `file_path` (its Read, Write and
  * Edit tools), `filepath`/`filePath` (opencode), `file`, `filename`. Spellings in another case,
- * camelCase or kebab-case are read as well (`tools/check-arguments.ts`).
+ * camelCase or kebab-case are read as well (`tools/calls/check-arguments.ts`).
  */
 export const PATH_ALIASES = { file_path: 'path', filepath: 'path', file: 'path', filename: 'path' } as const;
 

@@ -1,7 +1,7 @@
-/** `write_file`: creates a file or replaces its whole content (runs in `tools/file-tools.ts`). */
+/** `write_file`: creates a file or replaces its whole content (runs in `tools/builtin/file-tools.ts`). */
 import { z } from 'zod';
-import { executeWriteFile, previewOldText } from '../file-tools.js';
-import { argPath, argText } from '../present.js';
+import { executeWriteFile, previewOldText } from './file-tools.js';
+import { argPath, argText } from '../present/present-args.js';
 import { defineTool } from './tool-module.js';
 import { PATH_ALIASES, PATH_DESCRIPTION } from './words.js';
 

@@ -6,8 +6,8 @@
  * Source: MCP `tools/call` `arguments` is an object
  * (https://modelcontextprotocol.io/specification/2025-06-18/server/tools#calling-tools).
  */
-import { decodeArguments, echoArguments } from '../json-arguments.js';
-import { cutOffMessage } from '../repair-arguments.js';
+import { decodeArguments, echoArguments } from '../calls/json-arguments.js';
+import { cutOffMessage } from '../calls/repair-arguments.js';
 
 /** The parsed arguments, or an error text for the model. */
 export type McpArguments = { ok: true; args: Record<string, unknown>; notes?: string[] } | { ok: false; error: string };

@@ -12,7 +12,7 @@
  */
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../../log.js';
-import { raceAbort } from '../client-backend.js';
+import { raceAbort } from '../backends/client-backend.js';
 
 /** An MCP `elicitation/create`'s params (plain data from the MCP chunk). */
 export type McpElicitParams =

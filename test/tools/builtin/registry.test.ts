@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_TOOLS, builtinChatTools, builtinTool, isBuiltinToolName, readOnlyToolNames } from '../../../src/tools/builtin/registry.js';
+
+describe('built-in tool definitions', () => {
+  it('offers the seven tools with names valid on every provider', () => {
+    const tools = builtinChatTools();
+    expect(tools.map((t) => t.function.name)).toEqual(['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_command', 'fetch_url']);
+    for (const tool of tools) {
+      expect(tool.type).toBe('function');
+      expect(tool.function.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      expect(tool.function.parameters.type).toBe('object');
+      expect(tool.function).not.toHaveProperty('strict');
+      for (const required of tool.function.parameters.required) expect(tool.function.parameters.properties).toHaveProperty(required);
+    }
+  });
+
+  it('lists exactly the parameters of the issue, with the required ones', () => {
+    const shape = Object.fromEntries(
+      builtinChatTools().map((t) => [t.function.name, [Object.keys(t.function.parameters.properties), t.function.parameters.required]]),
+    );
+    expect(shape).toEqual({
+      read_file: [['path', 'offset', 'limit'], ['path']],
+      write_file: [
+        ['path', 'content'],
+        ['path', 'content'],
+      ],
+      edit_file: [
+        ['path', 'old_string', 'new_string', 'replace_all'],
+        ['path', 'old_string', 'new_string'],
+      ],
+      list_directory: [['path'], []],
+      search_files: [['pattern', 'path', 'glob'], []],
+      run_command: [['command', 'cwd', 'timeout_ms'], ['command']],
+      fetch_url: [['url'], ['url']],
+    });
+    const read = builtinChatTools(['read_file'])[0]!;
+    expect(read.function.parameters.properties.offset).toEqual({ type: 'integer', description: 'First line to read, 1-based. Default 1.' });
+    expect(JSON.stringify(builtinChatTools())).not.toMatch(/minimum|additionalProperties|strict/);
+    expect(builtinChatTools(['edit_file'])[0]!.function.parameters.properties.replace_all!.type).toBe('boolean');
+  });
+
+  it('gives kinds and permissions', () => {
+    expect(BUILTIN_TOOLS.map((t) => [t.name, t.kind, t.permission])).toEqual([
+      ['read_file', 'read', 'reads'],
+      ['write_file', 'edit', 'edits'],
+      ['edit_file', 'edit', 'edits'],
+      ['list_directory', 'search', 'reads'],
+      ['search_files', 'search', 'reads'],
+      ['run_command', 'execute', 'runs'],
+      ['fetch_url', 'fetch', 'fetches'],
+    ]);
+    // fetch_url changes nothing here: offered in read-only mode, where it asks.
+    expect(readOnlyToolNames()).toEqual(['read_file', 'list_directory', 'search_files', 'fetch_url']);
+    expect(builtinChatTools(readOnlyToolNames()).map((t) => t.function.name)).toEqual(['read_file', 'list_directory', 'search_files', 'fetch_url']);
+  });
+
+  it('knows its names', () => {
+    expect(isBuiltinToolName('read_file')).toBe(true);
+    expect(isBuiltinToolName('Read')).toBe(false);
+    expect(() => builtinTool('nope' as never)).toThrow(/not a built-in tool/);
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { cutOffMessage, MAX_ARGUMENT_DEPTH, MAX_REPAIR_CHARS, readArgumentsText } from '../../../src/tools/calls/repair-arguments.js';
+
+describe('readArgumentsText: what small models really send', () => {
+  const repairs: [string, string, unknown][] = [
+    // anomalyco/opencode#1264 (Qwen3 Coder via OpenRouter), cubist38/mlx-openai-server#124 (MiniMax M2.1): single quotes.
+    ['single quotes', "{'filePath': '/Users/me/src/search.constant.js'}", { filePath: '/Users/me/src/search.constant.js' }],
+    // QwenLM/qwen-code#288: a list in single quotes inside otherwise double-quoted JSON.
+    ['mixed quotes', `{"paths": ['app.py', "b.py"]}`, { paths: ['app.py', 'b.py'] }],
+    // huggingface/chat-ui#1229: "The model likes to return trailing commas on the tool calls".
+    ['a trailing comma', '{"path": "a.py", "limit": 10,}', { path: 'a.py', limit: 10 }],
+    // yigit353/langchain-qwq#30: "the args parameter contains an extra closing curly brace".
+    ['an extra closing brace', '{"path": "a.py"}}', { path: 'a.py' }],
+    // OpenHands/software-agent-sdk#2488 (Qwen3.5-Flash): backslash-n written between tokens.
+    ['backslash-n between tokens', '{"command": "view", "view_range": \\n[2142, 2250]\\n\\n}', { command: 'view', view_range: [2142, 2250] }],
+    ['Python literals', '{"path": "a", "replace_all": True, "offset": None}', { path: 'a', replace_all: true, offset: null }],
+    ['a code fence', '```json\n{"path": "src/app.ts"}\n```', { path: 'src/app.ts' }],
+    ['a comment', '{"path": "a.py" /* the file */}', { path: 'a.py' }],
+    ['a raw line break inside a string', '{"content": "line 1\nline 2"}', { content: 'line 1\nline 2' }],
+  ];
+  for (const [what, raw, value] of repairs) {
+    it(`repairs ${what}, saying it was repaired`, () => {
+      const read = readArgumentsText(raw);
+      expect(read).toMatchObject({ ok: true, value });
+      expect(read.ok && read.repaired).toEqual(expect.any(String));
+    });
+  }
+
+  it('strict JSON is read as it is, with no repair said', () => {
+    expect(readArgumentsText('{"path": "a"}')).toEqual({ ok: true, value: { path: 'a' } });
+    expect(readArgumentsText('  ')).toEqual({ ok: true, value: {} });
+    expect(readArgumentsText('"{\\"path\\": \\"a\\"}"')).toEqual({ ok: true, value: { path: 'a' } });
+  });
+
+  it('never turns a non-object into an object: plain text and arrays stay what they are', () => {
+    expect(readArgumentsText('please read the file')).toMatchObject({ ok: true, value: 'please read the file' });
+    expect(readArgumentsText('[1, 2,]')).toMatchObject({ ok: true, value: [1, 2] });
+  });
+
+  it('a call cut off inside a string, array or object is never read, even though a repair could close it', () => {
+    for (const raw of ['{"path": "a.py", "content": "def f():\\n    ret', '{"path": "a.py", "entries": [1, 2', '{"path": "a.py"']) {
+      expect(readArgumentsText(raw)).toEqual({ ok: false, truncated: true, reason: 'the arguments end inside a string, array or object' });
+    }
+  });
+
+  it('a call of an answer stopped at its token limit is never read, even when it parses', () => {
+    expect(readArgumentsText('{"path": "a.py", "content": "x"}', true)).toMatchObject({ ok: false, truncated: true });
+    expect(cutOffMessage('fx__echo')).toBe(
+      'fx__echo: this call was cut off before its arguments were complete (the answer reached its length limit), so it was not run. Send shorter arguments.',
+    );
+    expect(cutOffMessage('edit_file', 'Make smaller edits.')).toMatch(/so it was not run\. Make smaller edits\.$/);
+  });
+
+  it('bounds hold before any repair: a 5,000-deep value and a 10 MB broken text are refused, quickly and without a stack overflow', () => {
+    const deep = `{"a": ${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    expect(readArgumentsText(deep)).toEqual({ ok: false, reason: `the arguments are nested more than ${MAX_ARGUMENT_DEPTH} levels deep` });
+    const big = `{'content': '${'x'.repeat(10 * 1024 * 1024)}'}`;
+    expect(big.length).toBeGreaterThan(MAX_REPAIR_CHARS);
+    const read = readArgumentsText(big);
+    expect(read.ok).toBe(false);
+    expect(!read.ok && read.truncated).toBeUndefined();
+    // A big text that is valid JSON is still read.
+    expect(readArgumentsText(JSON.stringify({ content: 'y'.repeat(2_000_000) }))).toMatchObject({ ok: true });
+  });
+
+  it("an unrepairable text gives the strict parser's reason", () => {
+    const read = readArgumentsText('{"a": 1} {"b": 2}');
+    expect(read).toMatchObject({ ok: false });
+    expect(!read.ok && read.reason).toMatch(/JSON/);
+  });
+});
