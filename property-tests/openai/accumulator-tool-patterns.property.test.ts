@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatToolCallDelta } from '../../src/openai/openai-types.js';
 import type { SseItem } from '../../src/openai/sse.js';
-import { TurnAccumulator, type ToolCallResult } from '../../src/openai/turn-accumulator.js';
+import { ChatStreamAccumulator, type ToolCallResult } from '../../src/openai/chat-stream-accumulator.js';
 import { splitAt } from '../../test/helpers/split.js';
 
 const chunk = (calls: ChatToolCallDelta[]): SseItem => ({
@@ -93,7 +93,7 @@ describe('tool-call assembly across provider patterns', () => {
           const ordered = INTERLEAVABLE.has(pattern) ? interleave(queues, schedule) : queues.flat();
           // Whole calls in one chunk's array (Groq) or one fragment per chunk.
           const items = batched && pattern !== 'position' ? [chunk(ordered)] : ordered.map((d) => chunk([d]));
-          const acc = new TurnAccumulator();
+          const acc = new ChatStreamAccumulator();
           for (const item of items) acc.push(item);
           const want: ToolCallResult[] = calls.map((c) =>
             c.extra ? { id: c.id, name: c.name, arguments: c.args, extra: c.extra } : { id: c.id, name: c.name, arguments: c.args },
@@ -109,14 +109,14 @@ describe('tool-call assembly across provider patterns', () => {
   });
 
   it('extra_content on several fragments is merged, the first value of a key winning', () => {
-    const acc = new TurnAccumulator();
+    const acc = new ChatStreamAccumulator();
     acc.push(chunk([{ index: 0, id: 'a', function: { name: 'f', arguments: '{' }, extra_content: { google: { thought_signature: 'sig1' } } }]));
     acc.push(chunk([{ index: 0, function: { arguments: '}' }, extra_content: { google: { thought_signature: 'other' }, x: 1 } }]));
     expect(acc.result().toolCalls).toStrictEqual([{ id: 'a', name: 'f', arguments: '{}', extra: { google: { thought_signature: 'sig1' }, x: 1 } }]);
   });
 
   it('a call resumed by its id after another took its index goes back to that call', () => {
-    const acc = new TurnAccumulator();
+    const acc = new ChatStreamAccumulator();
     acc.push(chunk([{ index: 0, id: 'a', function: { name: 'f', arguments: '{"x":' } }]));
     acc.push(chunk([{ index: 0, id: 'b', function: { name: 'g', arguments: '{"y":' } }]));
     acc.push(chunk([{ index: 0, id: 'a', function: { arguments: '1}' } }]));

@@ -1,5 +1,5 @@
 /**
- * Properties of the turn accumulator: however text, reasoning, `<think>`-tagged content and
+ * Properties of the chat stream accumulator: however text, reasoning, `<think>`-tagged content and
  * tool arguments are cut into deltas (and interleaved), the result reassembles the originals,
  * and so do the streamed events.
  */
@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatDelta } from '../../src/openai/openai-types.js';
 import type { SseItem } from '../../src/openai/sse.js';
-import { TurnAccumulator, type TurnEvent } from '../../src/openai/turn-accumulator.js';
+import { ChatStreamAccumulator, type StreamEvent } from '../../src/openai/chat-stream-accumulator.js';
 import { splitAt } from '../../test/helpers/split.js';
 
 /** Strings rich in tag characters, so partial tags and near-misses are common. */
@@ -21,8 +21,8 @@ const split = splitAt;
 const chunk = (delta: ChatDelta): SseItem => ({ kind: 'chunk', chunk: { choices: [{ index: 0, delta, finish_reason: null }] } });
 
 function run(items: SseItem[], splitThinkTags: boolean) {
-  const acc = new TurnAccumulator({ splitThinkTags });
-  const events: TurnEvent[] = [...items.flatMap((i) => acc.push(i)), ...acc.flush()];
+  const acc = new ChatStreamAccumulator({ splitThinkTags });
+  const events: StreamEvent[] = [...items.flatMap((i) => acc.push(i)), ...acc.flush()];
   const streamed = (type: 'text' | 'reasoning') => events.map((e) => (e.type === type ? e.text : '')).join('');
   return { result: acc.result(), text: streamed('text'), reasoning: streamed('reasoning') };
 }
@@ -40,7 +40,7 @@ function interleave<T>(queues: T[][], schedule: number[]): T[] {
   }
 }
 
-describe('TurnAccumulator properties', () => {
+describe('ChatStreamAccumulator properties', () => {
   it('text and reasoning pieces in any interleaving reassemble separately', () => {
     fc.assert(
       fc.property(

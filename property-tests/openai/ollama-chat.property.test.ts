@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createOllamaChatDecoder } from '../../src/openai/ollama-chat-items.js';
-import { TurnAccumulator } from '../../src/openai/turn-accumulator.js';
+import { ChatStreamAccumulator } from '../../src/openai/chat-stream-accumulator.js';
 import { splitAt } from '../../test/helpers/split.js';
 
 const text = fc.string({ unit: fc.constantFrom('a', ' ', 'é', '日', '👋', '"', '\\', '\n', '\r', '<', '}'), maxLength: 10 });
@@ -47,7 +47,7 @@ describe('the native chat decoder', () => {
           const bytes = new TextEncoder().encode(body);
           const results = [[bytes], splitAt(bytes, cuts)].map((pieces) => {
             const decoder = createOllamaChatDecoder();
-            const accumulator = new TurnAccumulator({ splitThinkTags: false });
+            const accumulator = new ChatStreamAccumulator({ splitThinkTags: false });
             for (const piece of pieces) for (const item of decoder.push(piece)) accumulator.push(item);
             for (const item of decoder.end()) accumulator.push(item);
             return accumulator.result();

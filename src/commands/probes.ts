@@ -13,7 +13,7 @@ import type { Logger } from '../log.js';
 import type { ModelInfo } from '../endpoints/model-catalog.js';
 import { parseModels } from '../endpoints/model-catalog.js';
 import type { ChatErrorObject, ChatUsage } from '../openai/openai-types.js';
-import { TurnAccumulator } from '../openai/turn-accumulator.js';
+import { ChatStreamAccumulator } from '../openai/chat-stream-accumulator.js';
 import { recordingFetch, type HttpRecord } from './recording-fetch.js';
 
 /** What the shared transport needs besides the settings. */
@@ -123,7 +123,7 @@ export async function probeCompletion(settings: EndpointSettings, request: ChatR
   const { client } = createEndpoint(bounded, { logger: deps.logger, fetch: recorder.fetch, enabled: false, cloudAuth: deps.cloudAuth, memory: deps.memory });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), deps.timeoutMs);
-  const accumulator = new TurnAccumulator();
+  const accumulator = new ChatStreamAccumulator();
   let finished = false;
   let streamError: ChatErrorObject | undefined;
   const progress = {

@@ -16,7 +16,7 @@
  */
 import type { ProviderProfile } from '../config/provider-profiles.js';
 import type { ChatAssistantMessage, ChatToolCall, ChatToolMessage } from '../openai/openai-types.js';
-import type { ToolCallResult } from '../openai/turn-accumulator.js';
+import type { ToolCallResult } from '../openai/chat-stream-accumulator.js';
 
 /** How a provider wants tool-call messages sent back to it; from its profile by {@link toolMessageRules}. */
 export interface ToolMessageRules {

@@ -1,5 +1,5 @@
 /**
- * One prompt turn against the endpoint: stream the request, forward text and reasoning as they
+ * One model request (a step of the turn) against the endpoint: stream it, forward text and reasoning as they
  * arrive, and settle on a stop reason, usage and (on failure) an explanation.
  *
  * Wiring only: the client yields items, the accumulator turns them into events, `to-acp` turns
@@ -14,7 +14,7 @@ import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate, t
 import { newMessageId, type Notify } from './notify.js';
 import type { CostMeter } from './cost-meter.js';
 import { LITELLM_COST_HEADER, reportedCost } from '../openai/reported-cost.js';
-import { TurnAccumulator, type ToolCallResult, type TurnEvent } from '../openai/turn-accumulator.js';
+import { ChatStreamAccumulator, type ToolCallResult, type StreamEvent } from '../openai/chat-stream-accumulator.js';
 import { describeContextOverflow, errorMeta, type ErrorMeta } from '../openai/user-errors.js';
 import { recognizeOverflow } from '../openai/context-overflow.js';
 import type { LearnedWindows } from '../endpoints/learned-windows.js';
@@ -22,12 +22,12 @@ import { describeFailure } from '../openai/failure-hints.js';
 import { isToolTemplateError } from '../openai/tools-unsupported.js';
 import { redactText } from '../redact.js';
 
-/** How a turn ended. */
+/** How a model request ended. */
 export interface ModelRequestOutcome {
   stopReason: StopReason;
   /** Token usage of the request, when the provider reported it. */
   usage?: Usage;
-  /** Set when the turn failed; the user has already been told in words. */
+  /** Set when the request failed; the user has already been told in words. */
   error?: ErrorMeta;
   /** The assistant text the user saw (complete, or partial when cancelled or broken off). */
   text: string;
@@ -60,11 +60,11 @@ export interface TextToolCalls {
   parse(text: string): ToolCallResult[] | undefined;
 }
 
-/** What a turn needs. */
+/** What a model request needs. */
 export interface ModelRequestInput {
   client: ChatCompletionsClient;
   request: ChatRequest;
-  /** Aborts the turn (cancel, newer prompt, shutdown). */
+  /** Aborts the request (the turn's cancel, a newer prompt, shutdown). */
   signal: AbortSignal;
   /** Delivers updates to the client, in order. */
   send: (updates: SessionUpdate[]) => Promise<void>;
@@ -100,7 +100,7 @@ export const TEXT_TOOL_CALLS_NOTICE = {
 } as const;
 
 /**
- * Run one turn. Never throws for provider failures or cancellation: a failure is explained to
+ * Runs one model request. Never throws for provider failures or cancellation: a failure is explained to
  * the user as an `agent_message_chunk` and reported as `end_turn` with `error` set; a
  * cancellation returns `cancelled` with what had been shown so far. A context overflow before
  * anything was shown is not explained: it comes back as `overflow` (see {@link ModelRequestOutcome}).
@@ -108,7 +108,7 @@ export const TEXT_TOOL_CALLS_NOTICE = {
 export async function runModelRequest(input: ModelRequestInput): Promise<ModelRequestOutcome> {
   const { client, request, signal, send, logger } = input;
   const ids = input.messageIds ?? { text: newMessageId(), reasoning: newMessageId() };
-  const accumulator = new TurnAccumulator();
+  const accumulator = new ChatStreamAccumulator();
   let costHeader: string | null | undefined;
   let finished = false;
   let retries = 0;
@@ -129,9 +129,9 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
   // Text that may still turn out to be a tool call written as text is held back (see TextToolCalls).
   let holding = input.textToolCalls !== undefined;
   let held = '';
-  const forward = async (events: TurnEvent[]) => {
+  const forward = async (events: StreamEvent[]) => {
     if (holding) {
-      const shown: TurnEvent[] = [];
+      const shown: StreamEvent[] = [];
       for (const event of events) {
         if (holding && event.type === 'text') {
           held += event.text;
@@ -149,7 +149,7 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
   try {
     let streamError: ChatErrorObject | undefined;
     for await (const batch of client.stream(request, signal, progress)) {
-      const events: TurnEvent[] = [];
+      const events: StreamEvent[] = [];
       for (const item of batch) accumulator.pushInto(item, events);
       for (const event of events) {
         if (event.type === 'finish') finished = true;
@@ -214,8 +214,8 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       : failure
         ? await describeFailure(failure, { model: request.model, retries, secrets: client.secrets, baseUrl: client.options.baseUrl }, client.options)
         : redactText(`Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`, client.secrets);
-    if (failure) logger?.warn('turn failed', { kind: failure.kind, error: failure.message });
-    else logger?.error('turn failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
+    if (failure) logger?.warn('model request failed', { kind: failure.kind, error: failure.message });
+    else logger?.error('model request failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
     const lead = seen.text && !seen.text.endsWith('\n') ? '\n\n' : '';
     await send([agentText(`${lead}${words}`)]).catch(() => undefined);
     // An error reported inside the stream may follow a finish reason and come with the usage: both still count.

@@ -1,5 +1,5 @@
 /**
- * Pure mapping from the turn accumulator's events to ACP `session/update` payloads and
+ * Pure mapping from the chat stream accumulator's events to ACP `session/update` payloads and
  * prompt-response fields.
  *
  * Sources: ACP prompt turn https://agentclientprotocol.com/protocol/v1/prompt-turn ;
@@ -8,7 +8,7 @@
 import type { SessionUpdate, StopReason, Usage } from '@agentclientprotocol/sdk/unstable';
 import type { ChatUsage } from '../openai/openai-types.js';
 import type { Cost } from '../openai/reported-cost.js';
-import type { TurnEvent } from '../openai/turn-accumulator.js';
+import type { StreamEvent } from '../openai/chat-stream-accumulator.js';
 import { newMessageId } from './notify.js';
 
 /** The ACP `messageId`s of one model answer: its text and its reasoning are two messages. */
@@ -53,7 +53,7 @@ export function mapFinishReason(reason: string | null | undefined): StopReason {
  * (they were buffered together already, so merging delays nothing). Usage, finish, tool-call
  * and error events produce no update here. Each chunk carries its message's id from `ids`.
  */
-export function eventsToUpdates(events: readonly TurnEvent[], ids: MessageIds): SessionUpdate[] {
+export function eventsToUpdates(events: readonly StreamEvent[], ids: MessageIds): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
   let kind: 'text' | 'reasoning' | undefined;
   let text = '';

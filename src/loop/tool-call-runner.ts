@@ -13,7 +13,7 @@
  */
 import type { AgentContext, PlanEntry, RequestPermissionResponse, ToolCallContent, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';
-import type { ToolCallResult } from '../openai/turn-accumulator.js';
+import type { ToolCallResult } from '../openai/chat-stream-accumulator.js';
 import type { ToolResultRecord } from '../sessions/session-records.js';
 import type { AnyBuiltinTool } from '../tools/builtin/tool-module.js';
 import { executeBuiltin } from '../tools/builtin/execute-builtin.js';

@@ -6,7 +6,7 @@
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 import type { ProviderProfile } from '../config/provider-profiles.js';
 import type { Logger } from '../log.js';
-import type { ToolCallResult } from '../openai/turn-accumulator.js';
+import type { ToolCallResult } from '../openai/chat-stream-accumulator.js';
 import type { Session } from '../sessions/session-manager.js';
 import { mayBeTextToolCall, parseTextToolCalls } from '../context/text-tool-calls.js';
 import type { UserNotice } from './notify.js';

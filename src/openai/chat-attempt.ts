@@ -26,7 +26,7 @@ import { LineTooLargeError, StreamBrokenError } from './ndjson.js';
 
 /** What the consumer tells the client while it streams. */
 export interface StreamProgress {
-  /** True once anything of the turn was forwarded to the user: from then on, no retry. */
+  /** True once anything of the answer was forwarded to the user: from then on, no retry. */
   readonly committed: boolean;
   /** True once a finish reason arrived. A stream that ends with neither this nor `committed` is broken. */
   readonly finished: boolean;

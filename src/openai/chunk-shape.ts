@@ -1,6 +1,6 @@
 /**
  * Reading a `chat.completion.chunk`: what counts as an object, and which choice counts. Shared by
- * the turn accumulator and the SSE decoder.
+ * the chat stream accumulator and the SSE decoder.
  */
 import type { ChatChoiceChunk } from './openai-types.js';
 

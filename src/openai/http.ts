@@ -15,7 +15,7 @@
  * Why not undici (npm or Node's global `fetch`): speed work, listed with its figures in
  * ARCHITECTURE.md ("Speed work"): the agent on Node's `fetch` peaked 21 MiB higher (94 against
  * 72 MiB, which alone breaks the 80 MiB target of `npm run bench`) and spent 47% more CPU on a
- * 20,000-token turn; node:http uses Node's built-in C++ HTTP parser.
+ * 20,000-token answer; node:http uses Node's built-in C++ HTTP parser.
  *
  * A request whose kept-alive connection the server had closed (`ECONNRESET`/`EPIPE` before any
  * byte of the answer, on a reused socket) is sent again at once on a new connection, once, for

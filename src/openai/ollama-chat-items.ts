@@ -1,6 +1,6 @@
 /**
  * Ollama's native chat stream (`POST /api/chat`, one JSON object per line) read as the same
- * {@link SseItem}s a Chat Completions stream gives, so that the turn accumulator and everything
+ * {@link SseItem}s a Chat Completions stream gives, so that the chat stream accumulator and everything
  * above it do not know which wire answered.
  *
  * A line (https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion,

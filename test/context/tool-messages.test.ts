@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { completionToItems } from '../../src/openai/completion-to-chunk.js';
 import { createSseDecoder, type SseItem } from '../../src/openai/sse.js';
-import { TurnAccumulator } from '../../src/openai/turn-accumulator.js';
+import { ChatStreamAccumulator } from '../../src/openai/chat-stream-accumulator.js';
 import { assistantToolCallMessage, normalizeToolArguments, toolMessageRules, toolResultMessage } from '../../src/context/tool-messages.js';
 import { PROVIDER_PROFILES } from '../../src/config/provider-profiles.js';
 import { PROVIDER_IDS } from '../../src/config/providers.js';
@@ -28,7 +28,7 @@ function replayChunks(name: string) {
 }
 
 function accumulate(items: SseItem[]) {
-  const acc = new TurnAccumulator();
+  const acc = new ChatStreamAccumulator();
   for (const item of items) acc.push(item);
   acc.flush();
   return acc.result();

@@ -12,7 +12,7 @@ import { endpointSettings } from '../helpers/endpoint-settings.js';
 import { startSigV4Server, TEST_AWS, type SigV4Server } from '../helpers/sigv4-server.js';
 
 const logger = createLogger({ level: 'error', write: () => {} });
-// Marked finished: these tests read the stream raw, without a turn accumulator.
+// Marked finished: these tests read the stream raw, without a chat stream accumulator.
 const progress = { committed: false, finished: true };
 
 describe('cloudAuthKind', () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ChatCompletionsClient, type ChatRequest } from '../../src/openai/chat-client.js';
 import { ProviderStreamError } from '../../src/openai/errors.js';
 import { ProviderMemoryError, type NativeChatRouter } from '../../src/openai/native-chat.js';
-import { TurnAccumulator } from '../../src/openai/turn-accumulator.js';
+import { ChatStreamAccumulator } from '../../src/openai/chat-stream-accumulator.js';
 import { servePerTest, type Handler } from '../helpers/loopback-server.js';
 
 const serve = servePerTest();
@@ -25,7 +25,7 @@ function router(url: string, log: string[]): NativeChatRouter {
 }
 
 async function run(client: ChatCompletionsClient) {
-  const accumulator = new TurnAccumulator();
+  const accumulator = new ChatStreamAccumulator();
   const progress = {
     get committed() {
       return accumulator.hasOutput;

@@ -1,6 +1,6 @@
 /**
  * Every recorded provider stream in `test/fixtures/providers/` (see its README.md for
- * provenance) decoded by `createSseDecoder` and accumulated by `TurnAccumulator`, whole and in
+ * provenance) decoded by `createSseDecoder` and accumulated by `ChatStreamAccumulator`, whole and in
  * random small pieces, must give exactly the `.json`'s `expected` extraction
  * (`expected_if_think_tags_split` for text and reasoning when think tags are split).
  * `_chunks-only/*.chunks.jsonl` (chunks without SSE framing) are replayed as chunk items.
@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createSseDecoder, type SseItem } from '../../src/openai/sse.js';
-import { TurnAccumulator, type TurnResult } from '../../src/openai/turn-accumulator.js';
+import { ChatStreamAccumulator, type ChatStreamResult } from '../../src/openai/chat-stream-accumulator.js';
 
 const dir = new URL('../fixtures/providers/', import.meta.url);
 const chunksDir = new URL('../fixtures/providers/_chunks-only/', import.meta.url);
@@ -65,8 +65,8 @@ function randomPieces(bytes: Uint8Array, seed: number, max: number): Uint8Array[
   return pieces;
 }
 
-function accumulate(items: SseItem[], splitThinkTags: boolean): { result: TurnResult; streamed: { text: string; reasoning: string } } {
-  const acc = new TurnAccumulator({ splitThinkTags });
+function accumulate(items: SseItem[], splitThinkTags: boolean): { result: ChatStreamResult; streamed: { text: string; reasoning: string } } {
+  const acc = new ChatStreamAccumulator({ splitThinkTags });
   let text = '';
   let reasoning = '';
   for (const item of [...items.map((i) => acc.push(i)), acc.flush()].flat()) {
@@ -99,7 +99,7 @@ function check(items: SseItem[], meta: Meta): void {
   }
 }
 
-describe('SSE fixtures → createSseDecoder → TurnAccumulator', () => {
+describe('SSE fixtures → createSseDecoder → ChatStreamAccumulator', () => {
   it('has the recorded fixtures', () => {
     expect(sseCases.length).toBeGreaterThanOrEqual(30);
   });
@@ -125,7 +125,7 @@ describe('SSE fixtures → createSseDecoder → TurnAccumulator', () => {
   }
 });
 
-describe('chunks-only fixtures → TurnAccumulator', () => {
+describe('chunks-only fixtures → ChatStreamAccumulator', () => {
   it('has the chunk recordings', () => {
     expect(chunkCases.length).toBeGreaterThanOrEqual(4);
   });

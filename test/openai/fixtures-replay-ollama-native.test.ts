@@ -1,14 +1,14 @@
 /**
  * The recorded answers of Ollama's native `/api/chat` (`test/fixtures/providers/ollama__api_chat_*.ndjson`,
  * provenance in each `.json` and the README) read by the native decoder and accumulated by the
- * same `TurnAccumulator` as the Chat Completions streams, whole and in small random pieces, give
+ * same `ChatStreamAccumulator` as the Chat Completions streams, whole and in small random pieces, give
  * the `.json`'s `expected` extraction: the same result a `/v1` stream of that answer gives.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createOllamaChatDecoder } from '../../src/openai/ollama-chat-items.js';
 import { createSseDecoder, type SseItem } from '../../src/openai/sse.js';
-import { TurnAccumulator, type TurnEvent } from '../../src/openai/turn-accumulator.js';
+import { ChatStreamAccumulator, type StreamEvent } from '../../src/openai/chat-stream-accumulator.js';
 
 const dir = new URL('../fixtures/providers/', import.meta.url);
 const cases = readdirSync(dir)
@@ -16,12 +16,12 @@ const cases = readdirSync(dir)
   .map((n) => n.slice(0, -'.ndjson'.length))
   .sort();
 
-function replay(pieces: Uint8Array[]): { items: SseItem[]; events: TurnEvent[]; accumulator: TurnAccumulator } {
+function replay(pieces: Uint8Array[]): { items: SseItem[]; events: StreamEvent[]; accumulator: ChatStreamAccumulator } {
   const decoder = createOllamaChatDecoder();
   const items: SseItem[] = [];
   for (const piece of pieces) items.push(...decoder.push(piece));
   items.push(...decoder.end());
-  const accumulator = new TurnAccumulator();
+  const accumulator = new ChatStreamAccumulator();
   const events = items.flatMap((item) => accumulator.push(item));
   events.push(...accumulator.flush());
   return { items, events, accumulator };
@@ -65,7 +65,7 @@ describe('recorded native /api/chat answers', () => {
     ].join('\n\n');
     const decoder = createSseDecoder();
     const items = [...decoder.push(new TextEncoder().encode(`${sse}\n\n`)), ...decoder.end()];
-    const accumulator = new TurnAccumulator();
+    const accumulator = new ChatStreamAccumulator();
     const v1 = items.flatMap((item) => accumulator.push(item));
     expect(native).toEqual(v1);
   });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createLineFramer, LineTooLargeError, StreamBrokenError } from '../../src/openai/ndjson.js';
 import { createOllamaChatDecoder, OllamaChatReader } from '../../src/openai/ollama-chat-items.js';
 import { buildOllamaChatBody, ollamaMessages, ollamaThink } from '../../src/openai/ollama-chat-request.js';
-import { TurnAccumulator } from '../../src/openai/turn-accumulator.js';
+import { ChatStreamAccumulator } from '../../src/openai/chat-stream-accumulator.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -32,7 +32,7 @@ describe('createLineFramer', () => {
 describe('OllamaChatReader', () => {
   it('reads content, thinking, whole tool calls (ids and positions of their own) and the done line', () => {
     const reader = new OllamaChatReader();
-    const accumulator = new TurnAccumulator();
+    const accumulator = new ChatStreamAccumulator();
     const lines = [
       '{"model":"qwen3","message":{"role":"assistant","content":"","thinking":"Hue is a city."},"done":false}',
       '{"model":"qwen3","message":{"role":"assistant","content":"Checking."},"done":false}',
@@ -57,11 +57,11 @@ describe('OllamaChatReader', () => {
 
   it('maps done_reason length to length, and a plain stop to stop', () => {
     const cut = new OllamaChatReader().line('{"message":{"role":"assistant","content":"a"},"done":true,"done_reason":"length","eval_count":5}');
-    const accumulator = new TurnAccumulator();
+    const accumulator = new ChatStreamAccumulator();
     for (const item of cut) accumulator.push(item);
     expect(accumulator.result().finishReason).toBe('length');
     expect(accumulator.result().usage).toEqual({ prompt_tokens: 0, completion_tokens: 5, total_tokens: 5 });
-    const plain = new TurnAccumulator();
+    const plain = new ChatStreamAccumulator();
     for (const item of new OllamaChatReader().line('{"message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}')) plain.push(item);
     expect(plain.result().finishReason).toBe('stop');
     expect(plain.result().usage).toBeNull();

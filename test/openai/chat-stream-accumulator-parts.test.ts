@@ -4,13 +4,13 @@
  * asked for in between.
  */
 import { describe, expect, it } from 'vitest';
-import { TurnAccumulator } from '../../src/openai/turn-accumulator.js';
+import { ChatStreamAccumulator } from '../../src/openai/chat-stream-accumulator.js';
 
 const chunk = (delta: Record<string, unknown>) => ({ kind: 'chunk' as const, chunk: { choices: [{ index: 0, delta, finish_reason: null }] } });
 
-describe('TurnAccumulator with many deltas', () => {
+describe('ChatStreamAccumulator with many deltas', () => {
   it('reassembles thousands of text and reasoning pieces, with result() asked for along the way', () => {
-    const acc = new TurnAccumulator();
+    const acc = new ChatStreamAccumulator();
     let text = '';
     let reasoning = '';
     for (let i = 0; i < 3000; i++) {

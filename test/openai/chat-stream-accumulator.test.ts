@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatCompletionChunk, ChatDelta, ChatToolCallDelta } from '../../src/openai/openai-types.js';
 import type { SseItem } from '../../src/openai/sse.js';
-import { TurnAccumulator, type TurnEvent } from '../../src/openai/turn-accumulator.js';
+import { ChatStreamAccumulator, type StreamEvent } from '../../src/openai/chat-stream-accumulator.js';
 
 const item = (chunk: ChatCompletionChunk): SseItem => ({ kind: 'chunk', chunk });
 const delta = (d: ChatDelta, finish_reason: string | null = null): SseItem => item({ choices: [{ index: 0, delta: d, finish_reason }] });
 const tools = (...calls: ChatToolCallDelta[]): SseItem => delta({ tool_calls: calls });
 
-function feed(items: SseItem[], options?: { splitThinkTags?: boolean }): { acc: TurnAccumulator; events: TurnEvent[] } {
-  const acc = new TurnAccumulator(options);
+function feed(items: SseItem[], options?: { splitThinkTags?: boolean }): { acc: ChatStreamAccumulator; events: StreamEvent[] } {
+  const acc = new ChatStreamAccumulator(options);
   const events = items.flatMap((i) => acc.push(i));
   events.push(...acc.flush());
   return { acc, events };
 }
 
-describe('TurnAccumulator: text and reasoning', () => {
+describe('ChatStreamAccumulator: text and reasoning', () => {
   it('concatenates string content and emits text events', () => {
     const { acc, events } = feed([delta({ role: 'assistant', content: '' }), delta({ content: 'Ol' }), delta({ content: 'á!' }, 'stop')]);
     expect(acc.result().text).toBe('Olá!');
@@ -57,7 +57,7 @@ describe('TurnAccumulator: text and reasoning', () => {
   });
 
   it('flush releases a held-back partial tag as text', () => {
-    const acc = new TurnAccumulator();
+    const acc = new ChatStreamAccumulator();
     expect(acc.push(delta({ content: 'a <' }))).toEqual([{ type: 'text', text: 'a ' }]);
     expect(acc.flush()).toEqual([{ type: 'text', text: '<' }]);
     expect(acc.result().text).toBe('a <');
@@ -83,7 +83,7 @@ describe('TurnAccumulator: text and reasoning', () => {
   });
 
   it('hasOutput turns true on text, reasoning or a tool call only', () => {
-    const acc = new TurnAccumulator();
+    const acc = new ChatStreamAccumulator();
     acc.push(item({ choices: [], usage: { prompt_tokens: 1 } }));
     acc.push(delta({ role: 'assistant', content: '' }, 'stop'));
     expect(acc.hasOutput).toBe(false);
@@ -92,7 +92,7 @@ describe('TurnAccumulator: text and reasoning', () => {
   });
 });
 
-describe('TurnAccumulator: tool calls', () => {
+describe('ChatStreamAccumulator: tool calls', () => {
   it('groups OpenAI-style fragments by index; id and name from the first delta', () => {
     const { acc, events } = feed([
       tools({ index: 0, id: 'call_a', type: 'function', function: { name: 'add', arguments: '' } }),
@@ -210,7 +210,7 @@ describe('TurnAccumulator: tool calls', () => {
   });
 });
 
-describe('TurnAccumulator: finish, usage, errors', () => {
+describe('ChatStreamAccumulator: finish, usage, errors', () => {
   it('finish_reason is the last non-null one', () => {
     const { acc } = feed([delta({ content: 'a' }, 'tool_calls'), delta({ content: '' }, null), delta({}, 'stop'), delta({}, null)]);
     expect(acc.result().finishReason).toBe('stop');
@@ -235,7 +235,7 @@ describe('TurnAccumulator: finish, usage, errors', () => {
   });
 
   it('reports error items and error objects inside chunks; done and skip are no-ops', () => {
-    const acc = new TurnAccumulator();
+    const acc = new ChatStreamAccumulator();
     expect(acc.push({ kind: 'done' })).toEqual([]);
     expect(acc.push({ kind: 'skip', reason: 'x' })).toEqual([]);
     expect(acc.push({ kind: 'error', error: { message: 'first' } })).toEqual([{ type: 'error', error: { message: 'first' } }]);
@@ -244,7 +244,7 @@ describe('TurnAccumulator: finish, usage, errors', () => {
   });
 
   it('result() can be called repeatedly and keeps accumulating', () => {
-    const acc = new TurnAccumulator();
+    const acc = new ChatStreamAccumulator();
     acc.push(delta({ content: 'a' }));
     acc.push(delta({ content: 'b' }));
     expect(acc.result().text).toBe('ab');

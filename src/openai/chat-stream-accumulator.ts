@@ -19,7 +19,7 @@ import { createThinkTagSplitter, type ThinkSegment, type ThinkTagSplitter } from
  * What one item produced, in stream order.
  * - `text` / `reasoning`: a non-empty piece of answer or reasoning text.
  * - `tool_call`: a fragment of tool call number `index` (0-based position in
- *   {@link TurnResult.toolCalls}, in order of first appearance; not necessarily the provider's
+ *   {@link ChatStreamResult.toolCalls}, in order of first appearance; not necessarily the provider's
  *   `index`). `id` and `name` are the call's values as known so far (absent until seen);
  *   `argumentsDelta` is this fragment of the JSON arguments (possibly empty).
  * - `usage`: a usage report (top-level `usage`, or Groq's `x_groq.usage` while no top-level one
@@ -27,7 +27,7 @@ import { createThinkTagSplitter, type ThinkSegment, type ThinkTagSplitter } from
  * - `finish`: a non-null `finish_reason` (`stop`, `length`, `tool_calls`, `content_filter`, …).
  * - `error`: an error reported inside the stream (an `error` item, or a chunk's `error` object).
  */
-export type TurnEvent =
+export type StreamEvent =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
   | { type: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string }
@@ -53,7 +53,7 @@ export interface ToolCallResult {
  * Everything extracted so far. `finishReason` is the last non-null one; `usage` the last
  * non-null top-level `usage`, else the last `x_groq.usage`; `error` the first error seen.
  */
-export interface TurnResult {
+export interface ChatStreamResult {
   text: string;
   reasoning: string;
   toolCalls: ToolCallResult[];
@@ -62,7 +62,7 @@ export interface TurnResult {
   error: ChatErrorObject | null;
 }
 
-/** Options of {@link TurnAccumulator}. */
+/** Options of {@link ChatStreamAccumulator}. */
 export interface TurnAccumulatorOptions {
   /** split inline <think> tags out of content into reasoning. @defaultValue true */
   splitThinkTags?: boolean;
@@ -83,10 +83,10 @@ const PARTS_PER_JOIN = 64;
 
 /**
  * Append `piece`, folding the last {@link PARTS_PER_JOIN} small pieces into one string whenever
- * that many have gathered. Keeping every token's string until the end of a turn made them survive
+ * that many have gathered. Keeping every token's string until the end of a response made them survive
  * garbage collections, which grew V8's young generation and peak RSS; folding copies each
  * character once more (linear). Speed work, listed in ARCHITECTURE.md: peak RSS of the bench's
- * session of two 20,000-token turns 78 MiB with it, 84 MiB without.
+ * session of two 20,000-token answers 78 MiB with it, 84 MiB without.
  */
 function appendPart(parts: string[], piece: string, state: { loose: number }): void {
   parts.push(piece);
@@ -106,7 +106,7 @@ function appendPart(parts: string[], piece: string, state: { loose: number }): v
  * `extra_content` objects are kept (see {@link ToolCallResult.extra}). Never throws on malformed
  * chunks: fields of the wrong type are ignored.
  */
-export class TurnAccumulator {
+export class ChatStreamAccumulator {
   private readonly splitter: ThinkTagSplitter | undefined;
   private readonly textParts: string[] = [];
   private readonly reasoningParts: string[] = [];
@@ -134,27 +134,27 @@ export class TurnAccumulator {
   }
 
   /** Feed one SseItem (chunk / error; done and skip are no-ops) and get the events it produced. */
-  push(item: SseItem): TurnEvent[] {
-    const events: TurnEvent[] = [];
+  push(item: SseItem): StreamEvent[] {
+    const events: StreamEvent[] = [];
     this.pushInto(item, events);
     return events;
   }
 
   /** {@link push}, appending the events to `events` (no array per item). */
-  pushInto(item: SseItem, events: TurnEvent[]): void {
+  pushInto(item: SseItem, events: StreamEvent[]): void {
     if (item.kind === 'chunk') this.chunk(item.chunk, events);
     else if (item.kind === 'error') this.fail(item.error, events);
   }
 
   /** End of stream: flush a held-back partial think tag. */
-  flush(): TurnEvent[] {
-    const events: TurnEvent[] = [];
+  flush(): StreamEvent[] {
+    const events: StreamEvent[] = [];
     if (this.splitter) this.segments(this.splitter.flush(), events);
     return events;
   }
 
   /** The result so far (cheap to call repeatedly: joined parts are cached). */
-  result(): TurnResult {
+  result(): ChatStreamResult {
     return {
       text: joinAll(this.textParts, this.textLoose),
       reasoning: joinAll(this.reasoningParts, this.reasoningLoose),
@@ -169,7 +169,7 @@ export class TurnAccumulator {
     };
   }
 
-  private chunk(chunk: ChatCompletionChunk, events: TurnEvent[]): void {
+  private chunk(chunk: ChatCompletionChunk, events: StreamEvent[]): void {
     if (!isObject(chunk)) return;
     if (isObject(chunk.error)) this.fail(chunk.error, events);
     if (Array.isArray(chunk.choices) && chunk.choices.length > 0) {
@@ -192,7 +192,7 @@ export class TurnAccumulator {
     }
   }
 
-  private delta(delta: ChatDelta, events: TurnEvent[]): void {
+  private delta(delta: ChatDelta, events: StreamEvent[]): void {
     const reasoning = typeof delta.reasoning_content === 'string' && delta.reasoning_content.length > 0 ? delta.reasoning_content : delta.reasoning;
     if (typeof reasoning === 'string') this.reasoning(reasoning, events);
     const content = delta.content;
@@ -214,7 +214,7 @@ export class TurnAccumulator {
   }
 
   /** Mistral thinking parts: `thinking` is a string or an array of `{type:"text", text}` parts. */
-  private thinking(thinking: ChatContentPart['thinking'], events: TurnEvent[]): void {
+  private thinking(thinking: ChatContentPart['thinking'], events: StreamEvent[]): void {
     if (typeof thinking === 'string') this.reasoning(thinking, events);
     else if (Array.isArray(thinking)) {
       for (const inner of thinking) {
@@ -223,35 +223,35 @@ export class TurnAccumulator {
     }
   }
 
-  private content(text: string, events: TurnEvent[]): void {
+  private content(text: string, events: StreamEvent[]): void {
     if (text.length === 0) return;
     if (this.splitter) this.segments(this.splitter.push(text), events);
     else this.text(text, events);
   }
 
-  private segments(segments: ThinkSegment[], events: TurnEvent[]): void {
+  private segments(segments: ThinkSegment[], events: StreamEvent[]): void {
     for (const segment of segments) {
       if (segment.type === 'text') this.text(segment.text, events);
       else this.reasoning(segment.text, events);
     }
   }
 
-  private text(text: string, events: TurnEvent[]): void {
+  private text(text: string, events: StreamEvent[]): void {
     this.emit('text', this.textParts, this.textLoose, text, events);
   }
 
-  private reasoning(text: string, events: TurnEvent[]): void {
+  private reasoning(text: string, events: StreamEvent[]): void {
     this.emit('reasoning', this.reasoningParts, this.reasoningLoose, text, events);
   }
 
-  private emit(type: 'text' | 'reasoning', parts: string[], loose: { loose: number }, text: string, events: TurnEvent[]): void {
+  private emit(type: 'text' | 'reasoning', parts: string[], loose: { loose: number }, text: string, events: StreamEvent[]): void {
     if (text.length === 0) return;
     appendPart(parts, text, loose);
     this.output = true;
     events.push({ type, text });
   }
 
-  private toolCall(call: ChatToolCallDelta, position: number, events: TurnEvent[]): void {
+  private toolCall(call: ChatToolCallDelta, position: number, events: StreamEvent[]): void {
     const rawId: unknown = call.id;
     const id = typeof rawId === 'string' ? rawId : typeof rawId === 'number' ? String(rawId) : '';
     const index = typeof call.index === 'number' ? call.index : undefined;
@@ -280,13 +280,13 @@ export class TurnAccumulator {
     if (argumentsDelta.length > 0) entry.args.push(argumentsDelta);
     if (!changed && argumentsDelta.length === 0) return;
     this.output = true;
-    const event: TurnEvent = { type: 'tool_call', index: entry.ordinal, argumentsDelta };
+    const event: StreamEvent = { type: 'tool_call', index: entry.ordinal, argumentsDelta };
     if (entry.id !== '') event.id = entry.id;
     if (entry.name !== '') event.name = entry.name;
     events.push(event);
   }
 
-  private fail(error: ChatErrorObject, events: TurnEvent[]): void {
+  private fail(error: ChatErrorObject, events: StreamEvent[]): void {
     if (this.error === null) this.error = error;
     events.push({ type: 'error', error });
   }
