@@ -1,0 +1,95 @@
+/**
+ * The one reader of tool calls that models write as text instead of `tool_calls` (a server
+ * without the right parser or chat template, a model that puts prose first, a template without
+ * tools): used for a whole answer without `tool_calls`, for the content beside structured calls,
+ * and on the text path. A call is found
+ * - wherever the format's own marker stands (after prose, between prose; `markers.ts`), in every
+ *   format the major local-model families write, glued calls split;
+ * - as a bare or fenced JSON envelope, or pythonic calls, only when that is the whole answer and
+ *   every name is an offered tool: a message that talks about a tool or shows a call in an
+ *   example inside prose is not a call.
+ * What follows the first call and is no call (an invented result, more prose) is not the answer.
+ * Pure; linear in the text; at most {@link MAX_TEXT_CALLS} calls per answer.
+ */
+import { resolveToolName } from '../tool-name-resolve.js';
+import { envelopesFrom } from './json-envelope.js';
+import { Finder, nextMarker, readAtMarker } from './markers.js';
+import { pythonicBody } from './tag-body.js';
+import type { OfferedTools, TextCall } from './text-call.js';
+import { skipSpace } from './value-span.js';
+
+/** Most calls read from one answer: 32 (more are not read, so not run). */
+export const MAX_TEXT_CALLS = 32;
+
+/** What an answer's text holds. */
+export interface TextCallsRead {
+  /** The calls, in order (at most {@link MAX_TEXT_CALLS}); empty when the text is only prose. */
+  calls: TextCall[];
+  /** The prose before the first call (the answer's text); all of it when there is no call. */
+  prose: string;
+  /** Where the first call starts (`text.length` when there is none). */
+  start: number;
+}
+
+/** End-of-turn tokens a server may leave at the end of an answer (Llama, Gemma, ChatML, Mistral, Harmony, DeepSeek). */
+const END_TOKENS =
+  /(?:\s*(?:<\|eot_id\|>|<\|eom_id\|>|<\|eot\|>|<\|eom\|>|<end_of_turn>|<\|im_end\|>|<\|end\|>|<\/s>|<\|endoftext\|>|<\|end_of_text\|>|<\|return\|>|<\|call\|>|<｜end▁of▁sentence｜>))+\s*$/;
+/** A code fence around the whole answer, with a language a call may be written in. */
+const WHOLE_FENCE = /^```(?:json|tool_call|tool_code|python|xml)?[ \t]*\r?\n([\s\S]*?)\r?\n?```$/i;
+
+/** The answer without surrounding whitespace, end-of-turn tokens and one enclosing code fence. */
+function unwrap(text: string): string {
+  let body = text.replace(END_TOKENS, '').trim();
+  const fenced = WHOLE_FENCE.exec(body);
+  if (fenced) body = (fenced[1] ?? '').trim();
+  return body;
+}
+
+/** Bare JSON envelopes or pythonic calls that are all of `body`, every name an offered tool. */
+function wholeCalls(body: string, tools: OfferedTools): TextCall[] | undefined {
+  const first = body[0];
+  let calls: TextCall[] | undefined;
+  if (first === '{' || (first === '[' && body[skipSpace(body, 1)] === '{')) {
+    const read = envelopesFrom(body, 0, body.length, 'json');
+    calls = !read.refused && skipSpace(body, read.end) >= body.length ? read.calls : undefined;
+  } else if (/^\[?\s*[A-Za-z_][\w.-]*\s*\(/.test(body)) calls = pythonicBody(body, 0, body.length);
+  if (!calls || calls.length === 0) return undefined;
+  const offered = [...tools.keys()];
+  return calls.every((call) => resolveToolName(call.name, offered) !== undefined) ? calls.slice(0, MAX_TEXT_CALLS) : undefined;
+}
+
+/** The prose before a call, without what only introduced it: a code fence opened for it, Harmony's header tokens. */
+function proseBefore(text: string): string {
+  if (/<\|(?:start|channel|message)\|>/.test(text)) return '';
+  return text.replace(/(?:^|\n)[ \t]*```[\w-]*[ \t]*\r?\n?[ \t]*$/, '').trimEnd();
+}
+
+/**
+ * Reads the calls in `text`, the whole text of one answer (reasoning already split off).
+ * @param tools - the offered tools (names and parameter schemas); none → nothing is a call.
+ */
+export function readTextCalls(answer: string, tools: OfferedTools): TextCallsRead {
+  const none: TextCallsRead = { calls: [], prose: answer, start: answer.length };
+  if (tools.size === 0) return none;
+  const body = unwrap(answer);
+  const whole = wholeCalls(body, tools);
+  if (whole) return { calls: whole, prose: '', start: 0 };
+  // A call the answer ends in runs to the end of the text, not into an end-of-turn token.
+  const text = answer.replace(END_TOKENS, '');
+  const finder = new Finder(text);
+  const calls: TextCall[] = [];
+  let start = -1;
+  for (let at = nextMarker(text, 0); at && calls.length < MAX_TEXT_CALLS; ) {
+    const read = readAtMarker(at.marker, { text, at: at.index, finder, tools });
+    if (!read) {
+      at = nextMarker(text, at.index + at.marker.length);
+      continue;
+    }
+    if (start < 0) start = at.index;
+    calls.push(...read.calls);
+    if (read.calls.at(-1)?.cut) break;
+    at = nextMarker(text, Math.max(read.end, at.index + 1));
+  }
+  if (start < 0) return none;
+  return { calls: calls.slice(0, MAX_TEXT_CALLS), prose: proseBefore(text.slice(0, start)), start };
+}

@@ -1,0 +1,98 @@
+/**
+ * What of an answer's text may be shown while it streams, when tool calls may be written in it:
+ * prose is shown as it arrives; from the point where a call may begin (a marker, even one cut by
+ * the end of a delta; or, at the very start, what may be a bare JSON envelope or pythonic call)
+ * the text is held. A held marker that turns out to be none lets go; a complete marker holds the
+ * rest of the answer, for `readTextCalls` to read at the end. What was shown is never taken back.
+ * Pure state; each push scans only the text not yet shown (the new piece and a held partial marker).
+ */
+import { nextMarker, partialMarkerStart } from './markers.js';
+
+/** Keys a bare JSON call may start with. */
+const CALL_KEYS: readonly string[] = ['name', 'arguments', 'parameters', 'args', 'type', 'id', 'function', 'tool_name', 'tool'];
+/** Code-fence languages a bare call may be fenced in. */
+const FENCE_LANGS: readonly string[] = ['', 'json', 'xml', 'tool_call', 'tool_code', 'python'];
+
+type Bare = 'yes' | 'maybe' | 'no';
+
+/** Whether a JSON text so far may be a call object: `{` then (a prefix of) a call key. */
+function bareJson(text: string): Bare {
+  const key = /^\{\s*(?:"((?:[^"\\]|\\.)*)("?)|'([^'\\]*)('?))?/.exec(text);
+  if (!key) return 'no';
+  const name = key[1] ?? key[3];
+  const closed = (key[2] ?? key[4]) === '"' || (key[2] ?? key[4]) === "'";
+  if (name === undefined) return text.slice(key[0].length) === '' ? 'maybe' : 'no';
+  if (!closed) return CALL_KEYS.some((k) => k.startsWith(name)) ? 'maybe' : 'no';
+  return CALL_KEYS.includes(name) ? 'yes' : 'no';
+}
+
+/**
+ * Whether the answer so far (from its start) may be a bare call: a JSON envelope or an array of
+ * them, pythonic calls naming an offered tool, either in a code fence. `yes` once it certainly
+ * starts like one (then it is held to the end).
+ */
+export function bareStart(answer: string, names: readonly string[]): Bare {
+  const text = answer.trimStart();
+  if (text === '' || '```'.startsWith(text)) return 'maybe';
+  if (text.startsWith('```')) {
+    const newline = text.indexOf('\n');
+    const lang = text
+      .slice(3, newline < 0 ? undefined : newline)
+      .trim()
+      .toLowerCase();
+    if (newline < 0) return FENCE_LANGS.some((l) => l.startsWith(lang)) ? 'maybe' : 'no';
+    return FENCE_LANGS.includes(lang) ? bareStart(text.slice(newline + 1), names) : 'no';
+  }
+  if (text[0] === '{') return bareJson(text);
+  const inList = text[0] === '[';
+  const rest = inList ? text.slice(1).trimStart() : text;
+  if (inList && rest === '') return 'maybe';
+  if (rest[0] === '{') return bareJson(rest);
+  const call = /^([A-Za-z_][\w.-]*)(\s*\(?)/.exec(rest);
+  if (!call) return 'no';
+  const name = call[1]!;
+  if (call[2]!.includes('(')) return names.includes(name) ? 'yes' : 'no';
+  if (call[0].length < rest.length) return 'no';
+  return names.some((n) => n.startsWith(name)) ? 'maybe' : 'no';
+}
+
+/** The streaming hold of one answer's text (see the module comment). */
+export class TextCallHold {
+  private text = '';
+  private shown = 0;
+  private rest: 'open' | 'held' = 'open';
+  private bare: Bare = 'maybe';
+
+  /** @param names - the offered tools' names (a bare pythonic call must name one). */
+  constructor(private readonly names: readonly string[]) {}
+
+  /** Adds the next piece of the answer's text; returns the part that may be shown now ('' when none). */
+  push(piece: string): string {
+    this.text += piece;
+    if (this.rest === 'held') return '';
+    if (this.bare !== 'no') {
+      this.bare = bareStart(this.text, this.names);
+      if (this.bare === 'yes') this.rest = 'held';
+      if (this.bare !== 'no') return '';
+    }
+    const marker = nextMarker(this.text, this.shown);
+    let stop: number;
+    if (marker && marker.index >= this.shown) {
+      this.rest = 'held';
+      stop = marker.index;
+    } else stop = partialMarkerStart(this.text, this.shown);
+    const out = this.text.slice(this.shown, stop);
+    this.shown = stop;
+    return out;
+  }
+
+  /** The whole answer so far. */
+  get all(): string {
+    return this.text;
+  }
+
+  /** How many characters of the answer were given out to be shown. */
+  get shownLength(): number {
+    return this.shown;
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Calls written as XML-like tags: Qwen3-Coder's `<function=NAME><parameter=KEY>VALUE</parameter>
+ * </function>` (also Seed-OSS and Nemotron; closing tags may be missing, as when the stream ends
+ * or the model goes on with the next parameter), Llama 3.1's `<function=NAME>{json}</function>`,
+ * MiniMax's `<invoke name="NAME"><parameter name="KEY">VALUE</parameter></invoke>`, and GLM's
+ * `NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>` (inside `<tool_call>`).
+ *
+ * A parameter's value is text: it stays the string written where the tool's schema says string
+ * (file contents that look like numbers or JSON), is read as JSON where the schema says another
+ * type, and as JSON when it plainly is a number, boolean, null, object or array and the schema
+ * says nothing. The template writes each value between line breaks: one is dropped on each side.
+ *
+ * Sources: Qwen3-Coder's chat template and vLLM's `qwen3coder_tool_parser.py`; Ollama's
+ * `model/parsers/qwen3coder.go`, `glm46.go`/`glm47.go`; MiniMax-M2's tool-call guide; Llama 3.1's
+ * prompt format (https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_1/). Pure.
+ */
+import type { OfferedTools, TextCall, TextCallFormat } from './text-call.js';
+import { skipSpace, valueSpan } from './value-span.js';
+
+/** The types a JSON Schema property allows (`type`, a `type` list, or `anyOf`/`oneOf` members' types). */
+function schemaTypes(schema: unknown): string[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  const s = schema as Record<string, unknown>;
+  if (typeof s['type'] === 'string') return [s['type']];
+  if (Array.isArray(s['type'])) return s['type'].filter((t): t is string => typeof t === 'string');
+  const members = Array.isArray(s['anyOf']) ? s['anyOf'] : Array.isArray(s['oneOf']) ? s['oneOf'] : [];
+  return members.flatMap(schemaTypes);
+}
+
+/** A parameter's value as written, typed by its schema (see the module comment). */
+export function parameterValue(raw: string, schema: unknown): unknown {
+  const types = schemaTypes(schema);
+  if (types.includes('string')) return raw;
+  const trimmed = raw.trim();
+  if (types.length === 0 && !/^(?:[-\d[{]|true$|false$|null$)/.test(trimmed)) return raw;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+/** One line break taken off each end of a value (the template's own), and one space after an opening tag on the same line. */
+function trimValue(raw: string, atEnd: boolean): string {
+  let value = raw.startsWith('\r\n') ? raw.slice(2) : raw.startsWith('\n') ? raw.slice(1) : raw.startsWith(' ') && !raw.startsWith('  ') ? raw.slice(1) : raw;
+  // A value the stream ended in keeps no trailing whitespace: nothing after it says where it ended.
+  value = atEnd ? value.replace(/\s+$/, '') : value.replace(/\r?\n$/, '');
+  return value;
+}
+
+/** Sets `key` as an own property (a parameter named `__proto__` stays a parameter). */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** How the parameters of one tag family are written. */
+interface ParameterTags {
+  /** Matches an opening parameter tag at the start of the text; group 1 the key. */
+  open: RegExp;
+  close: string;
+  /** Where a parameter without its closing tag ends: the next parameter, the end of the call. */
+  next: readonly string[];
+}
+
+const QWEN_PARAMETER: ParameterTags = { open: /^<parameter=([^>\n]+)>/, close: '</parameter>', next: ['<parameter=', '</function>'] };
+const MINIMAX_PARAMETER: ParameterTags = { open: /^<parameter\s+name=["']?([^"'>]+)["']?\s*>/, close: '</parameter>', next: ['<parameter ', '</invoke>'] };
+
+/** The first index of any of `needles` in `text` from `from` before `limit`, or `limit`. */
+function firstOf(text: string, needles: readonly string[], from: number, limit: number): number {
+  let best = limit;
+  for (const needle of needles) {
+    const at = text.indexOf(needle, from);
+    if (at >= 0 && at < best) best = at;
+  }
+  return best;
+}
+
+/**
+ * The parameters written from `start` to `limit` in `tags`'s form; `undefined` when other text
+ * stands between them. `cut` when the text ends inside a tag.
+ */
+function parameters(
+  text: string,
+  start: number,
+  limit: number,
+  tags: ParameterTags,
+  properties: Readonly<Record<string, unknown>> | undefined,
+  atEnd: boolean,
+) {
+  const args: Record<string, unknown> = {};
+  let i = skipSpace(text, start, limit);
+  while (i < limit) {
+    const head = tags.open.exec(text.slice(i, Math.min(limit, i + 300)));
+    if (!head) {
+      // The answer ended inside a parameter's opening tag.
+      const rest = text.slice(i, limit);
+      return /^<parameter[= ][^>]*$/.test(rest) || '<parameter'.startsWith(rest) ? { args, cut: true } : undefined;
+    }
+    const key = head[1]!.trim();
+    const from = i + head[0].length;
+    const close = text.indexOf(tags.close, from);
+    const next = firstOf(text, tags.next, from, limit);
+    const closed = close >= 0 && close <= next;
+    const end = closed ? close : next;
+    const raw = text.slice(from, end);
+    setOwn(args, key, parameterValue(trimValue(raw, atEnd && end === limit), properties && Object.hasOwn(properties, key) ? properties[key] : undefined));
+    i = skipSpace(text, closed ? close + tags.close.length : next, limit);
+  }
+  return { args, cut: false };
+}
+
+/**
+ * The call written as `<function=NAME>` at `start` (its `<`), up to `limit`: XML parameters, or a
+ * JSON object body (Llama 3.1). It ends at `</function>`, the next `<function=`, or `limit`.
+ * @param atEnd - `limit` is the end of the answer (a missing closing tag is then no sign of a cut).
+ */
+export function functionTagAt(text: string, start: number, limit: number, tools: OfferedTools, atEnd: boolean, format: TextCallFormat = 'qwen-xml') {
+  const head = /^<function=([^>\n]+)>/.exec(text.slice(start, Math.min(limit, start + 300)));
+  if (!head) return undefined;
+  const name = head[1]!.trim();
+  const bodyStart = start + head[0].length;
+  const close = text.indexOf('</function>', bodyStart);
+  const next = text.indexOf('<function=', bodyStart);
+  const bodyEnd = Math.min(close >= 0 && close < limit ? close : limit, next >= 0 && next < limit ? next : limit);
+  const end = close >= 0 && close === bodyEnd ? close + '</function>'.length : bodyEnd;
+  const first = skipSpace(text, bodyStart, bodyEnd);
+  if (text[first] === '{') {
+    const span = valueSpan(text, first, bodyEnd);
+    const call: TextCall = { name, arguments: text.slice(first, span.end), format: 'llama' };
+    if (span.open && bodyEnd === limit) call.cut = true;
+    return { call, end };
+  }
+  const read = parameters(text, bodyStart, bodyEnd, QWEN_PARAMETER, tools.get(name), atEnd && bodyEnd === limit);
+  if (!read) return undefined;
+  const call: TextCall = { name, arguments: JSON.stringify(read.args), format };
+  if (read.cut) call.cut = true;
+  return { call, end };
+}
+
+/** The call written as MiniMax's `<invoke name="NAME">` at `start`, up to `limit`. */
+export function invokeTagAt(text: string, start: number, limit: number, tools: OfferedTools, atEnd: boolean) {
+  const head = /^<invoke\s+name=["']?([^"'>]+)["']?\s*>/.exec(text.slice(start, Math.min(limit, start + 300)));
+  if (!head) return undefined;
+  const name = head[1]!.trim();
+  const bodyStart = start + head[0].length;
+  const close = text.indexOf('</invoke>', bodyStart);
+  const bodyEnd = close >= 0 && close < limit ? close : limit;
+  const read = parameters(text, bodyStart, bodyEnd, MINIMAX_PARAMETER, tools.get(name), atEnd && bodyEnd === limit);
+  if (!read) return undefined;
+  const call: TextCall = { name, arguments: JSON.stringify(read.args), format: 'minimax' };
+  if (read.cut) call.cut = true;
+  return { call, end: bodyEnd === close ? close + '</invoke>'.length : bodyEnd };
+}
+
+/**
+ * GLM's call body (what stands inside `<tool_call>`): the name, then `<arg_key>`/`<arg_value>`
+ * pairs or a JSON object (GLM-4's older form), or nothing (a call without arguments). `undefined`
+ * when the body is not that (the name must be a plain identifier).
+ */
+export function glmCall(text: string, start: number, limit: number, tools: OfferedTools, atEnd: boolean): TextCall | undefined {
+  const head = /^\s*([A-Za-z_][\w.-]*)[ \t]*(?:\r?\n|(?=<arg_key>)|$)/.exec(text.slice(start, Math.min(limit, start + 300)));
+  if (!head) return undefined;
+  const name = head[1]!;
+  let i = skipSpace(text, start + head[0].length, limit);
+  if (i >= limit) return { name, arguments: '{}', format: 'glm' };
+  if (text[i] === '{') {
+    const span = valueSpan(text, i, limit);
+    const call: TextCall = { name, arguments: text.slice(i, span.end), format: 'glm' };
+    if (span.open) call.cut = true;
+    return skipSpace(text, span.end, limit) >= limit ? call : undefined;
+  }
+  const properties = tools.get(name);
+  const args: Record<string, unknown> = {};
+  while (i < limit) {
+    if (!text.startsWith('<arg_key>', i)) return undefined;
+    const keyEnd = text.indexOf('</arg_key>', i);
+    if (keyEnd < 0 || keyEnd > limit) return { name, arguments: JSON.stringify(args), format: 'glm', cut: true };
+    const key = text.slice(i + '<arg_key>'.length, keyEnd).trim();
+    i = skipSpace(text, keyEnd + '</arg_key>'.length, limit);
+    if (!text.startsWith('<arg_value>', i)) return i >= limit ? { name, arguments: JSON.stringify(args), format: 'glm', cut: true } : undefined;
+    const from = i + '<arg_value>'.length;
+    const close = text.indexOf('</arg_value>', from);
+    const closed = close >= 0 && close <= limit;
+    const end = closed ? close : limit;
+    setOwn(
+      args,
+      key,
+      parameterValue(trimValue(text.slice(from, end), atEnd && !closed), properties && Object.hasOwn(properties, key) ? properties[key] : undefined),
+    );
+    i = skipSpace(text, closed ? close + '</arg_value>'.length : limit, limit);
+  }
+  return { name, arguments: JSON.stringify(args), format: 'glm' };
+}
