@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toTextToolPath } from '../../src/context/text-tool-path.js';
-import { parseTextToolCalls } from '../../src/context/text-tool-calls.js';
+import { readTextCalls } from '../../src/tools/calls/text/read-text-calls.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 
 const NAMES = ['read_file', 'write_file', 'list_directory', 'fx__echo'];
@@ -80,7 +80,7 @@ describe('toTextToolPath', () => {
         withCalls.forEach((m, i) => {
           const content = spelled[i]!.content as string;
           const blocks = content.slice(content.indexOf('<tool_call>'));
-          const read = parseTextToolCalls(blocks, new Set(NAMES));
+          const read = readTextCalls(blocks, new Map(NAMES.map((name) => [name, {}]))).calls;
           expect(read?.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual(m.tool_calls!.map((c) => [c.function.name, JSON.parse(c.function.arguments)]));
         });
       }),

@@ -9,7 +9,8 @@ import { CLEARED_TEXT, lastToldMode, liveConversation, withModeNote, withUnanswe
 import { promptToUserContent } from '../context/prompt-content.js';
 import type { Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
-import { COMPACT_INSTRUCTION, looksLikeToolCall } from '../context/compaction.js';
+import { COMPACT_INSTRUCTION } from '../context/compaction.js';
+import { opensLikeCall } from '../tools/calls/text/text-call-hold.js';
 import { slashHelpText, INIT_INSTRUCTION, keptContextText, parseSlashCommand, splitCommandPrompt } from './slash-commands.js';
 import { agentText, stepMessageIds, windowUsage } from '../loop/to-acp.js';
 import { newMessageId } from '../loop/notify.js';
@@ -193,7 +194,7 @@ export class PromptRunner {
       compactionId,
     );
     // An answer that is a tool call (small models write one even without tools) is not a summary.
-    const toolCall = outcome.stopReason === 'end_turn' && !outcome.error && looksLikeToolCall(outcome.text);
+    const toolCall = outcome.stopReason === 'end_turn' && !outcome.error && opensLikeCall(outcome.text);
     // An answer stopped at its cap (the room the window leaves it) is an incomplete summary.
     const cut = outcome.stopReason === 'max_tokens' && !outcome.error;
     if (toolCall && !entity) {

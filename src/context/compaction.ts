@@ -9,7 +9,6 @@
  */
 import type { ChatMessage } from '../openai/openai-types.js';
 import { cutText, plainNote } from './context-cut.js';
-import { mayBeTextToolCall } from './text-tool-calls.js';
 import {
   calibrationFactor,
   estimateMessageTokens,
@@ -109,7 +108,10 @@ export function stepsDigest(
     .join('\n\n');
 }
 
-/** What the model answered to a summary request: its text, and how many structured tool calls it made. */
+/**
+ * What the model answered to a summary request: its text, and how many tool calls it made
+ * (structured, or written as text: the caller reads those, `tools/calls/text/`).
+ */
 export interface SummaryAnswer {
   text: string;
   toolCalls: number;
@@ -121,15 +123,6 @@ export interface SummaryAnswer {
 export type SummaryRefusal = 'empty' | 'a tool call' | 'too long';
 
 /**
- * Whether `text` is a tool call written as text rather than prose: it opens, whitespace aside,
- * with a form `text-tool-calls.ts` reads as a call (`<tool_call>`, `<function=…>`, a JSON object
- * whose first key a call has, or such in a code fence), whatever the tool's name.
- */
-export function looksLikeToolCall(text: string): boolean {
-  return text.trim() !== '' && mayBeTextToolCall(text);
-}
-
-/**
  * Why the model's summary cannot replace the earlier work, or `undefined` when it can: an
  * answer that is empty, a tool call (structured, or written as text), longer than `room`
  * tokens (the summary's share of the window) or stopped at its token cap (incomplete) is
@@ -137,7 +130,7 @@ export function looksLikeToolCall(text: string): boolean {
  */
 export function refuseSummary(answer: SummaryAnswer, room: number): SummaryRefusal | undefined {
   const text = answer.text.trim();
-  if (answer.toolCalls > 0 || looksLikeToolCall(text)) return 'a tool call';
+  if (answer.toolCalls > 0) return 'a tool call';
   if (!text) return 'empty';
   return answer.cut || estimateTextTokens(text) > room ? 'too long' : undefined;
 }

@@ -25,7 +25,7 @@ export interface GuardedCall {
 export type LoopStop = { reason: 'steps' | 'repeat'; message: string } | undefined;
 
 /** The arguments text with JSON whitespace and key order made irrelevant (falls back to the text). */
-function canonical(args: string): string {
+export function canonicalArguments(args: string): string {
   try {
     return JSON.stringify(sortKeys(JSON.parse(args.trim() === '' ? '{}' : args)));
   } catch {
@@ -75,7 +75,7 @@ export class LoopGuard {
    */
   afterAnswer(calls: readonly GuardedCall[]): LoopStop {
     for (const call of calls) {
-      const key = `${call.name}\u0000${canonical(call.arguments)}`;
+      const key = `${call.name}\u0000${canonicalArguments(call.arguments)}`;
       this.repeats = key === this.last ? this.repeats + 1 : 1;
       this.last = key;
       if (this.repeats >= REPEATS_FOR_LOOP) {

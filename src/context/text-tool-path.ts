@@ -2,7 +2,7 @@
  * The text path: a request for a server whose chat template cannot take tools (Gemma 3's own
  * template on llama.cpp, which drops `tools` and raises "Conversation roles must alternate" on a
  * `tool` message). The tools are described at the end of the system message, earlier calls are
- * written back as the `<tool_call>` blocks `text-tool-calls.ts` reads, and each step's results
+ * written back as the `<tool_call>` blocks the reader of calls in text reads (`tools/calls/text/`), and each step's results
  * go back as one user message, so no message has the `tool` role or `tool_calls`, and user and
  * assistant messages alternate (what such templates demand). The conversation itself stays in
  * its structured form; only the request is spelled this way. Pure.

@@ -56,8 +56,8 @@ export interface AgentLoopInput {
   takenIds?: Set<string> | undefined;
   /** True when the model is known to take images: images returned by tools are then sent to it. */
   takesImages: boolean;
-  /** Builds the text-tool-call recogniser for the offered tools; absent: none. */
-  textToolCalls?: ((definitions: ToolOffer['definitions']) => TextToolCalls) | undefined;
+  /** Builds the text-tool-call recogniser for the offered tools (on the text path or not); absent: none. */
+  textToolCalls?: ((definitions: ToolOffer['definitions'], textPath: boolean) => TextToolCalls) | undefined;
   /** Endpoints and models on the text path (templates without tools): the endpoint's memory (`Endpoint.memory.textPaths`). @defaultValue one for this turn only */
   textPaths?: TextToolPaths | undefined;
   /** Where windows learned from overflow answers are kept for the next turn (`Endpoint.memory.windows`). @defaultValue one for this turn only */
@@ -167,12 +167,17 @@ export async function runAgentLoop(given: AgentLoopInput): Promise<AgentLoopOutc
     const images: ChatRequestContentPart[] = [];
     // A permission request answered `cancelled` ends the turn as a cancel does.
     let cancelled = false;
-    // An answer stopped at its token limit (`finish_reason: length`) was cut inside its last call.
-    const cut = outcome.stopReason === 'max_tokens' ? calls[calls.length - 1] : undefined;
+    // An answer stopped at its token limit (`finish_reason: length`) was cut inside its last call;
+    // a call read from text may also end with the text.
+    const last = outcome.stopReason === 'max_tokens' ? calls[calls.length - 1] : undefined;
     for (const call of calls) {
       let result: ToolResultRecord;
       try {
-        const { images: returned, endsTurn, ...record } = signal.aborted || cancelled ? notRun(call.id) : await runToolCall(call, deps, call === cut);
+        const {
+          images: returned,
+          endsTurn,
+          ...record
+        } = signal.aborted || cancelled ? notRun(call.id) : await runToolCall(call, deps, call === last || call.cut === true);
         if (endsTurn) cancelled = true;
         for (const image of returned ?? []) images.push({ type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } });
         result = record;

@@ -21,6 +21,7 @@ import { describeContextOverflow } from '../openai/user-errors.js';
 import { runModelRequest, type TextToolCalls, type ModelRequestOutcome } from './model-request.js';
 import { toTextToolPath } from '../context/text-tool-path.js';
 import type { TextToolPaths } from '../endpoints/text-tool-path.js';
+import { opensLikeCall } from '../tools/calls/text/text-call-hold.js';
 
 /** The tool definitions of one request (its `tools`). */
 type ToolDefinitions = NonNullable<ChatRequest['tools']>;
@@ -31,7 +32,7 @@ export interface FittedRequestInput {
   request: Omit<ChatRequest, 'messages'>;
   context: ContextSources;
   toolMessageRules: ToolMessageRules;
-  textToolCalls?: ((definitions: ToolDefinitions) => TextToolCalls) | undefined;
+  textToolCalls?: ((definitions: ToolDefinitions, textPath: boolean) => TextToolCalls) | undefined;
   textPaths: TextToolPaths;
   learned: LearnedWindows;
   signal: AbortSignal;
@@ -80,7 +81,12 @@ export async function fittedRequest(
     const summary = await runModelRequest({ client: input.client, request, signal, send: async () => undefined, logger, cost: input.cost });
     return summary.error || summary.stopReason === 'cancelled'
       ? undefined
-      : { text: summary.text, toolCalls: summary.toolCalls.length, cut: summary.stopReason === 'max_tokens' };
+      : {
+          text: summary.text,
+          // Small models answer a summary request with a call, even without tools.
+          toolCalls: summary.toolCalls.length + (opensLikeCall(summary.text) ? 1 : 0),
+          cut: summary.stopReason === 'max_tokens',
+        };
   };
   const tools = offer && offer.definitions.length > 0 ? offer.definitions : undefined;
   const paths = input.textPaths;
@@ -137,7 +143,7 @@ export async function fittedRequest(
       windowFix: input.context.windowFix,
       learned: input.learned,
       logger,
-      textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined,
+      textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions, textPath) : undefined,
       mayRefuseTools,
       messageIds: stepMessageIds(at.turnId, at.step),
       cost: input.cost,

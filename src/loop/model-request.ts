@@ -15,6 +15,7 @@ import { newMessageId, type Notify } from './notify.js';
 import type { CostMeter } from './cost-meter.js';
 import { LITELLM_COST_HEADER, reportedCost } from '../openai/reported-cost.js';
 import { ChatStreamAccumulator, type ToolCallResult, type StreamEvent } from '../openai/chat-stream-accumulator.js';
+import { canonicalArguments } from '../context/loop-guard.js';
 import { describeContextOverflow, errorMeta, type ErrorMeta } from '../openai/user-errors.js';
 import { recognizeOverflow } from '../openai/context-overflow.js';
 import type { LearnedWindows } from '../endpoints/learned-windows.js';
@@ -34,7 +35,7 @@ export interface ModelRequestOutcome {
   /** The reasoning text the user saw. */
   reasoning: string;
   /** The tool calls the answer asked for, complete, in order (none when it failed or was cancelled). */
-  toolCalls: ToolCallResult[];
+  toolCalls: AnswerToolCall[];
   /**
    * Set when the request failed because it is larger than the model's context window (see
    * `openai/context-overflow.ts`) and nothing had been shown yet: the user has NOT been told (the
@@ -51,13 +52,21 @@ export interface ModelRequestOutcome {
 }
 
 /**
- * Tool calls written as text by local models: while `pending(textSoFar)` holds, answer text is
- * held back instead of shown; at the end `parse(text)` turns it into calls (nothing shown) or, when
- * it gives none, the held text is shown after all.
+ * A tool call of the answer: streamed, or read from its text (`tools/calls/text/`). A call read
+ * from text may carry what the runner needs to refuse it rightly: `cut` (the text ended inside
+ * it), `refusal` (why it cannot run as written) and `hint` (how to write it, ending a refusal).
+ */
+export type AnswerToolCall = ToolCallResult & { cut?: true; refusal?: string; hint?: string };
+
+/**
+ * Tool calls written as text by local models: `hold()` starts the streaming hold of one answer
+ * (each piece of text in, what may be shown out: prose shows as it arrives, text from where a call
+ * may begin is held); at the end `read(text)` gives the calls written in the whole text and the
+ * prose before them. Held text that holds no call is shown after all; what follows a call is not.
  */
 export interface TextToolCalls {
-  pending(textSoFar: string): boolean;
-  parse(text: string): ToolCallResult[] | undefined;
+  hold(): { push(piece: string): string; readonly shownLength: number };
+  read(text: string): { calls: AnswerToolCall[]; prose: string };
 }
 
 /** What a model request needs. */
@@ -126,23 +135,10 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       costHeader = headers.get(LITELLM_COST_HEADER);
     },
   };
-  // Text that may still turn out to be a tool call written as text is held back (see TextToolCalls).
-  let holding = input.textToolCalls !== undefined;
-  let held = '';
+  // Text from where a tool call written as text may begin is held back (see TextToolCalls).
+  const hold = input.textToolCalls?.hold();
   const forward = async (events: StreamEvent[]) => {
-    if (holding) {
-      const shown: StreamEvent[] = [];
-      for (const event of events) {
-        if (holding && event.type === 'text') {
-          held += event.text;
-          if (input.textToolCalls!.pending(held)) continue;
-          holding = false;
-          shown.push({ type: 'text', text: held });
-          held = '';
-        } else shown.push(event);
-      }
-      events = shown;
-    }
+    if (hold) events = events.flatMap((event): StreamEvent[] => (event.type === 'text' ? shownPart(hold.push(event.text)) : [event]));
     const updates = eventsToUpdates(events, ids);
     if (updates.length > 0) await send(updates);
   };
@@ -161,15 +157,19 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
     await forward(accumulator.flush());
     if (streamError) throw reportedError(client.options.url, streamError);
     const result = accumulator.result();
-    let toolCalls = result.toolCalls;
+    let toolCalls: AnswerToolCall[] = result.toolCalls;
     let text = result.text;
-    if (held) {
-      const parsed = toolCalls.length === 0 ? input.textToolCalls?.parse(held) : undefined;
-      if (parsed && parsed.length > 0) {
-        toolCalls = parsed;
-        text = text.slice(0, text.length - held.length);
+    if (hold && input.textToolCalls) {
+      const read = input.textToolCalls.read(text);
+      const shown = text.slice(0, hold.shownLength);
+      if (read.calls.length > 0) {
+        // The prose before the calls not yet shown (held by a marker that was none) is shown; what follows the calls is not.
+        const rest = read.prose.length > shown.length ? read.prose.slice(shown.length) : '';
+        if (rest) await send(eventsToUpdates([{ type: 'text', text: rest }], ids));
+        text = shown + rest;
+        toolCalls = withTextCalls(read.calls, toolCalls);
         await input.notify?.(TEXT_TOOL_CALLS_NOTICE);
-      } else await send(eventsToUpdates([{ type: 'text', text: held }], ids));
+      } else if (text.length > shown.length) await send(eventsToUpdates([{ type: 'text', text: text.slice(shown.length) }], ids));
     }
     const outcome: ModelRequestOutcome = { stopReason: mapFinishReason(result.finishReason), text, reasoning: result.reasoning, toolCalls };
     if (result.usage) {
@@ -181,7 +181,7 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
   } catch (error) {
     const seen = accumulator.result();
     // Held text (a possible text tool call) was never shown: it is not part of what the user saw.
-    if (held) seen.text = seen.text.slice(0, Math.max(0, seen.text.length - held.length));
+    if (hold) seen.text = seen.text.slice(0, hold.shownLength);
     if (signal.aborted) return { stopReason: 'cancelled', text: seen.text, reasoning: seen.reasoning, toolCalls: [] };
     const failure = error instanceof ProviderError ? error : undefined;
     if (
@@ -233,6 +233,22 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       ...(seen.usage ? { usage: toAcpUsage(seen.usage) } : {}),
     };
   }
+}
+
+/** A text event for what may be shown now, or none. */
+function shownPart(text: string): StreamEvent[] {
+  return text === '' ? [] : [{ type: 'text', text }];
+}
+
+/**
+ * The answer's calls: those read from its text first (the content comes before the structured
+ * calls in a stream), then the structured ones; a text call that repeats a structured one (same
+ * name, same arguments: a server that both parsed the call and left it in the content) once.
+ */
+function withTextCalls(read: readonly AnswerToolCall[], streamed: readonly AnswerToolCall[]): AnswerToolCall[] {
+  const key = (call: AnswerToolCall) => `${call.name}\u0000${canonicalArguments(call.arguments)}`;
+  const structured = new Set(streamed.map(key));
+  return [...read.filter((call) => !structured.has(key(call))), ...streamed];
 }
 
 function reportedError(url: string, error: ChatErrorObject): ProviderReportedError {

@@ -13,7 +13,7 @@
  */
 import type { AgentContext, PlanEntry, RequestPermissionResponse, ToolCallContent, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';
-import type { ToolCallResult } from '../openai/chat-stream-accumulator.js';
+import type { AnswerToolCall } from './model-request.js';
 import type { ToolResultRecord } from '../sessions/session-records.js';
 import type { AnyBuiltinTool } from '../tools/builtin/tool-module.js';
 import { executeBuiltin } from '../tools/builtin/execute-builtin.js';
@@ -96,7 +96,7 @@ function newToolCallId(): string {
  *   the model is told to write it shorter.
  */
 export async function runToolCall(
-  sent: ToolCallResult,
+  sent: AnswerToolCall,
   deps: ToolCallDeps,
   cutOff = false,
 ): Promise<ToolResultRecord & { images?: ToolOutcome['images']; endsTurn?: true }> {
@@ -163,8 +163,10 @@ export async function runToolCall(
       record('failed', { forModel: CANCELLED, content: [text('Cancelled.')] }),
     );
 
-  // Unknown tools and bad arguments go back to the model with the tool's parameters.
-  if (!parsed.ok) return fail(parsed.error);
+  // Unknown tools and bad arguments go back to the model with the tool's parameters (and, for a
+  // call read from text, how to write it).
+  if (sent.refusal && parsed.ok) return fail(withHint(`${call.name}: this call cannot run as written: ${sent.refusal}.`, sent.hint));
+  if (!parsed.ok) return fail(withHint(parsed.error, sent.hint));
 
   const subject: PermissionSubject = mcpTool
     ? mcpSubject(mcpTool)
@@ -203,6 +205,11 @@ export async function runToolCall(
     deps.logger.error('tool call failed with an internal error', { tool: call.name, error: (error as Error)?.stack ?? String(error) });
     return fail(`The tool failed with an internal error of openai-acp: ${(error as Error)?.message ?? String(error)}`);
   }
+}
+
+/** A refusal with the way to write the call after it, when there is one. */
+function withHint(error: string, hint: string | undefined): string {
+  return hint ? `${error}\n${hint}` : error;
 }
 
 /** MCP arguments in the shape of the built-in check (a repair's note kept; the server checks the rest). */

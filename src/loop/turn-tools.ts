@@ -6,9 +6,7 @@
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 import type { ProviderProfile } from '../config/provider-profiles.js';
 import type { Logger } from '../log.js';
-import type { ToolCallResult } from '../openai/chat-stream-accumulator.js';
 import type { Session } from '../sessions/session-manager.js';
-import { mayBeTextToolCall, parseTextToolCalls } from '../context/text-tool-calls.js';
 import type { UserNotice } from './notify.js';
 import { createClientBackend, type ClientToolCapabilities } from '../tools/backends/client-backend.js';
 import { BUILTIN_TOOL_NAMES, builtinChatTools } from '../tools/builtin/registry.js';
@@ -20,7 +18,11 @@ import { acpElicitation, type ElicitationModes } from '../tools/mcp/mcp-elicitat
 import type { AgentLoopInput, ToolOffer } from './agent-loop.js';
 import { rememberChoice, rememberedChoices, sessionMode } from './session-modes.js';
 import type { SessionToolState } from './session-tools.js';
-import type { TextToolCalls } from './model-request.js';
+import type { AnswerToolCall, TextToolCalls } from './model-request.js';
+import { readTextCalls } from '../tools/calls/text/read-text-calls.js';
+import { TextCallHold } from '../tools/calls/text/text-call-hold.js';
+import { callHint } from '../tools/calls/text/call-hint.js';
+import { resolveToolName } from '../tools/calls/tool-name-resolve.js';
 import type { TurnExtras } from './turn-extras.js';
 import { PLAN_CHAT_TOOL } from '../tools/plan/plan-tool.js';
 
@@ -108,19 +110,37 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
 }
 
 /**
- * The recogniser of tool calls written as text, for the tools of one request: their names, and
- * their parameter schemas (so a Qwen XML parameter declared a string stays one, e.g. the JSON
- * text of a file's `content`).
+ * The recogniser of tool calls written as text, for the tools of one request
+ * (`tools/calls/text/`): their names, and their parameter schemas (so an XML parameter declared a
+ * string stays one, e.g. the JSON text of a file's `content`). A call read is handed on as a
+ * streamed one would be (`id` empty), with what refusing it needs: how to write it, in the format
+ * the model used or, on the text path, the one the request taught.
  * Exported: built from tool definitions alone, so it is checked without a turn.
+ * @param textPath - the request is spelled for the text path (`context/text-tool-path.ts`).
  */
-export function textToolCallRecogniser(definitions: ToolOffer['definitions']): TextToolCalls {
-  const names = new Set(definitions.map((tool) => tool.function.name));
-  const schemas = new Map(
+export function textToolCallRecogniser(definitions: ToolOffer['definitions'], textPath = false): TextToolCalls {
+  const names = definitions.map((tool) => tool.function.name);
+  const tools = new Map(
     definitions.map((tool) => [tool.function.name, (tool.function.parameters as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}]),
   );
+  const parameters = new Map(definitions.map((tool) => [tool.function.name, tool.function.parameters]));
   return {
-    pending: (text) => mayBeTextToolCall(text, names),
-    parse: (text) => parseTextToolCalls(text, names, schemas)?.map((call): ToolCallResult => ({ id: '', name: call.name, arguments: call.arguments })),
+    hold: () => new TextCallHold(names),
+    read: (text) => {
+      const read = readTextCalls(text, tools);
+      return {
+        prose: read.prose,
+        calls: read.calls.map((call): AnswerToolCall => {
+          // How to write it, for a tool that is offered (for another, the list of tools is the fix).
+          const resolved = resolveToolName(call.name, names)?.name;
+          const out: AnswerToolCall = { id: '', name: call.name, arguments: call.arguments };
+          if (resolved) out.hint = callHint(call.format, resolved, parameters.get(resolved), textPath);
+          if (call.cut) out.cut = true;
+          if (call.problem) out.refusal = call.problem;
+          return out;
+        }),
+      };
+    },
   };
 }
 

@@ -74,11 +74,11 @@ export function isToolTemplateError(status: number, message: string): boolean {
  * Whether the corrections learned for an endpoint and model (`CorrectionMemory.get`) include
  * dropping `tools`: that pair takes no tools, and every request to it goes out without them.
  *
- * What the loop does then: it keeps reading text tool calls (`context/text-tool-calls.ts`) with the
+ * What the loop does then: it keeps reading text tool calls (`tools/calls/text/`) with the
  * names of the tools it would have offered. Such a model never sees the tool definitions through
  * the API, but it may still write a call the system prompt taught it (the issue's default
- * prompt says how to use the tools), and a call is only read when the whole answer is calls
- * naming those tools, so an ordinary answer is never mistaken for one.
+ * prompt says how to use the tools); a call is read where a format's own marker stands, or when
+ * the whole answer is calls naming those tools, so an ordinary answer is never mistaken for one.
  */
 export function toolsDropped(corrections: readonly Correction[]): boolean {
   return corrections.some((correction) => correction.kind === 'drop' && correction.params.includes('tools'));

@@ -142,12 +142,7 @@ describe('ContextKeeper: summaries checked', () => {
   });
 
   it.each([
-    [
-      'a tool call written as text',
-      { text: '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/f3.ts"}}\n</tool_call>', toolCalls: 0 },
-      'a tool call',
-    ],
-    ['a JSON call in a fence', { text: '```json\n{"name": "search_files", "arguments": {"pattern": "parse"}}\n```', toolCalls: 0 }, 'a tool call'],
+    // A call written as text is counted by the caller (test/loop/agent-loop-context.test.ts).
     ['a structured tool call', { text: 'Let me look first.', toolCalls: 1 }, 'a tool call'],
     ['empty', { text: '  \n', toolCalls: 0 }, 'empty'],
     ['larger than its room', { text: 'The parser reads each value. '.repeat(400), toolCalls: 0 }, 'too long'],

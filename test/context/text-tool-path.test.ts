@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { textToolInstructions, toTextToolPath, toolCallBlock } from '../../src/context/text-tool-path.js';
-import { parseTextToolCalls } from '../../src/context/text-tool-calls.js';
+import { readTextCalls } from '../../src/tools/calls/text/read-text-calls.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 
 const tools = [
@@ -52,9 +52,17 @@ describe('toTextToolPath', () => {
 
   it('writes calls the text reader reads back as the same calls', () => {
     const block = [toolCallBlock('read_file', '{"path":"a b.ts"}'), toolCallBlock('list_directory', '')].join('\n');
-    expect(parseTextToolCalls(block, new Set(['read_file', 'list_directory']))).toEqual([
-      { name: 'read_file', arguments: '{"path":"a b.ts"}' },
-      { name: 'list_directory', arguments: '{}' },
+    expect(
+      readTextCalls(
+        block,
+        new Map([
+          ['read_file', {}],
+          ['list_directory', {}],
+        ]),
+      ).calls,
+    ).toEqual([
+      { name: 'read_file', arguments: '{"path":"a b.ts"}', format: 'hermes' },
+      { name: 'list_directory', arguments: '{}', format: 'hermes' },
     ]);
   });
 

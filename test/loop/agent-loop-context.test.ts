@@ -102,6 +102,18 @@ describe('runAgentLoop: overflow answers', () => {
     expect(outcome.context?.summary).toBe('summary of the questions');
   });
 
+  it.each([
+    ['a <tool_call> block', '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/f3.ts"}}\n</tool_call>'],
+    ['a JSON call in a fence', '```json\n{"name": "search_files", "arguments": {"pattern": "parse"}}\n```'],
+    ["Mistral's [TOOL_CALLS]", '[TOOL_CALLS]read_file[ARGS]{"path": "a"}'],
+  ])('a summary answered with a call written as text (%s) is refused: the earlier turns are left out instead', async (_, call) => {
+    script.steps = [{ overflow: 4000 }, { text: call }, { text: 'fine' }];
+    const { outcome, thoughts } = await run(32_000);
+    expect(outcome.text).toBe('fine');
+    expect(outcome.context?.summary).not.toContain(call);
+    expect(thoughts).toContain("(the model's summary was a tool call)");
+  });
+
   it('the summary request carries the answer cap too (a model repeating itself stops there instead of filling the window)', async () => {
     script.steps = [{ overflow: 4000 }, { text: 'summary of the questions' }, { text: 'fine' }];
     const { outcome } = await run(32_000);

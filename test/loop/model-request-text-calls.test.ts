@@ -37,7 +37,7 @@ describe('runModelRequest with text tool calls', () => {
   it.each([1, 3, 7, 1000])('a <tool_call> naming an offered tool is not shown and becomes a call (pieces of %i)', async (size) => {
     const r = await turn({ text: pieces(call, size) });
     expect(r.shown).toEqual([]);
-    expect(r.outcome.toolCalls).toEqual([{ id: '', name: 'read_file', arguments: expect.any(String) }]);
+    expect(r.outcome.toolCalls).toEqual([{ id: '', name: 'read_file', arguments: expect.any(String), hint: expect.stringContaining('<tool_call>') }]);
     expect(JSON.parse(r.outcome.toolCalls[0]!.arguments)).toEqual({ path: 'src/a.ts' });
     expect(r.outcome.text).toBe('');
   });
@@ -59,23 +59,59 @@ describe('runModelRequest with text tool calls', () => {
 
   it.each([
     ['a JSON object that is not a call', '{"answer": 42, "unit": "m"}'],
-    ['a JSON call of a tool that is not offered', '{"name": "delete_all", "arguments": {}}'],
-    ['a <tool_call> naming a tool that is not offered', '<tool_call>{"name": "delete_all", "arguments": {}}</tool_call>'],
-    ['an unfinished <tool_call>', '<tool_call>{"name": "read_file", "argu'],
-  ])('%s is shown at the end, in full, once', async (_, text) => {
+    ['a bare JSON call of a tool that is not offered', '{"name": "delete_all", "arguments": {}}'],
+    ['a call shown as an example inside prose', 'You could write:\n```json\n{"name": "read_file", "arguments": {"path": "a"}}\n```\nto read it.'],
+    ['a marker mentioned in prose', 'The format wraps calls in <tool_call> tags, like HTML.'],
+  ])('%s is shown in full, once', async (_, text) => {
     const r = await turn({ text: pieces(text, 3) });
     expect(r.text).toBe(text);
     expect(r.outcome.toolCalls).toEqual([]);
     expect(r.outcome.text).toBe(text);
   });
 
-  it('text held while the model also made native calls is shown, and the native calls win', async () => {
+  it('a <tool_call> naming a tool that is not offered is a call all the same (the runner refuses it with the list of tools), without a way to write it', async () => {
+    const r = await turn({ text: ['<tool_call>{"name": "delete_all", "arguments": {}}</tool_call>'] });
+    expect(r.text).toBe('');
+    expect(r.outcome.toolCalls).toEqual([{ id: '', name: 'delete_all', arguments: '{}' }]);
+  });
+
+  it('an unfinished <tool_call> is a call cut off (the runner refuses it), not text', async () => {
+    const r = await turn({ text: pieces('<tool_call>{"name": "read_file", "argu', 3) });
+    expect(r.text).toBe('');
+    expect(r.outcome.toolCalls).toEqual([expect.objectContaining({ name: 'read_file', cut: true })]);
+  });
+
+  it.each([1, 5, 1000])(
+    'prose before a call is streamed as it arrives; the call and the result the model invented after it are not shown (pieces of %i)',
+    async (size) => {
+      const answer = `I'll read it first.\n\n${call}\nThe file contains three functions: a, b and c.`;
+      const r = await turn({ text: pieces(answer, size) });
+      expect(r.text).toBe("I'll read it first.\n\n");
+      expect(r.outcome.text).toBe("I'll read it first.\n\n");
+      expect(r.outcome.toolCalls.map((c) => c.name)).toEqual(['read_file']);
+      // Shown before the stream ended: the first pieces of prose went out as they came.
+      if (size < 20) expect(r.shown.length).toBeGreaterThan(1);
+    },
+  );
+
+  it('prose after a marker that turned out to be none is shown before the call that follows', async () => {
+    const r = await turn({ text: ['Use <function=x> tags. Now: ', '<function=read_file>\n<parameter=path>\na\n</parameter>\n</function>'] });
+    expect(r.text).toBe('Use <function=x> tags. Now:');
+    expect(r.outcome.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([['read_file', { path: 'a' }]]);
+  });
+
+  it('a call in the content beside structured tool_calls runs too, first, and one repeating a structured call once', async () => {
     const r = await turn({
       text: '{"name": "read_file", "arguments": {"path": "x"}}',
       toolCalls: [{ id: 'n1', name: 'write_file', arguments: '{"path":"y","content":""}' }],
     });
-    expect(r.outcome.toolCalls.map((c) => c.name)).toEqual(['write_file']);
-    expect(r.text).toBe('{"name": "read_file", "arguments": {"path": "x"}}');
+    expect(r.outcome.toolCalls.map((c) => c.name)).toEqual(['read_file', 'write_file']);
+    expect(r.text).toBe('');
+    const twice = await turn({
+      text: '<tool_call>{"name": "write_file", "arguments": {"content": "", "path": "y"}}</tool_call>',
+      toolCalls: [{ id: 'n1', name: 'write_file', arguments: '{"path":"y","content":""}' }],
+    });
+    expect(twice.outcome.toolCalls).toEqual([{ id: 'n1', name: 'write_file', arguments: '{"path":"y","content":""}' }]);
   });
 
   it('cancelled while text is held: the outcome text is what the user saw (nothing), not the held text', async () => {

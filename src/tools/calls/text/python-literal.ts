@@ -1,7 +1,7 @@
 /**
- * Python literals and pythonic calls as models write them, read exactly: `[read_file(path='a'),
- * list_directory()]` (Llama 3.2 / 4 and Gemma's pythonic tool calling, LFM2 and OLMo 3 inside
- * their markers), and envelopes written with Python quotes (`{'name': 'read_file', ...}`, older
+ * Python literals and pythonic calls as models write them, read exactly: `[get_weather(city='Paris'),
+ * get_time()]` (Llama 3.2 / 4 and Gemma's pythonic tool calling, LFM2 and OLMo 3 inside
+ * their markers), and envelopes written with Python quotes (`{'name': 'get_weather', ...}`, older
  * Mistral). A Python literal has one meaning, so reading it into JSON changes no value: strings
  * in either quote (triple quotes and `r''` too) with Python's escapes (an unknown escape keeps its
  * backslash, as Python does), numbers, `True`/`False`/`None` (and JSON's `true`/`false`/`null`),

@@ -56,6 +56,17 @@ export function bareStart(answer: string, names: readonly string[]): Bare {
   return names.some((n) => n.startsWith(name)) ? 'maybe' : 'no';
 }
 
+/**
+ * Whether `text` opens, whitespace aside, as a call written as text, whatever the tool's name: a
+ * format's marker, or a JSON envelope (fenced or not). A summary or an answer that does is a call,
+ * not prose.
+ */
+export function opensLikeCall(text: string): boolean {
+  const t = text.trimStart();
+  if (t === '') return false;
+  return nextMarker(t, 0)?.index === 0 || bareStart(t, []) !== 'no';
+}
+
 /** The streaming hold of one answer's text (see the module comment). */
 export class TextCallHold {
   private text = '';
