@@ -66,7 +66,8 @@ export type AnswerToolCall = ToolCallResult & { cut?: true; refusal?: string; hi
  */
 export interface TextToolCalls {
   hold(): { push(piece: string): string; readonly shownLength: number };
-  read(text: string): { calls: AnswerToolCall[]; prose: string };
+  /** `reasoning`: the text is the answer's reasoning, where only a format's markers make a call. */
+  read(text: string, reasoning?: boolean): { calls: AnswerToolCall[]; prose: string };
 }
 
 /** What a model request needs. */
@@ -169,7 +170,15 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
         text = shown + rest;
         toolCalls = withTextCalls(read.calls, toolCalls);
         await input.notify?.(TEXT_TOOL_CALLS_NOTICE);
-      } else if (text.length > shown.length) await send(eventsToUpdates([{ type: 'text', text: text.slice(shown.length) }], ids));
+      } else {
+        if (text.length > shown.length) await send(eventsToUpdates([{ type: 'text', text: text.slice(shown.length) }], ids));
+        // A server that put the whole answer in the reasoning (thinking forced open) puts the call there too.
+        const inReasoning = toolCalls.length === 0 ? input.textToolCalls.read(result.reasoning, true).calls : [];
+        if (inReasoning.length > 0) {
+          toolCalls = inReasoning;
+          await input.notify?.(TEXT_TOOL_CALLS_NOTICE);
+        }
+      }
     }
     const outcome: ModelRequestOutcome = { stopReason: mapFinishReason(result.finishReason), text, reasoning: result.reasoning, toolCalls };
     if (result.usage) {

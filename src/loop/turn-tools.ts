@@ -126,8 +126,8 @@ export function textToolCallRecogniser(definitions: ToolOffer['definitions'], te
   const parameters = new Map(definitions.map((tool) => [tool.function.name, tool.function.parameters]));
   return {
     hold: () => new TextCallHold(names),
-    read: (text) => {
-      const read = readTextCalls(text, tools);
+    read: (text, reasoning) => {
+      const read = readTextCalls(text, tools, { bare: !reasoning });
       return {
         prose: read.prose,
         calls: read.calls.map((call): AnswerToolCall => {

@@ -51,6 +51,8 @@ export function exampleCall(format: TextCallFormat, name: string, parameters: un
       return `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>${name}<｜tool▁sep｜>${json}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`;
     case 'llama':
       return `<|python_tag|>${JSON.stringify({ name, parameters: args })}`;
+    case 'gemma':
+      return `<|tool_call>call:${name}{${entries.map(([k, v]) => `${k}:${typeof v === 'string' ? `<|"|>${v}<|"|>` : JSON.stringify(v)}`).join(',')}}<tool_call|>`;
     case 'granite':
       return `<|tool_call|>${JSON.stringify([{ name, arguments: args }])}`;
     default:

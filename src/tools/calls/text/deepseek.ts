@@ -15,6 +15,7 @@ import { skipSpace, valueSpan } from './value-span.js';
 /** Markers that open these calls (the section tokens and the call tokens, both spellings). */
 export const DEEPSEEK_MARKERS = [
   '<｜tool▁calls▁begin｜>',
+  '<｜tool▁calls｜>',
   '<｜tool▁call▁begin｜>',
   '<|tool▁calls▁begin|>',
   '<|tool▁call▁begin|>',
@@ -48,11 +49,15 @@ export function deepseekAt(text: string, at: number, limit: number): MarkerRead 
   const calls: TextCall[] = [];
   let i = at;
   let end = at;
+  // R1 distills also write a short `<｜tool▁calls｜>` and go on with the call's body, without its begin token.
+  let bodyFollows = false;
   for (;;) {
     i = skipSpace(text, i, limit);
-    const token = tokenAt(text, i);
+    const token: { word: string; end: number } | undefined = tokenAt(text, i) ?? (bodyFollows ? { word: 'tool_call_begin', end: i } : undefined);
+    bodyFollows = false;
     if (!token) break;
-    if (token.word === 'tool_calls_begin' || token.word === 'tool_calls_section_begin') {
+    if (token.word === 'tool_calls_begin' || token.word === 'tool_calls_section_begin' || token.word === 'tool_calls') {
+      bodyFollows = token.word === 'tool_calls';
       i = token.end;
       continue;
     }

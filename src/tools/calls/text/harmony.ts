@@ -17,8 +17,15 @@ import { skipSpace, valueSpan } from './value-span.js';
 /** Markers that start a Harmony message or its call header. */
 export const HARMONY_MARKERS = ['<|start|>', '<|channel|>', 'to=functions.', 'commentary to=', '<|constrain|>'] as const;
 
-/** A recipient and what may follow it up to the arguments (token or stripped spellings). */
-const CALL_HEADER = /to=(?:functions\.)?([A-Za-z_][\w.-]*)(?:\s*<\|channel\|>\s*\w+)?\s*(?:<\|constrain\|>\s*)?(?:json|code)?\s*(?:<\|message\|>)?\s*/y;
+/**
+ * A recipient and what may follow it up to the arguments (token or stripped spellings). The name
+ * may hold spaces (LM Studio tools such as `Web Search`, lmstudio-bug-tracker#876): it runs to the
+ * next token, ` json`, or the arguments.
+ */
+const CALL_HEADER =
+  /to=(?:functions\.)?([A-Za-z_][\w.-]*(?: [\w.-]+)*?)(?:\s*<\|channel\|>\s*\w+)?\s*(?:<\|constrain\|>\s*)?(?:json|code)?\s*(?:<\|message\|>)?\s*(?=\{|$)/y;
+/** Recipients that are no tool: a message to the user or back to the assistant (a tool's reply the model invented). */
+const NOT_TOOLS: ReadonlySet<string> = new Set(['assistant', 'user', 'system']);
 /** Tokens that end a message. */
 const MESSAGE_END = /^\s*(?:<\|call\|>|<\|end\|>|<\|return\|>)/;
 
@@ -44,7 +51,7 @@ export function harmonyAt(text: string, at: number, limit: number): MarkerRead |
     const to = i + found;
     CALL_HEADER.lastIndex = to;
     const head = CALL_HEADER.exec(text);
-    if (!head || head.index !== to) break;
+    if (!head || head.index !== to || NOT_TOOLS.has(head[1]!)) break;
     const start = to + head[0].length;
     if (start >= limit) {
       calls.push({ name: head[1]!, arguments: '', format: 'harmony', cut: true });
@@ -63,7 +70,7 @@ export function harmonyAt(text: string, at: number, limit: number): MarkerRead |
     i = end;
     // The next call is another whole message: its start must follow at once.
     const next = skipSpace(text, end, limit);
-    if (!/^(?:<\|start\|>|<\|channel\|>|(?:assistant)?(?:commentary)?\s*to=)/.test(text.slice(next, next + 40))) break;
+    if (!/^(?:<\|start\|>assistant|<\|channel\|>|(?:assistant)?(?:commentary)?\s*to=)/.test(text.slice(next, next + 40))) break;
   }
   return calls.length > 0 ? { calls, end } : undefined;
 }

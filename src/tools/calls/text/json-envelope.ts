@@ -62,6 +62,8 @@ function objectKeys(text: string, start: number, limit: number): ObjectKeys | un
     if (span.open) return { keys, end: limit, open: true };
     i = skipSpace(text, span.end, limit);
     if (text[i] === ',') i = skipSpace(text, i + 1, limit);
+    // A `]` where the `}` should be: the object's brace is missing inside a list (the list goes on at the `]`).
+    else if (text[i] === ']') return { keys, end: i, open: false };
     else if (i < limit && text[i] !== '}') return undefined;
   }
   return { keys, end: i < limit ? i + 1 : limit, open: false };
@@ -129,6 +131,18 @@ export function envelopeAt(text: string, start: number, limit: number, format: T
   return { call, end: object.end };
 }
 
+/** Keys an object may hold its list of calls under (`{"tool_calls": [...]}`, as Devstral wrote through llama.cpp, llama.cpp#14697). */
+const LIST_KEYS: ReadonlySet<string> = new Set(['tool_calls', 'function_calls', 'calls']);
+
+/** The bounds of the list of calls an object at `start` holds as its only key, or `undefined`. */
+function listKey(text: string, start: number, limit: number): { start: number; end: number; after: number } | undefined {
+  const head = /^\{\s*"(\w+)"\s*:\s*\[/.exec(text.slice(start, Math.min(limit, start + 40)));
+  if (!head || !LIST_KEYS.has(head[1]!)) return undefined;
+  const object = objectKeys(text, start, limit);
+  const list = object?.keys.get(head[1]!);
+  return object && list && object.keys.size === 1 ? { start: list.start, end: list.end, after: object.end } : undefined;
+}
+
 /**
  * The envelopes written from `start` on, up to `limit`: objects and arrays of objects, separated
  * by whitespace, `,` or `;`. Reading stops at the first thing that is not one.
@@ -147,7 +161,13 @@ export function envelopesFrom(text: string, start: number, limit: number, format
   };
   while (i < limit) {
     const c = text[i];
-    if (c === '{') {
+    const list = c === '{' ? listKey(text, i, limit) : undefined;
+    if (list) {
+      const inner = envelopesFrom(text, list.start, list.end, format);
+      if (inner.refused || inner.calls.length === 0) return { calls, end: i, refused: true };
+      calls.push(...inner.calls);
+      i = list.after;
+    } else if (c === '{') {
       if (!add(i)) return { calls, end: i, refused: true };
     } else if (c === '[' && text[skipSpace(text, i + 1, limit)] === '{') {
       i = skipSpace(text, i + 1, limit);

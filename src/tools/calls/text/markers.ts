@@ -7,11 +7,12 @@
  * Wrappers and their sources: `<tool_call>` (Hermes, Qwen2.5/3, Qwen3-Coder, GLM, Granite 4),
  * `<|tool_call|>` (Granite 3, Phi-4-mini), `<TOOLCALL>` (Nemotron), `<tool_calls>` (Hunyuan,
  * Apriel), `<function_calls>` (OLMo 3), `<|tool_call_start|>` (LFM2), `<|START_ACTION|>` (Command
- * A / R7B), `<seed:tool_call>` (Seed-OSS), `<minimax:tool_call>` (MiniMax M2), `<|python_tag|>`
- * (Llama 3.x), a ```` ```tool_code ```` fence (Gemma); from llama.cpp's `common/chat.cpp` formats,
+ * A / R7B), `<|tool_call>` (Gemma 4), `<seed:tool_call>` (Seed-OSS), `<minimax:tool_call>` (MiniMax M2), `<|python_tag|>`
+ * (Llama 3.x), `<|python_start|>` (Llama 4), a ```` ```tool_code ```` fence (Gemma); from llama.cpp's `common/chat.cpp` formats,
  * vLLM's `tool_parsers/` and Ollama's `model/parsers/`.
  */
 import { DEEPSEEK_MARKERS, deepseekAt } from './deepseek.js';
+import { GEMMA_CALL, gemmaCall } from './gemma.js';
 import { HARMONY_MARKERS, harmonyAt } from './harmony.js';
 import { mistralAt, TOOL_CALLS } from './mistral.js';
 import { bodyCalls } from './tag-body.js';
@@ -89,11 +90,20 @@ const MARKERS: readonly Marker[] = [
   wrapper('<seed:tool_call>', ['</seed:tool_call>'], 'qwen-xml'),
   wrapper('<minimax:tool_call>', ['</minimax:tool_call>'], 'minimax'),
   wrapper('<|python_tag|>', ['<|eom_id|>', '<|eot_id|>'], 'llama'),
+  wrapper('<|python_start|>', ['<|python_end|>'], 'llama'),
   wrapper('```tool_code', ['```'], 'pythonic'),
   wrapper('```tool_call', ['```'], 'hermes'),
   { marker: '<function=', read: ({ text, at, tools }) => one(functionTagAt(text, at, text.length, tools, true)) },
   { marker: '<invoke ', read: ({ text, at, tools }) => one(invokeTagAt(text, at, text.length, tools, true)) },
   { marker: TOOL_CALLS, read: ({ text, at }) => mistralAt(text, at, text.length) },
+  {
+    marker: GEMMA_CALL,
+    read: ({ text, at, finder }) => {
+      const close = finder.indexOf('<tool_call|>', at);
+      const call = gemmaCall(text, at + GEMMA_CALL.length, close < 0 ? text.length : close);
+      return call && { calls: [call], end: close < 0 ? text.length : close + '<tool_call|>'.length };
+    },
+  },
   ...HARMONY_MARKERS.map((marker): Marker => ({ marker, read: ({ text, at }) => harmonyAt(text, at, text.length) })),
   ...DEEPSEEK_MARKERS.map((marker): Marker => ({ marker, read: ({ text, at }) => deepseekAt(text, at, text.length) })),
 ];

@@ -182,7 +182,8 @@ export function pythonicCalls(text: string, start = 0, end = text.length): { cal
       const name = reader.identifier();
       if (!name) return undefined;
       if (!reader.eat('(')) return undefined;
-      current = { name, args: {} };
+      // Llama 3.1's built-in tools are called as `NAME.call(...)`.
+      current = { name: name.replace(/\.call$/, ''), args: {} };
       while (!reader.eat(')')) {
         if (reader.i >= end) return cut();
         const mark = reader.i;

@@ -12,11 +12,12 @@
  * Pure; linear in the text; at most {@link MAX_TEXT_CALLS} calls per answer.
  */
 import { resolveToolName } from '../tool-name-resolve.js';
+import { gemmaCall } from './gemma.js';
 import { envelopesFrom } from './json-envelope.js';
 import { Finder, nextMarker, readAtMarker } from './markers.js';
 import { pythonicBody } from './tag-body.js';
 import type { OfferedTools, TextCall } from './text-call.js';
-import { skipSpace } from './value-span.js';
+import { skipSpace, valueSpan } from './value-span.js';
 
 /** Most calls read from one answer: 32 (more are not read, so not run). */
 export const MAX_TEXT_CALLS = 32;
@@ -45,17 +46,39 @@ function unwrap(text: string): string {
   return body;
 }
 
-/** Bare JSON envelopes or pythonic calls that are all of `body`, every name an offered tool. */
+/**
+ * Bare JSON envelopes or pythonic calls that are all of `body`. Every name must be an offered
+ * tool, except in envelopes that say they are calls (an arguments key beside the name): those
+ * are calls whatever they name (one not offered is refused with the list of tools).
+ */
 function wholeCalls(body: string, tools: OfferedTools): TextCall[] | undefined {
   const first = body[0];
+  const offered = [...tools.keys()];
   let calls: TextCall[] | undefined;
+  let explicit = false;
   if (first === '{' || (first === '[' && body[skipSpace(body, 1)] === '{')) {
     const read = envelopesFrom(body, 0, body.length, 'json');
-    calls = !read.refused && skipSpace(body, read.end) >= body.length ? read.calls : undefined;
+    calls = !read.refused && skipSpace(body, read.end) >= body.length ? read.calls : namedByKey(body, offered);
+    explicit = /["'](?:arguments|parameters|args)["']\s*:/.test(body);
+  } else if (body.startsWith('call:')) {
+    const gemma = gemmaCall(body, 0, body.length);
+    calls = gemma && [gemma];
   } else if (/^\[?\s*[A-Za-z_][\w.-]*\s*\(/.test(body)) calls = pythonicBody(body, 0, body.length);
   if (!calls || calls.length === 0) return undefined;
-  const offered = [...tools.keys()];
-  return calls.every((call) => resolveToolName(call.name, offered) !== undefined) ? calls.slice(0, MAX_TEXT_CALLS) : undefined;
+  return explicit || calls.every((call) => resolveToolName(call.name, offered) !== undefined) ? calls.slice(0, MAX_TEXT_CALLS) : undefined;
+}
+
+/**
+ * An object whose only key is an offered tool's name and whose value is the arguments object
+ * (`{"get_temperature": {"location": "…"}}`, as Apertus writes), or `undefined`.
+ */
+function namedByKey(body: string, offered: readonly string[]): TextCall[] | undefined {
+  const head = /^\{\s*"([A-Za-z_][\w.-]*)"\s*:\s*\{/.exec(body);
+  if (!head || !offered.includes(head[1]!)) return undefined;
+  const start = head[0].length - 1;
+  const span = valueSpan(body, start);
+  if (span.open || span.tooDeep || !/^\s*\}\s*$/.test(body.slice(span.end))) return undefined;
+  return [{ name: head[1]!, arguments: body.slice(start, span.end), format: 'json' }];
 }
 
 /** The prose before a call, without what only introduced it: a code fence opened for it, Harmony's header tokens. */
@@ -65,14 +88,14 @@ function proseBefore(text: string): string {
 }
 
 /**
- * Reads the calls in `text`, the whole text of one answer (reasoning already split off).
+ * Reads the calls in `answer`, the whole text of one answer (reasoning already split off), or its
+ * reasoning (`bare: false`: there only a format's markers make a call).
  * @param tools - the offered tools (names and parameter schemas); none → nothing is a call.
  */
-export function readTextCalls(answer: string, tools: OfferedTools): TextCallsRead {
+export function readTextCalls(answer: string, tools: OfferedTools, { bare = true }: { bare?: boolean } = {}): TextCallsRead {
   const none: TextCallsRead = { calls: [], prose: answer, start: answer.length };
   if (tools.size === 0) return none;
-  const body = unwrap(answer);
-  const whole = wholeCalls(body, tools);
+  const whole = bare ? wholeCalls(unwrap(answer), tools) : undefined;
   if (whole) return { calls: whole, prose: '', start: 0 };
   // A call the answer ends in runs to the end of the text, not into an end-of-turn token.
   const text = answer.replace(END_TOKENS, '');

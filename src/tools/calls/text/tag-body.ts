@@ -46,7 +46,8 @@ export function bodyCalls(text: string, start: number, limit: number, context: B
     const read = envelopesFrom(text, i, end, format);
     return read.calls.length > 0 && !read.refused ? read.calls : undefined;
   }
-  if (text.startsWith('<function=', i)) return tagSequence(text, i, end, (at) => functionTagAt(text, at, end, context.tools, context.atEnd && end === limit));
+  if (/^<?function[=>]/.test(text.slice(i, i + 10)))
+    return tagSequence(text, i, end, (at) => functionTagAt(text, at, end, context.tools, context.atEnd && end === limit));
   if (text.startsWith('<invoke', i)) return tagSequence(text, i, end, (at) => invokeTagAt(text, at, end, context.tools, context.atEnd && end === limit));
   if (/^\[?\s*[A-Za-z_][\w.-]*\s*\(/.test(text.slice(i, Math.min(end, i + 300)))) {
     const found = pythonicCalls(text, i, end);
@@ -60,7 +61,7 @@ export function bodyCalls(text: string, start: number, limit: number, context: B
 function tagSequence(text: string, start: number, limit: number, read: (at: number) => { call: TextCall; end: number } | undefined): TextCall[] | undefined {
   const calls: TextCall[] = [];
   let i = start;
-  while (i < limit && text[i] === '<') {
+  while (i < limit && (text[i] === '<' || i === start)) {
     const found = read(i);
     if (!found) break;
     calls.push(found.call);

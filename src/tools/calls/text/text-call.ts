@@ -11,9 +11,21 @@
  * `minimax` (`<invoke name=…>`), `mistral` (`[TOOL_CALLS]`), `llama` (`<|python_tag|>`,
  * `<function=…>{json}`), `pythonic` (`[f(a=1)]`: Llama 3.2/4, Gemma, LFM2, OLMo), `harmony`
  * (gpt-oss), `deepseek` (DeepSeek and Kimi's tokens), `granite` (`<|tool_call|>`: Granite 3,
- * Phi-4), `json` (a bare or fenced JSON envelope).
+ * Phi-4), `gemma` (Gemma 4's `<|tool_call>call:NAME{…}`), `json` (a bare or fenced JSON envelope).
  */
-export type TextCallFormat = 'hermes' | 'qwen-xml' | 'glm' | 'minimax' | 'mistral' | 'llama' | 'pythonic' | 'harmony' | 'deepseek' | 'granite' | 'json';
+export type TextCallFormat =
+  | 'hermes'
+  | 'qwen-xml'
+  | 'glm'
+  | 'minimax'
+  | 'mistral'
+  | 'llama'
+  | 'pythonic'
+  | 'harmony'
+  | 'deepseek'
+  | 'granite'
+  | 'gemma'
+  | 'json';
 
 /** One tool call read from a model's text. */
 export interface TextCall {

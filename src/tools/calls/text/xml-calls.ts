@@ -14,6 +14,7 @@
  * `model/parsers/qwen3coder.go`, `glm46.go`/`glm47.go`; MiniMax-M2's tool-call guide; Llama 3.1's
  * prompt format (https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_1/). Pure.
  */
+import { pythonLiteral } from './python-literal.js';
 import type { OfferedTools, TextCall, TextCallFormat } from './text-call.js';
 import { skipSpace, valueSpan } from './value-span.js';
 
@@ -36,7 +37,9 @@ export function parameterValue(raw: string, schema: unknown): unknown {
   try {
     return JSON.parse(trimmed) as unknown;
   } catch {
-    return raw;
+    // A Python list or dict (`['a', 'b']`) where the schema wants one.
+    const python = types.length > 0 ? pythonLiteral(trimmed) : undefined;
+    return python && typeof python.value === 'object' && python.value !== null ? python.value : raw;
   }
 }
 
@@ -62,7 +65,7 @@ interface ParameterTags {
   next: readonly string[];
 }
 
-const QWEN_PARAMETER: ParameterTags = { open: /^<parameter=([^>\n]+)>/, close: '</parameter>', next: ['<parameter=', '</function>'] };
+const QWEN_PARAMETER: ParameterTags = { open: /^<parameter=([^>\n]+)>/, close: '</parameter>', next: ['<parameter', '</function>'] };
 const MINIMAX_PARAMETER: ParameterTags = { open: /^<parameter\s+name=["']?([^"'>]+)["']?\s*>/, close: '</parameter>', next: ['<parameter ', '</invoke>'] };
 
 /** The first index of any of `needles` in `text` from `from` before `limit`, or `limit`. */
@@ -77,7 +80,9 @@ function firstOf(text: string, needles: readonly string[], from: number, limit: 
 
 /**
  * The parameters written from `start` to `limit` in `tags`'s form; `undefined` when other text
- * stands between them. `cut` when the text ends inside a tag.
+ * stands between them. `cut` when the text ends inside a tag. Qwen's own form also takes what
+ * models given its prompt write instead (`@ai-sdk-tool/parser`'s cases from live models):
+ * `<parameter>KEY</parameter>` then the value, and `<KEY>VALUE</KEY>`.
  */
 function parameters(
   text: string,
@@ -88,9 +93,20 @@ function parameters(
   atEnd: boolean,
 ) {
   const args: Record<string, unknown> = {};
+  const schemaOf = (key: string) => (properties && Object.hasOwn(properties, key) ? properties[key] : undefined);
   let i = skipSpace(text, start, limit);
   while (i < limit) {
-    const head = tags.open.exec(text.slice(i, Math.min(limit, i + 300)));
+    const window = text.slice(i, Math.min(limit, i + 300));
+    const head = tags.open.exec(window) ?? (tags === QWEN_PARAMETER ? /^<parameter>\s*([^<\n]+?)\s*<\/parameter>/.exec(window) : null);
+    const keyTag = head || tags !== QWEN_PARAMETER ? null : /^<([A-Za-z_][\w.-]*)>/.exec(window);
+    if (keyTag) {
+      // `<KEY>VALUE</KEY>`: only with its closing tag.
+      const close = text.indexOf(`</${keyTag[1]}>`, i + keyTag[0].length);
+      if (close < 0 || close > limit) return undefined;
+      setOwn(args, keyTag[1]!, parameterValue(trimValue(text.slice(i + keyTag[0].length, close), false), schemaOf(keyTag[1]!)));
+      i = skipSpace(text, close + keyTag[1]!.length + 3, limit);
+      continue;
+    }
     if (!head) {
       // The answer ended inside a parameter's opening tag.
       const rest = text.slice(i, limit);
@@ -103,7 +119,7 @@ function parameters(
     const closed = close >= 0 && close <= next;
     const end = closed ? close : next;
     const raw = text.slice(from, end);
-    setOwn(args, key, parameterValue(trimValue(raw, atEnd && end === limit), properties && Object.hasOwn(properties, key) ? properties[key] : undefined));
+    setOwn(args, key, parameterValue(trimValue(raw, atEnd && end === limit), schemaOf(key)));
     i = skipSpace(text, closed ? close + tags.close.length : next, limit);
   }
   return { args, cut: false };
@@ -115,9 +131,10 @@ function parameters(
  * @param atEnd - `limit` is the end of the answer (a missing closing tag is then no sign of a cut).
  */
 export function functionTagAt(text: string, start: number, limit: number, tools: OfferedTools, atEnd: boolean, format: TextCallFormat = 'qwen-xml') {
-  const head = /^<function=([^>\n]+)>/.exec(text.slice(start, Math.min(limit, start + 300)));
+  // Also as models given Qwen's prompt write it: the `<` left out, or the name as the tag's text.
+  const head = /^(?:<function=|function=)([^>\n]+)>|^<function>\s*([^<\n]+?)\s*<\/function>/.exec(text.slice(start, Math.min(limit, start + 300)));
   if (!head) return undefined;
-  const name = head[1]!.trim();
+  const name = (head[1] ?? head[2]!).trim();
   const bodyStart = start + head[0].length;
   const close = text.indexOf('</function>', bodyStart);
   const next = text.indexOf('<function=', bodyStart);
