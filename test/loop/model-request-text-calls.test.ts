@@ -59,7 +59,8 @@ describe('runModelRequest with text tool calls', () => {
 
   it.each([
     ['a JSON object that is not a call', '{"answer": 42, "unit": "m"}'],
-    ['a bare JSON call of a tool that is not offered', '{"name": "delete_all", "arguments": {}}'],
+    ['a bare JSON object with a name and no arguments, naming no offered tool', '{"name": "Alice", "age": 3}'],
+    ['a bare JSON object with only a name that is no offered tool', '{"name": "Alice"}'],
     ['a call shown as an example inside prose', 'You could write:\n```json\n{"name": "read_file", "arguments": {"path": "a"}}\n```\nto read it.'],
     ['a marker mentioned in prose', 'The format wraps calls in <tool_call> tags, like HTML.'],
   ])('%s is shown in full, once', async (_, text) => {
@@ -69,8 +70,11 @@ describe('runModelRequest with text tool calls', () => {
     expect(r.outcome.text).toBe(text);
   });
 
-  it('a <tool_call> naming a tool that is not offered is a call all the same (the runner refuses it with the list of tools), without a way to write it', async () => {
-    const r = await turn({ text: ['<tool_call>{"name": "delete_all", "arguments": {}}</tool_call>'] });
+  it.each([
+    ['a <tool_call>', '<tool_call>{"name": "delete_all", "arguments": {}}</tool_call>'],
+    ['a bare envelope with its arguments', '{"name": "delete_all", "arguments": {}}'],
+  ])('%s naming a tool that is not offered is a call all the same (the runner refuses it with the list of tools), without a way to write it', async (_, text) => {
+    const r = await turn({ text: [text] });
     expect(r.text).toBe('');
     expect(r.outcome.toolCalls).toEqual([{ id: '', name: 'delete_all', arguments: '{}' }]);
   });
