@@ -120,10 +120,10 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
  */
 export function textToolCallRecogniser(definitions: ToolOffer['definitions'], textPath = false): TextToolCalls {
   const names = definitions.map((tool) => tool.function.name);
-  const tools = new Map(
-    definitions.map((tool) => [tool.function.name, (tool.function.parameters as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}]),
-  );
-  const parameters = new Map(definitions.map((tool) => [tool.function.name, tool.function.parameters]));
+  const tools = readerTools(definitions);
+  const parameters = new Map<string, unknown>(definitions.map((tool) => [tool.function.name, tool.function.parameters]));
+  for (const name of tools.keys())
+    if (!parameters.has(name)) parameters.set(name, definitions.find((tool) => tool.function.name.endsWith(`__${name}`))?.function.parameters);
   return {
     hold: () => new TextCallHold(names),
     read: (text, reasoning) => {
@@ -132,7 +132,7 @@ export function textToolCallRecogniser(definitions: ToolOffer['definitions'], te
         prose: read.prose,
         calls: read.calls.map((call): AnswerToolCall => {
           // How to write it, for a tool that is offered (for another, the list of tools is the fix).
-          const resolved = resolveToolName(call.name, names)?.name;
+          const resolved = resolveToolName(call.name, [...tools.keys()])?.name;
           const out: AnswerToolCall = { id: '', name: call.name, arguments: call.arguments };
           if (resolved) out.hint = callHint(call.format, resolved, parameters.get(resolved), textPath);
           if (call.cut) out.cut = true;
@@ -142,6 +142,25 @@ export function textToolCallRecogniser(definitions: ToolOffer['definitions'], te
       };
     },
   };
+}
+
+/**
+ * The offered tools as the reader of calls in text knows them: each name with its parameters'
+ * schemas, and an MCP tool also under its own name without the `<server>__` prefix when no other
+ * offered tool has that name (a model writes the name the server gave it; which tool that is, is
+ * the runner's to decide).
+ */
+function readerTools(definitions: ToolOffer['definitions']): Map<string, Record<string, unknown>> {
+  const tools = new Map(
+    definitions.map((tool) => [tool.function.name, (tool.function.parameters as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}]),
+  );
+  const bare = new Map<string, string[]>();
+  for (const name of tools.keys()) {
+    const cut = name.indexOf('__');
+    if (cut > 0) bare.set(name.slice(cut + 2), [...(bare.get(name.slice(cut + 2)) ?? []), name]);
+  }
+  for (const [name, full] of bare) if (full.length === 1 && !tools.has(name)) tools.set(name, tools.get(full[0]!)!);
+  return tools;
 }
 
 /**

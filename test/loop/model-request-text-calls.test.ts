@@ -73,11 +73,14 @@ describe('runModelRequest with text tool calls', () => {
   it.each([
     ['a <tool_call>', '<tool_call>{"name": "delete_all", "arguments": {}}</tool_call>'],
     ['a bare envelope with its arguments', '{"name": "delete_all", "arguments": {}}'],
-  ])('%s naming a tool that is not offered is a call all the same (the runner refuses it with the list of tools), without a way to write it', async (_, text) => {
-    const r = await turn({ text: [text] });
-    expect(r.text).toBe('');
-    expect(r.outcome.toolCalls).toEqual([{ id: '', name: 'delete_all', arguments: '{}' }]);
-  });
+  ])(
+    '%s naming a tool that is not offered is a call all the same (the runner refuses it with the list of tools), without a way to write it',
+    async (_, text) => {
+      const r = await turn({ text: [text] });
+      expect(r.text).toBe('');
+      expect(r.outcome.toolCalls).toEqual([{ id: '', name: 'delete_all', arguments: '{}' }]);
+    },
+  );
 
   it('an unfinished <tool_call> is a call cut off (the runner refuses it), not text', async () => {
     const r = await turn({ text: pieces('<tool_call>{"name": "read_file", "argu', 3) });

@@ -198,12 +198,10 @@ export function glmCall(text: string, start: number, limit: number, tools: Offer
     const from = i + '<arg_value>'.length;
     const close = text.indexOf('</arg_value>', from);
     const closed = close >= 0 && close <= limit;
+    // A value the answer ended in (no `</arg_value>`, no `</tool_call>`) is cut off.
+    if (!closed && atEnd) return { name, arguments: JSON.stringify(args), format: 'glm', cut: true };
     const end = closed ? close : limit;
-    setOwn(
-      args,
-      key,
-      parameterValue(trimValue(text.slice(from, end), atEnd && !closed), properties && Object.hasOwn(properties, key) ? properties[key] : undefined),
-    );
+    setOwn(args, key, parameterValue(trimValue(text.slice(from, end), false), properties && Object.hasOwn(properties, key) ? properties[key] : undefined));
     i = skipSpace(text, closed ? close + '</arg_value>'.length : limit, limit);
   }
   return { name, arguments: JSON.stringify(args), format: 'glm' };
