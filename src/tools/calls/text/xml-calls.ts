@@ -171,15 +171,16 @@ export function invokeTagAt(text: string, start: number, limit: number, tools: O
 
 /**
  * GLM's call body (what stands inside `<tool_call>`): the name, then `<arg_key>`/`<arg_value>`
- * pairs or a JSON object (GLM-4's older form), or nothing (a call without arguments). `undefined`
- * when the body is not that (the name must be a plain identifier).
+ * pairs or a JSON object (GLM-4's older form), or nothing (a call without arguments, of an offered
+ * tool). `undefined` when the body is not that (the name must be a plain identifier).
  */
 export function glmCall(text: string, start: number, limit: number, tools: OfferedTools, atEnd: boolean): TextCall | undefined {
   const head = /^\s*([A-Za-z_][\w.-]*)[ \t]*(?:\r?\n|(?=<arg_key>)|$)/.exec(text.slice(start, Math.min(limit, start + 300)));
   if (!head) return undefined;
   const name = head[1]!;
   let i = skipSpace(text, start + head[0].length, limit);
-  if (i >= limit) return { name, arguments: '{}', format: 'glm' };
+  // A name alone is a call without arguments only when it is an offered tool (else it is a word between tags).
+  if (i >= limit) return tools.has(name) ? { name, arguments: '{}', format: 'glm' } : undefined;
   if (text[i] === '{') {
     const span = valueSpan(text, i, limit);
     const call: TextCall = { name, arguments: text.slice(i, span.end), format: 'glm' };

@@ -1,0 +1,84 @@
+/**
+ * The streaming hold: prose shows as it arrives, text from where a call may begin is held, a
+ * false start lets go; and the one test of "opens like a call" used for summaries and /compact.
+ */
+import { describe, expect, it } from 'vitest';
+import { bareStart, opensLikeCall, TextCallHold } from '../../../../src/tools/calls/text/text-call-hold.js';
+
+const names = ['read_file', 'write_file'];
+/** Feeds `text` in pieces of `size`; returns each push's output. */
+function stream(text: string, size: number): string[] {
+  const hold = new TextCallHold(names);
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(hold.push(text.slice(i, i + size)));
+  return out;
+}
+
+describe('TextCallHold', () => {
+  it.each([1, 3, 8])('shows prose as it arrives and holds from a marker on (pieces of %i)', (size) => {
+    const text = 'I will read the file now.\n<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call> done';
+    const out = stream(text, size);
+    expect(out.join('')).toBe('I will read the file now.\n');
+    // The prose went out before the stream ended, not all at once at the end.
+    expect(out.findIndex((piece) => piece !== '')).toBeLessThan(5);
+  });
+
+  it('holds a marker cut by the end of a piece, and lets it go when it turns out to be none', () => {
+    const hold = new TextCallHold(names);
+    expect(hold.push('Use <tool')).toBe('Use ');
+    expect(hold.push('s> here')).toBe('<tools> here');
+    expect(hold.shownLength).toBe('Use <tools> here'.length);
+  });
+
+  it('holds the whole answer while it may be a bare call, and lets go at its first sign of prose', () => {
+    const hold = new TextCallHold(names);
+    expect(hold.push('{"na')).toBe('');
+    expect(hold.push('me": "read_file"')).toBe('');
+    expect(hold.push(', "arguments": {}}')).toBe('');
+    const prose = new TextCallHold(names);
+    expect(prose.push('{"ans')).toBe('{"ans');
+    const word = new TextCallHold(names);
+    expect(word.push('read')).toBe('');
+    expect(word.push('ing it.')).toBe('reading it.');
+  });
+
+  it('never takes back what it showed, and holds nothing of plain prose', () => {
+    const text = 'Plain prose with [brackets], {braces} and <tags>, no call at all.';
+    expect(stream(text, 4).join('')).toBe(text);
+  });
+});
+
+describe('bareStart', () => {
+  it.each([
+    ['', 'maybe'],
+    ['  {', 'maybe'],
+    ['{"name"', 'yes'],
+    ['{"answer"', 'no'],
+    ['[{"arguments"', 'yes'],
+    ['```json\n{"name"', 'yes'],
+    ['```py', 'maybe'],
+    ['```bash\n', 'no'],
+    ['read_fi', 'maybe'],
+    ['read_file(', 'yes'],
+    ['[write_file (', 'yes'],
+    ['print(', 'no'],
+    ['Sure', 'no'],
+  ])('%j → %s', (text, expected) => {
+    expect(bareStart(text, names)).toBe(expected);
+  });
+});
+
+describe('opensLikeCall (a summary or /compact answer that is a call)', () => {
+  it.each([
+    '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/f3.ts"}}\n</tool_call>',
+    '```json\n{"name": "search_files", "arguments": {"pattern": "parse"}}\n```',
+    '[TOOL_CALLS]read_file[ARGS]{"path": "a"}',
+    '  <|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{}',
+  ])('%j is a call', (text) => {
+    expect(opensLikeCall(text)).toBe(true);
+  });
+
+  it.each(['', 'The parser reads each value.', 'We read <tool_call> tags later.', '{"summary": "x"}'])('%j is not', (text) => {
+    expect(opensLikeCall(text)).toBe(false);
+  });
+});
