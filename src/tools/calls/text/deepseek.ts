@@ -44,6 +44,9 @@ function nextToken(text: string, from: number, limit: number): { start: number; 
   return undefined;
 }
 
+/** How far after a call's begin token its separator may stand, in characters: 128 (a type, a name of at most 64, a line break). */
+const NAME_WINDOW = 128;
+
 /** The calls from the token at `at` to `limit`. */
 export function deepseekAt(text: string, at: number, limit: number): MarkerRead | undefined {
   const calls: TextCall[] = [];
@@ -67,9 +70,9 @@ export function deepseekAt(text: string, at: number, limit: number): MarkerRead 
     }
     if (token.word !== 'tool_call_begin') break;
     // The separator follows the name (or the type) at once: a short window.
-    const sep = nextToken(text, token.end, Math.min(limit, token.end + 300));
+    const sep = nextToken(text, token.end, Math.min(limit, token.end + NAME_WINDOW));
     if (!sep) {
-      if (token.end + 300 < limit) break;
+      if (token.end + NAME_WINDOW < limit) break;
       const name = text.slice(token.end, limit).trim();
       if (name) calls.push({ name: name.replace(/^function\s+/, ''), arguments: '', format: 'deepseek', cut: true });
       end = limit;

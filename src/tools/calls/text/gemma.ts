@@ -7,6 +7,7 @@
  *
  * Sources: Ollama `model/parsers/gemma4.go` and its tests, which cite ollama/ollama#15315.
  */
+import type { Finder } from './finder.js';
 import { pythonLiteral } from './python-literal.js';
 import type { TextCall } from './text-call.js';
 import { skipSpace } from './value-span.js';
@@ -22,6 +23,7 @@ class Reader {
     readonly text: string,
     start: number,
     readonly limit: number,
+    readonly finder: Finder,
   ) {
     this.i = start;
   }
@@ -62,7 +64,7 @@ class Reader {
     let best = -1;
     let width = 0;
     for (const end of ends) {
-      const at = this.text.indexOf(end, from);
+      const at = this.finder.indexOf(end, from);
       if (at >= 0 && at < this.limit && (best < 0 || at < best)) [best, width] = [at, end.length];
     }
     if (best < 0) {
@@ -99,10 +101,10 @@ class Reader {
  * The call written as `call:NAME{…}` at `start` (after `<|tool_call>`, or the whole answer) up to
  * `limit` (its `<tool_call|>`, or the end), or `undefined` when it is not one.
  */
-export function gemmaCall(text: string, start: number, limit: number): TextCall | undefined {
+export function gemmaCall(text: string, start: number, limit: number, finder: Finder): TextCall | undefined {
   const head = /^\s*call:([A-Za-z_][\w.-]*)\s*\{/.exec(text.slice(start, Math.min(limit, start + 300)));
   if (!head) return undefined;
-  const reader = new Reader(text, start + head[0].length - 1, limit);
+  const reader = new Reader(text, start + head[0].length - 1, limit, finder);
   try {
     const args = reader.object(0);
     return { name: head[1]!, arguments: JSON.stringify(args), format: 'gemma' };

@@ -15,24 +15,10 @@ import { DEEPSEEK_MARKERS, deepseekAt } from './deepseek.js';
 import { GEMMA_CALL, gemmaCall } from './gemma.js';
 import { HARMONY_MARKERS, harmonyAt } from './harmony.js';
 import { mistralAt, TOOL_CALLS } from './mistral.js';
+import type { Finder } from './finder.js';
 import { bodyCalls } from './tag-body.js';
 import type { MarkerRead, OfferedTools, TextCallFormat } from './text-call.js';
 import { functionTagAt, invokeTagAt } from './xml-calls.js';
-
-/** Finds needles in one text from increasing positions, remembering each needle's last answer (so many searches stay linear). */
-export class Finder {
-  private readonly memo = new Map<string, { from: number; at: number }>();
-  constructor(readonly text: string) {}
-
-  /** The index of `needle` at or after `from`, or -1. */
-  indexOf(needle: string, from: number): number {
-    const known = this.memo.get(needle);
-    if (known && known.from <= from && (known.at === -1 || known.at >= from)) return known.at;
-    const at = this.text.indexOf(needle, from);
-    this.memo.set(needle, { from, at });
-    return at;
-  }
-}
 
 /** What a marker's reader gets: the text, where the marker stands, and the offered tools. */
 interface MarkerContext {
@@ -68,7 +54,7 @@ function wrapper(marker: string, closers: readonly string[], format: TextCallFor
       let end = text.length;
       if (next >= 0 && (close < 0 || next < close)) limit = end = next;
       else if (close >= 0) [limit, end] = [close, close + closer.length];
-      const calls = bodyCalls(text, start, limit, { tools, atEnd: limit === text.length }, format);
+      const calls = bodyCalls(text, start, limit, { tools, finder, atEnd: limit === text.length }, format);
       return calls && { calls, end };
     },
   };
@@ -93,14 +79,14 @@ const MARKERS: readonly Marker[] = [
   wrapper('<|python_start|>', ['<|python_end|>'], 'llama'),
   wrapper('```tool_code', ['```'], 'pythonic'),
   wrapper('```tool_call', ['```'], 'hermes'),
-  { marker: '<function=', read: ({ text, at, tools }) => one(functionTagAt(text, at, text.length, tools, true)) },
-  { marker: '<invoke ', read: ({ text, at, tools }) => one(invokeTagAt(text, at, text.length, tools, true)) },
+  { marker: '<function=', read: ({ text, at, tools, finder }) => one(functionTagAt(text, at, text.length, { tools, finder, atEnd: true })) },
+  { marker: '<invoke ', read: ({ text, at, tools, finder }) => one(invokeTagAt(text, at, text.length, { tools, finder, atEnd: true })) },
   { marker: TOOL_CALLS, read: ({ text, at }) => mistralAt(text, at, text.length) },
   {
     marker: GEMMA_CALL,
     read: ({ text, at, finder }) => {
       const close = finder.indexOf('<tool_call|>', at);
-      const call = gemmaCall(text, at + GEMMA_CALL.length, close < 0 ? text.length : close);
+      const call = gemmaCall(text, at + GEMMA_CALL.length, close < 0 ? text.length : close, finder);
       return call && { calls: [call], end: close < 0 ? text.length : close + '<tool_call|>'.length };
     },
   },

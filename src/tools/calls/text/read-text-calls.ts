@@ -14,7 +14,8 @@
 import { resolveToolName } from '../tool-name-resolve.js';
 import { gemmaCall } from './gemma.js';
 import { envelopesFrom } from './json-envelope.js';
-import { Finder, nextMarker, readAtMarker } from './markers.js';
+import { Finder } from './finder.js';
+import { nextMarker, readAtMarker } from './markers.js';
 import { pythonicBody } from './tag-body.js';
 import type { OfferedTools, TextCall } from './text-call.js';
 import { skipSpace, valueSpan } from './value-span.js';
@@ -33,14 +34,40 @@ export interface TextCallsRead {
 }
 
 /** End-of-turn tokens a server may leave at the end of an answer (Llama, Gemma, ChatML, Mistral, Harmony, DeepSeek). */
-const END_TOKENS =
-  /(?:\s*(?:<\|eot_id\|>|<\|eom_id\|>|<\|eot\|>|<\|eom\|>|<end_of_turn>|<\|im_end\|>|<\|end\|>|<\/s>|<\|endoftext\|>|<\|end_of_text\|>|<\|return\|>|<\|call\|>|<｜end▁of▁sentence｜>))+\s*$/;
+const END_TOKENS: readonly string[] = [
+  '<|eot_id|>',
+  '<|eom_id|>',
+  '<|eot|>',
+  '<|eom|>',
+  '<end_of_turn>',
+  '<|im_end|>',
+  '<|end|>',
+  '</s>',
+  '<|endoftext|>',
+  '<|end_of_text|>',
+  '<|return|>',
+  '<|call|>',
+  '<｜end▁of▁sentence｜>',
+];
+
+/** `text` without the end-of-turn tokens (and whitespace) it ends with; looks at the end only. */
+function withoutEndTokens(text: string): string {
+  let end = text.length;
+  for (let again = true; again; ) {
+    again = false;
+    while (end > 0 && /\s/.test(text[end - 1]!)) end--;
+    const token = END_TOKENS.find((t) => text.startsWith(t, end - t.length));
+    if (token) [end, again] = [end - token.length, true];
+  }
+  return end === text.length ? text : text.slice(0, end);
+}
+
 /** A code fence around the whole answer, with a language a call may be written in. */
 const WHOLE_FENCE = /^```(?:json|tool_call|tool_code|python|xml)?[ \t]*\r?\n([\s\S]*?)\r?\n?```$/i;
 
 /** The answer without surrounding whitespace, end-of-turn tokens and one enclosing code fence. */
 function unwrap(text: string): string {
-  let body = text.replace(END_TOKENS, '').trim();
+  let body = withoutEndTokens(text).trim();
   const fenced = WHOLE_FENCE.exec(body);
   if (fenced) body = (fenced[1] ?? '').trim();
   return body;
@@ -61,7 +88,7 @@ function wholeCalls(body: string, tools: OfferedTools): TextCall[] | undefined {
     calls = !read.refused && skipSpace(body, read.end) >= body.length ? read.calls : namedByKey(body, offered);
     explicit = /["'](?:arguments|parameters|args)["']\s*:/.test(body);
   } else if (body.startsWith('call:')) {
-    const gemma = gemmaCall(body, 0, body.length);
+    const gemma = gemmaCall(body, 0, body.length, new Finder(body));
     calls = gemma && [gemma];
   } else if (/^\[?\s*[A-Za-z_][\w.-]*\s*\(/.test(body)) calls = pythonicBody(body, 0, body.length);
   if (!calls || calls.length === 0) return undefined;
@@ -98,7 +125,7 @@ export function readTextCalls(answer: string, tools: OfferedTools, { bare = true
   const whole = bare ? wholeCalls(unwrap(answer), tools) : undefined;
   if (whole) return { calls: whole, prose: '', start: 0 };
   // A call the answer ends in runs to the end of the text, not into an end-of-turn token.
-  const text = answer.replace(END_TOKENS, '');
+  const text = withoutEndTokens(answer);
   const finder = new Finder(text);
   const calls: TextCall[] = [];
   let start = -1;

@@ -5,6 +5,7 @@
  * calls, or GLM's name with `<arg_key>` pairs. One code fence inside the tags is looked through.
  * Pure.
  */
+import type { Finder } from './finder.js';
 import { envelopesFrom } from './json-envelope.js';
 import { pythonicCalls } from './python-literal.js';
 import type { OfferedTools, TextCall, TextCallFormat } from './text-call.js';
@@ -14,6 +15,7 @@ import { functionTagAt, glmCall, invokeTagAt } from './xml-calls.js';
 /** What the body reader needs besides the text. */
 export interface BodyContext {
   tools: OfferedTools;
+  finder: Finder;
   /** True when `limit` is the end of the answer (a missing closing tag there is no sign of a cut). */
   atEnd: boolean;
 }
@@ -47,13 +49,14 @@ export function bodyCalls(text: string, start: number, limit: number, context: B
     return read.calls.length > 0 && !read.refused ? read.calls : undefined;
   }
   if (/^<?function[=>]/.test(text.slice(i, i + 10)))
-    return tagSequence(text, i, end, (at) => functionTagAt(text, at, end, context.tools, context.atEnd && end === limit));
-  if (text.startsWith('<invoke', i)) return tagSequence(text, i, end, (at) => invokeTagAt(text, at, end, context.tools, context.atEnd && end === limit));
+    return tagSequence(text, i, end, (at) => functionTagAt(text, at, end, { ...context, atEnd: context.atEnd && end === limit }));
+  if (text.startsWith('<invoke', i))
+    return tagSequence(text, i, end, (at) => invokeTagAt(text, at, end, { ...context, atEnd: context.atEnd && end === limit }));
   if (/^\[?\s*[A-Za-z_][\w.-]*\s*\(/.test(text.slice(i, Math.min(end, i + 300)))) {
     const found = pythonicCalls(text, i, end);
     return found && found.calls.length > 0 ? fromPythonic(found, 'pythonic') : undefined;
   }
-  const glm = glmCall(text, i, end, context.tools, context.atEnd && end === limit);
+  const glm = glmCall(text, i, end, { ...context, atEnd: context.atEnd && end === limit });
   return glm ? [glm] : undefined;
 }
 

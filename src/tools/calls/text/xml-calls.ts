@@ -14,6 +14,7 @@
  * `model/parsers/qwen3coder.go`, `glm46.go`/`glm47.go`; MiniMax-M2's tool-call guide; Llama 3.1's
  * prompt format (https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_1/). Pure.
  */
+import type { Finder } from './finder.js';
 import { pythonLiteral } from './python-literal.js';
 import type { OfferedTools, TextCall, TextCallFormat } from './text-call.js';
 import { skipSpace, valueSpan } from './value-span.js';
@@ -68,11 +69,19 @@ interface ParameterTags {
 const QWEN_PARAMETER: ParameterTags = { open: /^<parameter=([^>\n]+)>/, close: '</parameter>', next: ['<parameter', '</function>'] };
 const MINIMAX_PARAMETER: ParameterTags = { open: /^<parameter\s+name=["']?([^"'>]+)["']?\s*>/, close: '</parameter>', next: ['<parameter ', '</invoke>'] };
 
-/** The first index of any of `needles` in `text` from `from` before `limit`, or `limit`. */
-function firstOf(text: string, needles: readonly string[], from: number, limit: number): number {
+/** What the tag readers need besides the text: the offered tools, the answer's finder, whether the limit is the answer's end. */
+interface TagContext {
+  tools: OfferedTools;
+  finder: Finder;
+  /** `limit` is the end of the answer (a missing closing tag is then no sign of a cut). */
+  atEnd: boolean;
+}
+
+/** The first index of any of `needles` from `from` before `limit`, or `limit`. */
+function firstOf(finder: Finder, needles: readonly string[], from: number, limit: number): number {
   let best = limit;
   for (const needle of needles) {
-    const at = text.indexOf(needle, from);
+    const at = finder.indexOf(needle, from);
     if (at >= 0 && at < best) best = at;
   }
   return best;
@@ -90,7 +99,7 @@ function parameters(
   limit: number,
   tags: ParameterTags,
   properties: Readonly<Record<string, unknown>> | undefined,
-  atEnd: boolean,
+  { finder, atEnd }: TagContext,
 ) {
   const args: Record<string, unknown> = {};
   const schemaOf = (key: string) => (properties && Object.hasOwn(properties, key) ? properties[key] : undefined);
@@ -101,7 +110,7 @@ function parameters(
     const keyTag = head || tags !== QWEN_PARAMETER ? null : /^<([A-Za-z_][\w.-]*)>/.exec(window);
     if (keyTag) {
       // `<KEY>VALUE</KEY>`: only with its closing tag.
-      const close = text.indexOf(`</${keyTag[1]}>`, i + keyTag[0].length);
+      const close = finder.indexOf(`</${keyTag[1]}>`, i + keyTag[0].length);
       if (close < 0 || close > limit) return undefined;
       setOwn(args, keyTag[1]!, parameterValue(trimValue(text.slice(i + keyTag[0].length, close), false), schemaOf(keyTag[1]!)));
       i = skipSpace(text, close + keyTag[1]!.length + 3, limit);
@@ -114,8 +123,8 @@ function parameters(
     }
     const key = head[1]!.trim();
     const from = i + head[0].length;
-    const close = text.indexOf(tags.close, from);
-    const next = firstOf(text, tags.next, from, limit);
+    const close = finder.indexOf(tags.close, from);
+    const next = firstOf(finder, tags.next, from, limit);
     const closed = close >= 0 && close <= next;
     const end = closed ? close : next;
     const raw = text.slice(from, end);
@@ -130,14 +139,14 @@ function parameters(
  * JSON object body (Llama 3.1). It ends at `</function>`, the next `<function=`, or `limit`.
  * @param atEnd - `limit` is the end of the answer (a missing closing tag is then no sign of a cut).
  */
-export function functionTagAt(text: string, start: number, limit: number, tools: OfferedTools, atEnd: boolean, format: TextCallFormat = 'qwen-xml') {
+export function functionTagAt(text: string, start: number, limit: number, context: TagContext, format: TextCallFormat = 'qwen-xml') {
   // Also as models given Qwen's prompt write it: the `<` left out, or the name as the tag's text.
   const head = /^(?:<function=|function=)([^>\n]+)>|^<function>\s*([^<\n]+?)\s*<\/function>/.exec(text.slice(start, Math.min(limit, start + 300)));
   if (!head) return undefined;
   const name = (head[1] ?? head[2]!).trim();
   const bodyStart = start + head[0].length;
-  const close = text.indexOf('</function>', bodyStart);
-  const next = text.indexOf('<function=', bodyStart);
+  const close = context.finder.indexOf('</function>', bodyStart);
+  const next = context.finder.indexOf('<function=', bodyStart);
   const bodyEnd = Math.min(close >= 0 && close < limit ? close : limit, next >= 0 && next < limit ? next : limit);
   const end = close >= 0 && close === bodyEnd ? close + '</function>'.length : bodyEnd;
   const first = skipSpace(text, bodyStart, bodyEnd);
@@ -147,7 +156,7 @@ export function functionTagAt(text: string, start: number, limit: number, tools:
     if (span.open && bodyEnd === limit) call.cut = true;
     return { call, end };
   }
-  const read = parameters(text, bodyStart, bodyEnd, QWEN_PARAMETER, tools.get(name), atEnd && bodyEnd === limit);
+  const read = parameters(text, bodyStart, bodyEnd, QWEN_PARAMETER, context.tools.get(name), { ...context, atEnd: context.atEnd && bodyEnd === limit });
   if (!read) return undefined;
   const call: TextCall = { name, arguments: JSON.stringify(read.args), format };
   if (read.cut) call.cut = true;
@@ -155,14 +164,14 @@ export function functionTagAt(text: string, start: number, limit: number, tools:
 }
 
 /** The call written as MiniMax's `<invoke name="NAME">` at `start`, up to `limit`. */
-export function invokeTagAt(text: string, start: number, limit: number, tools: OfferedTools, atEnd: boolean) {
+export function invokeTagAt(text: string, start: number, limit: number, context: TagContext) {
   const head = /^<invoke\s+name=["']?([^"'>]+)["']?\s*>/.exec(text.slice(start, Math.min(limit, start + 300)));
   if (!head) return undefined;
   const name = head[1]!.trim();
   const bodyStart = start + head[0].length;
-  const close = text.indexOf('</invoke>', bodyStart);
+  const close = context.finder.indexOf('</invoke>', bodyStart);
   const bodyEnd = close >= 0 && close < limit ? close : limit;
-  const read = parameters(text, bodyStart, bodyEnd, MINIMAX_PARAMETER, tools.get(name), atEnd && bodyEnd === limit);
+  const read = parameters(text, bodyStart, bodyEnd, MINIMAX_PARAMETER, context.tools.get(name), { ...context, atEnd: context.atEnd && bodyEnd === limit });
   if (!read) return undefined;
   const call: TextCall = { name, arguments: JSON.stringify(read.args), format: 'minimax' };
   if (read.cut) call.cut = true;
@@ -174,7 +183,7 @@ export function invokeTagAt(text: string, start: number, limit: number, tools: O
  * pairs or a JSON object (GLM-4's older form), or nothing (a call without arguments, of an offered
  * tool). `undefined` when the body is not that (the name must be a plain identifier).
  */
-export function glmCall(text: string, start: number, limit: number, tools: OfferedTools, atEnd: boolean): TextCall | undefined {
+export function glmCall(text: string, start: number, limit: number, { tools, finder, atEnd }: TagContext): TextCall | undefined {
   const head = /^\s*([A-Za-z_][\w.-]*)[ \t]*(?:\r?\n|(?=<arg_key>)|$)/.exec(text.slice(start, Math.min(limit, start + 300)));
   if (!head) return undefined;
   const name = head[1]!;
@@ -191,13 +200,13 @@ export function glmCall(text: string, start: number, limit: number, tools: Offer
   const args: Record<string, unknown> = {};
   while (i < limit) {
     if (!text.startsWith('<arg_key>', i)) return undefined;
-    const keyEnd = text.indexOf('</arg_key>', i);
+    const keyEnd = finder.indexOf('</arg_key>', i);
     if (keyEnd < 0 || keyEnd > limit) return { name, arguments: JSON.stringify(args), format: 'glm', cut: true };
     const key = text.slice(i + '<arg_key>'.length, keyEnd).trim();
     i = skipSpace(text, keyEnd + '</arg_key>'.length, limit);
     if (!text.startsWith('<arg_value>', i)) return i >= limit ? { name, arguments: JSON.stringify(args), format: 'glm', cut: true } : undefined;
     const from = i + '<arg_value>'.length;
-    const close = text.indexOf('</arg_value>', from);
+    const close = finder.indexOf('</arg_value>', from);
     const closed = close >= 0 && close <= limit;
     // A value the answer ended in (no `</arg_value>`, no `</tool_call>`) is cut off.
     if (!closed && atEnd) return { name, arguments: JSON.stringify(args), format: 'glm', cut: true };
