@@ -16,6 +16,7 @@ import { MAX_JSON_ANSWER_BYTES, readBodyUpTo } from '../openai/body-limits.js';
 import { defaultFetch, type FetchLike } from '../openai/http.js';
 import { withAuthorization, type AuthorizeRequest } from '../openai/authorize.js';
 import type { Logger } from '../log.js';
+import { isRecord } from '../json-value.js';
 
 /** One model the endpoint offers. */
 export interface ModelInfo {
@@ -58,7 +59,6 @@ export interface FetchModelsOptions {
 /** Default limit for `GET /models`, in ms. */
 const MODELS_TIMEOUT_MS = 3000;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 

@@ -27,6 +27,7 @@ import { defaultFetch, type FetchLike } from '../openai/http.js';
 import { MAX_JSON_ANSWER_BYTES, readBodyUpTo } from '../openai/body-limits.js';
 import type { ContextWindowQuery } from '../config/provider-profiles.js';
 import { parseOllamaPs } from './ollama-ps.js';
+import { isRecord } from '../json-value.js';
 
 /** Bound of one look (one short request), in ms. */
 export const SERVER_CONTEXT_TIMEOUT_MS = 2000;
@@ -56,7 +57,6 @@ export interface ServerWindow {
 }
 
 const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The windows in an Ollama `/api/show` answer: `numCtx`, the `num_ctx` of its `parameters` text

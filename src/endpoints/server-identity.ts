@@ -20,6 +20,7 @@
 import { defaultFetch, type FetchLike } from '../openai/http.js';
 import { readBodyUpTo } from '../openai/body-limits.js';
 import type { LocalProvider } from './local-discovery.js';
+import { isRecord, parseJsonOrUndefined } from '../json-value.js';
 
 /** Bound of each look, in ms. */
 const IDENTITY_TIMEOUT_MS = 2000;
@@ -48,7 +49,6 @@ export interface ServerIdentity {
   props?: LlamaCppProps;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
 
 /**
@@ -133,14 +133,7 @@ async function getText(url: string, options: IdentifyOptions): Promise<string | 
   }
 }
 
-const json = (text: string | undefined): unknown => {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-};
+const json = (text: string | undefined): unknown => (text === undefined ? undefined : parseJsonOrUndefined(text));
 
 /**
  * Asks the server at `baseUrl` (e.g. `http://127.0.0.1:9000/v1`) who it is: the six GETs of the

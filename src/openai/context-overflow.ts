@@ -15,7 +15,7 @@
  * minute (429), a rejected parameter or tool schema (`rejection.ts` reads those).
  */
 import { ProviderHttpError, ProviderReportedError, type ProviderError } from './errors.js';
-import { parseJsonOrUndefined as parseJson } from './chunk-shape.js';
+import { isRecord, parseJsonOrUndefined } from '../json-value.js';
 
 /** What an overflow answer said. */
 export interface ContextOverflow {
@@ -101,7 +101,6 @@ const REQUESTED_PATTERNS: readonly RegExp[] = [
   new RegExp(String.raw`prompt (?:is|has)\s*${N}\s*tokens`, 'i'),
 ];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const toCount = (text: string | undefined): number | undefined => {
   if (!text) return undefined;
   const n = Number(text.replace(/,/g, ''));
@@ -123,7 +122,7 @@ function gather(value: unknown, out: Gathered, depth = 0): Gathered {
     const inner = value.trim();
     const start = inner.search(/[{[]/);
     if (start >= 0 && inner.length < 20_000) {
-      const parsed = parseJson(inner.slice(start));
+      const parsed = parseJsonOrUndefined(inner.slice(start));
       if (parsed !== undefined) gather(parsed, out, depth + 1);
     }
   } else if (Array.isArray(value)) {
@@ -161,7 +160,7 @@ const firstMatch = (patterns: readonly RegExp[], text: string, group = 1): numbe
  * Exported: a pure reader (fast-check properties) of an answer's status and body.
  */
 export function recognizeOverflowIn(evidence: OverflowEvidence): ContextOverflow | undefined {
-  const parsed = parseJson(evidence.body.trim());
+  const parsed = parseJsonOrUndefined(evidence.body.trim());
   const found = gather(parsed === undefined ? evidence.body : parsed, { texts: [], codes: [] });
   if (evidence.code) found.codes.push(evidence.code);
   const text = found.texts.join('\n');

@@ -14,7 +14,7 @@
  *   `"… does not support thinking"`, so it gets none.
  */
 import type { ChatRequest } from './chat-request.js';
-import { isObject } from './chunk-shape.js';
+import { isRecord } from '../json-value.js';
 import { OWN_BODY_FIELDS } from '../config/extra-body.js';
 import type { ChatMessage } from './openai-types.js';
 
@@ -94,7 +94,7 @@ function dataUrlBase64(url: string): string | undefined {
 function argumentsObject(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : {};
+    return isRecord(value) ? value : {};
   } catch {
     return {};
   }
@@ -159,7 +159,7 @@ function placeExtraBody(body: Record<string, unknown>, extra: Record<string, unk
   const options = body['options'] as Record<string, unknown>;
   for (const [key, value] of Object.entries(extra)) {
     if (OWN_BODY_FIELDS.includes(key) || DROPPED_KEYS.has(key)) continue;
-    if (key === 'options' && isObject(value)) Object.assign(options, value);
+    if (key === 'options' && isRecord(value)) Object.assign(options, value);
     else if (OPTION_KEYS.has(key)) options[key] = value;
     else if (MAX_TOKENS_KEYS.has(key)) options['num_predict'] = value;
     else body[key] = value;

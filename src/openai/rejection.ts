@@ -14,7 +14,7 @@
  */
 import type { Correction } from './adaptive-params.js';
 import { unsupportedToolParams } from './tools-unsupported.js';
-import { parseJsonOrUndefined as parseJson } from './chunk-shape.js';
+import { isRecord, parseJsonOrUndefined } from '../json-value.js';
 
 /** A correction and the provider's words that called for it. */
 export interface Rejection {
@@ -115,7 +115,6 @@ const ROLE_PATTERNS: readonly RegExp[] = [
   /\b(system|developer) is not one of \[/i,
 ];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const snakeCase = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
 /** What a parsed body says, gathered from every depth (JSON re-encoded inside strings included). */
@@ -191,10 +190,10 @@ function mainMessage(parsed: unknown, text: string): string {
  */
 export function parseRejection(status: number, bodyText: string, sent: Record<string, unknown>, previous: readonly Correction[] = []): Rejection | undefined {
   const toolParams = unsupportedToolParams(status, bodyText, sent);
-  if (toolParams) return { correction: { kind: 'drop', params: toolParams }, reason: mainMessage(parseJson(bodyText), bodyText) };
+  if (toolParams) return { correction: { kind: 'drop', params: toolParams }, reason: mainMessage(parseJsonOrUndefined(bodyText), bodyText) };
   const llamaCpp = status === 500 && /unsupported param:/i.test(bodyText);
   if (status !== 400 && status !== 422 && !llamaCpp) return undefined;
-  const parsed = parseJson(bodyText);
+  const parsed = parseJsonOrUndefined(bodyText);
   const found = parsed === undefined ? { texts: [bodyText], params: [], locs: [] } : gather(parsed, { texts: [], params: [], locs: [] });
   const haystack = found.texts.join('\n');
   const reason = mainMessage(parsed, bodyText);

@@ -14,6 +14,7 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
 import type { Writable } from 'node:stream';
 import type { Logger } from '../log.js';
+import { isRecord } from '../json-value.js';
 import { describeBytes } from '../openai/body-limits.js';
 import { collectGarbage } from './collect-garbage.js';
 import { LineSplitter, peekIds, type SplitLine } from './line-splitter.js';
@@ -129,7 +130,7 @@ export function ndJsonTransport(
       enqueue(message as AnyMessage);
       return undefined;
     }
-    const m = typeof message === 'object' && message !== null && !Array.isArray(message) ? (message as Json) : {};
+    const m: Json = isRecord(message) ? message : {};
     const id = isId(m['id']) ? m['id'] : null;
     const sessionId = typeof m['sessionId'] === 'string' || typeof m['sessionId'] === 'number' ? m['sessionId'] : undefined;
     logger?.error(`stdin line ${lineNumber} is not a JSON-RPC message (${line.bytes} bytes): ${reason}; answered -32600`, { id });
