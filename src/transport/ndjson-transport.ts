@@ -15,7 +15,7 @@ import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
 import type { Writable } from 'node:stream';
 import type { Logger } from '../log.js';
 import { isRecord } from '../json-value.js';
-import { describeBytes } from '../openai/body-limits.js';
+import { describeBytes } from '../describe-bytes.js';
 import { collectGarbage } from './collect-garbage.js';
 import { LineSplitter, peekIds, type SplitLine } from './line-splitter.js';
 import { lineOutput } from './line-output.js';
