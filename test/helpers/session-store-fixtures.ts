@@ -9,7 +9,7 @@ import type { LogFields, Logger } from '../../src/log.js';
 import type { MetaRecord, TurnRecord } from '../../src/sessions/session-records.js';
 
 /** One call made to a {@link CapturingLogger}. */
-export interface LoggedRecord {
+interface LoggedRecord {
   level: 'error' | 'warn' | 'info' | 'debug';
   msg: string;
   fields: LogFields | undefined;
