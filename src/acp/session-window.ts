@@ -87,9 +87,8 @@ function sourceWords(known: KnownWindow): string {
  * The notice for a window below {@link SMALL_WINDOW_TOKENS}, e.g. "The context window of
  * qwen3:8b is 4,096 tokens (the window the server runs the model with): small for coding work…
  * To give it more: restart Ollama with…".
- * Exported: a pure rule checked per window size, without a session.
  */
-export function smallWindowNotice(model: string, known: KnownWindow): string {
+function smallWindowNotice(model: string, known: KnownWindow): string {
   const trained = known.server.trained && known.server.trained > known.window ? ` The model itself can take ${grouped(known.server.trained)}.` : '';
   return (
     `The context window of ${model} is ${grouped(known.window)} tokens (${sourceWords(known)}): small for coding work, so long files and command output will be cut and earlier steps left out or summarised.${trained} ` +

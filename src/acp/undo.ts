@@ -17,12 +17,12 @@ import { confine, relativeForTitle } from '../tools/backends/workspace.js';
 
 /**
  * The answer when there is no turn to undo.
- * Exported so the tests look for these exact words in what is sent.
+ * @internal the tests look for these exact words in what is sent.
  */
 export const NOTHING_TO_UNDO = 'Nothing to undo: this conversation has no turn left to take back.';
 /**
  * The answer when the conversation was cleared or compacted after its last turn.
- * Exported so the tests look for these exact words in what is sent.
+ * @internal the tests look for these exact words in what is sent.
  */
 export const BEHIND_A_RESET =
   'Nothing to undo: /undo goes back only to the last /clear or /compact, and the turns before it are cleared or summarised. Change the files by hand if you need to.';
