@@ -17,7 +17,7 @@ import { WINDOW_TITLE, windowLine, type WindowFacts } from './doctor-window.js';
  * works: the model list, usage, reasoning effort), `skip` – (not applicable, or not checked
  * because an earlier check failed).
  */
-export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
+type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
 
 /** The checks whose failure does not stop the agent: reported as ⚠, not ✗. */
 const NON_BLOCKING: readonly string[] = ['model list (GET /models)', 'usage reported', 'reasoning effort accepted', WINDOW_TITLE];
