@@ -51,7 +51,7 @@ export interface ConfigFileData {
 }
 
 /** A provider entry after validation, ready to become an endpoint. */
-export interface FileProvider {
+interface FileProvider {
   id: string;
   /** The provider family; `undefined` = detect from the base URL. */
   provider: ProviderId | undefined;

@@ -36,7 +36,7 @@ export type ProviderId =
   | 'generic';
 
 /** Where the key goes: `Authorization: Bearer KEY`, or an `api-key: KEY` header (Azure). */
-export type AuthScheme = 'bearer' | 'api-key';
+type AuthScheme = 'bearer' | 'api-key';
 
 /** How reasoning effort is sent: `reasoning_effort: "low"`, `reasoning: {effort: "low"}`, or not at all. */
 export type ReasoningSpelling = 'reasoning_effort' | 'reasoning.effort' | null;
@@ -51,7 +51,7 @@ export interface ModelRule<T> {
 export type KeylessAuth = 'aws-sigv4' | 'azure-entra-id';
 
 /** Overrides for base URLs whose path matches `path` (e.g. Azure classic deployments). */
-export interface ProfileVariant {
+interface ProfileVariant {
   name: string;
   /** Tested against the base URL's path, without trailing slash or `/chat/completions`. */
   path: RegExp;
