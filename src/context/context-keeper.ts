@@ -14,12 +14,12 @@ import { answerRoom, calibrationFactor, grouped, positive, promptBudget, type Ca
 
 /**
  * Retries after answers saying the prompt was over the window, per turn.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const OVERFLOW_RETRIES = 3;
 /**
  * The window is multiplied by this after an overflow answer that names no window.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const OVERFLOW_SHRINK = 0.7;
 
@@ -232,7 +232,7 @@ function fixWords(windowFix: string | undefined): string {
 }
 
 /** What did not fit in the window: the system prompt and the tools, the task, or the current tool call and its result. */
-export type TooSmallPart = 'system' | 'task' | 'result';
+type TooSmallPart = 'system' | 'task' | 'result';
 
 const PART_WORDS: Record<TooSmallPart, string> = {
   system: 'the system prompt and the tool definitions with the room for the answer',

@@ -15,7 +15,7 @@ import type { ToolMessageRules } from './tool-messages.js';
 
 /**
  * A valid Mistral tool-call id: 9 characters `[a-zA-Z0-9]`.
- * Exported so the tests check ids against the very pattern Mistral's rule is written as.
+ * @internal the tests check ids against the very pattern Mistral's rule is written as.
  */
 export const MISTRAL_TOOL_CALL_ID = /^[a-zA-Z0-9]{9}$/;
 
@@ -38,7 +38,7 @@ const CACHE_LIMIT = 10_000;
  * other string, so callers give each call its own id first.
  * @param id - the id as stored (the provider's, or ours)
  * @returns 9 characters of `[0-9A-Za-z]`
- * Exported: a pure step (fast-check properties) of the respelling.
+ * @internal a pure step (fast-check properties) of the respelling.
  */
 export function mistralToolCallId(id: string): string {
   if (MISTRAL_TOOL_CALL_ID.test(id)) return id;
