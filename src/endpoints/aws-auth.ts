@@ -24,7 +24,7 @@ export type { AwsCredentials, AwsCredentialSource } from './aws-signing.lazy.js'
 const AWS_REFRESH_MARGIN_MS = 5 * 60_000;
 
 /** Where the region came from. */
-export type RegionSource = 'base URL' | 'AWS_REGION' | 'AWS_DEFAULT_REGION';
+type RegionSource = 'base URL' | 'AWS_REGION' | 'AWS_DEFAULT_REGION';
 
 /** The region and service to sign for, or why there is none. */
 export type AwsTarget = (SigningTarget & { regionFrom: RegionSource }) | { problem: string; fix: string; service: string };

@@ -19,7 +19,7 @@ export const AZURE_COGNITIVE_SCOPE = 'https://cognitiveservices.azure.com/.defau
 const AZURE_REFRESH_MARGIN_MS = 5 * 60_000;
 
 /** An access token as `@azure/core-auth` returns it. */
-export interface AzureAccessToken {
+interface AzureAccessToken {
   token: string;
   /** Expiry, ms since the epoch. */
   expiresOnTimestamp: number;

@@ -29,7 +29,7 @@ export interface LocalCandidate {
 }
 
 /** A local server that answered `GET /v1/models` with at least one model. */
-export interface LocalServer {
+interface LocalServer {
   /** Base URL without trailing slash, e.g. `http://127.0.0.1:11434/v1`. */
   baseUrl: string;
   /** The server the port belongs to by default (not verified: any OpenAI-compatible server counts). */
@@ -47,7 +47,7 @@ export interface LocalServer {
  * reset), `timeout` (no full answer within the bound), `skipped` (still pending when a preferred
  * server had already won; aborted).
  */
-export type LocalProbeOutcome = 'models' | 'no-models' | 'http-error' | 'unreachable' | 'timeout' | 'skipped';
+type LocalProbeOutcome = 'models' | 'no-models' | 'http-error' | 'unreachable' | 'timeout' | 'skipped';
 
 /** The result of probing one candidate. */
 export interface LocalProbe extends LocalCandidate {
@@ -84,7 +84,7 @@ export interface DiscoverOptions {
 
 /**
  * The candidates in order of preference.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const LOCAL_CANDIDATES: ReadonlyArray<LocalCandidate> = Object.freeze([
   Object.freeze({ port: 11434, provider: 'ollama' as const }),
@@ -200,7 +200,7 @@ export function probeLocalServers(options: DiscoverOptions = {}): Promise<LocalD
 /**
  * The local server to use when nothing is configured: {@link probeLocalServers}'s choice, or
  * `undefined` when no candidate lists a model within `timeoutMs` (default 300 ms). Never rejects.
- * Exported: the search with its ports injectable, checked against loopback servers on port 0.
+ * @internal the search with its ports injectable, checked against loopback servers on port 0.
  */
 export async function discoverLocalServer(options: DiscoverOptions = {}): Promise<LocalServer | undefined> {
   return (await probeLocalServers(options)).server;

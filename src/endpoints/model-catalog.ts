@@ -29,7 +29,7 @@ export interface ModelInfo {
 }
 
 /** How to reach `/models`. */
-export interface FetchModelsOptions {
+interface FetchModelsOptions {
   /** Endpoint base without trailing slash, e.g. `https://api.openai.com/v1` (as in `Config.baseUrl`). */
   baseUrl: string;
   /** Sent as `Authorization: Bearer …` when non-empty. */
@@ -115,7 +115,7 @@ export function modelsUrl(baseUrl: string, query?: string): string {
  * `GET {baseUrl}/models[?query]` (or `options.modelsUrl`), parsed by {@link parseModels}. Never
  * throws: an HTTP error, a timeout, a connection failure or an unreadable body all give `[]`
  * (logged at debug); so does `modelsUrl: null`, without sending anything.
- * Exported: one GET checked against a fake server without an endpoint's catalog and cache.
+ * @internal one GET checked against a fake server without an endpoint's catalog and cache.
  */
 export async function fetchModels(options: FetchModelsOptions): Promise<ModelInfo[]> {
   if (options.modelsUrl === null) {

@@ -251,7 +251,7 @@ export async function chooseEndpoints(
  * (`server-identity.ts`: llama.cpp on any port is llama.cpp); an endpoint whose server says
  * nothing keeps its port's guess. The looks run at once, each bounded (2 s), once per process.
  * Never rejects; logs each recognised server at `info`.
- * Exported: takes the look as an argument, so it is checked without any server.
+ * @internal takes the look as an argument, so it is checked without any server.
  */
 export async function identifyEndpoints(
   endpoints: NamedEndpointSettings[],
