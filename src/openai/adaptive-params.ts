@@ -47,7 +47,7 @@ function moveSystemMessages(messages: unknown[], to: 'developer' | 'user'): unkn
 
 /**
  * `body` with one correction applied; a new object (the input is not modified). Absent parameters are left alone.
- * Exported: a pure step (fast-check properties) of applying the corrections.
+ * @internal a pure step (fast-check properties) of applying the corrections.
  */
 export function applyCorrection(body: Readonly<Record<string, unknown>>, correction: Correction): Record<string, unknown> {
   const next: Record<string, unknown> = { ...body };

@@ -7,7 +7,7 @@ import { describeBytes } from '../describe-bytes.js';
 /**
  * Most of an error body read, in bytes: 1 MiB. Error bodies are a sentence or a small JSON
  * object; what is past this is not read (the connection is closed) and the text says where it was cut.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 

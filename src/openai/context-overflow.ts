@@ -26,7 +26,7 @@ export interface ContextOverflow {
 }
 
 /** The parts of a failure the recogniser reads. */
-export interface OverflowEvidence {
+interface OverflowEvidence {
   /** HTTP status, or the status a provider put in an in-stream error; `undefined` for none. */
   status?: number | undefined;
   /** Response body (JSON or text) or the in-stream error's message. */
@@ -138,7 +138,7 @@ function gather(value: unknown, out: Gathered, depth = 0): Gathered {
 
 /**
  * Whether `text` says the request is over the context window (see the module comment).
- * Exported: a pure test of a text, checked on real overflow messages.
+ * @internal a pure test of a text, checked on real overflow messages.
  */
 export function saysContextOverflow(text: string): boolean {
   if (CONTEXT.test(text) && EXCEEDED.test(text.replace(CONTEXT, ''))) return true;
@@ -157,7 +157,7 @@ const firstMatch = (patterns: readonly RegExp[], text: string, group = 1): numbe
 /**
  * Reads a failure's status and body: the overflow it reports with the numbers its text states,
  * or `undefined` when it is not an overflow (see the module comment for the shapes).
- * Exported: a pure reader (fast-check properties) of an answer's status and body.
+ * @internal a pure reader (fast-check properties) of an answer's status and body.
  */
 export function recognizeOverflowIn(evidence: OverflowEvidence): ContextOverflow | undefined {
   const parsed = parseJsonOrUndefined(evidence.body.trim());

@@ -29,9 +29,8 @@ export abstract class ProviderError extends Error {
 /**
  * Whether an HTTP status is worth retrying: 408 (timeout), 409 (conflict/lock), 429 (rate limit),
  * and any 5xx. Source: openai-node `shouldRetry`.
- * Exported: a pure rule checked per status, without a server.
  */
-export function isRetryableStatus(status: number): boolean {
+function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 

@@ -24,7 +24,7 @@ import type { SseItem } from './sse-items.js';
 
 /**
  * Reads the lines of one answer, in order; keeps the count of tool calls and whether `done` came.
- * Exported: the reader of NDJSON lines, checked on lines without a server.
+ * @internal the reader of NDJSON lines, checked on lines without a server.
  */
 export class OllamaChatReader {
   private calls = 0;

@@ -32,7 +32,7 @@ export interface OllamaChatShape {
 }
 
 /** One message of the native API. */
-export interface OllamaMessage {
+interface OllamaMessage {
   role: string;
   content: string;
   thinking?: string;
@@ -76,7 +76,7 @@ const DROPPED_KEYS = new Set(['stream_options', 'reasoning_effort', 'reasoning',
  * The `think` value for a reasoning effort: absent for `default`/none chosen or a model that
  * does not think; `none` → `false` (except for level models, which cannot stop thinking);
  * a level → that level for level models, else `true`.
- * Exported: a pure step checked per think style, without a server.
+ * @internal a pure step checked per think style, without a server.
  */
 export function ollamaThink(effort: string | undefined, style: ThinkStyle): boolean | string | undefined {
   if (!effort || effort === 'default' || style === 'none') return undefined;
@@ -103,7 +103,7 @@ function argumentsObject(text: string): Record<string, unknown> {
 /**
  * The messages in the native spelling. A `tool` message gets `tool_name` from the assistant
  * call with its id (earlier in the list), and keeps that id as `tool_call_id`.
- * Exported: a pure step checked per message shape, without a server.
+ * @internal a pure step checked per message shape, without a server.
  */
 export function ollamaMessages(messages: readonly ChatMessage[]): OllamaMessage[] {
   const names = new Map<string, string>();

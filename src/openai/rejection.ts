@@ -30,7 +30,7 @@ export interface Rejection {
  * 422 `extra_forbidden` at `loc: ["body","tools"]` with `input: []` rejects an empty list:
  * partITech/php-mistral#76; a schema keyword Gemini rejects names `tools[0]…`). Tools are dropped
  * only on the explicit answers listed in `tools-unsupported.ts`.
- * Exported so the properties draw parameter names from this very set.
+ * @internal the properties draw parameter names from this very set.
  */
 export const ADJUSTABLE_PARAMS: ReadonlySet<string> = new Set([
   'max_tokens',
