@@ -13,12 +13,12 @@ import { isRecord } from '../json-value.js';
 
 /**
  * Most bytes of one file's earlier text kept: 1 MiB.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const CHECKPOINT_FILE_MAX_BYTES = 1024 * 1024;
 /**
  * Most bytes of earlier texts kept for one turn: 4 MiB.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const CHECKPOINT_TURN_MAX_BYTES = 4 * 1024 * 1024;
 

@@ -87,7 +87,7 @@ export interface ToolResultRecord {
 }
 
 /** Session metadata change: title, model, other config options (merged over earlier meta records). */
-export interface MetaRecord {
+interface MetaRecord {
   type: 'meta';
   at: string;
   title?: string;
@@ -114,7 +114,7 @@ export interface CompactRecord {
 }
 
 /** `/undo`: the latest turn before this record (not undone already) is no longer part of the conversation. */
-export interface UndoRecord {
+interface UndoRecord {
   type: 'undo';
   at: string;
 }

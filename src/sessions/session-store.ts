@@ -44,7 +44,7 @@ function homeOf(env: NodeJS.ProcessEnv): string {
  * `$HOME/.local/state/openai-acp/sessions` when XDG_STATE_HOME is unset, empty or relative
  * (relative values are invalid per the XDG Base Directory spec,
  * https://specifications.freedesktop.org/basedir-spec/latest/). HOME falls back to `os.homedir()`.
- * Exported: also the real-directories guard of the test suite reads where sessions go.
+ * @internal the real-directories guard of the test suite reads where sessions go.
  */
 export function defaultStateDir(env: NodeJS.ProcessEnv): string {
   const xdg = env.XDG_STATE_HOME?.trim();
@@ -111,7 +111,7 @@ export async function openSessionStore(options: { stateDir?: string | undefined;
 
 /**
  * Longest title {@link titleFromPrompt} returns, in characters (code points), "…" included.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const TITLE_MAX_CHARS = 80;
 
