@@ -59,7 +59,7 @@ const isId = (value: unknown): value is Id => value === null || typeof value ===
 /**
  * Why `message` is not a JSON-RPC 2.0 message the SDK can take, or `undefined` when it is one.
  * Mirrors the SDK's checks (`isRequestMessage`, `isNotificationMessage`, `isResponseShapedMessage`).
- * Exported: a pure rule checked on malformed messages, without a stream.
+ * @internal a pure rule checked on malformed messages, without a stream.
  */
 export function invalidReason(message: unknown): string | undefined {
   if (Array.isArray(message)) return 'JSON-RPC batches are not supported';
