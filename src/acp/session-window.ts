@@ -19,7 +19,7 @@ import type { ServerWindow } from '../endpoints/server-context.js';
 import { resolveContextWindow, SMALL_WINDOW_TOKENS, type ResolvedWindow } from '../endpoints/window-resolver.js';
 import { liveConversation } from '../sessions/conversation.js';
 import type { Session } from '../sessions/session-manager.js';
-import { estimateTokens } from '../context/token-estimate.js';
+import { estimateTokens, grouped } from '../context/token-estimate.js';
 import { DEFAULT_WINDOW_FIX } from '../openai/user-errors.js';
 import type { ModelPicker } from './model-picker.js';
 import { windowUsage } from '../loop/to-acp.js';
@@ -63,7 +63,6 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
 const capitalised = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 /** `4096` → `4,096`. */
-const grouped = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** How the window was found, in words, e.g. "as the server reports". */
 function sourceWords(known: KnownWindow): string {

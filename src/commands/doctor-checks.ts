@@ -75,7 +75,8 @@ export interface EndpointFacts {
   window?: WindowFacts | undefined;
 }
 
-const line = (status: CheckStatus, title: string, detail: string, fix?: string): CheckLine =>
+/** A line of the report; `fix` only when there is one. */
+export const line = (status: CheckStatus, title: string, detail: string, fix?: string): CheckLine =>
   fix ? { status, title, detail, fix } : { status, title, detail };
 const isAuthStatus = (status: number | undefined) => status === 401 || status === 403;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

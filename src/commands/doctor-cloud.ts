@@ -13,7 +13,7 @@ import { AZURE_COGNITIVE_SCOPE, azureCredentialFix, azureCredentialHint, loadDef
 import { cloudAuthKind, type CloudAuthDeps } from '../endpoints/cloud-auth.js';
 import type { EndpointSettings } from '../endpoints/endpoint.js';
 import { resolveEndpoint } from '../config/providers.js';
-import type { CheckLine } from './doctor-checks.js';
+import { line, type CheckLine } from './doctor-checks.js';
 
 /** The check names, in report order. */
 const CLOUD_CHECK_TITLES = {
@@ -34,9 +34,6 @@ export interface CloudCheckDeps extends CloudAuthDeps {
   /** Whether `~/.aws/config` or `~/.aws/credentials` exists. @defaultValue looked up in HOME */
   hasSharedAwsFiles?: boolean | undefined;
 }
-
-const line = (status: CheckLine['status'], title: string, detail: string, fix?: string): CheckLine =>
-  fix ? { status, title, detail, fix } : { status, title, detail };
 
 /** Resolves `promise`, or rejects after `ms` with a message saying so. */
 function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -16,7 +16,7 @@ import { MAX_JSON_ANSWER_BYTES, readBodyUpTo } from '../openai/body-limits.js';
 import { defaultFetch, type FetchLike } from '../openai/http.js';
 import { withAuthorization, type AuthorizeRequest } from '../openai/authorize.js';
 import type { Logger } from '../log.js';
-import { isRecord } from '../json-value.js';
+import { isRecord, positiveInt } from '../json-value.js';
 
 /** One model the endpoint offers. */
 export interface ModelInfo {
@@ -59,7 +59,6 @@ interface FetchModelsOptions {
 /** Default limit for `GET /models`, in ms. */
 const MODELS_TIMEOUT_MS = 3000;
 
-const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
 /** One entry of any supported shape as a {@link ModelInfo}; `undefined` when it has no usable id. */

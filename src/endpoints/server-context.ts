@@ -27,7 +27,7 @@ import { defaultFetch, type FetchLike } from '../openai/http.js';
 import { MAX_JSON_ANSWER_BYTES, readBodyUpTo } from '../openai/body-limits.js';
 import type { ContextWindowQuery } from '../config/provider-profiles.js';
 import { parseOllamaPs } from './ollama-ps.js';
-import { isRecord } from '../json-value.js';
+import { isRecord, positiveInt } from '../json-value.js';
 
 /** Bound of one look (one short request), in ms. */
 export const SERVER_CONTEXT_TIMEOUT_MS = 2000;
@@ -55,8 +55,6 @@ export interface ServerWindow {
    */
   supportsTools?: boolean;
 }
-
-const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
 
 /**
  * The windows in an Ollama `/api/show` answer: `numCtx`, the `num_ctx` of its `parameters` text

@@ -20,7 +20,7 @@
 import { defaultFetch, type FetchLike } from '../openai/http.js';
 import { readBodyUpTo } from '../openai/body-limits.js';
 import type { LocalProvider } from './local-discovery.js';
-import { isRecord, parseJsonOrUndefined } from '../json-value.js';
+import { isRecord, parseJsonOrUndefined, positiveInt } from '../json-value.js';
 
 /** Bound of each look, in ms. */
 const IDENTITY_TIMEOUT_MS = 2000;
@@ -48,8 +48,6 @@ export interface ServerIdentity {
   /** The `/props` answer, on llama.cpp. */
   props?: LlamaCppProps;
 }
-
-const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
 
 /**
  * The facts of a llama.cpp `/props` answer; `undefined` when the body is not one (no `default_generation_settings` object).
