@@ -90,7 +90,8 @@ function sourceWords(known: KnownWindow): string {
 function smallWindowNotice(model: string, known: KnownWindow): string {
   const trained = known.server.trained && known.server.trained > known.window ? ` The model itself can take ${grouped(known.server.trained)}.` : '';
   return (
-    `The context window of ${model} is ${grouped(known.window)} tokens (${sourceWords(known)}): small for coding work, so long files and command output will be cut and earlier steps left out or summarised.${trained} ` +
+    `The context window of ${model} is ${grouped(known.window)} tokens (${sourceWords(known)}): small for coding ` +
+    `work, so long files and command output will be cut and earlier steps left out or summarised.${trained} ` +
     `To give it more: ${known.fix}.`
   );
 }

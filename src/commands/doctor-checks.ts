@@ -244,7 +244,8 @@ function modelsLine(facts: EndpointFacts, answered: boolean): CheckLine {
         'fail',
         title,
         `${plural(models.models.length, 'model')}, but not ${model}`,
-        `set ${facts.modelSetting} to one of ${some}${models.models.length > 5 ? ', …' : ''} (openai-acp models lists all); some endpoints serve models they do not list, so check the completion line`,
+        `set ${facts.modelSetting} to one of ${some}${models.models.length > 5 ? ', …' : ''} (openai-acp models lists ` +
+          'all); some endpoints serve models they do not list, so check the completion line',
       );
     }
     case 'empty':

@@ -76,7 +76,8 @@ export async function cloudCredentialChecks(settings: EndpointSettings, deps: Cl
         : line(
             'warn',
             CLOUD_CHECK_TITLES.awsSource,
-            'no API key is set, and the environment points at no AWS credential source (keys, AWS_PROFILE, ~/.aws, web identity, container, instance metadata); see the next lines',
+            'no API key is set, and the environment points at no AWS credential source (keys, AWS_PROFILE, ~/.aws, web ' +
+              'identity, container, instance metadata); see the next lines',
           ),
     );
     const target = awsSigningTarget(settings.baseUrl, env);
@@ -94,7 +95,8 @@ export async function cloudCredentialChecks(settings: EndpointSettings, deps: Cl
       return lines;
     }
     const left = credentials.expiration ? credentials.expiration.getTime() - now() : undefined;
-    const detail = `access key ${maskKeyId(credentials.accessKeyId)}, ${credentials.sessionToken ? 'temporary' : 'long-term'}${left !== undefined ? `, expires in ${Math.max(0, Math.round(left / 60_000))} min (refreshed 5 min before)` : ''}`;
+    const expires = left !== undefined ? `, expires in ${Math.max(0, Math.round(left / 60_000))} min (refreshed 5 min before)` : '';
+    const detail = `access key ${maskKeyId(credentials.accessKeyId)}, ${credentials.sessionToken ? 'temporary' : 'long-term'}${expires}`;
     const fromEnv = hint?.source.startsWith('environment') === true;
     if (fromEnv && credentials.sessionToken && left !== undefined && left < SOON_MS) {
       lines.push(

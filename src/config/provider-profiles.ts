@@ -262,12 +262,16 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     detect: { port: 11434 },
     defaultBaseUrl: 'http://127.0.0.1:11434/v1',
     contextWindowFix:
-      "restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`), or set `PARAMETER num_ctx 32768` in a Modelfile and `ollama create` a model from it; through Ollama's native API (OPENAI_ACP_OLLAMA_NUM_CTX not 0) the agent asks for the window itself: raise OPENAI_ACP_OLLAMA_NUM_CTX (up to the model's trained window)",
+      'restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`), or set `PARAMETER num_ctx ' +
+      "32768` in a Modelfile and `ollama create` a model from it; through Ollama's native API " +
+      '(OPENAI_ACP_OLLAMA_NUM_CTX not 0) the agent asks for the window itself: raise OPENAI_ACP_OLLAMA_NUM_CTX (up ' +
+      "to the model's trained window)",
     nativeChat: {
       api: 'ollama',
       thinkLevels: [GPT_OSS],
       windowFix:
-        "raise OPENAI_ACP_OLLAMA_NUM_CTX (the window the agent asks Ollama for, e.g. 32768; at most the model's trained window, and memory permitting), or pick a model trained for a larger window",
+        "raise OPENAI_ACP_OLLAMA_NUM_CTX (the window the agent asks Ollama for, e.g. 32768; at most the model's " +
+        'trained window, and memory permitting), or pick a model trained for a larger window',
     },
     notes: [
       'No key needed.',

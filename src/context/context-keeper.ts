@@ -224,7 +224,9 @@ export class ContextKeeper {
 
 /** How to give the model a larger window, for the usual local servers (when the server's own fix is not known). */
 const FIX =
-  'Run the model with a larger context window (Ollama: OLLAMA_CONTEXT_LENGTH=32768 or PARAMETER num_ctx in a Modelfile; llama.cpp: -c; vLLM: --max-model-len; LM Studio: the context length setting) and set OPENAI_CONTEXT_WINDOW to it, or lower OPENAI_MAX_TOKENS.';
+  'Run the model with a larger context window (Ollama: OLLAMA_CONTEXT_LENGTH=32768 or PARAMETER num_ctx in a ' +
+  'Modelfile; llama.cpp: -c; vLLM: --max-model-len; LM Studio: the context length setting) and set ' +
+  'OPENAI_CONTEXT_WINDOW to it, or lower OPENAI_MAX_TOKENS.';
 
 /** The fix sentence: the server's own (`Fix: restart Ollama with …`), else the usual servers' ways. */
 function fixWords(windowFix: string | undefined): string {

@@ -81,7 +81,9 @@ export class LoopGuard {
       if (this.repeats >= REPEATS_FOR_LOOP) {
         return {
           reason: 'repeat',
-          message: `Stopped: the model called ${call.name} with the same arguments ${REPEATS_FOR_LOOP} times in a row, which looks like a loop. Rephrase the request or give more detail.`,
+          message:
+            `Stopped: the model called ${call.name} with the same arguments ${REPEATS_FOR_LOOP} times in a row, ` +
+            'which looks like a loop. Rephrase the request or give more detail.',
         };
       }
     }

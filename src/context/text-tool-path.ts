@@ -51,7 +51,8 @@ export function textToolInstructions(tools: readonly TextPathTool[]): string {
   const example = exampleCall(tools[0]);
   const list = tools.map(
     (tool) =>
-      `- ${tool.function.name}: ${(tool.function.description ?? '').trim()} Parameters: ${JSON.stringify(tool.function.parameters ?? { type: 'object', properties: {} })}`,
+      `- ${tool.function.name}: ${(tool.function.description ?? '').trim()} Parameters: ` +
+      `${JSON.stringify(tool.function.parameters ?? { type: 'object', properties: {} })}`,
   );
   return [
     'To call a tool, answer with only a block like this (several blocks for several calls):',

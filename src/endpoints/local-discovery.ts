@@ -247,8 +247,10 @@ export function noLocalServerHelp(
   }
   if (container) {
     lines.push(
-      'openai-acp runs in a container, where 127.0.0.1 is the container itself; host.docker.internal (the host) was tried too and did not answer. To use a server on the host: ' +
-        'run the container with `--add-host=host.docker.internal:host-gateway` (Linux; Docker Desktop defines the name), make the server listen beyond its loopback (Ollama: `OLLAMA_HOST=0.0.0.0 ollama serve`), ' +
+      'openai-acp runs in a container, where 127.0.0.1 is the container itself; host.docker.internal (the host) was ' +
+        'tried too and did not answer. To use a server on the host: ' +
+        'run the container with `--add-host=host.docker.internal:host-gateway` (Linux; Docker Desktop defines the ' +
+        'name), make the server listen beyond its loopback (Ollama: `OLLAMA_HOST=0.0.0.0 ollama serve`), ' +
         'and set `OPENAI_BASE_URL=http://host.docker.internal:11434/v1` (with the port of your server).',
     );
   }

@@ -45,8 +45,11 @@ const READ_STATUSES = new Set([400, 413, 422]);
 const N = String.raw`(\d[\d,]*)`;
 /** The context named, exceeded: "maximum context length", "context size", "n_ctx", "context window of". */
 const CONTEXT = /\b(?:(?:max(?:imum)?\s+)?context(?:[\s_-]+(?:length|size|window|limit))|n_ctx\b|maximum context\b|context the overflows)/i;
-const EXCEEDED =
-  /\bexceed|\brequested\b|\bresulted in\b|\btoo (?:long|large|many)|\bgreater than|\bmore than|\breduce\b|\boverflow|\bnot enough|\blarger than|>=?|<=|\bmust have less than|\bbeyond|\bover\b|\bonly\b/i;
+const EXCEEDED = new RegExp(
+  String.raw`\bexceed|\brequested\b|\bresulted in\b|\btoo (?:long|large|many)|\bgreater than|\bmore than|\breduce\b|\boverflow|` +
+    String.raw`\bnot enough|\blarger than|>=?|<=|\bmust have less than|\bbeyond|\bover\b|\bonly\b`,
+  'i',
+);
 /** Shapes that say the prompt is too long without naming the context. */
 const TOO_LONG: readonly RegExp[] = [
   /\b(?:prompt|input|request|messages?|conversation|inputs)\b[^.\n]{0,40}?\b(?:is|are|was)\s+too\s+(?:long|large)\b/i,

@@ -101,8 +101,11 @@ const NAMING_PATTERNS: readonly RegExp[] = [
  * "max_tokens: 64000 > 8192, which is the maximum allowed number of output tokens", DeepSeek's
  * "Invalid max_tokens value, the valid range of max_tokens is [1, 8192]".
  */
-const CAP_TOO_LARGE =
-  /max_(?:completion_)?tokens\b[^\n]{0,120}?(?:too large|supports at most|maximum allowed|exceeds the maximum|must be less than or equal|must be <=|valid range)/i;
+const CAP_TOO_LARGE = new RegExp(
+  String.raw`max_(?:completion_)?tokens\b[^\n]{0,120}?` +
+    '(?:too large|supports at most|maximum allowed|exceeds the maximum|must be less than or equal|must be <=|valid range)',
+  'i',
+);
 
 /** Words of an error that refuses a parameter (as opposed to refusing its value's size). */
 const REJECTION_WORDS = /unsupported|not supported|unrecogni[sz]ed|unknown|not permitted|not allowed|extra_forbidden/i;

@@ -101,7 +101,8 @@ export async function openSessionStore(options: { stateDir?: string | undefined;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     logger.warn(
-      `cannot use ${dir} for sessions (${reason}): sessions are kept in memory and will not survive a restart; set OPENAI_ACP_STATE_DIR to a writable directory, or to "off" to silence this`,
+      `cannot use ${dir} for sessions (${reason}): sessions are kept in memory and will not survive a restart; set ` +
+        'OPENAI_ACP_STATE_DIR to a writable directory, or to "off" to silence this',
       { dir },
     );
     return new MemorySessionStore(logger);
