@@ -8,8 +8,8 @@ const names = [...ADJUSTABLE_PARAMS, 'model', 'messages', 'stream', 'tools', 'to
 /** Real "no tools here" messages (test/fixtures/http-400), which alone may drop tool parameters. */
 const toolsText = fc.constantFrom(
   '{"error":{"message":"registry.ollama.ai/library/gemma3:4b does not support tools","type":"api_error","param":null,"code":null}}',
-  '{"object":"error","message":"\\"auto\\" tool choice requires --enable-auto-tool-choice and --tool-call-parser ' +
-    'to be set","type":"BadRequestError","param":null,"code":400}',
+  '{"object":"error","message":"\\"auto\\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set",' +
+    '"type":"BadRequestError","param":null,"code":400}',
   '{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}',
   '{"error":{"message":"No endpoints found that support tool use.","code":404}}',
   '{"error":{"message":"No endpoints found that support the provided \'tool_choice\' value.","code":404}}',

@@ -262,10 +262,10 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     detect: { port: 11434 },
     defaultBaseUrl: 'http://127.0.0.1:11434/v1',
     contextWindowFix:
-      'restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`), or set `PARAMETER num_ctx ' +
-      "32768` in a Modelfile and `ollama create` a model from it; through Ollama's native API " +
-      '(OPENAI_ACP_OLLAMA_NUM_CTX not 0) the agent asks for the window itself: raise OPENAI_ACP_OLLAMA_NUM_CTX (up ' +
-      "to the model's trained window)",
+      'restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`), ' +
+      'or set `PARAMETER num_ctx 32768` in a Modelfile and `ollama create` a model from it; ' +
+      "through Ollama's native API (OPENAI_ACP_OLLAMA_NUM_CTX not 0) the agent asks for the window itself: " +
+      "raise OPENAI_ACP_OLLAMA_NUM_CTX (up to the model's trained window)",
     nativeChat: {
       api: 'ollama',
       thinkLevels: [GPT_OSS],

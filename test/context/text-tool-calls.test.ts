@@ -27,8 +27,8 @@ describe('parseTextToolCalls: recognised forms', () => {
 
   it('Qwen2.5: several <tool_call> blocks, in order', () => {
     const text =
-      '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/a.ts"}}\n</tool_call>\n<tool_call>\n{"name": ' +
-      '"read_file", "arguments": {"path": "src/b.ts"}}\n</tool_call>\n';
+      '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/a.ts"}}\n</tool_call>\n' +
+      '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/b.ts"}}\n</tool_call>\n';
     expect(parse(text)?.map((c) => JSON.parse(c.arguments).path)).toEqual(['src/a.ts', 'src/b.ts']);
   });
 

@@ -52,8 +52,8 @@ function enforcing(window: number, files: string[]) {
           object: 'error',
           message:
             `This model's maximum context length is ${window} tokens. However, you requested ${asked} tokens ` +
-            `(${tokens} in the messages, ${asked - tokens} in the completion). Please reduce the length of the messages or ` +
-            'completion.',
+            `(${tokens} in the messages, ${asked - tokens} in the completion). ` +
+            'Please reduce the length of the messages or completion.',
           type: 'BadRequestError',
           param: null,
           code: 400,

@@ -60,8 +60,8 @@ describe('parseRejection rules', () => {
     expect(parseRejection(400, anthropic, { max_completion_tokens: 64000 })?.correction).toEqual({ kind: 'drop', params: ['max_completion_tokens'] });
     // DeepSeek's wording (deepseek-ai/DeepSeek-V3#69; deepseek-chat takes at most 8192 while its window is 128K) and Groq's (skapadia3214/groq-moa#8).
     const deepseek =
-      '{"error":{"message":"Invalid max_tokens value, the valid range of max_tokens is [1, ' +
-      '8192]","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}';
+      '{"error":{"message":"Invalid max_tokens value, the valid range of max_tokens is [1, 8192]",' +
+      '"type":"invalid_request_error","param":null,"code":"invalid_request_error"}}';
     expect(parseRejection(400, deepseek, { max_tokens: 16384 })?.correction).toEqual({ kind: 'drop', params: ['max_tokens'] });
     const groq = '{"error":{"message":"max_tokens for `llama-3.1-8b-instant` must be less than or equal to 8000","type":"invalid_request_error"}}';
     expect(parseRejection(400, groq, { max_tokens: 16384 })?.correction).toEqual({ kind: 'drop', params: ['max_tokens'] });
