@@ -12,7 +12,10 @@ import { build } from 'esbuild';
 const source = (path) => fileURLToPath(new URL(`../src/tools/calls/text/${path}`, import.meta.url));
 const bundled = await build({
   stdin: {
-    contents: `export { readTextCalls, MAX_TEXT_CALLS } from ${JSON.stringify(source('read-text-calls.ts'))}; export { TextCallHold } from ${JSON.stringify(source('text-call-hold.ts'))};`,
+    contents: [
+      `export { readTextCalls, MAX_TEXT_CALLS } from ${JSON.stringify(source('read-text-calls.ts'))};`,
+      `export { TextCallHold } from ${JSON.stringify(source('text-call-hold.ts'))};`,
+    ].join('\n'),
     resolveDir: fileURLToPath(new URL('..', import.meta.url)),
     loader: 'ts',
   },
@@ -80,7 +83,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows = textCallRows();
   for (const [what, readMs, calls, holdMs, ok] of rows)
     console.log(
-      `${ok ? 'ok  ' : 'MISS'} ${what.padEnd(42)} read ${readMs.toFixed(1).padStart(6)} ms, ${String(calls).padStart(2)} calls; streamed hold ${holdMs.toFixed(1).padStart(6)} ms (target ≤ ${TARGET_MS} ms each, ≤ ${MAX_TEXT_CALLS} calls)`,
+      `${ok ? 'ok  ' : 'MISS'} ${what.padEnd(42)} read ${readMs.toFixed(1).padStart(6)} ms, ${String(calls).padStart(2)} calls;`,
+      `streamed hold ${holdMs.toFixed(1).padStart(6)} ms (target ≤ ${TARGET_MS} ms each, ≤ ${MAX_TEXT_CALLS} calls)`,
     );
   process.exitCode = rows.every((r) => r[4]) ? 0 : 1;
 }

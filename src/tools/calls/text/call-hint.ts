@@ -30,6 +30,7 @@ const pythonValue = (value: unknown): string =>
 /**
  * An example call of `name` written in `format` (`hermes` for formats without a writer of their own).
  * @param parameters - the tool's JSON Schema `parameters` (its required ones are shown).
+ * @internal the tests read every format's example back through the reader (a round trip).
  */
 export function exampleCall(format: TextCallFormat, name: string, parameters: unknown): string {
   const args = exampleArguments(parameters);

@@ -109,7 +109,7 @@ function argumentsText(raw: string | undefined): string {
  * than those and ids. The OpenAI shape (`function` an object, beside `type`/`id`) is unwrapped.
  * @returns the call and the index after the object.
  */
-export function envelopeAt(text: string, start: number, limit: number, format: TextCallFormat): { call: TextCall; end: number } | undefined {
+function envelopeAt(text: string, start: number, limit: number, format: TextCallFormat): { call: TextCall; end: number } | undefined {
   const object = objectKeys(text, start, limit);
   if (!object) return undefined;
   const names = [...object.keys.keys()];

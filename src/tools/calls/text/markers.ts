@@ -105,7 +105,7 @@ const ANY_MARKER = new RegExp(
   'g',
 );
 /** The longest marker's length (how far back a marker split across deltas may start). */
-export const LONGEST_MARKER = Math.max(...[...BY_MARKER.keys()].map((m) => m.length));
+const LONGEST_MARKER = Math.max(...[...BY_MARKER.keys()].map((m) => m.length));
 
 /** The first marker at or after `from`, or `undefined`. */
 export function nextMarker(text: string, from: number): { index: number; marker: string } | undefined {

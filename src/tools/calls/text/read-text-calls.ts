@@ -20,7 +20,10 @@ import { pythonicBody } from './tag-body.js';
 import type { OfferedTools, TextCall } from './text-call.js';
 import { skipSpace, valueSpan } from './value-span.js';
 
-/** Most calls read from one answer: 32 (more are not read, so not run). */
+/**
+ * Most calls read from one answer: 32 (more are not read, so not run).
+ * @internal the tests and the bench build their cases from this value rather than a copy of its number.
+ */
 export const MAX_TEXT_CALLS = 32;
 
 /** What an answer's text holds. */

@@ -30,6 +30,7 @@ function bareJson(text: string): Bare {
  * Whether the answer so far (from its start) may be a bare call: a JSON envelope or an array of
  * them, pythonic calls naming an offered tool, either in a code fence. `yes` once it certainly
  * starts like one (then it is held to the end).
+ * @internal a pure step the tests check prefix by prefix.
  */
 export function bareStart(answer: string, names: readonly string[]): Bare {
   const text = answer.trimStart();

@@ -49,7 +49,7 @@ export function valueSpan(text: string, start: number, limit = text.length, maxD
 }
 
 /** The index just after the string whose opening quote is at `start`, or -1 when it is not closed before `limit`. */
-export function stringEnd(text: string, start: number, limit = text.length): number {
+function stringEnd(text: string, start: number, limit = text.length): number {
   const quote = text[start];
   for (let i = start + 1; i < limit; i++) {
     const c = text[i];

@@ -30,7 +30,7 @@ function schemaTypes(schema: unknown): string[] {
 }
 
 /** A parameter's value as written, typed by its schema (see the module comment). */
-export function parameterValue(raw: string, schema: unknown): unknown {
+function parameterValue(raw: string, schema: unknown): unknown {
   const types = schemaTypes(schema);
   if (types.includes('string')) return raw;
   const trimmed = raw.trim();
