@@ -149,6 +149,19 @@ describe('the reader of calls written as text', () => {
   });
 });
 
+/** What the hold shows of `text` streamed in pieces of the sizes given (cycled); each push keeps `shownLength` in step. */
+function streamed(text: string, sizes: readonly number[]): string {
+  const hold = new TextCallHold(NAMES);
+  let shown = '';
+  for (let i = 0, k = 0; i < text.length; k++) {
+    const size = sizes[k % sizes.length]!;
+    shown += hold.push(text.slice(i, i + size));
+    i += size;
+    expect(hold.shownLength).toBe(shown.length);
+  }
+  return shown;
+}
+
 describe('the streaming hold', () => {
   it('whatever the split, what is shown is the prose before the call, and nothing of the call', () => {
     const format = fc.constantFrom(...Object.keys(WRITERS));
@@ -156,14 +169,7 @@ describe('the streaming hold', () => {
     fc.assert(
       fc.property(format, calls(plainText), prose, cuts, (f, list, before, sizes) => {
         const text = `${before}\n\n${WRITERS[f]!.write(list)}`;
-        const hold = new TextCallHold(NAMES);
-        let shown = '';
-        for (let i = 0, k = 0; i < text.length; k++) {
-          const size = sizes[k % sizes.length]!;
-          shown += hold.push(text.slice(i, i + size));
-          i += size;
-          expect(hold.shownLength).toBe(shown.length);
-        }
+        const shown = streamed(text, sizes);
         expect(text.startsWith(shown)).toBe(true);
         expect(shown.trimEnd()).toBe(before);
       }),
@@ -174,14 +180,7 @@ describe('the streaming hold', () => {
   it('plain prose, however split, is all shown by the end of the stream', () => {
     fc.assert(
       fc.property(prose, fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 10 }), (text, sizes) => {
-        const hold = new TextCallHold(NAMES);
-        let shown = '';
-        for (let i = 0, k = 0; i < text.length; k++) {
-          const size = sizes[k % sizes.length]!;
-          shown += hold.push(text.slice(i, i + size));
-          i += size;
-        }
-        expect(shown).toBe(text);
+        expect(streamed(text, sizes)).toBe(text);
       }),
       { numRuns: 500 },
     );
