@@ -42,13 +42,13 @@ export function exampleCall(format: TextCallFormat, name: string, parameters: un
       return `<tool_call>\n<function=${name}>\n${entries.map(([k, v]) => `<parameter=${k}>\n${typeof v === 'string' ? v : JSON.stringify(v)}\n</parameter>\n`).join('')}</function>\n</tool_call>`;
     case 'glm':
       return `<tool_call>${name}\n${entries.map(([k, v]) => `<arg_key>${k}</arg_key>\n<arg_value>${typeof v === 'string' ? v : JSON.stringify(v)}</arg_value>\n`).join('')}</tool_call>`;
-    case 'mistral':
+    case 'mistral-tokens':
       return `[TOOL_CALLS]${name}[ARGS]${json}`;
     case 'harmony':
       return `<|channel|>commentary to=functions.${name} <|constrain|>json<|message|>${json}<|call|>`;
     case 'pythonic':
       return `[${name}(${entries.map(([k, v]) => `${k}=${pythonValue(v)}`).join(', ')})]`;
-    case 'deepseek':
+    case 'deepseek-tokens':
       return `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>${name}<｜tool▁sep｜>${json}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`;
     case 'llama':
       return `<|python_tag|>${JSON.stringify({ name, parameters: args })}`;

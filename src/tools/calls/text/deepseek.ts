@@ -74,7 +74,7 @@ export function deepseekAt(text: string, at: number, limit: number): MarkerRead 
     if (!sep) {
       if (token.end + NAME_WINDOW < limit) break;
       const name = text.slice(token.end, limit).trim();
-      if (name) calls.push({ name: name.replace(/^function\s+/, ''), arguments: '', format: 'deepseek', cut: true });
+      if (name) calls.push({ name: name.replace(/^function\s+/, ''), arguments: '', format: 'deepseek-tokens', cut: true });
       end = limit;
       break;
     }
@@ -93,12 +93,12 @@ export function deepseekAt(text: string, at: number, limit: number): MarkerRead 
     const fence = /^```[\w-]*[ \t]*\r?\n/.exec(text.slice(argsAt, argsAt + 20));
     if (fence) argsAt = skipSpace(text, argsAt + fence[0].length, limit);
     if (text[argsAt] !== '{') {
-      if (argsAt >= limit) calls.push({ name, arguments: '', format: 'deepseek', cut: true });
+      if (argsAt >= limit) calls.push({ name, arguments: '', format: 'deepseek-tokens', cut: true });
       end = limit;
       break;
     }
     const span = valueSpan(text, argsAt, limit);
-    const call: TextCall = { name, arguments: text.slice(argsAt, span.end), format: 'deepseek' };
+    const call: TextCall = { name, arguments: text.slice(argsAt, span.end), format: 'deepseek-tokens' };
     if (span.open) call.cut = true;
     calls.push(call);
     i = skipSpace(text, span.end, limit);

@@ -126,7 +126,9 @@ export function readAtMarker(marker: string, context: MarkerContext): MarkerRead
 export function partialMarkerStart(text: string, from: number): number {
   for (let i = Math.max(from, text.length - LONGEST_MARKER + 1); i < text.length; i++) {
     const tail = text.slice(i);
-    for (const marker of BY_MARKER.keys()) if (marker.startsWith(tail)) return i;
+    // A marker that is a word (`commentary to=`) may begin only where a word does: the `t` ending `it` is no start.
+    const wordStart = !/[A-Za-z0-9]/.test(text[i - 1] ?? ' ');
+    for (const marker of BY_MARKER.keys()) if (marker.startsWith(tail) && (wordStart || !/^[A-Za-z]/.test(marker))) return i;
   }
   return text.length;
 }

@@ -18,7 +18,7 @@ export const TOOL_CALLS = '[TOOL_CALLS]';
 export function mistralAt(text: string, at: number, limit: number): MarkerRead | undefined {
   let i = skipSpace(text, at + TOOL_CALLS.length, limit);
   if (text[i] === '[' || text[i] === '{') {
-    const read = envelopesFrom(text, i, limit, 'mistral');
+    const read = envelopesFrom(text, i, limit, 'mistral-tokens');
     return read.calls.length > 0 ? { calls: read.calls, end: read.end } : undefined;
   }
   const calls: TextCall[] = [];
@@ -27,12 +27,12 @@ export function mistralAt(text: string, at: number, limit: number): MarkerRead |
     if (!head || text[i + head[0].length] !== '{') {
       const name = head?.[1];
       // The answer ended after the name, before its arguments: a cut-off call.
-      if (name && skipSpace(text, i + head[0].length, limit) >= limit) calls.push({ name, arguments: '', format: 'mistral', cut: true });
+      if (name && skipSpace(text, i + head[0].length, limit) >= limit) calls.push({ name, arguments: '', format: 'mistral-tokens', cut: true });
       break;
     }
     const start = i + head[0].length;
     const span = valueSpan(text, start, limit);
-    const call: TextCall = { name: head[1]!, arguments: text.slice(start, span.end), format: 'mistral' };
+    const call: TextCall = { name: head[1]!, arguments: text.slice(start, span.end), format: 'mistral-tokens' };
     if (span.open) call.cut = true;
     calls.push(call);
     i = skipSpace(text, span.end, limit);

@@ -8,9 +8,9 @@
  * The format family a call was written in, named after the models that write it: `hermes`
  * (`<tool_call>{json}</tool_call>`: Qwen2.5, Hermes, Granite 4), `qwen-xml` (`<function=…>`
  * with `<parameter=…>`: Qwen3-Coder, Seed-OSS, Nemotron), `glm` (`<arg_key>`/`<arg_value>`),
- * `minimax` (`<invoke name=…>`), `mistral` (`[TOOL_CALLS]`), `llama` (`<|python_tag|>`,
+ * `minimax` (`<invoke name=…>`), `mistral-tokens` (`[TOOL_CALLS]`), `llama` (`<|python_tag|>`,
  * `<function=…>{json}`), `pythonic` (`[f(a=1)]`: Llama 3.2/4, Gemma, LFM2, OLMo), `harmony`
- * (gpt-oss), `deepseek` (DeepSeek and Kimi's tokens), `granite` (`<|tool_call|>`: Granite 3,
+ * (gpt-oss), `deepseek-tokens` (DeepSeek and Kimi's tokens), `granite` (`<|tool_call|>`: Granite 3,
  * Phi-4), `gemma` (Gemma 4's `<|tool_call>call:NAME{…}`), `json` (a bare or fenced JSON envelope).
  */
 export type TextCallFormat =
@@ -18,11 +18,11 @@ export type TextCallFormat =
   | 'qwen-xml'
   | 'glm'
   | 'minimax'
-  | 'mistral'
+  | 'mistral-tokens'
   | 'llama'
   | 'pythonic'
   | 'harmony'
-  | 'deepseek'
+  | 'deepseek-tokens'
   | 'granite'
   | 'gemma'
   | 'json';

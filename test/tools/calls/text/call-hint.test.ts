@@ -13,7 +13,20 @@ const parameters = {
   required: ['path', 'limit', 'all'],
 };
 const tools = new Map([['read_file', parameters.properties]]);
-const FORMATS: TextCallFormat[] = ['hermes', 'qwen-xml', 'glm', 'minimax', 'mistral', 'llama', 'pythonic', 'harmony', 'deepseek', 'granite', 'gemma', 'json'];
+const FORMATS: TextCallFormat[] = [
+  'hermes',
+  'qwen-xml',
+  'glm',
+  'minimax',
+  'mistral-tokens',
+  'llama',
+  'pythonic',
+  'harmony',
+  'deepseek-tokens',
+  'granite',
+  'gemma',
+  'json',
+];
 
 describe('exampleCall', () => {
   it.each(FORMATS)('%s: read back as the call it shows, its required parameters with placeholders', (format) => {
@@ -22,7 +35,7 @@ describe('exampleCall', () => {
   });
 
   it('on the text path the example is the format the request taught (Hermes)', () => {
-    expect(callHint('mistral', 'read_file', parameters, true)).toBe(`Write the call as:\n${exampleCall('hermes', 'read_file', parameters)}`);
-    expect(callHint('mistral', 'read_file', parameters, false)).toContain('[TOOL_CALLS]read_file[ARGS]');
+    expect(callHint('mistral-tokens', 'read_file', parameters, true)).toBe(`Write the call as:\n${exampleCall('hermes', 'read_file', parameters)}`);
+    expect(callHint('mistral-tokens', 'read_file', parameters, false)).toContain('[TOOL_CALLS]read_file[ARGS]');
   });
 });

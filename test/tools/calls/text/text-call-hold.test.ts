@@ -42,6 +42,13 @@ describe('TextCallHold', () => {
     expect(word.push('ing it.')).toBe('reading it.');
   });
 
+  it('a marker that is a word is held only where a word starts: the `t` ending "it" shows at once', () => {
+    expect(new TextCallHold(names).push('Thinking about it')).toBe('Thinking about it');
+    const hold = new TextCallHold(names);
+    expect(hold.push('Reading. to')).toBe('Reading. ');
+    expect(hold.push('day')).toBe('today');
+  });
+
   it('never takes back what it showed, and holds nothing of plain prose', () => {
     const text = 'Plain prose with [brackets], {braces} and <tags>, no call at all.';
     expect(stream(text, 4).join('')).toBe(text);
