@@ -63,4 +63,27 @@ describe('a real llama-server, replayed', () => {
     expect(agent.stderr()).not.toMatch(/request failed, retrying/);
     expect(agent.thoughts(sessionId)).toContain('4,096 tokens (the window the server runs the model with)');
   }, 30_000);
+
+  it('a Qwen3-Coder call after prose, left in the content by the real server, is read and run; the result the model invented after it is not shown', async () => {
+    // Recorded: llama-server's Hermes parser leaves `<function=…>` after a sentence in `content` (finish_reason stop).
+    fake = await startFakeLlama({ templateTakesTools: true, toolCallRecord: 'stream-xml-call-after-prose-hermes.json' });
+    const cwd = workspace();
+    agent = spawnAgent({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_ACP_STATE_DIR: 'off' });
+    const sessionId = await agent.start(cwd);
+    const answer = await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'What does add return?' }] });
+    expect(answer.result.stopReason).toBe('end_turn');
+    const chats = fake.requests.filter((r) => r.path === '/v1/chat/completions');
+    expect(chats).toHaveLength(2);
+    expect(chats[1]!.body.messages.at(-2)).toMatchObject({
+      role: 'assistant',
+      content: "I'll read the file first.\n\n",
+      tool_calls: [{ function: { name: 'read_file', arguments: '{"path":"src/math.js"}' } }],
+    });
+    expect(chats[1]!.body.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('return a - b') });
+    const words = agent.text(sessionId);
+    expect(words).toContain("I'll read the file first.");
+    expect(words).toContain('Hello! I am a tiny synthetic test model.');
+    expect(words).not.toContain('which returns a + b');
+    expect(words).not.toContain('<function=');
+  }, 30_000);
 });

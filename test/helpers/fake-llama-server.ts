@@ -40,6 +40,8 @@ export interface FakeLlamaOptions {
    * recorded 4,096-token window at ~6 bytes of JSON a token)
    */
   overflowAboveBytes?: number;
+  /** The recorded stream that answers a request with tools. @defaultValue the template's own (`stream-tool-call-hermes.json` or `stream-text-call-gemma.json`) */
+  toolCallRecord?: string;
 }
 
 /** A running fake. */
@@ -60,7 +62,7 @@ export async function startFakeLlama(options: FakeLlamaOptions = {}): Promise<Fa
   const takesTools = options.templateTakesTools ?? true;
   const props = llamaRecord(takesTools ? 'props-hermes.json' : 'props-gemma.json');
   const models = llamaRecord('models.json');
-  const toolCall = llamaRecord(takesTools ? 'stream-tool-call-hermes.json' : 'stream-text-call-gemma.json');
+  const toolCall = llamaRecord(options.toolCallRecord ?? (takesTools ? 'stream-tool-call-hermes.json' : 'stream-text-call-gemma.json'));
   const text = llamaRecord('stream-text-hermes.json');
   const overflow = llamaRecord('overflow.json');
   const templateError = llamaRecord('template-error-gemma.json');
