@@ -15,6 +15,9 @@ const FENCE_LANGS: readonly string[] = ['', 'json', 'xml', 'tool_call', 'tool_co
 
 type Bare = 'yes' | 'maybe' | 'no';
 
+/** A code fence's opening line at the end of a text (its language, and the line break and indentation after it, optional). */
+const FENCE_OPENING = /(?:^|\n)[ \t]*`{1,3}(?:(?<=```)[\w-]*[ \t]*(?:\r?\n[ \t]*)?)?$/;
+
 /** Whether a JSON text so far may be a call object: `{` then (a prefix of) a call key. */
 function bareJson(text: string): Bare {
   const key = /^\{\s*(?:"((?:[^"\\]|\\.)*)("?)|'([^'\\]*)('?))?/.exec(text);
@@ -93,6 +96,9 @@ export class TextCallHold {
       this.rest = 'held';
       stop = marker.index;
     } else stop = partialMarkerStart(this.text, this.shown);
+    // A code fence opened just before (what may be) a call is held with it: it belongs to the call.
+    const fence = FENCE_OPENING.exec(this.text.slice(this.shown, stop));
+    if (fence) stop = this.shown + fence.index + (fence[0].startsWith('\n') ? 1 : 0);
     const out = this.text.slice(this.shown, stop);
     this.shown = stop;
     return out;

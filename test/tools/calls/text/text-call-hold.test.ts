@@ -49,6 +49,12 @@ describe('TextCallHold', () => {
     expect(hold.push('day')).toBe('today');
   });
 
+  it('a code fence opened for a call is held with it; a fence of code is shown once its first line comes', () => {
+    expect(stream('Here:\n```xml\n<tool_call>{"name": "read_file", "arguments": {}}</tool_call>\n```', 2).join('')).toBe('Here:\n');
+    const code = 'Run:\n```bash\nls -la\n```\nDone.';
+    expect(stream(code, 3).join('')).toBe(code);
+  });
+
   it('never takes back what it showed, and holds nothing of plain prose', () => {
     const text = 'Plain prose with [brackets], {braces} and <tags>, no call at all.';
     expect(stream(text, 4).join('')).toBe(text);
