@@ -168,3 +168,20 @@ describe('the notice of tool calls read from text', () => {
     expect(TEXT_TOOL_CALLS_NOTICE.once).toBe('text-tool-calls');
   });
 });
+
+describe('textToolCallRecogniser', () => {
+  const mcp = [definition('srv__get_weather', { city: { type: 'string' }, days: { type: 'integer' } })];
+
+  it('knows an MCP tool by its own name too: a bare call naming it is a call, its XML values typed by its schema', () => {
+    const reader = recogniser(mcp);
+    expect(reader.read("[get_weather(city='Oslo')]").calls.map((c) => [c.name, c.arguments])).toEqual([['get_weather', '{"city":"Oslo"}']]);
+    const xml = reader.read('<function=get_weather>\n<parameter=city>\n1.50\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>').calls[0]!;
+    expect(JSON.parse(xml.arguments)).toEqual({ city: '1.50', days: 3 });
+  });
+
+  it('a call gets how to write it: in its own format, or on the text path in the format taught there', () => {
+    const call = '[TOOL_CALLS]read_file[ARGS]{"path": 1}';
+    expect(recogniser(offered).read(call).calls[0]!.hint).toMatch(/^Write the call as:\n\[TOOL_CALLS\]read_file\[ARGS\]/);
+    expect(recogniser(offered, true).read(call).calls[0]!.hint).toMatch(/^Write the call as:\n<tool_call>\n\{"name":"read_file"/);
+  });
+});
