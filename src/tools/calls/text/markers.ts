@@ -7,9 +7,10 @@
  * Wrappers and their sources: `<tool_call>` (Hermes, Qwen2.5/3, Qwen3-Coder, GLM, Granite 4),
  * `<|tool_call|>` (Granite 3, Phi-4-mini), `<TOOLCALL>` (Nemotron), `<tool_calls>` (Hunyuan,
  * Apriel), `<function_calls>` (OLMo 3), `<|tool_call_start|>` (LFM2), `<|START_ACTION|>` (Command
- * A / R7B), `<|tool_call>` (Gemma 4), `<seed:tool_call>` (Seed-OSS), `<minimax:tool_call>` (MiniMax M2), `<|python_tag|>`
- * (Llama 3.x), `<|python_start|>` (Llama 4), a ```` ```tool_code ```` fence (Gemma); from llama.cpp's `common/chat.cpp` formats,
- * vLLM's `tool_parsers/` and Ollama's `model/parsers/`.
+ * A / R7B), `<seed:tool_call>` (Seed-OSS), `<minimax:tool_call>` (MiniMax M2), `<|python_tag|>`
+ * (Llama 3.x), `<|python_start|>` (Llama 4), a ```` ```tool_code ```` fence (Gemma 3); tokens:
+ * `[TOOL_CALLS]` (Mistral), `<|tool_call>` (Gemma 4), Harmony's, DeepSeek's and Kimi's. From
+ * llama.cpp's `common/chat*.cpp` formats, vLLM's `tool_parsers/` and Ollama's `model/parsers/`.
  */
 import { DEEPSEEK_MARKERS, deepseekAt } from './deepseek.js';
 import { GEMMA_CALL, gemmaCall } from './gemma.js';
