@@ -56,7 +56,7 @@ export interface AgentLoopInput {
   takenIds?: Set<string> | undefined;
   /** True when the model is known to take images: images returned by tools are then sent to it. */
   takesImages: boolean;
-  /** Builds the text-tool-call recogniser for the offered tools (on the text path or not); absent: none. */
+  /** Builds the recogniser of calls written as text for the offered tools (on the text path or not); absent: none. */
   textToolCalls?: ((definitions: ToolOffer['definitions'], textPath: boolean) => TextToolCalls) | undefined;
   /** Endpoints and models on the text path (templates without tools): the endpoint's memory (`Endpoint.memory.textPaths`). @defaultValue one for this turn only */
   textPaths?: TextToolPaths | undefined;

@@ -64,7 +64,7 @@ describe('a real llama-server, replayed', () => {
     expect(agent.thoughts(sessionId)).toContain('4,096 tokens (the window the server runs the model with)');
   }, 30_000);
 
-  it('a Qwen3-Coder call after prose, left in the content by the real server, is read and run; the result the model invented after it is not shown', async () => {
+  it('a Qwen3-Coder call after prose, left in the content by the real server, is read and run; the result invented after it is not shown', async () => {
     // Recorded: llama-server's Hermes parser leaves `<function=…>` after a sentence in `content` (finish_reason stop).
     fake = await startFakeLlama({ templateTakesTools: true, toolCallRecord: 'stream-xml-call-after-prose-hermes.json' });
     const cwd = workspace();

@@ -40,7 +40,10 @@ export interface FakeLlamaOptions {
    * recorded 4,096-token window at ~6 bytes of JSON a token)
    */
   overflowAboveBytes?: number;
-  /** The recorded stream that answers a request with tools. @defaultValue the template's own (`stream-tool-call-hermes.json` or `stream-text-call-gemma.json`) */
+  /**
+   * The recorded stream that answers a request with tools.
+   * @defaultValue the template's own (`stream-tool-call-hermes.json` or `stream-text-call-gemma.json`)
+   */
   toolCallRecord?: string;
 }
 

@@ -80,7 +80,10 @@ export interface Observed {
   thought: string;
 }
 
-/** `carried`: run with exactly the arguments meant; `refused`: refused or shown rightly; `missed`: neither, nothing wrong ran; `wrong`: something ran that was not meant. */
+/**
+ * `carried`: run with exactly the arguments meant; `refused`: refused or shown rightly; `missed`:
+ * neither, but nothing wrong ran; `wrong`: something ran that was not meant.
+ */
 export type Verdict = 'carried' | 'refused' | 'missed' | 'wrong';
 
 /** The verdict on a case, with why when it is not the expected outcome. */

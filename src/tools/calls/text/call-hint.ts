@@ -36,12 +36,13 @@ export function exampleCall(format: TextCallFormat, name: string, parameters: un
   const args = exampleArguments(parameters);
   const json = JSON.stringify(args);
   const entries = Object.entries(args);
+  const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
   switch (format) {
     case 'qwen-xml':
     case 'minimax':
-      return `<tool_call>\n<function=${name}>\n${entries.map(([k, v]) => `<parameter=${k}>\n${typeof v === 'string' ? v : JSON.stringify(v)}\n</parameter>\n`).join('')}</function>\n</tool_call>`;
+      return `<tool_call>\n<function=${name}>\n${entries.map(([k, v]) => `<parameter=${k}>\n${text(v)}\n</parameter>\n`).join('')}</function>\n</tool_call>`;
     case 'glm':
-      return `<tool_call>${name}\n${entries.map(([k, v]) => `<arg_key>${k}</arg_key>\n<arg_value>${typeof v === 'string' ? v : JSON.stringify(v)}</arg_value>\n`).join('')}</tool_call>`;
+      return `<tool_call>${name}\n${entries.map(([k, v]) => `<arg_key>${k}</arg_key>\n<arg_value>${text(v)}</arg_value>\n`).join('')}</tool_call>`;
     case 'mistral-tokens':
       return `[TOOL_CALLS]${name}[ARGS]${json}`;
     case 'harmony':
@@ -53,7 +54,7 @@ export function exampleCall(format: TextCallFormat, name: string, parameters: un
     case 'llama':
       return `<|python_tag|>${JSON.stringify({ name, parameters: args })}`;
     case 'gemma':
-      return `<|tool_call>call:${name}{${entries.map(([k, v]) => `${k}:${typeof v === 'string' ? `<|"|>${v}<|"|>` : JSON.stringify(v)}`).join(',')}}<tool_call|>`;
+      return `<|tool_call>call:${name}{${entries.map(([k, v]) => `${k}:${typeof v === 'string' ? `<|"|>${v}<|"|>` : text(v)}`).join(',')}}<tool_call|>`;
     case 'granite':
       return `<|tool_call|>${JSON.stringify([{ name, arguments: args }])}`;
     default:

@@ -1,8 +1,10 @@
 /**
  * The token formats of DeepSeek and Kimi written as text (a server that did not parse them):
- * - DeepSeek V3 / R1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>`;
+ * - DeepSeek V3 / R1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{…}\n```
+ *   <｜tool▁call▁end｜><｜tool▁calls▁end｜>` (one line);
  * - DeepSeek V3.1 and later: `<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>`;
- * - Kimi K2: `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>`.
+ * - Kimi K2: `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}
+ *   <|tool_call_end|>` (one line).
  * The tokens are matched in their own spelling (full-width bar `｜`, `▁`) and in the ASCII one
  * (`<|tool_call_begin|>`) some tokenizers and servers print. Pure.
  *

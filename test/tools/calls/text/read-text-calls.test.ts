@@ -57,7 +57,8 @@ describe('readTextCalls: every format, anywhere in the answer', () => {
     ['DeepSeek, ASCII tokens', '<|tool_calls_begin|><|tool_call_begin|>read_file<|tool_sep|>{"path": "a"}<|tool_call_end|><|tool_calls_end|>'],
     [
       'Kimi K2',
-      '<|tool_calls_section_begin|><|tool_call_begin|>functions.read_file:0<|tool_call_argument_begin|>{"path": "a"}<|tool_call_end|><|tool_calls_section_end|>',
+      '<|tool_calls_section_begin|><|tool_call_begin|>functions.read_file:0<|tool_call_argument_begin|>{"path": "a"}<|tool_call_end|>' +
+        '<|tool_calls_section_end|>',
     ],
     ['GLM', '<tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>a</arg_value>\n</tool_call>'],
     ['Granite', '<|tool_call|>[{"name": "read_file", "arguments": {"path": "a"}}]'],
@@ -119,7 +120,8 @@ describe('readTextCalls: glued calls split', () => {
     ['two pythonic calls', "[read_file(path='a'), read_file(path='b')]"],
     [
       'two GLM calls',
-      '<tool_call>read_file<arg_key>path</arg_key><arg_value>a</arg_value></tool_call><tool_call>read_file<arg_key>path</arg_key><arg_value>b</arg_value></tool_call>',
+      '<tool_call>read_file<arg_key>path</arg_key><arg_value>a</arg_value>' +
+        '</tool_call><tool_call>read_file<arg_key>path</arg_key><arg_value>b</arg_value></tool_call>',
     ],
   ])('%s', (_, text) => {
     expect(read(text).calls).toEqual(two);
