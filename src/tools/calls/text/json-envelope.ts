@@ -123,7 +123,9 @@ function envelopeAt(text: string, start: number, limit: number, format: TextCall
   if (!nameKey || argumentKeys.length > 1 || names.some((key) => key !== nameKey && !ARGUMENT_KEYS.has(key) && !OTHER_KEYS.has(key))) return undefined;
   const nameAt = object.keys.get(nameKey)!;
   if (nameAt.open) return undefined;
-  const name = decodeString(text.slice(nameAt.start, nameAt.end));
+  // The name as a string, or a bare word where the model left out the quotes (`{name: read_file, …}`).
+  const rawName = text.slice(nameAt.start, nameAt.end);
+  const name = decodeString(rawName) ?? (/^[A-Za-z_][\w.-]*$/.test(rawName) ? rawName : undefined);
   if (!name || name.trim() === '') return undefined;
   const args = argumentKeys[0] === undefined ? undefined : object.keys.get(argumentKeys[0]);
   const call: TextCall = { name: name.trim(), arguments: argumentsText(args && text.slice(args.start, args.end)), format };

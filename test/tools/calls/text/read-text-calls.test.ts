@@ -157,6 +157,12 @@ describe('readTextCalls: values as written', () => {
     expect(read("[get_weather(city='a\\d')]").calls[0]?.args).toEqual({ city: 'a\\d' });
   });
 
+  it('an envelope with its keys and name unquoted is read; its arguments go on as written, for the repair', () => {
+    expect(readTextCalls('<tool_call>{name: read_file, arguments: {path: a}}</tool_call>', tools).calls).toEqual([
+      { name: 'read_file', arguments: '{path: a}', format: 'hermes' },
+    ]);
+  });
+
   it('a parameter named __proto__ stays a parameter', () => {
     expect(readTextCalls('<function=read_file>\n<parameter=__proto__>\nfalse\n</parameter>\n</function>', tools).calls[0]?.arguments).toBe(
       '{"__proto__":false}',
