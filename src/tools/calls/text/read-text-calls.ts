@@ -6,8 +6,9 @@
  * - wherever the format's own marker stands (after prose, between prose; `markers.ts`), in every
  *   format the major local-model families write, glued calls split;
  * - as a bare or fenced JSON envelope, or pythonic calls, only when that is the whole answer and
- *   every name is an offered tool: a message that talks about a tool or shows a call in an
- *   example inside prose is not a call.
+ *   every name is an offered tool (or the envelope says it is a call, with its arguments: one
+ *   naming no offered tool is then refused with the list): a message that talks about a tool or
+ *   shows a call in an example inside prose is not a call.
  * What follows the first call and is no call (an invented result, more prose) is not the answer.
  * Pure; linear in the text; at most {@link MAX_TEXT_CALLS} calls per answer.
  */
@@ -32,8 +33,6 @@ export interface TextCallsRead {
   calls: TextCall[];
   /** The prose before the first call (the answer's text); all of it when there is no call. */
   prose: string;
-  /** Where the first call starts (`text.length` when there is none). */
-  start: number;
 }
 
 /** End-of-turn tokens a server may leave at the end of an answer (Llama, Gemma, ChatML, Mistral, Harmony, DeepSeek). */
@@ -123,10 +122,10 @@ function proseBefore(text: string): string {
  * @param tools - the offered tools (names and parameter schemas); none → nothing is a call.
  */
 export function readTextCalls(answer: string, tools: OfferedTools, { bare = true }: { bare?: boolean } = {}): TextCallsRead {
-  const none: TextCallsRead = { calls: [], prose: answer, start: answer.length };
+  const none: TextCallsRead = { calls: [], prose: answer };
   if (tools.size === 0) return none;
   const whole = bare ? wholeCalls(unwrap(answer), tools) : undefined;
-  if (whole) return { calls: whole, prose: '', start: 0 };
+  if (whole) return { calls: whole, prose: '' };
   // A call the answer ends in runs to the end of the text, not into an end-of-turn token.
   const text = withoutEndTokens(answer);
   const finder = new Finder(text);
@@ -144,5 +143,5 @@ export function readTextCalls(answer: string, tools: OfferedTools, { bare = true
     at = nextMarker(text, Math.max(read.end, at.index + 1));
   }
   if (start < 0) return none;
-  return { calls: calls.slice(0, MAX_TEXT_CALLS), prose: proseBefore(text.slice(0, start)), start };
+  return { calls: calls.slice(0, MAX_TEXT_CALLS), prose: proseBefore(text.slice(0, start)) };
 }
