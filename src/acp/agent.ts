@@ -11,7 +11,7 @@ import { agent, type AgentApp } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
 import type { SessionManager } from '../sessions/session-manager.js';
 import type { SessionTools } from '../loop/session-tools.js';
-import { toolCapabilities } from '../tools/backends/client-backend.js';
+import { toolCapabilities } from '../tools/index.js';
 import type { ModelInfo } from '../endpoints/model-catalog.js';
 export type { ModelInfo } from '../endpoints/model-catalog.js';
 import { clientFeatures } from '../loop/notify.js';

@@ -18,12 +18,9 @@ import type {
   ToolCallContent,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk/unstable';
-import { raceAbort } from '../tools/backends/client-backend.js';
-import type { SessionMode } from '../tools/policy/permission.js';
-import { planText } from '../tools/plan/plan-tool.js';
-import type { ToolOutcome, ToolPresentation } from '../tools/tool-types.js';
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';
+import { planText, raceAbort, type SessionMode, type ToolOutcome } from '../tools/index.js';
 
 /** What a plan call needs from the turn. */
 export interface PlanHooks {
@@ -33,7 +30,7 @@ export interface PlanHooks {
   switchMode(mode: SessionMode): Promise<void>;
 }
 
-/** What a plan call needs of the turn (a part of the tool call runner's deps). */
+/** What a plan call needs of the session and the call. */
 export interface PlanCallDeps {
   sessionId: string;
   client: AgentContext;
@@ -44,9 +41,6 @@ export interface PlanCallDeps {
   logger: Logger;
   signal: AbortSignal;
 }
-
-/** How a plan call is shown. */
-export const PLAN_PRESENTATION: ToolPresentation = { title: 'Update the plan', kind: 'think' };
 
 /** The option ids of the "start on the plan?" question. */
 const PLAN_START_OPTION_IDS = { acceptEdits: 'plan_start_accept_edits', ask: 'plan_start_ask', stay: 'plan_keep_planning' } as const;

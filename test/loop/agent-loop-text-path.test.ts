@@ -15,6 +15,7 @@ import { prepareTurnTools } from '../../src/loop/turn-tools.js';
 import { createLogger } from '../../src/log.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import type { Session } from '../../src/sessions/session-manager.js';
+import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
 import { TextToolPaths } from '../../src/endpoints/text-tool-path.js';
 import type { Notify, UserNotice } from '../../src/loop/notify.js';
 import { fakeClient } from '../helpers/fake-acp-client.js';
@@ -50,20 +51,17 @@ async function run(answers: ScriptedAnswer[], paths = new TextToolPaths(), earli
   });
   const updates: SessionUpdate[] = [];
   const outcome = await runAgentLoop({
-    client: chat.client,
-    request: { model: 'gemma' },
     context: { system: 'sys', turns: earlier, task: { role: 'user', content: 'write a.txt' } },
-    offer: tools.offer,
-    deps: tools.deps,
-    textToolCalls: tools.textToolCalls,
-    textPaths: paths,
-    toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
-    maxSteps: 10,
-    takesImages: false,
-    signal: new AbortController().signal,
-    send: async (batch) => void updates.push(...batch),
-    logger,
-    notify,
+    endpoint: {
+      client: chat.client,
+      request: { model: 'gemma' },
+      toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
+      takesImages: false,
+      memory: { textPaths: paths, windows: new LearnedWindows() },
+    },
+    tools,
+    limits: { maxSteps: 10 },
+    callbacks: { signal: new AbortController().signal, send: async (batch) => void updates.push(...batch), logger, notify },
   });
   const said = (kind: string) =>
     updates
@@ -165,16 +163,16 @@ describe('the text path without tools offered', () => {
   ];
   const loop = (chat: ReturnType<typeof scriptedChat>, paths: TextToolPaths) =>
     runAgentLoop({
-      client: chat.client,
-      request: { model: 'gemma' },
       context: { system: 'sys', turns: earlier, task: { role: 'user', content: 'Summarize our conversation so far.' } },
-      textPaths: paths,
-      toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
-      maxSteps: 1,
-      takesImages: false,
-      signal: new AbortController().signal,
-      send: async () => undefined,
-      logger,
+      endpoint: {
+        client: chat.client,
+        request: { model: 'gemma' },
+        toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
+        takesImages: false,
+        memory: { textPaths: paths, windows: new LearnedWindows() },
+      },
+      limits: { maxSteps: 1 },
+      callbacks: { signal: new AbortController().signal, send: async () => undefined, logger },
     });
 
   it('a request whose history has tool calls (a /compact) is spelled as text too, without tool instructions', async () => {

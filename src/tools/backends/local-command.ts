@@ -14,7 +14,8 @@
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { ToolError, type CommandOptions, type CommandResult } from '../tool-types.js';
+import { ToolError } from '../tool.js';
+import type { CommandOptions, CommandResult } from './tool-backend.js';
 
 /** Time between SIGTERM and SIGKILL, in ms. */
 export const KILL_GRACE_MS = 2_000;

@@ -14,7 +14,7 @@
  */
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { ToolError, type WorkspaceRoots } from '../tool-types.js';
+import { ToolError, type WorkspaceRoots } from '../tool.js';
 
 const POSIX = path.sep === '/';
 

@@ -4,8 +4,9 @@
  */
 import { capForModel, formatCount } from '../present/output-cap.js';
 import { fenced, textContent } from '../present/present-args.js';
-import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_OUTPUT_BYTE_LIMIT, MAX_COMMAND_TIMEOUT_MS, type BuiltinContext, type BuiltinOutcome } from './tool-context.js';
-import type { CommandResult } from '../tool-types.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_OUTPUT_BYTE_LIMIT, MAX_COMMAND_TIMEOUT_MS, type BuiltinContext } from './tool-context.js';
+import type { ToolOutcome } from '../tool.js';
+import type { CommandResult } from '../backends/tool-backend.js';
 import { confine, resolveToolPath } from '../backends/workspace.js';
 
 /** `run_command` arguments once checked. */
@@ -37,12 +38,12 @@ function formatSeconds(ms: number): string {
  * @throws {ToolError} a cwd outside the workspace (local terminal), a shell that cannot start;
  *   the signal's reason when aborted (the command is killed first).
  */
-export async function executeRunCommand(args: RunCommandArgs, ctx: BuiltinContext): Promise<BuiltinOutcome> {
+export async function executeRunCommand(args: RunCommandArgs, ctx: BuiltinContext): Promise<ToolOutcome> {
   const requestedCwd = resolveToolPath(args.cwd ?? '.', ctx.roots);
   // A client terminal runs wherever the client is; only a local command's cwd can be checked on this disk.
   const cwd = ctx.backend.where.terminal === 'local' ? await confine(requestedCwd, ctx.roots) : requestedCwd;
-  const timeoutMs = commandTimeout(args.timeout_ms, ctx.commandTimeoutMs);
-  const outputByteLimit = ctx.outputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT;
+  const timeoutMs = commandTimeout(args.timeout_ms, ctx.settings.commandTimeoutMs);
+  const outputByteLimit = ctx.settings.outputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT;
   let terminalId: string | undefined;
   const result = await ctx.backend.runCommand(args.command, {
     cwd,
@@ -56,7 +57,7 @@ export async function executeRunCommand(args: RunCommandArgs, ctx: BuiltinContex
   });
   const status = commandStatus(result, timeoutMs);
   const dropped = result.truncated ? `[earlier output dropped; only the last ${formatCount(outputByteLimit)} bytes were kept]\n` : '';
-  const body = result.output === '' ? '(no output)' : capForModel(result.output, ctx.limits).text;
+  const body = result.output === '' ? '(no output)' : capForModel(result.output, ctx.settings.limits).text;
   const failed = result.timedOut || result.exitCode !== 0;
   return {
     failed,

@@ -8,7 +8,7 @@
  */
 import { prefixEnd } from '../present/output-cap.js';
 import { textContent } from '../present/present-args.js';
-import type { ToolOutcome } from '../tool-types.js';
+import type { ToolOutcome } from '../tool.js';
 import type { LookupFunction } from './address-guard.js';
 import { httpGet, type TextKind } from './http-get.js';
 

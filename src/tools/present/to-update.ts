@@ -6,7 +6,7 @@
  * Source: https://agentclientprotocol.com/protocol/v1/tool-calls (creating, updating).
  */
 import type { SessionUpdate, ToolCallUpdate } from '@agentclientprotocol/sdk/unstable';
-import type { ToolOutcome, ToolPresentation } from '../tool-types.js';
+import type { ToolOutcome, ToolPresentation } from '../tool.js';
 
 /** The `tool_call` announcement. */
 export type ToolCallAnnouncement = SessionUpdate & { sessionUpdate: 'tool_call' };

@@ -12,7 +12,7 @@ import { constants } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import type { WorkspaceRoots } from '../tool-types.js';
+import type { WorkspaceRoots } from '../tool.js';
 import { isWithin, rootList } from '../backends/workspace.js';
 
 /** Names never listed nor searched. */

@@ -13,7 +13,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { globSpec, type GlobSpec } from './glob.js';
-import { ToolError, type WorkspaceRoots } from '../tool-types.js';
+import { ToolError, type WorkspaceRoots } from '../tool.js';
 import { confine, relativeForTitle } from '../backends/workspace.js';
 import { IgnoreStack } from './ignore-rules.js';
 import { translatePattern } from './search-pattern.js';

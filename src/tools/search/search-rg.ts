@@ -11,7 +11,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolError } from '../tool-types.js';
+import { ToolError } from '../tool.js';
 
 /** One event of `rg --json` that the search uses. */
 export type RgEvent = { kind: 'match'; file: string; line: number; text: string } | { kind: 'summary'; filesSearched: number };

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_TOOLS, builtinChatTools, builtinTool, isBuiltinToolName, readOnlyToolNames } from '../../../src/tools/builtin/registry.js';
+import { toChatTool } from '../../../src/tools/builtin/builtin-tools.js';
+import { BUILTIN_TOOLS, builtinTool } from '../../../src/tools/builtin/registry.js';
+
+/** The request entries of the built-in tools, in offering order (or of the ones named). */
+const builtinChatTools = (names?: string[]) => BUILTIN_TOOLS.filter((tool) => !names || names.includes(tool.name)).map(toChatTool);
 
 describe('built-in tool definitions', () => {
   it('offers the seven tools with names valid on every provider', () => {
@@ -49,14 +53,10 @@ describe('built-in tool definitions', () => {
       ['run_command', 'execute', 'runs'],
       ['fetch_url', 'fetch', 'fetches'],
     ]);
-    // fetch_url changes nothing here: offered in read-only mode, where it asks.
-    expect(readOnlyToolNames()).toEqual(['read_file', 'list_directory', 'search_files', 'fetch_url']);
-    expect(builtinChatTools(readOnlyToolNames()).map((t) => t.function.name)).toEqual(['read_file', 'list_directory', 'search_files', 'fetch_url']);
   });
 
   it('knows its names', () => {
-    expect(isBuiltinToolName('read_file')).toBe(true);
-    expect(isBuiltinToolName('Read')).toBe(false);
+    expect(builtinTool('read_file').name).toBe('read_file');
     expect(() => builtinTool('nope' as never)).toThrow(/not a built-in tool/);
   });
 });
