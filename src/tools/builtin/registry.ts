@@ -17,7 +17,16 @@ import type { AnyBuiltinTool } from './tool-module.js';
 import { writeFileTool } from './write-file.js';
 
 /** The built-in tools, in the order they are offered. */
-export const BUILTIN_TOOLS = [readFileTool, writeFileTool, editFileTool, listDirectoryTool, searchFilesTool, runCommandTool, fetchUrlTool] as const;
+// biome-ignore format: one tool per line, so that adding one is one line here
+export const BUILTIN_TOOLS = [
+  readFileTool,
+  writeFileTool,
+  editFileTool,
+  listDirectoryTool,
+  searchFilesTool,
+  runCommandTool,
+  fetchUrlTool,
+] as const;
 
 /** The built-in tools, by the name the model calls them. */
 export type BuiltinToolName = (typeof BUILTIN_TOOLS)[number]['name'];
