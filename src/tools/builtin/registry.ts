@@ -9,7 +9,6 @@ import type { CutNote } from '../../context/context-cut.js';
 import { PLAN_TOOL_NAME } from '../plan/plan-tool.js';
 import { editFileTool } from './edit-file.js';
 import { fetchUrlTool } from './fetch-url.js';
-import { findFilesTool } from './find-files.js';
 import { listDirectoryTool } from './list-directory.js';
 import { readFileTool } from './read-file.js';
 import { runCommandTool } from './run-command.js';
@@ -25,7 +24,6 @@ export const BUILTIN_TOOLS = [
   editFileTool,
   listDirectoryTool,
   searchFilesTool,
-  findFilesTool,
   runCommandTool,
   fetchUrlTool,
 ] as const;
