@@ -65,7 +65,7 @@ export interface TurnTools {
 }
 
 /** The turn's limits. */
-export interface TurnLimits {
+interface TurnLimits {
   /** Most model requests in the turn. */
   maxSteps: number;
 }

@@ -71,7 +71,7 @@ export interface ModelRequestInput {
 
 /**
  * Told once per session when the model's tool calls were read from its text.
- * Exported so the tests look for these exact words in what is sent.
+ * @internal the tests look for these exact words in what is sent.
  */
 export const TEXT_TOOL_CALLS_NOTICE = {
   once: 'text-tool-calls',

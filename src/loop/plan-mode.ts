@@ -47,7 +47,7 @@ const PLAN_START_OPTION_IDS = { acceptEdits: 'plan_start_accept_edits', ask: 'pl
 
 /**
  * The options of the question: start accepting edits, start asking before each edit, or keep planning.
- * Exported: the tests check the options the question offers, without a client.
+ * @internal the tests check the options the question offers, without a client.
  */
 export const PLAN_START_OPTIONS: readonly PermissionOption[] = [
   { optionId: PLAN_START_OPTION_IDS.acceptEdits, name: 'Start: switch to Accept edits', kind: 'allow_always' },
@@ -59,7 +59,7 @@ export const PLAN_START_OPTIONS: readonly PermissionOption[] = [
  * The mode an answer to the question starts in, or `undefined` to keep planning (also for a
  * cancelled question). A client's own option id that reads as an approval (`allow…`,
  * `approve…`) starts in `ask`, the mode that still asks before each edit.
- * Exported: a pure reading of a permission answer, checked without a client.
+ * @internal a pure reading of a permission answer, checked without a client.
  */
 export function readPlanStart(outcome: RequestPermissionOutcome | undefined): 'accept-edits' | 'ask' | undefined {
   if (outcome?.outcome !== 'selected') return undefined;

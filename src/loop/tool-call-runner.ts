@@ -37,7 +37,10 @@ import {
 import type { ToolCallSession, TurnCallbacks } from './loop-input.js';
 import { PERMISSION_CANCELLED } from './plan-mode.js';
 
-/** Said to the model for a call cancelled while it waited for permission or ran. */
+/**
+ * Said to the model for a call cancelled while it waited for permission or ran.
+ * @internal the tests look for these exact words in a cancelled call's record.
+ */
 export const CANCELLED = 'Cancelled by the user before it finished; anything it did may be partly done.';
 
 let counter = 0;

@@ -116,7 +116,7 @@ export function prepareTurnTools(input: TurnToolsInput): PreparedTools {
  * The recogniser of tool calls written as text, for the tools of one request: their names, and
  * their parameter schemas (so a Qwen XML parameter declared a string stays one, e.g. the JSON
  * text of a file's `content`).
- * Exported: built from tool definitions alone, so it is checked without a turn.
+ * @internal built from tool definitions alone, so it is checked without a turn.
  */
 export function textToolCallRecogniser(definitions: readonly ChatToolDefinition[]): TextToolCalls {
   const names = new Set(definitions.map((tool) => tool.function.name));

@@ -31,7 +31,7 @@ export function builtinTools(workspace: Workspace): Tool[] {
 }
 
 /** One built-in tool module as a `Tool` acting in `workspace`. */
-export function asTool(module: AnyBuiltinTool, workspace: Workspace): Tool {
+function asTool(module: AnyBuiltinTool, workspace: Workspace): Tool {
   const { backend, roots, settings } = workspace;
   const spec = argumentSpec(module);
   const present = module.presentFromWorkspace?.bind(module);

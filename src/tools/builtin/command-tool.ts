@@ -17,12 +17,12 @@ export interface RunCommandArgs {
 }
 
 /** The time limit used: the model's `timeout_ms`, else the context's default, within 1 ms … 600 s. */
-export function commandTimeout(requested: number | undefined, fallback = DEFAULT_COMMAND_TIMEOUT_MS): number {
+function commandTimeout(requested: number | undefined, fallback = DEFAULT_COMMAND_TIMEOUT_MS): number {
   return Math.min(MAX_COMMAND_TIMEOUT_MS, Math.max(1, Math.floor(requested ?? fallback)));
 }
 
 /** `Exit code 0`, `Killed after 2 s (timeout)`, `Killed by SIGTERM`. */
-export function commandStatus(result: Pick<CommandResult, 'exitCode' | 'signal' | 'timedOut'>, timeoutMs: number): string {
+function commandStatus(result: Pick<CommandResult, 'exitCode' | 'signal' | 'timedOut'>, timeoutMs: number): string {
   if (result.timedOut) return `Killed after ${formatSeconds(timeoutMs)} (timeout)`;
   if (result.exitCode !== null) return `Exit code ${result.exitCode}`;
   return result.signal ? `Killed by ${result.signal}` : 'Ended without an exit code';

@@ -35,13 +35,13 @@ export interface EditFileArgs {
 }
 
 /** Lines of `text` without their line ends (`\n` or `\r\n`); a final line end adds no empty line. */
-export function splitLines(text: string): string[] {
+function splitLines(text: string): string[] {
   if (text === '') return [];
   return text.replace(/\r?\n$/, '').split(/\r?\n/);
 }
 
 /** `12\ttext` lines, numbered from `first`. */
-export function numberLines(lines: readonly string[], first: number): string {
+function numberLines(lines: readonly string[], first: number): string {
   return lines.map((line, i) => `${first + i}\t${line}`).join('\n');
 }
 

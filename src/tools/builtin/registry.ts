@@ -28,7 +28,10 @@ export const BUILTIN_TOOLS = [
   fetchUrlTool,
 ] as const;
 
-/** The built-in tools, by the name the model calls them. */
+/**
+ * The built-in tools, by the name the model calls them.
+ * @internal the tests name built-in tools with it.
+ */
 export type BuiltinToolName = (typeof BUILTIN_TOOLS)[number]['name'];
 
 const byName = new Map<string, AnyBuiltinTool>(BUILTIN_TOOLS.map((tool) => [tool.name, tool]));

@@ -41,6 +41,7 @@ function typesOf(property: JsonSchema | undefined): { types: string[]; nullable:
  * `given` as a value of `type`, or undefined when it cannot be one: `"3"` → 3 (an integer only when
  * whole), `"true"`/`"false"` (any case) and 1/0 → booleans, numbers and booleans → strings for a
  * string, JSON text of an array or object for one. A value already of the type is returned as is.
+ * @internal each coercion is checked on its own, by type.
  */
 export function coerceToType(type: string, given: unknown): unknown {
   switch (type) {

@@ -20,7 +20,7 @@ import { resolveToolName } from './tool-name-resolve.js';
 const ECHO_LIMIT = 200;
 
 /** The tool's own last check: the arguments as it takes them, or the problems in words (`"offset" must be an integer ≥ 1`). */
-export type ArgumentValidation = (input: Record<string, unknown>) => { ok: true; value: Record<string, unknown> } | { ok: false; problems: string[] };
+type ArgumentValidation = (input: Record<string, unknown>) => { ok: true; value: Record<string, unknown> } | { ok: false; problems: string[] };
 
 /** What the check of one tool's arguments reads. */
 export interface ArgumentSpec {

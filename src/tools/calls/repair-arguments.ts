@@ -17,7 +17,10 @@ import { readTolerantJson } from './tolerant-json.js';
  */
 const MAX_REPAIR_CHARS = 1_000_000;
 
-/** Deepest nesting of arrays and objects accepted in arguments: 64 (tool parameters are shallow). */
+/**
+ * Deepest nesting of arrays and objects accepted in arguments: 64 (tool parameters are shallow).
+ * @internal the tests name the bound in the refusal they expect.
+ */
 export const MAX_ARGUMENT_DEPTH = 64;
 
 /**

@@ -24,6 +24,7 @@ const MAX_PLAN_ENTRIES = 50;
  * The request `tools` entry. Kept small (about 100 tokens as JSON): it is sent with every
  * request. `priority` is left out of the schema to save tokens; a model that sends one
  * (`high`, `medium`, `low`) has it kept, else entries are `medium`.
+ * @internal the tests hold its size (it is sent with every request).
  */
 export const PLAN_CHAT_TOOL: ChatToolDefinition = {
   type: 'function',

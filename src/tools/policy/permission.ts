@@ -88,7 +88,10 @@ export function decidePermission(mode: SessionMode, remembered: Readonly<Record<
   return 'ask';
 }
 
-/** The option ids offered, one per spec kind. */
+/**
+ * The option ids offered, one per spec kind.
+ * @internal the tests answer permission requests with these ids.
+ */
 export const PERMISSION_OPTION_IDS = {
   allowOnce: 'allow_once',
   allowAlways: 'allow_always',

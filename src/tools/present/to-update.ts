@@ -46,6 +46,7 @@ export function finalUpdate(toolCallId: string, outcome: ToolOutcome): SessionUp
  * `{toolCallId, status, content, locations?, rawOutput?}`: `failed` or `completed`, the client's
  * (uncapped) content; locations and rawOutput only when the outcome has them. Images are for the
  * model only and are left out.
+ * @internal the update's fields are checked without a session.
  */
 export function outcomeToUpdate(toolCallId: string, outcome: ToolOutcome): ToolCallUpdate {
   return {

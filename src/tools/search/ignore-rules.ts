@@ -16,7 +16,7 @@ import type { WorkspaceRoots } from '../tool.js';
 import { isWithin, rootList } from '../backends/workspace.js';
 
 /** Names never listed nor searched. */
-export const ALWAYS_SKIPPED = new Set(['.git']);
+const ALWAYS_SKIPPED = new Set(['.git']);
 
 /** The ignore files of one directory, weakest first. */
 const IGNORE_FILES = [path.join('.git', 'info', 'exclude'), '.gitignore', '.ignore'];

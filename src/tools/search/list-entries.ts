@@ -11,7 +11,7 @@ import { IgnoreStack } from './ignore-rules.js';
 import { formatCount } from '../present/output-cap.js';
 
 /** Most entries listed: 500. */
-export const MAX_LIST_ENTRIES = 500;
+const MAX_LIST_ENTRIES = 500;
 
 /** A directory listing. */
 export interface DirectoryListing {
