@@ -8,7 +8,7 @@ import type { BuiltinToolName } from '../../src/tools/builtin/registry.js';
 import type { Tool, ToolRunContext } from '../../src/tools/tool.js';
 
 /** The roots a tool gets when a test gives none. */
-export const TEST_ROOTS = { cwd: '/w/proj', extra: [] };
+const TEST_ROOTS = { cwd: '/w/proj', extra: [] };
 
 /** The built-in tool `name` bound to `workspace` (local files at {@link TEST_ROOTS} by default). */
 export function builtin(name: BuiltinToolName, workspace: Partial<Parameters<typeof builtinTools>[0]> = {}): Tool {
