@@ -34,6 +34,15 @@ const templateError = JSON.parse(readFileSync(new URL('../fixtures/llamacpp/temp
 };
 const URL_OF_FAKE = 'http://127.0.0.1:1/v1/chat/completions';
 
+/** The endpoint of these turns: model `gemma` on the scripted server, whose text paths are `paths`. */
+const gemma = (chat: ReturnType<typeof scriptedChat>, paths: TextToolPaths) => ({
+  client: chat.client,
+  request: { model: 'gemma' },
+  toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
+  takesImages: false,
+  memory: { textPaths: paths, windows: new LearnedWindows() },
+});
+
 async function run(answers: ScriptedAnswer[], paths = new TextToolPaths(), earlier: ChatMessage[][] = [], notify?: Notify) {
   const cwd = await mkdtemp(join(tmpdir(), 'agent-loop-text-'));
   dirs.push(cwd);
@@ -52,13 +61,7 @@ async function run(answers: ScriptedAnswer[], paths = new TextToolPaths(), earli
   const updates: SessionUpdate[] = [];
   const outcome = await runAgentLoop({
     context: { system: 'sys', turns: earlier, task: { role: 'user', content: 'write a.txt' } },
-    endpoint: {
-      client: chat.client,
-      request: { model: 'gemma' },
-      toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
-      takesImages: false,
-      memory: { textPaths: paths, windows: new LearnedWindows() },
-    },
+    endpoint: gemma(chat, paths),
     tools,
     limits: { maxSteps: 10 },
     callbacks: { signal: new AbortController().signal, send: async (batch) => void updates.push(...batch), logger, notify },
@@ -164,13 +167,7 @@ describe('the text path without tools offered', () => {
   const loop = (chat: ReturnType<typeof scriptedChat>, paths: TextToolPaths) =>
     runAgentLoop({
       context: { system: 'sys', turns: earlier, task: { role: 'user', content: 'Summarize our conversation so far.' } },
-      endpoint: {
-        client: chat.client,
-        request: { model: 'gemma' },
-        toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
-        takesImages: false,
-        memory: { textPaths: paths, windows: new LearnedWindows() },
-      },
+      endpoint: gemma(chat, paths),
       limits: { maxSteps: 1 },
       callbacks: { signal: new AbortController().signal, send: async () => undefined, logger },
     });

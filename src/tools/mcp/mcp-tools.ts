@@ -4,7 +4,7 @@
  */
 import type { McpToolRef } from './mcp-names.js';
 import { mcpToolNames } from './mcp-names.js';
-import type { FunctionParameters } from './mcp-schema.js';
+import type { ToolParameters } from '../tool.js';
 import { toFunctionParameters } from './mcp-schema.js';
 
 /** The tool behaviour hints of MCP (spec 2025-06-18 `ToolAnnotations`); all optional, untrusted. */
@@ -39,7 +39,7 @@ export interface McpToolDescriptor {
   /** The tool's description, or its title, or '' when it has neither. */
   description: string;
   /** JSON Schema of the arguments, made acceptable to the provider (see mcp-schema.ts). */
-  parameters: FunctionParameters;
+  parameters: ToolParameters;
   /** `annotations.readOnlyHint === true`: the tool says it changes nothing (may skip asking in accept-edits mode). */
   readOnly: boolean;
   /** ACP `ToolKind` for the `tool_call`, see {@link mcpToolKind}. */
