@@ -95,7 +95,7 @@ describe('readArgumentsText properties', () => {
         const read = readArgumentsText(write(v, c, other, true));
         if (read.ok) expect(read.value).toEqual(v);
       }),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 
@@ -108,7 +108,7 @@ describe('readArgumentsText properties', () => {
         fc.pre(!/\\["']\s*(?:$|[,}\]:/])/.test(written));
         expect(readArgumentsText(written)).toMatchObject({ ok: true, value: v });
       }),
-      { numRuns: 1000 },
+      { numRuns: 300 },
     );
   });
 
@@ -156,7 +156,7 @@ describe('the argument pipeline, for any tool', () => {
         const checked = checkArguments({ name: 't', schema: { properties, required: Object.keys(v) }, unknown: 'keep' }, write(v, c, other, true));
         if (checked.ok) expect(checked.args).toEqual(v);
       }),
-      { numRuns: 1000 },
+      { numRuns: 300 },
     );
   });
 });
