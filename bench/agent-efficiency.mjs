@@ -10,13 +10,16 @@
 // - tokens past the common prefix with the previous request, summed (what a prefix cache cannot
 //   skip: on a local machine, the prompt-processing time of the task);
 // - compactions (requests asking for a summary) and whether the task message was in every request;
-// and once, the overhead of the system prompt plus the built-in tool definitions (target ≤ 1,200).
+// and once, the overhead of the system prompt plus the built-in tool definitions (target ≤ 1,200),
+// with the system prompt's share and each tool's definition apart, so what a new tool costs shows,
+// and the same for the text path (the tools described in the system message, target ≤ 1,200).
 // Token figures use one fixed estimate (ASCII characters / 4 plus 4 per message), the same for
 // every build measured, so before/after compare like for like. Loopback only; the temp dir is removed.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { runTask as runAgentTask } from './agent-client.mjs';
 import { sse, startModelServer } from './model-server.mjs';
 import { scriptEnv } from '../test/helpers/clean-env.mjs';
@@ -152,11 +155,36 @@ function figures(window, { requests, steps, stopReason }) {
   };
 }
 
-/** The system prompt plus built-in tool definitions of the first request, in the bench's estimate. */
+/**
+ * The system prompt plus built-in tool definitions of the first request, in the bench's estimate:
+ * the total, the system prompt's part, and each tool definition's (its JSON's characters / 4).
+ */
 function overhead(request) {
   const [tools, messages] = JSON.parse(request.prompt);
   const system = messages.find((m) => m.role === 'system');
-  return Math.ceil(((system ? contentText(system).length : 0) + (tools ? JSON.stringify(tools).length : 0)) / 4);
+  const systemChars = system ? contentText(system).length : 0;
+  return {
+    total: Math.ceil((systemChars + (tools ? JSON.stringify(tools).length : 0)) / 4),
+    system: Math.ceil(systemChars / 4),
+    tools: (tools ?? []).map((tool) => ({ name: tool.function.name, tokens: Math.ceil(JSON.stringify(tool).length / 4) })),
+  };
+}
+
+/**
+ * The same first request spelled for the text path (a template without tools: the tools described
+ * in the system message, `context/text-tool-path.ts`, bundled from src/ by esbuild): its system
+ * message in the bench's estimate.
+ */
+async function textPathOverhead(request) {
+  const [tools, messages] = JSON.parse(request.prompt);
+  const source = fileURLToPath(new URL('../src/context/text-tool-path.ts', import.meta.url));
+  const bundled = await build({ entryPoints: [source], bundle: true, write: false, format: 'esm', platform: 'node' });
+  const { toTextToolPath } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
+  const [system] = toTextToolPath(
+    messages.filter((m) => m.role === 'system'),
+    tools ?? [],
+  );
+  return Math.ceil(contentText(system).length / 4);
 }
 
 /** Rows for bench/run.mjs: [what, value, against, ratio, ok]. */
@@ -184,8 +212,12 @@ export async function efficiencyRows() {
       rows.push([`agent task @${k}: prefix reuse`, `${(f.reuse * 100).toFixed(1)} %`, `past the prefix ${n(f.uncached)} tok`, '', true]);
       rows.push([`agent task @${k}: compactions / task kept`, `${f.compactions} / ${f.task ? 'yes' : 'NO'}`, '', '', f.task]);
     }
-    const tokens = first ? overhead(first) : NaN;
-    rows.push(['system prompt + built-in tools', `${n0(tokens)} tokens`, `target ≤ ${n0(OVERHEAD_TARGET)}`, '', tokens <= OVERHEAD_TARGET]);
+    const cost = first ? overhead(first) : { total: NaN, system: NaN, tools: [] };
+    rows.push(['system prompt + built-in tools', `${n0(cost.total)} tokens`, `target ≤ ${n0(OVERHEAD_TARGET)}`, '', cost.total <= OVERHEAD_TARGET]);
+    rows.push(['  of which the system prompt', `${n0(cost.system)} tokens`, '', '', true]);
+    const textPath = first ? await textPathOverhead(first) : NaN;
+    rows.push(['system prompt + tools on the text path', `${n0(textPath)} tokens`, `target ≤ ${n0(OVERHEAD_TARGET)}`, '', textPath <= OVERHEAD_TARGET]);
+    for (const tool of cost.tools) rows.push([`  of which ${tool.name}`, `${n0(tool.tokens)} tokens`, '', '', true]);
     return rows;
   } finally {
     rmSync(cwd, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import { promptToUserContent } from '../context/prompt-content.js';
 import type { Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
 import { COMPACT_INSTRUCTION } from '../context/compaction.js';
-import { opensLikeCall } from '../tools/calls/text/text-call-hold.js';
+import { opensLikeCall } from '../tools/index.js';
 import { slashHelpText, INIT_INSTRUCTION, keptContextText, parseSlashCommand, splitCommandPrompt } from './slash-commands.js';
 import { agentText, stepMessageIds, windowUsage } from '../loop/to-acp.js';
 import { newMessageId } from '../loop/notify.js';
@@ -24,8 +24,7 @@ import type { AgentState } from './agent-state.js';
 import { configOptions } from './session-config.js';
 import { currentPlan, turnExtras } from '../loop/turn-extras.js';
 import { planAfterUndo, undoLastTurn } from './undo.js';
-import { createClientBackend } from '../tools/backends/client-backend.js';
-import { createLocalBackend } from '../tools/backends/local-backend.js';
+import { createClientBackend, createLocalBackend } from '../tools/index.js';
 import { ModelSender, type Send, type TurnClient } from './model-sender.js';
 
 /** The {@link Send} of one session: `session/update` notifications to `client`. */

@@ -5,16 +5,15 @@
  * Wiring only: the client yields items, the accumulator turns them into events, `to-acp` turns
  * events into updates, `user-errors` turns failures into words.
  */
-import type { SessionUpdate, StopReason, Usage } from '@agentclientprotocol/sdk/unstable';
+import type { StopReason, Usage } from '@agentclientprotocol/sdk/unstable';
 import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.js';
 import { ProviderError, ProviderHttpError, ProviderReportedError } from '../openai/errors.js';
-import type { Logger } from '../log.js';
 import type { ChatErrorObject } from '../openai/openai-types.js';
 import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate, type MessageIds } from './to-acp.js';
-import { newMessageId, type Notify } from './notify.js';
-import type { CostMeter } from './cost-meter.js';
+import { newMessageId } from './notify.js';
+import type { AnswerToolCall, TextToolCalls, TurnCallbacks } from './loop-input.js';
 import { LITELLM_COST_HEADER, reportedCost } from '../openai/reported-cost.js';
-import { ChatStreamAccumulator, type ToolCallResult, type StreamEvent } from '../openai/chat-stream-accumulator.js';
+import { ChatStreamAccumulator, type StreamEvent } from '../openai/chat-stream-accumulator.js';
 import { canonicalArguments } from '../context/loop-guard.js';
 import { describeContextOverflow, errorMeta, type ErrorMeta } from '../openai/user-errors.js';
 import { recognizeOverflow } from '../openai/context-overflow.js';
@@ -51,36 +50,14 @@ export interface ModelRequestOutcome {
   templateRefused?: true;
 }
 
-/**
- * A tool call of the answer: streamed, or read from its text (`tools/calls/text/`). A call read
- * from text may carry what the runner needs to refuse it rightly: `cut` (the text ended inside
- * it), `refusal` (why it cannot run as written) and `hint` (how to write it, ending a refusal).
- */
-export type AnswerToolCall = ToolCallResult & { cut?: true; refusal?: string; hint?: string };
-
-/**
- * Tool calls written as text by local models: `hold()` starts the streaming hold of one answer
- * (each piece of text in, what may be shown out: prose shows as it arrives, text from where a call
- * may begin is held); at the end `read(text)` gives the calls written in the whole text and the
- * prose before them. Held text that holds no call is shown after all; what follows a call is not.
- */
-export interface TextToolCalls {
-  hold(): { push(piece: string): string; readonly shownLength: number };
-  /** `reasoning`: the text is the answer's reasoning, where only a format's markers make a call. */
-  read(text: string, reasoning?: boolean): { calls: AnswerToolCall[]; prose: string };
-}
-
 /** What a model request needs. */
 export interface ModelRequestInput {
   client: ChatCompletionsClient;
   request: ChatRequest;
-  /** Aborts the request (the turn's cancel, a newer prompt, shutdown). */
-  signal: AbortSignal;
-  /** Delivers updates to the client, in order. */
-  send: (updates: SessionUpdate[]) => Promise<void>;
+  /** Where its updates, notices (here: tool calls read from text), logs and cost go, and its cancel (the turn's, a newer prompt, shutdown). */
+  callbacks: Pick<TurnCallbacks, 'signal' | 'send' | 'logger' | 'notify' | 'cost'>;
   /** Context window in tokens; enables `usage_update`. */
   contextWindow?: number | undefined;
-  logger?: Logger | undefined;
   /** Set when tools were offered: recognise tool calls written as text. */
   textToolCalls?: TextToolCalls | undefined;
   /** How to give this server a larger window (the profile's `contextWindowFix`), for the words after an overflow. */
@@ -91,15 +68,11 @@ export interface ModelRequestInput {
   mayRefuseTools?: boolean | undefined;
   /** The ACP message ids of this answer's text and reasoning. @defaultValue two fresh ids */
   messageIds?: MessageIds | undefined;
-  /** The session's cost meter: a cost the provider reports is added and sent in `usage_update`. */
-  cost?: CostMeter | undefined;
-  /** Tells the user what is not part of the answer (here: tool calls read from text). */
-  notify?: Notify | undefined;
 }
 
 /**
  * Told once per session when the model's tool calls were read from its text.
- * Exported so the tests look for these exact words in what is sent.
+ * @internal the tests look for these exact words in what is sent.
  */
 export const TEXT_TOOL_CALLS_NOTICE = {
   once: 'text-tool-calls',
@@ -116,7 +89,8 @@ export const TEXT_TOOL_CALLS_NOTICE = {
  * anything was shown is not explained: it comes back as `overflow` (see {@link ModelRequestOutcome}).
  */
 export async function runModelRequest(input: ModelRequestInput): Promise<ModelRequestOutcome> {
-  const { client, request, signal, send, logger } = input;
+  const { client, request } = input;
+  const { signal, send, logger, cost, notify } = input.callbacks;
   const ids = input.messageIds ?? { text: newMessageId(), reasoning: newMessageId() };
   const accumulator = new ChatStreamAccumulator();
   let costHeader: string | null | undefined;
@@ -169,22 +143,22 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
         if (rest) await send(eventsToUpdates([{ type: 'text', text: rest }], ids));
         text = shown + rest;
         toolCalls = withTextCalls(read.calls, toolCalls);
-        await input.notify?.(TEXT_TOOL_CALLS_NOTICE);
+        await notify?.(TEXT_TOOL_CALLS_NOTICE);
       } else {
         if (text.length > shown.length) await send(eventsToUpdates([{ type: 'text', text: text.slice(shown.length) }], ids));
         // A server that put the whole answer in the reasoning (thinking forced open) puts the call there too.
         const inReasoning = toolCalls.length === 0 ? input.textToolCalls.read(result.reasoning, true).calls : [];
         if (inReasoning.length > 0) {
           toolCalls = inReasoning;
-          await input.notify?.(TEXT_TOOL_CALLS_NOTICE);
+          await notify?.(TEXT_TOOL_CALLS_NOTICE);
         }
       }
     }
     const outcome: ModelRequestOutcome = { stopReason: mapFinishReason(result.finishReason), text, reasoning: result.reasoning, toolCalls };
     if (result.usage) {
       outcome.usage = toAcpUsage(result.usage);
-      input.cost?.take(reportedCost(result.usage, costHeader));
-      if (input.contextWindow) await send([usageUpdate(result.usage, input.contextWindow, input.cost?.total)]);
+      cost?.take(reportedCost(result.usage, costHeader));
+      if (input.contextWindow) await send([usageUpdate(result.usage, input.contextWindow, cost?.total)]);
     }
     return outcome;
   } catch (error) {
@@ -200,13 +174,13 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       !seen.reasoning &&
       isToolTemplateError(failure.status, failure.providerMessage ?? failure.body)
     ) {
-      logger?.info("the chat template refused the request's tools", { model: request.model, status: failure.status });
+      logger.info("the chat template refused the request's tools", { model: request.model, status: failure.status });
       return { stopReason: 'end_turn', error: errorMeta(failure), text: '', reasoning: '', toolCalls: [], templateRefused: true };
     }
     const overflow = failure ? recognizeOverflow(failure) : undefined;
     if (overflow?.window) input.learned?.learn(client.options.url, request.model, overflow.window);
     if (failure && overflow && !seen.text && !seen.reasoning) {
-      logger?.info('the request is over the context window', { model: request.model, ...overflow });
+      logger.info('the request is over the context window', { model: request.model, ...overflow });
       return {
         stopReason: 'end_turn',
         error: errorMeta(failure),
@@ -223,15 +197,15 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       : failure
         ? await describeFailure(failure, { model: request.model, retries, secrets: client.secrets, baseUrl: client.options.baseUrl }, client.options)
         : redactText(`Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`, client.secrets);
-    if (failure) logger?.warn('model request failed', { kind: failure.kind, error: failure.message });
-    else logger?.error('model request failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
+    if (failure) logger.warn('model request failed', { kind: failure.kind, error: failure.message });
+    else logger.error('model request failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
     const lead = seen.text && !seen.text.endsWith('\n') ? '\n\n' : '';
     await send([agentText(`${lead}${words}`)]).catch(() => undefined);
     // An error reported inside the stream may follow a finish reason and come with the usage: both still count.
     const reported = failure instanceof ProviderReportedError;
     if (reported && seen.usage) {
-      input.cost?.take(reportedCost(seen.usage, costHeader));
-      if (input.contextWindow) await send([usageUpdate(seen.usage, input.contextWindow, input.cost?.total)]).catch(() => undefined);
+      cost?.take(reportedCost(seen.usage, costHeader));
+      if (input.contextWindow) await send([usageUpdate(seen.usage, input.contextWindow, cost?.total)]).catch(() => undefined);
     }
     return {
       stopReason: reported && seen.finishReason ? mapFinishReason(seen.finishReason) : 'end_turn',

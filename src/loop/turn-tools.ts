@@ -7,24 +7,28 @@ import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 import type { ProviderProfile } from '../config/provider-profiles.js';
 import type { Logger } from '../log.js';
 import type { Session } from '../sessions/session-manager.js';
+import {
+  acpElicitation,
+  BUILTIN_TOOL_NAMES,
+  builtinTools,
+  type ChatToolDefinition,
+  type ClientToolCapabilities,
+  createClientBackend,
+  createLocalBackend,
+  type ElicitationModes,
+  mcpTool,
+  OfferedTools,
+  planTool,
+  textCallReader,
+  type Tool,
+  type ToolSettings,
+} from '../tools/index.js';
+import type { AnswerToolCall, TextToolCalls, TurnTools } from './loop-input.js';
 import type { UserNotice } from './notify.js';
-import { createClientBackend, type ClientToolCapabilities } from '../tools/backends/client-backend.js';
-import { BUILTIN_TOOL_NAMES, builtinChatTools } from '../tools/builtin/registry.js';
-import type { FetchLimits } from '../tools/fetch/fetch-page.js';
-import type { SearchOptions } from '../tools/search/run-search.js';
-import { createLocalBackend } from '../tools/backends/local-backend.js';
-import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
-import { acpElicitation, type ElicitationModes } from '../tools/mcp/mcp-elicitation.js';
-import type { AgentLoopInput, ToolOffer } from './agent-loop.js';
+import { runPlanCall } from './plan-mode.js';
 import { rememberChoice, rememberedChoices, sessionMode } from './session-modes.js';
 import type { SessionToolState } from './session-tools.js';
-import type { AnswerToolCall, TextToolCalls } from './model-request.js';
-import { readTextCalls } from '../tools/calls/text/read-text-calls.js';
-import { TextCallHold } from '../tools/calls/text/text-call-hold.js';
-import { callHint } from '../tools/calls/text/call-hint.js';
-import { resolveToolName } from '../tools/calls/tool-name-resolve.js';
 import type { TurnExtras } from './turn-extras.js';
-import { PLAN_CHAT_TOOL } from '../tools/plan/plan-tool.js';
 
 /** What preparing a turn's tools needs. */
 export interface TurnToolsInput {
@@ -39,52 +43,58 @@ export interface TurnToolsInput {
   logger: Logger;
   /** Saves option changes of the session (remembered permission choices). */
   saveOptions: (options: Record<string, string>) => Promise<void>;
-  /** Limits of `fetch_url`. */
-  fetch?: FetchLimits | undefined;
+  /** The built-in tools' settings (`toolSettings`). @defaultValue every tool's defaults */
+  settings?: ToolSettings | undefined;
   /** The elicitation modes the client advertised: MCP servers' questions are asked through it. @defaultValue none (declined) */
   elicitation?: ElicitationModes | undefined;
-  /** How `search_files` runs (`OPENAI_ACP_RIPGREP`, its time budget). */
-  search?: SearchOptions | undefined;
 }
 
-/** The parts of {@link AgentLoopInput} about tools. */
-export type TurnTools = Pick<AgentLoopInput, 'offer' | 'deps' | 'textToolCalls'> & {
-  /** Names of the built-ins offered (for the system prompt). */
-  builtinNames: string[];
-};
+/** The turn's tools, and the names of the tools offered in every request (for the system prompt). */
+export type PreparedTools = TurnTools & { builtinNames: string[] };
 
 /** Prepares the turn's tools. Pure apart from creating the backends. */
-export function prepareTurnTools(input: TurnToolsInput): TurnTools {
-  const { session, state, client, capabilities, logger } = input;
+export function prepareTurnTools(input: TurnToolsInput): PreparedTools {
+  const { session, state, client, capabilities, logger, extras } = input;
   const gemini = input.profile.geminiToolSchemas === true;
+  const direct = createClientBackend({ client, sessionId: session.id, capabilities, local: createLocalBackend(state.roots) });
+  const backend = extras ? extras.checkpointed(direct, state.roots) : direct;
   // The same tools in every mode, so a mode change keeps the request's prefix (and the server's
   // prefix cache): the mode is told in the conversation and enforced when a call runs
   // (`decidePermission` refuses edits and commands in `read-only` and `plan`).
-  const builtins = input.extras ? [...builtinChatTools(), PLAN_CHAT_TOOL] : builtinChatTools();
-  const offer = (): ToolOffer => {
-    const mcpTools = new Map<string, McpToolDescriptor>();
-    const definitions: NonNullable<ToolOffer['definitions']>[number][] = [...builtins];
-    for (const tool of state.mcp?.tools(BUILTIN_TOOL_NAMES, { gemini }) ?? []) {
-      mcpTools.set(tool.name, tool);
-      definitions.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } });
-    }
-    return { definitions, mcpTools };
+  const fixed: Tool[] = builtinTools({ backend, roots: state.roots, settings: input.settings ?? {} });
+  if (extras) {
+    fixed.push(
+      planTool((entries, ctx) =>
+        runPlanCall(entries, ctx.toolCall, {
+          sessionId: session.id,
+          client,
+          send: ctx.send,
+          mode: sessionMode(session),
+          plan: extras.plan,
+          logger,
+          signal: ctx.signal,
+        }),
+      ),
+    );
+  }
+  const elicitation = input.elicitation;
+  const elicit =
+    elicitation?.form || elicitation?.url
+      ? (toolCallId: string) => acpElicitation({ client, sessionId: session.id, toolCallId, modes: elicitation, logger })
+      : undefined;
+  const offer = (): OfferedTools => {
+    const mcp = state.mcp ? state.mcp.tools(BUILTIN_TOOL_NAMES, { gemini }).map((descriptor) => mcpTool(descriptor, { servers: state.mcp!, elicit })) : [];
+    return new OfferedTools([...fixed, ...mcp], new Set(mcp.map((tool) => tool.name)));
   };
-  const local = createLocalBackend(state.roots);
   // Kept up to date as choices are made, so an "always" answered in this turn counts in its next calls.
   const remembered = rememberedChoices(session);
   return {
     offer,
-    builtinNames: builtins.map((tool) => tool.function.name),
-    deps: {
+    builtinNames: fixed.map((tool) => tool.name),
+    session: {
       sessionId: session.id,
       client,
-      backend: input.extras
-        ? input.extras.checkpointed(createClientBackend({ client, sessionId: session.id, capabilities, local }), state.roots)
-        : createClientBackend({ client, sessionId: session.id, capabilities, local }),
-      plan: input.extras?.plan,
-      roots: state.roots,
-      // Read at each step: a mode chosen while the turn runs applies from its next step.
+      // Read at each call: a mode chosen while the turn runs applies from its next call.
       get mode() {
         return sessionMode(session);
       },
@@ -96,71 +106,27 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
         await input.saveOptions(change);
         logger.debug('permission choice remembered', { sessionId: session.id, key, choice });
       },
-      mcp: state.mcp && { servers: state.mcp, tools: new Map() },
-      elicit:
-        input.elicitation?.form || input.elicitation?.url
-          ? (toolCallId) => acpElicitation({ client, sessionId: session.id, toolCallId, modes: input.elicitation!, logger })
-          : undefined,
-      fetch: input.fetch,
-      search: input.search,
-      logger,
     },
     textToolCalls: textToolCallRecogniser,
   };
 }
 
 /**
- * The recogniser of tool calls written as text, for the tools of one request
- * (`tools/calls/text/`): their names, and their parameter schemas (so an XML parameter declared a
- * string stays one, e.g. the JSON text of a file's `content`). A call read is handed on as a
- * streamed one would be (`id` empty), with what refusing it needs: how to write it, in the format
- * the model used or, on the text path, the one the request taught.
- * Exported: built from tool definitions alone, so it is checked without a turn.
- * @param textPath - the request is spelled for the text path (`context/text-tool-path.ts`).
+ * The recogniser of tool calls written as text, for the tools of one request (`textCallReader`
+ * of `tools/`): each call read is handed on as a streamed one would be (`id` empty), with what
+ * refusing it needs (`cut`, `refusal`, `hint`).
+ * @internal built from tool definitions alone, so it is checked without a turn.
+ * @param textPath - the request is spelled for the text path: a refusal's example uses its format.
  */
-export function textToolCallRecogniser(definitions: ToolOffer['definitions'], textPath = false): TextToolCalls {
-  const names = definitions.map((tool) => tool.function.name);
-  const tools = readerTools(definitions);
-  const parameters = new Map<string, unknown>(definitions.map((tool) => [tool.function.name, tool.function.parameters]));
-  for (const name of tools.keys())
-    if (!parameters.has(name)) parameters.set(name, definitions.find((tool) => tool.function.name.endsWith(`__${name}`))?.function.parameters);
+export function textToolCallRecogniser(definitions: readonly ChatToolDefinition[], textPath = false): TextToolCalls {
+  const reader = textCallReader(definitions, textPath);
   return {
-    hold: () => new TextCallHold(names),
+    hold: reader.hold,
     read: (text, reasoning) => {
-      const read = readTextCalls(text, tools, { bare: !reasoning });
-      return {
-        prose: read.prose,
-        calls: read.calls.map((call): AnswerToolCall => {
-          // How to write it, for a tool that is offered (for another, the list of tools is the fix).
-          const resolved = resolveToolName(call.name, [...tools.keys()])?.name;
-          const out: AnswerToolCall = { id: '', name: call.name, arguments: call.arguments };
-          if (resolved) out.hint = callHint(call.format, resolved, parameters.get(resolved), textPath);
-          if (call.cut) out.cut = true;
-          if (call.problem) out.refusal = call.problem;
-          return out;
-        }),
-      };
+      const read = reader.read(text, reasoning);
+      return { prose: read.prose, calls: read.calls.map((call): AnswerToolCall => ({ id: '', ...call })) };
     },
   };
-}
-
-/**
- * The offered tools as the reader of calls in text knows them: each name with its parameters'
- * schemas, and an MCP tool also under its own name without the `<server>__` prefix when no other
- * offered tool has that name (a model writes the name the server gave it; which tool that is, is
- * the runner's to decide).
- */
-function readerTools(definitions: ToolOffer['definitions']): Map<string, Record<string, unknown>> {
-  const tools = new Map(
-    definitions.map((tool) => [tool.function.name, (tool.function.parameters as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}]),
-  );
-  const bare = new Map<string, string[]>();
-  for (const name of tools.keys()) {
-    const cut = name.indexOf('__');
-    if (cut > 0) bare.set(name.slice(cut + 2), [...(bare.get(name.slice(cut + 2)) ?? []), name]);
-  }
-  for (const [name, full] of bare) if (full.length === 1 && !tools.has(name)) tools.set(name, tools.get(full[0]!)!);
-  return tools;
 }
 
 /**

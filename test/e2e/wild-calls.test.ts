@@ -12,7 +12,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinChatTools } from '../../src/tools/builtin/registry.js';
+import { toChatTool } from '../../src/tools/builtin/builtin-tools.js';
+import { BUILTIN_TOOLS } from '../../src/tools/builtin/registry.js';
 import { resolveToolName } from '../../src/tools/calls/tool-name-resolve.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { spawnAgent, type AgentProcess } from '../helpers/spawn-agent.js';
@@ -53,9 +54,7 @@ const KNOWN: Readonly<Record<string, { why: string; verdict: Verdict }>> = {
  */
 const NEEDS_MEANING_KEEPING_REPAIR: ReadonlySet<string> = new Set(['077-invalid-escape-dollar-command-r']);
 
-const builtins = new Map(
-  builtinChatTools().map((tool) => [tool.function.name, Object.keys((tool.function.parameters as { properties?: object }).properties ?? {})]),
-);
+const builtins = new Map<string, string[]>(BUILTIN_TOOLS.map((module) => [module.name, Object.keys(toChatTool(module).function.parameters.properties)]));
 /** A case's tool is ours when a built-in has its name and every parameter it declares. */
 function ours(tool: WildCase['tools'][number]): boolean {
   const parameters = builtins.get(tool.name);

@@ -1,0 +1,76 @@
+/**
+ * The reader of tool calls written as text, bound to the tools of one request: what the loop uses
+ * (through the door of `tools/`). It streams an answer's text through the hold and reads the calls
+ * at the end, each as a streamed call would be given (name and arguments text), with what refusing
+ * it rightly needs: `cut`, a `refusal` for a call that cannot run as written, and a `hint` saying
+ * how to write it (in the model's own format, or on the text path in the format taught there).
+ */
+import type { ChatToolDefinition } from '../../tool.js';
+import { resolveToolName } from '../tool-name-resolve.js';
+import { callHint } from './call-hint.js';
+import { readTextCalls } from './read-text-calls.js';
+import { TextCallHold } from './text-call-hold.js';
+
+/** One call read from text, as the runner takes it. */
+export interface ReadCall {
+  name: string;
+  arguments: string;
+  /** The text ended inside the call: it must not run. */
+  cut?: true;
+  /** Why the call cannot run as written (the runner refuses it with this). */
+  refusal?: string;
+  /** How to write the call, ending a refusal; only for a tool that is offered (for another, the list of tools is the fix). */
+  hint?: string;
+}
+
+/** The reader for one request's tools. */
+export interface TextCallReader {
+  /** A fresh hold for one answer's text (see `text-call-hold.ts`). */
+  hold(): Pick<TextCallHold, 'push' | 'shownLength'>;
+  /** The calls in a whole answer and the prose before them; `reasoning`: the text is the answer's reasoning (only markers make a call there). */
+  read(text: string, reasoning?: boolean): { calls: ReadCall[]; prose: string };
+}
+
+/**
+ * The offered tools as the reader knows them: each name with its parameters' schemas, and an MCP
+ * tool also under its own name without the `<server>__` prefix when that name resolves to it
+ * alone (a model writes the name the server gave it; `resolveToolName` is the one rule).
+ */
+function readerTools(definitions: readonly ChatToolDefinition[]): Map<string, Record<string, unknown>> {
+  const names = definitions.map((tool) => tool.function.name);
+  const tools = new Map(definitions.map((tool) => [tool.function.name, tool.function.parameters.properties]));
+  for (const name of names) {
+    const bare = name.slice(name.indexOf('__') + 2);
+    if (bare !== name && !tools.has(bare) && resolveToolName(bare, names)?.name === name) tools.set(bare, tools.get(name)!);
+  }
+  return tools;
+}
+
+/**
+ * The reader of calls written as text for the tools `definitions` offers.
+ * @param textPath - the request is spelled for the text path (`context/text-tool-path.ts`): hints use its format.
+ */
+export function textCallReader(definitions: readonly ChatToolDefinition[], textPath = false): TextCallReader {
+  const names = definitions.map((tool) => tool.function.name);
+  // MCP tools (named `<server>__<tool>`) get no loose match, as in the runner's resolution.
+  const strict = new Set(names.filter((name) => name.includes('__')));
+  const tools = readerTools(definitions);
+  const parameters = new Map(definitions.map((tool) => [tool.function.name, tool.function.parameters]));
+  return {
+    hold: () => new TextCallHold([...tools.keys()]),
+    read: (text, reasoning) => {
+      const read = readTextCalls(text, tools, { bare: !reasoning });
+      return {
+        prose: read.prose,
+        calls: read.calls.map((call): ReadCall => {
+          const out: ReadCall = { name: call.name, arguments: call.arguments };
+          const resolved = resolveToolName(call.name, names, strict)?.name;
+          if (resolved) out.hint = callHint(call.format, resolved, parameters.get(resolved), textPath);
+          if (call.cut) out.cut = true;
+          if (call.problem) out.refusal = call.problem;
+          return out;
+        }),
+      };
+    },
+  };
+}
