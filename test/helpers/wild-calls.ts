@@ -86,19 +86,53 @@ export interface Observed {
  */
 export type Verdict = 'carried' | 'refused' | 'missed' | 'wrong';
 
+/** The JSON Schema types a property allows. */
+function typesOf(schema: unknown): string[] {
+  const type = (schema as { type?: unknown } | undefined)?.type;
+  return typeof type === 'string' ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
+}
+
+/**
+ * Whether `ran` says what `meant` says: equal, or a value the model wrote as a string that the
+ * tool's schema types (a number, boolean, array or object written as text) and that ran as that
+ * value (`"3"` → 3, `"[1]"` → [1]): the same meaning in the type the tool takes.
+ */
+function sameMeaning(meant: unknown, ran: unknown, schema: unknown): boolean {
+  if (isDeepStrictEqual(meant, ran)) return true;
+  if (typeof meant === 'string' && typesOf(schema).some((t) => t !== 'string')) {
+    try {
+      return isDeepStrictEqual(JSON.parse(meant), ran);
+    } catch {
+      return false;
+    }
+  }
+  const properties = (schema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+  if (typeof meant !== 'object' || meant === null || typeof ran !== 'object' || ran === null || Array.isArray(meant) !== Array.isArray(ran)) return false;
+  const a = meant as Record<string, unknown>;
+  const b = ran as Record<string, unknown>;
+  if (!isDeepStrictEqual(Object.keys(a).sort(), Object.keys(b).sort())) return false;
+  return Object.keys(a).every((key) => sameMeaning(a[key], b[key], Array.isArray(meant) ? (schema as { items?: unknown })?.items : properties[key]));
+}
+
 /** The verdict on a case, with why when it is not the expected outcome. */
 export function verdict(c: WildCase, seen: Observed): { verdict: Verdict; why?: string } {
   const expect = c.expect;
   const meant = 'run' in expect ? expect.run : [];
-  const stray = seen.ran.filter((call) => !meant.some((m) => m.name === call.name && isDeepStrictEqual(m.arguments, call.arguments)));
+  const schema = (name: string) => c.tools.find((tool) => tool.name === name)?.parameters;
+  const same = (m: WildCall, call: WildCall) => m.name === call.name && sameMeaning(m.arguments, call.arguments, schema(m.name));
+  const stray = seen.ran.filter((call) => !meant.some((m) => same(m, call)));
   if (stray.length > 0) return { verdict: 'wrong', why: `ran ${JSON.stringify(stray)}` };
   const tail = (c.answer.content ?? '').trim().slice(-12);
   if (c.inventedResultAfter && tail && seen.shown.includes(tail))
     return { verdict: 'missed', why: `the invented result was shown: ${JSON.stringify(seen.shown)}` };
-  if ('run' in expect)
-    return isDeepStrictEqual(seen.ran, expect.run)
-      ? { verdict: 'carried' }
-      : { verdict: 'missed', why: `ran ${JSON.stringify(seen.ran)}; told the model ${JSON.stringify(seen.toldModel.slice(0, 600))}` };
+  if ('run' in expect) {
+    if (seen.ran.length === expect.run.length && expect.run.every((m, i) => same(m, seen.ran[i]!))) return { verdict: 'carried' };
+    // Arguments under a name the tool's schema does not have: refusing them, naming what the tool takes, is right too.
+    const foreign = expect.run.flatMap((m) => Object.keys(m.arguments as object).filter((key) => !Object.hasOwn(schema(m.name)?.properties ?? {}, key)));
+    const named = expect.run.flatMap((m) => Object.keys(schema(m.name)?.properties ?? {})).some((key) => seen.toldModel.includes(`"${key}`));
+    if (seen.ran.length === 0 && foreign.length > 0 && named) return { verdict: 'refused' };
+    return { verdict: 'missed', why: `ran ${JSON.stringify(seen.ran)}; told the model ${JSON.stringify(seen.toldModel.slice(0, 600))}` };
+  }
   if ('refuse' in expect) {
     const absent = expect.refuse.mentions.filter((m) => !seen.toldModel.includes(m));
     return absent.length === 0
