@@ -23,6 +23,7 @@ import { authenticate, disableProvider, listProviders, setProvider } from './pro
 import { setConfigOption, setMode, setModel } from './session-config.js';
 import { closeSession, deleteSession, forkSession, listSessions, loadSession, newSession, resumeSession } from './session-lifecycle.js';
 import { checkPromptBlocks } from './validate-params.js';
+import { parseSteeringParams, Steering, STEERING_METHOD } from './steering.js';
 
 /** The agent app plus the handles the CLI needs for shutdown. */
 export interface OpenAIAgent {
@@ -53,6 +54,7 @@ const setModelParams = z.object({ sessionId: z.string(), modelId: z.string() }).
 export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
   const state = new AgentState(options);
   const runner = new PromptRunner(state);
+  const steering = new Steering(state, runner);
   const cancel = (sessionId: string) => {
     if (state.sessions.cancel(sessionId)) state.logger.debug('turn cancelled', { sessionId });
   };
@@ -89,15 +91,19 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       checkPromptBlocks(params.prompt);
       // Nothing to ask: no request upstream, no turn saved.
       if (params.prompt.length === 0) return { stopReason: 'end_turn' };
-      // A session/cancel from here on reaches the turn, even before the turn has started.
-      const arrived = state.sessions.arrive(session.id, signal);
+      // In line behind the session's earlier prompts (it runs when they have ended); a
+      // session/cancel from here on reaches it, even before its turn has started.
+      const placed = state.sessions.arrive(session.id, signal);
       try {
+        await placed.ready;
         await state.endpointsKnown();
-        return await runner.run(session, params.prompt, updateSender(client, session.id), arrived.signal, client);
+        return await runner.run(session, params.prompt, updateSender(client, session.id), placed, client);
       } finally {
-        arrived.done();
+        placed.done();
       }
     })
+    // A message sent into the running turn (steering.ts).
+    .onRequest(STEERING_METHOD, parseSteeringParams, ({ params, client }) => steering.steer(params, client))
     .onNotification('session/cancel', ({ params }) => cancel(params.sessionId))
     // Open Design sends session/cancel as a request with an id; it gets `{}` back.
     .onRequest('session/cancel', cancelParams, ({ params }) => {

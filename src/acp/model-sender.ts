@@ -24,6 +24,7 @@ import type { AgentState } from './agent-state.js';
 import { INSTRUCTIONS_OPTION } from './session-config.js';
 import type { TurnExtras } from '../loop/turn-extras.js';
 import { heedServerToolSupport } from '../endpoints/text-tool-path.js';
+import type { TurnInbox } from '../sessions/turn-inbox.js';
 
 /** Delivers updates to the client, in order. */
 export type Send = (updates: SessionUpdate[]) => Promise<void>;
@@ -33,6 +34,8 @@ export interface TurnClient {
   client: AgentContext;
   /** The turn's plan and checkpoints. */
   extras: TurnExtras;
+  /** The messages the user sends into the turn (`_session/steering`); the loop takes them before each request. */
+  inbox?: TurnInbox | undefined;
 }
 
 /** Sends turns to the sessions' models; one per agent (inside its `PromptRunner`). */
@@ -142,6 +145,7 @@ export class ModelSender {
       cost: this.meter(session),
       notify,
       compactionUpdates: this.state.features.compaction,
+      inbox: turnClient?.inbox,
       textPaths: target.endpoint.memory.textPaths,
       learned: target.endpoint.memory.windows,
     });

@@ -30,6 +30,8 @@ import { resolveToolName } from '../tools/calls/tool-name-resolve.js';
 import type { TextToolCalls, ModelRequestOutcome } from './model-request.js';
 import { TextToolPaths } from '../endpoints/text-tool-path.js';
 import { fittedRequest, type TurnCompaction } from './fitted-request.js';
+import type { TurnInbox } from '../sessions/turn-inbox.js';
+import { steerInto } from './turn-steering.js';
 
 /** The tools of one model request: their definitions for `tools`, and the MCP ones by model-facing name. */
 export interface ToolOffer {
@@ -73,6 +75,8 @@ export interface AgentLoopInput {
   notify?: Notify | undefined;
   /** True when the client advertised `session.compaction`: a compaction is told as `compaction_update`s. */
   compactionUpdates?: boolean | undefined;
+  /** The messages the user sends into the turn while it runs (`_session/steering`), open for the loop's whole run. */
+  inbox?: TurnInbox | undefined;
 }
 
 /** How the turn ended, with its tool steps (for the session record). */
@@ -117,6 +121,8 @@ export async function runAgentLoop(given: AgentLoopInput): Promise<AgentLoopOutc
     ...extra,
   });
   for (;;) {
+    // What the user sent into the turn meanwhile joins the conversation before this request.
+    steerInto(input.inbox, steps.length, keeper.steps.at(-1));
     const stop = guard.beforeRequest();
     if (stop) {
       logger.info('turn stopped at the step limit', { steps: input.maxSteps });
@@ -129,6 +135,13 @@ export async function runAgentLoop(given: AgentLoopInput): Promise<AgentLoopOutc
     usage = addUsage(usage, outcome.usage);
     if ('stop' in outcome) return ended('end_turn', '', '', { error: { kind: 'config', retryable: false } });
     if (outcome.error || outcome.stopReason === 'cancelled' || outcome.toolCalls.length === 0 || !input.deps || !offer) {
+      // The user sent messages while this answer came: it stays as a step, and the model is asked again.
+      if (!outcome.error && outcome.stopReason !== 'cancelled' && input.inbox?.closeIfEmpty() === false) {
+        const step: StepRecord = { text: outcome.text, reasoning: outcome.reasoning, toolCalls: [], results: [] };
+        steps.push(step);
+        keeper.step(assistantToolCallMessage(step, input.toolMessageRules));
+        continue;
+      }
       return {
         ...outcome,
         steps,
