@@ -42,6 +42,9 @@ type Answer = { outcome: string; reason?: string; message?: string };
 const steer = (conn: InProcess, sessionId: string, t: string | unknown[], meta?: unknown) =>
   conn.agent.request<Answer>('_session/steering', { sessionId, prompt: typeof t === 'string' ? text(t) : t, ...(meta ? { _meta: meta } : {}) });
 const promptRequired = { steering: { idleBehavior: 'promptRequired' } };
+/** `session/prompt` with one text block. */
+const ask = (conn: InProcess, sessionId: string, t: string): Promise<{ stopReason: string }> =>
+  conn.agent.request('session/prompt', { sessionId, prompt: text(t) });
 /** The session's replay on load, as `kind: text` strings. */
 async function replayed(sessionId: string): Promise<string[]> {
   const later = await agent();
@@ -66,7 +69,7 @@ describe('a message sent while a turn runs', () => {
     server.handle(held.handler);
     const conn = await agent();
     const sessionId = await conn.newSession();
-    const turn = conn.agent.request('session/prompt', { sessionId, prompt: text('write a haiku') });
+    const turn = ask(conn, sessionId, 'write a haiku');
     const first = await held.at(0);
     first.say('Autumn');
     await expect(steer(conn, sessionId, 'about winter, please')).resolves.toEqual({ outcome: 'injected' });
@@ -85,8 +88,8 @@ describe('a message sent while a turn runs', () => {
     const conn = await agent();
     const a = await conn.newSession();
     const b = await conn.newSession();
-    const turnA = conn.agent.request('session/prompt', { sessionId: a, prompt: text('task A') });
-    const turnB = conn.agent.request('session/prompt', { sessionId: b, prompt: text('task B') });
+    const turnA = ask(conn, a, 'task A');
+    const turnB = ask(conn, b, 'task B');
     await held.at(1);
     expect(await steer(conn, a, 'only for A')).toEqual({ outcome: 'injected' });
     const ofB = held.all.find((h) => JSON.stringify(h.body).includes('task B'))!;
@@ -105,12 +108,12 @@ describe('a message sent while a turn runs', () => {
     server.handle(held.handler);
     const conn = await agent();
     const sessionId = await conn.newSession();
-    const turn = conn.agent.request('session/prompt', { sessionId, prompt: text('count to ten') });
+    const turn = ask(conn, sessionId, 'count to ten');
     (await held.at(0)).say('one two');
     expect(await steer(conn, sessionId, 'in French')).toEqual({ outcome: 'injected' });
     await conn.agent.notify('session/cancel', { sessionId });
     expect((await turn).stopReason).toBe('cancelled');
-    const next = conn.agent.request('session/prompt', { sessionId, prompt: text('go on') });
+    const next = ask(conn, sessionId, 'go on');
     (await held.at(1)).end('un deux');
     await next;
     // A turn cancelled before it answered keeps no answer: its prompt and the message both go in front of the next one.
@@ -140,7 +143,7 @@ describe('a message sent while no turn runs', () => {
     request.end('Noon.');
     await waitUntil(() => conn.text(sessionId) === 'Noon.');
     // The next prompt waits for that turn and sees it.
-    const next = conn.agent.request('session/prompt', { sessionId, prompt: text('thanks') });
+    const next = ask(conn, sessionId, 'thanks');
     (await held.at(1)).end('You are welcome.');
     await next;
     expect(roles(held.all[1]!.body)).toEqual(['user: what time is it?', 'assistant: Noon.', 'user: thanks']);
@@ -191,7 +194,7 @@ describe('bad input gets a clear answer', () => {
     const conn = await agent();
     const sessionId = await conn.newSession();
     const start = server.requests.length;
-    const turn = conn.agent.request('session/prompt', { sessionId, prompt: text('start') });
+    const turn = ask(conn, sessionId, 'start');
     const answers: Promise<Answer>[] = [];
     const notes = 15;
     for (let i = 0; i < notes; i++) {
@@ -208,7 +211,7 @@ describe('bad input gets a clear answer', () => {
     expect(outcomes.some((o) => o.outcome === 'startedNewTurn')).toBe(true);
     // Once every turn started has answered, the next prompt's request holds the whole history.
     await waitUntil(() => server.requests.length - start === n && conn.text(sessionId).split('reply').length - 1 === n, 5000);
-    const done = conn.agent.request('session/prompt', { sessionId, prompt: text('end') });
+    const done = ask(conn, sessionId, 'end');
     await done;
     const history = JSON.stringify(server.requests.at(-1)!.body.messages);
     const count = (text: string, i: number) => text.match(new RegExp(`note ${i}(?!\\d)`, 'g'))?.length ?? 0;
@@ -225,9 +228,9 @@ describe('a prompt sent while a turn runs', () => {
     server.handle(held.handler);
     const conn = await agent();
     const sessionId = await conn.newSession();
-    const first = conn.agent.request('session/prompt', { sessionId, prompt: text('first') });
+    const first = ask(conn, sessionId, 'first');
     (await held.at(0)).say('one');
-    const second = conn.agent.request('session/prompt', { sessionId, prompt: text('second') });
+    const second = ask(conn, sessionId, 'second');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(held.all).toHaveLength(1);
     held.all[0]!.end(' done');
@@ -243,9 +246,9 @@ describe('a prompt sent while a turn runs', () => {
     server.handle(held.handler);
     const conn = await agent();
     const sessionId = await conn.newSession();
-    const first = conn.agent.request('session/prompt', { sessionId, prompt: text('first') });
+    const first = ask(conn, sessionId, 'first');
     await held.at(0);
-    const second = conn.agent.request('session/prompt', { sessionId, prompt: text('second') });
+    const second = ask(conn, sessionId, 'second');
     await new Promise((resolve) => setTimeout(resolve, 20));
     await conn.agent.notify('session/cancel', { sessionId });
     expect((await first).stopReason).toBe('cancelled');

@@ -55,18 +55,15 @@ describe('openai-acp agentconnect', () => {
     expect((await client.request('acp.models.info', { model: 'local/nope' })).error?.code).toBe('AC_ERR_INVALID_ARGS');
     expect((await client.request('acp.models.recent')).result.models.map((m: { id: string }) => m.id)).toEqual(['test-model']);
 
-    for (const method of [
-      'acp.fs.read',
-      'acp.process.spawn',
-      'acp.net.request',
-      'acp.clipboard.read',
-      'acp.system.open',
-      'acp.backend.start',
-      'acp.providers.login',
-    ]) {
+    for (const method of ['acp.fs.read', 'acp.process.spawn', 'acp.net.request', 'acp.clipboard.read', 'acp.system.open', 'acp.backend.start']) {
       expect((await client.request(method, { path: '/etc/passwd', command: 'id', url: 'http://127.0.0.1/' })).error?.code, method).toBe('AC_ERR_UNSUPPORTED');
     }
     expect((await client.request('acp.sessions.create', { provider: 'local', cwd: 42 })).error?.code).toBe('AC_ERR_INVALID_ARGS');
+    // The connect widget's save of the local provider: the endpoint's state, nothing changed.
+    expect((await client.request('acp.providers.login', { provider: 'local', options: { baseUrl: 'http://elsewhere/v1' } })).result).toEqual({
+      loggedIn: true,
+    });
+    expect((await client.request('acp.providers.ensureInstalled', { provider: 'local' })).result).toMatchObject({ installed: true });
   });
 
   it('runs a send: accepted, a tool call in the cwd, streamed deltas, usage, then the full text', async () => {

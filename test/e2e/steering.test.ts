@@ -77,6 +77,9 @@ async function start(home: string): Promise<Agent> {
 }
 
 const text = (t: string) => [{ type: 'text' as const, text: t }];
+/** `session/prompt` with one text block. */
+const ask = (agent: Agent, sessionId: string, t: string): Promise<{ stopReason: string }> =>
+  agent.connection.agent.request('session/prompt', { sessionId, prompt: text(t) });
 type Answer = { outcome: string; reason?: string; message?: string };
 
 describe('steering and waiting prompts against the built CLI', () => {
@@ -86,7 +89,7 @@ describe('steering and waiting prompts against the built CLI', () => {
     const home = tempHome();
     const agent = await start(home);
     const { sessionId } = await agent.connection.agent.request('session/new', { cwd: process.cwd(), mcpServers: [] });
-    const first = agent.connection.agent.request('session/prompt', { sessionId, prompt: text('Name three rivers.') });
+    const first = ask(agent, sessionId, 'Name three rivers.');
     (await held.at(0)).say('Nile, Amazon');
     const steered = await agent.connection.agent.request<Answer>('_session/steering', {
       sessionId,
@@ -94,7 +97,7 @@ describe('steering and waiting prompts against the built CLI', () => {
       _meta: { steering: { idleBehavior: 'promptRequired' } },
     });
     expect(steered).toEqual({ outcome: 'injected' });
-    const queued = agent.connection.agent.request('session/prompt', { sessionId, prompt: text('And three lakes?') });
+    const queued = ask(agent, sessionId, 'And three lakes?');
     held.all[0]!.end(', Yangtze');
     const second = await held.at(1);
     expect(roles(second.body)).toEqual(['user: Name three rivers.', 'assistant: Nile, Amazon, Yangtze', 'user: Only European ones.']);
