@@ -131,9 +131,9 @@ export class SessionManager {
     }
   }
 
-  /** Whether the session has a turn running. */
+  /** Whether the session has a turn running, or prompts in line for one (they hold the session object they arrived with). */
   isRunning(id: string): boolean {
-    return this.turns.has(id);
+    return this.turns.has(id) || this.lines.has(id);
   }
 
   /**
