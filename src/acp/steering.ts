@@ -21,6 +21,7 @@
  */
 import { RequestError, type AgentContext, type ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import { promptToUserContent } from '../context/prompt-content.js';
+import { isRecord } from '../json-value.js';
 import { estimateMessageTokens, grouped, promptBudget } from '../context/token-estimate.js';
 import type { Session } from '../sessions/session-manager.js';
 import type { AgentState } from './agent-state.js';
@@ -53,8 +54,6 @@ export interface SteeringParams {
   idleBehavior: 'promptRequired' | undefined;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * The params of a `_session/steering` request, checked as Claude's agent checks them.
  * @throws {RequestError} -32602 when they are not an object with a string `sessionId` and a `prompt`
@@ -62,17 +61,17 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * an image block that is not base64 of an image type.
  */
 export function parseSteeringParams(raw: unknown): SteeringParams {
-  if (!isObject(raw)) throw RequestError.invalidParams(undefined, 'steering params must be an object');
+  if (!isRecord(raw)) throw RequestError.invalidParams(undefined, 'steering params must be an object');
   const { sessionId, prompt, _meta } = raw;
   if (typeof sessionId !== 'string' || sessionId === '') throw RequestError.invalidParams(undefined, 'steering params need a sessionId');
   if (!Array.isArray(prompt)) throw RequestError.invalidParams(undefined, 'steering params need a prompt array');
   prompt.forEach((block, index) => {
-    if (!isObject(block) || typeof block.type !== 'string' || (block.type === 'text' && typeof block.text !== 'string'))
+    if (!isRecord(block) || typeof block.type !== 'string' || (block.type === 'text' && typeof block.text !== 'string'))
       throw RequestError.invalidParams({ block: index }, `prompt[${index}] is not a content block`);
   });
   checkPromptBlocks(prompt as ContentBlock[]);
-  const steering = isObject(_meta) ? _meta['steering'] : undefined;
-  const idleBehavior = isObject(steering) ? steering['idleBehavior'] : undefined;
+  const steering = isRecord(_meta) ? _meta['steering'] : undefined;
+  const idleBehavior = isRecord(steering) ? steering['idleBehavior'] : undefined;
   if (idleBehavior !== undefined && idleBehavior !== 'promptRequired') throw RequestError.invalidParams(undefined, 'unsupported steering idleBehavior');
   return { sessionId, prompt: prompt as ContentBlock[], idleBehavior };
 }

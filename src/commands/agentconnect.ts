@@ -7,9 +7,9 @@ import { client } from '@agentclientprotocol/sdk/unstable';
 import { createOpenAIAgent } from '../acp/agent.js';
 import type { FrontDoorFlags } from '../agentconnect/front-door-flags.js';
 import type { CliFlags } from '../config/config.js';
-import { describeConfigProblems, secretsOf } from '../config/config.js';
+import { describeConfigProblems } from '../config/config.js';
 import { agentConfigDir } from '../config/config-file.js';
-import { chooseEndpoints, resolveStaticConfig, type StaticRuntimeConfig } from '../endpoints/runtime-config.js';
+import { chooseEndpoints, resolveStaticConfig, secretsOfAll } from '../endpoints/runtime-config.js';
 import { createLogger } from '../log.js';
 import { redactText } from '../redact.js';
 import { openSessionStore } from '../sessions/session-store.js';
@@ -33,10 +33,6 @@ export function startLines(door: { url: string; host: string; mode: string; toke
   if (!isLoopbackHost(door.host))
     lines.push(`Warning: listening beyond this machine (${door.host}): anyone who can reach the port can use the model${door.token ? '' : ' (set --token)'}.`);
   return lines;
-}
-
-function secretsOfAll(resolved: StaticRuntimeConfig): string[] {
-  return [...new Set([resolved.config, ...resolved.endpoints].flatMap((settings) => secretsOf(settings)))];
 }
 
 /** Serves until a signal; resolves with the exit code (1 when the port cannot be listened on). */

@@ -36,14 +36,14 @@ const PLAIN_RULES: ToolMessageRules = { echoReasoning: false, shortToolCallIds: 
 
 /**
  * Said in place of a final answer when a turn ended right after tool results (cancelled, step limit).
- * Exported so the tests look for these exact words in what is sent.
+ * @internal the tests look for these exact words in what is sent.
  */
 export const ENDED_AFTER_TOOLS = '(The turn ended here, after the tool results above.)';
 
 /**
  * Said before a message the user sent into the turn (`_session/steering`) when it follows tool
  * results, so a user message never follows a `tool` message.
- * Exported so the tests look for these exact words in what is sent.
+ * @internal the tests look for these exact words in what is sent.
  */
 export const STEERED_AFTER_TOOLS = '(The user sent a message while the tool calls above ran; it follows.)';
 
@@ -65,7 +65,7 @@ export function pushSteering(messages: ChatMessage[], content: string | ChatRequ
  * then the final answer. A turn that ended right after tool results gets {@link ENDED_AFTER_TOOLS} as its
  * answer, so a user message never follows a `tool` message (strict chat templates refuse that).
  * Steering messages no answer followed are not here: {@link unansweredSteering} carries them.
- * Exported: a pure step (fast-check properties) of rebuilding a turn's messages.
+ * @internal a pure step (fast-check properties) of rebuilding a turn's messages.
  */
 export function answerMessages(turn: TurnRecord, rules: ToolMessageRules = PLAIN_RULES, fromStep = 0): ChatMessage[] {
   const messages: ChatMessage[] = [];
@@ -102,7 +102,7 @@ function answeredSteering(turn: TurnRecord): SteeringRecord[] {
  * The blocks of the turn's steering messages that no answer of the turn followed (the turn was
  * cancelled or failed, or ended, before the model saw them), oldest first, each set apart by a
  * blank line: they go in front of the next user message, as an unanswered prompt does.
- * Exported: the replay and the tests read the same split.
+ * @internal the tests check which messages it carries.
  */
 export function unansweredSteering(turn: TurnRecord): ContentBlock[] {
   const answers = answerCount(turn);
