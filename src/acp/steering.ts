@@ -95,7 +95,8 @@ function steeringProblem(prompt: readonly ContentBlock[]): SteeringResponse | un
   if (textBytes > MAX_STEERING_TEXT_BYTES)
     return failed(
       'promptTooLarge',
-      `The steering message holds ${grouped(textBytes)} bytes of text, more than ${grouped(MAX_STEERING_TEXT_BYTES)}: send it as a prompt, or attach the file instead.`,
+      `The steering message holds ${grouped(textBytes)} bytes of text, more than ${grouped(MAX_STEERING_TEXT_BYTES)}. ` +
+        'Send it as a prompt, or attach the file instead.',
     );
   if (JSON.stringify(prompt).length > MAX_STEERING_CHARS)
     return failed('promptTooLarge', `The steering message is larger than ${grouped(MAX_STEERING_CHARS)} characters: send it as a prompt.`);
@@ -159,7 +160,8 @@ export class Steering {
     if (tokens <= room) return undefined;
     return failed(
       'promptTooLarge',
-      `The steering message is about ${grouped(tokens)} tokens; with a context window of ${grouped(known.window)} the running turn has room for ${grouped(room)}.`,
+      `The steering message is about ${grouped(tokens)} tokens; ` +
+        `with a context window of ${grouped(known.window)} the running turn has room for ${grouped(room)}.`,
     );
   }
 

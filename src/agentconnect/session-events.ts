@@ -12,7 +12,10 @@
  */
 import type { AcEvent, AcObserved } from './protocol.js';
 
-/** How long after the answer opening a session its held events follow, in ms: an SDK reading several frames in one network read (`ws` in Node) handles them before the app has the session. */
+/**
+ * How long after the answer opening a session its held events follow, in ms: an SDK reading
+ * several frames in one network read (`ws` in Node) handles them before the app has the session.
+ */
 const HELD_EVENTS_DELAY_MS = 20;
 
 /** The events of the sessions of one front door, held while their opening answer is on its way. */

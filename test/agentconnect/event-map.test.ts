@@ -75,7 +75,7 @@ describe('TurnEvents', () => {
     ).toBe('(edited /w/a.txt)');
   });
 
-  it('ends a cancelled turn with final cancelled: true and the text so far; a failed one with error instead of final; both name the session as providerSessionId', () => {
+  it('ends a cancelled turn with final cancelled: true and the text so far, a failed one with error; both name the session', () => {
     const cancelled = new TurnEvents('s1');
     cancelled.update(text('Once'));
     expect(cancelled.end({ stopReason: 'cancelled' }).at(-1)).toEqual({ type: 'final', data: { text: 'Once', cancelled: true, providerSessionId: 's1' } });
