@@ -38,6 +38,13 @@ async function agent(): Promise<InProcess> {
   return conn;
 }
 const text = (t: string) => [{ type: 'text' as const, text: t }];
+/** A fresh agent and session on a chat server whose answers the test holds. */
+async function heldSession() {
+  const held = heldAnswers();
+  server.handle(held.handler);
+  const conn = await agent();
+  return { held, conn, sessionId: await conn.newSession() };
+}
 type Answer = { outcome: string; reason?: string; message?: string };
 const steer = (conn: InProcess, sessionId: string, t: string | unknown[], meta?: unknown) =>
   conn.agent.request<Answer>('_session/steering', { sessionId, prompt: typeof t === 'string' ? text(t) : t, ...(meta ? { _meta: meta } : {}) });
@@ -65,10 +72,7 @@ describe('initialize', () => {
 
 describe('a message sent while a turn runs', () => {
   it("joins the conversation before the model's next request, answered injected; the turn ends once; load replays it in order", async () => {
-    const held = heldAnswers();
-    server.handle(held.handler);
-    const conn = await agent();
-    const sessionId = await conn.newSession();
+    const { held, conn, sessionId } = await heldSession();
     const turn = ask(conn, sessionId, 'write a haiku');
     const first = await held.at(0);
     first.say('Autumn');
@@ -83,10 +87,7 @@ describe('a message sent while a turn runs', () => {
   });
 
   it("is never given to another session's turn", async () => {
-    const held = heldAnswers();
-    server.handle(held.handler);
-    const conn = await agent();
-    const a = await conn.newSession();
+    const { held, conn, sessionId: a } = await heldSession();
     const b = await conn.newSession();
     const turnA = ask(conn, a, 'task A');
     const turnB = ask(conn, b, 'task B');
@@ -104,10 +105,7 @@ describe('a message sent while a turn runs', () => {
   });
 
   it('when the turn is cancelled before the model saw it, it goes in front of the next prompt', async () => {
-    const held = heldAnswers();
-    server.handle(held.handler);
-    const conn = await agent();
-    const sessionId = await conn.newSession();
+    const { held, conn, sessionId } = await heldSession();
     const turn = ask(conn, sessionId, 'count to ten');
     (await held.at(0)).say('one two');
     expect(await steer(conn, sessionId, 'in French')).toEqual({ outcome: 'injected' });
@@ -133,10 +131,7 @@ describe('a message sent while no turn runs', () => {
   });
 
   it("without it, starts a turn of its own (startedNewTurn), streamed as a prompt's and saved as one", async () => {
-    const held = heldAnswers();
-    server.handle(held.handler);
-    const conn = await agent();
-    const sessionId = await conn.newSession();
+    const { held, conn, sessionId } = await heldSession();
     expect(await steer(conn, sessionId, 'what time is it?')).toEqual({ outcome: 'startedNewTurn' });
     const request = await held.at(0);
     expect(roles(request.body)).toEqual(['user: what time is it?']);
@@ -224,10 +219,7 @@ describe('bad input gets a clear answer', () => {
 
 describe('a prompt sent while a turn runs', () => {
   it('waits for the turn to end (not cancelling it), then runs; load replays both in order', async () => {
-    const held = heldAnswers();
-    server.handle(held.handler);
-    const conn = await agent();
-    const sessionId = await conn.newSession();
+    const { held, conn, sessionId } = await heldSession();
     const first = ask(conn, sessionId, 'first');
     (await held.at(0)).say('one');
     const second = ask(conn, sessionId, 'second');
@@ -242,10 +234,7 @@ describe('a prompt sent while a turn runs', () => {
   });
 
   it('a cancel reaches the running turn and the prompts waiting behind it', async () => {
-    const held = heldAnswers();
-    server.handle(held.handler);
-    const conn = await agent();
-    const sessionId = await conn.newSession();
+    const { held, conn, sessionId } = await heldSession();
     const first = ask(conn, sessionId, 'first');
     await held.at(0);
     const second = ask(conn, sessionId, 'second');

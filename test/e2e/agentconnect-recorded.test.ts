@@ -8,9 +8,9 @@
  * typed into the widget is used and logged nowhere.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { chunk, fakeServerPool } from '../helpers/fake-openai.js';
-import { connectApp, removeHome, scratchHome, startFrontDoor, type AppClient, type FrontDoorProcess } from '../helpers/agentconnect-client.js';
+import { frontDoorPool } from '../helpers/agentconnect-client.js';
 
 interface Flow {
   what: string;
@@ -21,14 +21,7 @@ const recorded = JSON.parse(readFileSync(new URL('../fixtures/agentconnect/sdk-a
 };
 
 const servers = fakeServerPool();
-const home = scratchHome();
-afterAll(() => removeHome(home));
-const doors: FrontDoorProcess[] = [];
-const apps: AppClient[] = [];
-afterEach(async () => {
-  for (const app of apps.splice(0)) app.close();
-  await Promise.all(doors.splice(0).map((door) => door.stop()));
-});
+const { door: startDoor, app: connect } = frontDoorPool();
 
 /** `value` with each `$sessionN` replaced by the session id the Nth create answered. */
 function bind(value: unknown, sessions: string[]): unknown {
@@ -46,13 +39,11 @@ it('serves the recorded SDK quick start, resume and connect-widget flows as the 
   });
   // The server lists the default model second: the host still lists it first.
   server.setModels({ object: 'list', data: [{ id: 'other-model' }, { id: 'test-model', context_length: 32768 }] });
-  const door = await startFrontDoor(home, { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0' });
-  doors.push(door);
+  const door = await startDoor(server.baseUrl);
   const sessions: string[] = [];
 
   for (const [name, flow] of Object.entries(recorded.flows)) {
-    const app = await connectApp(door.url);
-    apps.push(app);
+    const app = await connect(door.url);
     for (const request of flow.requests) {
       const answer = await app.request(request.method, bind(request.params, sessions) as Record<string, unknown> | undefined);
       const where = `${name}: ${request.method}`;
