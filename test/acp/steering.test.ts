@@ -17,7 +17,7 @@ import { connectInProcess, type InProcess } from '../helpers/in-process.js';
 
 const quiet = createLogger({ level: 'error', write: () => undefined });
 let server: FakeOpenAI;
-let dir: string;
+let dir: string | undefined;
 const open: InProcess[] = [];
 beforeAll(async () => {
   server = await startFakeOpenAI();
@@ -25,7 +25,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => {
   for (const conn of open.splice(0)) conn.close();
-  rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
 });
 
 async function agent(): Promise<InProcess> {
@@ -60,7 +61,6 @@ async function replayed(sessionId: string): Promise<string[]> {
     .filter((n: SessionNotification) => n.sessionId === sessionId && /^(user|agent)_message_chunk$/.test(n.update.sessionUpdate))
     .map((n) => `${n.update.sessionUpdate.split('_')[0]}: ${(n.update as { content: { text: string } }).content.text}`);
 }
-const dir0 = () => dir;
 
 describe('initialize', () => {
   it("advertises the steering extension where Claude's agent and codex-acp do: the answer's _meta.steering.supported", async () => {
@@ -211,7 +211,7 @@ describe('bad input gets a clear answer', () => {
     const history = JSON.stringify(server.requests.at(-1)!.body.messages);
     const count = (text: string, i: number) => text.match(new RegExp(`note ${i}(?!\\d)`, 'g'))?.length ?? 0;
     for (let i = 0; i < notes; i++) expect(count(history, i), `note ${i}`).toBe(1);
-    const stored = await (await openSessionStore({ stateDir: dir0(), env: {}, logger: quiet })).load(sessionId);
+    const stored = await (await openSessionStore({ stateDir: dir!, env: {}, logger: quiet })).load(sessionId);
     const saved = JSON.stringify(stored!.records);
     for (let i = 0; i < notes; i++) expect(count(saved, i), `note ${i} saved`).toBe(1);
   });
