@@ -124,7 +124,7 @@ export class AgentConnectHost {
       case 'acp.sessions.send':
         return this.send(peer, params);
       case 'acp.sessions.cancel': {
-        const sessionId = this.heldBy(peer, params);
+        const sessionId = this.held(peer, params);
         const running = this.turns.has(sessionId);
         if (running) await this.stop(sessionId);
         return { result: { cancelled: running } };
@@ -202,7 +202,7 @@ export class AgentConnectHost {
   }
 
   private send(peer: Peer, params: Record<string, unknown>): Handled {
-    const sessionId = this.heldBy(peer, params);
+    const sessionId = this.held(peer, params);
     this.observedBy(peer).record(`model.${PROVIDER}`);
     const text = messageText(params);
     if (this.turns.has(sessionId)) throw new AgentConnectError('AC_ERR_BUSY', 'A run is in progress in this session; cancel it or wait for its final event');
@@ -229,7 +229,7 @@ export class AgentConnectHost {
   }
 
   /** The session id of `params`, held by `peer`. @throws {AgentConnectError} AC_ERR_INVALID_ARGS when this WebSocket does not hold it. */
-  private heldBy(peer: Peer, params: Record<string, unknown>): string {
+  private held(peer: Peer, params: Record<string, unknown>): string {
     const sessionId = sessionIdOf(params);
     if (this.owners.get(sessionId) !== peer)
       throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'Unknown session (create or resume it on this connection first)');
