@@ -19,6 +19,7 @@ import { PromptRunner } from './prompt-runner.js';
 import { authenticate, disableProvider, listProviders, setProvider } from './provider-methods.js';
 import { setConfigOption, setMode, setModel, setModelParams } from './session-config.js';
 import { closeSession, deleteSession, forkSession, listSessions, loadSession, newSession, resumeSession } from './session-lifecycle.js';
+import { parseSteeringParams, Steering, STEERING_METHOD } from './steering.js';
 
 export type { AgentCatalog, ModelInfo } from './agent-catalog.js';
 
@@ -36,6 +37,7 @@ export interface OpenAIAgent {
 export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
   const state = new AgentState(options);
   const runner = new PromptRunner(state);
+  const steering = new Steering(state, runner);
 
   const app = agent({ name: AGENT_NAME })
     // Connection (initialize.ts, provider-methods.ts)
@@ -58,6 +60,8 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
 
     // Prompt turns (prompt-methods.ts); Open Design sends session/cancel as a request, answered `{}`.
     .onRequest('session/prompt', ({ params, client, signal }) => prompt(state, runner, params, client, signal))
+    // A message sent into the running turn (steering.ts).
+    .onRequest(STEERING_METHOD, parseSteeringParams, ({ params, client }) => steering.steer(params, client))
     .onNotification('session/cancel', ({ params }) => void cancel(state, params))
     .onRequest('session/cancel', cancelParams, ({ params }) => cancel(state, params))
 

@@ -24,6 +24,7 @@ import type { AgentState } from './agent-state.js';
 import { INSTRUCTIONS_OPTION } from './session-config.js';
 import type { TurnExtras } from '../loop/turn-extras.js';
 import { heedServerToolSupport } from '../endpoints/text-tool-path.js';
+import type { TurnInbox } from '../sessions/turn-inbox.js';
 
 /** Delivers updates to the client, in order. */
 export type Send = (updates: SessionUpdate[]) => Promise<void>;
@@ -33,6 +34,8 @@ export interface TurnClient {
   client: AgentContext;
   /** The turn's plan and checkpoints. */
   extras: TurnExtras;
+  /** The messages the user sends into the turn (`_session/steering`); the loop takes them before each request. */
+  inbox?: TurnInbox | undefined;
 }
 
 /** Sends turns to the sessions' models; one per agent (inside its `PromptRunner`). */
@@ -137,6 +140,7 @@ export class ModelSender {
       tools: tools && { offer: tools.offer, session: tools.session, textToolCalls: tools.textToolCalls, takenIds: usedToolCallIds(session) },
       limits: { maxSteps: config.maxSteps },
       callbacks: { signal, send, logger: this.state.logger, notify, cost: this.meter(session), turnId, compactionUpdates: this.state.features.compaction },
+      inbox: turnClient?.inbox,
     });
     if (tools && target.endpoint.client.takesNoTools(target.model)) await notify(noToolsNotice(target.model));
     // Once per model, after its first answer on Ollama's native API: part of it on the CPU at this window.

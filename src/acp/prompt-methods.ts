@@ -17,7 +17,8 @@ export const cancelParams = z.object({ sessionId: z.string() }).passthrough();
 
 /**
  * Runs `session/prompt`: checks the blocks, answers an empty prompt `end_turn` without a request
- * upstream or a saved turn, and otherwise runs the turn once the endpoints are known.
+ * upstream or a saved turn, and otherwise runs the turn once the session's earlier prompts have
+ * ended (a prompt sent while a turn runs waits for it) and the endpoints are known.
  * @throws {RequestError} -32002 for an unknown session, -32602 for an invalid block.
  */
 export async function prompt(
@@ -30,17 +31,19 @@ export async function prompt(
   const session = state.session(params.sessionId);
   checkPromptBlocks(params.prompt);
   if (params.prompt.length === 0) return { stopReason: 'end_turn' };
-  // A session/cancel from here on reaches the turn, even before the turn has started.
-  const arrived = state.sessions.arrive(session.id, signal);
+  // In line behind the session's earlier prompts; a session/cancel from here on reaches it, even
+  // before its turn has started.
+  const placed = state.sessions.arrive(session.id, signal);
   try {
+    await placed.ready;
     await state.endpointsKnown();
-    return await runner.run(session, params.prompt, updateSender(client, session.id), arrived.signal, client);
+    return await runner.run(session, params.prompt, updateSender(client, session.id), placed, client);
   } finally {
-    arrived.done();
+    placed.done();
   }
 }
 
-/** Cancels the session's turn, or the prompt still arriving; an unknown or idle session is no error. Answers `{}`. */
+/** Cancels the session's turn and the prompts waiting for it; an unknown or idle session is no error. Answers `{}`. */
 export function cancel(state: AgentState, params: { sessionId: string }): Record<string, never> {
   if (state.sessions.cancel(params.sessionId)) state.logger.debug('turn cancelled', { sessionId: params.sessionId });
   return {};

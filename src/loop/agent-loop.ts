@@ -25,6 +25,7 @@ import type { ModelRequestOutcome } from './model-request.js';
 import { newMessageId } from './notify.js';
 import { agentText } from './to-acp.js';
 import { runToolCall } from './tool-call-runner.js';
+import { steerInto } from './turn-steering.js';
 
 /** How the turn ended, with its tool steps (for the session record). */
 export interface AgentLoopOutcome extends ModelRequestOutcome {
@@ -44,7 +45,7 @@ const NOT_RUN = 'Not run: the user cancelled the turn.';
  * Runs the turn. Never throws for provider or tool failures (they are explained to the user and
  * to the model respectively); a cancellation returns `cancelled` with the steps completed so far.
  */
-export async function runAgentLoop({ context, endpoint, tools, limits, callbacks }: AgentLoopInput): Promise<AgentLoopOutcome> {
+export async function runAgentLoop({ context, endpoint, tools, limits, callbacks, inbox }: AgentLoopInput): Promise<AgentLoopOutcome> {
   const { signal, send, logger } = callbacks;
   const fitted = { ...endpoint, memory: endpoint.memory ?? new EndpointMemory() };
   const guard = new LoopGuard(limits.maxSteps);
@@ -68,6 +69,8 @@ export async function runAgentLoop({ context, endpoint, tools, limits, callbacks
     ...extra,
   });
   for (;;) {
+    // What the user sent into the turn meanwhile joins the conversation before this request.
+    steerInto(inbox, steps.length, keeper.steps.at(-1));
     const stop = guard.beforeRequest();
     if (stop) {
       logger.info('turn stopped at the step limit', { steps: limits.maxSteps });
@@ -86,6 +89,13 @@ export async function runAgentLoop({ context, endpoint, tools, limits, callbacks
     usage = addUsage(usage, outcome.usage);
     if ('stop' in outcome) return ended('end_turn', '', '', { error: { kind: 'config', retryable: false } });
     if (outcome.error || outcome.stopReason === 'cancelled' || outcome.toolCalls.length === 0 || !tools || !offered) {
+      // The user sent messages while this answer came: it stays as a step, and the model is asked again.
+      if (!outcome.error && outcome.stopReason !== 'cancelled' && inbox?.closeIfEmpty() === false) {
+        const step: StepRecord = { text: outcome.text, reasoning: outcome.reasoning, toolCalls: [], results: [] };
+        steps.push(step);
+        keeper.step(assistantToolCallMessage(step, endpoint.toolMessageRules));
+        continue;
+      }
       return {
         ...outcome,
         steps,

@@ -3,13 +3,15 @@
  * session's conversation (`ContextSources`, read by the context keeper), the endpoint and model
  * ({@link TurnEndpoint}: the fitted request and the model request), the tools ({@link TurnTools}:
  * the steps and the tool-call runner), the limits ({@link TurnLimits}) and the callbacks
- * ({@link TurnCallbacks}: where updates, notices, logs and costs go, and the cancel).
+ * ({@link TurnCallbacks}: where updates, notices, logs and costs go, and the cancel), and the
+ * messages the user sends into the turn while it runs (its steering inbox).
  */
 import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ContextSources } from '../context/context-keeper.js';
 import type { ToolMessageRules } from '../context/tool-messages.js';
 import type { EndpointMemory } from '../endpoints/endpoint-memory.js';
 import type { Logger } from '../log.js';
+import type { TurnInbox } from '../sessions/turn-inbox.js';
 import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.js';
 import type { ToolCallResult } from '../openai/chat-stream-accumulator.js';
 import type { ChatToolDefinition, OfferedTools, ReadCall, SessionMode } from '../tools/index.js';
@@ -105,4 +107,6 @@ export interface AgentLoopInput {
   tools?: TurnTools | undefined;
   limits: TurnLimits;
   callbacks: TurnCallbacks;
+  /** The messages the user sends into the turn while it runs (`_session/steering`), open for the loop's whole run. Absent: none. */
+  inbox?: TurnInbox | undefined;
 }

@@ -4,10 +4,11 @@
  * session is `acp/replay.ts`.)
  */
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
-import type { ChatMessage } from '../openai/openai-types.js';
+import type { ChatMessage, ChatRequestContentPart } from '../openai/openai-types.js';
 import { promptToUserContent } from '../context/prompt-content.js';
 import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../context/tool-messages.js';
-import type { ClearRecord, CompactRecord, TurnRecord } from './session-records.js';
+import { pushUserMessage } from '../context/text-tool-path.js';
+import type { ClearRecord, CompactRecord, SteeringRecord, TurnRecord } from './session-records.js';
 
 /** The records that make up a conversation, in order. */
 export type ConversationRecord = TurnRecord | ClearRecord | CompactRecord;
@@ -40,26 +41,74 @@ const PLAIN_RULES: ToolMessageRules = { echoReasoning: false, shortToolCallIds: 
 export const ENDED_AFTER_TOOLS = '(The turn ended here, after the tool results above.)';
 
 /**
+ * Said before a message the user sent into the turn (`_session/steering`) when it follows tool
+ * results, so a user message never follows a `tool` message.
+ * @internal the tests look for these exact words in what is sent.
+ */
+export const STEERED_AFTER_TOOLS = '(The user sent a message while the tool calls above ran; it follows.)';
+
+/**
+ * Appends a message the user sent into the turn to `messages` (a step's, as the model is sent
+ * them), keeping roles alternating: after a `tool` message {@link STEERED_AFTER_TOOLS} comes
+ * first, as the assistant's; after a user message (the images tools returned) it joins that one.
+ * The same for the turn's next request and for every later request that repeats the turn.
+ */
+export function pushSteering(messages: ChatMessage[], content: string | ChatRequestContentPart[]): void {
+  if (messages.at(-1)?.role === 'tool') messages.push({ role: 'assistant', content: STEERED_AFTER_TOOLS });
+  pushUserMessage(messages, content);
+}
+
+/**
  * The messages of one turn after its user message: each tool step as an assistant message with
  * its `tool_calls` followed by one `tool` message per call (kept together, in order), then the
- * final answer. A turn that ended right after tool results gets {@link ENDED_AFTER_TOOLS} as its
+ * messages the user sent into the turn after that step (`steering`, by {@link pushSteering}),
+ * then the final answer. A turn that ended right after tool results gets {@link ENDED_AFTER_TOOLS} as its
  * answer, so a user message never follows a `tool` message (strict chat templates refuse that).
+ * Steering messages no answer followed are not here: {@link unansweredSteering} carries them.
  * @internal a pure step (fast-check properties) of rebuilding a turn's messages.
  */
 export function answerMessages(turn: TurnRecord, rules: ToolMessageRules = PLAIN_RULES, fromStep = 0): ChatMessage[] {
   const messages: ChatMessage[] = [];
-  for (const step of (turn.steps ?? []).slice(fromStep)) {
+  const steps = turn.steps ?? [];
+  const answered = answeredSteering(turn);
+  steps.forEach((step, index) => {
+    if (index < fromStep) return;
     messages.push(assistantToolCallMessage(step, rules));
     for (const result of step.results) messages.push(toolResultMessage(result.id, result.forModel));
-  }
+    for (const steer of answered) if (steer.afterStep === index + 1) pushSteering(messages, promptToUserContent(steer.prompt));
+  });
   if (turn.assistant) messages.push({ role: 'assistant', content: turn.assistant });
-  else if (messages.length > 0) messages.push({ role: 'assistant', content: ENDED_AFTER_TOOLS });
+  else if (messages.length > 0 && messages.at(-1)?.role !== 'assistant') messages.push({ role: 'assistant', content: ENDED_AFTER_TOOLS });
   return messages;
 }
 
 /** Whether a turn got any answer (text or tool calls). */
 function isAnswered(turn: TurnRecord): boolean {
   return Boolean(turn.assistant) || (turn.steps?.length ?? 0) > 0;
+}
+
+/** How many model answers the turn has: its tool steps, and its final answer when it has one. */
+function answerCount(turn: TurnRecord): number {
+  return (turn.steps?.length ?? 0) + (turn.assistant ? 1 : 0);
+}
+
+/** The turn's steering messages that an answer of the turn followed (they sit between its steps). */
+function answeredSteering(turn: TurnRecord): SteeringRecord[] {
+  const answers = answerCount(turn);
+  return (turn.steering ?? []).filter((steer) => steer.afterStep >= 1 && steer.afterStep < answers);
+}
+
+/**
+ * The blocks of the turn's steering messages that no answer of the turn followed (the turn was
+ * cancelled or failed, or ended, before the model saw them), oldest first, each set apart by a
+ * blank line: they go in front of the next user message, as an unanswered prompt does.
+ * @internal the tests check which messages it carries.
+ */
+export function unansweredSteering(turn: TurnRecord): ContentBlock[] {
+  const answers = answerCount(turn);
+  return (turn.steering ?? [])
+    .filter((steer) => steer.afterStep < 1 || steer.afterStep >= answers)
+    .reduce<ContentBlock[]>((blocks, steer) => (blocks.length === 0 ? [...steer.prompt] : withUnanswered(blocks, steer.prompt)), []);
 }
 
 /**
@@ -92,10 +141,11 @@ export function liveConversation(records: readonly ConversationRecord[], rules: 
     if (record.type !== 'turn') return;
     const prompt = withUnanswered(unanswered, record.prompt);
     if (!isAnswered(record)) {
-      unanswered = prompt;
+      const steered = unansweredSteering(record);
+      unanswered = steered.length === 0 ? prompt : withUnanswered(prompt, steered);
       return;
     }
-    unanswered = [];
+    unanswered = unansweredSteering(record);
     turns.push([
       { role: 'user', content: promptToUserContent(withModeNote(record.modeNote, prompt)) },
       ...answerMessages(record, rules, index === 0 ? fromStep : 0),
