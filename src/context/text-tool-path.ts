@@ -19,8 +19,9 @@ export interface TextPathTool {
 }
 
 /**
- * The block a call is written as: `<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>`.
- * @internal a pure step whose text the reader of text tool calls must parse back (a round trip).
+ * The block a call is written as: `<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>`; also
+ * the example a refusal of a call read from text gives (`tools/calls/text/call-hint.ts`). The reader
+ * of calls in text parses it back (a round trip the tests hold).
  */
 export function toolCallBlock(name: string, args: string): string {
   let parsed: unknown;

@@ -18,8 +18,8 @@ import { readTolerantJson } from './tolerant-json.js';
 const MAX_REPAIR_CHARS = 1_000_000;
 
 /**
- * Deepest nesting of arrays and objects accepted in arguments: 64 (tool parameters are shallow).
- * @internal the tests name the bound in the refusal they expect.
+ * Deepest nesting of arrays and objects accepted in arguments: 64 (tool parameters are shallow);
+ * also the bound of the readers of calls written as text (`calls/text/`).
  */
 export const MAX_ARGUMENT_DEPTH = 64;
 

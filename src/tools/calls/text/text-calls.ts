@@ -24,7 +24,7 @@ export interface ReadCall {
 }
 
 /** The reader for one request's tools. */
-export interface TextCallReader {
+interface TextCallReader {
   /** A fresh hold for one answer's text (see `text-call-hold.ts`). */
   hold(): Pick<TextCallHold, 'push' | 'shownLength'>;
   /** The calls in a whole answer and the prose before them; `reasoning`: the text is the answer's reasoning (only markers make a call there). */
