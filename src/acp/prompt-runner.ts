@@ -263,7 +263,7 @@ export class PromptRunner {
       if (outcome.compactions) record.compactions = outcome.compactions;
       if (typed) record.typed = typed;
       if (outcome.steps.length > 0) record.steps = outcome.steps;
-      if (outcome.context && (outcome.context.summary !== undefined || outcome.context.stubbed > 0)) record.context = outcome.context;
+      if (outcome.context && (outcome.context.summary !== undefined || outcome.context.stubbed.length > 0)) record.context = outcome.context;
       if (outcome.usage)
         record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
       if (note) record.modeNote = note;

@@ -8,6 +8,7 @@ import type { ChatMessage } from '../openai/openai-types.js';
 import { promptToUserContent } from '../context/prompt-content.js';
 import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../context/tool-messages.js';
 import type { ClearRecord, CompactRecord, TurnRecord } from './session-records.js';
+import { NO_STUBS, stubRanges, type StubRanges } from '../context/stub-ranges.js';
 
 /** The records that make up a conversation, in order. */
 export type ConversationRecord = TurnRecord | ClearRecord | CompactRecord;
@@ -23,8 +24,8 @@ export interface LiveConversation {
    * in front of the next user message; `[]` when the latest turn was answered.
    */
   unanswered: ContentBlock[];
-  /** Tool results of `turns` sent as stubs when the latest turn ended (its `context.stubbed`), oldest first. */
-  stubbed: number;
+  /** Tool results of `turns` sent as stubs when the latest turn ended (its `context.stubbed`). */
+  stubbed: StubRanges;
 }
 
 /** Text shown for a replayed `/clear`. */
@@ -83,7 +84,7 @@ export function liveConversation(records: readonly ConversationRecord[], rules: 
     }
   });
   const last = records.at(-1);
-  const stubbed = last?.type === 'turn' ? (last.context?.stubbed ?? 0) : 0;
+  const stubbed = last?.type === 'turn' ? stubRanges(last.context?.stubbed) : NO_STUBS;
   // A turn cancelled before any answer keeps its user message, folded into the next user message:
   // chat templates that require user/assistant alternation reject two user messages in a row.
   const turns: ChatMessage[][] = [];

@@ -5,6 +5,7 @@
  */
 import type { ContentBlock, PlanEntry } from '@agentclientprotocol/sdk/unstable';
 import { isTurnCheckpoint, type TurnCheckpoint } from './checkpoints.js';
+import { isStubRanges, type StubRanges } from '../context/stub-ranges.js';
 
 /** A completed (or cancelled/failed-with-partial-output) prompt turn. */
 export interface TurnRecord {
@@ -39,9 +40,11 @@ export interface TurnRecord {
    * What the model was sent of the history when the turn ended, so the next turn starts from it
    * (the record itself keeps everything, for `session/load`): `summary` replaces everything
    * before this turn and its first `summarizedSteps` steps (a compaction inside the turn);
-   * `stubbed` tool results, oldest first, were sent as stubs (`context/context-fit.ts`).
+   * `stubbed`: the tool results sent as stubs, as `[from, to)` ranges of their indexes over the
+   * live conversation's tool results, oldest first (`context/stub-ranges.ts`; older files hold a
+   * count `n`, the first `n`).
    */
-  context?: { summary?: string; summarizedSteps?: number; stubbed?: number };
+  context?: { summary?: string; summarizedSteps?: number; stubbed?: number | StubRanges };
   /** The plan as the turn left it, when the model wrote one in it (the whole list). */
   plan?: PlanEntry[];
   /** What `/undo` needs: the files the turn changed and the commands it ran. */
@@ -198,7 +201,10 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
         (usage === undefined || (isObject(usage) && optNumber(usage.inputTokens) && optNumber(usage.outputTokens) && optNumber(usage.totalTokens))) &&
         (v.steps === undefined || (Array.isArray(v.steps) && v.steps.every(isStep))) &&
         (v.context === undefined ||
-          (isObject(v.context) && optString(v.context.summary) && optNumber(v.context.summarizedSteps) && optNumber(v.context.stubbed)));
+          (isObject(v.context) &&
+            optString(v.context.summary) &&
+            optNumber(v.context.summarizedSteps) &&
+            (optNumber(v.context.stubbed) || isStubRanges(v.context.stubbed))));
       if (!ok) return undefined;
       // A plan or checkpoint that does not read back is left out, not the whole turn.
       if (v.plan !== undefined && !isPlan(v.plan)) delete v.plan;
