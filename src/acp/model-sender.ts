@@ -16,7 +16,9 @@ import { agentText } from '../loop/to-acp.js';
 import { CostMeter, savedCost } from '../loop/cost-meter.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
 import { defaultSystemPrompt } from '../context/system-prompt.js';
-import { instructionBudgetBytes, loadInstructions, renderInstructions } from '../context/instructions.js';
+import { renderInstructions } from '../context/instructions.js';
+import type { PromptFacts } from '../context/prompt-facts.js';
+import { turnFacts, type TurnFacts } from './turn-facts.js';
 import { fetchModelBytes } from '../tools/fetch/fetch-page.js';
 import { toolMessageRules } from '../context/tool-messages.js';
 import { mcpNotices, noToolsNotice, prepareTurnTools } from '../loop/turn-tools.js';
@@ -37,8 +39,6 @@ export interface TurnClient {
 
 /** Sends turns to the sessions' models; one per agent (inside its `PromptRunner`). */
 export class ModelSender {
-  /** The date each session's system prompt says, fixed at its first turn in this process (the prompt's bytes stay the same past midnight). */
-  private readonly dates = new WeakMap<Session, string>();
   /** Each session's cumulative cost, as providers report it. */
   private readonly costs = new WeakMap<Session, CostMeter>();
 
@@ -49,8 +49,26 @@ export class ModelSender {
   ) {}
 
   /**
+   * The prompt facts of the session's next turn (`turn-facts.ts`), when its system prompt is the
+   * default one (tools on, no `OPENAI_SYSTEM_PROMPT`); else `undefined`.
+   */
+  async facts(session: Session, signal: AbortSignal): Promise<TurnFacts | undefined> {
+    if (!this.state.config.tools || this.state.config.systemPrompt !== undefined) return undefined;
+    const known = await this.state.windows.of(session, signal);
+    return turnFacts({
+      records: session.records,
+      cwd: session.cwd,
+      extra: this.state.tools.get(session.id)?.roots.extra,
+      configDir: this.state.configDir,
+      contextWindow: known?.window,
+      now: new Date(),
+    });
+  }
+
+  /**
    * Sends the live conversation plus `current` to the session's model, trimmed to its context
-   * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools.
+   * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools,
+   * its system prompt built from `facts` (the turn's `TurnFacts.system`; read now when absent).
    */
   async send(
     session: Session,
@@ -60,6 +78,7 @@ export class ModelSender {
     signal: AbortSignal,
     turnId: string,
     turnClient?: TurnClient,
+    facts?: PromptFacts,
   ): Promise<AgentLoopOutcome> {
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model);
@@ -90,24 +109,16 @@ export class ModelSender {
         : undefined;
     // A llama.cpp template that says it takes no tools: the text path from the first request.
     if (tools) await heedServerToolSupport(target.endpoint, target.model, target.endpoint.memory.textPaths);
-    const instructions = async () =>
-      renderInstructions(
-        await loadInstructions({
-          cwd: session.cwd,
-          extra: toolState?.roots.extra,
-          configDir: this.state.configDir,
-          maxBytes: instructionBudgetBytes(contextWindow),
-        }),
-      );
+    const prompted = tools && !config.systemPrompt ? (facts ?? (await this.facts(session, signal))?.system) : undefined;
     const agentPrompt =
       config.systemPrompt ??
-      (tools
+      (tools && prompted
         ? defaultSystemPrompt({
             cwd: session.cwd,
             platform: process.platform,
-            date: this.dateOf(session),
+            date: prompted.date,
             tools: tools.builtinNames,
-            instructions: await instructions(),
+            instructions: renderInstructions(prompted.instructions),
           })
         : undefined);
     // The client's own instructions for this session come after ours (which describe the tools).
@@ -151,12 +162,6 @@ export class ModelSender {
     if (memory) await send([agentText(`\n\n(${memory})`)]);
     if (outcome.calibration) session.calibration = outcome.calibration;
     return outcome;
-  }
-
-  private dateOf(session: Session): string {
-    let date = this.dates.get(session);
-    if (!date) this.dates.set(session, (date = new Date().toISOString().slice(0, 10)));
-    return date;
   }
 
   /** The session's cost meter, started from the costs saved with its turns. */

@@ -5,7 +5,7 @@
  */
 import type { AgentContext, ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { estimateTextTokens } from '../context/token-estimate.js';
-import { CLEARED_TEXT, lastToldMode, liveConversation, withModeNote, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
+import { CLEARED_TEXT, lastToldMode, liveConversation, withNotes, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
 import { promptToUserContent } from '../context/prompt-content.js';
 import type { Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
@@ -165,6 +165,8 @@ export class PromptRunner {
       signal,
       turnClient,
       [...context, ...prompt],
+      // The next turn's system prompt has the AGENTS.md this one writes.
+      true,
     );
   }
 
@@ -221,7 +223,10 @@ export class PromptRunner {
     return this.response(outcome);
   }
 
-  /** `typed`: what the user sent when `prompt` is its expansion (a user command, /init), kept for replay and the title. */
+  /**
+   * `typed`: what the user sent when `prompt` is its expansion (a user command, /init), kept for
+   * replay and the title; `renewFacts`: the next turn reads the prompt facts afresh (/init).
+   */
   private async turn(
     session: Session,
     asked: ContentBlock[],
@@ -229,6 +234,7 @@ export class PromptRunner {
     signal: AbortSignal,
     turnClient: TurnClient,
     typed?: ContentBlock[],
+    renewFacts = false,
   ): Promise<PromptResponse> {
     const conversation = this.conversation(session);
     // Context shared with an earlier command that took no arguments goes in front.
@@ -238,16 +244,19 @@ export class PromptRunner {
     // The mode is told in the conversation when it changed since the model was last told (the system prompt and tools stay put).
     const mode = this.state.config.tools ? sessionMode(session) : undefined;
     const note = mode ? modeNoteFor(mode, lastToldMode(session.records)) : undefined;
+    // So are changes of the instruction files and the date (the system prompt says them as the conversation began).
+    const facts = await this.model.facts(session, signal);
     const turnId = newMessageId();
     const before = this.model.meter(session).total;
     const outcome = await this.model.send(
       session,
       conversation,
-      { role: 'user', content: promptToUserContent(withModeNote(note, withUnanswered(conversation.unanswered, prompt))) },
+      { role: 'user', content: promptToUserContent(withNotes([facts?.note, note], withUnanswered(conversation.unanswered, prompt))) },
       send,
       signal,
       turnId,
       turnClient,
+      facts?.system,
     );
     // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
     if (!outcome.error || outcome.text || outcome.steps.length > 0) {
@@ -268,6 +277,9 @@ export class PromptRunner {
         record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
       if (note) record.modeNote = note;
       if (mode) record.mode = mode;
+      if (facts?.save) record.facts = facts.save;
+      if (facts?.note) record.factsNote = facts.note;
+      if (renewFacts) record.renewFacts = true;
       const cost = costSince(before, this.model.meter(session).total);
       if (cost) record.usage = { ...record.usage, cost };
       turnClient.extras.fill(record);

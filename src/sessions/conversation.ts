@@ -98,7 +98,7 @@ export function liveConversation(records: readonly ConversationRecord[], rules: 
     }
     unanswered = [];
     turns.push([
-      { role: 'user', content: promptToUserContent(withModeNote(record.modeNote, prompt)) },
+      { role: 'user', content: promptToUserContent(withNotes([record.factsNote, record.modeNote], prompt)) },
       ...answerMessages(record, rules, index === 0 ? fromStep : 0),
     ]);
   });
@@ -106,12 +106,20 @@ export function liveConversation(records: readonly ConversationRecord[], rules: 
 }
 
 /**
- * `prompt` with a session mode's note (`TurnRecord.modeNote`) in front, set apart by a blank
- * line; `prompt` itself when there is none. The same blocks for the turn's request and for every
- * later request that repeats the turn, so their bytes match.
+ * `prompt` with the notes of its turn in front (`TurnRecord.factsNote`, then `modeNote`; absent
+ * ones skipped), each set apart by a blank line; `prompt` itself when there are none. The same
+ * blocks for the turn's request and for every later request that repeats the turn, so their bytes match.
  */
-export function withModeNote(note: string | undefined, prompt: readonly ContentBlock[]): ContentBlock[] {
-  return note ? [{ type: 'text', text: note }, { type: 'text', text: '\n\n' }, ...prompt] : [...prompt];
+export function withNotes(notes: readonly (string | undefined)[], prompt: readonly ContentBlock[]): ContentBlock[] {
+  return [
+    ...notes
+      .filter((note): note is string => Boolean(note))
+      .flatMap((text): ContentBlock[] => [
+        { type: 'text', text },
+        { type: 'text', text: '\n\n' },
+      ]),
+    ...prompt,
+  ];
 }
 
 /**

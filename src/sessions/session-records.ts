@@ -6,6 +6,7 @@
 import type { ContentBlock, PlanEntry } from '@agentclientprotocol/sdk/unstable';
 import { isTurnCheckpoint, type TurnCheckpoint } from './checkpoints.js';
 import { isStubRanges, type StubRanges } from '../context/stub-ranges.js';
+import { isPromptFacts, type PromptFacts } from '../context/prompt-facts.js';
 
 /** A completed (or cancelled/failed-with-partial-output) prompt turn. */
 export interface TurnRecord {
@@ -56,6 +57,16 @@ export interface TurnRecord {
   modeNote?: string;
   /** The session mode the model had been told of when the turn ended (e.g. `plan`, `ask`). */
   mode?: string;
+  /**
+   * The date and instruction files as read for this turn (`context/prompt-facts.ts`), saved when
+   * the turn read them afresh (its system prompt is built from them, as every later turn's until
+   * the next /clear, /compact or /init) or when its `factsNote` told the model they changed.
+   */
+  facts?: PromptFacts;
+  /** What changed since the model was last told, put in front of this turn's prompt (in its user message). */
+  factsNote?: string;
+  /** Set on an `/init` turn: the next turn reads the facts afresh, so its system prompt has the AGENTS.md just written. */
+  renewFacts?: true;
 }
 
 /** One model answer that called tools, and what each call gave back. */
@@ -212,6 +223,9 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
       if (v.checkpoint !== undefined && !isTurnCheckpoint(v.checkpoint)) delete v.checkpoint;
       if (v.modeNote !== undefined && typeof v.modeNote !== 'string') delete v.modeNote;
       if (v.mode !== undefined && typeof v.mode !== 'string') delete v.mode;
+      if (v.facts !== undefined && !isPromptFacts(v.facts)) delete v.facts;
+      if (v.factsNote !== undefined && typeof v.factsNote !== 'string') delete v.factsNote;
+      if (v.renewFacts !== undefined && v.renewFacts !== true) delete v.renewFacts;
       if (v.id !== undefined && typeof v.id !== 'string') delete v.id;
       if (
         v.compactions !== undefined &&
