@@ -26,6 +26,7 @@ import type { AgentState } from './agent-state.js';
 import { INSTRUCTIONS_OPTION } from './session-config.js';
 import type { TurnExtras } from '../loop/turn-extras.js';
 import { heedServerToolSupport } from '../endpoints/text-tool-path.js';
+import { watchLoading } from '../loop/loading-notice.js';
 
 /** Delivers updates to the client, in order. */
 export type Send = (updates: SessionUpdate[]) => Promise<void>;
@@ -72,6 +73,32 @@ export class ModelSender {
    */
   async send(
     session: Session,
+    conversation: LiveConversation,
+    current: ChatMessage,
+    send: Send,
+    signal: AbortSignal,
+    turnId: string,
+    turnClient?: TurnClient,
+    facts?: PromptFacts,
+  ): Promise<AgentLoopOutcome> {
+    const target = this.state.registry.resolve(session.model);
+    if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
+    // From here to the first byte of the answer (an Ollama model may be loaded for the window), a loading model is told.
+    const loading = watchLoading({
+      model: target.model,
+      look: (stop) => target.endpoint.loadState(target.model, stop),
+      notify: this.state.notifier(session, send),
+      signal,
+    });
+    try {
+      return await this.sendWatched(session, conversation, current, loading.watched(send, turnId), signal, turnId, turnClient, facts);
+    } finally {
+      loading.stop();
+    }
+  }
+
+  private async sendWatched(
+    session: Session,
     { turns, summary, stubbed }: LiveConversation,
     current: ChatMessage,
     send: Send,
@@ -81,8 +108,7 @@ export class ModelSender {
     facts?: PromptFacts,
   ): Promise<AgentLoopOutcome> {
     const config = this.state.config;
-    const target = this.state.registry.resolve(session.model);
-    if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
+    const target = this.state.registry.resolve(session.model)!;
     const notify = this.state.notifier(session, send);
     const toolState = turnClient && config.tools ? this.state.tools.get(session.id) : undefined;
     for (const notice of mcpNotices(toolState)) await notify(notice);
