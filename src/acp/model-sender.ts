@@ -91,7 +91,11 @@ export class ModelSender {
       signal,
     });
     try {
-      return await this.sendWatched(session, conversation, current, loading.watched(send, turnId), signal, turnId, turnClient, facts);
+      const outcome = await this.sendWatched(session, conversation, current, loading.watched(send, turnId), signal, turnId, turnClient, facts);
+      // A server that went silent while it said it was loading: the words of the time limit say what it said.
+      if (outcome.error?.kind === 'timeout' && loading.said)
+        await send([agentText(`\n\n(The server at ${target.endpoint.settings.baseUrl} was loading the model when the wait began: ${loading.said}.)`)]);
+      return outcome;
     } finally {
       loading.stop();
     }

@@ -34,6 +34,8 @@ export interface LoadingWatch {
   watched(send: (updates: SessionUpdate[]) => Promise<void>, turnId: string): (updates: SessionUpdate[]) => Promise<void>;
   /** Ends the watch (the turn ended). */
   stop(): void;
+  /** What the server said when it was told to be loading the model; `undefined` when it was not. */
+  readonly said: string | undefined;
 }
 
 /**
@@ -67,6 +69,7 @@ function isAnswer(update: SessionUpdate, turnId: string): boolean {
 /** Starts the watch of one turn (see the module comment). */
 export function watchLoading(input: LoadingWatchInput): LoadingWatch {
   const stopped = new AbortController();
+  let said: string | undefined;
   const stop = () => {
     clearTimeout(timer);
     stopped.abort();
@@ -76,6 +79,7 @@ export function watchLoading(input: LoadingWatchInput): LoadingWatch {
     const state = await input.look(stopped.signal);
     if (stopped.signal.aborted || !state || state.loaded) return stop();
     stop();
+    said = state.said;
     await input.notify(loadingNotice(input.model, state)).catch(() => undefined);
   }, input.afterMs ?? LOADING_LOOK_MS);
   timer.unref?.();
@@ -87,5 +91,8 @@ export function watchLoading(input: LoadingWatchInput): LoadingWatch {
       return send(updates);
     },
     stop,
+    get said() {
+      return said;
+    },
   };
 }

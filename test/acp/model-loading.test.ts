@@ -3,7 +3,8 @@
  * chat requests answer 503 "Loading model" until it has loaded) is told so once, before the answer:
  * a `notice` to a client with `session.notices`, else a short message of its own that is not part
  * of the saved answer. The wait goes on until the server serves; one that never does ends at
- * OPENAI_TIMEOUT_MS with words naming the server and what it said; a cancel ends it at once.
+ * OPENAI_TIMEOUT_MS with words naming the server and what it said (also one that went silent while
+ * its /health said it was loading); a cancel ends it at once.
  */
 import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -89,6 +90,21 @@ describe('a model the server is loading', () => {
     expect(answer.stopReason).toBe('end_turn');
     expect(io.text(sessionId)).toMatch(
       new RegExp(`The server at ${base} was still loading the model after \\d+ s: it kept answering HTTP 503 "Loading model"\\.`),
+    );
+    io.close();
+  });
+
+  it('says what the server said of its loading when a silent request ends at OPENAI_TIMEOUT_MS', async () => {
+    server = await startFakeOpenAI((req: http.IncomingMessage, res: http.ServerResponse) => {
+      // /health says it is loading; the chat request is never answered.
+      if ((req.url ?? '').startsWith('/health')) res.writeHead(503, { 'content-type': 'application/json' }).end(LOADING);
+    });
+    const io = await connectInProcess(env(server.baseUrl, { OPENAI_TIMEOUT_MS: '2600' }));
+    const sessionId = await io.newSession();
+    await io.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    expect(io.text(sessionId)).toContain('No data from');
+    expect(io.text(sessionId)).toContain(
+      `(The server at ${server.baseUrl} was loading the model when the wait began: GET /health answered 503 "Loading model".)`,
     );
     io.close();
   });
