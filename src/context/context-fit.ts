@@ -41,9 +41,9 @@ import {
 
 /**
  * Most of the budget one tool result may take: 15 %, so the history holds several steps and a
- * cut frees room for many (bench/agent-efficiency.mjs: prefix reuse 85.7 % at 8k with it, 82.3 %
+ * cut frees room for many (bench/agent-efficiency.mjs: prefix reuse 85.9 % at 8k with it, 81.9 %
  * at a fifth, 76.9 % at a quarter).
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const RESULT_SHARE = 0.15;
 /** Most of the budget the summary of earlier work may take: a quarter. */

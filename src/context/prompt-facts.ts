@@ -7,6 +7,7 @@
  * the next prompt, like a mode change (`loop/session-modes.ts`). Pure.
  */
 import type { InstructionFile } from './instructions.js';
+import { isRecord } from '../json-value.js';
 
 /** The facts of one reading. */
 export interface PromptFacts {
@@ -26,7 +27,6 @@ export function dateOf(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isFile = (value: unknown): value is InstructionFile =>
   isRecord(value) &&
   typeof value.path === 'string' &&

@@ -48,8 +48,3 @@ export function rangesOf(flags: readonly boolean[]): StubRanges {
   });
   return ranges;
 }
-
-/** How many results the ranges stub. */
-export function stubCount(ranges: StubRanges): number {
-  return ranges.reduce((total, [from, to]) => total + to - from, 0);
-}

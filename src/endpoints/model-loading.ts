@@ -15,6 +15,7 @@ import type { LoadingQuery } from '../config/provider-profiles.js';
 import { readBodyUpTo } from '../openai/body-limits.js';
 import { defaultFetch, type FetchLike } from '../openai/http.js';
 import { parseOllamaPs } from './ollama-ps.js';
+import { isRecord, parseJsonOrUndefined } from '../json-value.js';
 
 /** Bound of one look, in ms. */
 const LOAD_LOOK_TIMEOUT_MS = 2000;
@@ -29,23 +30,14 @@ export interface ModelLoadState {
   said: string;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const json = (text: string): unknown => {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-};
-
 /**
  * The state a llama.cpp `/health` answer shows: 200 serves; 503 with a message is loading.
- * Exported: a pure reader checked on the server's recorded answers.
+ * @internal a pure reader the tests check on the server's recorded answers.
  */
 export function llamaCppHealthState(status: number, body: string): ModelLoadState | undefined {
   if (status === 200) return { loaded: true, said: 'GET /health answered 200' };
   if (status !== 503) return undefined;
-  const parsed = json(body);
+  const parsed = parseJsonOrUndefined(body);
   const error = isRecord(parsed) && isRecord(parsed['error']) ? parsed['error'] : undefined;
   const message = typeof error?.['message'] === 'string' ? error['message'] : body.trim().slice(0, 200);
   return { loaded: false, said: `GET /health answered 503${message ? ` "${message}"` : ''}` };
@@ -53,7 +45,7 @@ export function llamaCppHealthState(status: number, body: string): ModelLoadStat
 
 /**
  * The state of `model` in an Ollama `/api/ps` answer; `undefined` when the body is not that shape.
- * Exported: a pure reader checked on recorded answers.
+ * @internal a pure reader the tests check on its own.
  */
 export function ollamaPsState(body: unknown, model: string): ModelLoadState | undefined {
   if (!isRecord(body) || !Array.isArray(body['models'])) return undefined;
@@ -62,7 +54,7 @@ export function ollamaPsState(body: unknown, model: string): ModelLoadState | un
 
 /**
  * The state of `model` in an LM Studio `/api/v0/models` answer; `undefined` when the model or its `state` is not there.
- * Exported: a pure reader checked on recorded answers.
+ * @internal a pure reader the tests check on its own.
  */
 export function lmStudioState(body: unknown, model: string): ModelLoadState | undefined {
   const list = isRecord(body) && Array.isArray(body['data']) ? body['data'] : [];
@@ -122,11 +114,11 @@ export async function modelLoadState(
     }
     case 'ollama-ps': {
       const answer = await get(`${root}/api/ps`, options);
-      return answer?.status === 200 ? ollamaPsState(json(answer.text), model) : undefined;
+      return answer?.status === 200 ? ollamaPsState(parseJsonOrUndefined(answer.text), model) : undefined;
     }
     case 'lmstudio-models': {
       const answer = await get(`${root}/api/v0/models`, options);
-      return answer?.status === 200 ? lmStudioState(json(answer.text), model) : undefined;
+      return answer?.status === 200 ? lmStudioState(parseJsonOrUndefined(answer.text), model) : undefined;
     }
     default:
       return undefined;

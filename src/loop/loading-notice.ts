@@ -12,7 +12,10 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ModelLoadState } from '../endpoints/model-loading.js';
 import type { Notify, UserNotice } from './notify.js';
 
-/** How long the first byte may take before the server is asked whether it is loading the model, in ms. */
+/**
+ * How long the first byte may take before the server is asked whether it is loading the model, in ms.
+ * @internal the tests build their cases from this value rather than a copy of its number.
+ */
 export const LOADING_LOOK_MS = 2000;
 
 /** What the watch needs. */
@@ -40,7 +43,7 @@ export interface LoadingWatch {
 
 /**
  * The notice for a model the server is loading: "Loading qwen3:8b on the server…", with what it said.
- * Exported so the tests look for these exact words in what is sent.
+ * @internal the tests look for these exact words in what is sent.
  */
 export function loadingNotice(model: string, state: ModelLoadState): UserNotice {
   const title = `Loading ${model} on the server…`;
