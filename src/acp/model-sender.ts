@@ -101,15 +101,9 @@ export class ModelSender {
     }
   }
 
+  /** {@link send} with `send` watched for the answer's first byte. */
   private async sendWatched(
-    session: Session,
-    { turns, summary, stubbed }: LiveConversation,
-    current: ChatMessage,
-    send: Send,
-    signal: AbortSignal,
-    turnId: string,
-    turnClient?: TurnClient,
-    facts?: PromptFacts,
+    ...[session, { turns, summary, stubbed }, current, send, signal, turnId, turnClient, facts]: Parameters<ModelSender['send']>
   ): Promise<AgentLoopOutcome> {
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model)!;

@@ -9,16 +9,11 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { client } from '@agentclientprotocol/sdk/unstable';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createOpenAIAgent } from '../../src/acp/agent.js';
-import { createLogger } from '../../src/log.js';
-import { openSessionStore } from '../../src/sessions/session-store.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
-import { testConfig } from '../helpers/in-process.js';
+import { agentOnStore } from '../helpers/in-process.js';
 import { script } from '../helpers/tool-script.js';
 
-const quiet = createLogger({ level: 'error', write: () => undefined });
 let server: FakeOpenAI;
 let dir: string;
 const closers: (() => void)[] = [];
@@ -36,18 +31,9 @@ afterAll(async () => {
 
 /** An agent on `stateDir` whose client approves every tool call. */
 async function agentOn(stateDir: string) {
-  const { app } = createOpenAIAgent({
-    config: testConfig({ OPENAI_BASE_URL: server.baseUrl }),
-    logger: quiet,
-    store: openSessionStore({ stateDir, env: {}, logger: quiet }),
-  });
-  const connection = client()
-    .onNotification('session/update', () => undefined)
-    .onRequest('session/request_permission', ({ params }) => ({ outcome: { outcome: 'selected', optionId: params.options[0]!.optionId } }))
-    .connect(app);
-  closers.push(() => connection.close());
-  await connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
-  return connection.agent;
+  const { agent, close } = await agentOnStore({ baseUrl: server.baseUrl, stateDir, optionId: (options) => options[0]!.optionId });
+  closers.push(close);
+  return agent;
 }
 
 type Agent = Awaited<ReturnType<typeof agentOn>>;
