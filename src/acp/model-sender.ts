@@ -17,7 +17,6 @@ import { CostMeter, savedCost } from '../loop/cost-meter.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
 import { defaultSystemPrompt } from '../context/system-prompt.js';
 import { renderInstructions } from '../context/instructions.js';
-import type { PromptFacts } from '../context/prompt-facts.js';
 import { turnFacts, type TurnFacts } from './turn-facts.js';
 import { fetchModelBytes } from '../tools/fetch/fetch-page.js';
 import { toolMessageRules } from '../context/tool-messages.js';
@@ -38,6 +37,9 @@ export interface TurnClient {
   extras: TurnExtras;
 }
 
+/** What the model side of a turn gives back: the loop's outcome, and the prompt facts its system prompt and note said. */
+export type SentTurn = AgentLoopOutcome & { facts?: TurnFacts | undefined };
+
 /** Sends turns to the sessions' models; one per agent (inside its `PromptRunner`). */
 export class ModelSender {
   /** Each session's cumulative cost, as providers report it. */
@@ -50,37 +52,20 @@ export class ModelSender {
   ) {}
 
   /**
-   * The prompt facts of the session's next turn (`turn-facts.ts`), when its system prompt is the
-   * default one (tools on, no `OPENAI_SYSTEM_PROMPT`); else `undefined`.
-   */
-  async facts(session: Session, signal: AbortSignal): Promise<TurnFacts | undefined> {
-    if (!this.state.config.tools || this.state.config.systemPrompt !== undefined) return undefined;
-    const known = await this.state.windows.of(session, signal);
-    return turnFacts({
-      records: session.records,
-      cwd: session.cwd,
-      extra: this.state.tools.get(session.id)?.roots.extra,
-      configDir: this.state.configDir,
-      contextWindow: known?.window,
-      now: new Date(),
-    });
-  }
-
-  /**
    * Sends the live conversation plus `current` to the session's model, trimmed to its context
    * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools,
-   * its system prompt built from `facts` (the turn's `TurnFacts.system`; read now when absent).
+   * its system prompt built from the session's prompt facts (`turn-facts.ts`, when the system
+   * prompt is the default one), whose note of what changed `current` puts in front of the prompt.
    */
   async send(
     session: Session,
     conversation: LiveConversation,
-    current: ChatMessage,
+    current: ChatMessage | ((factsNote: string | undefined) => ChatMessage),
     send: Send,
     signal: AbortSignal,
     turnId: string,
     turnClient?: TurnClient,
-    facts?: PromptFacts,
-  ): Promise<AgentLoopOutcome> {
+  ): Promise<SentTurn> {
     const target = this.state.registry.resolve(session.model);
     if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
     // From here to the first byte of the answer (an Ollama model may be loaded for the window), a loading model is told.
@@ -91,7 +76,7 @@ export class ModelSender {
       signal,
     });
     try {
-      const outcome = await this.sendWatched(session, conversation, current, loading.watched(send, turnId), signal, turnId, turnClient, facts);
+      const outcome = await this.sendWatched(session, conversation, current, loading.watched(send, turnId), signal, turnId, turnClient);
       // A server that went silent while it said it was loading: the words of the time limit say what it said.
       if (outcome.error?.kind === 'timeout' && loading.said)
         await send([agentText(`\n\n(The server at ${target.endpoint.settings.baseUrl} was loading the model when the wait began: ${loading.said}.)`)]);
@@ -103,8 +88,8 @@ export class ModelSender {
 
   /** {@link send} with `send` watched for the answer's first byte. */
   private async sendWatched(
-    ...[session, { turns, summary, stubbed }, current, send, signal, turnId, turnClient, facts]: Parameters<ModelSender['send']>
-  ): Promise<AgentLoopOutcome> {
+    ...[session, { turns, summary, stubbed }, current, send, signal, turnId, turnClient]: Parameters<ModelSender['send']>
+  ): Promise<SentTurn> {
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model)!;
     const notify = this.state.notifier(session, send);
@@ -133,16 +118,27 @@ export class ModelSender {
         : undefined;
     // A llama.cpp template that says it takes no tools: the text path from the first request.
     if (tools) await heedServerToolSupport(target.endpoint, target.model, target.endpoint.memory.textPaths);
-    const prompted = tools && !config.systemPrompt ? (facts ?? (await this.facts(session, signal))?.system) : undefined;
+    // The facts the conversation began with, and a note of what changed since the model was last told.
+    const facts =
+      tools && config.systemPrompt === undefined
+        ? await turnFacts({
+            records: session.records,
+            cwd: session.cwd,
+            extra: toolState?.roots.extra,
+            configDir: this.state.configDir,
+            contextWindow,
+            now: new Date(),
+          })
+        : undefined;
     const agentPrompt =
       config.systemPrompt ??
-      (tools && prompted
+      (tools && facts
         ? defaultSystemPrompt({
             cwd: session.cwd,
             platform: process.platform,
-            date: prompted.date,
+            date: facts.system.date,
             tools: tools.builtinNames,
-            instructions: renderInstructions(prompted.instructions),
+            instructions: renderInstructions(facts.system.instructions),
           })
         : undefined);
     // The client's own instructions for this session come after ours (which describe the tools).
@@ -158,7 +154,7 @@ export class ModelSender {
         system: base,
         summary,
         turns,
-        task: current,
+        task: typeof current === 'function' ? current(facts?.note) : current,
         contextWindow,
         maxTokens: config.maxTokens,
         calibration: session.calibration,
@@ -185,7 +181,7 @@ export class ModelSender {
     const memory = outcome.stopReason === 'cancelled' ? undefined : await target.endpoint.nativeChat?.memoryNotice(target.model);
     if (memory) await send([agentText(`\n\n(${memory})`)]);
     if (outcome.calibration) session.calibration = outcome.calibration;
-    return outcome;
+    return { ...outcome, facts };
   }
 
   /** The session's cost meter, started from the costs saved with its turns. */

@@ -244,19 +244,17 @@ export class PromptRunner {
     // The mode is told in the conversation when it changed since the model was last told (the system prompt and tools stay put).
     const mode = this.state.config.tools ? sessionMode(session) : undefined;
     const note = mode ? modeNoteFor(mode, lastToldMode(session.records)) : undefined;
-    // So are changes of the instruction files and the date (the system prompt says them as the conversation began).
-    const facts = await this.model.facts(session, signal);
     const turnId = newMessageId();
     const before = this.model.meter(session).total;
     const outcome = await this.model.send(
       session,
       conversation,
-      { role: 'user', content: promptToUserContent(withNotes([facts?.note, note], withUnanswered(conversation.unanswered, prompt))) },
+      // So are changes of the instruction files and the date (the system prompt says them as the conversation began).
+      (factsNote) => ({ role: 'user', content: promptToUserContent(withNotes([factsNote, note], withUnanswered(conversation.unanswered, prompt))) }),
       send,
       signal,
       turnId,
       turnClient,
-      facts?.system,
     );
     // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
     if (!outcome.error || outcome.text || outcome.steps.length > 0) {
@@ -277,8 +275,8 @@ export class PromptRunner {
         record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
       if (note) record.modeNote = note;
       if (mode) record.mode = mode;
-      if (facts?.save) record.facts = facts.save;
-      if (facts?.note) record.factsNote = facts.note;
+      if (outcome.facts?.save) record.facts = outcome.facts.save;
+      if (outcome.facts?.note) record.factsNote = outcome.facts.note;
       if (renewFacts) record.renewFacts = true;
       const cost = costSince(before, this.model.meter(session).total);
       if (cost) record.usage = { ...record.usage, cost };

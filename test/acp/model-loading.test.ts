@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { chunk, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { connectInProcess } from '../helpers/in-process.js';
 import { llamaRecord } from '../helpers/fake-llama-server.js';
+import { startFakeOllama } from '../helpers/fake-ollama.js';
 
 /** The real llama-server's answer to /health and to a chat request while it loads (test/fixtures/llamacpp/README.md). */
 const LOADING = llamaRecord('chat-loading.json').response.body;
@@ -80,6 +81,25 @@ describe('a model the server is loading', () => {
       { role: 'assistant', content: 'Loaded and answering.' },
     ]);
     io.close();
+  });
+
+  it('is told on Ollama when /api/ps does not list the model yet while the first answer waits', async () => {
+    const ollama = await startFakeOllama({ loadMs: 3000 });
+    try {
+      const io = await connectInProcess({ OPENAI_BASE_URL: ollama.baseUrl, OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b' });
+      await io.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { session: { notices: {} } } });
+      const sessionId = await io.newSession();
+      await io.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+      const updates = io.notifications.filter((n) => n.sessionId === sessionId).map((n) => n.update);
+      const told = updates.findIndex((u) => u.sessionUpdate === 'notice' && u.title === 'Loading qwen3:8b on the server…');
+      expect(told).toBeGreaterThanOrEqual(0);
+      expect(updates[told]).toMatchObject({ description: expect.stringContaining('GET /api/ps does not list it yet') });
+      expect(told).toBeLessThan(updates.findIndex((u) => u.sessionUpdate === 'agent_message_chunk'));
+      expect(io.text(sessionId)).toContain('Hello from Ollama');
+      io.close();
+    } finally {
+      await ollama.close();
+    }
   });
 
   it('ends at OPENAI_TIMEOUT_MS when the server never finishes loading, naming the server and what it said', async () => {
