@@ -224,9 +224,8 @@ export async function realLlamaRows() {
 function rowsOf(requests) {
   for (const [i, r] of requests.entries()) {
     const mark = i === 0 ? 'first' : r.summary ? 'summary' : r.appends ? '' : 'cut';
-    console.log(
-      `  #${String(i).padStart(3)} ${r.phase.padEnd(22)} prompt_n ${String(r.promptN ?? '?').padStart(5)}  cache_n ${String(r.cacheN ?? '?').padStart(5)}  ${r.messages} messages ${r.status === 200 ? '' : `HTTP ${r.status}`} ${mark}`,
-    );
+    const counts = `prompt_n ${String(r.promptN ?? '?').padStart(5)}  cache_n ${String(r.cacheN ?? '?').padStart(5)}`;
+    console.log(`  #${String(i).padStart(3)} ${r.phase.padEnd(22)} ${counts}  ${r.messages} messages ${r.status === 200 ? '' : `HTTP ${r.status}`} ${mark}`);
     if (VERBOSE && !r.appends) console.log(JSON.stringify(r.body.messages.map((m) => [m.role, JSON.stringify(m.content ?? m.tool_calls).slice(0, 100)])));
   }
   const firstOf = (phase) => requests.find((r) => r.phase === phase);

@@ -78,7 +78,8 @@ export function factsNote(told: PromptFacts, now: PromptFacts): string | undefin
   const parts: string[] = [];
   if (changed.length > 0)
     parts.push(
-      `[Instruction files changed during this conversation; follow them as they read now (the later, nearer file wins where they differ):]\n\n${changed.join('\n\n')}`,
+      '[Instruction files changed during this conversation; follow them as they read now ' +
+        `(the later, nearer file wins where they differ):]\n\n${changed.join('\n\n')}`,
     );
   if (now.date !== told.date) parts.push(`[Today is ${now.date}.]`);
   return parts.length > 0 ? parts.join('\n\n') : undefined;

@@ -103,7 +103,8 @@ export class ChatCompletionsClient {
    * Retries HTTP 408/409/429/5xx, connection failures, silences and early stream ends, with
    * backoff (abortable), while `progress.committed` is false. An HTTP 503 saying the model is
    * loading (`loadingAnswer`) is asked again with the same backoff until the server serves, not
-   * counting against `maxRetries`, for at most `timeoutMs` (then a {@link ProviderLoadingError}). An answer naming a parameter the
+   * counting against `maxRetries`, for at most `timeoutMs` (then a {@link ProviderLoadingError}).
+   * An answer naming a parameter the
    * endpoint rejects (see {@link parseRejection}) is corrected and sent again at once, at most
    * {@link MAX_CORRECTIONS_PER_REQUEST} times, without counting against `maxRetries`; the
    * correction is remembered for this URL and model, logged at `info`, and applied to every later

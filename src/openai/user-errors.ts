@@ -143,7 +143,10 @@ function explain(error: ProviderError, context: ErrorContext): string {
   }
   if (error instanceof ProviderLoadingError) {
     const server = context.baseUrl ?? error.url;
-    return `The server at ${server} was still loading the model after ${formatMs(error.waitedMs)}: it kept answering HTTP 503 "${error.said}". Wait until it has loaded (its log shows how far it is), or raise OPENAI_TIMEOUT_MS.`;
+    return (
+      `The server at ${server} was still loading the model after ${formatMs(error.waitedMs)}: it kept answering HTTP 503 "${error.said}". ` +
+      'Wait until it has loaded (its log shows how far it is), or raise OPENAI_TIMEOUT_MS.'
+    );
   }
   if (error instanceof ProviderTimeoutError) {
     return (

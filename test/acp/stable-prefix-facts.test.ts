@@ -53,7 +53,7 @@ function workspace(name: string, rules: string): string {
 }
 
 describe('instruction files and the date during a session', () => {
-  it('tells each change in one note in front of the next prompt; the system message and the opening messages stay the same bytes, after a restart too', async () => {
+  it('tells each change in one note before the next prompt; the system message and opening messages keep their bytes, after a restart too', async () => {
     const cwd = workspace('edits', 'Use two spaces.\n');
     const stateDir = join(dir, 'state-edits');
     const agent = await agentOn(stateDir);

@@ -43,7 +43,8 @@ describe('loadedRows', () => {
     const row = (...args: Parameters<typeof loadedRows>) => loadedRows(...args).map((r) => r.trim().replace(/\s{2,}/, ' | '));
     expect(row({ loaded: true, said: 'GET /api/ps lists it' }, true)).toEqual(['model loaded | yes (GET /api/ps lists it)']);
     expect(row({ loaded: false, said: 'GET /health answered 503 "Loading model"' }, true)).toEqual([
-      'model loaded | not when the checks began (GET /health answered 503 "Loading model"): the first prompt waits while the server loads it, and the agent says so',
+      'model loaded | not when the checks began (GET /health answered 503 "Loading model"): ' +
+        'the first prompt waits while the server loads it, and the agent says so',
     ]);
     expect(row(undefined, true)).toEqual(['model loaded | unknown: the server did not say']);
     expect(row(undefined, false)).toEqual([]);

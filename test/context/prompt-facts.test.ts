@@ -22,7 +22,8 @@ describe('factsNote', () => {
       facts([file('../AGENTS.md', 'root'), file('AGENTS.md', 'Use tabs.\n')]),
     );
     expect(note).toBe(
-      '[Instruction files changed during this conversation; follow them as they read now (the later, nearer file wins where they differ):]\n\n## AGENTS.md (edited)\nUse tabs.',
+      '[Instruction files changed during this conversation; follow them as they read now (the later, nearer file wins where they differ):]\n\n' +
+        '## AGENTS.md (edited)\nUse tabs.',
     );
   });
 

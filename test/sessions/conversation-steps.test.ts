@@ -173,7 +173,7 @@ describe('a turn with steps in the file store', () => {
 });
 
 describe('liveConversation after a compaction inside a turn', () => {
-  it('starts from the summary, that turn verbatim from its first step not summarised, and keeps the stubs (a count saved by an older file is the first results)', () => {
+  it("starts from the summary, that turn verbatim from its first step not summarised, and keeps the stubs (an old file's count: the first ones)", () => {
     const compacted: TurnRecord = {
       ...turn('the task', 'found it', [step(['a']), step(['b']), step(['c'])]),
       context: { summary: 'read a and b', summarizedSteps: 2, stubbed: 1 },

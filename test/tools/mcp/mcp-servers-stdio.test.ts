@@ -184,7 +184,7 @@ describe('McpServers over stdio', () => {
     await expect(mcp.call('files__ping', {})).resolves.toMatchObject({ text: 'pong' });
   });
 
-  it('turns a server that dies during a call into an error result and a notice; its tools keep their places in the list, and a call says why it cannot run', async () => {
+  it('turns a server that dies during a call into an error result and a notice; its tools keep their places, a call says why it cannot run', async () => {
     const { mcp } = start([stdioServer('files')]);
     await mcp.ready();
     const offered = JSON.stringify(mcp.tools(BUILT_INS, { gemini: false }));
