@@ -1,6 +1,7 @@
 /**
  * `session/fork` (ACP, unstable): a new session with a copy of a held session's conversation
- * (plans and checkpoints are part of its turn records), mode and other options, model and title,
+ * (plans and checkpoints are part of its turn records; the prompt facts are not: its first turn
+ * reads the instruction files and the date afresh), mode and other options, model and title,
  * independent from then on, saved so that `session/list` shows it. A turn still running in the
  * source is not copied: its record is saved only when it ends, so the fork has the state as of
  * the last finished turn.
@@ -13,6 +14,7 @@ import { RequestError } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';
 import type { Session, SessionManager } from '../sessions/session-manager.js';
 import type { SessionRecord, SessionStore } from '../sessions/session-store.js';
+import { withoutFacts } from '../sessions/told-facts.js';
 
 /** Most characters of a fork's title before " (fork)". */
 const TITLE_HEAD_MAX = 72;
@@ -35,7 +37,8 @@ export async function copySession(input: { sourceId: string; cwd: string; sessio
   if (!source)
     throw RequestError.invalidParams({ sessionId: input.sourceId }, `Cannot fork session ${input.sourceId}: no such session is open (unknown, or closed)`);
   const fork = sessions.create(input.cwd, source.model);
-  fork.records.push(...source.records);
+  // The fork's first turn reads the instruction files and the date afresh (its system prompt is built from them).
+  fork.records.push(...source.records.map(withoutFacts));
   Object.assign(fork.options, source.options);
   fork.title = forkTitle(source.title);
   if (source.calibration) fork.calibration = { ...source.calibration };

@@ -22,6 +22,8 @@ import { ProviderHttpError } from '../openai/errors.js';
 import { tryItLine } from './try-it.js';
 import { ollamaChatUrl, ollamaRows } from './doctor-ollama.js';
 import { llamaCppRows } from './doctor-llamacpp.js';
+import { loadedRows } from './doctor-loading.js';
+import { modelLoadState } from '../endpoints/model-loading.js';
 import { readLlamaCppProps } from '../endpoints/server-identity.js';
 import { createEndpoint } from '../endpoints/endpoint.js';
 import { EndpointMemory } from '../endpoints/endpoint-memory.js';
@@ -114,10 +116,18 @@ async function checkEndpoint(
   deps: ProbeDeps,
   configuredWindow: number | undefined,
   listed?: ModelsProbe,
-): Promise<EndpointFacts & { ollama?: string[]; llamacpp?: string[] }> {
+): Promise<EndpointFacts & { ollama?: string[]; llamacpp?: string[]; loaded: string[] }> {
   const models = listed ?? (await probeModels(settings, deps));
   const unreachable = models.kind === 'unreachable';
   const request = { model: settings.model, messages: [{ role: 'user' as const, content: 'Reply with the single word OK.' }], maxTokens: 1 };
+  // Before the completion, which makes the server load the model.
+  const loadingQuery = unreachable ? undefined : PROVIDER_PROFILES[providerOf(settings).id]?.loadingQuery;
+  const loaded = loadingQuery
+    ? await modelLoadState(loadingQuery, settings.baseUrl, settings.model, {
+        headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers,
+        fetch: deps.fetch,
+      })
+    : undefined;
   const completion = unreachable ? undefined : await probeCompletion(settings, request, deps);
   // Only after a 404: does the base URL lack its /v1?
   let v1: string | undefined;
@@ -186,6 +196,7 @@ async function checkEndpoint(
     window,
     ...(nativeProfile && !unreachable ? { ollama: ollamaRows(native) } : {}),
     ...(llamacpp ? { llamacpp } : {}),
+    loaded: loadedRows(loaded, loadingQuery !== undefined),
   };
 }
 
@@ -325,6 +336,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     for (const note of new Set(notes)) print(`    note: ${note}`);
     if (facts.ollama) print(...facts.ollama);
     if (facts.llamacpp) print(...facts.llamacpp);
+    if (facts.loaded.length > 0) print(...facts.loaded);
     works &&= result.works;
   }
   const tryIt = tryItLine(options.env, options.flags, options.agentCommand ?? 'openai-acp');

@@ -9,6 +9,7 @@ import {
   ProviderConnectionError,
   ProviderProtocolError,
   ProviderTimeoutError,
+  ProviderLoadingError,
   ProviderReportedError,
   type ProviderErrorKind,
 } from './errors.js';
@@ -139,6 +140,13 @@ function explain(error: ProviderError, context: ErrorContext): string {
       return `Nothing is listening at ${set}${tried}: the connection was refused (${code}). Start the server, or set OPENAI_BASE_URL to where it listens.`;
     }
     return `Cannot connect to ${error.url}${code ? ` (${code})` : ''}${retried}. Is the server running? Check OPENAI_BASE_URL.`;
+  }
+  if (error instanceof ProviderLoadingError) {
+    const server = context.baseUrl ?? error.url;
+    return (
+      `The server at ${server} was still loading the model after ${formatMs(error.waitedMs)}: it kept answering HTTP 503 "${error.said}". ` +
+      'Wait until it has loaded (its log shows how far it is), or raise OPENAI_TIMEOUT_MS.'
+    );
   }
   if (error instanceof ProviderTimeoutError) {
     return (
