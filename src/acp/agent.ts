@@ -18,6 +18,7 @@ import { clientFeatures } from '../loop/notify.js';
 import { AGENT_NAME } from '../version.js';
 import { AgentState, type AgentOptions } from './agent-state.js';
 import { initializeResponse } from './initialize.js';
+import { promptAnswer } from './prompt-failure.js';
 import { PromptRunner, updateSender } from './prompt-runner.js';
 import { authenticate, disableProvider, listProviders, setProvider } from './provider-methods.js';
 import { setConfigOption, setMode, setModel } from './session-config.js';
@@ -93,7 +94,8 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
       const arrived = state.sessions.arrive(session.id, signal);
       try {
         await state.endpointsKnown();
-        return await runner.run(session, params.prompt, updateSender(client, session.id), arrived.signal, client);
+        // A failed turn answers with a JSON-RPC error (prompt-failure.ts).
+        return promptAnswer(await runner.run(session, params.prompt, updateSender(client, session.id), arrived.signal, client));
       } finally {
         arrived.done();
       }
