@@ -67,6 +67,6 @@ export function describeEndpoint(settings: NamedEndpointSettings, keyShown: stri
     ['headers', describeHeaders(settings.headers)],
   ];
   if (settings.models?.length) rows.push(['fallback models', settings.models.join(', ')]);
-  rows.push(['limits', `${settings.timeoutMs} ms of silence, ${settings.maxRetries} retries`]);
+  rows.push(['limits', `${settings.timeoutMs} ms of silence, ${settings.maxRetries} ${settings.maxRetries === 1 ? 'retry' : 'retries'}`]);
   return rows.map(([name, value]) => `    ${name.padEnd(16)}${value}`);
 }

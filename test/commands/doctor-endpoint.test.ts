@@ -41,4 +41,9 @@ describe('describeEndpoint', () => {
     expect(rows[0]).toBe('    provider        Ollama (ollama, found running at 127.0.0.1:11434)');
     expect(rows.join('\n')).not.toContain(', set)');
   });
+
+  it('the limits row agrees in number: 1 retry, 2 retries', () => {
+    expect(describeEndpoint(settings({ maxRetries: 1 }), '', 'set').at(-1)).toBe('    limits          600000 ms of silence, 1 retry');
+    expect(describeEndpoint(settings({ maxRetries: 2 }), '', 'set').at(-1)).toBe('    limits          600000 ms of silence, 2 retries');
+  });
 });

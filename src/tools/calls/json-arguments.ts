@@ -3,6 +3,7 @@
  * send, and quoted back (bounded) in the error a model is given. Shared by the built-in tools'
  * check (`check-arguments.ts`, its parse step) and MCP tool calls (`mcp/mcp-arguments.ts`). Pure.
  */
+import { counted } from '../present/output-cap.js';
 import { readArgumentsText } from './repair-arguments.js';
 
 /** How many characters of the model's raw arguments are quoted back in an error: 200. */
@@ -30,5 +31,5 @@ export function decodeArguments(raw: string, cutOff = false): DecodedArguments {
 
 /** `text` cut to `limit` characters, saying how many more there were. */
 export function echoArguments(text: string, limit = ECHO_LIMIT): string {
-  return text.length <= limit ? text : `${text.slice(0, limit)}…(${text.length - limit} more characters)`;
+  return text.length <= limit ? text : `${text.slice(0, limit)}…(${counted(text.length - limit, 'more character')})`;
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ToolError, type DirectoryEntry, type WorkspaceRoots } from '../tool-types.js';
 import { confine, relativeForTitle } from '../backends/workspace.js';
 import { IgnoreStack } from './ignore-rules.js';
-import { formatCount } from '../present/output-cap.js';
+import { counted } from '../present/output-cap.js';
 
 /** Most entries listed: 500. */
 export const MAX_LIST_ENTRIES = 500;
@@ -66,7 +66,7 @@ export function formatListing(listing: DirectoryListing, cwd: string): string {
   const lines = [`${relativeForTitle(listing.dir, cwd)}/`];
   if (listing.entries.length === 0 && listing.more === 0) lines.push('(empty)');
   for (const entry of listing.entries) lines.push(`${entry.name}${entry.directory ? '/' : ''}`);
-  if (listing.more > 0) lines.push(`[... ${formatCount(listing.more)} more entries not shown]`);
-  if (listing.ignored > 0) lines.push(`(${formatCount(listing.ignored)} ${listing.ignored === 1 ? 'entry' : 'entries'} ignored by .gitignore not shown)`);
+  if (listing.more > 0) lines.push(`[... ${counted(listing.more, 'more entry', 'more entries')} not shown]`);
+  if (listing.ignored > 0) lines.push(`(${counted(listing.ignored, 'entry', 'entries')} ignored by .gitignore not shown)`);
   return lines.join('\n');
 }
