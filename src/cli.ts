@@ -5,11 +5,11 @@
  */
 import { createOpenAIAgent } from './acp/agent.js';
 import { helpText, parseCliArgs, TTY_NOTICE, type CliFlags } from './cli-args.js';
-import { describeConfigProblems, secretsOf } from './config/config.js';
+import { describeConfigProblems } from './config/config.js';
 import { createLogger } from './log.js';
 import { resolveEndpoint } from './config/providers.js';
 import { agentConfigDir } from './config/config-file.js';
-import { resolveStaticConfig, chooseEndpoints, type StaticRuntimeConfig } from './endpoints/runtime-config.js';
+import { resolveStaticConfig, chooseEndpoints, secretsOfAll } from './endpoints/runtime-config.js';
 import { openSessionStore } from './sessions/session-store.js';
 import { withBusRouting } from './transport/stdio-bus.js';
 import { ndJsonTransport } from './transport/ndjson-transport.js';
@@ -22,11 +22,6 @@ console.log = console.info = console.debug = (...args: unknown[]) => console.err
 const SHUTDOWN_GRACE_MS = 500;
 /** Longest wait for MCP servers to stop at shutdown, in ms. */
 const MCP_CLOSE_GRACE_MS = 2_000;
-
-/** Every secret of the configuration (the environment's and each endpoint's), for log redaction. */
-function secretsOfAll(resolved: StaticRuntimeConfig): string[] {
-  return [...new Set([resolved.config, ...resolved.endpoints].flatMap((settings) => secretsOf(settings)))];
-}
 
 async function serve(flags: CliFlags): Promise<void> {
   const resolve = () => resolveStaticConfig({ flags, env: process.env, cwd: process.cwd() });

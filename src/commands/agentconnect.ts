@@ -7,9 +7,9 @@ import { client } from '@agentclientprotocol/sdk/unstable';
 import { createOpenAIAgent } from '../acp/agent.js';
 import type { FrontDoorFlags } from '../agentconnect/front-door-flags.js';
 import type { CliFlags } from '../config/config.js';
-import { describeConfigProblems, secretsOf } from '../config/config.js';
+import { describeConfigProblems } from '../config/config.js';
 import { agentConfigDir } from '../config/config-file.js';
-import { chooseEndpoints, resolveStaticConfig, type StaticRuntimeConfig } from '../endpoints/runtime-config.js';
+import { chooseEndpoints, resolveStaticConfig, secretsOfAll } from '../endpoints/runtime-config.js';
 import { createLogger } from '../log.js';
 import { redactText } from '../redact.js';
 import { openSessionStore } from '../sessions/session-store.js';
@@ -21,10 +21,6 @@ const TOKEN_VARIABLE = 'OPENAI_ACP_AGENTCONNECT_TOKEN';
 /** Whether `host` names this machine's loopback only. */
 function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
-function secretsOfAll(resolved: StaticRuntimeConfig): string[] {
-  return [...new Set([resolved.config, ...resolved.endpoints].flatMap((settings) => secretsOf(settings)))];
 }
 
 /** Serves until a signal; resolves with the exit code (1 when the port cannot be listened on). */

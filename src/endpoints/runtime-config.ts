@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { defaultConfigPath, parseConfigFile, type ConfigFileResult } from '../config/config-file.js';
-import { CONFIG_DEFAULTS, ConfigError, loadConfig, mergeDotEnv, type CliFlags, type Config } from '../config/config.js';
+import { CONFIG_DEFAULTS, ConfigError, loadConfig, mergeDotEnv, secretsOf, type CliFlags, type Config } from '../config/config.js';
 import type { ConfigProblem } from '../config/config-values.js';
 import type { NamedEndpointSettings } from './endpoint-registry.js';
 import { noLocalServerHelp, type LocalDiscovery } from './local-discovery.js';
@@ -251,7 +251,7 @@ export async function chooseEndpoints(
  * (`server-identity.ts`: llama.cpp on any port is llama.cpp); an endpoint whose server says
  * nothing keeps its port's guess. The looks run at once, each bounded (2 s), once per process.
  * Never rejects; logs each recognised server at `info`.
- * Exported: takes the look as an argument, so it is checked without any server.
+ * @internal takes the look as an argument, so it is checked without any server.
  */
 export async function identifyEndpoints(
   endpoints: NamedEndpointSettings[],
@@ -274,4 +274,9 @@ export async function identifyEndpoints(
       return { ...settings, provider: found.provider, identifiedBy: found.evidence };
     }),
   );
+}
+
+/** Every secret of the configuration (the environment's and each endpoint's, see {@link secretsOf}), for log redaction. */
+export function secretsOfAll(resolved: StaticRuntimeConfig): string[] {
+  return [...new Set([resolved.config, ...resolved.endpoints].flatMap((settings) => secretsOf(settings)))];
 }
