@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isDropped } from '../test/helpers/clean-env.mjs';
+import { cleanEnv } from '../test/helpers/clean-env.mjs';
 import { startAcpChild } from './release/acp-child.mjs';
 import { MODEL_ANSWER, startLoopbackRegistry, startMockModel } from './release/loopback-services.mjs';
 import { runAuthCheck } from './release/registry-auth-check.mjs';
@@ -31,20 +31,20 @@ const work = mkdtempSync(join(tmpdir(), 'openai-acp-release-'));
 const cleanups = [() => rmSync(work, { recursive: true, force: true })];
 let failed = false;
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const lineCount = (lines) => `${lines.length} stdout ${lines.length === 1 ? 'line' : 'lines'}`;
 const report = (ok, what, detail = '') => {
   failed ||= !ok;
   process.stdout.write(`  ${ok ? '✓' : '✗'} ${what}${detail ? `: ${detail}` : ''}\n`);
 };
 
 /**
- * The environment of everything started here: this one without what points at the user's own
- * setup (HOME, `OPENAI_*`, keys, proxies, `XDG_*`; scripts/../test/helpers/clean-env.mjs) and
- * without what `npm run` adds (`npm_*` settings such as its cache and userconfig, and the
- * project's `node_modules/.bin` on the PATH), plus `extra`.
+ * The environment of everything started here, with `home` as its HOME: test/helpers/clean-env.mjs's
+ * (this one without what points at the user's own setup: `OPENAI_*`, keys, proxies; the `XDG_*`
+ * directories under `home`), without what `npm run` adds (`npm_*` settings such as its cache and
+ * userconfig, and the project's `node_modules/.bin` on the PATH), plus `extra`.
  */
-function runnerEnv(extra) {
-  const env = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !isDropped(key) && !/^npm_|^INIT_CWD$/i.test(key)) env[key] = value;
+function runnerEnv(home, extra) {
+  const env = Object.fromEntries(Object.entries(cleanEnv(home)).filter(([key]) => !/^npm_|^INIT_CWD$/i.test(key)));
   env.PATH = (env.PATH ?? '')
     .split(delimiter)
     .filter((dir) => !/[\\/]node_modules[\\/]\.bin$/.test(dir))
@@ -52,7 +52,7 @@ function runnerEnv(extra) {
   return { ...env, npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false', ...extra };
 }
 
-/** Runs `npm args` in `cwd`; resolves its stdout. Never synchronously: the loopback registry answering npm runs in this process. */
+/** Runs `npm args` in `cwd`; resolves its stdout. Never synchronously: the registry npm talks to runs in this process. */
 async function npm(args, cwd, env) {
   return (await promisify(execFile)('npm', args, { cwd, env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 })).stdout;
 }
@@ -70,7 +70,7 @@ async function useInstalledAgent(registryUrl, model) {
   const project = join(work, 'project');
   mkdirSync(home);
   mkdirSync(project);
-  const env = runnerEnv({ HOME: home, npm_config_registry: `${registryUrl}/`, OPENAI_BASE_URL: model.baseUrl });
+  const env = runnerEnv(home, { npm_config_registry: `${registryUrl}/`, OPENAI_BASE_URL: model.baseUrl });
   const command = ['npx', entry.distribution.npx.package, ...(entry.distribution.npx.args ?? [])];
   const agent = startAcpChild(command[0], command.slice(1), { cwd: project, env });
   cleanups.unshift(() => agent.close(1000));
@@ -101,7 +101,13 @@ async function useInstalledAgent(registryUrl, model) {
     report(
       true,
       `\`${command.join(' ')}\` (empty npm cache and HOME, through the loopback registry)`,
-      `initialize answered in ${seconds(firstAnswerMs)} (download included) by ${init.result.agentInfo.name} ${version}; session/new; session/prompt streamed "${said}" and ended end_turn; ${agent.lines.length} stdout ${agent.lines.length === 1 ? 'line' : 'lines'}, all JSON-RPC; exit ${exit} on stdin EOF`,
+      [
+        `initialize answered in ${seconds(firstAnswerMs)} (download included) by ${init.result.agentInfo.name} ${version}`,
+        'session/new',
+        `session/prompt streamed "${said}" and ended end_turn`,
+        `${lineCount(agent.lines)}, all JSON-RPC`,
+        `exit ${exit} on stdin EOF`,
+      ].join('; '),
     );
   } catch (error) {
     report(false, `\`${command.join(' ')}\``, `${error.message}\n${agent.stderr().trim().split('\n').slice(-15).join('\n')}`);
@@ -125,12 +131,17 @@ async function registryChecks(registryUrl) {
   report(exists, 'build_registry.py validate_distribution_urls (the package is on the registry; asked of the loopback one)', `${registryUrl}/${pkg.name}`);
   const sandbox = join(work, 'sandbox', 'npx', entry.id);
   mkdirSync(sandbox, { recursive: true });
-  const auth = await runAuthCheck({ npx: entry.distribution.npx, sandbox, env: runnerEnv({ npm_config_registry: `${registryUrl}/` }) });
+  const auth = await runAuthCheck({
+    npx: entry.distribution.npx,
+    sandbox,
+    env: runnerEnv(join(sandbox, 'auth-home'), { npm_config_registry: `${registryUrl}/` }),
+  });
   report(
     auth.ok,
     'verify_agents.py --auth-check (client.py run_auth_check)',
     auth.ok
-      ? `initialize answered in ${seconds(auth.ms)} (limit 60 s, download included) with ${auth.methods.map((m) => `${m.id}(${m.type})`).join(', ')}; ${auth.lines.length} stdout ${auth.lines.length === 1 ? 'line' : 'lines'}, all JSON-RPC`
+      ? `initialize answered in ${seconds(auth.ms)} (limit 60 s, download included) with ${auth.methods.map((m) => `${m.id}(${m.type})`).join(', ')}; ` +
+          `${lineCount(auth.lines)}, all JSON-RPC`
       : `${auth.error}\n${auth.stderr.trim().split('\n').slice(-15).join('\n')}`,
   );
 }
@@ -148,7 +159,7 @@ async function main() {
   const token = await registry.addUser('release-check', 'release-check-password');
   const userconfig = join(work, 'publisher.npmrc');
   writeFileSync(userconfig, `registry=${registry.url}/\n//${new URL(registry.url).host}/:_authToken=${token}\n`);
-  const publishEnv = runnerEnv({ HOME: publisher, npm_config_userconfig: userconfig, npm_config_cache: join(work, 'publisher-cache') });
+  const publishEnv = runnerEnv(publisher, { npm_config_userconfig: userconfig, npm_config_cache: join(work, 'publisher-cache') });
   let t0 = Date.now();
   const packed = await pack(publishEnv);
   report(true, `npm pack`, `${packed.tarball.split('/').at(-1)}, ${packed.files} files, ${(packed.bytes / 1e6).toFixed(1)} MB, in ${seconds(Date.now() - t0)}`);

@@ -202,7 +202,10 @@ describe('did you mean, for every flag and command', () => {
     expect(help).toContain('openai-acp [acp]');
   });
 
-  /** The usual slips on `word`: case, `_` for `-`, one or no dash, a letter dropped, doubled or swapped with its neighbour, a flag typed as a command and back. */
+  /**
+   * The usual slips on `word`: case, `_` for `-`, one or no dash, a letter dropped, doubled or
+   * swapped with its neighbour, a flag typed as a command and back.
+   */
   function slips(word: string): string[] {
     const core = word.replace(/^-+/, '');
     const middle = Math.floor(core.length / 2);

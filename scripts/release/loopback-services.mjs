@@ -57,8 +57,16 @@ export async function startLoopbackRegistry(dir) {
 }
 
 /** One `chat.completion.chunk` as a server-sent event. */
-const event = (delta, finish = null, usage = undefined) =>
-  `data: ${JSON.stringify({ id: 'chatcmpl-release', object: 'chat.completion.chunk', created: 0, model: 'release-check', choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
+function event(delta, finish = null, usage = undefined) {
+  const chunk = {
+    id: 'chatcmpl-release',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'release-check',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
+  return `data: ${JSON.stringify(usage ? { ...chunk, usage } : chunk)}\n\n`;
+}
 
 /**
  * A model endpoint: `GET /v1/models` lists `release-check`, `POST /v1/chat/completions` streams
