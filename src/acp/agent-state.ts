@@ -14,7 +14,7 @@ import type { Logger } from '../log.js';
 import type { FetchLike } from '../openai/http.js';
 import { SessionManager, type Session } from '../sessions/session-manager.js';
 import { openSessionStore, type SessionStore } from '../sessions/session-store.js';
-import { toolCapabilities, type ClientToolCapabilities } from '../tools/backends/client-backend.js';
+import { toolCapabilities, type ClientToolCapabilities } from '../tools/index.js';
 import { NO_FEATURES, userNotifier, type ClientFeatures, type Notify } from '../loop/notify.js';
 import { ModelPicker } from './model-picker.js';
 import { SessionTools } from '../loop/session-tools.js';

@@ -7,7 +7,7 @@
  */
 import type { AuthMethod, ClientCapabilities, InitializeRequest, InitializeResponse } from '@agentclientprotocol/sdk/unstable';
 import { clientFeatures } from '../loop/notify.js';
-import { toolCapabilities } from '../tools/backends/client-backend.js';
+import { toolCapabilities } from '../tools/index.js';
 import { AGENT_NAME, VERSION } from '../version.js';
 import type { AgentState } from './agent-state.js';
 

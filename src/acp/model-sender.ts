@@ -17,7 +17,7 @@ import { CostMeter, savedCost } from '../loop/cost-meter.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
 import { defaultSystemPrompt } from '../context/system-prompt.js';
 import { instructionBudgetBytes, loadInstructions, renderInstructions } from '../context/instructions.js';
-import { fetchModelBytes } from '../tools/fetch/fetch-page.js';
+import { toolSettings } from '../tools/index.js';
 import { toolMessageRules } from '../context/tool-messages.js';
 import { mcpNotices, noToolsNotice, prepareTurnTools } from '../loop/turn-tools.js';
 import type { AgentState } from './agent-state.js';
@@ -83,9 +83,8 @@ export class ModelSender {
             extras: turnClient.extras,
             logger: this.state.logger,
             saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
-            fetch: { timeoutMs: config.fetchTimeoutMs, modelBytes: fetchModelBytes(contextWindow) },
+            settings: toolSettings(config, contextWindow),
             elicitation: this.state.features.elicitation,
-            search: { ripgrep: config.ripgrep, limits: { timeBudgetMs: config.searchTimeoutMs } },
           })
         : undefined;
     // A llama.cpp template that says it takes no tools: the text path from the first request.
@@ -117,8 +116,6 @@ export class ModelSender {
     const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature };
     if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;
     const outcome = await runAgentLoop({
-      client: target.endpoint.client,
-      request,
       context: {
         system: base,
         summary,
@@ -130,20 +127,16 @@ export class ModelSender {
         stubbed,
         windowFix: known?.fix,
       },
-      ...(tools ? { offer: tools.offer, deps: tools.deps, textToolCalls: tools.textToolCalls } : {}),
-      toolMessageRules: toolMessageRules(target.endpoint.profile),
-      maxSteps: config.maxSteps,
-      takenIds: usedToolCallIds(session),
-      takesImages: sentImages(session),
-      signal,
-      send,
-      logger: this.state.logger,
-      turnId,
-      cost: this.meter(session),
-      notify,
-      compactionUpdates: this.state.features.compaction,
-      textPaths: target.endpoint.memory.textPaths,
-      learned: target.endpoint.memory.windows,
+      endpoint: {
+        client: target.endpoint.client,
+        request,
+        toolMessageRules: toolMessageRules(target.endpoint.profile),
+        takesImages: sentImages(session),
+        memory: target.endpoint.memory,
+      },
+      tools: tools && { offer: tools.offer, session: tools.session, textToolCalls: tools.textToolCalls, takenIds: usedToolCallIds(session) },
+      limits: { maxSteps: config.maxSteps },
+      callbacks: { signal, send, logger: this.state.logger, notify, cost: this.meter(session), turnId, compactionUpdates: this.state.features.compaction },
     });
     if (tools && target.endpoint.client.takesNoTools(target.model)) await notify(noToolsNotice(target.model));
     // Once per model, after its first answer on Ollama's native API: part of it on the CPU at this window.

@@ -23,8 +23,7 @@ import type { AgentState } from './agent-state.js';
 import { configOptions } from './session-config.js';
 import { currentPlan, turnExtras } from '../loop/turn-extras.js';
 import { planAfterUndo, undoLastTurn } from './undo.js';
-import { createClientBackend } from '../tools/backends/client-backend.js';
-import { createLocalBackend } from '../tools/backends/local-backend.js';
+import { createClientBackend, createLocalBackend } from '../tools/index.js';
 import { ModelSender, type Send, type TurnClient } from './model-sender.js';
 
 /** The {@link Send} of one session: `session/update` notifications to `client`. */
