@@ -9,6 +9,7 @@
 import type { AgentContext, ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
 import type { AgentState } from './agent-state.js';
+import { promptAnswer } from './prompt-failure.js';
 import { updateSender, type PromptRunner } from './prompt-runner.js';
 import { checkPromptBlocks } from './validate-params.js';
 
@@ -19,7 +20,8 @@ export const cancelParams = z.object({ sessionId: z.string() }).passthrough();
  * Runs `session/prompt`: checks the blocks, answers an empty prompt `end_turn` without a request
  * upstream or a saved turn, and otherwise runs the turn once the session's earlier prompts have
  * ended (a prompt sent while a turn runs waits for it) and the endpoints are known.
- * @throws {RequestError} -32002 for an unknown session, -32602 for an invalid block.
+ * @throws {RequestError} -32002 for an unknown session, -32602 for an invalid block, -32603 with
+ *   `{kind, status?, retryable}` as data for a failed turn (`promptAnswer`, prompt-failure.ts).
  */
 export async function prompt(
   state: AgentState,
@@ -37,7 +39,8 @@ export async function prompt(
   try {
     await placed.ready;
     await state.endpointsKnown();
-    return await runner.run(session, params.prompt, updateSender(client, session.id), placed, client);
+    // A failed turn answers with a JSON-RPC error (prompt-failure.ts).
+    return promptAnswer(await runner.run(session, params.prompt, updateSender(client, session.id), placed, client));
   } finally {
     placed.done();
   }

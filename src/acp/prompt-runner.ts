@@ -37,7 +37,10 @@ export function updateSender(client: AgentContext, sessionId: string): Send {
   };
 }
 
-/** `_meta["openai-acp"].error` on a prompt answer: the failure's kind and whether asking again may help. */
+/**
+ * `_meta["openai-acp"].error` on a prompt answer: the failure's kind and whether asking again may
+ * help (the agent answers such a turn with a JSON-RPC error, `prompt-failure.ts`).
+ */
 function withError(response: PromptResponse, error: object): PromptResponse {
   return { ...response, _meta: { ...(response._meta ?? {}), [AGENT_NAME]: { error } } };
 }

@@ -10,7 +10,7 @@
  */
 import { isRecord } from '../json-value.js';
 
-/** What went wrong, for programs (`_meta["openai-acp"].error.kind` on the prompt response). */
+/** What went wrong, for programs (`data.kind` of the error answering a failed `session/prompt`). */
 export type ProviderErrorKind = 'http' | 'connection' | 'timeout' | 'stream' | 'provider' | 'config' | 'internal';
 
 /** Base class of every provider failure. `retryable` says whether a fresh attempt may succeed. */

@@ -1,6 +1,7 @@
 /**
  * The one place where failures become the user's words (an `agent_message_chunk`) and the
- * program's facts (`_meta["openai-acp"].error` on the prompt response).
+ * program's facts (the JSON-RPC error answering a failed `session/prompt`: its short message and
+ * the {@link ErrorMeta} in its `data`, `acp/prompt-failure.ts`).
  */
 import {
   INTERNAL_ERROR_CODE,
@@ -17,7 +18,7 @@ import { ProviderAuthError } from './authorize.js';
 import { redactText } from '../redact.js';
 import { ProviderMemoryError } from './native-chat.js';
 
-/** What programs read from `_meta["openai-acp"].error`. */
+/** What programs read from the `data` of the error answering a failed `session/prompt`. */
 export interface ErrorMeta {
   kind: ProviderErrorKind;
   status?: number;
@@ -198,8 +199,33 @@ export function describeContextOverflow(overflow: { window?: number | undefined;
 
 /** The program-facing facts of a failure. */
 export function errorMeta(error: ProviderError): ErrorMeta {
-  const status = error instanceof ProviderHttpError ? error.status : error instanceof ProviderReportedError ? error.status : undefined;
+  const status =
+    error instanceof ProviderHttpError || error instanceof ProviderReportedError || error instanceof ProviderLoadingError ? error.status : undefined;
   return { kind: error.kind, ...(status !== undefined ? { status } : {}), retryable: error.retryable };
+}
+
+/**
+ * The short line of a failed prompt's JSON-RPC error (after the SDK's `Internal error: `): the
+ * kind of failure and its HTTP status, nothing more. The explanation is the `agent_message_chunk`
+ * already sent, so a client that prints both (acpx) shows it once.
+ */
+export function failureSummary(error: ErrorMeta): string {
+  switch (error.kind) {
+    case 'http':
+      return error.status === undefined ? 'the endpoint rejected the request' : `the endpoint answered HTTP ${error.status}`;
+    case 'connection':
+      return 'the endpoint could not be reached';
+    case 'timeout':
+      return 'the endpoint sent nothing for too long';
+    case 'stream':
+      return "the endpoint's answer broke off";
+    case 'provider':
+      return `the provider reported an error${error.status === undefined ? '' : ` (HTTP ${error.status})`}`;
+    case 'config':
+      return 'openai-acp is not configured to reach a model';
+    case 'internal':
+      return 'openai-acp failed';
+  }
 }
 
 /** A `Location` header as an absolute URL (it may be relative to the request's). */

@@ -106,8 +106,11 @@ describe('a model the server is loading', () => {
     const { base } = await loadingServer(() => false);
     const io = await connectInProcess(env(base, { OPENAI_TIMEOUT_MS: '2500' }));
     const sessionId = await io.newSession();
-    const answer = await io.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
-    expect(answer.stopReason).toBe('end_turn');
+    // A turn that failed with no answer is a JSON-RPC error for the prompt; the words are in the conversation.
+    await expect(io.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).rejects.toMatchObject({
+      code: -32603,
+      data: { kind: 'http', status: 503 },
+    });
     expect(io.text(sessionId)).toMatch(
       new RegExp(`The server at ${base} was still loading the model after \\d+ s: it kept answering HTTP 503 "Loading model"\\.`),
     );
@@ -121,7 +124,10 @@ describe('a model the server is loading', () => {
     });
     const io = await connectInProcess(env(server.baseUrl, { OPENAI_TIMEOUT_MS: '2600' }));
     const sessionId = await io.newSession();
-    await io.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    await expect(io.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).rejects.toMatchObject({
+      code: -32603,
+      data: { kind: 'timeout' },
+    });
     expect(io.text(sessionId)).toContain('No data from');
     expect(io.text(sessionId)).toContain(
       `(The server at ${server.baseUrl} was loading the model when the wait began: GET /health answered 503 "Loading model".)`,
