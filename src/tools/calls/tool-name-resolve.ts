@@ -1,7 +1,8 @@
 /**
  * The tool a model meant when the name it sent is not one offered: chat-template text that leaked
  * into the name taken off, then a case-, camel-, kebab- and snake-insensitive match, then an MCP
- * tool's name without its server prefix (`execute_javascript` for `QuickJS__execute_javascript`),
+ * tool's name without its server prefix (`execute_javascript` for `QuickJS__execute_javascript`,
+ * `Web Search` for `search__Web_Search`: the tool's own name, spelled as offered names are),
  * each taken only when exactly one offered name fits. MCP tool names get no loose match (a near
  * name there may be another server's tool). Pure.
  *
@@ -10,6 +11,7 @@
  * the format: openai/harmony, mlc-ai/xgrammar#607); `functions.<name>` from models trained on
  * Codex sessions (tontinton/maki#518); `readFile` and `Read-File` spellings of `read_file`.
  */
+import { sanitizeNamePart } from '../mcp/mcp-names.js';
 import { looseName } from './argument-names.js';
 
 /**
@@ -51,6 +53,8 @@ export function resolveToolName(sent: string, offered: readonly string[], strict
   const fits = offered.filter((name) => !strictNames.has(name) && looseName(name) === key);
   if (fits.length === 1) return { name: fits[0]!, how: 'loose' };
   if (fits.length > 1) return undefined;
-  const unprefixed = offered.filter((name) => name.endsWith(`${SERVER_SEPARATOR}${stripped}`));
+  // The server's own spelling of the tool (`Web Search`) stands for its offered name (`wc__Web_Search`).
+  const tool = sanitizeNamePart(stripped);
+  const unprefixed = offered.filter((name) => name.endsWith(`${SERVER_SEPARATOR}${tool}`));
   return unprefixed.length === 1 ? { name: unprefixed[0]!, how: 'unprefixed' } : undefined;
 }

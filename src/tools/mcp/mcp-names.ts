@@ -22,8 +22,8 @@ const SEPARATOR = '__';
 const HASH_DIGITS = 6;
 
 /**
- * Every character (code point) outside `[a-zA-Z0-9_-]` becomes `_`.
- * @internal a pure step checked on non-ASCII names without a server.
+ * Every character (code point) outside `[a-zA-Z0-9_-]` becomes `_`: how a server's or a tool's
+ * own name is spelled in the names offered (`tool-name-resolve.ts` spells a sent name the same way).
  */
 export function sanitizeNamePart(part: string): string {
   return part.replace(/[^a-zA-Z0-9_-]/gu, '_');
