@@ -1,7 +1,8 @@
 /**
- * The agent's state, one object per connection: the configuration, the endpoints chosen and the
- * registry in use, the session store, the live sessions, each session's tools, the model picker
- * and what the client advertised. The method modules (`session-lifecycle.ts`, `session-config.ts`,
+ * The agent's state, one object per agent (shared by every connection of `openai-acp serve`): the
+ * configuration, the endpoints chosen and the registry in use, the session store, the live
+ * sessions, each session's tools and the model picker. What one connection's client advertised is
+ * its `ClientPeer` (`client-peer.ts`). The method modules (`session-lifecycle.ts`, `session-config.ts`,
  * `provider-methods.ts`, `prompt-runner.ts`) read and change it; `agent.ts` only routes to them.
  */
 import { RequestError, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
@@ -14,8 +15,8 @@ import type { Logger } from '../log.js';
 import type { FetchLike } from '../openai/http.js';
 import { SessionManager, type Session } from '../sessions/session-manager.js';
 import { openSessionStore, type SessionStore } from '../sessions/session-store.js';
-import { toolCapabilities, type ClientToolCapabilities } from '../tools/backends/client-backend.js';
-import { NO_FEATURES, userNotifier, type ClientFeatures, type Notify } from '../loop/notify.js';
+import { userNotifier, type ClientFeatures, type Notify } from '../loop/notify.js';
+import type { ClientPeer } from './client-peer.js';
 import { ModelPicker } from './model-picker.js';
 import { SessionTools } from '../loop/session-tools.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
@@ -44,6 +45,11 @@ export interface AgentOptions {
   configDir?: string | undefined;
   /** Re-reads the configuration for `authenticate` (after `openai-acp setup`); absent: authenticate changes nothing. */
   reload?: () => Promise<{ config: Config; configError?: ConfigError | undefined; endpoints: EndpointChoice }>;
+  /**
+   * The one directory every session's `cwd` (and additional directory) must be inside, as an
+   * absolute path (`openai-acp serve --root`); absent: any absolute `cwd` (an editor on this machine).
+   */
+  root?: string | undefined;
 }
 
 /** `-32002` with `{sessionId}`: the session is not known. */
@@ -77,10 +83,10 @@ export class AgentState {
   readonly windows: SessionWindows;
   /** What the agent learned about its endpoints (windows, text paths, refused parameters), kept across registries. */
   readonly memory = new EndpointMemory();
-  /** What the client advertised for files and terminals (set by `initialize`). */
-  capabilities: ClientToolCapabilities = toolCapabilities(undefined);
-  /** What the client advertised of notices, compaction entities and elicitation (set by `initialize`). */
-  features: ClientFeatures = NO_FEATURES;
+  /** The directory every session must be inside; absent: none (see {@link AgentOptions.root}). */
+  readonly root: string | undefined;
+  /** The connections open now, each with the sessions it holds. */
+  readonly peers = new Set<ClientPeer>();
   /** Per session, the `once` keys of the notices already told (`loop/notify.ts`). */
   private readonly told = new WeakMap<Session, Set<string>>();
   /** Re-reads the configuration for `authenticate`. */
@@ -100,13 +106,10 @@ export class AgentState {
     this.store = Promise.resolve(options.store ?? openSessionStore({ stateDir: 'off', env: {}, logger: options.logger }));
     this.picker = new ModelPicker((session) => this.thoughtLevels(session));
     this.configDir = options.configDir;
+    this.root = options.root;
     this.commands = new UserCommands(options.logger, () => SLASH_COMMANDS, options.configDir);
     this.windows = new SessionWindows({ config: () => this.config, picker: this.picker, registry: () => this.registry, logger: options.logger });
-    this.tools = new SessionTools(options.logger, () => ({
-      startupMs: this.config.mcpStartupMs,
-      toolTimeoutMs: this.config.mcpToolTimeoutMs,
-      elicitation: this.features.elicitation,
-    }));
+    this.tools = new SessionTools(options.logger, () => ({ startupMs: this.config.mcpStartupMs, toolTimeoutMs: this.config.mcpToolTimeoutMs }));
   }
 
   /** Resolves once the endpoints are known; starts finding them on the first call. */
@@ -146,11 +149,17 @@ export class AgentState {
     return undefined;
   }
 
-  /** The {@link Notify} of `session`, sending through `send`: a `notice` or today's text, by the client's capabilities. */
-  notifier(session: Session, send: (updates: SessionUpdate[]) => Promise<void>): Notify {
+  /** The {@link Notify} of `session`, sending through `send`: a `notice` or today's text, by what the client advertised (`features`). */
+  notifier(session: Session, send: (updates: SessionUpdate[]) => Promise<void>, features: ClientFeatures): Notify {
     let told = this.told.get(session);
     if (!told) this.told.set(session, (told = new Set()));
-    return userNotifier(send, this.features, told);
+    return userNotifier(send, features, told);
+  }
+
+  /** Whether a connection other than `peer` holds the session `sessionId` open. */
+  heldElsewhere(sessionId: string, peer: ClientPeer): boolean {
+    for (const other of this.peers) if (other !== peer && other.sessions.has(sessionId)) return true;
+    return false;
   }
 
   /**

@@ -21,6 +21,7 @@ import { fetchModelBytes } from '../tools/fetch/fetch-page.js';
 import { toolMessageRules } from '../context/tool-messages.js';
 import { mcpNotices, noToolsNotice, prepareTurnTools } from '../loop/turn-tools.js';
 import type { AgentState } from './agent-state.js';
+import type { ClientPeer } from './client-peer.js';
 import { INSTRUCTIONS_OPTION } from './session-config.js';
 import type { TurnExtras } from '../loop/turn-extras.js';
 import { heedServerToolSupport } from '../endpoints/text-tool-path.js';
@@ -31,6 +32,8 @@ export type Send = (updates: SessionUpdate[]) => Promise<void>;
 /** Where the turn's tool calls go: the client that sent the prompt. */
 export interface TurnClient {
   client: AgentContext;
+  /** What that client's connection advertised. */
+  peer: ClientPeer;
   /** The turn's plan and checkpoints. */
   extras: TurnExtras;
 }
@@ -51,6 +54,7 @@ export class ModelSender {
   /**
    * Sends the live conversation plus `current` to the session's model, trimmed to its context
    * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools.
+   * Notices and compaction updates take the form `peer` (the asking connection) advertised.
    */
   async send(
     session: Session,
@@ -59,12 +63,13 @@ export class ModelSender {
     send: Send,
     signal: AbortSignal,
     turnId: string,
+    peer: ClientPeer,
     turnClient?: TurnClient,
   ): Promise<AgentLoopOutcome> {
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model);
     if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
-    const notify = this.state.notifier(session, send);
+    const notify = this.state.notifier(session, send, peer.features);
     const toolState = turnClient && config.tools ? this.state.tools.get(session.id) : undefined;
     for (const notice of mcpNotices(toolState)) await notify(notice);
     // The window before the tools and the system prompt: it sizes fetch_url's and the instruction files' shares.
@@ -78,13 +83,13 @@ export class ModelSender {
             session,
             state: toolState,
             client: turnClient.client,
-            capabilities: this.state.capabilities,
+            capabilities: peer.capabilities,
             profile: target.endpoint.profile,
             extras: turnClient.extras,
             logger: this.state.logger,
             saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
             fetch: { timeoutMs: config.fetchTimeoutMs, modelBytes: fetchModelBytes(contextWindow) },
-            elicitation: this.state.features.elicitation,
+            elicitation: peer.features.elicitation,
             search: { ripgrep: config.ripgrep, limits: { timeBudgetMs: config.searchTimeoutMs } },
           })
         : undefined;
@@ -141,7 +146,7 @@ export class ModelSender {
       turnId,
       cost: this.meter(session),
       notify,
-      compactionUpdates: this.state.features.compaction,
+      compactionUpdates: peer.features.compaction,
       textPaths: target.endpoint.memory.textPaths,
       learned: target.endpoint.memory.windows,
     });

@@ -20,6 +20,7 @@ import { toolMessageRules } from '../context/tool-messages.js';
 import { modeNoteFor, sessionMode } from '../loop/session-modes.js';
 import { AGENT_NAME } from '../version.js';
 import type { AgentState } from './agent-state.js';
+import type { ClientPeer } from './client-peer.js';
 import { configOptions } from './session-config.js';
 import { currentPlan, turnExtras } from '../loop/turn-extras.js';
 import { planAfterUndo, undoLastTurn } from './undo.js';
@@ -54,10 +55,11 @@ export class PromptRunner {
   }
 
   /**
-   * Answers one prompt. Never rejects for provider failures (they are explained to the user); a
-   * store failure is logged and the answer still goes out.
+   * Answers one prompt from `client`, whose connection is `peer` (what it advertised). Never
+   * rejects for provider failures (they are explained to the user); a store failure is logged and
+   * the answer still goes out.
    */
-  async run(session: Session, prompt: ContentBlock[], send: Send, outer: AbortSignal, client: AgentContext): Promise<PromptResponse> {
+  async run(session: Session, prompt: ContentBlock[], send: Send, outer: AbortSignal, client: AgentContext, peer: ClientPeer): Promise<PromptResponse> {
     const problem = this.state.whyNoTurn();
     if (problem) {
       await send([agentText(problem)]);
@@ -87,8 +89,8 @@ export class PromptRunner {
       async (signal) => {
         if (signal.aborted) return { stopReason: 'cancelled' };
         if (command === 'clear') return keep(await this.clear(session, send));
-        if (command === 'compact') return keep(await this.compact(session, send, signal));
-        if (command === 'undo') return keep(await this.undo(session, send, signal, client));
+        if (command === 'compact') return keep(await this.compact(session, send, signal, peer));
+        if (command === 'undo') return keep(await this.undo(session, send, signal, client, peer));
         const extras = turnExtras({
           session,
           send,
@@ -96,7 +98,7 @@ export class PromptRunner {
           configOptions: (s) => configOptions(this.state, s),
         });
         // A command that takes arguments takes its context with it.
-        if (command === 'init') return this.init(session, line, send, signal, { client, extras }, context);
+        if (command === 'init') return this.init(session, line, send, signal, { client, extras, peer }, context);
         let expansion: Awaited<ReturnType<typeof this.state.commands.expand>>;
         try {
           expansion = await this.state.commands.expand(session.id, line, mcp(), signal);
@@ -109,7 +111,14 @@ export class PromptRunner {
           await send([agentText(expansion.message)]);
           return { stopReason: 'end_turn' };
         }
-        return this.turn(session, expansion ? [...context, ...expansion.prompt] : prompt, send, signal, { client, extras }, expansion ? prompt : undefined);
+        return this.turn(
+          session,
+          expansion ? [...context, ...expansion.prompt] : prompt,
+          send,
+          signal,
+          { client, extras, peer },
+          expansion ? prompt : undefined,
+        );
       },
       outer,
     );
@@ -122,9 +131,9 @@ export class PromptRunner {
   }
 
   /** `/undo`: nothing goes to the model; files are restored through the client when it writes them. */
-  private async undo(session: Session, send: Send, signal: AbortSignal, client: AgentContext): Promise<PromptResponse> {
+  private async undo(session: Session, send: Send, signal: AbortSignal, client: AgentContext, peer: ClientPeer): Promise<PromptResponse> {
     const roots = this.state.tools.get(session.id)?.roots ?? { cwd: session.cwd, extra: [] };
-    const backend = createClientBackend({ client, sessionId: session.id, capabilities: this.state.capabilities, local: createLocalBackend(roots) });
+    const backend = createClientBackend({ client, sessionId: session.id, capabilities: peer.capabilities, local: createLocalBackend(roots) });
     const planBefore = currentPlan(session.records);
     let text: string;
     try {
@@ -174,14 +183,14 @@ export class PromptRunner {
    * in_progress, the summary as `compaction_summary_chunk`s, then completed, failed or cancelled);
    * any other client sees the summary as the answer and a closing line.
    */
-  private async compact(session: Session, send: Send, signal: AbortSignal): Promise<PromptResponse> {
+  private async compact(session: Session, send: Send, signal: AbortSignal, peer: ClientPeer): Promise<PromptResponse> {
     const conversation = this.conversation(session);
     if (conversation.turns.length === 0) {
       await send([agentText('Nothing to compact yet: there are no turns since the conversation started or was last cleared.')]);
       return { stopReason: 'end_turn' };
     }
     const compactionId = newMessageId();
-    const entity = this.state.features.compaction;
+    const entity = peer.features.compaction;
     if (entity) await send([compactionStarted(compactionId)]);
     const toModel = entity ? summaryToEntity(send, compactionId, stepMessageIds(compactionId, 0).text) : send;
     const outcome = await this.model.send(
@@ -191,6 +200,7 @@ export class PromptRunner {
       toModel,
       signal,
       compactionId,
+      peer,
     );
     // An answer that is a tool call (small models write one even without tools) is not a summary.
     const toolCall = outcome.stopReason === 'end_turn' && !outcome.error && looksLikeToolCall(outcome.text);
@@ -247,6 +257,7 @@ export class PromptRunner {
       send,
       signal,
       turnId,
+      turnClient.peer,
       turnClient,
     );
     // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.

@@ -154,6 +154,13 @@ export class SessionManager {
     return turn !== undefined || (arriving?.size ?? 0) > 0;
   }
 
+  /** Abort the session's running turn and the prompts arriving for it; resolves when the turn has settled (never rejects). */
+  async settle(id: string): Promise<void> {
+    const turn = this.turns.get(id);
+    this.cancel(id);
+    await turn?.done.catch(() => undefined);
+  }
+
   /** Abort every running turn and every prompt arriving; resolves when the running turns have settled. */
   async cancelAll(): Promise<void> {
     const running = [...this.turns.values()];
