@@ -10,7 +10,7 @@
 import { RequestError, type AgentContext, type McpServer } from '@agentclientprotocol/sdk/unstable';
 import { InvalidCursorError, paginateSessions } from '../sessions/session-list.js';
 import type { Session } from '../sessions/session-manager.js';
-import type { StoredSession } from '../sessions/session-store.js';
+import { SessionStoreError, type StoredSession } from '../sessions/session-store.js';
 import { sessionNotFound, type AgentState } from './agent-state.js';
 import type { ClientPeer } from './client-peer.js';
 import { updateSender } from './prompt-runner.js';
@@ -148,7 +148,9 @@ export async function closeSession(state: AgentState, params: { sessionId: strin
 export async function deleteSession(state: AgentState, params: { sessionId: string }) {
   for (const peer of state.peers) peer.sessions.delete(params.sessionId);
   await letGo(state, params.sessionId);
-  await (await state.store).delete(params.sessionId);
+  await (await state.store).delete(params.sessionId).catch((error: unknown) => {
+    throw storeRefusal(error, params.sessionId);
+  });
   return {};
 }
 
@@ -170,6 +172,8 @@ async function letGo(state: AgentState, sessionId: string): Promise<boolean> {
   await state.sessions.settle(sessionId);
   const held = state.sessions.remove(sessionId);
   await state.tools.close(sessionId);
+  // Its last record is written (the turn settled): another process may write it now.
+  if (held) await (await state.store).release(sessionId);
   return held;
 }
 
@@ -206,14 +210,33 @@ async function loadStored(state: AgentState, sessionId: string): Promise<StoredS
 }
 
 /**
- * The stored session `sessionId`, whose saved `cwd` (where its tools work) must be inside the
- * server's root, whatever `cwd` the client sent.
- * @throws {RequestError} -32002 when the store does not have it; -32602 when it is outside the root.
+ * The stored session `sessionId`, held for this process first (so it is read after the last
+ * write of a process that held it before), whose saved `cwd` (where its tools work) must be
+ * inside the server's root, whatever `cwd` the client sent. Refused, it is let go again.
+ * @throws {RequestError} -32002 when the store does not have it; -32602 when it is outside the
+ *   root; -32603 naming the other process when another process holds it.
  */
 async function loadStoredInRoot(state: AgentState, sessionId: string): Promise<StoredSession> {
-  const stored = await loadStored(state, sessionId);
-  await checkInsideRoot(stored.cwd, state.root, 'cwd of the saved session');
-  return stored;
+  const store = await state.store;
+  const heldHere = state.sessions.get(sessionId) !== undefined;
+  await store.hold(sessionId).catch((error: unknown) => {
+    throw storeRefusal(error, sessionId);
+  });
+  try {
+    const stored = await loadStored(state, sessionId);
+    await checkInsideRoot(stored.cwd, state.root, 'cwd of the saved session');
+    return stored;
+  } catch (error) {
+    if (!heldHere) await store.release(sessionId);
+    throw error;
+  }
+}
+
+/** A store refusal as the client hears it: an unknown session, or one another process holds (its words name that process). */
+function storeRefusal(error: unknown, sessionId: string): unknown {
+  if (!(error instanceof SessionStoreError)) return error;
+  if (error.code === 'busy') return new RequestError(-32603, error.message, { sessionId, reason: 'busy' });
+  return error.code === 'not-found' ? sessionNotFound(sessionId) : error;
 }
 
 /** Starts the session's tools (roots, MCP servers) for a new, loaded or resumed session; MCP servers only with tools on. */
