@@ -5,11 +5,11 @@
  */
 import { createOpenAIAgent } from './acp/agent.js';
 import { helpText, parseCliArgs, TTY_NOTICE, type CliFlags } from './cli-args.js';
-import { describeConfigProblems, secretsOf } from './config/config.js';
+import { describeConfigProblems } from './config/config.js';
 import { createLogger } from './log.js';
 import { resolveEndpoint } from './config/providers.js';
 import { agentConfigDir } from './config/config-file.js';
-import { resolveStaticConfig, chooseEndpoints, type StaticRuntimeConfig } from './endpoints/runtime-config.js';
+import { resolveStaticConfig, chooseEndpoints, secretsOfResolved } from './endpoints/runtime-config.js';
 import { openSessionStore } from './sessions/session-store.js';
 import { withBusRouting } from './transport/stdio-bus.js';
 import { ndJsonTransport } from './transport/ndjson-transport.js';
@@ -23,16 +23,11 @@ const SHUTDOWN_GRACE_MS = 500;
 /** Longest wait for MCP servers to stop at shutdown, in ms. */
 const MCP_CLOSE_GRACE_MS = 2_000;
 
-/** Every secret of the configuration (the environment's and each endpoint's), for log redaction. */
-function secretsOfAll(resolved: StaticRuntimeConfig): string[] {
-  return [...new Set([resolved.config, ...resolved.endpoints].flatMap((settings) => secretsOf(settings)))];
-}
-
 async function serve(flags: CliFlags): Promise<void> {
   const resolve = () => resolveStaticConfig({ flags, env: process.env, cwd: process.cwd() });
   const resolved = resolve();
   const { config, configError } = resolved;
-  const logger = createLogger({ level: config.logLevel, format: config.logFormat, secrets: secretsOfAll(resolved) });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat, secrets: secretsOfResolved(resolved) });
   // Started by hand in a terminal: say what this is for, in one line, and keep serving.
   if (process.stdin.isTTY) process.stderr.write(`${TTY_NOTICE}\n`);
   for (const problem of configError?.problems ?? []) {
@@ -47,18 +42,19 @@ async function serve(flags: CliFlags): Promise<void> {
     ...(resolved.configFilePath ? { configFile: resolved.configFilePath } : {}),
   });
 
+  const store = openSessionStore({ stateDir: config.stateDir, env: process.env, logger });
   const { app, sessions, tools } = createOpenAIAgent({
     config,
     configError,
     logger,
     // The local server search (at most ~300 ms) starts after the initialize answer; session/new awaits it.
     endpoints: () => chooseEndpoints(resolved, logger),
-    store: openSessionStore({ stateDir: config.stateDir, env: process.env, logger }),
+    store,
     configDir: agentConfigDir(process.env),
     // authenticate (after `openai-acp setup`): the same resolution as at start, local search included.
     reload: async () => {
       const next = resolve();
-      logger.addSecrets?.(secretsOfAll(next));
+      logger.addSecrets?.(secretsOfResolved(next));
       return { config: next.config, configError: next.configError, endpoints: await chooseEndpoints(next, logger) };
     },
   });
@@ -77,6 +73,8 @@ async function serve(flags: CliFlags): Promise<void> {
     const closing = tools.closeAll();
     await Promise.race([sessions.cancelAll(), grace]);
     await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, MCP_CLOSE_GRACE_MS).unref())]);
+    // Another process sharing the state directory may write these sessions now.
+    (await store).close();
     // Let the `cancelled` answers reach stdout before leaving.
     await new Promise((resolve) => setImmediate(resolve));
     process.stdout.write('', () => process.exit(code));
@@ -121,6 +119,11 @@ switch (command.kind) {
   case 'agentconnect': {
     const { runAgentConnect } = await import('./commands/agentconnect.js');
     exitAfterOutput(await runAgentConnect({ flags: command.flags, frontDoor: command.frontDoor, env: process.env }));
+    break;
+  }
+  case 'serve': {
+    const { runServe } = await import('./commands/serve.js');
+    exitAfterOutput(await runServe({ flags: command.flags, serve: command.serve, env: process.env }));
     break;
   }
   case 'setup': {

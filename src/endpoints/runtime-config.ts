@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { defaultConfigPath, parseConfigFile, type ConfigFileResult } from '../config/config-file.js';
-import { CONFIG_DEFAULTS, ConfigError, loadConfig, mergeDotEnv, type CliFlags, type Config } from '../config/config.js';
+import { CONFIG_DEFAULTS, ConfigError, loadConfig, mergeDotEnv, secretsOf, type CliFlags, type Config } from '../config/config.js';
 import type { ConfigProblem } from '../config/config-values.js';
 import type { NamedEndpointSettings } from './endpoint-registry.js';
 import { noLocalServerHelp, type LocalDiscovery } from './local-discovery.js';
@@ -93,6 +93,11 @@ function readConfigFileAt(path: string, explicit: boolean, env: Record<string, s
  *
  * @param env - the process environment (`.env` in `cwd` is merged under it).
  */
+/** Every secret of a resolved configuration (the environment's and each endpoint's), for log redaction. */
+export function secretsOfResolved(resolved: StaticRuntimeConfig): string[] {
+  return [...new Set([resolved.config, ...resolved.endpoints].flatMap((settings) => secretsOf(settings)))];
+}
+
 export function resolveStaticConfig(options: { flags: CliFlags; env: Record<string, string | undefined>; cwd: string }): StaticRuntimeConfig {
   const env = mergeDotEnv(readDotEnv(options.cwd), options.env);
   let config: Config;

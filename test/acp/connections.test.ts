@@ -83,7 +83,8 @@ describe('capabilities per connection', () => {
     for (const conn of [editor, plain]) {
       server.handle(script([{ calls: [['read_file', { path: 'notes.txt' }]] }, { text: 'done' }]));
       const { sessionId } = await conn.agent.request('session/new', { cwd, mcpServers: [] });
-      expect((await conn.agent.request('session/prompt', { sessionId, prompt: text('read it') })).stopReason).toBe('end_turn');
+      const answer: { stopReason: string } = await conn.agent.request('session/prompt', { sessionId, prompt: text('read it') });
+      expect(answer.stopReason).toBe('end_turn');
     }
     expect(editor.reads).toEqual([join(cwd, 'notes.txt')]);
     expect(editor.toolText()).toContain('in the editor buffer');
