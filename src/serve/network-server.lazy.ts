@@ -181,6 +181,8 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
       clearInterval(sweep);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await acp.close();
+      // A socket whose client stopped reading would hold the close handshake (and the exit) for ws's 30 s.
+      for (const socket of sockets.clients) socket.terminate();
       sockets.close();
       server.closeAllConnections();
       await closed;
