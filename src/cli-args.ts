@@ -154,6 +154,11 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
     'where sessions are saved (one file each, for session/load, list and resume); off keeps them in memory only',
   ],
   [
+    'OPENAI_ACP_SESSION_IDLE_MS',
+    String(CONFIG_DEFAULTS.sessionIdleMs),
+    'how long, in ms, a session may go without a prompt before its conversation leaves memory (read again from the state directory at its next prompt); 0: never',
+  ],
+  [
     'HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, NO_PROXY',
     'unset',
     'outgoing http(s) proxy (HTTPS_PROXY for https endpoints, HTTP_PROXY for http ones); NO_PROXY hosts go direct',

@@ -14,7 +14,8 @@ import { environmentChoice, type EndpointChoice } from '../endpoints/runtime-con
 import type { Logger } from '../log.js';
 import type { FetchLike } from '../openai/http.js';
 import { SessionManager, type Session } from '../sessions/session-manager.js';
-import { openSessionStore, type SessionStore } from '../sessions/session-store.js';
+import { isUnloaded, markUsed, reloadRecords, unloadIdle } from '../sessions/session-memory.js';
+import { openSessionStore, SessionStoreError, type SessionStore } from '../sessions/session-store.js';
 import { userNotifier, type ClientFeatures, type Notify } from '../loop/notify.js';
 import type { ClientPeer } from './client-peer.js';
 import { ModelPicker } from './model-picker.js';
@@ -93,6 +94,8 @@ export class AgentState {
   readonly reload: AgentOptions['reload'];
   private readonly registryOptions: { logger: Logger; fetch: FetchLike | undefined; modelsTimeoutMs: number | undefined; memory: EndpointMemory };
   private readonly findEndpoints: AgentOptions['endpoints'];
+  /** Sessions whose records are being read again, so two prompts read once. */
+  private readonly reloading = new WeakMap<Session, Promise<void>>();
   private endpointsFound: Promise<void> | undefined;
 
   constructor(options: AgentOptions) {
@@ -110,6 +113,41 @@ export class AgentState {
     this.commands = new UserCommands(options.logger, () => SLASH_COMMANDS, options.configDir);
     this.windows = new SessionWindows({ config: () => this.config, picker: this.picker, registry: () => this.registry, logger: options.logger });
     this.tools = new SessionTools(options.logger, () => ({ startupMs: this.config.mcpStartupMs, toolTimeoutMs: this.config.mcpToolTimeoutMs }));
+    // Idle sessions leave memory: looked for every tenth of the idle time (at most every minute).
+    const idleMs = this.config.sessionIdleMs;
+    if (idleMs > 0) setInterval(() => this.unloadIdle(), Math.min(Math.max(Math.floor(idleMs / 10), 10), 60_000)).unref();
+  }
+
+  /**
+   * Makes the session ready for a turn: marked used, and its records read again from the store
+   * when they left memory while it was idle (held for this process again first).
+   * @throws {RequestError} -32603 naming the other process when another process took the session meanwhile.
+   */
+  async useSession(session: Session): Promise<void> {
+    markUsed(session);
+    if (!isUnloaded(session)) return;
+    let reading = this.reloading.get(session);
+    if (!reading) {
+      reading = (async () => {
+        const store = await this.store;
+        await store.hold(session.id);
+        reloadRecords(session, (await store.load(session.id))?.records ?? []);
+      })().finally(() => this.reloading.delete(session));
+      this.reloading.set(session, reading);
+    }
+    await reading.catch((error: unknown) => {
+      throw error instanceof SessionStoreError && error.code === 'busy'
+        ? new RequestError(-32603, error.message, { sessionId: session.id, reason: 'busy' })
+        : error;
+    });
+  }
+
+  /** Lets go of the conversations of sessions idle for `config.sessionIdleMs`, and of their leases. */
+  private unloadIdle(): void {
+    const idle = unloadIdle(this.sessions.all(), (session) => this.sessions.isBusy(session.id), Date.now(), this.config.sessionIdleMs);
+    if (idle.length === 0) return;
+    this.logger.debug('idle sessions left memory', { sessions: idle.length });
+    void this.store.then((store) => Promise.all(idle.map((session) => store.release(session.id))));
   }
 
   /** Resolves once the endpoints are known; starts finding them on the first call. */

@@ -10,6 +10,7 @@
 import { agent, type AgentApp } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
 import type { SessionManager } from '../sessions/session-manager.js';
+import { markUsed } from '../sessions/session-memory.js';
 import type { SessionTools } from '../loop/session-tools.js';
 import type { ModelInfo } from '../endpoints/model-catalog.js';
 export type { ModelInfo } from '../endpoints/model-catalog.js';
@@ -96,9 +97,11 @@ function connectionApp(state: AgentState, runner: PromptRunner, peer: ClientPeer
         // does the end of this connection (its requests' signals abort).
         const arrived = state.sessions.arrive(session.id, signal);
         try {
+          await state.useSession(session);
           await state.endpointsKnown();
           return await runner.run(session, params.prompt, updateSender(client, session.id), arrived.signal, client, peer);
         } finally {
+          markUsed(session);
           arrived.done();
         }
       })

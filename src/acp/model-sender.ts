@@ -13,7 +13,8 @@ import type { Session } from '../sessions/session-manager.js';
 import type { SessionRecord } from '../sessions/session-store.js';
 import { DEFAULT_THOUGHT_LEVEL } from './model-picker.js';
 import { agentText } from '../loop/to-acp.js';
-import { CostMeter, savedCost } from '../loop/cost-meter.js';
+import { CostMeter } from '../loop/cost-meter.js';
+import { savedCostOf, sentImages, usedToolCallIds } from '../sessions/session-memory.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
 import { defaultSystemPrompt } from '../context/system-prompt.js';
 import { instructionBudgetBytes, loadInstructions, renderInstructions } from '../context/instructions.js';
@@ -167,19 +168,7 @@ export class ModelSender {
   /** The session's cost meter, started from the costs saved with its turns. */
   meter(session: Session): CostMeter {
     let meter = this.costs.get(session);
-    if (!meter) this.costs.set(session, (meter = new CostMeter(savedCost(session.records), this.state.logger)));
+    if (!meter) this.costs.set(session, (meter = new CostMeter(savedCostOf(session), this.state.logger)));
     return meter;
   }
-}
-
-/** Whether the session's model already answered a prompt with an image: then images returned by tools are sent to it too. */
-function sentImages(session: Session): boolean {
-  return session.records.some((record) => record.type === 'turn' && record.stopReason === 'end_turn' && record.prompt.some((block) => block.type === 'image'));
-}
-
-/** Every tool-call id in the session's history, so new calls never reuse one. */
-function usedToolCallIds(session: Session): Set<string> {
-  const ids = new Set<string>();
-  for (const record of session.records) if (record.type === 'turn') for (const step of record.steps ?? []) for (const call of step.toolCalls) ids.add(call.id);
-  return ids;
 }

@@ -5,7 +5,8 @@
  */
 import type { AgentContext, ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { estimateTextTokens } from '../context/token-estimate.js';
-import { CLEARED_TEXT, lastToldMode, liveConversation, withModeNote, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
+import { CLEARED_TEXT, lastToldMode, withModeNote, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
+import { addRecord, currentPlanOf, liveConversationOf } from '../sessions/session-memory.js';
 import { promptToUserContent } from '../context/prompt-content.js';
 import type { Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
@@ -22,7 +23,7 @@ import { AGENT_NAME } from '../version.js';
 import type { AgentState } from './agent-state.js';
 import type { ClientPeer } from './client-peer.js';
 import { configOptions } from './session-config.js';
-import { currentPlan, turnExtras } from '../loop/turn-extras.js';
+import { turnExtras } from '../loop/turn-extras.js';
 import { planAfterUndo, undoLastTurn } from './undo.js';
 import { createClientBackend } from '../tools/backends/client-backend.js';
 import { createLocalBackend } from '../tools/backends/local-backend.js';
@@ -134,7 +135,7 @@ export class PromptRunner {
   private async undo(session: Session, send: Send, signal: AbortSignal, client: AgentContext, peer: ClientPeer): Promise<PromptResponse> {
     const roots = this.state.tools.get(session.id)?.roots ?? { cwd: session.cwd, extra: [] };
     const backend = createClientBackend({ client, sessionId: session.id, capabilities: peer.capabilities, local: createLocalBackend(roots) });
-    const planBefore = currentPlan(session.records);
+    const planBefore = currentPlanOf(session);
     let text: string;
     try {
       text = await undoLastTurn({ session, backend, roots, signal, saveUndo: () => this.save(session, { type: 'undo', at: new Date().toISOString() }) });
@@ -143,7 +144,7 @@ export class PromptRunner {
       if (signal.aborted) return { stopReason: 'cancelled' };
       throw error;
     }
-    const plan = planAfterUndo(planBefore, currentPlan(session.records));
+    const plan = planAfterUndo(planBefore, currentPlanOf(session));
     await send(plan === undefined ? [agentText(text)] : [agentText(text), { sessionUpdate: 'plan', entries: plan }]);
     return { stopReason: 'end_turn' };
   }
@@ -297,7 +298,7 @@ export class PromptRunner {
   /** The conversation sent to the model, its tool calls as the session's provider wants them (DeepSeek wants their reasoning back). */
   private conversation(session: Session): LiveConversation {
     const target = this.state.registry.resolve(session.model);
-    return liveConversation(session.records, toolMessageRules(target?.endpoint.profile));
+    return liveConversationOf(session, toolMessageRules(target?.endpoint.profile));
   }
 
   private response(outcome: AgentLoopOutcome): PromptResponse {
@@ -308,7 +309,7 @@ export class PromptRunner {
 
   /** Keeps `record` in the session and on disk (durably, before the answer goes out). */
   private async save(session: Session, record: SessionRecord): Promise<void> {
-    if (record.type !== 'meta' && record.type !== 'undo') session.records.push(record);
+    if (record.type !== 'meta' && record.type !== 'undo') addRecord(session, record);
     try {
       await (await this.state.store).append(session.id, record);
     } catch (error) {

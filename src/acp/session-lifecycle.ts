@@ -80,11 +80,13 @@ function sessionInstructions(meta: Record<string, unknown> | null | undefined): 
 export async function loadSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext, peer: ClientPeer) {
   await checkDirs(state, params);
   peer.checkRoom(params.sessionId);
-  const session = await restore(state, await loadStoredInRoot(state, params.sessionId));
+  const stored = await loadStoredInRoot(state, params.sessionId);
+  const session = await restore(state, stored);
   await openTools(state, session, params, peer);
   peer.sessions.add(session.id);
-  await updateSender(client, session.id)(replayUpdates(session.records, peer.features));
-  state.logger.debug('session loaded', { sessionId: session.id, records: session.records.length });
+  // The whole history as on disk: the session itself holds only its live part.
+  await updateSender(client, session.id)(replayUpdates(stored.records, peer.features));
+  state.logger.debug('session loaded', { sessionId: session.id, records: stored.records.length });
   announceSession(state, client, session);
   return sessionAnswer(state, session);
 }
@@ -190,7 +192,7 @@ async function restore(state: AgentState, stored: StoredSession): Promise<Sessio
     id: stored.sessionId,
     cwd: stored.cwd,
     createdAt: stored.createdAt,
-    records: [...stored.records],
+    records: stored.records,
     model: stored.model ?? (await state.defaultModel()),
     options: { ...stored.options },
     title: stored.title,

@@ -58,8 +58,13 @@ export function answerMessages(turn: TurnRecord, rules: ToolMessageRules = PLAIN
 }
 
 /** Whether a turn got any answer (text or tool calls). */
-function isAnswered(turn: TurnRecord): boolean {
+export function isAnswered(turn: TurnRecord): boolean {
   return Boolean(turn.assistant) || (turn.steps?.length ?? 0) > 0;
+}
+
+/** The user message of an answered turn: its mode note, the prompts of the unanswered turns before it, its prompt. */
+export function turnUserMessage(turn: TurnRecord, unanswered: readonly ContentBlock[]): ChatMessage {
+  return { role: 'user', content: promptToUserContent(withModeNote(turn.modeNote, withUnanswered(unanswered, turn.prompt))) };
 }
 
 /**
@@ -90,16 +95,12 @@ export function liveConversation(records: readonly ConversationRecord[], rules: 
   let unanswered: ContentBlock[] = [];
   records.slice(start).forEach((record, index) => {
     if (record.type !== 'turn') return;
-    const prompt = withUnanswered(unanswered, record.prompt);
     if (!isAnswered(record)) {
-      unanswered = prompt;
+      unanswered = withUnanswered(unanswered, record.prompt);
       return;
     }
+    turns.push([turnUserMessage(record, unanswered), ...answerMessages(record, rules, index === 0 ? fromStep : 0)]);
     unanswered = [];
-    turns.push([
-      { role: 'user', content: promptToUserContent(withModeNote(record.modeNote, prompt)) },
-      ...answerMessages(record, rules, index === 0 ? fromStep : 0),
-    ]);
   });
   return { summary, turns, unanswered, stubbed };
 }
@@ -123,9 +124,11 @@ export function lastToldMode(records: readonly ConversationRecord[]): string | u
   for (let i = records.length - 1; i >= 0; i--) {
     const record = records[i]!;
     if (record.type === 'clear' || record.type === 'compact') return undefined;
-    if (record.type !== 'turn' || !isAnswered(record)) continue;
-    // A turn compacted inside: the notes before it went into the summary, only its own is still seen.
-    if (record.context?.summary !== undefined) return record.modeNote !== undefined ? record.mode : undefined;
+    if (record.type !== 'turn') continue;
+    // A turn compacted inside: the notes before it went into the summary, only its own is still
+    // seen (when the turn was answered: an unanswered prompt is sent again without its note).
+    if (record.context?.summary !== undefined) return isAnswered(record) && record.modeNote !== undefined ? record.mode : undefined;
+    if (!isAnswered(record)) continue;
     if (record.mode !== undefined) return record.mode;
   }
   return undefined;

@@ -7,6 +7,7 @@
  * with no turn running changes nothing.
  */
 import type { ConversationRecord } from './conversation.js';
+import { holdRecords } from './session-memory.js';
 
 /** One conversation. */
 export interface Session {
@@ -15,7 +16,11 @@ export interface Session {
   readonly cwd: string;
   /** ISO 8601 creation time. */
   readonly createdAt: string;
-  /** The conversation so far: turns, `/clear`s and `/compact`s, oldest first (as stored). */
+  /**
+   * The live conversation: turns, `/clear`s and `/compact`s from the latest reset on, oldest
+   * first (as stored); what came before is on disk only. Added to through `addRecord`
+   * (`session-memory.ts`), which keeps the session's index.
+   */
   readonly records: ConversationRecord[];
   /** The model value this session's next request uses (`providerId/modelId` with several endpoints). */
   model: string;
@@ -54,11 +59,13 @@ export class SessionManager {
   }
 
   /**
-   * Hold a session restored from the store, replacing any copy held under its id (a turn of
-   * that copy still running keeps its lock: turns of one id never overlap).
+   * Hold a session restored from the store (`state.records`: its whole history), replacing any
+   * copy held under its id (a turn of that copy still running keeps its lock: turns of one id
+   * never overlap). Only the live part of the history stays in memory (`session-memory.ts`).
    */
   restore(state: SessionState): Session {
-    const session: Session = { ...state };
+    const session: Session = { ...state, records: [] };
+    holdRecords(session, state.records);
     this.sessions.set(session.id, session);
     return session;
   }
@@ -119,6 +126,11 @@ export class SessionManager {
   /** Whether the session has a turn running. */
   isRunning(id: string): boolean {
     return this.turns.has(id);
+  }
+
+  /** Whether the session has a turn running or a prompt arriving. */
+  isBusy(id: string): boolean {
+    return this.turns.has(id) || this.arriving.has(id);
   }
 
   /**
