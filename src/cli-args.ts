@@ -44,7 +44,8 @@ export type CliCommand =
  * `doctor`.
  */
 export const TTY_NOTICE =
-  'openai-acp speaks the Agent Client Protocol on stdin/stdout and is meant to be started by an editor or ACP client (Zed, JetBrains, acpx); to check your setup, run `openai-acp doctor` (serving anyway: Ctrl-D quits).';
+  'openai-acp speaks the Agent Client Protocol on stdin/stdout and is meant to be started by an editor or ACP ' +
+  'client (Zed, JetBrains, acpx); to check your setup, run `openai-acp doctor` (serving anyway: Ctrl-D quits).';
 
 /** Default bound of each network check of `doctor` and `models`, in ms. */
 const CHECK_TIMEOUT_MS = 10_000;
@@ -119,13 +120,15 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   [
     'OPENAI_CONTEXT_WINDOW',
     'what the server reports',
-    "the model's context window in tokens, over what the server reports: requests are fitted to it and the context meter shows it (a smaller window the server states when it rejects a request wins)",
+    "the model's context window in tokens, over what the server reports: requests are fitted to it and the context " +
+      'meter shows it (a smaller window the server states when it rejects a request wins)',
   ],
   ['OPENAI_ACP_LOG', CONFIG_DEFAULTS.logLevel, 'stderr log level: error, warn, info or debug'],
   [
     'OPENAI_ACP_TOOLS',
     'on',
-    "offer the model tools (read, write, edit, list and search files; run commands; fetch web pages; keep a plan; the client's MCP servers); off: a pure chat bridge",
+    'offer the model tools (read, write, edit, list and search files; run commands; fetch web pages; keep a plan; ' +
+      "the client's MCP servers); off: a pure chat bridge",
   ],
   ['OPENAI_ACP_MAX_STEPS', String(CONFIG_DEFAULTS.maxSteps), 'most model requests in one prompt turn; reached, the turn ends with max_turn_requests'],
   [
@@ -144,7 +147,8 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   [
     'OPENAI_ACP_OLLAMA_NUM_CTX',
     String(CONFIG_DEFAULTS.ollamaNumCtx),
-    "Ollama: the context window asked for through its native /api/chat (options.num_ctx), capped by the model's trained window; 0 keeps the server's own window and /v1",
+    "Ollama: the context window asked for through its native /api/chat (options.num_ctx), capped by the model's " +
+      "trained window; 0 keeps the server's own window and /v1",
   ],
   ['OPENAI_ACP_LOG_FORMAT', 'text', 'stderr line format: text, or json (one {time, level, message, ...fields} object per line)'],
   ['OPENAI_ACP_IN_CONTAINER', 'auto', 'true: the zero-configuration search also tries host.docker.internal (auto: when /.dockerenv or cgroups say so)'],

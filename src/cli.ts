@@ -9,7 +9,7 @@ import { describeConfigProblems } from './config/config.js';
 import { createLogger } from './log.js';
 import { resolveEndpoint } from './config/providers.js';
 import { agentConfigDir } from './config/config-file.js';
-import { resolveStaticConfig, chooseEndpoints, secretsOfResolved } from './endpoints/runtime-config.js';
+import { resolveStaticConfig, chooseEndpoints, secretsOfAll } from './endpoints/runtime-config.js';
 import { openSessionStore } from './sessions/session-store.js';
 import { withBusRouting } from './transport/stdio-bus.js';
 import { ndJsonTransport } from './transport/ndjson-transport.js';
@@ -27,7 +27,7 @@ async function serve(flags: CliFlags): Promise<void> {
   const resolve = () => resolveStaticConfig({ flags, env: process.env, cwd: process.cwd() });
   const resolved = resolve();
   const { config, configError } = resolved;
-  const logger = createLogger({ level: config.logLevel, format: config.logFormat, secrets: secretsOfResolved(resolved) });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat, secrets: secretsOfAll(resolved) });
   // Started by hand in a terminal: say what this is for, in one line, and keep serving.
   if (process.stdin.isTTY) process.stderr.write(`${TTY_NOTICE}\n`);
   for (const problem of configError?.problems ?? []) {
@@ -54,7 +54,7 @@ async function serve(flags: CliFlags): Promise<void> {
     // authenticate (after `openai-acp setup`): the same resolution as at start, local search included.
     reload: async () => {
       const next = resolve();
-      logger.addSecrets?.(secretsOfResolved(next));
+      logger.addSecrets?.(secretsOfAll(next));
       return { config: next.config, configError: next.configError, endpoints: await chooseEndpoints(next, logger) };
     },
   });

@@ -17,7 +17,7 @@ export type LogFormat = 'text' | 'json';
 export const LOG_FORMATS: readonly LogFormat[] = ['text', 'json'];
 
 /** Fields attached to a record, rendered as one JSON object after the message. */
-export type LogFields = Record<string, unknown>;
+type LogFields = Record<string, unknown>;
 
 /** A leveled logger; records above {@link Logger.level} are dropped. Logging never throws. */
 export interface Logger {

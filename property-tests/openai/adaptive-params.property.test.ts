@@ -8,7 +8,8 @@ const names = [...ADJUSTABLE_PARAMS, 'model', 'messages', 'stream', 'tools', 'to
 /** Real "no tools here" messages (test/fixtures/http-400), which alone may drop tool parameters. */
 const toolsText = fc.constantFrom(
   '{"error":{"message":"registry.ollama.ai/library/gemma3:4b does not support tools","type":"api_error","param":null,"code":null}}',
-  '{"object":"error","message":"\\"auto\\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}',
+  '{"object":"error","message":"\\"auto\\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set",' +
+    '"type":"BadRequestError","param":null,"code":400}',
   '{"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}}',
   '{"error":{"message":"No endpoints found that support tool use.","code":404}}',
   '{"error":{"message":"No endpoints found that support the provided \'tool_choice\' value.","code":404}}',
@@ -45,7 +46,7 @@ const errorText = fc.oneof(
 );
 
 describe('adaptive-params properties', () => {
-  it('never throws; a correction only touches adjustable parameters that were sent (tool parameters only on a "no tools" answer), and always changes the body', () => {
+  it('never throws; a correction touches only adjustable parameters sent (tool parameters only on a "no tools" answer) and always changes the body', () => {
     fc.assert(
       fc.property(fc.oneof(fc.integer({ min: 100, max: 599 }), fc.constantFrom(400, 404, 500)), errorText, sentBody, (status, text, sent) => {
         const found = parseRejection(status, text, sent);

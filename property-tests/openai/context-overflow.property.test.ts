@@ -19,7 +19,9 @@ describe('recognizeOverflowIn', () => {
     fc.assert(
       fc.property(status, count, count, fc.constantFrom('error.message', 'message', 'detail', 'text'), (s, window, requested, where) => {
         fc.pre(window !== requested);
-        const message = `This model's maximum context length is ${window} tokens. However, you requested ${requested} tokens (${requested} in the messages, 0 in the completion). Please reduce the length of the messages or completion.`;
+        const message =
+          `This model's maximum context length is ${window} tokens. However, you requested ${requested} tokens ` +
+          `(${requested} in the messages, 0 in the completion). Please reduce the length of the messages or completion.`;
         const body = where === 'text' ? message : JSON.stringify(where === 'error.message' ? { error: { message } } : { [where]: message });
         expect(recognizeOverflowIn({ status: s, body })).toEqual({ window, requested });
       }),

@@ -30,6 +30,14 @@ describe('the native chat decoder', () => {
         fc.nat(1000),
         fc.array(fc.nat(10_000), { maxLength: 6 }),
         (lines, prompt, evalCount, cuts) => {
+          const done = {
+            model: 'm',
+            message: { role: 'assistant', content: '' },
+            done: true,
+            done_reason: 'stop',
+            prompt_eval_count: prompt,
+            eval_count: evalCount,
+          };
           const body =
             lines
               .map((l) =>
@@ -42,8 +50,7 @@ describe('the native chat decoder', () => {
                   done: false,
                 }),
               )
-              .join('\n') +
-            `\n${JSON.stringify({ model: 'm', message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: prompt, eval_count: evalCount })}\n`;
+              .join('\n') + `\n${JSON.stringify(done)}\n`;
           const bytes = new TextEncoder().encode(body);
           const results = [[bytes], splitAt(bytes, cuts)].map((pieces) => {
             const decoder = createOllamaChatDecoder();

@@ -178,7 +178,11 @@ export class AgentState {
   /** Words that replace every prompt when no turn can run (invalid configuration, no endpoint); else `undefined`. */
   whyNoTurn(): string | undefined {
     if (this.configError) {
-      return `openai-acp is not configured correctly, so nothing was sent to the model:\n${describeConfigProblems(this.configError.problems)}\nFix the setting (environment, .env file, config file or flags) and restart the agent.`;
+      return (
+        'openai-acp is not configured correctly, so nothing was sent to the model:\n' +
+        `${describeConfigProblems(this.configError.problems)}\n` +
+        'Fix the setting (environment, .env file, config file or flags) and restart the agent.'
+      );
     }
     if (this.registry.size === 0)
       return (

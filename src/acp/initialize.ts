@@ -5,8 +5,10 @@
  * Sources: ACP initialization https://agentclientprotocol.com/protocol/v1/initialization and
  * auth methods https://agentclientprotocol.com/rfds/auth-methods.
  */
-import type { AuthMethod, ClientCapabilities, InitializeResponse } from '@agentclientprotocol/sdk/unstable';
+import type { AuthMethod, ClientCapabilities, InitializeRequest, InitializeResponse } from '@agentclientprotocol/sdk/unstable';
 import { AGENT_NAME, VERSION } from '../version.js';
+import type { AgentState } from './agent-state.js';
+import type { ClientPeer } from './client-peer.js';
 
 /** The id of the one auth method: run `openai-acp setup`, then re-read the configuration. */
 export const SETUP_AUTH_METHOD_ID = 'setup';
@@ -29,7 +31,7 @@ function setupAuthMethod(capabilities: ClientCapabilities | undefined): AuthMeth
 }
 
 /** The `initialize` answer: protocol 1, who we are, and only the capabilities we implement. */
-export function initializeResponse(persistent: boolean, capabilities?: ClientCapabilities): InitializeResponse {
+function initializeResponse(persistent: boolean, capabilities?: ClientCapabilities): InitializeResponse {
   return {
     protocolVersion: 1,
     agentInfo: { name: AGENT_NAME, title: 'OpenAI-compatible (openai-acp)', version: VERSION },
@@ -46,4 +48,16 @@ export function initializeResponse(persistent: boolean, capabilities?: ClientCap
     },
     authMethods: [setupAuthMethod(capabilities)],
   };
+}
+
+/**
+ * Runs `initialize` on the connection of `peer`: keeps what its client can do (its file system
+ * and terminal, its features), then answers. The endpoints and their model lists are looked up
+ * once the answer is on its way; `session/new` awaits them.
+ */
+export async function initialize(state: AgentState, params: InitializeRequest, peer: ClientPeer): Promise<InitializeResponse> {
+  const store = await state.store;
+  setImmediate(() => void state.endpointsKnown().then(() => state.registry.models()));
+  peer.advertise(params.clientCapabilities);
+  return initializeResponse(store.persistent, params.clientCapabilities);
 }

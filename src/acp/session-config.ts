@@ -7,10 +7,14 @@
  * and session modes https://agentclientprotocol.com/protocol/session-modes.
  */
 import { RequestError, type AgentContext, type SessionConfigOption } from '@agentclientprotocol/sdk/unstable';
+import { z } from 'zod';
 import type { Session } from '../sessions/session-manager.js';
 import type { AgentState } from './agent-state.js';
 import { MODEL_CONFIG_ID, THOUGHT_LEVEL_CONFIG_ID } from './model-picker.js';
 import { legacyModes, MODE_CONFIG_ID, modeConfigOption, selectMode, sessionMode } from '../loop/session-modes.js';
+
+/** The parameters of the legacy `session/set_model` (not in the SDK's stable schema). */
+export const setModelParams = z.object({ sessionId: z.string(), modelId: z.string() }).passthrough();
 
 /** The session option holding the client's own instructions (`_meta["openai-acp"].instructions` of `session/new`). */
 export const INSTRUCTIONS_OPTION = 'instructions';

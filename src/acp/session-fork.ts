@@ -18,11 +18,8 @@ import type { SessionRecord, SessionStore } from '../sessions/session-store.js';
 /** Most characters of a fork's title before " (fork)". */
 const TITLE_HEAD_MAX = 72;
 
-/**
- * The title of a fork of a session titled `title`.
- * Exported: a pure rule checked on its own (no title, a title already marked), without forking a session.
- */
-export function forkTitle(title: string | undefined): string | undefined {
+/** The title of a fork of a session titled `title`: its first 72 characters, then " (fork)". */
+function forkTitle(title: string | undefined): string | undefined {
   if (!title) return undefined;
   const head = title.length > TITLE_HEAD_MAX ? `${title.slice(0, TITLE_HEAD_MAX - 1)}…` : title;
   return `${head} (fork)`;

@@ -19,7 +19,7 @@ import type { ServerWindow } from '../endpoints/server-context.js';
 import { resolveContextWindow, SMALL_WINDOW_TOKENS, type ResolvedWindow } from '../endpoints/window-resolver.js';
 import { liveConversation } from '../sessions/conversation.js';
 import type { Session } from '../sessions/session-manager.js';
-import { estimateTokens } from '../context/token-estimate.js';
+import { estimateTokens, grouped } from '../context/token-estimate.js';
 import { DEFAULT_WINDOW_FIX } from '../openai/user-errors.js';
 import type { ModelPicker } from './model-picker.js';
 import { windowUsage } from '../loop/to-acp.js';
@@ -63,7 +63,6 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
 const capitalised = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 /** `4096` → `4,096`. */
-const grouped = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** How the window was found, in words, e.g. "as the server reports". */
 function sourceWords(known: KnownWindow): string {
@@ -87,12 +86,12 @@ function sourceWords(known: KnownWindow): string {
  * The notice for a window below {@link SMALL_WINDOW_TOKENS}, e.g. "The context window of
  * qwen3:8b is 4,096 tokens (the window the server runs the model with): small for coding work…
  * To give it more: restart Ollama with…".
- * Exported: a pure rule checked per window size, without a session.
  */
-export function smallWindowNotice(model: string, known: KnownWindow): string {
+function smallWindowNotice(model: string, known: KnownWindow): string {
   const trained = known.server.trained && known.server.trained > known.window ? ` The model itself can take ${grouped(known.server.trained)}.` : '';
   return (
-    `The context window of ${model} is ${grouped(known.window)} tokens (${sourceWords(known)}): small for coding work, so long files and command output will be cut and earlier steps left out or summarised.${trained} ` +
+    `The context window of ${model} is ${grouped(known.window)} tokens (${sourceWords(known)}): small for coding ` +
+    `work, so long files and command output will be cut and earlier steps left out or summarised.${trained} ` +
     `To give it more: ${known.fix}.`
   );
 }

@@ -60,7 +60,8 @@ export function splitCommandPrompt(prompt: readonly ContentBlock[]): CommandProm
  * context blocks: they are kept and sent in front of the next prompt.
  */
 export function keptContextText(blocks: number): string {
-  return `\n\n(The ${blocks === 1 ? 'block' : `${blocks} blocks`} shared with this command ${blocks === 1 ? 'is' : 'are'} kept and sent with your next prompt.)`;
+  const shared = blocks === 1 ? 'The block shared with this command is' : `The ${blocks} blocks shared with this command are`;
+  return `\n\n(${shared} kept and sent with your next prompt.)`;
 }
 
 /** The `/help` answer; `more` are the session's user commands and MCP prompts. */
@@ -75,7 +76,10 @@ export function slashHelpText(more: readonly AvailableCommand[] = []): string {
  */
 export const INIT_INSTRUCTION = [
   'Write an AGENTS.md for this project: instructions for coding agents working in it.',
-  'First survey the project with list_directory, read_file and search_files: README, package or build files, CI configuration, the source layout, existing AGENTS.md or CLAUDE.md files.',
-  'Then write AGENTS.md in the working directory with write_file (or improve the existing one with edit_file), in short Markdown sections: how to install, build, test (one test too) and run; the layout (which folder holds what); code style and conventions that are not obvious; anything an agent must not do.',
+  'First survey the project with list_directory, read_file and search_files: README, package or build files, CI ' +
+    'configuration, the source layout, existing AGENTS.md or CLAUDE.md files.',
+  'Then write AGENTS.md in the working directory with write_file (or improve the existing one with edit_file), ' +
+    'in short Markdown sections: how to install, build, test (one test too) and run; the layout (which folder ' +
+    'holds what); code style and conventions that are not obvious; anything an agent must not do.',
   'Only write what you found in the files; keep it under about 60 lines. Then say in two sentences what you wrote.',
 ].join('\n');

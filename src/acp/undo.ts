@@ -18,15 +18,16 @@ import { confine, relativeForTitle } from '../tools/backends/workspace.js';
 
 /**
  * The answer when there is no turn to undo.
- * Exported so the tests look for these exact words in what is sent.
+ * @internal the tests look for these exact words in what is sent.
  */
 export const NOTHING_TO_UNDO = 'Nothing to undo: this conversation has no turn left to take back.';
 /**
  * The answer when the conversation was cleared or compacted after its last turn.
- * Exported so the tests look for these exact words in what is sent.
+ * @internal the tests look for these exact words in what is sent.
  */
 export const BEHIND_A_RESET =
-  'Nothing to undo: /undo goes back only to the last /clear or /compact, and the turns before it are cleared or summarised. Change the files by hand if you need to.';
+  'Nothing to undo: /undo goes back only to the last /clear or /compact, and the turns before it are cleared or ' +
+  'summarised. Change the files by hand if you need to.';
 
 /** What `/undo` needs. */
 /**
@@ -109,7 +110,9 @@ export async function undoLastTurn(input: UndoInput): Promise<string> {
   const commands = turn.checkpoint?.commands ?? [];
   if (commands.length > 0) {
     lines.push(
-      `It also ran ${commands.length === 1 ? 'a command' : `${commands.length} commands`} (${commands.map((c) => `\`${c.length > 60 ? `${c.slice(0, 57)}…` : c}\``).join(', ')}); what ${commands.length === 1 ? 'it' : 'they'} changed cannot be undone.`,
+      `It also ran ${commands.length === 1 ? 'a command' : `${commands.length} commands`} ` +
+        `(${commands.map((c) => `\`${c.length > 60 ? `${c.slice(0, 57)}…` : c}\``).join(', ')}); what ` +
+        `${commands.length === 1 ? 'it' : 'they'} changed cannot be undone.`,
     );
   }
   return lines.join('\n');

@@ -32,7 +32,7 @@ export type ClientFactory = (options?: { name?: string }) => ClientApp;
 
 /**
  * The answer to a permission request in `mode`: the offered `allow_once` in `full-access`, else `reject_once`; cancelled when that kind is not offered.
- * Exported: a pure mapping checked on its own, without a WebSocket client.
+ * @internal a pure mapping the tests check per mode, without a WebSocket client.
  */
 export function permissionAnswer(mode: FrontDoorMode, options: readonly PermissionOption[]): RequestPermissionOutcome {
   const kind = mode === 'full-access' ? 'allow_once' : 'reject_once';
@@ -43,7 +43,7 @@ export function permissionAnswer(mode: FrontDoorMode, options: readonly Permissi
 /**
  * An ACP error as an AgentConnect one: -32002 (unknown session) and -32602 (invalid params)
  * → `AC_ERR_INVALID_ARGS` with the agent's words; anything else → `AC_ERR_INTERNAL`.
- * Exported: a pure mapping checked on its own, without a WebSocket client.
+ * @internal a pure mapping the tests check per error code, without a WebSocket client.
  */
 export function fromAcpError(error: unknown): AgentConnectError {
   if (error instanceof AgentConnectError) return error;

@@ -19,9 +19,8 @@ export function contextUsageEvent(used: number, size: number): AcEvent {
 
 /**
  * Token usage in AgentConnect's keys, from ACP's `PromptResponse.usage`; `undefined` when the provider reported none.
- * Exported: a pure mapping checked on its own, without a running bridge.
  */
-export function usageEvent(usage: PromptResponse['usage']): AcEvent | undefined {
+function usageEvent(usage: PromptResponse['usage']): AcEvent | undefined {
   if (!usage) return undefined;
   const tokens: Record<string, number> = { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, total_tokens: usage.totalTokens };
   if (typeof usage.cachedReadTokens === 'number') tokens['cached_input_tokens'] = usage.cachedReadTokens;

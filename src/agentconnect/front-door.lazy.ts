@@ -70,7 +70,8 @@ export async function serveAgentConnect(options: FrontDoorOptions): Promise<Fron
         ...(request.headers.origin ? { origin: request.headers.origin.slice(0, 200) } : {}),
       });
       socket.end(
-        `HTTP/1.1 ${verdict.status} ${verdict.status === 403 ? 'Forbidden' : 'Unauthorized'}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${verdict.reason}\n`,
+        `HTTP/1.1 ${verdict.status} ${verdict.status === 403 ? 'Forbidden' : 'Unauthorized'}\r\n` +
+          `Connection: close\r\nContent-Type: text/plain\r\n\r\n${verdict.reason}\n`,
       );
       return;
     }

@@ -4,7 +4,7 @@
  * (its token), with the configuration's problems and warnings logged once.
  */
 import { describeConfigProblems, type CliFlags } from '../config/config.js';
-import { resolveStaticConfig, secretsOfResolved, type StaticRuntimeConfig } from '../endpoints/runtime-config.js';
+import { resolveStaticConfig, secretsOfAll, type StaticRuntimeConfig } from '../endpoints/runtime-config.js';
 import { createLogger, type Logger } from '../log.js';
 
 /** Resolves the configuration from `flags` and `env` (and the process's directory) and starts the logger. */
@@ -16,7 +16,7 @@ export function startAgentLogging(options: { flags: CliFlags; env: NodeJS.Proces
 } {
   const resolved = resolveStaticConfig({ flags: options.flags, env: options.env, cwd: process.cwd() });
   const { config, configError } = resolved;
-  const secrets = [...secretsOfResolved(resolved), ...options.extraSecrets];
+  const secrets = [...secretsOfAll(resolved), ...options.extraSecrets];
   const logger = createLogger({ level: config.logLevel, format: config.logFormat, secrets });
   for (const problem of configError?.problems ?? []) logger.error(`invalid configuration (every prompt will explain it): ${describeConfigProblems([problem])}`);
   for (const warning of resolved.warnings) logger.warn(warning);

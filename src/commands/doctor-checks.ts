@@ -17,7 +17,7 @@ import { WINDOW_TITLE, windowLine, type WindowFacts } from './doctor-window.js';
  * works: the model list, usage, reasoning effort), `skip` – (not applicable, or not checked
  * because an earlier check failed).
  */
-export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
+type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip';
 
 /** The checks whose failure does not stop the agent: reported as ⚠, not ✗. */
 const NON_BLOCKING: readonly string[] = ['model list (GET /models)', 'usage reported', 'reasoning effort accepted', WINDOW_TITLE];
@@ -75,7 +75,8 @@ export interface EndpointFacts {
   window?: WindowFacts | undefined;
 }
 
-const line = (status: CheckStatus, title: string, detail: string, fix?: string): CheckLine =>
+/** A line of the report; `fix` only when there is one. */
+export const line = (status: CheckStatus, title: string, detail: string, fix?: string): CheckLine =>
   fix ? { status, title, detail, fix } : { status, title, detail };
 const isAuthStatus = (status: number | undefined) => status === 401 || status === 403;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -243,7 +244,8 @@ function modelsLine(facts: EndpointFacts, answered: boolean): CheckLine {
         'fail',
         title,
         `${plural(models.models.length, 'model')}, but not ${model}`,
-        `set ${facts.modelSetting} to one of ${some}${models.models.length > 5 ? ', …' : ''} (openai-acp models lists all); some endpoints serve models they do not list, so check the completion line`,
+        `set ${facts.modelSetting} to one of ${some}${models.models.length > 5 ? ', …' : ''} (openai-acp models lists ` +
+          'all); some endpoints serve models they do not list, so check the completion line',
       );
     }
     case 'empty':

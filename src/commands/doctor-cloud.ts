@@ -13,7 +13,7 @@ import { AZURE_COGNITIVE_SCOPE, azureCredentialFix, azureCredentialHint, loadDef
 import { cloudAuthKind, type CloudAuthDeps } from '../endpoints/cloud-auth.js';
 import type { EndpointSettings } from '../endpoints/endpoint.js';
 import { resolveEndpoint } from '../config/providers.js';
-import type { CheckLine } from './doctor-checks.js';
+import { line, type CheckLine } from './doctor-checks.js';
 
 /** The check names, in report order. */
 const CLOUD_CHECK_TITLES = {
@@ -34,9 +34,6 @@ export interface CloudCheckDeps extends CloudAuthDeps {
   /** Whether `~/.aws/config` or `~/.aws/credentials` exists. @defaultValue looked up in HOME */
   hasSharedAwsFiles?: boolean | undefined;
 }
-
-const line = (status: CheckLine['status'], title: string, detail: string, fix?: string): CheckLine =>
-  fix ? { status, title, detail, fix } : { status, title, detail };
 
 /** Resolves `promise`, or rejects after `ms` with a message saying so. */
 function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -79,7 +76,8 @@ export async function cloudCredentialChecks(settings: EndpointSettings, deps: Cl
         : line(
             'warn',
             CLOUD_CHECK_TITLES.awsSource,
-            'no API key is set, and the environment points at no AWS credential source (keys, AWS_PROFILE, ~/.aws, web identity, container, instance metadata); see the next lines',
+            'no API key is set, and the environment points at no AWS credential source (keys, AWS_PROFILE, ~/.aws, web ' +
+              'identity, container, instance metadata); see the next lines',
           ),
     );
     const target = awsSigningTarget(settings.baseUrl, env);
@@ -97,7 +95,8 @@ export async function cloudCredentialChecks(settings: EndpointSettings, deps: Cl
       return lines;
     }
     const left = credentials.expiration ? credentials.expiration.getTime() - now() : undefined;
-    const detail = `access key ${maskKeyId(credentials.accessKeyId)}, ${credentials.sessionToken ? 'temporary' : 'long-term'}${left !== undefined ? `, expires in ${Math.max(0, Math.round(left / 60_000))} min (refreshed 5 min before)` : ''}`;
+    const expires = left !== undefined ? `, expires in ${Math.max(0, Math.round(left / 60_000))} min (refreshed 5 min before)` : '';
+    const detail = `access key ${maskKeyId(credentials.accessKeyId)}, ${credentials.sessionToken ? 'temporary' : 'long-term'}${expires}`;
     const fromEnv = hint?.source.startsWith('environment') === true;
     if (fromEnv && credentials.sessionToken && left !== undefined && left < SOON_MS) {
       lines.push(

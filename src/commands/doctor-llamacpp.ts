@@ -34,7 +34,8 @@ export function llamaCppRows(props: LlamaCppProps | undefined): string[] {
     fixes.push('restart llama-server with a larger window, e.g. `-c 32768` (with `--parallel N` each slot gets 1/N of it; memory permitting)');
   if (props.supportsTools === false)
     fixes.push(
-      "start llama-server with `--jinja` and a chat template that takes tools: `--chat-template-file <template>.jinja` (the model family's tool-use template, e.g. Qwen2.5/Hermes style)",
+      'start llama-server with `--jinja` and a chat template that takes tools: ' +
+        "`--chat-template-file <template>.jinja` (the model family's tool-use template, e.g. Qwen2.5/Hermes style)",
     );
   for (const [index, fix] of fixes.entries()) rows.push([index === 0 ? 'fix' : '', fix]);
   return format(rows);

@@ -6,6 +6,7 @@
 import type { EndpointSettings } from '../endpoints/endpoint.js';
 import { createEndpoint } from '../endpoints/endpoint.js';
 import type { ServerWindow } from '../endpoints/server-context.js';
+import { grouped } from '../context/token-estimate.js';
 import { resolveContextWindow, SMALL_WINDOW_TOKENS, type ResolvedWindow } from '../endpoints/window-resolver.js';
 import { DEFAULT_WINDOW_FIX } from '../openai/user-errors.js';
 import type { ProbeDeps } from './probes.js';
@@ -54,8 +55,6 @@ export async function probeWindow(
   const native = asked ? endpoint.profile.nativeChat?.windowFix : undefined;
   return { resolved, server, catalogue, fix: native ?? endpoint.profile.contextWindowFix ?? DEFAULT_WINDOW_FIX, asked };
 }
-
-const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /**
  * The line: ✓ for a window of {@link SMALL_WINDOW_TOKENS} or more, ⚠ below it (with the fix),

@@ -197,7 +197,9 @@ function keylessCredentials(settings: NamedEndpointSettings): EndpointFacts['cre
   if (kind === 'aws-sigv4')
     return {
       what: 'AWS SigV4 signature',
-      fix: 'the IAM identity needs bedrock:InvokeModel (and bedrock:InvokeModelWithResponseStream) on the model, in this region; check the region and `aws sts get-caller-identity`',
+      fix:
+        'the IAM identity needs bedrock:InvokeModel (and bedrock:InvokeModelWithResponseStream) on the model, in ' +
+        'this region; check the region and `aws sts get-caller-identity`',
     };
   if (kind === 'azure-entra-id')
     return {

@@ -24,7 +24,7 @@ export function describeHeaders(headers: Readonly<Record<string, string>>): stri
 /**
  * A query string with parameter values replaced by `<set (N characters)>`, except a public
  * `api-version` (`api-version=2024-10-21`): any configured value (OPENAI_QUERY) may be a credential.
- * Exported: a pure step (fast-check properties) of the masking every doctor line goes through.
+ * @internal a pure step (fast-check properties) of the masking every doctor line goes through.
  */
 export function maskQuery(query: string | undefined): string {
   if (!query) return '';

@@ -195,9 +195,9 @@ export async function runSetup(options: SetupOptions): Promise<number> {
     const data: ConfigFileData = { ...existing.data, providers: [entry, ...others], model: `${provider}/${model}` };
     await writeConfigFile(path, data);
     talk.say('');
-    talk.say(
-      `Wrote ${path} (mode 0600)${replaced ? `, replacing the earlier "${provider}" provider` : ''}${others.length > 0 ? `; ${others.length} other provider${others.length === 1 ? '' : 's'} kept` : ''}.`,
-    );
+    const replacedNote = replaced ? `, replacing the earlier "${provider}" provider` : '';
+    const keptNote = others.length > 0 ? `; ${others.length} other provider${others.length === 1 ? '' : 's'} kept` : '';
+    talk.say(`Wrote ${path} (mode 0600)${replacedNote}${keptNote}.`);
     if ('apiKeyEnv' in key && !options.env[key.apiKeyEnv]?.trim())
       talk.say(`Set ${key.apiKeyEnv} in the environment your editor starts openai-acp with (e.g. export ${key.apiKeyEnv}=...).`);
     if (options.env['OPENAI_BASE_URL']?.trim() || options.env['OPENAI_API_KEY']?.trim())

@@ -31,7 +31,7 @@ const SECRET = ['OPENAI_API_KEY', 'OPENAI_HEADERS', 'OPENAI_EXTRA_BODY'] as cons
 
 /**
  * `value` quoted for a POSIX shell when it needs it.
- * Exported: a pure step checked on strings with quotes, which doctor's output shows only inside a whole line.
+ * @internal a pure step checked on strings with quotes, which doctor's output shows only inside a whole line.
  */
 export function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
@@ -56,7 +56,7 @@ const ACPX_RELEASES: readonly { version: string; node: readonly [number, number]
 
 /**
  * `acpx@<version>` for the newest pinned release that runs on Node `nodeVersion` (e.g. `20.20.0`); the oldest when none claims to.
- * Exported: a pure step checked per version, without running doctor.
+ * @internal a pure step checked per version, without running doctor.
  */
 export function acpxSpec(nodeVersion: string): string {
   const [major = 0, minor = 0] = nodeVersion.replace(/^v/, '').split('.').map(Number);

@@ -17,6 +17,7 @@ import type { ProviderId } from './provider-profiles.js';
 import { mergeQueries } from './query-string.js';
 import { readTextFile, type ReadTextFile } from './secret-files.js';
 import { checkExtraBody, EXTRA_BODY_ACCEPTED } from './extra-body.js';
+import { isRecord } from '../json-value.js';
 
 /** One provider entry as written in the file. */
 export interface ConfigFileProvider {
@@ -50,7 +51,7 @@ export interface ConfigFileData {
 }
 
 /** A provider entry after validation, ready to become an endpoint. */
-export interface FileProvider {
+interface FileProvider {
   id: string;
   /** The provider family; `undefined` = detect from the base URL. */
   provider: ProviderId | undefined;
@@ -105,8 +106,6 @@ export function defaultConfigPath(env: Record<string, string | undefined>): stri
   if (explicit) return explicit;
   return join(agentConfigDir(env), 'config.json');
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Validates the file's text. Pure: `env` is only read for `apiKeyEnv` variables, and `readFile`

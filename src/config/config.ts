@@ -91,7 +91,10 @@ export interface Config {
   mcpToolTimeoutMs: number;
   /** Limit of one `fetch_url` call, redirects and body included, in ms (`OPENAI_ACP_FETCH_TIMEOUT_MS`); default 30000. */
   fetchTimeoutMs: number;
-  /** `OPENAI_ACP_RIPGREP`: the ripgrep `search_files` runs (a path or a name on the PATH), `off` for the JavaScript search; `undefined` (or `auto`) looks for `rg` on the PATH. */
+  /**
+   * `OPENAI_ACP_RIPGREP`: the ripgrep `search_files` runs (a path or a name on the PATH), `off` for the
+   * JavaScript search; `undefined` (or `auto`) looks for `rg` on the PATH.
+   */
   ripgrep: string | undefined;
   /** Time one `search_files` call may take, in ms (`OPENAI_ACP_SEARCH_TIMEOUT_MS`); default 10000. Then it answers with what it found so far. */
   searchTimeoutMs: number;

@@ -16,17 +16,13 @@
  * replacing it).
  */
 import { invalid, type InvalidValue } from './config-values.js';
+import { isRecord } from '../json-value.js';
 
 /** The accepted form, for {@link ConfigProblem.accepted}. */
 export const EXTRA_BODY_ACCEPTED = 'a JSON object of request fields, e.g. {"options":{"num_ctx":32768}} or {"top_k":20,"seed":42}';
 
 /** Request fields the agent always sets itself; extra values for them are ignored (see {@link mergeExtraBody}). */
 export const OWN_BODY_FIELDS: readonly string[] = ['model', 'messages', 'stream', 'tools'];
-
-/** Whether `value` is a plain JSON object (not an array, not null). */
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Parses `OPENAI_EXTRA_BODY`: the object, or a {@link InvalidValue} saying why it is not one (its text
@@ -39,13 +35,13 @@ export function parseExtraBody(raw: string): Record<string, unknown> | undefined
   } catch {
     return invalid('is not valid JSON');
   }
-  if (!isJsonObject(value)) return invalid(`is JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not an object`);
+  if (!isRecord(value)) return invalid(`is JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, not an object`);
   return Object.keys(value).length > 0 ? value : undefined;
 }
 
 /** {@link parseExtraBody} for a config file's already-decoded `extraBody`. */
 export function checkExtraBody(value: unknown): Record<string, unknown> | undefined | InvalidValue {
-  if (!isJsonObject(value)) return invalid(`is ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}, not an object`);
+  if (!isRecord(value)) return invalid(`is ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}, not an object`);
   return Object.keys(value).length > 0 ? value : undefined;
 }
 
@@ -54,7 +50,7 @@ function mergeObjects(base: Record<string, unknown>, extra: Record<string, unkno
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(extra)) {
     const current = out[key];
-    out[key] = isJsonObject(current) && isJsonObject(value) ? mergeObjects(current, value) : value;
+    out[key] = isRecord(current) && isRecord(value) ? mergeObjects(current, value) : value;
   }
   return out;
 }

@@ -36,7 +36,7 @@ export type ProviderId =
   | 'generic';
 
 /** Where the key goes: `Authorization: Bearer KEY`, or an `api-key: KEY` header (Azure). */
-export type AuthScheme = 'bearer' | 'api-key';
+type AuthScheme = 'bearer' | 'api-key';
 
 /** How reasoning effort is sent: `reasoning_effort: "low"`, `reasoning: {effort: "low"}`, or not at all. */
 export type ReasoningSpelling = 'reasoning_effort' | 'reasoning.effort' | null;
@@ -51,7 +51,7 @@ export interface ModelRule<T> {
 export type KeylessAuth = 'aws-sigv4' | 'azure-entra-id';
 
 /** Overrides for base URLs whose path matches `path` (e.g. Azure classic deployments). */
-export interface ProfileVariant {
+interface ProfileVariant {
   name: string;
   /** Tested against the base URL's path, without trailing slash or `/chat/completions`. */
   path: RegExp;
@@ -262,12 +262,16 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     detect: { port: 11434 },
     defaultBaseUrl: 'http://127.0.0.1:11434/v1',
     contextWindowFix:
-      "restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`), or set `PARAMETER num_ctx 32768` in a Modelfile and `ollama create` a model from it; through Ollama's native API (OPENAI_ACP_OLLAMA_NUM_CTX not 0) the agent asks for the window itself: raise OPENAI_ACP_OLLAMA_NUM_CTX (up to the model's trained window)",
+      'restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`), ' +
+      'or set `PARAMETER num_ctx 32768` in a Modelfile and `ollama create` a model from it; ' +
+      "through Ollama's native API (OPENAI_ACP_OLLAMA_NUM_CTX not 0) the agent asks for the window itself: " +
+      "raise OPENAI_ACP_OLLAMA_NUM_CTX (up to the model's trained window)",
     nativeChat: {
       api: 'ollama',
       thinkLevels: [GPT_OSS],
       windowFix:
-        "raise OPENAI_ACP_OLLAMA_NUM_CTX (the window the agent asks Ollama for, e.g. 32768; at most the model's trained window, and memory permitting), or pick a model trained for a larger window",
+        "raise OPENAI_ACP_OLLAMA_NUM_CTX (the window the agent asks Ollama for, e.g. 32768; at most the model's " +
+        'trained window, and memory permitting), or pick a model trained for a larger window',
     },
     notes: [
       'No key needed.',

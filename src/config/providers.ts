@@ -45,9 +45,8 @@ export function parseProviderId(raw: string): ProviderId | undefined {
 
 /**
  * The base URL without query, fragment, trailing slashes or a trailing `/chat/completions` (any number of them).
- * Exported: a pure step checked on spellings of a base URL, without an endpoint.
  */
-export function normalizeBaseUrl(baseUrl: string): string {
+function normalizeBaseUrl(baseUrl: string): string {
   let base = baseUrl.trim().split(/[?#]/)[0] ?? '';
   for (let previous = ''; previous !== base; ) {
     previous = base;

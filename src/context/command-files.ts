@@ -77,7 +77,7 @@ export function parseCommandFile(name: string, bytes: Uint8Array): CommandFile |
  * Reads `key: value` lines of YAML front matter: plain, `"double"` or `'single'` quoted scalars;
  * blank lines, `#` comments, and indented or `- ` lines (lists and nested values of keys not used
  * here) are passed over. Anything else is broken front matter.
- * Exported: a pure parser checked on its own, without a command folder.
+ * @internal a pure parser checked on its own, without a command folder.
  */
 export function parseFrontMatter(block: string): { ok: true; fields: Record<string, string> } | { ok: false; error: string } {
   const fields: Record<string, string> = Object.create(null) as Record<string, string>;

@@ -22,11 +22,14 @@ import {
 
 /** The instruction that asks for a summary (`/compact`, and compaction inside a turn). */
 export const COMPACT_INSTRUCTION =
-  'Summarize our conversation so far for your own future reference. Keep every fact, decision, name, number, file path and open question that later turns may need; drop pleasantries. Write the summary only, in the language of the conversation.';
+  'Summarize our conversation so far for your own future reference. Keep every fact, decision, name, number, ' +
+  'file path and open question that later turns may need; drop pleasantries. Write the summary only, in the ' +
+  'language of the conversation.';
 
 /** Added to {@link COMPACT_INSTRUCTION} when the summary replaces steps of the current task. */
 const STEPS_INSTRUCTION =
-  'The summary replaces the steps taken so far on the current task: say what was done, what was found (file paths, line numbers, facts), and what remains to do. Be brief.';
+  'The summary replaces the steps taken so far on the current task: say what was done, what was found (file ' +
+  'paths, line numbers, facts), and what remains to do. Be brief.';
 
 /** The text of a message's content (text parts joined; images named). */
 function contentText(message: ChatMessage): string {
@@ -163,7 +166,10 @@ export function compactionNotice({ turns, steps, contextWindow, byModel, refused
       .filter(Boolean)
       .join(' and ') || 'the earlier summary';
   const why = refused ? ` (the model's summary was ${refused === 'empty' ? 'empty' : refused === 'too long' ? 'too long' : 'a tool call'})` : '';
-  return `Context compacted: ${what} ${byModel ? 'summarised' : 'replaced by a list of the calls made'} to fit the model's context window (${grouped(contextWindow)} tokens)${why}.`;
+  return (
+    `Context compacted: ${what} ${byModel ? 'summarised' : 'replaced by a list of the calls made'} to fit ` +
+    `the model's context window (${grouped(contextWindow)} tokens)${why}.`
+  );
 }
 
 /**

@@ -8,7 +8,7 @@ import type { ChatMessage, ChatToolCall } from '../openai/openai-types.js';
 import { estimateTextTokens, grouped } from './token-estimate.js';
 
 /** Where a cut is: 1-based numbers of the first and last line left out, and how many there are. */
-export interface CutInfo {
+interface CutInfo {
   firstLine: number;
   lastLine: number;
   omitted: number;

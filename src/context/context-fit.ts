@@ -34,7 +34,7 @@ import {
 
 /**
  * Most of the budget one tool result may take: a quarter.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const RESULT_SHARE = 0.25;
 /** Most of the budget the summary of earlier work may take: a quarter. */

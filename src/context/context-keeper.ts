@@ -14,12 +14,12 @@ import { answerRoom, calibrationFactor, grouped, positive, promptBudget, type Ca
 
 /**
  * Retries after answers saying the prompt was over the window, per turn.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const OVERFLOW_RETRIES = 3;
 /**
  * The window is multiplied by this after an overflow answer that names no window.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const OVERFLOW_SHRINK = 0.7;
 
@@ -224,7 +224,9 @@ export class ContextKeeper {
 
 /** How to give the model a larger window, for the usual local servers (when the server's own fix is not known). */
 const FIX =
-  'Run the model with a larger context window (Ollama: OLLAMA_CONTEXT_LENGTH=32768 or PARAMETER num_ctx in a Modelfile; llama.cpp: -c; vLLM: --max-model-len; LM Studio: the context length setting) and set OPENAI_CONTEXT_WINDOW to it, or lower OPENAI_MAX_TOKENS.';
+  'Run the model with a larger context window (Ollama: OLLAMA_CONTEXT_LENGTH=32768 or PARAMETER num_ctx in a ' +
+  'Modelfile; llama.cpp: -c; vLLM: --max-model-len; LM Studio: the context length setting) and set ' +
+  'OPENAI_CONTEXT_WINDOW to it, or lower OPENAI_MAX_TOKENS.';
 
 /** The fix sentence: the server's own (`Fix: restart Ollama with …`), else the usual servers' ways. */
 function fixWords(windowFix: string | undefined): string {
@@ -232,7 +234,7 @@ function fixWords(windowFix: string | undefined): string {
 }
 
 /** What did not fit in the window: the system prompt and the tools, the task, or the current tool call and its result. */
-export type TooSmallPart = 'system' | 'task' | 'result';
+type TooSmallPart = 'system' | 'task' | 'result';
 
 const PART_WORDS: Record<TooSmallPart, string> = {
   system: 'the system prompt and the tool definitions with the room for the answer',

@@ -20,7 +20,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md'] as const;
 /**
  * Bytes all instruction files may take when the context window is unknown: 32 KiB.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const INSTRUCTIONS_MAX_BYTES = 32 * 1024;
 /** Bytes they may take at most, whatever the window: 64 KiB. */
@@ -72,7 +72,7 @@ const exists = (path: string) =>
 
 /**
  * The nearest folder at or above `dir` that holds `.git` (file or folder), or `undefined`.
- * Exported: checked on nested temporary repositories without loading instruction files.
+ * @internal checked on nested temporary repositories without loading instruction files.
  */
 export async function repositoryRoot(dir: string): Promise<string | undefined> {
   for (let current = resolve(dir); ; current = dirname(current)) {

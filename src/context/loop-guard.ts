@@ -6,12 +6,12 @@
 
 /**
  * Default most model requests in one prompt turn (`OPENAI_ACP_MAX_STEPS`).
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const DEFAULT_MAX_STEPS = 50;
 /**
  * The same call this many times in a row is a loop.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const REPEATS_FOR_LOOP = 3;
 
@@ -81,7 +81,9 @@ export class LoopGuard {
       if (this.repeats >= REPEATS_FOR_LOOP) {
         return {
           reason: 'repeat',
-          message: `Stopped: the model called ${call.name} with the same arguments ${REPEATS_FOR_LOOP} times in a row, which looks like a loop. Rephrase the request or give more detail.`,
+          message:
+            `Stopped: the model called ${call.name} with the same arguments ${REPEATS_FOR_LOOP} times in a row, ` +
+            'which looks like a loop. Rephrase the request or give more detail.',
         };
       }
     }

@@ -17,9 +17,8 @@ import type { ChatRequestContentPart } from '../openai/openai-types.js';
 /**
  * The text a non-image block contributes to the message. Flattened resources stand on lines of
  * their own; consecutive text blocks are set apart by {@link promptToUserContent}.
- * Exported: a pure step checked per content block kind, without a session.
  */
-export function blockToText(block: Exclude<ContentBlock, { type: 'image' }>): string {
+function blockToText(block: Exclude<ContentBlock, { type: 'image' }>): string {
   switch (block.type) {
     case 'text':
       return block.text;
@@ -48,9 +47,8 @@ export function blockToText(block: Exclude<ContentBlock, { type: 'image' }>): st
 /**
  * The `image_url` part for an image block: a `data:` URL built from the block's `data` (works with
  * servers that cannot fetch URLs, such as a local Ollama), or its http(s) `uri` when it carries no data.
- * Exported: a pure step checked per image source, without a session.
  */
-export function imageToPart(block: Extract<ContentBlock, { type: 'image' }>): ChatRequestContentPart {
+function imageToPart(block: Extract<ContentBlock, { type: 'image' }>): ChatRequestContentPart {
   const uri = block.uri ?? '';
   const url = /^https?:\/\//i.test(uri) && !block.data ? uri : `data:${block.mimeType};base64,${block.data}`;
   return { type: 'image_url', image_url: { url } };

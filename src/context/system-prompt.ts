@@ -30,8 +30,10 @@ export function defaultSystemPrompt(facts: SystemPromptFacts): string {
   ];
   if (facts.tools.length > 0) {
     lines.push(
-      `Tools: ${facts.tools.join(', ')}. Use them to look before you answer: read files instead of guessing, search to find code, and run commands to check your work.`,
-      'Paths may be relative to the working directory. Edit with edit_file (exact old_string, enough context to be unique) rather than rewriting whole files. Keep commands non-interactive.',
+      `Tools: ${facts.tools.join(', ')}. Use them to look before you answer: read files instead of guessing, search ` +
+        'to find code, and run commands to check your work.',
+      'Paths may be relative to the working directory. Edit with edit_file (exact old_string, enough context to be ' +
+        'unique) rather than rewriting whole files. Keep commands non-interactive.',
       "Edits and commands may need the user's approval, or the session mode may forbid them; if one is declined or refused, do not retry it, continue or ask.",
       ...(facts.tools.includes('update_plan') ? ['For work of several steps, keep a to-do list with update_plan.'] : []),
       'When you are done, answer briefly with what you did and what the user should know.',

@@ -19,6 +19,7 @@
  * the stream ends while text is still held, {@link parseTextToolCalls} decides: calls are run
  * like streamed `tool_calls`; `undefined` means the held text is shown as the answer.
  */
+import { isRecord } from '../json-value.js';
 
 /** A tool call read from text: the tool's name and its arguments as JSON object text. */
 export interface TextToolCall {
@@ -41,8 +42,6 @@ const PARAMETER = /^<parameter=([^>\s]+)>([\s\S]*?)<\/parameter>/;
 const JSON_CALL_KEYS: ReadonlySet<string> = new Set(['name', 'arguments', 'parameters', 'type', 'id']);
 /** First keys a JSON call may start with (the wrapped form starts with `function`). */
 const JSON_FIRST_KEYS: readonly string[] = [...JSON_CALL_KEYS, 'function'];
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The tool calls `text` consists of, or `undefined` when it is anything else: prose around the

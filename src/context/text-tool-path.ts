@@ -20,7 +20,7 @@ export interface TextPathTool {
 
 /**
  * The block a call is written as: `<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>`.
- * Exported: a pure step whose text the reader of text tool calls must parse back (a round trip).
+ * @internal a pure step whose text the reader of text tool calls must parse back (a round trip).
  */
 export function toolCallBlock(name: string, args: string): string {
   let parsed: unknown;
@@ -45,13 +45,14 @@ function exampleCall(tool: TextPathTool | undefined): string {
 /**
  * The part of the system message that describes the tools: how to call one, then each tool with
  * its description and JSON Schema parameters, in the order given.
- * Exported: the tests state the expected system message with it rather than a copy of its wording.
+ * @internal the tests state the expected system message with it rather than a copy of its wording.
  */
 export function textToolInstructions(tools: readonly TextPathTool[]): string {
   const example = exampleCall(tools[0]);
   const list = tools.map(
     (tool) =>
-      `- ${tool.function.name}: ${(tool.function.description ?? '').trim()} Parameters: ${JSON.stringify(tool.function.parameters ?? { type: 'object', properties: {} })}`,
+      `- ${tool.function.name}: ${(tool.function.description ?? '').trim()} Parameters: ` +
+      `${JSON.stringify(tool.function.parameters ?? { type: 'object', properties: {} })}`,
   );
   return [
     'To call a tool, answer with only a block like this (several blocks for several calls):',

@@ -24,34 +24,37 @@ import { imageDimensions } from './image-size.js';
 
 /**
  * Tokens of framing per message (role markers, separators).
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 /** Tokens priming the reply, counted once per request. */
 export const REPLY_PRIMING_TOKENS = 3;
 /**
  * OpenAI's cost of a low-detail image, and the base of a high-detail one.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const IMAGE_BASE_TOKENS = 85;
 /**
  * OpenAI's cost per 512-px tile of a high-detail image.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const IMAGE_TILE_TOKENS = 170;
 /**
  * An image whose size is unknown (an http(s) URL, an unreadable header): 6 tiles, what OpenAI
  * charges for a 16:9 screenshot (1920 × 1080 → 1365 × 768) — larger than most images sent, so the
  * estimate errs towards leaving room.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const UNKNOWN_IMAGE_TOKENS = IMAGE_BASE_TOKENS + 6 * IMAGE_TILE_TOKENS;
 /**
  * Calibration factor bounds: a provider's count never scales the estimate beyond these.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const CALIBRATION_MIN = 0.5;
-/** The upper calibration bound (see {@link CALIBRATION_MIN}). Exported for the same reason. */
+/**
+ * The upper calibration bound (see {@link CALIBRATION_MIN}).
+ * @internal the tests build their cases from this value rather than a copy of its number.
+ */
 export const CALIBRATION_MAX = 3;
 /** Estimates below this many tokens are not used for calibration (fixed template overhead dominates them). */
 const MIN_CALIBRATION_TOKENS = 256;
@@ -80,7 +83,7 @@ export function estimateTextTokens(text: string): number {
 /**
  * Estimated tokens of one image part: OpenAI's tile formula for the size read from a `data:` URL
  * (85 for `detail: "low"`), {@link UNKNOWN_IMAGE_TOKENS} when the size is unknown.
- * Exported: a pure step (fast-check properties) over image sizes no prompt would cover.
+ * @internal a pure step (fast-check properties) over image sizes no prompt would cover.
  */
 export function estimateImageTokens(url: string, detail?: string): number {
   if (detail === 'low') return IMAGE_BASE_TOKENS;

@@ -15,7 +15,7 @@ import type { ToolMessageRules } from './tool-messages.js';
 
 /**
  * A valid Mistral tool-call id: 9 characters `[a-zA-Z0-9]`.
- * Exported so the tests check ids against the very pattern Mistral's rule is written as.
+ * @internal the tests check ids against the very pattern Mistral's rule is written as.
  */
 export const MISTRAL_TOOL_CALL_ID = /^[a-zA-Z0-9]{9}$/;
 
@@ -38,7 +38,7 @@ const CACHE_LIMIT = 10_000;
  * other string, so callers give each call its own id first.
  * @param id - the id as stored (the provider's, or ours)
  * @returns 9 characters of `[0-9A-Za-z]`
- * Exported: a pure step (fast-check properties) of the respelling.
+ * @internal a pure step (fast-check properties) of the respelling.
  */
 export function mistralToolCallId(id: string): string {
   if (MISTRAL_TOOL_CALL_ID.test(id)) return id;
@@ -85,9 +85,10 @@ export function respellToolCallIds(messages: ChatMessage[], rules: ToolMessageRu
 /**
  * Ids for one step's calls that are unique in the session: a call keeps the provider's id when
  * it is non-empty, not in `taken` and not used by an earlier call of the step; otherwise it gets
- * `call_<n>` (the smallest `n` ≥ 1 not taken, `[a-zA-Z0-9_]` so every provider accepts it). Needed because providers send no id (some local servers), or reuse ids: Kimi through
- * Groq numbers calls per answer (`functions.add:0` in every answer), DeepInfra sends `"0"`;
- * ACP tool calls and `tool` messages need one id per call. Adds the ids it returns to `taken`.
+ * `call_<n>` (the smallest `n` ≥ 1 not taken, `[a-zA-Z0-9_]` so every provider accepts it).
+ * Needed because providers send no id (some local servers), or reuse ids: Kimi through Groq
+ * numbers calls per answer (`functions.add:0` in every answer), DeepInfra sends `"0"`; ACP tool
+ * calls and `tool` messages need one id per call. Adds the ids it returns to `taken`.
  * @param ids - the step's ids in call order, as streamed (`''` when none)
  * @param taken - ids already used in the session; updated
  * @returns the ids to use, in the same order

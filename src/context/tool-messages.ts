@@ -45,9 +45,8 @@ export interface ToolStep {
  * Tool-call arguments as sent back: `""` or whitespace only (a call without parameters; vLLM
  * drops `{}`: vllm#28806) becomes `"{}"`; anything else is sent as the model wrote it, invalid
  * JSON included, so the model sees what it sent next to the error result the loop gives it.
- * Exported: a pure step checked on argument texts, without a turn.
  */
-export function normalizeToolArguments(args: string): string {
+function normalizeToolArguments(args: string): string {
   return args.trim() === '' ? '{}' : args;
 }
 

@@ -24,7 +24,7 @@ export type { AwsCredentials, AwsCredentialSource } from './aws-signing.lazy.js'
 const AWS_REFRESH_MARGIN_MS = 5 * 60_000;
 
 /** Where the region came from. */
-export type RegionSource = 'base URL' | 'AWS_REGION' | 'AWS_DEFAULT_REGION';
+type RegionSource = 'base URL' | 'AWS_REGION' | 'AWS_DEFAULT_REGION';
 
 /** The region and service to sign for, or why there is none. */
 export type AwsTarget = (SigningTarget & { regionFrom: RegionSource }) | { problem: string; fix: string; service: string };
@@ -93,7 +93,11 @@ export function awsCredentialFix(message: string, profile: string | undefined): 
   if (/expired/i.test(message))
     return `refresh the credentials (e.g. \`aws sso login${named}\`, or new keys in AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN)`;
   if (profile && /profile/i.test(message)) return `check the profile ${profile} in ~/.aws/config (\`aws configure list --profile ${profile}\`)`;
-  return 'set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE (for SSO, then `aws sso login`), or run with a role (EKS web identity, ECS task role, EC2 instance profile); or set a Bedrock API key in OPENAI_API_KEY';
+  return (
+    'set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE (for SSO, then `aws sso login`), or ' +
+    'run with a role (EKS web identity, ECS task role, EC2 instance profile); or set a Bedrock API key in ' +
+    'OPENAI_API_KEY'
+  );
 }
 
 /** What {@link createAwsAuthorizer} needs. */

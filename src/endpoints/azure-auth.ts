@@ -19,7 +19,7 @@ export const AZURE_COGNITIVE_SCOPE = 'https://cognitiveservices.azure.com/.defau
 const AZURE_REFRESH_MARGIN_MS = 5 * 60_000;
 
 /** An access token as `@azure/core-auth` returns it. */
-export interface AzureAccessToken {
+interface AzureAccessToken {
   token: string;
   /** Expiry, ms since the epoch. */
   expiresOnTimestamp: number;
@@ -52,7 +52,10 @@ export function azureCredentialHint(env: Readonly<Record<string, string | undefi
 export function azureCredentialFix(message: string): string {
   if (/az login|azure cli/i.test(message)) return 'run `az login` (and `az account set --subscription …` if needed)';
   if (/AADSTS|client secret|certificate/i.test(message)) return 'check AZURE_TENANT_ID, AZURE_CLIENT_ID and AZURE_CLIENT_SECRET of the service principal';
-  return 'run `az login`, or set AZURE_TENANT_ID, AZURE_CLIENT_ID and AZURE_CLIENT_SECRET, or use a managed or workload identity with the "Cognitive Services OpenAI User" role; or set the key in OPENAI_API_KEY';
+  return (
+    'run `az login`, or set AZURE_TENANT_ID, AZURE_CLIENT_ID and AZURE_CLIENT_SECRET, or use a managed or ' +
+    'workload identity with the "Cognitive Services OpenAI User" role; or set the key in OPENAI_API_KEY'
+  );
 }
 
 /** The SDK code, loaded once per process when the first token is asked for. */

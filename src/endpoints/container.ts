@@ -10,11 +10,14 @@ import { probeLocalServers, type DiscoverOptions, type LocalDiscovery } from './
 
 /**
  * The host name of the container's host, as Docker Desktop and `--add-host=…:host-gateway` define it.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this name rather than a copy of it.
  */
 export const DOCKER_HOST = 'host.docker.internal';
 
-/** What container detection reads; injectable for tests. */
+/**
+ * What container detection reads.
+ * @internal the tests hand {@link inContainer} their own files through it.
+ */
 export interface ContainerHints {
   /** Whether a path exists. @defaultValue `fs.existsSync` */
   exists(path: string): boolean;
@@ -40,7 +43,7 @@ const CONTAINER_CGROUP = /\/(docker|kubepods|containerd|libpod|lxc)[/-]|\/docker
  * Whether this process runs in a container: Docker's `/.dockerenv`, Podman's
  * `/run/.containerenv`, or a container runtime named in `/proc/1/cgroup` or
  * `/proc/self/mountinfo`. Never throws; `false` when unsure.
- * Exported: takes the files it reads as arguments, so it is checked without a container.
+ * @internal takes the files it reads as arguments, so it is checked without a container.
  */
 export function inContainer(hints: ContainerHints = SYSTEM_HINTS): boolean {
   try {

@@ -39,7 +39,9 @@ export async function chooseModel(settings: NamedEndpointSettings, namedWhy: str
   if (!picked || (picked === settings.model && listed.length === 1)) {
     return {
       model: settings.model,
-      why: `${unset} and the endpoint lists no model, so the stand-in ${settings.model} is sent: set ${settings.source === 'config file' ? '"models"' : 'OPENAI_MODEL'}`,
+      why:
+        `${unset} and the endpoint lists no model, so the stand-in ${settings.model} is sent: set ` +
+        `${settings.source === 'config file' ? '"models"' : 'OPENAI_MODEL'}`,
     };
   }
   const server = settings.source === 'local server' ? 'the local server found' : 'the endpoint';

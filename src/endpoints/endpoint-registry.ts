@@ -11,7 +11,7 @@ import { pickLocalModel } from './local-discovery.js';
 import type { ModelInfo } from './model-catalog.js';
 
 /** Where an endpoint's settings came from (shown in logs and `doctor`). */
-export type EndpointSource = 'environment' | 'config file' | 'local server' | 'client';
+type EndpointSource = 'environment' | 'config file' | 'local server' | 'client';
 
 /** The settings of one named endpoint. */
 export interface NamedEndpointSettings extends EndpointSettings {

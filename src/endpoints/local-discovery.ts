@@ -29,7 +29,7 @@ export interface LocalCandidate {
 }
 
 /** A local server that answered `GET /v1/models` with at least one model. */
-export interface LocalServer {
+interface LocalServer {
   /** Base URL without trailing slash, e.g. `http://127.0.0.1:11434/v1`. */
   baseUrl: string;
   /** The server the port belongs to by default (not verified: any OpenAI-compatible server counts). */
@@ -47,7 +47,7 @@ export interface LocalServer {
  * reset), `timeout` (no full answer within the bound), `skipped` (still pending when a preferred
  * server had already won; aborted).
  */
-export type LocalProbeOutcome = 'models' | 'no-models' | 'http-error' | 'unreachable' | 'timeout' | 'skipped';
+type LocalProbeOutcome = 'models' | 'no-models' | 'http-error' | 'unreachable' | 'timeout' | 'skipped';
 
 /** The result of probing one candidate. */
 export interface LocalProbe extends LocalCandidate {
@@ -84,7 +84,7 @@ export interface DiscoverOptions {
 
 /**
  * The candidates in order of preference.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const LOCAL_CANDIDATES: ReadonlyArray<LocalCandidate> = Object.freeze([
   Object.freeze({ port: 11434, provider: 'ollama' as const }),
@@ -200,7 +200,7 @@ export function probeLocalServers(options: DiscoverOptions = {}): Promise<LocalD
 /**
  * The local server to use when nothing is configured: {@link probeLocalServers}'s choice, or
  * `undefined` when no candidate lists a model within `timeoutMs` (default 300 ms). Never rejects.
- * Exported: the search with its ports injectable, checked against loopback servers on port 0.
+ * @internal the search with its ports injectable, checked against loopback servers on port 0.
  */
 export async function discoverLocalServer(options: DiscoverOptions = {}): Promise<LocalServer | undefined> {
   return (await probeLocalServers(options)).server;
@@ -247,8 +247,10 @@ export function noLocalServerHelp(
   }
   if (container) {
     lines.push(
-      'openai-acp runs in a container, where 127.0.0.1 is the container itself; host.docker.internal (the host) was tried too and did not answer. To use a server on the host: ' +
-        'run the container with `--add-host=host.docker.internal:host-gateway` (Linux; Docker Desktop defines the name), make the server listen beyond its loopback (Ollama: `OLLAMA_HOST=0.0.0.0 ollama serve`), ' +
+      'openai-acp runs in a container, where 127.0.0.1 is the container itself; host.docker.internal (the host) was ' +
+        'tried too and did not answer. To use a server on the host: ' +
+        'run the container with `--add-host=host.docker.internal:host-gateway` (Linux; Docker Desktop defines the ' +
+        'name), make the server listen beyond its loopback (Ollama: `OLLAMA_HOST=0.0.0.0 ollama serve`), ' +
         'and set `OPENAI_BASE_URL=http://host.docker.internal:11434/v1` (with the port of your server).',
     );
   }

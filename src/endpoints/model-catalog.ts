@@ -16,6 +16,7 @@ import { MAX_JSON_ANSWER_BYTES, readBodyUpTo } from '../openai/body-limits.js';
 import { defaultFetch, type FetchLike } from '../openai/http.js';
 import { withAuthorization, type AuthorizeRequest } from '../openai/authorize.js';
 import type { Logger } from '../log.js';
+import { isRecord, positiveInt } from '../json-value.js';
 
 /** One model the endpoint offers. */
 export interface ModelInfo {
@@ -28,7 +29,7 @@ export interface ModelInfo {
 }
 
 /** How to reach `/models`. */
-export interface FetchModelsOptions {
+interface FetchModelsOptions {
   /** Endpoint base without trailing slash, e.g. `https://api.openai.com/v1` (as in `Config.baseUrl`). */
   baseUrl: string;
   /** Sent as `Authorization: Bearer …` when non-empty. */
@@ -58,8 +59,6 @@ export interface FetchModelsOptions {
 /** Default limit for `GET /models`, in ms. */
 const MODELS_TIMEOUT_MS = 3000;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
 /** One entry of any supported shape as a {@link ModelInfo}; `undefined` when it has no usable id. */
@@ -115,7 +114,7 @@ export function modelsUrl(baseUrl: string, query?: string): string {
  * `GET {baseUrl}/models[?query]` (or `options.modelsUrl`), parsed by {@link parseModels}. Never
  * throws: an HTTP error, a timeout, a connection failure or an unreadable body all give `[]`
  * (logged at debug); so does `modelsUrl: null`, without sending anything.
- * Exported: one GET checked against a fake server without an endpoint's catalog and cache.
+ * @internal one GET checked against a fake server without an endpoint's catalog and cache.
  */
 export async function fetchModels(options: FetchModelsOptions): Promise<ModelInfo[]> {
   if (options.modelsUrl === null) {

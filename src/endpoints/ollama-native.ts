@@ -154,7 +154,11 @@ export class OllamaNativeChat implements NativeChatRouter {
     const fix = suggested.fits
       ? `OPENAI_ACP_OLLAMA_NUM_CTX=${suggested.numCtx} should keep it on the GPU`
       : `OPENAI_ACP_OLLAMA_NUM_CTX=${suggested.numCtx} would keep more of it on the GPU`;
-    return `${model} runs ${share}% on the CPU with a ${numCtx.toLocaleString('en-US')}-token window (${gib(running.sizeVram)} of ${gib(running.size)} in GPU memory), which makes every step slower; ${fix}, with less room for the conversation.`;
+    return (
+      `${model} runs ${share}% on the CPU with a ${numCtx.toLocaleString('en-US')}-token window ` +
+      `(${gib(running.sizeVram)} of ${gib(running.size)} in GPU memory), which makes every step slower; ${fix}, with ` +
+      'less room for the conversation.'
+    );
   }
 
   /** What `doctor` shows for `model` (asks `/api/show` and `/api/ps`). Never rejects. */

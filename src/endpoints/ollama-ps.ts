@@ -8,6 +8,7 @@
  * trained window `/api/show` reports (docs/context-length.mdx: 4k below 24 GiB of VRAM, 32k up
  * to 48 GiB, 256k above, unless `OLLAMA_CONTEXT_LENGTH` or a Modelfile's `num_ctx` says otherwise).
  */
+import { isRecord, positiveInt } from '../json-value.js';
 
 /** One loaded model as `/api/ps` describes it. */
 export interface OllamaLoadedModel {
@@ -19,8 +20,6 @@ export interface OllamaLoadedModel {
   sizeVram?: number;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
 const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined);
 /** `qwen3` and `qwen3:latest` name the same model. */
 const withTag = (name: string): string => (/:[^/]+$/.test(name) ? name : `${name}:latest`);

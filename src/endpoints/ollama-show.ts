@@ -8,6 +8,7 @@
  * `.value_length`, `<arch>.embedding_length`; `capabilities` such as `completion`, `tools`,
  * `thinking`, `vision`).
  */
+import { isRecord } from '../json-value.js';
 
 /** The facts read from `/api/show`. */
 export interface ShowFacts {
@@ -22,7 +23,6 @@ export interface ShowFacts {
   kvBytesPerToken?: number | undefined;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const positive = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined);
 
 /** The {@link ShowFacts} of an `/api/show` body; `undefined` when it is not an object. */

@@ -93,11 +93,6 @@ function readConfigFileAt(path: string, explicit: boolean, env: Record<string, s
  *
  * @param env - the process environment (`.env` in `cwd` is merged under it).
  */
-/** Every secret of a resolved configuration (the environment's and each endpoint's), for log redaction. */
-export function secretsOfResolved(resolved: StaticRuntimeConfig): string[] {
-  return [...new Set([resolved.config, ...resolved.endpoints].flatMap((settings) => secretsOf(settings)))];
-}
-
 export function resolveStaticConfig(options: { flags: CliFlags; env: Record<string, string | undefined>; cwd: string }): StaticRuntimeConfig {
   const env = mergeDotEnv(readDotEnv(options.cwd), options.env);
   let config: Config;
@@ -256,7 +251,7 @@ export async function chooseEndpoints(
  * (`server-identity.ts`: llama.cpp on any port is llama.cpp); an endpoint whose server says
  * nothing keeps its port's guess. The looks run at once, each bounded (2 s), once per process.
  * Never rejects; logs each recognised server at `info`.
- * Exported: takes the look as an argument, so it is checked without any server.
+ * @internal takes the look as an argument, so it is checked without any server.
  */
 export async function identifyEndpoints(
   endpoints: NamedEndpointSettings[],
@@ -279,4 +274,9 @@ export async function identifyEndpoints(
       return { ...settings, provider: found.provider, identifiedBy: found.evidence };
     }),
   );
+}
+
+/** Every secret of the configuration (the environment's and each endpoint's, see {@link secretsOf}), for log redaction. */
+export function secretsOfAll(resolved: StaticRuntimeConfig): string[] {
+  return [...new Set([resolved.config, ...resolved.endpoints].flatMap((settings) => secretsOf(settings)))];
 }

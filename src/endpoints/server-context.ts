@@ -27,6 +27,7 @@ import { defaultFetch, type FetchLike } from '../openai/http.js';
 import { MAX_JSON_ANSWER_BYTES, readBodyUpTo } from '../openai/body-limits.js';
 import type { ContextWindowQuery } from '../config/provider-profiles.js';
 import { parseOllamaPs } from './ollama-ps.js';
+import { isRecord, positiveInt } from '../json-value.js';
 
 /** Bound of one look (one short request), in ms. */
 export const SERVER_CONTEXT_TIMEOUT_MS = 2000;
@@ -34,7 +35,7 @@ export const SERVER_CONTEXT_TIMEOUT_MS = 2000;
 const OLLAMA_LOAD_TIMEOUT_MS = 300_000;
 /**
  * The window assumed for Ollama when it does not say: its smallest documented default (below 24 GiB of VRAM), in tokens.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const OLLAMA_DEFAULT_CONTEXT = 4096;
 /** How long a failed or assumed look is kept before asking again, in ms. */
@@ -55,14 +56,11 @@ export interface ServerWindow {
   supportsTools?: boolean;
 }
 
-const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * The windows in an Ollama `/api/show` answer: `numCtx`, the `num_ctx` of its `parameters` text
  * (a Modelfile setting), and `trained`, the first `model_info` key ending in `.context_length`.
  * Either is absent when not there; `undefined` when the body is not an object.
- * Exported: a pure reader checked on recorded server answers.
+ * @internal a pure reader checked on recorded server answers.
  */
 export function parseOllamaShow(body: unknown): { numCtx?: number; trained?: number } | undefined {
   if (!isRecord(body)) return undefined;
@@ -82,7 +80,7 @@ export function parseOllamaShow(body: unknown): { numCtx?: number; trained?: num
 
 /**
  * `default_generation_settings.n_ctx` of a llama.cpp `/props` answer (else a top-level `n_ctx`), when a positive integer.
- * Exported: a pure reader checked on recorded server answers.
+ * @internal a pure reader checked on recorded server answers.
  */
 export function parseLlamaCppProps(body: unknown): number | undefined {
   if (!isRecord(body)) return undefined;
@@ -94,7 +92,7 @@ export function parseLlamaCppProps(body: unknown): number | undefined {
  * `chat_template_caps.supports_tools` of a llama.cpp `/props` answer: false for a template that
  * cannot take tools (Gemma 3's own: llama-server then drops the request's `tools` and the model
  * writes calls as text); `undefined` when absent or not a boolean.
- * Exported: a pure reader checked on recorded server answers.
+ * @internal a pure reader checked on recorded server answers.
  */
 export function parseLlamaCppToolSupport(body: unknown): boolean | undefined {
   const caps = isRecord(body) && isRecord(body['chat_template_caps']) ? body['chat_template_caps'] : {};
@@ -103,7 +101,7 @@ export function parseLlamaCppToolSupport(body: unknown): boolean | undefined {
 
 /**
  * The runtime and trained windows of `model` in an LM Studio `/api/v0/models` answer.
- * Exported: a pure reader checked on recorded server answers.
+ * @internal a pure reader checked on recorded server answers.
  */
 export function parseLmStudioModels(body: unknown, model: string): ServerWindow {
   const list = isRecord(body) && Array.isArray(body['data']) ? body['data'] : [];

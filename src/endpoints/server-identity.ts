@@ -20,6 +20,7 @@
 import { defaultFetch, type FetchLike } from '../openai/http.js';
 import { readBodyUpTo } from '../openai/body-limits.js';
 import type { LocalProvider } from './local-discovery.js';
+import { isRecord, parseJsonOrUndefined, positiveInt } from '../json-value.js';
 
 /** Bound of each look, in ms. */
 const IDENTITY_TIMEOUT_MS = 2000;
@@ -48,12 +49,9 @@ export interface ServerIdentity {
   props?: LlamaCppProps;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const positiveInt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined);
-
 /**
  * The facts of a llama.cpp `/props` answer; `undefined` when the body is not one (no `default_generation_settings` object).
- * Exported: a pure reader checked on recorded server answers.
+ * @internal a pure reader checked on recorded server answers.
  */
 export function parseLlamaCppPropsFacts(body: unknown): LlamaCppProps | undefined {
   if (!isRecord(body) || !isRecord(body['default_generation_settings'])) return undefined;
@@ -72,7 +70,7 @@ export function parseLlamaCppPropsFacts(body: unknown): LlamaCppProps | undefine
 const entriesOf = (body: unknown): Record<string, unknown>[] => (isRecord(body) && Array.isArray(body['data']) ? body['data'].filter(isRecord) : []);
 
 /** The answers of one server, as read (`undefined`: no usable answer); pure decision over them. */
-export interface IdentityAnswers {
+interface IdentityAnswers {
   props?: unknown;
   vllmVersion?: unknown;
   root?: string | undefined;
@@ -83,7 +81,7 @@ export interface IdentityAnswers {
 
 /**
  * The server the answers show, first match in this order: llama.cpp, Ollama, LM Studio, LiteLLM, vLLM. Pure.
- * Exported: the pure decision, checked on recorded answers of every server kind.
+ * @internal the pure decision, checked on recorded answers of every server kind.
  */
 export function identifyFromAnswers(answers: IdentityAnswers): ServerIdentity {
   const props = parseLlamaCppPropsFacts(answers.props);
@@ -133,20 +131,13 @@ async function getText(url: string, options: IdentifyOptions): Promise<string | 
   }
 }
 
-const json = (text: string | undefined): unknown => {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-};
+const json = (text: string | undefined): unknown => (text === undefined ? undefined : parseJsonOrUndefined(text));
 
 /**
  * Asks the server at `baseUrl` (e.g. `http://127.0.0.1:9000/v1`) who it is: the six GETs of the
  * module comment at once, each bounded, then {@link identifyFromAnswers}. Never rejects; `{}`
  * when nothing answered as one of the known servers.
- * Exported: the look without the per-process memo, so each test asks afresh.
+ * @internal the look without the per-process memo, so each test asks afresh.
  */
 export async function askServerIdentity(baseUrl: string, options: IdentifyOptions = {}): Promise<ServerIdentity> {
   const base = baseUrl.replace(/\/+$/, '');
@@ -203,6 +194,7 @@ export function identifyServer(baseUrl: string, options: IdentifyOptions = {}): 
  * Forgets every look: a test suite that runs its files in one process calls it after each test
  * (vitest.config.ts `setupFiles`), since a loopback port a finished test's server used may be
  * handed to another server later.
+ * @internal only the test suite forgets (test/global/process-memories.ts).
  */
 export function forgetServerIdentities(): void {
   asked.clear();

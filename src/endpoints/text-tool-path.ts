@@ -41,7 +41,11 @@ export class TextToolPaths {
     if (!entry || entry.announced) return undefined;
     entry.announced = true;
     const why = entry.reason === 'server' ? 'the server says its chat template cannot take tools' : "the server's chat template refused the tool messages";
-    return `The model ${model} gets its tools as text: ${why}. The tools are described in the system prompt and the model's calls are read from its answers (for native tool calls, give the server a template with tools, e.g. llama.cpp --jinja --chat-template-file).`;
+    return (
+      `The model ${model} gets its tools as text: ${why}. The tools are described in the system prompt and ` +
+      `the model's calls are read from its answers (for native tool calls, give the server a template with tools, ` +
+      'e.g. llama.cpp --jinja --chat-template-file).'
+    );
   }
 }
 

@@ -20,7 +20,7 @@
 export const SMALL_WINDOW_TOKENS = 16_384;
 
 /** Where a window came from. */
-export type WindowSource = 'configured' | 'learned' | 'runtime' | 'catalogue' | 'trained';
+type WindowSource = 'configured' | 'learned' | 'runtime' | 'catalogue' | 'trained';
 
 /** Every window that may be known for a model, in tokens; absent when that source says nothing. */
 export type WindowSources = Partial<Record<WindowSource, number | undefined>>;
@@ -36,7 +36,7 @@ export interface ResolvedWindow {
 
 /**
  * The sources in order of precedence.
- * Exported so the tests walk the precedence in the order it is written.
+ * @internal the tests walk the precedence in the order it is written.
  */
 export const WINDOW_PRECEDENCE: readonly WindowSource[] = ['configured', 'learned', 'runtime', 'catalogue', 'trained'];
 

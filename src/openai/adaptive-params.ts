@@ -5,6 +5,7 @@
  * request body, plus a small per-process memory of the corrections each endpoint and model
  * needed. Reading the rejection itself is `rejection.ts`. Pure apart from the memory.
  */
+import { isRecord } from '../json-value.js';
 
 /** One change to the request body. */
 export type Correction =
@@ -17,8 +18,6 @@ export type Correction =
 
 /** Most corrections made for one request before its error is given up on. */
 export const MAX_CORRECTIONS_PER_REQUEST = 5;
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Text of a message content (string, or the text parts of an array). */
 function contentText(content: unknown): string {
@@ -48,7 +47,7 @@ function moveSystemMessages(messages: unknown[], to: 'developer' | 'user'): unkn
 
 /**
  * `body` with one correction applied; a new object (the input is not modified). Absent parameters are left alone.
- * Exported: a pure step (fast-check properties) of applying the corrections.
+ * @internal a pure step (fast-check properties) of applying the corrections.
  */
 export function applyCorrection(body: Readonly<Record<string, unknown>>, correction: Correction): Record<string, unknown> {
   const next: Record<string, unknown> = { ...body };

@@ -2,11 +2,12 @@
  * Bounds on what is read from an endpoint, so that no answer can exhaust the agent's memory
  * (unbounded, a 100 MB error body peaked at 378 MiB RSS and a 50 MB SSE event at 542 MiB).
  */
+import { describeBytes } from '../describe-bytes.js';
 
 /**
  * Most of an error body read, in bytes: 1 MiB. Error bodies are a sentence or a small JSON
  * object; what is past this is not read (the connection is closed) and the text says where it was cut.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 
@@ -67,9 +68,4 @@ export async function readBodyUpTo(response: { readonly body: AsyncIterable<Uint
 export async function readErrorBody(response: { readonly body: AsyncIterable<Uint8Array> | null }, limit = MAX_ERROR_BODY_BYTES): Promise<string> {
   const { text, cut } = await readBodyUpTo(response, limit);
   return cut ? `${text}… (cut at ${describeBytes(limit)})` : text;
-}
-
-/** `16 MiB` for whole MiB, else `N bytes`. */
-export function describeBytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }

@@ -11,7 +11,8 @@
  * `reasoning_details` ignored (OpenRouter duplicates `reasoning` there).
  */
 import type { ChatCompletionChunk, ChatContentPart, ChatDelta, ChatErrorObject, ChatToolCallDelta, ChatUsage } from './openai-types.js';
-import { isObject, pickChoice } from './chunk-shape.js';
+import { isRecord } from '../json-value.js';
+import { pickChoice } from './chunk-shape.js';
 import type { SseItem } from './sse.js';
 import { createThinkTagSplitter, type ThinkSegment, type ThinkTagSplitter } from './think-tags.js';
 
@@ -170,12 +171,12 @@ export class ChatStreamAccumulator {
   }
 
   private chunk(chunk: ChatCompletionChunk, events: StreamEvent[]): void {
-    if (!isObject(chunk)) return;
-    if (isObject(chunk.error)) this.fail(chunk.error, events);
+    if (!isRecord(chunk)) return;
+    if (isRecord(chunk.error)) this.fail(chunk.error, events);
     if (Array.isArray(chunk.choices) && chunk.choices.length > 0) {
       const choice = pickChoice(chunk.choices);
       if (choice) {
-        if (isObject(choice.delta)) this.delta(choice.delta, events);
+        if (isRecord(choice.delta)) this.delta(choice.delta, events);
         const reason = choice.finish_reason;
         if (typeof reason === 'string' && reason.length > 0) {
           this.finishReason = reason;
@@ -183,10 +184,10 @@ export class ChatStreamAccumulator {
         }
       }
     }
-    if (isObject(chunk.usage)) {
+    if (isRecord(chunk.usage)) {
       this.topUsage = chunk.usage;
       events.push({ type: 'usage', usage: chunk.usage });
-    } else if (isObject(chunk.x_groq) && isObject(chunk.x_groq.usage)) {
+    } else if (isRecord(chunk.x_groq) && isRecord(chunk.x_groq.usage)) {
       this.groqUsage = chunk.x_groq.usage;
       if (this.topUsage === null) events.push({ type: 'usage', usage: chunk.x_groq.usage });
     }
@@ -199,7 +200,7 @@ export class ChatStreamAccumulator {
     if (typeof content === 'string') this.content(content, events);
     else if (Array.isArray(content)) {
       for (const part of content) {
-        if (!isObject(part)) continue;
+        if (!isRecord(part)) continue;
         if (part.type === 'text' && typeof part.text === 'string') this.content(part.text, events);
         else if (part.type === 'thinking') this.thinking(part.thinking, events);
       }
@@ -208,7 +209,7 @@ export class ChatStreamAccumulator {
       const calls = delta.tool_calls;
       for (let position = 0; position < calls.length; position++) {
         const call = calls[position];
-        if (isObject(call)) this.toolCall(call, position, events);
+        if (isRecord(call)) this.toolCall(call, position, events);
       }
     }
   }
@@ -218,7 +219,7 @@ export class ChatStreamAccumulator {
     if (typeof thinking === 'string') this.reasoning(thinking, events);
     else if (Array.isArray(thinking)) {
       for (const inner of thinking) {
-        if (isObject(inner) && typeof inner.text === 'string') this.reasoning(inner.text, events);
+        if (isRecord(inner) && typeof inner.text === 'string') this.reasoning(inner.text, events);
       }
     }
   }
@@ -269,13 +270,13 @@ export class ChatStreamAccumulator {
     }
     this.toolsByPosition.set(position, entry);
     if (id !== '' && !this.toolsById.has(id)) this.toolsById.set(id, entry);
-    const fn = isObject(call.function) ? call.function : undefined;
+    const fn = isRecord(call.function) ? call.function : undefined;
     const name = fn && typeof fn.name === 'string' ? fn.name : '';
     const changed = isNew || (entry.id === '' && id !== '') || (entry.name === '' && name !== '');
     if (entry.id === '') entry.id = id;
     if (entry.name === '') entry.name = name;
     const extra: unknown = call.extra_content;
-    if (isObject(extra)) entry.extra = entry.extra ? { ...extra, ...entry.extra } : { ...extra };
+    if (isRecord(extra)) entry.extra = entry.extra ? { ...extra, ...entry.extra } : { ...extra };
     const argumentsDelta = fn && typeof fn.arguments === 'string' ? fn.arguments : '';
     if (argumentsDelta.length > 0) entry.args.push(argumentsDelta);
     if (!changed && argumentsDelta.length === 0) return;

@@ -7,6 +7,7 @@
  */
 import type { ChatCompletionChunk, ChatErrorObject, ChatToolCallDelta } from './openai-types.js';
 import type { SseItem } from './sse.js';
+import { isRecord } from '../json-value.js';
 
 /**
  * Items equivalent to a whole `chat.completion` body: one chunk whose `delta` carries the
@@ -20,17 +21,17 @@ export function completionToItems(text: string): SseItem[] {
   } catch {
     return [{ kind: 'skip', reason: 'unparseable JSON body' }];
   }
-  if (!isObject(body)) return [{ kind: 'skip', reason: 'JSON body is not an object' }];
-  if (isObject(body['error'])) return [{ kind: 'error', error: body['error'] as ChatErrorObject }];
+  if (!isRecord(body)) return [{ kind: 'skip', reason: 'JSON body is not an object' }];
+  if (isRecord(body['error'])) return [{ kind: 'error', error: body['error'] as ChatErrorObject }];
   const choices = Array.isArray(body['choices']) ? body['choices'] : [];
   const chunk: ChatCompletionChunk = {
     id: typeof body['id'] === 'string' ? body['id'] : null,
     object: 'chat.completion.chunk',
     model: typeof body['model'] === 'string' ? body['model'] : null,
-    choices: choices.filter(isObject).map((choice, position) => {
-      const message = isObject(choice['message']) ? choice['message'] : isObject(choice['delta']) ? choice['delta'] : {};
+    choices: choices.filter(isRecord).map((choice, position) => {
+      const message = isRecord(choice['message']) ? choice['message'] : isRecord(choice['delta']) ? choice['delta'] : {};
       const toolCalls = Array.isArray(message['tool_calls'])
-        ? (message['tool_calls'].filter(isObject) as ChatToolCallDelta[]).map((call, index) => ({ ...call, index: call.index ?? index }))
+        ? (message['tool_calls'].filter(isRecord) as ChatToolCallDelta[]).map((call, index) => ({ ...call, index: call.index ?? index }))
         : undefined;
       return {
         index: typeof choice['index'] === 'number' ? choice['index'] : position,
@@ -38,11 +39,7 @@ export function completionToItems(text: string): SseItem[] {
         finish_reason: typeof choice['finish_reason'] === 'string' ? choice['finish_reason'] : null,
       };
     }),
-    usage: isObject(body['usage']) ? (body['usage'] as ChatCompletionChunk['usage']) : null,
+    usage: isRecord(body['usage']) ? (body['usage'] as ChatCompletionChunk['usage']) : null,
   };
   return [{ kind: 'chunk', chunk }];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

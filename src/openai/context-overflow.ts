@@ -15,7 +15,7 @@
  * minute (429), a rejected parameter or tool schema (`rejection.ts` reads those).
  */
 import { ProviderHttpError, ProviderReportedError, type ProviderError } from './errors.js';
-import { parseJsonOrUndefined as parseJson } from './chunk-shape.js';
+import { isRecord, parseJsonOrUndefined } from '../json-value.js';
 
 /** What an overflow answer said. */
 export interface ContextOverflow {
@@ -26,7 +26,7 @@ export interface ContextOverflow {
 }
 
 /** The parts of a failure the recogniser reads. */
-export interface OverflowEvidence {
+interface OverflowEvidence {
   /** HTTP status, or the status a provider put in an in-stream error; `undefined` for none. */
   status?: number | undefined;
   /** Response body (JSON or text) or the in-stream error's message. */
@@ -45,8 +45,11 @@ const READ_STATUSES = new Set([400, 413, 422]);
 const N = String.raw`(\d[\d,]*)`;
 /** The context named, exceeded: "maximum context length", "context size", "n_ctx", "context window of". */
 const CONTEXT = /\b(?:(?:max(?:imum)?\s+)?context(?:[\s_-]+(?:length|size|window|limit))|n_ctx\b|maximum context\b|context the overflows)/i;
-const EXCEEDED =
-  /\bexceed|\brequested\b|\bresulted in\b|\btoo (?:long|large|many)|\bgreater than|\bmore than|\breduce\b|\boverflow|\bnot enough|\blarger than|>=?|<=|\bmust have less than|\bbeyond|\bover\b|\bonly\b/i;
+const EXCEEDED = new RegExp(
+  String.raw`\bexceed|\brequested\b|\bresulted in\b|\btoo (?:long|large|many)|\bgreater than|\bmore than|\breduce\b|\boverflow|` +
+    String.raw`\bnot enough|\blarger than|>=?|<=|\bmust have less than|\bbeyond|\bover\b|\bonly\b`,
+  'i',
+);
 /** Shapes that say the prompt is too long without naming the context. */
 const TOO_LONG: readonly RegExp[] = [
   /\b(?:prompt|input|request|messages?|conversation|inputs)\b[^.\n]{0,40}?\b(?:is|are|was)\s+too\s+(?:long|large)\b/i,
@@ -101,7 +104,6 @@ const REQUESTED_PATTERNS: readonly RegExp[] = [
   new RegExp(String.raw`prompt (?:is|has)\s*${N}\s*tokens`, 'i'),
 ];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const toCount = (text: string | undefined): number | undefined => {
   if (!text) return undefined;
   const n = Number(text.replace(/,/g, ''));
@@ -123,7 +125,7 @@ function gather(value: unknown, out: Gathered, depth = 0): Gathered {
     const inner = value.trim();
     const start = inner.search(/[{[]/);
     if (start >= 0 && inner.length < 20_000) {
-      const parsed = parseJson(inner.slice(start));
+      const parsed = parseJsonOrUndefined(inner.slice(start));
       if (parsed !== undefined) gather(parsed, out, depth + 1);
     }
   } else if (Array.isArray(value)) {
@@ -139,7 +141,7 @@ function gather(value: unknown, out: Gathered, depth = 0): Gathered {
 
 /**
  * Whether `text` says the request is over the context window (see the module comment).
- * Exported: a pure test of a text, checked on real overflow messages.
+ * @internal a pure test of a text, checked on real overflow messages.
  */
 export function saysContextOverflow(text: string): boolean {
   if (CONTEXT.test(text) && EXCEEDED.test(text.replace(CONTEXT, ''))) return true;
@@ -158,10 +160,10 @@ const firstMatch = (patterns: readonly RegExp[], text: string, group = 1): numbe
 /**
  * Reads a failure's status and body: the overflow it reports with the numbers its text states,
  * or `undefined` when it is not an overflow (see the module comment for the shapes).
- * Exported: a pure reader (fast-check properties) of an answer's status and body.
+ * @internal a pure reader (fast-check properties) of an answer's status and body.
  */
 export function recognizeOverflowIn(evidence: OverflowEvidence): ContextOverflow | undefined {
-  const parsed = parseJson(evidence.body.trim());
+  const parsed = parseJsonOrUndefined(evidence.body.trim());
   const found = gather(parsed === undefined ? evidence.body : parsed, { texts: [], codes: [] });
   if (evidence.code) found.codes.push(evidence.code);
   const text = found.texts.join('\n');

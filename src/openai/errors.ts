@@ -8,6 +8,7 @@
  * Retry policy follows openai-node: 408, 409, 429 and every 5xx are retryable, as are
  * connection failures; everything else is final.
  */
+import { isRecord } from '../json-value.js';
 
 /** What went wrong, for programs (`_meta["openai-acp"].error.kind` on the prompt response). */
 export type ProviderErrorKind = 'http' | 'connection' | 'timeout' | 'stream' | 'provider' | 'config' | 'internal';
@@ -28,9 +29,8 @@ export abstract class ProviderError extends Error {
 /**
  * Whether an HTTP status is worth retrying: 408 (timeout), 409 (conflict/lock), 429 (rate limit),
  * and any 5xx. Source: openai-node `shouldRetry`.
- * Exported: a pure rule checked per status, without a server.
  */
-export function isRetryableStatus(status: number): boolean {
+function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
@@ -161,12 +161,12 @@ export function extractProviderMessage(body: string): string | undefined {
     return text.length > 500 ? `${text.slice(0, 500)}…` : text;
   }
   const root = Array.isArray(parsed) ? parsed[0] : parsed;
-  if (!isObject(root)) return undefined;
+  if (!isRecord(root)) return undefined;
   const error = root['error'];
-  if (isObject(error)) {
+  if (isRecord(error)) {
     const message = typeof error['message'] === 'string' ? error['message'] : undefined;
     const metadata = error['metadata'];
-    const raw = isObject(metadata) ? metadata['raw'] : undefined;
+    const raw = isRecord(metadata) ? metadata['raw'] : undefined;
     const rawMessage = typeof raw === 'string' ? extractProviderMessage(raw) : undefined;
     if (message && rawMessage && rawMessage !== message) return `${message} (${rawMessage})`;
     return message ?? rawMessage;
@@ -175,10 +175,6 @@ export function extractProviderMessage(body: string): string | undefined {
   if (typeof root['message'] === 'string') return root['message'];
   if (typeof root['detail'] === 'string') return root['detail'];
   return undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

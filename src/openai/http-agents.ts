@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 
 /**
  * Longest wait for a TCP (and TLS) connection, in ms: undici's `connectTimeout` default.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const CONNECT_TIMEOUT_MS = 10_000;
 

@@ -39,7 +39,7 @@ export function headersOf(raw: readonly string[]): Headers {
 /**
  * Reads a raw header list (names and values as received, in order) as `Headers.get` does: names
  * case-insensitively, repeated headers joined with `, `. No `Headers` is built.
- * Exported: a pure reader checked on raw header lists without a socket.
+ * @internal a pure reader checked on raw header lists without a socket.
  */
 export function rawHeaderReader(raw: readonly string[]): HeaderReader {
   return {

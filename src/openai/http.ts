@@ -35,7 +35,7 @@ import { agentFor, freshAgent, limitConnect, load } from './http-agents.js';
  * A request body written in pieces, with its length known up front (`content-length`): a body of
  * tens of MB (a prompt with embedded files) is never held whole as bytes. `JsonPieces` is one.
  */
-export interface ChunkedBody {
+interface ChunkedBody {
   /** Total length in bytes (UTF-8 for string chunks). */
   readonly byteLength: number;
   /** The body in order; strings are sent as UTF-8. */
@@ -93,7 +93,7 @@ const networkError = (cause: unknown) => new TypeError('fetch failed', { cause }
  *
  * @throws TypeError `fetch failed` (cause: the system error) when no answer came
  * @throws the signal's reason when `init.signal` aborts first
- * Exported: the WHATWG-shaped transport, checked against loopback servers (the agent's callers get it through defaultFetch).
+ * @internal the WHATWG-shaped transport, checked against loopback servers (the agent's callers get it through defaultFetch).
  */
 export async function nodeFetch(input: string, init: FetchInit = {}): Promise<Response> {
   const { response, method, signal } = await requestHead(input, init);

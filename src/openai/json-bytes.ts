@@ -97,7 +97,7 @@ export function bytesOf(json: JsonPieces): Buffer {
  *
  * @param prefix - text written before the JSON (a line feed for an appended line). @defaultValue ''
  * @throws what `JSON.stringify` throws (cycles, BigInt, too deep)
- * Exported: the whole-bytes form, checked against JSON.stringify as the reference of the pieces.
+ * @internal the whole-bytes form, checked against JSON.stringify as the reference of the pieces.
  */
 export function jsonBytes(value: unknown, prefix = ''): Buffer {
   return bytesOf(jsonPieces(value, prefix));

@@ -50,8 +50,19 @@ export function isNotServed(error: unknown): boolean {
  * requires more system memory (…) than is available (…)", and the runner's out-of-memory texts
  * (llm/status.go `outOfMemorySubstrings`, llm/server.go `ErrLoadRequiredFull`).
  */
-const OUT_OF_MEMORY =
-  /requires more system memory|out of (device )?memory|insufficient memory|not enough memory|failed to allocate|allocation failed|cuda(Malloc)? failed|unable to load full model/i;
+const OUT_OF_MEMORY = new RegExp(
+  [
+    'requires more system memory',
+    'out of (device )?memory',
+    'insufficient memory',
+    'not enough memory',
+    'failed to allocate',
+    'allocation failed',
+    'cuda(Malloc)? failed',
+    'unable to load full model',
+  ].join('|'),
+  'i',
+);
 
 /** Whether a provider message says the model does not fit in memory. */
 export function isOutOfMemory(message: string | undefined): boolean {

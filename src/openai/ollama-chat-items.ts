@@ -17,14 +17,14 @@
  * `length`; `stop` after tool calls becomes `tool_calls`, as Ollama's own `/v1` says) and
  * `usage` (`prompt_eval_count` → `prompt_tokens`, `eval_count` → `completion_tokens`).
  */
-import { isObject } from './chunk-shape.js';
+import { isRecord } from '../json-value.js';
 import { createLineFramer, StreamBrokenError } from './ndjson.js';
 import type { ChatCompletionChunk, ChatDelta, ChatToolCallDelta, ChatUsage } from './openai-types.js';
 import type { SseItem } from './sse-items.js';
 
 /**
  * Reads the lines of one answer, in order; keeps the count of tool calls and whether `done` came.
- * Exported: the reader of NDJSON lines, checked on lines without a server.
+ * @internal the reader of NDJSON lines, checked on lines without a server.
  */
 export class OllamaChatReader {
   private calls = 0;
@@ -46,12 +46,12 @@ export class OllamaChatReader {
     } catch {
       throw new StreamBrokenError('a line of the stream is not JSON');
     }
-    if (!isObject(parsed)) throw new StreamBrokenError('a line of the stream is not a JSON object');
+    if (!isRecord(parsed)) throw new StreamBrokenError('a line of the stream is not a JSON object');
     if (this.ended) return [];
     const error = parsed['error'];
     if (typeof error === 'string') return [{ kind: 'error', error: { message: error } }];
-    if (isObject(error)) return [{ kind: 'error', error }];
-    const message = isObject(parsed['message']) ? parsed['message'] : {};
+    if (isRecord(error)) return [{ kind: 'error', error }];
+    const message = isRecord(parsed['message']) ? parsed['message'] : {};
     const delta: ChatDelta = {};
     const thinking = message['thinking'];
     if (typeof thinking === 'string' && thinking.length > 0) delta.reasoning = thinking;
@@ -59,7 +59,7 @@ export class OllamaChatReader {
     if (typeof content === 'string' && content.length > 0) delta.content = content;
     const calls = Array.isArray(message['tool_calls']) ? message['tool_calls'] : [];
     const deltas: ChatToolCallDelta[] = [];
-    for (const call of calls) if (isObject(call)) deltas.push(this.toolCall(call));
+    for (const call of calls) if (isRecord(call)) deltas.push(this.toolCall(call));
     if (deltas.length > 0) delta.tool_calls = deltas;
     const done = parsed['done'] === true;
     if (!done && Object.keys(delta).length === 0) return [];
@@ -72,7 +72,7 @@ export class OllamaChatReader {
   }
 
   private toolCall(call: Record<string, unknown>): ChatToolCallDelta {
-    const fn = isObject(call['function']) ? call['function'] : {};
+    const fn = isRecord(call['function']) ? call['function'] : {};
     const args = fn['arguments'];
     const delta: ChatToolCallDelta = {
       index: this.calls++,

@@ -14,7 +14,7 @@
  *   `"… does not support thinking"`, so it gets none.
  */
 import type { ChatRequest } from './chat-request.js';
-import { isObject } from './chunk-shape.js';
+import { isRecord } from '../json-value.js';
 import { OWN_BODY_FIELDS } from '../config/extra-body.js';
 import type { ChatMessage } from './openai-types.js';
 
@@ -32,7 +32,7 @@ export interface OllamaChatShape {
 }
 
 /** One message of the native API. */
-export interface OllamaMessage {
+interface OllamaMessage {
   role: string;
   content: string;
   thinking?: string;
@@ -76,7 +76,7 @@ const DROPPED_KEYS = new Set(['stream_options', 'reasoning_effort', 'reasoning',
  * The `think` value for a reasoning effort: absent for `default`/none chosen or a model that
  * does not think; `none` → `false` (except for level models, which cannot stop thinking);
  * a level → that level for level models, else `true`.
- * Exported: a pure step checked per think style, without a server.
+ * @internal a pure step checked per think style, without a server.
  */
 export function ollamaThink(effort: string | undefined, style: ThinkStyle): boolean | string | undefined {
   if (!effort || effort === 'default' || style === 'none') return undefined;
@@ -94,7 +94,7 @@ function dataUrlBase64(url: string): string | undefined {
 function argumentsObject(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : {};
+    return isRecord(value) ? value : {};
   } catch {
     return {};
   }
@@ -103,7 +103,7 @@ function argumentsObject(text: string): Record<string, unknown> {
 /**
  * The messages in the native spelling. A `tool` message gets `tool_name` from the assistant
  * call with its id (earlier in the list), and keeps that id as `tool_call_id`.
- * Exported: a pure step checked per message shape, without a server.
+ * @internal a pure step checked per message shape, without a server.
  */
 export function ollamaMessages(messages: readonly ChatMessage[]): OllamaMessage[] {
   const names = new Map<string, string>();
@@ -159,7 +159,7 @@ function placeExtraBody(body: Record<string, unknown>, extra: Record<string, unk
   const options = body['options'] as Record<string, unknown>;
   for (const [key, value] of Object.entries(extra)) {
     if (OWN_BODY_FIELDS.includes(key) || DROPPED_KEYS.has(key)) continue;
-    if (key === 'options' && isObject(value)) Object.assign(options, value);
+    if (key === 'options' && isRecord(value)) Object.assign(options, value);
     else if (OPTION_KEYS.has(key)) options[key] = value;
     else if (MAX_TOKENS_KEYS.has(key)) options['num_predict'] = value;
     else body[key] = value;

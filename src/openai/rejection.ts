@@ -14,7 +14,7 @@
  */
 import type { Correction } from './adaptive-params.js';
 import { unsupportedToolParams } from './tools-unsupported.js';
-import { parseJsonOrUndefined as parseJson } from './chunk-shape.js';
+import { isRecord, parseJsonOrUndefined } from '../json-value.js';
 
 /** A correction and the provider's words that called for it. */
 export interface Rejection {
@@ -30,7 +30,7 @@ export interface Rejection {
  * 422 `extra_forbidden` at `loc: ["body","tools"]` with `input: []` rejects an empty list:
  * partITech/php-mistral#76; a schema keyword Gemini rejects names `tools[0]…`). Tools are dropped
  * only on the explicit answers listed in `tools-unsupported.ts`.
- * Exported so the properties draw parameter names from this very set.
+ * @internal the properties draw parameter names from this very set.
  */
 export const ADJUSTABLE_PARAMS: ReadonlySet<string> = new Set([
   'max_tokens',
@@ -101,8 +101,11 @@ const NAMING_PATTERNS: readonly RegExp[] = [
  * "max_tokens: 64000 > 8192, which is the maximum allowed number of output tokens", DeepSeek's
  * "Invalid max_tokens value, the valid range of max_tokens is [1, 8192]".
  */
-const CAP_TOO_LARGE =
-  /max_(?:completion_)?tokens\b[^\n]{0,120}?(?:too large|supports at most|maximum allowed|exceeds the maximum|must be less than or equal|must be <=|valid range)/i;
+const CAP_TOO_LARGE = new RegExp(
+  String.raw`max_(?:completion_)?tokens\b[^\n]{0,120}?` +
+    '(?:too large|supports at most|maximum allowed|exceeds the maximum|must be less than or equal|must be <=|valid range)',
+  'i',
+);
 
 /** Words of an error that refuses a parameter (as opposed to refusing its value's size). */
 const REJECTION_WORDS = /unsupported|not supported|unrecogni[sz]ed|unknown|not permitted|not allowed|extra_forbidden/i;
@@ -115,7 +118,6 @@ const ROLE_PATTERNS: readonly RegExp[] = [
   /\b(system|developer) is not one of \[/i,
 ];
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const snakeCase = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
 /** What a parsed body says, gathered from every depth (JSON re-encoded inside strings included). */
@@ -191,10 +193,10 @@ function mainMessage(parsed: unknown, text: string): string {
  */
 export function parseRejection(status: number, bodyText: string, sent: Record<string, unknown>, previous: readonly Correction[] = []): Rejection | undefined {
   const toolParams = unsupportedToolParams(status, bodyText, sent);
-  if (toolParams) return { correction: { kind: 'drop', params: toolParams }, reason: mainMessage(parseJson(bodyText), bodyText) };
+  if (toolParams) return { correction: { kind: 'drop', params: toolParams }, reason: mainMessage(parseJsonOrUndefined(bodyText), bodyText) };
   const llamaCpp = status === 500 && /unsupported param:/i.test(bodyText);
   if (status !== 400 && status !== 422 && !llamaCpp) return undefined;
-  const parsed = parseJson(bodyText);
+  const parsed = parseJsonOrUndefined(bodyText);
   const found = parsed === undefined ? { texts: [bodyText], params: [], locs: [] } : gather(parsed, { texts: [], params: [], locs: [] });
   const haystack = found.texts.join('\n');
   const reason = mainMessage(parsed, bodyText);

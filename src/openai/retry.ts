@@ -7,17 +7,17 @@
 
 /**
  * Initial backoff delay, in ms.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const INITIAL_RETRY_DELAY_MS = 500;
 /**
  * Longest backoff delay, in ms.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const MAX_RETRY_DELAY_MS = 8_000;
 /**
  * Longest server-requested delay we honour, in ms; beyond this we use our own backoff.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const MAX_SERVER_DELAY_MS = 60_000;
 
@@ -45,7 +45,7 @@ export function retryDelayMs(
 
 /**
  * The delay a response asks for through `retry-after-ms` or `retry-after`, in ms, if any.
- * Exported: a pure reader (fast-check properties) of Retry-After headers.
+ * @internal a pure reader (fast-check properties) of Retry-After headers.
  */
 export function serverRequestedDelayMs(headers: { get(name: string): string | null } | undefined, now: number = Date.now()): number | undefined {
   if (!headers) return undefined;

@@ -2,7 +2,7 @@
  * Classifying one Server-Sent Event of a Chat Completions stream (the payload conventions in
  * `sse.ts`): a chunk, the `[DONE]` marker, an in-stream error, or nothing usable.
  */
-import { isObject } from './chunk-shape.js';
+import { isRecord } from '../json-value.js';
 import type { ChatCompletionChunk, ChatErrorObject } from './openai-types.js';
 
 /**
@@ -46,15 +46,15 @@ export function classifySseEvent(event: { event?: string | undefined; data: stri
     if (data.trim() === '[DONE]') return DONE;
     return { kind: 'skip', reason: 'data is not JSON' };
   }
-  if (!isObject(parsed)) {
+  if (!isRecord(parsed)) {
     if (isErrorEvent) return { kind: 'error', error: { message: typeof parsed === 'string' ? parsed : data } };
     return { kind: 'skip', reason: 'JSON data is not an object' };
   }
   const error = parsed['error'];
   // An error chunk may also carry the usage and a finish reason: as a chunk, the accumulator
   // reports the error and keeps those.
-  if (isObject(error)) {
-    return isObject(parsed['usage']) || Array.isArray(parsed['choices'])
+  if (isRecord(error)) {
+    return isRecord(parsed['usage']) || Array.isArray(parsed['choices'])
       ? { kind: 'chunk', chunk: parsed as ChatCompletionChunk }
       : { kind: 'error', error: error as ChatErrorObject };
   }

@@ -7,7 +7,7 @@ import type { Correction } from './adaptive-params.js';
 
 /**
  * The request parameters that ask for tool calling; dropped together when tools are not supported.
- * Exported so the properties check every drop against this very list.
+ * @internal the properties check every drop against this very list.
  */
 export const TOOL_PARAMS: readonly string[] = ['tools', 'tool_choice', 'parallel_tool_calls'];
 
@@ -27,7 +27,7 @@ export const TOOL_PARAMS: readonly string[] = ['tools', 'tool_choice', 'parallel
  * - OpenRouter 404 `No endpoints found that support tool use.` (bobrware/bobrchat#60): no
  *   provider of the model takes tools; `…support the provided 'tool_choice' value` (zed#36094)
  *   drops `tool_choice` only.
- * Exported: the properties decide from these rules which generated answers must drop the tools.
+ * @internal the properties decide from these rules which generated answers must drop the tools.
  */
 export const TOOLS_UNSUPPORTED: ReadonlyArray<{ pattern: RegExp; statuses: readonly number[]; drop: readonly string[] }> = [
   { pattern: /does not support tools/i, statuses: [400], drop: TOOL_PARAMS },

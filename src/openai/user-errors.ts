@@ -76,7 +76,11 @@ function explain(error: ProviderError, context: ErrorContext): string {
   if (error instanceof ProviderMemoryError) {
     const window = error.numCtx ? `a ${error.numCtx.toLocaleString('en-US')}-token window` : 'its window';
     const smaller = error.numCtx ? ` such as ${Math.max(2048, 2 ** Math.floor(Math.log2(error.numCtx / 2)))}` : '';
-    return `The server has not enough memory to run "${error.model}" with ${window} (HTTP ${error.status} at ${error.url}). Set OPENAI_ACP_OLLAMA_NUM_CTX to a smaller value${smaller}, or pick a smaller model.\nThe provider said: ${error.providerMessage ?? error.body}`;
+    return (
+      `The server has not enough memory to run "${error.model}" with ${window} (HTTP ${error.status} at ${error.url}). ` +
+      `Set OPENAI_ACP_OLLAMA_NUM_CTX to a smaller value${smaller}, or pick a smaller model.\n` +
+      `The provider said: ${error.providerMessage ?? error.body}`
+    );
   }
   if (error instanceof ProviderHttpError) {
     const said = error.providerMessage ? `\nThe provider said: ${error.providerMessage}` : '';
@@ -85,18 +89,30 @@ function explain(error: ProviderError, context: ErrorContext): string {
       return `The model "${context.model}" is not on the server at ${error.url}: run \`ollama pull ${context.model}\`, or pick another model.${said}`;
     }
     if ((error.status === 401 || error.status === 403) && context.hasKey === false) {
-      return `${status} at ${error.url}: the endpoint needs a key; OPENAI_API_KEY is not set. Set it (for a config-file provider, the variable its apiKeyEnv names).${said}`;
+      return (
+        `${status} at ${error.url}: the endpoint needs a key; OPENAI_API_KEY is not set. Set it (for a ` +
+        `config-file provider, the variable its apiKeyEnv names).${said}`
+      );
     }
     if (error.status === 404 && context.missingV1) {
-      return `Not found (${status}) at ${error.url}, but ${context.missingV1}/models answers: add /v1 to OPENAI_BASE_URL (OPENAI_BASE_URL=${context.missingV1}).${said}`;
+      return (
+        `Not found (${status}) at ${error.url}, but ${context.missingV1}/models answers: add /v1 to ` +
+        `OPENAI_BASE_URL (OPENAI_BASE_URL=${context.missingV1}).${said}`
+      );
     }
     if (error.status >= 300 && error.status < 400) {
       const location = error.headers.get('location');
       const target = location ? ` to ${resolveLocation(location, error.url)}` : '';
-      return `The endpoint redirected the request (${status})${target} at ${error.url}; redirects are not followed. Set OPENAI_BASE_URL to the API's own address.${said}`;
+      return (
+        `The endpoint redirected the request (${status})${target} at ${error.url}; redirects are not followed. ` +
+        `Set OPENAI_BASE_URL to the API's own address.${said}`
+      );
     }
     if (error.status === 401 || error.status === 403) {
-      return `The endpoint refused the API key (${status}) at ${error.url}. Check OPENAI_API_KEY (and OPENAI_HEADERS if the endpoint wants another header such as Azure's api-key).${said}`;
+      return (
+        `The endpoint refused the API key (${status}) at ${error.url}. Check OPENAI_API_KEY (and OPENAI_HEADERS ` +
+        `if the endpoint wants another header such as Azure's api-key).${said}`
+      );
     }
     if (error.status === 404) {
       return `The model "${context.model}" or the endpoint was not found (${status}) at ${error.url}. Check OPENAI_MODEL and OPENAI_BASE_URL.${said}`;
@@ -125,7 +141,10 @@ function explain(error: ProviderError, context: ErrorContext): string {
     return `Cannot connect to ${error.url}${code ? ` (${code})` : ''}${retried}. Is the server running? Check OPENAI_BASE_URL.`;
   }
   if (error instanceof ProviderTimeoutError) {
-    return `No data from ${error.url} for ${formatMs(error.timeoutMs)}${retried}, so the request was abandoned. If the model needs longer to think, raise OPENAI_TIMEOUT_MS (now ${error.timeoutMs}).`;
+    return (
+      `No data from ${error.url} for ${formatMs(error.timeoutMs)}${retried}, so the request was abandoned. If ` +
+      `the model needs longer to think, raise OPENAI_TIMEOUT_MS (now ${error.timeoutMs}).`
+    );
   }
   if (error instanceof ProviderAuthError) {
     return `No credentials for ${error.url}: ${error.message}. Fix: ${error.fix}.`;

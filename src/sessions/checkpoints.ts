@@ -9,15 +9,16 @@
  * was, and the user is told at once that `/undo` cannot restore it).
  */
 import { createHash } from 'node:crypto';
+import { isRecord } from '../json-value.js';
 
 /**
  * Most bytes of one file's earlier text kept: 1 MiB.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const CHECKPOINT_FILE_MAX_BYTES = 1024 * 1024;
 /**
  * Most bytes of earlier texts kept for one turn: 4 MiB.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const CHECKPOINT_TURN_MAX_BYTES = 4 * 1024 * 1024;
 
@@ -103,16 +104,14 @@ export class CheckpointRecorder {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Whether `value` is a stored {@link TurnCheckpoint} (session files are read back with it). */
 export function isTurnCheckpoint(value: unknown): value is TurnCheckpoint {
   return (
-    isObject(value) &&
+    isRecord(value) &&
     Array.isArray(value.files) &&
     value.files.every(
       (f) =>
-        isObject(f) &&
+        isRecord(f) &&
         typeof f.path === 'string' &&
         typeof f.after === 'string' &&
         (f.before === undefined || f.before === null || typeof f.before === 'string') &&

@@ -35,7 +35,7 @@ const PLAIN_RULES: ToolMessageRules = { echoReasoning: false, shortToolCallIds: 
 
 /**
  * Said in place of a final answer when a turn ended right after tool results (cancelled, step limit).
- * Exported so the tests look for these exact words in what is sent.
+ * @internal the tests look for these exact words in what is sent.
  */
 export const ENDED_AFTER_TOOLS = '(The turn ended here, after the tool results above.)';
 
@@ -44,7 +44,7 @@ export const ENDED_AFTER_TOOLS = '(The turn ended here, after the tool results a
  * its `tool_calls` followed by one `tool` message per call (kept together, in order), then the
  * final answer. A turn that ended right after tool results gets {@link ENDED_AFTER_TOOLS} as its
  * answer, so a user message never follows a `tool` message (strict chat templates refuse that).
- * Exported: a pure step (fast-check properties) of rebuilding a turn's messages.
+ * @internal a pure step (fast-check properties) of rebuilding a turn's messages.
  */
 export function answerMessages(turn: TurnRecord, rules: ToolMessageRules = PLAIN_RULES, fromStep = 0): ChatMessage[] {
   const messages: ChatMessage[] = [];

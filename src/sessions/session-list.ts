@@ -54,7 +54,7 @@ export function compareSummaries(a: SessionSortKey, b: SessionSortKey): number {
 
 /**
  * The opaque cursor naming `entry`: base64url of `{"u": updatedAt, "s": sessionId}`.
- * Exported: half of a round trip (fast-check properties) with decodeCursor.
+ * @internal half of a round trip (fast-check properties) with decodeCursor.
  */
 export function encodeCursor(entry: SessionSortKey): string {
   return Buffer.from(JSON.stringify({ u: entry.updatedAt, s: entry.sessionId }), 'utf8').toString('base64url');
@@ -64,7 +64,7 @@ export function encodeCursor(entry: SessionSortKey): string {
  * The entry a cursor of {@link encodeCursor} names. Strict: only the exact bytes `encodeCursor`
  * writes are accepted (no padding, no stray characters, valid UTF-8, the same JSON text).
  * @throws InvalidCursorError for anything else.
- * Exported: half of a round trip (fast-check properties) with encodeCursor.
+ * @internal half of a round trip (fast-check properties) with encodeCursor.
  */
 export function decodeCursor(cursor: unknown): SessionSortKey {
   if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new InvalidCursorError(cursor);

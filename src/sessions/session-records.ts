@@ -5,6 +5,7 @@
  */
 import type { ContentBlock, PlanEntry } from '@agentclientprotocol/sdk/unstable';
 import { isTurnCheckpoint, type TurnCheckpoint } from './checkpoints.js';
+import { isRecord } from '../json-value.js';
 
 /** A completed (or cancelled/failed-with-partial-output) prompt turn. */
 export interface TurnRecord {
@@ -86,7 +87,7 @@ export interface ToolResultRecord {
 }
 
 /** Session metadata change: title, model, other config options (merged over earlier meta records). */
-export interface MetaRecord {
+interface MetaRecord {
   type: 'meta';
   at: string;
   title?: string;
@@ -113,7 +114,7 @@ export interface CompactRecord {
 }
 
 /** `/undo`: the latest turn before this record (not undone already) is no longer part of the conversation. */
-export interface UndoRecord {
+interface UndoRecord {
   type: 'undo';
   at: string;
 }
@@ -147,21 +148,20 @@ export interface SessionSummary {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const optString = (v: unknown) => v === undefined || typeof v === 'string';
 const optNumber = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v));
 const isStep = (step: unknown) =>
-  isObject(step) &&
+  isRecord(step) &&
   typeof step.text === 'string' &&
   typeof step.reasoning === 'string' &&
   Array.isArray(step.toolCalls) &&
-  step.toolCalls.every((c) => isObject(c) && typeof c.id === 'string' && typeof c.name === 'string' && typeof c.arguments === 'string') &&
+  step.toolCalls.every((c) => isRecord(c) && typeof c.id === 'string' && typeof c.name === 'string' && typeof c.arguments === 'string') &&
   Array.isArray(step.results) &&
   // One result per call, same order: the model is sent a tool message per tool_call_id (providers refuse a call without one).
   step.results.length === step.toolCalls.length &&
   step.results.every(
     (r, i) =>
-      isObject(r) &&
+      isRecord(r) &&
       r.id === (step.toolCalls as Json[])[i]?.id &&
       typeof r.toolCallId === 'string' &&
       (r.status === 'completed' || r.status === 'failed') &&
@@ -175,7 +175,7 @@ const PLAN_PRIORITIES: readonly unknown[] = ['high', 'medium', 'low'];
 function isPlan(value: unknown): value is PlanEntry[] {
   return (
     Array.isArray(value) &&
-    value.every((e) => isObject(e) && typeof e.content === 'string' && PLAN_STATUSES.includes(e.status) && PLAN_PRIORITIES.includes(e.priority))
+    value.every((e) => isRecord(e) && typeof e.content === 'string' && PLAN_STATUSES.includes(e.status) && PLAN_PRIORITIES.includes(e.priority))
   );
 }
 
@@ -184,25 +184,25 @@ function isPlan(value: unknown): value is PlanEntry[] {
  * the fields each type requires and the types of the optional ones.
  */
 export function parseRecord(value: unknown): SessionRecord | undefined {
-  if (!isObject(value) || typeof value.at !== 'string') return undefined;
+  if (!isRecord(value) || typeof value.at !== 'string') return undefined;
   const v = value;
   switch (v.type) {
     case 'turn': {
       const usage = v.usage;
       const ok =
         Array.isArray(v.prompt) &&
-        v.prompt.every((b) => isObject(b) && typeof b.type === 'string') &&
+        v.prompt.every((b) => isRecord(b) && typeof b.type === 'string') &&
         typeof v.assistant === 'string' &&
         typeof v.reasoning === 'string' &&
         typeof v.stopReason === 'string' &&
-        (usage === undefined || (isObject(usage) && optNumber(usage.inputTokens) && optNumber(usage.outputTokens) && optNumber(usage.totalTokens))) &&
+        (usage === undefined || (isRecord(usage) && optNumber(usage.inputTokens) && optNumber(usage.outputTokens) && optNumber(usage.totalTokens))) &&
         (v.steps === undefined || (Array.isArray(v.steps) && v.steps.every(isStep))) &&
         (v.context === undefined ||
-          (isObject(v.context) && optString(v.context.summary) && optNumber(v.context.summarizedSteps) && optNumber(v.context.stubbed)));
+          (isRecord(v.context) && optString(v.context.summary) && optNumber(v.context.summarizedSteps) && optNumber(v.context.stubbed)));
       if (!ok) return undefined;
       // A plan or checkpoint that does not read back is left out, not the whole turn.
       if (v.plan !== undefined && !isPlan(v.plan)) delete v.plan;
-      if (v.typed !== undefined && !(Array.isArray(v.typed) && v.typed.every((b) => isObject(b) && typeof b.type === 'string'))) delete v.typed;
+      if (v.typed !== undefined && !(Array.isArray(v.typed) && v.typed.every((b) => isRecord(b) && typeof b.type === 'string'))) delete v.typed;
       if (v.checkpoint !== undefined && !isTurnCheckpoint(v.checkpoint)) delete v.checkpoint;
       if (v.modeNote !== undefined && typeof v.modeNote !== 'string') delete v.modeNote;
       if (v.mode !== undefined && typeof v.mode !== 'string') delete v.mode;
@@ -211,7 +211,7 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
         v.compactions !== undefined &&
         !(
           Array.isArray(v.compactions) &&
-          v.compactions.every((c) => isObject(c) && typeof c.id === 'string' && typeof c.summary === 'string' && Number.isInteger(c.beforeStep))
+          v.compactions.every((c) => isRecord(c) && typeof c.id === 'string' && typeof c.summary === 'string' && Number.isInteger(c.beforeStep))
         )
       )
         delete v.compactions;
@@ -222,7 +222,7 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
       const ok =
         optString(v.title) &&
         optString(v.model) &&
-        (options === undefined || (isObject(options) && Object.values(options).every((o) => typeof o === 'string')));
+        (options === undefined || (isRecord(options) && Object.values(options).every((o) => typeof o === 'string')));
       return ok ? (v as unknown as MetaRecord) : undefined;
     }
     case 'clear':

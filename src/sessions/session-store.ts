@@ -46,7 +46,7 @@ function homeOf(env: NodeJS.ProcessEnv): string {
  * `$HOME/.local/state/openai-acp/sessions` when XDG_STATE_HOME is unset, empty or relative
  * (relative values are invalid per the XDG Base Directory spec,
  * https://specifications.freedesktop.org/basedir-spec/latest/). HOME falls back to `os.homedir()`.
- * Exported: also the real-directories guard of the test suite reads where sessions go.
+ * @internal the real-directories guard of the test suite reads where sessions go.
  */
 export function defaultStateDir(env: NodeJS.ProcessEnv): string {
   const xdg = env.XDG_STATE_HOME?.trim();
@@ -109,7 +109,8 @@ export async function openSessionStore(options: {
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     logger.warn(
-      `cannot use ${dir} for sessions (${reason}): sessions are kept in memory and will not survive a restart; set OPENAI_ACP_STATE_DIR to a writable directory, or to "off" to silence this`,
+      `cannot use ${dir} for sessions (${reason}): sessions are kept in memory and will not survive a restart; set ` +
+        'OPENAI_ACP_STATE_DIR to a writable directory, or to "off" to silence this',
       { dir },
     );
     return new MemorySessionStore(logger);
@@ -119,7 +120,7 @@ export async function openSessionStore(options: {
 
 /**
  * Longest title {@link titleFromPrompt} returns, in characters (code points), "…" included.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const TITLE_MAX_CHARS = 80;
 

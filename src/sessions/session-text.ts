@@ -4,8 +4,7 @@
  * (no I/O): shared by the file and memory stores of `session-store.ts`, so both behave the same.
  */
 import { parseRecord, type SessionRecord, type SessionSummary, type StoredSession } from './session-records.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord, parseJsonOrUndefined } from '../json-value.js';
 
 /** A session file's header line, as far as loading needs it. */
 export interface SessionHeader {
@@ -24,16 +23,8 @@ const EMPTY = 'session file is empty; ignoring the session';
 const CORRUPT = 'skipping a corrupt session record';
 const CORRUPT_LAST = 'skipping a torn or corrupt last session record';
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 function parseHeader(value: unknown): SessionHeader | undefined {
-  if (!isObject(value) || value.type !== 'session' || typeof value.cwd !== 'string' || typeof value.createdAt !== 'string') return undefined;
+  if (!isRecord(value) || value.type !== 'session' || typeof value.cwd !== 'string' || typeof value.createdAt !== 'string') return undefined;
   return { cwd: value.cwd, createdAt: value.createdAt };
 }
 
@@ -49,7 +40,7 @@ export function parseSessionText(text: string, file: string, warn: Warn): { head
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.trim() === '') continue;
-    const value = parseJson(line);
+    const value = parseJsonOrUndefined(line);
     if (header === undefined) {
       header = parseHeader(value);
       if (header === undefined) {
@@ -93,7 +84,7 @@ export function summarizeSessionBytes(sessionId: string, bytes: Buffer, file: st
     if (text.trim() !== '') break;
   }
   if (start > bytes.length) return void warn(file, 1, EMPTY);
-  const header = parseHeader(parseJson(text));
+  const header = parseHeader(parseJsonOrUndefined(text));
   if (!header) return void warn(file, lineNumber(start), NO_HEADER);
   const body = lineEnd(start) + 1;
 
@@ -101,7 +92,7 @@ export function summarizeSessionBytes(sessionId: string, bytes: Buffer, file: st
   for (let at = bytes.indexOf(META_MARK, body); at !== -1; ) {
     const lineStart = bytes.lastIndexOf(NL, at) + 1;
     const end = lineEnd(at);
-    const record = parseRecord(parseJson(bytes.toString('utf8', lineStart, end)));
+    const record = parseRecord(parseJsonOrUndefined(bytes.toString('utf8', lineStart, end)));
     if (!record) warn(file, lineNumber(lineStart), end === bytes.length ? CORRUPT_LAST : CORRUPT);
     else if (record.type === 'meta' && record.title !== undefined) title = record.title;
     at = bytes.indexOf(META_MARK, end);
@@ -112,7 +103,7 @@ export function summarizeSessionBytes(sessionId: string, bytes: Buffer, file: st
     const lineStart = end === 0 ? 0 : bytes.lastIndexOf(NL, end - 1) + 1;
     const line = bytes.toString('utf8', lineStart, end);
     if (line.trim() !== '') {
-      const record = parseRecord(parseJson(line));
+      const record = parseRecord(parseJsonOrUndefined(line));
       if (record) {
         updatedAt = record.at;
         break;

@@ -7,7 +7,7 @@ import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 
 /**
  * Replaces a block that could not be written at all.
- * Exported so the tests look for these exact words in what is sent.
+ * @internal the tests look for these exact words in what is sent.
  */
 export const UNSTORABLE_TEXT = '[a prompt block that could not be stored]';
 

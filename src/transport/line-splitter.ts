@@ -24,7 +24,7 @@ export type SplitLine =
 
 /**
  * How much of an oversized line is kept to read its id and routing key from, in bytes.
- * Exported so the tests build their cases from this value rather than a copy of its number.
+ * @internal the tests build their cases from this value rather than a copy of its number.
  */
 export const PEEK_BYTES = 64 * 1024;
 

@@ -14,7 +14,8 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
 import type { Writable } from 'node:stream';
 import type { Logger } from '../log.js';
-import { describeBytes } from '../openai/body-limits.js';
+import { isRecord } from '../json-value.js';
+import { describeBytes } from '../describe-bytes.js';
 import { collectGarbage } from './collect-garbage.js';
 import { LineSplitter, peekIds, type SplitLine } from './line-splitter.js';
 import { lineOutput } from './line-output.js';
@@ -58,7 +59,7 @@ const isId = (value: unknown): value is Id => value === null || typeof value ===
 /**
  * Why `message` is not a JSON-RPC 2.0 message the SDK can take, or `undefined` when it is one.
  * Mirrors the SDK's checks (`isRequestMessage`, `isNotificationMessage`, `isResponseShapedMessage`).
- * Exported: a pure rule checked on malformed messages, without a stream.
+ * @internal a pure rule checked on malformed messages, without a stream.
  */
 export function invalidReason(message: unknown): string | undefined {
   if (Array.isArray(message)) return 'JSON-RPC batches are not supported';
@@ -129,7 +130,7 @@ export function ndJsonTransport(
       enqueue(message as AnyMessage);
       return undefined;
     }
-    const m = typeof message === 'object' && message !== null && !Array.isArray(message) ? (message as Json) : {};
+    const m: Json = isRecord(message) ? message : {};
     const id = isId(m['id']) ? m['id'] : null;
     const sessionId = typeof m['sessionId'] === 'string' || typeof m['sessionId'] === 'number' ? m['sessionId'] : undefined;
     logger?.error(`stdin line ${lineNumber} is not a JSON-RPC message (${line.bytes} bytes): ${reason}; answered -32600`, { id });

@@ -13,7 +13,7 @@ type Json = Record<string, unknown>;
 
 /**
  * The routing state of one connection; pure bookkeeping, no I/O.
- * Exported: the routing, checked without stdio.
+ * @internal the routing, checked without stdio.
  */
 export class BusRouter {
   /** Keyed requests in flight, by the id the agent sees: their routing key and the client's own id. */

@@ -115,9 +115,8 @@ describe('an error chunk with usage after a finish reason (item 17)', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(chunk({ content: 'partial' }));
       res.write(chunk({}, 'length'));
-      res.end(
-        `data: ${JSON.stringify({ error: { message: 'upstream hiccup', code: 'server_error' }, usage: { prompt_tokens: 11, completion_tokens: 5, total_tokens: 16 } })}\n\n`,
-      );
+      const failure = { error: { message: 'upstream hiccup', code: 'server_error' }, usage: { prompt_tokens: 11, completion_tokens: 5, total_tokens: 16 } };
+      res.end(`data: ${JSON.stringify(failure)}\n\n`);
     });
     acp = await connectInProcess({ OPENAI_BASE_URL: server.baseUrl, OPENAI_CONTEXT_WINDOW: '8000' });
     const sessionId = await acp.newSession();

@@ -1,7 +1,7 @@
 import { userNotifier } from '../../src/loop/notify.js';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
-import { SessionWindows, smallWindowNotice } from '../../src/acp/session-window.js';
+import { SessionWindows } from '../../src/acp/session-window.js';
 import { ModelPicker } from '../../src/acp/model-picker.js';
 import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
 import type { ServerWindow } from '../../src/endpoints/server-context.js';
@@ -79,9 +79,11 @@ describe('the small-window notice', () => {
     expect(notice.description).toContain('OLLAMA_CONTEXT_LENGTH=32768 ollama serve');
     const text = notice.fallback!.text;
     expect(notice.fallback!.as).toBe('thought');
-    expect(text).toBe(`${smallWindowNotice('qwen3:8b', known!)}\n\n`);
-    expect(text).toContain('4,096 tokens (the window the server runs the model with)');
-    expect(text).toContain('The model itself can take 40,960.');
+    expect(text).toBe(
+      'The context window of qwen3:8b is 4,096 tokens (the window the server runs the model with): small for coding work, ' +
+        'so long files and command output will be cut and earlier steps left out or summarised. The model itself can take 40,960. ' +
+        'To give it more: restart Ollama with `OLLAMA_CONTEXT_LENGTH=32768 ollama serve`.\n\n',
+    );
     const sent: SessionUpdate[] = [];
     const told = new Set<string>();
     const notify = userNotifier(async (updates) => void sent.push(...updates), { notices: false }, told);

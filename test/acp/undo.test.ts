@@ -43,7 +43,8 @@ describe('undoLastTurn', () => {
     expect(s.records.map((r) => (r as TurnRecord).prompt[0])).toEqual([{ type: 'text', text: 'first' }]);
     expect(saved).toBe(1);
     expect(text).toBe(
-      'Undid the last turn ("second"): it is no longer part of the conversation.\nRestored: a.txt.\nRemoved (created by that turn): n.txt.\nIt also ran a command (`npm install`); what it changed cannot be undone.',
+      'Undid the last turn ("second"): it is no longer part of the conversation.\nRestored: a.txt.\n' +
+        'Removed (created by that turn): n.txt.\nIt also ran a command (`npm install`); what it changed cannot be undone.',
     );
   });
 

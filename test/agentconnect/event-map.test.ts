@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contextUsageEvent, TurnEvents, usageEvent } from '../../src/agentconnect/event-map.js';
+import { contextUsageEvent, TurnEvents } from '../../src/agentconnect/event-map.js';
 
 const text = (t: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } }) as const;
 const thought = (t: string) => ({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: t } }) as const;
@@ -94,12 +94,11 @@ describe('TurnEvents', () => {
   });
 });
 
-describe('usageEvent', () => {
-  it('is absent without usage and carries reasoning tokens when given', () => {
-    expect(usageEvent(undefined)).toBeUndefined();
-    expect(usageEvent({ inputTokens: 1, outputTokens: 2, totalTokens: 3, thoughtTokens: 1 })!.data).toEqual({
-      usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3, reasoning_tokens: 1 },
-    });
+describe('the usage events', () => {
+  it('usage is absent without usage and carries reasoning tokens when given', () => {
+    expect(new TurnEvents().end({ stopReason: 'end_turn' }).map((event) => event.type)).toEqual(['final']);
+    const end = new TurnEvents().end({ stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3, thoughtTokens: 1 } });
+    expect(end[0]).toEqual({ type: 'usage', data: { usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3, reasoning_tokens: 1 } } });
   });
 
   it('never reports negative remaining tokens', () => {

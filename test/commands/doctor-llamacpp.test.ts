@@ -18,7 +18,8 @@ describe('llamaCppRows', () => {
       'runtime window | 4,096 tokens per request (/props n_ctx; 4 slots)',
       "template tools | no: the chat template cannot take tools; llama-server drops the request's tools and the model writes its calls as text",
       'fix | restart llama-server with a larger window, e.g. `-c 32768` (with `--parallel N` each slot gets 1/N of it; memory permitting)',
-      "start llama-server with `--jinja` and a chat template that takes tools: `--chat-template-file <template>.jinja` (the model family's tool-use template, e.g. Qwen2.5/Hermes style)",
+      'start llama-server with `--jinja` and a chat template that takes tools: ' +
+        "`--chat-template-file <template>.jinja` (the model family's tool-use template, e.g. Qwen2.5/Hermes style)",
     ]);
   });
 

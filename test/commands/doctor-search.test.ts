@@ -22,11 +22,13 @@ describe('doctor search line', () => {
 
   it('names the built-in search and why, with the fix when rg is missing', async () => {
     expect(await searchLine(undefined, '/nonexistent')).toBe(
-      '  search            built-in JavaScript search (rg is not on the PATH; install ripgrep (apt-get install ripgrep, brew install ripgrep) for faster search on big trees)',
+      '  search            built-in JavaScript search (rg is not on the PATH; install ripgrep (apt-get install ' +
+        'ripgrep, brew install ripgrep) for faster search on big trees)',
     );
     expect(await searchLine('off', dir)).toBe('  search            built-in JavaScript search (OPENAI_ACP_RIPGREP=off)');
     expect(await searchLine(path.join(dir, 'not-rg'), dir)).toBe(
-      `  search            built-in JavaScript search (${path.join(dir, 'not-rg')} did not answer --version as ripgrep does; install ripgrep (apt-get install ripgrep, brew install ripgrep) for faster search on big trees)`,
+      `  search            built-in JavaScript search (${path.join(dir, 'not-rg')} did not answer --version as ` +
+        'ripgrep does; install ripgrep (apt-get install ripgrep, brew install ripgrep) for faster search on big trees)',
     );
   });
 });

@@ -10,7 +10,8 @@ describe('tryItLine', () => {
       '22.13.0',
     );
     expect(line).toBe(
-      `Try it: OPENAI_BASE_URL=http://127.0.0.1:11434/v1 OPENAI_MODEL=qwen3:8b OPENAI_TEMPERATURE=0.2 npx --yes acpx@0.19.1 --agent 'node dist/cli.js' exec hello`,
+      'Try it: OPENAI_BASE_URL=http://127.0.0.1:11434/v1 OPENAI_MODEL=qwen3:8b OPENAI_TEMPERATURE=0.2 npx --yes ' +
+        `acpx@0.19.1 --agent 'node dist/cli.js' exec hello`,
     );
   });
 
@@ -28,7 +29,8 @@ describe('tryItLine', () => {
     );
     for (const secret of ['sk-secret-1234', 'h-secret', 'pw@', 'abcd']) expect(line).not.toContain(secret);
     expect(line).toBe(
-      'Try it: npx --yes acpx@0.19.1 --agent openai-acp exec hello (with OPENAI_BASE_URL, OPENAI_QUERY, OPENAI_API_KEY, OPENAI_HEADERS set as now; not repeated here)',
+      'Try it: npx --yes acpx@0.19.1 --agent openai-acp exec hello (with OPENAI_BASE_URL, OPENAI_QUERY, ' +
+        'OPENAI_API_KEY, OPENAI_HEADERS set as now; not repeated here)',
     );
   });
 

@@ -3,7 +3,6 @@ import { buildChatRequestBody, requestShape } from '../../src/openai/chat-reques
 import {
   detectProvider,
   maxTokensParam,
-  normalizeBaseUrl,
   parseProviderId,
   PROVIDER_IDS,
   reasoningEffortLevels,
@@ -270,8 +269,10 @@ describe('profiles are data', () => {
       expect(PROVIDER_PROFILES[id].docs).toMatch(/^https:\/\//);
     }
   });
-  it('normalizeBaseUrl strips query, fragments, slashes and /chat/completions', () => {
-    expect(normalizeBaseUrl(' https://h/v1/chat/completions/?a=1#x ')).toBe('https://h/v1');
-    expect(normalizeBaseUrl('https://h/v1/Chat/Completions')).toBe('https://h/v1');
+  it('a base URL is read without its fragment, trailing slashes and /chat/completions (its query kept once)', () => {
+    const chatUrl = (baseUrl: string) => resolveEndpoint({ baseUrl, provider: 'generic' }).chatUrl;
+    expect(chatUrl(' https://h/v1/chat/completions/?a=1#x ')).toBe('https://h/v1/chat/completions?a=1');
+    expect(chatUrl('https://h/v1/Chat/Completions')).toBe('https://h/v1/chat/completions');
+    expect(chatUrl('https://h/v1/chat/completions/chat/completions//')).toBe('https://h/v1/chat/completions');
   });
 });

@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
-import { blockToText, imageToPart, promptToUserContent } from '../../src/context/prompt-content.js';
+import { promptToUserContent } from '../../src/context/prompt-content.js';
 
 const BLOB = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -51,7 +51,7 @@ describe('promptToUserContent without images', () => {
   });
 
   it('names title, mime type and description of a link when given', () => {
-    const out = blockToText(link('a.md', 'file:///a.md', { title: 'Readme', mimeType: 'text/markdown', description: 'docs' }) as never);
+    const out = promptToUserContent([link('a.md', 'file:///a.md', { title: 'Readme', mimeType: 'text/markdown', description: 'docs' })]);
     expect(out).toContain('Readme');
     expect(out).toContain('a.md');
     expect(out).toContain('text/markdown');
@@ -90,18 +90,15 @@ describe('promptToUserContent without images', () => {
   });
 });
 
-/** The URL of the part an image block becomes. */
+/** The URL of the part an image block becomes, sent alone. */
 function urlOf(block: ContentBlock): string | undefined {
-  const part = imageToPart(block as Extract<ContentBlock, { type: 'image' }>);
-  return part.type === 'image_url' ? part.image_url.url : undefined;
+  const part = (promptToUserContent([block]) as Exclude<ReturnType<typeof promptToUserContent>, string>)[0];
+  return part?.type === 'image_url' ? part.image_url.url : undefined;
 }
 
 describe('images', () => {
   it('becomes an image_url part with a data: URL', () => {
-    expect(imageToPart(image('QUJD', 'image/jpeg') as never)).toEqual({
-      type: 'image_url',
-      image_url: { url: 'data:image/jpeg;base64,QUJD' },
-    });
+    expect(promptToUserContent([image('QUJD', 'image/jpeg')])).toEqual([{ type: 'image_url', image_url: { url: 'data:image/jpeg;base64,QUJD' } }]);
   });
 
   it('uses an http(s) uri when there is no data', () => {

@@ -27,7 +27,8 @@ describe('parseTextToolCalls: recognised forms', () => {
 
   it('Qwen2.5: several <tool_call> blocks, in order', () => {
     const text =
-      '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/a.ts"}}\n</tool_call>\n<tool_call>\n{"name": "read_file", "arguments": {"path": "src/b.ts"}}\n</tool_call>\n';
+      '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/a.ts"}}\n</tool_call>\n' +
+      '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/b.ts"}}\n</tool_call>\n';
     expect(parse(text)?.map((c) => JSON.parse(c.arguments).path)).toEqual(['src/a.ts', 'src/b.ts']);
   });
 
@@ -52,7 +53,10 @@ describe('parseTextToolCalls: recognised forms', () => {
 
   it('Qwen XML: bare <function=…>, several parameters, multi-line code kept verbatim, JSON values parsed', () => {
     const code = 'export function f(a: number): string {\n  return `<div>${a}</div>`;\n}\n';
-    const text = `<function=write_file>\n<parameter=path>\nsrc/f.ts\n</parameter>\n<parameter=content>\n${code}\n</parameter>\n</function>\n<function=run_command>\n<parameter=command>\nnpm test\n</parameter>\n<parameter=timeout_ms>\n60000\n</parameter>\n<parameter=env>\n{"CI": true}\n</parameter>\n</function>`;
+    const text =
+      `<function=write_file>\n<parameter=path>\nsrc/f.ts\n</parameter>\n<parameter=content>\n${code}\n</parameter>\n</function>\n` +
+      '<function=run_command>\n<parameter=command>\nnpm test\n</parameter>\n<parameter=timeout_ms>\n60000\n</parameter>\n' +
+      '<parameter=env>\n{"CI": true}\n</parameter>\n</function>';
     const calls = parse(text);
     expect(calls?.map((c) => c.name)).toEqual(['write_file', 'run_command']);
     expect(JSON.parse(calls?.[0]?.arguments ?? '')).toEqual({ path: 'src/f.ts', content: code });

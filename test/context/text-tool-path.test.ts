@@ -38,7 +38,8 @@ describe('toTextToolPath', () => {
     expect(out.some((m) => m.role === 'tool' || (m.role === 'assistant' && 'tool_calls' in m))).toBe(false);
     expect(out[0]!.content).toBe(`sys\n\n${textToolInstructions(tools)}`);
     expect(out[2]!.content).toBe(
-      'Looking.\n<tool_call>\n{"name":"read_file","arguments":{"path":"x.ts"}}\n</tool_call>\n<tool_call>\n{"name":"list_directory","arguments":{}}\n</tool_call>',
+      'Looking.\n<tool_call>\n{"name":"read_file","arguments":{"path":"x.ts"}}\n</tool_call>\n' +
+        '<tool_call>\n{"name":"list_directory","arguments":{}}\n</tool_call>',
     );
     expect(out[3]!.content).toEqual([
       { type: 'text', text: 'Result of read_file:\nX\n\nResult of list_directory:\nx.ts' },

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { completionToItems } from '../../src/openai/completion-to-chunk.js';
 import { createSseDecoder, type SseItem } from '../../src/openai/sse.js';
 import { ChatStreamAccumulator } from '../../src/openai/chat-stream-accumulator.js';
-import { assistantToolCallMessage, normalizeToolArguments, toolMessageRules, toolResultMessage } from '../../src/context/tool-messages.js';
+import { assistantToolCallMessage, toolMessageRules, toolResultMessage } from '../../src/context/tool-messages.js';
 import { PROVIDER_PROFILES } from '../../src/config/provider-profiles.js';
 import { PROVIDER_IDS } from '../../src/config/providers.js';
 
@@ -171,10 +171,13 @@ describe('assistantToolCallMessage', () => {
   });
 });
 
-describe('normalizeToolArguments', () => {
+describe('the arguments sent back', () => {
+  const sent = (args: string) =>
+    assistantToolCallMessage({ text: '', reasoning: '', toolCalls: [{ id: 'c1', name: 'f', arguments: args }] }, plain).tool_calls?.[0]?.function.arguments;
+
   it('maps empty and blank to {} and leaves everything else alone', () => {
-    expect(['', ' ', '\n\t'].map(normalizeToolArguments)).toEqual(['{}', '{}', '{}']);
-    expect(['{}', '{"a":1}', 'not json', ' {"a":1} '].map(normalizeToolArguments)).toEqual(['{}', '{"a":1}', 'not json', ' {"a":1} ']);
+    expect(['', ' ', '\n\t'].map(sent)).toEqual(['{}', '{}', '{}']);
+    expect(['{}', '{"a":1}', 'not json', ' {"a":1} '].map(sent)).toEqual(['{}', '{"a":1}', 'not json', ' {"a":1} ']);
   });
 });
 

@@ -168,7 +168,7 @@ describe('the schema check', () => {
 });
 
 describe('without the new capabilities', () => {
-  it('tells compaction and the small window as text, sends no notice or compaction entity, and every chunk has a messageId that a session/load repeats', async () => {
+  it('tells compaction and the small window as text (no notice, no compaction entity); every chunk has a messageId a session/load repeats', async () => {
     const server = await servers(openRouter);
     const home = tempDir();
     const env = { OPENAI_CONTEXT_WINDOW: '4096', OPENAI_ACP_TOOLS: 'off' };

@@ -113,7 +113,8 @@ describe('doctor', () => {
   it('checks the SigV4 path: source, region, credentials, then a signed one-token request', async () => {
     const run = await runCli(['doctor'], { home, env: bedrockEnv() });
     expect(run.stdout).toContain(
-      '✓ AWS credential source: no API key is set, so requests are signed with SigV4; the credential chain starts at: environment (AWS_ACCESS_KEY_ID, AWS_SESSION_TOKEN)',
+      '✓ AWS credential source: no API key is set, so requests are signed with SigV4; the credential chain starts ' +
+        'at: environment (AWS_ACCESS_KEY_ID, AWS_SESSION_TOKEN)',
     );
     expect(run.stdout).toContain('✓ AWS region: us-east-1 (from AWS_REGION), service bedrock');
     expect(run.stdout).toContain('✓ AWS credentials obtained: access key AKID…MPLE, temporary');

@@ -50,7 +50,10 @@ function enforcing(window: number, files: string[]) {
       res.end(
         JSON.stringify({
           object: 'error',
-          message: `This model's maximum context length is ${window} tokens. However, you requested ${asked} tokens (${tokens} in the messages, ${asked - tokens} in the completion). Please reduce the length of the messages or completion.`,
+          message:
+            `This model's maximum context length is ${window} tokens. However, you requested ${asked} tokens ` +
+            `(${tokens} in the messages, ${asked - tokens} in the completion). ` +
+            'Please reduce the length of the messages or completion.',
           type: 'BadRequestError',
           param: null,
           code: 400,

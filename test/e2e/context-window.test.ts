@@ -104,7 +104,8 @@ describe('an Ollama server', () => {
     const failed = await agent.request('session/prompt', { sessionId, prompt: text('two') });
     expect(failed.result.stopReason).toBe('end_turn');
     expect(agent.text(sessionId)).toContain(
-      "The conversation no longer fits the model's context window (3,072 tokens). Fix: restart Ollama with a larger window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`)",
+      "The conversation no longer fits the model's context window (3,072 tokens). Fix: restart Ollama with a larger " +
+        'window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`)',
     );
 
     chat.handler = streamText(['Ok'], { prompt_tokens: 1200, completion_tokens: 20, total_tokens: 1220 });

@@ -70,7 +70,8 @@ describe('fetch_url through the agent', () => {
     expect(missing).toBe(`Could not fetch ${url('/missing')}: HTTP 404 Not Found.`);
     expect(slow).toBe(`Could not fetch ${url('/slow')}: no complete answer within 600 ms.`);
     expect(metadata).toBe(
-      'Could not fetch http://169.254.169.254/latest/meta-data/: 169.254.169.254, a link-local address (such as a cloud metadata service), which is never fetched.',
+      'Could not fetch http://169.254.169.254/latest/meta-data/: 169.254.169.254, a link-local address (such as a ' +
+        'cloud metadata service), which is never fetched.',
     );
     const statuses = agent
       .updates(result.sessionId)

@@ -73,8 +73,10 @@ async function gemmaServer(props = true) {
       res.writeHead(200, { 'content-type': 'text/event-stream', connection: 'close' });
       // `tools` are dropped: the model writes the call as text (the recorded stream), then answers once it has the result.
       if (!/Result of read_file/.test(lastText)) return res.end(TEXT_CALL_STREAM);
-      const chunk = (delta: object, finish: string | null = null) =>
-        `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'math', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      const chunk = (delta: object, finish: string | null = null) => {
+        const body = { id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'math', choices: [{ index: 0, delta, finish_reason: finish }] };
+        return `data: ${JSON.stringify(body)}\n\n`;
+      };
       res.write(chunk({ role: 'assistant', content: null }));
       res.write(chunk({ content: ANSWER }));
       res.write(chunk({}, 'stop'));

@@ -4,7 +4,7 @@ import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
 import { resolveContextWindow, WINDOW_PRECEDENCE, type WindowSources } from '../../src/endpoints/window-resolver.js';
 
 describe('resolveContextWindow', () => {
-  it('takes a smaller learned window over OPENAI_CONTEXT_WINDOW over a larger learned one over the runtime report over the catalogue over the trained window', () => {
+  it('ranks a smaller learned window > OPENAI_CONTEXT_WINDOW > a larger learned one > the runtime report > the catalogue > the trained window', () => {
     const all: WindowSources = { configured: 8000, learned: 6000, runtime: 4096, catalogue: 32768, trained: 262144 };
     expect(resolveContextWindow(all)).toEqual({ window: 6000, source: 'learned', overrules: 8000 });
     expect(resolveContextWindow({ ...all, learned: 9000 })).toEqual({ window: 8000, source: 'configured' });

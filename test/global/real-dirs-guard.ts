@@ -67,7 +67,8 @@ export default function setup(): () => void {
     const found = dirs.flatMap((_dir, index) => changes(before[index]!, listing(dirs[index]!)));
     if (found.length > 0) {
       throw new Error(
-        `the test run changed the user's own openai-acp directories (${dirs.join(', ')}): a test started the CLI without a temp HOME (use test/helpers/clean-env.mjs):\n  ${found.slice(0, 20).join('\n  ')}`,
+        `the test run changed the user's own openai-acp directories (${dirs.join(', ')}): a test started the CLI ` +
+          `without a temp HOME (use test/helpers/clean-env.mjs):\n  ${found.slice(0, 20).join('\n  ')}`,
       );
     }
   };

@@ -19,7 +19,7 @@ import WebSocket from 'ws';
 import { CLI } from './spawn-agent.js';
 
 /** One pushed session event. */
-export interface PushedEvent {
+interface PushedEvent {
   sessionId: string;
   type: string;
   data: Record<string, any>;

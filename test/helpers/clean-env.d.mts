@@ -1,5 +1,3 @@
-/** Whether an inherited variable is left out of a clean environment. */
-export function isDropped(key: string): boolean;
 /** The clean environment for `home` (temp HOME and XDG_* dirs, no inherited OPENAI_*), then `env` on top. */
 export function cleanEnv(home: string, env?: Record<string, string>): Record<string, string>;
 /** A fresh directory under the OS temp dir to serve as HOME; the caller removes it. */

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Whether an inherited variable is left out of a clean environment. */
-export function isDropped(key) {
+function isDropped(key) {
   return key === 'HOME' || key.startsWith('OPENAI_') || key.startsWith('XDG_') || /_API_KEY$/.test(key) || /_PROXY$/i.test(key);
 }
 

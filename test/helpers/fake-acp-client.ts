@@ -6,7 +6,7 @@
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 
 /** One fake client terminal. `exit()` ends its command; `kill()` ends it with SIGKILL. */
-export interface FakeTerminal {
+interface FakeTerminal {
   id: string;
   command: string;
   output: string;

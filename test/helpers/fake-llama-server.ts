@@ -35,7 +35,10 @@ export function llamaRecord(name: string): LlamaRecord {
 export interface FakeLlamaOptions {
   /** The chat template takes tools (`props-hermes.json`) or not (`props-gemma.json`). @defaultValue true */
   templateTakesTools?: boolean;
-  /** Request bodies larger than this (bytes) get the overflow answer. @defaultValue 24000 (about the recorded 4,096-token window at ~6 bytes of JSON a token) */
+  /**
+   * Request bodies larger than this (bytes) get the overflow answer. @defaultValue 24000 (about the
+   * recorded 4,096-token window at ~6 bytes of JSON a token)
+   */
   overflowAboveBytes?: number;
 }
 

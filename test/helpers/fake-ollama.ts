@@ -27,7 +27,7 @@ export interface FakeOllamaOptions {
 }
 
 /** A recorded request. */
-export interface OllamaRequest {
+interface OllamaRequest {
   method: string;
   path: string;
   body: any;

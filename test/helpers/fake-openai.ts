@@ -20,7 +20,7 @@ export type ChatHandler = ((req: http.IncomingMessage, res: http.ServerResponse,
 };
 
 /** The paths the agent asks a server without a configured provider who it is (`server-identity.ts`). */
-export const IDENTITY_PATHS: ReadonlySet<string> = new Set(['/', '/props', '/version', '/api/version', '/api/v0/models', '/health/liveliness']);
+const IDENTITY_PATHS: ReadonlySet<string> = new Set(['/', '/props', '/version', '/api/version', '/api/v0/models', '/health/liveliness']);
 
 export interface FakeOpenAI {
   /** Base URL, e.g. `http://127.0.0.1:1234/v1`. */

@@ -21,7 +21,7 @@ export interface ScriptedAnswer {
 }
 
 /** A request as the fake saw it. */
-export interface SeenRequest {
+interface SeenRequest {
   messages: ChatMessage[];
   tools: string[];
   /** True when the request had no `tools` field. */
@@ -34,7 +34,7 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null): Ss
 });
 
 /** The SSE batches of one answer. */
-export function answerItems(answer: ScriptedAnswer): SseItem[][] {
+function answerItems(answer: ScriptedAnswer): SseItem[][] {
   const batches: SseItem[][] = [];
   const texts = answer.text === undefined ? [] : Array.isArray(answer.text) ? answer.text : [answer.text];
   for (const text of texts) batches.push([chunk({ content: text })]);

@@ -5,11 +5,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LogFields, Logger } from '../../src/log.js';
-import type { MetaRecord, TurnRecord } from '../../src/sessions/session-records.js';
+import type { Logger } from '../../src/log.js';
+import type { SessionRecord, TurnRecord } from '../../src/sessions/session-records.js';
+
+type MetaRecord = Extract<SessionRecord, { type: 'meta' }>;
+type LogFields = Parameters<Logger['info']>[1];
 
 /** One call made to a {@link CapturingLogger}. */
-export interface LoggedRecord {
+interface LoggedRecord {
   level: 'error' | 'warn' | 'info' | 'debug';
   msg: string;
   fields: LogFields | undefined;

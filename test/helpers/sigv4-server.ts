@@ -14,7 +14,7 @@ import { listenLoopback } from './listen-loopback.js';
 export const TEST_AWS = { accessKeyId: 'AKIDTESTEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'test-session-token' };
 
 /** One request as received, and whether its signature verified. */
-export interface SignedRecord {
+interface SignedRecord {
   method: string;
   url: string;
   headers: http.IncomingHttpHeaders;
@@ -40,7 +40,7 @@ function amzDate(text: string): Date {
 }
 
 /** Recomputes the signature of a received request; `credentials` are what the client should have used. */
-export async function verifySignature(
+async function verifySignature(
   received: { method: string; url: string; headers: http.IncomingHttpHeaders; body: string },
   credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string },
 ): Promise<{ verified: boolean; scope: SignedRecord['scope'] }> {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 
 /** The HTML page served at `/page`. */
-export const PAGE_HTML =
+const PAGE_HTML =
   '<!doctype html><html><head><title>Doc</title><style>body{}</style><script>var tracking = 1;</script></head><body>' +
   '<header><nav><a href="/">Home</a> <a href="/about">About</a></nav></header>' +
   '<main><h1>Install</h1><p>Run <code>npm install</code>, then read <a href="/docs/next">the next page</a>.</p></main>' +

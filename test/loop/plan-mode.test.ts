@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { modeAnnouncement, PLAN_START_OPTIONS, readPlanStart } from '../../src/loop/plan-mode.js';
-import { copySession as forkSession, forkTitle } from '../../src/acp/session-fork.js';
+import { copySession as forkSession } from '../../src/acp/session-fork.js';
 import { SessionManager } from '../../src/sessions/session-manager.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
 
@@ -56,9 +56,15 @@ describe('forkSession', () => {
     });
   });
 
-  it('titles a fork after its source, bounded', () => {
-    expect(forkTitle(undefined)).toBeUndefined();
-    expect(forkTitle('x'.repeat(100))).toHaveLength(79);
+  it('titles a fork after its source, bounded', async () => {
+    const sessions = new SessionManager();
+    const store = await openSessionStore({ stateDir: 'off', env: {}, logger });
+    const untitled = sessions.create('/w', 'm1');
+    expect((await forkSession({ sourceId: untitled.id, cwd: '/w', sessions, store, logger })).title).toBeUndefined();
+    const long = sessions.create('/w', 'm1');
+    long.title = 'x'.repeat(100);
+    const fork = await forkSession({ sourceId: long.id, cwd: '/w', sessions, store, logger });
+    expect(fork.title).toBe(`${'x'.repeat(71)}… (fork)`);
   });
 });
 

@@ -53,13 +53,15 @@ describe('parseRejection rules', () => {
 
   it("does not treat a value complaint about a limit as unsupported, but drops a token cap over the model's output limit", () => {
     const tooLarge =
-      '{"error":{"message":"max_tokens is too large: 100000. This model supports at most 16384 completion tokens, whereas you provided 100000.","type":"invalid_request_error","param":"max_tokens","code":"invalid_value"}}';
+      '{"error":{"message":"max_tokens is too large: 100000. This model supports at most 16384 completion tokens, ' +
+      'whereas you provided 100000.","type":"invalid_request_error","param":"max_tokens","code":"invalid_value"}}';
     expect(parseRejection(400, tooLarge, { max_tokens: 100000 })?.correction).toEqual({ kind: 'drop', params: ['max_tokens'] });
     const anthropic = '{"error":{"message":"max_tokens: 64000 > 8192, which is the maximum allowed number of output tokens for claude-3-5-sonnet-20241022"}}';
     expect(parseRejection(400, anthropic, { max_completion_tokens: 64000 })?.correction).toEqual({ kind: 'drop', params: ['max_completion_tokens'] });
     // DeepSeek's wording (deepseek-ai/DeepSeek-V3#69; deepseek-chat takes at most 8192 while its window is 128K) and Groq's (skapadia3214/groq-moa#8).
     const deepseek =
-      '{"error":{"message":"Invalid max_tokens value, the valid range of max_tokens is [1, 8192]","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}';
+      '{"error":{"message":"Invalid max_tokens value, the valid range of max_tokens is [1, 8192]",' +
+      '"type":"invalid_request_error","param":null,"code":"invalid_request_error"}}';
     expect(parseRejection(400, deepseek, { max_tokens: 16384 })?.correction).toEqual({ kind: 'drop', params: ['max_tokens'] });
     const groq = '{"error":{"message":"max_tokens for `llama-3.1-8b-instant` must be less than or equal to 8000","type":"invalid_request_error"}}';
     expect(parseRejection(400, groq, { max_tokens: 16384 })?.correction).toEqual({ kind: 'drop', params: ['max_tokens'] });

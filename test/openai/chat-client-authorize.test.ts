@@ -66,7 +66,8 @@ describe("ProviderAuthError in the user's words", () => {
       'run `aws sso login --profile dev`',
     );
     expect(describeProviderError(error, { model: 'm', retries: 0 })).toBe(
-      'No credentials for https://bedrock-runtime.us-east-1.amazonaws.com/openai/v1/chat/completions: no AWS credentials (expired). Fix: run `aws sso login --profile dev`.',
+      'No credentials for https://bedrock-runtime.us-east-1.amazonaws.com/openai/v1/chat/completions: no AWS ' +
+        'credentials (expired). Fix: run `aws sso login --profile dev`.',
     );
     expect(errorMeta(error)).toMatchObject({ kind: 'config', retryable: false });
   });

@@ -9,30 +9,18 @@ import {
   ProviderStreamError,
   ProviderTimeoutError,
   extractProviderMessage,
-  isRetryableStatus,
 } from '../../src/openai/errors.js';
 
 const dir = fileURLToPath(new URL('../fixtures/providers/http-errors/', import.meta.url));
 const body = (name: string) => readFileSync(`${dir}${name}.body`, 'utf8');
 const URL_ = 'http://127.0.0.1:1/v1/chat/completions';
 
-describe('isRetryableStatus', () => {
-  it.each([408, 409, 429, 500, 502, 503, 504, 529, 599])('retries %i', (status) => {
-    expect(isRetryableStatus(status)).toBe(true);
-  });
-  it.each([400, 401, 403, 404, 405, 413, 422])('does not retry %i', (status) => {
-    expect(isRetryableStatus(status)).toBe(false);
-  });
-});
-
 describe('ProviderHttpError', () => {
-  it('takes retryable from the status', () => {
-    for (const status of [408, 409, 429, 500, 503]) {
-      expect(new ProviderHttpError(status, new Headers(), '', URL_).retryable).toBe(true);
-    }
-    for (const status of [400, 401, 403, 404]) {
-      expect(new ProviderHttpError(status, new Headers(), '', URL_).retryable).toBe(false);
-    }
+  it.each([408, 409, 429, 500, 502, 503, 504, 529, 599])('is retryable for status %i', (status) => {
+    expect(new ProviderHttpError(status, new Headers(), '', URL_).retryable).toBe(true);
+  });
+  it.each([400, 401, 403, 404, 405, 413, 422])('is final for status %i', (status) => {
+    expect(new ProviderHttpError(status, new Headers(), '', URL_).retryable).toBe(false);
   });
 
   it('carries status, headers, url, body and the provider message', () => {

@@ -36,7 +36,9 @@ describe('OllamaChatReader', () => {
     const lines = [
       '{"model":"qwen3","message":{"role":"assistant","content":"","thinking":"Hue is a city."},"done":false}',
       '{"model":"qwen3","message":{"role":"assistant","content":"Checking."},"done":false}',
-      '{"model":"qwen3","message":{"role":"assistant","content":"","tool_calls":[{"id":"call_cy3xwkra","function":{"index":0,"name":"get_weather","arguments":{"city":"Hue"}}},{"function":{"index":0,"name":"get_time","arguments":{}}}]},"done":false}',
+      '{"model":"qwen3","message":{"role":"assistant","content":"","tool_calls":[' +
+        '{"id":"call_cy3xwkra","function":{"index":0,"name":"get_weather","arguments":{"city":"Hue"}}},' +
+        '{"function":{"index":0,"name":"get_time","arguments":{}}}]},"done":false}',
       '{"model":"qwen3","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":272,"eval_count":32}',
       '{"model":"qwen3","message":{"role":"assistant","content":"after done"},"done":false}',
     ];

@@ -70,7 +70,8 @@ describe('tools not supported', () => {
     });
     expect(parseRejection(400, named, { model: 'm', messages: [], tools })).toBeUndefined();
     const schema =
-      '{"error":{"code":400,"message":"Invalid JSON payload received. Unknown name \\"additionalProperties\\" at \'tools[0].function_declarations[0].parameters\': Cannot find field.","status":"INVALID_ARGUMENT"}}';
+      '{"error":{"code":400,"message":"Invalid JSON payload received. Unknown name \\"additionalProperties\\" at ' +
+      '\'tools[0].function_declarations[0].parameters\': Cannot find field.","status":"INVALID_ARGUMENT"}}';
     expect(parseRejection(400, schema, { model: 'm', messages: [], tools })).toBeUndefined();
   });
 

@@ -77,7 +77,8 @@ describe('describeProviderError: connections, timeouts, streams', () => {
     expect(error.retryable).toBe(false);
     const text = describeProviderError(error, { ...context, baseUrl: 'http://127.0.0.1:11434/v1' });
     expect(text).toBe(
-      'Nothing is listening at http://127.0.0.1:11434/v1 (tried http://127.0.0.1:11434/api/chat): the connection was refused (ECONNREFUSED). Start the server, or set OPENAI_BASE_URL to where it listens.',
+      'Nothing is listening at http://127.0.0.1:11434/v1 (tried http://127.0.0.1:11434/api/chat): the connection was ' +
+        'refused (ECONNREFUSED). Start the server, or set OPENAI_BASE_URL to where it listens.',
     );
     const own = describeProviderError(new ProviderConnectionError('http://localhost:8081/v1/chat/completions', 'ECONNREFUSED'), {
       ...context,

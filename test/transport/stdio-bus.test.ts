@@ -159,7 +159,7 @@ describe('withBusRouting', () => {
     expect(unused.locked).toBe(false);
   });
 
-  it('its direct writable keeps the writer rules the SDK relies on: one writer at a time, a failed write fails the rest, close ends the inner stream', async () => {
+  it("its direct writable keeps the SDK's writer rules: one writer at a time, a failed write fails the rest, close ends the inner stream", async () => {
     const sent: unknown[] = [];
     let failNext = false;
     let innerClosed = false;

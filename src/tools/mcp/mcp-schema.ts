@@ -11,6 +11,7 @@
  *   Gemini local references are inlined (once per path, cycles cut to `{}`).
  * - `strict` is never set: arbitrary MCP schemas do not meet OpenAI's strict-mode rules.
  */
+import { isRecord } from '../../json-value.js';
 
 /** A JSON Schema for function parameters: always an object with `properties` and `required`. */
 export interface FunctionParameters {
@@ -61,8 +62,6 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'defini
 /** How deep `$ref`s are inlined; past it a reference becomes `{}` (any value). */
 const MAX_REF_DEPTH = 8;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The schema `#/...` points at inside `root`, or undefined (remote refs are not followed). */
 function resolveRef(root: Record<string, unknown>, ref: string): unknown {
   if (ref === '#') return root;
@@ -70,7 +69,7 @@ function resolveRef(root: Record<string, unknown>, ref: string): unknown {
   let node: unknown = root;
   for (const raw of ref.slice(2).split('/')) {
     const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isObject(node) && !Array.isArray(node)) return undefined;
+    if (!isRecord(node) && !Array.isArray(node)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }
   return node;
@@ -79,12 +78,12 @@ function resolveRef(root: Record<string, unknown>, ref: string): unknown {
 /** A copy of `schema` without the keywords Gemini rejects, its local `$ref`s inlined. */
 function forGemini(schema: unknown, root: Record<string, unknown>, refDepth: number): unknown {
   if (Array.isArray(schema)) return schema.map((item) => forGemini(item, root, refDepth));
-  if (!isObject(schema)) return schema;
+  if (!isRecord(schema)) return schema;
   if (typeof schema.$ref === 'string') {
     const target = refDepth < MAX_REF_DEPTH ? resolveRef(root, schema.$ref) : undefined;
     // Keywords beside the $ref (a description, say) are kept over the target's.
     const { $ref: _ref, ...beside } = schema;
-    return isObject(target) ? forGemini({ ...target, ...beside }, root, refDepth + 1) : forGemini(beside, root, refDepth);
+    return isRecord(target) ? forGemini({ ...target, ...beside }, root, refDepth + 1) : forGemini(beside, root, refDepth);
   }
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
@@ -97,7 +96,7 @@ function forGemini(schema: unknown, root: Record<string, unknown>, refDepth: num
       if (types.length < value.length) out.nullable = true;
       continue;
     }
-    if (SCHEMA_MAPS.has(key) && isObject(value)) {
+    if (SCHEMA_MAPS.has(key) && isRecord(value)) {
       out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, forGemini(sub, root, refDepth)]));
     } else {
       out[key] = forGemini(value, root, refDepth);
@@ -113,9 +112,9 @@ function forGemini(schema: unknown, root: Record<string, unknown>, refDepth: num
  * and local `$ref`s inlined. The input is not changed. Pure; never throws.
  */
 export function toFunctionParameters(inputSchema: unknown, { gemini }: SchemaProfile): FunctionParameters {
-  const root = isObject(inputSchema) ? inputSchema : {};
+  const root = isRecord(inputSchema) ? inputSchema : {};
   const schema = gemini ? (forGemini(root, root, 0) as Record<string, unknown>) : structuredClone(root);
-  const properties = isObject(schema.properties) ? schema.properties : {};
+  const properties = isRecord(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : [];
   const { strict: _strict, ...rest } = schema;
   return { ...rest, type: 'object', properties, required };
