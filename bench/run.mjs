@@ -2,7 +2,8 @@
 // Targets (issue 2; the tool figures of issues 9 and 10 are in bench/tools.mjs, the agent's
 // efficiency in small context windows of issue 17 in bench/agent-efficiency.mjs, search_files on
 // 50,000 files and its cancel in bench/search.mjs, near-miss tool calls of small models in
-// bench/small-model.mjs, `node bench/small-model.mjs` alone): cold start
+// bench/small-model.mjs, `node bench/small-model.mjs` alone; `openai-acp serve` under 200 clients
+// of issue 36 in bench/serve.mjs, and its soak in bench/soak.mjs, run alone): cold start
 // <= 1.5x bare node; relay >= 100,000 tokens/s and <= 1.5x a plain fetch read of the same
 // stream; peak RSS <= 80 MiB. Loopback only. Prints a table (each figure with its target) and
 // exits 0; with `--check` (`npm run bench -- --check`) it exits 1 when a target is missed. The
@@ -23,6 +24,7 @@ import { efficiencyRows } from './agent-efficiency.mjs';
 import { modeSwitchRows } from './mode-switch.mjs';
 import { searchRows } from './search.mjs';
 import { smallModelRows } from './small-model.mjs';
+import { serveRows } from './serve.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const TOKENS = 20_000;
@@ -191,6 +193,8 @@ rows.push(...(await modeSwitchRows()));
 rows.push(...(await searchRows()));
 // Near-miss tool calls of small models (issue 24): bench/small-model.mjs.
 rows.push(...(await smallModelRows()));
+// `openai-acp serve` with 100 WebSocket and 100 Streamable HTTP clients (issue 36): bench/serve.mjs.
+rows.push(...(await serveRows()));
 console.log(`median of ${RUNS} runs [min]`);
 for (const [what, value, against, ratio, ok] of rows)
   console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(44)} ${value.padEnd(24)} ${against.padEnd(34)} ${ratio}`);
