@@ -8,6 +8,7 @@
 import { RequestError, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describeConfigProblems, type Config, type ConfigError } from '../config/config.js';
 import { reasoningEffortLevels } from '../config/providers.js';
+import { collectWhenQuiet } from '../collect-garbage.js';
 import { EndpointMemory } from '../endpoints/endpoint-memory.js';
 import { EndpointRegistry } from '../endpoints/endpoint-registry.js';
 import { environmentChoice, type EndpointChoice } from '../endpoints/runtime-config.js';
@@ -53,6 +54,9 @@ export interface AgentOptions {
   root?: string | undefined;
 }
 
+/** How long the agent must be quiet (no turn) after turns before what they left is collected, in ms. */
+const QUIET_GC_MS = 10_000;
+
 /** `-32002` with `{sessionId}`: the session is not known. */
 export function sessionNotFound(sessionId: string): RequestError {
   return new RequestError(-32002, `Session not found: ${sessionId}`, { sessionId });
@@ -94,6 +98,8 @@ export class AgentState {
   readonly reload: AgentOptions['reload'];
   private readonly registryOptions: { logger: Logger; fetch: FetchLike | undefined; modelsTimeoutMs: number | undefined; memory: EndpointMemory };
   private readonly findEndpoints: AgentOptions['endpoints'];
+  /** Collects what a burst of turns left once the agent has been quiet a while (`collect-garbage.ts`); told as each turn ends. */
+  readonly quiet = collectWhenQuiet({ quietMs: QUIET_GC_MS, busy: () => this.sessions.all().some((session) => this.sessions.isBusy(session.id)) });
   /** Sessions whose records are being read again, so two prompts read once. */
   private readonly reloading = new WeakMap<Session, Promise<void>>();
   private endpointsFound: Promise<void> | undefined;

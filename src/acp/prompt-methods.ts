@@ -44,6 +44,7 @@ export async function prompt(
     return await runner.run(session, params.prompt, updateSender(client, session.id), arrived.signal, client, peer);
   } finally {
     markUsed(session);
+    state.quiet.worked();
     arrived.done();
   }
 }
