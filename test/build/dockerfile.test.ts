@@ -67,7 +67,7 @@ describe('Dockerfile', () => {
 
   it('exposes the port of `serve` and has a /workspace the node user owns, as docs/docker.md runs it', () => {
     expect(instructions).toContain(`EXPOSE ${DEFAULT_SERVE_PORT}`);
-    const workspace = instructions.findIndex((line) => line === 'RUN mkdir -p /workspace && chown node:node /workspace');
+    const workspace = instructions.indexOf('RUN mkdir -p /workspace && chown node:node /workspace');
     expect(workspace).toBeGreaterThan(-1);
     expect(workspace).toBeLessThan(instructions.indexOf('USER node'));
     const docs = readFileSync(join(ROOT, 'docs', 'docker.md'), 'utf8');
