@@ -64,8 +64,8 @@ function connectionApp(state: AgentState, runner: PromptRunner, peer: ClientPeer
 
       // Prompt turns (prompt-methods.ts); Open Design sends session/cancel as a request, answered `{}`.
       .onRequest('session/prompt', ({ params, client, signal }) => prompt(state, runner, params, client, signal, peer))
-      .onNotification('session/cancel', ({ params }) => void cancel(state, params))
-      .onRequest('session/cancel', cancelParams, ({ params }) => cancel(state, params))
+      .onNotification('session/cancel', ({ params }) => void cancel(state, params, peer))
+      .onRequest('session/cancel', cancelParams, ({ params }) => cancel(state, params, peer))
 
       // Endpoints chosen by the client (provider-methods.ts)
       .onRequest('providers/list', () => listProviders(state))

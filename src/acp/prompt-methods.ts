@@ -9,7 +9,7 @@
 import type { AgentContext, ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
 import { markUsed } from '../sessions/session-memory.js';
-import type { AgentState } from './agent-state.js';
+import { sessionNotFound, type AgentState } from './agent-state.js';
 import type { ClientPeer } from './client-peer.js';
 import { updateSender, type PromptRunner } from './prompt-runner.js';
 import { checkPromptBlocks } from './validate-params.js';
@@ -21,7 +21,7 @@ export const cancelParams = z.object({ sessionId: z.string() }).passthrough();
  * Runs `session/prompt` from the connection of `peer`: checks the blocks, answers an empty prompt
  * `end_turn` without a request upstream or a saved turn, and otherwise runs the turn once the
  * endpoints are known.
- * @throws {RequestError} -32002 for an unknown session, -32602 for an invalid block.
+ * @throws {RequestError} -32002 for an unknown session (or one this connection did not open), -32602 for an invalid block.
  */
 export async function prompt(
   state: AgentState,
@@ -32,6 +32,8 @@ export async function prompt(
   peer: ClientPeer,
 ): Promise<PromptResponse> {
   const session = state.session(params.sessionId);
+  // A session this connection did not open (new, load, resume, fork) is not its to prompt.
+  if (!peer.sessions.has(session.id)) throw sessionNotFound(session.id);
   checkPromptBlocks(params.prompt);
   if (params.prompt.length === 0) return { stopReason: 'end_turn' };
   // A session/cancel from here on reaches the turn, even before the turn has started; so does
@@ -49,8 +51,11 @@ export async function prompt(
   }
 }
 
-/** Cancels the session's turn, or the prompt still arriving; an unknown or idle session is no error. Answers `{}`. */
-export function cancel(state: AgentState, params: { sessionId: string }): Record<string, never> {
-  if (state.sessions.cancel(params.sessionId)) state.logger.debug('turn cancelled', { sessionId: params.sessionId });
+/**
+ * Cancels the session's turn, or the prompt still arriving, when the connection of `peer` holds
+ * the session; an unknown or idle session is no error. Answers `{}`.
+ */
+export function cancel(state: AgentState, params: { sessionId: string }, peer: ClientPeer): Record<string, never> {
+  if (peer.sessions.has(params.sessionId) && state.sessions.cancel(params.sessionId)) state.logger.debug('turn cancelled', { sessionId: params.sessionId });
   return {};
 }

@@ -73,19 +73,13 @@ export class SessionLeases {
   private readonly dir: string;
   private readonly me: Holder;
   private readonly held = new Set<string>();
-  private readonly ttlMs: number;
-  private readonly beatMs: number;
-  private readonly waitMs: number;
-  private readonly pollMs: number;
+  private readonly timing: Required<LeaseOptions>;
   private beat: NodeJS.Timeout | undefined;
 
-  constructor(stateDir: string, options: LeaseOptions = {}) {
+  constructor(stateDir: string, { ttlMs = 15_000, beatMs = 5_000, waitMs = ttlMs + beatMs, pollMs = 250 }: LeaseOptions = {}) {
     this.dir = join(stateDir, '.leases');
     this.me = { owner: this.owner, host: hostname(), pid: process.pid };
-    this.ttlMs = options.ttlMs ?? 15_000;
-    this.beatMs = options.beatMs ?? 5_000;
-    this.waitMs = options.waitMs ?? this.ttlMs + this.beatMs;
-    this.pollMs = options.pollMs ?? 250;
+    this.timing = { ttlMs, beatMs, waitMs, pollMs };
   }
 
   private leaseFile(sessionId: string): string {
@@ -99,21 +93,22 @@ export class SessionLeases {
   /** Writes this process's owner file and starts touching it (once, at the first lease). */
   private startBeating(): void {
     if (this.beat) return;
+    const file = this.ownerFile(this.owner);
+    const write = () => writeFileSync(file, JSON.stringify({ host: this.me.host, pid: this.me.pid }), { mode: 0o600 });
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    writeFileSync(this.ownerFile(this.owner), JSON.stringify({ host: this.me.host, pid: this.me.pid }), { mode: 0o600 });
+    write();
     this.beat = setInterval(() => {
       const now = new Date();
       try {
-        utimesSync(this.ownerFile(this.owner), now, now);
+        utimesSync(file, now, now);
       } catch {
-        // Removed under us: written again, so our leases do not look abandoned.
+        // Removed under us: written again, so our leases do not look abandoned (a directory gone
+        // or read-only is said by the next write of a session).
         try {
-          writeFileSync(this.ownerFile(this.owner), JSON.stringify({ host: this.me.host, pid: this.me.pid }), { mode: 0o600 });
-        } catch {
-          // The directory is gone or read-only: the next write of a session says so.
-        }
+          write();
+        } catch {}
       }
-    }, this.beatMs);
+    }, this.timing.beatMs);
     this.beat.unref();
   }
 
@@ -122,7 +117,7 @@ export class SessionLeases {
     if (holder.host === this.me.host && (!running(holder.pid) || holder.pid === this.me.pid)) return true;
     try {
       const { mtimeMs } = await fsp.stat(this.ownerFile(holder.owner));
-      return Date.now() - mtimeMs > this.ttlMs;
+      return Date.now() - mtimeMs > this.timing.ttlMs;
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return true;
       throw error;
@@ -168,7 +163,7 @@ export class SessionLeases {
   /** Whether a lease file that does not read as one is left from a crash (older than `ttlMs`), not one being written. */
   private async unreadableIsStale(sessionId: string): Promise<boolean> {
     try {
-      return Date.now() - (await fsp.stat(this.leaseFile(sessionId))).mtimeMs > this.ttlMs;
+      return Date.now() - (await fsp.stat(this.leaseFile(sessionId))).mtimeMs > this.timing.ttlMs;
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return false;
       throw error;
@@ -200,7 +195,7 @@ export class SessionLeases {
   async hold(sessionId: string): Promise<void> {
     if (this.held.has(sessionId)) return;
     this.startBeating();
-    const until = Date.now() + this.waitMs;
+    const until = Date.now() + this.timing.waitMs;
     for (;;) {
       if (await this.create(sessionId)) break;
       const holder = await this.holderOf(sessionId);
@@ -218,7 +213,7 @@ export class SessionLeases {
           `session ${sessionId} is open in another openai-acp process${who} sharing this state directory; close it there, or try again once that process has stopped`,
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, this.pollMs));
+      await new Promise((resolve) => setTimeout(resolve, this.timing.pollMs));
     }
     this.held.add(sessionId);
   }

@@ -129,6 +129,28 @@ describe('sessions per connection', () => {
   });
 });
 
+describe('sessions of another connection', () => {
+  it('cannot be prompted or cancelled from a connection that did not open them', async () => {
+    const cwd = newDir();
+    const agent = agentWith({ stateDir: newDir() });
+    const owner = await connect(agent, {});
+    const stranger = await connect(agent, {});
+    const { sessionId } = await owner.agent.request('session/new', { cwd, mcpServers: [] });
+    await expect(stranger.agent.request('session/prompt', { sessionId, prompt: text('hi') })).rejects.toMatchObject({ code: -32002 });
+    let release!: () => void;
+    server.handle(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      await new Promise<void>((resolve) => (release = resolve));
+      res.end(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'done' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
+    });
+    const turn = owner.agent.request('session/prompt', { sessionId, prompt: text('go') }) as Promise<{ stopReason: string }>;
+    for (let i = 0; i < 200 && !release; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await stranger.agent.request('session/cancel', { sessionId });
+    release();
+    expect((await turn).stopReason).toBe('end_turn');
+  });
+});
+
 describe('the workspace root', () => {
   it('refuses a cwd, an additional directory or a saved session outside the root, and a symlink that leads out', async () => {
     const root = newDir();
