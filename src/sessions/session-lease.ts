@@ -45,6 +45,9 @@ interface Holder {
   pid: number;
 }
 
+/** An owner file untouched this long (ms) belongs to a process long gone: removed when a process starts holding sessions. */
+const LEFT_OWNER_MS = 60 * 60 * 1000;
+
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
 
 function parseHolder(text: string): Holder | undefined {
@@ -97,6 +100,7 @@ export class SessionLeases {
     const write = () => writeFileSync(file, JSON.stringify({ host: this.me.host, pid: this.me.pid }), { mode: 0o600 });
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     write();
+    void this.removeLeftOwners();
     this.beat = setInterval(() => {
       const now = new Date();
       try {
@@ -110,6 +114,16 @@ export class SessionLeases {
       }
     }, this.timing.beatMs);
     this.beat.unref();
+  }
+
+  /** Removes the owner files of processes gone for an hour or more (killed: nothing else removes them). Never rejects. */
+  private async removeLeftOwners(): Promise<void> {
+    const names = await fsp.readdir(this.dir).catch(() => [] as string[]);
+    for (const name of names.filter((n) => n.endsWith('.owner'))) {
+      const file = join(this.dir, name);
+      const stat = await fsp.stat(file).catch(() => undefined);
+      if (stat && Date.now() - stat.mtimeMs > LEFT_OWNER_MS) await fsp.unlink(file).catch(() => undefined);
+    }
   }
 
   /** Whether the holder of a lease is gone (its lease may be taken over). */

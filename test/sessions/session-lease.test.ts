@@ -94,6 +94,16 @@ describe('session leases', () => {
     expect(leaseOf(dir, 'torn').owner).toBe(leases.owner);
   });
 
+  it('removes the owner files of processes gone for an hour when it starts holding', async () => {
+    const dir = makeTempDir();
+    otherHolder(dir, 'x', { owner: 'long-gone', host: 'replica-e', pid: 9 }, 2 * 60 * 60 * 1000);
+    otherHolder(dir, 'y', { owner: 'recent', host: 'replica-f', pid: 9 }, 60 * 1000);
+    await leasesIn(dir).hold('z');
+    for (let i = 0; i < 100 && existsSync(join(dir, '.leases', 'long-gone.owner')); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(existsSync(join(dir, '.leases', 'long-gone.owner'))).toBe(false);
+    expect(existsSync(join(dir, '.leases', 'recent.owner'))).toBe(true);
+  });
+
   it('checks before a write: a lease taken over meanwhile is refused and let go; an unheld one is taken', async () => {
     const dir = makeTempDir();
     const leases = leasesIn(dir);
