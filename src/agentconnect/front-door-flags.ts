@@ -42,7 +42,7 @@ export function parseOrigin(value: string): string | { problem: string } {
 }
 
 /** Shortest shared secret accepted by `--token`, in characters. */
-export const MIN_TOKEN_CHARS = 8;
+const MIN_TOKEN_CHARS = 8;
 
 /** The problem with a `--token` value (never quoting it), or `undefined` when it will do. */
 export function tokenProblem(value: string): string | undefined {

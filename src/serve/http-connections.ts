@@ -16,7 +16,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** The cookie naming the client a connection belongs to. */
-export const CLIENT_COOKIE = 'acp-client';
+const CLIENT_COOKIE = 'acp-client';
 
 /** The `Set-Cookie` value giving a client its id: only over HTTP(S) to this server, not readable by page scripts. */
 export function clientCookie(clientId: string): string {

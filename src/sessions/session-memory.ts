@@ -7,7 +7,7 @@
  * (never by walking the history again): the tool-call ids in use, whether the model already
  * answered an image, the cost saved with its turns, the plan before the live part, and the live
  * conversation as the model is sent it. An idle session's records can be let go of
- * ({@link unloadRecords}) and read again on demand.
+ * ({@link unloadIdle}) and read again on demand.
  *
  * Every function here gives what the same question asked of the whole history would: the
  * property tests hold them to `liveConversation`, `lastToldMode` and `savedCost` over all records.
@@ -45,7 +45,7 @@ function isReset(record: ConversationRecord): boolean {
 }
 
 /** Where the live part of `records` starts: its latest reset, or 0. */
-export function liveStart(records: readonly ConversationRecord[]): number {
+function liveStart(records: readonly ConversationRecord[]): number {
   for (let i = records.length - 1; i >= 0; i--) if (isReset(records[i]!)) return i;
   return 0;
 }
@@ -221,7 +221,7 @@ export function unloadIdle<S extends Session>(held: Iterable<S>, busy: (session:
 }
 
 /** Lets go of the session's records and index (an idle session); {@link isUnloaded} until held again. */
-export function unloadRecords(session: Session): void {
+function unloadRecords(session: Session): void {
   indexes.delete(session);
   unloaded.add(session);
   session.records.length = 0;

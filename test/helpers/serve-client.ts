@@ -25,7 +25,7 @@ export interface ServeProcess {
 }
 
 /** The environment of a served agent under `home`: config and state there, no inherited OPENAI_*. */
-export function serveEnv(home: string, env: Record<string, string>): Record<string, string> {
+function serveEnv(home: string, env: Record<string, string>): Record<string, string> {
   return {
     HOME: home,
     XDG_CONFIG_HOME: join(home, 'config'),
