@@ -1,7 +1,8 @@
 /**
  * The house's rules, read from the source: no import cycles in src/ (value or type imports), every
- * import points down the layers of ARCHITECTURE.md, and no provider id is compared outside
- * src/config/ (a provider's quirks are fields of its profile).
+ * import points down the layers of ARCHITECTURE.md, `tools/` is entered only through its door
+ * (`tools/index.ts`) and holds no loose file beside it and the contract (`tools/tool.ts`), and no
+ * provider id is compared outside src/config/ (a provider's quirks are fields of its profile).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -106,6 +107,25 @@ function importsAgainstDirection(graph: Map<string, string[]>): string[] {
   return wrong;
 }
 
+/** Folders entered only through their entry module, and the files allowed at their top. */
+const DOORS: Record<string, { entry: string; top: string[] }> = {
+  tools: { entry: 'tools/index.ts', top: ['index.ts', 'tool.ts'] },
+};
+
+/** Imports from outside a folder of {@link DOORS} into it that do not go through its entry, as `from => to`. */
+function importsPastTheDoor(graph: Map<string, string[]>): string[] {
+  const wrong: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = folderOf(relative(SRC, file));
+    for (const target of targets) {
+      const to = relative(SRC, target);
+      const door = DOORS[folderOf(to)];
+      if (door && folderOf(to) !== from && to !== door.entry) wrong.push(`${relative(SRC, file)} => ${to}`);
+    }
+  }
+  return wrong;
+}
+
 const files = sourceFiles(SRC).map((path) => ({ path, name: relative(SRC, path), text: readFileSync(path, 'utf8') }));
 
 describe('the house', () => {
@@ -120,6 +140,23 @@ describe('the house', () => {
     expect(importsAgainstDirection(graph)).toEqual([]);
     const folders = new Set(files.map((file) => folderOf(file.name)).filter((name) => !name.startsWith('(')));
     expect([...folders].filter((name) => !(name in MAY_IMPORT))).toEqual([]);
+  });
+
+  it('enters tools/ only through tools/index.ts, which with the contract is the only file at its top', () => {
+    const graph = new Map(files.map((file) => [file.path, importsOf(file.path, file.text)]));
+    expect(importsPastTheDoor(graph)).toEqual([]);
+    for (const [folder, door] of Object.entries(DOORS)) {
+      const top = readdirSync(join(SRC, folder), { withFileTypes: true }).filter((entry) => entry.isFile());
+      expect(top.map((entry) => entry.name).sort()).toEqual([...door.top].sort());
+    }
+  });
+
+  it('the door check catches an import past the entry, and lets the folder import itself', () => {
+    const graph = new Map([
+      [join(SRC, 'loop/a.ts'), [join(SRC, 'tools/index.ts'), join(SRC, 'tools/calls/x.ts')]],
+      [join(SRC, 'tools/builtin/b.ts'), [join(SRC, 'tools/calls/x.ts')]],
+    ]);
+    expect(importsPastTheDoor(graph)).toEqual(['loop/a.ts => tools/calls/x.ts']);
   });
 
   it('the direction check catches an import upwards and one from a leaf', () => {

@@ -9,7 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { fitContext, type ContextFitInput } from '../../src/context/context-fit.js';
 import { calibrationFactor, estimateMessageTokens, estimateTokens, estimateToolTokens, promptBudget } from '../../src/context/token-estimate.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
-import { builtinChatTools } from '../../src/tools/builtin/registry.js';
+import { toChatTool } from '../../src/tools/builtin/builtin-tools.js';
+import { BUILTIN_TOOLS } from '../../src/tools/builtin/registry.js';
+
+const builtinChatTools = () => BUILTIN_TOOLS.map(toChatTool);
 
 const text = (max: number) => fc.oneof(fc.string({ maxLength: max }), fc.string({ unit: 'grapheme', maxLength: Math.floor(max / 4) }));
 /** Tool output: numbered lines, or any text, up to a few thousand lines. */

@@ -13,15 +13,29 @@ const stepArb: fc.Arbitrary<StepRecord> = fc
     toolCalls: ids.map((i) => ({ id: i, name: 'read_file', arguments: '{}' })),
     results: ids.map((i) => ({ id: i, toolCallId: `acp-${i}`, title: 't', kind: 'read', status: 'completed' as const, content: [], forModel: `r-${i}` })),
   }));
-const turnArb: fc.Arbitrary<TurnRecord> = fc.record({
-  type: fc.constant('turn' as const),
-  at: fc.constant('2026-11-23T00:00:00.000Z'),
-  prompt: fc.string({ maxLength: 10 }).map((text) => [{ type: 'text' as const, text }]),
-  assistant: fc.oneof(fc.constant(''), fc.string({ maxLength: 20 })),
-  reasoning: fc.constant(''),
-  stopReason: fc.constantFrom('end_turn', 'cancelled', 'max_turn_requests'),
-  steps: fc.option(fc.array(stepArb, { maxLength: 4 }), { nil: undefined }),
-});
+/** A step whose answer called no tool: an answer the user's message came after (`_session/steering`). */
+const textStepArb: fc.Arbitrary<StepRecord> = fc.string({ maxLength: 20 }).map((text) => ({ text, reasoning: '', toolCalls: [], results: [] }));
+const turnArb: fc.Arbitrary<TurnRecord> = fc
+  .record({
+    type: fc.constant('turn' as const),
+    at: fc.constant('2026-11-23T00:00:00.000Z'),
+    prompt: fc.string({ maxLength: 10 }).map((text) => [{ type: 'text' as const, text }]),
+    assistant: fc.oneof(fc.constant(''), fc.string({ maxLength: 20 })),
+    reasoning: fc.constant(''),
+    stopReason: fc.constantFrom('end_turn', 'cancelled', 'max_turn_requests'),
+    steps: fc.option(fc.array(fc.oneof(stepArb, textStepArb), { maxLength: 4 }), { nil: undefined }),
+    steering: fc.option(fc.array(fc.record({ afterStep: fc.nat({ max: 6 }), text: fc.string({ maxLength: 8 }) }), { maxLength: 4 }), { nil: undefined }),
+  })
+  .map(({ steering, ...turn }) => ({
+    ...turn,
+    ...(steering
+      ? {
+          steering: steering
+            .map(({ afterStep, text }) => ({ at: turn.at, afterStep, prompt: [{ type: 'text' as const, text }] }))
+            .sort((a, b) => a.afterStep - b.afterStep),
+        }
+      : {}),
+  }));
 
 /** Every tool message follows (in the same run of tool messages) the assistant message carrying its id, in call order. */
 function checkToolOrder(messages: readonly ChatMessage[]): void {
@@ -37,6 +51,8 @@ function checkToolOrder(messages: readonly ChatMessage[]): void {
     } else {
       expect(expected).toEqual([]);
       if (index > 0) expect(messages[index - 1]?.role).not.toBe('tool');
+      // user and assistant alternate: never two user messages in a row
+      if (index > 0 && message.role === 'user') expect(messages[index - 1]?.role).not.toBe('user');
     }
   }
   expect(expected).toEqual([]);
@@ -59,6 +75,21 @@ describe('answerMessages properties', () => {
       fc.property(fc.array(turnArb, { maxLength: 6 }), (turns) => {
         const live = liveConversation(turns);
         checkToolOrder([...live.turns.flat(), { role: 'user', content: 'next' }]);
+      }),
+    );
+  });
+  it('every message the user sent into a turn is sent to the model once: in its turn, or in front of the next prompt', () => {
+    fc.assert(
+      fc.property(fc.array(turnArb, { maxLength: 5 }), (turns) => {
+        const marked = turns.map((turn, t) => ({
+          ...turn,
+          prompt: [{ type: 'text' as const, text: `P${t}.` }],
+          ...(turn.steering ? { steering: turn.steering.map((s, i) => ({ ...s, prompt: [{ type: 'text' as const, text: `S${t}-${i}.` }] })) } : {}),
+        }));
+        const live = liveConversation(marked);
+        const sent = JSON.stringify([...live.turns.flat(), live.unanswered]);
+        for (const [t, turn] of marked.entries())
+          for (const i of (turn.steering ?? []).keys()) expect(sent.split(`S${t}-${i}.`).length - 1, `S${t}-${i}`).toBe(1);
       }),
     );
   });

@@ -99,7 +99,7 @@ export class AgentState {
   private readonly registryOptions: { logger: Logger; fetch: FetchLike | undefined; modelsTimeoutMs: number | undefined; memory: EndpointMemory };
   private readonly findEndpoints: AgentOptions['endpoints'];
   /** Collects what a burst of turns left once the agent has been quiet a while (`collect-garbage.ts`); told as each turn ends. */
-  readonly quiet = collectWhenQuiet({ quietMs: QUIET_GC_MS, busy: () => this.sessions.all().some((session) => this.sessions.isBusy(session.id)) });
+  readonly quiet = collectWhenQuiet({ quietMs: QUIET_GC_MS, busy: () => this.sessions.all().some((session) => this.sessions.isRunning(session.id)) });
   /** Sessions whose records are being read again, so two prompts read once. */
   private readonly reloading = new WeakMap<Session, Promise<void>>();
   private endpointsFound: Promise<void> | undefined;
@@ -150,7 +150,7 @@ export class AgentState {
 
   /** Lets go of the conversations of sessions idle for `config.sessionIdleMs`, and of their leases. */
   private unloadIdle(): void {
-    const idle = unloadIdle(this.sessions.all(), (session) => this.sessions.isBusy(session.id), Date.now(), this.config.sessionIdleMs);
+    const idle = unloadIdle(this.sessions.all(), (session) => this.sessions.isRunning(session.id), Date.now(), this.config.sessionIdleMs);
     if (idle.length === 0) return;
     this.logger.debug('idle sessions left memory', { sessions: idle.length });
     void this.store.then((store) => Promise.all(idle.map((session) => store.release(session.id))));

@@ -20,6 +20,7 @@ import { PromptRunner } from './prompt-runner.js';
 import { authenticate, disableProvider, listProviders, setProvider } from './provider-methods.js';
 import { setConfigOption, setMode, setModel, setModelParams } from './session-config.js';
 import { closeSession, deleteSession, forkSession, listSessions, loadSession, newSession, releasePeer, resumeSession } from './session-lifecycle.js';
+import { parseSteeringParams, Steering, STEERING_METHOD } from './steering.js';
 
 export type { AgentCatalog, ModelInfo } from './agent-catalog.js';
 
@@ -41,7 +42,7 @@ export interface OpenAIAgent {
 }
 
 /** The method table of one connection, whose client is `peer`, over the agent's shared `state`. */
-function connectionApp(state: AgentState, runner: PromptRunner, peer: ClientPeer): AgentApp {
+function connectionApp(state: AgentState, runner: PromptRunner, steering: Steering, peer: ClientPeer): AgentApp {
   return (
     agent({ name: AGENT_NAME })
       // Connection (initialize.ts, provider-methods.ts)
@@ -64,6 +65,8 @@ function connectionApp(state: AgentState, runner: PromptRunner, peer: ClientPeer
 
       // Prompt turns (prompt-methods.ts); Open Design sends session/cancel as a request, answered `{}`.
       .onRequest('session/prompt', ({ params, client, signal }) => prompt(state, runner, params, client, signal, peer))
+      // A message sent into the running turn (steering.ts).
+      .onRequest(STEERING_METHOD, parseSteeringParams, ({ params, client }) => steering.steer(params, client, peer))
       .onNotification('session/cancel', ({ params }) => void cancel(state, params, peer))
       .onRequest('session/cancel', cancelParams, ({ params }) => cancel(state, params, peer))
 
@@ -78,10 +81,11 @@ function connectionApp(state: AgentState, runner: PromptRunner, peer: ClientPeer
 export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
   const state = new AgentState(options);
   const runner = new PromptRunner(state);
+  const steering = new Steering(state, runner);
   const connection = (limits: { maxSessions?: number } = {}) => {
     const peer = new ClientPeer(limits.maxSessions);
     state.peers.add(peer);
-    return { app: connectionApp(state, runner, peer), release: () => releasePeer(state, peer) };
+    return { app: connectionApp(state, runner, steering, peer), release: () => releasePeer(state, peer) };
   };
   return { app: connection().app, connection, sessions: state.sessions, tools: state.tools, catalog: agentCatalog(state) };
 }

@@ -9,7 +9,7 @@
  */
 import { RequestError, type ClientCapabilities } from '@agentclientprotocol/sdk/unstable';
 import { clientFeatures, NO_FEATURES, type ClientFeatures } from '../loop/notify.js';
-import { toolCapabilities, type ClientToolCapabilities } from '../tools/backends/client-backend.js';
+import { toolCapabilities, type ClientToolCapabilities } from '../tools/index.js';
 
 /** One connection's client. */
 export class ClientPeer {

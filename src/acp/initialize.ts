@@ -2,8 +2,9 @@
  * The `initialize` answer: protocol version, who we are, what we implement, and the one auth
  * method (run `openai-acp setup`).
  *
- * Sources: ACP initialization https://agentclientprotocol.com/protocol/v1/initialization and
- * auth methods https://agentclientprotocol.com/rfds/auth-methods.
+ * Sources: ACP initialization https://agentclientprotocol.com/protocol/v1/initialization,
+ * auth methods https://agentclientprotocol.com/rfds/auth-methods, and the steering extension as
+ * Claude's ACP agent and codex-acp advertise it (`initialize` answer `_meta.steering.supported`).
  */
 import type { AuthMethod, ClientCapabilities, InitializeRequest, InitializeResponse } from '@agentclientprotocol/sdk/unstable';
 import { AGENT_NAME, VERSION } from '../version.js';
@@ -47,6 +48,9 @@ function initializeResponse(persistent: boolean, capabilities?: ClientCapabiliti
       providers: {},
     },
     authMethods: [setupAuthMethod(capabilities)],
+    // ACP's steering extension (`_session/steering`, steering.ts), where Claude's ACP agent and
+    // codex-acp advertise it: the answer's top-level `_meta`, beside `agentCapabilities`.
+    _meta: { steering: { supported: true } },
   };
 }
 

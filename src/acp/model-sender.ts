@@ -18,7 +18,7 @@ import { savedCostOf, sentImages, usedToolCallIds } from '../sessions/session-me
 import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
 import { defaultSystemPrompt } from '../context/system-prompt.js';
 import { instructionBudgetBytes, loadInstructions, renderInstructions } from '../context/instructions.js';
-import { fetchModelBytes } from '../tools/fetch/fetch-page.js';
+import { toolSettings } from '../tools/index.js';
 import { toolMessageRules } from '../context/tool-messages.js';
 import { mcpNotices, noToolsNotice, prepareTurnTools } from '../loop/turn-tools.js';
 import type { AgentState } from './agent-state.js';
@@ -26,6 +26,7 @@ import type { ClientPeer } from './client-peer.js';
 import { INSTRUCTIONS_OPTION } from './session-config.js';
 import type { TurnExtras } from '../loop/turn-extras.js';
 import { heedServerToolSupport } from '../endpoints/text-tool-path.js';
+import type { TurnInbox } from '../sessions/turn-inbox.js';
 
 /** Delivers updates to the client, in order. */
 export type Send = (updates: SessionUpdate[]) => Promise<void>;
@@ -37,6 +38,8 @@ export interface TurnClient {
   peer: ClientPeer;
   /** The turn's plan and checkpoints. */
   extras: TurnExtras;
+  /** The messages the user sends into the turn (`_session/steering`); the loop takes them before each request. */
+  inbox?: TurnInbox | undefined;
 }
 
 /** Sends turns to the sessions' models; one per agent (inside its `PromptRunner`). */
@@ -89,9 +92,8 @@ export class ModelSender {
             extras: turnClient.extras,
             logger: this.state.logger,
             saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
-            fetch: { timeoutMs: config.fetchTimeoutMs, modelBytes: fetchModelBytes(contextWindow) },
+            settings: toolSettings(config, contextWindow),
             elicitation: peer.features.elicitation,
-            search: { ripgrep: config.ripgrep, limits: { timeBudgetMs: config.searchTimeoutMs } },
           })
         : undefined;
     // A llama.cpp template that says it takes no tools: the text path from the first request.
@@ -123,8 +125,6 @@ export class ModelSender {
     const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature };
     if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;
     const outcome = await runAgentLoop({
-      client: target.endpoint.client,
-      request,
       context: {
         system: base,
         summary,
@@ -136,20 +136,17 @@ export class ModelSender {
         stubbed,
         windowFix: known?.fix,
       },
-      ...(tools ? { offer: tools.offer, deps: tools.deps, textToolCalls: tools.textToolCalls } : {}),
-      toolMessageRules: toolMessageRules(target.endpoint.profile),
-      maxSteps: config.maxSteps,
-      takenIds: usedToolCallIds(session),
-      takesImages: sentImages(session),
-      signal,
-      send,
-      logger: this.state.logger,
-      turnId,
-      cost: this.meter(session),
-      notify,
-      compactionUpdates: peer.features.compaction,
-      textPaths: target.endpoint.memory.textPaths,
-      learned: target.endpoint.memory.windows,
+      endpoint: {
+        client: target.endpoint.client,
+        request,
+        toolMessageRules: toolMessageRules(target.endpoint.profile),
+        takesImages: sentImages(session),
+        memory: target.endpoint.memory,
+      },
+      tools: tools && { offer: tools.offer, session: tools.session, textToolCalls: tools.textToolCalls, takenIds: usedToolCallIds(session) },
+      limits: { maxSteps: config.maxSteps },
+      callbacks: { signal, send, logger: this.state.logger, notify, cost: this.meter(session), turnId, compactionUpdates: peer.features.compaction },
+      inbox: turnClient?.inbox,
     });
     if (tools && target.endpoint.client.takesNoTools(target.model)) await notify(noToolsNotice(target.model));
     // Once per model, after its first answer on Ollama's native API: part of it on the CPU at this window.

@@ -20,7 +20,8 @@ export const cancelParams = z.object({ sessionId: z.string() }).passthrough();
 /**
  * Runs `session/prompt` from the connection of `peer`: checks the blocks, answers an empty prompt
  * `end_turn` without a request upstream or a saved turn, and otherwise runs the turn once the
- * endpoints are known.
+ * session's earlier prompts have ended (a prompt sent while a turn runs waits for it), its
+ * conversation is in memory and the endpoints are known.
  * @throws {RequestError} -32002 for an unknown session (or one this connection did not open), -32602 for an invalid block.
  */
 export async function prompt(
@@ -36,23 +37,24 @@ export async function prompt(
   if (!peer.sessions.has(session.id)) throw sessionNotFound(session.id);
   checkPromptBlocks(params.prompt);
   if (params.prompt.length === 0) return { stopReason: 'end_turn' };
-  // A session/cancel from here on reaches the turn, even before the turn has started; so does
-  // the end of this connection (its requests' signals abort).
-  const arrived = state.sessions.arrive(session.id, signal);
+  // In line behind the session's earlier prompts; a session/cancel from here on reaches it, even
+  // before its turn has started; so does the end of this connection (its requests' signals abort).
+  const placed = state.sessions.arrive(session.id, signal);
   try {
+    await placed.ready;
     // An idle session's conversation left memory: read it again first.
     await state.useSession(session);
     await state.endpointsKnown();
-    return await runner.run(session, params.prompt, updateSender(client, session.id), arrived.signal, client, peer);
+    return await runner.run(session, params.prompt, updateSender(client, session.id), placed, client, peer);
   } finally {
     markUsed(session);
     state.quiet.worked();
-    arrived.done();
+    placed.done();
   }
 }
 
 /**
- * Cancels the session's turn, or the prompt still arriving, when the connection of `peer` holds
+ * Cancels the session's turn and the prompts waiting for it, when the connection of `peer` holds
  * the session; an unknown or idle session is no error. Answers `{}`.
  */
 export function cancel(state: AgentState, params: { sessionId: string }, peer: ClientPeer): Record<string, never> {

@@ -8,7 +8,7 @@ import { estimateTextTokens } from '../context/token-estimate.js';
 import { CLEARED_TEXT, lastToldMode, withModeNote, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
 import { addRecord, currentPlanOf, liveConversationOf } from '../sessions/session-memory.js';
 import { promptToUserContent } from '../context/prompt-content.js';
-import type { Session } from '../sessions/session-manager.js';
+import type { Arrival, Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
 import { COMPACT_INSTRUCTION, looksLikeToolCall } from '../context/compaction.js';
 import { slashHelpText, INIT_INSTRUCTION, keptContextText, parseSlashCommand, splitCommandPrompt } from './slash-commands.js';
@@ -23,10 +23,9 @@ import { AGENT_NAME } from '../version.js';
 import type { AgentState } from './agent-state.js';
 import type { ClientPeer } from './client-peer.js';
 import { configOptions } from './session-config.js';
-import { turnExtras } from '../loop/turn-extras.js';
+import { turnExtras, type TurnExtras } from '../loop/turn-extras.js';
 import { planAfterUndo, undoLastTurn } from './undo.js';
-import { createClientBackend } from '../tools/backends/client-backend.js';
-import { createLocalBackend } from '../tools/backends/local-backend.js';
+import { createClientBackend, createLocalBackend } from '../tools/index.js';
 import { ModelSender, type Send, type TurnClient } from './model-sender.js';
 
 /** The {@link Send} of one session: `session/update` notifications to `client`. */
@@ -56,11 +55,12 @@ export class PromptRunner {
   }
 
   /**
-   * Answers one prompt from `client`, whose connection is `peer` (what it advertised). Never
-   * rejects for provider failures (they are explained to the user); a store failure is logged and
-   * the answer still goes out.
+   * Answers one prompt from `client`, whose connection is `peer` (what it advertised), placed in the
+   * session's line by `placed` (its turn waits for the prompts before it; its steering inbox is
+   * open while its agent loop runs). Never rejects for provider failures (they are explained to
+   * the user); a store failure is logged and the answer still goes out.
    */
-  async run(session: Session, prompt: ContentBlock[], send: Send, outer: AbortSignal, client: AgentContext, peer: ClientPeer): Promise<PromptResponse> {
+  async run(session: Session, prompt: ContentBlock[], send: Send, placed: Arrival, client: AgentContext, peer: ClientPeer): Promise<PromptResponse> {
     const problem = this.state.whyNoTurn();
     if (problem) {
       await send([agentText(problem)]);
@@ -92,6 +92,7 @@ export class PromptRunner {
         if (command === 'clear') return keep(await this.clear(session, send));
         if (command === 'compact') return keep(await this.compact(session, send, signal, peer));
         if (command === 'undo') return keep(await this.undo(session, send, signal, client, peer));
+        const turnClient = (extras: TurnExtras): TurnClient => ({ client, peer, extras, inbox: placed.inbox });
         const extras = turnExtras({
           session,
           send,
@@ -99,7 +100,7 @@ export class PromptRunner {
           configOptions: (s) => configOptions(this.state, s),
         });
         // A command that takes arguments takes its context with it.
-        if (command === 'init') return this.init(session, line, send, signal, { client, extras, peer }, context);
+        if (command === 'init') return this.init(session, line, send, signal, turnClient(extras), context);
         let expansion: Awaited<ReturnType<typeof this.state.commands.expand>>;
         try {
           expansion = await this.state.commands.expand(session.id, line, mcp(), signal);
@@ -112,16 +113,9 @@ export class PromptRunner {
           await send([agentText(expansion.message)]);
           return { stopReason: 'end_turn' };
         }
-        return this.turn(
-          session,
-          expansion ? [...context, ...expansion.prompt] : prompt,
-          send,
-          signal,
-          { client, extras, peer },
-          expansion ? prompt : undefined,
-        );
+        return this.turn(session, expansion ? [...context, ...expansion.prompt] : prompt, send, signal, turnClient(extras), expansion ? prompt : undefined);
       },
-      outer,
+      placed,
     );
   }
 
@@ -251,6 +245,8 @@ export class PromptRunner {
     const note = mode ? modeNoteFor(mode, lastToldMode(session.records)) : undefined;
     const turnId = newMessageId();
     const before = this.model.meter(session).total;
+    // Messages the user sends from now on are this turn's (`_session/steering`).
+    turnClient.inbox?.open();
     const outcome = await this.model.send(
       session,
       conversation,
@@ -261,6 +257,8 @@ export class PromptRunner {
       turnClient.peer,
       turnClient,
     );
+    // What the user sent into the turn, the messages no answer followed included (they go in front of the next prompt).
+    const steering = turnClient.inbox?.close(outcome.steps.length + (outcome.text ? 1 : 0)) ?? [];
     // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
     if (!outcome.error || outcome.text || outcome.steps.length > 0) {
       const record: TurnRecord = {
@@ -278,6 +276,7 @@ export class PromptRunner {
       if (outcome.context && (outcome.context.summary !== undefined || outcome.context.stubbed > 0)) record.context = outcome.context;
       if (outcome.usage)
         record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
+      if (steering.length > 0) record.steering = steering;
       if (note) record.modeNote = note;
       if (mode) record.mode = mode;
       const cost = costSince(before, this.model.meter(session).total);

@@ -10,7 +10,7 @@
 import type { SessionUpdate, ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk/unstable';
 import type { StepRecord, TurnRecord } from '../sessions/session-records.js';
 import { CLEARED_TEXT, compactedText, type ConversationRecord } from '../sessions/conversation.js';
-import { agentText, agentThought, promptMessageId, stepMessageIds } from '../loop/to-acp.js';
+import { agentText, agentThought, promptMessageId, steeringMessageId, stepMessageIds } from '../loop/to-acp.js';
 
 /** What the replay may use of the client's capabilities. */
 export interface ReplayFeatures {
@@ -30,8 +30,9 @@ function recordId(record: { id?: string | undefined; at: string; type: string },
  * The updates that show the whole conversation again, in order: per turn its prompt blocks as
  * `user_message_chunk`s, its reasoning as one `agent_thought_chunk`, its answer as one
  * `agent_message_chunk`, each tool step before it as its reasoning, text and, per call, a `tool_call`
- * followed by a `tool_call_update` with the call's status and content, then the plan the turn left
- * as a `plan` update; a `/clear` or `/compact` as the command and its outcome. A compaction is a
+ * followed by a `tool_call_update` with the call's status and content, each message the user sent
+ * into the turn (`steering`) as `user_message_chunk`s after the answer it followed, then the plan
+ * the turn left as a `plan` update; a `/clear` or `/compact` as the command and its outcome. A compaction is a
  * `compaction_update` (completed, with its summary) in its place for a client with
  * `session.compaction`; otherwise the `/compact` outcome is text and a compaction inside a turn
  * is not shown (it was a thought, not part of the history).
@@ -65,13 +66,25 @@ export function replayUpdates(records: readonly ConversationRecord[], features: 
               .filter((c) => c.beforeStep === step)
               .map((c) => compaction(c.id, c.summary))
           : [];
-      for (const [i, step] of steps.entries()) updates.push(...compactionsBefore(i), ...stepUpdates(step, id, i));
+      const steering = (record.steering ?? []).map((steer, index) => ({ ...steer, index }));
+      /** The user's messages into the turn that came after its first `answers` answers (0: before any). */
+      const steered = (answers: number, last = false) =>
+        steering
+          .filter((steer) => (last ? steer.afterStep >= answers : steer.afterStep === answers))
+          .flatMap((steer) =>
+            steer.prompt.map(
+              (block): SessionUpdate => ({ sessionUpdate: 'user_message_chunk', content: block, messageId: steeringMessageId(id, steer.index) }),
+            ),
+          );
+      updates.push(...steered(0));
+      for (const [i, step] of steps.entries()) updates.push(...compactionsBefore(i), ...stepUpdates(step, id, i), ...steered(i + 1));
       updates.push(...compactionsBefore(steps.length));
       // The plan as the turn left it (the client replaces the whole list with each one).
       if (record.plan) updates.push({ sessionUpdate: 'plan', entries: record.plan });
       const last = stepMessageIds(id, steps.length);
       if (record.reasoning) updates.push(agentThought(record.reasoning, last.reasoning));
       if (record.assistant) updates.push(agentText(record.assistant, last.text));
+      updates.push(...steered(steps.length + 1, true));
     }
   }
   return updates;

@@ -182,7 +182,7 @@ async function letGo(state: AgentState, sessionId: string): Promise<boolean> {
 /** Holds a stored session again, with the model lists of now. */
 async function restore(state: AgentState, stored: StoredSession): Promise<Session> {
   await state.endpointsKnown();
-  // A turn of this session is running here: keep that copy, which its turn is still adding to.
+  // A turn of this session is running here (or prompts wait for one): keep that copy, which they add to.
   const running = state.sessions.isRunning(stored.sessionId) ? state.sessions.get(stored.sessionId) : undefined;
   if (running) {
     state.picker.attach(running, await state.registry.models());

@@ -12,9 +12,7 @@ import { hashText } from '../sessions/checkpoints.js';
 import type { Session } from '../sessions/session-manager.js';
 import { removeTurn, undoableTurn } from '../sessions/session-memory.js';
 import type { TurnRecord } from '../sessions/session-records.js';
-import { readBefore } from '../tools/backends/checkpoint-backend.js';
-import { ToolError, type ToolBackend, type WorkspaceRoots } from '../tools/tool-types.js';
-import { confine, relativeForTitle } from '../tools/backends/workspace.js';
+import { confine, readBefore, relativeForTitle, type ToolBackend, ToolError, type WorkspaceRoots } from '../tools/index.js';
 
 /**
  * The answer when there is no turn to undo.

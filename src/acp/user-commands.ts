@@ -17,8 +17,7 @@ import type { AvailableCommand, ContentBlock } from '@agentclientprotocol/sdk/un
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
-import type { McpServers } from '../tools/mcp/mcp-servers.js';
-import { promptArguments, promptCommandName, promptHint, promptMessagesToContent, type McpPromptInfo } from '../tools/mcp/mcp-prompts.js';
+import { type McpPromptInfo, type McpServers, promptArguments, promptCommandName, promptHint, promptMessagesToContent } from '../tools/index.js';
 import { expandCommand, parseCommandFile, parseCommandLine, type CommandFile } from '../context/command-files.js';
 
 /** Where a file command comes from, in order of precedence. */

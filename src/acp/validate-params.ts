@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { RequestError, type ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';
-import { confine } from '../tools/backends/workspace.js';
+import { confine } from '../tools/index.js';
 
 /**
  * Refuses a `cwd` that is not an absolute path (relative, empty, `~/x`, or containing NUL).

@@ -45,6 +45,9 @@ export class TurnEvents {
   private meter: AcEvent | undefined;
   private readonly names = new Map<string, string>();
 
+  /** @param sessionId - the session, named on the closing event as its `providerSessionId` (the ACP session is the provider's). */
+  constructor(private readonly sessionId: string) {}
+
   /** The events one `session/update` gives now (the meter is kept for the end of the turn). */
   update(update: SessionUpdate): AcEvent[] {
     switch (update.sessionUpdate) {
@@ -84,6 +87,7 @@ export class TurnEvents {
    * The closing events of the turn: thinking completed, `usage`, `context_usage`, then `final`
    * with the whole text (`cancelled: true` when the turn was cancelled); for a failed turn
    * (`_meta["openai-acp"].error` on the answer) `error` instead of `final`, with the words shown.
+   * Both carry `providerSessionId` (the SDK reads it there: `normalizeEvent` in its `index.ts`).
    */
   end(response: PromptResponse): AcEvent[] {
     const events = [...this.endThinking()];
@@ -92,12 +96,13 @@ export class TurnEvents {
     if (this.meter) events.push(this.meter);
     const failure = (response._meta?.['openai-acp'] as { error?: { kind?: string } } | undefined)?.error;
     if (failure && response.stopReason !== 'cancelled') {
-      events.push({ type: 'error', data: { message: this.text.trim() || 'The model request failed.', ...(failure.kind ? { kind: failure.kind } : {}) } });
-    } else {
       events.push({
-        type: 'final',
-        data: response.stopReason === 'cancelled' ? { text: this.text, cancelled: true } : { text: this.text, stopReason: response.stopReason },
+        type: 'error',
+        data: { message: this.text.trim() || 'The model request failed.', ...(failure.kind ? { kind: failure.kind } : {}), providerSessionId: this.sessionId },
       });
+    } else {
+      const end = response.stopReason === 'cancelled' ? { cancelled: true } : { stopReason: response.stopReason };
+      events.push({ type: 'final', data: { text: this.text, ...end, providerSessionId: this.sessionId } });
     }
     return events;
   }

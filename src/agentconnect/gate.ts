@@ -30,12 +30,22 @@ export interface GateRules {
 /** The verdict: let in, or refused with an HTTP status and a reason (never holding what was sent). */
 export type Verdict = { ok: true } | { ok: false; status: 401 | 403; reason: string };
 
+/** The default port of each scheme whose origin a browser sends without it (WHATWG URL, "special scheme"). */
+const DEFAULT_PORTS: Readonly<Record<string, number>> = { http: 80, https: 443, ws: 80, wss: 443 };
+
 /**
- * An origin as compared: lower case, without a trailing slash (`https://App.example/` →
- * `https://app.example`); `null` stays `null` (sandboxed frames and `file:` pages send it).
+ * An origin as compared: lower case, without a trailing slash, and without the scheme's default
+ * port (`https://App.example:443/` → `https://app.example`, `http://localhost:80` →
+ * `http://localhost`: a browser never sends a default port, RFC 6454 §6.2 and the WHATWG URL
+ * serialization); `null` stays `null` (sandboxed frames and `file:` pages send it).
  */
 export function normalizeOrigin(origin: string): string {
-  return origin.trim().toLowerCase().replace(/\/+$/, '');
+  const lowered = origin.trim().toLowerCase().replace(/\/+$/, '');
+  const parts = /^([a-z][a-z0-9+.-]*):\/\/(\[[0-9a-f:.]*\]|[^/:?#\s]+)(?::(\d{1,5}))?$/.exec(lowered);
+  if (!parts?.[3]) return lowered;
+  const [, scheme, host, port] = parts;
+  const number = Number(port);
+  return number === DEFAULT_PORTS[scheme!] ? `${scheme}://${host}` : `${scheme}://${host}:${number}`;
 }
 
 /** Constant-time string comparison (both sides hashed first, so lengths leak nothing either). */

@@ -1,19 +1,25 @@
 /**
  * The AgentConnect methods, as the `local` provider, over the ACP agent (`acp-bridge.ts`): hello,
- * providers, models, and sessions (create, send, cancel, resume, close), whose ACP updates become
- * `acp.session.event`s (`event-map.ts`). One host per front door; each WebSocket is a {@link Peer}
- * holding the sessions it created or resumed. Methods that would hand an app this machine answer
- * `AC_ERR_UNSUPPORTED`.
+ * providers (their install and login answered with the endpoint's real state, changing nothing:
+ * the endpoint is configured where the host runs), models (the default first), the capabilities
+ * observed, and sessions (create, send, cancel, resume, close), whose ACP updates become
+ * `acp.session.event`s (`event-map.ts`), each pushed after the answer that gave the app its
+ * session id (the SDK drops events of a session it does not know yet). One host per front door;
+ * each WebSocket is a {@link Peer} holding the sessions it created or resumed. Methods that would
+ * hand an app this machine answer `AC_ERR_UNSUPPORTED`.
  *
- * Source: AgentConnect v0.2.6 `docs/PROTOCOL.md` ("Core Methods", "Session semantics") and the
- * reference host `packages/host/src/host.ts` (answer shapes: `{sessionId}`, `{accepted: true}`,
- * `{cancelled}`, `{closed: true}`, `{models}`, `{model}`, `{providers}`, `{provider}`).
+ * Source: AgentConnect v0.2.6 (rayzhudev/agent-connect @ 019337f) `docs/PROTOCOL.md` ("Core
+ * Methods", "Provider Install and Login Flow", "Session semantics", "Requested vs Observed"),
+ * `schemas/acp-methods.json`, the reference host `packages/host/src/host.ts` (answer shapes:
+ * `{sessionId}`, `{accepted: true}`, `{cancelled}`, `{closed: true}`, `{models}`, `{model}`,
+ * `{providers}`, `{provider}`, `{installed}`, `{loggedIn}`) and its SDK `packages/sdk/src/index.ts`.
  */
 import { statSync } from 'node:fs';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import type { AgentCatalog, ModelInfo } from '../acp/agent.js';
+import type { AgentCatalog } from '../acp/agent.js';
 import type { Logger } from '../log.js';
 import type { AcpBridge } from './acp-bridge.js';
+import { CatalogAnswers } from './catalog-answers.js';
 import { contextUsageEvent, TurnEvents } from './event-map.js';
 import {
   AgentConnectError,
@@ -26,9 +32,8 @@ import {
   PROVIDER,
   sessionIdOf,
   type AcEvent,
-  type AcModelInfo,
-  type AcProviderInfo,
 } from './protocol.js';
+import { Observed, SessionEvents } from './session-events.js';
 
 /** Most sessions one WebSocket may hold at once. */
 const MAX_SESSIONS_PER_CONNECTION = 16;
@@ -62,19 +67,26 @@ export interface HostDeps {
 export class AgentConnectHost {
   private readonly owners = new Map<string, Peer>();
   private readonly turns = new Map<string, { events: TurnEvents; cancel: AbortController }>();
-  private readonly recent: string[] = [];
+  private readonly catalog: CatalogAnswers;
+  /** Where each session's events go, held while the answer opening it is on its way. */
+  private readonly events = new SessionEvents((sessionId, event) => this.owners.get(sessionId)?.push(sessionId, event));
   /** Sessions being created or resumed per connection, counted against its limit until held. */
   private readonly opening = new WeakMap<Peer, number>();
   /** Connections gone ({@link disconnect}): a session they were still opening is let go once open. */
   private readonly gone = new WeakSet<Peer>();
+  /** Per connection, the capabilities its calls used (`acp.capabilities.observed`). */
+  private readonly observed = new WeakMap<Peer, Observed>();
 
-  constructor(private readonly deps: HostDeps) {}
+  constructor(private readonly deps: HostDeps) {
+    this.catalog = new CatalogAnswers(deps.catalog, deps.version, deps.logger);
+  }
 
   /**
    * Answers one request of `peer`.
    * @throws {AgentConnectError} with the protocol's code for every refusal and failure.
    */
   async handle(peer: Peer, method: string, params: Record<string, unknown>): Promise<Handled> {
+    if (method.startsWith('acp.')) this.observedBy(peer).record('agent.connect');
     if (isMachineMethod(method))
       throw new AgentConnectError('AC_ERR_UNSUPPORTED', `${method} is not offered: this host gives apps a model and its agent, not this machine`);
     switch (method) {
@@ -91,20 +103,24 @@ export class AgentConnectHost {
           },
         };
       case 'acp.providers.list':
-        return { result: { providers: [await this.provider()] } };
       case 'acp.providers.status':
-        checkProvider(params['provider']);
-        return { result: { provider: await this.provider() } };
+      case 'acp.providers.update':
+      case 'acp.providers.ensureInstalled':
+      case 'acp.providers.login':
+      case 'acp.providers.logout':
+        return { result: await this.catalog.provider(method, params) };
+      case 'acp.capabilities.observed':
+        return { result: this.observedBy(peer).answer(params['appId']) };
       case 'acp.models.list':
-        return { result: { models: params['provider'] && params['provider'] !== PROVIDER ? [] : (await this.deps.catalog.models()).map(modelInfo) } };
+        return { result: { models: params['provider'] && params['provider'] !== PROVIDER ? [] : await this.catalog.models() } };
       case 'acp.models.recent':
-        return { result: { models: params['provider'] && params['provider'] !== PROVIDER ? [] : await this.recentModels() } };
+        return { result: { models: params['provider'] && params['provider'] !== PROVIDER ? [] : await this.catalog.recentModels() } };
       case 'acp.models.info':
-        return { result: { model: await this.modelInfo(params['model']) } };
+        return { result: { model: await this.catalog.modelInfo(params['model']) } };
       case 'acp.sessions.create':
-        return { result: { sessionId: await this.create(peer, params) } };
+        return this.opened(await this.create(peer, params));
       case 'acp.sessions.resume':
-        return { result: { sessionId: await this.resume(peer, params) } };
+        return this.opened(await this.resume(peer, params));
       case 'acp.sessions.send':
         return this.send(peer, params);
       case 'acp.sessions.cancel': {
@@ -129,30 +145,20 @@ export class AgentConnectHost {
     await Promise.all([...peer.sessions].map((sessionId) => (this.owners.get(sessionId) === peer ? this.release(peer, sessionId) : undefined)));
   }
 
-  private async provider(): Promise<AcProviderInfo> {
-    const { configured, answers } = await this.deps.catalog.status();
-    const up = configured && answers;
-    return { id: PROVIDER, name: 'Local model (openai-acp)', installed: up, loggedIn: up, version: this.deps.version };
+  private observedBy(peer: Peer): Observed {
+    let observed = this.observed.get(peer);
+    if (!observed) this.observed.set(peer, (observed = new Observed()));
+    return observed;
   }
 
-  private async recentModels(): Promise<AcModelInfo[]> {
-    const models = await this.deps.catalog.models();
-    const fallback = await this.deps.catalog.defaultModel();
-    const ids = this.recent.length > 0 ? this.recent : fallback ? [fallback] : [];
-    return ids.map((id) => modelInfo(models.find((model) => model.id === id) ?? { id }));
-  }
-
-  private async modelInfo(value: unknown): Promise<AcModelInfo> {
-    const id = pickModel(value) ?? (await this.deps.catalog.defaultModel());
-    const found = id === undefined ? undefined : (await this.deps.catalog.models()).find((model) => model.id === id);
-    if (!found) throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'Unknown model');
-    // One model: worth asking the server for the window it runs the model with.
-    const contextWindow = await this.deps.catalog.window(found.id);
-    return modelInfo(contextWindow ? { ...found, contextWindow } : found);
+  /** The answer `{sessionId}` to create or resume; the session's events held till then follow it. */
+  private opened(sessionId: string): Handled {
+    return { result: { sessionId }, after: () => this.events.release(sessionId) };
   }
 
   private async create(peer: Peer, params: Record<string, unknown>): Promise<string> {
     checkProvider(params['provider']);
+    this.observedBy(peer).record(`model.${PROVIDER}`);
     const model = pickModel(params['model']);
     const system = optionalString(params, 'system');
     const effort = optionalString(params, 'reasoningEffort', 100);
@@ -172,29 +178,39 @@ export class AgentConnectHost {
 
   private async resume(peer: Peer, params: Record<string, unknown>): Promise<string> {
     const sessionId = sessionIdOf(params);
+    this.observedBy(peer).record(`model.${PROVIDER}`);
     const model = pickModel(params['model']);
     const effort = optionalString(params, 'reasoningEffort', 100);
     const cwd = cwdOf(params, this.deps.baseCwd);
-    if (peer.sessions.has(sessionId)) await this.deps.bridge.resume(sessionId, cwd);
-    else await this.reserving(peer, () => this.deps.bridge.resume(sessionId, cwd));
-    // Another WebSocket held it: its events come here from now on.
-    const before = this.owners.get(sessionId);
-    if (before && before !== peer) before.sessions.delete(sessionId);
-    this.attach(peer, sessionId);
-    await this.unlessGone(peer, sessionId);
-    await this.configure(sessionId, model, effort);
-    return sessionId;
+    // From now on its events wait for this answer (the meter the resume sends included), wherever
+    // they would have gone; a failed resume lets them go where they were going.
+    this.events.hold(sessionId);
+    try {
+      if (peer.sessions.has(sessionId)) await this.deps.bridge.resume(sessionId, cwd);
+      else await this.reserving(peer, () => this.deps.bridge.resume(sessionId, cwd));
+      // Another WebSocket held it: its events come here from now on.
+      const before = this.owners.get(sessionId);
+      if (before && before !== peer) before.sessions.delete(sessionId);
+      this.attach(peer, sessionId);
+      await this.unlessGone(peer, sessionId);
+      await this.configure(sessionId, model, effort);
+      return sessionId;
+    } catch (error) {
+      this.events.flush(sessionId);
+      throw error;
+    }
   }
 
   private send(peer: Peer, params: Record<string, unknown>): Handled {
     const sessionId = this.held(peer, params);
+    this.observedBy(peer).record(`model.${PROVIDER}`);
     const text = messageText(params);
     if (this.turns.has(sessionId)) throw new AgentConnectError('AC_ERR_BUSY', 'A run is in progress in this session; cancel it or wait for its final event');
-    const turn = new TurnEvents();
+    const turn = new TurnEvents(sessionId);
     const cancel = new AbortController();
     this.turns.set(sessionId, { events: turn, cancel });
     const emit = (events: AcEvent[]) => {
-      for (const event of events) this.owners.get(sessionId)?.push(sessionId, event);
+      for (const event of events) this.events.emit(sessionId, event);
     };
     const after = () => {
       this.deps.bridge
@@ -206,7 +222,7 @@ export class AgentConnectHost {
         .catch((error: unknown) => {
           this.turns.delete(sessionId);
           this.deps.logger.warn('an AgentConnect run failed', { sessionId, error: (error as Error)?.message ?? String(error) });
-          emit([{ type: 'error', data: { message: this.deps.redact((error as Error)?.message ?? 'internal error') } }]);
+          emit([{ type: 'error', data: { message: this.deps.redact((error as Error)?.message ?? 'internal error'), providerSessionId: sessionId } }]);
         });
     };
     return { result: { accepted: true }, after };
@@ -239,20 +255,21 @@ export class AgentConnectHost {
   private async configure(sessionId: string, model: string | undefined, effort: string | undefined): Promise<void> {
     if (model) await this.deps.bridge.setOption(sessionId, 'model', model);
     if (effort) await this.deps.bridge.setOption(sessionId, 'thought_level', effort);
-    const used = model ?? (await this.deps.catalog.defaultModel());
-    if (used) this.recent.splice(0, this.recent.length, used, ...this.recent.filter((id) => id !== used).slice(0, 9));
+    await this.catalog.used(model);
   }
 
+  /** Holds the session for `peer`; its events wait for the answer that opens it ({@link opened}). */
   private attach(peer: Peer, sessionId: string): void {
     this.owners.set(sessionId, peer);
     peer.sessions.add(sessionId);
+    this.events.hold(sessionId);
     this.deps.bridge.listen(sessionId, (update: SessionUpdate) => {
       const turn = this.turns.get(sessionId);
       if (turn) {
-        for (const event of turn.events.update(update)) peer.push(sessionId, event);
+        for (const event of turn.events.update(update)) this.events.emit(sessionId, event);
       } else if (update.sessionUpdate === 'usage_update') {
         // The meter after create or resume, outside any run.
-        peer.push(sessionId, contextUsageEvent(update.used, update.size));
+        this.events.emit(sessionId, contextUsageEvent(update.used, update.size));
       }
     });
   }
@@ -271,6 +288,7 @@ export class AgentConnectHost {
   private async release(peer: Peer, sessionId: string): Promise<void> {
     peer.sessions.delete(sessionId);
     this.owners.delete(sessionId);
+    this.events.drop(sessionId);
     if (this.turns.has(sessionId)) await this.stop(sessionId);
     await this.deps.bridge.close(sessionId);
   }
@@ -280,11 +298,6 @@ export class AgentConnectHost {
     await this.deps.bridge.cancel(sessionId);
     this.turns.get(sessionId)?.cancel.abort();
   }
-}
-
-/** An agent model as AgentConnect's `ModelInfo`. */
-function modelInfo(model: ModelInfo): AcModelInfo {
-  return { id: model.id, provider: PROVIDER, displayName: model.name ?? model.id, ...(model.contextWindow ? { contextWindow: model.contextWindow } : {}) };
 }
 
 function isDirectory(path: string): boolean {

@@ -44,6 +44,17 @@ export interface AcModelInfo {
   contextWindow?: number;
 }
 
+/** What `acp.capabilities.observed` answers (`CapabilitiesObservedResult` of `schemas/acp-methods.json`). */
+export type AcObserved = {
+  appId: string;
+  /** From the app's manifest: this host has none. */
+  requested: string[];
+  /** The capabilities the app's calls used, sorted. */
+  observed: string[];
+  /** When the last of them was first used, ISO 8601 (now when none was). */
+  updatedAt: string;
+};
+
 /** `ProviderInfo` of the protocol's SDK API. */
 export interface AcProviderInfo {
   id: typeof PROVIDER;
@@ -59,10 +70,15 @@ export interface AcEvent {
   data: Record<string, unknown>;
 }
 
+/** The model value AgentConnect's quick start and example apps send for "whatever the host's default is" (README, `apps/*`). */
+const DEFAULT_MODEL_VALUE = 'default';
+
 /**
- * The model id a model argument picks: `local` (or none) → `undefined` (the default model);
- * `local:<id>` and `local/<id>` → `<id>`; anything else is an id as is.
- * Source: `docs/PROTOCOL.md` "Local Provider", "Model selection".
+ * The model id a model argument picks: `local`, `default` (or none) → `undefined` (the default
+ * model); `local:<id>` and `local/<id>` → `<id>` (`local:default` the default model too); anything
+ * else is an id as is.
+ * Source: `docs/PROTOCOL.md` "Local Provider", "Model selection"; `model: 'default'` in its
+ * README's quick start and its example apps (`apps/agentic-notes/src/main.js`, `apps/sheets-ai`).
  * @throws {AgentConnectError} AC_ERR_INVALID_ARGS for a non-string or an empty id after the prefix.
  */
 export function pickModel(value: unknown): string | undefined {
@@ -73,8 +89,8 @@ export function pickModel(value: unknown): string | undefined {
   const prefixed = /^local[:/]/.test(trimmed);
   const id = prefixed ? trimmed.slice(PROVIDER.length + 1).trim() : trimmed;
   if (id === '' || id.length > 200 || /\s/.test(id))
-    throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'model must be local, local:<id>, local/<id> or a model id');
-  return id;
+    throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'model must be local, default, local:<id>, local/<id> or a model id');
+  return id === DEFAULT_MODEL_VALUE ? undefined : id;
 }
 
 /**
@@ -134,8 +150,21 @@ export function cwdOf(params: Record<string, unknown>, base: string): string {
 
 /**
  * Whether a method hands the app this machine (files, processes, network, clipboard, opening
- * things, app backends, the host's storage) or changes the host's providers: none is offered.
+ * things, app backends, the host's storage): none is offered.
  */
 export function isMachineMethod(method: string): boolean {
-  return /^acp\.(fs|process|net|clipboard|system|backend|storage)\./.test(method) || /^acp\.providers\.(login|logout|update|ensureInstalled)$/.test(method);
+  return /^acp\.(fs|process|net|clipboard|system|backend|storage)\./.test(method);
+}
+
+/**
+ * The names of the settings an `acp.providers.login` carried in `options` (`baseUrl`, `apiKey`,
+ * `model`, …), never their values: this host's endpoint is configured where it runs, so they are
+ * not used, and only their names are told.
+ */
+export function loginOptionNames(params: Record<string, unknown>): string[] {
+  const options = params['options'];
+  if (!options || typeof options !== 'object' || Array.isArray(options)) return [];
+  return Object.keys(options)
+    .filter((name) => /^[A-Za-z][\w-]{0,40}$/.test(name))
+    .slice(0, 20);
 }

@@ -12,11 +12,24 @@ import { agentConfigDir } from '../config/config-file.js';
 import { chooseEndpoints } from '../endpoints/runtime-config.js';
 import { redactText } from '../redact.js';
 import { openSessionStore } from '../sessions/session-store.js';
-import { startAgentLogging } from './agent-logging.js';
 import { VERSION } from '../version.js';
+import { startAgentLogging } from './agent-logging.js';
 
 /** The environment variable that may hold the token instead of `--token` (kept out of `ps`). */
 const TOKEN_VARIABLE = 'OPENAI_ACP_AGENTCONNECT_TOKEN';
+
+/**
+ * The lines a person starting the front door reads, written to stderr whatever the log level
+ * (`OPENAI_ACP_LOG=error` included): where it listens, and a warning when that is beyond this
+ * machine (with the advice to set a token when none is). Pure.
+ * @internal the tests read the warning from it: binding a non-loopback address is outside a test's reach.
+ */
+export function startLines(door: { url: string; host: string; mode: string; token: boolean }): string[] {
+  const lines = [`AgentConnect front door on ${door.url} (mode ${door.mode}); Ctrl-C stops it.`];
+  if (!isLoopbackHost(door.host))
+    lines.push(`Warning: listening beyond this machine (${door.host}): anyone who can reach the port can use the model${door.token ? '' : ' (set --token)'}.`);
+  return lines;
+}
 
 /** Serves until a signal; resolves with the exit code (1 when the port cannot be listened on). */
 export async function runAgentConnect(options: { flags: CliFlags; frontDoor: FrontDoorFlags; env: NodeJS.ProcessEnv }): Promise<number> {
@@ -56,15 +69,12 @@ export async function runAgentConnect(options: { flags: CliFlags; frontDoor: Fro
     logger.error(`cannot listen on ${host}:${port}: ${(error as Error).message}`);
     return 1;
   }
-  if (!isLoopbackHost(host))
-    logger.warn(`listening beyond this machine (${host}): anyone who can reach the port can use the model${token ? '' : ' — set --token'}`);
   logger.info(`openai-acp ${VERSION} serving AgentConnect on ${door.url}`, {
     mode,
     origins: allowOrigins.join(' ') || 'none (no browser page)',
     token: token ? 'required' : 'none',
   });
-  // The one line a person starting it reads, whatever the log level.
-  process.stderr.write(`AgentConnect front door on ${door.url} (mode ${mode}); Ctrl-C stops it.\n`);
+  for (const line of startLines({ url: door.url, host, mode, token: token !== undefined })) process.stderr.write(`${line}\n`);
 
   return new Promise<number>((done) => {
     let stopping = false;

@@ -2,7 +2,7 @@
  * The search line of `openai-acp doctor`: which engine `search_files` runs, ripgrep (with its
  * version and path) or the built-in JavaScript search (and why, with the fix).
  */
-import { findRipgrep } from '../tools/search/search-rg.js';
+import { findRipgrep } from '../tools/index.js';
 
 /**
  * The line, e.g. `  search            ripgrep 14.1.1 (/usr/bin/rg)`. Never rejects.

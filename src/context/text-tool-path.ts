@@ -84,9 +84,9 @@ export function toTextToolPath(messages: readonly ChatMessage[], tools: readonly
       const { tool_calls: _calls, ...rest } = message;
       out.push({ ...rest, content: text });
     } else if (message.role === 'tool') {
-      pushUser(out, `Result of ${names.get(message.tool_call_id) ?? 'the tool call'}:\n${message.content}`);
+      pushUserMessage(out, `Result of ${names.get(message.tool_call_id) ?? 'the tool call'}:\n${message.content}`);
     } else if (message.role === 'user') {
-      pushUser(out, message.content);
+      pushUserMessage(out, message.content);
     } else {
       out.push(message);
     }
@@ -94,8 +94,11 @@ export function toTextToolPath(messages: readonly ChatMessage[], tools: readonly
   return out;
 }
 
-/** Appends a user message, joined to the one before when that is a user message too. */
-function pushUser(out: ChatMessage[], content: string | ChatRequestContentPart[]): void {
+/**
+ * Appends a user message to `out`, joined to the one before when that is a user message too
+ * (set apart by a blank line), so user and assistant messages keep alternating.
+ */
+export function pushUserMessage(out: ChatMessage[], content: string | ChatRequestContentPart[]): void {
   const last = out.at(-1);
   if (last?.role !== 'user') {
     out.push({ role: 'user', content });

@@ -4,42 +4,34 @@
  * tools, the answer's cap, and the recovery from an answer saying the prompt was over the window
  * (retried smaller, the window learned for the next turn). The steps around it are `agent-loop.ts`.
  */
-import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.js';
+import type { ChatRequest } from '../openai/chat-client.js';
 import type { ChatMessage } from '../openai/openai-types.js';
-import type { Logger } from '../log.js';
-import type { ContextKeeper, ContextSources } from '../context/context-keeper.js';
+import type { ContextKeeper } from '../context/context-keeper.js';
 import { answerRoom } from '../context/token-estimate.js';
-import type { LearnedWindows } from '../endpoints/learned-windows.js';
 import { respellToolCallIds } from '../context/tool-call-ids.js';
-import type { ToolMessageRules } from '../context/tool-messages.js';
-import { agentText, agentThought, stepMessageIds } from './to-acp.js';
-import type { Notify } from './notify.js';
-import { compactionEnded, compactionStarted, compactionSummary } from './compaction-updates.js';
-import type { CostMeter } from './cost-meter.js';
-import { describeContextOverflow } from '../openai/user-errors.js';
-import { runModelRequest, type TextToolCalls, type ModelRequestOutcome } from './model-request.js';
 import { toTextToolPath } from '../context/text-tool-path.js';
-import type { TextToolPaths } from '../endpoints/text-tool-path.js';
+import { describeContextOverflow } from '../openai/user-errors.js';
+import type { ChatToolDefinition } from '../tools/index.js';
+import { compactionEnded, compactionStarted, compactionSummary } from './compaction-updates.js';
+import type { TextToolCalls, TurnCallbacks, TurnEndpoint } from './loop-input.js';
+import { runModelRequest, type ModelRequestOutcome } from './model-request.js';
+import type { Notify } from './notify.js';
+import { agentText, agentThought, stepMessageIds } from './to-acp.js';
 
-/** The tool definitions of one request (its `tools`). */
-type ToolDefinitions = NonNullable<ChatRequest['tools']>;
-
-/** What {@link fittedRequest} reads of the loop's input (`AgentLoopInput`, its memories given). */
-export interface FittedRequestInput {
-  client: ChatCompletionsClient;
-  request: Omit<ChatRequest, 'messages'>;
-  context: ContextSources;
-  toolMessageRules: ToolMessageRules;
-  textToolCalls?: ((definitions: ToolDefinitions) => TextToolCalls) | undefined;
-  textPaths: TextToolPaths;
-  learned: LearnedWindows;
-  signal: AbortSignal;
-  send: (updates: SessionUpdate[]) => Promise<void>;
-  logger: Logger;
-  cost?: CostMeter | undefined;
-  notify?: Notify | undefined;
-  compactionUpdates?: boolean | undefined;
+/** The step a request is made for: its tools, and where it is in the turn. */
+export interface RequestStep {
+  /** The tools offered (the request's `tools`); empty: none. */
+  tools: readonly ChatToolDefinition[];
+  /** Builds the recogniser of tool calls written as text for these tools; absent: none. */
+  textToolCalls?: ((definitions: readonly ChatToolDefinition[]) => TextToolCalls) | undefined;
+  /** How to give this server a larger window (a clause of the provider profile), for the words after an overflow. */
+  windowFix?: string | undefined;
+  /** The turn's id (message and compaction ids derive from it). */
+  turnId: string;
+  /** The steps of the turn done before this one. */
+  index: number;
+  /** The compactions made in the turn so far; one made for this request is added. */
+  compactions: TurnCompaction[];
 }
 
 /** A compaction made inside the turn, for the record (and so for a replay in place). */
@@ -61,30 +53,32 @@ export interface TurnCompaction {
  * and sends the same step again, once. `{ stop }` when the turn must end (the user was told).
  */
 export async function fittedRequest(
-  input: FittedRequestInput,
+  endpoint: Pick<TurnEndpoint, 'client' | 'request' | 'toolMessageRules'> & { memory: NonNullable<TurnEndpoint['memory']> },
+  callbacks: TurnCallbacks,
   keeper: ContextKeeper,
-  offer: { definitions: ToolDefinitions } | undefined,
-  at: { turnId: string; step: number; compactions: TurnCompaction[] },
+  at: RequestStep,
 ): Promise<ModelRequestOutcome | { stop: true; usage?: undefined }> {
-  const { signal, send, logger } = input;
+  const { signal, send, logger, notify } = callbacks;
+  const { client, memory } = endpoint;
   /** The compaction under way in this preparation, when the client is told of compactions as entities. */
   let compactionId: string | undefined;
   const summarize = async (messages: ChatMessage[]) => {
-    if (input.compactionUpdates) {
+    if (callbacks.compactionUpdates) {
       compactionId = `${at.turnId}-c${at.compactions.length}`;
       await send([compactionStarted(compactionId)]);
     }
     // Capped like every request of the turn: a summary that repeats itself stops at the answer's room.
-    const request: ChatRequest = { ...input.request, messages };
+    const request: ChatRequest = { ...endpoint.request, messages };
     if (request.maxTokens === undefined && keeper.contextWindow !== undefined) request.maxTokens = answerRoom(keeper.contextWindow);
-    const summary = await runModelRequest({ client: input.client, request, signal, send: async () => undefined, logger, cost: input.cost });
+    const summary = await runModelRequest({ client, request, callbacks: { signal, send: async () => undefined, logger, cost: callbacks.cost } });
     return summary.error || summary.stopReason === 'cancelled'
       ? undefined
       : { text: summary.text, toolCalls: summary.toolCalls.length, cut: summary.stopReason === 'max_tokens' };
   };
-  const tools = offer && offer.definitions.length > 0 ? offer.definitions : undefined;
-  const paths = input.textPaths;
-  const url = input.client.options.url;
+  const tools = at.tools.length > 0 ? at.tools : undefined;
+  const paths = memory.textPaths;
+  const url = client.options.url;
+  const model = endpoint.request.model;
   /** Set once an overflow answer named no window and the keeper guessed a smaller one. */
   let guessed = false;
   let overflowed: number | undefined;
@@ -104,64 +98,58 @@ export async function fittedRequest(
       logger.info(notices[0] ?? 'context compacted');
       notices = notices.slice(1);
       await send([...(summary ? [compactionSummary(compactionId, summary)] : []), compactionEnded(compactionId, signal.aborted ? 'cancelled' : 'completed')]);
-      at.compactions.push({ id: compactionId, beforeStep: at.step, summary });
+      at.compactions.push({ id: compactionId, beforeStep: at.index, summary });
     }
-    const messages = respellToolCallIds(prepared.messages, input.toolMessageRules);
+    const messages = respellToolCallIds(prepared.messages, endpoint.toolMessageRules);
     // A template that cannot take tools: they go in the system message, calls and results as text
     // (also for a request without tools whose history has tool calls, e.g. /compact's).
     const toolShaped = tools !== undefined || messages.some((m) => m.role === 'tool' || (m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0));
-    const textPath = toolShaped && paths.has(url, input.request.model);
-    const pathNotice = textPath ? paths.takeNotice(url, input.request.model) : undefined;
+    const textPath = toolShaped && paths.has(url, model);
+    const pathNotice = textPath ? paths.takeNotice(url, model) : undefined;
     if (pathNotice) {
       logger.info(pathNotice);
-      if (input.notify)
-        await input.notify({ severity: 'info', title: 'Tools sent as text', description: pathNotice, fallback: { text: `${pathNotice}\n\n`, as: 'thought' } });
+      if (notify)
+        await notify({ severity: 'info', title: 'Tools sent as text', description: pathNotice, fallback: { text: `${pathNotice}\n\n`, as: 'thought' } });
       else notices = [...notices, pathNotice];
     }
     for (const notice of notices) {
       logger.info(notice);
       await send([agentThought(`${notice}\n\n`)]);
     }
-    const request: ChatRequest = { ...input.request, messages: textPath ? toTextToolPath(messages, tools ?? []) : messages };
+    const request: ChatRequest = { ...endpoint.request, messages: textPath ? toTextToolPath(messages, tools ?? []) : messages };
     if (tools && !textPath) request.tools = tools;
     // The answer's cap is the room the plan left it, so a model repeating itself stops there instead of filling the window.
     if (request.maxTokens === undefined && keeper.contextWindow !== undefined) request.maxTokens = answerRoom(keeper.contextWindow);
-    const names = tools?.length ?? 0;
-    const mayRefuseTools = !textPath && toolShaped;
     const outcome = await runModelRequest({
-      client: input.client,
+      client,
       request,
-      signal,
-      send,
-      contextWindow: keeper.contextWindow,
-      windowFix: input.context.windowFix,
-      learned: input.learned,
-      logger,
-      textToolCalls: offer && names > 0 ? input.textToolCalls?.(offer.definitions) : undefined,
-      mayRefuseTools,
-      messageIds: stepMessageIds(at.turnId, at.step),
-      cost: input.cost,
       // On the text path, calls written as text are what was asked for: the text path's notice says it all.
-      notify: textPath ? undefined : input.notify,
+      callbacks: { signal, send, logger, cost: callbacks.cost, notify: textPath ? undefined : notify },
+      contextWindow: keeper.contextWindow,
+      windowFix: at.windowFix,
+      learned: memory.windows,
+      textToolCalls: tools ? at.textToolCalls?.(tools) : undefined,
+      mayRefuseTools: !textPath && toolShaped,
+      messageIds: stepMessageIds(at.turnId, at.index),
     });
     if (outcome.templateRefused) {
       // Once: the step goes again on the text path, where a refusal is explained like any failure.
-      logger.warn('the chat template cannot take tools; using the text path for this endpoint and model', { model: input.request.model });
-      paths.use(url, input.request.model, 'template-error');
+      logger.warn('the chat template cannot take tools; using the text path for this endpoint and model', { model });
+      paths.use(url, model, 'template-error');
       continue;
     }
     if (!outcome.overflow) {
       keeper.calibrate(outcome.usage?.inputTokens);
       // The size that worked after an overflow that named no window is remembered, so the next turn starts there.
       if (guessed && !outcome.error && keeper.contextWindow !== undefined) {
-        input.learned.learn(input.client.options.url, input.request.model, keeper.contextWindow);
+        memory.windows.learn(url, model, keeper.contextWindow);
         logger.info('remembering the context window that worked after an overflow answer that named none', {
-          model: input.request.model,
+          model,
           contextWindow: keeper.contextWindow,
         });
       }
       if (overflowed !== undefined && !outcome.error && outcome.stopReason !== 'cancelled')
-        await input.notify?.(overflowRecovered(keeper.contextWindow ?? overflowed, input.context.windowFix));
+        await notify?.(overflowRecovered(keeper.contextWindow ?? overflowed, at.windowFix));
       return outcome;
     }
     overflowed = outcome.overflow.window ?? keeper.contextWindow ?? 0;
@@ -170,7 +158,7 @@ export async function fittedRequest(
     if (!keeper.overflow(outcome.overflow.window)) {
       await send([
         agentText(
-          `${keeper.steps.length > 0 ? '\n\n' : ''}${describeContextOverflow({ window: outcome.overflow.window ?? keeper.contextWindow }, input.context.windowFix)}`,
+          `${keeper.steps.length > 0 ? '\n\n' : ''}${describeContextOverflow({ window: outcome.overflow.window ?? keeper.contextWindow }, at.windowFix)}`,
         ),
       ]);
       return { ...outcome, error: outcome.error ?? { kind: 'http', retryable: false } };

@@ -5,14 +5,13 @@
  * Wiring only: the client yields items, the accumulator turns them into events, `to-acp` turns
  * events into updates, `user-errors` turns failures into words.
  */
-import type { SessionUpdate, StopReason, Usage } from '@agentclientprotocol/sdk/unstable';
+import type { StopReason, Usage } from '@agentclientprotocol/sdk/unstable';
 import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.js';
 import { ProviderError, ProviderHttpError, ProviderReportedError } from '../openai/errors.js';
-import type { Logger } from '../log.js';
 import type { ChatErrorObject } from '../openai/openai-types.js';
 import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate, type MessageIds } from './to-acp.js';
-import { newMessageId, type Notify } from './notify.js';
-import type { CostMeter } from './cost-meter.js';
+import { newMessageId } from './notify.js';
+import type { TextToolCalls, TurnCallbacks } from './loop-input.js';
 import { LITELLM_COST_HEADER, reportedCost } from '../openai/reported-cost.js';
 import { ChatStreamAccumulator, type ToolCallResult, type StreamEvent } from '../openai/chat-stream-accumulator.js';
 import { describeContextOverflow, errorMeta, type ErrorMeta } from '../openai/user-errors.js';
@@ -50,27 +49,14 @@ export interface ModelRequestOutcome {
   templateRefused?: true;
 }
 
-/**
- * Tool calls written as text by local models: while `pending(textSoFar)` holds, answer text is
- * held back instead of shown; at the end `parse(text)` turns it into calls (nothing shown) or, when
- * it gives none, the held text is shown after all.
- */
-export interface TextToolCalls {
-  pending(textSoFar: string): boolean;
-  parse(text: string): ToolCallResult[] | undefined;
-}
-
 /** What a model request needs. */
 export interface ModelRequestInput {
   client: ChatCompletionsClient;
   request: ChatRequest;
-  /** Aborts the request (the turn's cancel, a newer prompt, shutdown). */
-  signal: AbortSignal;
-  /** Delivers updates to the client, in order. */
-  send: (updates: SessionUpdate[]) => Promise<void>;
+  /** Where its updates, notices (here: tool calls read from text), logs and cost go, and its cancel (the turn's, a newer prompt, shutdown). */
+  callbacks: Pick<TurnCallbacks, 'signal' | 'send' | 'logger' | 'notify' | 'cost'>;
   /** Context window in tokens; enables `usage_update`. */
   contextWindow?: number | undefined;
-  logger?: Logger | undefined;
   /** Set when tools were offered: recognise tool calls written as text. */
   textToolCalls?: TextToolCalls | undefined;
   /** How to give this server a larger window (the profile's `contextWindowFix`), for the words after an overflow. */
@@ -81,15 +67,11 @@ export interface ModelRequestInput {
   mayRefuseTools?: boolean | undefined;
   /** The ACP message ids of this answer's text and reasoning. @defaultValue two fresh ids */
   messageIds?: MessageIds | undefined;
-  /** The session's cost meter: a cost the provider reports is added and sent in `usage_update`. */
-  cost?: CostMeter | undefined;
-  /** Tells the user what is not part of the answer (here: tool calls read from text). */
-  notify?: Notify | undefined;
 }
 
 /**
  * Told once per session when the model's tool calls were read from its text.
- * Exported so the tests look for these exact words in what is sent.
+ * @internal the tests look for these exact words in what is sent.
  */
 export const TEXT_TOOL_CALLS_NOTICE = {
   once: 'text-tool-calls',
@@ -106,7 +88,8 @@ export const TEXT_TOOL_CALLS_NOTICE = {
  * anything was shown is not explained: it comes back as `overflow` (see {@link ModelRequestOutcome}).
  */
 export async function runModelRequest(input: ModelRequestInput): Promise<ModelRequestOutcome> {
-  const { client, request, signal, send, logger } = input;
+  const { client, request } = input;
+  const { signal, send, logger, cost, notify } = input.callbacks;
   const ids = input.messageIds ?? { text: newMessageId(), reasoning: newMessageId() };
   const accumulator = new ChatStreamAccumulator();
   let costHeader: string | null | undefined;
@@ -168,14 +151,14 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       if (parsed && parsed.length > 0) {
         toolCalls = parsed;
         text = text.slice(0, text.length - held.length);
-        await input.notify?.(TEXT_TOOL_CALLS_NOTICE);
+        await notify?.(TEXT_TOOL_CALLS_NOTICE);
       } else await send(eventsToUpdates([{ type: 'text', text: held }], ids));
     }
     const outcome: ModelRequestOutcome = { stopReason: mapFinishReason(result.finishReason), text, reasoning: result.reasoning, toolCalls };
     if (result.usage) {
       outcome.usage = toAcpUsage(result.usage);
-      input.cost?.take(reportedCost(result.usage, costHeader));
-      if (input.contextWindow) await send([usageUpdate(result.usage, input.contextWindow, input.cost?.total)]);
+      cost?.take(reportedCost(result.usage, costHeader));
+      if (input.contextWindow) await send([usageUpdate(result.usage, input.contextWindow, cost?.total)]);
     }
     return outcome;
   } catch (error) {
@@ -191,13 +174,13 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       !seen.reasoning &&
       isToolTemplateError(failure.status, failure.providerMessage ?? failure.body)
     ) {
-      logger?.info("the chat template refused the request's tools", { model: request.model, status: failure.status });
+      logger.info("the chat template refused the request's tools", { model: request.model, status: failure.status });
       return { stopReason: 'end_turn', error: errorMeta(failure), text: '', reasoning: '', toolCalls: [], templateRefused: true };
     }
     const overflow = failure ? recognizeOverflow(failure) : undefined;
     if (overflow?.window) input.learned?.learn(client.options.url, request.model, overflow.window);
     if (failure && overflow && !seen.text && !seen.reasoning) {
-      logger?.info('the request is over the context window', { model: request.model, ...overflow });
+      logger.info('the request is over the context window', { model: request.model, ...overflow });
       return {
         stopReason: 'end_turn',
         error: errorMeta(failure),
@@ -214,15 +197,15 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       : failure
         ? await describeFailure(failure, { model: request.model, retries, secrets: client.secrets, baseUrl: client.options.baseUrl }, client.options)
         : redactText(`Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`, client.secrets);
-    if (failure) logger?.warn('model request failed', { kind: failure.kind, error: failure.message });
-    else logger?.error('model request failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
+    if (failure) logger.warn('model request failed', { kind: failure.kind, error: failure.message });
+    else logger.error('model request failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
     const lead = seen.text && !seen.text.endsWith('\n') ? '\n\n' : '';
     await send([agentText(`${lead}${words}`)]).catch(() => undefined);
     // An error reported inside the stream may follow a finish reason and come with the usage: both still count.
     const reported = failure instanceof ProviderReportedError;
     if (reported && seen.usage) {
-      input.cost?.take(reportedCost(seen.usage, costHeader));
-      if (input.contextWindow) await send([usageUpdate(seen.usage, input.contextWindow, input.cost?.total)]).catch(() => undefined);
+      cost?.take(reportedCost(seen.usage, costHeader));
+      if (input.contextWindow) await send([usageUpdate(seen.usage, input.contextWindow, cost?.total)]).catch(() => undefined);
     }
     return {
       stopReason: reported && seen.finishReason ? mapFinishReason(seen.finishReason) : 'end_turn',

@@ -18,12 +18,9 @@ import type {
   ToolCallContent,
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk/unstable';
-import { raceAbort } from '../tools/backends/client-backend.js';
-import type { SessionMode } from '../tools/policy/permission.js';
-import { planText } from '../tools/plan/plan-tool.js';
-import type { ToolOutcome, ToolPresentation } from '../tools/tool-types.js';
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';
+import { planText, raceAbort, type SessionMode, type ToolOutcome } from '../tools/index.js';
 
 /** What a plan call needs from the turn. */
 export interface PlanHooks {
@@ -33,7 +30,7 @@ export interface PlanHooks {
   switchMode(mode: SessionMode): Promise<void>;
 }
 
-/** What a plan call needs of the turn (a part of the tool call runner's deps). */
+/** What a plan call needs of the session and the call. */
 export interface PlanCallDeps {
   sessionId: string;
   client: AgentContext;
@@ -45,15 +42,12 @@ export interface PlanCallDeps {
   signal: AbortSignal;
 }
 
-/** How a plan call is shown. */
-export const PLAN_PRESENTATION: ToolPresentation = { title: 'Update the plan', kind: 'think' };
-
 /** The option ids of the "start on the plan?" question. */
 const PLAN_START_OPTION_IDS = { acceptEdits: 'plan_start_accept_edits', ask: 'plan_start_ask', stay: 'plan_keep_planning' } as const;
 
 /**
  * The options of the question: start accepting edits, start asking before each edit, or keep planning.
- * Exported: the tests check the options the question offers, without a client.
+ * @internal the tests check the options the question offers, without a client.
  */
 export const PLAN_START_OPTIONS: readonly PermissionOption[] = [
   { optionId: PLAN_START_OPTION_IDS.acceptEdits, name: 'Start: switch to Accept edits', kind: 'allow_always' },
@@ -65,7 +59,7 @@ export const PLAN_START_OPTIONS: readonly PermissionOption[] = [
  * The mode an answer to the question starts in, or `undefined` to keep planning (also for a
  * cancelled question). A client's own option id that reads as an approval (`allow…`,
  * `approve…`) starts in `ask`, the mode that still asks before each edit.
- * Exported: a pure reading of a permission answer, checked without a client.
+ * @internal a pure reading of a permission answer, checked without a client.
  */
 export function readPlanStart(outcome: RequestPermissionOutcome | undefined): 'accept-edits' | 'ask' | undefined {
   if (outcome?.outcome !== 'selected') return undefined;

@@ -9,7 +9,7 @@
  */
 import { RequestError, type SessionConfigOption, type SessionModeState } from '@agentclientprotocol/sdk/unstable';
 import type { Session } from '../sessions/session-manager.js';
-import { DEFAULT_MODE, isSessionMode, SESSION_MODES, type SessionMode } from '../tools/policy/permission.js';
+import { DEFAULT_MODE, isSessionMode, SESSION_MODES, type SessionMode } from '../tools/index.js';
 
 /** The `configId` of the mode select (and the session option key holding the mode). */
 export const MODE_CONFIG_ID = 'mode';

@@ -9,9 +9,7 @@
  */
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';
-import { closeAllMcp, startMcpServers, type McpServers } from '../tools/mcp/mcp-servers.js';
-import type { ElicitationModes } from '../tools/mcp/mcp-elicitation.js';
-import type { WorkspaceRoots } from '../tools/tool-types.js';
+import { closeAllMcp, type ElicitationModes, type McpServers, startMcpServers, type WorkspaceRoots } from '../tools/index.js';
 import { AGENT_NAME, VERSION } from '../version.js';
 
 /** One session's tool state. */

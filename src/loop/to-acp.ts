@@ -30,6 +30,11 @@ export function promptMessageId(turnId: string): string {
   return `${turnId}-u`;
 }
 
+/** The message id of the `index`th message (0-based) the user sent into the turn `turnId` (`_session/steering`), for a replay. */
+export function steeringMessageId(turnId: string, index: number): string {
+  return `${turnId}-s${index}`;
+}
+
 /**
  * `finish_reason` → ACP `stopReason`: `stop` → `end_turn`, `length` → `max_tokens`,
  * `content_filter` → `refusal`; anything else (including `tool_calls`, a provider's own reason

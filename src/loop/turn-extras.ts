@@ -7,9 +7,7 @@ import type { PlanEntry, SessionConfigOption, SessionUpdate } from '@agentclient
 import { CheckpointRecorder } from '../sessions/checkpoints.js';
 import type { Session } from '../sessions/session-manager.js';
 import type { TurnRecord } from '../sessions/session-records.js';
-import { checkpointingBackend } from '../tools/backends/checkpoint-backend.js';
-import type { ToolBackend, WorkspaceRoots } from '../tools/tool-types.js';
-import { relativeForTitle } from '../tools/backends/workspace.js';
+import { checkpointingBackend, relativeForTitle, type ToolBackend, type WorkspaceRoots } from '../tools/index.js';
 import { modeAnnouncement, type PlanHooks } from './plan-mode.js';
 import { MODE_CONFIG_ID, selectMode } from './session-modes.js';
 import { agentText } from './to-acp.js';

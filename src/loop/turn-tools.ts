@@ -5,24 +5,31 @@
  */
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 import type { ProviderProfile } from '../config/provider-profiles.js';
+import { mayBeTextToolCall, parseTextToolCalls } from '../context/text-tool-calls.js';
 import type { Logger } from '../log.js';
 import type { ToolCallResult } from '../openai/chat-stream-accumulator.js';
 import type { Session } from '../sessions/session-manager.js';
-import { mayBeTextToolCall, parseTextToolCalls } from '../context/text-tool-calls.js';
+import {
+  acpElicitation,
+  BUILTIN_TOOL_NAMES,
+  builtinTools,
+  type ChatToolDefinition,
+  type ClientToolCapabilities,
+  createClientBackend,
+  createLocalBackend,
+  type ElicitationModes,
+  mcpTool,
+  OfferedTools,
+  planTool,
+  type Tool,
+  type ToolSettings,
+} from '../tools/index.js';
+import type { TextToolCalls, TurnTools } from './loop-input.js';
 import type { UserNotice } from './notify.js';
-import { createClientBackend, type ClientToolCapabilities } from '../tools/backends/client-backend.js';
-import { BUILTIN_TOOL_NAMES, builtinChatTools } from '../tools/builtin/registry.js';
-import type { FetchLimits } from '../tools/fetch/fetch-page.js';
-import type { SearchOptions } from '../tools/search/run-search.js';
-import { createLocalBackend } from '../tools/backends/local-backend.js';
-import type { McpToolDescriptor } from '../tools/mcp/mcp-tools.js';
-import { acpElicitation, type ElicitationModes } from '../tools/mcp/mcp-elicitation.js';
-import type { AgentLoopInput, ToolOffer } from './agent-loop.js';
+import { runPlanCall } from './plan-mode.js';
 import { rememberChoice, rememberedChoices, sessionMode } from './session-modes.js';
 import type { SessionToolState } from './session-tools.js';
-import type { TextToolCalls } from './model-request.js';
 import type { TurnExtras } from './turn-extras.js';
-import { PLAN_CHAT_TOOL } from '../tools/plan/plan-tool.js';
 
 /** What preparing a turn's tools needs. */
 export interface TurnToolsInput {
@@ -37,52 +44,58 @@ export interface TurnToolsInput {
   logger: Logger;
   /** Saves option changes of the session (remembered permission choices). */
   saveOptions: (options: Record<string, string>) => Promise<void>;
-  /** Limits of `fetch_url`. */
-  fetch?: FetchLimits | undefined;
+  /** The built-in tools' settings (`toolSettings`). @defaultValue every tool's defaults */
+  settings?: ToolSettings | undefined;
   /** The elicitation modes the client advertised: MCP servers' questions are asked through it. @defaultValue none (declined) */
   elicitation?: ElicitationModes | undefined;
-  /** How `search_files` runs (`OPENAI_ACP_RIPGREP`, its time budget). */
-  search?: SearchOptions | undefined;
 }
 
-/** The parts of {@link AgentLoopInput} about tools. */
-export type TurnTools = Pick<AgentLoopInput, 'offer' | 'deps' | 'textToolCalls'> & {
-  /** Names of the built-ins offered (for the system prompt). */
-  builtinNames: string[];
-};
+/** The turn's tools, and the names of the tools offered in every request (for the system prompt). */
+export type PreparedTools = TurnTools & { builtinNames: string[] };
 
 /** Prepares the turn's tools. Pure apart from creating the backends. */
-export function prepareTurnTools(input: TurnToolsInput): TurnTools {
-  const { session, state, client, capabilities, logger } = input;
+export function prepareTurnTools(input: TurnToolsInput): PreparedTools {
+  const { session, state, client, capabilities, logger, extras } = input;
   const gemini = input.profile.geminiToolSchemas === true;
+  const direct = createClientBackend({ client, sessionId: session.id, capabilities, local: createLocalBackend(state.roots) });
+  const backend = extras ? extras.checkpointed(direct, state.roots) : direct;
   // The same tools in every mode, so a mode change keeps the request's prefix (and the server's
   // prefix cache): the mode is told in the conversation and enforced when a call runs
   // (`decidePermission` refuses edits and commands in `read-only` and `plan`).
-  const builtins = input.extras ? [...builtinChatTools(), PLAN_CHAT_TOOL] : builtinChatTools();
-  const offer = (): ToolOffer => {
-    const mcpTools = new Map<string, McpToolDescriptor>();
-    const definitions: NonNullable<ToolOffer['definitions']>[number][] = [...builtins];
-    for (const tool of state.mcp?.tools(BUILTIN_TOOL_NAMES, { gemini }) ?? []) {
-      mcpTools.set(tool.name, tool);
-      definitions.push({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } });
-    }
-    return { definitions, mcpTools };
+  const fixed: Tool[] = builtinTools({ backend, roots: state.roots, settings: input.settings ?? {} });
+  if (extras) {
+    fixed.push(
+      planTool((entries, ctx) =>
+        runPlanCall(entries, ctx.toolCall, {
+          sessionId: session.id,
+          client,
+          send: ctx.send,
+          mode: sessionMode(session),
+          plan: extras.plan,
+          logger,
+          signal: ctx.signal,
+        }),
+      ),
+    );
+  }
+  const elicitation = input.elicitation;
+  const elicit =
+    elicitation?.form || elicitation?.url
+      ? (toolCallId: string) => acpElicitation({ client, sessionId: session.id, toolCallId, modes: elicitation, logger })
+      : undefined;
+  const offer = (): OfferedTools => {
+    const mcp = state.mcp ? state.mcp.tools(BUILTIN_TOOL_NAMES, { gemini }).map((descriptor) => mcpTool(descriptor, { servers: state.mcp!, elicit })) : [];
+    return new OfferedTools([...fixed, ...mcp], new Set(mcp.map((tool) => tool.name)));
   };
-  const local = createLocalBackend(state.roots);
   // Kept up to date as choices are made, so an "always" answered in this turn counts in its next calls.
   const remembered = rememberedChoices(session);
   return {
     offer,
-    builtinNames: builtins.map((tool) => tool.function.name),
-    deps: {
+    builtinNames: fixed.map((tool) => tool.name),
+    session: {
       sessionId: session.id,
       client,
-      backend: input.extras
-        ? input.extras.checkpointed(createClientBackend({ client, sessionId: session.id, capabilities, local }), state.roots)
-        : createClientBackend({ client, sessionId: session.id, capabilities, local }),
-      plan: input.extras?.plan,
-      roots: state.roots,
-      // Read at each step: a mode chosen while the turn runs applies from its next step.
+      // Read at each call: a mode chosen while the turn runs applies from its next call.
       get mode() {
         return sessionMode(session);
       },
@@ -94,14 +107,6 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
         await input.saveOptions(change);
         logger.debug('permission choice remembered', { sessionId: session.id, key, choice });
       },
-      mcp: state.mcp && { servers: state.mcp, tools: new Map() },
-      elicit:
-        input.elicitation?.form || input.elicitation?.url
-          ? (toolCallId) => acpElicitation({ client, sessionId: session.id, toolCallId, modes: input.elicitation!, logger })
-          : undefined,
-      fetch: input.fetch,
-      search: input.search,
-      logger,
     },
     textToolCalls: textToolCallRecogniser,
   };
@@ -111,13 +116,11 @@ export function prepareTurnTools(input: TurnToolsInput): TurnTools {
  * The recogniser of tool calls written as text, for the tools of one request: their names, and
  * their parameter schemas (so a Qwen XML parameter declared a string stays one, e.g. the JSON
  * text of a file's `content`).
- * Exported: built from tool definitions alone, so it is checked without a turn.
+ * @internal built from tool definitions alone, so it is checked without a turn.
  */
-export function textToolCallRecogniser(definitions: ToolOffer['definitions']): TextToolCalls {
+export function textToolCallRecogniser(definitions: readonly ChatToolDefinition[]): TextToolCalls {
   const names = new Set(definitions.map((tool) => tool.function.name));
-  const schemas = new Map(
-    definitions.map((tool) => [tool.function.name, (tool.function.parameters as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}]),
-  );
+  const schemas = new Map(definitions.map((tool) => [tool.function.name, tool.function.parameters.properties]));
   return {
     pending: (text) => mayBeTextToolCall(text, names),
     parse: (text) => parseTextToolCalls(text, names, schemas)?.map((call): ToolCallResult => ({ id: '', name: call.name, arguments: call.arguments })),

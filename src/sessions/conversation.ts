@@ -4,10 +4,11 @@
  * session is `acp/replay.ts`.)
  */
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
-import type { ChatMessage } from '../openai/openai-types.js';
+import type { ChatMessage, ChatRequestContentPart } from '../openai/openai-types.js';
 import { promptToUserContent } from '../context/prompt-content.js';
 import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../context/tool-messages.js';
-import type { ClearRecord, CompactRecord, TurnRecord } from './session-records.js';
+import { pushUserMessage } from '../context/text-tool-path.js';
+import type { ClearRecord, CompactRecord, SteeringRecord, TurnRecord } from './session-records.js';
 
 /** The records that make up a conversation, in order. */
 export type ConversationRecord = TurnRecord | ClearRecord | CompactRecord;
@@ -40,31 +41,74 @@ const PLAIN_RULES: ToolMessageRules = { echoReasoning: false, shortToolCallIds: 
 export const ENDED_AFTER_TOOLS = '(The turn ended here, after the tool results above.)';
 
 /**
+ * Said before a message the user sent into the turn (`_session/steering`) when it follows tool
+ * results, so a user message never follows a `tool` message.
+ * @internal the tests look for these exact words in what is sent.
+ */
+export const STEERED_AFTER_TOOLS = '(The user sent a message while the tool calls above ran; it follows.)';
+
+/**
+ * Appends a message the user sent into the turn to `messages` (a step's, as the model is sent
+ * them), keeping roles alternating: after a `tool` message {@link STEERED_AFTER_TOOLS} comes
+ * first, as the assistant's; after a user message (the images tools returned) it joins that one.
+ * The same for the turn's next request and for every later request that repeats the turn.
+ */
+export function pushSteering(messages: ChatMessage[], content: string | ChatRequestContentPart[]): void {
+  if (messages.at(-1)?.role === 'tool') messages.push({ role: 'assistant', content: STEERED_AFTER_TOOLS });
+  pushUserMessage(messages, content);
+}
+
+/**
  * The messages of one turn after its user message: each tool step as an assistant message with
  * its `tool_calls` followed by one `tool` message per call (kept together, in order), then the
- * final answer. A turn that ended right after tool results gets {@link ENDED_AFTER_TOOLS} as its
+ * messages the user sent into the turn after that step (`steering`, by {@link pushSteering}),
+ * then the final answer. A turn that ended right after tool results gets {@link ENDED_AFTER_TOOLS} as its
  * answer, so a user message never follows a `tool` message (strict chat templates refuse that).
+ * Steering messages no answer followed are not here: {@link unansweredSteering} carries them.
  * @internal a pure step (fast-check properties) of rebuilding a turn's messages.
  */
 export function answerMessages(turn: TurnRecord, rules: ToolMessageRules = PLAIN_RULES, fromStep = 0): ChatMessage[] {
   const messages: ChatMessage[] = [];
-  for (const step of (turn.steps ?? []).slice(fromStep)) {
+  const steps = turn.steps ?? [];
+  const answered = answeredSteering(turn);
+  steps.forEach((step, index) => {
+    if (index < fromStep) return;
     messages.push(assistantToolCallMessage(step, rules));
     for (const result of step.results) messages.push(toolResultMessage(result.id, result.forModel));
-  }
+    for (const steer of answered) if (steer.afterStep === index + 1) pushSteering(messages, promptToUserContent(steer.prompt));
+  });
   if (turn.assistant) messages.push({ role: 'assistant', content: turn.assistant });
-  else if (messages.length > 0) messages.push({ role: 'assistant', content: ENDED_AFTER_TOOLS });
+  else if (messages.length > 0 && messages.at(-1)?.role !== 'assistant') messages.push({ role: 'assistant', content: ENDED_AFTER_TOOLS });
   return messages;
 }
 
 /** Whether a turn got any answer (text or tool calls). */
-export function isAnswered(turn: TurnRecord): boolean {
+function isAnswered(turn: TurnRecord): boolean {
   return Boolean(turn.assistant) || (turn.steps?.length ?? 0) > 0;
 }
 
-/** The user message of an answered turn: its mode note, the prompts of the unanswered turns before it, its prompt. */
-export function turnUserMessage(turn: TurnRecord, unanswered: readonly ContentBlock[]): ChatMessage {
-  return { role: 'user', content: promptToUserContent(withModeNote(turn.modeNote, withUnanswered(unanswered, turn.prompt))) };
+/** How many model answers the turn has: its tool steps, and its final answer when it has one. */
+function answerCount(turn: TurnRecord): number {
+  return (turn.steps?.length ?? 0) + (turn.assistant ? 1 : 0);
+}
+
+/** The turn's steering messages that an answer of the turn followed (they sit between its steps). */
+function answeredSteering(turn: TurnRecord): SteeringRecord[] {
+  const answers = answerCount(turn);
+  return (turn.steering ?? []).filter((steer) => steer.afterStep >= 1 && steer.afterStep < answers);
+}
+
+/**
+ * The blocks of the turn's steering messages that no answer of the turn followed (the turn was
+ * cancelled or failed, or ended, before the model saw them), oldest first, each set apart by a
+ * blank line: they go in front of the next user message, as an unanswered prompt does.
+ * @internal the tests check which messages it carries.
+ */
+export function unansweredSteering(turn: TurnRecord): ContentBlock[] {
+  const answers = answerCount(turn);
+  return (turn.steering ?? [])
+    .filter((steer) => steer.afterStep < 1 || steer.afterStep >= answers)
+    .reduce<ContentBlock[]>((blocks, steer) => (blocks.length === 0 ? [...steer.prompt] : withUnanswered(blocks, steer.prompt)), []);
 }
 
 /**
@@ -89,20 +133,35 @@ export function liveConversation(records: readonly ConversationRecord[], rules: 
   });
   const last = records.at(-1);
   const stubbed = last?.type === 'turn' ? (last.context?.stubbed ?? 0) : 0;
-  // A turn cancelled before any answer keeps its user message, folded into the next user message:
-  // chat templates that require user/assistant alternation reject two user messages in a row.
-  const turns: ChatMessage[][] = [];
-  let unanswered: ContentBlock[] = [];
+  const live: Pick<LiveConversation, 'turns' | 'unanswered'> = { turns: [], unanswered: [] };
   records.slice(start).forEach((record, index) => {
-    if (record.type !== 'turn') return;
-    if (!isAnswered(record)) {
-      unanswered = withUnanswered(unanswered, record.prompt);
-      return;
-    }
-    turns.push([turnUserMessage(record, unanswered), ...answerMessages(record, rules, index === 0 ? fromStep : 0)]);
-    unanswered = [];
+    if (record.type === 'turn') appendTurn(live, record, rules, index === 0 ? fromStep : 0);
   });
-  return { summary, turns, unanswered, stubbed };
+  return { summary, turns: live.turns, unanswered: live.unanswered, stubbed };
+}
+
+/**
+ * Adds one turn to the `turns` and `unanswered` of a live conversation being built, as
+ * {@link liveConversation} does for each turn: a turn cancelled before any answer keeps its user
+ * message, folded into the next user message (chat templates that require user/assistant
+ * alternation reject two user messages in a row), as do the steering messages no answer followed.
+ * `fromStep`: the first step still sent (a turn compacted inside). Exported: `session-memory.ts`
+ * extends a live conversation turn by turn with it.
+ */
+export function appendTurn(
+  live: Pick<LiveConversation, 'turns' | 'unanswered'>,
+  record: TurnRecord,
+  rules: ToolMessageRules = PLAIN_RULES,
+  fromStep = 0,
+): void {
+  const prompt = withUnanswered(live.unanswered, record.prompt);
+  if (!isAnswered(record)) {
+    const steered = unansweredSteering(record);
+    live.unanswered = steered.length === 0 ? prompt : withUnanswered(prompt, steered);
+    return;
+  }
+  live.unanswered = unansweredSteering(record);
+  live.turns.push([{ role: 'user', content: promptToUserContent(withModeNote(record.modeNote, prompt)) }, ...answerMessages(record, rules, fromStep)]);
 }
 
 /**

@@ -15,7 +15,7 @@
 import type { PlanEntry } from '@agentclientprotocol/sdk/unstable';
 import type { ToolMessageRules } from '../context/tool-messages.js';
 import { addCost, type Cost } from '../openai/reported-cost.js';
-import { answerMessages, isAnswered, liveConversation, turnUserMessage, type ConversationRecord, type LiveConversation } from './conversation.js';
+import { appendTurn, liveConversation, type ConversationRecord, type LiveConversation } from './conversation.js';
 import type { TurnRecord } from './session-records.js';
 
 /** What these functions need of a session (`Session` of `session-manager.ts`). */
@@ -127,16 +127,10 @@ export function addRecord(session: Session, record: ConversationRecord): void {
   else extendLive(live.conversation, record as TurnRecord, live.rules);
 }
 
-/** Adds an answered or unanswered turn to a live conversation built before it, as `liveConversation` would have. */
+/** Adds a turn (not a reset) to a live conversation built before it, as `liveConversation` would have. */
 function extendLive(live: LiveConversation, turn: TurnRecord, rules: ToolMessageRules): void {
   live.stubbed = turn.context?.stubbed ?? 0;
-  const prompt = live.unanswered.length === 0 ? turn.prompt : undefined;
-  if (!isAnswered(turn)) {
-    live.unanswered = prompt ? [...prompt] : [...live.unanswered, { type: 'text', text: '\n\n' }, ...turn.prompt];
-    return;
-  }
-  live.turns.push([turnUserMessage(turn, live.unanswered), ...answerMessages(turn, rules)]);
-  live.unanswered = [];
+  appendTurn(live, turn, rules);
 }
 
 /**

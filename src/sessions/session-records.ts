@@ -54,6 +54,23 @@ export interface TurnRecord {
   modeNote?: string;
   /** The session mode the model had been told of when the turn ended (e.g. `plan`, `ask`). */
   mode?: string;
+  /** Messages the user sent into the turn while it ran (`_session/steering`), in the order they came. */
+  steering?: SteeringRecord[];
+}
+
+/**
+ * One message the user sent into a running turn (ACP's steering extension, `_session/steering`).
+ * It came after the turn's first `afterStep` model answers (its tool steps, then its final answer)
+ * and went into the request that followed them; one that no answer of the turn followed (the turn
+ * was cancelled or failed first) is put in front of the next prompt, as an unanswered prompt is.
+ */
+export interface SteeringRecord {
+  /** When it came, ISO 8601. */
+  at: string;
+  /** The model answers of the turn before it (1 or more for one given to the model). */
+  afterStep: number;
+  /** The ACP content blocks as sent. */
+  prompt: ContentBlock[];
 }
 
 /** One model answer that called tools, and what each call gave back. */
@@ -169,6 +186,22 @@ const isStep = (step: unknown) =>
       Array.isArray(r.content),
   );
 
+/** Whether `value` is a list of {@link SteeringRecord}s. */
+function isSteering(value: unknown): value is SteeringRecord[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (s) =>
+        isRecord(s) &&
+        typeof s.at === 'string' &&
+        Number.isInteger(s.afterStep) &&
+        (s.afterStep as number) >= 0 &&
+        Array.isArray(s.prompt) &&
+        s.prompt.every((b) => isRecord(b) && typeof b.type === 'string'),
+    )
+  );
+}
+
 const PLAN_STATUSES: readonly unknown[] = ['pending', 'in_progress', 'completed'];
 const PLAN_PRIORITIES: readonly unknown[] = ['high', 'medium', 'low'];
 /** Whether `value` is a list of ACP `PlanEntry`s. */
@@ -206,6 +239,7 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
       if (v.checkpoint !== undefined && !isTurnCheckpoint(v.checkpoint)) delete v.checkpoint;
       if (v.modeNote !== undefined && typeof v.modeNote !== 'string') delete v.modeNote;
       if (v.mode !== undefined && typeof v.mode !== 'string') delete v.mode;
+      if (v.steering !== undefined && !isSteering(v.steering)) delete v.steering;
       if (v.id !== undefined && typeof v.id !== 'string') delete v.id;
       if (
         v.compactions !== undefined &&

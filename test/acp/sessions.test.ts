@@ -148,10 +148,12 @@ describe('a turn cancelled before any answer', () => {
 
 describe('session/load while a turn of that session runs', () => {
   it('keeps the running copy, so the turn it finishes reaches the next request', async () => {
+    let held: { end: (text: string) => void } | undefined;
     server.handle((_req, res, body) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       if (body.messages.at(-1).content === 'one') {
         res.write(chunk({ content: 'partial' })); // then holds the stream open
+        held = res;
         return;
       }
       res.write(chunk({ content: `reply ${body.messages.length}` }, 'stop'));
@@ -162,8 +164,11 @@ describe('session/load while a turn of that session runs', () => {
     const first: Promise<{ stopReason: string }> = conn.agent.request('session/prompt', { sessionId, prompt: text('one') });
     while (!conn.text(sessionId).includes('partial')) await new Promise((resolve) => setTimeout(resolve, 5));
     await conn.agent.request('session/load', { sessionId, cwd: '/', mcpServers: [] });
-    await conn.agent.request('session/prompt', { sessionId, prompt: text('two') });
-    expect((await first).stopReason).toBe('cancelled');
+    // The next prompt waits for the running turn, which then ends.
+    const second = conn.agent.request('session/prompt', { sessionId, prompt: text('two') });
+    held!.end(`${chunk({}, 'stop')}data: [DONE]\n\n`);
+    expect((await first).stopReason).toBe('end_turn');
+    await second;
     expect(lastMessages()).toEqual(['user: one', 'assistant: partial', 'user: two']);
   });
 });

@@ -20,6 +20,20 @@ describe('admit', () => {
     expect(admit(knock('http://localhost:5173.evil.example'), rules)).toMatchObject({ status: 403 });
   });
 
+  it('matches a named origin with its default port to the origin a browser sends without it, and the other way round', () => {
+    const rules = { allowOrigins: ['http://localhost:80', 'https://app.example:443', 'http://[::1]:80'].map(normalizeOrigin), token: undefined };
+    expect(admit(knock('http://localhost'), rules)).toEqual({ ok: true });
+    expect(admit(knock('https://app.example'), rules)).toEqual({ ok: true });
+    expect(admit(knock('http://[::1]'), rules)).toEqual({ ok: true });
+    // Another port, or the other scheme's default, is another origin.
+    expect(admit(knock('http://localhost:8080'), rules)).toMatchObject({ status: 403 });
+    expect(admit(knock('http://app.example'), rules)).toMatchObject({ status: 403 });
+    expect(admit(knock('https://localhost'), rules)).toMatchObject({ status: 403 });
+    const plain = { allowOrigins: [normalizeOrigin('http://localhost')], token: undefined };
+    expect(admit(knock('http://localhost:80'), plain)).toEqual({ ok: true });
+    expect(admit(knock('http://localhost:443'), plain)).toMatchObject({ status: 403 });
+  });
+
   it('requires the token as ?token= or a Bearer header when one is set, and never puts it in the reason', () => {
     const rules = { allowOrigins: [], token: 'open-sesame-42' };
     expect(admit(knock(undefined, '/?token=open-sesame-42'), rules)).toEqual({ ok: true });

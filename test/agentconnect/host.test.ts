@@ -28,12 +28,12 @@ afterEach(() => {
   for (const bridge of bridges.splice(0)) bridge.shutdown();
 });
 
-async function hostIn(mode: FrontDoorMode, env: Record<string, string> = {}) {
+async function hostIn(mode: FrontDoorMode, env: Record<string, string> = {}, logger = quiet) {
   server.setModels({ object: 'list', data: [{ id: 'test-model', context_length: 8192 }] });
-  const { app, catalog } = createOpenAIAgent({ config: testConfig({ OPENAI_BASE_URL: server.baseUrl, ...env }), logger: quiet });
+  const { app, catalog } = createOpenAIAgent({ config: testConfig({ OPENAI_BASE_URL: server.baseUrl, ...env }), logger });
   const bridge = await AcpBridge.open(app, client, mode);
   bridges.push(bridge);
-  return new AgentConnectHost({ bridge, catalog, version: '0.0.0-test', baseCwd: tempDir(), logger: quiet, redact: (text) => text });
+  return new AgentConnectHost({ bridge, catalog, version: '0.0.0-test', baseCwd: tempDir(), logger, redact: (text) => text });
 }
 
 function peer(): Peer & { events: (AcEvent & { sessionId: string })[] } {
@@ -48,6 +48,13 @@ async function until<T>(find: () => T | undefined): Promise<T> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error('timed out');
+}
+
+/** Answers one request as the front door does: the result, then what follows it (the events held for it). */
+async function call(host: AgentConnectHost, app: Peer, method: string, params: Record<string, unknown>) {
+  const handled = await host.handle(app, method, params);
+  handled.after?.();
+  return handled.result;
 }
 
 /** Runs one send to its final (or error) event; returns the run's events. */
@@ -85,7 +92,7 @@ describe('AgentConnectHost', () => {
         { text: 'done' },
       ]),
     );
-    const { sessionId } = (await host.handle(app, 'acp.sessions.create', { cwd })).result as { sessionId: string };
+    const { sessionId } = (await call(host, app, 'acp.sessions.create', { cwd })) as { sessionId: string };
     const events = await run(host, app, sessionId, 'write and run');
     expect(readFileSync(join(cwd, 'out.txt'), 'utf8')).toBe('hello\n');
     expect(existsSync(join(cwd, 'ran.txt'))).toBe(false);
@@ -102,7 +109,7 @@ describe('AgentConnectHost', () => {
     const app = peer();
     const cwd = tempDir();
     server.handle(script([{ calls: [['run_command', { command: 'touch ran.txt' }]] }, { text: 'ran' }]));
-    const { sessionId } = (await host.handle(app, 'acp.sessions.create', { cwd })).result as { sessionId: string };
+    const { sessionId } = (await call(host, app, 'acp.sessions.create', { cwd })) as { sessionId: string };
     await run(host, app, sessionId, 'run it');
     expect(existsSync(join(cwd, 'ran.txt'))).toBe(true);
   });
@@ -110,7 +117,7 @@ describe('AgentConnectHost', () => {
   it('sends the window meter after create, and applies reasoningEffort or refuses it with the valid levels', async () => {
     const host = await hostIn('read-only');
     const app = peer();
-    const { sessionId } = (await host.handle(app, 'acp.sessions.create', { model: 'local/test-model' })).result as { sessionId: string };
+    const { sessionId } = (await call(host, app, 'acp.sessions.create', { model: 'local/test-model' })) as { sessionId: string };
     const meter = await until(() => app.events.find((event) => event.type === 'context_usage'));
     expect(meter).toMatchObject({ sessionId, data: { contextUsage: { context_window: 8192, context_tokens: 0 } } });
     await expect(host.handle(app, 'acp.sessions.create', { reasoningEffort: 'ultra' })).rejects.toMatchObject({ code: 'AC_ERR_INVALID_ARGS' });
@@ -135,7 +142,7 @@ describe('AgentConnectHost', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(chunk({ content: 'never ends' }));
     });
-    const { sessionId } = (await host.handle(app, 'acp.sessions.create', {})).result as { sessionId: string };
+    const { sessionId } = (await call(host, app, 'acp.sessions.create', {})) as { sessionId: string };
     const handled = await host.handle(app, 'acp.sessions.send', { sessionId, message: { content: 'hi' } });
     handled.after?.();
     expect((await host.handle(app, 'acp.sessions.cancel', { sessionId })).result).toEqual({ cancelled: true });
@@ -162,9 +169,9 @@ describe('AgentConnectHost', () => {
     const one = peer();
     const two = peer();
     server.handle(script([{ text: 'hi' }]));
-    const { sessionId } = (await host.handle(one, 'acp.sessions.create', {})).result as { sessionId: string };
+    const { sessionId } = (await call(host, one, 'acp.sessions.create', {})) as { sessionId: string };
     await expect(host.handle(two, 'acp.sessions.send', { sessionId, message: { content: 'x' } })).rejects.toMatchObject({ code: 'AC_ERR_INVALID_ARGS' });
-    expect((await host.handle(two, 'acp.sessions.resume', { sessionId })).result).toEqual({ sessionId });
+    expect(await call(host, two, 'acp.sessions.resume', { sessionId })).toEqual({ sessionId });
     await expect(host.handle(one, 'acp.sessions.send', { sessionId, message: { content: 'x' } })).rejects.toMatchObject({ code: 'AC_ERR_INVALID_ARGS' });
     const events = await run(host, two, sessionId, 'hello');
     expect(events.at(-1)).toMatchObject({ type: 'final', data: { text: 'hi' } });
@@ -172,5 +179,77 @@ describe('AgentConnectHost', () => {
     expect(two.sessions.size).toBe(0);
     await expect(host.handle(two, 'acp.sessions.cancel', { sessionId })).rejects.toMatchObject({ code: 'AC_ERR_INVALID_ARGS' });
     await expect(host.handle(one, 'acp.unknown.method', {})).rejects.toMatchObject({ code: 'AC_ERR_UNSUPPORTED' });
+  });
+
+  it("answers the connect widget's install, login, update and logout of local with the endpoint's state, using no option the app sent", async () => {
+    const lines: string[] = [];
+    const host = await hostIn('read-only', {}, createLogger({ level: 'debug', write: (line) => void lines.push(line) }));
+    const app = peer();
+    const options = { baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-from-the-app-0123456789', model: 'other-model', models: ['other-model'] };
+    expect(await call(host, app, 'acp.providers.login', { provider: 'local', options })).toEqual({ loggedIn: true });
+    expect(await call(host, app, 'acp.providers.ensureInstalled', { provider: 'local' })).toEqual({ installed: true, version: '0.0.0-test' });
+    expect(await call(host, app, 'acp.providers.update', { provider: 'local' })).toMatchObject({ provider: { id: 'local', installed: true, loggedIn: true } });
+    expect(await call(host, app, 'acp.providers.logout', { provider: 'local' })).toEqual({ loggedIn: true });
+    await expect(host.handle(app, 'acp.providers.login', { provider: 'claude' })).rejects.toMatchObject({ code: 'AC_ERR_UNSUPPORTED' });
+    // Nothing changed: a run still goes to the configured endpoint and model, and the key was never written anywhere.
+    server.handle(script([{ text: 'still here' }]));
+    const { sessionId } = (await call(host, app, 'acp.sessions.create', { model: 'default' })) as { sessionId: string };
+    await run(host, app, sessionId, 'hi');
+    expect(server.requests.at(-1)!.body.model).toBe('test-model');
+    expect(server.requests.at(-1)!.headers.authorization).not.toContain('sk-from-the-app');
+    expect(lines.join('')).toContain('"apiKey"');
+    expect(lines.join('')).not.toContain('sk-from-the-app');
+    expect(lines.join('')).not.toContain('127.0.0.1:9/v1');
+  });
+
+  it('lists the default model first (the widget picks the first), and takes model "default" or none as it', async () => {
+    const host = await hostIn('read-only', { OPENAI_MODEL: 'test-model' });
+    server.setModels({ object: 'list', data: [{ id: 'alpha' }, { id: 'test-model' }, { id: 'omega' }] });
+    expect(((await call(host, peer(), 'acp.models.list', {})) as { models: { id: string }[] }).models.map((m) => m.id)).toEqual([
+      'test-model',
+      'alpha',
+      'omega',
+    ]);
+    const unlisted = await hostIn('read-only', { OPENAI_MODEL: 'not-listed' });
+    server.setModels({ object: 'list', data: [{ id: 'alpha' }] });
+    // A default the server does not list is still the one a session starts with: first.
+    expect(((await call(unlisted, peer(), 'acp.models.list', { provider: 'local' })) as { models: { id: string }[] }).models.map((m) => m.id)).toEqual([
+      'not-listed',
+      'alpha',
+    ]);
+  });
+
+  it("holds a session's events until the answer that names it is out (the SDK drops events of a session it does not know yet)", async () => {
+    const host = await hostIn('read-only');
+    const app = peer();
+    const handled = await host.handle(app, 'acp.sessions.create', {});
+    const { sessionId } = handled.result as { sessionId: string };
+    // The meter after create comes while the answer is on its way: not pushed yet.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(app.events).toEqual([]);
+    handled.after?.();
+    await until(() => app.events.find((event) => event.type === 'context_usage'));
+    expect(app.events.map((event) => [event.sessionId, event.type])).toEqual([[sessionId, 'context_usage']]);
+    // The same on resume, by another connection.
+    const other = peer();
+    const resumed = await host.handle(other, 'acp.sessions.resume', { sessionId });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(other.events).toEqual([]);
+    resumed.after?.();
+    await until(() => other.events.find((event) => event.type === 'context_usage'));
+  });
+
+  it('answers acp.capabilities.observed as PROTOCOL.md says: appId, requested, observed, updatedAt', async () => {
+    const host = await hostIn('read-only');
+    const app = peer();
+    const before = (await call(host, app, 'acp.capabilities.observed', { appId: 'com.example.notes' })) as Record<string, unknown>;
+    expect(before).toEqual({ appId: 'com.example.notes', requested: [], observed: ['agent.connect'], updatedAt: expect.any(String) });
+    await call(host, app, 'acp.sessions.create', {});
+    await expect(host.handle(app, 'acp.fs.read', { path: '/etc/passwd' })).rejects.toMatchObject({ code: 'AC_ERR_UNSUPPORTED' });
+    const after = (await call(host, app, 'acp.capabilities.observed', {})) as Record<string, unknown>;
+    expect(after).toMatchObject({ appId: 'agentconnect-app', requested: [], observed: ['agent.connect', 'model.local'] });
+    expect(Date.parse(after['updatedAt'] as string)).toBeGreaterThanOrEqual(Date.parse(before['updatedAt'] as string));
+    // Per connection: another app has used nothing but the protocol.
+    expect(((await call(host, peer(), 'acp.capabilities.observed', {})) as { observed: string[] }).observed).toEqual(['agent.connect']);
   });
 });

@@ -6,6 +6,7 @@ import {
   checkProvider,
   cwdOf,
   isMachineMethod,
+  loginOptionNames,
   messageText,
   optionalString,
   pickModel,
@@ -23,15 +24,30 @@ const code = (run: () => unknown) => {
 };
 
 describe('argument checks', () => {
-  it('picks a model from local, local:<id>, local/<id> or a bare id', () => {
+  it('picks a model from local, local:<id>, local/<id> or a bare id; default (as their quick start sends it) is the default model', () => {
     expect(pickModel(undefined)).toBeUndefined();
     expect(pickModel('local')).toBeUndefined();
+    expect(pickModel('default')).toBeUndefined();
+    expect(pickModel(' default ')).toBeUndefined();
+    expect(pickModel('local:default')).toBeUndefined();
     expect(pickModel('local:qwen2.5-coder:7b')).toBe('qwen2.5-coder:7b');
     expect(pickModel('local/ollama/qwen3')).toBe('ollama/qwen3');
     expect(pickModel(' llama3 ')).toBe('llama3');
     expect(code(() => pickModel('local:'))).toBe('AC_ERR_INVALID_ARGS');
     expect(code(() => pickModel('two words'))).toBe('AC_ERR_INVALID_ARGS');
     expect(code(() => pickModel(7))).toBe('AC_ERR_INVALID_ARGS');
+  });
+
+  it('names the login options an app sent, never their values', () => {
+    expect(loginOptionNames({ provider: 'local', options: { baseUrl: 'http://x', apiKey: 'sk-secret-value', model: 'm', models: ['a'] } })).toEqual([
+      'baseUrl',
+      'apiKey',
+      'model',
+      'models',
+    ]);
+    expect(loginOptionNames({ provider: 'local' })).toEqual([]);
+    expect(loginOptionNames({ options: 'sk-secret-value' })).toEqual([]);
+    expect(loginOptionNames({ options: { 'sk-secret value': 1 } })).toEqual([]);
   });
 
   it('serves only the local provider', () => {
@@ -72,11 +88,11 @@ describe('argument checks', () => {
       'acp.system.open',
       'acp.backend.status',
       'acp.storage.set',
-      'acp.providers.login',
-      'acp.providers.ensureInstalled',
     ])
       expect(isMachineMethod(method), method).toBe(true);
-    for (const method of ['acp.hello', 'acp.sessions.send', 'acp.models.list', 'acp.providers.status']) expect(isMachineMethod(method), method).toBe(false);
+    // Provider install and login are answered with the endpoint's state (host.ts), not refused.
+    for (const method of ['acp.hello', 'acp.sessions.send', 'acp.models.list', 'acp.providers.status', 'acp.providers.login', 'acp.providers.ensureInstalled'])
+      expect(isMachineMethod(method), method).toBe(false);
   });
 });
 
@@ -110,10 +126,13 @@ describe('parseFrontDoorFlags', () => {
       ['--mode', 'full-access'],
       ['--allow-origin', 'http://localhost:5173/'],
       ['--allow-origin', 'null'],
+      ['--allow-origin', 'http://localhost:80'],
       ['--token', 'long-enough'],
       ['--host', '0.0.0.0'],
     ]);
-    expect(parsed).toEqual({ flags: { port: 0, host: '0.0.0.0', mode: 'full-access', allowOrigins: ['http://localhost:5173', 'null'], token: 'long-enough' } });
+    expect(parsed).toEqual({
+      flags: { port: 0, host: '0.0.0.0', mode: 'full-access', allowOrigins: ['http://localhost:5173', 'null', 'http://localhost'], token: 'long-enough' },
+    });
   });
 
   it('names each bad flag, never echoing a token', () => {

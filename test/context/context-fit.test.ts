@@ -6,7 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { fitContext, RESULT_SHARE } from '../../src/context/context-fit.js';
 import { estimateTokens, estimateToolTokens, MESSAGE_OVERHEAD_TOKENS, promptBudget, REPLY_PRIMING_TOKENS } from '../../src/context/token-estimate.js';
-import { builtinChatTools, builtinCutNote } from '../../src/tools/builtin/registry.js';
+import { toChatTool } from '../../src/tools/builtin/builtin-tools.js';
+import { BUILTIN_TOOLS, builtinCutNote } from '../../src/tools/builtin/registry.js';
+
+const builtinChatTools = () => BUILTIN_TOOLS.map(toChatTool);
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import { dataUrl, png } from './image-headers.js';
 

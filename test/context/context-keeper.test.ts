@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { ContextKeeper, OVERFLOW_RETRIES, OVERFLOW_SHRINK, type Prepared } from '../../src/context/context-keeper.js';
 import { COMPACT_INSTRUCTION } from '../../src/context/compaction.js';
 import { estimateTokens, estimateToolTokens, promptBudget } from '../../src/context/token-estimate.js';
-import { builtinChatTools } from '../../src/tools/builtin/registry.js';
+import { toChatTool } from '../../src/tools/builtin/builtin-tools.js';
+import { BUILTIN_TOOLS } from '../../src/tools/builtin/registry.js';
+
+const builtinChatTools = () => BUILTIN_TOOLS.map(toChatTool);
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 
 const tools = builtinChatTools();

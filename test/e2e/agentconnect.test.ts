@@ -5,33 +5,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chunk, fakeServerPool } from '../helpers/fake-openai.js';
-import { connectApp, removeHome, scratchHome, startFrontDoor, type AppClient, type FrontDoorProcess } from '../helpers/agentconnect-client.js';
+import { connectApp, frontDoorPool } from '../helpers/agentconnect-client.js';
 import { script, tempDirs } from '../helpers/tool-script.js';
 
 const servers = fakeServerPool();
 const tempDir = tempDirs('openai-acp-ac-');
-const home = scratchHome();
-afterAll(() => removeHome(home));
-const doors: FrontDoorProcess[] = [];
-const apps: AppClient[] = [];
-afterEach(async () => {
-  for (const app of apps.splice(0)) app.close();
-  await Promise.all(doors.splice(0).map((door) => door.stop()));
-});
-
-async function door(baseUrl: string, args: string[] = [], env: Record<string, string> = {}): Promise<FrontDoorProcess> {
-  const started = await startFrontDoor(home, { OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0', ...env }, args);
-  doors.push(started);
-  return started;
-}
-
-async function app(url: string, headers: Record<string, string> = {}): Promise<AppClient> {
-  const connected = await connectApp(url, headers);
-  apps.push(connected);
-  return connected;
-}
+const { door, app } = frontDoorPool();
 
 describe('openai-acp agentconnect', () => {
   it('answers hello, providers and models as the local provider, and refuses the machine', async () => {
@@ -55,18 +36,15 @@ describe('openai-acp agentconnect', () => {
     expect((await client.request('acp.models.info', { model: 'local/nope' })).error?.code).toBe('AC_ERR_INVALID_ARGS');
     expect((await client.request('acp.models.recent')).result.models.map((m: { id: string }) => m.id)).toEqual(['test-model']);
 
-    for (const method of [
-      'acp.fs.read',
-      'acp.process.spawn',
-      'acp.net.request',
-      'acp.clipboard.read',
-      'acp.system.open',
-      'acp.backend.start',
-      'acp.providers.login',
-    ]) {
+    for (const method of ['acp.fs.read', 'acp.process.spawn', 'acp.net.request', 'acp.clipboard.read', 'acp.system.open', 'acp.backend.start']) {
       expect((await client.request(method, { path: '/etc/passwd', command: 'id', url: 'http://127.0.0.1/' })).error?.code, method).toBe('AC_ERR_UNSUPPORTED');
     }
     expect((await client.request('acp.sessions.create', { provider: 'local', cwd: 42 })).error?.code).toBe('AC_ERR_INVALID_ARGS');
+    // The connect widget's save of the local provider: the endpoint's state, nothing changed.
+    expect((await client.request('acp.providers.login', { provider: 'local', options: { baseUrl: 'http://elsewhere/v1' } })).result).toEqual({
+      loggedIn: true,
+    });
+    expect((await client.request('acp.providers.ensureInstalled', { provider: 'local' })).result).toMatchObject({ installed: true });
   });
 
   it('runs a send: accepted, a tool call in the cwd, streamed deltas, usage, then the full text', async () => {

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chunk, httpError, startFakeOpenAI, streamText, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { CLI, SCRATCH_HOME, sleep, spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
 import { cleanEnv } from '../helpers/temp-home.js';
+import { heldAnswers } from '../helpers/held-answers.js';
 
 let server: FakeOpenAI;
 let agent: AgentProcess | undefined;
@@ -182,17 +183,22 @@ describe('openai-acp over stdio', () => {
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 
-  it('a prompt arriving while the turn runs cancels that turn first', async () => {
+  it('a prompt arriving while the turn runs waits for that turn to end, then runs', async () => {
     const a = launch();
     const sessionId = await a.start();
-    server.handle(stallAfter('first'));
+    const held = heldAnswers();
+    server.handle(held.handler);
     const older = a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'one' }] });
+    (await held.at(0)).say('first');
     await waitFor(() => a.text(sessionId) === 'first');
-    server.handle(streamText(['second']));
     const newer = a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'two' }] });
-    expect((await older).result.stopReason).toBe('cancelled');
+    await sleep(100);
+    expect(held.all).toHaveLength(1);
+    held.all[0]!.end();
+    expect((await older).result.stopReason).toBe('end_turn');
+    (await held.at(1)).end('second');
     expect((await newer).result.stopReason).toBe('end_turn');
-    expect(server.requests.at(-1)!.body.messages).toEqual([
+    expect(held.all[1]!.body.messages).toEqual([
       { role: 'user', content: 'one' },
       { role: 'assistant', content: 'first' },
       { role: 'user', content: 'two' },

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fakeServerPool } from '../helpers/fake-openai.js';
 import { spawnAgent, type AgentProcess } from '../helpers/spawn-agent.js';
 import { answer, script, tempDirs } from '../helpers/tool-script.js';
+import { BUILTIN_TOOL_NAMES } from '../../src/tools/index.js';
 
 const servers = fakeServerPool();
 const tempDir = tempDirs('openai-acp-plan-undo-');
@@ -112,16 +113,7 @@ describe('plans and plan mode', () => {
     expect((await prompt(agent, sessionId, 'plan then write x.txt')).result.stopReason).toBe('end_turn');
 
     // In plan mode: the same tools as in every mode, the mode told in front of the prompt; the write refused without a question.
-    expect(server.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual([
-      'read_file',
-      'write_file',
-      'edit_file',
-      'list_directory',
-      'search_files',
-      'run_command',
-      'fetch_url',
-      'update_plan',
-    ]);
+    expect(server.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual([...BUILTIN_TOOL_NAMES]);
     expect(userTexts(server.requests[0]!.body)[0]).toMatch(/^\[Session mode: Plan\. No edits or commands yet[^\n]*\]\n\nplan then write x\.txt$/);
     const results = server.requests[1]!.body.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content);
     expect(results[0]).toMatch(/plan mode/);

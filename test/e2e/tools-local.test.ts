@@ -10,6 +10,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { chunk, fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
 import { script, waitForRequest } from '../helpers/tool-script.js';
 import { spawnAgent, type AgentProcess } from '../helpers/spawn-agent.js';
+import { BUILTIN_TOOL_NAMES } from '../../src/tools/index.js';
 
 const servers = fakeServerPool();
 const dirs: string[] = [];
@@ -51,17 +52,8 @@ describe('agent loop with local tools (client without fs/terminal)', () => {
     expect(done.status).toBe('completed');
     expect(JSON.stringify(done.content)).toContain('alpha');
     expect(agent.text(result.sessionId)).toContain('It says alpha and beta.');
-    // First request offers the six tools; the second carries the assistant tool call and its result.
-    expect(server.requests[0]!.body.tools.map((t: any) => t.function.name).sort()).toEqual([
-      'edit_file',
-      'fetch_url',
-      'list_directory',
-      'read_file',
-      'run_command',
-      'search_files',
-      'update_plan',
-      'write_file',
-    ]);
+    // First request offers the registry's tools; the second carries the assistant tool call and its result.
+    expect(server.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual([...BUILTIN_TOOL_NAMES]);
     const second = server.requests[1]!.body.messages;
     const assistant = second.find((m: any) => m.role === 'assistant');
     expect(assistant).toMatchObject({ content: null, tool_calls: [{ id: 'call_1_0', type: 'function', function: { name: 'read_file' } }] });

@@ -9,6 +9,7 @@ import { fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
 import { spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
 import { answer, running, script, tempDirs, waitForRequest } from '../helpers/tool-script.js';
 import { startHttpServers, stdioServer } from '../tools/mcp/helpers.js';
+import { BUILTIN_TOOL_NAMES } from '../../src/tools/index.js';
 
 const servers = fakeServerPool();
 const tempDir = tempDirs('openai-acp-mcp-e2e-');
@@ -17,7 +18,7 @@ afterEach(() => {
   for (const agent of agents.splice(0)) agent.kill();
 });
 
-const BUILTINS = ['edit_file', 'fetch_url', 'list_directory', 'read_file', 'run_command', 'search_files', 'update_plan', 'write_file'];
+const BUILTINS = [...BUILTIN_TOOL_NAMES].sort();
 
 async function startAgent(handler: ChatHandler, env: Record<string, string> = {}) {
   const server = await servers(handler);

@@ -15,6 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, afterEach } from 'vitest';
 import WebSocket from 'ws';
 import { CLI } from './spawn-agent.js';
 
@@ -34,13 +35,13 @@ export interface FrontDoorProcess {
   stop(): Promise<number | null>;
 }
 
-/** A scratch home for front doors: config and state never touch the user's. Remove it with `rmSync` after the file. */
-export function scratchHome(): string {
+/** A scratch home for front doors: config and state never touch the user's. */
+function scratchHome(): string {
   return mkdtempSync(join(tmpdir(), 'openai-acp-ac-home-'));
 }
 
 /** Starts `openai-acp agentconnect --port 0 …args` with `env` over a clean environment; resolves once it listens. */
-export async function startFrontDoor(home: string, env: Record<string, string>, args: string[] = []): Promise<FrontDoorProcess> {
+async function startFrontDoor(home: string, env: Record<string, string>, args: string[] = []): Promise<FrontDoorProcess> {
   const base: Record<string, string> = {
     HOME: home,
     XDG_CONFIG_HOME: join(home, 'config'),
@@ -132,6 +133,39 @@ export async function connectApp(url: string, headers: Record<string, string> = 
 }
 
 /** Removes a scratch home. */
-export function removeHome(home: string): void {
+function removeHome(home: string): void {
   rmSync(home, { recursive: true, force: true });
+}
+
+/**
+ * Front doors and app connections of one test file, in a scratch home: each test's connections
+ * closed and front doors stopped after it, the home removed after the file (registers vitest
+ * hooks; call it at the top level of a test file).
+ */
+export function frontDoorPool(): {
+  /** Starts a front door for `baseUrl` with `test-model`, no retries, `env` and `args` added. */
+  door(baseUrl: string, args?: string[], env?: Record<string, string>): Promise<FrontDoorProcess>;
+  /** Connects an app to `url` with `headers`. */
+  app(url: string, headers?: Record<string, string>): Promise<AppClient>;
+} {
+  const home = scratchHome();
+  const doors: FrontDoorProcess[] = [];
+  const apps: AppClient[] = [];
+  afterEach(async () => {
+    for (const app of apps.splice(0)) app.close();
+    await Promise.all(doors.splice(0).map((door) => door.stop()));
+  });
+  afterAll(() => removeHome(home));
+  return {
+    door: async (baseUrl, args = [], env = {}) => {
+      const started = await startFrontDoor(home, { OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0', ...env }, args);
+      doors.push(started);
+      return started;
+    },
+    app: async (url, headers = {}) => {
+      const connected = await connectApp(url, headers);
+      apps.push(connected);
+      return connected;
+    },
+  };
 }

@@ -2,7 +2,8 @@
  * A {@link ToolBackend} over a Map of path → text, for tests of checkpoints and /undo: reads and
  * writes logged, `fileExists` known (or unknown with `stat: false`), binary files refused.
  */
-import { ToolError, type ToolBackend } from '../../src/tools/tool-types.js';
+import { ToolError } from '../../src/tools/tool.js';
+import type { ToolBackend } from '../../src/tools/backends/tool-backend.js';
 
 export function memoryBackend(files: Record<string, string>, options: { stat?: boolean; binary?: string[] } = {}) {
   const log: string[] = [];

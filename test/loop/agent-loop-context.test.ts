@@ -58,18 +58,17 @@ async function run(contextWindow: number | undefined, system = 'sys', extra: { c
   const updates: SessionUpdate[] = [];
   const send = async (batch: SessionUpdate[]) => void updates.push(...batch);
   const outcome = await runAgentLoop({
-    client,
-    request: { model: `m-${Math.random()}` },
     context: { system, turns: history, task, contextWindow },
-    toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
-    maxSteps: 10,
-    takesImages: false,
-    signal: new AbortController().signal,
-    send,
-    logger,
-    turnId: 'T',
-    compactionUpdates: extra.compactionUpdates,
-    notify: userNotifier(send, { notices: extra.notices ?? false }, new Set()),
+    endpoint: { client, request: { model: `m-${Math.random()}` }, toolMessageRules: { echoReasoning: false, shortToolCallIds: false }, takesImages: false },
+    limits: { maxSteps: 10 },
+    callbacks: {
+      signal: new AbortController().signal,
+      send,
+      logger,
+      turnId: 'T',
+      compactionUpdates: extra.compactionUpdates,
+      notify: userNotifier(send, { notices: extra.notices ?? false }, new Set()),
+    },
   });
   const said = updates
     .filter((u) => u.sessionUpdate === 'agent_message_chunk')

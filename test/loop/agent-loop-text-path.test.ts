@@ -15,6 +15,7 @@ import { prepareTurnTools } from '../../src/loop/turn-tools.js';
 import { createLogger } from '../../src/log.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import type { Session } from '../../src/sessions/session-manager.js';
+import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
 import { TextToolPaths } from '../../src/endpoints/text-tool-path.js';
 import type { Notify, UserNotice } from '../../src/loop/notify.js';
 import { fakeClient } from '../helpers/fake-acp-client.js';
@@ -33,6 +34,15 @@ const templateError = JSON.parse(readFileSync(new URL('../fixtures/llamacpp/temp
 };
 const URL_OF_FAKE = 'http://127.0.0.1:1/v1/chat/completions';
 
+/** The endpoint of these turns: model `gemma` on the scripted server, whose text paths are `paths`. */
+const gemma = (chat: ReturnType<typeof scriptedChat>, paths: TextToolPaths) => ({
+  client: chat.client,
+  request: { model: 'gemma' },
+  toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
+  takesImages: false,
+  memory: { textPaths: paths, windows: new LearnedWindows() },
+});
+
 async function run(answers: ScriptedAnswer[], paths = new TextToolPaths(), earlier: ChatMessage[][] = [], notify?: Notify) {
   const cwd = await mkdtemp(join(tmpdir(), 'agent-loop-text-'));
   dirs.push(cwd);
@@ -50,20 +60,11 @@ async function run(answers: ScriptedAnswer[], paths = new TextToolPaths(), earli
   });
   const updates: SessionUpdate[] = [];
   const outcome = await runAgentLoop({
-    client: chat.client,
-    request: { model: 'gemma' },
     context: { system: 'sys', turns: earlier, task: { role: 'user', content: 'write a.txt' } },
-    offer: tools.offer,
-    deps: tools.deps,
-    textToolCalls: tools.textToolCalls,
-    textPaths: paths,
-    toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
-    maxSteps: 10,
-    takesImages: false,
-    signal: new AbortController().signal,
-    send: async (batch) => void updates.push(...batch),
-    logger,
-    notify,
+    endpoint: gemma(chat, paths),
+    tools,
+    limits: { maxSteps: 10 },
+    callbacks: { signal: new AbortController().signal, send: async (batch) => void updates.push(...batch), logger, notify },
   });
   const said = (kind: string) =>
     updates
@@ -165,16 +166,10 @@ describe('the text path without tools offered', () => {
   ];
   const loop = (chat: ReturnType<typeof scriptedChat>, paths: TextToolPaths) =>
     runAgentLoop({
-      client: chat.client,
-      request: { model: 'gemma' },
       context: { system: 'sys', turns: earlier, task: { role: 'user', content: 'Summarize our conversation so far.' } },
-      textPaths: paths,
-      toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
-      maxSteps: 1,
-      takesImages: false,
-      signal: new AbortController().signal,
-      send: async () => undefined,
-      logger,
+      endpoint: gemma(chat, paths),
+      limits: { maxSteps: 1 },
+      callbacks: { signal: new AbortController().signal, send: async () => undefined, logger },
     });
 
   it('a request whose history has tool calls (a /compact) is spelled as text too, without tool instructions', async () => {

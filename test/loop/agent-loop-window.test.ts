@@ -6,6 +6,7 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../../src/loop/agent-loop.js';
+import { TextToolPaths } from '../../src/endpoints/text-tool-path.js';
 import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
 import { ProviderHttpError } from '../../src/openai/errors.js';
 import type { ChatCompletionsClient, ChatRequest } from '../../src/openai/chat-client.js';
@@ -41,8 +42,13 @@ async function turn(
 ) {
   const updates: SessionUpdate[] = [];
   const outcome = await runAgentLoop({
-    client,
-    request: { model: 'm', maxTokens: options.maxTokens },
+    endpoint: {
+      client,
+      request: { model: 'm', maxTokens: options.maxTokens },
+      toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
+      takesImages: false,
+      memory: options.learned && { windows: options.learned, textPaths: new TextToolPaths() },
+    },
     context: {
       system: options.system,
       turns: [],
@@ -51,13 +57,8 @@ async function turn(
       maxTokens: options.maxTokens,
       windowFix: FIX,
     },
-    toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
-    maxSteps: 5,
-    takesImages: false,
-    learned: options.learned,
-    signal: new AbortController().signal,
-    send: async (batch) => void updates.push(...batch),
-    logger,
+    limits: { maxSteps: 5 },
+    callbacks: { signal: new AbortController().signal, send: async (batch) => void updates.push(...batch), logger },
   });
   const text = updates.map((u) => (u as { content?: { text?: string } }).content?.text ?? '').join('');
   return { outcome, text };

@@ -6,13 +6,11 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../../src/loop/agent-loop.js';
 import { CANCELLED } from '../../src/loop/tool-call-runner.js';
-import { DECLINED } from '../../src/tools/policy/permission.js';
 import { prepareTurnTools } from '../../src/loop/turn-tools.js';
 import { createLogger } from '../../src/log.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import type { Session } from '../../src/sessions/session-manager.js';
-import type { ClientToolCapabilities } from '../../src/tools/backends/client-backend.js';
-import type { McpServers } from '../../src/tools/mcp/mcp-servers.js';
+import { type ClientToolCapabilities, DECLINED, type McpServers } from '../../src/tools/index.js';
 import type { McpToolDescriptor } from '../../src/tools/mcp/mcp-tools.js';
 import { fakeClient, type FakeClientOptions } from '../helpers/fake-acp-client.js';
 import { scriptedChat, type ScriptedAnswer } from '../helpers/scripted-chat.js';
@@ -79,26 +77,23 @@ async function run(setup: Setup) {
   const updates: SessionUpdate[] = [];
   const controller = setup.controller ?? new AbortController();
   const outcome = await runAgentLoop({
-    client: chat.client,
-    request: { model: 'm' },
     context: { system: 'sys', turns: [], task: { role: 'user', content: 'go' }, contextWindow: setup.contextWindow },
-    offer: tools.offer,
-    deps: tools.deps,
-    textToolCalls: tools.textToolCalls,
-    toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
-    maxSteps: setup.maxSteps ?? 10,
-    takesImages: false,
-    signal: controller.signal,
-    send: async (batch) => {
-      for (const update of batch) {
-        updates.push(update);
-        const u = update as { status?: string; content?: { type: string }[] };
-        const entry = `update:${update.sessionUpdate}${u.status ? `:${u.status}` : ''}${Array.isArray(u.content) && u.content.some((c) => c.type === 'terminal') ? ':terminal' : ''}`;
-        fake.log.push(entry);
-        setup.onUpdate?.(entry);
-      }
+    endpoint: { client: chat.client, request: { model: 'm' }, toolMessageRules: { echoReasoning: false, shortToolCallIds: false }, takesImages: false },
+    tools,
+    limits: { maxSteps: setup.maxSteps ?? 10 },
+    callbacks: {
+      signal: controller.signal,
+      send: async (batch) => {
+        for (const update of batch) {
+          updates.push(update);
+          const u = update as { status?: string; content?: { type: string }[] };
+          const entry = `update:${update.sessionUpdate}${u.status ? `:${u.status}` : ''}${Array.isArray(u.content) && u.content.some((c) => c.type === 'terminal') ? ':terminal' : ''}`;
+          fake.log.push(entry);
+          setup.onUpdate?.(entry);
+        }
+      },
+      logger,
     },
-    logger,
   });
   const toolUpdates = fake.log.filter((entry) => entry.startsWith('update:tool_call') || entry.startsWith('request:') || entry.startsWith('terminal:'));
   const toolMessages = (i: number) => chat.seen[i]?.messages.filter((m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool') ?? [];

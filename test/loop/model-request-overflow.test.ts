@@ -43,9 +43,7 @@ async function turn(client: ChatCompletionsClient, learned = new LearnedWindows(
   const outcome = await runModelRequest({
     client,
     request: { model: 'qwen3:8b', messages: [{ role: 'user', content: 'hi' }] },
-    signal: new AbortController().signal,
-    send: async (batch) => void updates.push(...batch),
-    logger,
+    callbacks: { signal: new AbortController().signal, send: async (batch) => void updates.push(...batch), logger },
     windowFix: FIX,
     learned,
   });
@@ -122,15 +120,15 @@ describe('the agent loop, its retries spent', () => {
   it('gives up on an overflow with the words naming the window and the fix', async () => {
     const updates: SessionUpdate[] = [];
     const outcome = await runAgentLoop({
-      client: failing(new ProviderHttpError(400, { get: () => null }, OLLAMA_400, URL_)),
-      request: { model: 'qwen3:8b' },
       context: { turns: [], task: { role: 'user', content: 'hi' }, windowFix: FIX },
-      toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
-      maxSteps: 5,
-      takesImages: false,
-      signal: new AbortController().signal,
-      send: async (batch) => void updates.push(...batch),
-      logger,
+      endpoint: {
+        client: failing(new ProviderHttpError(400, { get: () => null }, OLLAMA_400, URL_)),
+        request: { model: 'qwen3:8b' },
+        toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
+        takesImages: false,
+      },
+      limits: { maxSteps: 5 },
+      callbacks: { signal: new AbortController().signal, send: async (batch) => void updates.push(...batch), logger },
     });
     expect(outcome.overflow).toEqual({ window: 4096 });
     const text = updates.map((u) => (u as { content?: { text?: string } }).content?.text ?? '').join('');

@@ -1,6 +1,7 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
-import { runModelRequest, TEXT_TOOL_CALLS_NOTICE, type TextToolCalls } from '../../src/loop/model-request.js';
+import type { TextToolCalls } from '../../src/loop/loop-input.js';
+import { runModelRequest, TEXT_TOOL_CALLS_NOTICE } from '../../src/loop/model-request.js';
 import { textToolCallRecogniser } from '../../src/loop/turn-tools.js';
 import { createLogger } from '../../src/log.js';
 import { scriptedChat, type ScriptedAnswer } from '../helpers/scripted-chat.js';
@@ -8,7 +9,7 @@ import { scriptedChat, type ScriptedAnswer } from '../helpers/scripted-chat.js';
 const logger = createLogger({ level: 'error', write: () => undefined });
 const definition = (name: string, properties: Record<string, unknown>) => ({
   type: 'function' as const,
-  function: { name, parameters: { type: 'object', properties } },
+  function: { name, description: '', parameters: { type: 'object' as const, properties, required: [] } },
 });
 const offered = [definition('read_file', { path: { type: 'string' } }), definition('write_file', { path: { type: 'string' }, content: { type: 'string' } })];
 const recogniser = textToolCallRecogniser;
@@ -19,9 +20,7 @@ async function turn(answer: ScriptedAnswer, textToolCalls: TextToolCalls | null 
   const outcome = await runModelRequest({
     client: chat.client,
     request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
-    signal: controller.signal,
-    send: async (batch) => void updates.push(...batch),
-    logger,
+    callbacks: { signal: controller.signal, send: async (batch) => void updates.push(...batch), logger },
     textToolCalls: textToolCalls ?? undefined,
   });
   const shown = updates.filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => (u as { content: { text: string } }).content.text);
@@ -112,11 +111,8 @@ describe('the notice of tool calls read from text', () => {
       runModelRequest({
         client: scriptedChat([{ text: [text] }]).client,
         request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
-        signal: new AbortController().signal,
-        send: async () => undefined,
-        logger,
+        callbacks: { signal: new AbortController().signal, send: async () => undefined, logger, notify },
         textToolCalls: recogniser(offered),
-        notify,
       });
     await run('just prose');
     expect(told).toEqual([]);

@@ -1,30 +1,59 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
-import { runToolCall, type ToolCallDeps } from '../../src/loop/tool-call-runner.js';
+import type { ToolCallSession } from '../../src/loop/loop-input.js';
+import { type PlanHooks, runPlanCall } from '../../src/loop/plan-mode.js';
+import { runToolCall as runCall } from '../../src/loop/tool-call-runner.js';
 import { createLogger } from '../../src/log.js';
-import { ToolError, type ToolBackend } from '../../src/tools/tool-types.js';
+import type { ToolCallResult } from '../../src/openai/chat-stream-accumulator.js';
+import type { ToolBackend } from '../../src/tools/backends/tool-backend.js';
+import { builtinTools } from '../../src/tools/builtin/builtin-tools.js';
+import { OfferedTools } from '../../src/tools/calls/offered-tools.js';
+import { planTool } from '../../src/tools/plan/plan-tool.js';
+import type { SessionMode } from '../../src/tools/policy/permission.js';
+import { ToolError } from '../../src/tools/tool.js';
 import { fakeClient, type FakeClientOptions } from '../helpers/fake-acp-client.js';
 
 const logger = createLogger({ level: 'error', write: () => undefined });
-const OFFERED = ['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_command'];
+const OFFERED = ['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_command', 'fetch_url'];
 
-function deps(over: Partial<ToolCallDeps> & { backend: ToolBackend }, client: FakeClientOptions = {}) {
+/** What a call of these tests runs with: the session, the turn's callbacks, and the tools offered. */
+interface Deps extends ToolCallSession {
+  mode: SessionMode;
+  send: (updates: SessionUpdate[]) => Promise<void>;
+  signal: AbortSignal;
+  offered: OfferedTools;
+}
+
+function deps(over: Partial<Omit<Deps, 'offered'>> & { backend: ToolBackend; plan?: PlanHooks }, client: FakeClientOptions = {}) {
   const fake = fakeClient(client);
   const updates: SessionUpdate[] = [];
-  const d: ToolCallDeps = {
+  const { backend, plan, ...rest } = over;
+  const d: Deps = {
     sessionId: 's1',
     client: fake.client,
     send: async (batch) => void updates.push(...batch),
-    roots: { cwd: '/p', extra: [] },
     mode: 'full-access',
     remembered: {},
     remember: async () => undefined,
-    offered: OFFERED,
-    logger,
     signal: new AbortController().signal,
-    ...over,
+    offered: new OfferedTools([]),
+    ...rest,
   };
+  const tools = builtinTools({ backend, roots: { cwd: '/p', extra: [] }, settings: {} });
+  if (plan) {
+    tools.push(
+      planTool((entries, ctx) =>
+        runPlanCall(entries, ctx.toolCall, { sessionId: 's1', client: fake.client, send: ctx.send, mode: d.mode, plan, logger, signal: ctx.signal }),
+      ),
+    );
+  }
+  d.offered = new OfferedTools(tools);
   return { d, updates, fake };
+}
+
+/** One call as the loop runs it: its name resolved among the offered tools, then run. */
+function runToolCall(call: ToolCallResult, d: Deps) {
+  return runCall(call, d.offered.resolve(call.name), d, { send: d.send, signal: d.signal, logger });
 }
 
 const backend = (over: Partial<ToolBackend> = {}): ToolBackend => ({
@@ -191,7 +220,6 @@ describe('runToolCall: the plan hand-over question answered `cancelled`', () => 
       {
         backend: backend(),
         mode: 'plan',
-        offered: [...OFFERED, 'update_plan'],
         plan: { keep: () => undefined, switchMode: async (mode) => void switched.push(mode) },
       },
       { handlers: { 'session/request_permission': () => ({ outcome: { outcome: 'cancelled' } }) } },

@@ -3,6 +3,7 @@
  * up against a loopback server and driven through the model request the agent uses.
  */
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log.js';
 import { runModelRequest } from '../../src/loop/model-request.js';
 import { ChatCompletionsClient } from '../../src/openai/chat-client.js';
 import { ProviderHttpError } from '../../src/openai/errors.js';
@@ -20,9 +21,12 @@ async function promptText(chatUrl: string, apiKey?: string): Promise<{ text: str
   const outcome = await runModelRequest({
     client,
     request: { model: 'qwen3:8b', messages: [{ role: 'user', content: 'hi' }] },
-    signal: new AbortController().signal,
-    send: async (updates) => {
-      for (const update of updates) if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') shown.push(update.content.text);
+    callbacks: {
+      signal: new AbortController().signal,
+      send: async (updates) => {
+        for (const update of updates) if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') shown.push(update.content.text);
+      },
+      logger: createLogger({ level: 'error', write: () => undefined }),
     },
   });
   return { text: shown.join(''), status: outcome.error?.status };

@@ -47,23 +47,30 @@ describe('SessionManager turns', () => {
     await expect(manager.runTurn(session, async (signal) => signal.aborted)).resolves.toBe(false);
   });
 
-  it('a second turn aborts the first and starts only after it settled', async () => {
+  it('a second prompt waits for the first turn to end, unaborted, and then runs', async () => {
     const manager = new SessionManager();
     const session = manager.create('/', 'm');
     const log: string[] = [];
+    const release = deferred();
     let firstSignal: AbortSignal | undefined;
-    const first = manager.runTurn(session, (signal) => {
+    const first = manager.runTurn(session, async (signal) => {
       firstSignal = signal;
-      return untilAborted(log, 'first')(signal);
+      log.push('first start');
+      await release.promise;
+      log.push('first end');
+      return 'one';
     });
     const second = manager.runTurn(session, async (signal) => {
       log.push('second start');
       expect(signal.aborted).toBe(false);
-      return 'done';
+      return 'two';
     });
-    expect(firstSignal?.aborted).toBe(true);
-    await expect(first).resolves.toBe('cancelled');
-    await expect(second).resolves.toBe('done');
+    await new Promise((r) => setTimeout(r, 10));
+    expect(firstSignal?.aborted).toBe(false);
+    expect(log).toEqual(['first start']);
+    release.resolve();
+    await expect(first).resolves.toBe('one');
+    await expect(second).resolves.toBe('two');
     expect(log).toEqual(['first start', 'first end', 'second start']);
   });
 
@@ -71,14 +78,49 @@ describe('SessionManager turns', () => {
     const manager = new SessionManager();
     const session = manager.create('/', 'm');
     const log: string[] = [];
-    const first = manager.runTurn(
-      session,
-      (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => setTimeout(() => (log.push('first failed'), reject(new Error('x'))), 10))),
-    );
+    const first = manager.runTurn(session, () => new Promise((_, reject) => setTimeout(() => (log.push('first failed'), reject(new Error('x'))), 10)));
     const second = manager.runTurn(session, async () => log.push('second'));
     await expect(first).rejects.toThrow('x');
     await second;
     expect(log).toEqual(['first failed', 'second']);
+  });
+
+  it('prompts run in the order they arrived, not the order their turns were asked for', async () => {
+    const manager = new SessionManager();
+    const session = manager.create('/', 'm');
+    const log: string[] = [];
+    const running = deferred();
+    const first = manager.runTurn(session, async () => {
+      log.push('first');
+      await running.promise;
+    });
+    const a = manager.arrive(session.id);
+    const b = manager.arrive(session.id);
+    // b's turn is asked for before a's: it still waits for a.
+    const later = manager.runTurn(session, async () => log.push('b'), b);
+    const earlier = manager.runTurn(session, async () => log.push('a'), a);
+    running.resolve();
+    await first;
+    await earlier;
+    // The caller that placed a prompt ends it: only then does the next one start.
+    expect(log).toEqual(['first', 'a']);
+    a.done();
+    await later;
+    b.done();
+    expect(log).toEqual(['first', 'a', 'b']);
+  });
+
+  it('a cancel reaches the running turn and every prompt waiting, not one arriving after it', async () => {
+    const manager = new SessionManager();
+    const session = manager.create('/', 'm');
+    const log: string[] = [];
+    const first = manager.runTurn(session, untilAborted(log, 'first'));
+    const waiting = manager.runTurn(session, async (signal) => signal.aborted);
+    expect(manager.cancel(session.id)).toBe(true);
+    const after = manager.runTurn(session, async (signal) => signal.aborted);
+    await expect(first).resolves.toBe('cancelled');
+    await expect(waiting).resolves.toBe(true);
+    await expect(after).resolves.toBe(false);
   });
 
   it('a turn cancelled while waiting for its predecessor still runs, with an aborted signal', async () => {
@@ -97,13 +139,32 @@ describe('SessionManager turns', () => {
     const session = manager.create('/', 'm');
     const arrived = manager.arrive(session.id);
     expect(manager.cancel(session.id)).toBe(true);
-    await expect(manager.runTurn(session, async (signal) => signal.aborted, arrived.signal)).resolves.toBe(true);
+    await expect(manager.runTurn(session, async (signal) => signal.aborted, arrived)).resolves.toBe(true);
     arrived.done();
     // Once done, the prompt is gone: nothing to cancel, and the next prompt starts unaborted.
     expect(manager.cancel(session.id)).toBe(false);
     const next = manager.arrive(session.id);
-    await expect(manager.runTurn(session, async (signal) => signal.aborted, next.signal)).resolves.toBe(false);
+    await expect(manager.runTurn(session, async (signal) => signal.aborted, next)).resolves.toBe(false);
     next.done();
+  });
+
+  it('the steering inbox is the first prompt in line; done closes it and hands the line on', async () => {
+    const manager = new SessionManager();
+    expect(manager.inboxOf('s')).toBeUndefined();
+    const a = manager.arrive('s');
+    const b = manager.arrive('s');
+    expect(manager.inboxOf('s')).toBe(a.inbox);
+    let bReady = false;
+    void b.ready.then(() => (bReady = true));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(bReady).toBe(false);
+    a.done();
+    a.done();
+    expect(a.inbox.isClosed).toBe(true);
+    expect(manager.inboxOf('s')).toBe(b.inbox);
+    await b.ready;
+    b.done();
+    expect(manager.inboxOf('s')).toBeUndefined();
   });
 
   it('cancelAll reaches prompts still arriving', async () => {
@@ -155,11 +216,11 @@ describe('SessionManager turns', () => {
     await other;
   });
 
-  it('the older turn finishing does not drop the newer one from the lock', async () => {
+  it('the older turn finishing hands the lock to the newer one, which a cancel then reaches', async () => {
     const manager = new SessionManager();
     const session = manager.create('/', 'm');
     const log: string[] = [];
-    const first = manager.runTurn(session, untilAborted(log, 'first', 0));
+    const first = manager.runTurn(session, async () => 'done');
     let secondSignal: AbortSignal | undefined;
     const second = manager.runTurn(session, (signal) => {
       secondSignal = signal;
@@ -167,9 +228,11 @@ describe('SessionManager turns', () => {
     });
     await first;
     await new Promise((r) => setTimeout(r, 5));
+    expect(manager.isRunning(session.id)).toBe(true);
     expect(secondSignal?.aborted).toBe(false);
     expect(manager.cancel(session.id)).toBe(true);
     await expect(second).resolves.toBe('cancelled');
+    expect(manager.isRunning(session.id)).toBe(false);
   });
 
   it('cancelAll aborts every running turn and resolves once all have settled', async () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createClientBackend } from '../../../src/tools/backends/client-backend.js';
-import type { ToolBackend } from '../../../src/tools/tool-types.js';
+import type { ToolBackend } from '../../../src/tools/backends/tool-backend.js';
 import { fakeClient } from '../../../test/helpers/fake-acp-client.js';
 
 type Op = 'read' | 'write' | 'run';

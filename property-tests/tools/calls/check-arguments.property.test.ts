@@ -1,9 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkArguments } from '../../../src/tools/calls/check-arguments.js';
-import { BUILTIN_TOOLS, toChatTool } from '../../../src/tools/builtin/registry.js';
+import { toChatTool } from '../../../src/tools/builtin/builtin-tools.js';
+import { BUILTIN_TOOLS } from '../../../src/tools/builtin/registry.js';
+import { builtin } from '../../../test/helpers/builtin-tool.js';
 
 const tool = fc.constantFrom(...BUILTIN_TOOLS);
+/** The check as the runner makes it, for a call of the built-in tool `t`. */
+const checkArguments = (t: (typeof BUILTIN_TOOLS)[number], raw: unknown) => builtin(t.name).check(raw, false);
 const key = fc.oneof(
   fc.constantFrom(
     'path',

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decidePermission, SESSION_MODES, type PermissionSubject } from '../../../src/tools/policy/permission.js';
+import { decidePermission, SESSION_MODES } from '../../../src/tools/policy/permission.js';
+import type { PermissionSubject } from '../../../src/tools/tool.js';
 
 const key = fc.oneof(fc.constantFrom('write_file', 'edit_file', 'run_command:git', 'mcp:fs/write'), fc.string());
 const remembered = fc.dictionary(key, fc.constantFrom('allow' as const, 'reject' as const));

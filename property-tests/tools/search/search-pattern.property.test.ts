@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { translatePattern } from '../../../src/tools/search/search-pattern.js';
 import { findRipgrep } from '../../../src/tools/search/search-rg.js';
-import { ToolError } from '../../../src/tools/tool-types.js';
+import { ToolError } from '../../../src/tools/tool.js';
 
 const rg = (await findRipgrep(undefined)).path;
 const dir = mkdtempSync(join(tmpdir(), 'oa-dialect-'));

@@ -4,7 +4,8 @@
  * write, the text written; each command run is noted. Writes still go where the wrapped
  * backend sends them (the client's `fs/write_text_file` when advertised).
  */
-import { ToolError, type ToolBackend } from '../tool-types.js';
+import { ToolError } from '../tool.js';
+import type { ToolBackend } from './tool-backend.js';
 
 /** Where the checkpoints go (the session layer's recorder). */
 export interface CheckpointSink {

@@ -9,7 +9,8 @@
  * release; the agent must release what it creates).
  */
 import type { AgentContext, ClientCapabilities, ReadTextFileRequest } from '@agentclientprotocol/sdk/unstable';
-import { ToolError, type CommandOptions, type CommandResult, type ToolBackend } from '../tool-types.js';
+import { ToolError } from '../tool.js';
+import type { CommandOptions, CommandResult, ToolBackend } from './tool-backend.js';
 
 /** Rejects with the signal's reason as soon as `signal` aborts; otherwise settles as `promise` does. */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { ToolError, type CommandOptions, type CommandResult, type LineRange, type ToolBackend, type WorkspaceRoots } from '../tool-types.js';
+import { ToolError, type WorkspaceRoots } from '../tool.js';
+import type { CommandOptions, CommandResult, LineRange, ToolBackend } from './tool-backend.js';
 import { confine, realTarget } from './workspace.js';
 import { runLocalCommand } from './local-command.js';
 import { decodeText, formatBytes } from './text-decode.js';
@@ -17,7 +18,7 @@ import { decodeText, formatBytes } from './text-decode.js';
  * `read_file`'s offset/limit (cheap next to a model call); a larger one is refused with a message
  * pointing at search_files or a command, since paging it would read it whole every time.
  */
-export const MAX_READ_BYTES = 10 * 1024 * 1024;
+const MAX_READ_BYTES = 10 * 1024 * 1024;
 
 /** Options of {@link createLocalBackend}. */
 export interface LocalBackendOptions {
@@ -59,7 +60,7 @@ export function createLocalBackend(roots: WorkspaceRoots, options: LocalBackendO
  * session's `cwd` is here (so the workspace is this disk), `undefined` when even the cwd is not
  * (an agent in a container, its client's files elsewhere: only the client can tell).
  */
-export async function localFileExists(file: string, cwd: string): Promise<boolean | undefined> {
+async function localFileExists(file: string, cwd: string): Promise<boolean | undefined> {
   const info: Stats | undefined = await stat(file).catch(() => undefined);
   if (info) return true;
   return (await stat(cwd).catch(() => undefined))?.isDirectory() ? false : undefined;
@@ -69,7 +70,7 @@ export async function localFileExists(file: string, cwd: string): Promise<boolea
  * Reads a text file.
  * @throws {ToolError} no such file, a directory, a file over `maxBytes`, a binary file, no permission.
  */
-export async function readLocalText(file: string, signal: AbortSignal, maxBytes = MAX_READ_BYTES): Promise<string> {
+async function readLocalText(file: string, signal: AbortSignal, maxBytes = MAX_READ_BYTES): Promise<string> {
   signal.throwIfAborted();
   const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
     throw fsToolError(error, file);
@@ -97,7 +98,7 @@ export async function readLocalText(file: string, signal: AbortSignal, maxBytes 
  * symlink (already confined) is written through, not replaced.
  * @throws {ToolError} when the target is a directory or cannot be written; the signal's reason when aborted before the rename.
  */
-export async function writeLocalText(file: string, content: string, signal: AbortSignal): Promise<void> {
+async function writeLocalText(file: string, content: string, signal: AbortSignal): Promise<void> {
   signal.throwIfAborted();
   const target = await realTarget(file);
   const existing = await stat(target).catch(() => undefined);
@@ -120,7 +121,7 @@ export async function writeLocalText(file: string, content: string, signal: Abor
 }
 
 /** An fs error as a {@link ToolError} for the model; errors without a known code are passed on. */
-export function fsToolError(error: NodeJS.ErrnoException, file: string): Error {
+function fsToolError(error: NodeJS.ErrnoException, file: string): Error {
   switch (error.code) {
     case 'ENOENT':
       return new ToolError(`no such file: ${file}`, 'not_found');
@@ -141,7 +142,7 @@ export function fsToolError(error: NodeJS.ErrnoException, file: string): Error {
 }
 
 /** The lines of `text` in `range` (1-based `line`, `limit` lines; line ends kept); all of it without one. */
-export function linesOf(text: string, range: LineRange | undefined): string {
+function linesOf(text: string, range: LineRange | undefined): string {
   if (!range || (range.line === undefined && range.limit === undefined)) return text;
   const lines = text.split(/(?<=\n)/);
   const first = Math.max(1, range.line ?? 1) - 1;

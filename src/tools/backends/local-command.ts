@@ -14,13 +14,18 @@
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { ToolError, type CommandOptions, type CommandResult } from '../tool-types.js';
+import { ToolError } from '../tool.js';
+import type { CommandOptions, CommandResult } from './tool-backend.js';
 
-/** Time between SIGTERM and SIGKILL, in ms. */
+/**
+ * Time between SIGTERM and SIGKILL, in ms.
+ * @internal the tests tell the two kill delays apart.
+ */
 export const KILL_GRACE_MS = 2_000;
 /**
  * Time between SIGTERM and SIGKILL when the turn is cancelled, in ms: shorter, because the
  * `cancelled` answer waits for the group to be gone and ACP clients expect it at once.
+ * @internal the tests tell the two kill delays apart.
  */
 export const CANCEL_KILL_GRACE_MS = 500;
 
@@ -43,7 +48,10 @@ function trackGroup(pgid: number): void {
   });
 }
 
-/** The program and arguments that run `command` through the user's shell. */
+/**
+ * The program and arguments that run `command` through the user's shell.
+ * @internal the shell line per platform, checked without running it.
+ */
 export function shellInvocation(command: string, platform = process.platform, env = process.env): { file: string; args: string[] } {
   if (platform === 'win32') return { file: env.ComSpec || 'cmd.exe', args: ['/d', '/s', '/c', `"${command}"`] };
   return { file: env.SHELL || '/bin/sh', args: ['-c', command] };
@@ -51,6 +59,7 @@ export function shellInvocation(command: string, platform = process.platform, en
 
 /**
  * Keeps the last `limit` bytes of a byte stream. Memory stays under about twice the limit.
+ * @internal its byte bounds are checked on their own, without a process.
  */
 export class TailBuffer {
   private chunks: Buffer[] = [];
@@ -189,7 +198,7 @@ export async function runLocalCommand(command: string, options: CommandOptions):
  * waits for its parent (often PID 1, which in some containers reaps slowly) to collect it, yet
  * `kill(-pgid, 0)` still counts it. Reads `/proc` (Linux); elsewhere trusts `kill`.
  */
-export function groupHasLiving(pgid: number): boolean {
+function groupHasLiving(pgid: number): boolean {
   let entries: string[];
   try {
     entries = readdirSync('/proc');

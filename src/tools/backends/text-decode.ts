@@ -14,7 +14,10 @@ const MAX_INVALID_SHARE = 1 / 8;
 
 const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
-/** True when `bytes` look like a binary file (see the module comment). Pure. */
+/**
+ * True when `bytes` look like a binary file (see the module comment). Pure.
+ * @internal the sniffing rule is checked on bytes alone.
+ */
 export function looksBinary(bytes: Uint8Array): boolean {
   const head = bytes.subarray(0, SNIFF_BYTES);
   if (head.includes(0)) return true;

@@ -14,13 +14,14 @@
  */
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { ToolError, type WorkspaceRoots } from '../tool-types.js';
+import { ToolError, type WorkspaceRoots } from '../tool.js';
 
 const POSIX = path.sep === '/';
 
 /**
  * True when `p` is what `path.resolve` makes of it on POSIX: absolute, and without empty, `.` or
  * `..` segments or a trailing `/` (but `/` itself).
+ * @internal the fast path's condition is checked against `path.resolve` by a property test.
  */
 export function isNormalAbsolute(p: string): boolean {
   if (p.charCodeAt(0) !== 0x2f) return false;
@@ -28,7 +29,10 @@ export function isNormalAbsolute(p: string): boolean {
   return !p.endsWith('/') && !p.endsWith('/.') && !p.endsWith('/..') && !p.includes('//') && !p.includes('/./') && !p.includes('/../');
 }
 
-/** `path.resolve(p)`, returning a path that is already normal on POSIX as it is. */
+/**
+ * `path.resolve(p)`, returning a path that is already normal on POSIX as it is.
+ * @internal checked against `path.resolve` by a property test.
+ */
 export function resolved(p: string): string {
   return POSIX && isNormalAbsolute(p) ? p : path.resolve(p);
 }
@@ -61,13 +65,16 @@ export function isWithin(abs: string, root: string): boolean {
   return a === r || r === '/' || (a.charCodeAt(r.length) === 0x2f && a.startsWith(r));
 }
 
-/** Pure lexical check: `abs` (normalised) is one of the roots or below one. Symlinks are not looked at. */
+/**
+ * Pure lexical check: `abs` (normalised) is one of the roots or below one. Symlinks are not looked at.
+ * @internal the lexical check is checked on its own, without a disk.
+ */
 export function isInside(abs: string, roots: WorkspaceRoots): boolean {
   return rootList(roots).some((root) => isWithin(abs, root));
 }
 
 /** The message for a path outside the workspace: names the path and the allowed roots. */
-export function outsideMessage(abs: string, roots: WorkspaceRoots, resolvedTo?: string): string {
+function outsideMessage(abs: string, roots: WorkspaceRoots, resolvedTo?: string): string {
   const via = resolvedTo !== undefined && resolvedTo !== abs ? ` (it resolves to ${resolvedTo})` : '';
   return `${abs}${via} is outside the workspace; allowed: ${rootList(roots).join(', ')}. Nothing was read or changed.`;
 }

@@ -4,8 +4,9 @@
  */
 import { capForModel, formatCount } from '../present/output-cap.js';
 import { fenced, textContent } from '../present/present-args.js';
-import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_OUTPUT_BYTE_LIMIT, MAX_COMMAND_TIMEOUT_MS, type BuiltinContext, type BuiltinOutcome } from './tool-context.js';
-import type { CommandResult } from '../tool-types.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_OUTPUT_BYTE_LIMIT, MAX_COMMAND_TIMEOUT_MS, type BuiltinContext } from './tool-context.js';
+import type { ToolOutcome } from '../tool.js';
+import type { CommandResult } from '../backends/tool-backend.js';
 import { confine, resolveToolPath } from '../backends/workspace.js';
 
 /** `run_command` arguments once checked. */
@@ -16,12 +17,12 @@ export interface RunCommandArgs {
 }
 
 /** The time limit used: the model's `timeout_ms`, else the context's default, within 1 ms … 600 s. */
-export function commandTimeout(requested: number | undefined, fallback = DEFAULT_COMMAND_TIMEOUT_MS): number {
+function commandTimeout(requested: number | undefined, fallback = DEFAULT_COMMAND_TIMEOUT_MS): number {
   return Math.min(MAX_COMMAND_TIMEOUT_MS, Math.max(1, Math.floor(requested ?? fallback)));
 }
 
 /** `Exit code 0`, `Killed after 2 s (timeout)`, `Killed by SIGTERM`. */
-export function commandStatus(result: Pick<CommandResult, 'exitCode' | 'signal' | 'timedOut'>, timeoutMs: number): string {
+function commandStatus(result: Pick<CommandResult, 'exitCode' | 'signal' | 'timedOut'>, timeoutMs: number): string {
   if (result.timedOut) return `Killed after ${formatSeconds(timeoutMs)} (timeout)`;
   if (result.exitCode !== null) return `Exit code ${result.exitCode}`;
   return result.signal ? `Killed by ${result.signal}` : 'Ended without an exit code';
@@ -37,12 +38,12 @@ function formatSeconds(ms: number): string {
  * @throws {ToolError} a cwd outside the workspace (local terminal), a shell that cannot start;
  *   the signal's reason when aborted (the command is killed first).
  */
-export async function executeRunCommand(args: RunCommandArgs, ctx: BuiltinContext): Promise<BuiltinOutcome> {
+export async function executeRunCommand(args: RunCommandArgs, ctx: BuiltinContext): Promise<ToolOutcome> {
   const requestedCwd = resolveToolPath(args.cwd ?? '.', ctx.roots);
   // A client terminal runs wherever the client is; only a local command's cwd can be checked on this disk.
   const cwd = ctx.backend.where.terminal === 'local' ? await confine(requestedCwd, ctx.roots) : requestedCwd;
-  const timeoutMs = commandTimeout(args.timeout_ms, ctx.commandTimeoutMs);
-  const outputByteLimit = ctx.outputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT;
+  const timeoutMs = commandTimeout(args.timeout_ms, ctx.settings.commandTimeoutMs);
+  const outputByteLimit = ctx.settings.outputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT;
   let terminalId: string | undefined;
   const result = await ctx.backend.runCommand(args.command, {
     cwd,
@@ -56,7 +57,7 @@ export async function executeRunCommand(args: RunCommandArgs, ctx: BuiltinContex
   });
   const status = commandStatus(result, timeoutMs);
   const dropped = result.truncated ? `[earlier output dropped; only the last ${formatCount(outputByteLimit)} bytes were kept]\n` : '';
-  const body = result.output === '' ? '(no output)' : capForModel(result.output, ctx.limits).text;
+  const body = result.output === '' ? '(no output)' : capForModel(result.output, ctx.settings.limits).text;
   const failed = result.timedOut || result.exitCode !== 0;
   return {
     failed,

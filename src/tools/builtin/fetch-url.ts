@@ -29,7 +29,7 @@ export const fetchUrlTool = defineTool({
   },
   run(args, ctx) {
     const runsUnasked = ctx.runsUnasked;
-    const limits = runsUnasked ? { ...ctx.fetch, mayFollow: (url: URL) => runsUnasked({ url: url.href }) } : ctx.fetch;
+    const limits = runsUnasked ? { ...ctx.settings.fetch, mayFollow: (url: URL) => runsUnasked({ url: url.href }) } : ctx.settings.fetch;
     return executeFetchUrl(args.url, ctx.signal, limits);
   },
 });

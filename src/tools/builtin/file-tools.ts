@@ -10,8 +10,9 @@
 import { applyEdit } from '../edit/apply-edit.js';
 import { capForModel, countLines, formatCount, readFileNote } from '../present/output-cap.js';
 import { fenced, fileLocation, lineRange, textContent } from '../present/present-args.js';
-import type { BuiltinContext, BuiltinOutcome } from './tool-context.js';
-import { ToolError } from '../tool-types.js';
+import type { BuiltinContext } from './tool-context.js';
+import type { ToolOutcome } from '../tool.js';
+import { ToolError } from '../tool.js';
 import { confine, relativeForTitle, resolveToolPath } from '../backends/workspace.js';
 
 /** `read_file` arguments once checked. */
@@ -34,13 +35,13 @@ export interface EditFileArgs {
 }
 
 /** Lines of `text` without their line ends (`\n` or `\r\n`); a final line end adds no empty line. */
-export function splitLines(text: string): string[] {
+function splitLines(text: string): string[] {
   if (text === '') return [];
   return text.replace(/\r?\n$/, '').split(/\r?\n/);
 }
 
 /** `12\ttext` lines, numbered from `first`. */
-export function numberLines(lines: readonly string[], first: number): string {
+function numberLines(lines: readonly string[], first: number): string {
   return lines.map((line, i) => `${first + i}\t${line}`).join('\n');
 }
 
@@ -66,7 +67,7 @@ async function target(path: string, ctx: BuiltinContext): Promise<{ abs: string;
  * the whole file, which is then cut here.
  * @throws {ToolError} from the backend (missing, binary, too large, outside) or an offset past the end.
  */
-export async function executeReadFile(args: ReadFileArgs, ctx: BuiltinContext): Promise<BuiltinOutcome> {
+export async function executeReadFile(args: ReadFileArgs, ctx: BuiltinContext): Promise<ToolOutcome> {
   const { abs, rel } = await target(args.path, ctx);
   const first = args.offset ?? 1;
   const ranged = ctx.backend.where.read === 'client' && (args.offset !== undefined || args.limit !== undefined);
@@ -88,7 +89,7 @@ export async function executeReadFile(args: ReadFileArgs, ctx: BuiltinContext): 
     throw new ToolError(`offset ${first} is past the end of ${rel}${total !== undefined ? `, which has ${formatCount(total)} lines` : ''}.`);
   const slice = all.slice(start, args.limit === undefined ? undefined : start + args.limit);
   const last = first + slice.length - 1;
-  const capped = capForModel(numberLines(slice, first), { ...ctx.limits, note: readFileNote(first - 1) });
+  const capped = capForModel(numberLines(slice, first), { ...ctx.settings.limits, note: readFileNote(first - 1) });
   const more = total !== undefined ? ` of ${formatCount(total)}` : slice.length === args.limit ? `; more may follow from offset ${last + 1}` : '';
   const partial = first > 1 || total === undefined || last < total;
   const forModel = partial ? `${capped.text}\n[lines ${first}–${last}${more}]` : capped.text;
@@ -121,7 +122,7 @@ export async function previewOldText(path: string, ctx: Pick<BuiltinContext, 'ba
  * new file, and also when the old file could not be read as text, e.g. binary).
  * @throws {ToolError} outside the workspace, the backend refusing the write.
  */
-export async function executeWriteFile(args: WriteFileArgs, ctx: BuiltinContext): Promise<BuiltinOutcome> {
+export async function executeWriteFile(args: WriteFileArgs, ctx: BuiltinContext): Promise<ToolOutcome> {
   const { abs, rel } = await target(args.path, ctx);
   // The old text only feeds the diff: any failure to read it (missing, binary, a client that
   // answers "not found" with an error of its own) means "no old text", except a refusal or a cancel.
@@ -154,7 +155,7 @@ const SNIPPET_MAX_LINES = 40;
  * is created with `new_string`.
  * @throws {ToolError} old_string not found / not unique / empty, and the backend's errors.
  */
-export async function executeEditFile(args: EditFileArgs, ctx: BuiltinContext): Promise<BuiltinOutcome> {
+export async function executeEditFile(args: EditFileArgs, ctx: BuiltinContext): Promise<ToolOutcome> {
   const { abs, rel } = await target(args.path, ctx);
   let oldText: string | null;
   try {

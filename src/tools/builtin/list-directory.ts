@@ -26,7 +26,7 @@ export const listDirectoryTool = defineTool({
     const text = formatListing(listing, ctx.roots.cwd);
     return {
       failed: false,
-      forModel: capForModel(text, ctx.limits).text,
+      forModel: capForModel(text, ctx.settings.limits).text,
       content: [textContent(text)],
       locations: [{ path: listing.dir }],
       rawOutput: { path: listing.dir, entries: listing.entries.length, more: listing.more, ignored: listing.ignored },

@@ -45,6 +45,7 @@ export const runCommandTool = defineTool({
 /**
  * Whether a shell line does more than run one command: `;`, `&`, `|`, newlines, redirections,
  * backquotes or `$(…)` anywhere (quoted or not: being cautious costs one more question).
+ * @internal the rule behind remembered command choices, checked line by line.
  */
 export function isCompoundCommand(line: string): boolean {
   return /[;&|`<>\n\r]|\$\(/.test(line);
@@ -54,6 +55,7 @@ export function isCompoundCommand(line: string): boolean {
  * The command of a shell line: its first word after leading `VAR=value` assignments, as written,
  * path included (`/usr/bin/git status` → `/usr/bin/git`: "always allow git" must not cover
  * `./git`, a program the model may have written); '' for an empty line.
+ * @internal the rule behind remembered command choices, checked line by line.
  */
 export function commandName(line: string): string {
   const words = line.trim().split(/\s+/).filter(Boolean);

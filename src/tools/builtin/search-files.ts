@@ -33,11 +33,11 @@ export const searchFilesTool = defineTool({
   },
   async run(args, ctx) {
     const request = { pattern: args.pattern, path: resolveToolPath(args.path ?? '.', ctx.roots), glob: args.glob };
-    const result = await searchFiles(request, ctx.roots, ctx.signal, ctx.search);
+    const result = await searchFiles(request, ctx.roots, ctx.signal, ctx.settings.search);
     const text = formatSearch(result, request, ctx.roots.cwd);
     return {
       failed: false,
-      forModel: capForModel(text, ctx.limits).text,
+      forModel: capForModel(text, ctx.settings.limits).text,
       content: [textContent(text)],
       rawOutput: {
         matches: result.matches.length,

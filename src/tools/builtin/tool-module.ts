@@ -2,7 +2,8 @@
  * The shape of a built-in tool: one module per tool (`tools/builtin/<tool>.ts`) exports one
  * {@link BuiltinTool}, and `tools/builtin/registry.ts` lists them. Everything about a tool is here:
  * what the model reads (name, description, the parameters generated from its zod schema), what
- * the modes allow (its permission class), how the client shows it, and how it runs.
+ * the modes allow (its permission class), how the client shows it, and how it runs. The loop sees
+ * it as a `Tool` (`tools/tool.ts`), through `builtin-tools.ts`.
  *
  * Source: zod 4 JSON Schema output https://zod.dev/json-schema; the request's `tools` entries
  * https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools.
@@ -10,20 +11,12 @@
 import type { ToolKind } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
 import type { CutNote } from '../../context/context-cut.js';
-import type { BuiltinContext, BuiltinOutcome } from './tool-context.js';
-import type { ToolPresentation, WorkspaceRoots } from '../tool-types.js';
-
-/**
- * What a tool does, as the session modes see it: `reads` (never asks), `edits` (changes files),
- * `runs` (runs commands; MCP tools too), `fetches` (reaches the network, changes nothing here).
- */
-export type PermissionClass = 'reads' | 'edits' | 'runs' | 'fetches';
-
-/** The permission classes, for checks. */
-export const PERMISSION_CLASSES: readonly PermissionClass[] = ['reads', 'edits', 'runs', 'fetches'];
+import type { BuiltinContext } from './tool-context.js';
+import type { JsonSchema } from '../calls/argument-types.js';
+import type { PermissionClass, ToolOutcome, ToolPresentation, WorkspaceRoots } from '../tool.js';
 
 /** What a remembered `allow_always` / `reject_always` is stored under, and those words for the option names. */
-export interface RememberedAs {
+interface RememberedAs {
   /** The key in the session's remembered choices (saved with the session: keep keys stable). */
   key: string;
   /** What "always" covers, e.g. `"git" commands`, `file edits`. */
@@ -40,7 +33,7 @@ export interface BuiltinTool<Name extends string = string, Schema extends z.ZodO
   readonly name: Name;
   /** The function `description` the model reads: short, it is sent with every request. */
   readonly description: string;
-  /** The arguments, checked once by `tools/calls/check-arguments.ts`; the request's `parameters` are generated from it. */
+  /** The arguments, checked by `tools/calls/check-arguments.ts` (the zod schema last); the request's `parameters` are generated from it. */
   readonly schema: Schema;
   /** Other parameter names accepted for a field, alias → field name (applied only when the field itself is absent). */
   readonly aliases?: Readonly<Record<string, string>>;
@@ -72,7 +65,7 @@ export interface BuiltinTool<Name extends string = string, Schema extends z.ZodO
    * @throws {ToolError} anything the model should hear about (the call is shown failed); the
    *   signal's reason when aborted; anything else is a bug of ours.
    */
-  run(args: z.output<Schema>, ctx: BuiltinContext): Promise<BuiltinOutcome>;
+  run(args: z.output<Schema>, ctx: BuiltinContext): Promise<ToolOutcome>;
   /** The note put where the context planner cuts a long result of this tool, saying how to get the rest. Absent: a generic note. */
   readonly cutNote?: CutNote;
 }
@@ -84,9 +77,6 @@ export type AnyBuiltinTool = BuiltinTool<string, z.ZodObject>;
 export function defineTool<const Name extends string, Schema extends z.ZodObject>(tool: BuiltinTool<Name, Schema>): BuiltinTool<Name, Schema> {
   return tool;
 }
-
-/** A JSON Schema as generated, before trimming. */
-export type JsonSchema = Record<string, unknown>;
 
 /** The zod schema as JSON Schema, every keyword kept (notes and bounds included): what argument errors are worded from. */
 export function fullJsonSchema(tool: AnyBuiltinTool): JsonSchema {

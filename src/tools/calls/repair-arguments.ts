@@ -1,38 +1,35 @@
 /**
- * Tool-call arguments as weak models really write them, read into a JSON object: strict
- * `JSON.parse` first, then the `jsonrepair` library for what small models get wrong, within
- * bounds checked before any repair. A call that was cut off is never read as a call. Pure.
+ * Tool-call arguments as weak models really write them, read into a value: strict `JSON.parse`
+ * first, then the meaning-preserving reader of `tolerant-json.ts`, within bounds checked before
+ * any reading. A call that was cut off is never read as a call. Pure.
  *
  * Real outputs this answers (each a test case): single quotes (anomalyco/opencode#1264 with
  * Qwen3 Coder; QwenLM/qwen-code#288; cubist38/mlx-openai-server#124 with MiniMax), trailing commas
  * (huggingface/chat-ui#1229), a stray closing brace (yigit353/langchain-qwq#30), a backslash-n
  * written between tokens (OpenHands/software-agent-sdk#2488 with Qwen3.5), Python `True`/`None`,
- * code fences, comments and raw line breaks inside strings (which `jsonrepair` documents it fixes:
- * https://github.com/josdejong/jsonrepair#readme).
+ * code fences, comments, raw line breaks inside strings, and Windows paths with single backslashes.
  */
-import { jsonrepair } from 'jsonrepair';
+import { readTolerantJson } from './tolerant-json.js';
 
 /**
  * Longest arguments text that is repaired, in characters: 1,000,000. Longer text is only parsed
  * strictly (a whole-file `write_file` of that size that is not valid JSON is refused, not guessed at).
  */
-export const MAX_REPAIR_CHARS = 1_000_000;
+const MAX_REPAIR_CHARS = 1_000_000;
 
-/** Deepest nesting of arrays and objects accepted in arguments: 64 (tool parameters are shallow). */
+/**
+ * Deepest nesting of arrays and objects accepted in arguments: 64 (tool parameters are shallow).
+ * @internal the tests name the bound in the refusal they expect.
+ */
 export const MAX_ARGUMENT_DEPTH = 64;
 
 /**
- * The result of {@link readArgumentsText}: the value, and `repaired` (the strict parser's
- * complaint) when it took a repair; or why it could not be read, `truncated` when the call was cut off.
+ * The result of {@link readArgumentsText}: the value, with `repaired` (what was repaired, in short
+ * phrases) when it took a repair and `closedAtEnd` when that added a closing bracket missing at the
+ * very end (accepted only for a call envelope: see `call-envelope.ts`); or why it could not be
+ * read, `truncated` when the call was cut off.
  */
-export type ReadArguments = { ok: true; value: unknown; repaired?: string } | { ok: false; reason: string; truncated?: boolean };
-
-/** What a scan of the text found: nesting too deep, where it ends (inside a string or a bracket), stray escapes. */
-interface Scan {
-  tooDeep: boolean;
-  openAtEnd: boolean;
-  cleaned: string;
-}
+export type ReadArguments = { ok: true; value: unknown; repaired?: string[]; closedAtEnd?: true } | { ok: false; reason: string; truncated?: true };
 
 /**
  * Reads the raw `function.arguments` text. Empty or whitespace is `{}`; an object encoded twice
@@ -40,27 +37,24 @@ interface Scan {
  * returned as they are for the caller to refuse: a repair never turns them into an object.
  * @param cutOff - true when the model's answer stopped at its token limit (`finish_reason`
  *   `length`) while writing this call: then it is never read, whatever it parses to.
- * @returns never throws; the bounds ({@link MAX_ARGUMENT_DEPTH}, {@link MAX_REPAIR_CHARS}) are
- *   checked before any repair.
+ * @returns never throws; the bounds ({@link MAX_ARGUMENT_DEPTH}, 1,000,000 characters for a repair)
+ *   are checked before any reading.
  */
 export function readArgumentsText(raw: string, cutOff = false): ReadArguments {
   if (cutOff) return { ok: false, truncated: true, reason: 'the answer reached its token limit while this call was being written' };
   if (raw.trim() === '') return { ok: true, value: {} };
-  const scan = scanArguments(raw);
-  if (scan.tooDeep) return { ok: false, reason: `the arguments are nested more than ${MAX_ARGUMENT_DEPTH} levels deep` };
+  if (deeperThan(raw, MAX_ARGUMENT_DEPTH)) return { ok: false, reason: `the arguments are nested more than ${MAX_ARGUMENT_DEPTH} levels deep` };
   let strictError: string;
   try {
     return { ok: true, value: decodeTwice(JSON.parse(raw)) };
   } catch (error) {
     strictError = (error as Error).message;
   }
-  if (scan.openAtEnd) return { ok: false, truncated: true, reason: 'the arguments end inside a string, array or object' };
   if (raw.length > MAX_REPAIR_CHARS) return { ok: false, reason: strictError };
-  try {
-    return { ok: true, value: decodeTwice(JSON.parse(jsonrepair(scan.cleaned))), repaired: strictError };
-  } catch {
-    return { ok: false, reason: strictError };
-  }
+  const read = readTolerantJson(raw);
+  if (!read.ok) return read;
+  const value = decodeTwice(JSON.parse(read.json));
+  return read.closedAtEnd ? { ok: true, value, repaired: read.repairs, closedAtEnd: true } : { ok: true, value, repaired: read.repairs };
 }
 
 /** A string holding an object's JSON, as some models send, decoded once more; anything else as is. */
@@ -73,35 +67,21 @@ function decodeTwice(value: unknown): unknown {
   }
 }
 
-/**
- * One pass over the text outside and inside strings (double- or single-quoted): the deepest
- * nesting, whether the text ends inside a string or an open bracket (a cut-off call: a fenced
- * block's closing fence and trailing prose are not counted as open), and the text with a
- * backslash-n, -r or -t written between tokens turned into a space.
- */
-export function scanArguments(raw: string): Scan {
+/** Whether arrays and objects nest deeper than `limit` outside strings (double- or single-quoted). One pass. */
+function deeperThan(raw: string, limit: number): boolean {
   let depth = 0;
-  let deepest = 0;
   let quote = '';
-  let cleaned = '';
-  let copiedTo = 0;
   for (let i = 0; i < raw.length; i++) {
     const c = raw[i]!;
     if (quote) {
       if (c === '\\') i++;
       else if (c === quote) quote = '';
-      continue;
-    }
-    if (c === '"' || (c === "'" && /[\s{[:,]/.test(raw[i - 1] ?? ' '))) quote = c;
-    else if (c === '{' || c === '[') deepest = Math.max(deepest, ++depth);
-    else if (c === '}' || c === ']') depth = Math.max(0, depth - 1);
-    else if (c === '\\' && 'nrt'.includes(raw[i + 1] ?? '')) {
-      cleaned += `${raw.slice(copiedTo, i)} `;
-      copiedTo = i + 2;
-      i++;
-    }
+    } else if (c === '"' || (c === "'" && /[\s{[:,]/.test(raw[i - 1] ?? ' '))) quote = c;
+    else if (c === '{' || c === '[') {
+      if (++depth > limit) return true;
+    } else if (c === '}' || c === ']') depth = Math.max(0, depth - 1);
   }
-  return { tooDeep: deepest > MAX_ARGUMENT_DEPTH, openAtEnd: quote !== '' || depth > 0, cleaned: cleaned + raw.slice(copiedTo) };
+  return false;
 }
 
 /**

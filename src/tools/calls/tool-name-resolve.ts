@@ -1,20 +1,22 @@
 /**
  * The tool a model meant when the name it sent is not one offered: chat-template text that leaked
- * into the name taken off, then a case-, camel-, kebab- and snake-insensitive match, taken only
- * when exactly one offered name fits. MCP tool names get the leak-stripping only (no loose match
- * across servers: a near name there may be another server's tool). Pure.
+ * into the name taken off, then a case-, camel-, kebab- and snake-insensitive match, then an MCP
+ * tool's name without its server prefix (`execute_javascript` for `QuickJS__execute_javascript`),
+ * each taken only when exactly one offered name fits. MCP tool names get no loose match (a near
+ * name there may be another server's tool). Pure.
  *
  * Real names seen: `create_event<|channel|>analysis` from gpt-oss on Ollama (ollama/ollama#12132);
  * the Harmony header `commentary to=functions.get_weather <|constrain|>json` (kekzl/imp#1716;
  * the format: openai/harmony, mlc-ai/xgrammar#607); `functions.<name>` from models trained on
  * Codex sessions (tontinton/maki#518); `readFile` and `Read-File` spellings of `read_file`.
  */
-import { looseName } from './argument-aliases.js';
+import { looseName } from './argument-names.js';
 
 /**
  * `name` without what chat templates leak into it: the part after the last `to=`, the text from
  * the first `<|…|>` token on (leading tokens are dropped first), surrounding whitespace, and
  * `functions.` / `tools.` prefixes.
+ * @internal checked on real leaked names, on its own.
  */
 export function stripTemplateLeaks(name: string): string {
   let s = name;
@@ -28,8 +30,11 @@ export function stripTemplateLeaks(name: string): string {
   return s;
 }
 
-/** How a name was resolved: as sent, with template leaks taken off, or loosely (case, camel, kebab). */
-export type ResolvedName = { name: string; how: 'exact' | 'leak' | 'loose' };
+/** How a name was resolved: as sent, with template leaks taken off, loosely (case, camel, kebab), or without a server prefix. */
+export type ResolvedName = { name: string; how: 'exact' | 'leak' | 'loose' | 'unprefixed' };
+
+/** Between an MCP server's name and its tool's in the names the model is offered (`mcp/mcp-names.ts`). */
+const SERVER_SEPARATOR = '__';
 
 /**
  * The offered tool `sent` stands for, or undefined when none does (then the "unknown tool" answer
@@ -44,5 +49,8 @@ export function resolveToolName(sent: string, offered: readonly string[], strict
   const key = looseName(stripped);
   if (key === '') return undefined;
   const fits = offered.filter((name) => !strictNames.has(name) && looseName(name) === key);
-  return fits.length === 1 ? { name: fits[0]!, how: 'loose' } : undefined;
+  if (fits.length === 1) return { name: fits[0]!, how: 'loose' };
+  if (fits.length > 1) return undefined;
+  const unprefixed = offered.filter((name) => name.endsWith(`${SERVER_SEPARATOR}${stripped}`));
+  return unprefixed.length === 1 ? { name: unprefixed[0]!, how: 'unprefixed' } : undefined;
 }

@@ -82,6 +82,7 @@ export function applyEdit(text: string, oldString: string, newString: string, re
 /**
  * Places where `needle` (non-empty) starts in `text`, overlapping ones included: `bb` is in `bbb`
  * twice, so an edit of it is ambiguous and refused without `replace_all`.
+ * @internal checked by a property test against a naive count.
  */
 export function countOccurrences(text: string, needle: string): number {
   let count = 0;

@@ -11,7 +11,7 @@
  */
 
 /** Columns of one tab when indentation widths are compared: 4. */
-export const TAB_COLUMNS = 4;
+const TAB_COLUMNS = 4;
 
 /** The text split into lines: each line's start, its end before the line end, and after it. */
 export interface LineIndex {
@@ -39,12 +39,12 @@ export function indexLines(text: string): LineIndex {
 }
 
 /** Leading spaces and tabs of a line. */
-export function leadingWhitespace(line: string): string {
+function leadingWhitespace(line: string): string {
   return /^[ \t]*/.exec(line)![0];
 }
 
 /** Width of an indentation in columns, a tab counting {@link TAB_COLUMNS}. */
-export function columns(indent: string): number {
+function columns(indent: string): number {
   let n = 0;
   for (const c of indent) n += c === '\t' ? TAB_COLUMNS : 1;
   return n;
@@ -122,7 +122,7 @@ export function indentStyle(lines: readonly string[]): IndentStyle | undefined {
 }
 
 /** The file's usual indentation step in columns: a tab, or the most frequent increase between lines (default 4). */
-export function indentUnit(lines: readonly string[]): number {
+function indentUnit(lines: readonly string[]): number {
   if (indentStyle(lines) === 'tabs') return TAB_COLUMNS;
   const counts = new Map<number, number>();
   let previous = 0;

@@ -8,20 +8,20 @@
  */
 import { prefixEnd } from '../present/output-cap.js';
 import { textContent } from '../present/present-args.js';
-import type { ToolOutcome } from '../tool-types.js';
+import type { ToolOutcome } from '../tool.js';
 import type { LookupFunction } from './address-guard.js';
 import { httpGet, type TextKind } from './http-get.js';
 
 /** Default limit of one fetch, redirects and body included, in ms: 30 s. */
-export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
+const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 /** Most HTML bytes read before conversion (the rest of a page is not read): 2 MiB. */
-export const MAX_HTML_BYTES = 2 * 1024 * 1024;
+const MAX_HTML_BYTES = 2 * 1024 * 1024;
 /** Most bytes of JSON or text read: 1 MiB. */
-export const MAX_TEXT_BYTES = 1024 * 1024;
+const MAX_TEXT_BYTES = 1024 * 1024;
 /** Most bytes of the text given to the model when the context window is unknown: 50,000. */
-export const DEFAULT_FETCH_MODEL_BYTES = 50_000;
+const DEFAULT_FETCH_MODEL_BYTES = 50_000;
 /** Redirects followed at most. */
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 
 /** How a fetch is limited; tests inject a resolver. */
 export interface FetchLimits {
@@ -91,6 +91,7 @@ const kib = (bytes: number) => (bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)}
 /**
  * The first `maxBytes` of `text`, cut at a line end when one is near (else at a character), with
  * a note that says how much was left out; `notes` (e.g. "only the first 2 MiB were read") join it.
+ * @internal the model's share of a page is checked without a server.
  */
 export function capPage(text: string, maxBytes: number, notes: readonly string[] = []): string {
   const total = Buffer.byteLength(text);

@@ -19,6 +19,7 @@ export type TextKind = 'html' | 'json' | 'text';
 /**
  * The kind of a `content-type` value, or `undefined` for a type that is not text (images, PDF,
  * archives…). A missing type counts as text (the body is checked for NUL bytes later).
+ * @internal the content-type rule is checked on its own.
  */
 export function textKind(contentType: string): TextKind | undefined {
   const type = contentType.split(';')[0]!.trim().toLowerCase();

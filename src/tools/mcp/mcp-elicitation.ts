@@ -11,6 +11,7 @@
  * advertised under `clientCapabilities.elicitation`).
  */
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
+import { isRecord } from '../../json-value.js';
 import type { Logger } from '../../log.js';
 import { raceAbort } from '../backends/client-backend.js';
 
@@ -67,9 +68,7 @@ export function acpElicitation(input: {
     };
     if (answer?.action === 'accept') {
       const content = answer.content;
-      return typeof content === 'object' && content !== null && !Array.isArray(content)
-        ? { action: 'accept', content: content as Record<string, unknown> }
-        : { action: 'accept' };
+      return isRecord(content) ? { action: 'accept', content } : { action: 'accept' };
     }
     if (answer?.action === 'cancel') return { action: 'cancel' };
     return DECLINE;

@@ -15,7 +15,7 @@ const MCP_REQUEST_TIMEOUT = -32001;
 
 /**
  * Seconds for a message: `1500` → `1.5 s`, `30000` → `30 s`.
- * Exported: a pure formatting rule checked on its own, without a server that times out.
+ * @internal a pure formatting rule checked on its own, without a server that times out.
  */
 export function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;

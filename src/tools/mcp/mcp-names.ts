@@ -23,7 +23,7 @@ const HASH_DIGITS = 6;
 
 /**
  * Every character (code point) outside `[a-zA-Z0-9_-]` becomes `_`.
- * Exported: a pure step checked on non-ASCII names without a server.
+ * @internal a pure step checked on non-ASCII names without a server.
  */
 export function sanitizeNamePart(part: string): string {
   return part.replace(/[^a-zA-Z0-9_-]/gu, '_');
@@ -32,7 +32,7 @@ export function sanitizeNamePart(part: string): string {
 /**
  * FNV-1a (32 bits) of the UTF-8 bytes of `text`, as 8 hex digits. A tiny pure hash, so the name
  * mapping needs no `node:crypto` (kept out of start-up); it marks names, it does not protect them.
- * Exported: a shortened name ends in this hash, and the tests state that rule with it.
+ * @internal a shortened name ends in this hash, and the tests state that rule with it.
  */
 export function fnv1a32(text: string): string {
   let hash = 0x811c9dc5;
@@ -47,7 +47,7 @@ export function fnv1a32(text: string): string {
  * The name before de-duplication: `<server>__<tool>` sanitised; over 64 characters it is cut
  * to 57 and `-` plus 6 hex digits of the hash of the original server and tool names is added, so
  * two long names that share their first 57 characters still differ.
- * Exported: a pure step checked on long names without a server.
+ * @internal a pure step checked on long names without a server.
  */
 export function baseToolName({ server, tool }: McpToolRef): string {
   const name = `${sanitizeNamePart(server)}${SEPARATOR}${sanitizeNamePart(tool)}`;

@@ -23,7 +23,7 @@ export interface McpCallResult {
 
 /**
  * Said to the model when a tool returned nothing at all, so the tool message is never empty.
- * Exported so the tests look for these exact words in what is sent.
+ * @internal the tests look for these exact words in what is sent.
  */
 export const NO_OUTPUT = '(the tool returned no output)';
 

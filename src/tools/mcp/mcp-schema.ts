@@ -12,14 +12,7 @@
  * - `strict` is never set: arbitrary MCP schemas do not meet OpenAI's strict-mode rules.
  */
 import { isRecord } from '../../json-value.js';
-
-/** A JSON Schema for function parameters: always an object with `properties` and `required`. */
-export interface FunctionParameters {
-  type: 'object';
-  properties: Record<string, unknown>;
-  required: string[];
-  [keyword: string]: unknown;
-}
+import type { ToolParameters } from '../tool.js';
 
 /** Options of {@link toFunctionParameters}. */
 export interface SchemaProfile {
@@ -111,7 +104,7 @@ function forGemini(schema: unknown, root: Record<string, unknown>, refDepth: num
  * strings; `[]` when none). With `gemini`, the keywords Gemini rejects are removed at every depth
  * and local `$ref`s inlined. The input is not changed. Pure; never throws.
  */
-export function toFunctionParameters(inputSchema: unknown, { gemini }: SchemaProfile): FunctionParameters {
+export function toFunctionParameters(inputSchema: unknown, { gemini }: SchemaProfile): ToolParameters {
   const root = isRecord(inputSchema) ? inputSchema : {};
   const schema = gemini ? (forGemini(root, root, 0) as Record<string, unknown>) : structuredClone(root);
   const properties = isRecord(schema.properties) ? schema.properties : {};

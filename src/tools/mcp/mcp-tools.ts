@@ -4,11 +4,11 @@
  */
 import type { McpToolRef } from './mcp-names.js';
 import { mcpToolNames } from './mcp-names.js';
-import type { FunctionParameters } from './mcp-schema.js';
+import type { ToolParameters } from '../tool.js';
 import { toFunctionParameters } from './mcp-schema.js';
 
 /** The tool behaviour hints of MCP (spec 2025-06-18 `ToolAnnotations`); all optional, untrusted. */
-export interface McpToolAnnotations {
+interface McpToolAnnotations {
   title?: string;
   readOnlyHint?: boolean;
   destructiveHint?: boolean;
@@ -26,7 +26,7 @@ export interface McpToolInfo {
 }
 
 /** The ACP tool kinds an MCP tool can get (a subset of ACP's `ToolKind`). */
-export type McpToolKind = 'read' | 'edit' | 'fetch' | 'other';
+type McpToolKind = 'read' | 'edit' | 'fetch' | 'other';
 
 /** One MCP tool ready for the model's `tools` list and the client's `tool_call`. */
 export interface McpToolDescriptor {
@@ -39,7 +39,7 @@ export interface McpToolDescriptor {
   /** The tool's description, or its title, or '' when it has neither. */
   description: string;
   /** JSON Schema of the arguments, made acceptable to the provider (see mcp-schema.ts). */
-  parameters: FunctionParameters;
+  parameters: ToolParameters;
   /** `annotations.readOnlyHint === true`: the tool says it changes nothing (may skip asking in accept-edits mode). */
   readOnly: boolean;
   /** ACP `ToolKind` for the `tool_call`, see {@link mcpToolKind}. */
@@ -55,7 +55,7 @@ export interface McpToolDescriptor {
  * - read-only → `read`;
  * - not read-only, explicitly not destructive, and not open-world (adds or edits local state) → `edit`;
  * - anything else → `other` (the safe default: the client shows a generic tool).
- * Exported: a pure rule checked per annotation, without a server.
+ * @internal a pure rule checked per annotation, without a server.
  */
 export function mcpToolKind(annotations: McpToolAnnotations | undefined): McpToolKind {
   if (annotations?.readOnlyHint === true) return annotations.openWorldHint === true ? 'fetch' : 'read';

@@ -1,16 +1,15 @@
 /**
  * The plan tool: the model's to-do list, the whole list on each call, each entry an ACP
- * `PlanEntry` (content, priority, status). Pure: the definition, the argument check (errors
- * worded for the model), and the list as text.
+ * `PlanEntry` (content, priority, status). Its definition, its argument check (the one pipeline,
+ * with the entries checked last, in words for the model), the list as text, and the `Tool` whose
+ * run the agent loop supplies (`loop/plan-mode.ts`: the `plan` update and the plan mode's question).
  *
  * Source: ACP agent plan https://agentclientprotocol.com/protocol/v1/agent-plan (`plan` updates
  * carry the complete list; the client replaces what it shows).
  */
 import type { PlanEntry } from '@agentclientprotocol/sdk/unstable';
-import type { ChatRequest } from '../../openai/chat-request.js';
-
-/** One entry of a request's `tools`. */
-type ChatTool = NonNullable<ChatRequest['tools']>[number];
+import { type ArgumentSpec, checkArguments } from '../calls/check-arguments.js';
+import type { ChatToolDefinition, Tool, ToolOutcome, ToolPresentation, ToolRunContext } from '../tool.js';
 
 /** The name the model calls. */
 export const PLAN_TOOL_NAME = 'update_plan';
@@ -19,14 +18,15 @@ const STATUSES = ['pending', 'in_progress', 'completed'] as const;
 const PRIORITIES = ['high', 'medium', 'low'] as const;
 
 /** Most entries kept; a longer list is refused (a plan is for the user to read). */
-export const MAX_PLAN_ENTRIES = 50;
+const MAX_PLAN_ENTRIES = 50;
 
 /**
  * The request `tools` entry. Kept small (about 100 tokens as JSON): it is sent with every
  * request. `priority` is left out of the schema to save tokens; a model that sends one
  * (`high`, `medium`, `low`) has it kept, else entries are `medium`.
+ * @internal the tests hold its size (it is sent with every request).
  */
-export const PLAN_CHAT_TOOL: ChatTool = {
+export const PLAN_CHAT_TOOL: ChatToolDefinition = {
   type: 'function',
   function: {
     name: PLAN_TOOL_NAME,
@@ -48,43 +48,60 @@ export const PLAN_CHAT_TOOL: ChatTool = {
   },
 };
 
-/** The checked list, or what is wrong with it in words for the model. */
-export type ParsedPlan = { ok: true; entries: PlanEntry[] } | { ok: false; error: string };
+/** How a plan call is shown. */
+const PLAN_PRESENTATION: ToolPresentation = { title: 'Update the plan', kind: 'think' };
 
-const USAGE = `${PLAN_TOOL_NAME} takes {"entries": [{"content": "…", "status": "pending|in_progress|completed", "priority": "high|medium|low" (optional)}]}`;
+/** The pipeline's view of the plan's arguments: the signature names the entries' shape; the entries are checked last. */
+const PLAN_SPEC: ArgumentSpec = {
+  name: PLAN_TOOL_NAME,
+  schema: {
+    properties: { entries: { type: 'array', note: '[{"content": "…", "status": "pending|in_progress|completed", "priority": "high|medium|low" (optional)}]' } },
+    required: ['entries'],
+  },
+  validate(input) {
+    const parsed = planEntries(input['entries']);
+    return parsed.ok ? { ok: true, value: { entries: parsed.entries } } : { ok: false, problems: [parsed.problem] };
+  },
+};
 
 /**
- * Checks the raw `arguments` of a plan call. Tolerant where it costs nothing (an entry given as
- * a bare string is a pending step; JSON encoded twice), strict where the user would see nonsense
- * (no content, an unknown status or priority).
- * @returns never throws.
+ * The entries as ACP plan entries, or what is wrong with them. Tolerant where it costs nothing (an
+ * entry given as a bare string is a pending step), strict where the user would see nonsense (no
+ * content, an unknown status or priority).
  */
-export function parsePlanArguments(raw: string): ParsedPlan {
-  let value: unknown;
-  try {
-    value = raw.trim() === '' ? {} : JSON.parse(raw);
-    if (typeof value === 'string') value = JSON.parse(value);
-  } catch (error) {
-    return { ok: false, error: `${PLAN_TOOL_NAME}: the arguments are not valid JSON (${(error as Error).message}). ${USAGE}.` };
-  }
-  const list = Array.isArray(value) ? value : typeof value === 'object' && value !== null ? (value as Record<string, unknown>)['entries'] : undefined;
-  if (!Array.isArray(list)) return { ok: false, error: `${PLAN_TOOL_NAME}: "entries" must be a list. ${USAGE}.` };
-  if (list.length > MAX_PLAN_ENTRIES)
-    return { ok: false, error: `${PLAN_TOOL_NAME}: ${list.length} entries is too many (at most ${MAX_PLAN_ENTRIES}); merge small steps.` };
+function planEntries(list: unknown): { ok: true; entries: PlanEntry[] } | { ok: false; problem: string } {
+  if (!Array.isArray(list)) return { ok: false, problem: '"entries" must be a list' };
+  if (list.length > MAX_PLAN_ENTRIES) return { ok: false, problem: `${list.length} entries is too many (at most ${MAX_PLAN_ENTRIES}); merge small steps` };
   const entries: PlanEntry[] = [];
   for (const [index, item] of list.entries()) {
     const entry = typeof item === 'string' ? { content: item, status: 'pending' } : item;
-    const where = `${PLAN_TOOL_NAME}: entry ${index + 1}`;
-    if (typeof entry !== 'object' || entry === null) return { ok: false, error: `${where} is not an object. ${USAGE}.` };
+    const where = `entry ${index + 1}`;
+    if (typeof entry !== 'object' || entry === null) return { ok: false, problem: `${where} is not an object` };
     const { content, status, priority } = entry as Record<string, unknown>;
-    if (typeof content !== 'string' || content.trim() === '') return { ok: false, error: `${where} has no "content". ${USAGE}.` };
-    if (!STATUSES.includes(status as never)) return { ok: false, error: `${where} has status ${JSON.stringify(status)}; valid: ${STATUSES.join(', ')}.` };
-    if (priority !== undefined && priority !== null && !PRIORITIES.includes(priority as never)) {
-      return { ok: false, error: `${where} has priority ${JSON.stringify(priority)}; valid: ${PRIORITIES.join(', ')}.` };
-    }
+    if (typeof content !== 'string' || content.trim() === '') return { ok: false, problem: `${where} has no "content"` };
+    if (!STATUSES.includes(status as never)) return { ok: false, problem: `${where} has status ${JSON.stringify(status)}; valid: ${STATUSES.join(', ')}` };
+    if (priority !== undefined && priority !== null && !PRIORITIES.includes(priority as never))
+      return { ok: false, problem: `${where} has priority ${JSON.stringify(priority)}; valid: ${PRIORITIES.join(', ')}` };
     entries.push({ content: content.trim(), status: status as PlanEntry['status'], priority: (priority ?? 'medium') as PlanEntry['priority'] });
   }
   return { ok: true, entries };
+}
+
+/**
+ * The plan tool, whose checked calls `run` carries out (the loop's plan hooks).
+ * @param run - keeps and shows the plan; gets the checked entries and the call's context.
+ */
+export function planTool(run: (entries: PlanEntry[], ctx: ToolRunContext) => Promise<ToolOutcome>): Tool {
+  const { name, description, parameters } = PLAN_CHAT_TOOL.function;
+  return {
+    name,
+    description,
+    parameters,
+    check: (raw, cutOff) => checkArguments(PLAN_SPEC, raw, cutOff),
+    permission: () => ({ permission: 'reads', key: PLAN_TOOL_NAME }),
+    present: () => PLAN_PRESENTATION,
+    run: (args, ctx) => run(args['entries'] as PlanEntry[], ctx),
+  };
 }
 
 /** The list as text, one `[status] content` line per entry (for the client's tool call and the user). */

@@ -11,8 +11,8 @@
  * `apps/daemon/src/acp.ts`).
  */
 import type { PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk/unstable';
-import type { AnyBuiltinTool, PermissionClass } from '../builtin/tool-module.js';
-import type { WorkspaceRoots } from '../tool-types.js';
+import type { AnyBuiltinTool } from '../builtin/tool-module.js';
+import type { PermissionSubject, WorkspaceRoots } from '../tool.js';
 import { PLAN_TOOL_NAME } from '../plan/plan-tool.js';
 import { isWithin, resolveToolPath } from '../backends/workspace.js';
 
@@ -26,20 +26,6 @@ export const DEFAULT_MODE: SessionMode = 'ask';
 /** Whether `value` names a session mode. */
 export function isSessionMode(value: unknown): value is SessionMode {
   return typeof value === 'string' && (SESSION_MODES as readonly string[]).includes(value);
-}
-
-/** What a call needs permission for. */
-export interface PermissionSubject {
-  /** The tool's permission class (MCP tools are `runs`). */
-  permission: PermissionClass;
-  /** The key remembered choices are stored under (a tool's `rememberedAs`, else its name; `mcp:<server>/<tool>`). */
-  key: string;
-  /** What "always" covers, in words for the option names. @defaultValue the key */
-  scope?: string;
-  /** True when every path the call writes is inside the session's cwd (edits only). */
-  insideCwd?: boolean;
-  /** True for MCP tools annotated `readOnlyHint: true`: they do not ask in `accept-edits`. */
-  readOnlyHint?: boolean;
 }
 
 /** What to do with a call before running it. */
@@ -102,7 +88,10 @@ export function decidePermission(mode: SessionMode, remembered: Readonly<Record<
   return 'ask';
 }
 
-/** The option ids offered, one per spec kind. */
+/**
+ * The option ids offered, one per spec kind.
+ * @internal the tests answer permission requests with these ids.
+ */
 export const PERMISSION_OPTION_IDS = {
   allowOnce: 'allow_once',
   allowAlways: 'allow_always',

@@ -5,9 +5,9 @@
  */
 
 /** Default most bytes (UTF-8) given to the model. */
-export const DEFAULT_MAX_BYTES = 50_000;
+const DEFAULT_MAX_BYTES = 50_000;
 /** Default most lines given to the model. */
-export const DEFAULT_MAX_LINES = 2_000;
+const DEFAULT_MAX_LINES = 2_000;
 
 /** Where the cut is, for writing the note. */
 export interface OmittedInfo {
@@ -42,7 +42,10 @@ export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** The default note: `[... 1,234 lines omitted ...]`. */
+/**
+ * The default note: `[... 1,234 lines omitted ...]`.
+ * @internal the tests compare a cut's note with it.
+ */
 export function genericNote({ omittedLines }: OmittedInfo): string {
   return `[... ${formatCount(omittedLines)} ${omittedLines === 1 ? 'line' : 'lines'} omitted ...]`;
 }
@@ -126,7 +129,10 @@ export function prefixEnd(text: string, maxBytes: number): number {
   return i;
 }
 
-/** The start index of the longest suffix of `text` (not before `floor`) within `maxBytes` UTF-8 bytes, at a code point boundary. */
+/**
+ * The start index of the longest suffix of `text` (not before `floor`) within `maxBytes` UTF-8 bytes, at a code point boundary.
+ * @internal checked on its own (never inside a surrogate pair).
+ */
 export function suffixStart(text: string, floor: number, maxBytes: number): number {
   let bytes = 0;
   let i = text.length;

@@ -5,7 +5,7 @@
  * the command line for commands.
  */
 import type { ToolCallContent, ToolCallLocation } from '@agentclientprotocol/sdk/unstable';
-import type { WorkspaceRoots } from '../tool-types.js';
+import type { WorkspaceRoots } from '../tool.js';
 import { relativeForTitle, resolveToolPath } from '../backends/workspace.js';
 
 /** Longest command shown as a title, in characters: 80. */

@@ -6,7 +6,7 @@
  * Source: https://agentclientprotocol.com/protocol/v1/tool-calls (creating, updating).
  */
 import type { SessionUpdate, ToolCallUpdate } from '@agentclientprotocol/sdk/unstable';
-import type { ToolOutcome, ToolPresentation } from '../tool-types.js';
+import type { ToolOutcome, ToolPresentation } from '../tool.js';
 
 /** The `tool_call` announcement. */
 export type ToolCallAnnouncement = SessionUpdate & { sessionUpdate: 'tool_call' };
@@ -46,6 +46,7 @@ export function finalUpdate(toolCallId: string, outcome: ToolOutcome): SessionUp
  * `{toolCallId, status, content, locations?, rawOutput?}`: `failed` or `completed`, the client's
  * (uncapped) content; locations and rawOutput only when the outcome has them. Images are for the
  * model only and are left out.
+ * @internal the update's fields are checked without a session.
  */
 export function outcomeToUpdate(toolCallId: string, outcome: ToolOutcome): ToolCallUpdate {
   return {

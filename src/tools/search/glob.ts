@@ -34,7 +34,7 @@ export function globSpec(glob: string): GlobSpec {
 }
 
 /** The regular expression source (without anchors) for `glob`. Pure. */
-export function globToRegexSource(glob: string): string {
+function globToRegexSource(glob: string): string {
   let out = '';
   let braceDepth = 0;
   for (let i = 0; i < glob.length; i++) {

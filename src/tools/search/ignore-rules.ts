@@ -12,11 +12,11 @@ import { constants } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import type { WorkspaceRoots } from '../tool-types.js';
+import type { WorkspaceRoots } from '../tool.js';
 import { isWithin, rootList } from '../backends/workspace.js';
 
 /** Names never listed nor searched. */
-export const ALWAYS_SKIPPED = new Set(['.git']);
+const ALWAYS_SKIPPED = new Set(['.git']);
 
 /** The ignore files of one directory, weakest first. */
 const IGNORE_FILES = [path.join('.git', 'info', 'exclude'), '.gitignore', '.ignore'];

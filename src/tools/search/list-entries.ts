@@ -4,13 +4,14 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolError, type DirectoryEntry, type WorkspaceRoots } from '../tool-types.js';
+import { ToolError, type WorkspaceRoots } from '../tool.js';
+import type { DirectoryEntry } from '../backends/tool-backend.js';
 import { confine, relativeForTitle } from '../backends/workspace.js';
 import { IgnoreStack } from './ignore-rules.js';
 import { formatCount } from '../present/output-cap.js';
 
 /** Most entries listed: 500. */
-export const MAX_LIST_ENTRIES = 500;
+const MAX_LIST_ENTRIES = 500;
 
 /** A directory listing. */
 export interface DirectoryListing {

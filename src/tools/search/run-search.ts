@@ -13,7 +13,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { globSpec, type GlobSpec } from './glob.js';
-import { ToolError, type WorkspaceRoots } from '../tool-types.js';
+import { ToolError, type WorkspaceRoots } from '../tool.js';
 import { confine, relativeForTitle } from '../backends/workspace.js';
 import { IgnoreStack } from './ignore-rules.js';
 import { translatePattern } from './search-pattern.js';
@@ -21,7 +21,10 @@ import { findRipgrep, runRipgrep } from './search-rg.js';
 import { runWorkerSearch, type AskGlob, type WorkerFile } from './search-worker.js';
 import { SNIFF_BYTES } from '../backends/text-decode.js';
 
-/** Bounds of a search. */
+/**
+ * Bounds of a search.
+ * @internal the tests set limits with it.
+ */
 export interface SearchLimits {
   /** Most matching lines (or listed files) reported. @defaultValue 200 */
   maxMatches: number;
@@ -34,7 +37,7 @@ export interface SearchLimits {
 }
 
 /** The defaults of {@link SearchLimits}. */
-export const DEFAULT_SEARCH_LIMITS: SearchLimits = { maxMatches: 200, maxFileBytes: 1024 * 1024, maxLineChars: 300, timeBudgetMs: 10_000 };
+const DEFAULT_SEARCH_LIMITS: SearchLimits = { maxMatches: 200, maxFileBytes: 1024 * 1024, maxLineChars: 300, timeBudgetMs: 10_000 };
 
 /** What to search. */
 export interface SearchRequest {
@@ -55,7 +58,7 @@ export interface SearchOptions {
 }
 
 /** One matching line, or one listed file (`line` 0, `text` empty). */
-export interface SearchMatch {
+interface SearchMatch {
   /** The file, absolute. */
   file: string;
   /** 1-based line number; 0 for a listed file. */
@@ -174,7 +177,7 @@ async function* single(file: string): AsyncGenerator<WorkerFile> {
  * the files not ignored), and a directory it matches is entered (a `!glob`: left out) whatever the
  * rules say. The glob is tested by the worker (`ask`), never here.
  */
-export async function* walkFiles(base: string, roots: WorkspaceRoots, glob?: { negate: boolean; ask: AskGlob }): AsyncGenerator<WorkerFile> {
+async function* walkFiles(base: string, roots: WorkspaceRoots, glob?: { negate: boolean; ask: AskGlob }): AsyncGenerator<WorkerFile> {
   const rel = (full: string) => path.relative(base, full).split(path.sep).join('/');
   const pending: { dir: string; rules: IgnoreStack }[] = [{ dir: base, rules: await IgnoreStack.forDirectory(base, roots) }];
   while (pending.length > 0) {
@@ -234,7 +237,10 @@ export function formatSearch(result: SearchResult, request: SearchRequest, cwd: 
   return lines.join('\n');
 }
 
-/** The line trimmed, cut to `max` characters with `…` (never between a surrogate pair). */
+/**
+ * The line trimmed, cut to `max` characters with `…` (never between a surrogate pair).
+ * @internal the cut of a long matched line is checked on its own.
+ */
 export function cutLine(text: string, max: number): string {
   const trimmed = text.trim();
   if (trimmed.length <= max) return trimmed;

@@ -12,7 +12,7 @@
  * Sources: https://docs.rs/regex/latest/regex/#syntax (ripgrep's engine) and
  * https://tc39.es/ecma262/#sec-patterns (JavaScript, no `u` flag).
  */
-import { ToolError } from '../tool-types.js';
+import { ToolError } from '../tool.js';
 
 /** A pattern spelled for each engine. */
 export interface SearchPattern {

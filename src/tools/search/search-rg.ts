@@ -11,10 +11,10 @@
 import { execFile, spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolError } from '../tool-types.js';
+import { ToolError } from '../tool.js';
 
 /** One event of `rg --json` that the search uses. */
-export type RgEvent = { kind: 'match'; file: string; line: number; text: string } | { kind: 'summary'; filesSearched: number };
+type RgEvent = { kind: 'match'; file: string; line: number; text: string } | { kind: 'summary'; filesSearched: number };
 
 /** A JSON text field of rg's output: `{text}` when it is UTF-8, else `{bytes}` (base64). */
 type RgData = { text?: string; bytes?: string } | undefined;
@@ -29,6 +29,7 @@ function dataText(data: RgData): string | undefined {
  * Reads one line of `rg --json` output: a `match` (its file, 1-based line number and line text,
  * line end included) or the closing `summary` (files searched); `undefined` for every other line
  * (`begin`, `end`, `context`, anything unreadable). Pure; never throws.
+ * @internal ripgrep's JSON lines are checked as recorded, without ripgrep.
  */
 export function parseRgJsonLine(line: string): RgEvent | undefined {
   let message: { type?: unknown; data?: Record<string, unknown> };
@@ -86,7 +87,10 @@ const MAX_RG_LINE = 16 * 1024 * 1024;
 /** Most characters of rg's stderr kept for an error message. */
 const MAX_RG_STDERR = 4000;
 
-/** The arguments of a run (no shell: each is one argv entry). Pure. */
+/**
+ * The arguments of a run (no shell: each is one argv entry). Pure.
+ * @internal ripgrep's arguments are checked without ripgrep.
+ */
 export function rgArguments(run: Omit<RgRun, 'rg' | 'budgetMs' | 'maxMatches'>): string[] {
   const common = ['--no-config', '--no-require-git', '--no-messages'];
   const glob = run.glob?.trim() ? ['--glob', run.glob.trim()] : [];

@@ -34,7 +34,7 @@ export interface WorkerFile {
 }
 
 /** What the worker found in all, so far. */
-export interface WorkerProgress {
+interface WorkerProgress {
   /** Files read and tested against the pattern (or matched by the glob, when listing). */
   filesSearched: number;
   /** Matching lines `[file, 1-based line, cut text]`, or listed files `[file, 0, '']`. */
@@ -57,7 +57,10 @@ export type AskGlob = (rels: string[]) => Promise<boolean[]>;
 
 let live = 0;
 
-/** Worker threads started and not yet exited (for tests: a cancelled search leaves none). */
+/**
+ * Worker threads started and not yet exited (for tests: a cancelled search leaves none).
+ * @internal the tests check a cancelled search leaves no worker.
+ */
 export function liveSearchWorkers(): number {
   return live;
 }

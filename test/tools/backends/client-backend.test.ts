@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClientBackend, raceAbort, toolCapabilities, type ClientToolCapabilities } from '../../../src/tools/backends/client-backend.js';
-import { ToolError, type CommandOptions, type ToolBackend } from '../../../src/tools/tool-types.js';
+import { ToolError } from '../../../src/tools/tool.js';
+import type { CommandOptions, ToolBackend } from '../../../src/tools/backends/tool-backend.js';
 import { fakeClient, type FakeClientOptions } from '../../helpers/fake-acp-client.js';
 
 /** A local backend that records what it was asked. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../../../src/tools/backends/local-backend.js';
 import { looksBinary } from '../../../src/tools/backends/text-decode.js';
-import { ToolError } from '../../../src/tools/tool-types.js';
+import { ToolError } from '../../../src/tools/tool.js';
 
 let base: string;
 let ws: string;

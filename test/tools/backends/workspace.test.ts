@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolError } from '../../../src/tools/tool-types.js';
+import { ToolError } from '../../../src/tools/tool.js';
 import { confine, isInside, realTarget, relativeForTitle, resolveToolPath } from '../../../src/tools/backends/workspace.js';
 
 describe('lexical paths', () => {

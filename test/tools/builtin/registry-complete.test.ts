@@ -7,16 +7,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defaultSystemPrompt } from '../../../src/context/system-prompt.js';
-import { PERMISSION_CLASSES } from '../../../src/tools/builtin/tool-module.js';
-import { checkArguments } from '../../../src/tools/calls/check-arguments.js';
-import { BUILTIN_TOOLS, builtinChatTools, presentToolCall, toChatTool } from '../../../src/tools/builtin/registry.js';
+import { toChatTool } from '../../../src/tools/builtin/builtin-tools.js';
+import { BUILTIN_TOOLS } from '../../../src/tools/builtin/registry.js';
 import { toFunctionParameters } from '../../../src/tools/mcp/mcp-schema.js';
-import { PLAN_CHAT_TOOL, PLAN_TOOL_NAME } from '../../../src/tools/plan/plan-tool.js';
+import { PLAN_TOOL_NAME } from '../../../src/tools/plan/plan-tool.js';
+import { builtin } from '../../helpers/builtin-tool.js';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../../src');
 const TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'];
-const roots = { cwd: '/w', extra: [] };
+const PERMISSION_CLASSES = ['reads', 'edits', 'runs', 'fetches'];
 
 /** The module file of a tool: `tools/builtin/<name with - for _>.ts`. */
 const moduleFile = (name: string) => join(SRC, 'tools/builtin', `${name.replace(/_/g, '-')}.ts`);
@@ -36,7 +35,7 @@ describe.each(BUILTIN_TOOLS.map((tool) => [tool.name, tool] as const))('built-in
     expect(typeof tool.present).toBe('function');
     expect(typeof tool.run).toBe('function');
     // A call with no arguments (bad ones are announced too) is still presented, with a title.
-    const shown = presentToolCall(name, {}, roots);
+    const shown = builtin(name).present({});
     expect(shown.title.length).toBeGreaterThan(0);
     expect(shown.kind).toBe(tool.kind);
   });
@@ -56,7 +55,7 @@ describe.each(BUILTIN_TOOLS.map((tool) => [tool.name, tool] as const))('built-in
 
   it('checks its arguments against the schema: nothing given fails exactly when a field is required', () => {
     const required = toChatTool(tool).function.parameters.required;
-    const result = checkArguments(tool, '{}');
+    const result = builtin(name).check('{}', false);
     expect(result.ok).toBe(required.length === 0);
     if (!result.ok) for (const field of required) expect(result.error).toContain(`"${field}" is missing`);
   });
@@ -71,18 +70,6 @@ describe.each(BUILTIN_TOOLS.map((tool) => [tool.name, tool] as const))('built-in
 });
 
 describe('the registry', () => {
-  it("keeps the system prompt plus the tool definitions at or under 1,200 tokens (the bench's estimate: characters / 4)", () => {
-    // As the bench's first request: a temporary cwd, every tool offered, the plan tool included.
-    const tools = [...builtinChatTools(), PLAN_CHAT_TOOL];
-    const system = defaultSystemPrompt({
-      cwd: '/tmp/openai-acp-bench-AbCdEf',
-      platform: 'linux',
-      date: '2026-11-26',
-      tools: tools.map((t) => t.function.name),
-    });
-    expect(Math.ceil((system.length + JSON.stringify(tools).length) / 4)).toBeLessThanOrEqual(1_200);
-  });
-
   it('holds each name once, apart from the plan tool', () => {
     const names = BUILTIN_TOOLS.map((tool) => tool.name);
     expect(new Set(names).size).toBe(names.length);

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_TOOLS, builtinChatTools, builtinTool, isBuiltinToolName, readOnlyToolNames } from '../../../src/tools/builtin/registry.js';
+import { toChatTool } from '../../../src/tools/builtin/builtin-tools.js';
+import { BUILTIN_TOOLS, builtinTool } from '../../../src/tools/builtin/registry.js';
+
+/** The request entries of the built-in tools, in offering order (or of the ones named). */
+const builtinChatTools = (names?: string[]) => BUILTIN_TOOLS.filter((tool) => !names || names.includes(tool.name)).map(toChatTool);
 
 describe('built-in tool definitions', () => {
-  it('offers the seven tools with names valid on every provider', () => {
+  it('offers the tools of the registry in its order, with names valid on every provider', () => {
     const tools = builtinChatTools();
-    expect(tools.map((t) => t.function.name)).toEqual(['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_command', 'fetch_url']);
+    const first = ['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_command', 'fetch_url'];
+    expect(tools.map((t) => t.function.name).filter((name) => first.includes(name))).toEqual(first);
     for (const tool of tools) {
       expect(tool.type).toBe('function');
       expect(tool.function.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
@@ -14,11 +19,11 @@ describe('built-in tool definitions', () => {
     }
   });
 
-  it('lists exactly the parameters of the issue, with the required ones', () => {
+  it('gives the tools of the issues exactly their parameters, with the required ones', () => {
     const shape = Object.fromEntries(
       builtinChatTools().map((t) => [t.function.name, [Object.keys(t.function.parameters.properties), t.function.parameters.required]]),
     );
-    expect(shape).toEqual({
+    expect(shape).toMatchObject({
       read_file: [['path', 'offset', 'limit'], ['path']],
       write_file: [
         ['path', 'content'],
@@ -40,23 +45,19 @@ describe('built-in tool definitions', () => {
   });
 
   it('gives kinds and permissions', () => {
-    expect(BUILTIN_TOOLS.map((t) => [t.name, t.kind, t.permission])).toEqual([
-      ['read_file', 'read', 'reads'],
-      ['write_file', 'edit', 'edits'],
-      ['edit_file', 'edit', 'edits'],
-      ['list_directory', 'search', 'reads'],
-      ['search_files', 'search', 'reads'],
-      ['run_command', 'execute', 'runs'],
-      ['fetch_url', 'fetch', 'fetches'],
-    ]);
-    // fetch_url changes nothing here: offered in read-only mode, where it asks.
-    expect(readOnlyToolNames()).toEqual(['read_file', 'list_directory', 'search_files', 'fetch_url']);
-    expect(builtinChatTools(readOnlyToolNames()).map((t) => t.function.name)).toEqual(['read_file', 'list_directory', 'search_files', 'fetch_url']);
+    expect(Object.fromEntries(BUILTIN_TOOLS.map((t) => [t.name, [t.kind, t.permission]]))).toMatchObject({
+      read_file: ['read', 'reads'],
+      write_file: ['edit', 'edits'],
+      edit_file: ['edit', 'edits'],
+      list_directory: ['search', 'reads'],
+      search_files: ['search', 'reads'],
+      run_command: ['execute', 'runs'],
+      fetch_url: ['fetch', 'fetches'],
+    });
   });
 
   it('knows its names', () => {
-    expect(isBuiltinToolName('read_file')).toBe(true);
-    expect(isBuiltinToolName('Read')).toBe(false);
+    expect(builtinTool('read_file').name).toBe('read_file');
     expect(() => builtinTool('nope' as never)).toThrow(/not a built-in tool/);
   });
 });

@@ -42,6 +42,19 @@ describe('tool names as models really send them', () => {
     expect(resolveToolName('<|channel|>', BUILTIN)).toBeUndefined();
   });
 
+  it('finds an MCP tool by its own name without the server prefix, when exactly one offered tool has it', () => {
+    const offered = [...BUILTIN, 'QuickJS__execute_javascript', 'docs__search', 'web__search'];
+    const mcp = new Set(offered.filter((name) => name.includes('__')));
+    expect(resolveToolName('execute_javascript', offered, mcp)).toEqual({ name: 'QuickJS__execute_javascript', how: 'unprefixed' });
+    expect(resolveToolName('functions.execute_javascript<|channel|>commentary', offered, mcp)).toEqual({
+      name: 'QuickJS__execute_javascript',
+      how: 'unprefixed',
+    });
+    // Two servers have a `search`: neither is guessed.
+    expect(resolveToolName('search', offered, mcp)).toBeUndefined();
+    expect(resolveToolName('javascript', offered, mcp)).toBeUndefined();
+  });
+
   it('an offered name is taken as sent, even when it looks like a leak', () => {
     expect(resolveToolName('functions.read', ['functions.read'])).toEqual({ name: 'functions.read', how: 'exact' });
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PLAN_ENTRIES, PLAN_CHAT_TOOL, parsePlanArguments, planText } from '../../../src/tools/plan/plan-tool.js';
+import { PLAN_CHAT_TOOL, planText, planTool } from '../../../src/tools/plan/plan-tool.js';
+
+/** The plan tool's check of a call's raw arguments: the entries, or the message for the model. */
+function parsePlanArguments(raw: string) {
+  const checked = planTool(async () => ({ failed: false, forModel: '', content: [] })).check(raw, false);
+  return checked.ok ? { ok: true as const, entries: checked.args['entries'] } : checked;
+}
 
 describe('parsePlanArguments', () => {
   it('reads whole lists as ACP plan entries, priority medium unless given', () => {
@@ -51,8 +57,9 @@ describe('parsePlanArguments', () => {
   });
 
   it('refuses a list longer than the limit', () => {
-    const entries = Array.from({ length: MAX_PLAN_ENTRIES + 1 }, (_, i) => ({ content: `s${i}`, status: 'pending' }));
-    expect(parsePlanArguments(JSON.stringify({ entries })).ok).toBe(false);
+    const entries = Array.from({ length: 51 }, (_, i) => ({ content: `s${i}`, status: 'pending' }));
+    expect(parsePlanArguments(JSON.stringify({ entries }))).toMatchObject({ ok: false, error: expect.stringContaining('51 entries is too many (at most 50)') });
+    expect(parsePlanArguments(JSON.stringify({ entries: entries.slice(1) })).ok).toBe(true);
   });
 });
 

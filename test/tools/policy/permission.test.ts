@@ -14,9 +14,9 @@ import {
   refusal,
   SESSION_MODES,
   type PermissionDecision,
-  type PermissionSubject,
   type SessionMode,
 } from '../../../src/tools/policy/permission.js';
+import type { PermissionSubject } from '../../../src/tools/tool.js';
 
 const none = {};
 

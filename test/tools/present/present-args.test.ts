@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { presentToolCall } from '../../../src/tools/builtin/registry.js';
+import type { BuiltinToolName } from '../../../src/tools/builtin/registry.js';
+import { OfferedTools } from '../../../src/tools/calls/offered-tools.js';
 import { fenced, lineRange, shorten } from '../../../src/tools/present/present-args.js';
+import type { WorkspaceRoots } from '../../../src/tools/tool.js';
+import { builtin } from '../../helpers/builtin-tool.js';
 
 const roots = { cwd: '/w/proj', extra: ['/w/other'] };
+/** How the call of a built-in tool is shown in the workspace `roots`. */
+const presentToolCall = (name: BuiltinToolName, args: Record<string, unknown>, at: WorkspaceRoots) => builtin(name, { roots: at }).present(args);
 
 describe('presentToolCall', () => {
   it('titles reads with the line range and locates them', () => {
@@ -41,7 +46,7 @@ describe('presentToolCall', () => {
     const long = presentToolCall('run_command', { command: `echo ${'x'.repeat(200)}\nls` }, roots).title;
     expect(long).toHaveLength(80);
     expect(long.endsWith('…')).toBe(true);
-    expect(presentToolCall('mcp__thing', {}, roots)).toEqual({ title: 'mcp__thing', kind: 'other' });
+    expect(new OfferedTools([]).resolve('mcp__thing').tool.present({})).toEqual({ title: 'mcp__thing', kind: 'other' });
   });
 });
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatListing, listDirectory } from '../../../src/tools/search/list-entries.js';
-import { ToolError } from '../../../src/tools/tool-types.js';
+import { ToolError } from '../../../src/tools/tool.js';
 
 let base: string;
 let ws: string;

@@ -4,7 +4,7 @@ import { translatePattern } from '../../../src/tools/search/search-pattern.js';
 import { findRipgrep } from '../../../src/tools/search/search-rg.js';
 
 const rg = (await findRipgrep(undefined)).path;
-import { ToolError } from '../../../src/tools/tool-types.js';
+import { ToolError } from '../../../src/tools/tool.js';
 
 describe('translatePattern', () => {
   it.each([

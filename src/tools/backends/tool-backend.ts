@@ -1,41 +1,12 @@
 /**
- * The shapes shared by the tool layer: what a tool call asks for, what it gives back to the model
- * and to the client, and the two places tools run (through the client's `fs/*` and `terminal/*`,
- * or locally, confined to the session's workspace).
+ * Where the tools act: the {@link ToolBackend} interface and the shapes of its calls. Two
+ * implementations: through the client (`client-backend.ts`: ACP `fs/*`, `terminal/*`) when it
+ * advertised them, and local (`local-backend.ts`: Node's fs and child_process, confined to the
+ * workspace); `checkpoint-backend.ts` wraps either to keep what a turn overwrites.
  *
- * Sources: ACP tool calls https://agentclientprotocol.com/protocol/v1/tool-calls (`ToolKind`,
- * `ToolCallContent`), file system https://agentclientprotocol.com/protocol/v1/file-system and
- * terminals https://agentclientprotocol.com/protocol/v1/terminals.
+ * Sources: ACP file system https://agentclientprotocol.com/protocol/v1/file-system and terminals
+ * https://agentclientprotocol.com/protocol/v1/terminals.
  */
-import type { ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk/unstable';
-
-/**
- * A tool failure meant for the model: its `message` is given back as the tool's result (and the
- * call is shown `failed`); the loop goes on. Anything else thrown by a tool is a bug of ours.
- */
-export class ToolError extends Error {
-  override readonly name = 'ToolError';
-  /**
-   * What kind of failure, for callers that act on it (write_file treats `not_found` as "new file",
-   * edit_file creates a missing file from an empty `old_string`). @defaultValue 'other'
-   */
-  readonly code: ToolErrorCode;
-  constructor(message: string, code: ToolErrorCode = 'other', options?: ErrorOptions) {
-    super(message, options);
-    this.code = code;
-  }
-}
-
-/** {@link ToolError.code}: a missing file, a path outside the workspace, a binary or too large file, a directory given as a file, anything else. */
-export type ToolErrorCode = 'not_found' | 'outside_workspace' | 'binary' | 'too_large' | 'is_directory' | 'other';
-
-/** The directories local tools may touch: the session's `cwd` and its `additionalDirectories`, all absolute. */
-export interface WorkspaceRoots {
-  /** The session's working directory (absolute). Relative paths resolve against it. */
-  cwd: string;
-  /** Further absolute directories the client allowed (`additionalDirectories`); may be empty. */
-  extra: readonly string[];
-}
 
 /** One entry of a directory listing. */
 export interface DirectoryEntry {
@@ -115,28 +86,4 @@ export interface ToolBackend {
    * returned handle (the caller first sends the `tool_call_update` that embeds it).
    */
   runCommand(command: string, options: CommandOptions): Promise<CommandResult & { release: () => Promise<void> }>;
-}
-
-/** What a finished tool call gives back. */
-export interface ToolOutcome {
-  /** True when the call failed (the client shows `failed`; the model reads `forModel` as the error). */
-  failed: boolean;
-  /** The text given to the model as the `tool` message (already capped). */
-  forModel: string;
-  /** What the client is shown (`tool_call_update.content`): not capped. */
-  content: ToolCallContent[];
-  /** Extra locations to show (e.g. the lines read). */
-  locations?: ToolCallLocation[];
-  /** `tool_call_update.rawOutput`. */
-  rawOutput?: Record<string, unknown>;
-  /** Image parts for models that take images (MCP tools). */
-  images?: { data: string; mimeType: string }[];
-}
-
-/** How a tool call is shown before it runs: the `tool_call` fields. */
-export interface ToolPresentation {
-  title: string;
-  kind: ToolKind;
-  locations?: ToolCallLocation[];
-  content?: ToolCallContent[];
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { coerceToType, normaliseParameterNames } from '../../../src/tools/calls/argument-aliases.js';
+import { normaliseParameterNames } from '../../../src/tools/calls/argument-names.js';
+import { coerceToType } from '../../../src/tools/calls/argument-types.js';
 import { BUILTIN_TOOLS, builtinTool } from '../../../src/tools/builtin/registry.js';
 
 const EDIT_ALIASES = builtinTool('edit_file').aliases;
@@ -30,6 +31,27 @@ describe('normaliseParameterNames', () => {
     });
   });
 
+  it('takes path, file_path and filepath for one another only when the tool has exactly one of them', () => {
+    expect(normaliseParameterNames({ path: 'a' }, ['file_path', 'content'])).toMatchObject({ value: { file_path: 'a' }, renamed: [['path', 'file_path']] });
+    expect(normaliseParameterNames({ filePath: 'a' }, ['path'])).toMatchObject({ value: { path: 'a' }, renamed: [['filePath', 'path']] });
+    // With both, each is only itself (and its own spellings).
+    expect(normaliseParameterNames({ filepath: 'a', path: 'b' }, ['path', 'file_path'])).toMatchObject({ value: { path: 'b', file_path: 'a' } });
+    expect(normaliseParameterNames({ file_path: 'a' }, ['path', 'dir_path'])).toMatchObject({ value: { path: 'a' } });
+    expect(normaliseParameterNames({ file_path: 'a' }, ['path', 'filepath'])).toMatchObject({ value: { filepath: 'a' } });
+  });
+
+  it('keeps names it does not know when asked (an MCP server decides), dropping only a second spelling of a given one', () => {
+    expect(normaliseParameterNames({ Query: 'x', extra: 1, query: 'y' }, ['query'], {}, true)).toEqual({
+      value: { query: 'y', extra: 1 },
+      renamed: [],
+      ignored: ['Query', 'extra'],
+    });
+    const proto = JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>;
+    const kept = normaliseParameterNames(proto, [], {}, true).value;
+    expect(Object.keys(kept)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('every alias of a built-in tool names one of its parameters, and no alias is a parameter of the same tool', () => {
     for (const tool of BUILTIN_TOOLS) {
       const fields = Object.keys(tool.schema.shape);
@@ -51,6 +73,14 @@ describe('coerceToType', () => {
     expect(coerceToType('boolean', 'false')).toBe(false);
     expect(coerceToType('boolean', 1)).toBe(true);
     expect(coerceToType('string', 42)).toBe('42');
+  });
+
+  it('reads arrays and objects sent as JSON text, and nothing else, for those types', () => {
+    expect(coerceToType('array', '["a", 1]')).toEqual(['a', 1]);
+    expect(coerceToType('object', ' {"a": {"b": 2}} ')).toEqual({ a: { b: 2 } });
+    expect(coerceToType('array', '{"a": 1}')).toBeUndefined();
+    expect(coerceToType('object', "{'a': 1}")).toBeUndefined();
+    expect(coerceToType('array', 'a, b')).toBeUndefined();
   });
 
   it('refuses what is not the type', () => {

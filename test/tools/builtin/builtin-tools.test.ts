@@ -2,12 +2,12 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { executeBuiltin, failure } from '../../../src/tools/builtin/execute-builtin.js';
-import { checkArguments } from '../../../src/tools/calls/check-arguments.js';
-import { builtinTool, type BuiltinToolName } from '../../../src/tools/builtin/registry.js';
+import type { BuiltinToolName } from '../../../src/tools/builtin/registry.js';
 import { createLocalBackend } from '../../../src/tools/backends/local-backend.js';
-import type { BuiltinContext } from '../../../src/tools/builtin/tool-context.js';
-import type { CommandOptions, ToolBackend } from '../../../src/tools/tool-types.js';
+import type { ToolSettings } from '../../../src/tools/builtin/tool-context.js';
+import { failedOutcome, runTool, type ToolRunContext } from '../../../src/tools/tool.js';
+import { builtin, runContext } from '../../helpers/builtin-tool.js';
+import type { CommandOptions, ToolBackend } from '../../../src/tools/backends/tool-backend.js';
 
 let base: string;
 let ws: string;
@@ -19,15 +19,18 @@ beforeEach(async () => {
 });
 afterEach(async () => rm(base, { recursive: true, force: true }));
 
-function ctx(extra: Partial<BuiltinContext> = {}): BuiltinContext {
-  const roots = { cwd: ws, extra: [] };
-  return { backend: createLocalBackend(roots), roots, signal: new AbortController().signal, ...extra };
+/** Where a call acts (the workspace `ws`, local files unless a backend is given), its settings, and what the runner gives its run. */
+interface Context extends Partial<ToolRunContext> {
+  backend?: ToolBackend;
+  settings?: ToolSettings;
 }
+const ctx = (extra: Context = {}) => extra;
 /** A call as the runner makes it: arguments checked once, then run. */
-async function run(name: BuiltinToolName, args: Record<string, unknown>, context: BuiltinContext) {
-  const tool = builtinTool(name);
-  const checked = checkArguments(tool, args);
-  return checked.ok ? executeBuiltin(tool, checked.args, context) : failure(checked.error);
+async function run(name: BuiltinToolName, args: Record<string, unknown>, { backend, settings, ...context }: Context) {
+  const roots = { cwd: ws, extra: [] };
+  const tool = builtin(name, { backend: backend ?? createLocalBackend(roots), roots, settings: settings ?? {} });
+  const checked = tool.check(args, false);
+  return checked.ok ? runTool(tool, checked.args, runContext(context)) : failedOutcome(checked.error);
 }
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `row ${i + 1}`).join('\n') + '\n';
 
@@ -144,7 +147,7 @@ describe('write_file and edit_file', () => {
 });
 
 describe('list_directory and search_files', () => {
-  it('list and search through executeBuiltin', async () => {
+  it('list and search as the runner runs them', async () => {
     await mkdir(path.join(ws, 'src'));
     await writeFile(path.join(ws, 'src', 'a.ts'), 'hello world\n');
     expect(await run('list_directory', {}, ctx())).toMatchObject({ failed: false, forModel: './\nsrc/', rawOutput: { entries: 1 } });
@@ -167,9 +170,9 @@ describe.skipIf(process.platform === 'win32')('run_command', () => {
   });
 
   it('caps output for the model and keeps the tail by bytes', async () => {
-    const capped = await run('run_command', { command: 'seq 1 100' }, ctx({ limits: { maxBytes: 10_000, maxLines: 10 } }));
+    const capped = await run('run_command', { command: 'seq 1 100' }, ctx({ settings: { limits: { maxBytes: 10_000, maxLines: 10 } } }));
     expect(capped.forModel).toBe('Exit code 0\n1\n2\n3\n4\n5\n[... 90 lines omitted ...]\n96\n97\n98\n99\n100\n');
-    const tail = await run('run_command', { command: 'seq 1 1000' }, ctx({ outputByteLimit: 20 }));
+    const tail = await run('run_command', { command: 'seq 1 1000' }, ctx({ settings: { outputByteLimit: 20 } }));
     expect(tail.forModel).toMatch(/^Exit code 0\n\[earlier output dropped; only the last 20 bytes were kept\]\n[\d\n]*998\n999\n1000\n$/);
     expect(tail.rawOutput).toMatchObject({ truncated: true });
   });

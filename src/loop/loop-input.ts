@@ -1,0 +1,103 @@
+/**
+ * The agent loop's input, in the few parts it is made of, each handed only to what reads it: the
+ * session's conversation (`ContextSources`, read by the context keeper), the endpoint and model
+ * ({@link TurnEndpoint}: the fitted request and the model request), the tools ({@link TurnTools}:
+ * the steps and the tool-call runner), the limits ({@link TurnLimits}) and the callbacks
+ * ({@link TurnCallbacks}: where updates, notices, logs and costs go, and the cancel), and the
+ * messages the user sends into the turn while it runs (its steering inbox).
+ */
+import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { ContextSources } from '../context/context-keeper.js';
+import type { ToolMessageRules } from '../context/tool-messages.js';
+import type { EndpointMemory } from '../endpoints/endpoint-memory.js';
+import type { Logger } from '../log.js';
+import type { TurnInbox } from '../sessions/turn-inbox.js';
+import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.js';
+import type { ToolCallResult } from '../openai/chat-stream-accumulator.js';
+import type { ChatToolDefinition, OfferedTools, SessionMode } from '../tools/index.js';
+import type { CostMeter } from './cost-meter.js';
+import type { Notify } from './notify.js';
+
+/** The endpoint and model of a turn. */
+export interface TurnEndpoint {
+  client: ChatCompletionsClient;
+  /** The request's model and parameters; its messages are planned before each request. */
+  request: Omit<ChatRequest, 'messages'>;
+  /** How this endpoint wants tool-call messages sent back (its profile's {@link ToolMessageRules}). */
+  toolMessageRules: ToolMessageRules;
+  /** True when the model is known to take images: images returned by tools are then sent to it. */
+  takesImages: boolean;
+  /** What the agent learned of this endpoint: the text paths and the windows of its models (`Endpoint.memory`). @defaultValue one for this turn only */
+  memory?: Pick<EndpointMemory, 'textPaths' | 'windows'> | undefined;
+}
+
+/**
+ * Tool calls written as text by local models: while `pending(textSoFar)` holds, answer text is
+ * held back instead of shown; at the end `parse(text)` turns it into calls (nothing shown) or, when
+ * it gives none, the held text is shown after all.
+ */
+export interface TextToolCalls {
+  pending(textSoFar: string): boolean;
+  parse(text: string): ToolCallResult[] | undefined;
+}
+
+/** What running the calls of one session needs, besides the turn's callbacks. */
+export interface ToolCallSession {
+  sessionId: string;
+  /** Where permission questions go: the client that sent the prompt. */
+  client: AgentContext;
+  /** The session's mode when a call runs. */
+  readonly mode: SessionMode;
+  /** Remembered `allow_always` / `reject_always` choices by permission key. */
+  remembered: Readonly<Record<string, 'allow' | 'reject'>>;
+  /** Keeps a remembered choice (in the session, saved with it). */
+  remember: (key: string, choice: 'allow' | 'reject') => Promise<void>;
+}
+
+/** The tools of a turn. */
+export interface TurnTools {
+  /** The tools offered, asked before each request (so MCP tools that became ready or changed join). */
+  offer: () => OfferedTools;
+  /** What running a call needs of the session. */
+  session: ToolCallSession;
+  /** Builds the recogniser of tool calls written as text for the offered tools; absent: none. */
+  textToolCalls?: ((definitions: readonly ChatToolDefinition[]) => TextToolCalls) | undefined;
+  /** Tool-call ids already used in the session's history (calls get ids unique among these). @defaultValue none */
+  takenIds?: Set<string> | undefined;
+}
+
+/** The turn's limits. */
+interface TurnLimits {
+  /** Most model requests in the turn. */
+  maxSteps: number;
+}
+
+/** Where the turn reports, and what stops it. */
+export interface TurnCallbacks {
+  /** The turn's cancel: aborts the request under way and every tool call. */
+  signal: AbortSignal;
+  /** Delivers updates to the client, in order. */
+  send: (updates: SessionUpdate[]) => Promise<void>;
+  logger: Logger;
+  /** Tells the user what is not part of the answer (`notify.ts`). */
+  notify?: Notify | undefined;
+  /** The session's cost meter (`cost-meter.ts`). */
+  cost?: CostMeter | undefined;
+  /** The turn's id: the message ids of each step's text and reasoning derive from it (`stepMessageIds`). @defaultValue a fresh id */
+  turnId?: string | undefined;
+  /** True when the client advertised `session.compaction`: a compaction is told as `compaction_update`s. */
+  compactionUpdates?: boolean | undefined;
+}
+
+/** What one turn of the agent loop is given. */
+export interface AgentLoopInput {
+  /** What the requests are made of (system prompt, history, the user's prompt) and the window. */
+  context: ContextSources;
+  endpoint: TurnEndpoint;
+  /** Absent: no tools. */
+  tools?: TurnTools | undefined;
+  limits: TurnLimits;
+  callbacks: TurnCallbacks;
+  /** The messages the user sends into the turn while it runs (`_session/steering`), open for the loop's whole run. Absent: none. */
+  inbox?: TurnInbox | undefined;
+}

@@ -1,0 +1,52 @@
+/**
+ * The door of `tools/`: everything the layers above use of it is exported here, and nothing
+ * outside `tools/` imports a file behind it (`test/architecture.test.ts` holds that).
+ *
+ * - The contract (`tool.ts`): `Tool`, its outcome and presentation, `runTool`.
+ * - A turn's tools: the built-ins bound to a session (`builtinTools`, with their `toolSettings`),
+ *   MCP tools (`mcpTool`), the plan tool (`planTool`), the tools of one request and the one
+ *   resolution of a call's name (`OfferedTools`).
+ * - Permission (`policy/`), the `tool_call` updates (`present/`), the backends (`backends/`), the
+ *   MCP servers of a session and their prompts (`mcp/`), and what `/undo` and `doctor` need.
+ */
+export {
+  checkpointingBackend,
+  readBefore,
+} from './backends/checkpoint-backend.js';
+export { type ClientToolCapabilities, createClientBackend, raceAbort, toolCapabilities } from './backends/client-backend.js';
+export { createLocalBackend } from './backends/local-backend.js';
+export type { ToolBackend } from './backends/tool-backend.js';
+export { confine, relativeForTitle } from './backends/workspace.js';
+export { builtinTools } from './builtin/builtin-tools.js';
+export { BUILTIN_TOOL_NAMES, builtinCutNote as toolCutNote } from './builtin/registry.js';
+export { type ToolSettings, toolSettings } from './builtin/tool-context.js';
+export { type CallTarget, OfferedTools } from './calls/offered-tools.js';
+export { acpElicitation, type ElicitationModes } from './mcp/mcp-elicitation.js';
+export { type McpPromptInfo, promptArguments, promptCommandName, promptHint, promptMessagesToContent } from './mcp/mcp-prompts.js';
+export { closeAllMcp, type McpServers, startMcpServers } from './mcp/mcp-servers.js';
+export { mcpTool } from './mcp/mcp-tool.js';
+export { planText, planTool } from './plan/plan-tool.js';
+export {
+  DECLINED,
+  DEFAULT_MODE,
+  decidePermission,
+  isSessionMode,
+  permissionOptions,
+  readPermissionOutcome,
+  refusal,
+  SESSION_MODES,
+  type SessionMode,
+} from './policy/permission.js';
+export { textContent } from './present/present-args.js';
+export { announceUpdate, finalUpdate, progressUpdate, type ToolCallAnnouncement } from './present/to-update.js';
+export { findRipgrep } from './search/search-rg.js';
+export {
+  type ChatToolDefinition,
+  failedOutcome,
+  type PermissionSubject,
+  runTool,
+  type Tool,
+  ToolError,
+  type ToolOutcome,
+  type WorkspaceRoots,
+} from './tool.js';
