@@ -24,6 +24,20 @@ const TOKEN_VARIABLE = 'OPENAI_ACP_SERVE_TOKEN';
 /** Longest wait for running turns to answer `cancelled` (and be saved) at shutdown, in ms. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
+/**
+ * The lines a person starting `serve` reads, written to stderr whatever the log level: a warning
+ * when it listens beyond this machine, and where it listens (both URLs). Pure.
+ * @internal the tests read the warning from it: binding a non-loopback address is outside a test's reach.
+ */
+export function serveStartLines(server: { url: string; host: string }): string[] {
+  const where = `openai-acp serve on ${server.url} (WebSocket ${server.url.replace(/^http/, 'ws')}); Ctrl-C stops it.`;
+  if (isLoopbackHost(server.host)) return [where];
+  return [
+    `openai-acp serve: listening beyond this machine (${server.host}): anyone who can reach the port and holds the token can use the model and the tools`,
+    where,
+  ];
+}
+
 /** The workspace root as a real directory path, or why it cannot be one. */
 function workspaceRoot(given: string | undefined, cwd: string): { root: string } | { problem: string } {
   const path = resolve(cwd, given ?? '.');
@@ -90,19 +104,14 @@ export async function runServe(options: { flags: CliFlags; serve: ServeFlags; en
     logger.error(`cannot listen on ${host}:${port}: ${(error as Error).message}`);
     return 1;
   }
-  // Said at every log level: a person starting it must know who can reach it.
-  if (!isLoopbackHost(host))
-    process.stderr.write(
-      `openai-acp serve: listening beyond this machine (${host}): anyone who can reach the port and holds the token can use the model and the tools\n`,
-    );
   logger.info(`openai-acp ${VERSION} serving ACP on ${server.url}`, {
     root: root.root,
     origins: allowOrigins.join(' ') || 'none (no browser page)',
     token: token ? 'required' : 'none',
     sessions: (await store).dir ?? 'in memory',
   });
-  // The one line a person starting it reads, whatever the log level.
-  process.stderr.write(`openai-acp serve on ${server.url} (WebSocket ${server.url.replace(/^http/, 'ws')}); Ctrl-C stops it.\n`);
+  // Said at every log level: who can reach it, and where.
+  for (const line of serveStartLines({ url: server.url, host })) process.stderr.write(`${line}\n`);
   process.on('uncaughtException', (error) => logger.error('uncaught exception', { error: error.stack ?? String(error) }));
   process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error: (error as Error)?.stack ?? String(error) }));
 
