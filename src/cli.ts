@@ -51,6 +51,7 @@ async function serve(flags: CliFlags): Promise<void> {
     endpoints: () => chooseEndpoints(resolved, logger),
     store,
     configDir: agentConfigDir(process.env),
+    collectWhenQuiet: true,
     // authenticate (after `openai-acp setup`): the same resolution as at start, local search included.
     reload: async () => {
       const next = resolve();

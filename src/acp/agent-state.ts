@@ -52,6 +52,11 @@ export interface AgentOptions {
    * absolute path (`openai-acp serve --root`); absent: any absolute `cwd` (an editor on this machine).
    */
   root?: string | undefined;
+  /**
+   * Collect what a burst of turns left once the agent has been quiet a while (`collect-garbage.ts`):
+   * for the agent's own process (the CLI), never a host process it shares. @defaultValue false
+   */
+  collectWhenQuiet?: boolean | undefined;
 }
 
 /** How long the agent must be quiet (no turn) after turns before what they left is collected, in ms. */
@@ -99,7 +104,7 @@ export class AgentState {
   private readonly registryOptions: { logger: Logger; fetch: FetchLike | undefined; modelsTimeoutMs: number | undefined; memory: EndpointMemory };
   private readonly findEndpoints: AgentOptions['endpoints'];
   /** Collects what a burst of turns left once the agent has been quiet a while (`collect-garbage.ts`); told as each turn ends. */
-  readonly quiet = collectWhenQuiet({ quietMs: QUIET_GC_MS, busy: () => this.sessions.all().some((session) => this.sessions.isRunning(session.id)) });
+  readonly quiet: { worked(): void };
   /** Sessions whose records are being read again, so two prompts read once. */
   private readonly reloading = new WeakMap<Session, Promise<void>>();
   private endpointsFound: Promise<void> | undefined;
@@ -116,6 +121,9 @@ export class AgentState {
     this.picker = new ModelPicker((session) => this.thoughtLevels(session));
     this.configDir = options.configDir;
     this.root = options.root;
+    this.quiet = options.collectWhenQuiet
+      ? collectWhenQuiet({ quietMs: QUIET_GC_MS, busy: () => this.sessions.all().some((session) => this.sessions.isRunning(session.id)) })
+      : { worked: () => undefined };
     this.commands = new UserCommands(options.logger, () => SLASH_COMMANDS, options.configDir);
     this.windows = new SessionWindows({ config: () => this.config, picker: this.picker, registry: () => this.registry, logger: options.logger });
     this.tools = new SessionTools(options.logger, () => ({ startupMs: this.config.mcpStartupMs, toolTimeoutMs: this.config.mcpToolTimeoutMs }));

@@ -46,6 +46,7 @@ export async function runAgentConnect(options: { flags: CliFlags; frontDoor: Fro
     endpoints: () => chooseEndpoints(resolved, logger),
     store,
     configDir: agentConfigDir(options.env),
+    collectWhenQuiet: true,
   });
   const { serveAgentConnect } = await import('../agentconnect/front-door.lazy.js');
   const { host, port, mode, allowOrigins } = options.frontDoor;

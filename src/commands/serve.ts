@@ -85,6 +85,7 @@ export async function runServe(options: { flags: CliFlags; serve: ServeFlags; en
     store,
     configDir: agentConfigDir(env),
     root: root.root,
+    collectWhenQuiet: true,
   });
   const { startNetworkServer } = await import('../serve/network-server.lazy.js');
   const { host, port, allowOrigins, limits } = serve;
