@@ -11,13 +11,13 @@
  * as the SDK (`@agentclientprotocol/sdk` 2.x `experimental/server`, `experimental/node`) implements it.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { AgentFactory } from '@agentclientprotocol/sdk/experimental/server';
 import { createNodeHttpHandler, createNodeWebSocketUpgradeHandler, type NodeWebSocketUpgradeServer } from '@agentclientprotocol/sdk/experimental/node';
 import { WebSocketServer } from 'ws';
 import type { OpenAIAgent } from '../acp/agent.js';
 import { admit, normalizeOrigin } from '../agentconnect/gate.js';
+import { listen } from '../agentconnect/listen.js';
 import type { Logger } from '../log.js';
 import { HttpConnections, clientIdOf } from './http-connections.js';
 import { CONNECTION_HEADER, OwnedAcpServer, textResponse } from './owned-acp-server.js';
@@ -159,17 +159,9 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
   );
   sweep.unref();
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const authority = await listen(server, options.port, options.host);
   return {
-    url: `http://${shown}:${address.port}${ACP_PATH}`,
+    url: `http://${authority}${ACP_PATH}`,
     get connections() {
       return open;
     },

@@ -4,7 +4,7 @@
  * session works inside, and the limits of each connection (the SDK's `ConnectionLimits`, plus how
  * many connections and sessions, and the largest message).
  */
-import { DEFAULT_HOST, parseOrigin, parsePort, tokenProblem } from '../agentconnect/front-door-flags.js';
+import { DEFAULT_HOST, readListenFlag, type ListenFlags } from '../agentconnect/front-door-flags.js';
 
 /** The flags only `serve` takes. */
 export const SERVE_FLAGS = [
@@ -50,14 +50,11 @@ export const SERVE_LIMITS: ServeLimits = {
   maxOutputStallMs: 60_000,
 };
 
-/** `serve`'s settings. */
-export interface ServeFlags {
-  port: number;
-  host: string;
-  /** The bearer token clients must send; `undefined`: none given on the command line (the environment may still give one). */
-  token: string | undefined;
-  /** Browser origins let in, normalised. */
-  allowOrigins: string[];
+/**
+ * `serve`'s settings: where it listens, the browser origins let in (normalised), the bearer token
+ * clients must send (`undefined`: none given on the command line; the environment may still give one).
+ */
+export interface ServeFlags extends ListenFlags {
   /** The workspace root as given (relative to the process's directory); `undefined`: the process's directory. */
   root: string | undefined;
   limits: ServeLimits;
@@ -84,21 +81,9 @@ export function parseServeFlags(pairs: readonly (readonly [ServeFlag, string])[]
   const problems: string[] = [];
   for (const [name, raw] of pairs) {
     const value = raw.trim();
-    if (name === '--port') {
-      const port = parsePort(value);
-      if (typeof port === 'number') flags.port = port;
-      else problems.push(port.problem);
-    } else if (name === '--host') flags.host = value;
-    else if (name === '--root') flags.root = value;
-    else if (name === '--allow-origin') {
-      const origin = parseOrigin(value);
-      if (typeof origin === 'string') flags.allowOrigins.push(origin);
-      else problems.push(origin.problem);
-    } else if (name === '--token') {
-      const problem = tokenProblem(value);
-      if (problem) problems.push(problem);
-      else flags.token = value;
-    } else if (isLimitFlag(name)) {
+    if (readListenFlag(flags, name, value, problems)) continue;
+    if (name === '--root') flags.root = value;
+    else if (isLimitFlag(name)) {
       const { key, min } = LIMIT_FLAGS[name];
       const number = Number(value);
       if (/^\d+$/.test(value) && number >= min && number <= MAX_LIMIT) flags.limits[key] = number;

@@ -5,35 +5,26 @@
  * unknown `Acp-Connection-Id`, a DELETE of another client's connection; a client that stops
  * reading; an address beyond loopback without a token; and the probes.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chunk, fakeServerPool } from '../helpers/fake-openai.js';
-import { connectRemote, startServe, until, type RemoteClient, type ServeProcess } from '../helpers/serve-client.js';
+import { serveFixtures, startServe, until, type ServeProcess } from '../helpers/serve-client.js';
 
 const TOKEN = 'guard-token-0123456789';
 const servers = fakeServerPool();
-const homes: string[] = [];
-const serving: ServeProcess[] = [];
-const clients: RemoteClient[] = [];
-afterEach(async () => {
-  for (const remote of clients.splice(0)) remote.close();
-  await Promise.all(serving.splice(0).map((process) => process.stop()));
-});
-afterAll(() => {
-  for (const home of homes) rmSync(home, { recursive: true, force: true });
-});
+const fixtures = serveFixtures();
 
 async function serve(args: string[] = [], env: Record<string, string> = {}): Promise<ServeProcess & { root: string }> {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'openai-acp-guard-')));
-  homes.push(home);
-  const root = join(home, 'workspace');
-  mkdirSync(root);
+  const { home, root } = fixtures.scratch();
   const model = await servers();
-  const started = await startServe(home, { OPENAI_BASE_URL: model.baseUrl, OPENAI_MODEL: 'test-model', ...env }, ['--token', TOKEN, '--root', root, ...args]);
-  serving.push(started);
+  const started = await fixtures.start(home, { OPENAI_BASE_URL: model.baseUrl, OPENAI_MODEL: 'test-model', ...env }, [
+    '--token',
+    TOKEN,
+    '--root',
+    root,
+    ...args,
+  ]);
   return Object.assign(started, { root });
 }
 
@@ -92,8 +83,7 @@ describe('openai-acp serve refuses', () => {
   });
 
   it('to serve beyond loopback without a token, and a root that is not a directory, before listening', async () => {
-    const home = realpathSync(mkdtempSync(join(tmpdir(), 'openai-acp-guard-')));
-    homes.push(home);
+    const { home } = fixtures.scratch();
     for (const [args, words] of [
       [['--host', '0.0.0.0'], '--host 0.0.0.0 serves beyond this machine, so a token is required: set OPENAI_ACP_SERVE_TOKEN (or --token)'],
       [['--root', join(home, 'missing')], `--root ${join(home, 'missing')} cannot be used (ENOENT)`],
@@ -108,8 +98,7 @@ describe('openai-acp serve refuses', () => {
     const base = server.url.replace(/\/acp$/, '');
     expect(await (await fetch(`${base}/health`)).json()).toEqual({ status: 'ok' });
     expect((await fetch(`${base}/ready`)).status).toBe(200);
-    const agent = await connectRemote(server.url, 'ws', { token: TOKEN });
-    clients.push(agent);
+    await fixtures.connect(server.url, 'ws', { token: TOKEN });
     const full = await fetch(`${base}/ready`);
     expect(full.status).toBe(503);
     expect(await full.json()).toEqual({ ready: false, reason: 'at the connection limit (--max-connections)' });
@@ -121,8 +110,7 @@ describe('openai-acp serve refuses', () => {
 
   it('malformed and oversized bodies, an unknown connection id, and a DELETE of another client’s connection get clear errors; nothing else is touched', async () => {
     const server = await serve(['--max-message-bytes', '4096']);
-    const owner = await connectRemote(server.url, 'http', { token: TOKEN });
-    clients.push(owner);
+    const owner = await fixtures.connect(server.url, 'http', { token: TOKEN });
     const { sessionId } = await owner.agent.request('session/new', { cwd: server.root, mcpServers: [] });
     const initialize = await post(server.url, INITIALIZE, bearer);
     expect(initialize.status).toBe(200);
@@ -184,10 +172,8 @@ describe('openai-acp serve refuses', () => {
     });
     const server = await serve(['--max-buffered-bytes', '65536', '--max-output-stall-ms', '500'], { OPENAI_BASE_URL: model.baseUrl });
     let paused: WebSocket | undefined;
-    const stalled = await connectRemote(server.url, 'ws', { token: TOKEN, onSocket: (socket) => (paused = socket) });
-    clients.push(stalled);
-    const reader = await connectRemote(server.url, 'ws', { token: TOKEN });
-    clients.push(reader);
+    const stalled = await fixtures.connect(server.url, 'ws', { token: TOKEN, onSocket: (socket) => (paused = socket) });
+    const reader = await fixtures.connect(server.url, 'ws', { token: TOKEN });
     const { sessionId } = await stalled.agent.request('session/new', { cwd: server.root, mcpServers: [] });
     const turn = stalled.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'talk forever' }] }).catch((error: unknown) => error);
     await until(() => stalled.text(sessionId).length > 0, 10_000, 'the first chunk');

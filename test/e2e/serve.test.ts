@@ -5,52 +5,30 @@
  * call and its permission, cancel, a client gone mid-turn, load after a restart, resume on a
  * second process after the first was killed with SIGKILL, and the workspace root.
  */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chunk, fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
-import { connectRemote, startServe, until, type RemoteClient, type ServeProcess, type Transport } from '../helpers/serve-client.js';
+import { serveFixtures, until, type RemoteClient, type ServeProcess, type Transport } from '../helpers/serve-client.js';
 import { script } from '../helpers/tool-script.js';
 
 const TOKEN = 'e2e-serve-token-0123';
 const servers = fakeServerPool();
-const homes: string[] = [];
-const serving: ServeProcess[] = [];
-const clients: RemoteClient[] = [];
-afterEach(async () => {
-  for (const remote of clients.splice(0)) remote.close();
-  await Promise.all(serving.splice(0).map((process) => process.stop()));
-});
-afterAll(() => {
-  for (const home of homes) rmSync(home, { recursive: true, force: true });
-});
-
-/** A scratch home with a workspace root inside it. */
-function scratch(): { home: string; root: string } {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), 'openai-acp-serve-')));
-  homes.push(home);
-  const root = join(home, 'workspace');
-  mkdirSync(root);
-  return { home, root };
-}
+const fixtures = serveFixtures();
+const scratch = () => fixtures.scratch();
 
 async function serve(home: string, root: string, baseUrl: string, args: string[] = [], env: Record<string, string> = {}): Promise<ServeProcess> {
-  const started = await startServe(home, { OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0', ...env }, [
+  return fixtures.start(home, { OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0', ...env }, [
     '--token',
     TOKEN,
     '--root',
     root,
     ...args,
   ]);
-  serving.push(started);
-  return started;
 }
 
-async function remote(url: string, transport: Transport, options: Parameters<typeof connectRemote>[2] = {}): Promise<RemoteClient> {
-  const connected = await connectRemote(url, transport, { token: TOKEN, ...options });
-  clients.push(connected);
-  return connected;
+async function remote(url: string, transport: Transport): Promise<RemoteClient> {
+  return fixtures.connect(url, transport, { token: TOKEN });
 }
 
 const text = (t: string) => [{ type: 'text' as const, text: t }];

@@ -5,7 +5,10 @@
  * answered with an allow option unless the test says otherwise).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, afterEach } from 'vitest';
 import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
 import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { client, type ClientCapabilities, type ClientContext, type SessionNotification } from '@agentclientprotocol/sdk/unstable';
@@ -139,4 +142,43 @@ export async function until(test: () => boolean, ms = 10_000, what = 'the condit
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/**
+ * The serve processes, clients and scratch homes of one test file: processes stopped and clients
+ * closed after each test, homes removed after the file. Call it at the top level of a test file.
+ */
+export function serveFixtures() {
+  const homes: string[] = [];
+  const serving: ServeProcess[] = [];
+  const clients: RemoteClient[] = [];
+  afterEach(async () => {
+    for (const remote of clients.splice(0)) remote.close();
+    await Promise.all(serving.splice(0).map((process) => process.stop()));
+  });
+  afterAll(() => {
+    for (const home of homes) rmSync(home, { recursive: true, force: true });
+  });
+  return {
+    /** A scratch home with an empty workspace root, `workspace`, inside it. */
+    scratch(): { home: string; root: string } {
+      const home = realpathSync(mkdtempSync(join(tmpdir(), 'openai-acp-serve-')));
+      homes.push(home);
+      const root = join(home, 'workspace');
+      mkdirSync(root);
+      return { home, root };
+    },
+    /** {@link startServe}, stopped after the test. */
+    async start(...args: Parameters<typeof startServe>): Promise<ServeProcess> {
+      const started = await startServe(...args);
+      serving.push(started);
+      return started;
+    },
+    /** {@link connectRemote}, closed after the test. */
+    async connect(...args: Parameters<typeof connectRemote>): Promise<RemoteClient> {
+      const connected = await connectRemote(...args);
+      clients.push(connected);
+      return connected;
+    },
+  };
 }
