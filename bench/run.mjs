@@ -2,8 +2,10 @@
 // Targets (issue 2; the tool figures of issues 9 and 10 are in bench/tools.mjs, the agent's
 // efficiency in small context windows of issue 17 in bench/agent-efficiency.mjs, search_files on
 // 50,000 files and its cancel in bench/search.mjs, near-miss tool calls of small models in
-// bench/small-model.mjs, `node bench/small-model.mjs` alone; `openai-acp serve` under 200 clients
-// of issue 36 in bench/serve.mjs, and its soak in bench/soak.mjs, run alone): cold start
+// bench/small-model.mjs, `node bench/small-model.mjs` alone; the prompt cache of a real
+// llama-server in bench/real-llama.mjs, skipped with a line saying why without the kit;
+// `openai-acp serve` under 200 clients of issue 36 in bench/serve.mjs, and its soak in
+// bench/soak.mjs, run alone): cold start
 // <= 1.5x bare node; relay >= 100,000 tokens/s and <= 1.5x a plain fetch read of the same
 // stream; peak RSS <= 80 MiB. Loopback only. Prints a table (each figure with its target) and
 // exits 0; with `--check` (`npm run bench -- --check`) it exits 1 when a target is missed. The
@@ -25,6 +27,7 @@ import { modeSwitchRows } from './mode-switch.mjs';
 import { searchRows } from './search.mjs';
 import { smallModelRows } from './small-model.mjs';
 import { serveRows } from './serve.mjs';
+import { realLlamaRows } from './real-llama.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const TOKENS = 20_000;
@@ -193,6 +196,8 @@ rows.push(...(await modeSwitchRows()));
 rows.push(...(await searchRows()));
 // Near-miss tool calls of small models (issue 24): bench/small-model.mjs.
 rows.push(...(await smallModelRows()));
+// The prompt cache of a real llama-server (issue 35): bench/real-llama.mjs, skipped without the kit.
+rows.push(...(await realLlamaRows()));
 // `openai-acp serve` with 100 WebSocket and 100 Streamable HTTP clients (issue 36): bench/serve.mjs.
 rows.push(...(await serveRows()));
 console.log(`median of ${RUNS} runs [min]`);

@@ -4,6 +4,7 @@
  */
 import { CONFIG_DEFAULTS, type CliFlags } from './config/config.js';
 import { PROVIDER_IDS } from './config/providers.js';
+import { nearestWords } from './did-you-mean.js';
 import {
   DEFAULT_PORT,
   FRONT_DOOR_FLAGS,
@@ -171,21 +172,20 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
 ];
 
 const KNOWN = ['--help', '--version', '--timeout-ms', ...Object.keys(VALUE_FLAGS), ...new Set([...FRONT_DOOR_FLAGS, ...SERVE_FLAGS])];
-const squash = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
 const show = (arg: string) => JSON.stringify(arg.length > 40 ? `${arg.slice(0, 37)}…` : arg);
 
-/** A hint for an unknown option: a near-miss of a known flag, or the variable that sets it. */
-function hint(name: string): string {
-  const near = KNOWN.find((known) => squash(known) === squash(name));
-  if (near) return ` (did you mean ${near}?)`;
-  const variable = `OPENAI_${name.replace(/^-+/, '').toUpperCase().replace(/-/g, '_')}`;
-  return SETTINGS.some(([names]) => names === variable) ? ` (set ${variable} in the environment instead)` : '';
+/** ` (did you mean X?)` for a mistyped flag or command: the nearest flags and commands, spelled as they are typed; '' when none is near. */
+function didYouMean(word: string): string {
+  const near = nearestWords(word, [...KNOWN, ...Object.keys(COMMANDS)]);
+  return near.length > 0 ? ` (did you mean ${near.join(' or ')}?)` : '';
 }
 
-/** A hint for an unknown command: a near-miss of a known one. */
-function commandHint(name: string): string {
-  const near = Object.keys(COMMANDS).find((known) => squash(known) === squash(name) || squash(known).startsWith(squash(name) || '-'));
-  return near ? ` (did you mean ${near}?)` : '';
+/** A hint for an unknown option: a near flag or command, else the variable that sets it. */
+function hint(name: string): string {
+  const near = didYouMean(name);
+  if (near) return near;
+  const variable = `OPENAI_${name.replace(/^-+/, '').toUpperCase().replace(/-/g, '_')}`;
+  return SETTINGS.some(([names]) => names === variable) ? ` (set ${variable} in the environment instead)` : '';
 }
 
 /**
@@ -238,7 +238,8 @@ export function parseCliArgs(argv: string[]): CliCommand {
         flags[VALUE_FLAGS[name].key] = value;
       }
     } else if (command === undefined && isCommand(arg)) command = arg;
-    else problems.push(`unknown command ${show(arg)}${command === undefined ? commandHint(arg) : ''}`);
+    else if (command === undefined) problems.push(`unknown command ${show(arg)}${didYouMean(arg)}`);
+    else problems.push(`unexpected argument ${show(arg)} (openai-acp ${command} takes only flags)`);
   }
   const name = command ?? 'acp';
   if (help) return name === 'acp' ? { kind: 'help' } : { kind: 'help', topic: name };

@@ -113,7 +113,7 @@ describe('subcommands', () => {
     [['doctor', '--timeout-ms', 'soon'], /--timeout-ms takes a whole number of milliseconds/],
     [['doctor', '--timeout-ms', '0'], /--timeout-ms takes a whole number/],
     [['doctor', '--timeout-ms'], /--timeout-ms needs a value/],
-    [['doctor', 'models'], /unknown command "models"/],
+    [['doctor', 'models'], /unexpected argument "models" \(openai-acp doctor takes only flags\)/],
     [['docter'], /unknown command "docter"/],
   ])('%j is an error', (argv, message) => {
     const command = parseCliArgs(argv);
@@ -250,5 +250,64 @@ describe('helpText of subcommands', () => {
     expect(text.startsWith(`openai-acp 1.2.3 ${topic}`)).toBe(true);
     expect(text.endsWith('\n')).toBe(true);
     for (const part of parts) expect(text).toContain(part);
+  });
+});
+
+describe('did you mean, for every flag and command', () => {
+  const FLAGS = ['--help', '--version', '--timeout-ms', '--base-url', '--model', '--system-prompt', '--port', '--host', '--mode', '--allow-origin', '--token'];
+  const COMMANDS = ['acp', 'doctor', 'models', 'setup', 'agentconnect'];
+  const ALL = [...FLAGS, ...COMMANDS];
+  const squashed = (word: string) => word.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+  it('the lists are every flag and command the help texts name', () => {
+    const help = [helpText('0'), ...(['doctor', 'models', 'setup', 'agentconnect'] as const).map((topic) => helpText('0', topic))].join('\n');
+    // `--flag=value` is how any flag may be written, not a flag.
+    expect(new Set(help.match(/--[a-z][a-z-]+/g)?.filter((flag) => flag !== '--flag'))).toEqual(new Set(FLAGS));
+    expect(COMMANDS.filter((command) => command !== 'acp').every((command) => help.includes(`openai-acp ${command}`))).toBe(true);
+    expect(help).toContain('openai-acp [acp]');
+  });
+
+  /**
+   * The usual slips on `word`: case, `_` for `-`, one or no dash, a letter dropped, doubled or
+   * swapped with its neighbour, a flag typed as a command and back.
+   */
+  function slips(word: string): string[] {
+    const core = word.replace(/^-+/, '');
+    const middle = Math.floor(core.length / 2);
+    const dashes = word.startsWith('--') ? '--' : '';
+    const variants = [
+      word.toUpperCase(),
+      word.replace(/(?<=\w)-(?=\w)/g, '_'),
+      dashes ? `-${core}` : `--${core}`,
+      dashes ? core : `-${core}`,
+      `${dashes}${core.slice(0, middle)}${core.slice(middle + 1)}`,
+      `${dashes}${core.slice(0, middle)}${core[middle]}${core.slice(middle)}`,
+      `${dashes}${core.slice(0, middle - 1)}${core[middle]}${core[middle - 1]}${core.slice(middle + 1)}`,
+      `${dashes}${core.slice(0, -1)}`,
+    ];
+    // A slip that is another word exactly (`--mode` from `--model`) is that word, not a slip.
+    return [...new Set(variants)].filter(
+      (slip) => slip !== word && !ALL.some((other) => squashed(other) === squashed(slip) && other !== word) && slip !== '-v' && slip !== '-h',
+    );
+  }
+
+  it.each(ALL)('%s: every usual slip gets "did you mean" naming it', (word) => {
+    const tried = slips(word);
+    expect(tried.length).toBeGreaterThanOrEqual(5);
+    for (const slip of tried) {
+      const command = parseCliArgs([slip]);
+      expect(command.kind, slip).toBe('error');
+      const hinted = command.kind === 'error' ? /\(did you mean ([^?]+)\?\)/.exec(command.message)?.[1] : undefined;
+      expect(hinted?.split(' or '), `${slip}: ${command.kind === 'error' ? command.message : ''}`).toContain(word);
+    }
+  });
+
+  it('says nothing near for a word that is near nothing, and the variable for a setting', () => {
+    for (const word of ['--verbose', 'serve', '--xyzzy', 'mo']) {
+      const command = parseCliArgs([word]);
+      expect(command.kind === 'error' && command.message).not.toContain('did you mean');
+    }
+    const temperature = parseCliArgs(['--temperature', '0.2']);
+    expect(temperature.kind === 'error' && temperature.message).toContain('(set OPENAI_TEMPERATURE in the environment instead)');
   });
 });

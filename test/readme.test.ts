@@ -61,10 +61,13 @@ describe('README', () => {
     expect(Buffer.byteLength(README)).toBeLessThanOrEqual(15 * 1024);
   });
 
-  it('holds what the project is and the fastest path in its first 40 lines', () => {
+  it('holds what the project is and the fastest path (npx once published, a clone of the repository until then) in its first 40 lines', () => {
     const first = README.split('\n').slice(0, 40).join('\n');
     expect(first).toMatch(/Agent Client Protocol/);
-    expect(first).toMatch(/```sh\nnpm install/);
+    expect(first).toContain('`npx --yes openai-acp doctor`');
+    expect(first).toMatch(
+      /clone of https:\/\/github\.com\/openai-acp\/openai-acp:\n\n```sh\ngit clone https:\/\/github\.com\/openai-acp\/openai-acp && cd openai-acp\nnpm install/,
+    );
     expect(first).toMatch(/Ollama, zero configuration/);
     expect(first).toContain('OPENAI_BASE_URL=http://HOST:PORT/v1');
     expect(first).toMatch(/OPENAI_API_KEY=sk-/);

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fitContext, type ContextFitInput } from '../../src/context/context-fit.js';
+import { fitContext, RESULT_SHARE, type ContextFitInput } from '../../src/context/context-fit.js';
 import { calibrationFactor, estimateMessageTokens, estimateTokens, estimateToolTokens, promptBudget } from '../../src/context/token-estimate.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import { toChatTool } from '../../src/tools/builtin/builtin-tools.js';
@@ -48,7 +48,19 @@ const input: fc.Arbitrary<ContextFitInput> = fc.record({
   contextWindow: fc.integer({ min: 1000, max: 64_000 }),
   maxTokens: fc.option(fc.integer({ min: 1, max: 4000 }), { nil: undefined }),
   calibration: fc.option(fc.record({ estimated: fc.integer({ min: 0, max: 100_000 }), actual: fc.integer({ min: 0, max: 100_000 }) }), { nil: undefined }),
-  stubbed: fc.option(fc.integer({ min: 0, max: 30 }), { nil: undefined }),
+  stubbed: fc.option(
+    fc.oneof(
+      fc.integer({ min: 0, max: 30 }),
+      fc.uniqueArray(fc.integer({ min: 0, max: 40 }), { maxLength: 12 }).map((ends) => {
+        const sorted = [...ends].sort((a, b) => a - b);
+        const ranges: [number, number][] = [];
+        for (let k = 0; k + 1 < sorted.length; k += 2)
+          if (sorted[k + 1]! > sorted[k]! && (ranges.at(-1)?.[1] ?? -1) < sorted[k]!) ranges.push([sorted[k]!, sorted[k + 1]!]);
+        return ranges;
+      }),
+    ),
+    { nil: undefined },
+  ),
 });
 
 /** The uncalibrated tokens the current step needs at least: its assistant message, and a note per result. */
@@ -87,7 +99,7 @@ describe('fitContext (property)', () => {
           tail.slice(1).forEach((m, k) => {
             const original = current[k + 1] as Extract<ChatMessage, { role: 'tool' }>;
             expect(m.role === 'tool' && m.tool_call_id === original.tool_call_id).toBe(true);
-            if (wholeStepFits && estimateMessageTokens(original) <= Math.floor(budget * 0.25)) expect(m).toEqual(original);
+            if (wholeStepFits && estimateMessageTokens(original) <= Math.floor(budget * RESULT_SHARE)) expect(m).toEqual(original);
           });
         }
         // Every tool result follows the assistant message that made its call.
@@ -119,9 +131,25 @@ describe('fitContext (property)', () => {
         const a = fitContext(i);
         const b = fitContext({ ...i, stubbed: a.stubbed });
         expect(b.messages).toEqual(a.messages);
-        expect(b.stubbed).toBe(a.stubbed);
+        expect(b.stubbed).toEqual(a.stubbed);
       }),
       { numRuns: 50 },
+    );
+  });
+
+  it('only adds stubs, and a next step that needs no new ones repeats the request before it as its opening messages', () => {
+    fc.assert(
+      fc.property(input, toolStep, (i, next) => {
+        const a = fitContext(i);
+        fc.pre(a.fits && a.droppedSteps === 0 && a.droppedTurns === 0 && (i.steps?.length ?? 0) > 0);
+        const b = fitContext({ ...i, steps: [...(i.steps ?? []), next], stubbed: a.stubbed });
+        for (const [from, to] of a.stubbed) for (let k = from; k < to; k++) expect(b.stubbed.some(([f, t]) => f <= k && k < t)).toBe(true);
+        // Cut only where the last step's results were cut to share what was left: they are sent whole from now on.
+        const lastCut = (i.steps!.at(-1) ?? []).some((m) => m.role === 'tool' && !a.messages.includes(m) && !b.messages.some((x) => x === m));
+        if (JSON.stringify(b.stubbed) === JSON.stringify(a.stubbed) && b.droppedSteps === 0 && b.droppedTurns === 0 && !lastCut && b.fits)
+          expect(b.messages.slice(0, a.messages.length)).toEqual(a.messages);
+      }),
+      { numRuns: 200 },
     );
   });
 });

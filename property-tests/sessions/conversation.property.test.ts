@@ -99,7 +99,7 @@ it('after an answered turn, appending an answered turn adds exactly that turn; a
       const after = liveConversation([...list, last, next]);
       expect(after.turns).toEqual([...before.turns, [{ role: 'user', content: promptToUserContent(next.prompt) }, ...answerMessages(next)]]);
       expect(after.summary).toBe(before.summary);
-      expect(liveConversation([...list, { type: 'clear', at }])).toEqual({ summary: undefined, turns: [], unanswered: [], stubbed: 0 });
+      expect(liveConversation([...list, { type: 'clear', at }])).toEqual({ summary: undefined, turns: [], unanswered: [], stubbed: [] });
     }),
   );
 });

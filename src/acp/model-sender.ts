@@ -17,7 +17,8 @@ import { CostMeter } from '../loop/cost-meter.js';
 import { savedCostOf, sentImages, usedToolCallIds } from '../sessions/session-memory.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
 import { defaultSystemPrompt } from '../context/system-prompt.js';
-import { instructionBudgetBytes, loadInstructions, renderInstructions } from '../context/instructions.js';
+import { renderInstructions } from '../context/instructions.js';
+import { turnFacts, type TurnFacts } from './turn-facts.js';
 import { toolSettings } from '../tools/index.js';
 import { toolMessageRules } from '../context/tool-messages.js';
 import { mcpNotices, noToolsNotice, prepareTurnTools } from '../loop/turn-tools.js';
@@ -27,6 +28,7 @@ import { INSTRUCTIONS_OPTION } from './session-config.js';
 import type { TurnExtras } from '../loop/turn-extras.js';
 import { heedServerToolSupport } from '../endpoints/text-tool-path.js';
 import type { TurnInbox } from '../sessions/turn-inbox.js';
+import { watchLoading } from '../loop/loading-notice.js';
 
 /** Delivers updates to the client, in order. */
 export type Send = (updates: SessionUpdate[]) => Promise<void>;
@@ -42,10 +44,11 @@ export interface TurnClient {
   inbox?: TurnInbox | undefined;
 }
 
+/** What the model side of a turn gives back: the loop's outcome, and the prompt facts its system prompt and note said. */
+export type SentTurn = AgentLoopOutcome & { facts?: TurnFacts | undefined };
+
 /** Sends turns to the sessions' models; one per agent (inside its `PromptRunner`). */
 export class ModelSender {
-  /** The date each session's system prompt says, fixed at its first turn in this process (the prompt's bytes stay the same past midnight). */
-  private readonly dates = new WeakMap<Session, string>();
   /** Each session's cumulative cost, as providers report it. */
   private readonly costs = new WeakMap<Session, CostMeter>();
 
@@ -57,22 +60,47 @@ export class ModelSender {
 
   /**
    * Sends the live conversation plus `current` to the session's model, trimmed to its context
-   * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools.
+   * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools,
+   * its system prompt built from the session's prompt facts (`turn-facts.ts`, when the system
+   * prompt is the default one), whose note of what changed `current` puts in front of the prompt.
    * Notices and compaction updates take the form `peer` (the asking connection) advertised.
    */
   async send(
     session: Session,
-    { turns, summary, stubbed }: LiveConversation,
-    current: ChatMessage,
+    conversation: LiveConversation,
+    current: ChatMessage | ((factsNote: string | undefined) => ChatMessage),
     send: Send,
     signal: AbortSignal,
     turnId: string,
     peer: ClientPeer,
     turnClient?: TurnClient,
-  ): Promise<AgentLoopOutcome> {
-    const config = this.state.config;
+  ): Promise<SentTurn> {
     const target = this.state.registry.resolve(session.model);
     if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
+    // From here to the first byte of the answer (an Ollama model may be loaded for the window), a loading model is told.
+    const loading = watchLoading({
+      model: target.model,
+      look: (stop) => target.endpoint.loadState(target.model, stop),
+      notify: this.state.notifier(session, send, peer.features),
+      signal,
+    });
+    try {
+      const outcome = await this.sendWatched(session, conversation, current, loading.watched(send, turnId), signal, turnId, peer, turnClient);
+      // A server that went silent while it said it was loading: the words of the time limit say what it said.
+      if (outcome.error?.kind === 'timeout' && loading.said)
+        await send([agentText(`\n\n(The server at ${target.endpoint.settings.baseUrl} was loading the model when the wait began: ${loading.said}.)`)]);
+      return outcome;
+    } finally {
+      loading.stop();
+    }
+  }
+
+  /** {@link send} with `send` watched for the answer's first byte. */
+  private async sendWatched(
+    ...[session, { turns, summary, stubbed }, current, send, signal, turnId, peer, turnClient]: Parameters<ModelSender['send']>
+  ): Promise<SentTurn> {
+    const config = this.state.config;
+    const target = this.state.registry.resolve(session.model)!;
     const notify = this.state.notifier(session, send, peer.features);
     const toolState = turnClient && config.tools ? this.state.tools.get(session.id) : undefined;
     for (const notice of mcpNotices(toolState)) await notify(notice);
@@ -98,24 +126,27 @@ export class ModelSender {
         : undefined;
     // A llama.cpp template that says it takes no tools: the text path from the first request.
     if (tools) await heedServerToolSupport(target.endpoint, target.model, target.endpoint.memory.textPaths);
-    const instructions = async () =>
-      renderInstructions(
-        await loadInstructions({
-          cwd: session.cwd,
-          extra: toolState?.roots.extra,
-          configDir: this.state.configDir,
-          maxBytes: instructionBudgetBytes(contextWindow),
-        }),
-      );
+    // The facts the conversation began with, and a note of what changed since the model was last told.
+    const facts =
+      tools && config.systemPrompt === undefined
+        ? await turnFacts({
+            records: session.records,
+            cwd: session.cwd,
+            extra: toolState?.roots.extra,
+            configDir: this.state.configDir,
+            contextWindow,
+            now: new Date(),
+          })
+        : undefined;
     const agentPrompt =
       config.systemPrompt ??
-      (tools
+      (tools && facts
         ? defaultSystemPrompt({
             cwd: session.cwd,
             platform: process.platform,
-            date: this.dateOf(session),
+            date: facts.system.date,
             tools: tools.builtinNames,
-            instructions: await instructions(),
+            instructions: renderInstructions(facts.system.instructions),
           })
         : undefined);
     // The client's own instructions for this session come after ours (which describe the tools).
@@ -129,7 +160,7 @@ export class ModelSender {
         system: base,
         summary,
         turns,
-        task: current,
+        task: typeof current === 'function' ? current(facts?.note) : current,
         contextWindow,
         maxTokens: config.maxTokens,
         calibration: session.calibration,
@@ -153,13 +184,7 @@ export class ModelSender {
     const memory = outcome.stopReason === 'cancelled' ? undefined : await target.endpoint.nativeChat?.memoryNotice(target.model);
     if (memory) await send([agentText(`\n\n(${memory})`)]);
     if (outcome.calibration) session.calibration = outcome.calibration;
-    return outcome;
-  }
-
-  private dateOf(session: Session): string {
-    let date = this.dates.get(session);
-    if (!date) this.dates.set(session, (date = new Date().toISOString().slice(0, 10)));
-    return date;
+    return { ...outcome, facts };
   }
 
   /** The session's cost meter, started from the costs saved with its turns. */

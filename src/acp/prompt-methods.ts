@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { markUsed } from '../sessions/session-memory.js';
 import { sessionNotFound, type AgentState } from './agent-state.js';
 import type { ClientPeer } from './client-peer.js';
+import { promptAnswer } from './prompt-failure.js';
 import { updateSender, type PromptRunner } from './prompt-runner.js';
 import { checkPromptBlocks } from './validate-params.js';
 
@@ -22,7 +23,8 @@ export const cancelParams = z.object({ sessionId: z.string() }).passthrough();
  * `end_turn` without a request upstream or a saved turn, and otherwise runs the turn once the
  * session's earlier prompts have ended (a prompt sent while a turn runs waits for it), its
  * conversation is in memory and the endpoints are known.
- * @throws {RequestError} -32002 for an unknown session (or one this connection did not open), -32602 for an invalid block.
+ * @throws {RequestError} -32002 for an unknown session (or one this connection did not open), -32602 for an invalid block,
+ *   -32603 with `{kind, status?, retryable}` as data for a failed turn (`promptAnswer`, prompt-failure.ts).
  */
 export async function prompt(
   state: AgentState,
@@ -45,7 +47,8 @@ export async function prompt(
     // An idle session's conversation left memory: read it again first.
     await state.useSession(session);
     await state.endpointsKnown();
-    return await runner.run(session, params.prompt, updateSender(client, session.id), placed, client, peer);
+    // A failed turn answers with a JSON-RPC error (prompt-failure.ts).
+    return promptAnswer(await runner.run(session, params.prompt, updateSender(client, session.id), placed, client, peer));
   } finally {
     markUsed(session);
     state.quiet.worked();

@@ -5,7 +5,7 @@
  */
 import type { AgentContext, ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { estimateTextTokens } from '../context/token-estimate.js';
-import { CLEARED_TEXT, lastToldMode, withModeNote, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
+import { CLEARED_TEXT, lastToldMode, withNotes, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
 import { addRecord, currentPlanOf, liveConversationOf } from '../sessions/session-memory.js';
 import { promptToUserContent } from '../context/prompt-content.js';
 import type { Arrival, Session } from '../sessions/session-manager.js';
@@ -38,7 +38,10 @@ export function updateSender(client: AgentContext, sessionId: string): Send {
   };
 }
 
-/** `_meta["openai-acp"].error` on a prompt answer: the failure's kind and whether asking again may help. */
+/**
+ * `_meta["openai-acp"].error` on a prompt answer: the failure's kind and whether asking again may
+ * help (the agent answers such a turn with a JSON-RPC error, `prompt-failure.ts`).
+ */
 function withError(response: PromptResponse, error: object): PromptResponse {
   return { ...response, _meta: { ...(response._meta ?? {}), [AGENT_NAME]: { error } } };
 }
@@ -169,6 +172,8 @@ export class PromptRunner {
       signal,
       turnClient,
       [...context, ...prompt],
+      // The next turn's system prompt has the AGENTS.md this one writes.
+      true,
     );
   }
 
@@ -226,7 +231,10 @@ export class PromptRunner {
     return this.response(outcome);
   }
 
-  /** `typed`: what the user sent when `prompt` is its expansion (a user command, /init), kept for replay and the title. */
+  /**
+   * `typed`: what the user sent when `prompt` is its expansion (a user command, /init), kept for
+   * replay and the title; `renewFacts`: the next turn reads the prompt facts afresh (/init).
+   */
   private async turn(
     session: Session,
     asked: ContentBlock[],
@@ -234,6 +242,7 @@ export class PromptRunner {
     signal: AbortSignal,
     turnClient: TurnClient,
     typed?: ContentBlock[],
+    renewFacts = false,
   ): Promise<PromptResponse> {
     const conversation = this.conversation(session);
     // Context shared with an earlier command that took no arguments goes in front.
@@ -250,7 +259,8 @@ export class PromptRunner {
     const outcome = await this.model.send(
       session,
       conversation,
-      { role: 'user', content: promptToUserContent(withModeNote(note, withUnanswered(conversation.unanswered, prompt))) },
+      // So are changes of the instruction files and the date (the system prompt says them as the conversation began).
+      (factsNote) => ({ role: 'user', content: promptToUserContent(withNotes([factsNote, note], withUnanswered(conversation.unanswered, prompt))) }),
       send,
       signal,
       turnId,
@@ -273,12 +283,15 @@ export class PromptRunner {
       if (outcome.compactions) record.compactions = outcome.compactions;
       if (typed) record.typed = typed;
       if (outcome.steps.length > 0) record.steps = outcome.steps;
-      if (outcome.context && (outcome.context.summary !== undefined || outcome.context.stubbed > 0)) record.context = outcome.context;
+      if (outcome.context && (outcome.context.summary !== undefined || outcome.context.stubbed.length > 0)) record.context = outcome.context;
       if (outcome.usage)
         record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
       if (steering.length > 0) record.steering = steering;
       if (note) record.modeNote = note;
       if (mode) record.mode = mode;
+      if (outcome.facts?.save) record.facts = outcome.facts.save;
+      if (outcome.facts?.note) record.factsNote = outcome.facts.note;
+      if (renewFacts) record.renewFacts = true;
       const cost = costSince(before, this.model.meter(session).total);
       if (cost) record.usage = { ...record.usage, cost };
       turnClient.extras.fill(record);

@@ -1,6 +1,7 @@
 /**
  * `session/fork` (ACP, unstable): a new session with a copy of a held session's conversation
- * (plans and checkpoints are part of its turn records), mode and other options, model and title,
+ * (plans and checkpoints are part of its turn records; the prompt facts are not: its first turn
+ * reads the instruction files and the date afresh), mode and other options, model and title,
  * independent from then on, saved so that `session/list` shows it. A turn still running in the
  * source is not copied: its record is saved only when it ends, so the fork has the state as of
  * the last finished turn.
@@ -14,6 +15,7 @@ import type { Logger } from '../log.js';
 import type { Session, SessionManager } from '../sessions/session-manager.js';
 import { holdRecords } from '../sessions/session-memory.js';
 import type { SessionRecord, SessionStore } from '../sessions/session-store.js';
+import { withoutFacts } from '../sessions/told-facts.js';
 
 /** Most characters of a fork's title before " (fork)". */
 const TITLE_HEAD_MAX = 72;
@@ -36,8 +38,10 @@ export async function copySession(input: { sourceId: string; cwd: string; sessio
   if (!source)
     throw RequestError.invalidParams({ sessionId: input.sourceId }, `Cannot fork session ${input.sourceId}: no such session is open (unknown, or closed)`);
   const fork = sessions.create(input.cwd, source.model);
-  // The whole history as on disk (the source holds only its live part), then the fork holds its own live part.
-  const history = (await input.store.load(source.id))?.records ?? source.records;
+  // The fork's first turn reads the instruction files and the date afresh (its system prompt is built from them).
+  // The whole history as on disk (the source holds only its live part); the fork's first turn
+  // reads the instruction files and the date afresh (its system prompt is built from them).
+  const history = ((await input.store.load(source.id))?.records ?? source.records).map(withoutFacts);
   holdRecords(fork, history);
   Object.assign(fork.options, source.options);
   fork.title = forkTitle(source.title);

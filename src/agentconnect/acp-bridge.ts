@@ -23,6 +23,8 @@ import { AgentConnectError, type FrontDoorMode } from './protocol.js';
 
 /** JSON-RPC error code of a request cancelled with `$/cancel_request` (ACP, `RequestError.requestCancelled`). */
 const REQUEST_CANCELLED = -32800;
+/** JSON-RPC internal error: the answer of a failed turn, the failure's `{kind, status?, retryable}` in its `data`. */
+const INTERNAL_ERROR = -32603;
 
 /** Most kept meters of sessions without a listener. */
 const MAX_UNHEARD = 64;
@@ -128,7 +130,8 @@ export class AcpBridge {
   }
 
   /**
-   * `session/prompt` with one text block; resolves with the turn's answer. Aborting `cancel` also
+   * `session/prompt` with one text block; resolves with the turn's answer (a failed turn, answered
+   * with a JSON-RPC error, as `end_turn` with `_meta["openai-acp"].error`). Aborting `cancel` also
    * cancels the request itself (`$/cancel_request`), which stops a turn that had not started yet
    * when `session/cancel` came (that one only stops a running turn): then it resolves as `cancelled`.
    */
@@ -137,6 +140,10 @@ export class AcpBridge {
       return await this.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }, { cancellationSignal: cancel });
     } catch (error) {
       if ((error as { code?: unknown })?.code === REQUEST_CANCELLED) return { stopReason: 'cancelled' };
+      // A failed turn (acp/prompt-failure.ts): its words were streamed; event-map.ts reads the failure from `_meta`.
+      const failed = error as { code?: unknown; data?: { kind?: unknown } } | undefined;
+      if (failed?.code === INTERNAL_ERROR && typeof failed.data?.kind === 'string')
+        return { stopReason: 'end_turn', _meta: { 'openai-acp': { error: failed.data } } };
       throw fromAcpError(error);
     }
   }

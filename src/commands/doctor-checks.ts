@@ -106,10 +106,21 @@ export function endpointChecks(facts: EndpointFacts): { lines: CheckLine[]; work
     modelsAnswered || completion?.ok === true || completionHttp === true || (completion !== undefined && !completion.ok && completion.status !== undefined);
   const lines: CheckLine[] = [];
 
-  // 1. The endpoint answers.
-  if (answered) {
-    const how = modelsAnswered ? `HTTP ${models.status} from ${maskUrl(models.url)}` : `answered ${facts.baseUrl}/chat/completions`;
+  // 1. The endpoint answers: with the API (a model list, a completion, or any status but 404), or only 404s (not the API at this path).
+  const modelsFound = modelsAnswered && (models.kind !== 'http-error' || models.status !== 404);
+  const completionFound =
+    completion?.ok === true || (completion !== undefined && !completion.ok && completion.status !== undefined && completion.status !== 404);
+  const apiAnswered = answered && (modelsFound || completionFound);
+  if (apiAnswered) {
+    const how = modelsFound ? `HTTP ${models.status} from ${maskUrl(models.url)}` : `answered ${facts.baseUrl}/chat/completions`;
     lines.push(line('pass', CHECK_TITLES.endpoint, how));
+  } else if (answered) {
+    const chatUrl = completion && !completion.ok ? maskUrl(completion.error.url) : undefined;
+    const where = [models.kind === 'http-error' ? maskUrl(models.url) : undefined, chatUrl].filter(Boolean).join(' and ');
+    const fix = facts.missingV1
+      ? `add /v1 to ${facts.baseUrlSetting}: set it to ${facts.missingV1} (now ${facts.baseUrl}), whose /models answers`
+      : `check ${facts.baseUrlSetting} (now ${facts.baseUrl}): it is the address before /models and /chat/completions, often ending in /v1`;
+    lines.push(line('fail', CHECK_TITLES.endpoint, `HTTP 404 from ${where}: a server answers, but not the API at this path`, fix));
   } else {
     const failure = completion && !completion.ok ? completion.error : undefined;
     const detail =
@@ -140,6 +151,7 @@ export function endpointChecks(facts: EndpointFacts): { lines: CheckLine[]; work
       : undefined;
   let authOk = false;
   if (!answered) lines.push(line('skip', CHECK_TITLES.auth, 'not checked: the endpoint did not answer'));
+  else if (!apiAnswered) lines.push(line('skip', CHECK_TITLES.auth, 'not checked: the API is not at this address'));
   else if (refusedStatus !== undefined) {
     const said =
       completion && !completion.ok && completion.error instanceof ProviderHttpError
@@ -296,6 +308,11 @@ function reasoningLine(facts: EndpointFacts, scrub: (text: string) => string): C
 /** The mark of a status: `✓`, `✗`, `⚠` or `–`. */
 function mark(status: CheckStatus): string {
   return status === 'pass' ? '✓' : status === 'fail' ? '✗' : status === 'warn' ? '⚠' : '–';
+}
+
+/** A note as text, `note: …` at `indent`, the lines after its first indented under its first word. Ends without a newline. */
+export function renderNote(text: string, indent: string): string {
+  return `${indent}note: ${text.split('\n').join(`\n${indent}      `)}`;
 }
 
 /** A check as text: `✓ title: detail`, and on failure or warning an indented `fix:` line. Ends without a newline. */

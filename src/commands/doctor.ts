@@ -7,12 +7,13 @@ import { existsSync } from 'node:fs';
 import { secretsOf, type CliFlags } from '../config/config.js';
 import type { NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
 import { ProviderReportedError } from '../openai/errors.js';
-import { createLogger } from '../log.js';
-import { detectProvider, reasoningEffortLevels, resolveEndpoint } from '../config/providers.js';
-import { PROVIDER_PROFILES, type ProviderId } from '../config/provider-profiles.js';
+import { createLogger, type Logger } from '../log.js';
+import { redactText } from '../redact.js';
+import { reasoningEffortLevels, resolveEndpoint } from '../config/providers.js';
+import { PROVIDER_PROFILES } from '../config/provider-profiles.js';
 import { VERSION } from '../version.js';
-import { configCheck, endpointChecks, renderCheck, type CheckLine, type EndpointFacts, type ReasoningFacts } from './doctor-checks.js';
-import { describeHeaders, describeSecret, maskUrl } from './mask.js';
+import { configCheck, endpointChecks, renderCheck, renderNote, type CheckLine, type EndpointFacts, type ReasoningFacts } from './doctor-checks.js';
+import { describeEndpoint, providerOf } from './doctor-endpoint.js';
 import { probeCompletion, probeModels, type ModelsProbe, type ProbeDeps } from './probes.js';
 import { cloudCredentialChecks } from './doctor-cloud.js';
 import { cloudAuthKind } from '../endpoints/cloud-auth.js';
@@ -20,8 +21,10 @@ import { chooseModel } from '../endpoints/default-model.js';
 import { missingV1, sendsCredentials } from '../openai/failure-hints.js';
 import { ProviderHttpError } from '../openai/errors.js';
 import { tryItLine } from './try-it.js';
-import { ollamaChatUrl, ollamaRows } from './doctor-ollama.js';
+import { ollamaRows } from './doctor-ollama.js';
 import { llamaCppRows } from './doctor-llamacpp.js';
+import { loadedRows } from './doctor-loading.js';
+import { modelLoadState } from '../endpoints/model-loading.js';
 import { readLlamaCppProps } from '../endpoints/server-identity.js';
 import { createEndpoint } from '../endpoints/endpoint.js';
 import { EndpointMemory } from '../endpoints/endpoint-memory.js';
@@ -37,13 +40,6 @@ const DOCTOR_TIMEOUT_MS = 10_000;
  * `agentCommand` is the command the closing "Try it" line gives acpx. @defaultValue `openai-acp`
  */
 export type DoctorOptions = CommandRunOptions & { agentCommand?: string | undefined };
-
-/** The provider family of an endpoint, and how it was decided. */
-function providerOf(settings: NamedEndpointSettings): { id: ProviderId; how: string } {
-  const explicit = settings.provider;
-  if (explicit && settings.identifiedBy) return { id: explicit, how: `recognised by its answer to ${settings.identifiedBy}` };
-  return explicit ? { id: explicit, how: 'set' } : { id: detectProvider(settings.baseUrl), how: 'detected from the base URL' };
-}
 
 /** Which settings to name in fixes for this endpoint. */
 function settingNames(settings: NamedEndpointSettings, flags: CliFlags, resolved: CommandConfig) {
@@ -64,46 +60,6 @@ function settingNames(settings: NamedEndpointSettings, flags: CliFlags, resolved
   };
 }
 
-/** The configuration lines of one endpoint, secrets masked: as the provider profile resolves it (URLs, where the key goes). */
-function describeEndpoint(settings: NamedEndpointSettings, keyShown: string, modelWhy: string): string[] {
-  const provider = providerOf(settings);
-  const label = PROVIDER_PROFILES[provider.id]?.label ?? provider.id;
-  const resolved = resolveEndpoint({
-    baseUrl: settings.baseUrl,
-    query: settings.query,
-    apiKey: settings.apiKey,
-    headers: settings.headers,
-    provider: provider.id,
-  });
-  const keyless = cloudAuthKind(resolved);
-  const keyWhere = !settings.apiKey
-    ? keyless === 'aws-sigv4'
-      ? '; requests are signed with AWS SigV4 (default credential chain)'
-      : keyless === 'azure-entra-id'
-        ? '; requests carry a Microsoft Entra ID token (DefaultAzureCredential)'
-        : ''
-    : resolved.bearerKey
-      ? ', sent as Authorization: Bearer'
-      : ', sent as the api-key header';
-  // Ollama: chat goes to the native /api/chat unless it is switched off or found not served.
-  const native = PROVIDER_PROFILES[provider.id]?.nativeChat
-    ? createEndpoint(settings, { logger: createLogger({ level: 'error', write: () => undefined }), enabled: false }).nativeChat
-    : undefined;
-  const chatUrl = native ? ollamaChatUrl(maskUrl(native.root), native.inUse, maskUrl(resolved.chatUrl)) : maskUrl(resolved.chatUrl);
-  const rows: [string, string][] = [
-    ['provider', `${label} (${provider.id}, ${provider.how})`],
-    ['base URL', settings.baseUrl],
-    ['chat URL', chatUrl],
-    ['models URL', resolved.modelsUrl ? maskUrl(resolved.modelsUrl) : 'none (this provider has no model list)'],
-    ['model', `${settings.model} (${modelWhy})`],
-    ['API key', `${keyShown ? `${keyShown}: ` : ''}${describeSecret(settings.apiKey)}${keyWhere}`],
-    ['headers', describeHeaders(settings.headers)],
-  ];
-  if (settings.models?.length) rows.push(['fallback models', settings.models.join(', ')]);
-  rows.push(['limits', `${settings.timeoutMs} ms of silence, ${settings.maxRetries} retries`]);
-  return rows.map(([name, value]) => `    ${name.padEnd(16)}${value}`);
-}
-
 /**
  * Checks one endpoint: models (unless `listed` already says), then (unless unreachable) the
  * completion, usage and reasoning effort.
@@ -114,10 +70,18 @@ async function checkEndpoint(
   deps: ProbeDeps,
   configuredWindow: number | undefined,
   listed?: ModelsProbe,
-): Promise<EndpointFacts & { ollama?: string[]; llamacpp?: string[] }> {
+): Promise<EndpointFacts & { ollama?: string[]; llamacpp?: string[]; loaded: string[] }> {
   const models = listed ?? (await probeModels(settings, deps));
   const unreachable = models.kind === 'unreachable';
   const request = { model: settings.model, messages: [{ role: 'user' as const, content: 'Reply with the single word OK.' }], maxTokens: 1 };
+  // Before the completion, which makes the server load the model.
+  const loadingQuery = unreachable ? undefined : PROVIDER_PROFILES[providerOf(settings).id]?.loadingQuery;
+  const loaded = loadingQuery
+    ? await modelLoadState(loadingQuery, settings.baseUrl, settings.model, {
+        headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers,
+        fetch: deps.fetch,
+      })
+    : undefined;
   const completion = unreachable ? undefined : await probeCompletion(settings, request, deps);
   // Only after a 404: does the base URL lack its /v1?
   let v1: string | undefined;
@@ -186,7 +150,17 @@ async function checkEndpoint(
     window,
     ...(nativeProfile && !unreachable ? { ollama: ollamaRows(native) } : {}),
     ...(llamacpp ? { llamacpp } : {}),
+    loaded: loadedRows(loaded, loadingQuery !== undefined),
   };
+}
+
+/**
+ * A logger keeping what the checks note for the user (`info` and above): the words of each record,
+ * secrets redacted; the fields, the log's detail for a collector, are left out.
+ */
+function noteTaker(secrets: readonly string[], notes: string[]): Logger {
+  const note = (message: string) => void notes.push(redactText(message, secrets));
+  return { level: 'info', error: note, warn: note, info: note, debug: () => undefined };
 }
 
 /** How a keyless Bedrock or Azure endpoint authenticates, for the authentication line. */
@@ -249,7 +223,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       : ' (absent)';
   print(`  config file       ${resolved.configFilePath ?? 'none'}${fileState}`);
   if (resolved.model) print(`  default model     ${resolved.model}`);
-  for (const warning of resolved.warnings) print(`  note: ${warning}`);
+  for (const warning of resolved.warnings) print(renderNote(warning, '  '));
   const quiet = createLogger({ level: 'error', write: () => undefined });
   // What the checks learn (a refused parameter, a native API not served) holds for the whole run, as in the agent.
   const memory = new EndpointMemory();
@@ -298,11 +272,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   for (const { settings, names, models } of all) {
     if (all.length > 1) print(`  endpoint "${settings.id}"`);
     const notes: string[] = [];
-    const logger = createLogger({
-      level: 'info',
-      secrets: secretsOf(settings),
-      write: (text) => notes.push(text.replace(/^openai-acp \w+: /, '').trimEnd()),
-    });
+    const logger = noteTaker(secretsOf(settings), notes);
     const cloud = await cloudCredentialChecks(settings, { env: options.env, timeoutMs });
     for (const check of cloud) print(renderCheck(check, all.length > 1 ? '    ' : '  '));
     if (cloud.some((check) => check.status === 'fail')) {
@@ -322,9 +292,10 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     for (const check of result.lines) print(renderCheck(check, all.length > 1 ? '    ' : '  '));
     warned ||= result.lines.some((check) => check.status === 'warn');
     // Each check builds its own endpoint, so a once-per-endpoint note can come once per check: say it once.
-    for (const note of new Set(notes)) print(`    note: ${note}`);
+    for (const note of new Set(notes)) print(renderNote(note, all.length > 1 ? '    ' : '  '));
     if (facts.ollama) print(...facts.ollama);
     if (facts.llamacpp) print(...facts.llamacpp);
+    if (facts.loaded.length > 0) print(...facts.loaded);
     works &&= result.works;
   }
   const tryIt = tryItLine(options.env, options.flags, options.agentCommand ?? 'openai-acp');

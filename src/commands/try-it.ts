@@ -45,9 +45,10 @@ function carriesSecret(name: string, value: string): boolean {
 }
 
 /**
- * acpx releases the line pins, newest first, with the oldest Node each runs on (their `engines`
+ * acpx releases the line pins, newest first, with the oldest Node each declares (their `engines`
  * in the npm registry: acpx 0.19.1 `>=22.13.0`; 0.1.16 to 0.5.x `>=22.12.0`; 0.1.15 `>=18`, the
- * last for Node 20). Both take `--agent <command> exec <prompt>`.
+ * newest that declares Node 20, so npm installs it there without an EBADENGINE warning; 0.19.1
+ * runs on Node 20 too, docs/install.md "acpx and Node.js"). Both take `--agent <command> exec <prompt>`.
  */
 const ACPX_RELEASES: readonly { version: string; node: readonly [number, number] }[] = [
   { version: '0.19.1', node: [22, 13] },

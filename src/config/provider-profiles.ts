@@ -72,6 +72,9 @@ interface ProfileVariant {
  */
 export type ContextWindowQuery = 'ollama-ps' | 'lmstudio-models' | 'llamacpp-props';
 
+/** How a self-hosted server says whether a model is loaded yet (`endpoints/model-loading.ts`). */
+export type LoadingQuery = 'ollama-ps' | 'lmstudio-models' | 'llamacpp-health';
+
 /**
  * A server's own chat API, spoken instead of Chat Completions (see `openai/ollama-chat-request.ts`).
  * - `api: 'ollama'`: `POST /api/chat` at the base URL's root, NDJSON stream, `options.num_ctx`
@@ -134,6 +137,11 @@ export interface ProviderProfile {
    * (`endpoints/server-context.ts`). Absent: the server is not asked (the `/models` list may still say).
    */
   contextWindowQuery?: ContextWindowQuery;
+  /**
+   * How to ask the server whether a model is loaded yet (`endpoints/model-loading.ts`): a user
+   * waiting on the first answer is told when it is loading, and `doctor` says. Absent: not asked.
+   */
+  loadingQuery?: LoadingQuery;
   /**
    * How the user gives this server a larger context window, as a sentence part after "Fix: "
    * (told when the window is small or a request overflows it); absent: the generic advice.
@@ -253,6 +261,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     id: 'ollama',
     label: 'Ollama',
     contextWindowQuery: 'ollama-ps',
+    loadingQuery: 'ollama-ps',
     auth: 'bearer',
     modelsPath: '/models',
     modelsShape: 'openai {data: [{id}]}',
@@ -298,6 +307,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     id: 'lmstudio',
     label: 'LM Studio',
     contextWindowQuery: 'lmstudio-models',
+    loadingQuery: 'lmstudio-models',
     auth: 'bearer',
     modelsPath: '/models',
     modelsShape: 'openai {data: [{id}]}',
@@ -320,6 +330,7 @@ export const PROVIDER_PROFILES: Readonly<Record<ProviderId, ProviderProfile>> = 
     detect: { port: 8080 },
     defaultBaseUrl: 'http://127.0.0.1:8080/v1',
     contextWindowQuery: 'llamacpp-props',
+    loadingQuery: 'llamacpp-health',
     contextWindowFix: 'restart llama-server with a larger context (`-c 32768`; with `--parallel N` each slot gets 1/N of it)',
     notes: ['Some versions answer an unsupported parameter with HTTP 500 "Unsupported param: NAME".'],
     docs: 'https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md',

@@ -125,7 +125,8 @@ export function shortenedCall(call: ChatToolCall): ChatToolCall {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(parsed)) {
     if (typeof value === 'string' && value.length > SHORT_VALUE_CHARS) {
-      out[key] = `${value.slice(0, SHORT_VALUE_CHARS)}[... ${grouped(value.length - SHORT_VALUE_CHARS)} characters left out to save context]`;
+      const left = value.length - SHORT_VALUE_CHARS;
+      out[key] = `${value.slice(0, SHORT_VALUE_CHARS)}[... ${grouped(left)} ${left === 1 ? 'character' : 'characters'} left out to save context]`;
       changed = true;
     } else out[key] = value;
   }

@@ -11,6 +11,7 @@ import type { ChatMessage } from '../openai/openai-types.js';
 import { compactionMessages, compactionNotice, refuseSummary, stepsDigest, trimmingNotice, type SummaryAnswer } from './compaction.js';
 import { fitContext, SUMMARY_SHARE, type ContextFit, type ContextFitInput, type CutNotes } from './context-fit.js';
 import { answerRoom, calibrationFactor, grouped, positive, promptBudget, type Calibration } from './token-estimate.js';
+import { NO_STUBS, stubRanges, type StubRanges } from './stub-ranges.js';
 
 /**
  * Retries after answers saying the prompt was over the window, per turn.
@@ -39,8 +40,8 @@ export interface ContextSources {
   maxTokens?: number | undefined;
   /** The session's latest calibration. */
   calibration?: Calibration | undefined;
-  /** Tool results of `turns` stubbed when the previous turn ended (its pruned state). */
-  stubbed?: number | undefined;
+  /** Tool results of `turns` stubbed when the previous turn ended (its pruned state; a count `n` is the first `n`). */
+  stubbed?: number | StubRanges | undefined;
   /** How to give this server a larger window (a clause of the provider profile), for the words that end a turn. */
   windowFix?: string | undefined;
   /** The note a cut result of a tool carries, by tool name (see `fitContext`). */
@@ -52,8 +53,8 @@ export interface ContextState {
   /** Set when this turn compacted: the summary replacing everything before the turn and its first `summarizedSteps` steps. */
   summary?: string;
   summarizedSteps?: number;
-  /** Tool results stubbed (over the live conversation after the summary, oldest first). */
-  stubbed: number;
+  /** Tool results stubbed (indexes over the live conversation after the summary, oldest first). */
+  stubbed: StubRanges;
 }
 
 /** The next request's messages and what to tell the user first, or why the turn must end. */
@@ -75,7 +76,7 @@ export class ContextKeeper {
   private summary: string | undefined;
   /** Steps (from the start of the turn) a summary replaces. */
   private summarized = 0;
-  private stubbed: number;
+  private stubbed: StubRanges;
   private compacted = false;
   private overflows = 0;
   private calibration: Calibration | undefined;
@@ -85,7 +86,7 @@ export class ContextKeeper {
     this.window = positive(sources.contextWindow) ? sources.contextWindow : undefined;
     this.turns = sources.turns;
     this.summary = sources.summary;
-    this.stubbed = sources.stubbed ?? 0;
+    this.stubbed = stubRanges(sources.stubbed);
     this.calibration = sources.calibration;
   }
 
@@ -139,7 +140,7 @@ export class ContextKeeper {
       this.summary = written || stepsDigest(this.summary, this.turns, steps);
       this.turns = [];
       this.summarized = Math.max(0, this.steps.length - 1);
-      this.stubbed = 0;
+      this.stubbed = NO_STUBS;
       this.compacted = true;
       fit = this.fit(tools);
     }

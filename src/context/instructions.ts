@@ -11,7 +11,9 @@
  * Their size counts against the context: all together get at most {@link instructionBudgetBytes}
  * (a quarter of the window when it is known), handed out nearest first; a file past its share is
  * cut with a note, and a file that gets nothing is named as left out. A file that is a symlink
- * leading out of the repository is still read (within the limits) and said to be one.
+ * leading out of the repository is still read (within the limits) and said to be one; one that
+ * is not text or cannot be read is named with a one-line note instead of its text. The same limits
+ * hold when the files are read again during a session (`prompt-facts.ts`).
  */
 import { lstat, open, realpath, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -106,7 +108,7 @@ async function fileIn(folder: string): Promise<string | undefined> {
 
 /**
  * Finds and reads the instruction files (see the module comment), most general first. Never
- * rejects: unreadable files are skipped.
+ * rejects: a file that cannot be read or is not text is listed with a note saying so and no text.
  */
 export async function loadInstructions(sources: InstructionSources): Promise<InstructionFile[]> {
   const cwd = resolve(sources.cwd);
@@ -150,13 +152,25 @@ export async function loadInstructions(sources: InstructionSources): Promise<Ins
 
 const depth = (path: string) => path.split(sep).length;
 
-/** Reads at most `budget` bytes of a regular file, cut at a character boundary with a note. */
+/** Decodes strictly: bytes that are not UTF-8 throw. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads at most `budget` bytes of a regular file, cut at a character boundary with a note. A file
+ * that is not text (a NUL byte, or not UTF-8) or cannot be read is left out with a one-line note;
+ * `undefined` when there is no regular file there (gone, a folder, a dangling symlink).
+ */
 async function readWithin(path: string, budget: number): Promise<{ text: string; bytes: number; notes: string[] } | undefined> {
+  let info: Awaited<ReturnType<typeof stat>>;
   try {
-    const info = await stat(path);
-    if (!info.isFile()) return undefined;
-    if (info.size === 0) return { text: '', bytes: 0, notes: [] };
-    if (budget <= 0) return { text: '', bytes: 0, notes: [`left out: the instruction files already take their share of the context (${kib(info.size)})`] };
+    info = await stat(path);
+  } catch (error) {
+    return unreadable(error);
+  }
+  if (!info.isFile()) return undefined;
+  if (info.size === 0) return { text: '', bytes: 0, notes: [] };
+  if (budget <= 0) return { text: '', bytes: 0, notes: [`left out: the instruction files already take their share of the context (${kib(info.size)})`] };
+  try {
     const handle = await open(path, 'r');
     try {
       // One byte past the budget, to see whether the cut falls inside a character.
@@ -165,15 +179,32 @@ async function readWithin(path: string, budget: number): Promise<{ text: string;
       const { bytesRead } = await handle.read(buffer, 0, want, 0);
       let cut = Math.min(bytesRead, budget);
       if (bytesRead > budget) while (cut > 0 && ((buffer[cut] ?? 0) & 0xc0) === 0x80) cut--;
-      const text = buffer.subarray(0, cut).toString('utf8');
+      const bytes = buffer.subarray(0, cut);
+      if (bytes.includes(0)) return { text: '', bytes: 0, notes: [`left out: it is not text (${kib(info.size)} of binary data)`] };
+      let text: string;
+      try {
+        text = strictUtf8.decode(bytes);
+      } catch {
+        return { text: '', bytes: 0, notes: ['left out: it is not UTF-8 text'] };
+      }
       const notes = info.size > budget ? [`cut to its first ${kib(cut)} of ${kib(info.size)} to fit the context`] : [];
       return { text, bytes: cut, notes };
     } finally {
       await handle.close();
     }
-  } catch {
-    return undefined;
+  } catch (error) {
+    return unreadable(error);
   }
+}
+
+/**
+ * A file that is there but cannot be read: left out with the reason; `undefined` when it is not there.
+ * @internal the tests check the reading of the failures root never meets (EACCES).
+ */
+export function unreadable(error: unknown): { text: string; bytes: number; notes: string[] } | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return undefined;
+  return { text: '', bytes: 0, notes: [`left out: it cannot be read (${code ?? (error as Error).message})`] };
 }
 
 const kib = (bytes: number) => (bytes < 1024 ? `${bytes} bytes` : `${Math.round(bytes / 1024)} KiB`);

@@ -3,9 +3,11 @@
  * enough for small local models, followed by the project's instruction files (`AGENTS.md`…, read
  * by `instructions.ts`). `OPENAI_SYSTEM_PROMPT` replaces all of it.
  *
- * It says nothing that changes within a session (the session mode is told in the conversation
- * when it changes: `loop/session-modes.ts` `modeNote`), so every request of a session starts with
- * the same bytes and a server's prefix cache (llama.cpp, Ollama, vLLM, OpenAI) keeps its work.
+ * It stays the same bytes for a conversation's life, so every request of a session starts with
+ * the same bytes and a server's prefix cache (llama.cpp, Ollama, vLLM, OpenAI) keeps its work: the
+ * session mode is told in the conversation when it changes (`loop/session-modes.ts` `modeNote`),
+ * and the date and instruction files are those the conversation began with, their changes told
+ * in notes too (`prompt-facts.ts`).
  */
 
 /** What the prompt says about the session. */

@@ -15,6 +15,7 @@ import type { ProviderId, ProviderProfile } from '../config/provider-profiles.js
 import { AGENT_NAME, VERSION } from '../version.js';
 import { cloudAuthorizer, type CloudAuthDeps } from './cloud-auth.js';
 import { EndpointMemory } from './endpoint-memory.js';
+import { modelLoadState, type ModelLoadState } from './model-loading.js';
 
 /** The settings of one endpoint: a {@link Config} is one, and so is each provider of a config file. */
 export type EndpointSettings = Pick<
@@ -86,6 +87,12 @@ export interface Endpoint {
   readonly nativeChat?: OllamaNativeChat | undefined;
   /** What the agent learned about this endpoint and its models (shared with its other endpoints). */
   readonly memory: EndpointMemory;
+  /**
+   * Whether the server has `model` loaded yet (`model-loading.ts`, by the profile's
+   * `loadingQuery`; one GET of 2 s at most, stopped by `signal`); `undefined` when it does not
+   * say or is not asked. Never rejects.
+   */
+  readonly loadState: (model: string, signal?: AbortSignal) => Promise<ModelLoadState | undefined>;
 }
 
 /** The `User-Agent` sent with every request, e.g. `openai-acp/0.1.0`. */
@@ -164,7 +171,9 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
   // On the native API the runtime window is the one asked for (and the model is not loaded with
   // another one first); after a fallback to /v1, or at OPENAI_ACP_OLLAMA_NUM_CTX=0, the server's own.
   const serverWindowOf = nativeChat ? async (model: string) => (await nativeChat.serverWindow(model)) ?? serverWindow(model) : serverWindow;
-  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, serverWindowOf, nativeChat, memory };
+  const loadState = (model: string, signal?: AbortSignal) =>
+    modelLoadState(resolved.profile.loadingQuery, settings.baseUrl, model, { headers: authHeaders, fetch: deps.fetch, signal });
+  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, serverWindowOf, nativeChat, memory, loadState };
 }
 
 /** The auth and user headers every request of this endpoint carries. */

@@ -26,7 +26,7 @@ export interface ModelRequestOutcome {
   stopReason: StopReason;
   /** Token usage of the request, when the provider reported it. */
   usage?: Usage;
-  /** Set when the request failed; the user has already been told in words. */
+  /** Set when the request failed before the model finished its answer; the user has already been told in words. */
   error?: ErrorMeta;
   /** The assistant text the user saw (complete, or partial when cancelled or broken off). */
   text: string;
@@ -207,9 +207,12 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       cost?.take(reportedCost(seen.usage, costHeader));
       if (input.contextWindow) await send([usageUpdate(seen.usage, input.contextWindow, cost?.total)]).catch(() => undefined);
     }
+    // An error reported after the model's finish reason leaves a whole answer: it ends by that reason,
+    // not as a failure (unless the answer asked for tools, which are not run).
+    const finished = reported && seen.finishReason !== null && seen.toolCalls.length === 0;
     return {
-      stopReason: reported && seen.finishReason ? mapFinishReason(seen.finishReason) : 'end_turn',
-      error: failure ? errorMeta(failure) : { kind: 'internal', retryable: false },
+      stopReason: finished ? mapFinishReason(seen.finishReason) : 'end_turn',
+      ...(finished ? {} : { error: failure ? errorMeta(failure) : { kind: 'internal' as const, retryable: false } }),
       text: seen.text,
       reasoning: seen.reasoning,
       toolCalls: [],

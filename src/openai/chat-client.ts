@@ -15,7 +15,7 @@ import { attemptChat, type StreamProgress, type Wire } from './chat-attempt.js';
 import { recognizeOverflow } from './context-overflow.js';
 import { parseRejection } from './rejection.js';
 import { toolsDropped } from './tools-unsupported.js';
-import { ProviderError, ProviderHttpError } from './errors.js';
+import { loadingAnswer, ProviderError, ProviderHttpError, ProviderLoadingError } from './errors.js';
 import type { FetchLike } from './http.js';
 import type { AuthorizeRequest } from './authorize.js';
 import type { Logger } from '../log.js';
@@ -101,7 +101,10 @@ export class ChatCompletionsClient {
    * empty). A non-streaming JSON answer is yielded as equivalent items.
    *
    * Retries HTTP 408/409/429/5xx, connection failures, silences and early stream ends, with
-   * backoff (abortable), while `progress.committed` is false. An answer naming a parameter the
+   * backoff (abortable), while `progress.committed` is false. An HTTP 503 saying the model is
+   * loading (`loadingAnswer`) is asked again with the same backoff until the server serves, not
+   * counting against `maxRetries`, for at most `timeoutMs` (then a {@link ProviderLoadingError}).
+   * An answer naming a parameter the
    * endpoint rejects (see {@link parseRejection}) is corrected and sent again at once, at most
    * {@link MAX_CORRECTIONS_PER_REQUEST} times, without counting against `maxRetries`; the
    * correction is remembered for this URL and model, logged at `info`, and applied to every later
@@ -140,6 +143,8 @@ export class ChatCompletionsClient {
     const { url } = wire;
     const memory = this.corrections;
     let corrections = 0;
+    /** When the server first answered that it is loading the model, and how often it was asked since. */
+    let loading: { since: number; asked: number } | undefined;
     for (let attempt = 0; ; attempt++) {
       const known = memory.get(url, model);
       const body = applyCorrections(base, known);
@@ -149,6 +154,19 @@ export class ChatCompletionsClient {
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (wire.ndjson && error instanceof ProviderHttpError && isOutOfMemory(error.providerMessage)) throw new ProviderMemoryError(error, model, wire.numCtx);
+        // A server loading the model is asked again, with backoff, until it serves or the time limit runs out: not after maxRetries.
+        const said = progress.committed ? undefined : loadingAnswer(error);
+        if (said !== undefined) {
+          loading ??= { since: Date.now(), asked: 0 };
+          const limit = this.options.timeoutMs ?? 600_000;
+          const waited = Date.now() - loading.since;
+          if (waited >= limit) throw new ProviderLoadingError(url, waited, said);
+          const wait = Math.min(retryDelayMs(loading.asked++, (error as ProviderHttpError).headers, this.options.random?.() ?? Math.random()), limit - waited);
+          this.options.logger?.info(`the server is loading the model; asking again in ${Math.round(wait)} ms`, { url: withoutQuery(url), model, said });
+          await delay(wait, signal);
+          attempt--;
+          continue;
+        }
         if (error instanceof ProviderHttpError && !progress.committed && corrections < MAX_CORRECTIONS_PER_REQUEST) {
           const found = parseRejection(error.status, error.body, body, known);
           // Compare bodies: a correction another request learned meanwhile also makes a retry worthwhile.

@@ -10,7 +10,7 @@
  */
 import { isRecord } from '../json-value.js';
 
-/** What went wrong, for programs (`_meta["openai-acp"].error.kind` on the prompt response). */
+/** What went wrong, for programs (`data.kind` of the error answering a failed `session/prompt`). */
 export type ProviderErrorKind = 'http' | 'connection' | 'timeout' | 'stream' | 'provider' | 'config' | 'internal';
 
 /** Base class of every provider failure. `retryable` says whether a fresh attempt may succeed. */
@@ -60,6 +60,34 @@ export class ProviderHttpError extends ProviderError {
     this.body = body.slice(0, 4096);
     this.providerMessage = providerMessage;
     this.retryable = isRetryableStatus(status);
+  }
+}
+
+/**
+ * What a server said when it answered that it is still loading the model: HTTP 503 whose message
+ * speaks of loading (llama.cpp `{"error":{"code":503,"message":"Loading model"}}` while
+ * llama-server starts; Hugging Face TGI "Model … is currently loading"); `undefined` for any other
+ * failure. Such an answer is asked again until the model is loaded (`chat-client.ts`).
+ */
+export function loadingAnswer(error: unknown): string | undefined {
+  if (!(error instanceof ProviderHttpError) || error.status !== 503) return undefined;
+  const said = error.providerMessage ?? error.body.trim();
+  return /\bloading\b/i.test(said) ? said : undefined;
+}
+
+/** The server was still loading the model when the time limit (`OPENAI_TIMEOUT_MS`) ran out. */
+export class ProviderLoadingError extends ProviderError {
+  readonly kind = 'http' as const;
+  readonly retryable = true;
+  readonly status = 503;
+  /** How long it was asked, in ms. */
+  readonly waitedMs: number;
+  /** What it said each time, e.g. `Loading model`. */
+  readonly said: string;
+  constructor(url: string, waitedMs: number, said: string) {
+    super(`still loading the model after ${waitedMs} ms: HTTP 503: ${said}`, url);
+    this.waitedMs = waitedMs;
+    this.said = said;
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * The one place where failures become the user's words (an `agent_message_chunk`) and the
- * program's facts (`_meta["openai-acp"].error` on the prompt response).
+ * program's facts (the JSON-RPC error answering a failed `session/prompt`: its short message and
+ * the {@link ErrorMeta} in its `data`, `acp/prompt-failure.ts`).
  */
 import {
   INTERNAL_ERROR_CODE,
@@ -9,6 +10,7 @@ import {
   ProviderConnectionError,
   ProviderProtocolError,
   ProviderTimeoutError,
+  ProviderLoadingError,
   ProviderReportedError,
   type ProviderErrorKind,
 } from './errors.js';
@@ -16,7 +18,7 @@ import { ProviderAuthError } from './authorize.js';
 import { redactText } from '../redact.js';
 import { ProviderMemoryError } from './native-chat.js';
 
-/** What programs read from `_meta["openai-acp"].error`. */
+/** What programs read from the `data` of the error answering a failed `session/prompt`. */
 export interface ErrorMeta {
   kind: ProviderErrorKind;
   status?: number;
@@ -140,6 +142,13 @@ function explain(error: ProviderError, context: ErrorContext): string {
     }
     return `Cannot connect to ${error.url}${code ? ` (${code})` : ''}${retried}. Is the server running? Check OPENAI_BASE_URL.`;
   }
+  if (error instanceof ProviderLoadingError) {
+    const server = context.baseUrl ?? error.url;
+    return (
+      `The server at ${server} was still loading the model after ${formatMs(error.waitedMs)}: it kept answering HTTP 503 "${error.said}". ` +
+      'Wait until it has loaded (its log shows how far it is), or raise OPENAI_TIMEOUT_MS.'
+    );
+  }
   if (error instanceof ProviderTimeoutError) {
     return (
       `No data from ${error.url} for ${formatMs(error.timeoutMs)}${retried}, so the request was abandoned. If ` +
@@ -190,8 +199,33 @@ export function describeContextOverflow(overflow: { window?: number | undefined;
 
 /** The program-facing facts of a failure. */
 export function errorMeta(error: ProviderError): ErrorMeta {
-  const status = error instanceof ProviderHttpError ? error.status : error instanceof ProviderReportedError ? error.status : undefined;
+  const status =
+    error instanceof ProviderHttpError || error instanceof ProviderReportedError || error instanceof ProviderLoadingError ? error.status : undefined;
   return { kind: error.kind, ...(status !== undefined ? { status } : {}), retryable: error.retryable };
+}
+
+/**
+ * The short line of a failed prompt's JSON-RPC error (after the SDK's `Internal error: `): the
+ * kind of failure and its HTTP status, nothing more. The explanation is the `agent_message_chunk`
+ * already sent, so a client that prints both (acpx) shows it once.
+ */
+export function failureSummary(error: ErrorMeta): string {
+  switch (error.kind) {
+    case 'http':
+      return error.status === undefined ? 'the endpoint rejected the request' : `the endpoint answered HTTP ${error.status}`;
+    case 'connection':
+      return 'the endpoint could not be reached';
+    case 'timeout':
+      return 'the endpoint sent nothing for too long';
+    case 'stream':
+      return "the endpoint's answer broke off";
+    case 'provider':
+      return `the provider reported an error${error.status === undefined ? '' : ` (HTTP ${error.status})`}`;
+    case 'config':
+      return 'openai-acp is not configured to reach a model';
+    case 'internal':
+      return 'openai-acp failed';
+  }
 }
 
 /** A `Location` header as an absolute URL (it may be relative to the request's). */

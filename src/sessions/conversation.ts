@@ -9,6 +9,7 @@ import { promptToUserContent } from '../context/prompt-content.js';
 import { assistantToolCallMessage, toolResultMessage, type ToolMessageRules } from '../context/tool-messages.js';
 import { pushUserMessage } from '../context/text-tool-path.js';
 import type { ClearRecord, CompactRecord, SteeringRecord, TurnRecord } from './session-records.js';
+import { NO_STUBS, stubRanges, type StubRanges } from '../context/stub-ranges.js';
 
 /** The records that make up a conversation, in order. */
 export type ConversationRecord = TurnRecord | ClearRecord | CompactRecord;
@@ -24,8 +25,8 @@ export interface LiveConversation {
    * in front of the next user message; `[]` when the latest turn was answered.
    */
   unanswered: ContentBlock[];
-  /** Tool results of `turns` sent as stubs when the latest turn ended (its `context.stubbed`), oldest first. */
-  stubbed: number;
+  /** Tool results of `turns` sent as stubs when the latest turn ended (its `context.stubbed`). */
+  stubbed: StubRanges;
 }
 
 /** Text shown for a replayed `/clear`. */
@@ -132,7 +133,7 @@ export function liveConversation(records: readonly ConversationRecord[], rules: 
     }
   });
   const last = records.at(-1);
-  const stubbed = last?.type === 'turn' ? (last.context?.stubbed ?? 0) : 0;
+  const stubbed = last?.type === 'turn' ? stubRanges(last.context?.stubbed) : NO_STUBS;
   const live: Pick<LiveConversation, 'turns' | 'unanswered'> = { turns: [], unanswered: [] };
   records.slice(start).forEach((record, index) => {
     if (record.type === 'turn') appendTurn(live, record, rules, index === 0 ? fromStep : 0);
@@ -161,16 +162,27 @@ export function appendTurn(
     return;
   }
   live.unanswered = unansweredSteering(record);
-  live.turns.push([{ role: 'user', content: promptToUserContent(withModeNote(record.modeNote, prompt)) }, ...answerMessages(record, rules, fromStep)]);
+  live.turns.push([
+    { role: 'user', content: promptToUserContent(withNotes([record.factsNote, record.modeNote], prompt)) },
+    ...answerMessages(record, rules, fromStep),
+  ]);
 }
 
 /**
- * `prompt` with a session mode's note (`TurnRecord.modeNote`) in front, set apart by a blank
- * line; `prompt` itself when there is none. The same blocks for the turn's request and for every
- * later request that repeats the turn, so their bytes match.
+ * `prompt` with the notes of its turn in front (`TurnRecord.factsNote`, then `modeNote`; absent
+ * ones skipped), each set apart by a blank line; `prompt` itself when there are none. The same
+ * blocks for the turn's request and for every later request that repeats the turn, so their bytes match.
  */
-export function withModeNote(note: string | undefined, prompt: readonly ContentBlock[]): ContentBlock[] {
-  return note ? [{ type: 'text', text: note }, { type: 'text', text: '\n\n' }, ...prompt] : [...prompt];
+export function withNotes(notes: readonly (string | undefined)[], prompt: readonly ContentBlock[]): ContentBlock[] {
+  return [
+    ...notes
+      .filter((note): note is string => Boolean(note))
+      .flatMap((text): ContentBlock[] => [
+        { type: 'text', text },
+        { type: 'text', text: '\n\n' },
+      ]),
+    ...prompt,
+  ];
 }
 
 /**

@@ -13,6 +13,7 @@
  * property tests hold them to `liveConversation`, `lastToldMode` and `savedCost` over all records.
  */
 import type { PlanEntry } from '@agentclientprotocol/sdk/unstable';
+import { stubRanges } from '../context/stub-ranges.js';
 import type { ToolMessageRules } from '../context/tool-messages.js';
 import { addCost, type Cost } from '../openai/reported-cost.js';
 import { appendTurn, liveConversation, type ConversationRecord, type LiveConversation } from './conversation.js';
@@ -129,7 +130,7 @@ export function addRecord(session: Session, record: ConversationRecord): void {
 
 /** Adds a turn (not a reset) to a live conversation built before it, as `liveConversation` would have. */
 function extendLive(live: LiveConversation, turn: TurnRecord, rules: ToolMessageRules): void {
-  live.stubbed = turn.context?.stubbed ?? 0;
+  live.stubbed = stubRanges(turn.context?.stubbed);
   appendTurn(live, turn, rules);
 }
 

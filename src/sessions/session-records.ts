@@ -5,6 +5,8 @@
  */
 import type { ContentBlock, PlanEntry } from '@agentclientprotocol/sdk/unstable';
 import { isTurnCheckpoint, type TurnCheckpoint } from './checkpoints.js';
+import { isStubRanges, type StubRanges } from '../context/stub-ranges.js';
+import { isPromptFacts, type PromptFacts } from '../context/prompt-facts.js';
 import { isRecord } from '../json-value.js';
 
 /** A completed (or cancelled/failed-with-partial-output) prompt turn. */
@@ -40,9 +42,11 @@ export interface TurnRecord {
    * What the model was sent of the history when the turn ended, so the next turn starts from it
    * (the record itself keeps everything, for `session/load`): `summary` replaces everything
    * before this turn and its first `summarizedSteps` steps (a compaction inside the turn);
-   * `stubbed` tool results, oldest first, were sent as stubs (`context/context-fit.ts`).
+   * `stubbed`: the tool results sent as stubs, as `[from, to)` ranges of their indexes over the
+   * live conversation's tool results, oldest first (`context/stub-ranges.ts`; older files hold a
+   * count `n`, the first `n`).
    */
-  context?: { summary?: string; summarizedSteps?: number; stubbed?: number };
+  context?: { summary?: string; summarizedSteps?: number; stubbed?: number | StubRanges };
   /** The plan as the turn left it, when the model wrote one in it (the whole list). */
   plan?: PlanEntry[];
   /** What `/undo` needs: the files the turn changed and the commands it ran. */
@@ -54,6 +58,16 @@ export interface TurnRecord {
   modeNote?: string;
   /** The session mode the model had been told of when the turn ended (e.g. `plan`, `ask`). */
   mode?: string;
+  /**
+   * The date and instruction files as read for this turn (`context/prompt-facts.ts`), saved when
+   * the turn read them afresh (its system prompt is built from them, as every later turn's until
+   * the next /clear, /compact or /init) or when its `factsNote` told the model they changed.
+   */
+  facts?: PromptFacts;
+  /** What changed since the model was last told, put in front of this turn's prompt (in its user message). */
+  factsNote?: string;
+  /** Set on an `/init` turn: the next turn reads the facts afresh, so its system prompt has the AGENTS.md just written. */
+  renewFacts?: true;
   /** Messages the user sent into the turn while it ran (`_session/steering`), in the order they came. */
   steering?: SteeringRecord[];
 }
@@ -231,7 +245,10 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
         (usage === undefined || (isRecord(usage) && optNumber(usage.inputTokens) && optNumber(usage.outputTokens) && optNumber(usage.totalTokens))) &&
         (v.steps === undefined || (Array.isArray(v.steps) && v.steps.every(isStep))) &&
         (v.context === undefined ||
-          (isRecord(v.context) && optString(v.context.summary) && optNumber(v.context.summarizedSteps) && optNumber(v.context.stubbed)));
+          (isRecord(v.context) &&
+            optString(v.context.summary) &&
+            optNumber(v.context.summarizedSteps) &&
+            (optNumber(v.context.stubbed) || isStubRanges(v.context.stubbed))));
       if (!ok) return undefined;
       // A plan or checkpoint that does not read back is left out, not the whole turn.
       if (v.plan !== undefined && !isPlan(v.plan)) delete v.plan;
@@ -240,6 +257,9 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
       if (v.modeNote !== undefined && typeof v.modeNote !== 'string') delete v.modeNote;
       if (v.mode !== undefined && typeof v.mode !== 'string') delete v.mode;
       if (v.steering !== undefined && !isSteering(v.steering)) delete v.steering;
+      if (v.facts !== undefined && !isPromptFacts(v.facts)) delete v.facts;
+      if (v.factsNote !== undefined && typeof v.factsNote !== 'string') delete v.factsNote;
+      if (v.renewFacts !== undefined && v.renewFacts !== true) delete v.renewFacts;
       if (v.id !== undefined && typeof v.id !== 'string') delete v.id;
       if (
         v.compactions !== undefined &&

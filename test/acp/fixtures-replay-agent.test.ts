@@ -55,13 +55,18 @@ describe('fixture replay through the client and the agent', () => {
     const acp = await connectInProcess({ OPENAI_BASE_URL: server.baseUrl });
     try {
       const sessionId = await acp.newSession();
-      const answer = await acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'replay' }] });
-      expect(acp.thoughts(sessionId)).toBe(expected.reasoning ?? '');
+      const asked = acp.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'replay' }] });
       if (expected.error) {
-        expect(answer._meta?.['openai-acp']).toMatchObject({ error: { kind: 'provider' } });
+        // A stream that fails before its finish reason fails the prompt (-32603, the kind in data); its words stay in the conversation.
+        await expect(asked).rejects.toMatchObject({ code: -32603, data: { kind: 'provider' } });
+        expect(acp.thoughts(sessionId)).toBe(expected.reasoning ?? '');
         expect(acp.text(sessionId)).toContain(expected.text);
         expect(acp.text(sessionId)).toContain(expected.error.message);
-      } else if (calls.length > 0) {
+        return;
+      }
+      const answer = await asked;
+      expect(acp.thoughts(sessionId)).toBe(expected.reasoning ?? '');
+      if (calls.length > 0) {
         expect(acp.text(sessionId)).toBe(`${expected.text}${FOLLOW_UP}`);
         expect(answer.stopReason).toBe('end_turn');
         const messages = server.requests[first + 1]!.body.messages as any[];

@@ -257,10 +257,10 @@ describe('no endpoint', () => {
     const modelRequests = [a.modelRequests, b.modelRequests, c.modelRequests];
     await connect({ endpoints: [], missing: 'Start Ollama, or set OPENAI_BASE_URL.' });
     const sessionId = await conn!.newSession();
-    const first = await prompt(sessionId);
-    const second = await prompt(sessionId, '/compact');
-    expect(first.stopReason).toBe('end_turn');
-    expect(second.stopReason).toBe('end_turn');
+    // Each prompt fails as clients see a failure: -32603 with the kind in data (acp/prompt-failure.ts).
+    const failed = { code: -32603, message: 'Internal error: openai-acp is not configured to reach a model', data: { kind: 'config', retryable: false } };
+    await expect(prompt(sessionId)).rejects.toMatchObject(failed);
+    await expect(prompt(sessionId, '/compact')).rejects.toMatchObject(failed);
     expect(conn!.text(sessionId)).toBe('Start Ollama, or set OPENAI_BASE_URL.'.repeat(2));
     expect(counts()).toEqual([0, 0, 0]);
     expect([a.modelRequests, b.modelRequests, c.modelRequests]).toEqual(modelRequests);
@@ -270,7 +270,7 @@ describe('no endpoint', () => {
   it('an empty choice of endpoints without words still explains how to configure one', async () => {
     await connect({ endpoints: [] });
     const sessionId = await conn!.newSession();
-    await prompt(sessionId);
+    await expect(prompt(sessionId)).rejects.toMatchObject({ code: -32603, data: { kind: 'config' } });
     expect(conn!.text(sessionId)).toMatch(/OPENAI_BASE_URL/);
     expect(counts()).toEqual([0, 0, 0]);
   });
@@ -319,7 +319,7 @@ describe('authenticate', () => {
     const reload = reloadTo({ endpoints: [endpoint('c', c, 'c-model')] });
     await connect({ endpoints: [], missing: 'not configured yet' }, { reload });
     const sessionId = await conn!.newSession();
-    await prompt(sessionId);
+    await expect(prompt(sessionId)).rejects.toMatchObject({ code: -32603, data: { kind: 'config' } });
     expect(conn!.text(sessionId)).toBe('not configured yet');
     await conn!.agent.request('authenticate', { methodId: 'setup' });
     const next = await conn!.newSession();
@@ -342,7 +342,7 @@ describe('authenticate', () => {
     await connect(twoEndpoints(), { reload });
     await expect(conn!.agent.request('authenticate', { methodId: 'setup' })).rejects.toMatchObject({ code: -32000 });
     const sessionId = await conn!.newSession();
-    await prompt(sessionId);
+    await expect(prompt(sessionId)).rejects.toMatchObject({ code: -32603, data: { kind: 'config' } });
     expect(conn!.text(sessionId)).toContain('OPENAI_TEMPERATURE');
     expect(counts()).toEqual([0, 0, 0]);
   });

@@ -126,6 +126,30 @@ describe('session/load and session/resume', () => {
   });
 });
 
+describe('a failed turn', () => {
+  it('fails the prompt; what the model answered before the failure is saved and replayed, a failure with nothing shown is not', async () => {
+    server.handle((_req, res, body) => {
+      if (body.messages.at(-1).content === 'fails') return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"boom"}}');
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk({ content: 'Half an answer' }), () => setTimeout(() => res.destroy(), 10));
+    });
+    const first = await agentOn(newDir(), { OPENAI_MAX_RETRIES: '0' });
+    const sessionId = await first.newSession();
+    const prompt = (words: string) => first.agent.request('session/prompt', { sessionId, prompt: text(words) });
+    await expect(prompt('breaks')).rejects.toMatchObject({ code: -32603, data: { kind: 'stream' } });
+    await expect(prompt('fails')).rejects.toMatchObject({ code: -32603, data: { kind: 'http', status: 500 } });
+    expect(first.text(sessionId)).toMatch(/^Half an answer\n\n[\s\S]*broke off/);
+    first.close();
+
+    const second = await agentOn(dir);
+    await second.agent.request('session/load', { sessionId, cwd: process.cwd(), mcpServers: [] });
+    const replay = second.notifications
+      .filter((n) => n.sessionId === sessionId && n.update.sessionUpdate.endsWith('message_chunk'))
+      .map((n) => `${n.update.sessionUpdate}: ${(n.update as { content: { text: string } }).content.text}`);
+    expect(replay).toEqual(['user_message_chunk: breaks', 'agent_message_chunk: Half an answer']);
+  });
+});
+
 describe('a turn cancelled before any answer', () => {
   it('keeps its message, folded into the next one, so user and assistant still alternate', async () => {
     server.handle((_req, res, body) => {

@@ -7,16 +7,11 @@
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { client } from '@agentclientprotocol/sdk/unstable';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOpenAIAgent } from '../../src/acp/agent.js';
-import { createLogger } from '../../src/log.js';
-import { openSessionStore } from '../../src/sessions/session-store.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
-import { testConfig } from '../helpers/in-process.js';
+import { agentOnStore } from '../helpers/in-process.js';
 import { script } from '../helpers/tool-script.js';
 
-const quiet = createLogger({ level: 'error', write: () => undefined });
 let server: FakeOpenAI;
 let dir: string;
 const closers: (() => void)[] = [];
@@ -43,18 +38,9 @@ afterAll(async () => {
 
 /** An agent on the shared state dir whose client approves a plan with "Start: switch to Ask". */
 async function agentOn(stateDir: string) {
-  const { app } = createOpenAIAgent({
-    config: testConfig({ OPENAI_BASE_URL: server.baseUrl }),
-    logger: quiet,
-    store: openSessionStore({ stateDir, env: {}, logger: quiet }),
-  });
-  const connection = client()
-    .onNotification('session/update', () => undefined)
-    .onRequest('session/request_permission', () => ({ outcome: { outcome: 'selected', optionId: 'plan_start_ask' } }))
-    .connect(app);
-  closers.push(() => connection.close());
-  await connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
-  return connection.agent;
+  const { agent, close } = await agentOnStore({ baseUrl: server.baseUrl, stateDir, optionId: () => 'plan_start_ask' });
+  closers.push(close);
+  return agent;
 }
 
 const userText = (message: { content: unknown }) => (typeof message.content === 'string' ? message.content : JSON.stringify(message.content));

@@ -150,6 +150,18 @@ describe('AgentConnectHost', () => {
     expect(final).toMatchObject({ type: 'final', data: { cancelled: true } });
   });
 
+  it('ends a failed run (the prompt answered with a JSON-RPC error) with an error event carrying the words shown and the kind', async () => {
+    const host = await hostIn('read-only', { OPENAI_MAX_RETRIES: '0' });
+    const app = peer();
+    server.handle((_req, res) => void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"message":"Incorrect API key provided"}}'));
+    const { sessionId } = (await call(host, app, 'acp.sessions.create', {})) as { sessionId: string };
+    const events = await run(host, app, sessionId, 'hi');
+    const end = events.at(-1)!;
+    expect(end).toMatchObject({ type: 'error', data: { kind: 'http' } });
+    expect(end.data['message']).toMatch(/HTTP 401[\s\S]*Incorrect API key provided/);
+    expect(events.some((event) => event.type === 'final')).toBe(false);
+  });
+
   it('holds at most 16 sessions per connection, counting those being opened at once', async () => {
     const host = await hostIn('read-only');
     const app = peer();

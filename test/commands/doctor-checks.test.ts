@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configCheck, endpointChecks, renderCheck, type EndpointFacts } from '../../src/commands/doctor-checks.js';
+import { configCheck, endpointChecks, renderCheck, renderNote, type EndpointFacts } from '../../src/commands/doctor-checks.js';
 import type { CompletionProbe } from '../../src/commands/probes.js';
 import { type ConfigError, loadConfig } from '../../src/config/config.js';
 import { ProviderConnectionError, ProviderHttpError, ProviderTimeoutError } from '../../src/openai/errors.js';
@@ -93,6 +93,41 @@ describe('endpointChecks', () => {
     expect(byTitle(lines, 'endpoint answers').status).toBe('fail');
   });
 
+  it('a server answering 404 to /models and to the completion (the API is not at that path): ✗ endpoint answers, never ✓ with a 404', () => {
+    const notFound = { kind: 'http-error' as const, url: `${URL_BASE}/models`, status: 404, providerMessage: undefined };
+    const { lines, works } = endpointChecks(facts({ models: notFound, completion: httpFail(404, '404 page not found'), reasoning: undefined }));
+    expect(works).toBe(false);
+    const answers = byTitle(lines, 'endpoint answers');
+    expect(answers.status).toBe('fail');
+    expect(answers.detail).toBe(`HTTP 404 from ${URL_BASE}/models and ${URL_BASE}/chat/completions: a server answers, but not the API at this path`);
+    expect(answers.fix).toBe(`check OPENAI_BASE_URL (now ${URL_BASE}): it is the address before /models and /chat/completions, often ending in /v1`);
+    const withV1 = endpointChecks(
+      facts({ models: notFound, completion: httpFail(404), reasoning: undefined, baseUrl: 'http://h:1', missingV1: 'http://h:1/v1' }),
+    );
+    expect(byTitle(withV1.lines, 'endpoint answers').fix).toBe('add /v1 to OPENAI_BASE_URL: set it to http://h:1/v1 (now http://h:1), whose /models answers');
+    expect(byTitle(lines, 'authentication accepted')).toMatchObject({ status: 'skip', detail: 'not checked: the API is not at this address' });
+    for (const line of lines) expect(line.status).not.toBe('pass');
+  });
+
+  it('a 404 from /models beside a working completion: ✓ by the completion, the 404 on the model-list line only', () => {
+    const { lines, works } = endpointChecks(facts({ models: { kind: 'http-error', url: `${URL_BASE}/models`, status: 404, providerMessage: undefined } }));
+    expect(works).toBe(true);
+    expect(byTitle(lines, 'endpoint answers')).toMatchObject({ status: 'pass', detail: `answered ${URL_BASE}/chat/completions` });
+    expect(byTitle(lines, 'model list (GET /models)')).toMatchObject({ status: 'warn', detail: `HTTP 404 from ${URL_BASE}/models` });
+  });
+
+  it('a 401 from /models still shows that the API is there', () => {
+    const { lines } = endpointChecks(
+      facts({
+        models: { kind: 'http-error', url: `${URL_BASE}/models`, status: 401, providerMessage: undefined },
+        completion: httpFail(401),
+        reasoning: undefined,
+      }),
+    );
+    expect(byTitle(lines, 'endpoint answers')).toMatchObject({ status: 'pass', detail: `HTTP 401 from ${URL_BASE}/models` });
+    expect(byTitle(lines, 'authentication accepted').status).toBe('fail');
+  });
+
   it('scrubs the key out of provider messages', () => {
     const key = 'sk-live-0123456789abcdef';
     const { lines } = endpointChecks(
@@ -115,5 +150,12 @@ describe('configCheck', () => {
     expect(check.status).toBe('fail');
     expect(check.detail).toContain('OPENAI_TEMPERATURE');
     expect(check.detail).toContain('OPENAI_MAX_TOKENS');
+  });
+});
+
+describe('renderNote', () => {
+  it('indents every line of a note under its first, at the indentation of its block', () => {
+    expect(renderNote('one line', '  ')).toBe('  note: one line');
+    expect(renderNote('first\n- second\nthird', '    ')).toBe('    note: first\n          - second\n          third');
   });
 });

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { llamaCppRows } from '../../src/commands/doctor-llamacpp.js';
+import { loadedRows } from '../../src/commands/doctor-loading.js';
 import { checkLine, runCli, tempHome } from '../helpers/doctor-run-cli.js';
 import { startFakeLlama, type FakeLlama } from '../helpers/fake-llama-server.js';
 
@@ -37,6 +38,19 @@ describe('llamaCppRows', () => {
   });
 });
 
+describe('loadedRows', () => {
+  it('says whether the server had the model loaded, what showed it, and that the first prompt waits when not', () => {
+    const row = (...args: Parameters<typeof loadedRows>) => loadedRows(...args).map((r) => r.trim().replace(/\s{2,}/, ' | '));
+    expect(row({ loaded: true, said: 'GET /api/ps lists it' }, true)).toEqual(['model loaded | yes (GET /api/ps lists it)']);
+    expect(row({ loaded: false, said: 'GET /health answered 503 "Loading model"' }, true)).toEqual([
+      'model loaded | not when the checks began (GET /health answered 503 "Loading model"): ' +
+        'the first prompt waits while the server loads it, and the agent says so',
+    ]);
+    expect(row(undefined, true)).toEqual(['model loaded | unknown: the server did not say']);
+    expect(row(undefined, false)).toEqual([]);
+  });
+});
+
 describe('openai-acp doctor against the replayed llama-server', () => {
   let fake: FakeLlama | undefined;
   afterEach(async () => void (await fake?.close()));
@@ -51,6 +65,7 @@ describe('openai-acp doctor against the replayed llama-server', () => {
     expect(run.stdout).toMatch(/runtime window\s+4,096 tokens per request \(\/props n_ctx; 4 slots\)/);
     expect(run.stdout).toMatch(/template tools\s+no: the chat template cannot take tools/);
     expect(run.stdout).toContain('--chat-template-file');
+    expect(run.stdout).toMatch(/model loaded\s+yes \(GET \/health answered 200\)/);
     expect(run.stdout).not.toMatch(/ECONNRESET|socket hang up|Cannot connect/);
     // The server closed the connection after each streamed answer, and a later request went on a new one.
     const chats = fake.requests.filter((r) => r.path === '/v1/chat/completions');

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { checkLine, runCli, tempHome } from '../helpers/doctor-run-cli.js';
 import { chunk, fakeServerPool, httpError, streamText } from '../helpers/fake-openai.js';
+import { startFakeOllama } from '../helpers/fake-ollama.js';
 
 const KEY = 'sk-test-DISTINCTIVE-doctor-key-0123456789';
 const fake = fakeServerPool();
@@ -228,6 +229,24 @@ describe('openai-acp doctor, first-run help', () => {
     expect(run.code).toBe(1);
     expect(checkLine(run.stdout, 'one-token streamed completion')).toContain('add /v1 to OPENAI_BASE_URL');
     expect(run.stdout).toContain(`fix: add /v1 to OPENAI_BASE_URL: set it to ${base}/v1`);
+  });
+
+  it('prints what the checks noted as words at the indentation of the checks, never a raw log line; names where the provider was set', async () => {
+    const ollama = await startFakeOllama({ steps: [{ text: 'OK' }] });
+    try {
+      const run = await doctor({ OPENAI_BASE_URL: ollama.baseUrl, OPENAI_MODEL: 'qwen3:8b', OPENAI_PROVIDER: 'ollama' });
+      expect(run.code).toBe(0);
+      const notes = run.stdout.split('\n').filter((line) => line.includes('note:'));
+      expect(notes.length).toBeGreaterThan(0);
+      for (const note of notes) {
+        expect(note).toMatch(/^ {2}note: \S/);
+        expect(note).not.toMatch(/[{}]/);
+      }
+      expect(run.stdout).toContain('    provider        Ollama (ollama, set by OPENAI_PROVIDER)');
+      expect(run.stdout).not.toMatch(/^\{/m);
+    } finally {
+      await ollama.close();
+    }
   });
 
   it('repeats the settings it ran with in the closing "Try it" line, never a secret', async () => {

@@ -1,6 +1,6 @@
 /**
  * The context planner: earlier turns kept or left out whole, tool results cut to their share,
- * old results stubbed in blocks (sticky), compaction asked for, the current step cut last, the
+ * results stubbed in blocks cut as late as they can be (sticky), compaction asked for, the current step cut last, the
  * task kept (cut past half the window), and the smallest window named when nothing fits.
  */
 import { describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ describe('fitContext: earlier turns without tool calls', () => {
   it('keeps everything when it fits', () => {
     const plan = fitContext({ system: sys.content, turns, task: current, contextWindow: 100_000 });
     expect(plan.messages).toEqual([sys, ...turns.flat(), current]);
-    expect(plan).toMatchObject({ droppedTurns: 0, stubbed: 0, compact: false, estimatedTokens: base + 600, rawEstimatedTokens: base + 600, fits: true });
+    expect(plan).toMatchObject({ droppedTurns: 0, stubbed: [], compact: false, estimatedTokens: base + 600, rawEstimatedTokens: base + 600, fits: true });
     // The answer's room in a 100,000-token window: an eighth (answerRoom).
     expect(plan.budget).toBe(100_000 - 12_500 - 3000);
   });
@@ -165,7 +165,7 @@ describe('fitContext: tool loops', () => {
     expect(estimateToolTokens(tools)).toBeGreaterThan(500);
   });
 
-  it('cuts a tool result to a quarter of the budget, head and tail, with a note giving the offset and limit of the rest', () => {
+  it('cuts a tool result to its share of the budget, head and tail, with a note giving the offset and limit of the rest', () => {
     const plan = fitContext({ system: sys, turns: [], task, steps: [step(1, 2000)], tools, contextWindow: 8000, cutNotes: builtinCutNote });
     const budget = promptBudget(8000);
     const result = plan.messages.at(-1)!;
@@ -184,26 +184,50 @@ describe('fitContext: tool loops', () => {
     expect(plan.fits).toBe(true);
   });
 
-  it('stubs the oldest results in one block, down to half the room, and keeps the current step whole', () => {
-    const steps = Array.from({ length: 12 }, (_, i) => step(i + 1, 40));
-    const plan = fitContext({ system: sys, turns: [], task, steps, tools, contextWindow: 8000 });
+  // Six short reads, then long ones: the planner must free room once the long ones fill the window.
+  const mixed = [...Array.from({ length: 6 }, (_, i) => step(i + 1, 4)), ...Array.from({ length: 7 }, (_, i) => step(i + 7, 60))];
+
+  it('stubs one block just before the newest result, well under the budget; the older results and the newest stay, and the current step is whole', () => {
+    const plan = fitContext({ system: sys, turns: [], task, steps: mixed, tools, contextWindow: 8000 });
     expect(plan.fits).toBe(true);
-    expect(plan.stubbed).toBeGreaterThan(0);
+    expect(plan.stubbed).toHaveLength(1);
+    const [[from, to]] = plan.stubbed as [[number, number]];
+    // The block ends before the newest earlier result and starts after the old ones (the server's cache holds their bytes).
+    expect(to).toBe(11);
+    expect(from).toBeGreaterThanOrEqual(6);
     const results = plan.messages.filter((m) => m.role === 'tool').map(contentOf);
-    for (const r of results.slice(0, plan.stubbed))
-      expect(r).toMatch(/^\[Result of read_file \{"path":"src\/f\d+\.ts"\} left out to save context; call it again if you need it\.\]$/);
-    for (const r of results.slice(plan.stubbed)) expect(r).not.toMatch(/left out/);
-    expect(results.at(-1)).toBe(contentOf(steps.at(-1)![1]));
-    // One block: well below the budget, so the next steps extend this prefix.
-    expect(plan.estimatedTokens).toBeLessThanOrEqual(plan.budget! * 0.75);
+    results.forEach((r, i) => {
+      if (i >= from && i < to)
+        expect(r).toMatch(/^\[Result of read_file \{"path":"src\/f\d+\.ts"\} left out to save context; call it again if you need it\.\]$/);
+      else expect(r).toBe(contentOf(mixed[i]![1]));
+    });
+    // Well below the budget, so the next steps extend this prefix.
+    expect(plan.estimatedTokens).toBeLessThanOrEqual(plan.budget! * 0.6);
   });
 
-  it('keeps the stubbed count: the next step extends the same prefix until the budget is reached again', () => {
+  it('changes nothing before the block: the request repeats the one before it up to the first stubbed call', () => {
+    const before = fitContext({ system: sys, turns: [], task, steps: mixed.slice(0, -1), tools, contextWindow: 8000 });
+    expect(before.stubbed).toEqual([]);
+    const plan = fitContext({ system: sys, turns: [], task, steps: mixed, tools, contextWindow: 8000 });
+    const first = plan.messages.findIndex((m) => m.role === 'tool' && contentOf(m).startsWith('[Result of'));
+    // Up to the assistant message of the first stubbed call, the messages are the same: past six whole steps.
+    expect(plan.messages.slice(0, first - 1)).toEqual(before.messages.slice(0, first - 1));
+    expect(first - 1).toBeGreaterThanOrEqual(2 + 6 * 2);
+  });
+
+  it('keeps the stubs it made: the next step extends the same prefix until the budget is reached again', () => {
     const steps = Array.from({ length: 12 }, (_, i) => step(i + 1, 40));
     const first = fitContext({ system: sys, turns: [], task, steps, tools, contextWindow: 8000 });
     const next = fitContext({ system: sys, turns: [], task, steps: [...steps, step(13, 40)], tools, contextWindow: 8000, stubbed: first.stubbed });
-    expect(next.stubbed).toBe(first.stubbed);
+    expect(next.stubbed).toEqual(first.stubbed);
     expect(next.messages.slice(0, first.messages.length)).toEqual(first.messages);
+  });
+
+  it('reads a count saved by an older session file as the first results', () => {
+    const steps = Array.from({ length: 6 }, (_, i) => step(i + 1, 10));
+    const plan = fitContext({ system: sys, turns: [], task, steps, tools, contextWindow: 100_000, stubbed: 2 });
+    expect(plan.stubbed).toEqual([[0, 2]]);
+    expect(plan.messages.filter((m) => m.role === 'tool' && contentOf(m).startsWith('[Result of'))).toHaveLength(2);
   });
 
   it('asks for a summary when stubs are not enough, and meanwhile leaves out the oldest steps', () => {
@@ -261,7 +285,7 @@ describe('fitContext: tool loops', () => {
     expect(fitContext({ system: 'S'.repeat(8000), turns: [], task, tools, contextWindow: plan.minimumWindow! - 256 }).fits).toBe(false);
   });
 
-  it('stubs old results of earlier turns before those of this turn, and shortens their long arguments', () => {
+  it('reaches back into earlier turns when it must, and shortens the long arguments of the calls it stubs', () => {
     const write: ChatMessage[] = [
       { role: 'user', content: 'write it' },
       {
@@ -273,8 +297,8 @@ describe('fitContext: tool loops', () => {
       { role: 'assistant', content: 'Done.' },
     ];
     const steps = Array.from({ length: 6 }, (_, i) => step(i + 1, 60));
-    const plan = fitContext({ system: sys, turns: [write], task, steps, tools, contextWindow: 8000 });
-    expect(plan.stubbed).toBeGreaterThan(0);
+    const plan = fitContext({ system: sys, turns: [write], task, steps, tools, contextWindow: 6000 });
+    expect(plan.stubbed[0]?.[0]).toBe(0);
     const call = plan.messages.find((m) => m.role === 'assistant' && m.tool_calls?.[0]?.id === 'w1');
     expect(call && call.role === 'assistant' && call.tool_calls![0]!.function.arguments.length).toBeLessThan(400);
     expect(JSON.parse(call && call.role === 'assistant' ? call.tool_calls![0]!.function.arguments : '')).toMatchObject({ path: 'a.ts' });

@@ -1,8 +1,15 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { instructionBudgetBytes, INSTRUCTIONS_MAX_BYTES, loadInstructions, renderInstructions, repositoryRoot } from '../../src/context/instructions.js';
+import {
+  instructionBudgetBytes,
+  INSTRUCTIONS_MAX_BYTES,
+  loadInstructions,
+  renderInstructions,
+  repositoryRoot,
+  unreadable,
+} from '../../src/context/instructions.js';
 
 let top: string;
 beforeEach(() => {
@@ -84,6 +91,37 @@ describe('loadInstructions', () => {
     const [file] = await loadInstructions({ cwd: join(top, 'link/repo') });
     expect(file!.text).toBe('rules');
     expect(file!.notes).toEqual([]);
+  });
+
+  it('names a file that is not text with a one-line note instead of its text', async () => {
+    files({ 'repo/.git/HEAD': '', 'repo/AGENTS.md': 'rules', 'repo/a/AGENTS.md': '' });
+    writeFileSync(join(top, 'repo/a/AGENTS.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
+    mkdirSync(join(top, 'repo/a/b'));
+    writeFileSync(join(top, 'repo/a/b/AGENTS.md'), Buffer.from([0x61, 0xff, 0xfe, 0x62]));
+    const loaded = await loadInstructions({ cwd: join(top, 'repo/a/b') });
+    expect(loaded.map((file) => [file.label, file.text, file.notes])).toEqual([
+      ['../../AGENTS.md', 'rules', []],
+      ['../AGENTS.md', '', ['left out: it is not text (6 bytes of binary data)']],
+      ['AGENTS.md', '', ['left out: it is not UTF-8 text']],
+    ]);
+    expect(renderInstructions(loaded)).toContain('[../AGENTS.md: left out: it is not text (6 bytes of binary data)]');
+  });
+
+  // Root reads a file whatever its mode: there the failure is checked through `unreadable` alone.
+  it.skipIf(process.getuid?.() === 0)('names a file it cannot read with why, and reads the others', async () => {
+    files({ 'repo/.git/HEAD': '', 'repo/AGENTS.md': 'root rules', 'repo/sub/AGENTS.md': 'secret' });
+    chmodSync(join(top, 'repo/sub/AGENTS.md'), 0o000);
+    const loaded = await loadInstructions({ cwd: join(top, 'repo/sub') });
+    expect(loaded.map((file) => [file.label, file.text, file.notes])).toEqual([
+      ['../AGENTS.md', 'root rules', []],
+      ['AGENTS.md', '', ['left out: it cannot be read (EACCES)']],
+    ]);
+  });
+
+  it('reads a failure to read as a note, and a file gone as no file', () => {
+    expect(unreadable(Object.assign(new Error('denied'), { code: 'EACCES' }))).toEqual({ text: '', bytes: 0, notes: ['left out: it cannot be read (EACCES)'] });
+    expect(unreadable(new Error('odd'))).toEqual({ text: '', bytes: 0, notes: ['left out: it cannot be read (odd)'] });
+    for (const code of ['ENOENT', 'ENOTDIR', 'ELOOP']) expect(unreadable(Object.assign(new Error(code), { code }))).toBeUndefined();
   });
 
   it('skips folders named AGENTS.md and blank files', async () => {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { httpError, startFakeOpenAI, streamText, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { chunk, httpError, startFakeOpenAI, streamText, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { acpxMessages, runAcpx, type AcpxRun } from '../helpers/acpx.js';
 
 let server: FakeOpenAI;
@@ -55,15 +55,52 @@ it('acpx exec gets the streamed answer and a clean end_turn', async () => {
   expect(sent.slice(1)).toEqual([{ role: 'user', content: 'Say hi in Portuguese' }]);
 });
 
-it('acpx exec shows a provider failure as words, not a crash', async () => {
+it('acpx exec on an HTTP 401: the words in the conversation, a -32603 prompt error with the kind in data, exit 1', async () => {
   server.handle(httpError(401, { error: { message: 'Incorrect API key provided' } }));
   const run = await acpx('hi', { OPENAI_API_KEY: 'sk-wrong-acpx-key' });
+  expect(run.code).toBe(1);
   const all = messages(run.stdout);
   const text = messageText(all);
   expect(text).toContain('HTTP 401');
   expect(text).toContain('Incorrect API key provided');
   expect(run.stdout + run.stderr).not.toContain('sk-wrong-acpx-key');
-  expect(all.find((m) => m.result?.stopReason)?.result._meta['openai-acp'].error).toEqual({ kind: 'http', status: 401, retryable: false });
+  const answer = all.find((m) => m.id !== undefined && m.method === undefined && (m.result?.stopReason || m.error?.data?.kind));
+  expect(answer.result).toBeUndefined();
+  expect(answer.error).toEqual({
+    code: -32603,
+    message: 'Internal error: the endpoint answered HTTP 401',
+    data: { kind: 'http', status: 401, retryable: false },
+  });
+});
+
+it('acpx exec, as a user sees it, when nothing listens: the explanation once, a one-line error, exit 1', async () => {
+  const run = await runAcpx('hi', {
+    cwd: home,
+    args: ['--approve-all'],
+    env: { HOME: home, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0' },
+    timeoutMs: 20_000,
+    format: 'text',
+  });
+  expect(run.code).toBe(1);
+  const both = run.stdout + run.stderr;
+  const words = 'Nothing is listening at http://127.0.0.1:9/v1';
+  // Shown once: the conversation has the explanation, the error only its kind.
+  expect(both.split(words).length - 1).toBe(1);
+  expect(run.stderr + run.stdout).toContain('Internal error: the endpoint could not be reached');
+  expect(run.stdout).not.toContain('[done] end_turn');
+});
+
+it('acpx exec, a turn that answered and then broke off: what it answered is kept, then the failure, exit 1', async () => {
+  server.handle((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(chunk({ role: 'assistant', content: 'Half an' }));
+    res.write(chunk({ content: ' answer' }), () => setTimeout(() => res.destroy(), 20));
+  });
+  const run = await acpx('hi', { OPENAI_MAX_RETRIES: '0' });
+  expect(run.code).toBe(1);
+  const all = messages(run.stdout);
+  expect(messageText(all)).toMatch(/^Half an answer\n\n[\s\S]*broke off/);
+  expect(all.find((m) => m.error?.data)?.error).toMatchObject({ code: -32603, data: { kind: 'stream' } });
 });
 
 it('acpx --model picks a model from our list, and the upstream request carries it', async () => {

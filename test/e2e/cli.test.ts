@@ -136,13 +136,16 @@ describe('openai-acp over stdio', () => {
     [404, { error: { message: 'The model `test-model` does not exist' } }, /test-model[\s\S]*HTTP 404/],
     [429, { error: { message: 'Rate limit reached' } }, /Rate limited[\s\S]*HTTP 429[\s\S]*Rate limit reached/],
     [500, { error: { message: 'boom' } }, /server error \(HTTP 500\)[\s\S]*boom/],
-  ])('explains HTTP %i in words and in _meta', async (status, body, words) => {
+  ])('explains HTTP %i in words, and fails the prompt with the kind in data', async (status, body, words) => {
     const a = launch();
     const sessionId = await a.start();
     server.handle(httpError(status, body, { 'retry-after-ms': '10' }));
     const answer = await a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'q' }] });
-    expect(answer.result.stopReason).toBe('end_turn');
-    expect(answer.result._meta['openai-acp'].error).toMatchObject({ kind: 'http', status });
+    expect(answer.error).toEqual({
+      code: -32603,
+      message: `Internal error: the endpoint answered HTTP ${status}`,
+      data: { kind: 'http', status, retryable: status >= 429 },
+    });
     expect(a.text(sessionId)).toMatch(words);
     expect(a.text(sessionId)).toContain(server.baseUrl);
     expect(server.requests.length).toBe(status >= 429 ? 2 : 1);
@@ -157,8 +160,7 @@ describe('openai-acp over stdio', () => {
       setTimeout(() => res.destroy(), 20);
     });
     const answer = await a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'q' }] });
-    expect(answer.result.stopReason).toBe('end_turn');
-    expect(answer.result._meta['openai-acp'].error.kind).toBe('stream');
+    expect(answer.error).toMatchObject({ code: -32603, data: { kind: 'stream' } });
     expect(a.text(sessionId)).toMatch(/broke off|ended early/);
   });
 
@@ -167,7 +169,7 @@ describe('openai-acp over stdio', () => {
     const sessionId = await a.start();
     server.handle(() => undefined); // never answers
     const answer = await a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'q' }] });
-    expect(answer.result._meta['openai-acp'].error.kind).toBe('timeout');
+    expect(answer.error).toMatchObject({ code: -32603, data: { kind: 'timeout' } });
     expect(a.text(sessionId)).toContain('OPENAI_TIMEOUT_MS');
   });
 
@@ -286,7 +288,7 @@ describe('openai-acp over stdio', () => {
     const a = launch({ OPENAI_TEMPERATURE: 'hot' });
     const sessionId = await a.start();
     const answer = await a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'q' }] });
-    expect(answer.result.stopReason).toBe('end_turn');
+    expect(answer.error).toMatchObject({ code: -32603, data: { kind: 'config', retryable: false } });
     expect(a.text(sessionId)).toContain('OPENAI_TEMPERATURE');
     expect(a.stderr()).toContain('OPENAI_TEMPERATURE');
     expect(server.requests.length).toBe(0);

@@ -131,8 +131,8 @@ describe('every request of a tool loop inside the window the server enforces', (
     const { agent } = await start(model.handler, { OPENAI_CONTEXT_WINDOW: '32000' });
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
     const answer = await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: TASK }] });
+    expect(answer.error).toBeUndefined();
     expect(answer.result?.stopReason).toBe('end_turn');
-    expect(answer.result?._meta?.['openai-acp']?.error).toBeUndefined();
     expect(agent.text(result.sessionId)).toContain('module7.ts parses the configuration.');
     const first = model.seen.findIndex((r) => r.rejected);
     expect(first).toBeGreaterThan(0);
@@ -146,8 +146,7 @@ describe('every request of a tool loop inside the window the server enforces', (
     const { server, agent } = await start(model.handler, { OPENAI_CONTEXT_WINDOW: '1000' });
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
     const answer = await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: TASK }] });
-    expect(answer.result?.stopReason).toBe('end_turn');
-    expect(answer.result?._meta?.['openai-acp']?.error).toMatchObject({ kind: 'config', retryable: false });
+    expect(answer.error).toMatchObject({ code: -32603, data: { kind: 'config', retryable: false } });
     expect(agent.text(result.sessionId)).toMatch(
       /context window \(1,000 tokens\) is too small .* it needs at least [\d,]+ tokens\. Fix: use a model or server with a larger context window/,
     );

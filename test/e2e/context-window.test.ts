@@ -102,7 +102,7 @@ describe('an Ollama server', () => {
         400,
       );
     const failed = await agent.request('session/prompt', { sessionId, prompt: text('two') });
-    expect(failed.result.stopReason).toBe('end_turn');
+    expect(failed.error).toMatchObject({ code: -32603, data: { kind: 'http', status: 400 } });
     expect(agent.text(sessionId)).toContain(
       "The conversation no longer fits the model's context window (3,072 tokens). Fix: restart Ollama with a larger " +
         'window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`)',

@@ -72,7 +72,7 @@ describe('a base URL without /v1', () => {
     agent = spawnAgent({ OPENAI_BASE_URL: base, OPENAI_MODEL: 'qwen3:8b' });
     const sessionId = await agent.start();
     const answer = await prompt(agent, sessionId);
-    expect(answer.result._meta['openai-acp'].error).toMatchObject({ kind: 'http', status: 404 });
+    expect(answer.error).toMatchObject({ code: -32603, message: 'Internal error: the endpoint answered HTTP 404', data: { kind: 'http', status: 404 } });
     expect(agent.text(sessionId)).toContain(`add /v1 to OPENAI_BASE_URL (OPENAI_BASE_URL=${base}/v1)`);
   });
 });

@@ -151,7 +151,7 @@ describe('Ollama through its native /api/chat', () => {
     const { agent, sessionId } = await start({ steps: [{ broken: 'Half an ans' }] });
     const answer = await prompt(agent, sessionId);
     expect(agent.text(sessionId)).toMatch(/^Half an ans[\s\S]*broke off[\s\S]*done/);
-    expect(answer.result._meta['openai-acp'].error.kind).toBe('stream');
+    expect(answer.error).toMatchObject({ code: -32603, data: { kind: 'stream' } });
   });
 
   it('tells once when the model runs partly on the CPU at this window, with a smaller window that fits', async () => {

@@ -37,7 +37,7 @@ describe('secrets in provider errors', () => {
     agent = spawnAgent(env());
     const sessionId = await agent.start();
     const answer = await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
-    expect(answer.result.stopReason).toBe('end_turn');
+    expect(answer.error).toMatchObject({ code: -32603, data: { kind: 'http', status: 401 } });
     const text = agent.text(sessionId);
     expect(text).toContain('HTTP 401');
     const stdout = JSON.stringify(agent.messages);

@@ -65,6 +65,7 @@ export async function startFakeLlama(options: FakeLlamaOptions = {}): Promise<Fa
   const overflow = llamaRecord('overflow.json');
   const templateError = llamaRecord('template-error-gemma.json');
   const notFound = llamaRecord('root.json');
+  const health = llamaRecord('health-ok.json');
   const requests: FakeLlama['requests'] = [];
   let connections = 0;
   const socketIds = new WeakMap<object, number>();
@@ -102,6 +103,7 @@ export async function startFakeLlama(options: FakeLlamaOptions = {}): Promise<Fa
         });
       };
       if (req.method === 'GET' && path === '/props') return answer(props, false);
+      if (req.method === 'GET' && path === '/health') return answer(health, false);
       if (req.method === 'GET' && path === '/v1/models') return answer(models, false);
       if (req.method === 'POST' && path === '/v1/chat/completions') {
         if (raw.length > (options.overflowAboveBytes ?? 24_000)) return answer(overflow, true);

@@ -22,6 +22,8 @@ export interface FakeOllamaOptions {
   chat?: 'served' | 'not-served';
   /** `/api/ps` `size` and `size_vram`, bytes. @defaultValue all in GPU memory */
   memory?: { size: number; sizeVram: number };
+  /** The first chat request waits this long (ms) while the model loads; `/api/ps` lists it only then. @defaultValue 0 */
+  loadMs?: number;
   /** Answers each model request with the next step (the last one repeats); `hold` writes one line and never ends. */
   steps?: Array<ScriptStep | { hold: true } | { status: number; error: string } | { broken: string }>;
 }
@@ -54,7 +56,8 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   let loaded: number | undefined;
   const json = (res: http.ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  const chat = (res: http.ServerResponse, body: any, native: boolean) => {
+  const chat = async (res: http.ServerResponse, body: any, native: boolean) => {
+    if (loaded === undefined && options.loadMs) await new Promise((resolve) => setTimeout(resolve, options.loadMs));
     if (body.model !== model)
       return json(
         res,
@@ -126,8 +129,8 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       const path = (req.url ?? '').split('?')[0]!;
       requests.push({ method: req.method ?? '', path, body });
       if (req.method === 'GET' && path === '/v1/models') return json(res, 200, { object: 'list', data: [{ id: model, object: 'model' }] });
-      if (req.method === 'POST' && path === '/v1/chat/completions') return chat(res, body, false);
-      if (req.method === 'POST' && path === '/api/chat' && options.chat !== 'not-served') return chat(res, body, true);
+      if (req.method === 'POST' && path === '/v1/chat/completions') return void chat(res, body, false);
+      if (req.method === 'POST' && path === '/api/chat' && options.chat !== 'not-served') return void chat(res, body, true);
       if (req.method === 'POST' && path === '/api/show') {
         if (body.model !== model) return json(res, 404, { error: `model '${body.model}' not found` });
         const info = {

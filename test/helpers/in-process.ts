@@ -6,6 +6,7 @@ import { client, type ClientContext, type SessionNotification } from '@agentclie
 import { createOpenAIAgent } from '../../src/acp/agent.js';
 import type { AgentOptions } from '../../src/acp/agent-state.js';
 import { loadConfig } from '../../src/config/config.js';
+import { openSessionStore } from '../../src/sessions/session-store.js';
 import { createLogger } from '../../src/log.js';
 
 export interface InProcess {
@@ -47,4 +48,24 @@ export async function connectInProcess(env: Record<string, string>, extra: Parti
     newSession: async () => (await agent.request('session/new', { cwd: process.cwd(), mcpServers: [] })).sessionId,
     close: () => connection.close(),
   };
+}
+
+/**
+ * An agent saving its sessions in `stateDir` (so a second one on the same folder is a restart),
+ * its client answering every permission request with `optionId(options)`; `close` ends the
+ * connection. Initialized.
+ */
+export async function agentOnStore(input: { baseUrl: string; stateDir: string; optionId: (options: { optionId: string }[]) => string }) {
+  const quiet = createLogger({ level: 'error', write: () => undefined });
+  const { app } = createOpenAIAgent({
+    config: testConfig({ OPENAI_BASE_URL: input.baseUrl }),
+    logger: quiet,
+    store: openSessionStore({ stateDir: input.stateDir, env: {}, logger: quiet }),
+  });
+  const connection = client()
+    .onNotification('session/update', () => undefined)
+    .onRequest('session/request_permission', ({ params }) => ({ outcome: { outcome: 'selected', optionId: input.optionId(params.options) } }))
+    .connect(app);
+  await connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+  return { agent: connection.agent, close: () => connection.close() };
 }

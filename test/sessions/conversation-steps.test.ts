@@ -173,7 +173,7 @@ describe('a turn with steps in the file store', () => {
 });
 
 describe('liveConversation after a compaction inside a turn', () => {
-  it('starts from the summary, that turn verbatim from its first step not summarised, and keeps the stub count', () => {
+  it("starts from the summary, that turn verbatim from its first step not summarised, and keeps the stubs (an old file's count: the first ones)", () => {
     const compacted: TurnRecord = {
       ...turn('the task', 'found it', [step(['a']), step(['b']), step(['c'])]),
       context: { summary: 'read a and b', summarizedSteps: 2, stubbed: 1 },
@@ -185,7 +185,8 @@ describe('liveConversation after a compaction inside a turn', () => {
     const calls = live.turns[0]!.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : []));
     expect(calls).toHaveLength(1);
     expect(live.turns[0]!.at(-1)).toEqual({ role: 'assistant', content: 'found it' });
-    expect(live.stubbed).toBe(1);
+    expect(live.stubbed).toEqual([[0, 1]]);
+    expect(liveConversation([{ ...compacted, context: { ...compacted.context, stubbed: [[2, 4]] } }]).stubbed).toEqual([[2, 4]]);
     // A later turn keeps the summary; a /clear or /compact after it drops it.
     expect(liveConversation([turn('older', 'ok'), compacted, turn('next', 'ok')]).turns).toHaveLength(2);
     expect(liveConversation([compacted, { type: 'clear', at: '2026-01-01T00:00:00.000Z' }]).summary).toBeUndefined();
@@ -196,7 +197,33 @@ describe('parseRecord with a context', () => {
   it('accepts a turn with its context state and rejects a malformed one', () => {
     const base = turn('q', 'a', [step(['a'])]);
     expect(parseRecord({ ...base, context: { summary: 's', summarizedSteps: 1, stubbed: 2 } })).toBeDefined();
+    expect(
+      parseRecord({
+        ...base,
+        context: {
+          stubbed: [
+            [0, 2],
+            [5, 9],
+          ],
+        },
+      }),
+    ).toBeDefined();
     expect(parseRecord({ ...base, context: { stubbed: 'many' } })).toBeUndefined();
+    for (const stubbed of [
+      [[2, 1]],
+      [
+        [0, 2],
+        [2, 3],
+      ],
+      [
+        [3, 4],
+        [0, 1],
+      ],
+      [[0.5, 2]],
+      [[-1, 2]],
+      [[1]],
+    ])
+      expect(parseRecord({ ...base, context: { stubbed } })).toBeUndefined();
     expect(parseRecord({ ...base, context: 'x' })).toBeUndefined();
   });
 });

@@ -61,7 +61,7 @@ describe('liveConversation', () => {
   });
 
   it('is empty for no records', () => {
-    expect(liveConversation([])).toEqual({ summary: undefined, turns: [], unanswered: [], stubbed: 0 });
+    expect(liveConversation([])).toEqual({ summary: undefined, turns: [], unanswered: [], stubbed: [] });
   });
 
   it('keeps only the turns after the latest /clear', () => {
@@ -71,7 +71,7 @@ describe('liveConversation', () => {
   });
 
   it('is empty right after a /clear', () => {
-    expect(liveConversation([turn('a'), turn('b'), clear()])).toEqual({ summary: undefined, turns: [], unanswered: [], stubbed: 0 });
+    expect(liveConversation([turn('a'), turn('b'), clear()])).toEqual({ summary: undefined, turns: [], unanswered: [], stubbed: [] });
   });
 
   it('keeps the turns after the latest /compact, with its summary', () => {
@@ -99,7 +99,7 @@ describe('liveConversation', () => {
   });
 
   it('keeps the summary even with no turn after the /compact', () => {
-    expect(liveConversation([turn('a'), compact('summary')])).toEqual({ summary: 'summary', turns: [], unanswered: [], stubbed: 0 });
+    expect(liveConversation([turn('a'), compact('summary')])).toEqual({ summary: 'summary', turns: [], unanswered: [], stubbed: [] });
   });
 
   it('folds the user message of a turn that got no answer into the next one, so roles alternate', () => {

@@ -8,7 +8,7 @@
  * easy; the edit_file description says they are not part of the file.
  */
 import { applyEdit } from '../edit/apply-edit.js';
-import { capForModel, countLines, formatCount, readFileNote } from '../present/output-cap.js';
+import { capForModel, counted, countLines, formatCount, readFileNote } from '../present/output-cap.js';
 import { fenced, fileLocation, lineRange, textContent } from '../present/present-args.js';
 import type { BuiltinContext } from './tool-context.js';
 import type { ToolOutcome } from '../tool.js';
@@ -86,13 +86,13 @@ export async function executeReadFile(args: ReadFileArgs, ctx: BuiltinContext): 
     };
   }
   if (start >= all.length)
-    throw new ToolError(`offset ${first} is past the end of ${rel}${total !== undefined ? `, which has ${formatCount(total)} lines` : ''}.`);
+    throw new ToolError(`offset ${first} is past the end of ${rel}${total !== undefined ? `, which has ${counted(total, 'line')}` : ''}.`);
   const slice = all.slice(start, args.limit === undefined ? undefined : start + args.limit);
   const last = first + slice.length - 1;
   const capped = capForModel(numberLines(slice, first), { ...ctx.settings.limits, note: readFileNote(first - 1) });
   const more = total !== undefined ? ` of ${formatCount(total)}` : slice.length === args.limit ? `; more may follow from offset ${last + 1}` : '';
   const partial = first > 1 || total === undefined || last < total;
-  const forModel = partial ? `${capped.text}\n[lines ${first}–${last}${more}]` : capped.text;
+  const forModel = partial ? `${capped.text}\n[${first === last ? `line ${first}` : `lines ${first}–${last}`}${more}]` : capped.text;
   return {
     failed: false,
     forModel,
@@ -134,10 +134,10 @@ export async function executeWriteFile(args: WriteFileArgs, ctx: BuiltinContext)
       });
   await ctx.backend.writeTextFile(abs, args.content, ctx.signal);
   const lines = countLines(args.content);
-  const what = oldText === null ? 'new file' : `replaced ${formatCount(countLines(oldText))} lines`;
+  const what = oldText === null ? 'new file' : `replaced ${counted(countLines(oldText), 'line')}`;
   return {
     failed: false,
-    forModel: `Wrote ${formatCount(lines)} ${lines === 1 ? 'line' : 'lines'} to ${rel} (${what}).`,
+    forModel: `Wrote ${counted(lines, 'line')} to ${rel} (${what}).`,
     content: [{ type: 'diff', path: abs, oldText, newText: args.content }],
     locations: [fileLocation(abs)],
     rawOutput: { path: abs, lines, created: oldText === null },
@@ -174,7 +174,7 @@ export async function executeEditFile(args: EditFileArgs, ctx: BuiltinContext): 
   await ctx.backend.writeTextFile(abs, edit.text, ctx.signal);
   const firstLine = countLines(edit.text.slice(0, edit.at)) + (edit.at === 0 || edit.text.charAt(edit.at - 1) === '\n' ? 1 : 0);
   const note = 'note' in edit && edit.note ? ` Note: ${edit.note}.` : '';
-  const head = oldText === null ? `Created ${rel}.` : `Edited ${rel}: ${edit.replacements} ${edit.replacements === 1 ? 'replacement' : 'replacements'}.${note}`;
+  const head = oldText === null ? `Created ${rel}.` : `Edited ${rel}: ${counted(edit.replacements, 'replacement')}.${note}`;
   return {
     failed: false,
     forModel: head + snippet(edit.text, firstLine, Math.max(1, splitLines(edit.inserted).length)),

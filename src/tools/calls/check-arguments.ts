@@ -13,6 +13,7 @@ import type { CheckedArguments } from '../tool.js';
 import { findEnvelope } from './call-envelope.js';
 import { type AliasTable, normaliseParameterNames } from './argument-names.js';
 import { coerceBySchema, describeProblems, failingParameters, type ObjectSchema, signature } from './argument-types.js';
+import { counted } from '../present/output-cap.js';
 import { cutOffMessage, readArgumentsText } from './repair-arguments.js';
 import { resolveToolName } from './tool-name-resolve.js';
 
@@ -100,7 +101,7 @@ function validateBySchema(input: Record<string, unknown>, schema: ObjectSchema):
 
 /** `text` cut to `limit` characters, saying how many more there were. */
 export function echoArguments(text: string, limit = ECHO_LIMIT): string {
-  return text.length <= limit ? text : `${text.slice(0, limit)}…(${text.length - limit} more characters)`;
+  return text.length <= limit ? text : `${text.slice(0, limit)}…(${counted(text.length - limit, 'more character')})`;
 }
 
 function safeJson(value: unknown): string {

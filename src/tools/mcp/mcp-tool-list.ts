@@ -3,6 +3,11 @@
  * when something they depend on changed (a server became ready or stopped, a `list_changed`
  * refresh, other options), not for every model request; each model-facing name resolved back to
  * its server and tool; the tools left out past the limit logged once per change.
+ *
+ * A tool once offered stays in the list, in its place, when its server stops or drops it: the
+ * request's `tools` keep their bytes, so a server's prefix cache (llama.cpp renders the tools at
+ * the top of the prompt) is not read again for a server that failed; a call to such a tool answers
+ * that its server is not running (`mcp-call.ts`). Tools that are new are added at the end.
  */
 import type { Logger } from '../../log.js';
 import { describeMcpTools, type McpToolDescriptor, type McpToolInfo } from './mcp-tools.js';
@@ -23,11 +28,14 @@ export class McpToolList<Server> {
   #names = new Map<string, { server: Server; tool: string }>();
   #leftOutLogged = '';
   #described: { inputs: readonly unknown[]; tools: readonly McpToolDescriptor[] } | undefined;
+  /** Every tool offered so far, in the order first offered. */
+  #offered: McpToolDescriptor[] = [];
 
   /**
    * The tools of `ready` (in order), named apart from `reserved` (the built-in tool names) and
-   * each other; at most `maxTools`, the rest logged at warn once per different set left out.
-   * The same array as last time when nothing it depends on changed.
+   * each other, after those offered before (see the module comment); at most `maxTools`, the rest
+   * logged at warn once per different set left out. The same array as last time when nothing it
+   * depends on changed.
    */
   offer(
     ready: readonly ReadyServer<Server>[],
@@ -44,7 +52,17 @@ export class McpToolList<Server> {
       { gemini, maxTools },
     );
     const byName = new Map(ready.map((entry) => [entry.name, entry.server]));
-    this.#names = new Map(tools.map((tool) => [tool.name, { server: byName.get(tool.server)!, tool: tool.tool }]));
+    const fresh = new Map(tools.map((tool) => [tool.name, tool]));
+    const names = new Map<string, { server: Server; tool: string }>(tools.map((tool) => [tool.name, { server: byName.get(tool.server)!, tool: tool.tool }]));
+    // The tools offered before keep their places (gone ones their old description), new ones follow; past the limit, gone ones go first.
+    let offered = [
+      ...this.#offered.map((tool) => fresh.get(tool.name) ?? tool),
+      ...tools.filter((tool) => !this.#offered.some((old) => old.name === tool.name)),
+    ];
+    if (offered.length > maxTools) offered = offered.filter((tool) => fresh.has(tool.name)).slice(0, maxTools);
+    for (const tool of offered) if (!names.has(tool.name)) names.set(tool.name, this.#names.get(tool.name)!);
+    this.#names = names;
+    this.#offered = offered;
     const key = leftOut.join(',');
     if (key !== this.#leftOutLogged) {
       this.#leftOutLogged = key;
@@ -53,8 +71,8 @@ export class McpToolList<Server> {
           leftOut,
         });
     }
-    this.#described = { inputs, tools };
-    return tools;
+    this.#described = { inputs, tools: offered };
+    return offered;
   }
 
   /** The server and tool behind model-facing `name` in the latest list offered; `undefined` when not in it. */

@@ -42,18 +42,23 @@ export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/** `1 line`, `2 lines`, `1,234 lines`: a count and its noun, agreeing. `plural` @defaultValue `${singular}s` */
+export function counted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(n)} ${n === 1 ? singular : plural}`;
+}
+
 /**
  * The default note: `[... 1,234 lines omitted ...]`.
  * @internal the tests compare a cut's note with it.
  */
 export function genericNote({ omittedLines }: OmittedInfo): string {
-  return `[... ${formatCount(omittedLines)} ${omittedLines === 1 ? 'line' : 'lines'} omitted ...]`;
+  return `[... ${counted(omittedLines, 'line')} omitted ...]`;
 }
 
 /** The note for file reads, pointing at the `offset`/`limit` that show the rest. */
 export function readFileNote(lineOffset = 0): (info: OmittedInfo) => string {
   return ({ omittedLines, firstOmittedLine }) =>
-    `[... ${formatCount(omittedLines)} ${omittedLines === 1 ? 'line' : 'lines'} omitted; use offset/limit to read them (they start at offset ${lineOffset + firstOmittedLine}) ...]`;
+    `[... ${counted(omittedLines, 'line')} omitted; use offset/limit to read them (they start at offset ${lineOffset + firstOmittedLine}) ...]`;
 }
 
 /** Number of lines: newline count, plus one when the text does not end with a newline (0 for ""). */

@@ -8,7 +8,7 @@ import { ToolError, type WorkspaceRoots } from '../tool.js';
 import type { DirectoryEntry } from '../backends/tool-backend.js';
 import { confine, relativeForTitle } from '../backends/workspace.js';
 import { IgnoreStack } from './ignore-rules.js';
-import { formatCount } from '../present/output-cap.js';
+import { counted } from '../present/output-cap.js';
 
 /** Most entries listed: 500. */
 const MAX_LIST_ENTRIES = 500;
@@ -67,7 +67,7 @@ export function formatListing(listing: DirectoryListing, cwd: string): string {
   const lines = [`${relativeForTitle(listing.dir, cwd)}/`];
   if (listing.entries.length === 0 && listing.more === 0) lines.push('(empty)');
   for (const entry of listing.entries) lines.push(`${entry.name}${entry.directory ? '/' : ''}`);
-  if (listing.more > 0) lines.push(`[... ${formatCount(listing.more)} more entries not shown]`);
-  if (listing.ignored > 0) lines.push(`(${formatCount(listing.ignored)} ${listing.ignored === 1 ? 'entry' : 'entries'} ignored by .gitignore not shown)`);
+  if (listing.more > 0) lines.push(`[... ${counted(listing.more, 'more entry', 'more entries')} not shown]`);
+  if (listing.ignored > 0) lines.push(`(${counted(listing.ignored, 'entry', 'entries')} ignored by .gitignore not shown)`);
   return lines.join('\n');
 }

@@ -98,6 +98,18 @@ describe('write_file and edit_file', () => {
     expect(await run('write_file', { path: '/tmp/../' + path.join(base, 'x.txt'), content: 'x' }, ctx())).toMatchObject({ failed: true });
   });
 
+  it('every count in the write, edit and read results agrees with its noun', async () => {
+    const file = path.join(ws, 'one.txt');
+    expect((await run('write_file', { path: file, content: 'a\n' }, ctx())).forModel).toBe('Wrote 1 line to one.txt (new file).');
+    expect((await run('write_file', { path: file, content: 'b\n' }, ctx())).forModel).toBe('Wrote 1 line to one.txt (replaced 1 line).');
+    expect((await run('write_file', { path: file, content: 'c\nd\n' }, ctx())).forModel).toBe('Wrote 2 lines to one.txt (replaced 1 line).');
+    expect((await run('write_file', { path: file, content: 'e\n' }, ctx())).forModel).toBe('Wrote 1 line to one.txt (replaced 2 lines).');
+    expect((await run('edit_file', { path: file, old_string: 'e', new_string: 'f' }, ctx())).forModel).toMatch(/^Edited one\.txt: 1 replacement\./);
+    expect((await run('read_file', { path: file, offset: 5 }, ctx())).forModel).toBe('offset 5 is past the end of one.txt, which has 1 line.');
+    await writeFile(file, 'a\nb\nc\n');
+    expect((await run('read_file', { path: file, offset: 2, limit: 1 }, ctx())).forModel).toBe('2\tb\n[line 2 of 3]');
+  });
+
   it('edits with a whole-file diff and shows the changed lines', async () => {
     const file = path.join(ws, 'e.ts');
     await writeFile(file, lines(10));

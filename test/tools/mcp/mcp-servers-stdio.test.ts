@@ -184,20 +184,25 @@ describe('McpServers over stdio', () => {
     await expect(mcp.call('files__ping', {})).resolves.toMatchObject({ text: 'pong' });
   });
 
-  it('turns a server that dies during a call into an error result and a notice', async () => {
+  it('turns a server that dies during a call into an error result and a notice; its tools keep their places, a call says why it cannot run', async () => {
     const { mcp } = start([stdioServer('files')]);
     await mcp.ready();
-    mcp.tools(BUILT_INS, { gemini: false });
+    const offered = JSON.stringify(mcp.tools(BUILT_INS, { gemini: false }));
     await expect(mcp.call('files__crash', {})).resolves.toMatchObject({
       isError: true,
       text: 'MCP tool "crash" of server "files" failed: the server closed the connection during the call.',
     });
     await until(() => mcp.status()[0]!.state === 'failed');
     expect(mcp.takeNotices()).toEqual(['MCP server "files" stopped; its tools are no longer available in this session']);
-    expect(mcp.tools(BUILT_INS, { gemini: false })).toEqual([]);
+    // The same bytes in the request's tools (a server's prefix cache keeps its work).
+    expect(JSON.stringify(mcp.tools(BUILT_INS, { gemini: false }))).toBe(offered);
+    await expect(mcp.call('files__ping', {})).resolves.toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/^MCP server "files" is not running \(it stopped\); its tool "ping" cannot be called\.$/),
+    });
   });
 
-  it('refreshes the tools after list_changed', async () => {
+  it('refreshes the tools after list_changed, adding new tools after the ones offered before', async () => {
     let changes = 0;
     const { mcp } = start([stdioServer('files')], { onToolsChanged: () => void (changes += 1) });
     await mcp.ready();
@@ -210,6 +215,10 @@ describe('McpServers over stdio', () => {
     await expect(mcp.call('files__change_tools', {})).resolves.toMatchObject({ text: 'added added_1' });
     await until(() => mcp.tools(BUILT_INS, { gemini: false }).some((t) => t.name === 'files__added_1'));
     expect(changes).toBeGreaterThan(before);
+    // The tools offered before keep their places; the new one comes after them.
+    const after = mcp.tools(BUILT_INS, { gemini: false });
+    expect(after.slice(0, first.length).map((t) => t.name)).toEqual(first.map((t) => t.name));
+    expect(after.at(-1)!.name).toBe('files__added_1');
     await expect(mcp.call('files__added_1', {})).resolves.toMatchObject({ isError: false, text: 'added 1' });
     // Two changes in a row, the second during the re-list of the first: both are seen.
     await Promise.all([mcp.call('files__change_tools', {}), mcp.call('files__change_tools', {})]);

@@ -1,0 +1,59 @@
+/**
+ * The answer of a turn: a successful or cancelled one as the runner made it, a failed one as the
+ * JSON-RPC error Claude's ACP agent and codex-acp answer a failed prompt with (-32603, a short
+ * message, the kind of failure in `data`).
+ */
+import type { PromptResponse } from '@agentclientprotocol/sdk/unstable';
+import { describe, expect, it } from 'vitest';
+import { promptAnswer } from '../../src/acp/prompt-failure.js';
+import type { ErrorMeta } from '../../src/openai/user-errors.js';
+
+const failed = (error: ErrorMeta, stopReason: PromptResponse['stopReason'] = 'end_turn'): PromptResponse => ({
+  stopReason,
+  usage: { inputTokens: 3, outputTokens: 0, totalTokens: 3 },
+  _meta: { 'openai-acp': { error } },
+});
+
+/** What `promptAnswer` threw for `response`. */
+function thrown(response: PromptResponse): { code: number; message: string; data: unknown } {
+  try {
+    promptAnswer(response);
+  } catch (error) {
+    const { code, message, data } = error as { code: number; message: string; data: unknown };
+    return { code, message, data };
+  }
+  throw new Error('did not throw');
+}
+
+describe('promptAnswer', () => {
+  it('returns a successful answer as it is: stop reason, usage and _meta untouched', () => {
+    for (const stopReason of ['end_turn', 'max_tokens', 'max_turn_requests', 'refusal'] as const) {
+      const response: PromptResponse = { stopReason, usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 }, _meta: { other: true } };
+      expect(promptAnswer(response)).toBe(response);
+    }
+    expect(promptAnswer({ stopReason: 'end_turn' })).toEqual({ stopReason: 'end_turn' });
+  });
+
+  it('returns a cancelled turn as cancelled, even one that carries a failure', () => {
+    const response = failed({ kind: 'connection', retryable: true }, 'cancelled');
+    expect(promptAnswer(response)).toBe(response);
+  });
+
+  it.each<[ErrorMeta, string]>([
+    [{ kind: 'connection', retryable: false }, 'the endpoint could not be reached'],
+    [{ kind: 'http', status: 401, retryable: false }, 'the endpoint answered HTTP 401'],
+    [{ kind: 'http', status: 404, retryable: false }, 'the endpoint answered HTTP 404'],
+    [{ kind: 'http', retryable: false }, 'the endpoint rejected the request'],
+    [{ kind: 'timeout', retryable: true }, 'the endpoint sent nothing for too long'],
+    [{ kind: 'stream', retryable: true }, "the endpoint's answer broke off"],
+    [{ kind: 'provider', status: 503, retryable: true }, 'the provider reported an error (HTTP 503)'],
+    [{ kind: 'config', retryable: false }, 'openai-acp is not configured to reach a model'],
+    [{ kind: 'internal', retryable: false }, 'openai-acp failed'],
+  ])('a failed turn (%o) is -32603 with a short message and the failure as data', (error, summary) => {
+    expect(thrown(failed(error))).toEqual({ code: -32603, message: `Internal error: ${summary}`, data: error });
+  });
+
+  it('a failed turn with any stop reason but cancelled is a failure', () => {
+    expect(thrown(failed({ kind: 'stream', retryable: true }, 'max_tokens')).code).toBe(-32603);
+  });
+});
