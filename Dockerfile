@@ -1,4 +1,5 @@
-# openai-acp in a container: an ACP agent on stdio. Run with `docker run -i --rm ...` (see README).
+# openai-acp in a container: an ACP agent on stdio (`docker run -i --rm ...`), or over the network
+# with `serve` (docs/docker.md, docs/remote.md).
 #
 # Base image: the Node.js LTS line (https://github.com/nodejs/Release: 24 "Krypton", LTS until
 # 2028-04-30; Node 20 reached end of life on 2026-04-30). Another LTS line:
@@ -37,6 +38,10 @@ COPY --from=build /app/dist ./dist
 # (a volume mounted on a directory the image owns keeps that owner, so node can write to it).
 # The config file is read from /home/node/.config/openai-acp/config.json: mount it read-only.
 RUN mkdir -p /home/node/.local/state/openai-acp /home/node/.config/openai-acp && chown -R node:node /home/node/.local /home/node/.config
+# `openai-acp serve` (ACP over the network, docs/remote.md) listens on 8765; mount the code it
+# works on at /workspace and pass `--root /workspace`.
+RUN mkdir -p /workspace && chown node:node /workspace
+EXPOSE 8765
 USER node
 ENTRYPOINT ["node", "/app/dist/cli.js"]
 CMD ["acp"]

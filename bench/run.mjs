@@ -4,7 +4,8 @@
 // 50,000 files and its cancel in bench/search.mjs, near-miss tool calls of small models in
 // bench/small-model.mjs, `node bench/small-model.mjs` alone; calls written as text in hostile
 // answers in bench/text-calls.mjs; the prompt cache of a real llama-server in bench/real-llama.mjs,
-// skipped with a line saying why without the kit): cold start
+// skipped with a line saying why without the kit; `openai-acp serve` under 200 clients in
+// bench/serve.mjs, and its soak in bench/soak.mjs, run alone): cold start
 // <= 1.5x bare node; relay >= 100,000 tokens/s and <= 1.5x a plain fetch read of the same
 // stream; peak RSS <= 80 MiB. Loopback only. Prints a table (each figure with its target) and
 // exits 0; with `--check` (`npm run bench -- --check`) it exits 1 when a target is missed. The
@@ -26,6 +27,7 @@ import { modeSwitchRows } from './mode-switch.mjs';
 import { searchRows } from './search.mjs';
 import { smallModelRows } from './small-model.mjs';
 import { textCallRows } from './text-calls.mjs';
+import { serveRows } from './serve.mjs';
 import { realLlamaRows } from './real-llama.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -200,6 +202,8 @@ for (const [what, readMs, calls, holdMs, ok] of await textCallRows())
   rows.push([`text calls: ${what}`, `${readMs.toFixed(1)} ms read`, `${holdMs.toFixed(1)} ms streamed, ${calls} calls`, 'target <= 100 ms', ok]);
 // The prompt cache of a real llama-server (issue 35): bench/real-llama.mjs, skipped without the kit.
 rows.push(...(await realLlamaRows()));
+// `openai-acp serve` with 100 WebSocket and 100 Streamable HTTP clients (issue 36): bench/serve.mjs.
+rows.push(...(await serveRows()));
 console.log(`median of ${RUNS} runs [min]`);
 for (const [what, value, against, ratio, ok] of rows)
   console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(44)} ${value.padEnd(24)} ${against.padEnd(34)} ${ratio}`);

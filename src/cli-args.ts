@@ -13,12 +13,13 @@ import {
   type FrontDoorFlag,
   type FrontDoorFlags,
 } from './agentconnect/front-door-flags.js';
+import { DEFAULT_SERVE_PORT, isServeFlag, parseServeFlags, SERVE_FLAGS, SERVE_LIMITS, type ServeFlag, type ServeFlags } from './serve/serve-flags.js';
 
 /** The flags of the `acp` command (defined with the configuration they override). */
 export type { CliFlags } from './config/config.js';
 
 /** The subcommands besides `acp`, each with its own `--help`. */
-export type Subcommand = 'doctor' | 'models' | 'setup' | 'agentconnect';
+export type Subcommand = 'doctor' | 'models' | 'setup' | 'agentconnect' | 'serve';
 
 /**
  * What the command line asks for: serve ACP with flags (the default), check the configuration
@@ -33,6 +34,7 @@ export type CliCommand =
   | { kind: 'models'; flags: CliFlags; timeoutMs?: number }
   | { kind: 'setup' }
   | { kind: 'agentconnect'; flags: CliFlags; frontDoor: FrontDoorFlags }
+  | { kind: 'serve'; flags: CliFlags; serve: ServeFlags }
   | { kind: 'version' }
   | { kind: 'help'; topic?: Subcommand }
   | { kind: 'error'; message: string };
@@ -58,6 +60,7 @@ const COMMANDS = {
   models: { settings: true, timeout: true },
   setup: { settings: false, timeout: false },
   agentconnect: { settings: true, timeout: false },
+  serve: { settings: true, timeout: false },
 } as const;
 type CommandName = keyof typeof COMMANDS;
 const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMANDS, name);
@@ -156,6 +159,11 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
     'where sessions are saved (one file each, for session/load, list and resume); off keeps them in memory only',
   ],
   [
+    'OPENAI_ACP_SESSION_IDLE_MS',
+    String(CONFIG_DEFAULTS.sessionIdleMs),
+    'how long, in ms, a session may go without a prompt before its conversation leaves memory (read again from the state directory at its next prompt); 0: never',
+  ],
+  [
     'HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, NO_PROXY',
     'unset',
     'outgoing http(s) proxy (HTTPS_PROXY for https endpoints, HTTP_PROXY for http ones); NO_PROXY hosts go direct',
@@ -163,7 +171,7 @@ const SETTINGS: readonly (readonly [string, string, string])[] = [
   ['NODE_EXTRA_CA_CERTS', 'unset', 'PEM file of extra certificate authorities'],
 ];
 
-const KNOWN = ['--help', '--version', '--timeout-ms', ...Object.keys(VALUE_FLAGS), ...FRONT_DOOR_FLAGS];
+const KNOWN = ['--help', '--version', '--timeout-ms', ...Object.keys(VALUE_FLAGS), ...new Set([...FRONT_DOOR_FLAGS, ...SERVE_FLAGS])];
 const show = (arg: string) => JSON.stringify(arg.length > 40 ? `${arg.slice(0, 37)}…` : arg);
 
 /** ` (did you mean X?)` for a mistyped flag or command: the nearest flags and commands, spelled as they are typed; '' when none is near. */
@@ -199,7 +207,8 @@ export function parseCliArgs(argv: string[]): CliCommand {
   let command: CommandName | undefined;
   let timeoutMs: number | undefined;
   const used: string[] = [];
-  const frontDoorPairs: [FrontDoorFlag, string][] = [];
+  /** The values of the network commands' own flags (agentconnect, serve), checked against the command once it is known. */
+  const networkPairs: [FrontDoorFlag | ServeFlag, string][] = [];
   const looksLikeOption = (arg: string | undefined) => arg === undefined || arg.startsWith('--') || arg === '-h' || arg === '-v';
   for (let i = 0; i < argv.length; i++) {
     const arg = String(argv[i]);
@@ -217,11 +226,11 @@ export function parseCliArgs(argv: string[]): CliCommand {
         else if (!/^\d+$/.test(value.trim()) || ms < 1 || ms > MAX_TIMEOUT_MS)
           problems.push(`--timeout-ms takes a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, not ${show(value)}`);
         else timeoutMs = ms;
-      } else if (isFrontDoorFlag(name)) {
+      } else if (isFrontDoorFlag(name) || isServeFlag(name)) {
         used.push(name);
         // A --token value is never echoed, not even when it is empty.
         if (value === undefined || value.trim() === '') problems.push(`${name} needs a value`);
-        else frontDoorPairs.push([name, value]);
+        else networkPairs.push([name, value]);
       } else if (!isValueFlag(name)) problems.push(`unknown option ${show(name)}${hint(name)}`);
       else if (value === undefined || value.trim() === '') problems.push(`${name} needs a value, e.g. ${name} ${VALUE_FLAGS[name].placeholder}`);
       else {
@@ -236,11 +245,19 @@ export function parseCliArgs(argv: string[]): CliCommand {
   if (help) return name === 'acp' ? { kind: 'help' } : { kind: 'help', topic: name };
   if (version) return { kind: 'version' };
   for (const flag of new Set(used)) {
-    const allowed = flag === '--timeout-ms' ? COMMANDS[name].timeout : isFrontDoorFlag(flag) ? name === 'agentconnect' : COMMANDS[name].settings;
+    const allowed =
+      flag === '--timeout-ms'
+        ? COMMANDS[name].timeout
+        : isFrontDoorFlag(flag) || isServeFlag(flag)
+          ? (name === 'agentconnect' && isFrontDoorFlag(flag)) || (name === 'serve' && isServeFlag(flag))
+          : COMMANDS[name].settings;
     if (!allowed) problems.push(`${name === 'acp' ? 'serving ACP' : `openai-acp ${name}`} does not take ${flag}`);
   }
-  const frontDoor = name === 'agentconnect' ? parseFrontDoorFlags(frontDoorPairs) : undefined;
+  const frontDoor =
+    name === 'agentconnect' ? parseFrontDoorFlags(networkPairs.filter((pair): pair is [FrontDoorFlag, string] => isFrontDoorFlag(pair[0]))) : undefined;
   if (frontDoor && 'problems' in frontDoor) problems.push(...frontDoor.problems);
+  const serve = name === 'serve' ? parseServeFlags(networkPairs.filter((pair): pair is [ServeFlag, string] => isServeFlag(pair[0]))) : undefined;
+  if (serve && 'problems' in serve) problems.push(...serve.problems);
   if (problems.length > 0) {
     const helpCommand = name === 'acp' ? 'openai-acp --help' : `openai-acp ${name} --help`;
     return { kind: 'error', message: `${problems.join('; ')}. Run ${helpCommand} for usage.` };
@@ -252,6 +269,8 @@ export function parseCliArgs(argv: string[]): CliCommand {
       return { kind: 'setup' };
     case 'agentconnect':
       return { kind: 'agentconnect', flags, frontDoor: (frontDoor as { flags: FrontDoorFlags }).flags };
+    case 'serve':
+      return { kind: 'serve', flags, serve: (serve as { flags: ServeFlags }).flags };
     default:
       return timeoutMs === undefined ? { kind: name, flags } : { kind: name, flags, timeoutMs };
   }
@@ -311,6 +330,40 @@ const SUBCOMMAND_HELP: Record<Subcommand, string[]> = {
     '                        "Authorization: Bearer SECRET" (or set OPENAI_ACP_AGENTCONNECT_TOKEN)',
     '  --base-url, --model   as for the agent (see openai-acp --help)',
   ],
+  serve: [
+    'Usage: openai-acp serve [--port 8765] [--host 127.0.0.1] [--token SECRET] [--allow-origin ORIGIN ...] [--root DIR]',
+    '                        [--max-connections N] [--max-sessions N] [--max-message-bytes N] [--max-buffered-bytes N]',
+    '                        [--max-output-stall-ms MS] [--base-url URL] [--model ID]',
+    '',
+    "Serves the agent over the network on ACP's Streamable HTTP & WebSocket transport: one endpoint,",
+    'http://HOST:PORT/acp (POST/GET/DELETE, or a WebSocket upgrade). Each connection is its own ACP',
+    'connection over the sessions of this process, saved in the state directory as for the stdio',
+    "agent (a volume several replicas share: one process writes a session at a time). A client's",
+    'files and terminals are used when it advertises them; otherwise tools run here, inside the root.',
+    'GET /health answers 200 while the process runs; GET /ready 200 once it serves, 503 while it',
+    'cannot take a connection (starting, stopping, full, or configured wrongly). SIGTERM drains.',
+    '',
+    'Flags:',
+    `  --port N              port to listen on (default ${DEFAULT_SERVE_PORT}; 0 picks a free one)`,
+    '  --host ADDRESS        address to listen on (default 127.0.0.1: this machine only); any other',
+    '                        address needs a token',
+    '  --token SECRET        the bearer token every request must carry ("Authorization: Bearer SECRET",',
+    '                        or ?token=SECRET for a browser WebSocket); or set OPENAI_ACP_SERVE_TOKEN',
+    '  --allow-origin ORIGIN a web app origin let in, e.g. http://localhost:5173 (repeatable); a browser',
+    '                        page of any other origin is refused; clients without an Origin header are let in',
+    "  --root DIR            the workspace root (default: the current directory): every session's cwd",
+    '                        must be inside it, and local tools never leave it',
+    `  --max-connections N   connections open at once (default ${SERVE_LIMITS.maxConnections})`,
+    `  --max-sessions N      sessions one connection may hold open (default ${SERVE_LIMITS.maxSessions})`,
+    `  --max-message-bytes N largest message a client may send (default ${SERVE_LIMITS.maxMessageBytes / 1024 / 1024} MiB)`,
+    `  --max-buffered-bytes N output held for a client that does not read, before the agent waits`,
+    `                        (default ${SERVE_LIMITS.maxBufferedBytes / 1024 / 1024} MiB)`,
+    `  --max-output-stall-ms MS  how long a connection holding that much may go unread before it is`,
+    `                        closed (default ${SERVE_LIMITS.maxOutputStallMs})`,
+    '  --base-url, --model   as for the agent (see openai-acp --help)',
+    '',
+    'More: docs/remote.md (TLS through a reverse proxy, Docker, Kubernetes, connecting a client).',
+  ],
   setup: [
     'Usage: openai-acp setup',
     '',
@@ -342,6 +395,7 @@ export function helpText(version: string, topic?: Subcommand): string {
     '  openai-acp models [flags]  list the models of the endpoint',
     '  openai-acp setup           interactive wizard that writes the config file',
     '  openai-acp agentconnect    serve AgentConnect apps on ws://127.0.0.1:9630 (see agentconnect --help)',
+    `  openai-acp serve          serve ACP over the network (WebSocket and Streamable HTTP) on port ${DEFAULT_SERVE_PORT} (see serve --help)`,
     '  openai-acp --version, -v   print the version',
     '  openai-acp --help, -h      print this help (openai-acp COMMAND --help for a command)',
     '',

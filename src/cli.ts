@@ -42,14 +42,16 @@ async function serve(flags: CliFlags): Promise<void> {
     ...(resolved.configFilePath ? { configFile: resolved.configFilePath } : {}),
   });
 
+  const store = openSessionStore({ stateDir: config.stateDir, env: process.env, logger });
   const { app, sessions, tools } = createOpenAIAgent({
     config,
     configError,
     logger,
     // The local server search (at most ~300 ms) starts after the initialize answer; session/new awaits it.
     endpoints: () => chooseEndpoints(resolved, logger),
-    store: openSessionStore({ stateDir: config.stateDir, env: process.env, logger }),
+    store,
     configDir: agentConfigDir(process.env),
+    collectWhenQuiet: true,
     // authenticate (after `openai-acp setup`): the same resolution as at start, local search included.
     reload: async () => {
       const next = resolve();
@@ -72,6 +74,8 @@ async function serve(flags: CliFlags): Promise<void> {
     const closing = tools.closeAll();
     await Promise.race([sessions.cancelAll(), grace]);
     await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, MCP_CLOSE_GRACE_MS).unref())]);
+    // Another process sharing the state directory may write these sessions now.
+    (await store).close();
     // Let the `cancelled` answers reach stdout before leaving.
     await new Promise((resolve) => setImmediate(resolve));
     process.stdout.write('', () => process.exit(code));
@@ -116,6 +120,11 @@ switch (command.kind) {
   case 'agentconnect': {
     const { runAgentConnect } = await import('./commands/agentconnect.js');
     exitAfterOutput(await runAgentConnect({ flags: command.flags, frontDoor: command.frontDoor, env: process.env }));
+    break;
+  }
+  case 'serve': {
+    const { runServe } = await import('./commands/serve.js');
+    exitAfterOutput(await runServe({ flags: command.flags, serve: command.serve, env: process.env }));
     break;
   }
   case 'setup': {

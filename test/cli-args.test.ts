@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SERVE_LIMITS } from '../src/serve/serve-flags.js';
 import { helpText, parseCliArgs } from '../src/cli-args.js';
 
 describe('parseCliArgs', () => {
@@ -32,10 +33,10 @@ describe('parseCliArgs', () => {
   });
 
   it('names unknown options and commands and points at --help', () => {
-    const command = parseCliArgs(['serve', '--verbose']);
+    const command = parseCliArgs(['serv', '--verbose']);
     expect(command.kind).toBe('error');
     if (command.kind !== 'error') return;
-    expect(command.message).toContain('"serve"');
+    expect(command.message).toContain('"serv"');
     expect(command.message).toContain('"--verbose"');
     expect(command.message).toContain('--help');
   });
@@ -166,6 +167,70 @@ describe('agentconnect', () => {
     expect(bad.kind === 'error' && bad.message).toMatch(/--mode takes read-only, accept-edits, full-access/);
     expect(bad.kind === 'error' && bad.message).not.toContain('tiny');
     expect(parseCliArgs(['agentconnect', '--help'])).toEqual({ kind: 'help', topic: 'agentconnect' });
+  });
+});
+
+describe('serve', () => {
+  it('takes its own flags, the limits and the settings flags', () => {
+    expect(parseCliArgs(['serve'])).toEqual({
+      kind: 'serve',
+      flags: {},
+      serve: { port: 8765, host: '127.0.0.1', token: undefined, allowOrigins: [], root: undefined, limits: SERVE_LIMITS },
+    });
+    expect(
+      parseCliArgs([
+        'serve',
+        '--port=0',
+        '--host',
+        '0.0.0.0',
+        '--token',
+        'sekrit-value',
+        '--allow-origin',
+        'https://A.example/',
+        '--root',
+        'work',
+        '--max-connections',
+        '10',
+        '--max-sessions=2',
+        '--max-message-bytes',
+        '4096',
+        '--max-buffered-bytes',
+        '65536',
+        '--max-output-stall-ms',
+        '500',
+        '--model',
+        'm',
+      ]),
+    ).toEqual({
+      kind: 'serve',
+      flags: { model: 'm' },
+      serve: {
+        port: 0,
+        host: '0.0.0.0',
+        token: 'sekrit-value',
+        allowOrigins: ['https://a.example'],
+        root: 'work',
+        limits: { maxConnections: 10, maxSessions: 2, maxMessageBytes: 4096, maxBufferedBytes: 65536, maxOutputStallMs: 500 },
+      },
+    });
+  });
+
+  it("refuses bad values, another command's flags, and its flags elsewhere, never echoing a token", () => {
+    const bad = parseCliArgs(['serve', '--max-connections', '0', '--max-message-bytes', '12', '--port', '70000', '--token', 'tiny']);
+    expect(bad.kind === 'error' && bad.message).toMatch(/--max-connections takes a whole number from 1/);
+    expect(bad.kind === 'error' && bad.message).toMatch(/--max-message-bytes takes a whole number from 1024/);
+    expect(bad.kind === 'error' && bad.message).toMatch(/--port takes a port number/);
+    expect(bad.kind === 'error' && bad.message).toMatch(/--token needs a secret of at least 8 characters/);
+    expect(bad.kind === 'error' && bad.message).not.toContain('tiny');
+    const mode = parseCliArgs(['serve', '--mode', 'read-only']);
+    expect(mode.kind === 'error' && mode.message).toMatch(/openai-acp serve does not take --mode/);
+    const root = parseCliArgs(['agentconnect', '--root', '/x']);
+    expect(root.kind === 'error' && root.message).toMatch(/openai-acp agentconnect does not take --root/);
+    const elsewhere = parseCliArgs(['--max-sessions', '3']);
+    expect(elsewhere.kind === 'error' && elsewhere.message).toMatch(/serving ACP does not take --max-sessions/);
+    expect(parseCliArgs(['serve', '--help'])).toEqual({ kind: 'help', topic: 'serve' });
+    expect(helpText('1.2.3')).toContain('openai-acp serve');
+    expect(helpText('1.2.3', 'serve')).toContain('OPENAI_ACP_SERVE_TOKEN');
   });
 });
 

@@ -1,21 +1,24 @@
 /**
- * The agent's state, one object per connection: the configuration, the endpoints chosen and the
- * registry in use, the session store, the live sessions, each session's tools, the model picker
- * and what the client advertised. The method modules (`session-lifecycle.ts`, `session-config.ts`,
+ * The agent's state, one object per agent (shared by every connection of `openai-acp serve`): the
+ * configuration, the endpoints chosen and the registry in use, the session store, the live
+ * sessions, each session's tools and the model picker. What one connection's client advertised is
+ * its `ClientPeer` (`client-peer.ts`). The method modules (`session-lifecycle.ts`, `session-config.ts`,
  * `provider-methods.ts`, `prompt-runner.ts`) read and change it; `agent.ts` only routes to them.
  */
 import { RequestError, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describeConfigProblems, type Config, type ConfigError } from '../config/config.js';
 import { reasoningEffortLevels } from '../config/providers.js';
+import { collectWhenQuiet } from '../collect-garbage.js';
 import { EndpointMemory } from '../endpoints/endpoint-memory.js';
 import { EndpointRegistry } from '../endpoints/endpoint-registry.js';
 import { environmentChoice, type EndpointChoice } from '../endpoints/runtime-config.js';
 import type { Logger } from '../log.js';
 import type { FetchLike } from '../openai/http.js';
 import { SessionManager, type Session } from '../sessions/session-manager.js';
-import { openSessionStore, type SessionStore } from '../sessions/session-store.js';
-import { toolCapabilities, type ClientToolCapabilities } from '../tools/index.js';
-import { NO_FEATURES, userNotifier, type ClientFeatures, type Notify } from '../loop/notify.js';
+import { isUnloaded, markUsed, reloadRecords, unloadIdle } from '../sessions/session-memory.js';
+import { openSessionStore, SessionStoreError, type SessionStore } from '../sessions/session-store.js';
+import { userNotifier, type ClientFeatures, type Notify } from '../loop/notify.js';
+import type { ClientPeer } from './client-peer.js';
 import { ModelPicker } from './model-picker.js';
 import { SessionTools } from '../loop/session-tools.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
@@ -44,7 +47,20 @@ export interface AgentOptions {
   configDir?: string | undefined;
   /** Re-reads the configuration for `authenticate` (after `openai-acp setup`); absent: authenticate changes nothing. */
   reload?: () => Promise<{ config: Config; configError?: ConfigError | undefined; endpoints: EndpointChoice }>;
+  /**
+   * The one directory every session's `cwd` (and additional directory) must be inside, as an
+   * absolute path (`openai-acp serve --root`); absent: any absolute `cwd` (an editor on this machine).
+   */
+  root?: string | undefined;
+  /**
+   * Collect what a burst of turns left once the agent has been quiet a while (`collect-garbage.ts`):
+   * for the agent's own process (the CLI), never a host process it shares. @defaultValue false
+   */
+  collectWhenQuiet?: boolean | undefined;
 }
+
+/** How long the agent must be quiet (no turn) after turns before what they left is collected, in ms. */
+const QUIET_GC_MS = 10_000;
 
 /** `-32002` with `{sessionId}`: the session is not known. */
 export function sessionNotFound(sessionId: string): RequestError {
@@ -77,16 +93,20 @@ export class AgentState {
   readonly windows: SessionWindows;
   /** What the agent learned about its endpoints (windows, text paths, refused parameters), kept across registries. */
   readonly memory = new EndpointMemory();
-  /** What the client advertised for files and terminals (set by `initialize`). */
-  capabilities: ClientToolCapabilities = toolCapabilities(undefined);
-  /** What the client advertised of notices, compaction entities and elicitation (set by `initialize`). */
-  features: ClientFeatures = NO_FEATURES;
+  /** The directory every session must be inside; absent: none (see {@link AgentOptions.root}). */
+  readonly root: string | undefined;
+  /** The connections open now, each with the sessions it holds. */
+  readonly peers = new Set<ClientPeer>();
   /** Per session, the `once` keys of the notices already told (`loop/notify.ts`). */
   private readonly told = new WeakMap<Session, Set<string>>();
   /** Re-reads the configuration for `authenticate`. */
   readonly reload: AgentOptions['reload'];
   private readonly registryOptions: { logger: Logger; fetch: FetchLike | undefined; modelsTimeoutMs: number | undefined; memory: EndpointMemory };
   private readonly findEndpoints: AgentOptions['endpoints'];
+  /** Collects what a burst of turns left once the agent has been quiet a while (`collect-garbage.ts`); told as each turn ends. */
+  readonly quiet: { worked(): void };
+  /** Sessions whose records are being read again, so two prompts read once. */
+  private readonly reloading = new WeakMap<Session, Promise<void>>();
   private endpointsFound: Promise<void> | undefined;
 
   constructor(options: AgentOptions) {
@@ -100,13 +120,48 @@ export class AgentState {
     this.store = Promise.resolve(options.store ?? openSessionStore({ stateDir: 'off', env: {}, logger: options.logger }));
     this.picker = new ModelPicker((session) => this.thoughtLevels(session));
     this.configDir = options.configDir;
+    this.root = options.root;
+    this.quiet = options.collectWhenQuiet
+      ? collectWhenQuiet({ quietMs: QUIET_GC_MS, busy: () => this.sessions.all().some((session) => this.sessions.isRunning(session.id)) })
+      : { worked: () => undefined };
     this.commands = new UserCommands(options.logger, () => SLASH_COMMANDS, options.configDir);
     this.windows = new SessionWindows({ config: () => this.config, picker: this.picker, registry: () => this.registry, logger: options.logger });
-    this.tools = new SessionTools(options.logger, () => ({
-      startupMs: this.config.mcpStartupMs,
-      toolTimeoutMs: this.config.mcpToolTimeoutMs,
-      elicitation: this.features.elicitation,
-    }));
+    this.tools = new SessionTools(options.logger, () => ({ startupMs: this.config.mcpStartupMs, toolTimeoutMs: this.config.mcpToolTimeoutMs }));
+    // Idle sessions leave memory: looked for every tenth of the idle time (at most every minute).
+    const idleMs = this.config.sessionIdleMs;
+    if (idleMs > 0) setInterval(() => this.unloadIdle(), Math.min(Math.max(Math.floor(idleMs / 10), 10), 60_000)).unref();
+  }
+
+  /**
+   * Makes the session ready for a turn: marked used, and its records read again from the store
+   * when they left memory while it was idle (held for this process again first).
+   * @throws {RequestError} -32603 naming the other process when another process took the session meanwhile.
+   */
+  async useSession(session: Session): Promise<void> {
+    markUsed(session);
+    if (!isUnloaded(session)) return;
+    let reading = this.reloading.get(session);
+    if (!reading) {
+      reading = (async () => {
+        const store = await this.store;
+        await store.hold(session.id);
+        reloadRecords(session, (await store.load(session.id))?.records ?? []);
+      })().finally(() => this.reloading.delete(session));
+      this.reloading.set(session, reading);
+    }
+    await reading.catch((error: unknown) => {
+      throw error instanceof SessionStoreError && error.code === 'busy'
+        ? new RequestError(-32603, error.message, { sessionId: session.id, reason: 'busy' })
+        : error;
+    });
+  }
+
+  /** Lets go of the conversations of sessions idle for `config.sessionIdleMs`, and of their leases. */
+  private unloadIdle(): void {
+    const idle = unloadIdle(this.sessions.all(), (session) => this.sessions.isRunning(session.id), Date.now(), this.config.sessionIdleMs);
+    if (idle.length === 0) return;
+    this.logger.debug('idle sessions left memory', { sessions: idle.length });
+    void this.store.then((store) => Promise.all(idle.map((session) => store.release(session.id))));
   }
 
   /** Resolves once the endpoints are known; starts finding them on the first call. */
@@ -150,11 +205,17 @@ export class AgentState {
     return undefined;
   }
 
-  /** The {@link Notify} of `session`, sending through `send`: a `notice` or today's text, by the client's capabilities. */
-  notifier(session: Session, send: (updates: SessionUpdate[]) => Promise<void>): Notify {
+  /** The {@link Notify} of `session`, sending through `send`: a `notice` or today's text, by what the client advertised (`features`). */
+  notifier(session: Session, send: (updates: SessionUpdate[]) => Promise<void>, features: ClientFeatures): Notify {
     let told = this.told.get(session);
     if (!told) this.told.set(session, (told = new Set()));
-    return userNotifier(send, this.features, told);
+    return userNotifier(send, features, told);
+  }
+
+  /** Whether a connection other than `peer` holds the session `sessionId` open. */
+  heldElsewhere(sessionId: string, peer: ClientPeer): boolean {
+    for (const other of this.peers) if (other !== peer && other.sessions.has(sessionId)) return true;
+    return false;
   }
 
   /**

@@ -7,10 +7,9 @@
  * Claude's ACP agent and codex-acp advertise it (`initialize` answer `_meta.steering.supported`).
  */
 import type { AuthMethod, ClientCapabilities, InitializeRequest, InitializeResponse } from '@agentclientprotocol/sdk/unstable';
-import { clientFeatures } from '../loop/notify.js';
-import { toolCapabilities } from '../tools/index.js';
 import { AGENT_NAME, VERSION } from '../version.js';
 import type { AgentState } from './agent-state.js';
+import type { ClientPeer } from './client-peer.js';
 
 /** The id of the one auth method: run `openai-acp setup`, then re-read the configuration. */
 export const SETUP_AUTH_METHOD_ID = 'setup';
@@ -56,14 +55,13 @@ function initializeResponse(persistent: boolean, capabilities?: ClientCapabiliti
 }
 
 /**
- * Runs `initialize`: keeps what the client can do (its file system and terminal, its features),
- * then answers. The endpoints and their model lists are looked up once the answer is on its way;
- * `session/new` awaits them.
+ * Runs `initialize` on the connection of `peer`: keeps what its client can do (its file system
+ * and terminal, its features), then answers. The endpoints and their model lists are looked up
+ * once the answer is on its way; `session/new` awaits them.
  */
-export async function initialize(state: AgentState, params: InitializeRequest): Promise<InitializeResponse> {
+export async function initialize(state: AgentState, params: InitializeRequest, peer: ClientPeer): Promise<InitializeResponse> {
   const store = await state.store;
   setImmediate(() => void state.endpointsKnown().then(() => state.registry.models()));
-  state.capabilities = toolCapabilities(params.clientCapabilities);
-  state.features = clientFeatures(params.clientCapabilities);
+  peer.advertise(params.clientCapabilities);
   return initializeResponse(store.persistent, params.clientCapabilities);
 }

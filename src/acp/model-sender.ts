@@ -13,7 +13,8 @@ import type { Session } from '../sessions/session-manager.js';
 import type { SessionRecord } from '../sessions/session-store.js';
 import { DEFAULT_THOUGHT_LEVEL } from './model-picker.js';
 import { agentText } from '../loop/to-acp.js';
-import { CostMeter, savedCost } from '../loop/cost-meter.js';
+import { CostMeter } from '../loop/cost-meter.js';
+import { savedCostOf, sentImages, usedToolCallIds } from '../sessions/session-memory.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
 import { defaultSystemPrompt } from '../context/system-prompt.js';
 import { renderInstructions } from '../context/instructions.js';
@@ -22,6 +23,7 @@ import { toolSettings } from '../tools/index.js';
 import { toolMessageRules } from '../context/tool-messages.js';
 import { mcpNotices, noToolsNotice, prepareTurnTools } from '../loop/turn-tools.js';
 import type { AgentState } from './agent-state.js';
+import type { ClientPeer } from './client-peer.js';
 import { INSTRUCTIONS_OPTION } from './session-config.js';
 import type { TurnExtras } from '../loop/turn-extras.js';
 import { heedServerToolSupport } from '../endpoints/text-tool-path.js';
@@ -34,6 +36,8 @@ export type Send = (updates: SessionUpdate[]) => Promise<void>;
 /** Where the turn's tool calls go: the client that sent the prompt. */
 export interface TurnClient {
   client: AgentContext;
+  /** What that client's connection advertised. */
+  peer: ClientPeer;
   /** The turn's plan and checkpoints. */
   extras: TurnExtras;
   /** The messages the user sends into the turn (`_session/steering`); the loop takes them before each request. */
@@ -59,6 +63,7 @@ export class ModelSender {
    * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools,
    * its system prompt built from the session's prompt facts (`turn-facts.ts`, when the system
    * prompt is the default one), whose note of what changed `current` puts in front of the prompt.
+   * Notices and compaction updates take the form `peer` (the asking connection) advertised.
    */
   async send(
     session: Session,
@@ -67,6 +72,7 @@ export class ModelSender {
     send: Send,
     signal: AbortSignal,
     turnId: string,
+    peer: ClientPeer,
     turnClient?: TurnClient,
   ): Promise<SentTurn> {
     const target = this.state.registry.resolve(session.model);
@@ -75,11 +81,11 @@ export class ModelSender {
     const loading = watchLoading({
       model: target.model,
       look: (stop) => target.endpoint.loadState(target.model, stop),
-      notify: this.state.notifier(session, send),
+      notify: this.state.notifier(session, send, peer.features),
       signal,
     });
     try {
-      const outcome = await this.sendWatched(session, conversation, current, loading.watched(send, turnId), signal, turnId, turnClient);
+      const outcome = await this.sendWatched(session, conversation, current, loading.watched(send, turnId), signal, turnId, peer, turnClient);
       // A server that went silent while it said it was loading: the words of the time limit say what it said.
       if (outcome.error?.kind === 'timeout' && loading.said)
         await send([agentText(`\n\n(The server at ${target.endpoint.settings.baseUrl} was loading the model when the wait began: ${loading.said}.)`)]);
@@ -91,11 +97,11 @@ export class ModelSender {
 
   /** {@link send} with `send` watched for the answer's first byte. */
   private async sendWatched(
-    ...[session, { turns, summary, stubbed }, current, send, signal, turnId, turnClient]: Parameters<ModelSender['send']>
+    ...[session, { turns, summary, stubbed }, current, send, signal, turnId, peer, turnClient]: Parameters<ModelSender['send']>
   ): Promise<SentTurn> {
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model)!;
-    const notify = this.state.notifier(session, send);
+    const notify = this.state.notifier(session, send, peer.features);
     const toolState = turnClient && config.tools ? this.state.tools.get(session.id) : undefined;
     for (const notice of mcpNotices(toolState)) await notify(notice);
     // The window before the tools and the system prompt: it sizes fetch_url's and the instruction files' shares.
@@ -109,13 +115,13 @@ export class ModelSender {
             session,
             state: toolState,
             client: turnClient.client,
-            capabilities: this.state.capabilities,
+            capabilities: peer.capabilities,
             profile: target.endpoint.profile,
             extras: turnClient.extras,
             logger: this.state.logger,
             saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
             settings: toolSettings(config, contextWindow),
-            elicitation: this.state.features.elicitation,
+            elicitation: peer.features.elicitation,
           })
         : undefined;
     // A llama.cpp template that says it takes no tools: the text path from the first request.
@@ -170,7 +176,7 @@ export class ModelSender {
       },
       tools: tools && { offer: tools.offer, session: tools.session, textToolCalls: tools.textToolCalls, takenIds: usedToolCallIds(session) },
       limits: { maxSteps: config.maxSteps },
-      callbacks: { signal, send, logger: this.state.logger, notify, cost: this.meter(session), turnId, compactionUpdates: this.state.features.compaction },
+      callbacks: { signal, send, logger: this.state.logger, notify, cost: this.meter(session), turnId, compactionUpdates: peer.features.compaction },
       inbox: turnClient?.inbox,
     });
     if (tools && target.endpoint.client.takesNoTools(target.model)) await notify(noToolsNotice(target.model));
@@ -184,19 +190,7 @@ export class ModelSender {
   /** The session's cost meter, started from the costs saved with its turns. */
   meter(session: Session): CostMeter {
     let meter = this.costs.get(session);
-    if (!meter) this.costs.set(session, (meter = new CostMeter(savedCost(session.records), this.state.logger)));
+    if (!meter) this.costs.set(session, (meter = new CostMeter(savedCostOf(session), this.state.logger)));
     return meter;
   }
-}
-
-/** Whether the session's model already answered a prompt with an image: then images returned by tools are sent to it too. */
-function sentImages(session: Session): boolean {
-  return session.records.some((record) => record.type === 'turn' && record.stopReason === 'end_turn' && record.prompt.some((block) => block.type === 'image'));
-}
-
-/** Every tool-call id in the session's history, so new calls never reuse one. */
-function usedToolCallIds(session: Session): Set<string> {
-  const ids = new Set<string>();
-  for (const record of session.records) if (record.type === 'turn') for (const step of record.steps ?? []) for (const call of step.toolCalls) ids.add(call.id);
-  return ids;
 }

@@ -8,7 +8,9 @@
  */
 import type { AgentContext, ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
-import type { AgentState } from './agent-state.js';
+import { markUsed } from '../sessions/session-memory.js';
+import { sessionNotFound, type AgentState } from './agent-state.js';
+import type { ClientPeer } from './client-peer.js';
 import { promptAnswer } from './prompt-failure.js';
 import { updateSender, type PromptRunner } from './prompt-runner.js';
 import { checkPromptBlocks } from './validate-params.js';
@@ -17,11 +19,12 @@ import { checkPromptBlocks } from './validate-params.js';
 export const cancelParams = z.object({ sessionId: z.string() }).passthrough();
 
 /**
- * Runs `session/prompt`: checks the blocks, answers an empty prompt `end_turn` without a request
- * upstream or a saved turn, and otherwise runs the turn once the session's earlier prompts have
- * ended (a prompt sent while a turn runs waits for it) and the endpoints are known.
- * @throws {RequestError} -32002 for an unknown session, -32602 for an invalid block, -32603 with
- *   `{kind, status?, retryable}` as data for a failed turn (`promptAnswer`, prompt-failure.ts).
+ * Runs `session/prompt` from the connection of `peer`: checks the blocks, answers an empty prompt
+ * `end_turn` without a request upstream or a saved turn, and otherwise runs the turn once the
+ * session's earlier prompts have ended (a prompt sent while a turn runs waits for it), its
+ * conversation is in memory and the endpoints are known.
+ * @throws {RequestError} -32002 for an unknown session (or one this connection did not open), -32602 for an invalid block,
+ *   -32603 with `{kind, status?, retryable}` as data for a failed turn (`promptAnswer`, prompt-failure.ts).
  */
 export async function prompt(
   state: AgentState,
@@ -29,25 +32,35 @@ export async function prompt(
   params: { sessionId: string; prompt: ContentBlock[] },
   client: AgentContext,
   signal: AbortSignal,
+  peer: ClientPeer,
 ): Promise<PromptResponse> {
   const session = state.session(params.sessionId);
+  // A session this connection did not open (new, load, resume, fork) is not its to prompt.
+  if (!peer.sessions.has(session.id)) throw sessionNotFound(session.id);
   checkPromptBlocks(params.prompt);
   if (params.prompt.length === 0) return { stopReason: 'end_turn' };
   // In line behind the session's earlier prompts; a session/cancel from here on reaches it, even
-  // before its turn has started.
+  // before its turn has started; so does the end of this connection (its requests' signals abort).
   const placed = state.sessions.arrive(session.id, signal);
   try {
     await placed.ready;
+    // An idle session's conversation left memory: read it again first.
+    await state.useSession(session);
     await state.endpointsKnown();
     // A failed turn answers with a JSON-RPC error (prompt-failure.ts).
-    return promptAnswer(await runner.run(session, params.prompt, updateSender(client, session.id), placed, client));
+    return promptAnswer(await runner.run(session, params.prompt, updateSender(client, session.id), placed, client, peer));
   } finally {
+    markUsed(session);
+    state.quiet.worked();
     placed.done();
   }
 }
 
-/** Cancels the session's turn and the prompts waiting for it; an unknown or idle session is no error. Answers `{}`. */
-export function cancel(state: AgentState, params: { sessionId: string }): Record<string, never> {
-  if (state.sessions.cancel(params.sessionId)) state.logger.debug('turn cancelled', { sessionId: params.sessionId });
+/**
+ * Cancels the session's turn and the prompts waiting for it, when the connection of `peer` holds
+ * the session; an unknown or idle session is no error. Answers `{}`.
+ */
+export function cancel(state: AgentState, params: { sessionId: string }, peer: ClientPeer): Record<string, never> {
+  if (peer.sessions.has(params.sessionId) && state.sessions.cancel(params.sessionId)) state.logger.debug('turn cancelled', { sessionId: params.sessionId });
   return {};
 }

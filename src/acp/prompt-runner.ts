@@ -5,7 +5,8 @@
  */
 import type { AgentContext, ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { estimateTextTokens } from '../context/token-estimate.js';
-import { CLEARED_TEXT, lastToldMode, liveConversation, withNotes, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
+import { CLEARED_TEXT, lastToldMode, withNotes, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
+import { addRecord, currentPlanOf, liveConversationOf } from '../sessions/session-memory.js';
 import { promptToUserContent } from '../context/prompt-content.js';
 import type { Arrival, Session } from '../sessions/session-manager.js';
 import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
@@ -21,8 +22,9 @@ import { toolMessageRules } from '../context/tool-messages.js';
 import { modeNoteFor, sessionMode } from '../loop/session-modes.js';
 import { AGENT_NAME } from '../version.js';
 import type { AgentState } from './agent-state.js';
+import type { ClientPeer } from './client-peer.js';
 import { configOptions } from './session-config.js';
-import { currentPlan, turnExtras, type TurnExtras } from '../loop/turn-extras.js';
+import { turnExtras, type TurnExtras } from '../loop/turn-extras.js';
 import { planAfterUndo, undoLastTurn } from './undo.js';
 import { createClientBackend, createLocalBackend } from '../tools/index.js';
 import { ModelSender, type Send, type TurnClient } from './model-sender.js';
@@ -57,11 +59,12 @@ export class PromptRunner {
   }
 
   /**
-   * Answers one prompt, placed in the session's line by `placed` (its turn waits for the prompts
-   * before it; its steering inbox is open while its agent loop runs). Never rejects for provider
-   * failures (they are explained to the user); a store failure is logged and the answer still goes out.
+   * Answers one prompt from `client`, whose connection is `peer` (what it advertised), placed in the
+   * session's line by `placed` (its turn waits for the prompts before it; its steering inbox is
+   * open while its agent loop runs). Never rejects for provider failures (they are explained to
+   * the user); a store failure is logged and the answer still goes out.
    */
-  async run(session: Session, prompt: ContentBlock[], send: Send, placed: Arrival, client: AgentContext): Promise<PromptResponse> {
+  async run(session: Session, prompt: ContentBlock[], send: Send, placed: Arrival, client: AgentContext, peer: ClientPeer): Promise<PromptResponse> {
     const problem = this.state.whyNoTurn();
     if (problem) {
       await send([agentText(problem)]);
@@ -91,9 +94,9 @@ export class PromptRunner {
       async (signal) => {
         if (signal.aborted) return { stopReason: 'cancelled' };
         if (command === 'clear') return keep(await this.clear(session, send));
-        if (command === 'compact') return keep(await this.compact(session, send, signal));
-        if (command === 'undo') return keep(await this.undo(session, send, signal, client));
-        const turnClient = (extras: TurnExtras): TurnClient => ({ client, extras, inbox: placed.inbox });
+        if (command === 'compact') return keep(await this.compact(session, send, signal, peer));
+        if (command === 'undo') return keep(await this.undo(session, send, signal, client, peer));
+        const turnClient = (extras: TurnExtras): TurnClient => ({ client, peer, extras, inbox: placed.inbox });
         const extras = turnExtras({
           session,
           send,
@@ -127,10 +130,10 @@ export class PromptRunner {
   }
 
   /** `/undo`: nothing goes to the model; files are restored through the client when it writes them. */
-  private async undo(session: Session, send: Send, signal: AbortSignal, client: AgentContext): Promise<PromptResponse> {
+  private async undo(session: Session, send: Send, signal: AbortSignal, client: AgentContext, peer: ClientPeer): Promise<PromptResponse> {
     const roots = this.state.tools.get(session.id)?.roots ?? { cwd: session.cwd, extra: [] };
-    const backend = createClientBackend({ client, sessionId: session.id, capabilities: this.state.capabilities, local: createLocalBackend(roots) });
-    const planBefore = currentPlan(session.records);
+    const backend = createClientBackend({ client, sessionId: session.id, capabilities: peer.capabilities, local: createLocalBackend(roots) });
+    const planBefore = currentPlanOf(session);
     let text: string;
     try {
       text = await undoLastTurn({ session, backend, roots, signal, saveUndo: () => this.save(session, { type: 'undo', at: new Date().toISOString() }) });
@@ -139,7 +142,7 @@ export class PromptRunner {
       if (signal.aborted) return { stopReason: 'cancelled' };
       throw error;
     }
-    const plan = planAfterUndo(planBefore, currentPlan(session.records));
+    const plan = planAfterUndo(planBefore, currentPlanOf(session));
     await send(plan === undefined ? [agentText(text)] : [agentText(text), { sessionUpdate: 'plan', entries: plan }]);
     return { stopReason: 'end_turn' };
   }
@@ -181,14 +184,14 @@ export class PromptRunner {
    * in_progress, the summary as `compaction_summary_chunk`s, then completed, failed or cancelled);
    * any other client sees the summary as the answer and a closing line.
    */
-  private async compact(session: Session, send: Send, signal: AbortSignal): Promise<PromptResponse> {
+  private async compact(session: Session, send: Send, signal: AbortSignal, peer: ClientPeer): Promise<PromptResponse> {
     const conversation = this.conversation(session);
     if (conversation.turns.length === 0) {
       await send([agentText('Nothing to compact yet: there are no turns since the conversation started or was last cleared.')]);
       return { stopReason: 'end_turn' };
     }
     const compactionId = newMessageId();
-    const entity = this.state.features.compaction;
+    const entity = peer.features.compaction;
     if (entity) await send([compactionStarted(compactionId)]);
     const toModel = entity ? summaryToEntity(send, compactionId, stepMessageIds(compactionId, 0).text) : send;
     const outcome = await this.model.send(
@@ -198,6 +201,7 @@ export class PromptRunner {
       toModel,
       signal,
       compactionId,
+      peer,
     );
     // An answer that is a tool call (small models write one even without tools) is not a summary.
     const toolCall = outcome.stopReason === 'end_turn' && !outcome.error && opensLikeCall(outcome.text);
@@ -261,6 +265,7 @@ export class PromptRunner {
       send,
       signal,
       turnId,
+      turnClient.peer,
       turnClient,
     );
     // What the user sent into the turn, the messages no answer followed included (they go in front of the next prompt).
@@ -306,7 +311,7 @@ export class PromptRunner {
   /** The conversation sent to the model, its tool calls as the session's provider wants them (DeepSeek wants their reasoning back). */
   private conversation(session: Session): LiveConversation {
     const target = this.state.registry.resolve(session.model);
-    return liveConversation(session.records, toolMessageRules(target?.endpoint.profile));
+    return liveConversationOf(session, toolMessageRules(target?.endpoint.profile));
   }
 
   private response(outcome: AgentLoopOutcome): PromptResponse {
@@ -317,7 +322,7 @@ export class PromptRunner {
 
   /** Keeps `record` in the session and on disk (durably, before the answer goes out). */
   private async save(session: Session, record: SessionRecord): Promise<void> {
-    if (record.type !== 'meta' && record.type !== 'undo') session.records.push(record);
+    if (record.type !== 'meta' && record.type !== 'undo') addRecord(session, record);
     try {
       await (await this.state.store).append(session.id, record);
     } catch (error) {

@@ -13,6 +13,7 @@
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';
 import type { Session, SessionManager } from '../sessions/session-manager.js';
+import { holdRecords } from '../sessions/session-memory.js';
 import type { SessionRecord, SessionStore } from '../sessions/session-store.js';
 import { withoutFacts } from '../sessions/told-facts.js';
 
@@ -38,7 +39,10 @@ export async function copySession(input: { sourceId: string; cwd: string; sessio
     throw RequestError.invalidParams({ sessionId: input.sourceId }, `Cannot fork session ${input.sourceId}: no such session is open (unknown, or closed)`);
   const fork = sessions.create(input.cwd, source.model);
   // The fork's first turn reads the instruction files and the date afresh (its system prompt is built from them).
-  fork.records.push(...source.records.map(withoutFacts));
+  // The whole history as on disk (the source holds only its live part); the fork's first turn
+  // reads the instruction files and the date afresh (its system prompt is built from them).
+  const history = ((await input.store.load(source.id))?.records ?? source.records).map(withoutFacts);
+  holdRecords(fork, history);
   Object.assign(fork.options, source.options);
   fork.title = forkTitle(source.title);
   if (source.calibration) fork.calibration = { ...source.calibration };
@@ -50,10 +54,10 @@ export async function copySession(input: { sourceId: string; cwd: string; sessio
     ...(fork.title ? { title: fork.title } : {}),
   };
   try {
-    await input.store.create({ sessionId: fork.id, cwd: fork.cwd, createdAt: fork.createdAt }, [...fork.records, meta]);
+    await input.store.create({ sessionId: fork.id, cwd: fork.cwd, createdAt: fork.createdAt }, [...history, meta]);
   } catch (error) {
     logger.error('could not save the forked session; it will not survive a restart', { sessionId: fork.id, error: (error as Error).message });
   }
-  logger.debug('session forked', { from: source.id, sessionId: fork.id, records: fork.records.length });
+  logger.debug('session forked', { from: source.id, sessionId: fork.id, records: history.length });
   return fork;
 }

@@ -10,13 +10,14 @@
 import { RequestError, type AgentContext, type McpServer } from '@agentclientprotocol/sdk/unstable';
 import { InvalidCursorError, paginateSessions } from '../sessions/session-list.js';
 import type { Session } from '../sessions/session-manager.js';
-import type { StoredSession } from '../sessions/session-store.js';
+import { SessionStoreError, type StoredSession } from '../sessions/session-store.js';
 import { sessionNotFound, type AgentState } from './agent-state.js';
+import type { ClientPeer } from './client-peer.js';
 import { updateSender } from './prompt-runner.js';
 import { replayUpdates } from './replay.js';
 import { INSTRUCTIONS_OPTION, sessionAnswer } from './session-config.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
-import { checkCwd } from './validate-params.js';
+import { checkCwd, checkInsideRoot } from './validate-params.js';
 import { copySession } from './session-fork.js';
 import { AGENT_NAME } from '../version.js';
 
@@ -35,8 +36,10 @@ export async function newSession(
   state: AgentState,
   params: ToolParams & { cwd: string; _meta?: Record<string, unknown> | null | undefined },
   client: AgentContext,
+  peer: ClientPeer,
 ) {
-  checkCwd(params.cwd, state.logger);
+  await checkDirs(state, params);
+  peer.checkRoom();
   const instructions = sessionInstructions(params._meta);
   await state.endpointsKnown();
   const session = state.sessions.create(params.cwd, await state.defaultModel());
@@ -49,7 +52,8 @@ export async function newSession(
     state.logger.error('could not save the new session; it will not survive a restart', { sessionId: session.id, error: (error as Error).message });
   }
   state.picker.attach(session, await state.registry.models());
-  await openTools(state, session, params);
+  await openTools(state, session, params, peer);
+  peer.sessions.add(session.id);
   state.logger.debug('session created', { sessionId: session.id, cwd: params.cwd });
   announceSession(state, client, session);
   return { sessionId: session.id, ...sessionAnswer(state, session) };
@@ -73,21 +77,27 @@ function sessionInstructions(meta: Record<string, unknown> | null | undefined): 
 }
 
 /** `session/load`: a stored session held again, its history replayed as `session/update`s. */
-export async function loadSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext) {
-  checkCwd(params.cwd, state.logger);
-  const session = await restore(state, await loadStored(state, params.sessionId));
-  await openTools(state, session, params);
-  await updateSender(client, session.id)(replayUpdates(session.records, state.features));
-  state.logger.debug('session loaded', { sessionId: session.id, records: session.records.length });
+export async function loadSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext, peer: ClientPeer) {
+  await checkDirs(state, params);
+  peer.checkRoom(params.sessionId);
+  const stored = await loadStoredInRoot(state, params.sessionId);
+  const session = await restore(state, stored);
+  await openTools(state, session, params, peer);
+  peer.sessions.add(session.id);
+  // The whole history as on disk: the session itself holds only its live part.
+  await updateSender(client, session.id)(replayUpdates(stored.records, peer.features));
+  state.logger.debug('session loaded', { sessionId: session.id, records: stored.records.length });
   announceSession(state, client, session);
   return sessionAnswer(state, session);
 }
 
 /** `session/resume`: a stored session held again, without replay. */
-export async function resumeSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext) {
-  checkCwd(params.cwd, state.logger);
-  const session = await restore(state, await loadStored(state, params.sessionId));
-  await openTools(state, session, params);
+export async function resumeSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext, peer: ClientPeer) {
+  await checkDirs(state, params);
+  peer.checkRoom(params.sessionId);
+  const session = await restore(state, await loadStoredInRoot(state, params.sessionId));
+  await openTools(state, session, params, peer);
+  peer.sessions.add(session.id);
   state.logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
   announceSession(state, client, session);
   return sessionAnswer(state, session);
@@ -98,12 +108,14 @@ export async function resumeSession(state: AgentState, params: ToolParams & { cw
  * model), saved, its tools started in the fork's own `cwd`.
  * @throws {RequestError} -32602 naming the id when that session is not held (unknown, or closed).
  */
-export async function forkSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext) {
-  checkCwd(params.cwd, state.logger);
+export async function forkSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext, peer: ClientPeer) {
+  await checkDirs(state, params);
+  peer.checkRoom();
   await state.endpointsKnown();
   const session = await copySession({ sourceId: params.sessionId, cwd: params.cwd, sessions: state.sessions, store: await state.store, logger: state.logger });
   state.picker.attach(session, await state.registry.models());
-  await openTools(state, session, params);
+  await openTools(state, session, params, peer);
+  peer.sessions.add(session.id);
   announceSession(state, client, session);
   return { sessionId: session.id, ...sessionAnswer(state, session) };
 }
@@ -122,23 +134,49 @@ export async function listSessions(state: AgentState, params: { cwd?: string | n
   }
 }
 
-/** `session/close`: lets go of a held session (its tools stopped); the stored copy stays. */
-export async function closeSession(state: AgentState, params: { sessionId: string }) {
-  state.picker.forget(params.sessionId);
-  state.commands.forget(params.sessionId);
-  await state.tools.close(params.sessionId);
-  if (!state.sessions.remove(params.sessionId)) await loadStored(state, params.sessionId);
+/**
+ * `session/close`: lets go of a held session (its turn cancelled, its tools stopped); the stored
+ * copy stays. A session another connection still holds stays held for it.
+ */
+export async function closeSession(state: AgentState, params: { sessionId: string }, peer: ClientPeer) {
+  const { sessionId } = params;
+  peer.sessions.delete(sessionId);
+  if (state.heldElsewhere(sessionId, peer)) return {};
+  if (!(await letGo(state, sessionId))) await loadStored(state, sessionId);
   return {};
 }
 
-/** `session/delete`: lets go of the session and removes its stored copy. */
+/** `session/delete`: lets go of the session, for every connection, and removes its stored copy. */
 export async function deleteSession(state: AgentState, params: { sessionId: string }) {
-  state.picker.forget(params.sessionId);
-  state.commands.forget(params.sessionId);
-  state.sessions.remove(params.sessionId);
-  await state.tools.close(params.sessionId);
-  await (await state.store).delete(params.sessionId);
+  for (const peer of state.peers) peer.sessions.delete(params.sessionId);
+  await letGo(state, params.sessionId);
+  await (await state.store).delete(params.sessionId).catch((error: unknown) => {
+    throw storeRefusal(error, params.sessionId);
+  });
   return {};
+}
+
+/**
+ * What a connection that closed held is let go of (its turns were cancelled with its requests):
+ * each session no other connection holds, as `session/close` would. Never rejects.
+ */
+export async function releasePeer(state: AgentState, peer: ClientPeer): Promise<void> {
+  state.peers.delete(peer);
+  const held = [...peer.sessions];
+  peer.sessions.clear();
+  await Promise.all(held.filter((sessionId) => !state.heldElsewhere(sessionId, peer)).map((sessionId) => letGo(state, sessionId).catch(() => false)));
+}
+
+/** Stops the session's turn, waits for it to settle (saved), then forgets it and stops its tools. Returns whether it was held. */
+async function letGo(state: AgentState, sessionId: string): Promise<boolean> {
+  state.picker.forget(sessionId);
+  state.commands.forget(sessionId);
+  await state.sessions.settle(sessionId);
+  const held = state.sessions.remove(sessionId);
+  await state.tools.close(sessionId);
+  // Its last record is written (the turn settled): another process may write it now.
+  if (held) await (await state.store).release(sessionId);
+  return held;
 }
 
 /** Holds a stored session again, with the model lists of now. */
@@ -154,7 +192,7 @@ async function restore(state: AgentState, stored: StoredSession): Promise<Sessio
     id: stored.sessionId,
     cwd: stored.cwd,
     createdAt: stored.createdAt,
-    records: [...stored.records],
+    records: stored.records,
     model: stored.model ?? (await state.defaultModel()),
     options: { ...stored.options },
     title: stored.title,
@@ -173,9 +211,55 @@ async function loadStored(state: AgentState, sessionId: string): Promise<StoredS
   return stored;
 }
 
+/**
+ * The stored session `sessionId`, held for this process first (so it is read after the last
+ * write of a process that held it before), whose saved `cwd` (where its tools work) must be
+ * inside the server's root, whatever `cwd` the client sent. Refused, it is let go again.
+ * @throws {RequestError} -32002 when the store does not have it; -32602 when it is outside the
+ *   root; -32603 naming the other process when another process holds it.
+ */
+async function loadStoredInRoot(state: AgentState, sessionId: string): Promise<StoredSession> {
+  const store = await state.store;
+  const heldHere = state.sessions.get(sessionId) !== undefined;
+  await store.hold(sessionId).catch((error: unknown) => {
+    throw storeRefusal(error, sessionId);
+  });
+  try {
+    const stored = await loadStored(state, sessionId);
+    await checkInsideRoot(stored.cwd, state.root, 'cwd of the saved session');
+    return stored;
+  } catch (error) {
+    if (!heldHere) await store.release(sessionId);
+    throw error;
+  }
+}
+
+/** A store refusal as the client hears it: an unknown session, or one another process holds (its words name that process). */
+function storeRefusal(error: unknown, sessionId: string): unknown {
+  if (!(error instanceof SessionStoreError)) return error;
+  if (error.code === 'busy') return new RequestError(-32603, error.message, { sessionId, reason: 'busy' });
+  return error.code === 'not-found' ? sessionNotFound(sessionId) : error;
+}
+
 /** Starts the session's tools (roots, MCP servers) for a new, loaded or resumed session; MCP servers only with tools on. */
-async function openTools(state: AgentState, session: Session, params: ToolParams): Promise<void> {
-  await state.tools.open(session.id, session.cwd, state.config.tools ? params : { additionalDirectories: params.additionalDirectories });
+async function openTools(state: AgentState, session: Session, params: ToolParams, peer: ClientPeer): Promise<void> {
+  const elicitation = peer.features.elicitation;
+  await state.tools.open(
+    session.id,
+    session.cwd,
+    state.config.tools ? { ...params, elicitation } : { additionalDirectories: params.additionalDirectories, elicitation },
+  );
+}
+
+/**
+ * Refuses a `cwd` that is not absolute and, on a server with a workspace root, a `cwd` or an
+ * additional directory outside it.
+ * @throws RequestError `-32602` naming the field.
+ */
+async function checkDirs(state: AgentState, params: ToolParams & { cwd: string }): Promise<void> {
+  checkCwd(params.cwd, state.logger);
+  await checkInsideRoot(params.cwd, state.root);
+  for (const [index, dir] of (params.additionalDirectories ?? []).entries()) await checkInsideRoot(dir, state.root, `additionalDirectories[${index}]`);
 }
 
 /**

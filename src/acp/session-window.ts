@@ -23,7 +23,7 @@ import { estimateTokens, grouped } from '../context/token-estimate.js';
 import { DEFAULT_WINDOW_FIX } from '../openai/user-errors.js';
 import type { ModelPicker } from './model-picker.js';
 import { windowUsage } from '../loop/to-acp.js';
-import { savedCost } from '../loop/cost-meter.js';
+import { savedCostOf } from '../sessions/session-memory.js';
 import type { UserNotice } from '../loop/notify.js';
 
 /** A resolved window with what the user may need to hear about it. */
@@ -175,7 +175,7 @@ export class SessionWindows {
       const messages = live.turns.flat();
       if (live.summary) messages.unshift({ role: 'system', content: live.summary });
       // The session's cost so far goes with it: a client shows the latest meter's cost.
-      await send([windowUsage(estimateTokens(messages), known.window, savedCost(session.records))]);
+      await send([windowUsage(estimateTokens(messages), known.window, savedCostOf(session))]);
     } catch {
       // The meter is a courtesy: a closed connection or a vanished endpoint changes nothing else.
     }

@@ -24,7 +24,9 @@ import { promptToUserContent } from '../context/prompt-content.js';
 import { isRecord } from '../json-value.js';
 import { estimateMessageTokens, grouped, promptBudget } from '../context/token-estimate.js';
 import type { Session } from '../sessions/session-manager.js';
+import { markUsed } from '../sessions/session-memory.js';
 import type { AgentState } from './agent-state.js';
+import type { ClientPeer } from './client-peer.js';
 import { updateSender, type PromptRunner } from './prompt-runner.js';
 import { checkPromptBlocks } from './validate-params.js';
 
@@ -117,10 +119,14 @@ export class Steering {
     private readonly runner: PromptRunner,
   ) {}
 
-  /** Answers one steering request (after the session's earlier ones). Never rejects but for a store or turn start failure. */
-  async steer(params: SteeringParams, client: AgentContext): Promise<SteeringResponse> {
+  /**
+   * Answers one steering request from the connection of `peer` (after the session's earlier
+   * ones); a session that connection did not open is not found. Never rejects but for a store or
+   * turn start failure.
+   */
+  async steer(params: SteeringParams, client: AgentContext, peer: ClientPeer): Promise<SteeringResponse> {
     const before = this.chains.get(params.sessionId) ?? Promise.resolve();
-    const answer = before.then(() => this.handle(params, client));
+    const answer = before.then(() => this.handle(params, client, peer));
     const chain = answer.catch(() => undefined);
     this.chains.set(params.sessionId, chain);
     try {
@@ -130,17 +136,17 @@ export class Steering {
     }
   }
 
-  private async handle(params: SteeringParams, client: AgentContext): Promise<SteeringResponse> {
+  private async handle(params: SteeringParams, client: AgentContext, peer: ClientPeer): Promise<SteeringResponse> {
     const { sessionId, prompt } = params;
-    const session = this.state.sessions.get(sessionId);
+    const session = peer.sessions.has(sessionId) ? this.state.sessions.get(sessionId) : undefined;
     const answer = !session
       ? failed('sessionNotFound', `Session not found: ${sessionId.slice(0, 200)}`)
-      : (steeringProblem(prompt) ?? (await this.deliver(session, params, client)));
+      : (steeringProblem(prompt) ?? (await this.deliver(session, params, client, peer)));
     this.state.logger.debug('steering message', { sessionId, outcome: answer.outcome, ...(answer.outcome === 'failed' ? { reason: answer.reason } : {}) });
     return answer;
   }
 
-  private async deliver(session: Session, params: SteeringParams, client: AgentContext): Promise<SteeringResponse> {
+  private async deliver(session: Session, params: SteeringParams, client: AgentContext, peer: ClientPeer): Promise<SteeringResponse> {
     const inbox = this.state.sessions.inboxOf(session.id);
     if (inbox?.isOpen) {
       const tooLarge = await this.overWindow(session, params.prompt);
@@ -148,7 +154,7 @@ export class Steering {
     }
     if (inbox && (await inbox.put(params.prompt))) return { outcome: 'injected' };
     if (params.idleBehavior === 'promptRequired') return { outcome: 'promptRequired', reason: 'noRunningTurn' };
-    return this.startTurn(session, params.prompt, client);
+    return this.startTurn(session, params.prompt, client, peer);
   }
 
   /** `promptTooLarge` when the message alone would take more than half of what the session's window leaves the prompt. */
@@ -166,7 +172,7 @@ export class Steering {
   }
 
   /** The message as a prompt of its own, after the session's prompts already in line; answered once that turn starts. */
-  private async startTurn(session: Session, prompt: ContentBlock[], client: AgentContext): Promise<SteeringResponse> {
+  private async startTurn(session: Session, prompt: ContentBlock[], client: AgentContext, peer: ClientPeer): Promise<SteeringResponse> {
     const placed = this.state.sessions.arrive(session.id);
     await placed.ready;
     if (placed.signal.aborted) {
@@ -175,12 +181,15 @@ export class Steering {
     }
     const run = async () => {
       try {
+        await this.state.useSession(session);
         await this.state.endpointsKnown();
-        const answer = await this.runner.run(session, prompt, updateSender(client, session.id), placed, client);
+        const answer = await this.runner.run(session, prompt, updateSender(client, session.id), placed, client, peer);
         this.state.logger.debug('the turn of a steering message ended', { sessionId: session.id, stopReason: answer.stopReason });
       } catch (error) {
         this.state.logger.error('the turn of a steering message failed', { sessionId: session.id, error: (error as Error)?.message ?? String(error) });
       } finally {
+        markUsed(session);
+        this.state.quiet.worked();
         placed.done();
       }
     };

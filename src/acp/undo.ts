@@ -10,6 +10,7 @@ import type { PlanEntry } from '@agentclientprotocol/sdk/unstable';
 import type { CheckpointFile } from '../sessions/checkpoints.js';
 import { hashText } from '../sessions/checkpoints.js';
 import type { Session } from '../sessions/session-manager.js';
+import { removeTurn, undoableTurn } from '../sessions/session-memory.js';
 import type { TurnRecord } from '../sessions/session-records.js';
 import { confine, readBefore, relativeForTitle, type ToolBackend, ToolError, type WorkspaceRoots } from '../tools/index.js';
 
@@ -54,10 +55,10 @@ export interface UndoInput {
  */
 export async function undoLastTurn(input: UndoInput): Promise<string> {
   const { session, backend, roots, signal } = input;
-  const index = session.records.findLastIndex((record) => record.type === 'turn');
-  if (index === -1) return NOTHING_TO_UNDO;
+  const index = undoableTurn(session);
+  if (index === 'none') return NOTHING_TO_UNDO;
   // A summary written after the turn would still tell the model about it; a /clear meant to start afresh.
-  if (session.records.slice(index + 1).some((record) => record.type === 'clear' || record.type === 'compact')) return BEHIND_A_RESET;
+  if (index === 'behind-reset') return BEHIND_A_RESET;
   const turn = session.records[index] as TurnRecord;
   const files = turn.checkpoint?.files ?? [];
   const name = (path: string) => relativeForTitle(path, roots.cwd);
@@ -96,7 +97,7 @@ export async function undoLastTurn(input: UndoInput): Promise<string> {
       failed.push(`${name(file.path)} (${error.message})`);
     }
   }
-  session.records.splice(index, 1);
+  removeTurn(session, index);
   await input.saveUndo();
 
   const lines = [`Undid the last turn${describePrompt(turn)}: it is no longer part of the conversation.`];

@@ -9,13 +9,13 @@
  * default; "AgentConnect Protocol": JSON-RPC 2.0 over WebSocket; "Session Events").
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AgentApp } from '@agentclientprotocol/sdk/unstable';
 import type { AgentCatalog } from '../acp/agent.js';
 import type { Logger } from '../log.js';
 import { AcpBridge, type ClientFactory } from './acp-bridge.js';
 import { admit, type GateRules } from './gate.js';
+import { listen } from './listen.js';
 import { AgentConnectHost, type Peer } from './host.js';
 import { AgentConnectError, type FrontDoorMode } from './protocol.js';
 
@@ -131,17 +131,9 @@ export async function serveAgentConnect(options: FrontDoorOptions): Promise<Fron
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const authority = await listen(server, options.port, options.host);
   return {
-    url: `ws://${shown}:${address.port}`,
+    url: `ws://${authority}`,
     close: async () => {
       await Promise.all([...peers.values()].map((peer) => host.disconnect(peer)));
       for (const ws of peers.keys()) ws.close(1001, 'server shutting down');

@@ -66,6 +66,11 @@ function tokenOf(knock: Knock): string | undefined {
   return match?.[1]?.trim() || undefined;
 }
 
+/** Whether `host` (an address to listen on) names this machine's loopback only. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 /** The verdict on one upgrade request: the origin first, then the token. */
 export function admit(knock: Knock, rules: GateRules): Verdict {
   if (knock.origin !== undefined && !rules.allowOrigins.includes(normalizeOrigin(knock.origin))) {

@@ -6,22 +6,17 @@
 import { client } from '@agentclientprotocol/sdk/unstable';
 import { createOpenAIAgent } from '../acp/agent.js';
 import type { FrontDoorFlags } from '../agentconnect/front-door-flags.js';
+import { isLoopbackHost } from '../agentconnect/gate.js';
 import type { CliFlags } from '../config/config.js';
-import { describeConfigProblems } from '../config/config.js';
 import { agentConfigDir } from '../config/config-file.js';
-import { chooseEndpoints, resolveStaticConfig, secretsOfAll } from '../endpoints/runtime-config.js';
-import { createLogger } from '../log.js';
+import { chooseEndpoints } from '../endpoints/runtime-config.js';
 import { redactText } from '../redact.js';
 import { openSessionStore } from '../sessions/session-store.js';
 import { VERSION } from '../version.js';
+import { startAgentLogging } from './agent-logging.js';
 
 /** The environment variable that may hold the token instead of `--token` (kept out of `ps`). */
 const TOKEN_VARIABLE = 'OPENAI_ACP_AGENTCONNECT_TOKEN';
-
-/** Whether `host` names this machine's loopback only. */
-function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
 
 /**
  * The lines a person starting the front door reads, written to stderr whatever the log level
@@ -40,21 +35,18 @@ export function startLines(door: { url: string; host: string; mode: string; toke
 export async function runAgentConnect(options: { flags: CliFlags; frontDoor: FrontDoorFlags; env: NodeJS.ProcessEnv }): Promise<number> {
   const fromEnv = options.env[TOKEN_VARIABLE]?.trim();
   const token = options.frontDoor.token ?? (fromEnv ? fromEnv : undefined);
-  const resolve = () => resolveStaticConfig({ flags: options.flags, env: options.env, cwd: process.cwd() });
-  const resolved = resolve();
+  const { resolved, logger, secrets } = startAgentLogging({ flags: options.flags, env: options.env, extraSecrets: token ? [token] : [] });
   const { config, configError } = resolved;
-  const secrets = [...secretsOfAll(resolved), ...(token ? [token] : [])];
-  const logger = createLogger({ level: config.logLevel, format: config.logFormat, secrets });
-  for (const problem of configError?.problems ?? []) logger.error(`invalid configuration (every run will explain it): ${describeConfigProblems([problem])}`);
-  for (const warning of resolved.warnings) logger.warn(warning);
 
+  const store = openSessionStore({ stateDir: config.stateDir, env: options.env, logger });
   const { app, sessions, tools, catalog } = createOpenAIAgent({
     config,
     configError,
     logger,
     endpoints: () => chooseEndpoints(resolved, logger),
-    store: openSessionStore({ stateDir: config.stateDir, env: options.env, logger }),
+    store,
     configDir: agentConfigDir(options.env),
+    collectWhenQuiet: true,
   });
   const { serveAgentConnect } = await import('../agentconnect/front-door.lazy.js');
   const { host, port, mode, allowOrigins } = options.frontDoor;
@@ -94,6 +86,7 @@ export async function runAgentConnect(options: { flags: CliFlags; frontDoor: Fro
       await door.close();
       await Promise.race([sessions.cancelAll(), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
       await Promise.race([tools.closeAll(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+      (await store).close();
       done(0);
     };
     process.once('SIGTERM', () => void stop('SIGTERM'));

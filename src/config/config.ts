@@ -98,6 +98,12 @@ export interface Config {
   ripgrep: string | undefined;
   /** Time one `search_files` call may take, in ms (`OPENAI_ACP_SEARCH_TIMEOUT_MS`); default 10000. Then it answers with what it found so far. */
   searchTimeoutMs: number;
+  /**
+   * How long a session may go untouched (no prompt) before its conversation is let go of from
+   * memory, read again from disk at its next prompt, in ms (`OPENAI_ACP_SESSION_IDLE_MS`); 0 never;
+   * default 600000 (10 minutes).
+   */
+  sessionIdleMs: number;
   /** Whether `OPENAI_MODEL` (or `--model`) is set. */
   modelConfigured: boolean;
   /**
@@ -148,6 +154,7 @@ export const CONFIG_DEFAULTS = {
   mcpToolTimeoutMs: 60_000,
   fetchTimeoutMs: 30_000,
   searchTimeoutMs: 10_000,
+  sessionIdleMs: 600_000,
   ollamaNumCtx: 32_768,
 } as const satisfies Partial<Config>;
 
@@ -231,6 +238,7 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
   const [stateDir] = read('OPENAI_ACP_STATE_DIR');
   const [ripgrep] = read('OPENAI_ACP_RIPGREP');
   const searchTimeoutMs = check('OPENAI_ACP_SEARCH_TIMEOUT_MS', `a whole number of milliseconds from 1 to ${MAX_TIMER_MS}`, integer(1, MAX_TIMER_MS));
+  const sessionIdleMs = check('OPENAI_ACP_SESSION_IDLE_MS', `a whole number of milliseconds from 0 (never) to ${MAX_TIMER_MS}`, integer(0, MAX_TIMER_MS));
   const tools = check('OPENAI_ACP_TOOLS', 'on or off', (raw) =>
     /^(on|true|1|yes)$/i.test(raw) ? true : /^(off|false|0|no)$/i.test(raw) ? false : invalid(`${quote(raw)} is neither on nor off`),
   );
@@ -274,6 +282,7 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
     fetchTimeoutMs: fetchTimeoutMs ?? CONFIG_DEFAULTS.fetchTimeoutMs,
     ripgrep,
     searchTimeoutMs: searchTimeoutMs ?? CONFIG_DEFAULTS.searchTimeoutMs,
+    sessionIdleMs: sessionIdleMs ?? CONFIG_DEFAULTS.sessionIdleMs,
     inContainer: inContainer === 'auto' ? undefined : inContainer,
     endpointConfigured: read('OPENAI_BASE_URL', flags.baseUrl)[0] !== undefined || read('OPENAI_API_KEY')[0] !== undefined,
     modelConfigured: model !== undefined,

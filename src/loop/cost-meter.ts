@@ -49,28 +49,6 @@ export class CostMeter {
   }
 }
 
-/** The sum of the costs saved with a session's turns (`usage.cost`), in the first one's currency. */
-export function savedCost(records: readonly { type: string; usage?: { cost?: unknown } | undefined }[]): Cost | undefined {
-  let total: Cost | undefined;
-  for (const record of records) {
-    const cost = record.type === 'turn' ? record.usage?.cost : undefined;
-    if (!isCost(cost)) continue;
-    const next = addCost(total, cost);
-    if ('total' in next) total = next.total;
-  }
-  return total;
-}
-
-function isCost(value: unknown): value is Cost {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    Number.isFinite((value as Cost).amount) &&
-    (value as Cost).amount >= 0 &&
-    typeof (value as Cost).currency === 'string'
-  );
-}
-
 /** What was added between two readings of a meter's total; `undefined` for nothing. */
 export function costSince(before: Cost | undefined, after: Cost | undefined): Cost | undefined {
   if (!after) return undefined;

@@ -27,8 +27,6 @@ export interface McpLimits {
   startupMs: number;
   /** Limit of one tool call, in ms. */
   toolTimeoutMs: number;
-  /** The elicitation modes the ACP client advertised, declared to the MCP servers. @defaultValue none */
-  elicitation?: ElicitationModes | undefined;
 }
 
 /** Every session's tool state, by session id. */
@@ -48,7 +46,12 @@ export class SessionTools {
   async open(
     sessionId: string,
     cwd: string,
-    options: { additionalDirectories?: readonly string[] | null | undefined; mcpServers?: readonly McpServer[] | null | undefined },
+    options: {
+      additionalDirectories?: readonly string[] | null | undefined;
+      mcpServers?: readonly McpServer[] | null | undefined;
+      /** The elicitation modes the ACP client that opened the session advertised, declared to the MCP servers. @defaultValue none */
+      elicitation?: ElicitationModes | undefined;
+    },
   ): Promise<SessionToolState> {
     const servers = [...(options.mcpServers ?? [])];
     const mcpList = JSON.stringify(servers);
@@ -61,13 +64,13 @@ export class SessionTools {
     if (held?.mcp) await held.mcp.close();
     const state: SessionToolState = { roots, mcpList };
     if (servers.length > 0) {
-      const { startupMs, toolTimeoutMs, elicitation } = this.limits();
+      const { startupMs, toolTimeoutMs } = this.limits();
       state.mcp = startMcpServers(servers, {
         cwd,
         logger: this.logger,
         startupMs,
         toolTimeoutMs,
-        elicitation,
+        elicitation: options.elicitation,
         clientInfo: { name: AGENT_NAME, version: VERSION },
       });
       await state.mcp.ready();

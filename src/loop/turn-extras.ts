@@ -5,7 +5,6 @@
  */
 import type { PlanEntry, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { CheckpointRecorder } from '../sessions/checkpoints.js';
-import type { ConversationRecord } from '../sessions/conversation.js';
 import type { Session } from '../sessions/session-manager.js';
 import type { TurnRecord } from '../sessions/session-records.js';
 import { checkpointingBackend, relativeForTitle, type ToolBackend, type WorkspaceRoots } from '../tools/index.js';
@@ -61,13 +60,4 @@ export function turnExtras(input: TurnExtrasInput): TurnExtras {
       if (switched) record.mode = switched;
     },
   };
-}
-
-/** The session's plan now: the latest one a turn still in the conversation wrote, or `[]`. */
-export function currentPlan(records: readonly ConversationRecord[]): PlanEntry[] {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const record = records[i]!;
-    if (record.type === 'turn' && record.plan) return record.plan;
-  }
-  return [];
 }

@@ -134,25 +134,38 @@ export function liveConversation(records: readonly ConversationRecord[], rules: 
   });
   const last = records.at(-1);
   const stubbed = last?.type === 'turn' ? stubRanges(last.context?.stubbed) : NO_STUBS;
-  // A turn cancelled before any answer keeps its user message, folded into the next user message:
-  // chat templates that require user/assistant alternation reject two user messages in a row.
-  const turns: ChatMessage[][] = [];
-  let unanswered: ContentBlock[] = [];
+  const live: Pick<LiveConversation, 'turns' | 'unanswered'> = { turns: [], unanswered: [] };
   records.slice(start).forEach((record, index) => {
-    if (record.type !== 'turn') return;
-    const prompt = withUnanswered(unanswered, record.prompt);
-    if (!isAnswered(record)) {
-      const steered = unansweredSteering(record);
-      unanswered = steered.length === 0 ? prompt : withUnanswered(prompt, steered);
-      return;
-    }
-    unanswered = unansweredSteering(record);
-    turns.push([
-      { role: 'user', content: promptToUserContent(withNotes([record.factsNote, record.modeNote], prompt)) },
-      ...answerMessages(record, rules, index === 0 ? fromStep : 0),
-    ]);
+    if (record.type === 'turn') appendTurn(live, record, rules, index === 0 ? fromStep : 0);
   });
-  return { summary, turns, unanswered, stubbed };
+  return { summary, turns: live.turns, unanswered: live.unanswered, stubbed };
+}
+
+/**
+ * Adds one turn to the `turns` and `unanswered` of a live conversation being built, as
+ * {@link liveConversation} does for each turn: a turn cancelled before any answer keeps its user
+ * message, folded into the next user message (chat templates that require user/assistant
+ * alternation reject two user messages in a row), as do the steering messages no answer followed.
+ * `fromStep`: the first step still sent (a turn compacted inside). Exported: `session-memory.ts`
+ * extends a live conversation turn by turn with it.
+ */
+export function appendTurn(
+  live: Pick<LiveConversation, 'turns' | 'unanswered'>,
+  record: TurnRecord,
+  rules: ToolMessageRules = PLAIN_RULES,
+  fromStep = 0,
+): void {
+  const prompt = withUnanswered(live.unanswered, record.prompt);
+  if (!isAnswered(record)) {
+    const steered = unansweredSteering(record);
+    live.unanswered = steered.length === 0 ? prompt : withUnanswered(prompt, steered);
+    return;
+  }
+  live.unanswered = unansweredSteering(record);
+  live.turns.push([
+    { role: 'user', content: promptToUserContent(withNotes([record.factsNote, record.modeNote], prompt)) },
+    ...answerMessages(record, rules, fromStep),
+  ]);
 }
 
 /**
@@ -182,9 +195,11 @@ export function lastToldMode(records: readonly ConversationRecord[]): string | u
   for (let i = records.length - 1; i >= 0; i--) {
     const record = records[i]!;
     if (record.type === 'clear' || record.type === 'compact') return undefined;
-    if (record.type !== 'turn' || !isAnswered(record)) continue;
-    // A turn compacted inside: the notes before it went into the summary, only its own is still seen.
-    if (record.context?.summary !== undefined) return record.modeNote !== undefined ? record.mode : undefined;
+    if (record.type !== 'turn') continue;
+    // A turn compacted inside: the notes before it went into the summary, only its own is still
+    // seen (when the turn was answered: an unanswered prompt is sent again without its note).
+    if (record.context?.summary !== undefined) return isAnswered(record) && record.modeNote !== undefined ? record.mode : undefined;
+    if (!isAnswered(record)) continue;
     if (record.mode !== undefined) return record.mode;
   }
   return undefined;

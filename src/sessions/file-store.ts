@@ -8,6 +8,7 @@ import type { Logger } from '../log.js';
 import { bytesOf } from '../openai/json-bytes.js';
 import { compareSummaries } from './session-list.js';
 import type { SessionRecord, SessionSummary, StoredSession } from './session-records.js';
+import { SessionLeases, type LeaseOptions } from './session-lease.js';
 import { parseSessionText, summarizeSessionBytes, toStoredSession, type Warn } from './session-text.js';
 import { createWarn, isValidSessionId, serializeHeader, serializeRecord, serializeRecordPieces, SessionStoreError, type SessionStore } from './store-base.js';
 
@@ -57,12 +58,16 @@ export class FileSessionStore implements SessionStore {
   readonly persistent = true;
   private readonly serialize = createSerializer();
   private readonly warn: Warn;
+  /** Which sessions this process writes (`session-lease.ts`). */
+  private readonly leases: SessionLeases;
 
   constructor(
     readonly dir: string,
     logger: Logger,
+    leases: LeaseOptions = {},
   ) {
     this.warn = createWarn(logger);
+    this.leases = new SessionLeases(dir, leases);
   }
 
   private file(sessionId: string): string {
@@ -99,12 +104,14 @@ export class FileSessionStore implements SessionStore {
       }
       await syncDir(this.dir);
     });
+    await this.leases.hold(sessionId);
   }
 
   async append(sessionId: string, record: SessionRecord): Promise<void> {
     if (!isValidSessionId(sessionId)) throw new SessionStoreError('not-found', String(sessionId), `no session ${JSON.stringify(sessionId)}`);
     const data = bytesOf(serializeRecordPieces(sessionId, record, '\n'));
     await this.serialize(sessionId, async () => {
+      await this.leases.check(sessionId);
       let handle: fsp.FileHandle;
       try {
         // No O_CREAT: appending to a deleted session must not recreate a headerless file.
@@ -175,12 +182,38 @@ export class FileSessionStore implements SessionStore {
     if (!isValidSessionId(sessionId)) return;
     await this.serialize(sessionId, async () => {
       try {
+        await this.hold(sessionId);
+      } catch (error) {
+        if (error instanceof SessionStoreError && error.code === 'not-found') return;
+        throw error;
+      }
+      try {
         await fsp.unlink(this.file(sessionId));
       } catch (error) {
         if (errorCode(error) === 'ENOENT') return;
         throw error;
+      } finally {
+        await this.leases.release(sessionId);
       }
       await syncDir(this.dir);
     });
+  }
+
+  async hold(sessionId: string): Promise<void> {
+    const missing = new SessionStoreError('not-found', String(sessionId), `no session ${JSON.stringify(sessionId)}`);
+    if (!isValidSessionId(sessionId)) throw missing;
+    // No lease for a session that is not there (a lease file must never outlive its session).
+    await fsp.access(this.file(sessionId)).catch((error: unknown) => {
+      throw errorCode(error) === 'ENOENT' ? missing : error;
+    });
+    await this.leases.hold(sessionId);
+  }
+
+  release(sessionId: string): Promise<void> {
+    return this.leases.release(sessionId);
+  }
+
+  close(): void {
+    this.leases.close();
   }
 }

@@ -49,6 +49,16 @@ export class MemorySessionStore implements SessionStore {
   async delete(sessionId: string): Promise<void> {
     this.sessions.delete(sessionId);
   }
+
+  /** One process only: every held session is this process's to write. */
+  async hold(sessionId: string): Promise<void> {
+    if (!isValidSessionId(sessionId) || !this.sessions.has(sessionId))
+      throw new SessionStoreError('not-found', String(sessionId), `no session ${JSON.stringify(sessionId)}`);
+  }
+
+  async release(): Promise<void> {}
+
+  close(): void {}
 }
 
 /** The session's text, as the file store would hold it: the lines joined by `\n`. */

@@ -8,6 +8,7 @@
  * a steering inbox (`turn-inbox.ts`) for the messages sent into its turn while it runs.
  */
 import type { ConversationRecord } from './conversation.js';
+import { holdRecords } from './session-memory.js';
 import { TurnInbox } from './turn-inbox.js';
 
 /** One conversation. */
@@ -17,7 +18,11 @@ export interface Session {
   readonly cwd: string;
   /** ISO 8601 creation time. */
   readonly createdAt: string;
-  /** The conversation so far: turns, `/clear`s and `/compact`s, oldest first (as stored). */
+  /**
+   * The live conversation: turns, `/clear`s and `/compact`s from the latest reset on, oldest
+   * first (as stored); what came before is on disk only. Added to through `addRecord`
+   * (`session-memory.ts`), which keeps the session's index.
+   */
   readonly records: ConversationRecord[];
   /** The model value this session's next request uses (`providerId/modelId` with several endpoints). */
   model: string;
@@ -74,11 +79,13 @@ export class SessionManager {
   }
 
   /**
-   * Hold a session restored from the store, replacing any copy held under its id (a turn of
-   * that copy still running keeps its lock: turns of one id never overlap).
+   * Hold a session restored from the store (`state.records`: its whole history), replacing any
+   * copy held under its id (a turn of that copy still running keeps its lock: turns of one id
+   * never overlap). Only the live part of the history stays in memory (`session-memory.ts`).
    */
   restore(state: SessionState): Session {
-    const session: Session = { ...state };
+    const session: Session = { ...state, records: [] };
+    holdRecords(session, state.records);
     this.sessions.set(session.id, session);
     return session;
   }
@@ -188,6 +195,13 @@ export class SessionManager {
     const prompts = this.lines.get(id)?.prompts ?? [];
     for (const prompt of prompts) prompt.controller.abort();
     return prompts.length > 0;
+  }
+
+  /** Abort the session's running turn and the prompts in line for it; resolves when the turn has settled (never rejects). */
+  async settle(id: string): Promise<void> {
+    const turn = this.turns.get(id);
+    this.cancel(id);
+    await turn?.done.catch(() => undefined);
   }
 
   /** Abort every running turn and every prompt waiting; resolves when the running turns have settled. */

@@ -28,11 +28,13 @@ import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';
 import { FileSessionStore, STALE_TEMP_MS } from './file-store.js';
 import { MemorySessionStore } from './memory-store.js';
+import type { LeaseOptions } from './session-lease.js';
 import type { SessionStore } from './store-base.js';
 
 // The public face of the stores: records and the shared pieces live in their own files.
 export type { SessionRecord, StoredSession, TurnRecord } from './session-records.js';
 export type { SessionStore } from './store-base.js';
+export { SessionStoreError } from './store-base.js';
 
 function homeOf(env: NodeJS.ProcessEnv): string {
   const home = env.HOME?.trim();
@@ -85,7 +87,13 @@ async function removeStaleTemps(dir: string): Promise<void> {
  * Either way to the memory store logs ONE `logger.warn` saying why and that sessions will not
  * survive a restart. Never rejects.
  */
-export async function openSessionStore(options: { stateDir?: string | undefined; env: NodeJS.ProcessEnv; logger: Logger }): Promise<SessionStore> {
+export async function openSessionStore(options: {
+  stateDir?: string | undefined;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  /** Timing of the sessions' leases (`session-lease.ts`). @defaultValue its defaults */
+  leases?: LeaseOptions;
+}): Promise<SessionStore> {
   const { env, logger } = options;
   const raw = options.stateDir?.trim() ?? '';
   if (raw.toLowerCase() === 'off') {
@@ -107,7 +115,7 @@ export async function openSessionStore(options: { stateDir?: string | undefined;
     );
     return new MemorySessionStore(logger);
   }
-  return new FileSessionStore(dir, logger);
+  return new FileSessionStore(dir, logger, options.leases);
 }
 
 /**

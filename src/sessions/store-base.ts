@@ -17,7 +17,7 @@ export interface SessionStore {
   readonly dir: string | undefined;
   /**
    * Records a new session durably, with `records` after its header when given (a fork): the
-   * session appears whole, records and all, or not at all.
+   * session appears whole, records and all, or not at all; this process holds it ({@link hold}).
    * @throws SessionStoreError `invalid-id` for an id outside {@link SESSION_ID_PATTERN}, `exists`
    *   when the session already exists, `invalid-record` when cwd or createdAt is not a string or
    *   a record would not load back.
@@ -25,17 +25,29 @@ export interface SessionStore {
   create(session: { sessionId: string; cwd: string; createdAt: string }, records?: readonly SessionRecord[]): Promise<void>;
   /**
    * Appends one record; resolves once it is on disk. Appends from one store to one session keep
-   * their call order.
+   * their call order. The session is held first when it is not ({@link hold}).
    * @throws SessionStoreError `not-found` (unknown or invalid id), `invalid-record` (a record
-   *   that would not load back, e.g. a missing field or a value JSON cannot hold).
+   *   that would not load back, e.g. a missing field or a value JSON cannot hold), `busy` (another
+   *   process writes the session now).
    */
   append(sessionId: string, record: SessionRecord): Promise<void>;
   /** The session as now on disk, or undefined (unknown or invalid id, unreadable header). */
   load(sessionId: string): Promise<StoredSession | undefined>;
   /** Every session, newest `updatedAt` first (ties broken by sessionId). */
   list(): Promise<SessionSummary[]>;
-  /** Removes the session; an unknown id succeeds. */
+  /** Removes the session (waiting for its lease, as {@link hold}); an unknown id succeeds. */
   delete(sessionId: string): Promise<void>;
+  /**
+   * Makes this process the session's one writer (the file store's lease, `session-lease.ts`;
+   * nothing to do in memory): taken over from a process that is gone, waited for while another
+   * live one holds it. Holding it already is fine.
+   * @throws SessionStoreError `not-found` (no such session), `busy` (another process holds it).
+   */
+  hold(sessionId: string): Promise<void>;
+  /** Lets another process write the session. Never rejects. */
+  release(sessionId: string): Promise<void>;
+  /** Lets go of every session this process holds, synchronously (at exit). Never throws. */
+  close(): void;
 }
 
 /** Session ids accepted from clients; anything else is "not found". */
@@ -47,7 +59,7 @@ export function isValidSessionId(id: unknown): id is string {
 }
 
 /** Why a store call was refused. */
-export type SessionStoreErrorCode = 'invalid-id' | 'not-found' | 'exists' | 'invalid-record';
+export type SessionStoreErrorCode = 'invalid-id' | 'not-found' | 'exists' | 'invalid-record' | 'busy';
 
 /** A store call refused for a reason of the caller's making (I/O failures reject with Node's own errors). */
 export class SessionStoreError extends Error {

@@ -16,7 +16,7 @@ import type { Writable } from 'node:stream';
 import type { Logger } from '../log.js';
 import { isRecord } from '../json-value.js';
 import { describeBytes } from '../describe-bytes.js';
-import { collectGarbage } from './collect-garbage.js';
+import { collectGarbage } from '../collect-garbage.js';
 import { LineSplitter, peekIds, type SplitLine } from './line-splitter.js';
 import { lineOutput } from './line-output.js';
 

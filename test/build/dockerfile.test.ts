@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ignore from 'ignore';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SERVE_PORT } from '../../src/serve/serve-flags.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
@@ -62,6 +63,16 @@ describe('Dockerfile', () => {
   it('runs as the non-root node user, serving ACP on stdio', () => {
     expect(instructions).toContain('USER node');
     expect(instructions.at(-2)).toBe('ENTRYPOINT ["node", "/app/dist/cli.js"]');
+  });
+
+  it('exposes the port of `serve` and has a /workspace the node user owns, as docs/docker.md runs it', () => {
+    expect(instructions).toContain(`EXPOSE ${DEFAULT_SERVE_PORT}`);
+    const workspace = instructions.indexOf('RUN mkdir -p /workspace && chown node:node /workspace');
+    expect(workspace).toBeGreaterThan(-1);
+    expect(workspace).toBeLessThan(instructions.indexOf('USER node'));
+    const docs = readFileSync(join(ROOT, 'docs', 'docker.md'), 'utf8');
+    expect(docs).toContain('openai-acp serve --host 0.0.0.0 --root /workspace');
+    expect(docs).toContain('-v "$PWD:/workspace"');
   });
 });
 

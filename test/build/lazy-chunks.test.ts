@@ -104,7 +104,7 @@ describe('lazy chunks', () => {
     }
   });
 
-  it('dist/bundle.js holds no MCP SDK or ws code, and every chunk it names is in dist/chunks', () => {
+  it('dist/bundle.js holds no MCP SDK, ws or ACP network server code, and every chunk it names is in dist/chunks', () => {
     const bundlePath = join(ROOT, 'dist', 'bundle.js');
     if (!existsSync(bundlePath)) return; // not built (vitest run without the pretest build)
     const main = readFileSync(bundlePath, 'utf8');
@@ -115,6 +115,11 @@ describe('lazy chunks', () => {
     // Nor the WebSocket library of the AgentConnect front door (its handshake's header name and GUID).
     for (const wsText of ['Sec-WebSocket-Accept', '258EAFA5-E914-47DA-95CA-C5AB0DC85B11']) expect(main).not.toContain(wsText);
     expect(readFileSync(join(ROOT, 'dist', 'chunks', 'front-door.lazy.cjs'), 'utf8')).toContain('258EAFA5-E914-47DA-95CA-C5AB0DC85B11');
+    // Nor the ACP SDK's network server of `openai-acp serve` (its error texts), which is a chunk of its own.
+    for (const serverText of ['Initialize not allowed on existing connection', 'Outbound stream already has an active receiver']) {
+      expect(main).not.toContain(serverText);
+      expect(readFileSync(join(ROOT, 'dist', 'chunks', 'network-server.lazy.cjs'), 'utf8')).toContain(serverText);
+    }
     const named = [...main.matchAll(/"([\w.-]+\.lazy\.cjs)"/g)].map((m) => m[1]!);
     for (const name of named) expect(existsSync(join(ROOT, 'dist', 'chunks', name)), name).toBe(true);
   });

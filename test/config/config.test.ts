@@ -74,8 +74,15 @@ describe('loadConfig defaults', () => {
       fetchTimeoutMs: 30_000,
       ripgrep: undefined,
       searchTimeoutMs: 10_000,
+      sessionIdleMs: 600_000,
       ollamaNumCtx: 32_768,
     });
+  });
+
+  it('reads OPENAI_ACP_SESSION_IDLE_MS, 0 meaning never, and names a bad value', () => {
+    expect(loadConfig({ OPENAI_ACP_SESSION_IDLE_MS: '0' }).sessionIdleMs).toBe(0);
+    expect(loadConfig({ OPENAI_ACP_SESSION_IDLE_MS: '30000' }).sessionIdleMs).toBe(30_000);
+    expect(configError({ OPENAI_ACP_SESSION_IDLE_MS: '-5' }).problems.map((p) => p.variable)).toEqual(['OPENAI_ACP_SESSION_IDLE_MS']);
   });
 
   it('reads the tool settings and names a bad value', () => {

@@ -4,16 +4,22 @@
  *
  * Prints `ready` once the store is open, waits for a line on stdin, then appends `count` turn
  * records to `sessionId` and prints `ack <i>` after each append resolved (stdout is a pipe, which
- * Node writes synchronously, so an ack the parent read means the append had resolved).
+ * Node writes synchronously, so an ack the parent read means the append had resolved). Refused
+ * because another process holds the session: prints `busy <message>` and exits with 3.
  */
-import { openSessionStore } from '../../src/sessions/session-store.js';
+import { openSessionStore, SessionStoreError } from '../../src/sessions/session-store.js';
 import { createLogger } from '../../src/log.js';
 import { driverText, type DriverOptions } from './session-store-fixtures.js';
 
 async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2]!) as DriverOptions;
   const logger = createLogger({ level: 'warn' });
-  const store = await openSessionStore({ stateDir: options.dir, env: process.env, logger });
+  const store = await openSessionStore({
+    stateDir: options.dir,
+    env: process.env,
+    logger,
+    leases: options.waitMs === undefined ? {} : { waitMs: options.waitMs },
+  });
   if (!store.persistent) throw new Error('expected a persistent store');
   process.stdout.write('ready\n');
   await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
@@ -32,6 +38,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof SessionStoreError && error.code === 'busy') {
+    process.stdout.write(`busy ${error.message}\n`);
+    process.exit(3);
+  }
   process.stderr.write(`driver failed: ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });

@@ -86,6 +86,8 @@ export interface DriverOptions {
   count: number;
   /** `mixed`: 0 to 20 kB of text per record; `large`: 64 to 128 kB (many pages per write). */
   sizes: 'mixed' | 'large';
+  /** How long to wait for a session another live process holds, in ms. @defaultValue the store's */
+  waitMs?: number;
 }
 
 /** The assistant text of record `i` from writer `tag`: self-describing, so a reader can check it. */

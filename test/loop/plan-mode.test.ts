@@ -68,9 +68,14 @@ describe('forkSession', () => {
   });
 });
 
-describe('currentPlan', () => {
-  it('is the plan of the latest turn that wrote one (so /undo brings back the one before)', async () => {
-    const { currentPlan } = await import('../../src/loop/turn-extras.js');
+describe('currentPlanOf', () => {
+  it('is the plan of the latest turn that wrote one (so /undo brings back the one before), also when it came before a /clear', async () => {
+    const { currentPlanOf, holdRecords } = await import('../../src/sessions/session-memory.js');
+    const currentPlan = (records: never[]) => {
+      const session = { records: [] };
+      holdRecords(session, records);
+      return currentPlanOf(session);
+    };
     const turn = (plan?: string) =>
       ({
         type: 'turn',
@@ -84,5 +89,6 @@ describe('currentPlan', () => {
     expect(currentPlan([])).toEqual([]);
     expect(currentPlan([turn('one'), turn(), turn('two'), turn()])).toEqual([{ content: 'two', status: 'pending', priority: 'medium' }]);
     expect(currentPlan([turn('one'), turn()])).toEqual([{ content: 'one', status: 'pending', priority: 'medium' }]);
+    expect(currentPlan([turn('one'), { type: 'clear', at: '' } as never, turn()])).toEqual([{ content: 'one', status: 'pending', priority: 'medium' }]);
   });
 });

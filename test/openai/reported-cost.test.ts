@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CostMeter, savedCost } from '../../src/loop/cost-meter.js';
+import { CostMeter } from '../../src/loop/cost-meter.js';
+import { holdRecords, savedCostOf } from '../../src/sessions/session-memory.js';
 import { createLogger } from '../../src/log.js';
 import { addCost, reportedCost } from '../../src/openai/reported-cost.js';
 
@@ -59,6 +60,11 @@ describe('CostMeter', () => {
       { type: 'turn', usage: { cost: { amount: 0.5, currency: 'USD' } } },
       { type: 'turn', usage: { cost: { amount: -3, currency: 'USD' } } },
     ];
+    const savedCost = (list: unknown[]) => {
+      const session = { records: [] };
+      holdRecords(session, list as never[]);
+      return savedCostOf(session);
+    };
     expect(savedCost(records)).toEqual({ amount: 1.5, currency: 'USD' });
     expect(savedCost([])).toBeUndefined();
     const meter = new CostMeter(savedCost(records));

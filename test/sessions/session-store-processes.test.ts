@@ -101,10 +101,12 @@ async function openStore(dir: string) {
 }
 
 describe('session store across processes', () => {
-  it('two processes appending 300 records each to one session: all 600 load intact, none torn', async () => {
+  it('two processes appending 300 records each to one session: one writes while the other waits, all 600 load intact, none torn', async () => {
     const dir = join(makeTempDir(), 'sessions');
     const { store, logger } = await openStore(dir);
     await store.create({ sessionId: 'shared', cwd: '/p', createdAt: isoAt(0) });
+    // This process lets the session go; the two writers contend for it.
+    await store.release('shared');
 
     const writers = ['A', 'B'].map((tag) => startDriver({ dir, sessionId: 'shared', tag, count: 300, sizes: 'mixed' }));
     await Promise.all(writers.map((w) => w.ready));
@@ -126,10 +128,10 @@ describe('session store across processes', () => {
     const all = Array.from({ length: 300 }, (_, i) => i);
     expect(indicesOf(records, 'A')).toEqual(all);
     expect(indicesOf(records, 'B')).toEqual(all);
-    // Interleaved, not one after the other (else this test would prove nothing).
-    const firstB = records.findIndex((r) => r.assistant.startsWith('B:'));
-    const lastA = records.map((r) => r.assistant.startsWith('A:')).lastIndexOf(true);
-    expect(firstB).toBeLessThan(lastA);
+    // One writer at a time: all of one, then all of the other (the lease, never two writers at once).
+    const tags = records.map((r) => r.assistant.split(':')[0]);
+    expect(tags.slice(0, 300).every((tag) => tag === tags[0]) && tags.slice(300).every((tag) => tag === tags[300])).toBe(true);
+    expect(tags[0]).not.toBe(tags[300]);
     // No line of the file was torn: header + 600 lines, each valid.
     const lines = readFileSync(join(dir, 'shared.jsonl'), 'utf8').split('\n');
     expect(lines).toHaveLength(601);
@@ -141,6 +143,7 @@ describe('session store across processes', () => {
     const dir = join(makeTempDir(), 'sessions');
     const { store } = await openStore(dir);
     await store.create({ sessionId: 'killed', cwd: '/p', createdAt: isoAt(0) });
+    await store.release('killed');
     const acknowledged = new Map<string, number>();
 
     for (const [round, killAfter] of [3, 11, 1, 24].entries()) {
@@ -165,10 +168,35 @@ describe('session store across processes', () => {
       }
     }
 
-    // The session still takes appends after all that, and they load back.
+    // The session still takes appends after all that (the killed writer's lease taken over at once: its pid is gone), and they load back.
     await store.append('killed', { type: 'clear', at: isoAt(99) });
     const final = await store.load('killed');
     expect(final!.records.at(-1)).toEqual({ type: 'clear', at: isoAt(99) });
     expect(final!.updatedAt).toBe(isoAt(99));
+  });
+
+  it('a second process asked to write a session a live process holds waits, then refuses with a clear error; the file stays whole', async () => {
+    const dir = join(makeTempDir(), 'sessions');
+    const { store } = await openStore(dir);
+    await store.create({ sessionId: 'held', cwd: '/p', createdAt: isoAt(0) });
+    await store.append('held', { type: 'clear', at: isoAt(1) });
+    const writer = startDriver({ dir, sessionId: 'held', tag: 'X', count: 5, sizes: 'mixed', waitMs: 300 });
+    await writer.ready;
+    const started = Date.now();
+    writer.go();
+    const exit = await writer.exited;
+    expect(exit.code).toBe(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(writer.acked()).toBe(0);
+    const loaded = await store.load('held');
+    expect(loaded!.records).toEqual([{ type: 'clear', at: isoAt(1) }]);
+    // This process still writes it; once it lets go, the other may.
+    await store.append('held', { type: 'clear', at: isoAt(2) });
+    await store.release('held');
+    const next = startDriver({ dir, sessionId: 'held', tag: 'Y', count: 2, sizes: 'mixed', waitMs: 300 });
+    await next.ready;
+    next.go();
+    expect((await next.exited).code).toBe(0);
+    expect((await store.load('held'))!.records).toHaveLength(4);
   });
 });

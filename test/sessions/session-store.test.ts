@@ -199,7 +199,8 @@ describe('file store on disk', () => {
     expect(lines).toHaveLength(2); // the line break goes before each record, none at the end
     expect(JSON.parse(lines[0]!)).toEqual({ type: 'session', version: 1, sessionId: 's', cwd: CWD, createdAt: isoAt(0) });
     expect(lines[1]).toMatch(/^\{"type":"turn","at":"2026-01-01T00:00:01.000Z",/);
-    expect(readdirSync(dir)).toEqual(['s.jsonl']);
+    // Besides the session file, only the leases' directory (session-lease.ts).
+    expect(readdirSync(dir)).toEqual(['.leases', 's.jsonl']);
   });
 
   it('sees what another store instance (another process, in effect) appended: no stale cache', async () => {
@@ -207,8 +208,12 @@ describe('file store on disk', () => {
     const other = await openSessionStore({ stateDir: dir, env: {}, logger: captureLogger() });
     await store.create({ sessionId: 'shared', cwd: CWD, createdAt: isoAt(0) });
     expect(await other.load('shared')).toMatchObject({ records: [] });
+    // One writer at a time (the lease): each lets the session go before the other writes.
+    await store.release('shared');
     await other.append('shared', turn('from other', isoAt(1)));
+    await other.release('shared');
     await store.append('shared', turn('from first', isoAt(2)));
+    await store.release('shared');
     expect((await other.load('shared'))!.records).toHaveLength(2);
     expect((await store.load('shared'))!.records).toHaveLength(2);
     await other.delete('shared');
@@ -288,7 +293,7 @@ describe('file store on disk', () => {
       expect(statSync(dir).mode & 0o777).toBe(0o700);
       expect(statSync(join(base, 'deep')).mode & 0o777).toBe(0o700);
       expect(statSync(join(dir, 'p.jsonl')).mode & 0o777).toBe(0o600);
-      expect(readdirSync(dir)).toEqual(['p.jsonl']); // the probe file is gone
+      expect(readdirSync(dir)).toEqual(['.leases', 'p.jsonl']); // the probe file is gone (.leases: session-lease.ts)
     } finally {
       process.umask(previous);
     }

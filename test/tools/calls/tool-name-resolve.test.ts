@@ -55,7 +55,7 @@ describe('tool names as models really send them', () => {
     expect(resolveToolName('javascript', offered, mcp)).toBeUndefined();
   });
 
-  it("finds an MCP tool by the server's own spelling of its name, spaces and all (LM Studio's \"Web Search\")", () => {
+  it('finds an MCP tool by the server\'s own spelling of its name, spaces and all (LM Studio\'s "Web Search")', () => {
     const offered = [...BUILTIN, 'wc__Web_Search', 'docs__Web-Index'];
     const mcp = new Set(offered.filter((name) => name.includes('__')));
     expect(resolveToolName('Web Search', offered, mcp)).toEqual({ name: 'wc__Web_Search', how: 'unprefixed' });

@@ -1,0 +1,45 @@
+/**
+ * One ACP connection's side of the agent: what its client advertised at `initialize` (files,
+ * terminals, notices, compaction entities, elicitation) and the sessions it opened. Over stdio
+ * there is one; `openai-acp serve` makes one per network connection, all over the same sessions,
+ * so one client's capabilities are never assumed for another's turns.
+ *
+ * Source: ACP v1 `initialize` `clientCapabilities` (https://agentclientprotocol.com/protocol/v1/initialization):
+ * capabilities are negotiated per connection.
+ */
+import { RequestError, type ClientCapabilities } from '@agentclientprotocol/sdk/unstable';
+import { clientFeatures, NO_FEATURES, type ClientFeatures } from '../loop/notify.js';
+import { toolCapabilities, type ClientToolCapabilities } from '../tools/index.js';
+
+/** One connection's client. */
+export class ClientPeer {
+  /** What the client advertised for files and terminals (set by `initialize`). */
+  capabilities: ClientToolCapabilities = toolCapabilities(undefined);
+  /** What the client advertised of notices, compaction entities and elicitation (set by `initialize`). */
+  features: ClientFeatures = NO_FEATURES;
+  /** The sessions this connection opened (new, load, resume, fork) and has not closed or deleted. */
+  readonly sessions = new Set<string>();
+
+  /** @param maxSessions - most sessions one connection may hold open at once. @defaultValue unlimited */
+  constructor(readonly maxSessions = Number.POSITIVE_INFINITY) {}
+
+  /** Takes what the client advertised at `initialize`. */
+  advertise(capabilities: ClientCapabilities | undefined): void {
+    this.capabilities = toolCapabilities(capabilities);
+    this.features = clientFeatures(capabilities);
+  }
+
+  /**
+   * Refuses a session beyond {@link maxSessions}; a session already held by this connection is
+   * always let in again (a second `session/load` of it).
+   * @throws {RequestError} -32600 naming the limit.
+   */
+  checkRoom(sessionId?: string): void {
+    if (sessionId !== undefined && this.sessions.has(sessionId)) return;
+    if (this.sessions.size < this.maxSessions) return;
+    throw RequestError.invalidRequest(
+      { maxSessions: this.maxSessions },
+      `this connection already holds ${this.sessions.size} sessions, the most the server allows; close one (session/close) first`,
+    );
+  }
+}

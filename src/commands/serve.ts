@@ -1,0 +1,137 @@
+/**
+ * `openai-acp serve`: the agent built as for stdio (same configuration, endpoints, session store),
+ * served over the network on ACP's Streamable HTTP & WebSocket transport
+ * (`serve/network-server.lazy.ts`, loaded only here). Runs until SIGINT or SIGTERM, then drains:
+ * `/ready` fails, running turns answer `cancelled` and are saved, connections close, the sessions'
+ * leases are given back.
+ */
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { format } from 'node:util';
+import { createOpenAIAgent } from '../acp/agent.js';
+import { isLoopbackHost } from '../agentconnect/gate.js';
+import { tokenProblem } from '../agentconnect/front-door-flags.js';
+import type { CliFlags } from '../config/config.js';
+import { agentConfigDir } from '../config/config-file.js';
+import { chooseEndpoints } from '../endpoints/runtime-config.js';
+import type { ServeFlags } from '../serve/serve-flags.js';
+import { openSessionStore } from '../sessions/session-store.js';
+import { VERSION } from '../version.js';
+import { startAgentLogging } from './agent-logging.js';
+
+/** The environment variable that may hold the token instead of `--token` (kept out of `ps`). */
+const TOKEN_VARIABLE = 'OPENAI_ACP_SERVE_TOKEN';
+/** Longest wait for running turns to answer `cancelled` (and be saved) at shutdown, in ms. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
+/**
+ * The lines a person starting `serve` reads, written to stderr whatever the log level: a warning
+ * when it listens beyond this machine, and where it listens (both URLs). Pure.
+ * @internal the tests read the warning from it: binding a non-loopback address is outside a test's reach.
+ */
+export function serveStartLines(server: { url: string; host: string }): string[] {
+  const where = `openai-acp serve on ${server.url} (WebSocket ${server.url.replace(/^http/, 'ws')}); Ctrl-C stops it.`;
+  if (isLoopbackHost(server.host)) return [where];
+  return [
+    `openai-acp serve: listening beyond this machine (${server.host}): anyone who can reach the port and holds the token can use the model and the tools`,
+    where,
+  ];
+}
+
+/** The workspace root as a real directory path, or why it cannot be one. */
+function workspaceRoot(given: string | undefined, cwd: string): { root: string } | { problem: string } {
+  const path = resolve(cwd, given ?? '.');
+  try {
+    if (!statSync(path).isDirectory()) return { problem: `--root ${path} is not a directory` };
+    return { root: realpathSync(path) };
+  } catch (error) {
+    return { problem: `--root ${path} cannot be used (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  }
+}
+
+/**
+ * Serves until a signal; resolves with the exit code: 0 after a signal, 1 when the port cannot be
+ * listened on, 2 for settings that cannot serve (a bad root, an address beyond loopback without a
+ * token).
+ */
+export async function runServe(options: { flags: CliFlags; serve: ServeFlags; env: NodeJS.ProcessEnv }): Promise<number> {
+  const { serve, env } = options;
+  const fromEnv = env[TOKEN_VARIABLE]?.trim();
+  const token = serve.token ?? (fromEnv ? fromEnv : undefined);
+  const problems: string[] = [];
+  if (serve.token === undefined && fromEnv) {
+    const problem = tokenProblem(fromEnv);
+    if (problem) problems.push(problem.replace('--token', TOKEN_VARIABLE));
+  }
+  if (!isLoopbackHost(serve.host) && token === undefined)
+    problems.push(`--host ${serve.host} serves beyond this machine, so a token is required: set ${TOKEN_VARIABLE} (or --token)`);
+  const root = workspaceRoot(serve.root, process.cwd());
+  if ('problem' in root) problems.push(root.problem);
+  if (problems.length > 0 || 'problem' in root) {
+    process.stderr.write(`openai-acp serve: ${problems.join('; ')}. Run openai-acp serve --help for usage.\n`);
+    return 2;
+  }
+
+  const { resolved, logger } = startAgentLogging({ flags: options.flags, env, extraSecrets: token ? [token] : [] });
+  // The SDK's server reports closed connections (limits, stalls) with console.warn/error: through our logger (format, redaction).
+  console.warn = (...args: unknown[]) => logger.warn(format(...args));
+  console.error = (...args: unknown[]) => logger.error(format(...args));
+  const store = openSessionStore({ stateDir: resolved.config.stateDir, env, logger });
+  const agent = createOpenAIAgent({
+    config: resolved.config,
+    configError: resolved.configError,
+    logger,
+    endpoints: () => chooseEndpoints(resolved, logger),
+    store,
+    configDir: agentConfigDir(env),
+    root: root.root,
+    collectWhenQuiet: true,
+  });
+  const { startNetworkServer } = await import('../serve/network-server.lazy.js');
+  const { host, port, allowOrigins, limits } = serve;
+  let server: Awaited<ReturnType<typeof startNetworkServer>>;
+  try {
+    server = await startNetworkServer({
+      agent,
+      host,
+      port,
+      token,
+      allowOrigins,
+      limits,
+      logger,
+      notReady: () => (resolved.configError ? 'the configuration is invalid (see the log)' : undefined),
+    });
+  } catch (error) {
+    logger.error(`cannot listen on ${host}:${port}: ${(error as Error).message}`);
+    return 1;
+  }
+  logger.info(`openai-acp ${VERSION} serving ACP on ${server.url}`, {
+    root: root.root,
+    origins: allowOrigins.join(' ') || 'none (no browser page)',
+    token: token ? 'required' : 'none',
+    sessions: (await store).dir ?? 'in memory',
+  });
+  // Said at every log level: who can reach it, and where.
+  for (const line of serveStartLines({ url: server.url, host })) process.stderr.write(`${line}\n`);
+  process.on('uncaughtException', (error) => logger.error('uncaught exception', { error: error.stack ?? String(error) }));
+  process.on('unhandledRejection', (error) => logger.error('unhandled rejection', { error: (error as Error)?.stack ?? String(error) }));
+
+  return new Promise<number>((done) => {
+    let stopping = false;
+    const stop = async (why: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info(`stopping: ${why}`);
+      // Turns first, so their `cancelled` answers and saved records go out before the connections close.
+      server.drain();
+      await Promise.race([agent.sessions.cancelAll(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
+      await server.close();
+      await Promise.race([agent.tools.closeAll(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+      // Another replica sharing the state directory may take these sessions now.
+      (await store).close();
+      done(0);
+    };
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+    process.once('SIGINT', () => void stop('SIGINT'));
+  });
+}

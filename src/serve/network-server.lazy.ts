@@ -1,0 +1,198 @@
+/**
+ * The network side of `openai-acp serve`: a `node:http` server whose one endpoint, `/acp`, is the
+ * SDK's `AcpServer` (Streamable HTTP through its Node adapter, WebSocket upgrades through its
+ * upgrade adapter and the `ws` library), behind the same gate as the AgentConnect front door
+ * (`agentconnect/gate.ts`: a browser `Origin` must be allowed, the bearer token must match);
+ * `GET /health` and `GET /ready` for probes. Each accepted connection is its own ACP connection
+ * over the agent's sessions (`OpenAIAgent.connection`). A lazy chunk: serving ACP on stdio never
+ * loads it, the SDK's server or `ws`.
+ *
+ * Source: ACP RFD "Streamable HTTP & WebSocket Transport" (https://agentclientprotocol.com/rfds/streamable-http-websocket-transport),
+ * as the SDK (`@agentclientprotocol/sdk` 2.x `experimental/server`, `experimental/node`) implements it.
+ */
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { AgentFactory } from '@agentclientprotocol/sdk/experimental/server';
+import { createNodeHttpHandler, createNodeWebSocketUpgradeHandler, type NodeWebSocketUpgradeServer } from '@agentclientprotocol/sdk/experimental/node';
+import { WebSocketServer } from 'ws';
+import type { OpenAIAgent } from '../acp/agent.js';
+import { admit, normalizeOrigin } from '../agentconnect/gate.js';
+import { listen } from '../agentconnect/listen.js';
+import type { Logger } from '../log.js';
+import { HttpConnections, clientIdOf } from './http-connections.js';
+import { CONNECTION_HEADER, OwnedAcpServer, textResponse } from './owned-acp-server.js';
+import type { ServeLimits } from './serve-flags.js';
+
+/** The one ACP endpoint (the RFD's `/acp`). */
+export const ACP_PATH = '/acp';
+/** How long a Streamable HTTP connection may go without an open event stream before it is ended, in ms. */
+const HTTP_IDLE_MS = 30_000;
+
+/** What the server is built from. */
+export interface NetworkServerOptions {
+  agent: Pick<OpenAIAgent, 'connection'>;
+  /** Address and port to listen on; port 0 picks a free one. */
+  host: string;
+  port: number;
+  /** The bearer token every `/acp` request must carry; `undefined`: none. */
+  token: string | undefined;
+  /** Browser origins let in, normalised. */
+  allowOrigins: readonly string[];
+  limits: ServeLimits;
+  logger: Logger;
+  /** Why the agent cannot serve now (e.g. an invalid configuration), for `/ready`; `undefined` when it can. */
+  notReady: () => string | undefined;
+  /** How long a Streamable HTTP connection may go without an open event stream, in ms. @defaultValue 30 s */
+  httpIdleMs?: number;
+}
+
+/** A running server. */
+export interface NetworkServer {
+  /** `http://host:port/acp` as listened on (the WebSocket URL is the same with `ws:`). */
+  url: string;
+  /** Connections open now (WebSocket and Streamable HTTP). */
+  readonly connections: number;
+  /** Stops taking connections: `/ready` answers 503 and a new connection is refused from now on. */
+  drain(): void;
+  /** {@link drain}, then closes every connection and stops listening. */
+  close(): Promise<void>;
+}
+
+/** Starts the server; resolves once it listens. @throws the listen error (e.g. EADDRINUSE). */
+export async function startNetworkServer(options: NetworkServerOptions): Promise<NetworkServer> {
+  const { logger, limits } = options;
+  const httpIdleMs = options.httpIdleMs ?? HTTP_IDLE_MS;
+  const connections = new HttpConnections();
+  let open = 0;
+  let stopping = false;
+  const whyNotNew = () => (stopping ? 'stopping' : open >= limits.maxConnections ? 'at the connection limit (--max-connections)' : undefined);
+
+  /** Each connection: its own agent app over the shared sessions, counted while open, its sessions let go of once closed. */
+  const createAgent: AgentFactory = () => ({
+    connect(stream, connectOptions) {
+      const { app, release } = options.agent.connection({ maxSessions: limits.maxSessions });
+      const connection = (app as ReturnType<AgentFactory>).connect(stream, connectOptions) as { closed: Promise<void> };
+      open++;
+      logger.debug('ACP connection opened', { open });
+      void connection.closed.finally(() => {
+        open--;
+        logger.debug('ACP connection closed', { open });
+        void release();
+      });
+      return connection;
+    },
+  });
+  const acp = new OwnedAcpServer({ createAgent, maxBufferedBytes: limits.maxBufferedBytes, maxOutputStallMs: limits.maxOutputStallMs }, connections, () => {
+    const why = whyNotNew();
+    return why ? textResponse(`openai-acp cannot take a new connection now: ${why}`, 503, { 'Retry-After': '5' }) : undefined;
+  });
+  const handleAcp = createNodeHttpHandler(acp, { maxRequestBodyBytes: limits.maxMessageBytes });
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
+  const upgradeAcp = createNodeWebSocketUpgradeHandler(acp, sockets as unknown as NodeWebSocketUpgradeServer);
+
+  /** The gate's verdict on a request to `/acp`, logged when refused (never with what was sent, but a cut origin). */
+  const refusal = (req: http.IncomingMessage) => {
+    const verdict = admit({ origin: req.headers.origin, url: req.url, authorization: req.headers.authorization }, options);
+    if (verdict.ok) return undefined;
+    logger.warn('ACP connection refused', { reason: verdict.reason, ...(req.headers.origin ? { origin: req.headers.origin.slice(0, 200) } : {}) });
+    return verdict;
+  };
+
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    if ((req.method === 'GET' || req.method === 'HEAD') && (path === '/health' || path === '/ready')) {
+      const why = path === '/ready' ? (whyNotNew() ?? options.notReady()) : undefined;
+      res.writeHead(why ? 503 : 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+      res.end(JSON.stringify(why ? { ready: false, reason: why } : path === '/ready' ? { ready: true } : { status: 'ok' }));
+      return;
+    }
+    if (path !== ACP_PATH) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end(`Not found: the ACP endpoint is ${ACP_PATH}\n`);
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && options.allowOrigins.includes(normalizeOrigin(origin))) allowBrowser(res, origin);
+    // A browser's preflight carries no credentials: only its origin is checked.
+    if (req.method === 'OPTIONS') {
+      const allowed = origin !== undefined && options.allowOrigins.includes(normalizeOrigin(origin));
+      res.writeHead(allowed ? 204 : 403, allowed ? PREFLIGHT_HEADERS : { 'Content-Type': 'text/plain' }).end(allowed ? undefined : 'origin not allowed\n');
+      return;
+    }
+    const refused = refusal(req);
+    if (refused) {
+      req.resume();
+      res.writeHead(refused.status, { 'Content-Type': 'text/plain', ...(refused.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="openai-acp"' } : {}) });
+      res.end(`${refused.reason}\n`);
+      return;
+    }
+    // An event stream open keeps its connection from being ended as idle.
+    const streamOf = req.method === 'GET' ? req.headers[CONNECTION_HEADER.toLowerCase()] : undefined;
+    if (typeof streamOf === 'string' && connections.owns(streamOf, clientIdOf(req.headers.cookie))) {
+      connections.streamOpened(streamOf);
+      res.once('close', () => connections.streamClosed(streamOf, Date.now()));
+    }
+    handleAcp(req, res);
+  });
+
+  server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    const refused = path !== ACP_PATH ? { status: 404 as const, reason: `the ACP endpoint is ${ACP_PATH}` } : refusal(req);
+    const why = refused ? undefined : whyNotNew();
+    if (refused || why) {
+      const status = refused?.status ?? 503;
+      const text = refused?.reason ?? `openai-acp cannot take a new connection now: ${why}`;
+      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${text}\n`);
+      return;
+    }
+    upgradeAcp(req, socket, head);
+  });
+
+  // Streamable HTTP clients that went away without a DELETE: their connections are ended.
+  const sweep = setInterval(
+    () => {
+      for (const id of connections.idle(Date.now(), httpIdleMs)) {
+        logger.debug('ending an ACP connection whose client went away', { idleMs: httpIdleMs });
+        void acp.end(id).catch(() => undefined);
+      }
+    },
+    Math.max(10, Math.floor(httpIdleMs / 3)),
+  );
+  sweep.unref();
+
+  const authority = await listen(server, options.port, options.host);
+  return {
+    url: `http://${authority}${ACP_PATH}`,
+    get connections() {
+      return open;
+    },
+    drain: () => {
+      stopping = true;
+    },
+    close: async () => {
+      stopping = true;
+      clearInterval(sweep);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await acp.close();
+      // A socket whose client stopped reading would hold the close handshake (and the exit) for ws's 30 s.
+      for (const socket of sockets.clients) socket.terminate();
+      sockets.close();
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+/** What a browser page of an allowed origin may do with `/acp` (its preflight's answer). */
+const PREFLIGHT_HEADERS = {
+  'Access-Control-Allow-Methods': 'GET, POST, DELETE',
+  'Access-Control-Allow-Headers': `Authorization, Content-Type, Accept, ${CONNECTION_HEADER}, Acp-Session-Id`,
+  'Access-Control-Max-Age': '600',
+};
+
+/** Lets a page of an allowed `origin` read the answer, send its cookie, and see the connection id. */
+function allowBrowser(res: http.ServerResponse, origin: string): void {
+  res.setHeader('Access-Control-Allow-Origin', origin);
+  res.setHeader('Access-Control-Allow-Credentials', 'true');
+  res.setHeader('Access-Control-Expose-Headers', CONNECTION_HEADER);
+  res.setHeader('Vary', 'Origin');
+}

@@ -1,0 +1,236 @@
+/**
+ * What a held session keeps in memory, and what it costs per turn. `Session.records` holds only
+ * the live part of the conversation: from its latest reset (a `/clear`, a `/compact`, or a turn
+ * compacted inside, kept as the first record) to its latest turn; what a reset replaced stays on
+ * disk, read again only by `session/load` (replay), `session/fork` and `/undo` of a compacted
+ * turn. Beside the live records, an index of the whole history, updated as each record is added
+ * (never by walking the history again): the tool-call ids in use, whether the model already
+ * answered an image, the cost saved with its turns, the plan before the live part, and the live
+ * conversation as the model is sent it. An idle session's records can be let go of
+ * ({@link unloadIdle}) and read again on demand.
+ *
+ * Every function here gives what the same question asked of the whole history would: the
+ * property tests hold them to `liveConversation`, `lastToldMode` and `savedCost` over all records.
+ */
+import type { PlanEntry } from '@agentclientprotocol/sdk/unstable';
+import { stubRanges } from '../context/stub-ranges.js';
+import type { ToolMessageRules } from '../context/tool-messages.js';
+import { addCost, type Cost } from '../openai/reported-cost.js';
+import { appendTurn, liveConversation, type ConversationRecord, type LiveConversation } from './conversation.js';
+import type { TurnRecord } from './session-records.js';
+
+/** What these functions need of a session (`Session` of `session-manager.ts`). */
+interface Session {
+  readonly records: ConversationRecord[];
+}
+
+/** The index of one held session (see the module comment). */
+interface SessionIndex {
+  toolCallIds: Set<string>;
+  sentImages: boolean;
+  cost: Cost | undefined;
+  /** The plan of the latest turn before the live records (`[]`: none). */
+  planBefore: PlanEntry[];
+  /** Whether records came before the live ones (on disk only), and whether turns among them. */
+  recordsBefore: boolean;
+  turnsBefore: boolean;
+  /** The live conversation as last built, for the tool-message rules it was built with. */
+  live: { rules: ToolMessageRules; conversation: LiveConversation } | undefined;
+}
+
+const indexes = new WeakMap<Session, SessionIndex>();
+
+/** Whether `record` starts a new live part: what came before it is no longer sent to the model. */
+function isReset(record: ConversationRecord): boolean {
+  return record.type === 'clear' || record.type === 'compact' || record.context?.summary !== undefined;
+}
+
+/** Where the live part of `records` starts: its latest reset, or 0. */
+function liveStart(records: readonly ConversationRecord[]): number {
+  for (let i = records.length - 1; i >= 0; i--) if (isReset(records[i]!)) return i;
+  return 0;
+}
+
+/** The plan of the latest turn of `records` that wrote one, or `undefined`. */
+function latestPlan(records: readonly ConversationRecord[]): PlanEntry[] | undefined {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const record = records[i]!;
+    if (record.type === 'turn' && record.plan) return record.plan;
+  }
+  return undefined;
+}
+
+/** Whether a saved `usage.cost` is one (a file edited by hand may hold anything): a finite amount of 0 or more, in a named currency. */
+function isCost(value: unknown): value is Cost {
+  const cost = value as Cost | null | undefined;
+  return typeof cost === 'object' && cost !== null && Number.isFinite(cost.amount) && cost.amount >= 0 && typeof cost.currency === 'string';
+}
+
+/** Adds one turn to the history-wide facts of `index`. */
+function indexTurn(index: SessionIndex, turn: TurnRecord): void {
+  for (const step of turn.steps ?? []) for (const call of step.toolCalls) index.toolCallIds.add(call.id);
+  if (turn.stopReason === 'end_turn' && turn.prompt.some((block) => block.type === 'image')) index.sentImages = true;
+  const cost = turn.usage?.cost;
+  if (isCost(cost)) {
+    const next = addCost(index.cost, cost);
+    if ('total' in next) index.cost = next.total;
+  }
+}
+
+/**
+ * Holds `records`, a session's whole history as loaded: its live part becomes `session.records`,
+ * the rest is indexed and let go of.
+ */
+export function holdRecords(session: Session, records: readonly ConversationRecord[]): void {
+  const start = liveStart(records);
+  const index: SessionIndex = {
+    toolCallIds: new Set(),
+    sentImages: false,
+    cost: undefined,
+    planBefore: latestPlan(records.slice(0, start)) ?? [],
+    recordsBefore: start > 0,
+    turnsBefore: records.slice(0, start).some((record) => record.type === 'turn'),
+    live: undefined,
+  };
+  for (const record of records) if (record.type === 'turn') indexTurn(index, record);
+  indexes.set(session, index);
+  session.records.length = 0;
+  for (let i = start; i < records.length; i++) session.records.push(records[i]!);
+}
+
+/** The index of `session`, made from its records when it has none yet (a new session). */
+function indexOf(session: Session): SessionIndex {
+  let index = indexes.get(session);
+  if (!index) {
+    holdRecords(session, [...session.records]);
+    index = indexes.get(session)!;
+  }
+  return index;
+}
+
+/**
+ * Adds a conversation record (a turn, `/clear`, `/compact`) to the session: kept, indexed, and
+ * at a reset everything before it let go of (it stays on disk).
+ */
+export function addRecord(session: Session, record: ConversationRecord): void {
+  const index = indexOf(session);
+  if (record.type === 'turn') indexTurn(index, record);
+  if (isReset(record)) {
+    index.planBefore = latestPlan(session.records) ?? index.planBefore;
+    index.recordsBefore ||= session.records.length > 0;
+    index.turnsBefore ||= session.records.some((kept) => kept.type === 'turn');
+    session.records.length = 0;
+  }
+  session.records.push(record);
+  const live = index.live;
+  if (!live) return;
+  if (isReset(record)) index.live = undefined;
+  else extendLive(live.conversation, record as TurnRecord, live.rules);
+}
+
+/** Adds a turn (not a reset) to a live conversation built before it, as `liveConversation` would have. */
+function extendLive(live: LiveConversation, turn: TurnRecord, rules: ToolMessageRules): void {
+  live.stubbed = stubRanges(turn.context?.stubbed);
+  appendTurn(live, turn, rules);
+}
+
+/**
+ * The conversation the model is sent of the session (`liveConversation` of its whole history),
+ * built once and then extended turn by turn; the caller must not change it.
+ */
+export function liveConversationOf(session: Session, rules: ToolMessageRules): LiveConversation {
+  const index = indexOf(session);
+  if (index.live?.rules !== rules) index.live = { rules, conversation: liveConversation(session.records, rules) };
+  const { conversation } = index.live;
+  return { ...conversation, turns: [...conversation.turns], unanswered: [...conversation.unanswered] };
+}
+
+/**
+ * Every tool-call id the session's turns used (the model-facing ids), so new calls never reuse
+ * one; the turn adds the ids it hands out (they stay taken, saved or not).
+ */
+export function usedToolCallIds(session: Session): Set<string> {
+  return indexOf(session).toolCallIds;
+}
+
+/** Whether the session's model already answered a prompt with an image: then images returned by tools are sent to it too. */
+export function sentImages(session: Session): boolean {
+  return indexOf(session).sentImages;
+}
+
+/** The sum of the costs saved with the session's turns (`usage.cost`), in the first one's currency. */
+export function savedCostOf(session: Session): Cost | undefined {
+  const cost = indexOf(session).cost;
+  return cost && { ...cost };
+}
+
+/** The session's plan now: the latest one a turn still in the conversation wrote, or `[]`. */
+export function currentPlanOf(session: Session): PlanEntry[] {
+  return latestPlan(session.records) ?? indexOf(session).planBefore;
+}
+
+/**
+ * What `/undo` may take back: the index in `session.records` of the latest turn, `behind-reset`
+ * when a `/clear` or `/compact` came after it, `none` when the session has no turn.
+ */
+export function undoableTurn(session: Session): number | 'behind-reset' | 'none' {
+  const index = session.records.findLastIndex((record) => record.type === 'turn');
+  // The latest turn came before the live records: a reset (their first record) came after it.
+  if (index === -1) return indexOf(session).turnsBefore ? 'behind-reset' : 'none';
+  return session.records.slice(index + 1).some((record) => record.type === 'clear' || record.type === 'compact') ? 'behind-reset' : index;
+}
+
+/**
+ * Takes the turn at `at` (from {@link undoableTurn}) out of the session. A turn compacted inside
+ * (the first live record) stood for what came before it: the session's records are let go of,
+ * to be read again from disk (the `undo` record saved) before its next turn.
+ */
+export function removeTurn(session: Session, at: number): void {
+  const index = indexOf(session);
+  const [turn] = session.records.splice(at, 1);
+  index.live = undefined;
+  if (turn?.type === 'turn' && turn.context?.summary !== undefined && index.recordsBefore) unloadRecords(session);
+}
+
+const lastUsed = new WeakMap<Session, number>();
+
+/** Notes that the session is in use at `now` (ms since the epoch): it is not idle. */
+export function markUsed(session: Session, now = Date.now()): void {
+  lastUsed.set(session, now);
+}
+
+/**
+ * Lets go of the records of every session of `held` unused for `idleMs` or longer at `now` (ms)
+ * and not `busy` (a turn running or a prompt arriving); returns those sessions. A session never
+ * marked used counts as used now.
+ */
+export function unloadIdle<S extends Session>(held: Iterable<S>, busy: (session: S) => boolean, now: number, idleMs: number): S[] {
+  const unloaded_now: S[] = [];
+  for (const session of held) {
+    const used = lastUsed.get(session) ?? (lastUsed.set(session, now), now);
+    if (isUnloaded(session) || busy(session) || now - used < idleMs) continue;
+    unloadRecords(session);
+    unloaded_now.push(session);
+  }
+  return unloaded_now;
+}
+
+/** Lets go of the session's records and index (an idle session); {@link isUnloaded} until held again. */
+function unloadRecords(session: Session): void {
+  indexes.delete(session);
+  unloaded.add(session);
+  session.records.length = 0;
+}
+
+const unloaded = new WeakSet<Session>();
+
+/** Whether the session's records were let go of and must be read again ({@link holdRecords}) before its next turn. */
+export function isUnloaded(session: Session): boolean {
+  return unloaded.has(session);
+}
+
+/** Holds the records read again for an unloaded session. */
+export function reloadRecords(session: Session, records: readonly ConversationRecord[]): void {
+  unloaded.delete(session);
+  holdRecords(session, records);
+}

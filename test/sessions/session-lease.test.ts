@@ -1,0 +1,123 @@
+/**
+ * Session leases (`session-lease.ts`): held, given back, waited for while a live process holds
+ * one, taken over from a process that is gone (owner file stale or missing, pid not running), and
+ * checked before each write. Other processes are stood in for by the files they would write.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SessionLeases } from '../../src/sessions/session-lease.js';
+import { makeTempDir, removeTempDirs } from '../helpers/session-store-fixtures.js';
+
+afterEach(removeTempDirs);
+const open: SessionLeases[] = [];
+afterEach(() => {
+  for (const leases of open.splice(0)) leases.close();
+});
+
+function leasesIn(dir: string, options = { ttlMs: 1_000, beatMs: 200, waitMs: 400, pollMs: 20 }): SessionLeases {
+  const leases = new SessionLeases(dir, options);
+  open.push(leases);
+  return leases;
+}
+
+/** Writes the files a process named `owner` on `host` with `pid` holding `sessionId` would have written, its owner file touched `ageMs` ago. */
+function otherHolder(dir: string, sessionId: string, holder: { owner: string; host: string; pid: number }, ageMs = 0): void {
+  mkdirSync(join(dir, '.leases'), { recursive: true });
+  writeFileSync(join(dir, '.leases', `${sessionId}.lease`), JSON.stringify(holder));
+  const ownerFile = join(dir, '.leases', `${holder.owner}.owner`);
+  writeFileSync(ownerFile, JSON.stringify({ host: holder.host, pid: holder.pid }));
+  const at = new Date(Date.now() - ageMs);
+  utimesSync(ownerFile, at, at);
+}
+
+const leaseOf = (dir: string, sessionId: string) => JSON.parse(readFileSync(join(dir, '.leases', `${sessionId}.lease`), 'utf8'));
+
+describe('session leases', () => {
+  it('holds a session under its own owner, gives it back, and removes its files at close', async () => {
+    const dir = makeTempDir();
+    const leases = leasesIn(dir);
+    await leases.hold('s1');
+    await leases.hold('s1');
+    expect(leaseOf(dir, 's1')).toEqual({ owner: leases.owner, host: hostname(), pid: process.pid });
+    expect(existsSync(join(dir, '.leases', `${leases.owner}.owner`))).toBe(true);
+    await leases.release('s1');
+    expect(existsSync(join(dir, '.leases', 's1.lease'))).toBe(false);
+    await leases.hold('s2');
+    leases.close();
+    expect(existsSync(join(dir, '.leases', 's2.lease'))).toBe(false);
+    expect(existsSync(join(dir, '.leases', `${leases.owner}.owner`))).toBe(false);
+  });
+
+  it('waits for a live process on another host, then refuses naming it; takes over once its owner file goes stale', async () => {
+    const dir = makeTempDir();
+    otherHolder(dir, 's', { owner: 'other', host: 'replica-b', pid: 4242 });
+    const leases = leasesIn(dir);
+    const started = Date.now();
+    await expect(leases.hold('s')).rejects.toMatchObject({
+      code: 'busy',
+      message: expect.stringContaining('another openai-acp process (host replica-b, pid 4242)'),
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    // The other replica died: its owner file is no longer touched.
+    otherHolder(dir, 's', { owner: 'other', host: 'replica-b', pid: 4242 }, 5_000);
+    await leases.hold('s');
+    expect(leaseOf(dir, 's').owner).toBe(leases.owner);
+  });
+
+  it('takes over at once from a process of this host that is not running, and from one whose owner file is gone', async () => {
+    const dir = makeTempDir();
+    const exited = spawnSync(process.execPath, ['-e', '0']).pid;
+    otherHolder(dir, 'a', { owner: 'dead', host: hostname(), pid: exited! });
+    otherHolder(dir, 'b', { owner: 'vanished', host: 'replica-c', pid: 1 });
+    rmSync(join(dir, '.leases', 'vanished.owner'));
+    const leases = leasesIn(dir);
+    const started = Date.now();
+    await leases.hold('a');
+    await leases.hold('b');
+    expect(Date.now() - started).toBeLessThan(400);
+    expect([leaseOf(dir, 'a').owner, leaseOf(dir, 'b').owner]).toEqual([leases.owner, leases.owner]);
+  });
+
+  it('waits while a lease file cannot be read yet (being written), and takes over one left unreadable by a crash', async () => {
+    const dir = makeTempDir();
+    mkdirSync(join(dir, '.leases'), { recursive: true });
+    const file = join(dir, '.leases', 'torn.lease');
+    writeFileSync(file, '{"own');
+    const leases = leasesIn(dir);
+    await expect(leases.hold('torn')).rejects.toMatchObject({ code: 'busy' });
+    const old = new Date(Date.now() - 5_000);
+    utimesSync(file, old, old);
+    await leases.hold('torn');
+    expect(leaseOf(dir, 'torn').owner).toBe(leases.owner);
+  });
+
+  it('removes the owner files of processes gone for an hour when it starts holding', async () => {
+    const dir = makeTempDir();
+    otherHolder(dir, 'x', { owner: 'long-gone', host: 'replica-e', pid: 9 }, 2 * 60 * 60 * 1000);
+    otherHolder(dir, 'y', { owner: 'recent', host: 'replica-f', pid: 9 }, 60 * 1000);
+    await leasesIn(dir).hold('z');
+    for (let i = 0; i < 100 && existsSync(join(dir, '.leases', 'long-gone.owner')); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(existsSync(join(dir, '.leases', 'long-gone.owner'))).toBe(false);
+    expect(existsSync(join(dir, '.leases', 'recent.owner'))).toBe(true);
+  });
+
+  it('checks before a write: a lease taken over meanwhile is refused and let go; an unheld one is taken', async () => {
+    const dir = makeTempDir();
+    const leases = leasesIn(dir);
+    await leases.hold('s');
+    await leases.check('s');
+    otherHolder(dir, 's', { owner: 'thief', host: 'replica-d', pid: 7 });
+    await expect(leases.check('s')).rejects.toMatchObject({
+      code: 'busy',
+      message: expect.stringContaining('was taken over by another openai-acp process (host replica-d)'),
+    });
+    // No longer held here: giving it back leaves the other's lease alone.
+    await leases.release('s');
+    expect(leaseOf(dir, 's').owner).toBe('thief');
+    await leases.check('fresh');
+    expect(leaseOf(dir, 'fresh').owner).toBe(leases.owner);
+  });
+});
