@@ -156,12 +156,11 @@ export class AgentState {
     });
   }
 
-  /** Lets go of the conversations of sessions idle for `config.sessionIdleMs`, and of their leases. */
+  /** Lets go of the conversations of sessions idle for `config.sessionIdleMs`, and of their leases (a no-op for one given back already). */
   private unloadIdle(): void {
-    const idle = unloadIdle(this.sessions.all(), (session) => this.sessions.isRunning(session.id), Date.now(), this.config.sessionIdleMs);
-    if (idle.length === 0) return;
-    this.logger.debug('idle sessions left memory', { sessions: idle.length });
-    void this.store.then((store) => Promise.all(idle.map((session) => store.release(session.id))));
+    const { idle, unloaded } = unloadIdle(this.sessions.all(), (session) => this.sessions.isRunning(session.id), Date.now(), this.config.sessionIdleMs);
+    if (unloaded > 0) this.logger.debug('idle sessions left memory', { sessions: unloaded });
+    if (idle.length > 0) void this.store.then((store) => Promise.all(idle.map((session) => store.release(session.id))));
   }
 
   /** Resolves once the endpoints are known; starts finding them on the first call. */

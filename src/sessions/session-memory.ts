@@ -213,18 +213,23 @@ export function markUsed(session: Session, now = Date.now()): void {
 
 /**
  * Lets go of the records of every session of `held` unused for `idleMs` or longer at `now` (ms)
- * and not `busy` (a turn running or a prompt arriving); returns those sessions. A session never
- * marked used counts as used now.
+ * and not `busy` (a turn running or a prompt arriving). Returns every such idle session, whose
+ * lease the caller gives back (a session `/undo` let go of, or one written to since, as well), and
+ * how many of them left memory now. A session never marked used counts as used now.
  */
-export function unloadIdle<S extends Session>(held: Iterable<S>, busy: (session: S) => boolean, now: number, idleMs: number): S[] {
-  const unloaded_now: S[] = [];
+export function unloadIdle<S extends Session>(held: Iterable<S>, busy: (session: S) => boolean, now: number, idleMs: number): { idle: S[]; unloaded: number } {
+  const idle: S[] = [];
+  let unloadedNow = 0;
   for (const session of held) {
     const used = lastUsed.get(session) ?? (lastUsed.set(session, now), now);
-    if (isUnloaded(session) || busy(session) || now - used < idleMs) continue;
-    unloadRecords(session);
-    unloaded_now.push(session);
+    if (busy(session) || now - used < idleMs) continue;
+    if (!isUnloaded(session)) {
+      unloadRecords(session);
+      unloadedNow++;
+    }
+    idle.push(session);
   }
-  return unloaded_now;
+  return { idle, unloaded: unloadedNow };
 }
 
 /** Lets go of the session's records and index (an idle session); {@link isUnloaded} until held again. */
