@@ -232,8 +232,11 @@ export function unloadIdle<S extends Session>(held: Iterable<S>, busy: (session:
   return { idle, unloaded: unloadedNow };
 }
 
-/** Lets go of the session's records and index (an idle session); {@link isUnloaded} until held again. */
-function unloadRecords(session: Session): void {
+/**
+ * Lets go of the session's records and index (an idle session, or one another process took over:
+ * its records on disk are the history now); {@link isUnloaded} until held again.
+ */
+export function unloadRecords(session: Session): void {
   indexes.delete(session);
   unloaded.add(session);
   session.records.length = 0;
