@@ -67,6 +67,13 @@ export function sessionNotFound(sessionId: string): RequestError {
   return new RequestError(-32002, `Session not found: ${sessionId}`, { sessionId });
 }
 
+/** A store refusal as the client hears it: an unknown session (-32002), or one another process holds (-32603, its words name that process); any other error as it is. */
+export function storeRefusal(error: unknown, sessionId: string): unknown {
+  if (!(error instanceof SessionStoreError)) return error;
+  if (error.code === 'busy') return new RequestError(-32603, error.message, { sessionId, reason: 'busy' });
+  return error.code === 'not-found' ? sessionNotFound(sessionId) : error;
+}
+
 /** Everything the ACP methods share; one per agent. */
 export class AgentState {
   readonly logger: Logger;
@@ -135,7 +142,8 @@ export class AgentState {
   /**
    * Makes the session ready for a turn: marked used, and its records read again from the store
    * when they left memory while it was idle (held for this process again first).
-   * @throws {RequestError} -32603 naming the other process when another process took the session meanwhile.
+   * @throws {RequestError} -32603 naming the other process when another process took the session
+   *   meanwhile; -32002 when another process deleted it.
    */
   async useSession(session: Session): Promise<void> {
     markUsed(session);
@@ -150,9 +158,7 @@ export class AgentState {
       this.reloading.set(session, reading);
     }
     await reading.catch((error: unknown) => {
-      throw error instanceof SessionStoreError && error.code === 'busy'
-        ? new RequestError(-32603, error.message, { sessionId: session.id, reason: 'busy' })
-        : error;
+      throw storeRefusal(error, session.id);
     });
   }
 

@@ -113,4 +113,23 @@ describe('a held session in memory', () => {
     await prompt('three');
     expect(sent().slice(-3)).toEqual(['user: one', 'assistant: reply to one', 'user: three']);
   });
+
+  it('answers -32002 to the next prompt of an idle session another process deleted meanwhile', async () => {
+    const { rpc, sessionId, stateDir, prompt } = await connect({ OPENAI_ACP_SESSION_IDLE_MS: '100' });
+    await prompt('one');
+    const lease = join(stateDir, '.leases', `${sessionId}.lease`);
+    for (let i = 0; i < 100 && existsSync(lease); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    // Another agent on the same directory deletes it once this one gave it back.
+    const other = createOpenAIAgent({
+      config: testConfig({ OPENAI_BASE_URL: server.baseUrl, OPENAI_ACP_TOOLS: 'off' }),
+      logger: quiet,
+      store: openSessionStore({ stateDir, env: {}, logger: quiet }),
+    });
+    const connection = client().connect(other.app);
+    closers.push(() => connection.close());
+    await connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    await connection.agent.request('session/delete', { sessionId });
+    await expect(prompt('two')).rejects.toMatchObject({ code: -32002, data: { sessionId } });
+    expect((await rpc.request('session/list', {})).sessions).toEqual([]);
+  });
 });
