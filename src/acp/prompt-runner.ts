@@ -281,8 +281,9 @@ export class PromptRunner {
     );
     // What the user sent into the turn, the messages no answer followed included (they go in front of the next prompt).
     const steering = turnClient.inbox?.close(outcome.steps.length + (outcome.text ? 1 : 0)) ?? [];
-    // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
-    if (!outcome.error || outcome.text || outcome.steps.length > 0) {
+    // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question;
+    // unless the user sent messages into it (answered `injected`): they are kept, with their prompt, for the next one.
+    if (!outcome.error || outcome.text || outcome.steps.length > 0 || steering.length > 0) {
       const record: TurnRecord = {
         type: 'turn',
         at: new Date().toISOString(),
