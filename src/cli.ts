@@ -4,7 +4,8 @@
  * version or help. stdout carries only JSON-RPC; every log line goes to stderr.
  */
 import { createOpenAIAgent } from './acp/agent.js';
-import { helpText, parseCliArgs, TTY_NOTICE, type CliFlags } from './cli-args.js';
+import { parseCliArgs, type CliFlags } from './cli-args.js';
+import { helpText, TTY_NOTICE } from './cli-help.js';
 import { describeConfigProblems } from './config/config.js';
 import { createLogger } from './log.js';
 import { resolveEndpoint } from './config/providers.js';

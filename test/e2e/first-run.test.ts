@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TTY_NOTICE } from '../../src/cli-args.js';
+import { TTY_NOTICE } from '../../src/cli-help.js';
 import { fakeServerPool, httpError, streamText } from '../helpers/fake-openai.js';
 import { CLI, spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
 import { cleanEnv, tempHome } from '../helpers/doctor-run-cli.js';
