@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, secretsOf } from '../src/config/config.js';
+import { secretsOf } from '../src/config/config.js';
+import { loadConfig } from '../src/config/load-config.js';
 import { createLogger, type LoggerOptions } from '../src/log.js';
 
 const KEY = 'sk-DISTINCTIVE-log-key-4c3b2a';

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, type Config } from '../../src/config/config.js';
+import { ConfigError, type Config } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/load-config.js';
 
 /** What loading gives: the config, or the error (only ConfigError may be thrown). */
 function load(env: Record<string, string | undefined>, read: (path: string) => string): Config | ConfigError {

@@ -4,7 +4,8 @@
  * configured), resolved without starting the agent.
  */
 import { defaultConfigPath } from '../config/config-file.js';
-import { mergeDotEnv, type CliFlags, type Config, type ConfigError } from '../config/config.js';
+import type { CliFlags, Config, ConfigError } from '../config/config.js';
+import { mergeDotEnv } from '../config/load-config.js';
 import type { NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
 import type { FetchLike } from '../openai/http.js';
 import { createLogger, type Logger } from '../log.js';

@@ -7,7 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { defaultConfigPath, writeConfigFile, type ConfigFileData, type ConfigFileProvider } from '../config/config-file.js';
-import { loadConfig, secretsOf } from '../config/config.js';
+import { secretsOf } from '../config/config.js';
+import { loadConfig } from '../config/load-config.js';
 import { parseBaseUrl, InvalidValue } from '../config/config-values.js';
 import type { FetchLike } from '../openai/http.js';
 import { pickLocalModel } from '../endpoints/local-discovery.js';

@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { defaultConfigPath, parseConfigFile, type ConfigFileResult } from '../config/config-file.js';
-import { CONFIG_DEFAULTS, ConfigError, loadConfig, mergeDotEnv, secretsOf, type CliFlags, type Config } from '../config/config.js';
+import { CONFIG_DEFAULTS, ConfigError, secretsOf, type CliFlags, type Config } from '../config/config.js';
+import { loadConfig, mergeDotEnv } from '../config/load-config.js';
 import type { ConfigProblem } from '../config/config-values.js';
 import type { NamedEndpointSettings } from './endpoint-registry.js';
 import { noLocalServerHelp, type LocalDiscovery } from './local-discovery.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { configCheck, endpointChecks, renderCheck, renderNote, type EndpointFacts } from '../../src/commands/doctor-checks.js';
 import type { CompletionProbe } from '../../src/commands/probes.js';
-import { type ConfigError, loadConfig } from '../../src/config/config.js';
+import type { ConfigError } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/load-config.js';
 import { ProviderConnectionError, ProviderHttpError, ProviderTimeoutError } from '../../src/openai/errors.js';
 
 const URL_BASE = 'http://127.0.0.1:1234/v1';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { ConfigError } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/load-config.js';
 import { parseConfigFile } from '../../src/config/config-file.js';
 import { buildChatRequestBody } from '../../src/openai/chat-request.js';
 import { mergeExtraBody } from '../../src/config/extra-body.js';

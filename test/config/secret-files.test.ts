@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applySecretFiles } from '../../src/config/secret-files.js';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { ConfigError } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/load-config.js';
 
 let dir: string;
 beforeAll(() => {

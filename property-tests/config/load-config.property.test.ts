@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/config.js';
+import { ConfigError } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/load-config.js';
 import { createLogger } from '../../src/log.js';
 
 const VARIABLES = [
