@@ -21,6 +21,9 @@ interface CutInfo {
 /** Writes the note line of a cut. */
 export type CutNote = (info: CutInfo) => string;
 
+/** The cut note of a tool by its name (the tool's own, from its module), or undefined. */
+export type CutNotes = (toolName: string) => CutNote | undefined;
+
 /** `1 line`, `1,200 lines`. */
 export const linesWord = (n: number) => `${grouped(n)} ${n === 1 ? 'line' : 'lines'}`;
 const lines = linesWord;

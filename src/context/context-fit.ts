@@ -9,13 +9,14 @@
  * 1. every tool result is cut to {@link RESULT_SHARE} of the budget (head and tail, a note saying
  *    how to get the rest: `context-cut.ts`); a task over half the window is cut the same way;
  * 2. when the request is over the budget, tool results (never the current step's) are replaced by
- *    one-line stubs, enough of them at once to bring it down to {@link PRUNE_TARGET} of the room
- *    for history (hysteresis: many steps then append before the next cut). A server's prefix
- *    cache reads everything after the first byte that changed again, so the block is cut as late
- *    as it can be: the newest results within {@link RECENT_SHARE} of that room stay (the model's
- *    working set), and the block runs back from just before them, newest first, as far as it must
- *    (the old results before it stay cached); only when all of those are stubs are the recent ones
- *    stubbed too, oldest first. Which results are stubs is sticky: the caller passes the ranges back in;
+ *    one-line stubs, enough of them at once to bring it down to half of the room for history
+ *    (hysteresis: many steps then append before the next cut). A server's prefix cache reads
+ *    everything after the first byte that changed again, so the block is cut as late as it can
+ *    be: the newest results within an eighth of that room stay (the model's working set), and the
+ *    block runs back from just before them, newest first, as far as it must (the old results
+ *    before it stay cached); only when all of those are stubs are the recent ones stubbed too,
+ *    oldest first (`result-pruning.ts`). Which results are stubs is sticky: the caller passes the
+ *    ranges back in;
  * 3. when stubs are not enough, a summary of the earlier turns and steps is needed (`compact`); the
  *    messages returned meanwhile leave out the oldest whole turns, then the oldest steps;
  * 4. then the current step's results are cut further, to share what is left;
@@ -27,7 +28,8 @@
  * (https://openrouter.ai/docs/features/message-transforms), here by stubs rather than dropped messages.
  */
 import type { ChatMessage, ChatToolCall } from '../openai/openai-types.js';
-import { cutText, cutUserMessage, IMAGES_STUB, plainNote, resultStub, shortenedCall, toolResultNote, type CutNote } from './context-cut.js';
+import { cutText, cutUserMessage, plainNote, type CutNotes } from './context-cut.js';
+import { capped, pruned, shareCurrent, stubbableSlots, stubSlot, sumTokens, type Slot } from './result-pruning.js';
 import { NO_STUBS, rangesOf, stubFlags, stubRanges, type StubRanges } from './stub-ranges.js';
 import {
   calibrationFactor,
@@ -50,10 +52,6 @@ export const RESULT_SHARE = 0.15;
 export const SUMMARY_SHARE = 0.25;
 /** Largest part of the window the task may take before it is cut: half. */
 const TASK_SHARE = 0.5;
-/** Pruning stops once history takes at most this share of the room left for it (hysteresis: the next cut is many steps away). */
-const PRUNE_TARGET = 0.5;
-/** The newest tool result, and those before it within this share of the room for history, are stubbed last. */
-const RECENT_SHARE = 0.125;
 
 /** What {@link fitContext} plans from. */
 export interface ContextFitInput {
@@ -82,9 +80,6 @@ export interface ContextFitInput {
   /** The note a cut result of the tool `name` carries, saying how to get the rest; undefined: a generic note. */
   cutNotes?: CutNotes | undefined;
 }
-
-/** The cut note of a tool by its name (the tool's own, from its module), or undefined. */
-export type CutNotes = (toolName: string) => CutNote | undefined;
 
 /** The planned request. */
 export interface ContextFit {
@@ -118,14 +113,6 @@ function systemMessage(system: string | undefined, summary: string | undefined):
   return text ? { role: 'system', content: text } : undefined;
 }
 
-const sum = (messages: readonly ChatMessage[]) => messages.reduce((total, m) => total + estimateMessageTokens(m), 0);
-
-/** A tool message, by where it sits. */
-interface Slot {
-  list: ChatMessage[];
-  index: number;
-}
-
 /** Plans one request (see the module comment). Pure. */
 export function fitContext(input: ContextFitInput): ContextFit {
   const window = positive(input.contextWindow) ? input.contextWindow : undefined;
@@ -133,7 +120,7 @@ export function fitContext(input: ContextFitInput): ContextFit {
   const toolTokens = estimateToolTokens(input.tools);
   if (window === undefined) {
     const messages = assemble(systemMessage(input.system, input.summary), input.turns, input.task, steps);
-    const raw = REPLY_PRIMING_TOKENS + sum(messages) + toolTokens;
+    const raw = REPLY_PRIMING_TOKENS + sumTokens(messages) + toolTokens;
     return {
       messages,
       stubbed: NO_STUBS,
@@ -176,32 +163,20 @@ export function fitContext(input: ContextFitInput): ContextFit {
   const turns = input.turns.map((turn) => capped(turn, share, calls, input.cutNotes));
   const stepLists = steps.map((step) => capped(step, share, calls, input.cutNotes));
   // The slots that may be stubbed: every tool result but the current step's.
-  const slots: Slot[] = [];
-  for (const list of [...turns, ...stepLists.slice(0, -1)]) for (const [index, m] of list.entries()) if (m.role === 'tool') slots.push({ list, index });
-  /** Replaces the slot's result by its stub (with the call's long arguments and the step's images); returns the tokens saved. */
-  const stub = (slot: Slot): number => {
-    const before = sum(slot.list);
-    const m = slot.list[slot.index] as Extract<ChatMessage, { role: 'tool' }>;
-    // A result shorter than its stub stays as it is.
-    const stubText = resultStub(calls.get(m.tool_call_id));
-    if (stubText.length < m.content.length) slot.list[slot.index] = { ...m, content: stubText };
-    shortenCallOf(slot.list, m.tool_call_id);
-    // A step's images follow its last result (only while its turn runs: later turns do not send them).
-    if (slot.list[slot.index + 1]?.role === 'user') slot.list[slot.index + 1] = { role: 'user', content: IMAGES_STUB };
-    return before - sum(slot.list);
-  };
+  const slots = stubbableSlots([...turns, ...stepLists.slice(0, -1)]);
+  const stub = (slot: Slot) => stubSlot(slot, calls);
   const flags = stubFlags(stubRanges(input.stubbed), slots.length);
   for (const [i, slot] of slots.entries()) if (flags[i]) stub(slot);
-  let raw = fixed.raw + turns.reduce((t, m) => t + sum(m), 0) + stepLists.reduce((t, m) => t + sum(m), 0);
+  let raw = fixed.raw + turns.reduce((t, m) => t + sumTokens(m), 0) + stepLists.reduce((t, m) => t + sumTokens(m), 0);
   if (raw > rawBudget) raw = pruned(slots, flags, stub, raw, fixed.raw, rawBudget);
   let droppedTurns = 0;
   let droppedSteps = 0;
   const compact = raw > rawBudget && (turns.length > 0 || stepLists.length > 1);
-  while (raw > rawBudget && droppedTurns < turns.length) raw -= sum(turns[droppedTurns++]!);
-  while (raw > rawBudget && droppedSteps < stepLists.length - 1) raw -= sum(stepLists[droppedSteps++]!);
+  while (raw > rawBudget && droppedTurns < turns.length) raw -= sumTokens(turns[droppedTurns++]!);
+  while (raw > rawBudget && droppedSteps < stepLists.length - 1) raw -= sumTokens(stepLists[droppedSteps++]!);
   const current = stepLists.at(-1);
   if (raw > rawBudget && current) {
-    const others = raw - sum(current);
+    const others = raw - sumTokens(current);
     raw = others + shareCurrent(current, rawBudget - others, calls, input.cutNotes);
   }
   const messages = assemble(fixed.system, turns.slice(droppedTurns), fixed.task, stepLists.slice(droppedSteps));
@@ -217,33 +192,6 @@ export function fitContext(input: ContextFitInput): ContextFit {
     rawEstimatedTokens: raw,
     budget,
   };
-}
-
-/**
- * Stubs results (marking `flags`) until `raw` tokens are down to the prune target (see the module
- * comment, step 2): the block just before the recent results first, newest first, then the recent
- * ones, oldest first. Returns the new size (still over the target when every slot is a stub).
- */
-function pruned(slots: readonly Slot[], flags: boolean[], stub: (slot: Slot) => number, raw: number, fixedRaw: number, rawBudget: number): number {
-  const room = rawBudget - fixedRaw;
-  const target = fixedRaw + Math.floor(room * PRUNE_TARGET);
-  // The recent results: the newest, and those before it while they take at most RECENT_SHARE of the room.
-  let recent = slots.length;
-  for (let kept = 0, any = false; recent > 0; recent--) {
-    const slot = slots[recent - 1]!;
-    if (flags[recent - 1]) continue;
-    kept += estimateMessageTokens(slot.list[slot.index]!);
-    if (any && kept > room * RECENT_SHARE) break;
-    any = true;
-  }
-  const order = [...Array.from({ length: recent }, (_, k) => recent - 1 - k), ...Array.from({ length: slots.length - recent }, (_, k) => recent + k)];
-  for (const i of order) {
-    if (raw <= target) break;
-    if (flags[i]) continue;
-    flags[i] = true;
-    raw -= stub(slots[i]!);
-  }
-  return raw;
 }
 
 /** System message (summary cut to its share), task (cut to its share of the window), and their tokens with the tools'. */
@@ -272,49 +220,6 @@ function minimumWindow(input: ContextFitInput, toolTokens: number, factor: numbe
   }
   // Round up to a figure a user can type.
   return Math.ceil(high / 256) * 256;
-}
-
-/** A copy of `list` with each tool result cut to `share` tokens; records the calls by id. */
-function capped(list: readonly ChatMessage[], share: number, calls: Map<string, ChatToolCall>, notes: CutNotes | undefined): ChatMessage[] {
-  return list.map((m) => {
-    if (m.role === 'assistant') for (const call of m.tool_calls ?? []) calls.set(call.id, call);
-    if (m.role !== 'tool') return m;
-    const content = cutText(m.content, share, toolResultNote(noteOf(calls.get(m.tool_call_id), notes)));
-    return content === m.content ? m : { ...m, content };
-  });
-}
-
-/** Shortens the long arguments of call `id` in the assistant message of `list` that made it. */
-function shortenCallOf(list: ChatMessage[], id: string): void {
-  const at = list.findIndex((m) => m.role === 'assistant' && m.tool_calls?.some((call) => call.id === id));
-  const message = list[at];
-  if (message?.role !== 'assistant' || !message.tool_calls) return;
-  list[at] = { ...message, tool_calls: message.tool_calls.map((call) => (call.id === id ? shortenedCall(call) : call)) };
-}
-
-/** The cut note of the tool a call named. */
-function noteOf(call: ChatToolCall | undefined, notes: CutNotes | undefined): CutNote | undefined {
-  return call && notes ? notes(call.function.name) : undefined;
-}
-
-/**
- * Cuts the current step's tool results so that the step takes at most `room` tokens: each result
- * gets an equal share of what its assistant message leaves, a result under its share giving the
- * rest to the others. Returns the step's new size (over `room` when its other messages are).
- */
-function shareCurrent(step: ChatMessage[], room: number, calls: Map<string, ChatToolCall>, notes: CutNotes | undefined): number {
-  const results = step.map((m, i) => ({ m, i })).filter(({ m }) => m.role === 'tool');
-  let left = room - sum(step.filter((m) => m.role !== 'tool'));
-  const order = [...results].sort((a, b) => estimateMessageTokens(a.m) - estimateMessageTokens(b.m));
-  order.forEach(({ m, i }, k) => {
-    const each = Math.max(0, Math.floor(left / (order.length - k)));
-    const tool = m as Extract<ChatMessage, { role: 'tool' }>;
-    const allowance = Math.max(0, each - (estimateMessageTokens(tool) - estimateMessageTokens({ ...tool, content: '' })) - 2);
-    const content = cutText(tool.content, allowance, toolResultNote(noteOf(calls.get(tool.tool_call_id), notes)));
-    step[i] = { ...tool, content };
-    left -= estimateMessageTokens(step[i]!);
-  });
-  return sum(step);
 }
 
 /** The request's messages in order. */

@@ -9,7 +9,8 @@
  */
 import type { ChatMessage } from '../openai/openai-types.js';
 import { compactionMessages, compactionNotice, refuseSummary, stepsDigest, trimmingNotice, type SummaryAnswer } from './compaction.js';
-import { fitContext, SUMMARY_SHARE, type ContextFit, type ContextFitInput, type CutNotes } from './context-fit.js';
+import { fitContext, SUMMARY_SHARE, type ContextFit, type ContextFitInput } from './context-fit.js';
+import type { CutNotes } from './context-cut.js';
 import { answerRoom, calibrationFactor, grouped, positive, promptBudget, type Calibration } from './token-estimate.js';
 import { NO_STUBS, stubRanges, type StubRanges } from './stub-ranges.js';
 
