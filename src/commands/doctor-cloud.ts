@@ -13,7 +13,7 @@ import { AZURE_COGNITIVE_SCOPE, azureCredentialFix, azureCredentialHint, loadDef
 import { cloudAuthKind, type CloudAuthDeps } from '../endpoints/cloud-auth.js';
 import type { EndpointSettings } from '../endpoints/endpoint.js';
 import { resolveEndpoint } from '../config/providers.js';
-import { line, type CheckLine } from './doctor-checks.js';
+import { line, type CheckLine } from './doctor-lines.js';
 
 /** The check names, in report order. */
 const CLOUD_CHECK_TITLES = {

@@ -1,34 +1,24 @@
 /**
  * `openai-acp doctor`: prints the configuration the agent would use (secrets masked), checks the
- * endpoint step by step through the agent's own request path, and says how to fix what fails.
- * Output goes to stdout (a terminal command, not ACP); every network check is bounded in time.
+ * endpoint step by step through the agent's own request path (`doctor-facts.ts`), and says how to
+ * fix what fails (`doctor-checks.ts`). Output goes to stdout (a terminal command, not ACP); every
+ * network check is bounded in time.
  */
 import { existsSync } from 'node:fs';
 import { secretsOf, type CliFlags } from '../config/config.js';
 import type { NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
-import { ProviderReportedError } from '../openai/errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { redactText } from '../redact.js';
-import { reasoningEffortLevels, resolveEndpoint } from '../config/providers.js';
-import { PROVIDER_PROFILES } from '../config/provider-profiles.js';
 import { VERSION } from '../version.js';
-import { configCheck, endpointChecks, renderCheck, renderNote, type CheckLine, type EndpointFacts, type ReasoningFacts } from './doctor-checks.js';
-import { describeEndpoint, providerOf } from './doctor-endpoint.js';
-import { probeCompletion, probeModels, type ModelsProbe, type ProbeDeps } from './probes.js';
+import { configCheck, endpointChecks } from './doctor-checks.js';
+import { describeEndpoint } from './doctor-endpoint.js';
+import { checkEndpoint, type SettingNames } from './doctor-facts.js';
+import { renderCheck, renderNote, type CheckLine } from './doctor-lines.js';
+import { probeModels } from './probes.js';
 import { cloudCredentialChecks } from './doctor-cloud.js';
-import { cloudAuthKind } from '../endpoints/cloud-auth.js';
 import { chooseModel } from '../endpoints/default-model.js';
-import { missingV1, sendsCredentials } from '../openai/failure-hints.js';
-import { ProviderHttpError } from '../openai/errors.js';
 import { tryItLine } from './try-it.js';
-import { ollamaRows } from './doctor-ollama.js';
-import { llamaCppRows } from './doctor-llamacpp.js';
-import { loadedRows } from './doctor-loading.js';
-import { modelLoadState } from '../endpoints/model-loading.js';
-import { readLlamaCppProps } from '../endpoints/server-identity.js';
-import { createEndpoint } from '../endpoints/endpoint.js';
 import { EndpointMemory } from '../endpoints/endpoint-memory.js';
-import { probeWindow } from './doctor-window.js';
 import { searchLine } from './doctor-search.js';
 import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
 
@@ -42,7 +32,7 @@ const DOCTOR_TIMEOUT_MS = 10_000;
 export type DoctorOptions = CommandRunOptions & { agentCommand?: string | undefined };
 
 /** Which settings to name in fixes for this endpoint. */
-function settingNames(settings: NamedEndpointSettings, flags: CliFlags, resolved: CommandConfig) {
+function settingNames(settings: NamedEndpointSettings, flags: CliFlags, resolved: CommandConfig): SettingNames {
   if (settings.source === 'config file') {
     const where = `provider "${settings.id}" in ${resolved.configFilePath ?? 'the config file'}`;
     return {
@@ -61,126 +51,12 @@ function settingNames(settings: NamedEndpointSettings, flags: CliFlags, resolved
 }
 
 /**
- * Checks one endpoint: models (unless `listed` already says), then (unless unreachable) the
- * completion, usage and reasoning effort.
- */
-async function checkEndpoint(
-  settings: NamedEndpointSettings,
-  names: ReturnType<typeof settingNames>,
-  deps: ProbeDeps,
-  configuredWindow: number | undefined,
-  listed?: ModelsProbe,
-): Promise<EndpointFacts & { ollama?: string[]; llamacpp?: string[]; loaded: string[] }> {
-  const models = listed ?? (await probeModels(settings, deps));
-  const unreachable = models.kind === 'unreachable';
-  const request = { model: settings.model, messages: [{ role: 'user' as const, content: 'Reply with the single word OK.' }], maxTokens: 1 };
-  // Before the completion, which makes the server load the model.
-  const loadingQuery = unreachable ? undefined : PROVIDER_PROFILES[providerOf(settings).id]?.loadingQuery;
-  const loaded = loadingQuery
-    ? await modelLoadState(loadingQuery, settings.baseUrl, settings.model, {
-        headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers,
-        fetch: deps.fetch,
-      })
-    : undefined;
-  const completion = unreachable ? undefined : await probeCompletion(settings, request, deps);
-  // Only after a 404: does the base URL lack its /v1?
-  let v1: string | undefined;
-  if (completion && !completion.ok && completion.error instanceof ProviderHttpError && completion.error.status === 404) {
-    const endpoint = resolveEndpoint(settings);
-    v1 = await missingV1(endpoint.chatUrl, { apiKey: endpoint.bearerKey, headers: endpoint.headers, fetch: deps.fetch }, deps.timeoutMs);
-  }
-  // After the completion, so that a local server has the model loaded: its runtime window is then known.
-  const listedWindow = models.kind === 'listed' ? models.models.find((m) => m.id === settings.model)?.contextWindow : undefined;
-  const window = completion?.ok ? await probeWindow(settings, configuredWindow, listedWindow, deps) : undefined;
-  // A server with a native chat API (Ollama): which API, and the windows, once the probe loaded the model.
-  const nativeProfile = PROVIDER_PROFILES[providerOf(settings).id]?.nativeChat;
-  const native =
-    nativeProfile && !unreachable
-      ? await createEndpoint(settings, { logger: deps.logger, fetch: deps.fetch, enabled: false, memory: deps.memory }).nativeChat?.describe(settings.model)
-      : undefined;
-  // llama.cpp: the window it runs and whether its template takes tools (/props).
-  const llamacpp =
-    PROVIDER_PROFILES[providerOf(settings).id]?.contextWindowQuery === 'llamacpp-props' && !unreachable
-      ? llamaCppRows(
-          await readLlamaCppProps(settings.baseUrl, {
-            headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers,
-            fetch: deps.fetch,
-          }),
-        )
-      : undefined;
-  let reasoning: ReasoningFacts | undefined;
-  if (completion?.ok) {
-    const provider = providerOf(settings);
-    const profile = PROVIDER_PROFILES[provider.id];
-    const levels = profile ? reasoningEffortLevels(profile, settings.model).filter((level) => level !== 'default') : [];
-    if (!profile || levels.length === 0) {
-      reasoning = { kind: 'not-applicable', why: `${profile?.label ?? provider.id} offers no reasoning effort for ${settings.model}` };
-    } else if (native?.api.kind === 'native' && native.thinks === false) {
-      reasoning = { kind: 'not-applicable', why: `${settings.model} does not think (its /api/show capabilities lack "thinking"), so no think is sent` };
-    } else {
-      const level = levels.includes('low') ? 'low' : levels[0]!;
-      const parameter =
-        native?.api.kind === 'native' ? 'think' : profile.reasoningEffort.spelling === 'reasoning.effort' ? 'reasoning.effort' : 'reasoning_effort';
-      let result = await probeCompletion(settings, { ...request, reasoningEffort: level }, deps);
-      // An adaptive correction may have dropped the parameter to make the request pass: that is a refusal.
-      if (result.ok && !('reasoning_effort' in result.sent || 'reasoning' in result.sent || 'think' in result.sent)) {
-        const url = settings.chatCompletionsUrl.split('?')[0]!;
-        result = {
-          ok: false,
-          error: new ProviderReportedError(url, `the endpoint rejected ${parameter}, so openai-acp leaves it out for this model`),
-          status: undefined,
-        };
-      }
-      reasoning = { kind: 'probed', level, parameter, result };
-    }
-  }
-  return {
-    model: settings.model,
-    keySetting: names.key,
-    hasKey: sendsCredentials({ apiKey: settings.apiKey, headers: settings.headers }),
-    baseUrlSetting: names.baseUrl,
-    baseUrl: settings.baseUrl,
-    modelSetting: names.model,
-    models,
-    completion,
-    reasoning,
-    secrets: secretsOf(settings),
-    credentials: keylessCredentials(settings),
-    missingV1: v1,
-    window,
-    ...(nativeProfile && !unreachable ? { ollama: ollamaRows(native) } : {}),
-    ...(llamacpp ? { llamacpp } : {}),
-    loaded: loadedRows(loaded, loadingQuery !== undefined),
-  };
-}
-
-/**
  * A logger keeping what the checks note for the user (`info` and above): the words of each record,
  * secrets redacted; the fields, the log's detail for a collector, are left out.
  */
 function noteTaker(secrets: readonly string[], notes: string[]): Logger {
   const note = (message: string) => void notes.push(redactText(message, secrets));
   return { level: 'info', error: note, warn: note, info: note, debug: () => undefined };
-}
-
-/** How a keyless Bedrock or Azure endpoint authenticates, for the authentication line. */
-function keylessCredentials(settings: NamedEndpointSettings): EndpointFacts['credentials'] {
-  const kind = cloudAuthKind(
-    resolveEndpoint({ baseUrl: settings.baseUrl, query: settings.query, apiKey: settings.apiKey, headers: settings.headers, provider: settings.provider }),
-  );
-  if (kind === 'aws-sigv4')
-    return {
-      what: 'AWS SigV4 signature',
-      fix:
-        'the IAM identity needs bedrock:InvokeModel (and bedrock:InvokeModelWithResponseStream) on the model, in ' +
-        'this region; check the region and `aws sts get-caller-identity`',
-    };
-  if (kind === 'azure-entra-id')
-    return {
-      what: 'Entra ID token',
-      fix: 'give the identity the "Cognitive Services OpenAI User" role on the Azure OpenAI resource (role assignments can take a few minutes)',
-    };
-  return undefined;
 }
 
 /** Why an endpoint's model is what it is, before any look at the endpoint. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { configCheck, endpointChecks, renderCheck, renderNote, type EndpointFacts } from '../../src/commands/doctor-checks.js';
+import { configCheck, endpointChecks } from '../../src/commands/doctor-checks.js';
+import type { EndpointFacts } from '../../src/commands/doctor-facts.js';
+import { renderCheck } from '../../src/commands/doctor-lines.js';
 import type { CompletionProbe } from '../../src/commands/probes.js';
 import type { ConfigError } from '../../src/config/config.js';
 import { loadConfig } from '../../src/config/load-config.js';
@@ -151,12 +153,5 @@ describe('configCheck', () => {
     expect(check.status).toBe('fail');
     expect(check.detail).toContain('OPENAI_TEMPERATURE');
     expect(check.detail).toContain('OPENAI_MAX_TOKENS');
-  });
-});
-
-describe('renderNote', () => {
-  it('indents every line of a note under its first, at the indentation of its block', () => {
-    expect(renderNote('one line', '  ')).toBe('  note: one line');
-    expect(renderNote('first\n- second\nthird', '    ')).toBe('    note: first\n          - second\n          third');
   });
 });
