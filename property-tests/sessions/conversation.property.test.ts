@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import { answerMessages, CLEARED_TEXT, compactedText, liveConversation, type ConversationRecord } from '../../src/sessions/conversation.js';
 import { promptToUserContent } from '../../src/context/prompt-content.js';
 import { replayUpdates } from '../../src/acp/replay.js';
-import type { TurnRecord } from '../../src/sessions/session-store.js';
+import type { TurnRecord } from '../../src/sessions/session-records.js';
 
 const at = '2025-01-01T00:00:00.000Z';
 const block: fc.Arbitrary<ContentBlock> = fc.oneof(

@@ -3,7 +3,8 @@
  * sent to the session's model through the agent loop, with what the loop is given: the context
  * window and its notices, the turn's tools and the MCP notices, the system prompt with the
  * instruction files, the request's model and reasoning effort, the endpoint's memory, the
- * session's cost meter. What the turn keeps and answers is `prompt-runner.ts`'s.
+ * session's cost meter; and the {@link Send} its updates go out by. What the turn keeps and
+ * answers is `prompt-runner.ts`'s.
  */
 import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ChatRequest } from '../openai/chat-client.js';
@@ -32,6 +33,16 @@ import { watchLoading } from '../loop/loading-notice.js';
 
 /** Delivers updates to the client, in order. */
 export type Send = (updates: SessionUpdate[]) => Promise<void>;
+
+/** The {@link Send} of one session: `session/update` notifications to `client`. */
+export function updateSender(client: AgentContext, sessionId: string): Send {
+  return (updates) => {
+    // All queued at once: the SDK writes its messages in call order, each after the one before,
+    // and after a failed write the connection is closed and the rest fail too.
+    const sent = updates.map((update) => client.notify('session/update', { sessionId, update }));
+    return sent.length === 1 ? sent[0]! : Promise.all(sent).then(() => undefined);
+  };
+}
 
 /** Where the turn's tool calls go: the client that sent the prompt. */
 export interface TurnClient {

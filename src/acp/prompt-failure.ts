@@ -12,13 +12,25 @@
  * failure: it answers `stopReason: "cancelled"` (https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation).
  */
 import { RequestError, type PromptResponse } from '@agentclientprotocol/sdk/unstable';
+import type { AgentLoopOutcome } from '../loop/agent-loop.js';
 import { failureSummary, type ErrorMeta } from '../openai/user-errors.js';
 import { AGENT_NAME } from '../version.js';
 
 /**
+ * The prompt runner's answer for a turn's outcome: its `stopReason` and `usage`, and its failure,
+ * when there was one, in `_meta["openai-acp"].error` (the kind of failure and whether asking again
+ * may help), which {@link promptAnswer} turns into the JSON-RPC error.
+ */
+export function turnResponse(outcome: Pick<AgentLoopOutcome, 'stopReason' | 'usage' | 'error'>): PromptResponse {
+  const response: PromptResponse = { stopReason: outcome.stopReason };
+  if (outcome.usage) response.usage = outcome.usage;
+  return outcome.error ? { ...response, _meta: { [AGENT_NAME]: { error: outcome.error } } } : response;
+}
+
+/**
  * The answer to `session/prompt` for `response` as the prompt runner made it: `response` itself,
- * unless it carries a failure (`_meta["openai-acp"].error`, set by the runner) and was not
- * cancelled.
+ * unless it carries a failure (`_meta["openai-acp"].error`, set by {@link turnResponse}) and was
+ * not cancelled.
  * @throws {RequestError} -32603 `Internal error: <the failure in a few words>` with the
  *   {@link ErrorMeta} (`{kind, status?, retryable}`) as `data`, for a failed turn.
  */

@@ -12,7 +12,8 @@ import { markUsed } from '../sessions/session-memory.js';
 import { sessionNotFound, type AgentState } from './agent-state.js';
 import type { ClientPeer } from './client-peer.js';
 import { promptAnswer } from './prompt-failure.js';
-import { updateSender, type PromptRunner } from './prompt-runner.js';
+import type { PromptRunner } from './prompt-runner.js';
+import { updateSender } from './model-sender.js';
 import { checkPromptBlocks } from './validate-params.js';
 
 /** The parameters of `session/cancel` sent as a request (the SDK knows it only as a notification). */

@@ -1,51 +1,29 @@
 /**
- * One `session/prompt`, start to end: a slash command handled here, or a model turn with the
- * conversation trimmed to the context window (sent by `model-sender.ts`), then the turn saved
- * before the answer goes out.
+ * One `session/prompt`, start to end: a slash command (`/compact` in `compact-command.ts`, `/undo`
+ * in `undo.ts`), or a model turn with the conversation trimmed to the context window (sent by
+ * `model-sender.ts`), then the turn saved (`turn-record.ts`) before the answer goes out.
  */
 import { RequestError, type AgentContext, type ContentBlock, type PromptResponse } from '@agentclientprotocol/sdk/unstable';
-import { estimateTextTokens } from '../context/token-estimate.js';
 import { CLEARED_TEXT, lastToldMode, withNotes, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
-import { addRecord, currentPlanOf, liveConversationOf, unloadRecords } from '../sessions/session-memory.js';
+import { addRecord, liveConversationOf, unloadRecords } from '../sessions/session-memory.js';
 import { promptToUserContent } from '../context/prompt-content.js';
 import type { Arrival, Session } from '../sessions/session-manager.js';
-import { SessionStoreError, titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
-import { COMPACT_INSTRUCTION } from '../context/compaction.js';
-import { opensLikeCall } from '../tools/index.js';
-import { slashHelpText, INIT_INSTRUCTION, keptContextText, parseSlashCommand, splitCommandPrompt } from './slash-commands.js';
-import { agentText, stepMessageIds, windowUsage } from '../loop/to-acp.js';
+import { SessionStoreError, titleFromPrompt, type SessionRecord } from '../sessions/session-store.js';
+import { initPrompt, keptContextText, parseSlashCommand, slashHelpText, splitCommandPrompt } from './slash-commands.js';
+import { agentText } from '../loop/to-acp.js';
 import { newMessageId } from '../loop/notify.js';
 import { costSince } from '../loop/cost-meter.js';
-import { compactionEnded, compactionStarted, summaryToEntity } from '../loop/compaction-updates.js';
-import type { AgentLoopOutcome } from '../loop/agent-loop.js';
 import { toolMessageRules } from '../context/tool-messages.js';
 import { modeNoteFor, sessionMode } from '../loop/session-modes.js';
-import { AGENT_NAME } from '../version.js';
 import type { AgentState } from './agent-state.js';
 import type { ClientPeer } from './client-peer.js';
+import { compactConversation } from './compact-command.js';
 import { configOptions } from './session-config.js';
 import { turnExtras, type TurnExtras } from '../loop/turn-extras.js';
-import { planAfterUndo, undoLastTurn } from './undo.js';
-import { createClientBackend, createLocalBackend } from '../tools/index.js';
+import { undoPrompt } from './undo.js';
 import { ModelSender, type Send, type TurnClient } from './model-sender.js';
-
-/** The {@link Send} of one session: `session/update` notifications to `client`. */
-export function updateSender(client: AgentContext, sessionId: string): Send {
-  return (updates) => {
-    // All queued at once: the SDK writes its messages in call order, each after the one before,
-    // and after a failed write the connection is closed and the rest fail too.
-    const sent = updates.map((update) => client.notify('session/update', { sessionId, update }));
-    return sent.length === 1 ? sent[0]! : Promise.all(sent).then(() => undefined);
-  };
-}
-
-/**
- * `_meta["openai-acp"].error` on a prompt answer: the failure's kind and whether asking again may
- * help (the agent answers such a turn with a JSON-RPC error, `prompt-failure.ts`).
- */
-function withError(response: PromptResponse, error: object): PromptResponse {
-  return { ...response, _meta: { ...(response._meta ?? {}), [AGENT_NAME]: { error } } };
-}
+import { turnResponse } from './prompt-failure.js';
+import { leavesRecord, turnRecord } from './turn-record.js';
 
 /** Runs prompts; one instance per agent. */
 export class PromptRunner {
@@ -73,7 +51,7 @@ export class PromptRunner {
     const problem = this.state.whyNoTurn();
     if (problem) {
       await send([agentText(problem)]);
-      return withError({ stopReason: 'end_turn' }, { kind: 'config', retryable: false });
+      return turnResponse({ stopReason: 'end_turn', error: { kind: 'config', retryable: false } });
     }
     const mcp = () => this.state.tools.get(session.id)?.mcp;
     // Command files changed since the list was sent: the client hears of it before the answer.
@@ -99,7 +77,10 @@ export class PromptRunner {
       async (signal) => {
         if (signal.aborted) return { stopReason: 'cancelled' };
         if (command === 'clear') return keep(await this.clear(session, send));
-        if (command === 'compact') return keep(await this.compact(session, send, signal, peer));
+        if (command === 'compact') {
+          const deps = { state: this.state, model: this.model, save: (s: Session, record: SessionRecord) => this.save(s, record) };
+          return keep(await compactConversation(deps, session, this.conversation(session), send, signal, peer));
+        }
         if (command === 'undo') return keep(await this.undo(session, send, signal, client, peer));
         const turnClient = (extras: TurnExtras): TurnClient => ({ client, peer, extras, inbox: placed.inbox });
         const extras = turnExtras({
@@ -140,22 +121,11 @@ export class PromptRunner {
     return { stopReason: 'end_turn' };
   }
 
-  /** `/undo`: nothing goes to the model; files are restored through the client when it writes them. */
-  private async undo(session: Session, send: Send, signal: AbortSignal, client: AgentContext, peer: ClientPeer): Promise<PromptResponse> {
+  /** `/undo`: nothing goes to the model; files are restored through the client when it writes them (`undo.ts`). */
+  private undo(session: Session, send: Send, signal: AbortSignal, client: AgentContext, peer: ClientPeer): Promise<PromptResponse> {
     const roots = this.state.tools.get(session.id)?.roots ?? { cwd: session.cwd, extra: [] };
-    const backend = createClientBackend({ client, sessionId: session.id, capabilities: peer.capabilities, local: createLocalBackend(roots) });
-    const planBefore = currentPlanOf(session);
-    let text: string;
-    try {
-      text = await undoLastTurn({ session, backend, roots, signal, saveUndo: () => this.save(session, { type: 'undo', at: new Date().toISOString() }) });
-    } catch (error) {
-      // Cancelled while restoring: the files restored so far stay so, the turn stays in the conversation.
-      if (signal.aborted) return { stopReason: 'cancelled' };
-      throw error;
-    }
-    const plan = planAfterUndo(planBefore, currentPlanOf(session));
-    await send(plan === undefined ? [agentText(text)] : [agentText(text), { sessionUpdate: 'plan', entries: plan }]);
-    return { stopReason: 'end_turn' };
+    const saveUndo = () => this.save(session, { type: 'undo', at: new Date().toISOString() });
+    return undoPrompt({ session, roots, signal, saveUndo, send, client, peer });
   }
 
   /** `/init`: a model turn asked to survey the project and write AGENTS.md with the edit tools. */
@@ -176,71 +146,8 @@ export class PromptRunner {
       await send([agentText(`/init cannot write AGENTS.md: ${blocked}.`)]);
       return { stopReason: 'end_turn' };
     }
-    const wish = prompt[0]?.type === 'text' ? prompt[0].text.replace(/^\s*\/init\b/, '').trim() : '';
-    return this.turn(
-      session,
-      [...context, { type: 'text', text: wish ? `${INIT_INSTRUCTION}\nThe user adds: ${wish}` : INIT_INSTRUCTION }],
-      send,
-      signal,
-      turnClient,
-      [...context, ...prompt],
-      // The next turn's system prompt has the AGENTS.md this one writes.
-      true,
-    );
-  }
-
-  /**
-   * `/compact`: the model summarises the conversation, and the summary replaces it. A client that
-   * advertised `session.compaction` sees it as a compaction entity (`compaction_update`
-   * in_progress, the summary as `compaction_summary_chunk`s, then completed, failed or cancelled);
-   * any other client sees the summary as the answer and a closing line.
-   */
-  private async compact(session: Session, send: Send, signal: AbortSignal, peer: ClientPeer): Promise<PromptResponse> {
-    const conversation = this.conversation(session);
-    if (conversation.turns.length === 0) {
-      await send([agentText('Nothing to compact yet: there are no turns since the conversation started or was last cleared.')]);
-      return { stopReason: 'end_turn' };
-    }
-    const compactionId = newMessageId();
-    const entity = peer.features.compaction;
-    if (entity) await send([compactionStarted(compactionId)]);
-    const toModel = entity ? summaryToEntity(send, compactionId, stepMessageIds(compactionId, 0).text) : send;
-    const outcome = await this.model.send(
-      session,
-      conversation,
-      { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) },
-      toModel,
-      signal,
-      compactionId,
-      peer,
-    );
-    // An answer that is a tool call (small models write one even without tools) is not a summary.
-    const toolCall = outcome.stopReason === 'end_turn' && !outcome.error && opensLikeCall(outcome.text);
-    // An answer stopped at its cap (the room the window leaves it) is an incomplete summary.
-    const cut = outcome.stopReason === 'max_tokens' && !outcome.error;
-    if (toolCall && !entity) {
-      await send([agentText('\n\n(That answer is a tool call, not a summary: nothing was compacted.)')]);
-    } else if (cut && !entity) {
-      await send([agentText('\n\n(The summary was cut at its length limit, so it is incomplete: nothing was compacted.)')]);
-    } else if (!toolCall && outcome.stopReason === 'end_turn' && !outcome.error && outcome.text.trim()) {
-      await this.save(session, { type: 'compact', at: new Date().toISOString(), id: compactionId, summary: outcome.text.trim() });
-      const turns = conversation.turns.length === 1 ? '1 earlier turn' : `${conversation.turns.length} earlier turns`;
-      await send([entity ? compactionEnded(compactionId, 'completed') : agentText(`\n\n(Conversation compacted: this summary now replaces ${turns}.)`)]);
-      // The meter follows: the context is now the summary.
-      const known = await this.state.windows.of(session, signal);
-      if (known) await send([windowUsage(estimateTextTokens(outcome.text.trim()), known.window, this.model.meter(session).total)]);
-    } else if (entity) {
-      const cancelled = outcome.stopReason === 'cancelled' || signal.aborted;
-      const why = outcome.error
-        ? 'The model could not write the summary (see the message above); the conversation is unchanged.'
-        : toolCall
-          ? 'The answer was a tool call, not a summary; the conversation is unchanged.'
-          : cut
-            ? 'The summary was cut at its length limit, so it is incomplete; the conversation is unchanged.'
-            : 'The model wrote no summary; the conversation is unchanged.';
-      await send([compactionEnded(compactionId, cancelled ? 'cancelled' : 'failed', why)]).catch(() => undefined);
-    }
-    return this.response(outcome);
+    // The next turn's system prompt has the AGENTS.md this one writes (renewFacts).
+    return this.turn(session, initPrompt(prompt, context), send, signal, turnClient, [...context, ...prompt], true);
   }
 
   /**
@@ -281,32 +188,18 @@ export class PromptRunner {
     );
     // What the user sent into the turn, the messages no answer followed included (they go in front of the next prompt).
     const steering = turnClient.inbox?.close(outcome.steps.length + (outcome.text ? 1 : 0)) ?? [];
-    // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question;
-    // unless the user sent messages into it (answered `injected`): they are kept, with their prompt, for the next one.
-    if (!outcome.error || outcome.text || outcome.steps.length > 0 || steering.length > 0) {
-      const record: TurnRecord = {
-        type: 'turn',
+    if (leavesRecord(outcome, steering)) {
+      const record = turnRecord(outcome, {
         at: new Date().toISOString(),
         id: turnId,
         prompt,
-        assistant: outcome.text,
-        reasoning: outcome.reasoning,
-        stopReason: outcome.stopReason,
-      };
-      if (outcome.compactions) record.compactions = outcome.compactions;
-      if (typed) record.typed = typed;
-      if (outcome.steps.length > 0) record.steps = outcome.steps;
-      if (outcome.context && (outcome.context.summary !== undefined || outcome.context.stubbed.length > 0)) record.context = outcome.context;
-      if (outcome.usage)
-        record.usage = { inputTokens: outcome.usage.inputTokens, outputTokens: outcome.usage.outputTokens, totalTokens: outcome.usage.totalTokens };
-      if (steering.length > 0) record.steering = steering;
-      if (note) record.modeNote = note;
-      if (mode) record.mode = mode;
-      if (outcome.facts?.save) record.facts = outcome.facts.save;
-      if (outcome.facts?.note) record.factsNote = outcome.facts.note;
-      if (renewFacts) record.renewFacts = true;
-      const cost = costSince(before, this.model.meter(session).total);
-      if (cost) record.usage = { ...record.usage, cost };
+        typed,
+        steering,
+        modeNote: note,
+        mode,
+        renewFacts,
+        cost: costSince(before, this.model.meter(session).total),
+      });
       turnClient.extras.fill(record);
       await this.save(session, record);
       const title = session.title ? undefined : titleFromPrompt(typed ?? prompt);
@@ -317,19 +210,13 @@ export class PromptRunner {
         await send([{ sessionUpdate: 'session_info_update', title, updatedAt: at }]);
       }
     }
-    return this.response(outcome);
+    return turnResponse(outcome);
   }
 
   /** The conversation sent to the model, its tool calls as the session's provider wants them (DeepSeek wants their reasoning back). */
   private conversation(session: Session): LiveConversation {
     const target = this.state.registry.resolve(session.model);
     return liveConversationOf(session, toolMessageRules(target?.endpoint.profile));
-  }
-
-  private response(outcome: AgentLoopOutcome): PromptResponse {
-    const response: PromptResponse = { stopReason: outcome.stopReason };
-    if (outcome.usage) response.usage = outcome.usage;
-    return outcome.error ? withError(response, outcome.error) : response;
   }
 
   /** Keeps `record` in the session and on disk (durably, before the answer goes out); see {@link run} for a session taken over. */

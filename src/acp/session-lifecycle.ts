@@ -13,7 +13,7 @@ import type { Session } from '../sessions/session-manager.js';
 import type { StoredSession } from '../sessions/session-store.js';
 import { sessionNotFound, storeRefusal, type AgentState } from './agent-state.js';
 import type { ClientPeer } from './client-peer.js';
-import { updateSender } from './prompt-runner.js';
+import { updateSender } from './model-sender.js';
 import { replayUpdates } from './replay.js';
 import { INSTRUCTIONS_OPTION, sessionAnswer } from './session-config.js';
 import { SLASH_COMMANDS } from './slash-commands.js';

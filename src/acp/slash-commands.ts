@@ -74,7 +74,7 @@ export function slashHelpText(more: readonly AvailableCommand[] = []): string {
  * surveys with the read and search tools and writes with write_file or edit_file, so the file goes
  * through the normal edit path: permission, diff, the client's fs.
  */
-export const INIT_INSTRUCTION = [
+const INIT_INSTRUCTION = [
   'Write an AGENTS.md for this project: instructions for coding agents working in it.',
   'First survey the project with list_directory, read_file and search_files: README, package or build files, CI ' +
     'configuration, the source layout, existing AGENTS.md or CLAUDE.md files.',
@@ -83,3 +83,9 @@ export const INIT_INSTRUCTION = [
     'holds what); code style and conventions that are not obvious; anything an agent must not do.',
   'Only write what you found in the files; keep it under about 60 lines. Then say in two sentences what you wrote.',
 ].join('\n');
+
+/** What `/init` asks the model: the shared `context`, then {@link INIT_INSTRUCTION} with what the user typed after `/init` in its command `line` as a further wish. */
+export function initPrompt(line: readonly ContentBlock[], context: readonly ContentBlock[]): ContentBlock[] {
+  const wish = line[0]?.type === 'text' ? line[0].text.replace(/^\s*\/init\b/, '').trim() : '';
+  return [...context, { type: 'text', text: wish ? `${INIT_INSTRUCTION}\nThe user adds: ${wish}` : INIT_INSTRUCTION }];
+}

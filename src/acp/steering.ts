@@ -27,7 +27,8 @@ import type { Session } from '../sessions/session-manager.js';
 import { markUsed } from '../sessions/session-memory.js';
 import type { AgentState } from './agent-state.js';
 import type { ClientPeer } from './client-peer.js';
-import { updateSender, type PromptRunner } from './prompt-runner.js';
+import type { PromptRunner } from './prompt-runner.js';
+import { updateSender } from './model-sender.js';
 import { checkPromptBlocks } from './validate-params.js';
 
 /** The extension's method name. */

@@ -6,13 +6,25 @@
  * by someone else since that turn is not overwritten: nothing is restored and `/undo` says which.
  * Commands the turn ran cannot be undone; the answer says so.
  */
-import type { PlanEntry } from '@agentclientprotocol/sdk/unstable';
+import type { AgentContext, PlanEntry, PromptResponse } from '@agentclientprotocol/sdk/unstable';
+import { agentText } from '../loop/to-acp.js';
 import type { CheckpointFile } from '../sessions/checkpoints.js';
 import { hashText } from '../sessions/checkpoints.js';
 import type { Session } from '../sessions/session-manager.js';
-import { removeTurn, undoableTurn } from '../sessions/session-memory.js';
+import { currentPlanOf, removeTurn, undoableTurn } from '../sessions/session-memory.js';
 import type { TurnRecord } from '../sessions/session-records.js';
-import { confine, readBefore, relativeForTitle, type ToolBackend, ToolError, type WorkspaceRoots } from '../tools/index.js';
+import {
+  confine,
+  createClientBackend,
+  createLocalBackend,
+  readBefore,
+  relativeForTitle,
+  type ToolBackend,
+  ToolError,
+  type WorkspaceRoots,
+} from '../tools/index.js';
+import type { ClientPeer } from './client-peer.js';
+import type { Send } from './model-sender.js';
 
 /**
  * The answer when there is no turn to undo.
@@ -27,17 +39,43 @@ export const BEHIND_A_RESET =
   'Nothing to undo: /undo goes back only to the last /clear or /compact, and the turns before it are cleared or ' +
   'summarised. Change the files by hand if you need to.';
 
-/** What `/undo` needs. */
 /**
  * The `plan` entries to send after an /undo, or `undefined` when the plan in force did not change
  * (none before and none after included: an empty `plan` update would show as an empty plan block).
  * A plan that the undone turn made and that is gone now is sent as `[]`, which clears it: each
  * `plan` update carries the whole plan (ACP "Agent Plan", https://agentclientprotocol.com/protocol/agent-plan).
+ * @internal checked by the tests on its own, without a session or a client.
  */
 export function planAfterUndo(before: readonly PlanEntry[], now: PlanEntry[]): PlanEntry[] | undefined {
   return JSON.stringify(before) === JSON.stringify(now) ? undefined : now;
 }
 
+/**
+ * `/undo` as a prompt turn: the latest turn taken back through the backend its writes went
+ * through (the client's `fs/*` when `peer` advertised it, else local inside `roots`), the answer
+ * and the plan now in force sent, `end_turn` answered; `cancelled` when `signal` aborted while
+ * restoring (the files restored so far stay so, the turn stays in the conversation). Nothing goes
+ * to the model.
+ * @throws a bug's error (see {@link undoLastTurn}).
+ */
+export async function undoPrompt(input: Omit<UndoInput, 'backend'> & { send: Send; client: AgentContext; peer: ClientPeer }): Promise<PromptResponse> {
+  const { session, roots, signal, send, client, peer } = input;
+  const backend = createClientBackend({ client, sessionId: session.id, capabilities: peer.capabilities, local: createLocalBackend(roots) });
+  const planBefore = currentPlanOf(session);
+  let text: string;
+  try {
+    text = await undoLastTurn({ session, backend, roots, signal, saveUndo: input.saveUndo });
+  } catch (error) {
+    // Cancelled while restoring: the files restored so far stay so, the turn stays in the conversation.
+    if (signal.aborted) return { stopReason: 'cancelled' };
+    throw error;
+  }
+  const plan = planAfterUndo(planBefore, currentPlanOf(session));
+  await send(plan === undefined ? [agentText(text)] : [agentText(text), { sessionUpdate: 'plan', entries: plan }]);
+  return { stopReason: 'end_turn' };
+}
+
+/** What `/undo` needs. */
 export interface UndoInput {
   session: Session;
   /** Where the turn's writes went (client or local), for reading and restoring. */
@@ -52,6 +90,7 @@ export interface UndoInput {
  * Undoes the latest turn of `session` and returns the answer for the user. Removes the turn
  * from `session.records` once its files are restored.
  * @throws the signal's reason when aborted; a bug's error (not a {@link ToolError}).
+ * @internal the tests run it over a memory backend, without a client (prompts go through {@link undoPrompt}).
  */
 export async function undoLastTurn(input: UndoInput): Promise<string> {
   const { session, backend, roots, signal } = input;

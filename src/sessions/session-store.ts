@@ -32,7 +32,7 @@ import type { LeaseOptions } from './session-lease.js';
 import type { SessionStore } from './store-base.js';
 
 // The public face of the stores: records and the shared pieces live in their own files.
-export type { SessionRecord, StoredSession, TurnRecord } from './session-records.js';
+export type { SessionRecord, StoredSession } from './session-records.js';
 export type { SessionStore } from './store-base.js';
 export { SessionStoreError } from './store-base.js';
 

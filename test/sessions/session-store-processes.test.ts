@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSessionStore, type SessionStore, type TurnRecord } from '../../src/sessions/session-store.js';
+import { openSessionStore, type SessionStore } from '../../src/sessions/session-store.js';
+import type { TurnRecord } from '../../src/sessions/session-records.js';
 import { captureLogger, driverText, isoAt, makeTempDir, removeTempDirs, type DriverOptions } from '../helpers/session-store-fixtures.js';
 
 let driver: string;
