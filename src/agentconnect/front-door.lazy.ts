@@ -16,7 +16,8 @@ import type { Logger } from '../log.js';
 import { AcpBridge, type ClientFactory } from './acp-bridge.js';
 import { admit, type GateRules } from './gate.js';
 import { listen } from './listen.js';
-import { AgentConnectHost, type Peer } from './host.js';
+import { AgentConnectHost } from './host.js';
+import type { Peer } from './host-sessions.js';
 import { AgentConnectError, type FrontDoorMode } from './protocol.js';
 
 /** Largest WebSocket message accepted, in bytes (a larger one closes that connection with 1009). */

@@ -5,8 +5,8 @@
  * observed, and sessions (create, send, cancel, resume, close), whose ACP updates become
  * `acp.session.event`s (`event-map.ts`), each pushed after the answer that gave the app its
  * session id (the SDK drops events of a session it does not know yet). One host per front door;
- * each WebSocket is a {@link Peer} holding the sessions it created or resumed. Methods that would
- * hand an app this machine answer `AC_ERR_UNSUPPORTED`.
+ * each WebSocket is a `Peer` holding the sessions it created or resumed (`host-sessions.ts`).
+ * Methods that would hand an app this machine answer `AC_ERR_UNSUPPORTED`.
  *
  * Source: AgentConnect v0.2.6 (rayzhudev/agent-connect @ 019337f) `docs/PROTOCOL.md` ("Core
  * Methods", "Provider Install and Login Flow", "Session semantics", "Requested vs Observed"),
@@ -14,42 +14,13 @@
  * `{sessionId}`, `{accepted: true}`, `{cancelled}`, `{closed: true}`, `{models}`, `{model}`,
  * `{providers}`, `{provider}`, `{installed}`, `{loggedIn}`) and its SDK `packages/sdk/src/index.ts`.
  */
-import { statSync } from 'node:fs';
-import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { AgentCatalog } from '../acp/agent.js';
 import type { Logger } from '../log.js';
 import type { AcpBridge } from './acp-bridge.js';
 import { CatalogAnswers } from './catalog-answers.js';
-import { contextUsageEvent, TurnEvents } from './event-map.js';
-import {
-  AgentConnectError,
-  checkProvider,
-  cwdOf,
-  isMachineMethod,
-  messageText,
-  optionalString,
-  pickModel,
-  PROVIDER,
-  sessionIdOf,
-  type AcEvent,
-} from './protocol.js';
-import { Observed, SessionEvents } from './session-events.js';
-
-/** Most sessions one WebSocket may hold at once. */
-const MAX_SESSIONS_PER_CONNECTION = 16;
-
-/** One WebSocket: where its sessions' events go, and which sessions it holds. */
-export interface Peer {
-  /** Pushes one `acp.session.event` to this WebSocket. */
-  push(sessionId: string, event: AcEvent): void;
-  readonly sessions: Set<string>;
-}
-
-/** A method's answer, and what to start once that answer is sent (a turn's events must follow it). */
-export interface Handled {
-  result: Record<string, unknown>;
-  after?: () => void;
-}
+import { HostSessions, type Handled, type Peer } from './host-sessions.js';
+import { AgentConnectError, isMachineMethod, PROVIDER } from './protocol.js';
+import { Observed } from './session-events.js';
 
 /** What the host is built from. */
 export interface HostDeps {
@@ -65,20 +36,14 @@ export interface HostDeps {
 
 /** The AgentConnect host of one front door. */
 export class AgentConnectHost {
-  private readonly owners = new Map<string, Peer>();
-  private readonly turns = new Map<string, { events: TurnEvents; cancel: AbortController }>();
   private readonly catalog: CatalogAnswers;
-  /** Where each session's events go, held while the answer opening it is on its way. */
-  private readonly events = new SessionEvents((sessionId, event) => this.owners.get(sessionId)?.push(sessionId, event));
-  /** Sessions being created or resumed per connection, counted against its limit until held. */
-  private readonly opening = new WeakMap<Peer, number>();
-  /** Connections gone ({@link disconnect}): a session they were still opening is let go once open. */
-  private readonly gone = new WeakSet<Peer>();
+  private readonly sessions: HostSessions;
   /** Per connection, the capabilities its calls used (`acp.capabilities.observed`). */
   private readonly observed = new WeakMap<Peer, Observed>();
 
   constructor(private readonly deps: HostDeps) {
     this.catalog = new CatalogAnswers(deps.catalog, deps.version, deps.logger);
+    this.sessions = new HostSessions({ ...deps, observed: (peer) => this.observedBy(peer), used: (model) => this.catalog.used(model) });
   }
 
   /**
@@ -118,192 +83,28 @@ export class AgentConnectHost {
       case 'acp.models.info':
         return { result: { model: await this.catalog.modelInfo(params['model']) } };
       case 'acp.sessions.create':
-        return this.opened(await this.create(peer, params));
+        return this.sessions.create(peer, params);
       case 'acp.sessions.resume':
-        return this.opened(await this.resume(peer, params));
+        return this.sessions.resume(peer, params);
       case 'acp.sessions.send':
-        return this.send(peer, params);
-      case 'acp.sessions.cancel': {
-        const sessionId = this.held(peer, params);
-        const running = this.turns.has(sessionId);
-        if (running) await this.stop(sessionId);
-        return { result: { cancelled: running } };
-      }
-      case 'acp.sessions.close': {
-        const sessionId = sessionIdOf(params);
-        if (this.owners.get(sessionId) === peer) await this.release(peer, sessionId);
-        return { result: { closed: true } };
-      }
+        return this.sessions.send(peer, params);
+      case 'acp.sessions.cancel':
+        return this.sessions.cancel(peer, params);
+      case 'acp.sessions.close':
+        return this.sessions.close(peer, params);
       default:
         throw new AgentConnectError('AC_ERR_UNSUPPORTED', `${method.slice(0, 100)} is not offered by this host`);
     }
   }
 
   /** A WebSocket went away: its running turns are cancelled and its sessions let go (their stored copies stay). */
-  async disconnect(peer: Peer): Promise<void> {
-    this.gone.add(peer);
-    await Promise.all([...peer.sessions].map((sessionId) => (this.owners.get(sessionId) === peer ? this.release(peer, sessionId) : undefined)));
+  disconnect(peer: Peer): Promise<void> {
+    return this.sessions.disconnect(peer);
   }
 
   private observedBy(peer: Peer): Observed {
     let observed = this.observed.get(peer);
     if (!observed) this.observed.set(peer, (observed = new Observed()));
     return observed;
-  }
-
-  /** The answer `{sessionId}` to create or resume; the session's events held till then follow it. */
-  private opened(sessionId: string): Handled {
-    return { result: { sessionId }, after: () => this.events.release(sessionId) };
-  }
-
-  private async create(peer: Peer, params: Record<string, unknown>): Promise<string> {
-    checkProvider(params['provider']);
-    this.observedBy(peer).record(`model.${PROVIDER}`);
-    const model = pickModel(params['model']);
-    const system = optionalString(params, 'system');
-    const effort = optionalString(params, 'reasoningEffort', 100);
-    const cwd = cwdOf(params, this.deps.baseCwd);
-    if (!isDirectory(cwd)) throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'cwd is not a directory');
-    const { sessionId } = await this.reserving(peer, () => this.deps.bridge.create(cwd, system));
-    this.attach(peer, sessionId);
-    await this.unlessGone(peer, sessionId);
-    try {
-      await this.configure(sessionId, model, effort);
-    } catch (error) {
-      await this.release(peer, sessionId);
-      throw error;
-    }
-    return sessionId;
-  }
-
-  private async resume(peer: Peer, params: Record<string, unknown>): Promise<string> {
-    const sessionId = sessionIdOf(params);
-    this.observedBy(peer).record(`model.${PROVIDER}`);
-    const model = pickModel(params['model']);
-    const effort = optionalString(params, 'reasoningEffort', 100);
-    const cwd = cwdOf(params, this.deps.baseCwd);
-    // From now on its events wait for this answer (the meter the resume sends included), wherever
-    // they would have gone; a failed resume lets them go where they were going.
-    this.events.hold(sessionId);
-    try {
-      if (peer.sessions.has(sessionId)) await this.deps.bridge.resume(sessionId, cwd);
-      else await this.reserving(peer, () => this.deps.bridge.resume(sessionId, cwd));
-      // Another WebSocket held it: its events come here from now on.
-      const before = this.owners.get(sessionId);
-      if (before && before !== peer) before.sessions.delete(sessionId);
-      this.attach(peer, sessionId);
-      await this.unlessGone(peer, sessionId);
-      await this.configure(sessionId, model, effort);
-      return sessionId;
-    } catch (error) {
-      this.events.flush(sessionId);
-      throw error;
-    }
-  }
-
-  private send(peer: Peer, params: Record<string, unknown>): Handled {
-    const sessionId = this.held(peer, params);
-    this.observedBy(peer).record(`model.${PROVIDER}`);
-    const text = messageText(params);
-    if (this.turns.has(sessionId)) throw new AgentConnectError('AC_ERR_BUSY', 'A run is in progress in this session; cancel it or wait for its final event');
-    const turn = new TurnEvents(sessionId);
-    const cancel = new AbortController();
-    this.turns.set(sessionId, { events: turn, cancel });
-    const emit = (events: AcEvent[]) => {
-      for (const event of events) this.events.emit(sessionId, event);
-    };
-    const after = () => {
-      this.deps.bridge
-        .prompt(sessionId, text, cancel.signal)
-        .then((response) => {
-          this.turns.delete(sessionId);
-          emit(turn.end(response));
-        })
-        .catch((error: unknown) => {
-          this.turns.delete(sessionId);
-          this.deps.logger.warn('an AgentConnect run failed', { sessionId, error: (error as Error)?.message ?? String(error) });
-          emit([{ type: 'error', data: { message: this.deps.redact((error as Error)?.message ?? 'internal error'), providerSessionId: sessionId } }]);
-        });
-    };
-    return { result: { accepted: true }, after };
-  }
-
-  /** The session id of `params`, held by `peer`. @throws {AgentConnectError} AC_ERR_INVALID_ARGS when this WebSocket does not hold it. */
-  private held(peer: Peer, params: Record<string, unknown>): string {
-    const sessionId = sessionIdOf(params);
-    if (this.owners.get(sessionId) !== peer)
-      throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'Unknown session (create or resume it on this connection first)');
-    return sessionId;
-  }
-
-  /**
-   * Runs `open` with a place kept for one more session of `peer`.
-   * @throws {AgentConnectError} AC_ERR_BUSY when the connection holds (or is opening) {@link MAX_SESSIONS_PER_CONNECTION}.
-   */
-  private async reserving<T>(peer: Peer, open: () => Promise<T>): Promise<T> {
-    const opening = this.opening.get(peer) ?? 0;
-    if (peer.sessions.size + opening >= MAX_SESSIONS_PER_CONNECTION)
-      throw new AgentConnectError('AC_ERR_BUSY', `This connection holds ${MAX_SESSIONS_PER_CONNECTION} sessions, the most allowed; close one first`);
-    this.opening.set(peer, opening + 1);
-    try {
-      return await open();
-    } finally {
-      this.opening.set(peer, (this.opening.get(peer) ?? 1) - 1);
-    }
-  }
-
-  private async configure(sessionId: string, model: string | undefined, effort: string | undefined): Promise<void> {
-    if (model) await this.deps.bridge.setOption(sessionId, 'model', model);
-    if (effort) await this.deps.bridge.setOption(sessionId, 'thought_level', effort);
-    await this.catalog.used(model);
-  }
-
-  /** Holds the session for `peer`; its events wait for the answer that opens it ({@link opened}). */
-  private attach(peer: Peer, sessionId: string): void {
-    this.owners.set(sessionId, peer);
-    peer.sessions.add(sessionId);
-    this.events.hold(sessionId);
-    this.deps.bridge.listen(sessionId, (update: SessionUpdate) => {
-      const turn = this.turns.get(sessionId);
-      if (turn) {
-        for (const event of turn.events.update(update)) this.events.emit(sessionId, event);
-      } else if (update.sessionUpdate === 'usage_update') {
-        // The meter after create or resume, outside any run.
-        this.events.emit(sessionId, contextUsageEvent(update.used, update.size));
-      }
-    });
-  }
-
-  /**
-   * Lets the session go when its connection closed while it was being opened (nobody would ever
-   * release it otherwise).
-   * @throws {AgentConnectError} AC_ERR_INTERNAL then (the answer has nowhere to go).
-   */
-  private async unlessGone(peer: Peer, sessionId: string): Promise<void> {
-    if (!this.gone.has(peer)) return;
-    await this.release(peer, sessionId);
-    throw new AgentConnectError('AC_ERR_INTERNAL', 'The connection closed before the session was open');
-  }
-
-  private async release(peer: Peer, sessionId: string): Promise<void> {
-    peer.sessions.delete(sessionId);
-    this.owners.delete(sessionId);
-    this.events.drop(sessionId);
-    if (this.turns.has(sessionId)) await this.stop(sessionId);
-    await this.deps.bridge.close(sessionId);
-  }
-
-  /** Stops the session's run: `session/cancel` for a running turn, and the prompt request cancelled for one not started yet. */
-  private async stop(sessionId: string): Promise<void> {
-    await this.deps.bridge.cancel(sessionId);
-    this.turns.get(sessionId)?.cancel.abort();
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }
