@@ -5,7 +5,7 @@ import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSessionStore, titleFromPrompt, TITLE_MAX_CHARS, type SessionRecord, type SessionStore } from '../../src/sessions/session-store.js';
-import { parseRecord } from '../../src/sessions/session-records.js';
+import { parseRecord } from '../../src/sessions/parse-record.js';
 import { captureLogger } from '../../test/helpers/session-store-fixtures.js';
 
 const text = fc.oneof(

@@ -3,7 +3,8 @@
  * {@link StoredSession}, or cheaply (mostly without parsing) into a {@link SessionSummary}. Pure
  * (no I/O): shared by the file and memory stores of `session-store.ts`, so both behave the same.
  */
-import { parseRecord, type SessionRecord, type SessionSummary, type StoredSession } from './session-records.js';
+import type { SessionRecord, SessionSummary, StoredSession } from './session-records.js';
+import { parseRecord } from './parse-record.js';
 import { isRecord, parseJsonOrUndefined } from '../json-value.js';
 
 /** A session file's header line, as far as loading needs it. */

@@ -6,7 +6,8 @@
 import { storablePrompt } from './storable.js';
 import { jsonPieces, piecesOf, type JsonPieces } from '../openai/json-bytes.js';
 import type { Logger } from '../log.js';
-import { parseRecord, type SessionRecord, type SessionSummary, type StoredSession } from './session-records.js';
+import type { SessionRecord, SessionSummary, StoredSession } from './session-records.js';
+import { parseRecord } from './parse-record.js';
 import type { SessionHeader, Warn } from './session-text.js';
 
 /** Where sessions live. Every method rejects only on I/O failure or the errors it names. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKPOINT_FILE_MAX_BYTES, CHECKPOINT_TURN_MAX_BYTES, CheckpointRecorder, hashText, isTurnCheckpoint } from '../../src/sessions/checkpoints.js';
-import { parseRecord } from '../../src/sessions/session-records.js';
+import { parseRecord } from '../../src/sessions/parse-record.js';
 import { toStoredSession } from '../../src/sessions/session-text.js';
 
 describe('CheckpointRecorder', () => {

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { replayUpdates } from '../../src/acp/replay.js';
 import { answerMessages, liveConversation, STEERED_AFTER_TOOLS, unansweredSteering } from '../../src/sessions/conversation.js';
-import { parseRecord, type StepRecord, type SteeringRecord, type TurnRecord } from '../../src/sessions/session-records.js';
+import type { StepRecord, SteeringRecord, TurnRecord } from '../../src/sessions/session-records.js';
+import { parseRecord } from '../../src/sessions/parse-record.js';
 
 const at = '2026-11-23T10:00:00.000Z';
 const toolStep = (id: string): StepRecord => ({

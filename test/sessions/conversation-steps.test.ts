@@ -6,7 +6,8 @@ import { replayUpdates } from '../../src/acp/replay.js';
 import { createLogger } from '../../src/log.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import { answerMessages, ENDED_AFTER_TOOLS, liveConversation } from '../../src/sessions/conversation.js';
-import { parseRecord, type StepRecord, type TurnRecord } from '../../src/sessions/session-records.js';
+import type { StepRecord, TurnRecord } from '../../src/sessions/session-records.js';
+import { parseRecord } from '../../src/sessions/parse-record.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
 import { fitContext } from '../../src/context/context-fit.js';
 

@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRecord, type SessionRecord, type TurnRecord } from '../../src/sessions/session-records.js';
+import type { SessionRecord, TurnRecord } from '../../src/sessions/session-records.js';
+import { parseRecord } from '../../src/sessions/parse-record.js';
 import { parseSessionText, summarizeSessionBytes, toStoredSession, type Warn } from '../../src/sessions/session-text.js';
 
 const HEADER = '{"type":"session","version":1,"sessionId":"s","cwd":"/c","createdAt":"2026-01-01T00:00:00.000Z"}';
