@@ -1,8 +1,8 @@
 /**
  * Session lifecycle methods: `session/new`, `session/load` (history replayed), `session/resume`,
  * `session/fork` (a copy of a held session, `session-fork.ts`), `session/list`, `session/close`
- * and `session/delete`. A session held again from the store
- * (load, resume) goes through {@link restore}, with the model lists of now.
+ * and `session/delete`. A session held again from the store (load, resume) goes through
+ * `session-restore.ts`, with the model lists of now.
  *
  * Source: ACP session setup https://agentclientprotocol.com/protocol/session-setup and the
  * session list, resume, close and delete RFDs (https://agentclientprotocol.com/rfds/).
@@ -10,8 +10,8 @@
 import { RequestError, type AgentContext, type McpServer } from '@agentclientprotocol/sdk/unstable';
 import { InvalidCursorError, paginateSessions } from '../sessions/session-list.js';
 import type { Session } from '../sessions/session-manager.js';
-import type { StoredSession } from '../sessions/session-store.js';
-import { sessionNotFound, storeRefusal, type AgentState } from './agent-state.js';
+import { storeRefusal, type AgentState } from './agent-state.js';
+import { loadStored, loadStoredInRoot, restoreSession } from './session-restore.js';
 import type { ClientPeer } from './client-peer.js';
 import { updateSender } from './model-sender.js';
 import { replayUpdates } from './replay.js';
@@ -81,7 +81,7 @@ export async function loadSession(state: AgentState, params: ToolParams & { cwd:
   await checkDirs(state, params);
   peer.checkRoom(params.sessionId);
   const stored = await loadStoredInRoot(state, params.sessionId);
-  const session = await restore(state, stored);
+  const session = await restoreSession(state, stored);
   await openTools(state, session, params, peer);
   peer.sessions.add(session.id);
   // The whole history as on disk: the session itself holds only its live part.
@@ -95,7 +95,7 @@ export async function loadSession(state: AgentState, params: ToolParams & { cwd:
 export async function resumeSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext, peer: ClientPeer) {
   await checkDirs(state, params);
   peer.checkRoom(params.sessionId);
-  const session = await restore(state, await loadStoredInRoot(state, params.sessionId));
+  const session = await restoreSession(state, await loadStoredInRoot(state, params.sessionId));
   await openTools(state, session, params, peer);
   peer.sessions.add(session.id);
   state.logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
@@ -177,61 +177,6 @@ async function letGo(state: AgentState, sessionId: string): Promise<boolean> {
   // Its last record is written (the turn settled): another process may write it now.
   if (held) await (await state.store).release(sessionId);
   return held;
-}
-
-/** Holds a stored session again, with the model lists of now. */
-async function restore(state: AgentState, stored: StoredSession): Promise<Session> {
-  await state.endpointsKnown();
-  // A turn of this session is running here (or prompts wait for one): keep that copy, which they add to.
-  const running = state.sessions.isRunning(stored.sessionId) ? state.sessions.get(stored.sessionId) : undefined;
-  if (running) {
-    state.picker.attach(running, await state.registry.models());
-    return running;
-  }
-  const session = state.sessions.restore({
-    id: stored.sessionId,
-    cwd: stored.cwd,
-    createdAt: stored.createdAt,
-    records: stored.records,
-    model: stored.model ?? (await state.defaultModel()),
-    options: { ...stored.options },
-    title: stored.title,
-  });
-  state.picker.attach(session, await state.registry.models());
-  return session;
-}
-
-/**
- * The stored session `sessionId`.
- * @throws {RequestError} -32002 when the store does not have it.
- */
-async function loadStored(state: AgentState, sessionId: string): Promise<StoredSession> {
-  const stored = await (await state.store).load(sessionId);
-  if (!stored) throw sessionNotFound(sessionId);
-  return stored;
-}
-
-/**
- * The stored session `sessionId`, held for this process first (so it is read after the last
- * write of a process that held it before), whose saved `cwd` (where its tools work) must be
- * inside the server's root, whatever `cwd` the client sent. Refused, it is let go again.
- * @throws {RequestError} -32002 when the store does not have it; -32602 when it is outside the
- *   root; -32603 naming the other process when another process holds it.
- */
-async function loadStoredInRoot(state: AgentState, sessionId: string): Promise<StoredSession> {
-  const store = await state.store;
-  const heldHere = state.sessions.get(sessionId) !== undefined;
-  await store.hold(sessionId).catch((error: unknown) => {
-    throw storeRefusal(error, sessionId);
-  });
-  try {
-    const stored = await loadStored(state, sessionId);
-    await checkInsideRoot(stored.cwd, state.root, 'cwd of the saved session');
-    return stored;
-  } catch (error) {
-    if (!heldHere) await store.release(sessionId);
-    throw error;
-  }
 }
 
 /** Starts the session's tools (roots, MCP servers) for a new, loaded or resumed session; MCP servers only with tools on. */
