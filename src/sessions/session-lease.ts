@@ -13,8 +13,8 @@
  * {@link SessionLeases.close}), or until its holder is gone: the owner file missing or untouched
  * for {@link LeaseOptions.ttlMs}, or (on the same host, in the same pid namespace: containers
  * that share a host name, `--network host` say, each number their processes from 1) the holder's
- * pid not running, or running but as another owner. A gone holder's lease is taken
- * over at once; a live holder's is waited for up to {@link LeaseOptions.waitMs}, then refused.
+ * pid not running, or running but as another owner (`lease-owner.ts`). A gone holder's lease is
+ * taken over at once; a live holder's is waited for up to {@link LeaseOptions.waitMs}, then refused.
  * Before each write the holder checks the lease still names it, so a process that stalled past
  * its lease (and was taken over) stops writing instead of interleaving.
  *
@@ -22,9 +22,9 @@
  * seconds of each other (NTP), well under {@link LeaseOptions.ttlMs}.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, promises as fsp, readFileSync, readlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { promises as fsp, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { errorCode, LeaseOwner, parseHolder, type Holder } from './lease-owner.js';
 import { SessionStoreError } from './store-base.js';
 
 /** Timing of leases, in ms. */
@@ -39,119 +39,26 @@ export interface LeaseOptions {
   pollMs?: number;
 }
 
-/** Who holds a lease, as written in it. */
-interface Holder {
-  owner: string;
-  host: string;
-  pid: number;
-  /** The holder's pid namespace (Linux `/proc/self/ns/pid`, e.g. `pid:[4026531836]`); absent where there is none to read. */
-  pidns?: string;
-}
-
-/** This process's pid namespace, or `undefined` where it cannot be read (not Linux). */
-function pidNamespace(): string | undefined {
-  try {
-    return readlinkSync('/proc/self/ns/pid');
-  } catch {
-    return undefined;
-  }
-}
-
-/** An owner file untouched this long (ms) belongs to a process long gone: removed when a process starts holding sessions. */
-const LEFT_OWNER_MS = 60 * 60 * 1000;
-
-const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
-
-function parseHolder(text: string): Holder | undefined {
-  try {
-    const value = JSON.parse(text) as Partial<Holder>;
-    const ok = typeof value.owner === 'string' && typeof value.host === 'string' && typeof value.pid === 'number';
-    return ok && (value.pidns === undefined || typeof value.pidns === 'string') ? (value as Holder) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether process `pid` runs on this host (EPERM: it runs, as another user). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) === 'EPERM';
-  }
-}
-
 /** This process's leases on the sessions of one directory. */
 export class SessionLeases {
   /** This process, as its leases name it. */
   readonly owner = randomUUID();
   private readonly dir: string;
   private readonly me: Holder;
+  /** This process's owner file, and the judge of whether another holder is gone. */
+  private readonly owners: LeaseOwner;
   private readonly held = new Set<string>();
   private readonly timing: Required<LeaseOptions>;
-  private beat: NodeJS.Timeout | undefined;
 
   constructor(stateDir: string, { ttlMs = 15_000, beatMs = 5_000, waitMs = ttlMs + beatMs, pollMs = 250 }: LeaseOptions = {}) {
     this.dir = join(stateDir, '.leases');
-    const pidns = pidNamespace();
-    this.me = { owner: this.owner, host: hostname(), pid: process.pid, ...(pidns ? { pidns } : {}) };
     this.timing = { ttlMs, beatMs, waitMs, pollMs };
+    this.owners = new LeaseOwner(this.dir, this.owner, this.timing);
+    this.me = this.owners.me;
   }
 
   private leaseFile(sessionId: string): string {
     return join(this.dir, `${sessionId}.lease`);
-  }
-
-  private ownerFile(owner: string): string {
-    return join(this.dir, `${owner}.owner`);
-  }
-
-  /** Writes this process's owner file and starts touching it (once, at the first lease). */
-  private startBeating(): void {
-    if (this.beat) return;
-    const file = this.ownerFile(this.owner);
-    const write = () => writeFileSync(file, JSON.stringify({ host: this.me.host, pid: this.me.pid }), { mode: 0o600 });
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    write();
-    void this.removeLeftOwners();
-    this.beat = setInterval(() => {
-      const now = new Date();
-      try {
-        utimesSync(file, now, now);
-      } catch {
-        // Removed under us: written again, so our leases do not look abandoned (a directory gone
-        // or read-only is said by the next write of a session).
-        try {
-          write();
-        } catch {}
-      }
-    }, this.timing.beatMs);
-    this.beat.unref();
-  }
-
-  /** Removes the owner files of processes gone for an hour or more (killed: nothing else removes them). Never rejects. */
-  private async removeLeftOwners(): Promise<void> {
-    const names = await fsp.readdir(this.dir).catch(() => [] as string[]);
-    for (const name of names.filter((n) => n.endsWith('.owner'))) {
-      const file = join(this.dir, name);
-      const stat = await fsp.stat(file).catch(() => undefined);
-      if (stat && Date.now() - stat.mtimeMs > LEFT_OWNER_MS) await fsp.unlink(file).catch(() => undefined);
-    }
-  }
-
-  /** Whether the holder of a lease is gone (its lease may be taken over). */
-  private async gone(holder: Holder): Promise<boolean> {
-    // Its pid means a process here only in this pid namespace of this host.
-    const here = holder.host === this.me.host && holder.pidns === this.me.pidns;
-    if (here && (!running(holder.pid) || holder.pid === this.me.pid)) return true;
-    try {
-      const { mtimeMs } = await fsp.stat(this.ownerFile(holder.owner));
-      return Date.now() - mtimeMs > this.timing.ttlMs;
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return true;
-      throw error;
-    }
   }
 
   /** The holder a lease file names; `undefined` when there is none; `null` when it cannot be read as one. */
@@ -224,14 +131,14 @@ export class SessionLeases {
    */
   async hold(sessionId: string): Promise<void> {
     if (this.held.has(sessionId)) return;
-    this.startBeating();
+    this.owners.start();
     const until = Date.now() + this.timing.waitMs;
     for (;;) {
       if (await this.create(sessionId)) break;
       const holder = await this.holderOf(sessionId);
       if (holder?.owner === this.owner) break;
       if (holder === undefined) continue;
-      if (holder === null ? await this.unreadableIsStale(sessionId) : await this.gone(holder)) {
+      if (holder === null ? await this.unreadableIsStale(sessionId) : await this.owners.gone(holder)) {
         await this.takeOver(sessionId, holder);
         continue;
       }
@@ -274,8 +181,6 @@ export class SessionLeases {
 
   /** Gives every lease back and removes the owner file, synchronously (at exit). Never throws. */
   close(): void {
-    if (this.beat) clearInterval(this.beat);
-    this.beat = undefined;
     for (const sessionId of this.held) {
       try {
         if (parseHolder(readFileSync(this.leaseFile(sessionId), 'utf8'))?.owner === this.owner) unlinkSync(this.leaseFile(sessionId));
@@ -284,10 +189,6 @@ export class SessionLeases {
       }
     }
     this.held.clear();
-    try {
-      unlinkSync(this.ownerFile(this.owner));
-    } catch {
-      // Never written, or gone.
-    }
+    this.owners.stop();
   }
 }
