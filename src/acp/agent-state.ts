@@ -11,7 +11,7 @@ import { reasoningEffortLevels } from '../config/providers.js';
 import { collectWhenQuiet } from '../collect-garbage.js';
 import { EndpointMemory } from '../endpoints/endpoint-memory.js';
 import { EndpointRegistry } from '../endpoints/endpoint-registry.js';
-import { environmentChoice, type EndpointChoice } from '../endpoints/runtime-config.js';
+import { environmentChoice, type EndpointChoice } from '../endpoints/endpoint-choice.js';
 import type { Logger } from '../log.js';
 import type { FetchLike } from '../openai/http.js';
 import { SessionManager, type Session } from '../sessions/session-manager.js';

@@ -9,7 +9,7 @@ import type { FrontDoorFlags } from '../agentconnect/front-door-flags.js';
 import { isLoopbackHost } from '../agentconnect/gate.js';
 import type { CliFlags } from '../config/config.js';
 import { agentConfigDir } from '../config/config-file.js';
-import { chooseEndpoints } from '../endpoints/runtime-config.js';
+import { chooseEndpoints } from '../endpoints/endpoint-choice.js';
 import { redactText } from '../redact.js';
 import { openSessionStore } from '../sessions/session-store.js';
 import { VERSION } from '../version.js';

@@ -9,7 +9,8 @@ import { mergeDotEnv } from '../config/load-config.js';
 import type { NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
 import type { FetchLike } from '../openai/http.js';
 import { createLogger, type Logger } from '../log.js';
-import { readDotEnv, resolveStaticConfig, chooseEndpoints } from '../endpoints/runtime-config.js';
+import { readDotEnv, resolveStaticConfig } from '../endpoints/runtime-config.js';
+import { chooseEndpoints } from '../endpoints/endpoint-choice.js';
 
 /** What the subcommands need to know about the configuration. */
 export interface CommandConfig {

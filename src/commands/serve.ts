@@ -13,7 +13,7 @@ import { isLoopbackHost } from '../agentconnect/gate.js';
 import { tokenProblem } from '../agentconnect/front-door-flags.js';
 import type { CliFlags } from '../config/config.js';
 import { agentConfigDir } from '../config/config-file.js';
-import { chooseEndpoints } from '../endpoints/runtime-config.js';
+import { chooseEndpoints } from '../endpoints/endpoint-choice.js';
 import type { ServeFlags } from '../serve/serve-flags.js';
 import { openSessionStore } from '../sessions/session-store.js';
 import { VERSION } from '../version.js';

@@ -1,7 +1,8 @@
 /**
  * The configuration the agent (and `doctor`, `models`) really uses: environment, `.env` in the
- * working directory, CLI flags, the config file, and — when no endpoint is configured at all — a
- * local OpenAI-compatible server found on the usual ports.
+ * working directory, CLI flags and the config file, resolved without touching the network. The
+ * endpoints it leads to, a local server found on the usual ports when none is configured at all,
+ * are `endpoint-choice.ts`'s.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
@@ -10,19 +11,15 @@ import { CONFIG_DEFAULTS, ConfigError, secretsOf, type CliFlags, type Config } f
 import { loadConfig, mergeDotEnv } from '../config/load-config.js';
 import type { ConfigProblem } from '../config/config-values.js';
 import type { NamedEndpointSettings } from './endpoint-registry.js';
-import { noLocalServerHelp, type LocalDiscovery } from './local-discovery.js';
-import { probeNearbyServers } from './container.js';
 import { takesListedModel } from './default-model.js';
-import { detectProvider, mayBeSelfHosted } from '../config/providers.js';
-import { identifyServer, type ServerIdentity } from './server-identity.js';
-import type { Logger } from '../log.js';
+import { detectProvider } from '../config/providers.js';
 
 /** The configuration without the (asynchronous) local server search. */
 export interface StaticRuntimeConfig {
   config: Config;
   /** Every invalid value of the environment, flags and config file; `undefined` when all are valid. */
   configError?: ConfigError | undefined;
-  /** The endpoints, default first. Empty when none is configured (see {@link needsDiscovery}). */
+  /** The endpoints, default first. Empty when none is configured (see `needsDiscovery`). */
   endpoints: NamedEndpointSettings[];
   /** The default model value (`providerId/modelId` with several endpoints). */
   model: string | undefined;
@@ -45,7 +42,7 @@ export function readDotEnv(cwd: string): string | undefined {
 }
 
 /** The endpoint the environment describes, as settings named `id`. */
-function environmentEndpoint(config: Config, id: string): NamedEndpointSettings {
+export function environmentEndpoint(config: Config, id: string): NamedEndpointSettings {
   return {
     id,
     source: 'environment',
@@ -178,103 +175,6 @@ export function resolveStaticConfig(options: { flags: CliFlags; env: Record<stri
     needsDiscovery: endpoints.length === 0 && !Array.isArray(file),
     warnings,
   };
-}
-
-/** The endpoints the agent uses, their default model, and what to say when there are none. */
-export interface EndpointChoice {
-  /** Default first; may be empty, then every prompt answers with {@link missing}. */
-  endpoints: NamedEndpointSettings[];
-  /** Default model value (`providerId/modelId` with several endpoints); the first endpoint's model when absent. */
-  model?: string | undefined;
-  /** Words for every prompt when there is no endpoint (how to configure one). */
-  missing?: string | undefined;
-}
-
-/** The environment's endpoint as the only one (the choice when the agent is given none). */
-export function environmentChoice(config: Config): EndpointChoice {
-  return { endpoints: [environmentEndpoint(config, 'default')], model: config.model };
-}
-
-/**
- * The endpoints of a resolved configuration: its own; or, when it names none
- * ({@link StaticRuntimeConfig.needsDiscovery}), the local server found on the usual ports (its
- * first chat model unless `OPENAI_MODEL` is set), or words saying how to configure one.
- * Never rejects; logs what was chosen at `info`.
- *
- * @param discover - injectable search (tests); `container: true` in its result adds how to reach
- *   the container's host to the help text. @defaultValue {@link probeNearbyServers} with its 300 ms bound
- */
-export async function chooseEndpoints(
-  resolved: StaticRuntimeConfig,
-  logger: Logger,
-  discover: (logger: Logger) => Promise<LocalDiscovery & { container?: boolean }> = (log) =>
-    probeNearbyServers({ logger: log, container: resolved.config.inContainer }),
-  identify: (settings: NamedEndpointSettings) => Promise<ServerIdentity> = (settings) =>
-    identifyServer(settings.baseUrl, { headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers }),
-): Promise<EndpointChoice> {
-  if (!resolved.needsDiscovery) return { endpoints: await identifyEndpoints(resolved.endpoints, logger, identify), model: resolved.model };
-  const { config } = resolved;
-  const found = await discover(logger);
-  const server = found.server;
-  if (!server) {
-    logger.warn('no endpoint configured and no local server found; every prompt will say how to configure one');
-    return { endpoints: [], model: undefined, missing: noLocalServerHelp(undefined, found.probes, undefined, found.container === true) };
-  }
-  const model = config.modelConfigured ? config.model : server.defaultModel;
-  logger.info('using the local server found', { provider: server.provider, baseUrl: server.baseUrl, model, models: server.models.length });
-  return {
-    endpoints: [
-      {
-        id: server.provider,
-        source: 'local server',
-        provider: server.provider,
-        baseUrl: server.baseUrl,
-        chatCompletionsUrl: `${server.baseUrl}/chat/completions`,
-        apiKey: undefined,
-        // With no endpoint configured, OPENAI_HEADERS can only be meant for the local server (a LiteLLM key).
-        headers: config.headers,
-        query: undefined,
-        model,
-        models: config.models,
-        extraBody: config.extraBody,
-        maxRetries: config.maxRetries,
-        timeoutMs: config.timeoutMs,
-        ollamaNumCtx: config.ollamaNumCtx,
-      },
-    ],
-    model,
-  };
-}
-
-/**
- * The endpoints with the provider of each one whose provider was neither configured nor
- * recognised by host name (`mayBeSelfHosted`) set from the server's own answers
- * (`server-identity.ts`: llama.cpp on any port is llama.cpp); an endpoint whose server says
- * nothing keeps its port's guess. The looks run at once, each bounded (2 s), once per process.
- * Never rejects; logs each recognised server at `info`.
- * @internal takes the look as an argument, so it is checked without any server.
- */
-export async function identifyEndpoints(
-  endpoints: NamedEndpointSettings[],
-  logger: Logger,
-  identify: (settings: NamedEndpointSettings) => Promise<ServerIdentity>,
-): Promise<NamedEndpointSettings[]> {
-  return Promise.all(
-    endpoints.map(async (settings) => {
-      if (settings.provider || !mayBeSelfHosted(settings.baseUrl)) return settings;
-      const found = await identify(settings).catch((): ServerIdentity => ({}));
-      if (!found.provider) return settings;
-      const guessed = detectProvider(settings.baseUrl);
-      logger.info('recognised the server by its answers', {
-        endpoint: settings.id,
-        baseUrl: settings.baseUrl,
-        provider: found.provider,
-        by: found.evidence,
-        ...(guessed !== found.provider ? { portGuess: guessed } : {}),
-      });
-      return { ...settings, provider: found.provider, identifiedBy: found.evidence };
-    }),
-  );
 }
 
 /** Every secret of the configuration (the environment's and each endpoint's, see {@link secretsOf}), for log redaction. */

@@ -6,7 +6,7 @@
 import type { ClientCapabilities } from '@agentclientprotocol/sdk/unstable';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AgentOptions } from '../../src/acp/agent-state.js';
-import type { EndpointChoice } from '../../src/endpoints/runtime-config.js';
+import type { EndpointChoice } from '../../src/endpoints/endpoint-choice.js';
 import { ConfigError, type Config } from '../../src/config/config.js';
 import type { NamedEndpointSettings } from '../../src/endpoints/endpoint-registry.js';
 import { endpointSettings } from '../helpers/endpoint-settings.js';

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { DOCKER_HOST, inContainer, probeNearbyServers, type ContainerHints } from '../../src/endpoints/container.js';
 import { noLocalServerHelp } from '../../src/endpoints/local-discovery.js';
-import { chooseEndpoints, type StaticRuntimeConfig } from '../../src/endpoints/runtime-config.js';
+import type { StaticRuntimeConfig } from '../../src/endpoints/runtime-config.js';
+import { chooseEndpoints } from '../../src/endpoints/endpoint-choice.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { createLogger } from '../../src/log.js';
 import type { FetchLike } from '../../src/openai/http.js';

@@ -11,7 +11,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../src/config/config.js';
 import type { LocalDiscovery } from '../../src/endpoints/local-discovery.js';
 import { createLogger } from '../../src/log.js';
-import { resolveStaticConfig, chooseEndpoints, identifyEndpoints, type StaticRuntimeConfig } from '../../src/endpoints/runtime-config.js';
+import { resolveStaticConfig, type StaticRuntimeConfig } from '../../src/endpoints/runtime-config.js';
+import { chooseEndpoints, identifyEndpoints } from '../../src/endpoints/endpoint-choice.js';
 
 let dir: string;
 let cwd: string;
