@@ -1,7 +1,8 @@
 /**
  * The optional config file that names several endpoints (providers) for one agent:
  * `OPENAI_ACP_CONFIG`, default `$XDG_CONFIG_HOME/openai-acp/config.json`
- * (`~/.config/openai-acp/config.json`). Read once at start; written by `openai-acp setup`.
+ * (`~/.config/openai-acp/config.json`). Read once at start (each provider entry checked by
+ * `config-file-provider.ts`); written by `openai-acp setup`.
  *
  * ```json
  * { "providers": [{ "id": "ollama", "baseUrl": "http://127.0.0.1:11434/v1" },
@@ -11,12 +12,9 @@
  */
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ACCEPTED, parseBaseUrl, parseHeaders, InvalidValue, queryProblem, type ConfigProblem } from './config-values.js';
-import { parseProviderId, PROVIDER_IDS } from './providers.js';
-import type { ProviderId } from './provider-profiles.js';
-import { mergeQueries } from './query-string.js';
+import type { ConfigProblem } from './config-values.js';
+import { parseProviderEntry, type FileProvider } from './config-file-provider.js';
 import { readTextFile, type ReadTextFile } from './secret-files.js';
-import { checkExtraBody, EXTRA_BODY_ACCEPTED } from './extra-body.js';
 import { isRecord } from '../json-value.js';
 
 /** One provider entry as written in the file. */
@@ -50,31 +48,12 @@ export interface ConfigFileData {
   model?: string;
 }
 
-/** A provider entry after validation, ready to become an endpoint. */
-interface FileProvider {
-  id: string;
-  /** The provider family; `undefined` = detect from the base URL. */
-  provider: ProviderId | undefined;
-  baseUrl: string;
-  query: string | undefined;
-  apiKey: string | undefined;
-  headers: Record<string, string>;
-  models: string[] | undefined;
-  /** Fields merged into every chat request (`extraBody`); `undefined` when absent or `{}`. */
-  extraBody?: Record<string, unknown> | undefined;
-  /** Set when `apiKeyEnv` names a variable that is not set (requests go without a key). */
-  missingKeyEnv?: string;
-}
-
 /** The result of reading the file. */
 export interface ConfigFileResult {
   path: string;
   providers: FileProvider[];
   model: string | undefined;
 }
-
-/** Whether `key` can travel in an HTTP header: one line, Latin-1 only. */
-const sendableKey = (key: string) => !/[\u0000-\u001f\u007f]|[^\u0000-\u00ff]/.test(key);
 
 /** `line L, column C` (1-based) of a character offset in `text`. */
 function lineAndColumn(text: string, offset: number): string {
@@ -84,7 +63,6 @@ function lineAndColumn(text: string, offset: number): string {
 
 /** Provider ids: used in `providerId/modelId`, so no `/`. */
 const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * The agent's config directory: `$XDG_CONFIG_HOME/openai-acp`, else `~/.config/openai-acp` (XDG
@@ -157,91 +135,8 @@ export function parseConfigFile(
       continue;
     }
     seen.add(id);
-    const before = problems.length;
-    const base = typeof entry['baseUrl'] === 'string' ? parseBaseUrl(entry['baseUrl'].trim()) : new InvalidValue('is missing');
-    if (base instanceof InvalidValue) report(at('baseUrl'), base.text, ACCEPTED.url);
-    const provider = entry['provider'];
-    const family = typeof provider === 'string' ? parseProviderId(provider) : undefined;
-    if (provider !== undefined && !family) report(at('provider'), 'is not a known provider family', `one of ${PROVIDER_IDS.join(', ')}`);
-    let apiKey: string | undefined;
-    let missingKeyEnv: string | undefined;
-    const keyEnv = entry['apiKeyEnv'];
-    if (keyEnv !== undefined) {
-      if (typeof keyEnv !== 'string' || !ENV_NAME.test(keyEnv))
-        report(at('apiKeyEnv'), 'is not an environment variable name', 'a name such as OPENROUTER_API_KEY');
-      else {
-        const value = env[keyEnv]?.trim();
-        if (value && !sendableKey(value))
-          report(at('apiKeyEnv'), `names ${keyEnv}, whose value cannot be sent in an HTTP header`, 'the key as one line of plain text');
-        else if (value) apiKey = value.replace(/^bearer\s+/i, '');
-        else missingKeyEnv = keyEnv;
-      }
-    }
-    const key = entry['apiKey'];
-    if (key !== undefined) {
-      if (typeof key !== 'string' || !sendableKey(key))
-        report(at('apiKey'), 'is not a key that can be sent in an HTTP header', 'the key as one line of plain text');
-      else if (!apiKey && key.trim()) {
-        apiKey = key.trim().replace(/^bearer\s+/i, '');
-        missingKeyEnv = undefined;
-      }
-    }
-    const keyFile = entry['apiKeyFile'];
-    if (keyFile !== undefined) {
-      const accepted = 'the path of a readable file holding the key (and neither apiKey nor apiKeyEnv)';
-      if (typeof keyFile !== 'string' || !keyFile.trim()) report(at('apiKeyFile'), 'is not a file path', accepted);
-      else if (keyEnv !== undefined || key !== undefined) report(at('apiKeyFile'), 'is set together with apiKey or apiKeyEnv', accepted);
-      else {
-        try {
-          const value = readFile(keyFile.trim())
-            .replace(/\r?\n$/, '')
-            .trim();
-          if (value && !sendableKey(value)) report(at('apiKeyFile'), `names ${keyFile.trim()}, whose content cannot be sent in an HTTP header`, accepted);
-          else apiKey = value.replace(/^bearer\s+/i, '') || undefined;
-        } catch (error) {
-          const code = (error as { code?: unknown }).code;
-          report(at('apiKeyFile'), `cannot read the file ${keyFile.trim()}${typeof code === 'string' ? ` (${code})` : ''}`, accepted);
-        }
-      }
-    }
-    let headers: Record<string, string> = {};
-    if (entry['headers'] !== undefined) {
-      const result = parseHeaders(JSON.stringify(entry['headers']));
-      for (const problem of result.problems) report(at('headers'), problem, ACCEPTED.headers);
-      headers = result.headers;
-    }
-    let query: string | undefined;
-    if (entry['query'] !== undefined) {
-      const raw = typeof entry['query'] === 'string' ? entry['query'].trim().replace(/^\?/, '') : undefined;
-      const bad = raw === undefined ? 'is not a string' : queryProblem(raw);
-      if (bad) report(at('query'), bad, 'URL query parameters such as api-version=2024-10-21');
-      else query = raw || undefined;
-    }
-    let models: string[] | undefined;
-    if (entry['models'] !== undefined) {
-      const list = entry['models'];
-      if (!Array.isArray(list) || !list.every((m) => typeof m === 'string'))
-        report(at('models'), 'is not an array of strings', 'model ids such as ["llama3.2", "qwen3"]');
-      else models = [...new Set(list.map((m) => m.trim()).filter(Boolean))];
-    }
-    let extraBody: Record<string, unknown> | undefined;
-    if (entry['extraBody'] !== undefined) {
-      const checked = checkExtraBody(entry['extraBody']);
-      if (checked instanceof InvalidValue) report(at('extraBody'), checked.text, EXTRA_BODY_ACCEPTED);
-      else extraBody = checked;
-    }
-    if (problems.length > before || base instanceof InvalidValue) continue;
-    providers.push({
-      id,
-      provider: family,
-      baseUrl: base.baseUrl,
-      query: mergeQueries(base.query, query),
-      apiKey,
-      headers,
-      models: models?.length ? models : undefined,
-      ...(extraBody ? { extraBody } : {}),
-      ...(missingKeyEnv ? { missingKeyEnv } : {}),
-    });
+    const provider = parseProviderEntry(entry, id, at, report, env, readFile);
+    if (provider) providers.push(provider);
   }
   if (parsed['providers'].length === 0) report('providers', 'is empty', 'at least one provider');
   const model = parsed['model'];
