@@ -10,7 +10,6 @@
 import type { ChatMessage } from '../openai/openai-types.js';
 import { compactionMessages, compactionNotice, refuseSummary, stepsDigest, trimmingNotice, type SummaryAnswer } from './compaction.js';
 import { fitContext, SUMMARY_SHARE, type ContextFit, type ContextFitInput } from './context-fit.js';
-import type { CutNotes } from './context-cut.js';
 import { answerRoom, calibrationFactor, grouped, positive, promptBudget, type Calibration } from './token-estimate.js';
 import { NO_STUBS, stubRanges, type StubRanges } from './stub-ranges.js';
 
@@ -46,7 +45,7 @@ export interface ContextSources {
   /** How to give this server a larger window (a clause of the provider profile), for the words that end a turn. */
   windowFix?: string | undefined;
   /** The note a cut result of a tool carries, by tool name (see `fitContext`). */
-  cutNotes?: CutNotes | undefined;
+  cutNotes?: ContextFitInput['cutNotes'];
 }
 
 /** What the context state is when the turn ends: persisted so the next turn starts from it. */
