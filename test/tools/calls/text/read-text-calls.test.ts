@@ -152,6 +152,22 @@ describe('readTextCalls: values as written', () => {
     });
   });
 
+  it('XML values without a schema (another name for a parameter, a tool named loosely) keep text that is no JSON spelling of its number', () => {
+    // `text` is write_file's other name for `content`: a string parameter would get `1.5` or `1000` back from a number.
+    const args = (text: string) => read(text).calls[0]?.args;
+    expect(args('<function=write_file>\n<parameter=path>\nv.txt\n</parameter>\n<parameter=text>\n1.50\n</parameter>\n</function>')).toEqual({
+      path: 'v.txt',
+      text: '1.50',
+    });
+    expect(args('<function=Write_File>\n<parameter=content>\n1e3\n</parameter>\n</function>')).toEqual({ content: '1e3' });
+    expect(args('<tool_call>write_file\n<arg_key>file_path</arg_key>\n<arg_value>-0</arg_value>\n</tool_call>')).toEqual({ file_path: '-0' });
+    // Numbers, booleans and lists spelled as JSON are still read as such (an MCP server's unknown parameter).
+    expect(args('<function=get_weather>\n<parameter=count>\n42\n</parameter>\n<parameter=on>\ntrue\n</parameter>\n</function>')).toEqual({
+      count: 42,
+      on: true,
+    });
+  });
+
   it('Python literals keep their meaning: escapes, True/None, unknown escapes keep the backslash', () => {
     expect(read("[get_weather(city='O\\'Hare\\n', days=[1, 2.5, True, None])]").calls[0]?.args).toEqual({ city: "O'Hare\n", days: [1, 2.5, true, null] });
     expect(read("[get_weather(city='a\\d')]").calls[0]?.args).toEqual({ city: 'a\\d' });
