@@ -131,9 +131,10 @@ export async function runAgentLoop({ context, endpoint, tools, limits, callbacks
     const images: ChatRequestContentPart[] = [];
     // A permission request answered `cancelled` ends the turn as a cancel does.
     let cancelled = false;
-    // An answer stopped at its token limit (`finish_reason: length`) was cut inside its last call;
-    // a call read from text may also end with the text.
-    const last = outcome.stopReason === 'max_tokens' ? calls[calls.length - 1] : undefined;
+    // An answer stopped at its token limit (`finish_reason: length`) was cut inside its last call,
+    // unless more of the answer followed that call (a call read from text, then prose); a call
+    // read from text may also end with the text.
+    const last = outcome.stopReason === 'max_tokens' && !calls.at(-1)?.followed ? calls.at(-1) : undefined;
     for (const [i, call] of calls.entries()) {
       let result: ToolResultRecord;
       try {

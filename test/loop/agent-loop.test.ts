@@ -511,6 +511,23 @@ describe('runAgentLoop: calls that are almost right', () => {
     expect(r.toolMessages(1)[1]?.content).toMatch(/^write_file: this call was cut off .*Write the file in parts/);
   });
 
+  it('a call written as text and followed by more text was not cut by the token limit: it runs; one the text ends in does not', async () => {
+    const call = (path: string) => `<tool_call>{"name": "write_file", "arguments": {"path": "${path}", "content": "one"}}</tool_call>`;
+    const r = await run({
+      mode: 'full-access',
+      answers: [
+        // The model goes on to invent the result until its token limit: the call before it is whole.
+        { text: `${call('a.txt')}\nThe file now holds "one", and then the next step is to`, finishReason: 'length' },
+        { text: `${call('b.txt')}`, finishReason: 'length' },
+        { text: 'done' },
+      ],
+    });
+    expect(await readFile(join(r.cwd, 'a.txt'), 'utf8')).toBe('one');
+    expect(r.outcome.steps[0]?.results[0]?.status).toBe('completed');
+    expect(existsSync(join(r.cwd, 'b.txt'))).toBe(false);
+    expect(r.toolMessages(2)[1]?.content).toMatch(/^write_file: this call was cut off/);
+  });
+
   it('a tool name with a leaked template token, and a camelCase name, run the offered tool with a one-line note', async () => {
     const r = await run({
       mode: 'full-access',

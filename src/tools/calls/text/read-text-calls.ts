@@ -33,6 +33,8 @@ export interface TextCallsRead {
   calls: TextCall[];
   /** The prose before the first call (the answer's text); all of it when there is no call. */
   prose: string;
+  /** True when text other than whitespace follows the last call (an invented result, say): an answer stopped at its length limit did not stop inside that call. */
+  followed?: true;
 }
 
 /** End-of-turn tokens a server may leave at the end of an answer (Llama, Gemma, ChatML, Mistral, Harmony, DeepSeek). */
@@ -131,6 +133,7 @@ export function readTextCalls(answer: string, tools: OfferedTools, { bare = true
   const finder = new Finder(text);
   const calls: TextCall[] = [];
   let start = -1;
+  let end = 0;
   for (let at = nextMarker(text, 0); at && calls.length < MAX_TEXT_CALLS; ) {
     const read = readAtMarker(at.marker, { text, at: at.index, finder, tools });
     if (!read) {
@@ -139,9 +142,12 @@ export function readTextCalls(answer: string, tools: OfferedTools, { bare = true
     }
     if (start < 0) start = at.index;
     calls.push(...read.calls);
+    end = read.end;
     if (read.calls.at(-1)?.cut) break;
     at = nextMarker(text, Math.max(read.end, at.index + 1));
   }
   if (start < 0) return none;
-  return { calls: calls.slice(0, MAX_TEXT_CALLS), prose: proseBefore(text.slice(0, start)) };
+  const read: TextCallsRead = { calls: calls.slice(0, MAX_TEXT_CALLS), prose: proseBefore(text.slice(0, start)) };
+  if (calls.length > MAX_TEXT_CALLS || skipSpace(text, end) < text.length) read.followed = true;
+  return read;
 }
