@@ -51,6 +51,9 @@ const CASES = [
   ['10k DeepSeek begins, no separator', answer('<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file')],
   ['10 MB of nested brackets after one marker', `<tool_call>{"name": "read_file", "arguments": ${'['.repeat(SIZE)}`],
   ['10 MB bare JSON', `{"name": "write_file", "arguments": {"content": "${'y'.repeat(SIZE)}"}}`],
+  // A model stuck on whitespace: the answer may still turn out to be a bare call while nothing else came.
+  ['10 MB of line breaks', '\n'.repeat(SIZE)],
+  ['{ then 10 MB of spaces', `{${' '.repeat(SIZE)}`],
 ];
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -86,6 +86,10 @@ export class TextCallHold {
     this.text += piece;
     if (this.rest === 'held') return '';
     if (this.bare !== 'no') {
+      // Whitespace decides nothing that the next other character does not decide as well: the
+      // answer is looked at again then (each look reads it from its start, so looking at every
+      // piece of a model stuck on whitespace would take time quadratic in its length).
+      if (this.bare === 'maybe' && piece.trim() === '') return '';
       this.bare = bareStart(this.text, this.names);
       if (this.bare === 'yes') this.rest = 'held';
       if (this.bare !== 'no') return '';
