@@ -12,6 +12,7 @@
  * literal escapes (https://docs.python.org/3/reference/lexical_analysis.html#escape-sequences).
  */
 import { MAX_ARGUMENT_DEPTH } from '../repair-arguments.js';
+import { isSpace } from './value-span.js';
 
 /** One call read from pythonic text: its name and keyword arguments; `positional` when it had positional arguments (not readable as named ones). */
 export interface PythonicCall {
@@ -28,7 +29,7 @@ class Reader {
   ) {}
 
   space(): void {
-    while (this.i < this.end && /\s/.test(this.text[this.i]!)) this.i++;
+    while (this.i < this.end && isSpace(this.text.charCodeAt(this.i))) this.i++;
   }
 
   eat(c: string): boolean {

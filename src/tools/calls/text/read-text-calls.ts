@@ -19,7 +19,7 @@ import { Finder } from './finder.js';
 import { nextMarker, readAtMarker } from './markers.js';
 import { pythonicBody } from './tag-body.js';
 import type { OfferedTools, TextCall } from './text-call.js';
-import { skipSpace, valueSpan } from './value-span.js';
+import { isSpace, skipSpace, valueSpan } from './value-span.js';
 
 /**
  * Most calls read from one answer: 32 (more are not read, so not run).
@@ -59,7 +59,7 @@ function withoutEndTokens(text: string): string {
   let end = text.length;
   for (let again = true; again; ) {
     again = false;
-    while (end > 0 && /\s/.test(text[end - 1]!)) end--;
+    while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
     const token = END_TOKENS.find((t) => text.startsWith(t, end - t.length));
     if (token) [end, again] = [end - token.length, true];
   }
