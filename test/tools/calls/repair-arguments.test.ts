@@ -56,6 +56,14 @@ describe('readArgumentsText: what small models really send', () => {
     }
   });
 
+  it('escaped quotes before commas are read as escapes where ending the string there could not be read (code in a file written with raw line breaks)', () => {
+    const code = Array.from({ length: 40 }, (_, i) => `print(\\"a${i}\\", x)`).join('\n');
+    const read = readArgumentsText(`{"path": "a.py", "content": "${code}"}`);
+    expect(read).toMatchObject({ ok: true, value: { path: 'a.py', content: code.replaceAll('\\"', '"') } });
+    // Before the next key, a `\"` may still end the string: a Windows folder's last backslash.
+    expect(readArgumentsText('{"path": "c:\\dir\\", "limit": 3,}')).toMatchObject({ ok: true, value: { path: 'c:\\dir\\', limit: 3 } });
+  });
+
   it('a duplicate key: the last one wins, as JSON.parse has it, and the call is never called cut off', () => {
     expect(readArgumentsText('{"path": "a", "path": "b"}')).toEqual({ ok: true, value: { path: 'b' } });
     expect(readArgumentsText("{'path': 'a', 'path': 'b',}")).toMatchObject({ ok: true, value: { path: 'b' } });
