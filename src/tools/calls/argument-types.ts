@@ -72,7 +72,8 @@ export function coerceToType(type: string, given: unknown): unknown {
 
 /**
  * Values coerced to the one type their property declares (see {@link coerceToType}); `null` dropped
- * (an omitted parameter) unless the property allows it. Anything else is left for the validation.
+ * (an omitted parameter) unless the property allows it or the schema does not name it (a parameter
+ * passed on as it is, for an MCP server to decide). Anything else is left for the validation.
  * Returns a new object.
  */
 export function coerceBySchema(input: Record<string, unknown>, schema: ObjectSchema): Record<string, unknown> {
@@ -81,7 +82,7 @@ export function coerceBySchema(input: Record<string, unknown>, schema: ObjectSch
     const property = Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
     const { types, nullable } = typesOf(property);
     if (given === null) {
-      if (nullable) setOwn(out, key, null);
+      if (nullable || property === undefined) setOwn(out, key, null);
       continue;
     }
     setOwn(out, key, types.length === 1 ? (coerceToType(types[0]!, given) ?? given) : given);

@@ -63,8 +63,9 @@ describe('an MCP tool: the same argument pipeline as the built-ins, driven by it
     expect(files.check('{"path": "a.txt", "content": "x"}', false)).toMatchObject({ ok: true, args: { file_path: 'a.txt', content: 'x' } });
   });
 
-  it('keeps null where the schema allows it, drops it elsewhere', () => {
+  it('keeps null where the schema allows it, drops it for a parameter it types otherwise, passes it on for one it does not declare', () => {
     expect(check('{"code": "x", "tag": null, "timeout": null}')).toEqual({ ok: true, args: { code: 'x', tag: null }, notes: [] });
+    expect(check('{"code": "x", "cursor": null}')).toEqual({ ok: true, args: { code: 'x', cursor: null }, notes: [] });
   });
 
   it('refuses what does not validate, naming what to fix and the parameters', () => {
