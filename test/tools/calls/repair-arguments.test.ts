@@ -95,6 +95,11 @@ describe('readArgumentsText: what small models really send', () => {
     expect(cutOffMessage('edit_file', 'Make smaller edits.')).toMatch(/so it was not run\. Make smaller edits\.$/);
   });
 
+  it('the depth bound holds for an object sent as JSON text inside a string (decoded once more)', () => {
+    const deep = JSON.stringify(`{"a": ${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
+    expect(readArgumentsText(deep)).toMatchObject({ ok: true, value: expect.any(String) });
+  });
+
   it('bounds hold before any repair: a 5,000-deep value and a 10 MB broken text are refused, quickly and without a stack overflow', () => {
     const deep = `{"a": ${'['.repeat(5000)}${']'.repeat(5000)}}`;
     expect(readArgumentsText(deep)).toEqual({ ok: false, reason: `the arguments are nested more than ${MAX_ARGUMENT_DEPTH} levels deep` });

@@ -15,6 +15,7 @@
  * prompt format (https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_1/). Pure.
  */
 import type { Finder } from './finder.js';
+import { deeperThan, MAX_ARGUMENT_DEPTH } from '../repair-arguments.js';
 import { pythonLiteral } from './python-literal.js';
 import type { OfferedTools, TextCall, TextCallFormat } from './text-call.js';
 import { skipSpace, valueSpan } from './value-span.js';
@@ -40,6 +41,7 @@ function parameterValue(raw: string, schema: unknown): unknown {
   if (types.includes('string')) return raw;
   const trimmed = raw.trim();
   if (types.length === 0 && !/^(?:[-\d[{]|true$|false$|null$)/.test(trimmed)) return raw;
+  if (deeperThan(trimmed, MAX_ARGUMENT_DEPTH)) return raw;
   try {
     const value = JSON.parse(trimmed) as unknown;
     return types.length === 0 && typeof value === 'number' && JSON.stringify(value) !== raw ? raw : value;

@@ -179,6 +179,14 @@ describe('readTextCalls: values as written', () => {
     ]);
   });
 
+  it('an XML value nested past the depth bound stays text (reading never throws)', () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const calls = readTextCalls(`<function=get_weather>\n<parameter=days>\n${deep}\n</parameter>\n</function>`, tools).calls;
+    expect(JSON.parse(calls[0]!.arguments)).toEqual({ days: deep });
+    const glm = readTextCalls(`<tool_call>get_weather\n<arg_key>other</arg_key>\n<arg_value>${deep}</arg_value>\n</tool_call>`, tools).calls;
+    expect(JSON.parse(glm[0]!.arguments)).toEqual({ other: deep });
+  });
+
   it('a parameter named __proto__ stays a parameter', () => {
     expect(readTextCalls('<function=read_file>\n<parameter=__proto__>\nfalse\n</parameter>\n</function>', tools).calls[0]?.arguments).toBe(
       '{"__proto__":false}',
