@@ -171,6 +171,8 @@ describe('readTextCalls: values as written', () => {
   it('Python literals keep their meaning: escapes, True/None, unknown escapes keep the backslash', () => {
     expect(read("[get_weather(city='O\\'Hare\\n', days=[1, 2.5, True, None])]").calls[0]?.args).toEqual({ city: "O'Hare\n", days: [1, 2.5, true, null] });
     expect(read("[get_weather(city='a\\d')]").calls[0]?.args).toEqual({ city: 'a\\d' });
+    // Octal escapes, up to three digits, as Python reads them.
+    expect(read("[get_weather(city='a\\012b\\0c\\1019')]").calls[0]?.args).toEqual({ city: 'a\nb\0cA9' });
   });
 
   it('an envelope with its keys and name unquoted is read; its arguments go on as written, for the repair', () => {
