@@ -1,4 +1,4 @@
-// Agent efficiency of `npm run bench` (issue 17): one scripted coding task of STEPS tool steps
+// Agent efficiency of `npm run bench`: one scripted coding task of STEPS tool steps
 // (reads of 100–1,000-line files, command output, a search) run by the built CLI with local tools
 // at 4k, 8k, 16k and 32k context windows (OPENAI_CONTEXT_WINDOW), against a loopback model that
 // records every request. Per window it reports:
@@ -9,7 +9,7 @@
 //   llama.cpp/Ollama KV reuse can skip), averaged;
 // - tokens past the common prefix with the previous request, summed (what a prefix cache cannot
 //   skip: on a local machine, the prompt-processing time of the task);
-//   targets (issue 35): reuse ≥ 80 % at 8k, ≥ 85 % at 16k and 32k, with 0 requests over the window
+//   targets: reuse ≥ 80 % at 8k, ≥ 85 % at 16k and 32k, with 0 requests over the window
 //   and the task kept;
 // - compactions (requests asking for a summary) and whether the task message was in every request;
 // and once, the overhead of the system prompt plus the built-in tool definitions (target ≤ 1,200),
@@ -29,7 +29,7 @@ import { scriptEnv } from '../test/helpers/clean-env.mjs';
 const WINDOWS = [4_000, 8_000, 16_000, 32_000];
 const TASK = 'Find where the configuration is parsed in this project, check that the tests pass, and explain how the parser handles a missing value.';
 const OVERHEAD_TARGET = 1_200;
-/** Prefix reuse targets by window (issue 35); none at 4k. */
+/** Prefix reuse targets by window; none at 4k. */
 const REUSE_TARGETS = { 8000: 0.8, 16000: 0.85, 32000: 0.85 };
 
 /** A code-like file of `lines` lines (deterministic). */

@@ -1,4 +1,4 @@
-// The prefix across mode switches (issue 25): one session of three turns run by the built CLI
+// The prefix across mode switches: one session of three turns run by the built CLI
 // against a loopback model that records every request: a turn in `ask` (two file reads), then
 // `plan` (a read and a plan, approved with "Start: switch to Ask"), then a turn in `ask` again,
 // then one in `read-only`. For each request that follows a mode change (the first in `plan`, the

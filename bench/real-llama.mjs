@@ -1,4 +1,4 @@
-// The prompt cache of a real llama.cpp server (issue 35): one scripted session of the built CLI
+// The prompt cache of a real llama.cpp server: one scripted session of the built CLI
 // against `llama-server` from the real-llama kit (../shared/tools/real-llama; its README), through
 // a loopback proxy that records every chat request and the `timings` of its answer. `prompt_n` is
 // what the server had to read for a request after reusing the longest prefix it held (`cache_n`).

@@ -1,6 +1,6 @@
 // npm run bench: start-up, relay speed, CPU and memory of the built CLI, each against a baseline.
-// Targets (issue 2; the tool figures of issues 9 and 10 are in bench/tools.mjs, the agent's
-// efficiency in small context windows of issue 17 in bench/agent-efficiency.mjs, search_files on
+// Targets (the tool figures are in bench/tools.mjs, the agent's
+// efficiency in small context windows in bench/agent-efficiency.mjs, search_files on
 // 50,000 files and its cancel in bench/search.mjs, near-miss tool calls of small models in
 // bench/small-model.mjs, `node bench/small-model.mjs` alone; calls written as text in hostile
 // answers in bench/text-calls.mjs; the prompt cache of a real llama-server in bench/real-llama.mjs,
@@ -189,20 +189,20 @@ const rows = [
   ['CPU per 1,000 tokens', `${cpuPer1k.toFixed(2)} ms`, '(no target)', '', true],
   ['peak RSS (whole session, worst run)', `${peak.toFixed(1)} MiB`, 'target ≤ 80 MiB', '', peak <= 80],
 ];
-// The tool figures (issues 9 and 10): bench/tools.mjs.
+// The tool figures: bench/tools.mjs.
 rows.push(...(await toolRows(RUNS)));
-// Agent efficiency in 4k–32k windows (issue 17): bench/agent-efficiency.mjs.
+// Agent efficiency in 4k–32k windows: bench/agent-efficiency.mjs.
 rows.push(...(await efficiencyRows()));
 rows.push(...(await modeSwitchRows()));
 rows.push(...(await searchRows()));
-// Near-miss tool calls of small models (issue 24): bench/small-model.mjs.
+// Near-miss tool calls of small models: bench/small-model.mjs.
 rows.push(...(await smallModelRows()));
-// Calls written as text in hostile answers (issue 34): bench/text-calls.mjs.
+// Calls written as text in hostile answers: bench/text-calls.mjs.
 for (const [what, readMs, calls, holdMs, ok] of await textCallRows())
   rows.push([`text calls: ${what}`, `${readMs.toFixed(1)} ms read`, `${holdMs.toFixed(1)} ms streamed, ${calls} calls`, 'target <= 100 ms', ok]);
-// The prompt cache of a real llama-server (issue 35): bench/real-llama.mjs, skipped without the kit.
+// The prompt cache of a real llama-server: bench/real-llama.mjs, skipped without the kit.
 rows.push(...(await realLlamaRows()));
-// `openai-acp serve` with 100 WebSocket and 100 Streamable HTTP clients (issue 36): bench/serve.mjs.
+// `openai-acp serve` with 100 WebSocket and 100 Streamable HTTP clients: bench/serve.mjs.
 rows.push(...(await serveRows()));
 console.log(`median of ${RUNS} runs [min]`);
 for (const [what, value, against, ratio, ok] of rows)

@@ -1,4 +1,4 @@
-// `openai-acp serve` under many clients (issue 36), run by bench/run.mjs after its own rows, or
+// `openai-acp serve` under many clients, run by bench/run.mjs after its own rows, or
 // alone: `node bench/serve.mjs`. One serve process; BENCH_SERVE_CLIENTS clients (default 200:
 // half WebSocket, half Streamable HTTP, through the SDK's own ws-client and http-client), each
 // with one session running BENCH_SERVE_TURNS prompt turns (default 10) back to back, all clients

@@ -1,4 +1,4 @@
-// The small-model part of `npm run bench` (issue 24): one scripted 20-step coding task (reads,
+// The small-model part of `npm run bench`: one scripted 20-step coding task (reads,
 // edits, a new file, searches, commands) run by the built CLI with local tools, twice: once with
 // every call written perfectly, once with a third of the calls (7 of 20) carrying the mistakes
 // small local models really make: spaces for a Go file's tabs, almost-JSON arguments (single

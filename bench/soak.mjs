@@ -1,4 +1,4 @@
-// The soak of issue 36: `node bench/soak.mjs` (after `node scripts/build.mjs`). One agent on stdio
+// The soak of many long sessions: `node bench/soak.mjs` (after `node scripts/build.mjs`). One agent on stdio
 // with SOAK_SESSIONS sessions (default 20) in full-access mode, each running SOAK_TURNS tool turns
 // (default 2,500) back to back, the sessions in step (each round, one turn of every session at
 // once) against a loopback mock model: reads, writes, edits, commands, searches, cancels (a

@@ -1,4 +1,4 @@
-// The reader of calls written as text under hostile answers (issue 34, Bad input): a 10 MB answer
+// The reader of calls written as text under hostile answers: a 10 MB answer
 // with 10,000 `<tool_call>` markers (calls, unclosed calls, garbage between tags) and the other
 // formats' markers 10,000 times, read whole and held while streamed in 4 KiB pieces. Target: each
 // read or streamed hold within 100 ms, and never more than MAX_TEXT_CALLS calls.

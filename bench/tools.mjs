@@ -1,4 +1,4 @@
-// Tool figures of `npm run bench` (issues 9 and 10), run by bench/run.mjs after its own rows:
+// Tool figures of `npm run bench`, run by bench/run.mjs after its own rows:
 // - tool step: the agent's own time per tool step, from the model's last byte to the next model
 //   request received, with an instant client fs (the bench answers fs/read_text_file at once) in
 //   full-access mode; 50 read_file steps per turn; target median <= 2 ms. Beside it, the same

@@ -1,5 +1,5 @@
 /**
- * The context planner (issue 17): for any history (turns with tool calls, steps of this turn)
+ * The context planner: for any history (turns with tool calls, steps of this turn)
  * and any window above the minimum, the request fits the budget, keeps the system prompt, the
  * task and the current step's results, sends every tool result after its call, and is
  * deterministic.

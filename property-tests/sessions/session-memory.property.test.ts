@@ -1,6 +1,7 @@
 /**
  * Properties of `session-memory.ts`: over any history (turns with tool steps, plans, costs, images,
- * mode notes, unanswered turns, compactions inside a turn; `/clear`s and `/compact`s), a session
+ * mode notes, prompt facts and their notes, unanswered turns, compactions inside a turn; `/clear`s
+ * and `/compact`s), a session
  * holding only its live records answers every question as the whole history would, whether it was
  * loaded whole or grown record by record, and after `/undo`.
  */
@@ -9,9 +10,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolMessageRules } from '../../src/context/tool-messages.js';
 import { lastToldMode, liveConversation, type ConversationRecord } from '../../src/sessions/conversation.js';
+import type { PromptFacts } from '../../src/context/prompt-facts.js';
 import {
   addRecord,
   currentPlanOf,
+  factsBeforeOf,
   holdRecords,
   isUnloaded,
   liveConversationOf,
@@ -24,6 +27,7 @@ import {
 } from '../../src/sessions/session-memory.js';
 import type { Session } from '../../src/sessions/session-manager.js';
 import type { StepRecord, TurnRecord } from '../../src/sessions/session-records.js';
+import { systemFacts, toldFacts } from '../../src/sessions/told-facts.js';
 
 const at = '2026-11-23T00:00:00.000Z';
 const id = fc.stringMatching(/^[a-z0-9_]{1,8}$/);
@@ -48,6 +52,8 @@ const turn: fc.Arbitrary<TurnRecord> = fc
     plan: fc.option(fc.array(fc.string({ maxLength: 5 }), { minLength: 1, maxLength: 2 }), { nil: undefined }),
     cost: fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined }),
     mode: fc.option(fc.constantFrom('plan', 'ask', 'full-access'), { nil: undefined }),
+    // Read afresh (facts alone), told by a note (facts and note), or an /init turn.
+    facts: fc.option(fc.record({ text: fc.constantFrom('a', 'b', 'c'), note: fc.boolean(), renew: fc.boolean() }), { nil: undefined }),
     context: fc.option(
       fc.record({
         summary: fc.option(fc.string({ maxLength: 8 }), { nil: undefined }),
@@ -57,12 +63,16 @@ const turn: fc.Arbitrary<TurnRecord> = fc
       { nil: undefined },
     ),
   })
-  .map(({ plan, cost, mode, context, steps, ...rest }) => {
+  .map(({ plan, cost, mode, facts, context, steps, ...rest }) => {
     const record: TurnRecord = { type: 'turn', at, reasoning: '', ...rest };
     if (steps) record.steps = steps;
     if (plan) record.plan = plan.map((content) => ({ content, status: 'pending', priority: 'medium' }));
     if (cost !== undefined) record.usage = { cost: { amount: cost, currency: 'USD' } };
     if (mode) Object.assign(record, { mode, modeNote: `Now ${mode}.` });
+    if (facts) {
+      const read: PromptFacts = { date: '2026-11-23', budget: 100, instructions: [{ path: '/r/AGENTS.md', label: 'AGENTS.md', text: facts.text, notes: [] }] };
+      Object.assign(record, { facts: read }, facts.note ? { factsNote: `AGENTS.md is now ${facts.text}.` } : {}, facts.renew ? { renewFacts: true } : {});
+    }
     if (context) record.context = context.summary === undefined ? { stubbed: context.stubbed } : context;
     return record;
   });
@@ -96,6 +106,8 @@ function expectSameAsWhole(session: Session, records: readonly ConversationRecor
   expect(savedCostOf(session)).toEqual(savedCost(records));
   expect(usedToolCallIds(session)).toEqual(idsOf(records));
   expect(sentImages(session)).toBe(imagesOf(records));
+  expect(systemFacts(session.records, factsBeforeOf(session))).toEqual(systemFacts(records));
+  expect(toldFacts(session.records, factsBeforeOf(session))).toEqual(toldFacts(records));
 }
 
 describe('session memory', () => {
@@ -143,6 +155,7 @@ describe('session memory', () => {
         if (isUnloaded(session)) reloadRecords(session, rest);
         expect(liveConversationOf(session, rules)).toEqual(liveConversation(rest, rules));
         expect(currentPlanOf(session)).toEqual(currentPlan(rest));
+        expect(toldFacts(session.records, factsBeforeOf(session))).toEqual(toldFacts(rest));
       }),
     );
   });

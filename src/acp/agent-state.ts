@@ -67,6 +67,13 @@ export function sessionNotFound(sessionId: string): RequestError {
   return new RequestError(-32002, `Session not found: ${sessionId}`, { sessionId });
 }
 
+/** A store refusal as the client hears it: an unknown session (-32002), or one another process holds (-32603, its words name that process); any other error as it is. */
+export function storeRefusal(error: unknown, sessionId: string): unknown {
+  if (!(error instanceof SessionStoreError)) return error;
+  if (error.code === 'busy') return new RequestError(-32603, error.message, { sessionId, reason: 'busy' });
+  return error.code === 'not-found' ? sessionNotFound(sessionId) : error;
+}
+
 /** Everything the ACP methods share; one per agent. */
 export class AgentState {
   readonly logger: Logger;
@@ -135,7 +142,8 @@ export class AgentState {
   /**
    * Makes the session ready for a turn: marked used, and its records read again from the store
    * when they left memory while it was idle (held for this process again first).
-   * @throws {RequestError} -32603 naming the other process when another process took the session meanwhile.
+   * @throws {RequestError} -32603 naming the other process when another process took the session
+   *   meanwhile; -32002 when another process deleted it.
    */
   async useSession(session: Session): Promise<void> {
     markUsed(session);
@@ -150,18 +158,15 @@ export class AgentState {
       this.reloading.set(session, reading);
     }
     await reading.catch((error: unknown) => {
-      throw error instanceof SessionStoreError && error.code === 'busy'
-        ? new RequestError(-32603, error.message, { sessionId: session.id, reason: 'busy' })
-        : error;
+      throw storeRefusal(error, session.id);
     });
   }
 
-  /** Lets go of the conversations of sessions idle for `config.sessionIdleMs`, and of their leases. */
+  /** Lets go of the conversations of sessions idle for `config.sessionIdleMs`, and of their leases (a no-op for one given back already). */
   private unloadIdle(): void {
-    const idle = unloadIdle(this.sessions.all(), (session) => this.sessions.isRunning(session.id), Date.now(), this.config.sessionIdleMs);
-    if (idle.length === 0) return;
-    this.logger.debug('idle sessions left memory', { sessions: idle.length });
-    void this.store.then((store) => Promise.all(idle.map((session) => store.release(session.id))));
+    const { idle, unloaded } = unloadIdle(this.sessions.all(), (session) => this.sessions.isRunning(session.id), Date.now(), this.config.sessionIdleMs);
+    if (unloaded > 0) this.logger.debug('idle sessions left memory', { sessions: unloaded });
+    if (idle.length > 0) void this.store.then((store) => Promise.all(idle.map((session) => store.release(session.id))));
   }
 
   /** Resolves once the endpoints are known; starts finding them on the first call. */

@@ -30,7 +30,8 @@ export interface OpenAIAgent {
   app: AgentApp;
   /**
    * A new connection's agent over the same sessions (`openai-acp serve`): its own client
-   * capabilities, at most `maxSessions` sessions open at once; `release()` once the connection
+   * capabilities, at most `maxSessions` sessions open at once, and no `providers/set` or
+   * `providers/disable` (the endpoints serve every connection); `release()` once the connection
    * has closed lets go of the sessions only it held. @see ClientPeer
    */
   connection(options?: { maxSessions?: number }): { app: AgentApp; release(): Promise<void> };
@@ -72,8 +73,8 @@ function connectionApp(state: AgentState, runner: PromptRunner, steering: Steeri
 
       // Endpoints chosen by the client (provider-methods.ts)
       .onRequest('providers/list', () => listProviders(state))
-      .onRequest('providers/set', ({ params, client }) => setProvider(state, params, client))
-      .onRequest('providers/disable', ({ params, client }) => disableProvider(state, params, client))
+      .onRequest('providers/set', ({ params, client }) => setProvider(state, params, client, peer))
+      .onRequest('providers/disable', ({ params, client }) => disableProvider(state, params, client, peer))
   );
 }
 
@@ -82,10 +83,11 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
   const state = new AgentState(options);
   const runner = new PromptRunner(state);
   const steering = new Steering(state, runner);
-  const connection = (limits: { maxSessions?: number } = {}) => {
-    const peer = new ClientPeer(limits.maxSessions);
+  const connect = (peer: ClientPeer) => {
     state.peers.add(peer);
     return { app: connectionApp(state, runner, steering, peer), release: () => releasePeer(state, peer) };
   };
-  return { app: connection().app, connection, sessions: state.sessions, tools: state.tools, catalog: agentCatalog(state) };
+  // Each of `connection()`'s clients shares the agent with the others.
+  const connection = (limits: { maxSessions?: number } = {}) => connect(new ClientPeer(limits.maxSessions, true));
+  return { app: connect(new ClientPeer()).app, connection, sessions: state.sessions, tools: state.tools, catalog: agentCatalog(state) };
 }

@@ -20,8 +20,15 @@ export class ClientPeer {
   /** The sessions this connection opened (new, load, resume, fork) and has not closed or deleted. */
   readonly sessions = new Set<string>();
 
-  /** @param maxSessions - most sessions one connection may hold open at once. @defaultValue unlimited */
-  constructor(readonly maxSessions = Number.POSITIVE_INFINITY) {}
+  /**
+   * @param maxSessions - most sessions one connection may hold open at once. @defaultValue unlimited
+   * @param sharesAgent - other connections use the same agent (`openai-acp serve`): what the agent
+   *   holds for all of them, its endpoints, is not this client's to change. @defaultValue false
+   */
+  constructor(
+    readonly maxSessions = Number.POSITIVE_INFINITY,
+    readonly sharesAgent = false,
+  ) {}
 
   /** Takes what the client advertised at `initialize`. */
   advertise(capabilities: ClientCapabilities | undefined): void {

@@ -31,8 +31,11 @@ function setupAuthMethod(capabilities: ClientCapabilities | undefined): AuthMeth
       };
 }
 
-/** The `initialize` answer: protocol 1, who we are, and only the capabilities we implement. */
-function initializeResponse(persistent: boolean, capabilities?: ClientCapabilities): InitializeResponse {
+/**
+ * The `initialize` answer: protocol 1, who we are, and only the capabilities we implement
+ * (`providers` only for a client that may change the endpoints: not one of `serve`'s).
+ */
+function initializeResponse(persistent: boolean, capabilities: ClientCapabilities | undefined, providers: boolean): InitializeResponse {
   return {
     protocolVersion: 1,
     agentInfo: { name: AGENT_NAME, title: 'OpenAI-compatible (openai-acp)', version: VERSION },
@@ -45,7 +48,7 @@ function initializeResponse(persistent: boolean, capabilities?: ClientCapabiliti
       sessionCapabilities: persistent
         ? { list: {}, resume: {}, close: {}, delete: {}, additionalDirectories: {}, fork: {} }
         : { additionalDirectories: {}, fork: {} },
-      providers: {},
+      ...(providers ? { providers: {} } : {}),
     },
     authMethods: [setupAuthMethod(capabilities)],
     // ACP's steering extension (`_session/steering`, steering.ts), where Claude's ACP agent and
@@ -63,5 +66,5 @@ export async function initialize(state: AgentState, params: InitializeRequest, p
   const store = await state.store;
   setImmediate(() => void state.endpointsKnown().then(() => state.registry.models()));
   peer.advertise(params.clientCapabilities);
-  return initializeResponse(store.persistent, params.clientCapabilities);
+  return initializeResponse(store.persistent, params.clientCapabilities, !peer.sharesAgent);
 }

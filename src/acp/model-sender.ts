@@ -14,7 +14,7 @@ import type { SessionRecord } from '../sessions/session-store.js';
 import { DEFAULT_THOUGHT_LEVEL } from './model-picker.js';
 import { agentText } from '../loop/to-acp.js';
 import { CostMeter } from '../loop/cost-meter.js';
-import { savedCostOf, sentImages, usedToolCallIds } from '../sessions/session-memory.js';
+import { factsBeforeOf, savedCostOf, sentImages, usedToolCallIds } from '../sessions/session-memory.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
 import { defaultSystemPrompt } from '../context/system-prompt.js';
 import { renderInstructions } from '../context/instructions.js';
@@ -131,6 +131,7 @@ export class ModelSender {
       tools && config.systemPrompt === undefined
         ? await turnFacts({
             records: session.records,
+            before: factsBeforeOf(session),
             cwd: session.cwd,
             extra: toolState?.roots.extra,
             configDir: this.state.configDir,

@@ -3,13 +3,13 @@
  * conversation trimmed to the context window (sent by `model-sender.ts`), then the turn saved
  * before the answer goes out.
  */
-import type { AgentContext, ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
+import { RequestError, type AgentContext, type ContentBlock, type PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { estimateTextTokens } from '../context/token-estimate.js';
 import { CLEARED_TEXT, lastToldMode, withNotes, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
-import { addRecord, currentPlanOf, liveConversationOf } from '../sessions/session-memory.js';
+import { addRecord, currentPlanOf, liveConversationOf, unloadRecords } from '../sessions/session-memory.js';
 import { promptToUserContent } from '../context/prompt-content.js';
 import type { Arrival, Session } from '../sessions/session-manager.js';
-import { titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
+import { SessionStoreError, titleFromPrompt, type SessionRecord, type TurnRecord } from '../sessions/session-store.js';
 import { COMPACT_INSTRUCTION } from '../context/compaction.js';
 import { opensLikeCall } from '../tools/index.js';
 import { slashHelpText, INIT_INSTRUCTION, keptContextText, parseSlashCommand, splitCommandPrompt } from './slash-commands.js';
@@ -53,6 +53,8 @@ export class PromptRunner {
   private readonly kept = new WeakMap<Session, ContentBlock[]>();
   /** The model side of each turn, with each session's cost meter. */
   private readonly model: ModelSender;
+  /** Per session, why a record of its running turn could not be saved: another process took the session over. */
+  private readonly takenOver = new WeakMap<Session, SessionStoreError>();
 
   constructor(private readonly state: AgentState) {
     this.model = new ModelSender(state, (session, record) => this.save(session, record));
@@ -62,7 +64,10 @@ export class PromptRunner {
    * Answers one prompt from `client`, whose connection is `peer` (what it advertised), placed in the
    * session's line by `placed` (its turn waits for the prompts before it; its steering inbox is
    * open while its agent loop runs). Never rejects for provider failures (they are explained to
-   * the user); a store failure is logged and the answer still goes out.
+   * the user); a store failure is logged and the answer still goes out, but for a session another
+   * process took over meanwhile (its lease, `sessions/session-lease.ts`).
+   * @throws {RequestError} -32603 naming the other process, with `{sessionId, reason: "busy"}`, when
+   *   the turn could not be saved because another process took the session over.
    */
   async run(session: Session, prompt: ContentBlock[], send: Send, placed: Arrival, client: AgentContext, peer: ClientPeer): Promise<PromptResponse> {
     const problem = this.state.whyNoTurn();
@@ -89,7 +94,7 @@ export class PromptRunner {
       await send([agentText(slashHelpText(this.state.commands.list(session.id)))]);
       return keep({ stopReason: 'end_turn' });
     }
-    return this.state.sessions.runTurn(
+    const answer = await this.state.sessions.runTurn<PromptResponse>(
       session,
       async (signal) => {
         if (signal.aborted) return { stopReason: 'cancelled' };
@@ -121,6 +126,12 @@ export class PromptRunner {
       },
       placed,
     );
+    const takenOver = this.takenOver.get(session);
+    if (takenOver) {
+      this.takenOver.delete(session);
+      throw new RequestError(-32603, takenOver.message, { sessionId: session.id, reason: 'busy' });
+    }
+    return answer;
   }
 
   private async clear(session: Session, send: Send): Promise<PromptResponse> {
@@ -270,8 +281,9 @@ export class PromptRunner {
     );
     // What the user sent into the turn, the messages no answer followed included (they go in front of the next prompt).
     const steering = turnClient.inbox?.close(outcome.steps.length + (outcome.text ? 1 : 0)) ?? [];
-    // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question.
-    if (!outcome.error || outcome.text || outcome.steps.length > 0) {
+    // A failed turn with nothing shown leaves no trace, so asking again does not repeat the question;
+    // unless the user sent messages into it (answered `injected`): they are kept, with their prompt, for the next one.
+    if (!outcome.error || outcome.text || outcome.steps.length > 0 || steering.length > 0) {
       const record: TurnRecord = {
         type: 'turn',
         at: new Date().toISOString(),
@@ -320,7 +332,7 @@ export class PromptRunner {
     return outcome.error ? withError(response, outcome.error) : response;
   }
 
-  /** Keeps `record` in the session and on disk (durably, before the answer goes out). */
+  /** Keeps `record` in the session and on disk (durably, before the answer goes out); see {@link run} for a session taken over. */
   private async save(session: Session, record: SessionRecord): Promise<void> {
     if (record.type !== 'meta' && record.type !== 'undo') addRecord(session, record);
     try {
@@ -328,6 +340,13 @@ export class PromptRunner {
     } catch (error) {
       // Deleted while its turn ran: nothing to save into.
       if (!this.state.sessions.get(session.id)) return;
+      // Another process writes the session now: what this one holds is no longer its history (read
+      // again, with the lease, before the next turn), and the prompt answers with the reason.
+      if (error instanceof SessionStoreError && error.code === 'busy') {
+        unloadRecords(session);
+        this.takenOver.set(session, error);
+        return;
+      }
       this.state.logger.error('could not save the session; this turn will be missing after a restart', {
         sessionId: session.id,
         error: (error as Error).message,

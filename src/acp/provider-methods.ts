@@ -14,6 +14,7 @@ import { PROVIDER_PROFILES } from '../config/provider-profiles.js';
 import { PROVIDER_IDS } from '../config/providers.js';
 import type { NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
 import type { AgentState } from './agent-state.js';
+import type { ClientPeer } from './client-peer.js';
 import { SETUP_AUTH_METHOD_ID } from './initialize.js';
 import { changeProviders } from './provider-change.js';
 
@@ -106,8 +107,24 @@ export async function listProviders(state: AgentState) {
   };
 }
 
-/** `providers/set`: adds the client's endpoint, or replaces the one of the same id. */
-export async function setProvider(state: AgentState, params: Parameters<typeof clientEndpoint>[0], client: AgentContext) {
+/**
+ * Refuses a change of the endpoints from a client that shares the agent with others (`openai-acp
+ * serve`): the endpoints serve every connection's sessions, so one client's would carry the
+ * others' conversations (and `initialize` does not advertise `providers` there).
+ * @throws {RequestError} -32601 naming the method.
+ */
+function checkMayChangeEndpoints(peer: ClientPeer, method: string): void {
+  if (!peer.sharesAgent) return;
+  throw new RequestError(
+    -32601,
+    `${method} is not available over openai-acp serve: its endpoints serve every connection; set them where the server runs (OPENAI_BASE_URL, the config file)`,
+    { method },
+  );
+}
+
+/** `providers/set`: adds the client's endpoint, or replaces the one of the same id. @throws {RequestError} -32601 over `serve` (see {@link checkMayChangeEndpoints}). */
+export async function setProvider(state: AgentState, params: Parameters<typeof clientEndpoint>[0], client: AgentContext, peer: ClientPeer) {
+  checkMayChangeEndpoints(peer, 'providers/set');
   await state.endpointsKnown();
   const settings = clientEndpoint(params, state.config);
   // The client's headers may carry credentials: they are redacted from every log line from now on.
@@ -117,8 +134,9 @@ export async function setProvider(state: AgentState, params: Parameters<typeof c
   return {};
 }
 
-/** `providers/disable`: stops using an endpoint (an unknown id changes nothing). */
-export async function disableProvider(state: AgentState, params: { providerId: string }, client: AgentContext) {
+/** `providers/disable`: stops using an endpoint (an unknown id changes nothing). @throws {RequestError} -32601 over `serve`. */
+export async function disableProvider(state: AgentState, params: { providerId: string }, client: AgentContext, peer: ClientPeer) {
+  checkMayChangeEndpoints(peer, 'providers/disable');
   await state.endpointsKnown();
   if (!state.registry.get(params.providerId)) return {};
   await changeProviders(state, client, () => state.registry.disable(params.providerId));

@@ -38,7 +38,6 @@ export async function copySession(input: { sourceId: string; cwd: string; sessio
   if (!source)
     throw RequestError.invalidParams({ sessionId: input.sourceId }, `Cannot fork session ${input.sourceId}: no such session is open (unknown, or closed)`);
   const fork = sessions.create(input.cwd, source.model);
-  // The fork's first turn reads the instruction files and the date afresh (its system prompt is built from them).
   // The whole history as on disk (the source holds only its live part); the fork's first turn
   // reads the instruction files and the date afresh (its system prompt is built from them).
   const history = ((await input.store.load(source.id))?.records ?? source.records).map(withoutFacts);

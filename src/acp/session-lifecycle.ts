@@ -10,8 +10,8 @@
 import { RequestError, type AgentContext, type McpServer } from '@agentclientprotocol/sdk/unstable';
 import { InvalidCursorError, paginateSessions } from '../sessions/session-list.js';
 import type { Session } from '../sessions/session-manager.js';
-import { SessionStoreError, type StoredSession } from '../sessions/session-store.js';
-import { sessionNotFound, type AgentState } from './agent-state.js';
+import type { StoredSession } from '../sessions/session-store.js';
+import { sessionNotFound, storeRefusal, type AgentState } from './agent-state.js';
 import type { ClientPeer } from './client-peer.js';
 import { updateSender } from './prompt-runner.js';
 import { replayUpdates } from './replay.js';
@@ -232,13 +232,6 @@ async function loadStoredInRoot(state: AgentState, sessionId: string): Promise<S
     if (!heldHere) await store.release(sessionId);
     throw error;
   }
-}
-
-/** A store refusal as the client hears it: an unknown session, or one another process holds (its words name that process). */
-function storeRefusal(error: unknown, sessionId: string): unknown {
-  if (!(error instanceof SessionStoreError)) return error;
-  if (error.code === 'busy') return new RequestError(-32603, error.message, { sessionId, reason: 'busy' });
-  return error.code === 'not-found' ? sessionNotFound(sessionId) : error;
 }
 
 /** Starts the session's tools (roots, MCP servers) for a new, loaded or resumed session; MCP servers only with tools on. */

@@ -14,6 +14,8 @@ import { systemFacts, toldFacts } from '../sessions/told-facts.js';
 export interface TurnFactsInput {
   /** The session's live records. */
   records: readonly ConversationRecord[];
+  /** The system prompt's facts before them (`session-memory.ts` `factsBeforeOf`). */
+  before?: PromptFacts | undefined;
   /** The session's working directory and `additionalDirectories` (absolute). */
   cwd: string;
   extra?: readonly string[] | undefined;
@@ -36,7 +38,7 @@ export interface TurnFacts {
 
 /** Reads the instruction files and the date, and compares them with what the records say the model knows. Never rejects. */
 export async function turnFacts(input: TurnFactsInput): Promise<TurnFacts> {
-  const system = systemFacts(input.records);
+  const system = systemFacts(input.records, input.before);
   const budget = system?.budget ?? instructionBudgetBytes(input.contextWindow);
   const now: PromptFacts = {
     date: dateOf(input.now),
@@ -44,6 +46,6 @@ export async function turnFacts(input: TurnFactsInput): Promise<TurnFacts> {
     instructions: await loadInstructions({ cwd: input.cwd, extra: input.extra, configDir: input.configDir, maxBytes: budget }),
   };
   if (!system) return { system: now, save: now };
-  const note = factsNote(toldFacts(input.records) ?? system, now);
+  const note = factsNote(toldFacts(input.records, input.before) ?? system, now);
   return note ? { system, note, save: now } : { system };
 }

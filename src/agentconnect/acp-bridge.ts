@@ -2,7 +2,7 @@
  * The front door's way into the agent: an ACP client connected to the in-process ACP agent, so
  * that every AgentConnect session is an ACP session and every event is one the ACP agent already
  * produces. It advertises no file or terminal capability (tools run locally, inside the session's
- * cwd) and answers each permission request by the front door's fixed mode: allowed in
+ * cwd), takes notices (told to the app as thinking) and answers each permission request by the front door's fixed mode: allowed in
  * `full-access`, refused otherwise (the model is told, as in any refused call). AgentConnect has
  * no run-time prompts (`docs/PROTOCOL.md`, "Design Principles": install-time consent).
  *
@@ -72,7 +72,7 @@ export class AcpBridge {
     private readonly unheard: Map<string, SessionUpdate>,
   ) {}
 
-  /** Connects to `agent` and runs `initialize` with no client capabilities. */
+  /** Connects to `agent` and runs `initialize` with no file or terminal capability, taking notices. */
   static async open(agent: AgentApp, client: ClientFactory, mode: FrontDoorMode): Promise<AcpBridge> {
     const listeners = new Map<string, (update: SessionUpdate) => void>();
     const unheard = new Map<string, SessionUpdate>();
@@ -89,7 +89,9 @@ export class AcpBridge {
       })
       .onRequest('session/request_permission', ({ params }) => ({ outcome: permissionAnswer(mode, params.options) }));
     const bridge = new AcpBridge(app.connect(agent), mode, listeners, unheard);
-    await bridge.call(() => bridge.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} }));
+    // Notices (a model the server is loading, a small window) come as `notice` updates, told as
+    // thinking (event-map.ts), not as message text that would join the answer's `final` text.
+    await bridge.call(() => bridge.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { session: { notices: {} } } }));
     return bridge;
   }
 

@@ -1,6 +1,6 @@
 /**
  * ACP `session/update`s of one prompt turn → AgentConnect session events (pure apart from the
- * turn's own state): text → `delta` (and the full text on `final`), reasoning → `thinking`, tool
+ * turn's own state): text → `delta` (and the full text on `final`), reasoning and notices → `thinking`, tool
  * calls and their results → `tool_call`, the window meter → `context_usage` once per turn, the
  * turn's usage → `usage` once per turn, then `final` (with `cancelled: true` for a cancelled turn)
  * or `error` for a failed one.
@@ -58,9 +58,7 @@ export class TurnEvents {
       }
       case 'agent_thought_chunk': {
         if (update.content.type !== 'text' || update.content.text === '') return [];
-        const start: AcEvent[] = this.thinking ? [] : [{ type: 'thinking', data: { provider: PROVIDER, phase: 'start' } }];
-        this.thinking = true;
-        return [...start, { type: 'thinking', data: { provider: PROVIDER, phase: 'delta', text: update.content.text } }];
+        return this.thought(update.content.text);
       }
       case 'tool_call': {
         this.names.set(update.toolCallId, update.title);
@@ -75,6 +73,9 @@ export class TurnEvents {
           return [this.finished(update.toolCallId, update.status, update.content, update.rawOutput)];
         return [];
       }
+      case 'notice':
+        // Beside the answer, never part of it: told as thinking, as a thought is.
+        return this.thought(`${update.title}${update.description ? `: ${update.description}` : ''}\n\n`);
       case 'usage_update':
         this.meter = contextUsageEvent(update.used, update.size);
         return [];
@@ -105,6 +106,13 @@ export class TurnEvents {
       events.push({ type: 'final', data: { text: this.text, ...end, providerSessionId: this.sessionId } });
     }
     return events;
+  }
+
+  /** `text` as thinking: its start first, unless thinking is under way. */
+  private thought(text: string): AcEvent[] {
+    const start: AcEvent[] = this.thinking ? [] : [{ type: 'thinking', data: { provider: PROVIDER, phase: 'start' } }];
+    this.thinking = true;
+    return [...start, { type: 'thinking', data: { provider: PROVIDER, phase: 'delta', text } }];
   }
 
   private endThinking(): AcEvent[] {

@@ -222,7 +222,8 @@ export function failureSummary(error: ErrorMeta): string {
     case 'provider':
       return `the provider reported an error${error.status === undefined ? '' : ` (HTTP ${error.status})`}`;
     case 'config':
-      return 'openai-acp is not configured to reach a model';
+      // No endpoint or an invalid setting, no credentials, or a context window too small for the request.
+      return 'the model request could not be sent as set up';
     case 'internal':
       return 'openai-acp failed';
   }

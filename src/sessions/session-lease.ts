@@ -6,13 +6,14 @@
  * On disk, in `<dir>/.leases/`:
  * - `<owner>.owner`, one per process: `{host, pid}`, its mtime touched every {@link LeaseOptions.beatMs}
  *   while the process lives (one file per process, however many sessions it holds);
- * - `<sessionId>.lease`: `{owner, host, pid}` of the process holding the session, created whole
+ * - `<sessionId>.lease`: `{owner, host, pid, pidns?}` of the process holding the session, created whole
  *   (written to a temporary file, then hard-linked into place: the link fails if a lease exists).
  *
  * A lease is the holder's until it gives it back ({@link SessionLeases.release}, at exit
  * {@link SessionLeases.close}), or until its holder is gone: the owner file missing or untouched
- * for {@link LeaseOptions.ttlMs}, or (on the same host) the holder's pid not running, or running
- * but as another owner (a container restarted with the same pid). A gone holder's lease is taken
+ * for {@link LeaseOptions.ttlMs}, or (on the same host, in the same pid namespace: containers
+ * that share a host name, `--network host` say, each number their processes from 1) the holder's
+ * pid not running, or running but as another owner. A gone holder's lease is taken
  * over at once; a live holder's is waited for up to {@link LeaseOptions.waitMs}, then refused.
  * Before each write the holder checks the lease still names it, so a process that stalled past
  * its lease (and was taken over) stops writing instead of interleaving.
@@ -21,7 +22,7 @@
  * seconds of each other (NTP), well under {@link LeaseOptions.ttlMs}.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, promises as fsp, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, promises as fsp, readFileSync, readlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SessionStoreError } from './store-base.js';
@@ -43,6 +44,17 @@ interface Holder {
   owner: string;
   host: string;
   pid: number;
+  /** The holder's pid namespace (Linux `/proc/self/ns/pid`, e.g. `pid:[4026531836]`); absent where there is none to read. */
+  pidns?: string;
+}
+
+/** This process's pid namespace, or `undefined` where it cannot be read (not Linux). */
+function pidNamespace(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
 }
 
 /** An owner file untouched this long (ms) belongs to a process long gone: removed when a process starts holding sessions. */
@@ -53,7 +65,8 @@ const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefine
 function parseHolder(text: string): Holder | undefined {
   try {
     const value = JSON.parse(text) as Partial<Holder>;
-    return typeof value.owner === 'string' && typeof value.host === 'string' && typeof value.pid === 'number' ? (value as Holder) : undefined;
+    const ok = typeof value.owner === 'string' && typeof value.host === 'string' && typeof value.pid === 'number';
+    return ok && (value.pidns === undefined || typeof value.pidns === 'string') ? (value as Holder) : undefined;
   } catch {
     return undefined;
   }
@@ -81,7 +94,8 @@ export class SessionLeases {
 
   constructor(stateDir: string, { ttlMs = 15_000, beatMs = 5_000, waitMs = ttlMs + beatMs, pollMs = 250 }: LeaseOptions = {}) {
     this.dir = join(stateDir, '.leases');
-    this.me = { owner: this.owner, host: hostname(), pid: process.pid };
+    const pidns = pidNamespace();
+    this.me = { owner: this.owner, host: hostname(), pid: process.pid, ...(pidns ? { pidns } : {}) };
     this.timing = { ttlMs, beatMs, waitMs, pollMs };
   }
 
@@ -128,7 +142,9 @@ export class SessionLeases {
 
   /** Whether the holder of a lease is gone (its lease may be taken over). */
   private async gone(holder: Holder): Promise<boolean> {
-    if (holder.host === this.me.host && (!running(holder.pid) || holder.pid === this.me.pid)) return true;
+    // Its pid means a process here only in this pid namespace of this host.
+    const here = holder.host === this.me.host && holder.pidns === this.me.pidns;
+    if (here && (!running(holder.pid) || holder.pid === this.me.pid)) return true;
     try {
       const { mtimeMs } = await fsp.stat(this.ownerFile(holder.owner));
       return Date.now() - mtimeMs > this.timing.ttlMs;

@@ -5,19 +5,22 @@
  * disk, read again only by `session/load` (replay), `session/fork` and `/undo` of a compacted
  * turn. Beside the live records, an index of the whole history, updated as each record is added
  * (never by walking the history again): the tool-call ids in use, whether the model already
- * answered an image, the cost saved with its turns, the plan before the live part, and the live
- * conversation as the model is sent it. An idle session's records can be let go of
+ * answered an image, the cost saved with its turns, the plan and the system prompt's facts before
+ * the live part, and the live conversation as the model is sent it. An idle session's records can be let go of
  * ({@link unloadIdle}) and read again on demand.
  *
  * Every function here gives what the same question asked of the whole history would: the
- * property tests hold them to `liveConversation`, `lastToldMode` and `savedCost` over all records.
+ * property tests hold them to `liveConversation`, `lastToldMode`, `savedCost`, `systemFacts` and
+ * `toldFacts` over all records.
  */
 import type { PlanEntry } from '@agentclientprotocol/sdk/unstable';
+import type { PromptFacts } from '../context/prompt-facts.js';
 import { stubRanges } from '../context/stub-ranges.js';
 import type { ToolMessageRules } from '../context/tool-messages.js';
 import { addCost, type Cost } from '../openai/reported-cost.js';
 import { appendTurn, liveConversation, type ConversationRecord, type LiveConversation } from './conversation.js';
 import type { TurnRecord } from './session-records.js';
+import { systemFacts } from './told-facts.js';
 
 /** What these functions need of a session (`Session` of `session-manager.ts`). */
 interface Session {
@@ -31,6 +34,8 @@ interface SessionIndex {
   cost: Cost | undefined;
   /** The plan of the latest turn before the live records (`[]`: none). */
   planBefore: PlanEntry[];
+  /** The prompt facts the system prompt had as of the record before the live ones (`told-facts.ts` `systemFacts`). */
+  factsBefore: PromptFacts | undefined;
   /** Whether records came before the live ones (on disk only), and whether turns among them. */
   recordsBefore: boolean;
   turnsBefore: boolean;
@@ -88,6 +93,7 @@ export function holdRecords(session: Session, records: readonly ConversationReco
     sentImages: false,
     cost: undefined,
     planBefore: latestPlan(records.slice(0, start)) ?? [],
+    factsBefore: systemFacts(records.slice(0, start)),
     recordsBefore: start > 0,
     turnsBefore: records.slice(0, start).some((record) => record.type === 'turn'),
     live: undefined,
@@ -117,6 +123,7 @@ export function addRecord(session: Session, record: ConversationRecord): void {
   if (record.type === 'turn') indexTurn(index, record);
   if (isReset(record)) {
     index.planBefore = latestPlan(session.records) ?? index.planBefore;
+    index.factsBefore = systemFacts(session.records, index.factsBefore);
     index.recordsBefore ||= session.records.length > 0;
     index.turnsBefore ||= session.records.some((kept) => kept.type === 'turn');
     session.records.length = 0;
@@ -151,6 +158,11 @@ export function liveConversationOf(session: Session, rules: ToolMessageRules): L
  */
 export function usedToolCallIds(session: Session): Set<string> {
   return indexOf(session).toolCallIds;
+}
+
+/** The prompt facts the session's system prompt had before its live records (`told-facts.ts` `systemFacts` of what is on disk only). */
+export function factsBeforeOf(session: Session): PromptFacts | undefined {
+  return indexOf(session).factsBefore;
 }
 
 /** Whether the session's model already answered a prompt with an image: then images returned by tools are sent to it too. */
@@ -201,22 +213,30 @@ export function markUsed(session: Session, now = Date.now()): void {
 
 /**
  * Lets go of the records of every session of `held` unused for `idleMs` or longer at `now` (ms)
- * and not `busy` (a turn running or a prompt arriving); returns those sessions. A session never
- * marked used counts as used now.
+ * and not `busy` (a turn running or a prompt arriving). Returns every such idle session, whose
+ * lease the caller gives back (a session `/undo` let go of, or one written to since, as well), and
+ * how many of them left memory now. A session never marked used counts as used now.
  */
-export function unloadIdle<S extends Session>(held: Iterable<S>, busy: (session: S) => boolean, now: number, idleMs: number): S[] {
-  const unloaded_now: S[] = [];
+export function unloadIdle<S extends Session>(held: Iterable<S>, busy: (session: S) => boolean, now: number, idleMs: number): { idle: S[]; unloaded: number } {
+  const idle: S[] = [];
+  let unloadedNow = 0;
   for (const session of held) {
     const used = lastUsed.get(session) ?? (lastUsed.set(session, now), now);
-    if (isUnloaded(session) || busy(session) || now - used < idleMs) continue;
-    unloadRecords(session);
-    unloaded_now.push(session);
+    if (busy(session) || now - used < idleMs) continue;
+    if (!isUnloaded(session)) {
+      unloadRecords(session);
+      unloadedNow++;
+    }
+    idle.push(session);
   }
-  return unloaded_now;
+  return { idle, unloaded: unloadedNow };
 }
 
-/** Lets go of the session's records and index (an idle session); {@link isUnloaded} until held again. */
-function unloadRecords(session: Session): void {
+/**
+ * Lets go of the session's records and index (an idle session, or one another process took over:
+ * its records on disk are the history now); {@link isUnloaded} until held again.
+ */
+export function unloadRecords(session: Session): void {
   indexes.delete(session);
   unloaded.add(session);
   session.records.length = 0;

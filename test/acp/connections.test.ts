@@ -173,3 +173,29 @@ describe('the workspace root', () => {
     await expect(conn.agent.request('session/load', { sessionId: foreign, cwd: root, mcpServers: [] })).rejects.toMatchObject({ code: -32602 });
   });
 });
+
+describe("the server's endpoints", () => {
+  it('are not changed by one connection for the others: providers/set and providers/disable are refused and not advertised', async () => {
+    const cwd = newDir();
+    const agent = agentWith({ stateDir: newDir() });
+    const owner = await connect(agent, {});
+    const stranger = await connect(agent, {});
+    const { sessionId } = await owner.agent.request('session/new', { cwd, mcpServers: [] });
+    const { agentCapabilities } = await stranger.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    expect(agentCapabilities?.providers).toBeUndefined();
+    await expect(
+      stranger.agent.request('providers/set', {
+        providerId: 'mine',
+        apiType: 'openai',
+        baseUrl: 'http://127.0.0.1:9/v1',
+        headers: { Authorization: 'Bearer x' },
+      }),
+    ).rejects.toMatchObject({ code: -32601, message: expect.stringContaining('openai-acp serve') });
+    await expect(stranger.agent.request('providers/disable', { providerId: 'default' })).rejects.toMatchObject({ code: -32601 });
+    // The owner's session still goes to the server's endpoint, and the stranger heard nothing of it.
+    server.handle(script([{ text: 'still here' }]));
+    const answer: { stopReason: string } = await owner.agent.request('session/prompt', { sessionId, prompt: text('hi') });
+    expect(answer.stopReason).toBe('end_turn');
+    expect(stranger.updates.filter((n) => n.sessionId === sessionId)).toEqual([]);
+  });
+});

@@ -258,7 +258,7 @@ describe('no endpoint', () => {
     await connect({ endpoints: [], missing: 'Start Ollama, or set OPENAI_BASE_URL.' });
     const sessionId = await conn!.newSession();
     // Each prompt fails as clients see a failure: -32603 with the kind in data (acp/prompt-failure.ts).
-    const failed = { code: -32603, message: 'Internal error: openai-acp is not configured to reach a model', data: { kind: 'config', retryable: false } };
+    const failed = { code: -32603, message: 'Internal error: the model request could not be sent as set up', data: { kind: 'config', retryable: false } };
     await expect(prompt(sessionId)).rejects.toMatchObject(failed);
     await expect(prompt(sessionId, '/compact')).rejects.toMatchObject(failed);
     expect(conn!.text(sessionId)).toBe('Start Ollama, or set OPENAI_BASE_URL.'.repeat(2));

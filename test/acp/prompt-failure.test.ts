@@ -47,7 +47,7 @@ describe('promptAnswer', () => {
     [{ kind: 'timeout', retryable: true }, 'the endpoint sent nothing for too long'],
     [{ kind: 'stream', retryable: true }, "the endpoint's answer broke off"],
     [{ kind: 'provider', status: 503, retryable: true }, 'the provider reported an error (HTTP 503)'],
-    [{ kind: 'config', retryable: false }, 'openai-acp is not configured to reach a model'],
+    [{ kind: 'config', retryable: false }, 'the model request could not be sent as set up'],
     [{ kind: 'internal', retryable: false }, 'openai-acp failed'],
   ])('a failed turn (%o) is -32603 with a short message and the failure as data', (error, summary) => {
     expect(thrown(failed(error))).toEqual({ code: -32603, message: `Internal error: ${summary}`, data: error });

@@ -5,7 +5,7 @@
  * session leaves memory (and gives its lease back) and its next prompt reads it again, the model
  * seeing the same conversation.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client, type SessionNotification } from '@agentclientprotocol/sdk/unstable';
@@ -89,5 +89,47 @@ describe('a held session in memory', () => {
     await prompt('three');
     expect(sent().slice(-5)).toEqual(['user: one', 'assistant: reply to one', 'user: two', 'assistant: reply to two', 'user: three']);
     expect(existsSync(lease)).toBe(true);
+  });
+
+  it('gives the lease back once idle after /undo took back a turn compacted inside (its records read again later)', async () => {
+    const { agent, rpc, sessionId, stateDir, prompt } = await connect({ OPENAI_ACP_SESSION_IDLE_MS: '100' });
+    await prompt('one');
+    // A turn compacted inside (the context planner's summary), written as the store writes records.
+    const compacted = {
+      type: 'turn',
+      at: new Date().toISOString(),
+      prompt: [{ type: 'text', text: 'two' }],
+      assistant: 'done',
+      reasoning: '',
+      stopReason: 'end_turn',
+    };
+    appendFileSync(join(stateDir, `${sessionId}.jsonl`), `\n${JSON.stringify({ ...compacted, context: { summary: 'SUMMARY of one', summarizedSteps: 0 } })}`);
+    await rpc.request('session/load', { sessionId, cwd: '/', mcpServers: [] });
+    expect(agent.sessions.get(sessionId)!.records).toHaveLength(1);
+    await prompt('/undo');
+    const lease = join(stateDir, '.leases', `${sessionId}.lease`);
+    for (let i = 0; i < 100 && existsSync(lease); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(existsSync(lease)).toBe(false);
+    await prompt('three');
+    expect(sent().slice(-3)).toEqual(['user: one', 'assistant: reply to one', 'user: three']);
+  });
+
+  it('answers -32002 to the next prompt of an idle session another process deleted meanwhile', async () => {
+    const { rpc, sessionId, stateDir, prompt } = await connect({ OPENAI_ACP_SESSION_IDLE_MS: '100' });
+    await prompt('one');
+    const lease = join(stateDir, '.leases', `${sessionId}.lease`);
+    for (let i = 0; i < 100 && existsSync(lease); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    // Another agent on the same directory deletes it once this one gave it back.
+    const other = createOpenAIAgent({
+      config: testConfig({ OPENAI_BASE_URL: server.baseUrl, OPENAI_ACP_TOOLS: 'off' }),
+      logger: quiet,
+      store: openSessionStore({ stateDir, env: {}, logger: quiet }),
+    });
+    const connection = client().connect(other.app);
+    closers.push(() => connection.close());
+    await connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    await connection.agent.request('session/delete', { sessionId });
+    await expect(prompt('two')).rejects.toMatchObject({ code: -32002, data: { sessionId } });
+    expect((await rpc.request('session/list', {})).sessions).toEqual([]);
   });
 });

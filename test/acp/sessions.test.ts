@@ -197,6 +197,27 @@ describe('session/load while a turn of that session runs', () => {
   });
 });
 
+describe('a session another process took over', () => {
+  it('fails the turn it could not save, naming the other process, and reads the session from disk before its next turn', async () => {
+    answerCount();
+    const first = await agentOn(newDir());
+    const sessionId = await first.newSession();
+    await first.agent.request('session/prompt', { sessionId, prompt: text('one') });
+    // Another process sharing the directory takes the session over (here: this process's pid, so at once).
+    const second = await agentOn(dir);
+    await second.agent.request('session/load', { sessionId, cwd: process.cwd(), mcpServers: [] });
+    await second.agent.request('session/prompt', { sessionId, prompt: text('two, elsewhere') });
+    await expect(first.agent.request('session/prompt', { sessionId, prompt: text('lost') })).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('taken over by another openai-acp process'),
+      data: { sessionId, reason: 'busy' },
+    });
+    // Its next turn starts from what was saved: the other process's turn, not the lost one.
+    await first.agent.request('session/prompt', { sessionId, prompt: text('three') });
+    expect(lastMessages()).toEqual(['user: one', 'assistant: reply to 1 messages', 'user: two, elsewhere', 'assistant: reply to 3 messages', 'user: three']);
+  });
+});
+
 describe('titles, close and delete', () => {
   it('sends session_info_update with the first message as title after the first turn only, and lists it', async () => {
     server.handle(streamText(['ok']));

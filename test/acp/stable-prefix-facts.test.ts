@@ -4,7 +4,8 @@
  * times between two turns), made binary, a symlink out of the repository, huge or deleted, and a
  * new day are each told in one note in front of the next prompt, never by changing the system
  * message; every request repeats the one before as its opening messages, also after a restart
- * with `session/load`. `/compact`, `/init` and `session/fork` start from the files as they are.
+ * with `session/load`, and after a compaction inside a turn (whose session holds only what came
+ * after it). `/compact`, `/init` and `session/fork` start from the files as they are.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { agentOnStore } from '../helpers/in-process.js';
+import { createLogger } from '../../src/log.js';
+import { openSessionStore } from '../../src/sessions/session-store.js';
 import { script } from '../helpers/tool-script.js';
 
 let server: FakeOpenAI;
@@ -138,5 +141,36 @@ describe('instruction files and the date during a session', () => {
     const afterInit = await ask(agent, sessionId, 'after init');
     expect(system(afterInit)).toContain('Rules from /init.');
     expect(textOf(afterInit.messages.at(-1)!)).not.toContain('Instruction files changed');
+  });
+
+  it('keeps the system message of the turns a compaction inside a turn summarised, after a restart too: a later edit is a note', async () => {
+    const cwd = workspace('compacted', 'Old rules.\n');
+    const stateDir = join(dir, 'state-compacted');
+    const agent = await agentOn(stateDir);
+    const { sessionId } = await agent.request('session/new', { cwd, mcpServers: [] });
+    const first = await ask(agent, sessionId, 'hi');
+    expect(system(first)).toContain('Old rules.');
+    // A long turn whose conversation was summarised inside it (the context planner's compaction):
+    // the live part of the session starts there, the first turn's facts are on disk only.
+    const quiet = createLogger({ level: 'error', write: () => undefined });
+    const store = await openSessionStore({ stateDir, env: {}, logger: quiet });
+    await store.append(sessionId, {
+      type: 'turn',
+      at: new Date().toISOString(),
+      prompt: [{ type: 'text', text: 'a long task' }],
+      assistant: 'Done.',
+      reasoning: '',
+      stopReason: 'end_turn',
+      context: { summary: 'The user asked for a long task; it is done.', summarizedSteps: 0 },
+    });
+    store.close();
+    writeFileSync(join(cwd, 'AGENTS.md'), 'New rules.\n');
+    const second = await agentOn(stateDir);
+    await second.request('session/load', { sessionId, cwd, mcpServers: [] });
+    const after = await ask(second, sessionId, 'next');
+    // The system message is the first turn's, with the summary after it (the edit is not in it).
+    expect(system(after).startsWith(`${system(first)}\n\nSummary of the earlier conversation:`)).toBe(true);
+    expect(system(after)).not.toContain('New rules.');
+    expect(textOf(after.messages.at(-1)!)).toContain('## AGENTS.md (edited)\nNew rules.\n\nnext');
   });
 });

@@ -117,6 +117,33 @@ describe('a message sent while a turn runs', () => {
     // A turn cancelled before it answered keeps no answer: its prompt and the message both go in front of the next one.
     expect(roles(held.all[1]!.body)).toEqual(['user: count to ten\n\nin French\n\ngo on']);
   });
+
+  it('when the turn fails before the model answered, it is kept: in front of the next prompt, and replayed on load', async () => {
+    let release!: () => void;
+    const failing = new Promise<void>((resolve) => (release = resolve));
+    let requests = 0;
+    server.handle(async (_req, res) => {
+      if (++requests === 1) {
+        await failing;
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'bad request' } }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk({ content: 'un deux' }, 'stop'));
+      res.end('data: [DONE]\n\n');
+    });
+    const conn = await agent();
+    const sessionId = await conn.newSession();
+    const turn = ask(conn, sessionId, 'count to ten');
+    await waitUntil(() => requests === 1);
+    expect(await steer(conn, sessionId, 'in French')).toEqual({ outcome: 'injected' });
+    release();
+    await expect(turn).rejects.toMatchObject({ code: -32603, data: { kind: 'http', status: 400 } });
+    await ask(conn, sessionId, 'go on');
+    // The message was answered `injected`: it is not lost with the failed turn.
+    expect(roles(server.requests.at(-1)!.body)).toEqual(['user: count to ten\n\nin French\n\ngo on']);
+    expect((await replayed(sessionId)).slice(0, 2)).toEqual(['user: count to ten', 'user: in French']);
+  });
 });
 
 describe('a message sent while no turn runs', () => {

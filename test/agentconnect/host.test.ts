@@ -162,6 +162,40 @@ describe('AgentConnectHost', () => {
     expect(events.some((event) => event.type === 'final')).toBe(false);
   });
 
+  it("tells a model the server is loading as thinking, never as part of the answer's final text", async () => {
+    // A llama-server stand-in loading its model until the agent has asked /health (LOADING_LOOK_MS after the request).
+    const seen: string[] = [];
+    const loading = await startFakeOpenAI((req, res) => {
+      const path = (req.url ?? '').split('?')[0]!;
+      const ready = seen.includes('/health loading');
+      seen.push(`${path} ${ready ? 'ready' : 'loading'}`);
+      if (!ready) return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"code":503,"message":"Loading model"}}');
+      if (path === '/health') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`${chunk({ content: 'Loaded and answering.' }, 'stop')}data: [DONE]\n\n`);
+    });
+    try {
+      const env = { OPENAI_BASE_URL: loading.baseUrl, OPENAI_PROVIDER: 'llamacpp', OPENAI_CONTEXT_WINDOW: '32768', OPENAI_ACP_TOOLS: 'off' };
+      const { app: agent, catalog } = createOpenAIAgent({ config: testConfig(env), logger: quiet });
+      const bridge = await AcpBridge.open(agent, client, 'read-only');
+      bridges.push(bridge);
+      const host = new AgentConnectHost({ bridge, catalog, version: '0.0.0-test', baseCwd: tempDir(), logger: quiet, redact: (text) => text });
+      const app = peer();
+      const { sessionId } = (await call(host, app, 'acp.sessions.create', {})) as { sessionId: string };
+      const events = await run(host, app, sessionId, 'hi');
+      expect(seen).toContain('/health loading');
+      const thought = events
+        .filter((event) => event.type === 'thinking')
+        .map((event) => event.data['text'] ?? '')
+        .join('');
+      expect(thought).toContain('Loading test-model on the server');
+      expect(events.filter((event) => event.type === 'delta').map((event) => event.data['text'])).toEqual(['Loaded and answering.']);
+      expect(events.at(-1)).toMatchObject({ type: 'final', data: { text: 'Loaded and answering.' } });
+    } finally {
+      await loading.close();
+    }
+  });
+
   it('holds at most 16 sessions per connection, counting those being opened at once', async () => {
     const host = await hostIn('read-only');
     const app = peer();

@@ -65,7 +65,7 @@ describe('Ollama through its native /api/chat', () => {
       .filter((u) => u.sessionUpdate === 'usage_update')
       .at(-1);
     expect(usage.size).toBe(32768);
-    // The 10,000-token result is cut to a quarter of the prompt budget (issue 17), still far above a 4,096 window's.
+    // The 10,000-token result is cut to its share of the prompt budget, still far above a 4,096 window's.
     expect(answer.result.usage.inputTokens).toBeGreaterThan(1_000);
   });
 
@@ -77,7 +77,7 @@ describe('Ollama through its native /api/chat', () => {
     writeFileSync(join(cwd, 'big.txt'), 'x'.repeat(40_000));
     await prompt(agent, sessionId, 'what is in big.txt?');
     expect(chats(server)).toHaveLength(0);
-    // Held to Ollama's default window, the file's text is cut (issue 17) and the task still gets done.
+    // Held to Ollama's default window, the file's text is cut and the task still gets done.
     const v1 = chats(server, '/v1/chat/completions');
     const result = v1.at(-1)!.body.messages.find((m: any) => m.role === 'tool');
     expect(result.content.length).toBeLessThan(8_000);

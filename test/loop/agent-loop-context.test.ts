@@ -1,5 +1,5 @@
 /**
- * The agent loop's side of issue 17: an answer saying the prompt was over the window (`overflow`
+ * The agent loop's side of fitting every request to the window: an answer saying the prompt was over the window (`overflow`
  * on the turn outcome, recognised by the model request) is retried with a smaller plan, a bounded
  * number of times, then the turn ends with a message naming the window and the fix; a window too
  * small for the fixed part ends the turn before any request.

@@ -4,7 +4,7 @@
  * checked before each write. Other processes are stood in for by the files they would write.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,8 +23,17 @@ function leasesIn(dir: string, options = { ttlMs: 1_000, beatMs: 200, waitMs: 40
   return leases;
 }
 
+/** This process's pid namespace, as the leases write it (none off Linux). */
+const pidns = (() => {
+  try {
+    return { pidns: readlinkSync('/proc/self/ns/pid') };
+  } catch {
+    return {};
+  }
+})();
+
 /** Writes the files a process named `owner` on `host` with `pid` holding `sessionId` would have written, its owner file touched `ageMs` ago. */
-function otherHolder(dir: string, sessionId: string, holder: { owner: string; host: string; pid: number }, ageMs = 0): void {
+function otherHolder(dir: string, sessionId: string, holder: { owner: string; host: string; pid: number; pidns?: string }, ageMs = 0): void {
   mkdirSync(join(dir, '.leases'), { recursive: true });
   writeFileSync(join(dir, '.leases', `${sessionId}.lease`), JSON.stringify(holder));
   const ownerFile = join(dir, '.leases', `${holder.owner}.owner`);
@@ -41,7 +50,7 @@ describe('session leases', () => {
     const leases = leasesIn(dir);
     await leases.hold('s1');
     await leases.hold('s1');
-    expect(leaseOf(dir, 's1')).toEqual({ owner: leases.owner, host: hostname(), pid: process.pid });
+    expect(leaseOf(dir, 's1')).toEqual({ owner: leases.owner, host: hostname(), pid: process.pid, ...pidns });
     expect(existsSync(join(dir, '.leases', `${leases.owner}.owner`))).toBe(true);
     await leases.release('s1');
     expect(existsSync(join(dir, '.leases', 's1.lease'))).toBe(false);
@@ -70,7 +79,7 @@ describe('session leases', () => {
   it('takes over at once from a process of this host that is not running, and from one whose owner file is gone', async () => {
     const dir = makeTempDir();
     const exited = spawnSync(process.execPath, ['-e', '0']).pid;
-    otherHolder(dir, 'a', { owner: 'dead', host: hostname(), pid: exited! });
+    otherHolder(dir, 'a', { owner: 'dead', host: hostname(), pid: exited!, ...pidns });
     otherHolder(dir, 'b', { owner: 'vanished', host: 'replica-c', pid: 1 });
     rmSync(join(dir, '.leases', 'vanished.owner'));
     const leases = leasesIn(dir);
@@ -79,6 +88,17 @@ describe('session leases', () => {
     await leases.hold('b');
     expect(Date.now() - started).toBeLessThan(400);
     expect([leaseOf(dir, 'a').owner, leaseOf(dir, 'b').owner]).toEqual([leases.owner, leases.owner]);
+  });
+
+  it('waits for a live process of this host name in another pid namespace (a container sharing the name), whatever its pid', async () => {
+    const dir = makeTempDir();
+    // Its pid is ours and a pid not running here: both mean nothing outside its namespace.
+    const exited = spawnSync(process.execPath, ['-e', '0']).pid!;
+    otherHolder(dir, 'twin', { owner: 'twin', host: hostname(), pid: process.pid, pidns: 'pid:[1]' });
+    otherHolder(dir, 'other', { owner: 'other', host: hostname(), pid: exited, pidns: 'pid:[1]' });
+    const leases = leasesIn(dir);
+    for (const sessionId of ['twin', 'other']) await expect(leases.hold(sessionId)).rejects.toMatchObject({ code: 'busy' });
+    expect(leaseOf(dir, 'twin').owner).toBe('twin');
   });
 
   it('waits while a lease file cannot be read yet (being written), and takes over one left unreadable by a crash', async () => {

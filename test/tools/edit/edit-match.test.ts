@@ -33,7 +33,7 @@ describe('edit cascade: indentation', () => {
   });
 
   it('does not match when the relative indentation differs (a line at another depth)', () => {
-    // opencode applied a block at the wrong indentation (issue 24's trial): here the structure differs, so nothing applies.
+    // opencode applied a block at the wrong indentation: here the structure differs, so nothing applies.
     const py = 'def f():\n    if a:\n        b()\n    c()\n';
     expect(matchEdit(py, 'if a:\n    b()\n    c()', 'x')).toEqual({ ok: false, reason: 'not_found' });
   });
