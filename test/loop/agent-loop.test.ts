@@ -10,7 +10,7 @@ import { prepareTurnTools } from '../../src/loop/turn-tools.js';
 import { createLogger } from '../../src/log.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import type { Session } from '../../src/sessions/session-manager.js';
-import { type ClientToolCapabilities, DECLINED, type McpServers } from '../../src/tools/index.js';
+import { type ClientToolCapabilities, DECLINED, MAX_CALLS_PER_ANSWER, type McpServers } from '../../src/tools/index.js';
 import type { McpToolDescriptor } from '../../src/tools/mcp/mcp-tools.js';
 import { fakeClient, type FakeClientOptions } from '../helpers/fake-acp-client.js';
 import { scriptedChat, type ScriptedAnswer } from '../helpers/scripted-chat.js';
@@ -134,6 +134,19 @@ describe('runAgentLoop: one call end to end', () => {
     const asked = r.fake.requests[0]!.params as { toolCall: { toolCallId: string }; options: { kind: string }[] };
     expect(asked.toolCall.toolCallId).toBe(announced.toolCallId);
     expect(asked.options[0]?.kind).toBe('allow_once');
+  });
+
+  it('runs at most MAX_CALLS_PER_ANSWER calls of one answer, and tells the model of those left out', async () => {
+    const reads = Array.from({ length: MAX_CALLS_PER_ANSWER + 3 }, (_, i) => ({ id: `r${i}`, name: 'read_file', arguments: `{"path":"f${i}.txt"}` }));
+    const r = await run({ answers: [{ toolCalls: reads }, { text: 'done' }], mode: 'read-only' });
+    expect(r.outcome.steps[0]?.results).toHaveLength(MAX_CALLS_PER_ANSWER);
+    const second = r.chat.seen[1]!.messages;
+    const assistant = second.find((m) => m.role === 'assistant') as Extract<ChatMessage, { role: 'assistant' }>;
+    expect(assistant.tool_calls).toHaveLength(MAX_CALLS_PER_ANSWER);
+    const results = second.filter((m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool');
+    expect(results).toHaveLength(MAX_CALLS_PER_ANSWER);
+    expect(results.at(-1)?.content).toContain('3 more tool calls of that answer were not run');
+    expect(results.at(-2)?.content).not.toContain('not run');
   });
 
   it('a client terminal is embedded while running and released only after the final update', async () => {

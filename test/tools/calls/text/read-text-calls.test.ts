@@ -4,7 +4,7 @@
  * stays prose; bounds.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_TEXT_CALLS, readTextCalls } from '../../../../src/tools/calls/text/read-text-calls.js';
+import { MAX_CALLS_PER_ANSWER, readTextCalls } from '../../../../src/tools/calls/text/read-text-calls.js';
 
 const tools = new Map<string, Record<string, unknown>>([
   ['read_file', { path: { type: 'string' }, limit: { type: 'integer' } }],
@@ -246,9 +246,9 @@ describe('readTextCalls: prose stays prose', () => {
 });
 
 describe('readTextCalls: bounds', () => {
-  it(`reads at most ${MAX_TEXT_CALLS} calls of one answer`, () => {
-    const text = '<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>'.repeat(MAX_TEXT_CALLS * 3);
-    expect(readTextCalls(text, tools).calls).toHaveLength(MAX_TEXT_CALLS);
+  it(`reads at most ${MAX_CALLS_PER_ANSWER} calls of one answer`, () => {
+    const text = '<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>'.repeat(MAX_CALLS_PER_ANSWER * 3);
+    expect(readTextCalls(text, tools).calls).toHaveLength(MAX_CALLS_PER_ANSWER);
   });
 
   it('arguments nested deeper than the bound are no call', () => {
