@@ -115,7 +115,8 @@ async function replay(c: WildCase): Promise<Observed> {
   return {
     ran,
     handed,
-    toldModel: next.length > 0 ? JSON.stringify(next.slice(firstUser + 1)) : '',
+    // What the agent said to the model after the answer (tool results, or user messages on the text path), not the model's own words.
+    toldModel: next.length > 0 ? JSON.stringify(next.slice(firstUser + 1).filter((m: any) => m.role !== 'assistant')) : '',
     shown: agent.text(sessionId),
     thought: agent.thoughts(sessionId),
   };
