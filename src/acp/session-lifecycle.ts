@@ -225,6 +225,8 @@ async function loadStoredInRoot(state: AgentState, sessionId: string): Promise<S
     throw storeRefusal(error, sessionId);
   });
   try {
+    // A turn cancelled here (its client went away) is read once it is saved.
+    await state.sessions.cancelledSettled(sessionId);
     const stored = await loadStored(state, sessionId);
     await checkInsideRoot(stored.cwd, state.root, 'cwd of the saved session');
     return stored;
