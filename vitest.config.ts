@@ -4,8 +4,9 @@ import { defineConfig } from 'vitest/config';
 /**
  * The suite in two projects, run at the same time:
  * - `processes`: the files that spawn the built CLI (`test/e2e/`) or build and start it
- *   (`test/build/`), two at a time in worker threads: they spend most of their time waiting on
- *   their child processes, and they check outcomes (a cancel or a limit lands), not deadlines.
+ *   (`test/build/`), and the few others that wait on real time or child processes for most of
+ *   their run, two at a time in worker threads: they spend most of their time waiting, and they
+ *   check outcomes (a cancel or a limit lands), not deadlines.
  * - `unit`: everything else (unit, fixture replays, fast-check properties), in the other cores'
  *   worker processes (one on a 2-core machine).
  * Both run without isolation: a worker runs file after file instead of starting a fresh process
@@ -26,7 +27,15 @@ const shared = {
   setupFiles: ['test/global/process-memories.ts'],
 };
 
-const PROCESSES = ['test/e2e/**/*.test.ts', 'test/build/**/*.test.ts'];
+const PROCESSES = [
+  'test/e2e/**/*.test.ts',
+  'test/build/**/*.test.ts',
+  // In-process, but waiting on real time or child processes for most of their run.
+  'test/acp/model-loading.test.ts',
+  'test/openai/chat-client-loading.test.ts',
+  'test/tools/mcp/mcp-servers-stdio.test.ts',
+  'test/sessions/session-store-processes.test.ts',
+];
 
 export default defineConfig({
   test: {

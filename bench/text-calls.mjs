@@ -1,7 +1,7 @@
 // The reader of calls written as text under hostile answers: a 10 MB answer
 // with 10,000 `<tool_call>` markers (calls, unclosed calls, garbage between tags) and the other
 // formats' markers 10,000 times, read whole and held while streamed in 4 KiB pieces. Target: each
-// read or streamed hold within 100 ms, and never more than MAX_TEXT_CALLS calls.
+// read or streamed hold within 100 ms, and never more than MAX_CALLS_PER_ANSWER calls.
 // The reader is bundled from src/ by esbuild (a devDependency) and imported, so the figure is the
 // reader's own, without the agent around it.
 //
@@ -13,7 +13,7 @@ const source = (path) => fileURLToPath(new URL(`../src/tools/calls/text/${path}`
 const bundled = await build({
   stdin: {
     contents: [
-      `export { readTextCalls, MAX_TEXT_CALLS } from ${JSON.stringify(source('read-text-calls.ts'))};`,
+      `export { readTextCalls, MAX_CALLS_PER_ANSWER } from ${JSON.stringify(source('read-text-calls.ts'))};`,
       `export { TextCallHold } from ${JSON.stringify(source('text-call-hold.ts'))};`,
     ].join('\n'),
     resolveDir: fileURLToPath(new URL('..', import.meta.url)),
@@ -24,7 +24,7 @@ const bundled = await build({
   format: 'esm',
   platform: 'node',
 });
-const { readTextCalls, MAX_TEXT_CALLS, TextCallHold } = await import(
+const { readTextCalls, MAX_CALLS_PER_ANSWER, TextCallHold } = await import(
   `data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`
 );
 
@@ -51,6 +51,9 @@ const CASES = [
   ['10k DeepSeek begins, no separator', answer('<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file')],
   ['10 MB of nested brackets after one marker', `<tool_call>{"name": "read_file", "arguments": ${'['.repeat(SIZE)}`],
   ['10 MB bare JSON', `{"name": "write_file", "arguments": {"content": "${'y'.repeat(SIZE)}"}}`],
+  // A model stuck on whitespace: the answer may still turn out to be a bare call while nothing else came.
+  ['10 MB of line breaks', '\n'.repeat(SIZE)],
+  ['{ then 10 MB of spaces', `{${' '.repeat(SIZE)}`],
 ];
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -75,7 +78,7 @@ export function textCallRows() {
       return h.shownLength;
     });
     const calls = read.result.calls.length;
-    return [what, read.ms, calls, hold.ms, read.ms <= TARGET_MS && hold.ms <= TARGET_MS && calls <= MAX_TEXT_CALLS];
+    return [what, read.ms, calls, hold.ms, read.ms <= TARGET_MS && hold.ms <= TARGET_MS && calls <= MAX_CALLS_PER_ANSWER];
   });
 }
 
@@ -84,7 +87,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const [what, readMs, calls, holdMs, ok] of rows)
     console.log(
       `${ok ? 'ok  ' : 'MISS'} ${what.padEnd(42)} read ${readMs.toFixed(1).padStart(6)} ms, ${String(calls).padStart(2)} calls;`,
-      `streamed hold ${holdMs.toFixed(1).padStart(6)} ms (target ≤ ${TARGET_MS} ms each, ≤ ${MAX_TEXT_CALLS} calls)`,
+      `streamed hold ${holdMs.toFixed(1).padStart(6)} ms (target ≤ ${TARGET_MS} ms each, ≤ ${MAX_CALLS_PER_ANSWER} calls)`,
     );
   process.exitCode = rows.every((r) => r[4]) ? 0 : 1;
 }

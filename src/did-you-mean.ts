@@ -31,7 +31,8 @@ const tolerance = (length: number) => (length <= 5 ? 1 : length <= 10 ? 2 : 3);
  * The words of `known` that `word` most likely meant, in `known` order: those nearest to it
  * within their tolerance (one edit for `model`, two for `timeout-ms`, three for `agentconnect`),
  * else the one word it is the start of (at least 3 letters: `doc` is `doctor`; `mo`, the start
- * of `model` and `mode`, is neither). Empty when nothing is near.
+ * of `model` and `mode`, is neither), else the longest word it starts with (of 4 letters or more:
+ * `--root-dir` is `--root`, `--model-name` is `--model`, not `--mode`). Empty when nothing is near.
  */
 export function nearestWords(word: string, known: readonly string[]): string[] {
   const typed = squash(word);
@@ -43,5 +44,10 @@ export function nearestWords(word: string, known: readonly string[]): string[] {
     return near.filter(({ edits }) => edits === fewest).map(({ candidate }) => candidate);
   }
   const started = typed.length >= 3 ? known.filter((candidate) => squash(candidate).startsWith(typed)) : [];
-  return started.length === 1 ? started : [];
+  if (started.length === 1) return started;
+  if (started.length > 1) return [];
+  const within = known.filter((candidate) => squash(candidate).length >= 4 && typed.startsWith(squash(candidate)));
+  const longest = Math.max(0, ...within.map((candidate) => squash(candidate).length));
+  const chosen = within.filter((candidate) => squash(candidate).length === longest);
+  return chosen.length === 1 ? chosen : [];
 }

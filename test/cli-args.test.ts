@@ -206,13 +206,31 @@ describe('serve', () => {
 });
 
 describe('did you mean, for every flag and command', () => {
-  const FLAGS = ['--help', '--version', '--timeout-ms', '--base-url', '--model', '--system-prompt', '--port', '--host', '--mode', '--allow-origin', '--token'];
-  const COMMANDS = ['acp', 'doctor', 'models', 'setup', 'agentconnect'];
+  const FLAGS = [
+    '--help',
+    '--version',
+    '--timeout-ms',
+    '--base-url',
+    '--model',
+    '--system-prompt',
+    '--port',
+    '--host',
+    '--mode',
+    '--allow-origin',
+    '--token',
+    '--root',
+    '--max-connections',
+    '--max-sessions',
+    '--max-message-bytes',
+    '--max-buffered-bytes',
+    '--max-output-stall-ms',
+  ];
+  const COMMANDS = ['acp', 'doctor', 'models', 'setup', 'agentconnect', 'serve'];
   const ALL = [...FLAGS, ...COMMANDS];
   const squashed = (word: string) => word.toLowerCase().replace(/[^a-z0-9]/g, '');
 
   it('the lists are every flag and command the help texts name', () => {
-    const help = [helpText('0'), ...(['doctor', 'models', 'setup', 'agentconnect'] as const).map((topic) => helpText('0', topic))].join('\n');
+    const help = [helpText('0'), ...(['doctor', 'models', 'setup', 'agentconnect', 'serve'] as const).map((topic) => helpText('0', topic))].join('\n');
     // `--flag=value` is how any flag may be written, not a flag.
     expect(new Set(help.match(/--[a-z][a-z-]+/g)?.filter((flag) => flag !== '--flag'))).toEqual(new Set(FLAGS));
     expect(COMMANDS.filter((command) => command !== 'acp').every((command) => help.includes(`openai-acp ${command}`))).toBe(true);
@@ -255,10 +273,13 @@ describe('did you mean, for every flag and command', () => {
   });
 
   it('says nothing near for a word that is near nothing, and the variable for a setting', () => {
-    for (const word of ['--verbose', 'serve', '--xyzzy', 'mo']) {
+    for (const word of ['--verbose', '--xyzzy', 'mo', '--max']) {
       const command = parseCliArgs([word]);
       expect(command.kind === 'error' && command.message).not.toContain('did you mean');
     }
+    // A known flag with more written after it is that flag (`--root-dir` is `--root`).
+    const rootDir = parseCliArgs(['serve', '--root-dir', '/srv']);
+    expect(rootDir.kind === 'error' && rootDir.message).toMatch(/did you mean --root\?/);
     const temperature = parseCliArgs(['--temperature', '0.2']);
     expect(temperature.kind === 'error' && temperature.message).toContain('(set OPENAI_TEMPERATURE in the environment instead)');
   });

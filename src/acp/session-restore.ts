@@ -57,6 +57,8 @@ export async function loadStoredInRoot(state: AgentState, sessionId: string): Pr
     throw storeRefusal(error, sessionId);
   });
   try {
+    // A turn cancelled here (its client went away) is read once it is saved.
+    await state.sessions.cancelledSettled(sessionId);
     const stored = await loadStored(state, sessionId);
     await checkInsideRoot(stored.cwd, state.root, 'cwd of the saved session');
     return stored;

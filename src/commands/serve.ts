@@ -124,8 +124,11 @@ export async function runServe(options: { flags: CliFlags; serve: ServeFlags; en
       logger.info(`stopping: ${why}`);
       // Turns first, so their `cancelled` answers and saved records go out before the connections close.
       server.drain();
-      await Promise.race([agent.sessions.cancelAll(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
+      const settle = () => Promise.race([agent.sessions.cancelAll(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
+      await settle();
       await server.close();
+      // A prompt that came on an open connection while the first turns settled is cancelled and saved too.
+      await settle();
       await Promise.race([agent.tools.closeAll(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
       // Another replica sharing the state directory may take these sessions now.
       (await store).close();

@@ -18,7 +18,7 @@ import { assistantToolCallMessage, toolResultMessage } from '../context/tool-mes
 import { EndpointMemory } from '../endpoints/endpoint-memory.js';
 import type { ChatRequestContentPart } from '../openai/openai-types.js';
 import type { StepRecord, ToolResultRecord } from '../sessions/session-records.js';
-import { toolCutNote } from '../tools/index.js';
+import { MAX_CALLS_PER_ANSWER, toolCutNote } from '../tools/index.js';
 import { fittedRequest, type TurnCompaction } from './fitted-request.js';
 import type { AgentLoopInput } from './loop-input.js';
 import type { ModelRequestOutcome } from './model-request.js';
@@ -105,12 +105,15 @@ export async function runAgentLoop({ context, endpoint, tools, limits, callbacks
         ...(compactions.length > 0 ? { compactions } : {}),
       };
     }
+    // At most MAX_CALLS_PER_ANSWER calls of one answer run; the rest are left out of the history too.
+    const answered = outcome.toolCalls.slice(0, MAX_CALLS_PER_ANSWER);
+    const leftOut = outcome.toolCalls.length - answered.length;
     // Providers send no id (some local servers) or reuse them across answers (Kimi via Groq).
     const ids = uniqueToolCallIds(
-      outcome.toolCalls.map((call) => call.id),
+      answered.map((call) => call.id),
       taken,
     );
-    const calls = outcome.toolCalls.map((call, i) => ({ ...call, id: ids[i]! }));
+    const calls = answered.map((call, i) => ({ ...call, id: ids[i]! }));
     const looping = guard.afterAnswer(calls);
     if (looping) {
       logger.warn('turn stopped: the model repeats the same tool call', { tool: calls[0]?.name });
@@ -131,9 +134,10 @@ export async function runAgentLoop({ context, endpoint, tools, limits, callbacks
     const images: ChatRequestContentPart[] = [];
     // A permission request answered `cancelled` ends the turn as a cancel does.
     let cancelled = false;
-    // An answer stopped at its token limit (`finish_reason: length`) was cut inside its last call;
-    // a call read from text may also end with the text.
-    const last = outcome.stopReason === 'max_tokens' ? calls[calls.length - 1] : undefined;
+    // An answer stopped at its token limit (`finish_reason: length`) was cut inside its last call,
+    // unless more of the answer followed that call (a call read from text, then prose); a call
+    // read from text may also end with the text.
+    const last = outcome.stopReason === 'max_tokens' && !calls.at(-1)?.followed ? calls.at(-1) : undefined;
     for (const [i, call] of calls.entries()) {
       let result: ToolResultRecord;
       try {
@@ -149,6 +153,7 @@ export async function runAgentLoop({ context, endpoint, tools, limits, callbacks
         if (!signal.aborted) throw error;
         result = notRun(call.id);
       }
+      if (leftOut > 0 && i === calls.length - 1) result = { ...result, forModel: `${result.forModel}\n\n${leftOutNote(leftOut)}` };
       step.results.push(result);
       messages.push(toolResultMessage(call.id, result.forModel));
     }
@@ -156,6 +161,11 @@ export async function runAgentLoop({ context, endpoint, tools, limits, callbacks
     if (endpoint.takesImages && images.length > 0)
       messages.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images] });
   }
+}
+
+/** Said after the last result when an answer asked for more calls than run. */
+function leftOutNote(count: number): string {
+  return `(${count} more tool ${count === 1 ? 'call of that answer was' : 'calls of that answer were'} not run: at most ${MAX_CALLS_PER_ANSWER} calls run per answer. Ask again for what is still needed.)`;
 }
 
 function notRun(id: string): ToolResultRecord & { images?: undefined; endsTurn?: undefined } {

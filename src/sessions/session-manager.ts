@@ -54,6 +54,8 @@ export interface Arrival {
 
 interface Turn {
   done: Promise<unknown>;
+  /** The turn's signal: aborted once it is cancelled. */
+  signal: AbortSignal;
 }
 
 /** A session's prompts not yet ended, oldest first (the first one runs or is about to). */
@@ -124,7 +126,7 @@ export class SessionManager {
     try {
       // First in line: at once (in the same tick, so a cancel right after the call finds the turn started).
       if (this.lines.get(session.id)?.prompts[0] !== arrival) await arrival.ready;
-      const turn: Turn = { done: Promise.resolve() };
+      const turn: Turn = { done: Promise.resolve(), signal: arrival.signal };
       this.turns.set(session.id, turn);
       const promise = work(arrival.signal);
       turn.done = promise;
@@ -195,6 +197,16 @@ export class SessionManager {
     const prompts = this.lines.get(id)?.prompts ?? [];
     for (const prompt of prompts) prompt.controller.abort();
     return prompts.length > 0;
+  }
+
+  /**
+   * Resolves once the session's running turn, when it was cancelled, has settled (what it did is
+   * saved by then); at once when no cancelled turn is running. Never rejects. A client that comes
+   * back for a session its earlier connection left mid-turn reads the turn whole.
+   */
+  async cancelledSettled(id: string): Promise<void> {
+    const turn = this.turns.get(id);
+    if (turn?.signal.aborted) await turn.done.catch(() => undefined);
   }
 
   /** Abort the session's running turn and the prompts in line for it; resolves when the turn has settled (never rejects). */

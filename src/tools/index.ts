@@ -22,6 +22,7 @@ export { builtinTools } from './builtin/builtin-tools.js';
 export { BUILTIN_TOOL_NAMES, builtinCutNote as toolCutNote } from './builtin/registry.js';
 export { type ToolSettings, toolSettings } from './builtin/tool-context.js';
 export { type CallTarget, OfferedTools } from './calls/offered-tools.js';
+export { MAX_CALLS_PER_ANSWER } from './calls/text/read-text-calls.js';
 export { opensLikeCall } from './calls/text/text-call-hold.js';
 export { type ReadCall, textCallReader } from './calls/text/text-calls.js';
 export { acpElicitation, type ElicitationModes } from './mcp/mcp-elicitation.js';

@@ -49,20 +49,43 @@ function expected(c: WildCase): WildCase {
 }
 
 const tempDir = tempDirs('openai-acp-wild-calls-');
-let server: FakeOpenAI;
-let agent: AgentProcess;
+/**
+ * Cases run on a few lanes at once, each an agent and its model server; a lane runs its cases one
+ * after another (its server answers one case at a time).
+ */
+interface Lane {
+  server: FakeOpenAI;
+  agent: AgentProcess;
+  /** The lane's last case, which the next one waits for. */
+  busy: Promise<unknown>;
+}
+const LANES = 3;
+const lanes: Lane[] = [];
 const results: { c: WildCase; verdict: Verdict; read: boolean }[] = [];
 
 beforeAll(async () => {
-  server = await startFakeOpenAI();
-  agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off', OPENAI_MAX_RETRIES: '0' });
-  const init = await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
-  if (init.result?.protocolVersion !== 1) throw new Error(`initialize failed: ${JSON.stringify(init)}`);
+  for (let i = 0; i < LANES; i++) {
+    const server = await startFakeOpenAI();
+    const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off', OPENAI_MAX_RETRIES: '0' });
+    const init = await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    if (init.result?.protocolVersion !== 1) throw new Error(`initialize failed: ${JSON.stringify(init)}`);
+    lanes.push({ server, agent, busy: Promise.resolve() });
+  }
 });
 
+/** Runs `c` on lane `i % LANES` once the lane's earlier cases are done. */
+function onLane<T>(i: number, run: (lane: Lane) => Promise<T>): Promise<T> {
+  const lane = lanes[i % LANES]!;
+  const result = lane.busy.then(() => run(lane));
+  lane.busy = result.catch(() => undefined);
+  return result;
+}
+
 afterAll(async () => {
-  agent?.kill();
-  await server?.close();
+  for (const { agent, server } of lanes) {
+    agent.kill();
+    await server.close();
+  }
   if (results.length === 0) return;
   const run = results.filter((r) => 'run' in r.c.expect);
   const downstream = run.filter((r) => r.read && r.verdict !== 'carried').map((r) => r.c.id);
@@ -77,7 +100,7 @@ afterAll(async () => {
 });
 
 /** Runs one case in a session of its own and observes what happened. */
-async function replay(c: WildCase): Promise<Observed> {
+async function replay(c: WildCase, { server, agent }: Lane): Promise<Observed> {
   const cwd = tempDir();
   const foreign = c.tools.filter((tool) => !ours(tool));
   const record = join(cwd, '.wild-calls', 'received.jsonl');
@@ -115,7 +138,8 @@ async function replay(c: WildCase): Promise<Observed> {
   return {
     ran,
     handed,
-    toldModel: next.length > 0 ? JSON.stringify(next.slice(firstUser + 1)) : '',
+    // What the agent said to the model after the answer (tool results, or user messages on the text path), not the model's own words.
+    toldModel: next.length > 0 ? JSON.stringify(next.slice(firstUser + 1).filter((m: any) => m.role !== 'assistant')) : '',
     shown: agent.text(sessionId),
     thought: agent.thoughts(sessionId),
   };
@@ -131,10 +155,10 @@ function parsed(text: string): unknown {
 }
 
 describe('the real-call corpus through the built agent', () => {
-  for (const c of wildCases()) {
+  for (const [i, c] of wildCases().entries()) {
     const { expect: meant } = expected(c);
-    it(`${c.id} (${c.kind}, ${c.format}: ${'run' in meant ? 'run' : 'refuse' in meant ? 'refuse' : 'text'})`, async () => {
-      const seen = await replay(c);
+    it.concurrent(`${c.id} (${c.kind}, ${c.format}: ${'run' in meant ? 'run' : 'refuse' in meant ? 'refuse' : 'text'})`, async ({ expect }) => {
+      const seen = await onLane(i, (lane) => replay(c, lane));
       const judged = verdict(expected(c), seen);
       const read = readRight(c, seen);
       results.push({ c, verdict: judged.verdict, read });

@@ -73,7 +73,7 @@ export interface Observed {
   ran: WildCall[];
   /** The calls the agent read from the answer and handed on to be run (as the next request's assistant message has them). */
   handed: WildCall[];
-  /** The messages of the request after the answer, past the user's prompt (empty when there was none). */
+  /** What the agent told the model after the answer (the next request's messages past the prompt, but the model's own): empty when there was none. */
   toldModel: string;
   /** The answer's text the user saw, and its reasoning. */
   shown: string;

@@ -10,7 +10,7 @@ import { prepareTurnTools } from '../../src/loop/turn-tools.js';
 import { createLogger } from '../../src/log.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import type { Session } from '../../src/sessions/session-manager.js';
-import { type ClientToolCapabilities, DECLINED, type McpServers } from '../../src/tools/index.js';
+import { type ClientToolCapabilities, DECLINED, MAX_CALLS_PER_ANSWER, type McpServers } from '../../src/tools/index.js';
 import type { McpToolDescriptor } from '../../src/tools/mcp/mcp-tools.js';
 import { fakeClient, type FakeClientOptions } from '../helpers/fake-acp-client.js';
 import { scriptedChat, type ScriptedAnswer } from '../helpers/scripted-chat.js';
@@ -134,6 +134,19 @@ describe('runAgentLoop: one call end to end', () => {
     const asked = r.fake.requests[0]!.params as { toolCall: { toolCallId: string }; options: { kind: string }[] };
     expect(asked.toolCall.toolCallId).toBe(announced.toolCallId);
     expect(asked.options[0]?.kind).toBe('allow_once');
+  });
+
+  it('runs at most MAX_CALLS_PER_ANSWER calls of one answer, and tells the model of those left out', async () => {
+    const reads = Array.from({ length: MAX_CALLS_PER_ANSWER + 3 }, (_, i) => ({ id: `r${i}`, name: 'read_file', arguments: `{"path":"f${i}.txt"}` }));
+    const r = await run({ answers: [{ toolCalls: reads }, { text: 'done' }], mode: 'read-only' });
+    expect(r.outcome.steps[0]?.results).toHaveLength(MAX_CALLS_PER_ANSWER);
+    const second = r.chat.seen[1]!.messages;
+    const assistant = second.find((m) => m.role === 'assistant') as Extract<ChatMessage, { role: 'assistant' }>;
+    expect(assistant.tool_calls).toHaveLength(MAX_CALLS_PER_ANSWER);
+    const results = second.filter((m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool');
+    expect(results).toHaveLength(MAX_CALLS_PER_ANSWER);
+    expect(results.at(-1)?.content).toContain('3 more tool calls of that answer were not run');
+    expect(results.at(-2)?.content).not.toContain('not run');
   });
 
   it('a client terminal is embedded while running and released only after the final update', async () => {
@@ -509,6 +522,23 @@ describe('runAgentLoop: calls that are almost right', () => {
     expect(await readFile(join(r.cwd, 'a.txt'), 'utf8')).toBe('one');
     expect(existsSync(join(r.cwd, 'b.txt'))).toBe(false);
     expect(r.toolMessages(1)[1]?.content).toMatch(/^write_file: this call was cut off .*Write the file in parts/);
+  });
+
+  it('a call written as text and followed by more text was not cut by the token limit: it runs; one the text ends in does not', async () => {
+    const call = (path: string) => `<tool_call>{"name": "write_file", "arguments": {"path": "${path}", "content": "one"}}</tool_call>`;
+    const r = await run({
+      mode: 'full-access',
+      answers: [
+        // The model goes on to invent the result until its token limit: the call before it is whole.
+        { text: `${call('a.txt')}\nThe file now holds "one", and then the next step is to`, finishReason: 'length' },
+        { text: `${call('b.txt')}`, finishReason: 'length' },
+        { text: 'done' },
+      ],
+    });
+    expect(await readFile(join(r.cwd, 'a.txt'), 'utf8')).toBe('one');
+    expect(r.outcome.steps[0]?.results[0]?.status).toBe('completed');
+    expect(existsSync(join(r.cwd, 'b.txt'))).toBe(false);
+    expect(r.toolMessages(2)[1]?.content).toMatch(/^write_file: this call was cut off/);
   });
 
   it('a tool name with a leaked template token, and a camelCase name, run the offered tool with a one-line note', async () => {

@@ -100,6 +100,20 @@ describe('runModelRequest with text tool calls', () => {
     },
   );
 
+  it.each([
+    ['the tool name as the key', '{"read_file": {"path": "a"}}'],
+    ["Gemma 4's call with its tokens gone", 'call:read_file{path:<|"|>a<|"|>}'],
+    ['a pythonic call naming the tool in another case', 'ReadFile(path="a")'],
+    ['a pythonic call with a leaked functions. prefix', '[functions.read_file(path="a")]'],
+  ])('a whole answer read as a call is never shown as text: %s', async (_, call) => {
+    for (const size of [1, 3, 1000]) {
+      const r = await turn({ text: pieces(call, size) });
+      expect(r.outcome.toolCalls.map((c) => JSON.parse(c.arguments))).toEqual([{ path: 'a' }]);
+      expect(r.text).toBe('');
+      expect(r.outcome.text).toBe('');
+    }
+  });
+
   it('prose after a marker that turned out to be none is shown before the call that follows', async () => {
     const r = await turn({ text: ['Use <function=x> tags. Now: ', '<function=read_file>\n<parameter=path>\na\n</parameter>\n</function>'] });
     expect(r.text).toBe('Use <function=x> tags. Now:');

@@ -245,6 +245,21 @@ describe('SessionManager turns', () => {
     await expect(manager.cancelAll()).resolves.toBeUndefined();
   });
 
+  it('cancelledSettled waits for a cancelled turn to settle, and not for a running one', async () => {
+    const manager = new SessionManager();
+    const log: string[] = [];
+    const session = manager.create('/', 'm');
+    const outer = new AbortController();
+    void manager.runTurn(session, untilAborted(log, 't', 30), outer.signal);
+    // Running, not cancelled: no wait.
+    await manager.cancelledSettled(session.id);
+    expect(log).toEqual(['t start']);
+    outer.abort(new Error('client gone'));
+    await manager.cancelledSettled(session.id);
+    expect(log).toEqual(['t start', 't end']);
+    await expect(manager.cancelledSettled('no-such-session')).resolves.toBeUndefined();
+  });
+
   it('an outer signal aborts the turn with its reason', async () => {
     const manager = new SessionManager();
     const session = manager.create('/', 'm');

@@ -13,6 +13,7 @@
  */
 import { isRecord, parseJsonOrUndefined } from '../../json-value.js';
 import { setOwn } from './argument-names.js';
+import { deeperThan, MAX_ARGUMENT_DEPTH } from './repair-arguments.js';
 
 /** A JSON Schema, as a tool declares one. */
 export type JsonSchema = Record<string, unknown>;
@@ -40,7 +41,8 @@ function typesOf(property: JsonSchema | undefined): { types: string[]; nullable:
 /**
  * `given` as a value of `type`, or undefined when it cannot be one: `"3"` → 3 (an integer only when
  * whole), `"true"`/`"false"` (any case) and 1/0 → booleans, numbers and booleans → strings for a
- * string, JSON text of an array or object for one. A value already of the type is returned as is.
+ * string, JSON text of an array or object (nested at most `MAX_ARGUMENT_DEPTH` deep) for one. A
+ * value already of the type is returned as is.
  * @internal each coercion is checked on its own, by type.
  */
 export function coerceToType(type: string, given: unknown): unknown {
@@ -62,7 +64,7 @@ export function coerceToType(type: string, given: unknown): unknown {
       return given === 1 || given === 0 ? given === 1 : undefined;
     case 'array':
     case 'object': {
-      const value = typeof given === 'string' ? parseJsonOrUndefined(given.trim()) : given;
+      const value = typeof given !== 'string' ? given : deeperThan(given, MAX_ARGUMENT_DEPTH) ? undefined : parseJsonOrUndefined(given.trim());
       return (type === 'array' ? Array.isArray(value) : isRecord(value)) ? value : undefined;
     }
     default:
@@ -72,7 +74,8 @@ export function coerceToType(type: string, given: unknown): unknown {
 
 /**
  * Values coerced to the one type their property declares (see {@link coerceToType}); `null` dropped
- * (an omitted parameter) unless the property allows it. Anything else is left for the validation.
+ * (an omitted parameter) unless the property allows it or the schema does not name it (a parameter
+ * passed on as it is, for an MCP server to decide). Anything else is left for the validation.
  * Returns a new object.
  */
 export function coerceBySchema(input: Record<string, unknown>, schema: ObjectSchema): Record<string, unknown> {
@@ -81,7 +84,7 @@ export function coerceBySchema(input: Record<string, unknown>, schema: ObjectSch
     const property = Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
     const { types, nullable } = typesOf(property);
     if (given === null) {
-      if (nullable) setOwn(out, key, null);
+      if (nullable || property === undefined) setOwn(out, key, null);
       continue;
     }
     setOwn(out, key, types.length === 1 ? (coerceToType(types[0]!, given) ?? given) : given);

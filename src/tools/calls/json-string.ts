@@ -36,6 +36,13 @@ const SIMPLE_ESCAPES: ReadonlyMap<string, string> = new Map([
 ]);
 /** What may follow a string's closing quote: the end, punctuation, a comment, or (a comma missing) the next key. */
 const CLOSES_STRING = /^\s*(?:$|[,}\]:/])|^\s+["']?[A-Za-z_$][\w$-]*["']?\s*:/;
+/**
+ * What may follow a string that a `\"` ended (`"c:\", "b": 1`): as {@link CLOSES_STRING}, but a
+ * comma only before what may come next in an object or a list (a key, a value, a closing
+ * bracket). After `\", x)` no reading that ends the string there goes on, so it is no question.
+ */
+const ESCAPE_MAY_CLOSE =
+  /^\s*(?:$|[}\]:/]|,\s*(?:$|["'{[\]}/\d-]|[A-Za-z_$][\w$-]*["']?\s*:|(?:true|false|null|True|False|None)(?![\w$])))|^\s+["']?[A-Za-z_$][\w$-]*["']?\s*:/;
 /** What may start the next value after a string whose comma is missing: a string, a number, a literal. */
 const MAY_FOLLOW_STRING = /^\s*(?:["']|-?\d|(?:true|false|null|True|False|None)(?![\w$]))/;
 /** A Windows path as written: a drive (`c:\`), a share (`\\srv`) or a relative `.\`, and no line break or tab. */
@@ -110,7 +117,7 @@ export function readString(text: string, start: number, repairs: Set<string>, ch
     if (next === undefined) break;
     const hex = next === 'u' ? /^[0-9a-fA-F]{4}/.exec(text.slice(i + 2, i + 6))?.[0] : undefined;
     // `\"` before what may follow a string: an escaped quote, or a backslash ending the string (`"c:\"`); each reading decides.
-    if (next === quote && CLOSES_STRING.test(text.slice(i + 2, i + 82)) && choices.decisions[choices.met++] === 1) {
+    if (next === quote && ESCAPE_MAY_CLOSE.test(text.slice(i + 2, i + 82)) && choices.decisions[choices.met++] === 1) {
       escaped += '\\';
       written += '\\';
       if (invalid.length < 40) invalid += ' \\';

@@ -57,9 +57,9 @@ export function readArgumentsText(raw: string, cutOff = false): ReadArguments {
   return read.closedAtEnd ? { ok: true, value, repaired: read.repairs, closedAtEnd: true } : { ok: true, value, repaired: read.repairs };
 }
 
-/** A string holding an object's JSON, as some models send, decoded once more; anything else as is. */
+/** A string holding an object's JSON, as some models send, decoded once more (within the depth bound); anything else as is. */
 function decodeTwice(value: unknown): unknown {
-  if (typeof value !== 'string' || !value.trim().startsWith('{')) return value;
+  if (typeof value !== 'string' || !value.trim().startsWith('{') || deeperThan(value, MAX_ARGUMENT_DEPTH)) return value;
   try {
     return JSON.parse(value);
   } catch {
@@ -67,8 +67,11 @@ function decodeTwice(value: unknown): unknown {
   }
 }
 
-/** Whether arrays and objects nest deeper than `limit` outside strings (double- or single-quoted). One pass. */
-function deeperThan(raw: string, limit: number): boolean {
+/**
+ * Whether arrays and objects nest deeper than `limit` outside strings (double- or single-quoted).
+ * One pass. Checked before JSON text found inside arguments (a value sent as text) is parsed too.
+ */
+export function deeperThan(raw: string, limit: number): boolean {
   let depth = 0;
   let quote = '';
   for (let i = 0; i < raw.length; i++) {

@@ -18,7 +18,6 @@ import { looseName } from './argument-names.js';
  * `name` without what chat templates leak into it: the part after the last `to=`, the text from
  * the first `<|…|>` token on (leading tokens are dropped first), surrounding whitespace, and
  * `functions.` / `tools.` prefixes.
- * @internal checked on real leaked names, on its own.
  */
 export function stripTemplateLeaks(name: string): string {
   let s = name;

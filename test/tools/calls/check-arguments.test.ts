@@ -126,8 +126,14 @@ describe('the steps of the check', () => {
   });
 
   it('coerces by the declared type only, leaving other values to the validation', () => {
-    const schema = { properties: { n: { type: 'integer' }, b: { type: 'boolean' }, s: { type: 'string' } }, required: [] };
-    expect(coerceBySchema({ n: ' 7 ', b: 'False', s: 3, other: '4', gone: null }, schema)).toEqual({ n: 7, b: false, s: '3', other: '4' });
+    const schema = { properties: { n: { type: 'integer' }, b: { type: 'boolean' }, s: { type: 'string' }, none: { type: 'string' } }, required: [] };
+    expect(coerceBySchema({ n: ' 7 ', b: 'False', s: 3, other: '4', gone: null, none: null }, schema)).toEqual({
+      n: 7,
+      b: false,
+      s: '3',
+      other: '4',
+      gone: null,
+    });
     expect(coerceBySchema({ n: '7a', b: 'yes', s: {} }, schema)).toEqual({ n: '7a', b: 'yes', s: {} });
   });
 

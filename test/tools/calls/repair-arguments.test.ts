@@ -56,6 +56,14 @@ describe('readArgumentsText: what small models really send', () => {
     }
   });
 
+  it('escaped quotes before commas are read as escapes where ending the string there could not be read (code in a file written with raw line breaks)', () => {
+    const code = Array.from({ length: 40 }, (_, i) => `print(\\"a${i}\\", x)`).join('\n');
+    const read = readArgumentsText(`{"path": "a.py", "content": "${code}"}`);
+    expect(read).toMatchObject({ ok: true, value: { path: 'a.py', content: code.replaceAll('\\"', '"') } });
+    // Before the next key, a `\"` may still end the string: a Windows folder's last backslash.
+    expect(readArgumentsText('{"path": "c:\\dir\\", "limit": 3,}')).toMatchObject({ ok: true, value: { path: 'c:\\dir\\', limit: 3 } });
+  });
+
   it('a duplicate key: the last one wins, as JSON.parse has it, and the call is never called cut off', () => {
     expect(readArgumentsText('{"path": "a", "path": "b"}')).toEqual({ ok: true, value: { path: 'b' } });
     expect(readArgumentsText("{'path': 'a', 'path': 'b',}")).toMatchObject({ ok: true, value: { path: 'b' } });
@@ -85,6 +93,11 @@ describe('readArgumentsText: what small models really send', () => {
       'fx__echo: this call was cut off before its arguments were complete (the answer reached its length limit), so it was not run. Send shorter arguments.',
     );
     expect(cutOffMessage('edit_file', 'Make smaller edits.')).toMatch(/so it was not run\. Make smaller edits\.$/);
+  });
+
+  it('the depth bound holds for an object sent as JSON text inside a string (decoded once more)', () => {
+    const deep = JSON.stringify(`{"a": ${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
+    expect(readArgumentsText(deep)).toMatchObject({ ok: true, value: expect.any(String) });
   });
 
   it('bounds hold before any repair: a 5,000-deep value and a 10 MB broken text are refused, quickly and without a stack overflow', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_ARGUMENT_DEPTH } from '../../../src/tools/calls/repair-arguments.js';
 import { mcpTool } from '../../../src/tools/mcp/mcp-tool.js';
 import type { McpToolDescriptor } from '../../../src/tools/mcp/mcp-tools.js';
 import { runTool } from '../../../src/tools/tool.js';
@@ -63,8 +64,18 @@ describe('an MCP tool: the same argument pipeline as the built-ins, driven by it
     expect(files.check('{"path": "a.txt", "content": "x"}', false)).toMatchObject({ ok: true, args: { file_path: 'a.txt', content: 'x' } });
   });
 
-  it('keeps null where the schema allows it, drops it elsewhere', () => {
+  it('keeps null where the schema allows it, drops it for a parameter it types otherwise, passes it on for one it does not declare', () => {
     expect(check('{"code": "x", "tag": null, "timeout": null}')).toEqual({ ok: true, args: { code: 'x', tag: null }, notes: [] });
+    expect(check('{"code": "x", "cursor": null}')).toEqual({ ok: true, args: { code: 'x', cursor: null }, notes: [] });
+  });
+
+  it('an array or object given as JSON text is held to the depth bound of arguments (no value too deep to send on)', () => {
+    const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    expect(check(JSON.stringify({ code: 'x', args: deep(3) }))).toMatchObject({ ok: true, args: { args: [[[]]] } });
+    for (const n of [MAX_ARGUMENT_DEPTH + 1, 200_000]) {
+      const checked = check(JSON.stringify({ code: 'x', args: deep(n) }));
+      expect(checked).toMatchObject({ ok: false, error: expect.stringContaining('"args" must be an array') });
+    }
   });
 
   it('refuses what does not validate, naming what to fix and the parameters', () => {

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_TEXT_CALLS, readTextCalls } from '../../../../src/tools/calls/text/read-text-calls.js';
+import { MAX_CALLS_PER_ANSWER, readTextCalls } from '../../../../src/tools/calls/text/read-text-calls.js';
 import { TextCallHold } from '../../../../src/tools/calls/text/text-call-hold.js';
 
 const NAMES = ['read_file', 'write_file', 'run_command'];
@@ -141,7 +141,7 @@ describe('the reader of calls written as text', () => {
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
         const read = readTextCalls(pieces.join(''), tools);
-        expect(read.calls.length).toBeLessThanOrEqual(MAX_TEXT_CALLS);
+        expect(read.calls.length).toBeLessThanOrEqual(MAX_CALLS_PER_ANSWER);
         for (const call of read.calls) expect(typeof call.arguments).toBe('string');
       }),
       { numRuns: 1500 },

@@ -12,6 +12,7 @@
  * literal escapes (https://docs.python.org/3/reference/lexical_analysis.html#escape-sequences).
  */
 import { MAX_ARGUMENT_DEPTH } from '../repair-arguments.js';
+import { isSpace } from './value-span.js';
 
 /** One call read from pythonic text: its name and keyword arguments; `positional` when it had positional arguments (not readable as named ones). */
 export interface PythonicCall {
@@ -28,7 +29,7 @@ class Reader {
   ) {}
 
   space(): void {
-    while (this.i < this.end && /\s/.test(this.text[this.i]!)) this.i++;
+    while (this.i < this.end && isSpace(this.text.charCodeAt(this.i))) this.i++;
   }
 
   eat(c: string): boolean {
@@ -134,10 +135,15 @@ class Reader {
       b: '\b',
       f: '\f',
       v: '\v',
-      '0': '\0',
       '\n': '',
     };
     if (Object.hasOwn(simple, e)) return simple[e]!;
+    // An octal escape: one to three digits 0-7 (`\0`, `\012`).
+    if (/[0-7]/.test(e)) {
+      const digits = e + (/^[0-7]{0,2}/.exec(this.text.slice(this.i, Math.min(this.end, this.i + 2)))?.[0] ?? '');
+      this.i += digits.length - 1;
+      return String.fromCharCode(Number.parseInt(digits, 8));
+    }
     const width = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
     if (width === 0) return `\\${e}`;
     const hex = this.text.slice(this.i, this.i + width);

@@ -10,7 +10,7 @@
  *   naming no offered tool is then refused with the list): a message that talks about a tool or
  *   shows a call in an example inside prose is not a call.
  * What follows the first call and is no call (an invented result, more prose) is not the answer.
- * Pure; linear in the text; at most {@link MAX_TEXT_CALLS} calls per answer.
+ * Pure; linear in the text; at most {@link MAX_CALLS_PER_ANSWER} calls per answer.
  */
 import { resolveToolName } from '../tool-name-resolve.js';
 import { gemmaCall } from './gemma.js';
@@ -19,20 +19,22 @@ import { Finder } from './finder.js';
 import { nextMarker, readAtMarker } from './markers.js';
 import { pythonicBody } from './tag-body.js';
 import type { OfferedTools, TextCall } from './text-call.js';
-import { skipSpace, valueSpan } from './value-span.js';
+import { isSpace, skipSpace, valueSpan } from './value-span.js';
 
 /**
- * Most calls read from one answer: 32 (more are not read, so not run).
- * @internal the tests and the bench build their cases from this value rather than a copy of its number.
+ * Most calls run from one answer: 32, read from text or sent as `tool_calls` (more are not read,
+ * so not run; the loop tells the model of structured ones left out).
  */
-export const MAX_TEXT_CALLS = 32;
+export const MAX_CALLS_PER_ANSWER = 32;
 
 /** What an answer's text holds. */
 export interface TextCallsRead {
-  /** The calls, in order (at most {@link MAX_TEXT_CALLS}); empty when the text is only prose. */
+  /** The calls, in order (at most {@link MAX_CALLS_PER_ANSWER}); empty when the text is only prose. */
   calls: TextCall[];
   /** The prose before the first call (the answer's text); all of it when there is no call. */
   prose: string;
+  /** True when text other than whitespace follows the last call (an invented result, say): an answer stopped at its length limit did not stop inside that call. */
+  followed?: true;
 }
 
 /** End-of-turn tokens a server may leave at the end of an answer (Llama, Gemma, ChatML, Mistral, Harmony, DeepSeek). */
@@ -57,7 +59,7 @@ function withoutEndTokens(text: string): string {
   let end = text.length;
   for (let again = true; again; ) {
     again = false;
-    while (end > 0 && /\s/.test(text[end - 1]!)) end--;
+    while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
     const token = END_TOKENS.find((t) => text.startsWith(t, end - t.length));
     if (token) [end, again] = [end - token.length, true];
   }
@@ -94,7 +96,7 @@ function wholeCalls(body: string, tools: OfferedTools): TextCall[] | undefined {
     calls = gemma && [gemma];
   } else if (/^\[?\s*[A-Za-z_][\w.-]*\s*\(/.test(body)) calls = pythonicBody(body, 0, body.length);
   if (!calls || calls.length === 0) return undefined;
-  return explicit || calls.every((call) => resolveToolName(call.name, offered) !== undefined) ? calls.slice(0, MAX_TEXT_CALLS) : undefined;
+  return explicit || calls.every((call) => resolveToolName(call.name, offered) !== undefined) ? calls.slice(0, MAX_CALLS_PER_ANSWER) : undefined;
 }
 
 /**
@@ -131,7 +133,8 @@ export function readTextCalls(answer: string, tools: OfferedTools, { bare = true
   const finder = new Finder(text);
   const calls: TextCall[] = [];
   let start = -1;
-  for (let at = nextMarker(text, 0); at && calls.length < MAX_TEXT_CALLS; ) {
+  let end = 0;
+  for (let at = nextMarker(text, 0); at && calls.length < MAX_CALLS_PER_ANSWER; ) {
     const read = readAtMarker(at.marker, { text, at: at.index, finder, tools });
     if (!read) {
       at = nextMarker(text, at.index + at.marker.length);
@@ -139,9 +142,12 @@ export function readTextCalls(answer: string, tools: OfferedTools, { bare = true
     }
     if (start < 0) start = at.index;
     calls.push(...read.calls);
+    end = read.end;
     if (read.calls.at(-1)?.cut) break;
     at = nextMarker(text, Math.max(read.end, at.index + 1));
   }
   if (start < 0) return none;
-  return { calls: calls.slice(0, MAX_TEXT_CALLS), prose: proseBefore(text.slice(0, start)) };
+  const read: TextCallsRead = { calls: calls.slice(0, MAX_CALLS_PER_ANSWER), prose: proseBefore(text.slice(0, start)) };
+  if (calls.length > MAX_CALLS_PER_ANSWER || skipSpace(text, end) < text.length) read.followed = true;
+  return read;
 }

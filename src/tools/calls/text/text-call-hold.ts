@@ -6,6 +6,8 @@
  * rest of the answer, for `readTextCalls` to read at the end. What was shown is never taken back.
  * Pure state; each push scans only the text not yet shown (the new piece and a held partial marker).
  */
+import { looseName } from '../argument-names.js';
+import { resolveToolName, stripTemplateLeaks } from '../tool-name-resolve.js';
 import { nextMarker, partialMarkerStart } from './markers.js';
 
 /** Keys a bare JSON call may start with. */
@@ -18,21 +20,35 @@ type Bare = 'yes' | 'maybe' | 'no';
 /** A code fence's opening line at the end of a text (its language, and the line break and indentation after it, optional). */
 const FENCE_OPENING = /(?:^|\n)[ \t]*`{1,3}(?:(?<=```)[\w-]*[ \t]*(?:\r?\n[ \t]*)?)?$/;
 
-/** Whether a JSON text so far may be a call object: `{` then (a prefix of) a call key. */
-function bareJson(text: string): Bare {
+/**
+ * Whether a JSON text so far may be a call object: `{` then (a prefix of) a call key, or of an
+ * offered tool's name (`{"get_weather": {…}}`, as Apertus writes a call).
+ */
+function bareJson(text: string, names: readonly string[]): Bare {
   const key = /^\{\s*(?:"((?:[^"\\]|\\.)*)("?)|'([^'\\]*)('?))?/.exec(text);
   if (!key) return 'no';
   const name = key[1] ?? key[3];
   const closed = (key[2] ?? key[4]) === '"' || (key[2] ?? key[4]) === "'";
   if (name === undefined) return text.slice(key[0].length) === '' ? 'maybe' : 'no';
-  if (!closed) return CALL_KEYS.some((k) => k.startsWith(name)) ? 'maybe' : 'no';
-  return CALL_KEYS.includes(name) ? 'yes' : 'no';
+  const keys = [...CALL_KEYS, ...names];
+  if (!closed) return keys.some((k) => k.startsWith(name)) ? 'maybe' : 'no';
+  return keys.includes(name) ? 'yes' : 'no';
+}
+
+/** Whether a tool name written so far (`get_wea`, `GetWeather`, `functions.get`) may still become one the reader resolves among `names`. */
+function mayBeName(name: string, names: readonly string[]): boolean {
+  if (names.length === 0) return false;
+  if ('functions.'.startsWith(name) || 'tools.'.startsWith(name)) return true;
+  // A word that ends a sentence (`Read.`) is no name going on.
+  const loose = looseName(stripTemplateLeaks(name));
+  return !name.endsWith('.') && names.some((n) => looseName(n).startsWith(loose));
 }
 
 /**
- * Whether the answer so far (from its start) may be a bare call: a JSON envelope or an array of
- * them, pythonic calls naming an offered tool, either in a code fence. `yes` once it certainly
- * starts like one (then it is held to the end).
+ * Whether the answer so far (from its start) may be a bare call, as the reader of the whole answer
+ * takes one: a JSON envelope or an array of them, an object keyed by an offered tool's name,
+ * pythonic calls or Gemma's `call:NAME{…}` naming an offered tool (as the reader resolves names),
+ * either in a code fence. `yes` once it certainly starts like one (then it is held to the end).
  * @internal a pure step the tests check prefix by prefix.
  */
 export function bareStart(answer: string, names: readonly string[]): Bare {
@@ -47,17 +63,26 @@ export function bareStart(answer: string, names: readonly string[]): Bare {
     if (newline < 0) return FENCE_LANGS.some((l) => l.startsWith(lang)) ? 'maybe' : 'no';
     return FENCE_LANGS.includes(lang) ? bareStart(text.slice(newline + 1), names) : 'no';
   }
-  if (text[0] === '{') return bareJson(text);
+  if (text[0] === '{') return bareJson(text, names);
   const inList = text[0] === '[';
   const rest = inList ? text.slice(1).trimStart() : text;
   if (inList && rest === '') return 'maybe';
-  if (rest[0] === '{') return bareJson(rest);
+  if (rest[0] === '{') return bareJson(rest, names);
+  // Gemma 4's call with its tokens gone: `call:NAME{…}`.
+  if (!inList && names.length > 0 && ('call:'.startsWith(rest) || rest.startsWith('call:'))) {
+    const gemma = /^call:([A-Za-z_][\w.-]*)?(\s*\{?)/.exec(rest);
+    const name = gemma?.[1];
+    if (name === undefined) return gemma && gemma[0].length < rest.length ? 'no' : 'maybe';
+    if (gemma![2]!.includes('{')) return resolveToolName(name, names) ? 'yes' : 'no';
+    return gemma![0].length === rest.length && mayBeName(name, names) ? 'maybe' : 'no';
+  }
   const call = /^([A-Za-z_][\w.-]*)(\s*\(?)/.exec(rest);
   if (!call) return 'no';
   const name = call[1]!;
-  if (call[2]!.includes('(')) return names.includes(name) ? 'yes' : 'no';
+  // A name as the reader of the whole answer resolves it (another case, a leaked `functions.`).
+  if (call[2]!.includes('(')) return resolveToolName(name, names) ? 'yes' : 'no';
   if (call[0].length < rest.length) return 'no';
-  return names.some((n) => n.startsWith(name)) ? 'maybe' : 'no';
+  return mayBeName(name, names) ? 'maybe' : 'no';
 }
 
 /**
@@ -86,6 +111,10 @@ export class TextCallHold {
     this.text += piece;
     if (this.rest === 'held') return '';
     if (this.bare !== 'no') {
+      // Whitespace decides nothing that the next other character does not decide as well: the
+      // answer is looked at again then (each look reads it from its start, so looking at every
+      // piece of a model stuck on whitespace would take time quadratic in its length).
+      if (this.bare === 'maybe' && piece.trim() === '') return '';
       this.bare = bareStart(this.text, this.names);
       if (this.bare === 'yes') this.rest = 'held';
       if (this.bare !== 'no') return '';

@@ -21,6 +21,8 @@ export interface ReadCall {
   refusal?: string;
   /** How to write the call, ending a refusal; only for a tool that is offered (for another, the list of tools is the fix). */
   hint?: string;
+  /** More of the answer follows the call: an answer stopped at its length limit did not stop inside it. */
+  followed?: true;
 }
 
 /** The reader for one request's tools. */
@@ -62,12 +64,13 @@ export function textCallReader(definitions: readonly ChatToolDefinition[], textP
       const read = readTextCalls(text, tools, { bare: !reasoning });
       return {
         prose: read.prose,
-        calls: read.calls.map((call): ReadCall => {
+        calls: read.calls.map((call, i): ReadCall => {
           const out: ReadCall = { name: call.name, arguments: call.arguments };
           const resolved = resolveToolName(call.name, names, strict)?.name;
           if (resolved) out.hint = callHint(call.format, resolved, parameters.get(resolved), textPath);
           if (call.cut) out.cut = true;
           if (call.problem) out.refusal = call.problem;
+          if (i < read.calls.length - 1 || read.followed) out.followed = true;
           return out;
         }),
       };

@@ -62,6 +62,11 @@ function stringEnd(text: string, start: number, limit = text.length): number {
 /** The index of the first character at or after `from` that is not whitespace (or `limit`). */
 export function skipSpace(text: string, from: number, limit = text.length): number {
   let i = from;
-  while (i < limit && /\s/.test(text[i]!)) i++;
+  while (i < limit && isSpace(text.charCodeAt(i))) i++;
   return i;
+}
+
+/** Whether the UTF-16 unit `c` is whitespace as `\s` means it; ASCII without a regex (hostile answers hold megabytes of it). */
+export function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
 }

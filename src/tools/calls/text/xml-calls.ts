@@ -15,6 +15,7 @@
  * prompt format (https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_1/). Pure.
  */
 import type { Finder } from './finder.js';
+import { deeperThan, MAX_ARGUMENT_DEPTH } from '../repair-arguments.js';
 import { pythonLiteral } from './python-literal.js';
 import type { OfferedTools, TextCall, TextCallFormat } from './text-call.js';
 import { skipSpace, valueSpan } from './value-span.js';
@@ -29,14 +30,21 @@ function schemaTypes(schema: unknown): string[] {
   return members.flatMap(schemaTypes);
 }
 
-/** A parameter's value as written, typed by its schema (see the module comment). */
+/**
+ * A parameter's value as written, typed by its schema (see the module comment). Without a schema
+ * (a parameter named another way, a tool named loosely) a number is read only when the text is
+ * its JSON spelling: `1.50`, `1e3` or `-0` stay text, since a string parameter would get `1.5`,
+ * `1000` or `0` back from the number.
+ */
 function parameterValue(raw: string, schema: unknown): unknown {
   const types = schemaTypes(schema);
   if (types.includes('string')) return raw;
   const trimmed = raw.trim();
   if (types.length === 0 && !/^(?:[-\d[{]|true$|false$|null$)/.test(trimmed)) return raw;
+  if (deeperThan(trimmed, MAX_ARGUMENT_DEPTH)) return raw;
   try {
-    return JSON.parse(trimmed) as unknown;
+    const value = JSON.parse(trimmed) as unknown;
+    return types.length === 0 && typeof value === 'number' && JSON.stringify(value) !== raw ? raw : value;
   } catch {
     // A Python list or dict (`['a', 'b']`) where the schema wants one.
     const python = types.length > 0 ? pythonLiteral(trimmed) : undefined;

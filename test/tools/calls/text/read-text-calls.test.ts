@@ -4,7 +4,7 @@
  * stays prose; bounds.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_TEXT_CALLS, readTextCalls } from '../../../../src/tools/calls/text/read-text-calls.js';
+import { MAX_CALLS_PER_ANSWER, readTextCalls } from '../../../../src/tools/calls/text/read-text-calls.js';
 
 const tools = new Map<string, Record<string, unknown>>([
   ['read_file', { path: { type: 'string' }, limit: { type: 'integer' } }],
@@ -152,15 +152,41 @@ describe('readTextCalls: values as written', () => {
     });
   });
 
+  it('XML values without a schema (another name for a parameter, a tool named loosely) keep text that is no JSON spelling of its number', () => {
+    // `text` is write_file's other name for `content`: a string parameter would get `1.5` or `1000` back from a number.
+    const args = (text: string) => read(text).calls[0]?.args;
+    expect(args('<function=write_file>\n<parameter=path>\nv.txt\n</parameter>\n<parameter=text>\n1.50\n</parameter>\n</function>')).toEqual({
+      path: 'v.txt',
+      text: '1.50',
+    });
+    expect(args('<function=Write_File>\n<parameter=content>\n1e3\n</parameter>\n</function>')).toEqual({ content: '1e3' });
+    expect(args('<tool_call>write_file\n<arg_key>file_path</arg_key>\n<arg_value>-0</arg_value>\n</tool_call>')).toEqual({ file_path: '-0' });
+    // Numbers, booleans and lists spelled as JSON are still read as such (an MCP server's unknown parameter).
+    expect(args('<function=get_weather>\n<parameter=count>\n42\n</parameter>\n<parameter=on>\ntrue\n</parameter>\n</function>')).toEqual({
+      count: 42,
+      on: true,
+    });
+  });
+
   it('Python literals keep their meaning: escapes, True/None, unknown escapes keep the backslash', () => {
     expect(read("[get_weather(city='O\\'Hare\\n', days=[1, 2.5, True, None])]").calls[0]?.args).toEqual({ city: "O'Hare\n", days: [1, 2.5, true, null] });
     expect(read("[get_weather(city='a\\d')]").calls[0]?.args).toEqual({ city: 'a\\d' });
+    // Octal escapes, up to three digits, as Python reads them.
+    expect(read("[get_weather(city='a\\012b\\0c\\1019')]").calls[0]?.args).toEqual({ city: 'a\nb\0cA9' });
   });
 
   it('an envelope with its keys and name unquoted is read; its arguments go on as written, for the repair', () => {
     expect(readTextCalls('<tool_call>{name: read_file, arguments: {path: a}}</tool_call>', tools).calls).toEqual([
       { name: 'read_file', arguments: '{path: a}', format: 'hermes' },
     ]);
+  });
+
+  it('an XML value nested past the depth bound stays text (reading never throws)', () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const calls = readTextCalls(`<function=get_weather>\n<parameter=days>\n${deep}\n</parameter>\n</function>`, tools).calls;
+    expect(JSON.parse(calls[0]!.arguments)).toEqual({ days: deep });
+    const glm = readTextCalls(`<tool_call>get_weather\n<arg_key>other</arg_key>\n<arg_value>${deep}</arg_value>\n</tool_call>`, tools).calls;
+    expect(JSON.parse(glm[0]!.arguments)).toEqual({ other: deep });
   });
 
   it('a parameter named __proto__ stays a parameter', () => {
@@ -220,9 +246,9 @@ describe('readTextCalls: prose stays prose', () => {
 });
 
 describe('readTextCalls: bounds', () => {
-  it(`reads at most ${MAX_TEXT_CALLS} calls of one answer`, () => {
-    const text = '<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>'.repeat(MAX_TEXT_CALLS * 3);
-    expect(readTextCalls(text, tools).calls).toHaveLength(MAX_TEXT_CALLS);
+  it(`reads at most ${MAX_CALLS_PER_ANSWER} calls of one answer`, () => {
+    const text = '<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>'.repeat(MAX_CALLS_PER_ANSWER * 3);
+    expect(readTextCalls(text, tools).calls).toHaveLength(MAX_CALLS_PER_ANSWER);
   });
 
   it('arguments nested deeper than the bound are no call', () => {

@@ -76,6 +76,13 @@ describe('bareStart', () => {
     ['[write_file (', 'yes'],
     ['print(', 'no'],
     ['Sure', 'no'],
+    ['{"read_file"', 'yes'],
+    ['cal', 'maybe'],
+    ['call:read_file{', 'yes'],
+    ['call: me', 'no'],
+    ['ReadFile(', 'yes'],
+    ['functions.read', 'maybe'],
+    ['Read.', 'no'],
   ])('%j → %s', (text, expected) => {
     expect(bareStart(text, names)).toBe(expected);
   });
