@@ -120,16 +120,46 @@ export function readAtMarker(marker: string, context: MarkerContext): MarkerRead
   return BY_MARKER.get(marker)?.read(context);
 }
 
+/** Every start of a marker (`<tool_`, `[TOOL_C`, `commentary t`, and the marker whole): what a text cut inside a marker ends with. */
+const MARKER_STARTS: ReadonlySet<string> = new Set(
+  [...BY_MARKER.keys()].flatMap((marker) => Array.from({ length: marker.length }, (_, n) => marker.slice(0, n + 1))),
+);
+
+/** The characters a marker begins with. */
+const MARKER_FIRSTS: ReadonlySet<string> = new Set([...BY_MARKER.keys()].map((marker) => marker[0]!));
+
+/**
+ * Whether `text`, after the character `before`, holds no place a marker may begin at (no
+ * character a marker starts with, or only letters inside words): such a piece of a streamed
+ * answer may be shown as it is, without a search.
+ */
+export function clearOfMarkers(before: string, text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (!MARKER_FIRSTS.has(c)) continue;
+    // A marker that is a word (`commentary to=`) begins only where a word does.
+    if (/[A-Za-z]/.test(c) && /[A-Za-z0-9]/.test(i === 0 ? before : text[i - 1]!)) continue;
+    // What follows may still rule it out (`t5` starts no marker; `to=f` may, `<tool_call>x` is one).
+    const rest = text.slice(i, i + LONGEST_MARKER);
+    if (MARKER_STARTS.has(rest)) return false;
+    for (let n = 1; n < rest.length; n++) if (BY_MARKER.has(rest.slice(0, n))) return false;
+  }
+  return true;
+}
+
 /**
  * The start of a marker cut off by the end of `text` (a suffix of the text that begins some
- * marker), searched from `from`; `text.length` when there is none.
+ * marker), searched from `from`; `text.length` when there is none. Called for every streamed
+ * piece: a look-up per position of the last few characters, not a scan of every marker.
  */
 export function partialMarkerStart(text: string, from: number): number {
   for (let i = Math.max(from, text.length - LONGEST_MARKER + 1); i < text.length; i++) {
+    if (!MARKER_FIRSTS.has(text[i]!)) continue;
     const tail = text.slice(i);
+    if (!MARKER_STARTS.has(tail)) continue;
     // A marker that is a word (`commentary to=`) may begin only where a word does: the `t` ending `it` is no start.
-    const wordStart = !/[A-Za-z0-9]/.test(text[i - 1] ?? ' ');
-    for (const marker of BY_MARKER.keys()) if (marker.startsWith(tail) && (wordStart || !/^[A-Za-z]/.test(marker))) return i;
+    if (/^[A-Za-z]/.test(tail) && /[A-Za-z0-9]/.test(text[i - 1] ?? ' ')) continue;
+    return i;
   }
   return text.length;
 }

@@ -8,7 +8,7 @@
  */
 import { looseName } from '../argument-names.js';
 import { resolveToolName, stripTemplateLeaks } from '../tool-name-resolve.js';
-import { nextMarker, partialMarkerStart } from './markers.js';
+import { clearOfMarkers, nextMarker, partialMarkerStart } from './markers.js';
 
 /** Keys a bare JSON call may start with. */
 const CALL_KEYS: readonly string[] = ['name', 'arguments', 'parameters', 'args', 'type', 'id', 'function', 'tool_name', 'tool'];
@@ -99,6 +99,10 @@ export function opensLikeCall(text: string): boolean {
 /** The streaming hold of one answer's text (see the module comment). */
 export class TextCallHold {
   private text = '';
+  /** The text not yet given out: what a marker may still start in. */
+  private pending = '';
+  /** The last character given out (`' '` before any): whether a word-like marker may start next. */
+  private before = ' ';
   private shown = 0;
   private rest: 'open' | 'held' = 'open';
   private bare: Bare = 'maybe';
@@ -106,30 +110,46 @@ export class TextCallHold {
   /** @param names - the offered tools' names (a bare pythonic call must name one). */
   constructor(private readonly names: readonly string[]) {}
 
-  /** Adds the next piece of the answer's text; returns the part that may be shown now ('' when none). */
+  /**
+   * Adds the next piece of the answer's text; returns the part that may be shown now ('' when none).
+   * Only the text not yet shown is searched: the whole answer is never read again while it streams
+   * (a search of it would flatten it into one string per piece, time quadratic in its length).
+   */
   push(piece: string): string {
     this.text += piece;
     if (this.rest === 'held') return '';
+    this.pending += piece;
     if (this.bare !== 'no') {
       // Whitespace decides nothing that the next other character does not decide as well: the
       // answer is looked at again then (each look reads it from its start, so looking at every
       // piece of a model stuck on whitespace would take time quadratic in its length).
       if (this.bare === 'maybe' && piece.trim() === '') return '';
-      this.bare = bareStart(this.text, this.names);
+      this.bare = bareStart(this.pending, this.names);
       if (this.bare === 'yes') this.rest = 'held';
       if (this.bare !== 'no') return '';
     }
-    const marker = nextMarker(this.text, this.shown);
+    // Prose with nothing held and no place a marker (or a fence: ``` is one) may begin at: shown as it is.
+    if (this.pending === piece && clearOfMarkers(this.before, piece)) {
+      this.pending = '';
+      this.before = piece[piece.length - 1] ?? this.before;
+      this.shown += piece.length;
+      return piece;
+    }
+    // The last shown character goes first, so a marker that is a word starts only where a word does.
+    const window = this.before + this.pending;
+    const marker = nextMarker(window, 1);
     let stop: number;
-    if (marker && marker.index >= this.shown) {
+    if (marker) {
       this.rest = 'held';
       stop = marker.index;
-    } else stop = partialMarkerStart(this.text, this.shown);
+    } else stop = partialMarkerStart(window, 1);
     // A code fence opened just before (what may be) a call is held with it: it belongs to the call.
-    const fence = FENCE_OPENING.exec(this.text.slice(this.shown, stop));
-    if (fence) stop = this.shown + fence.index + (fence[0].startsWith('\n') ? 1 : 0);
-    const out = this.text.slice(this.shown, stop);
-    this.shown = stop;
+    const fence = FENCE_OPENING.exec(window.slice(1, stop));
+    if (fence) stop = 1 + fence.index + (fence[0].startsWith('\n') ? 1 : 0);
+    const out = window.slice(1, stop);
+    this.pending = window.slice(stop);
+    if (out !== '') this.before = out[out.length - 1]!;
+    this.shown += out.length;
     return out;
   }
 

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bareStart, opensLikeCall, TextCallHold } from '../../../../src/tools/calls/text/text-call-hold.js';
+import { clearOfMarkers } from '../../../../src/tools/calls/text/markers.js';
 
 const names = ['read_file', 'write_file'];
 /** Feeds `text` in pieces of `size`; returns each push's output. */
@@ -100,5 +101,20 @@ describe('opensLikeCall (a summary or /compact answer that is a call)', () => {
 
   it.each(['', 'The parser reads each value.', 'We read <tool_call> tags later.', '{"summary": "x"}'])('%j is not', (text) => {
     expect(opensLikeCall(text)).toBe(false);
+  });
+});
+
+describe('clearOfMarkers (a streamed piece shown without a search)', () => {
+  it('is clear of prose, of letters inside words, and of word starts that begin no marker', () => {
+    expect(clearOfMarkers(' ', 'Hello there.')).toBe(true);
+    expect(clearOfMarkers(' ', ' t5')).toBe(true);
+    expect(clearOfMarkers('a', 'to=functions.read')).toBe(true);
+    expect(clearOfMarkers(' ', 'cat and dog')).toBe(true);
+  });
+
+  it('is not clear where a marker, or a start of one, may stand', () => {
+    for (const piece of ['<', 'x <tool', '<tool_call>{', ' to=functions.read', 'commentary t', '[TOOL_CALLS]', '``', '```tool_code'])
+      expect(clearOfMarkers(' ', piece), piece).toBe(false);
+    expect(clearOfMarkers(' ', 'to=')).toBe(false);
   });
 });
