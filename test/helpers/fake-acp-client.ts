@@ -9,6 +9,7 @@ import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 interface FakeTerminal {
   id: string;
   command: string;
+  args?: string[] | undefined;
   output: string;
   killed: number;
   released: number;
@@ -25,6 +26,8 @@ export interface FakeClientOptions {
   terminalError?: Error;
   /** createTerminal answers after this many ms. */
   terminalDelayMs?: number;
+  /** The client spawns `command` without a shell, as acpx 0.1 does: a whole command line is a program not found. */
+  spawnsWithoutShell?: boolean;
 }
 
 /** The fake and what it saw: `log` holds `request:<method>` and `terminal:<id>:<event>` entries in order. */
@@ -32,6 +35,8 @@ export function fakeClient(options: FakeClientOptions = {}) {
   const log: string[] = [];
   const requests: { method: string; params: Record<string, unknown> }[] = [];
   const terminals: FakeTerminal[] = [];
+  /** Every createTerminal call's parameters, answered or refused. */
+  const creates: { command: string; args?: string[] | undefined }[] = [];
   const client = {
     async request(method: string, params: Record<string, unknown>) {
       log.push(`request:${method}`);
@@ -40,9 +45,12 @@ export function fakeClient(options: FakeClientOptions = {}) {
       if (!handler) throw Object.assign(new Error('Method not found'), { code: -32601 });
       return handler(params);
     },
-    async createTerminal(params: { command: string }) {
+    async createTerminal(params: { command: string; args?: string[] }) {
+      creates.push({ command: params.command, args: params.args });
       if (options.terminalDelayMs) await new Promise((resolve) => setTimeout(resolve, options.terminalDelayMs));
       if (options.terminalError) throw options.terminalError;
+      if (options.spawnsWithoutShell && params.command.includes(' '))
+        throw Object.assign(new Error('Internal error'), { code: -32603, data: { details: `spawn ${params.command} ENOENT` } });
       const id = `term-${terminals.length + 1}`;
       log.push(`terminal:${id}:create`);
       let resolveExit!: (status: { exitCode: number | null; signal: string | null }) => void;
@@ -51,6 +59,7 @@ export function fakeClient(options: FakeClientOptions = {}) {
       const terminal: FakeTerminal = {
         id,
         command: params.command,
+        args: params.args,
         output: options.terminalExit?.output ?? '',
         killed: 0,
         released: 0,
@@ -81,5 +90,5 @@ export function fakeClient(options: FakeClientOptions = {}) {
       };
     },
   };
-  return { client: client as unknown as AgentContext, log, requests, terminals };
+  return { client: client as unknown as AgentContext, log, requests, terminals, creates };
 }

@@ -69,6 +69,27 @@ export function toolCapabilities(capabilities: ClientCapabilities | undefined): 
 const WAIT_SLICE_MS = 250;
 
 /**
+ * `terminal/create` for a command line. A client that spawns `command` without a shell (acpx
+ * 0.1.x; acpx 0.19 falls back to a shell itself) answers that the program `npm test` does not
+ * exist: the same line is then asked for again through the shell, `/bin/sh -c` (`cmd.exe /d /s /c`
+ * on Windows, the agent's platform standing for the client's). Any other refusal stands.
+ * Source: ACP terminals https://agentclientprotocol.com/protocol/v1/terminals (`command`, `args`).
+ */
+function createTerminal(client: AgentContext, params: Parameters<AgentContext['createTerminal']>[0]) {
+  return client.createTerminal(params).catch((error: unknown) => {
+    if (!/\bENOENT\b|not found|no such file/i.test(JSON.stringify(errorWords(error)))) throw error;
+    const shell =
+      process.platform === 'win32' ? { command: 'cmd.exe', args: ['/d', '/s', '/c', params.command] } : { command: '/bin/sh', args: ['-c', params.command] };
+    return client.createTerminal({ ...params, ...shell });
+  });
+}
+
+/** What a refusal says (its message and data), for a look at why. */
+function errorWords(error: unknown): unknown {
+  return error instanceof Error ? { message: error.message, data: (error as { data?: unknown }).data } : error;
+}
+
+/**
  * The backend for one session: each capability through the client when advertised, else through
  * `local`. Commands in a client terminal are created with the whole shell line as `command` (no
  * `args`; clients run it through a shell, as Zed and acpx do), killed on abort or at their time
@@ -129,7 +150,7 @@ async function runInClientTerminal(
   run: CommandOptions,
 ): Promise<CommandResult & { release: () => Promise<void> }> {
   let terminal: Awaited<ReturnType<AgentContext['createTerminal']>>;
-  const creating = client.createTerminal({ sessionId, command, cwd: run.cwd, outputByteLimit: run.outputByteLimit });
+  const creating = createTerminal(client, { sessionId, command, cwd: run.cwd, outputByteLimit: run.outputByteLimit });
   try {
     terminal = await raceAbort(creating, run.signal);
   } catch (error) {

@@ -37,6 +37,7 @@ function setup(capabilities: ClientToolCapabilities, options: FakeClientOptions 
     ...(options.terminalExit ? { terminalExit: options.terminalExit } : {}),
     ...(options.terminalError ? { terminalError: options.terminalError } : {}),
     ...(options.terminalDelayMs ? { terminalDelayMs: options.terminalDelayMs } : {}),
+    ...(options.spawnsWithoutShell ? { spawnsWithoutShell: true } : {}),
   });
   const { local, calls } = fakeLocal();
   const backend = createClientBackend({ client: fake.client, sessionId: 's1', capabilities, local });
@@ -152,6 +153,26 @@ describe('raceAbort', () => {
 });
 
 describe('client terminals', () => {
+  it('a client that spawns without a shell gets the line again through the shell', async () => {
+    const t = setup(all, { terminalExit: { exitCode: 0, output: 'ok\n' }, spawnsWithoutShell: true });
+    const result = await t.backend.runCommand('npm test -- --x', { cwd: '/w', timeoutMs: 5_000, outputByteLimit: 1024, signal: new AbortController().signal });
+    expect(result).toMatchObject({ exitCode: 0, output: 'ok\n' });
+    expect(t.creates.map((c) => c.command)).toEqual(['npm test -- --x', process.platform === 'win32' ? 'cmd.exe' : '/bin/sh']);
+    expect(t.terminals[0]).toMatchObject(
+      process.platform === 'win32'
+        ? { command: 'cmd.exe', args: ['/d', '/s', '/c', 'npm test -- --x'] }
+        : { command: '/bin/sh', args: ['-c', 'npm test -- --x'] },
+    );
+  });
+
+  it('any other refusal to create a terminal is not asked again', async () => {
+    const t = setup(all, { terminalError: new Error('terminals disabled') });
+    await expect(t.backend.runCommand('ls', { cwd: '/w', timeoutMs: 5_000, outputByteLimit: 1024, signal: new AbortController().signal })).rejects.toThrow(
+      /terminals disabled/,
+    );
+    expect(t.creates).toEqual([{ command: 'ls', args: undefined }]);
+  });
+
   it('runs the whole line in a client terminal, calls onStarted with its id, returns status and output', async () => {
     const t = setup(all, { terminalExit: { exitCode: 3, output: 'boom\n' } });
     const started: (string | undefined)[] = [];
