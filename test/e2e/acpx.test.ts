@@ -102,17 +102,3 @@ it('acpx exec, a turn that answered and then broke off: what it answered is kept
   expect(messageText(all)).toMatch(/^Half an answer\n\n[\s\S]*broke off/);
   expect(all.find((m) => m.error?.data)?.error).toMatchObject({ code: -32603, data: { kind: 'stream' } });
 });
-
-it('acpx --model picks a model from our list, and the upstream request carries it', async () => {
-  server.setModels({ object: 'list', data: [{ id: 'test-model' }, { id: 'other-model' }] });
-  server.handle(streamText(['ok']));
-  try {
-    const run = await acpx('hi', {}, ['--model', 'other-model']);
-    expect(run.code, run.stderr).toBe(0);
-    expect(server.requests.at(-1)!.body.model).toBe('other-model');
-    expect(messages(run.stdout).some((m) => m.method === 'session/set_config_option' && m.params.value === 'other-model')).toBe(true);
-    expect(messages(run.stdout).find((m) => m.result?.stopReason)?.result.stopReason).toBe('end_turn');
-  } finally {
-    server.setModels({ object: 'list', data: [{ id: 'test-model' }] });
-  }
-});
