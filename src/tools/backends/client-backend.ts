@@ -37,16 +37,21 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<
   });
 }
 
+/** A client's error answer in words: its message. */
+function refusalText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === 'object' && error && 'message' in error ? String((error as { message: unknown }).message) : String(error);
+}
+
+/** Whether a client's error answer says something was not there (in its message or its JSON-RPC `data`). */
+function saysNotFound(error: unknown): boolean {
+  const data = typeof error === 'object' && error && 'data' in error ? JSON.stringify((error as { data: unknown }).data) : '';
+  return /not found|no such file|ENOENT|does not exist|cannot find/i.test(`${refusalText(error)} ${data}`);
+}
+
 /** The words of a client's error answer, for the model ("not found" kept as such, so edits can create files). */
 function clientRefusal(what: string, error: unknown): ToolError {
-  const message =
-    error instanceof Error
-      ? error.message
-      : typeof error === 'object' && error && 'message' in error
-        ? String((error as { message: unknown }).message)
-        : String(error);
-  const missing = /not found|no such file|ENOENT|does not exist|cannot find/i.test(message);
-  return new ToolError(`The editor could not ${what}: ${message}`, missing ? 'not_found' : 'other');
+  return new ToolError(`The editor could not ${what}: ${refusalText(error)}`, saysNotFound(error) ? 'not_found' : 'other');
 }
 
 /** Which of the client's capabilities the tools use. */
@@ -77,16 +82,11 @@ const WAIT_SLICE_MS = 250;
  */
 function createTerminal(client: AgentContext, params: Parameters<AgentContext['createTerminal']>[0]) {
   return client.createTerminal(params).catch((error: unknown) => {
-    if (!/\bENOENT\b|not found|no such file/i.test(JSON.stringify(errorWords(error)))) throw error;
+    if (!saysNotFound(error)) throw error;
     const shell =
       process.platform === 'win32' ? { command: 'cmd.exe', args: ['/d', '/s', '/c', params.command] } : { command: '/bin/sh', args: ['-c', params.command] };
     return client.createTerminal({ ...params, ...shell });
   });
-}
-
-/** What a refusal says (its message and data), for a look at why. */
-function errorWords(error: unknown): unknown {
-  return error instanceof Error ? { message: error.message, data: (error as { data?: unknown }).data } : error;
 }
 
 /**

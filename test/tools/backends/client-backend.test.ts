@@ -109,6 +109,13 @@ describe('client errors', () => {
     expect((error as ToolError).code).toBe('not_found');
     expect((error as ToolError).message).toContain(message);
   });
+  it('an "Internal error" whose data says ENOENT (as acpx answers) is not_found, worded by its message', async () => {
+    const refusal = Object.assign(new Error('Internal error'), { code: -32603, data: { details: "ENOENT: no such file or directory, open '/p/a'" } });
+    const t = setup(all, { handlers: { 'fs/read_text_file': () => Promise.reject(refusal) } });
+    const error = await t.backend.readTextFile('/p/a', signal()).catch((e: unknown) => e);
+    expect((error as ToolError).code).toBe('not_found');
+    expect((error as ToolError).message).toBe('The editor could not read /p/a: Internal error');
+  });
   it('a JSON-RPC error object (not an Error) keeps its message; other texts are code other', async () => {
     const t = setup(all, { handlers: { 'fs/write_text_file': () => Promise.reject({ code: -32603, message: 'Permission denied' }) } });
     const error = await t.backend.writeTextFile('/p/a', 'x', signal()).catch((e: unknown) => e);
