@@ -160,7 +160,7 @@ try {
   const seconds = (performance.now() - start) / 1000;
   clearInterval(sampler);
   minuteOne ??= peak;
-  // Drained: the agent collects what the turns left once quiet for 10 s (src/collect-garbage.ts).
+  // Drained: the agent collects what the turns left once quiet for 10 s (src/shared/collect-garbage.ts).
   await new Promise((resolve) => setTimeout(resolve, 20_000));
   const drained = procStat(pid).rssMiB;
   const endFds = fds(pid);

@@ -4,7 +4,7 @@
  */
 import type { CliFlags } from './config/config.js';
 import { SETTINGS_TABLE } from './config/settings-table.js';
-import { nearestWords } from './did-you-mean.js';
+import { nearestWords } from './shared/did-you-mean.js';
 import { FRONT_DOOR_FLAGS, isFrontDoorFlag, parseFrontDoorFlags, type FrontDoorFlag, type FrontDoorFlags } from './agentconnect/front-door-flags.js';
 import { isServeFlag, parseServeFlags, SERVE_FLAGS, type ServeFlag, type ServeFlags } from './serve/serve-flags.js';
 

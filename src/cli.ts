@@ -7,7 +7,7 @@ import { createOpenAIAgent } from './acp/agent.js';
 import { parseCliArgs, type CliFlags } from './cli-args.js';
 import { helpText, TTY_NOTICE } from './cli-help.js';
 import { describeConfigProblems } from './config/config.js';
-import { createLogger } from './log.js';
+import { createLogger } from './shared/log.js';
 import { resolveEndpoint } from './config/providers.js';
 import { agentConfigDir } from './config/config-file.js';
 import { resolveStaticConfig, secretsOfAll } from './endpoints/runtime-config.js';
@@ -15,7 +15,7 @@ import { chooseEndpoints } from './endpoints/endpoint-choice.js';
 import { openSessionStore } from './sessions/session-store.js';
 import { withBusRouting } from './transport/stdio-bus.js';
 import { ndJsonTransport } from './transport/ndjson-transport.js';
-import { VERSION } from './version.js';
+import { VERSION } from './shared/version.js';
 
 // Anything that prints with console.log must not corrupt the JSON-RPC stream.
 console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);

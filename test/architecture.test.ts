@@ -70,10 +70,11 @@ function cycles(graph: Map<string, string[]>): string[][] {
  * openai → config; transport (stdio framing) sits beside acp and imports only the shared leaves.
  */
 const MAY_IMPORT: Record<string, string[]> = {
-  commands: ['serve', 'agentconnect', 'acp', 'loop', 'tools', 'sessions', 'context', 'endpoints', 'openai', 'config'],
+  commands: ['serve', 'agentconnect', 'acp', 'app', 'loop', 'tools', 'sessions', 'context', 'endpoints', 'openai', 'config'],
   serve: ['agentconnect', 'acp'],
   agentconnect: ['acp'],
-  acp: ['loop', 'tools', 'sessions', 'context', 'endpoints', 'openai', 'config'],
+  acp: ['app', 'loop', 'tools', 'sessions', 'context', 'endpoints', 'openai', 'config'],
+  app: ['loop', 'tools', 'sessions', 'context', 'endpoints', 'openai', 'config'],
   transport: [],
   loop: ['tools', 'sessions', 'context', 'endpoints', 'openai', 'config'],
   tools: ['context', 'endpoints', 'openai', 'config'],
@@ -88,7 +89,7 @@ const ENTRY = new Set(['cli.ts', 'cli-args.ts', 'cli-help.ts']);
 /** The folder of a path relative to src/: its first segment, `(leaf)` for a shared leaf, `(entry)` for the entry. */
 function folderOf(name: string): string {
   const parts = name.split(/[\\/]/);
-  if (parts.length > 1) return parts[0]!;
+  if (parts.length > 1) return parts[0] === 'shared' ? '(leaf)' : parts[0]!;
   return ENTRY.has(name) ? '(entry)' : '(leaf)';
 }
 

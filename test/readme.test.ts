@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { helpText } from '../src/cli-help.js';
-import { SLASH_COMMANDS } from '../src/acp/slash-commands.js';
+import { SLASH_COMMANDS } from '../src/app/slash-commands.js';
 import { BUILTIN_TOOL_NAMES, SESSION_MODES } from '../src/tools/index.js';
 import { withToolList } from '../scripts/readme-tools.mjs';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { undoLastTurn } from '../../src/acp/undo.js';
+import { undoLastTurn } from '../../src/app/undo.js';
 import { CheckpointRecorder } from '../../src/sessions/checkpoints.js';
 import type { Session } from '../../src/sessions/session-manager.js';
 import type { TurnRecord } from '../../src/sessions/session-records.js';

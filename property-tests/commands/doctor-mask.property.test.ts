@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeHeaders, describeSecret, maskQuery } from '../../src/commands/mask.js';
-import { scrubSecrets } from '../../src/redact.js';
+import { scrubSecrets } from '../../src/shared/redact.js';
 
 /** Keys as providers issue them: 8 to 80 characters of letters, digits, `-` and `_`. */
 const keyArb = fc.stringMatching(/^[A-Za-z0-9_-]{8,80}$/);

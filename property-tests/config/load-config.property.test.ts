@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 
 const VARIABLES = [
   'OPENAI_BASE_URL',

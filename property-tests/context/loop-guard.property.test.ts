@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LoopGuard, REPEATS_FOR_LOOP } from '../../src/context/loop-guard.js';
+import { LoopGuard, REPEATS_FOR_LOOP } from '../../src/loop/loop-guard.js';
 
 /** A JSON object written with its keys in a random order and random whitespace. */
 function respelled(value: Record<string, unknown>, order: number[], pad: string): string {

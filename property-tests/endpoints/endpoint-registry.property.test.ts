@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { EndpointRegistry, type NamedEndpointSettings } from '../../src/endpoints/endpoint-registry.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { endpointSettings } from '../../test/helpers/endpoint-settings.js';
 
 const logger = createLogger({ level: 'error', write: () => undefined });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { secretsOf } from '../../src/config/config.js';
 import { ProviderHttpError, ProviderReportedError } from '../../src/openai/errors.js';
 import { describeProviderError } from '../../src/openai/user-errors.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 
 const URL_BASE = 'https://gateway.example.com/v1/chat/completions';
 /** Secrets of at least 4 characters (shorter ones are not redacted, by design), regex metacharacters likely. */

@@ -3,7 +3,7 @@
  * (AgentConnect's `models.*` and status): the models, the default model, a model's window.
  */
 import type { ModelInfo } from '../endpoints/model-catalog.js';
-import type { AgentState } from './agent-state.js';
+import type { AgentState } from '../app/agent-state.js';
 
 export type { ModelInfo } from '../endpoints/model-catalog.js';
 

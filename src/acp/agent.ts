@@ -10,15 +10,15 @@
 import { agent, type AgentApp } from '@agentclientprotocol/sdk/unstable';
 import type { SessionManager } from '../sessions/session-manager.js';
 import type { SessionTools } from '../loop/session-tools.js';
-import { AGENT_NAME } from '../version.js';
+import { AGENT_NAME } from '../shared/version.js';
 import { agentCatalog, type AgentCatalog } from './agent-catalog.js';
-import { AgentState, type AgentOptions } from './agent-state.js';
-import { ClientPeer } from './client-peer.js';
+import { AgentState, type AgentOptions } from '../app/agent-state.js';
+import { ClientPeer } from '../app/client-peer.js';
 import { initialize } from './initialize.js';
 import { cancel, cancelParams, prompt } from './prompt-methods.js';
-import { PromptRunner } from './prompt-runner.js';
+import { PromptRunner } from '../app/prompt-runner.js';
 import { authenticate, disableProvider, listProviders, setProvider } from './provider-methods.js';
-import { setConfigOption, setMode, setModel, setModelParams } from './session-config.js';
+import { setConfigOption, setMode, setModel, setModelParams } from '../app/session-config.js';
 import { closeSession, deleteSession, forkSession, listSessions, loadSession, newSession, releasePeer, resumeSession } from './session-lifecycle.js';
 import { parseSteeringParams, Steering, STEERING_METHOD } from './steering.js';
 

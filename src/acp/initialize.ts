@@ -7,9 +7,9 @@
  * Claude's ACP agent and codex-acp advertise it (`initialize` answer `_meta.steering.supported`).
  */
 import type { AuthMethod, ClientCapabilities, InitializeRequest, InitializeResponse } from '@agentclientprotocol/sdk/unstable';
-import { AGENT_NAME, VERSION } from '../version.js';
-import type { AgentState } from './agent-state.js';
-import type { ClientPeer } from './client-peer.js';
+import { AGENT_NAME, VERSION } from '../shared/version.js';
+import type { AgentState } from '../app/agent-state.js';
+import type { ClientPeer } from '../app/client-peer.js';
 
 /** The id of the one auth method: run `openai-acp setup`, then re-read the configuration. */
 export const SETUP_AUTH_METHOD_ID = 'setup';

@@ -9,11 +9,11 @@
 import type { AgentContext, ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
 import { markUsed } from '../sessions/session-memory.js';
-import { sessionNotFound, type AgentState } from './agent-state.js';
-import type { ClientPeer } from './client-peer.js';
-import { promptAnswer } from './prompt-failure.js';
-import type { PromptRunner } from './prompt-runner.js';
-import { updateSender } from './model-sender.js';
+import { sessionNotFound, type AgentState } from '../app/agent-state.js';
+import type { ClientPeer } from '../app/client-peer.js';
+import { promptAnswer } from '../app/prompt-failure.js';
+import type { PromptRunner } from '../app/prompt-runner.js';
+import { updateSender } from '../app/model-sender.js';
 import { checkPromptBlocks } from './validate-params.js';
 
 /** The parameters of `session/cancel` sent as a request (the SDK knows it only as a notification). */

@@ -3,7 +3,7 @@
  * by `authenticate`) that keeps every held session's model value meaning the same model.
  */
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
-import type { AgentState } from './agent-state.js';
+import type { AgentState } from '../app/agent-state.js';
 
 /**
  * Applies a change to the endpoints (providers/set, providers/disable, or a configuration read

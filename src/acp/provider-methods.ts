@@ -13,8 +13,8 @@ import { describeConfigProblems, secretsOf, type Config } from '../config/config
 import { PROVIDER_PROFILES } from '../config/provider-profiles.js';
 import { PROVIDER_IDS } from '../config/providers.js';
 import type { NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
-import type { AgentState } from './agent-state.js';
-import type { ClientPeer } from './client-peer.js';
+import type { AgentState } from '../app/agent-state.js';
+import type { ClientPeer } from '../app/client-peer.js';
 import { SETUP_AUTH_METHOD_ID } from './initialize.js';
 import { changeProviders } from './provider-change.js';
 

@@ -10,16 +10,16 @@
 import { RequestError, type AgentContext, type McpServer } from '@agentclientprotocol/sdk/unstable';
 import { InvalidCursorError, paginateSessions } from '../sessions/session-list.js';
 import type { Session } from '../sessions/session-manager.js';
-import { storeRefusal, type AgentState } from './agent-state.js';
-import { loadStored, loadStoredInRoot, restoreSession } from './session-restore.js';
-import type { ClientPeer } from './client-peer.js';
-import { updateSender } from './model-sender.js';
+import { storeRefusal, type AgentState } from '../app/agent-state.js';
+import { checkInsideRoot, loadStored, loadStoredInRoot, restoreSession } from '../app/session-restore.js';
+import type { ClientPeer } from '../app/client-peer.js';
+import { updateSender } from '../app/model-sender.js';
 import { replayUpdates } from './replay.js';
-import { INSTRUCTIONS_OPTION, sessionAnswer } from './session-config.js';
-import { SLASH_COMMANDS } from './slash-commands.js';
-import { checkCwd, checkInsideRoot } from './validate-params.js';
-import { copySession } from './session-fork.js';
-import { AGENT_NAME } from '../version.js';
+import { INSTRUCTIONS_OPTION, sessionAnswer } from '../app/session-config.js';
+import { SLASH_COMMANDS } from '../app/slash-commands.js';
+import { checkCwd } from './validate-params.js';
+import { copySession } from '../app/session-fork.js';
+import { AGENT_NAME } from '../shared/version.js';
 
 /** What `session/new`, `load` and `resume` give for the session's tools. */
 interface ToolParams {

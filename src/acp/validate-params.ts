@@ -10,8 +10,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { RequestError, type ContentBlock } from '@agentclientprotocol/sdk/unstable';
-import type { Logger } from '../log.js';
-import { confine } from '../tools/index.js';
+import type { Logger } from '../shared/log.js';
 
 /**
  * Refuses a `cwd` that is not an absolute path (relative, empty, `~/x`, or containing NUL).
@@ -28,26 +27,6 @@ export function checkCwd(cwd: string, logger?: Logger): void {
     );
   }
   if (!existsSync(cwd)) logger?.warn('the session directory does not exist; tools that use it will fail', { cwd });
-}
-
-/**
- * Refuses a session directory outside the server's workspace root (`openai-acp serve --root`):
- * `dir` must be `root` or below it, also after following symlinks, so no tool of a remote client
- * ever works outside the root. Nothing is checked without a root.
- *
- * @param field - the parameter named in the refusal, e.g. `cwd` or `additionalDirectories[0]`.
- * @throws RequestError `-32602` with data `{ [field], root }`
- */
-export async function checkInsideRoot(dir: string, root: string | undefined, field = 'cwd'): Promise<void> {
-  if (root === undefined) return;
-  try {
-    await confine(dir, { cwd: root, extra: [] });
-  } catch {
-    throw RequestError.invalidParams(
-      { [field]: dir.slice(0, 200), root },
-      `Invalid params: "${field}" ${JSON.stringify(dir.slice(0, 200))} is outside this server's workspace root ${root}; sessions here work inside it (openai-acp serve --root)`,
-    );
-  }
 }
 
 /** Standard base64 (RFC 4648 §4), padding optional only as `=`/`==` at the end; line breaks tolerated (MIME). */

@@ -11,7 +11,7 @@
  * widget `packages/ui/src/components/connect.ts` (it selects the first model listed).
  */
 import type { AgentCatalog, ModelInfo } from '../acp/agent.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import { AgentConnectError, checkProvider, loginOptionNames, pickModel, PROVIDER, type AcModelInfo, type AcProviderInfo } from './protocol.js';
 
 /** How many recently used models `acp.models.recent` keeps. */

@@ -12,7 +12,7 @@ import http from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AgentApp } from '@agentclientprotocol/sdk/unstable';
 import type { AgentCatalog } from '../acp/agent.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import { AcpBridge, type ClientFactory } from './acp-bridge.js';
 import { admit, type GateRules } from './gate.js';
 import { listen } from './listen.js';

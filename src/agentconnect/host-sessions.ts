@@ -8,7 +8,7 @@
  */
 import { statSync } from 'node:fs';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import type { AcpBridge } from './acp-bridge.js';
 import { contextUsageEvent, TurnEvents } from './event-map.js';
 import { AgentConnectError, checkProvider, cwdOf, messageText, optionalString, pickModel, PROVIDER, sessionIdOf, type AcEvent } from './protocol.js';

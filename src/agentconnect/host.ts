@@ -15,7 +15,7 @@
  * `{providers}`, `{provider}`, `{installed}`, `{loggedIn}`) and its SDK `packages/sdk/src/index.ts`.
  */
 import type { AgentCatalog } from '../acp/agent.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import type { AcpBridge } from './acp-bridge.js';
 import { CatalogAnswers } from './catalog-answers.js';
 import { HostSessions, type Handled, type Peer } from './host-sessions.js';

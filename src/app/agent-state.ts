@@ -8,11 +8,11 @@
 import { RequestError, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describeConfigProblems, type Config, type ConfigError } from '../config/config.js';
 import { reasoningEffortLevels } from '../config/providers.js';
-import { collectWhenQuiet } from '../collect-garbage.js';
+import { collectWhenQuiet } from '../shared/collect-garbage.js';
 import { EndpointMemory } from '../endpoints/endpoint-memory.js';
 import { EndpointRegistry } from '../endpoints/endpoint-registry.js';
 import { environmentChoice, type EndpointChoice } from '../endpoints/endpoint-choice.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import type { FetchLike } from '../openai/http.js';
 import { SessionManager, type Session } from '../sessions/session-manager.js';
 import { isUnloaded, markUsed, reloadRecords, unloadIdle } from '../sessions/session-memory.js';

@@ -27,7 +27,7 @@ import type { AgentState } from './agent-state.js';
 import type { ClientPeer } from './client-peer.js';
 import { INSTRUCTIONS_OPTION } from './session-config.js';
 import type { TurnExtras } from '../loop/turn-extras.js';
-import { heedServerToolSupport } from '../endpoints/text-tool-path.js';
+import { heedServerToolSupport } from '../endpoints/text-path-memory.js';
 import type { TurnInbox } from '../sessions/turn-inbox.js';
 import { watchLoading } from '../loop/loading-notice.js';
 

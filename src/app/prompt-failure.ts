@@ -14,7 +14,7 @@
 import { RequestError, type PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import type { AgentLoopOutcome } from '../loop/agent-loop.js';
 import { failureSummary, type ErrorMeta } from '../openai/user-errors.js';
-import { AGENT_NAME } from '../version.js';
+import { AGENT_NAME } from '../shared/version.js';
 
 /**
  * The prompt runner's answer for a turn's outcome: its `stopReason` and `usage`, and its failure,

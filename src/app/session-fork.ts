@@ -11,7 +11,7 @@
  * additionalDirectories?, mcpServers?}` → `{sessionId, configOptions?, modes?}`.
  */
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import type { Session, SessionManager } from '../sessions/session-manager.js';
 import { holdRecords } from '../sessions/session-memory.js';
 import type { SessionRecord, SessionStore } from '../sessions/session-store.js';

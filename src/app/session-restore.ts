@@ -6,7 +6,8 @@
 import type { Session } from '../sessions/session-manager.js';
 import type { StoredSession } from '../sessions/session-store.js';
 import { sessionNotFound, storeRefusal, type AgentState } from './agent-state.js';
-import { checkInsideRoot } from './validate-params.js';
+import { RequestError } from '@agentclientprotocol/sdk/unstable';
+import { confine } from '../tools/index.js';
 
 /**
  * Holds a stored session again, with the model lists of now; a copy a running turn of this
@@ -65,5 +66,25 @@ export async function loadStoredInRoot(state: AgentState, sessionId: string): Pr
   } catch (error) {
     if (!heldHere) await store.release(sessionId);
     throw error;
+  }
+}
+
+/**
+ * Refuses a session directory outside the server's workspace root (`openai-acp serve --root`):
+ * `dir` must be `root` or below it, also after following symlinks, so no tool of a remote client
+ * ever works outside the root. Nothing is checked without a root.
+ *
+ * @param field - the parameter named in the refusal, e.g. `cwd` or `additionalDirectories[0]`.
+ * @throws RequestError `-32602` with data `{ [field], root }`
+ */
+export async function checkInsideRoot(dir: string, root: string | undefined, field = 'cwd'): Promise<void> {
+  if (root === undefined) return;
+  try {
+    await confine(dir, { cwd: root, extra: [] });
+  } catch {
+    throw RequestError.invalidParams(
+      { [field]: dir.slice(0, 200), root },
+      `Invalid params: "${field}" ${JSON.stringify(dir.slice(0, 200))} is outside this server's workspace root ${root}; sessions here work inside it (openai-acp serve --root)`,
+    );
   }
 }

@@ -12,7 +12,7 @@
  */
 import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { Config } from '../config/config.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import type { EndpointRegistry } from '../endpoints/endpoint-registry.js';
 import type { LearnedWindows } from '../endpoints/learned-windows.js';
 import type { ServerWindow } from '../endpoints/server-context.js';

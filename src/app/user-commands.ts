@@ -16,7 +16,7 @@
 import type { AvailableCommand, ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import { type McpPromptInfo, type McpServers, promptArguments, promptCommandName, promptHint, promptMessagesToContent } from '../tools/index.js';
 import { expandCommand, parseCommandFile, parseCommandLine, type CommandFile } from '../context/command-files.js';
 

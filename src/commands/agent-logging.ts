@@ -5,7 +5,7 @@
  */
 import { describeConfigProblems, type CliFlags } from '../config/config.js';
 import { resolveStaticConfig, secretsOfAll, type StaticRuntimeConfig } from '../endpoints/runtime-config.js';
-import { createLogger, type Logger } from '../log.js';
+import { createLogger, type Logger } from '../shared/log.js';
 
 /** Resolves the configuration from `flags` and `env` (and the process's directory) and starts the logger. */
 export function startAgentLogging(options: { flags: CliFlags; env: NodeJS.ProcessEnv; extraSecrets: readonly string[] }): {

@@ -10,9 +10,9 @@ import { isLoopbackHost } from '../agentconnect/gate.js';
 import type { CliFlags } from '../config/config.js';
 import { agentConfigDir } from '../config/config-file.js';
 import { chooseEndpoints } from '../endpoints/endpoint-choice.js';
-import { redactText } from '../redact.js';
+import { redactText } from '../shared/redact.js';
 import { openSessionStore } from '../sessions/session-store.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../shared/version.js';
 import { startAgentLogging } from './agent-logging.js';
 
 /** The environment variable that may hold the token instead of `--token` (kept out of `ps`). */

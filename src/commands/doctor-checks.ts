@@ -8,7 +8,7 @@
 import type { ConfigError } from '../config/config.js';
 import { describeConfigProblems } from '../config/config.js';
 import { ProviderConnectionError, ProviderHttpError } from '../openai/errors.js';
-import { scrubSecrets } from '../redact.js';
+import { scrubSecrets } from '../shared/redact.js';
 import type { EndpointFacts } from './doctor-facts.js';
 import { CHECK_TITLES, isAuthStatus, line, NON_BLOCKING, type CheckLine } from './doctor-lines.js';
 import { completionLine, modelsLine, reasoningLine, usageLine } from './doctor-model-checks.js';

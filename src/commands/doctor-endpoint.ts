@@ -8,7 +8,7 @@ import { PROVIDER_PROFILES, type ProviderId } from '../config/provider-profiles.
 import { cloudAuthKind } from '../endpoints/cloud-auth.js';
 import { createEndpoint } from '../endpoints/endpoint.js';
 import type { NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
-import { createLogger } from '../log.js';
+import { createLogger } from '../shared/log.js';
 import { ollamaChatUrl } from './doctor-ollama.js';
 import { describeHeaders, describeSecret, maskUrl } from './mask.js';
 

@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import { secretsOf, type CliFlags } from '../config/config.js';
 import type { NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
-import { createLogger, type Logger } from '../log.js';
-import { redactText } from '../redact.js';
-import { VERSION } from '../version.js';
+import { createLogger, type Logger } from '../shared/log.js';
+import { redactText } from '../shared/redact.js';
+import { VERSION } from '../shared/version.js';
 import { configCheck, endpointChecks } from './doctor-checks.js';
 import { describeEndpoint } from './doctor-endpoint.js';
 import { checkEndpoint, type SettingNames } from './doctor-facts.js';

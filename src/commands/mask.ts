@@ -4,7 +4,7 @@
  * are scrubbed by `scrubSecrets` in `redact.ts`.)
  */
 import { decodeQueryPiece } from '../config/query-string.js';
-import { PUBLIC_QUERY, SECRET_NAME } from '../redact.js';
+import { PUBLIC_QUERY, SECRET_NAME } from '../shared/redact.js';
 
 /** `set (51 characters)`, or `not set` for `undefined` or an empty string. */
 export function describeSecret(value: string | undefined): string {

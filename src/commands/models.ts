@@ -4,9 +4,9 @@
  * config file), ids are the model values the picker uses: `providerId/modelId`.
  */
 import { secretsOf } from '../config/config.js';
-import { createLogger } from '../log.js';
+import { createLogger } from '../shared/log.js';
 import { maskUrl } from './mask.js';
-import { scrubSecrets } from '../redact.js';
+import { scrubSecrets } from '../shared/redact.js';
 import { probeModels, type ModelsProbe } from './probes.js';
 import { resolveCommandConfig, type CommandRunOptions } from './resolve.js';
 

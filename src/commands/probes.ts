@@ -9,7 +9,7 @@ import type { CloudAuthDeps } from '../endpoints/cloud-auth.js';
 import type { EndpointMemory } from '../endpoints/endpoint-memory.js';
 import { extractProviderMessage, ProviderError, ProviderReportedError, ProviderTimeoutError } from '../openai/errors.js';
 import type { FetchLike } from '../openai/http.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import type { ModelInfo } from '../endpoints/model-catalog.js';
 import { parseModels } from '../endpoints/model-catalog.js';
 import type { ChatErrorObject, ChatUsage } from '../openai/openai-types.js';

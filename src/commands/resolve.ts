@@ -8,7 +8,7 @@ import type { CliFlags, Config, ConfigError } from '../config/config.js';
 import { mergeDotEnv } from '../config/load-config.js';
 import type { NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
 import type { FetchLike } from '../openai/http.js';
-import { createLogger, type Logger } from '../log.js';
+import { createLogger, type Logger } from '../shared/log.js';
 import { readDotEnv, resolveStaticConfig } from '../endpoints/runtime-config.js';
 import { chooseEndpoints } from '../endpoints/endpoint-choice.js';
 

@@ -16,7 +16,7 @@ import { agentConfigDir } from '../config/config-file.js';
 import { chooseEndpoints } from '../endpoints/endpoint-choice.js';
 import type { ServeFlags } from '../serve/serve-flags.js';
 import { openSessionStore } from '../sessions/session-store.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../shared/version.js';
 import { startAgentLogging } from './agent-logging.js';
 
 /** The environment variable that may hold the token instead of `--token` (kept out of `ps`). */

@@ -12,13 +12,13 @@ import { loadConfig } from '../config/load-config.js';
 import { parseBaseUrl, InvalidValue } from '../config/config-values.js';
 import type { FetchLike } from '../openai/http.js';
 import { pickLocalModel } from '../endpoints/local-discovery.js';
-import { createLogger } from '../log.js';
-import { looksLikeModelId } from '../acp/model-picker.js';
+import { createLogger } from '../shared/log.js';
+import { looksLikeModelId } from '../app/model-picker.js';
 import { parseProviderId, PROVIDER_IDS } from '../config/providers.js';
 import { PROVIDER_PROFILES, type ProviderId } from '../config/provider-profiles.js';
 import { createLinePrompter, type LinePrompter } from './line-prompter.js';
 import { modelsProblem } from './models.js';
-import { scrubSecrets } from '../redact.js';
+import { scrubSecrets } from '../shared/redact.js';
 import { probeModels } from './probes.js';
 
 /** What the wizard runs with. */

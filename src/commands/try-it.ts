@@ -8,7 +8,7 @@
  */
 import { delimiter, join } from 'node:path';
 import type { CliFlags } from '../config/config.js';
-import { PUBLIC_QUERY } from '../redact.js';
+import { PUBLIC_QUERY } from '../shared/redact.js';
 
 /** The settings repeated, in this order, when set (flags count as their variable). */
 const REPEATED = [

@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import type { ConfigProblem } from './config-values.js';
 import { parseProviderEntry, type FileProvider } from './config-file-provider.js';
 import { readTextFile, type ReadTextFile } from './secret-files.js';
-import { isRecord } from '../json-value.js';
+import { isRecord } from '../shared/json-value.js';
 
 /** One provider entry as written in the file. */
 export interface ConfigFileProvider {

@@ -5,10 +5,10 @@
  * `settings-table.ts`.
  */
 import type { ProviderId } from './provider-profiles.js';
-import type { LogFormat, LogLevel } from '../log.js';
+import type { LogFormat, LogLevel } from '../shared/log.js';
 import type { ConfigProblem } from './config-values.js';
 import { decodeQueryPiece } from './query-string.js';
-import { PUBLIC_HEADER, PUBLIC_QUERY } from '../redact.js';
+import { PUBLIC_HEADER, PUBLIC_QUERY } from '../shared/redact.js';
 
 /** The agent's settings, validated and normalized. */
 export interface Config {

@@ -16,7 +16,7 @@
  * replacing it).
  */
 import { invalid, type InvalidValue } from './config-values.js';
-import { isRecord } from '../json-value.js';
+import { isRecord } from '../shared/json-value.js';
 
 /** The accepted form, for {@link ConfigProblem.accepted}. */
 export const EXTRA_BODY_ACCEPTED = 'a JSON object of request fields, e.g. {"options":{"num_ctx":32768}} or {"top_k":20,"seed":42}';

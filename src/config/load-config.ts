@@ -6,7 +6,7 @@
  */
 import { parse as parseDotEnv } from 'dotenv';
 import { parseProviderId, PROVIDER_IDS } from './providers.js';
-import { LOG_FORMATS, type LogLevel } from '../log.js';
+import { LOG_FORMATS, type LogLevel } from '../shared/log.js';
 import {
   ACCEPTED,
   invalid,

@@ -7,7 +7,7 @@
  * the next prompt, like a mode change (`loop/session-modes.ts`). Pure.
  */
 import type { InstructionFile } from './instructions.js';
-import { isRecord } from '../json-value.js';
+import { isRecord } from '../shared/json-value.js';
 
 /** The facts of one reading. */
 export interface PromptFacts {

@@ -14,7 +14,7 @@
  *   URL is the runtime endpoint.
  */
 import { ProviderAuthError, type AuthorizeRequest } from '../openai/authorize.js';
-import { loadOnce } from '../load-once.js';
+import { loadOnce } from '../shared/load-once.js';
 import { refreshingValue } from './refreshing-value.js';
 import type { AwsCredentials, AwsCredentialSource, SigningTarget } from './aws-signing.lazy.js';
 

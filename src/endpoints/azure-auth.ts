@@ -9,7 +9,7 @@
  * `https://cognitiveservices.azure.com/.default`, `Authorization: Bearer`).
  */
 import { ProviderAuthError, type AuthorizeRequest } from '../openai/authorize.js';
-import { loadOnce } from '../load-once.js';
+import { loadOnce } from '../shared/load-once.js';
 import { refreshingValue } from './refreshing-value.js';
 
 /** The Entra ID scope of Azure OpenAI (Cognitive Services). */

@@ -6,7 +6,7 @@
  */
 import { detectProvider, mayBeSelfHosted } from '../config/providers.js';
 import type { Config } from '../config/config.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import { probeNearbyServers } from './container.js';
 import type { NamedEndpointSettings } from './endpoint-registry.js';
 import { noLocalServerHelp, type LocalDiscovery } from './local-discovery.js';

@@ -8,7 +8,7 @@
  */
 import { CorrectionMemory } from '../openai/adaptive-params.js';
 import { LearnedWindows } from './learned-windows.js';
-import { TextToolPaths } from './text-tool-path.js';
+import { TextToolPaths } from './text-path-memory.js';
 
 /** The memories, each keyed by endpoint (chat URL, or server root) and model. */
 export class EndpointMemory {

@@ -16,7 +16,7 @@
  */
 import { MAX_JSON_ANSWER_BYTES, readBodyUpTo } from '../openai/body-limits.js';
 import { defaultFetch, type FetchLike } from '../openai/http.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import { modelsUrl, parseModels, type ModelInfo } from './model-catalog.js';
 
 /** The kinds of local server looked for. */

@@ -15,8 +15,8 @@
 import { MAX_JSON_ANSWER_BYTES, readBodyUpTo } from '../openai/body-limits.js';
 import { defaultFetch, type FetchLike } from '../openai/http.js';
 import { withAuthorization, type AuthorizeRequest } from '../openai/authorize.js';
-import type { Logger } from '../log.js';
-import { isRecord, positiveInt } from '../json-value.js';
+import type { Logger } from '../shared/log.js';
+import { isRecord, positiveInt } from '../shared/json-value.js';
 
 /** One model the endpoint offers. */
 export interface ModelInfo {

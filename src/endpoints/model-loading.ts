@@ -15,7 +15,7 @@ import type { LoadingQuery } from '../config/provider-profiles.js';
 import { readBodyUpTo } from '../openai/body-limits.js';
 import { defaultFetch, type FetchLike } from '../openai/http.js';
 import { parseOllamaPs } from './ollama-ps.js';
-import { isRecord, parseJsonOrUndefined } from '../json-value.js';
+import { isRecord, parseJsonOrUndefined } from '../shared/json-value.js';
 
 /** Bound of one look, in ms. */
 const LOAD_LOOK_TIMEOUT_MS = 2000;

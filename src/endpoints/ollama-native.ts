@@ -18,7 +18,7 @@
  */
 import { MAX_JSON_ANSWER_BYTES, readBodyUpTo } from '../openai/body-limits.js';
 import { defaultFetch, type FetchLike } from '../openai/http.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import type { NativeChatProfile } from '../config/provider-profiles.js';
 import type { NativeChatRouter, NativeChatTarget } from '../openai/native-chat.js';
 import type { ThinkStyle } from '../openai/ollama-chat-request.js';

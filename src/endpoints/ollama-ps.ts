@@ -8,7 +8,7 @@
  * trained window `/api/show` reports (docs/context-length.mdx: 4k below 24 GiB of VRAM, 32k up
  * to 48 GiB, 256k above, unless `OLLAMA_CONTEXT_LENGTH` or a Modelfile's `num_ctx` says otherwise).
  */
-import { isRecord, positiveInt } from '../json-value.js';
+import { isRecord, positiveInt } from '../shared/json-value.js';
 
 /** One loaded model as `/api/ps` describes it. */
 export interface OllamaLoadedModel {

@@ -8,7 +8,7 @@
  * `.value_length`, `<arch>.embedding_length`; `capabilities` such as `completion`, `tools`,
  * `thinking`, `vision`).
  */
-import { isRecord } from '../json-value.js';
+import { isRecord } from '../shared/json-value.js';
 
 /** The facts read from `/api/show`. */
 export interface ShowFacts {

@@ -27,7 +27,7 @@ import { defaultFetch, type FetchLike } from '../openai/http.js';
 import { MAX_JSON_ANSWER_BYTES, readBodyUpTo } from '../openai/body-limits.js';
 import type { ContextWindowQuery } from '../config/provider-profiles.js';
 import { parseOllamaPs } from './ollama-ps.js';
-import { isRecord, positiveInt } from '../json-value.js';
+import { isRecord, positiveInt } from '../shared/json-value.js';
 
 /** Bound of one look (one short request), in ms. */
 export const SERVER_CONTEXT_TIMEOUT_MS = 2000;

@@ -20,7 +20,7 @@
 import { defaultFetch, type FetchLike } from '../openai/http.js';
 import { readBodyUpTo } from '../openai/body-limits.js';
 import type { LocalProvider } from './local-discovery.js';
-import { isRecord, parseJsonOrUndefined, positiveInt } from '../json-value.js';
+import { isRecord, parseJsonOrUndefined, positiveInt } from '../shared/json-value.js';
 
 /** Bound of each look, in ms. */
 const IDENTITY_TIMEOUT_MS = 2000;

@@ -11,7 +11,7 @@
  */
 import type { Usage } from '@agentclientprotocol/sdk/unstable';
 import { ContextKeeper, type ContextState } from '../context/context-keeper.js';
-import { LoopGuard } from '../context/loop-guard.js';
+import { LoopGuard } from './loop-guard.js';
 import type { Calibration } from '../context/token-estimate.js';
 import { uniqueToolCallIds } from '../context/tool-call-ids.js';
 import { assistantToolCallMessage, toolResultMessage } from '../context/tool-messages.js';

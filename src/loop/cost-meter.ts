@@ -5,7 +5,7 @@
  *
  * Source: ACP `UsageUpdate.cost` ("Cumulative session cost"), schema `Cost {amount, currency}`.
  */
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import { addCost, type Cost, type CostReport } from '../openai/reported-cost.js';
 
 /** Adds up reported costs: the session's total, and what this meter added (the turn's cost). */

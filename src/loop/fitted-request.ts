@@ -48,7 +48,7 @@ export interface TurnCompaction {
  * One model request with its messages fitted to the window: the user is told of a compaction or
  * of history left out; an answer saying the prompt was over the window is retried smaller
  * (bounded, `ContextKeeper.overflow`), then the turn ends with a message naming the window and the
- * fix. For an endpoint and model on the text path (`endpoints/text-tool-path.ts`) the request is
+ * fix. For an endpoint and model on the text path (`endpoints/text-path-memory.ts`) the request is
  * spelled by `toTextToolPath`; a template error answering a request with tools puts them there
  * and sends the same step again, once. `{ stop }` when the turn must end (the user was told).
  */

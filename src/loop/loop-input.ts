@@ -10,7 +10,7 @@ import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unsta
 import type { ContextSources } from '../context/context-keeper.js';
 import type { ToolMessageRules } from '../context/tool-messages.js';
 import type { EndpointMemory } from '../endpoints/endpoint-memory.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import type { TurnInbox } from '../sessions/turn-inbox.js';
 import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.js';
 import type { ToolCallResult } from '../openai/chat-stream-accumulator.js';

@@ -14,13 +14,13 @@ import { newMessageId } from './notify.js';
 import type { AnswerToolCall, TextToolCalls, TurnCallbacks } from './loop-input.js';
 import { LITELLM_COST_HEADER, reportedCost } from '../openai/reported-cost.js';
 import { ChatStreamAccumulator, type StreamEvent } from '../openai/chat-stream-accumulator.js';
-import { canonicalArguments } from '../context/loop-guard.js';
+import { canonicalArguments } from './loop-guard.js';
 import { describeContextOverflow, errorMeta, type ErrorMeta } from '../openai/user-errors.js';
 import { recognizeOverflow } from '../openai/context-overflow.js';
 import type { LearnedWindows } from '../endpoints/learned-windows.js';
 import { describeFailure } from '../openai/failure-hints.js';
 import { isToolTemplateError } from '../openai/tools-unsupported.js';
-import { redactText } from '../redact.js';
+import { redactText } from '../shared/redact.js';
 
 /** How a model request ended. */
 export interface ModelRequestOutcome {

@@ -19,7 +19,7 @@ import type {
   ToolCallUpdate,
 } from '@agentclientprotocol/sdk/unstable';
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import { planText, raceAbort, type SessionMode, type ToolOutcome } from '../tools/index.js';
 
 /** What a plan call needs from the turn. */

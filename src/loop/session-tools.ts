@@ -8,9 +8,9 @@
  * non-fatal, as Claude Code and codex start theirs.
  */
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import { closeAllMcp, type ElicitationModes, type McpServers, startMcpServers, type WorkspaceRoots } from '../tools/index.js';
-import { AGENT_NAME, VERSION } from '../version.js';
+import { AGENT_NAME, VERSION } from '../shared/version.js';
 
 /** One session's tool state. */
 export interface SessionToolState {

@@ -5,7 +5,7 @@
  * request body, plus a small per-process memory of the corrections each endpoint and model
  * needed. Reading the rejection itself is `rejection.ts`. Pure apart from the memory.
  */
-import { isRecord } from '../json-value.js';
+import { isRecord } from '../shared/json-value.js';
 
 /** One change to the request body. */
 export type Correction =

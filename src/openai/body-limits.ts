@@ -2,7 +2,7 @@
  * Bounds on what is read from an endpoint, so that no answer can exhaust the agent's memory
  * (unbounded, a 100 MB error body peaked at 378 MiB RSS and a 50 MB SSE event at 542 MiB).
  */
-import { describeBytes } from '../describe-bytes.js';
+import { describeBytes } from '../shared/describe-bytes.js';
 
 /**
  * Most of an error body read, in bytes: 1 MiB. Error bodies are a sentence or a small JSON

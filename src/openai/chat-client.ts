@@ -18,7 +18,7 @@ import { toolsDropped } from './tools-unsupported.js';
 import { loadingAnswer, ProviderError, ProviderHttpError, ProviderLoadingError } from './errors.js';
 import type { FetchLike } from './http.js';
 import type { AuthorizeRequest } from './authorize.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import { detectProvider } from '../config/providers.js';
 import { PROVIDER_PROFILES, type ProviderProfile } from '../config/provider-profiles.js';
 import { secretsOf } from '../config/config.js';

@@ -11,7 +11,7 @@
  * `reasoning_details` ignored (OpenRouter duplicates `reasoning` there).
  */
 import type { ChatCompletionChunk, ChatContentPart, ChatDelta, ChatErrorObject, ChatToolCallDelta, ChatUsage } from './openai-types.js';
-import { isRecord } from '../json-value.js';
+import { isRecord } from '../shared/json-value.js';
 import { pickChoice } from './chunk-shape.js';
 import type { SseItem } from './sse.js';
 import { createThinkTagSplitter, type ThinkSegment, type ThinkTagSplitter } from './think-tags.js';

@@ -1,5 +1,5 @@
 /** Reading a `chat.completion.chunk`: which choice counts. */
-import { isRecord } from '../json-value.js';
+import { isRecord } from '../shared/json-value.js';
 import type { ChatChoiceChunk } from './openai-types.js';
 
 /** The choice to read: the one with `index` 0, else the first one without an index. */

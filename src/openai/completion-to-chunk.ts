@@ -7,7 +7,7 @@
  */
 import type { ChatCompletionChunk, ChatErrorObject, ChatToolCallDelta } from './openai-types.js';
 import type { SseItem } from './sse.js';
-import { isRecord } from '../json-value.js';
+import { isRecord } from '../shared/json-value.js';
 
 /**
  * Items equivalent to a whole `chat.completion` body: one chunk whose `delta` carries the

@@ -15,7 +15,7 @@
  * minute (429), a rejected parameter or tool schema (`rejection.ts` reads those).
  */
 import { ProviderHttpError, ProviderReportedError, type ProviderError } from './errors.js';
-import { isRecord, parseJsonOrUndefined } from '../json-value.js';
+import { isRecord, parseJsonOrUndefined } from '../shared/json-value.js';
 
 /** What an overflow answer said. */
 export interface ContextOverflow {

@@ -8,7 +8,7 @@
  * Retry policy follows openai-node: 408, 409, 429 and every 5xx are retryable, as are
  * connection failures; everything else is final.
  */
-import { isRecord } from '../json-value.js';
+import { isRecord } from '../shared/json-value.js';
 
 /** What went wrong, for programs (`data.kind` of the error answering a failed `session/prompt`). */
 export type ProviderErrorKind = 'http' | 'connection' | 'timeout' | 'stream' | 'provider' | 'config' | 'internal';

@@ -4,7 +4,7 @@
  * https://github.com/ollama/ollama/blob/main/docs/api/streaming.mdx). Bytes in, lines out; the
  * lines are not parsed here. Pure, incremental and linear in the input.
  */
-import { describeBytes } from '../describe-bytes.js';
+import { describeBytes } from '../shared/describe-bytes.js';
 
 /** Thrown by {@link LineFramer.push} when one line is over `maxLineBytes`. */
 export class LineTooLargeError extends Error {

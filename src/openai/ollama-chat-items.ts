@@ -17,7 +17,7 @@
  * `length`; `stop` after tool calls becomes `tool_calls`, as Ollama's own `/v1` says) and
  * `usage` (`prompt_eval_count` → `prompt_tokens`, `eval_count` → `completion_tokens`).
  */
-import { isRecord } from '../json-value.js';
+import { isRecord } from '../shared/json-value.js';
 import { createLineFramer, StreamBrokenError } from './ndjson.js';
 import type { ChatCompletionChunk, ChatDelta, ChatToolCallDelta, ChatUsage } from './openai-types.js';
 import type { SseItem } from './sse-items.js';

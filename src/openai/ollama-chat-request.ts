@@ -14,7 +14,7 @@
  *   `"… does not support thinking"`, so it gets none.
  */
 import type { ChatRequest } from './chat-request.js';
-import { isRecord } from '../json-value.js';
+import { isRecord } from '../shared/json-value.js';
 import { OWN_BODY_FIELDS } from '../config/extra-body.js';
 import type { ChatMessage } from './openai-types.js';
 

@@ -14,7 +14,7 @@
  */
 import type { Correction } from './adaptive-params.js';
 import { unsupportedToolParams } from './tools-unsupported.js';
-import { isRecord, parseJsonOrUndefined } from '../json-value.js';
+import { isRecord, parseJsonOrUndefined } from '../shared/json-value.js';
 
 /** A correction and the provider's words that called for it. */
 export interface Rejection {

@@ -2,7 +2,7 @@
  * Classifying one Server-Sent Event of a Chat Completions stream (the payload conventions in
  * `sse.ts`): a chunk, the `[DONE]` marker, an in-stream error, or nothing usable.
  */
-import { isRecord } from '../json-value.js';
+import { isRecord } from '../shared/json-value.js';
 import type { ChatCompletionChunk, ChatErrorObject } from './openai-types.js';
 
 /**

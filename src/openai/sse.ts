@@ -15,7 +15,7 @@
  * Cerebras (via the Hugging Face router) ends without `[DONE]`.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { describeBytes } from '../describe-bytes.js';
+import { describeBytes } from '../shared/describe-bytes.js';
 import { classifySseEvent, type SseItem } from './sse-items.js';
 
 export type { SseItem } from './sse-items.js';

@@ -15,7 +15,7 @@ import {
   type ProviderErrorKind,
 } from './errors.js';
 import { ProviderAuthError } from './authorize.js';
-import { redactText } from '../redact.js';
+import { redactText } from '../shared/redact.js';
 import { ProviderMemoryError } from './native-chat.js';
 
 /** What programs read from the `data` of the error answering a failed `session/prompt`. */

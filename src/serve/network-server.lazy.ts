@@ -18,7 +18,7 @@ import { WebSocketServer } from 'ws';
 import type { OpenAIAgent } from '../acp/agent.js';
 import { admit, normalizeOrigin } from '../agentconnect/gate.js';
 import { listen } from '../agentconnect/listen.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import { HttpConnections, clientIdOf } from './http-connections.js';
 import { CONNECTION_HEADER, OwnedAcpServer, textResponse } from './owned-acp-server.js';
 import type { ServeLimits } from './serve-flags.js';

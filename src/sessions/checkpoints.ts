@@ -9,7 +9,7 @@
  * was, and the user is told at once that `/undo` cannot restore it).
  */
 import { createHash } from 'node:crypto';
-import { isRecord } from '../json-value.js';
+import { isRecord } from '../shared/json-value.js';
 
 /**
  * Most bytes of one file's earlier text kept: 1 MiB.

@@ -4,7 +4,7 @@
  */
 import { constants, promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import { bytesOf } from '../openai/json-bytes.js';
 import { compareSummaries } from './session-list.js';
 import type { SessionRecord, SessionSummary, StoredSession } from './session-records.js';

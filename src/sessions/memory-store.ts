@@ -3,7 +3,7 @@
  * Map, parsed the same way. A line is kept as its JSON pieces, so the long texts of a record (a
  * prompt of MBs) are the conversation's own strings, not a second copy.
  */
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import { compareSummaries } from './session-list.js';
 import type { SessionRecord, SessionSummary, StoredSession } from './session-records.js';
 import { parseSessionText, summarizeSessionBytes, toStoredSession, type Warn } from './session-text.js';

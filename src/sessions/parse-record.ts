@@ -8,7 +8,7 @@ import type { PlanEntry } from '@agentclientprotocol/sdk/unstable';
 import { isTurnCheckpoint } from './checkpoints.js';
 import { isStubRanges } from '../context/stub-ranges.js';
 import { isPromptFacts } from '../context/prompt-facts.js';
-import { isRecord } from '../json-value.js';
+import { isRecord } from '../shared/json-value.js';
 import type { ClearRecord, CompactRecord, MetaRecord, SessionRecord, SteeringRecord, TurnRecord, UndoRecord } from './session-records.js';
 
 type Json = Record<string, unknown>;

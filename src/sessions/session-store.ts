@@ -25,7 +25,7 @@ import { chmodSync, closeSync, mkdirSync, openSync, promises as fsp, unlinkSync 
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import { FileSessionStore, STALE_TEMP_MS } from './file-store.js';
 import { MemorySessionStore } from './memory-store.js';
 import type { LeaseOptions } from './session-lease.js';

@@ -5,7 +5,7 @@
  */
 import type { SessionRecord, SessionSummary, StoredSession } from './session-records.js';
 import { parseRecord } from './parse-record.js';
-import { isRecord, parseJsonOrUndefined } from '../json-value.js';
+import { isRecord, parseJsonOrUndefined } from '../shared/json-value.js';
 
 /** A session file's header line, as far as loading needs it. */
 export interface SessionHeader {

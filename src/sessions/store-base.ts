@@ -5,7 +5,7 @@
  */
 import { storablePrompt } from './storable.js';
 import { jsonPieces, piecesOf, type JsonPieces } from '../openai/json-bytes.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import type { SessionRecord, SessionSummary, StoredSession } from './session-records.js';
 import { parseRecord } from './parse-record.js';
 import type { SessionHeader, Warn } from './session-text.js';

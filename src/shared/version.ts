@@ -11,7 +11,7 @@ interface PackageJson {
 
 function readPackageJson(): PackageJson {
   try {
-    return JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as PackageJson;
+    return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as PackageJson;
   } catch {
     return { name: 'openai-acp', version: '0.0.0' };
   }

@@ -3,7 +3,7 @@
  * Schema `parameters` the model reads, checks a call's raw arguments (`check`), says what the call
  * needs permission for (`permission`), how the client shows it (`present`) and runs it (`run`).
  * Built-in tools (`builtin/builtin-tools.ts`), MCP tools (`mcp/mcp-tool.ts`), the plan tool
- * (`plan/plan-tool.ts`) and a name nobody offered (`calls/offered-tools.ts`) are its
+ * (`policy/plan-tool.ts`) and a name nobody offered (`calls/offered-tools.ts`) are its
  * implementations, so the tool-call runner never asks which kind it has.
  *
  * Sources: ACP tool calls https://agentclientprotocol.com/protocol/v1/tool-calls (`ToolKind`,

@@ -13,10 +13,10 @@
  */
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
 import type { Writable } from 'node:stream';
-import type { Logger } from '../log.js';
-import { isRecord } from '../json-value.js';
-import { describeBytes } from '../describe-bytes.js';
-import { collectGarbage } from '../collect-garbage.js';
+import type { Logger } from '../shared/log.js';
+import { isRecord } from '../shared/json-value.js';
+import { describeBytes } from '../shared/describe-bytes.js';
+import { collectGarbage } from '../shared/collect-garbage.js';
 import { LineSplitter, peekIds, type SplitLine } from './line-splitter.js';
 import { lineOutput } from './line-output.js';
 

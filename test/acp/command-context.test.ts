@@ -6,7 +6,7 @@
  */
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { splitCommandPrompt } from '../../src/acp/slash-commands.js';
+import { splitCommandPrompt } from '../../src/app/slash-commands.js';
 import { startFakeOpenAI, streamText, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { connectInProcess } from '../helpers/in-process.js';
 

@@ -5,7 +5,7 @@
  */
 import type { ClientCapabilities } from '@agentclientprotocol/sdk/unstable';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AgentOptions } from '../../src/acp/agent-state.js';
+import type { AgentOptions } from '../../src/app/agent-state.js';
 import type { EndpointChoice } from '../../src/endpoints/endpoint-choice.js';
 import { ConfigError, type Config } from '../../src/config/config.js';
 import type { NamedEndpointSettings } from '../../src/endpoints/endpoint-registry.js';

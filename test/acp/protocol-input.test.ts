@@ -7,7 +7,7 @@ import type { RequestError } from '@agentclientprotocol/sdk/unstable';
 import { chunk, startFakeOpenAI, streamText, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { connectInProcess, type InProcess } from '../helpers/in-process.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { storablePrompt, UNSTORABLE_TEXT } from '../../src/sessions/storable.js';
 
 let server: FakeOpenAI;

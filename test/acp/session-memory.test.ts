@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { client, type SessionNotification } from '@agentclientprotocol/sdk/unstable';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAIAgent, type OpenAIAgent } from '../../src/acp/agent.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
 import { chunk, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { testConfig } from '../helpers/in-process.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
 import { chunk, startFakeOpenAI, streamText, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { connectInProcess, type InProcess } from '../helpers/in-process.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SessionNotification } from '@agentclientprotocol/sdk/unstable';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
 import { chunk, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { heldAnswers, roles } from '../helpers/held-answers.js';

@@ -12,7 +12,7 @@ import { AcpBridge } from '../../src/agentconnect/acp-bridge.js';
 import { AgentConnectHost } from '../../src/agentconnect/host.js';
 import type { Peer } from '../../src/agentconnect/host-sessions.js';
 import type { AcEvent, FrontDoorMode } from '../../src/agentconnect/protocol.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { chunk, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { testConfig } from '../helpers/in-process.js';
 import { script, tempDirs } from '../helpers/tool-script.js';

@@ -5,7 +5,7 @@
  */
 import type { PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
-import { promptAnswer } from '../../src/acp/prompt-failure.js';
+import { promptAnswer } from '../../src/app/prompt-failure.js';
 import type { ErrorMeta } from '../../src/openai/user-errors.js';
 
 const failed = (error: ErrorMeta, stopReason: PromptResponse['stopReason'] = 'end_turn'): PromptResponse => ({

@@ -1,14 +1,14 @@
 import { userNotifier } from '../../src/loop/notify.js';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
-import { SessionWindows } from '../../src/acp/session-window.js';
-import { ModelPicker } from '../../src/acp/model-picker.js';
+import { SessionWindows } from '../../src/app/session-window.js';
+import { ModelPicker } from '../../src/app/model-picker.js';
 import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
 import type { ServerWindow } from '../../src/endpoints/server-context.js';
 import { SessionManager } from '../../src/sessions/session-manager.js';
 import type { TurnRecord } from '../../src/sessions/session-records.js';
 import type { Config } from '../../src/config/config.js';
-import type { Logger } from '../../src/log.js';
+import type { Logger } from '../../src/shared/log.js';
 import type { EndpointRegistry } from '../../src/endpoints/endpoint-registry.js';
 import { DEFAULT_WINDOW_FIX } from '../../src/openai/user-errors.js';
 

@@ -6,7 +6,7 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { slashHelpText, parseSlashCommand, SLASH_COMMANDS } from '../../src/acp/slash-commands.js';
+import { slashHelpText, parseSlashCommand, SLASH_COMMANDS } from '../../src/app/slash-commands.js';
 import { COMPACT_INSTRUCTION } from '../../src/context/compaction.js';
 
 const text = (value: string): ContentBlock => ({ type: 'text', text: value });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SentTurn } from '../../src/acp/model-sender.js';
-import { leavesRecord, turnRecord, type TurnRecordParts } from '../../src/acp/turn-record.js';
+import type { SentTurn } from '../../src/app/model-sender.js';
+import { leavesRecord, turnRecord, type TurnRecordParts } from '../../src/app/turn-record.js';
 
 const prompt = [{ type: 'text' as const, text: 'hello' }];
 const parts: TurnRecordParts = { at: '2025-01-01T00:00:00.000Z', id: 't1', prompt, steering: [], renewFacts: false };

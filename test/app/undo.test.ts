@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BEHIND_A_RESET, NOTHING_TO_UNDO, planAfterUndo, undoLastTurn } from '../../src/acp/undo.js';
+import { BEHIND_A_RESET, NOTHING_TO_UNDO, planAfterUndo, undoLastTurn } from '../../src/app/undo.js';
 import { hashText } from '../../src/sessions/checkpoints.js';
 import type { Session } from '../../src/sessions/session-manager.js';
 import type { TurnRecord } from '../../src/sessions/session-records.js';

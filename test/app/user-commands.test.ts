@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SLASH_COMMANDS } from '../../src/acp/slash-commands.js';
-import { UserCommands } from '../../src/acp/user-commands.js';
+import { SLASH_COMMANDS } from '../../src/app/slash-commands.js';
+import { UserCommands } from '../../src/app/user-commands.js';
 import { recordingLogger } from '../tools/mcp/helpers.js';
 
 let top: string;

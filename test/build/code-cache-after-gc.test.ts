@@ -1,5 +1,5 @@
 /**
- * A huge stdin line makes the agent collect garbage (src/collect-garbage.ts), for which it sets
+ * A huge stdin line makes the agent collect garbage (src/shared/collect-garbage.ts), for which it sets
  * V8's `--expose-gc` for a moment. V8 keys code caches by its flags: had the flag stayed set, the
  * cache dist/cli.js writes at exit would be rejected by every later start (and rewritten at each
  * exit). Needs `npm run build` (the `pretest` script) first.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeHeaders, describeSecret, maskQuery, maskUrl } from '../../src/commands/mask.js';
-import { scrubSecrets } from '../../src/redact.js';
+import { scrubSecrets } from '../../src/shared/redact.js';
 import { secretsOf } from '../../src/config/config.js';
 
 describe('describeSecret', () => {

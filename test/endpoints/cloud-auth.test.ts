@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudAuthKind } from '../../src/endpoints/cloud-auth.js';
 import { createEndpoint } from '../../src/endpoints/endpoint.js';
 import { resolveEndpoint } from '../../src/config/providers.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { endpointSettings } from '../helpers/endpoint-settings.js';
 import { startSigV4Server, TEST_AWS, type SigV4Server } from '../helpers/sigv4-server.js';

@@ -8,7 +8,7 @@ import { noLocalServerHelp } from '../../src/endpoints/local-discovery.js';
 import type { StaticRuntimeConfig } from '../../src/endpoints/runtime-config.js';
 import { chooseEndpoints } from '../../src/endpoints/endpoint-choice.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import type { FetchLike } from '../../src/openai/http.js';
 
 const hints = (files: Record<string, string>): ContainerHints => ({ exists: (path) => path in files, read: (path) => files[path] });

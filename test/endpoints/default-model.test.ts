@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EndpointRegistry } from '../../src/endpoints/endpoint-registry.js';
 import { resolveStaticConfig } from '../../src/endpoints/runtime-config.js';
 import { chooseModel, takesListedModel } from '../../src/endpoints/default-model.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { fakeServerPool } from '../helpers/fake-openai.js';
 
 const cwd = mkdtempSync(join(tmpdir(), 'openai-acp-stand-in-'));

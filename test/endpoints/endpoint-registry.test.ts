@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EndpointRegistry, type NamedEndpointSettings } from '../../src/endpoints/endpoint-registry.js';
 import type { FetchLike } from '../../src/openai/http.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { endpointSettings } from '../helpers/endpoint-settings.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/openai/http.js';
-import type { Logger } from '../../src/log.js';
+import type { Logger } from '../../src/shared/log.js';
 import {
   discoverLocalServer,
   LOCAL_CANDIDATES,

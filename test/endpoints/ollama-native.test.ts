@@ -10,7 +10,7 @@ import { OllamaNativeChat } from '../../src/endpoints/ollama-native.js';
 import { parseShowFacts, suggestNumCtx } from '../../src/endpoints/ollama-show.js';
 import { parseOllamaPs } from '../../src/endpoints/ollama-ps.js';
 import { PROVIDER_PROFILES } from '../../src/config/provider-profiles.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 
 const PROFILE = PROVIDER_PROFILES.ollama.nativeChat!;
 const SHOW = {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../src/config/config.js';
 import type { LocalDiscovery } from '../../src/endpoints/local-discovery.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { resolveStaticConfig, type StaticRuntimeConfig } from '../../src/endpoints/runtime-config.js';
 import { chooseEndpoints, identifyEndpoints } from '../../src/endpoints/endpoint-choice.js';
 

@@ -15,7 +15,7 @@ import {
 } from '../../src/endpoints/server-context.js';
 import { parseOllamaPs } from '../../src/endpoints/ollama-ps.js';
 import { createEndpoint } from '../../src/endpoints/endpoint.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { chunk } from '../helpers/fake-openai.js';
 
 /** Shapes from Ollama 0.6's `/api/show` (trimmed to the fields read). */

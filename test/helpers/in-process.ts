@@ -4,10 +4,10 @@
  */
 import { client, type ClientContext, type SessionNotification } from '@agentclientprotocol/sdk/unstable';
 import { createOpenAIAgent } from '../../src/acp/agent.js';
-import type { AgentOptions } from '../../src/acp/agent-state.js';
+import type { AgentOptions } from '../../src/app/agent-state.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 
 export interface InProcess {
   agent: ClientContext;

@@ -8,7 +8,7 @@
  * because another process holds the session: prints `busy <message>` and exits with 3.
  */
 import { openSessionStore, SessionStoreError } from '../../src/sessions/session-store.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { driverText, type DriverOptions } from './session-store-fixtures.js';
 
 async function main(): Promise<void> {

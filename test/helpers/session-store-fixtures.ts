@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Logger } from '../../src/log.js';
+import type { Logger } from '../../src/shared/log.js';
 import type { SessionRecord, TurnRecord } from '../../src/sessions/session-records.js';
 
 type MetaRecord = Extract<SessionRecord, { type: 'meta' }>;

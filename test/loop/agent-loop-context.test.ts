@@ -10,7 +10,7 @@ import { runAgentLoop } from '../../src/loop/agent-loop.js';
 import { userNotifier } from '../../src/loop/notify.js';
 import type { ChatCompletionsClient, ChatRequest } from '../../src/openai/chat-client.js';
 import { ProviderHttpError } from '../../src/openai/errors.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { answerRoom, estimateTokens, promptBudget } from '../../src/context/token-estimate.js';
 import { scriptedChat } from '../helpers/scripted-chat.js';
 

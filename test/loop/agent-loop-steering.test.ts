@@ -11,7 +11,7 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../../src/loop/agent-loop.js';
 import { prepareTurnTools } from '../../src/loop/turn-tools.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import type { Session } from '../../src/sessions/session-manager.js';
 import { STEERED_AFTER_TOOLS } from '../../src/sessions/conversation.js';

@@ -6,13 +6,13 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../../src/loop/agent-loop.js';
-import { TextToolPaths } from '../../src/endpoints/text-tool-path.js';
+import { TextToolPaths } from '../../src/endpoints/text-path-memory.js';
 import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
 import { ProviderHttpError } from '../../src/openai/errors.js';
 import type { ChatCompletionsClient, ChatRequest } from '../../src/openai/chat-client.js';
 import type { SseItem } from '../../src/openai/sse.js';
 import { answerRoom } from '../../src/context/token-estimate.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 
 const logger = createLogger({ level: 'error', write: () => undefined });
 const FIX = 'restart llama-server with a larger context (`-c 32768`)';

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../../src/loop/agent-loop.js';
 import { CANCELLED } from '../../src/loop/tool-call-runner.js';
 import { prepareTurnTools } from '../../src/loop/turn-tools.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import type { Session } from '../../src/sessions/session-manager.js';
 import { type ClientToolCapabilities, DECLINED, MAX_CALLS_PER_ANSWER, type McpServers } from '../../src/tools/index.js';

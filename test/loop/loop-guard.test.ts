@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_STEPS, LoopGuard, REPEATS_FOR_LOOP } from '../../src/context/loop-guard.js';
+import { DEFAULT_MAX_STEPS, LoopGuard, REPEATS_FOR_LOOP } from '../../src/loop/loop-guard.js';
 
 describe('LoopGuard step limit', () => {
   it('lets maxSteps requests through, then stops with reason steps', () => {

@@ -11,7 +11,7 @@ import { ProviderHttpError } from '../../src/openai/errors.js';
 import type { ChatCompletionsClient } from '../../src/openai/chat-client.js';
 import type { SseItem } from '../../src/openai/sse.js';
 import { describeContextOverflow, DEFAULT_WINDOW_FIX } from '../../src/openai/user-errors.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 
 const logger = createLogger({ level: 'error', write: () => undefined });
 const URL_ = 'http://127.0.0.1:1/v1/chat/completions';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TextToolCalls } from '../../src/loop/loop-input.js';
 import { runModelRequest, TEXT_TOOL_CALLS_NOTICE } from '../../src/loop/model-request.js';
 import { textToolCallRecogniser } from '../../src/loop/turn-tools.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { scriptedChat, type ScriptedAnswer } from '../helpers/scripted-chat.js';
 
 const logger = createLogger({ level: 'error', write: () => undefined });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { modeAnnouncement, PLAN_START_OPTIONS, readPlanStart } from '../../src/loop/plan-mode.js';
-import { copySession as forkSession } from '../../src/acp/session-fork.js';
+import { copySession as forkSession } from '../../src/app/session-fork.js';
 import { SessionManager } from '../../src/sessions/session-manager.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
 

@@ -10,7 +10,7 @@ import { CorrectionMemory } from '../../src/openai/adaptive-params.js';
 import { ChatCompletionsClient, type ChatRequest } from '../../src/openai/chat-client.js';
 import { createEndpoint } from '../../src/endpoints/endpoint.js';
 import { ProviderHttpError } from '../../src/openai/errors.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { PROVIDER_PROFILES, type ProviderId } from '../../src/config/provider-profiles.js';
 import { httpError, startFakeOpenAI, streamText, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { connectInProcess, type InProcess } from '../helpers/in-process.js';

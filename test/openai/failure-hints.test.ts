@@ -3,7 +3,7 @@
  * up against a loopback server and driven through the model request the agent uses.
  */
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { runModelRequest } from '../../src/loop/model-request.js';
 import { ChatCompletionsClient } from '../../src/openai/chat-client.js';
 import { ProviderHttpError } from '../../src/openai/errors.js';

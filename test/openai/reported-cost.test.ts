@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CostMeter } from '../../src/loop/cost-meter.js';
 import { holdRecords, savedCostOf } from '../../src/sessions/session-memory.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { addCost, reportedCost } from '../../src/openai/reported-cost.js';
 
 describe('reportedCost', () => {

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIAgent } from '../../src/acp/agent.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import { startNetworkServer, type NetworkServer } from '../../src/serve/network-server.lazy.js';
 import { clientIdOf, HttpConnections } from '../../src/serve/http-connections.js';
 import { SERVE_LIMITS } from '../../src/serve/serve-flags.js';

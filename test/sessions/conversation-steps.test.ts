@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { replayUpdates } from '../../src/acp/replay.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import { answerMessages, ENDED_AFTER_TOOLS, liveConversation } from '../../src/sessions/conversation.js';
 import type { StepRecord, TurnRecord } from '../../src/sessions/session-records.js';

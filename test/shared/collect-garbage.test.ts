@@ -3,7 +3,7 @@
  * for the time given, never while work is under way, and not again until more work was done.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { collectWhenQuiet } from '../src/collect-garbage.js';
+import { collectWhenQuiet } from '../../src/shared/collect-garbage.js';
 
 beforeEach(() => {
   vi.useFakeTimers();

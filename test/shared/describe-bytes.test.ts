@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeBytes } from '../src/describe-bytes.js';
+import { describeBytes } from '../../src/shared/describe-bytes.js';
 
 describe('describeBytes', () => {
   it('says a whole number of MiB in MiB', () => {

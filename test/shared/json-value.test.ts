@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRecord, parseJsonOrUndefined, positiveInt } from '../src/json-value.js';
+import { isRecord, parseJsonOrUndefined, positiveInt } from '../../src/shared/json-value.js';
 
 describe('isRecord', () => {
   it('is true for plain objects, including ones without a prototype', () => {

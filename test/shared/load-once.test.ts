@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadOnce } from '../src/load-once.js';
+import { loadOnce } from '../../src/shared/load-once.js';
 
 describe('loadOnce', () => {
   it('loads once for any number of callers, waiting at once or later', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { secretsOf } from '../src/config/config.js';
-import { loadConfig } from '../src/config/load-config.js';
-import { createLogger, type LoggerOptions } from '../src/log.js';
+import { secretsOf } from '../../src/config/config.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { createLogger, type LoggerOptions } from '../../src/shared/log.js';
 
 const KEY = 'sk-DISTINCTIVE-log-key-4c3b2a';
 

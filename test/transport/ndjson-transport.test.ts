@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { invalidReason, ndJsonTransport } from '../../src/transport/ndjson-transport.js';
 import { LineSplitter, peekIds } from '../../src/transport/line-splitter.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 
 /** Runs the transport over `chunks` of stdin; returns what it passed on, wrote and logged. */
 async function run(chunks: (string | Uint8Array)[], options: { maxLineBytes?: number; failWith?: Error } = {}) {

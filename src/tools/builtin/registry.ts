@@ -6,7 +6,7 @@
  * Adding a tool: write its module, add it to {@link BUILTIN_TOOLS}.
  */
 import type { CutNote } from '../../context/context-cut.js';
-import { PLAN_TOOL_NAME } from '../plan/plan-tool.js';
+import { PLAN_TOOL_NAME } from '../policy/plan-tool.js';
 import { editFileTool } from './edit-file.js';
 import { fetchUrlTool } from './fetch-url.js';
 import { listDirectoryTool } from './list-directory.js';

@@ -11,7 +11,7 @@
  * Source: JSON Schema validation vocabulary https://json-schema.org/draft/2020-12/json-schema-validation
  * (`type`, `enum`, `required`, `minimum`).
  */
-import { isRecord, parseJsonOrUndefined } from '../../json-value.js';
+import { isRecord, parseJsonOrUndefined } from '../../shared/json-value.js';
 import { setOwn } from './argument-names.js';
 import { deeperThan, MAX_ARGUMENT_DEPTH } from './repair-arguments.js';
 

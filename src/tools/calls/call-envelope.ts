@@ -10,7 +10,7 @@
  * https://platform.openai.com/docs/api-reference/chat/object (`tool_calls[].function`), and the
  * Hermes/Llama formats vLLM's tool parsers read (`vllm/entrypoints/openai/tool_parsers/`).
  */
-import { isRecord } from '../../json-value.js';
+import { isRecord } from '../../shared/json-value.js';
 
 /** The keys an envelope may have besides its name and arguments. */
 const ENVELOPE_EXTRAS = new Set(['id', 'type']);

@@ -8,7 +8,7 @@
  * the model can act on: which tool, what to fix, the tool's parameters, and (bounded) what it
  * sent. Every change made to read the call is told in a note. Pure; never throws.
  */
-import { isRecord } from '../../json-value.js';
+import { isRecord } from '../../shared/json-value.js';
 import type { CheckedArguments } from '../tool.js';
 import { findEnvelope } from './call-envelope.js';
 import { type AliasTable, normaliseParameterNames } from './argument-names.js';

@@ -4,7 +4,7 @@
  * the editor could not ask stopping the call, and every failure turned into a result the model
  * reads (`isError: true`, plain words). The servers' lifecycle is `mcp-servers.ts`.
  */
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../shared/log.js';
 import type { McpConnection } from './mcp-connection.js';
 import { callFailureText, plainMessage } from './mcp-messages.js';
 import { mcpErrorResult, toMcpCallResult, type McpCallResult } from './mcp-result.js';

@@ -16,7 +16,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../shared/log.js';
 import type { StartFailure } from './mcp-messages.js';
 import { redactUrl, startFailureReason } from './mcp-messages.js';
 import { ensureExited } from './mcp-process.js';

@@ -3,7 +3,7 @@
  * (`mcp-connect.lazy.ts`) and the main bundle that uses it (types only: nothing here is loaded).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../shared/log.js';
 import type { McpPromptInfo, McpPromptMessage } from './mcp-prompts.js';
 import type { McpToolInfo } from './mcp-tools.js';
 import type { ElicitationModes, McpElicitAnswer, McpElicitParams } from './mcp-elicitation.js';

@@ -11,8 +11,8 @@
  * advertised under `clientCapabilities.elicitation`).
  */
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
-import { isRecord } from '../../json-value.js';
-import type { Logger } from '../../log.js';
+import { isRecord } from '../../shared/json-value.js';
+import type { Logger } from '../../shared/log.js';
 import { raceAbort } from '../backends/client-backend.js';
 
 /** An MCP `elicitation/create`'s params (plain data from the MCP chunk). */

@@ -11,7 +11,7 @@
  *   Gemini local references are inlined (once per path, cycles cut to `{}`).
  * - `strict` is never set: arbitrary MCP schemas do not meet OpenAI's strict-mode rules.
  */
-import { isRecord } from '../../json-value.js';
+import { isRecord } from '../../shared/json-value.js';
 import type { ToolParameters } from '../tool.js';
 
 /** Options of {@link toFunctionParameters}. */

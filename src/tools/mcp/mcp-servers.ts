@@ -19,7 +19,7 @@
  * // session/close, session/delete, re-load: await mcp.close(); on exit: await closeAllMcp()
  */
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../shared/log.js';
 import type { McpConnection, McpTransportKind } from './mcp-connection.js';
 import { plainMessage, startFailureNotice, stillStartingNotice, stoppedNotice } from './mcp-messages.js';
 import { mcpErrorResult, type McpCallResult } from './mcp-result.js';

@@ -4,8 +4,8 @@
  * aborted, closing whatever that start yields later (so no process is left behind).
  */
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
-import { loadOnce } from '../../load-once.js';
-import type { Logger } from '../../log.js';
+import { loadOnce } from '../../shared/load-once.js';
+import type { Logger } from '../../shared/log.js';
 import type { ConnectOptions, ConnectOutcome, McpConnection } from './mcp-connection.js';
 import { plainMessage, startFailureReason } from './mcp-messages.js';
 

@@ -9,7 +9,7 @@
  * the top of the prompt) is not read again for a server that failed; a call to such a tool answers
  * that its server is not running (`mcp-call.ts`). Tools that are new are added at the end.
  */
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../shared/log.js';
 import { describeMcpTools, type McpToolDescriptor, type McpToolInfo } from './mcp-tools.js';
 
 /** OpenAI rejects more than 128 tools in one request. */

@@ -13,7 +13,7 @@
 import type { PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk/unstable';
 import type { AnyBuiltinTool } from '../builtin/tool-module.js';
 import type { PermissionSubject, WorkspaceRoots } from '../tool.js';
-import { PLAN_TOOL_NAME } from '../plan/plan-tool.js';
+import { PLAN_TOOL_NAME } from './plan-tool.js';
 import { isWithin, resolveToolPath } from '../backends/workspace.js';
 
 /** The session modes, in the order they are offered. `ask` is the default. */

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { toChatTool } from '../../../src/tools/builtin/builtin-tools.js';
 import { BUILTIN_TOOLS } from '../../../src/tools/builtin/registry.js';
 import { toFunctionParameters } from '../../../src/tools/mcp/mcp-schema.js';
-import { PLAN_TOOL_NAME } from '../../../src/tools/plan/plan-tool.js';
+import { PLAN_TOOL_NAME } from '../../../src/tools/policy/plan-tool.js';
 import { builtin } from '../../helpers/builtin-tool.js';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../../src');

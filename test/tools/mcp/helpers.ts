@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Logger } from '../../../src/log.js';
+import type { Logger } from '../../../src/shared/log.js';
 // @ts-expect-error -- a plain .mjs fixture without type declarations
 import { createFixtureServer } from './fixtures/mcp-fixture-tools.mjs';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLAN_CHAT_TOOL, planText, planTool } from '../../../src/tools/plan/plan-tool.js';
+import { PLAN_CHAT_TOOL, planText, planTool } from '../../../src/tools/policy/plan-tool.js';
 
 /** The plan tool's check of a call's raw arguments: the entries, or the message for the model. */
 function parsePlanArguments(raw: string) {
