@@ -13,7 +13,6 @@ import { sessionNotFound, type AgentState } from '../app/agent-state.js';
 import type { ClientPeer } from '../app/client-peer.js';
 import { promptAnswer } from '../app/prompt-failure.js';
 import type { PromptRunner } from '../app/prompt-runner.js';
-import { updateSender } from '../app/model-sender.js';
 import { checkPromptBlocks } from './validate-params.js';
 
 /** The parameters of `session/cancel` sent as a request (the SDK knows it only as a notification). */
@@ -49,7 +48,7 @@ export async function prompt(
     await state.useSession(session);
     await state.endpointsKnown();
     // A failed turn answers with a JSON-RPC error (prompt-failure.ts).
-    return promptAnswer(await runner.run(session, params.prompt, updateSender(client, session.id), placed, client, peer));
+    return promptAnswer(await runner.run(runner.start(session, client, peer, placed), params.prompt, placed));
   } finally {
     markUsed(session);
     state.quiet.worked();

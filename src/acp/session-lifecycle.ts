@@ -12,8 +12,7 @@ import { InvalidCursorError, paginateSessions } from '../sessions/session-list.j
 import type { Session } from '../sessions/session-manager.js';
 import { storeRefusal, type AgentState } from '../app/agent-state.js';
 import { checkInsideRoot, loadStored, loadStoredInRoot, restoreSession } from '../app/session-restore.js';
-import type { ClientPeer } from '../app/client-peer.js';
-import { updateSender } from '../app/model-sender.js';
+import { updateSender, type ClientPeer } from '../app/client-peer.js';
 import { replayUpdates } from './replay.js';
 import { INSTRUCTIONS_OPTION, sessionAnswer } from '../app/session-config.js';
 import { SLASH_COMMANDS } from '../app/slash-commands.js';

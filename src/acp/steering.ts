@@ -28,7 +28,6 @@ import { markUsed } from '../sessions/session-memory.js';
 import type { AgentState } from '../app/agent-state.js';
 import type { ClientPeer } from '../app/client-peer.js';
 import type { PromptRunner } from '../app/prompt-runner.js';
-import { updateSender } from '../app/model-sender.js';
 import { checkPromptBlocks } from './validate-params.js';
 
 /** The extension's method name. */
@@ -184,7 +183,7 @@ export class Steering {
       try {
         await this.state.useSession(session);
         await this.state.endpointsKnown();
-        const answer = await this.runner.run(session, prompt, updateSender(client, session.id), placed, client, peer);
+        const answer = await this.runner.run(this.runner.start(session, client, peer, placed), prompt, placed);
         this.state.logger.debug('the turn of a steering message ended', { sessionId: session.id, stopReason: answer.stopReason });
       } catch (error) {
         this.state.logger.error('the turn of a steering message failed', { sessionId: session.id, error: (error as Error)?.message ?? String(error) });

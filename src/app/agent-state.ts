@@ -5,7 +5,7 @@
  * its `ClientPeer` (`client-peer.ts`). The method modules (`session-lifecycle.ts`, `session-config.ts`,
  * `provider-methods.ts`, `prompt-runner.ts`) read and change it; `agent.ts` only routes to them.
  */
-import { RequestError, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import { RequestError } from '@agentclientprotocol/sdk/unstable';
 import { describeConfigProblems, type Config, type ConfigError } from '../config/config.js';
 import { reasoningEffortLevels } from '../config/providers.js';
 import { collectWhenQuiet } from '../shared/collect-garbage.js';
@@ -24,6 +24,7 @@ import { SessionTools } from '../loop/session-tools.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
 import { UserCommands } from './user-commands.js';
 import { SessionWindows } from './session-window.js';
+import type { UpdateSink } from '../tools/index.js';
 
 /** What the agent is built from. */
 export interface AgentOptions {
@@ -211,7 +212,7 @@ export class AgentState {
   }
 
   /** The {@link Notify} of `session`, sending through `send`: a `notice` or today's text, by what the client advertised (`features`). */
-  notifier(session: Session, send: (updates: SessionUpdate[]) => Promise<void>, features: ClientFeatures): Notify {
+  notifier(session: Session, send: UpdateSink, features: ClientFeatures): Notify {
     let told = this.told.get(session);
     if (!told) this.told.set(session, (told = new Set()));
     return userNotifier(send, features, told);

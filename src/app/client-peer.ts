@@ -7,9 +7,19 @@
  * Source: ACP v1 `initialize` `clientCapabilities` (https://agentclientprotocol.com/protocol/v1/initialization):
  * capabilities are negotiated per connection.
  */
-import { RequestError, type ClientCapabilities } from '@agentclientprotocol/sdk/unstable';
+import { RequestError, type AgentContext, type ClientCapabilities } from '@agentclientprotocol/sdk/unstable';
 import { clientFeatures, NO_FEATURES, type ClientFeatures } from '../loop/notify.js';
-import { toolCapabilities, type ClientToolCapabilities } from '../tools/index.js';
+import { toolCapabilities, type ClientToolCapabilities, type UpdateSink } from '../tools/index.js';
+
+/** The {@link UpdateSink} of one session on one connection: `session/update` notifications to `client`. */
+export function updateSender(client: AgentContext, sessionId: string): UpdateSink {
+  return (updates) => {
+    // All queued at once: the SDK writes its messages in call order, each after the one before,
+    // and after a failed write the connection is closed and the rest fail too.
+    const sent = updates.map((update) => client.notify('session/update', { sessionId, update }));
+    return sent.length === 1 ? sent[0]! : Promise.all(sent).then(() => undefined);
+  };
+}
 
 /** One connection's client. */
 export class ClientPeer {

@@ -17,8 +17,8 @@ import type { Session } from '../sessions/session-manager.js';
 import type { SessionRecord } from '../sessions/session-store.js';
 import { opensLikeCall } from '../tools/index.js';
 import type { AgentState } from './agent-state.js';
-import type { ClientPeer } from './client-peer.js';
-import type { ModelSender, Send } from './model-sender.js';
+import type { ModelSender } from './model-sender.js';
+import type { PromptTurn } from '../loop/prompt-turn.js';
 import { turnResponse } from './prompt-failure.js';
 
 /** What `/compact` runs with: the prompt runner's model side and its save. */
@@ -33,32 +33,25 @@ export interface CompactDeps {
  * Runs `/compact` on `conversation` (the session's live conversation as its model is sent it),
  * answering as a prompt turn does: `end_turn` when there is nothing to compact, else the
  * summary request's stop reason and usage, its failure in `_meta` (`prompt-failure.ts`).
- * Notices and compaction updates take the form `peer` advertised.
+ * Notices and compaction updates take the form the turn's connection advertised.
  */
-export async function compactConversation(
-  deps: CompactDeps,
-  session: Session,
-  conversation: LiveConversation,
-  send: Send,
-  signal: AbortSignal,
-  peer: ClientPeer,
-): Promise<PromptResponse> {
+export async function compactConversation(deps: CompactDeps, turn: PromptTurn, conversation: LiveConversation): Promise<PromptResponse> {
+  const { session, send, signal } = turn;
   if (conversation.turns.length === 0) {
     await send([agentText('Nothing to compact yet: there are no turns since the conversation started or was last cleared.')]);
     return { stopReason: 'end_turn' };
   }
   const compactionId = newMessageId();
-  const entity = peer.features.compaction;
+  const entity = turn.features.compaction;
   if (entity) await send([compactionStarted(compactionId)]);
   const toModel = entity ? summaryToEntity(send, compactionId, stepMessageIds(compactionId, 0).text) : send;
   const outcome = await deps.model.send(
-    session,
-    conversation,
-    { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) },
-    toModel,
-    signal,
-    compactionId,
-    peer,
+    { ...turn, send: toModel, turnId: compactionId },
+    {
+      conversation,
+      current: { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) },
+      tools: false,
+    },
   );
   // An answer that is a tool call (small models write one even without tools) is not a summary.
   const toolCall = outcome.stopReason === 'end_turn' && !outcome.error && opensLikeCall(outcome.text);

@@ -3,10 +3,9 @@
  * sent to the session's model through the agent loop, with what the loop is given: the context
  * window and its notices, the turn's tools and the MCP notices, the system prompt with the
  * instruction files, the request's model and reasoning effort, the endpoint's memory, the
- * session's cost meter; and the {@link Send} its updates go out by. What the turn keeps and
- * answers is `prompt-runner.ts`'s.
+ * session's cost meter; all of it for one {@link PromptTurn}. What the turn keeps and answers is
+ * `prompt-runner.ts`'s.
  */
-import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ChatRequest } from '../openai/chat-client.js';
 import type { ChatMessage } from '../openai/openai-types.js';
 import type { LiveConversation } from '../sessions/conversation.js';
@@ -24,35 +23,19 @@ import { toolSettings } from '../tools/index.js';
 import { toolMessageRules } from '../context/tool-messages.js';
 import { mcpNotices, noToolsNotice, prepareTurnTools } from '../loop/turn-tools.js';
 import type { AgentState } from './agent-state.js';
-import type { ClientPeer } from './client-peer.js';
 import { INSTRUCTIONS_OPTION } from './session-config.js';
-import type { TurnExtras } from '../loop/turn-extras.js';
+import type { PromptTurn } from '../loop/prompt-turn.js';
 import { heedServerToolSupport } from '../endpoints/text-path-memory.js';
-import type { TurnInbox } from '../sessions/turn-inbox.js';
 import { watchLoading } from '../loop/loading-notice.js';
 
-/** Delivers updates to the client, in order. */
-export type Send = (updates: SessionUpdate[]) => Promise<void>;
-
-/** The {@link Send} of one session: `session/update` notifications to `client`. */
-export function updateSender(client: AgentContext, sessionId: string): Send {
-  return (updates) => {
-    // All queued at once: the SDK writes its messages in call order, each after the one before,
-    // and after a failed write the connection is closed and the rest fail too.
-    const sent = updates.map((update) => client.notify('session/update', { sessionId, update }));
-    return sent.length === 1 ? sent[0]! : Promise.all(sent).then(() => undefined);
-  };
-}
-
-/** Where the turn's tool calls go: the client that sent the prompt. */
-export interface TurnClient {
-  client: AgentContext;
-  /** What that client's connection advertised. */
-  peer: ClientPeer;
-  /** The turn's plan and checkpoints. */
-  extras: TurnExtras;
-  /** The messages the user sends into the turn (`_session/steering`); the loop takes them before each request. */
-  inbox?: TurnInbox | undefined;
+/** What {@link ModelSender.send} sends besides the turn: the conversation so far and the new message. */
+export interface TurnRequest {
+  /** The live conversation the message follows. */
+  conversation: LiveConversation;
+  /** The new message; a function is given the note of what changed in the prompt facts since the model was last told. */
+  current: ChatMessage | ((factsNote: string | undefined) => ChatMessage);
+  /** A prompt (true: the agent loop with tools, the system prompt from the prompt facts) or /compact (false: no tools, no inbox). */
+  tools: boolean;
 }
 
 /** What the model side of a turn gives back: the loop's outcome, and the prompt facts its system prompt and note said. */
@@ -71,32 +54,24 @@ export class ModelSender {
 
   /**
    * Sends the live conversation plus `current` to the session's model, trimmed to its context
-   * window; with `turnClient` (a prompt, not /compact) and tools on, as an agent loop with tools,
+   * window; with `tools` (a prompt, not /compact) and tools on, as an agent loop with tools,
    * its system prompt built from the session's prompt facts (`turn-facts.ts`, when the system
    * prompt is the default one), whose note of what changed `current` puts in front of the prompt.
-   * Notices and compaction updates take the form `peer` (the asking connection) advertised.
+   * Notices and compaction updates take the form the turn's connection advertised.
    */
-  async send(
-    session: Session,
-    conversation: LiveConversation,
-    current: ChatMessage | ((factsNote: string | undefined) => ChatMessage),
-    send: Send,
-    signal: AbortSignal,
-    turnId: string,
-    peer: ClientPeer,
-    turnClient?: TurnClient,
-  ): Promise<SentTurn> {
+  async send(turn: PromptTurn, request: TurnRequest): Promise<SentTurn> {
+    const { session, send, signal, turnId } = turn;
     const target = this.state.registry.resolve(session.model);
     if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
     // From here to the first byte of the answer (an Ollama model may be loaded for the window), a loading model is told.
     const loading = watchLoading({
       model: target.model,
       look: (stop) => target.endpoint.loadState(target.model, stop),
-      notify: this.state.notifier(session, send, peer.features),
+      notify: this.state.notifier(session, send, turn.features),
       signal,
     });
     try {
-      const outcome = await this.sendWatched(session, conversation, current, loading.watched(send, turnId), signal, turnId, peer, turnClient);
+      const outcome = await this.sendWatched({ ...turn, send: loading.watched(send, turnId) }, request);
       // A server that went silent while it said it was loading: the words of the time limit say what it said.
       if (outcome.error?.kind === 'timeout' && loading.said)
         await send([agentText(`\n\n(The server at ${target.endpoint.settings.baseUrl} was loading the model when the wait began: ${loading.said}.)`)]);
@@ -106,35 +81,33 @@ export class ModelSender {
     }
   }
 
-  /** {@link send} with `send` watched for the answer's first byte. */
-  private async sendWatched(
-    ...[session, { turns, summary, stubbed }, current, send, signal, turnId, peer, turnClient]: Parameters<ModelSender['send']>
-  ): Promise<SentTurn> {
+  /** {@link send} with the turn's `send` watched for the answer's first byte. */
+  private async sendWatched(turn: PromptTurn, { conversation: { turns, summary, stubbed }, current, tools: withTools }: TurnRequest): Promise<SentTurn> {
+    const { session, send, signal, turnId } = turn;
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model)!;
-    const notify = this.state.notifier(session, send, peer.features);
-    const toolState = turnClient && config.tools ? this.state.tools.get(session.id) : undefined;
+    const notify = this.state.notifier(session, send, turn.features);
+    const toolState = withTools && config.tools ? this.state.tools.get(session.id) : undefined;
     for (const notice of mcpNotices(toolState)) await notify(notice);
     // The window before the tools and the system prompt: it sizes fetch_url's and the instruction files' shares.
     const known = await this.state.windows.of(session, signal);
     const contextWindow = known?.window;
     const notice = this.state.windows.notice(session, known);
     if (notice) await notify(notice);
-    const tools =
-      turnClient && toolState
-        ? prepareTurnTools({
-            session,
-            state: toolState,
-            client: turnClient.client,
-            capabilities: peer.capabilities,
-            profile: target.endpoint.profile,
-            extras: turnClient.extras,
-            logger: this.state.logger,
-            saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
-            settings: toolSettings(config, contextWindow),
-            elicitation: peer.features.elicitation,
-          })
-        : undefined;
+    const tools = toolState
+      ? prepareTurnTools({
+          session,
+          state: toolState,
+          client: turn.client,
+          capabilities: turn.capabilities,
+          profile: target.endpoint.profile,
+          extras: turn.extras,
+          logger: this.state.logger,
+          saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
+          settings: toolSettings(config, contextWindow),
+          elicitation: turn.features.elicitation,
+        })
+      : undefined;
     // A llama.cpp template that says it takes no tools: the text path from the first request.
     if (tools) await heedServerToolSupport(target.endpoint, target.model, target.endpoint.memory.textPaths);
     // The facts the conversation began with, and a note of what changed since the model was last told.
@@ -188,8 +161,8 @@ export class ModelSender {
       },
       tools: tools && { offer: tools.offer, session: tools.session, textToolCalls: tools.textToolCalls, takenIds: usedToolCallIds(session) },
       limits: { maxSteps: config.maxSteps },
-      callbacks: { signal, send, logger: this.state.logger, notify, cost: this.meter(session), turnId, compactionUpdates: peer.features.compaction },
-      inbox: turnClient?.inbox,
+      callbacks: { signal, send, logger: this.state.logger, notify, cost: this.meter(session), turnId, compactionUpdates: turn.features.compaction },
+      inbox: withTools ? turn.inbox : undefined,
     });
     if (tools && target.endpoint.client.takesNoTools(target.model)) await notify(noToolsNotice(target.model));
     // Once per model, after its first answer on Ollama's native API: part of it on the CPU at this window.

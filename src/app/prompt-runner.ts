@@ -16,12 +16,13 @@ import { costSince } from '../loop/cost-meter.js';
 import { toolMessageRules } from '../context/tool-messages.js';
 import { modeNoteFor, sessionMode } from '../loop/session-modes.js';
 import type { AgentState } from './agent-state.js';
-import type { ClientPeer } from './client-peer.js';
+import { updateSender, type ClientPeer } from './client-peer.js';
 import { compactConversation } from './compact-command.js';
 import { configOptions } from './session-config.js';
-import { turnExtras, type TurnExtras } from '../loop/turn-extras.js';
+import { turnExtras } from '../loop/turn-extras.js';
+import type { PromptTurn } from '../loop/prompt-turn.js';
 import { undoPrompt } from './undo.js';
-import { ModelSender, type Send, type TurnClient } from './model-sender.js';
+import { ModelSender } from './model-sender.js';
 import { turnResponse } from './prompt-failure.js';
 import { leavesRecord, turnRecord } from './turn-record.js';
 
@@ -39,15 +40,41 @@ export class PromptRunner {
   }
 
   /**
-   * Answers one prompt from `client`, whose connection is `peer` (what it advertised), placed in the
-   * session's line by `placed` (its turn waits for the prompts before it; its steering inbox is
-   * open while its agent loop runs). Never rejects for provider failures (they are explained to
+   * The {@link PromptTurn} of a prompt to `session` from `client`, whose connection is `peer` (what
+   * it advertised), placed in the session's line by `placed` (its signal and steering inbox): built
+   * once, where the turn starts (`session/prompt`, a steering message that starts a turn).
+   */
+  start(session: Session, client: AgentContext, peer: ClientPeer, placed: Arrival): PromptTurn {
+    const send = updateSender(client, session.id);
+    const extras = turnExtras({
+      session,
+      send,
+      saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
+      configOptions: (s) => configOptions(this.state, s),
+    });
+    return {
+      session,
+      turnId: newMessageId(),
+      signal: placed.signal,
+      send,
+      client,
+      features: peer.features,
+      capabilities: peer.capabilities,
+      inbox: placed.inbox,
+      extras,
+    };
+  }
+
+  /**
+   * Answers one prompt of `turn`, placed in the session's line by `placed` (its turn waits for the
+   * prompts before it; its steering inbox is open while its agent loop runs). Never rejects for provider failures (they are explained to
    * the user); a store failure is logged and the answer still goes out, but for a session another
    * process took over meanwhile (its lease, `sessions/session-lease.ts`).
    * @throws {RequestError} -32603 naming the other process, with `{sessionId, reason: "busy"}`, when
    *   the turn could not be saved because another process took the session over.
    */
-  async run(session: Session, prompt: ContentBlock[], send: Send, placed: Arrival, client: AgentContext, peer: ClientPeer): Promise<PromptResponse> {
+  async run(turn: PromptTurn, prompt: ContentBlock[], placed: Arrival): Promise<PromptResponse> {
+    const { session, send } = turn;
     const problem = this.state.whyNoTurn();
     if (problem) {
       await send([agentText(problem)]);
@@ -76,21 +103,14 @@ export class PromptRunner {
       session,
       async (signal) => {
         if (signal.aborted) return { stopReason: 'cancelled' };
-        if (command === 'clear') return keep(await this.clear(session, send));
+        if (command === 'clear') return keep(await this.clear(turn));
         if (command === 'compact') {
           const deps = { state: this.state, model: this.model, save: (s: Session, record: SessionRecord) => this.save(s, record) };
-          return keep(await compactConversation(deps, session, this.conversation(session), send, signal, peer));
+          return keep(await compactConversation(deps, turn, this.conversation(session)));
         }
-        if (command === 'undo') return keep(await this.undo(session, send, signal, client, peer));
-        const turnClient = (extras: TurnExtras): TurnClient => ({ client, peer, extras, inbox: placed.inbox });
-        const extras = turnExtras({
-          session,
-          send,
-          saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
-          configOptions: (s) => configOptions(this.state, s),
-        });
+        if (command === 'undo') return keep(await this.undo(turn));
         // A command that takes arguments takes its context with it.
-        if (command === 'init') return this.init(session, line, send, signal, turnClient(extras), context);
+        if (command === 'init') return this.init(turn, line, context);
         let expansion: Awaited<ReturnType<typeof this.state.commands.expand>>;
         try {
           expansion = await this.state.commands.expand(session.id, line, mcp(), signal);
@@ -103,7 +123,7 @@ export class PromptRunner {
           await send([agentText(expansion.message)]);
           return { stopReason: 'end_turn' };
         }
-        return this.turn(session, expansion ? [...context, ...expansion.prompt] : prompt, send, signal, turnClient(extras), expansion ? prompt : undefined);
+        return this.turn(turn, { asked: expansion ? [...context, ...expansion.prompt] : prompt, typed: expansion ? prompt : undefined });
       },
       placed,
     );
@@ -115,28 +135,23 @@ export class PromptRunner {
     return answer;
   }
 
-  private async clear(session: Session, send: Send): Promise<PromptResponse> {
+  private async clear({ session, send }: PromptTurn): Promise<PromptResponse> {
     await this.save(session, { type: 'clear', at: new Date().toISOString() });
     await send([agentText(CLEARED_TEXT)]);
     return { stopReason: 'end_turn' };
   }
 
   /** `/undo`: nothing goes to the model; files are restored through the client when it writes them (`undo.ts`). */
-  private undo(session: Session, send: Send, signal: AbortSignal, client: AgentContext, peer: ClientPeer): Promise<PromptResponse> {
+  private undo(turn: PromptTurn): Promise<PromptResponse> {
+    const { session } = turn;
     const roots = this.state.tools.get(session.id)?.roots ?? { cwd: session.cwd, extra: [] };
     const saveUndo = () => this.save(session, { type: 'undo', at: new Date().toISOString() });
-    return undoPrompt({ session, roots, signal, saveUndo, send, client, peer });
+    return undoPrompt(turn, { roots, saveUndo });
   }
 
   /** `/init`: a model turn asked to survey the project and write AGENTS.md with the edit tools. */
-  private async init(
-    session: Session,
-    prompt: ContentBlock[],
-    send: Send,
-    signal: AbortSignal,
-    turnClient: TurnClient,
-    context: ContentBlock[] = [],
-  ): Promise<PromptResponse> {
+  private async init(turn: PromptTurn, prompt: ContentBlock[], context: ContentBlock[] = []): Promise<PromptResponse> {
+    const { session, send } = turn;
     const blocked = !this.state.config.tools
       ? 'tools are off (OPENAI_ACP_TOOLS=off)'
       : sessionMode(session) === 'read-only'
@@ -147,22 +162,19 @@ export class PromptRunner {
       return { stopReason: 'end_turn' };
     }
     // The next turn's system prompt has the AGENTS.md this one writes (renewFacts).
-    return this.turn(session, initPrompt(prompt, context), send, signal, turnClient, [...context, ...prompt], true);
+    return this.turn(turn, { asked: initPrompt(prompt, context), typed: [...context, ...prompt], renewFacts: true });
   }
 
   /**
-   * `typed`: what the user sent when `prompt` is its expansion (a user command, /init), kept for
-   * replay and the title; `renewFacts`: the next turn reads the prompt facts afresh (/init).
+   * A model turn of `asked`. `typed`: what the user sent when `asked` is its expansion (a user
+   * command, /init), kept for replay and the title; `renewFacts`: the next turn reads the prompt
+   * facts afresh (/init). @defaultValue renewFacts false
    */
   private async turn(
-    session: Session,
-    asked: ContentBlock[],
-    send: Send,
-    signal: AbortSignal,
-    turnClient: TurnClient,
-    typed?: ContentBlock[],
-    renewFacts = false,
+    turn: PromptTurn,
+    { asked, typed, renewFacts = false }: { asked: ContentBlock[]; typed?: ContentBlock[] | undefined; renewFacts?: boolean },
   ): Promise<PromptResponse> {
+    const { session, send, turnId } = turn;
     const conversation = this.conversation(session);
     // Context shared with an earlier command that took no arguments goes in front.
     const kept = this.kept.get(session);
@@ -171,23 +183,17 @@ export class PromptRunner {
     // The mode is told in the conversation when it changed since the model was last told (the system prompt and tools stay put).
     const mode = this.state.config.tools ? sessionMode(session) : undefined;
     const note = mode ? modeNoteFor(mode, lastToldMode(session.records)) : undefined;
-    const turnId = newMessageId();
     const before = this.model.meter(session).total;
     // Messages the user sends from now on are this turn's (`_session/steering`).
-    turnClient.inbox?.open();
-    const outcome = await this.model.send(
-      session,
+    turn.inbox.open();
+    const outcome = await this.model.send(turn, {
       conversation,
       // So are changes of the instruction files and the date (the system prompt says them as the conversation began).
-      (factsNote) => ({ role: 'user', content: promptToUserContent(withNotes([factsNote, note], withUnanswered(conversation.unanswered, prompt))) }),
-      send,
-      signal,
-      turnId,
-      turnClient.peer,
-      turnClient,
-    );
+      current: (factsNote) => ({ role: 'user', content: promptToUserContent(withNotes([factsNote, note], withUnanswered(conversation.unanswered, prompt))) }),
+      tools: true,
+    });
     // What the user sent into the turn, the messages no answer followed included (they go in front of the next prompt).
-    const steering = turnClient.inbox?.close(outcome.steps.length + (outcome.text ? 1 : 0)) ?? [];
+    const steering = turn.inbox.close(outcome.steps.length + (outcome.text ? 1 : 0));
     if (leavesRecord(outcome, steering)) {
       const record = turnRecord(outcome, {
         at: new Date().toISOString(),
@@ -200,7 +206,7 @@ export class PromptRunner {
         renewFacts,
         cost: costSince(before, this.model.meter(session).total),
       });
-      turnClient.extras.fill(record);
+      turn.extras.fill(record);
       await this.save(session, record);
       const title = session.title ? undefined : titleFromPrompt(typed ?? prompt);
       if (title) {

@@ -25,6 +25,7 @@ import type { ModelPicker } from './model-picker.js';
 import { windowUsage } from '../loop/to-acp.js';
 import { savedCostOf } from '../sessions/session-memory.js';
 import type { UserNotice } from '../loop/notify.js';
+import type { UpdateSink } from '../tools/index.js';
 
 /** A resolved window with what the user may need to hear about it. */
 export interface KnownWindow extends ResolvedWindow {
@@ -167,7 +168,7 @@ export class SessionWindows {
    * cumulative cost saved with its turns (when a provider reported one); nothing when
    * no window is known. Never rejects.
    */
-  async announce(session: Session, send: (updates: SessionUpdate[]) => Promise<void>): Promise<void> {
+  async announce(session: Session, send: UpdateSink): Promise<void> {
     try {
       const known = await this.of(session);
       if (!known) return;

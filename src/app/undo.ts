@@ -6,7 +6,7 @@
  * by someone else since that turn is not overwritten: nothing is restored and `/undo` says which.
  * Commands the turn ran cannot be undone; the answer says so.
  */
-import type { AgentContext, PlanEntry, PromptResponse } from '@agentclientprotocol/sdk/unstable';
+import type { PlanEntry, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { agentText } from '../loop/to-acp.js';
 import type { CheckpointFile } from '../sessions/checkpoints.js';
 import { hashText } from '../sessions/checkpoints.js';
@@ -23,8 +23,7 @@ import {
   ToolError,
   type WorkspaceRoots,
 } from '../tools/index.js';
-import type { ClientPeer } from './client-peer.js';
-import type { Send } from './model-sender.js';
+import type { PromptTurn } from '../loop/prompt-turn.js';
 
 /**
  * The answer when there is no turn to undo.
@@ -52,15 +51,16 @@ export function planAfterUndo(before: readonly PlanEntry[], now: PlanEntry[]): P
 
 /**
  * `/undo` as a prompt turn: the latest turn taken back through the backend its writes went
- * through (the client's `fs/*` when `peer` advertised it, else local inside `roots`), the answer
+ * through (the client's `fs/*` when the turn's connection advertised it, else local inside `roots`), the answer
  * and the plan now in force sent, `end_turn` answered; `cancelled` when `signal` aborted while
  * restoring (the files restored so far stay so, the turn stays in the conversation). Nothing goes
  * to the model.
  * @throws a bug's error (see {@link undoLastTurn}).
  */
-export async function undoPrompt(input: Omit<UndoInput, 'backend'> & { send: Send; client: AgentContext; peer: ClientPeer }): Promise<PromptResponse> {
-  const { session, roots, signal, send, client, peer } = input;
-  const backend = createClientBackend({ client, sessionId: session.id, capabilities: peer.capabilities, local: createLocalBackend(roots) });
+export async function undoPrompt(turn: PromptTurn, input: Pick<UndoInput, 'roots' | 'saveUndo'>): Promise<PromptResponse> {
+  const { session, signal, send, client, capabilities } = turn;
+  const { roots } = input;
+  const backend = createClientBackend({ client, sessionId: session.id, capabilities, local: createLocalBackend(roots) });
   const planBefore = currentPlanOf(session);
   let text: string;
   try {

@@ -7,6 +7,7 @@
  * update when the Client advertised the `session.compaction` Client capability").
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { UpdateSink } from '../tools/index.js';
 
 /** The update that starts compaction `compactionId`. */
 export function compactionStarted(compactionId: string): SessionUpdate {
@@ -29,11 +30,7 @@ export function compactionEnded(compactionId: string, status: 'completed' | 'can
  * `send` with the chunks of the message `summaryMessageId` (the model writing the summary) turned
  * into the compaction's summary chunks; every other update goes through unchanged.
  */
-export function summaryToEntity(
-  send: (updates: SessionUpdate[]) => Promise<void>,
-  compactionId: string,
-  summaryMessageId: string,
-): (updates: SessionUpdate[]) => Promise<void> {
+export function summaryToEntity(send: UpdateSink, compactionId: string, summaryMessageId: string): UpdateSink {
   return (updates) =>
     send(
       updates.map((u) =>

@@ -11,6 +11,7 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { ModelLoadState } from '../endpoints/model-loading.js';
 import type { Notify, UserNotice } from './notify.js';
+import type { UpdateSink } from '../tools/index.js';
 
 /**
  * How long the first byte may take before the server is asked whether it is loading the model, in ms.
@@ -34,7 +35,7 @@ export interface LoadingWatchInput {
 /** One turn's watch. */
 export interface LoadingWatch {
   /** Wraps the turn's sender: the first update of an answer (its text, reasoning, a tool call, its usage) ends the watch. */
-  watched(send: (updates: SessionUpdate[]) => Promise<void>, turnId: string): (updates: SessionUpdate[]) => Promise<void>;
+  watched(send: UpdateSink, turnId: string): UpdateSink;
   /** Ends the watch (the turn ended). */
   stop(): void;
   /** What the server said when it was told to be loading the model; `undefined` when it was not. */

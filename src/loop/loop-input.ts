@@ -6,7 +6,7 @@
  * ({@link TurnCallbacks}: where updates, notices, logs and costs go, and the cancel), and the
  * messages the user sends into the turn while it runs (its steering inbox).
  */
-import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 import type { ContextSources } from '../context/context-keeper.js';
 import type { ToolMessageRules } from '../context/tool-messages.js';
 import type { EndpointMemory } from '../endpoints/endpoint-memory.js';
@@ -17,6 +17,7 @@ import type { ToolCallResult } from '../openai/chat-stream-accumulator.js';
 import type { ChatToolDefinition, OfferedTools, ReadCall, SessionMode } from '../tools/index.js';
 import type { CostMeter } from './cost-meter.js';
 import type { Notify } from './notify.js';
+import type { UpdateSink } from '../tools/index.js';
 
 /** The endpoint and model of a turn. */
 export interface TurnEndpoint {
@@ -86,7 +87,7 @@ export interface TurnCallbacks {
   /** The turn's cancel: aborts the request under way and every tool call. */
   signal: AbortSignal;
   /** Delivers updates to the client, in order. */
-  send: (updates: SessionUpdate[]) => Promise<void>;
+  send: UpdateSink;
   logger: Logger;
   /** Tells the user what is not part of the answer (`notify.ts`). */
   notify?: Notify | undefined;

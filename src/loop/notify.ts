@@ -12,6 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ClientCapabilities, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { UpdateSink } from '../tools/index.js';
 
 /** The capabilities of the client the loop's protocol choices depend on (absent means false). */
 export interface ClientFeatures {
@@ -79,7 +80,7 @@ function noticeUpdates(notice: UserNotice, features: Pick<ClientFeatures, 'notic
  * The {@link Notify} of one session: sends through `send`, by `features`, remembering the
  * `once` keys already told in `told` (the session's set, so "once" holds across its turns).
  */
-export function userNotifier(send: (updates: SessionUpdate[]) => Promise<void>, features: Pick<ClientFeatures, 'notices'>, told: Set<string>): Notify {
+export function userNotifier(send: UpdateSink, features: Pick<ClientFeatures, 'notices'>, told: Set<string>): Notify {
   return async (notice) => {
     if (notice.once !== undefined) {
       if (told.has(notice.once)) return;

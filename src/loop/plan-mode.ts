@@ -21,6 +21,7 @@ import type {
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../shared/log.js';
 import { planText, raceAbort, type SessionMode, type ToolOutcome } from '../tools/index.js';
+import type { UpdateSink } from '../tools/index.js';
 
 /** What a plan call needs from the turn. */
 export interface PlanHooks {
@@ -34,7 +35,7 @@ export interface PlanHooks {
 export interface PlanCallDeps {
   sessionId: string;
   client: AgentContext;
-  send: (updates: SessionUpdate[]) => Promise<void>;
+  send: UpdateSink;
   /** The session's mode when the call runs. */
   mode: SessionMode;
   plan: PlanHooks;

@@ -3,7 +3,7 @@
  * updates, saved with the turn) and the checkpoints of the files it changed (for `/undo`), and
  * the mode switch a plan's approval makes (saved and announced).
  */
-import type { PlanEntry, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { PlanEntry, SessionConfigOption } from '@agentclientprotocol/sdk/unstable';
 import { CheckpointRecorder } from '../sessions/checkpoints.js';
 import type { Session } from '../sessions/session-manager.js';
 import type { TurnRecord } from '../sessions/session-records.js';
@@ -11,6 +11,7 @@ import { checkpointingBackend, relativeForTitle, type ToolBackend, type Workspac
 import { modeAnnouncement, type PlanHooks } from './plan-mode.js';
 import { MODE_CONFIG_ID, selectMode } from './session-modes.js';
 import { agentText } from './to-acp.js';
+import type { UpdateSink } from '../tools/index.js';
 
 /** One turn's extras. */
 export interface TurnExtras {
@@ -25,7 +26,7 @@ export interface TurnExtras {
 /** What the extras need of the session and the runner. */
 export interface TurnExtrasInput {
   session: Session;
-  send: (updates: SessionUpdate[]) => Promise<void>;
+  send: UpdateSink;
   /** Saves option changes of the session (the mode). */
   saveOptions: (options: Record<string, string>) => Promise<void>;
   /** Every config option of the session, for `config_option_update`. */

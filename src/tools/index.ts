@@ -53,4 +53,5 @@ export {
   ToolError,
   type ToolOutcome,
   type WorkspaceRoots,
+  type UpdateSink,
 } from './tool.js';

@@ -103,6 +103,13 @@ export interface ChatToolDefinition {
   function: { name: string; description: string; parameters: ToolParameters };
 }
 
+/**
+ * The update sink: delivers `session/update`s to the client that sent the prompt, in order
+ * (ACP v1 `session/update`, https://agentclientprotocol.com/protocol/v1/prompt-turn). Resolves once
+ * they are written; rejects when the connection is gone.
+ */
+export type UpdateSink = (updates: SessionUpdate[]) => Promise<void>;
+
 /** What a tool's `run` is given by the runner of the call. */
 export interface ToolRunContext {
   /** The ACP `toolCallId` of the call. */
@@ -112,7 +119,7 @@ export interface ToolRunContext {
   /** The turn's signal: aborting rejects the call with its reason (a running command is killed). */
   signal: AbortSignal;
   /** Sends updates beside the call's own (the plan tool's `plan`). */
-  send: (updates: SessionUpdate[]) => Promise<void>;
+  send: UpdateSink;
   /** Embeds a client terminal in the call as soon as the command runs in it. */
   onTerminal: (terminalId: string) => Promise<void>;
   /** Whether a call of this same tool with `args` would run without asking (the mode and remembered choices). */
