@@ -9,7 +9,7 @@
 import type { AgentContext, ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
 import { markUsed } from '../sessions/session-memory.js';
-import { sessionNotFound, type AgentState } from '../app/agent-state.js';
+import type { AgentState } from '../app/agent-state.js';
 import type { ClientPeer } from '../app/client-peer.js';
 import { promptAnswer } from '../app/prompt-failure.js';
 import type { PromptRunner } from '../app/prompt-runner.js';
@@ -36,7 +36,7 @@ export async function prompt(
 ): Promise<PromptResponse> {
   const session = state.session(params.sessionId);
   // A session this connection did not open (new, load, resume, fork) is not its to prompt.
-  if (!peer.sessions.has(session.id)) throw sessionNotFound(session.id);
+  state.liveOf(session).assertHeldBy(peer);
   checkPromptBlocks(params.prompt);
   if (params.prompt.length === 0) return { stopReason: 'end_turn' };
   // In line behind the session's earlier prompts; a session/cancel from here on reaches it, even
@@ -61,6 +61,7 @@ export async function prompt(
  * the session; an unknown or idle session is no error. Answers `{}`.
  */
 export function cancel(state: AgentState, params: { sessionId: string }, peer: ClientPeer): Record<string, never> {
-  if (peer.sessions.has(params.sessionId) && state.sessions.cancel(params.sessionId)) state.logger.debug('turn cancelled', { sessionId: params.sessionId });
+  if (state.live(params.sessionId)?.isHeldBy(peer) && state.sessions.cancel(params.sessionId))
+    state.logger.debug('turn cancelled', { sessionId: params.sessionId });
   return {};
 }

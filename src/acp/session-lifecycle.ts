@@ -52,7 +52,7 @@ export async function newSession(
   }
   state.picker.attach(session, await state.registry.models());
   await openTools(state, session, params, peer);
-  peer.sessions.add(session.id);
+  state.hold(session, peer);
   state.logger.debug('session created', { sessionId: session.id, cwd: params.cwd });
   announceSession(state, client, session);
   return { sessionId: session.id, ...sessionAnswer(state, session) };
@@ -82,7 +82,7 @@ export async function loadSession(state: AgentState, params: ToolParams & { cwd:
   const stored = await loadStoredInRoot(state, params.sessionId);
   const session = await restoreSession(state, stored);
   await openTools(state, session, params, peer);
-  peer.sessions.add(session.id);
+  state.hold(session, peer);
   // The whole history as on disk: the session itself holds only its live part.
   await updateSender(client, session.id)(replayUpdates(stored.records, peer.features));
   state.logger.debug('session loaded', { sessionId: session.id, records: stored.records.length });
@@ -96,7 +96,7 @@ export async function resumeSession(state: AgentState, params: ToolParams & { cw
   peer.checkRoom(params.sessionId);
   const session = await restoreSession(state, await loadStoredInRoot(state, params.sessionId));
   await openTools(state, session, params, peer);
-  peer.sessions.add(session.id);
+  state.hold(session, peer);
   state.logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
   announceSession(state, client, session);
   return sessionAnswer(state, session);
@@ -114,7 +114,7 @@ export async function forkSession(state: AgentState, params: ToolParams & { cwd:
   const session = await copySession({ sourceId: params.sessionId, cwd: params.cwd, sessions: state.sessions, store: await state.store, logger: state.logger });
   state.picker.attach(session, await state.registry.models());
   await openTools(state, session, params, peer);
-  peer.sessions.add(session.id);
+  state.hold(session, peer);
   announceSession(state, client, session);
   return { sessionId: session.id, ...sessionAnswer(state, session) };
 }
@@ -140,15 +140,17 @@ export async function listSessions(state: AgentState, params: { cwd?: string | n
 export async function closeSession(state: AgentState, params: { sessionId: string }, peer: ClientPeer) {
   const { sessionId } = params;
   peer.sessions.delete(sessionId);
-  if (state.heldElsewhere(sessionId, peer)) return {};
-  if (!(await letGo(state, sessionId))) await loadStored(state, sessionId);
+  const live = state.live(sessionId);
+  live?.removeHolder(peer);
+  if (live && live.holderCount > 0) return {};
+  if (!(await state.close(sessionId))) await loadStored(state, sessionId);
   return {};
 }
 
 /** `session/delete`: lets go of the session, for every connection, and removes its stored copy. */
 export async function deleteSession(state: AgentState, params: { sessionId: string }) {
   for (const peer of state.peers) peer.sessions.delete(params.sessionId);
-  await letGo(state, params.sessionId);
+  await state.close(params.sessionId);
   await (await state.store).delete(params.sessionId).catch((error: unknown) => {
     throw storeRefusal(error, params.sessionId);
   });
@@ -163,19 +165,12 @@ export async function releasePeer(state: AgentState, peer: ClientPeer): Promise<
   state.peers.delete(peer);
   const held = [...peer.sessions];
   peer.sessions.clear();
-  await Promise.all(held.filter((sessionId) => !state.heldElsewhere(sessionId, peer)).map((sessionId) => letGo(state, sessionId).catch(() => false)));
-}
-
-/** Stops the session's turn, waits for it to settle (saved), then forgets it and stops its tools. Returns whether it was held. */
-async function letGo(state: AgentState, sessionId: string): Promise<boolean> {
-  state.picker.forget(sessionId);
-  state.commands.forget(sessionId);
-  await state.sessions.settle(sessionId);
-  const held = state.sessions.remove(sessionId);
-  await state.tools.close(sessionId);
-  // Its last record is written (the turn settled): another process may write it now.
-  if (held) await (await state.store).release(sessionId);
-  return held;
+  const lettingGo = held.filter((sessionId) => {
+    const live = state.live(sessionId);
+    live?.removeHolder(peer);
+    return !live || live.holderCount === 0;
+  });
+  await Promise.all(lettingGo.map((sessionId) => state.close(sessionId).catch(() => false)));
 }
 
 /** Starts the session's tools (roots, MCP servers) for a new, loaded or resumed session; MCP servers only with tools on. */

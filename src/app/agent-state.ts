@@ -24,6 +24,7 @@ import { SessionTools } from '../loop/session-tools.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
 import { UserCommands } from './user-commands.js';
 import { SessionWindows } from './session-window.js';
+import { LiveSession, sessionNotFound } from './live-session.js';
 import type { UpdateSink } from '../tools/index.js';
 
 /** What the agent is built from. */
@@ -63,11 +64,6 @@ export interface AgentOptions {
 /** How long the agent must be quiet (no turn) after turns before what they left is collected, in ms. */
 const QUIET_GC_MS = 10_000;
 
-/** `-32002` with `{sessionId}`: the session is not known. */
-export function sessionNotFound(sessionId: string): RequestError {
-  return new RequestError(-32002, `Session not found: ${sessionId}`, { sessionId });
-}
-
 /** A store refusal as the client hears it: an unknown session (-32002), or one another process holds (-32603, its words name that process); any other error as it is. */
 export function storeRefusal(error: unknown, sessionId: string): unknown {
   if (!(error instanceof SessionStoreError)) return error;
@@ -105,16 +101,14 @@ export class AgentState {
   readonly root: string | undefined;
   /** The connections open now, each with the sessions it holds. */
   readonly peers = new Set<ClientPeer>();
-  /** Per session, the `once` keys of the notices already told (`loop/notify.ts`). */
-  private readonly told = new WeakMap<Session, Set<string>>();
+  /** The registry of live sessions: what each has in memory, who holds it, its closing. */
+  private readonly liveSessions = new Map<string, LiveSession>();
   /** Re-reads the configuration for `authenticate`. */
   readonly reload: AgentOptions['reload'];
   private readonly registryOptions: { logger: Logger; fetch: FetchLike | undefined; modelsTimeoutMs: number | undefined; memory: EndpointMemory };
   private readonly findEndpoints: AgentOptions['endpoints'];
   /** Collects what a burst of turns left once the agent has been quiet a while (`collect-garbage.ts`); told as each turn ends. */
   readonly quiet: { worked(): void };
-  /** Sessions whose records are being read again, so two prompts read once. */
-  private readonly reloading = new WeakMap<Session, Promise<void>>();
   private endpointsFound: Promise<void> | undefined;
 
   constructor(options: AgentOptions) {
@@ -149,14 +143,15 @@ export class AgentState {
   async useSession(session: Session): Promise<void> {
     markUsed(session);
     if (!isUnloaded(session)) return;
-    let reading = this.reloading.get(session);
+    const live = this.liveOf(session);
+    let reading = live.reloading;
     if (!reading) {
       reading = (async () => {
         const store = await this.store;
         await store.hold(session.id);
         reloadRecords(session, (await store.load(session.id))?.records ?? []);
-      })().finally(() => this.reloading.delete(session));
-      this.reloading.set(session, reading);
+      })().finally(() => (live.reloading = undefined));
+      live.reloading = reading;
     }
     await reading.catch((error: unknown) => {
       throw storeRefusal(error, session.id);
@@ -213,15 +208,58 @@ export class AgentState {
 
   /** The {@link Notify} of `session`, sending through `send`: a `notice` or today's text, by what the client advertised (`features`). */
   notifier(session: Session, send: UpdateSink, features: ClientFeatures): Notify {
-    let told = this.told.get(session);
-    if (!told) this.told.set(session, (told = new Set()));
-    return userNotifier(send, features, told);
+    return userNotifier(send, features, this.liveOf(session).told);
   }
 
-  /** Whether a connection other than `peer` holds the session `sessionId` open. */
-  heldElsewhere(sessionId: string, peer: ClientPeer): boolean {
-    for (const other of this.peers) if (other !== peer && other.sessions.has(sessionId)) return true;
-    return false;
+  /**
+   * The live session `sessionId` (what it has in memory, its holders, its closing); `undefined`
+   * when it is not in memory. A session object that replaced another of the same id (held again
+   * from the store) starts afresh, its holders kept.
+   */
+  live(sessionId: string): LiveSession | undefined {
+    const session = this.sessions.get(sessionId);
+    return session && this.liveOf(session);
+  }
+
+  /** The {@link LiveSession} of `session`, made on first use. */
+  liveOf(session: Session): LiveSession {
+    const known = this.liveSessions.get(session.id);
+    if (known?.session === session) return known;
+    const live = new LiveSession(session, (sessionId) => this.release(sessionId));
+    // Only a session in memory is registered (a turn of a session let go meanwhile gets a detached one).
+    if (this.sessions.get(session.id) !== session) return live;
+    if (known) live.holdersOf(known);
+    this.liveSessions.set(session.id, live);
+    return live;
+  }
+
+  /** Records that the connection of `peer` holds `session` (new, load, resume, fork); returns its {@link LiveSession}. */
+  hold(session: Session, peer: ClientPeer): LiveSession {
+    const live = this.liveOf(session);
+    live.addHolder(peer);
+    return live;
+  }
+
+  /**
+   * Lets go of the session `sessionId` ({@link LiveSession.close}): its turn stopped and settled
+   * (saved), then its model lists, commands and tools forgotten and its lease given back. Resolves
+   * whether it was held.
+   */
+  close(sessionId: string): Promise<boolean> {
+    return this.live(sessionId)?.close() ?? this.release(sessionId);
+  }
+
+  /** What closing a session releases, in order; the one list of the per-session services. */
+  private async release(sessionId: string): Promise<boolean> {
+    this.picker.forget(sessionId);
+    this.commands.forget(sessionId);
+    await this.sessions.settle(sessionId);
+    const held = this.sessions.remove(sessionId);
+    this.liveSessions.delete(sessionId);
+    await this.tools.close(sessionId);
+    // Its last record is written (the turn settled): another process may write it now.
+    if (held) await (await this.store).release(sessionId);
+    return held;
   }
 
   /**

@@ -23,6 +23,8 @@ export function updateSender(client: AgentContext, sessionId: string): UpdateSin
 
 /** One connection's client. */
 export class ClientPeer {
+  /** The connection's id (a UUID): how a session names its holders (`live-session.ts`). */
+  readonly id: string = globalThis.crypto.randomUUID();
   /** What the client advertised for files and terminals (set by `initialize`). */
   capabilities: ClientToolCapabilities = toolCapabilities(undefined);
   /** What the client advertised of notices, compaction entities and elicitation (set by `initialize`). */

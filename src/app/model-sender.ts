@@ -43,9 +43,6 @@ export type SentTurn = AgentLoopOutcome & { facts?: TurnFacts | undefined };
 
 /** Sends turns to the sessions' models; one per agent (inside its `PromptRunner`). */
 export class ModelSender {
-  /** Each session's cumulative cost, as providers report it. */
-  private readonly costs = new WeakMap<Session, CostMeter>();
-
   /** @param save - keeps a record in the session and on disk (the tools' `meta` records of option changes). */
   constructor(
     private readonly state: AgentState,
@@ -174,8 +171,7 @@ export class ModelSender {
 
   /** The session's cost meter, started from the costs saved with its turns. */
   meter(session: Session): CostMeter {
-    let meter = this.costs.get(session);
-    if (!meter) this.costs.set(session, (meter = new CostMeter(savedCostOf(session), this.state.logger)));
-    return meter;
+    const live = this.state.liveOf(session);
+    return (live.cost ??= new CostMeter(savedCostOf(session), this.state.logger));
   }
 }

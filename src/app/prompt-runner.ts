@@ -28,12 +28,8 @@ import { leavesRecord, turnRecord } from './turn-record.js';
 
 /** Runs prompts; one instance per agent. */
 export class PromptRunner {
-  /** Per session, context blocks sent with a command that takes no arguments, for the next prompt. */
-  private readonly kept = new WeakMap<Session, ContentBlock[]>();
   /** The model side of each turn, with each session's cost meter. */
   private readonly model: ModelSender;
-  /** Per session, why a record of its running turn could not be saved: another process took the session over. */
-  private readonly takenOver = new WeakMap<Session, SessionStoreError>();
 
   constructor(private readonly state: AgentState) {
     this.model = new ModelSender(state, (session, record) => this.save(session, record));
@@ -90,7 +86,8 @@ export class PromptRunner {
     /** After a command that takes no arguments: its context is kept for the next prompt, and the user told. */
     const keep = async <T>(answer: T): Promise<T> => {
       if (context.length > 0 && command && command !== 'init') {
-        this.kept.set(session, [...(this.kept.get(session) ?? []), ...context]);
+        const live = this.state.liveOf(session);
+        live.kept = [...(live.kept ?? []), ...context];
         await send([agentText(keptContextText(context.length))]);
       }
       return answer;
@@ -127,9 +124,10 @@ export class PromptRunner {
       },
       placed,
     );
-    const takenOver = this.takenOver.get(session);
+    const live = this.state.liveOf(session);
+    const takenOver = live.takenOver;
     if (takenOver) {
-      this.takenOver.delete(session);
+      live.takenOver = undefined;
       throw new RequestError(-32603, takenOver.message, { sessionId: session.id, reason: 'busy' });
     }
     return answer;
@@ -177,8 +175,9 @@ export class PromptRunner {
     const { session, send, turnId } = turn;
     const conversation = this.conversation(session);
     // Context shared with an earlier command that took no arguments goes in front.
-    const kept = this.kept.get(session);
-    this.kept.delete(session);
+    const live = this.state.liveOf(session);
+    const kept = live.kept;
+    live.kept = undefined;
     const prompt = kept ? withUnanswered(kept, asked) : asked;
     // The mode is told in the conversation when it changed since the model was last told (the system prompt and tools stay put).
     const mode = this.state.config.tools ? sessionMode(session) : undefined;
@@ -237,7 +236,7 @@ export class PromptRunner {
       // again, with the lease, before the next turn), and the prompt answers with the reason.
       if (error instanceof SessionStoreError && error.code === 'busy') {
         unloadRecords(session);
-        this.takenOver.set(session, error);
+        this.state.liveOf(session).takenOver = error;
         return;
       }
       this.state.logger.error('could not save the session; this turn will be missing after a restart', {

@@ -5,7 +5,8 @@
  */
 import type { Session } from '../sessions/session-manager.js';
 import type { StoredSession } from '../sessions/session-store.js';
-import { sessionNotFound, storeRefusal, type AgentState } from './agent-state.js';
+import { storeRefusal, type AgentState } from './agent-state.js';
+import { sessionNotFound } from './live-session.js';
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
 import { confine } from '../tools/index.js';
 

@@ -7,38 +7,11 @@
  * every prompt waiting behind it; a cancel with no turn running changes nothing. Each prompt has
  * a steering inbox (`turn-inbox.ts`) for the messages sent into its turn while it runs.
  */
-import type { ConversationRecord } from './conversation.js';
+import type { Session, SessionState } from './session.js';
 import { holdRecords } from './session-memory.js';
 import { TurnInbox } from './turn-inbox.js';
 
-/** One conversation. */
-export interface Session {
-  readonly id: string;
-  /** Working directory the client gave at `session/new`. */
-  readonly cwd: string;
-  /** ISO 8601 creation time. */
-  readonly createdAt: string;
-  /**
-   * The live conversation: turns, `/clear`s and `/compact`s from the latest reset on, oldest
-   * first (as stored); what came before is on disk only. Added to through `addRecord`
-   * (`session-memory.ts`), which keeps the session's index.
-   */
-  readonly records: ConversationRecord[];
-  /** The model value this session's next request uses (`providerId/modelId` with several endpoints). */
-  model: string;
-  /** Other config option values by config id, e.g. `{thought_level: "high"}`. */
-  readonly options: Record<string, string>;
-  /** Title shown in session lists; set after the first turn. */
-  title?: string | undefined;
-  /**
-   * The estimate and the provider's `prompt_tokens` of the latest request, in tokens, used to
-   * calibrate the next estimate; absent until a provider reported usage.
-   */
-  calibration?: { estimated: number; actual: number } | undefined;
-}
-
-/** What restoring a session from the store needs. */
-export type SessionState = Omit<Session, 'calibration'>;
+export type { Session, SessionState } from './session.js';
 
 /** One prompt of a session, from its arrival to its answer: its place in line, its cancel, its steering inbox. */
 export interface Arrival {

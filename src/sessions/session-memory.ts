@@ -21,11 +21,10 @@ import { addCost, type Cost } from '../openai/reported-cost.js';
 import { appendTurn, liveConversation, type ConversationRecord, type LiveConversation } from './conversation.js';
 import type { TurnRecord } from './session-records.js';
 import { systemFacts } from './told-facts.js';
+import type { Session } from './session.js';
 
-/** What these functions need of a session (`Session` of `session-manager.ts`). */
-interface Session {
-  readonly records: ConversationRecord[];
-}
+/** What these functions need of a session. */
+type SessionRecords = Pick<Session, 'records'>;
 
 /** The index of one held session (see the module comment). */
 interface SessionIndex {
@@ -43,7 +42,7 @@ interface SessionIndex {
   live: { rules: ToolMessageRules; conversation: LiveConversation } | undefined;
 }
 
-const indexes = new WeakMap<Session, SessionIndex>();
+const indexes = new WeakMap<SessionRecords, SessionIndex>();
 
 /** Whether `record` starts a new live part: what came before it is no longer sent to the model. */
 function isReset(record: ConversationRecord): boolean {
@@ -86,7 +85,7 @@ function indexTurn(index: SessionIndex, turn: TurnRecord): void {
  * Holds `records`, a session's whole history as loaded: its live part becomes `session.records`,
  * the rest is indexed and let go of.
  */
-export function holdRecords(session: Session, records: readonly ConversationRecord[]): void {
+export function holdRecords(session: SessionRecords, records: readonly ConversationRecord[]): void {
   const start = liveStart(records);
   const index: SessionIndex = {
     toolCallIds: new Set(),
@@ -105,7 +104,7 @@ export function holdRecords(session: Session, records: readonly ConversationReco
 }
 
 /** The index of `session`, made from its records when it has none yet (a new session). */
-function indexOf(session: Session): SessionIndex {
+function indexOf(session: SessionRecords): SessionIndex {
   let index = indexes.get(session);
   if (!index) {
     holdRecords(session, [...session.records]);
@@ -118,7 +117,7 @@ function indexOf(session: Session): SessionIndex {
  * Adds a conversation record (a turn, `/clear`, `/compact`) to the session: kept, indexed, and
  * at a reset everything before it let go of (it stays on disk).
  */
-export function addRecord(session: Session, record: ConversationRecord): void {
+export function addRecord(session: SessionRecords, record: ConversationRecord): void {
   const index = indexOf(session);
   if (record.type === 'turn') indexTurn(index, record);
   if (isReset(record)) {
@@ -145,7 +144,7 @@ function extendLive(live: LiveConversation, turn: TurnRecord, rules: ToolMessage
  * The conversation the model is sent of the session (`liveConversation` of its whole history),
  * built once and then extended turn by turn; the caller must not change it.
  */
-export function liveConversationOf(session: Session, rules: ToolMessageRules): LiveConversation {
+export function liveConversationOf(session: SessionRecords, rules: ToolMessageRules): LiveConversation {
   const index = indexOf(session);
   if (index.live?.rules !== rules) index.live = { rules, conversation: liveConversation(session.records, rules) };
   const { conversation } = index.live;
@@ -156,28 +155,28 @@ export function liveConversationOf(session: Session, rules: ToolMessageRules): L
  * Every tool-call id the session's turns used (the model-facing ids), so new calls never reuse
  * one; the turn adds the ids it hands out (they stay taken, saved or not).
  */
-export function usedToolCallIds(session: Session): Set<string> {
+export function usedToolCallIds(session: SessionRecords): Set<string> {
   return indexOf(session).toolCallIds;
 }
 
 /** The prompt facts the session's system prompt had before its live records (`told-facts.ts` `systemFacts` of what is on disk only). */
-export function factsBeforeOf(session: Session): PromptFacts | undefined {
+export function factsBeforeOf(session: SessionRecords): PromptFacts | undefined {
   return indexOf(session).factsBefore;
 }
 
 /** Whether the session's model already answered a prompt with an image: then images returned by tools are sent to it too. */
-export function sentImages(session: Session): boolean {
+export function sentImages(session: SessionRecords): boolean {
   return indexOf(session).sentImages;
 }
 
 /** The sum of the costs saved with the session's turns (`usage.cost`), in the first one's currency. */
-export function savedCostOf(session: Session): Cost | undefined {
+export function savedCostOf(session: SessionRecords): Cost | undefined {
   const cost = indexOf(session).cost;
   return cost && { ...cost };
 }
 
 /** The session's plan now: the latest one a turn still in the conversation wrote, or `[]`. */
-export function currentPlanOf(session: Session): PlanEntry[] {
+export function currentPlanOf(session: SessionRecords): PlanEntry[] {
   return latestPlan(session.records) ?? indexOf(session).planBefore;
 }
 
@@ -185,7 +184,7 @@ export function currentPlanOf(session: Session): PlanEntry[] {
  * What `/undo` may take back: the index in `session.records` of the latest turn, `behind-reset`
  * when a `/clear` or `/compact` came after it, `none` when the session has no turn.
  */
-export function undoableTurn(session: Session): number | 'behind-reset' | 'none' {
+export function undoableTurn(session: SessionRecords): number | 'behind-reset' | 'none' {
   const index = session.records.findLastIndex((record) => record.type === 'turn');
   // The latest turn came before the live records: a reset (their first record) came after it.
   if (index === -1) return indexOf(session).turnsBefore ? 'behind-reset' : 'none';
@@ -197,17 +196,17 @@ export function undoableTurn(session: Session): number | 'behind-reset' | 'none'
  * (the first live record) stood for what came before it: the session's records are let go of,
  * to be read again from disk (the `undo` record saved) before its next turn.
  */
-export function removeTurn(session: Session, at: number): void {
+export function removeTurn(session: SessionRecords, at: number): void {
   const index = indexOf(session);
   const [turn] = session.records.splice(at, 1);
   index.live = undefined;
   if (turn?.type === 'turn' && turn.context?.summary !== undefined && index.recordsBefore) unloadRecords(session);
 }
 
-const lastUsed = new WeakMap<Session, number>();
+const lastUsed = new WeakMap<SessionRecords, number>();
 
 /** Notes that the session is in use at `now` (ms since the epoch): it is not idle. */
-export function markUsed(session: Session, now = Date.now()): void {
+export function markUsed(session: SessionRecords, now = Date.now()): void {
   lastUsed.set(session, now);
 }
 
@@ -217,7 +216,12 @@ export function markUsed(session: Session, now = Date.now()): void {
  * lease the caller gives back (a session `/undo` let go of, or one written to since, as well), and
  * how many of them left memory now. A session never marked used counts as used now.
  */
-export function unloadIdle<S extends Session>(held: Iterable<S>, busy: (session: S) => boolean, now: number, idleMs: number): { idle: S[]; unloaded: number } {
+export function unloadIdle<S extends SessionRecords>(
+  held: Iterable<S>,
+  busy: (session: S) => boolean,
+  now: number,
+  idleMs: number,
+): { idle: S[]; unloaded: number } {
   const idle: S[] = [];
   let unloadedNow = 0;
   for (const session of held) {
@@ -236,21 +240,21 @@ export function unloadIdle<S extends Session>(held: Iterable<S>, busy: (session:
  * Lets go of the session's records and index (an idle session, or one another process took over:
  * its records on disk are the history now); {@link isUnloaded} until held again.
  */
-export function unloadRecords(session: Session): void {
+export function unloadRecords(session: SessionRecords): void {
   indexes.delete(session);
   unloaded.add(session);
   session.records.length = 0;
 }
 
-const unloaded = new WeakSet<Session>();
+const unloaded = new WeakSet<SessionRecords>();
 
 /** Whether the session's records were let go of and must be read again ({@link holdRecords}) before its next turn. */
-export function isUnloaded(session: Session): boolean {
+export function isUnloaded(session: SessionRecords): boolean {
   return unloaded.has(session);
 }
 
 /** Holds the records read again for an unloaded session. */
-export function reloadRecords(session: Session, records: readonly ConversationRecord[]): void {
+export function reloadRecords(session: SessionRecords, records: readonly ConversationRecord[]): void {
   unloaded.delete(session);
   holdRecords(session, records);
 }
