@@ -12,8 +12,10 @@ import { collectWhenQuiet } from '../shared/collect-garbage.js';
 import { EndpointMemory } from '../endpoints/endpoint-memory.js';
 import { EndpointRegistry } from '../endpoints/endpoint-registry.js';
 import { environmentChoice, type EndpointChoice } from '../endpoints/endpoint-choice.js';
+export type { AgentOptions } from './agent-options.js';
 import type { Logger } from '../shared/log.js';
 import type { FetchLike } from '../openai/http.js';
+import type { AgentOptions } from './agent-options.js';
 import { SessionManager, type Session } from '../sessions/session-manager.js';
 import { isUnloaded, markUsed, reloadRecords, unloadIdle } from '../sessions/session-memory.js';
 import { openSessionStore, SessionStoreError, type SessionStore } from '../sessions/session-store.js';
@@ -24,42 +26,8 @@ import { SessionTools } from '../loop/session-tools.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
 import { UserCommands } from './user-commands.js';
 import { SessionWindows } from './session-window.js';
-import { LiveSession, sessionNotFound } from './live-session.js';
+import { LiveSessions, sessionNotFound, type LiveSession } from './live-session.js';
 import type { UpdateSink } from '../tools/index.js';
-
-/** What the agent is built from. */
-export interface AgentOptions {
-  config: Config;
-  /** Set when the configuration was invalid: every prompt then explains it instead of running. */
-  configError?: ConfigError | undefined;
-  logger: Logger;
-  /** Injectable transport (tests). */
-  fetch?: FetchLike;
-  /** Limit for `GET /models` in ms, which bounds how long `session/new` waits for it. @defaultValue 3000 */
-  modelsTimeoutMs?: number;
-  /**
-   * The endpoints; or a function that finds them (the local server search), called once, after
-   * the `initialize` answer is on its way (or at the first request that needs them) so that it
-   * never delays that answer. @defaultValue the environment's endpoint from `config`
-   */
-  endpoints?: EndpointChoice | (() => Promise<EndpointChoice>);
-  /** Where sessions are kept. @defaultValue an in-memory store */
-  store?: SessionStore | Promise<SessionStore>;
-  /** The agent's config directory (user-wide AGENTS.md and commands); absent: none are read. */
-  configDir?: string | undefined;
-  /** Re-reads the configuration for `authenticate` (after `openai-acp setup`); absent: authenticate changes nothing. */
-  reload?: () => Promise<{ config: Config; configError?: ConfigError | undefined; endpoints: EndpointChoice }>;
-  /**
-   * The one directory every session's `cwd` (and additional directory) must be inside, as an
-   * absolute path (`openai-acp serve --root`); absent: any absolute `cwd` (an editor on this machine).
-   */
-  root?: string | undefined;
-  /**
-   * Collect what a burst of turns left once the agent has been quiet a while (`collect-garbage.ts`):
-   * for the agent's own process (the CLI), never a host process it shares. @defaultValue false
-   */
-  collectWhenQuiet?: boolean | undefined;
-}
 
 /** How long the agent must be quiet (no turn) after turns before what they left is collected, in ms. */
 const QUIET_GC_MS = 10_000;
@@ -102,7 +70,7 @@ export class AgentState {
   /** The connections open now, each with the sessions it holds. */
   readonly peers = new Set<ClientPeer>();
   /** The registry of live sessions: what each has in memory, who holds it, its closing. */
-  private readonly liveSessions = new Map<string, LiveSession>();
+  private readonly liveSessions = new LiveSessions(this.sessions, (sessionId) => this.release(sessionId));
   /** Re-reads the configuration for `authenticate`. */
   readonly reload: AgentOptions['reload'];
   private readonly registryOptions: { logger: Logger; fetch: FetchLike | undefined; modelsTimeoutMs: number | undefined; memory: EndpointMemory };
@@ -211,31 +179,19 @@ export class AgentState {
     return userNotifier(send, features, this.liveOf(session).told);
   }
 
-  /**
-   * The live session `sessionId` (what it has in memory, its holders, its closing); `undefined`
-   * when it is not in memory. A session object that replaced another of the same id (held again
-   * from the store) starts afresh, its holders kept.
-   */
+  /** The live session `sessionId`, or `undefined` when it is not in memory (see {@link LiveSessions.live}). */
   live(sessionId: string): LiveSession | undefined {
-    const session = this.sessions.get(sessionId);
-    return session && this.liveOf(session);
+    return this.liveSessions.live(sessionId);
   }
 
   /** The {@link LiveSession} of `session`, made on first use. */
   liveOf(session: Session): LiveSession {
-    const known = this.liveSessions.get(session.id);
-    if (known?.session === session) return known;
-    const live = new LiveSession(session, (sessionId) => this.release(sessionId));
-    // Only a session in memory is registered (a turn of a session let go meanwhile gets a detached one).
-    if (this.sessions.get(session.id) !== session) return live;
-    if (known) live.holdersOf(known);
-    this.liveSessions.set(session.id, live);
-    return live;
+    return this.liveSessions.of(session);
   }
 
   /** Records that the connection of `peer` holds `session` (new, load, resume, fork); returns its {@link LiveSession}. */
   hold(session: Session, peer: ClientPeer): LiveSession {
-    const live = this.liveOf(session);
+    const live = this.liveSessions.of(session);
     live.addHolder(peer);
     return live;
   }
@@ -255,7 +211,7 @@ export class AgentState {
     this.commands.forget(sessionId);
     await this.sessions.settle(sessionId);
     const held = this.sessions.remove(sessionId);
-    this.liveSessions.delete(sessionId);
+    this.liveSessions.forget(sessionId);
     await this.tools.close(sessionId);
     // Its last record is written (the turn settled): another process may write it now.
     if (held) await (await this.store).release(sessionId);

@@ -11,7 +11,7 @@
  */
 import { RequestError, type ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import type { CostMeter } from '../loop/cost-meter.js';
-import type { Session } from '../sessions/session-manager.js';
+import type { Session, SessionManager } from '../sessions/session-manager.js';
 import type { SessionStoreError } from '../sessions/session-store.js';
 import type { ClientPeer } from './client-peer.js';
 
@@ -96,5 +96,45 @@ export class LiveSession {
   close(): Promise<boolean> {
     this.holders.clear();
     return this.closer(this.id);
+  }
+}
+
+/** The one registry of live sessions, by id; one per agent (`AgentState`). */
+export class LiveSessions {
+  private readonly byId = new Map<string, LiveSession>();
+
+  /**
+   * @param sessions - the sessions in memory and their turns.
+   * @param closer - what closing a session releases (`AgentState`).
+   */
+  constructor(
+    private readonly sessions: SessionManager,
+    private readonly closer: SessionCloser,
+  ) {}
+
+  /**
+   * The live session `sessionId`; `undefined` when it is not in memory. A session object that
+   * replaced another of the same id (held again from the store) starts afresh, its holders kept.
+   */
+  live(sessionId: string): LiveSession | undefined {
+    const session = this.sessions.get(sessionId);
+    return session && this.of(session);
+  }
+
+  /** The {@link LiveSession} of `session`, made on first use. */
+  of(session: Session): LiveSession {
+    const known = this.byId.get(session.id);
+    if (known?.session === session) return known;
+    const live = new LiveSession(session, this.closer);
+    // Only a session in memory is registered (a turn of a session let go meanwhile gets a detached one).
+    if (this.sessions.get(session.id) !== session) return live;
+    if (known) live.holdersOf(known);
+    this.byId.set(session.id, live);
+    return live;
+  }
+
+  /** Drops the entry of a session let go of. */
+  forget(sessionId: string): void {
+    this.byId.delete(sessionId);
   }
 }

@@ -9,8 +9,8 @@
 import { describeProblems, type JsonSchema, type ObjectSchema, objectSchema } from '../calls/argument-types.js';
 import { type ArgumentSpec, checkArguments } from '../calls/check-arguments.js';
 import type { ToolBackend } from '../backends/tool-backend.js';
-import { builtinSubject } from '../policy/permission.js';
-import type { ChatToolDefinition, Tool, ToolParameters, WorkspaceRoots } from '../tool.js';
+import { isWithin, resolveToolPath } from '../backends/workspace.js';
+import type { ChatToolDefinition, PermissionSubject, Tool, ToolParameters, WorkspaceRoots } from '../tool.js';
 import { BUILTIN_TOOLS } from './registry.js';
 import type { ToolSettings } from './tool-context.js';
 import { type AnyBuiltinTool, fullJsonSchema, wireSchema } from './tool-module.js';
@@ -103,4 +103,15 @@ function wireParameters(module: AnyBuiltinTool): ToolParameters {
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) for (const inner of Object.values(value)) deepFreeze(inner);
   return Object.freeze(value);
+}
+
+/**
+ * What a built-in tool call needs permission for: the tool's class, the key and words of its
+ * `rememberedAs` (default: its name), and for `edits` whether its `path` is inside the cwd.
+ */
+export function builtinSubject(tool: AnyBuiltinTool, args: Record<string, unknown>, roots: WorkspaceRoots): PermissionSubject {
+  const remembered = tool.rememberedAs?.(args) ?? { key: tool.name, scope: tool.name };
+  const subject: PermissionSubject = { permission: tool.permission, key: remembered.key, scope: remembered.scope };
+  if (tool.permission === 'edits' && typeof args['path'] === 'string') subject.insideCwd = isWithin(resolveToolPath(args['path'], roots), roots.cwd);
+  return subject;
 }

@@ -11,7 +11,6 @@
  * the format: openai/harmony, mlc-ai/xgrammar#607); `functions.<name>` from models trained on
  * Codex sessions (tontinton/maki#518); `readFile` and `Read-File` spellings of `read_file`.
  */
-import { sanitizeNamePart } from '../mcp/mcp-names.js';
 import { looseName } from './argument-names.js';
 
 /**
@@ -56,4 +55,12 @@ export function resolveToolName(sent: string, offered: readonly string[], strict
   const tool = sanitizeNamePart(stripped);
   const unprefixed = offered.filter((name) => name.endsWith(`${SERVER_SEPARATOR}${tool}`));
   return unprefixed.length === 1 ? { name: unprefixed[0]!, how: 'unprefixed' } : undefined;
+}
+
+/**
+ * Every character (code point) outside `[a-zA-Z0-9_-]` becomes `_`: how a server's or a tool's
+ * own name is spelled in the names offered (`mcp/mcp-names.ts`); a sent name is spelled the same way here.
+ */
+export function sanitizeNamePart(part: string): string {
+  return part.replace(/[^a-zA-Z0-9_-]/gu, '_');
 }

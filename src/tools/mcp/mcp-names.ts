@@ -5,6 +5,7 @@
  * `^[a-zA-Z0-9_-]+$` and at most 64 characters; Gemini allows the same set plus dots, also 64.
  * Codex names MCP tools the same way (`server__tool`, cut to 64 with a hash suffix).
  */
+import { sanitizeNamePart } from '../calls/tool-name-resolve.js';
 
 /** One tool of one server, as the server names them. */
 export interface McpToolRef {
@@ -20,14 +21,6 @@ const MAX_TOOL_NAME_LENGTH = 64;
 const SEPARATOR = '__';
 /** Hex digits of the hash that marks a cut name: 16.7 M values, ample for one session's tools. */
 const HASH_DIGITS = 6;
-
-/**
- * Every character (code point) outside `[a-zA-Z0-9_-]` becomes `_`: how a server's or a tool's
- * own name is spelled in the names offered (`tool-name-resolve.ts` spells a sent name the same way).
- */
-export function sanitizeNamePart(part: string): string {
-  return part.replace(/[^a-zA-Z0-9_-]/gu, '_');
-}
 
 /**
  * FNV-1a (32 bits) of the UTF-8 bytes of `text`, as 8 hex digits. A tiny pure hash, so the name

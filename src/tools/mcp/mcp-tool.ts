@@ -10,9 +10,8 @@
  */
 import { objectSchema } from '../calls/argument-types.js';
 import { type ArgumentSpec, checkArguments } from '../calls/check-arguments.js';
-import { mcpSubject } from '../policy/permission.js';
 import { capForModel } from '../present/output-cap.js';
-import type { Tool, ToolOutcome } from '../tool.js';
+import type { PermissionSubject, Tool, ToolOutcome } from '../tool.js';
 import type { McpElicit } from './mcp-elicitation.js';
 import type { McpServers } from './mcp-servers.js';
 import type { McpToolDescriptor } from './mcp-tools.js';
@@ -45,4 +44,11 @@ export function mcpTool(descriptor: McpToolDescriptor, runner: McpRunner): Tool 
       return outcome;
     },
   };
+}
+
+/** What an MCP tool call needs: `runs`, remembered per server and tool (`mcp:<server>/<tool>`), its `readOnlyHint` kept. */
+export function mcpSubject(tool: { server: string; tool: string; readOnly?: boolean | undefined }): PermissionSubject {
+  const subject: PermissionSubject = { permission: 'runs', key: `mcp:${tool.server}/${tool.tool}`, scope: `the MCP tool ${tool.server}/${tool.tool}` };
+  if (tool.readOnly !== undefined) subject.readOnlyHint = tool.readOnly;
+  return subject;
 }

@@ -11,10 +11,8 @@
  * `apps/daemon/src/acp.ts`).
  */
 import type { PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk/unstable';
-import type { AnyBuiltinTool } from '../builtin/tool-module.js';
-import type { PermissionSubject, WorkspaceRoots } from '../tool.js';
+import type { PermissionSubject } from '../tool.js';
 import { PLAN_TOOL_NAME } from './plan-tool.js';
-import { isWithin, resolveToolPath } from '../backends/workspace.js';
 
 /** The session modes, in the order they are offered. `ask` is the default. */
 export const SESSION_MODES = ['ask', 'accept-edits', 'plan', 'read-only', 'full-access'] as const;
@@ -30,24 +28,6 @@ export function isSessionMode(value: unknown): value is SessionMode {
 
 /** What to do with a call before running it. */
 export type PermissionDecision = 'allow' | 'ask' | 'reject';
-
-/**
- * What a built-in tool call needs permission for: the tool's class, the key and words of its
- * `rememberedAs` (default: its name), and for `edits` whether its `path` is inside the cwd.
- */
-export function builtinSubject(tool: AnyBuiltinTool, args: Record<string, unknown>, roots: WorkspaceRoots): PermissionSubject {
-  const remembered = tool.rememberedAs?.(args) ?? { key: tool.name, scope: tool.name };
-  const subject: PermissionSubject = { permission: tool.permission, key: remembered.key, scope: remembered.scope };
-  if (tool.permission === 'edits' && typeof args['path'] === 'string') subject.insideCwd = isWithin(resolveToolPath(args['path'], roots), roots.cwd);
-  return subject;
-}
-
-/** What an MCP tool call needs: `runs`, remembered per server and tool (`mcp:<server>/<tool>`), its `readOnlyHint` kept. */
-export function mcpSubject(tool: { server: string; tool: string; readOnly?: boolean | undefined }): PermissionSubject {
-  const subject: PermissionSubject = { permission: 'runs', key: `mcp:${tool.server}/${tool.tool}`, scope: `the MCP tool ${tool.server}/${tool.tool}` };
-  if (tool.readOnly !== undefined) subject.readOnlyHint = tool.readOnly;
-  return subject;
-}
 
 /** Said to the model when the user declines a call. */
 export const DECLINED =

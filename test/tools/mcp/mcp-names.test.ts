@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { baseToolName, fnv1a32, mcpToolNames, sanitizeNamePart } from '../../../src/tools/mcp/mcp-names.js';
+import { baseToolName, fnv1a32, mcpToolNames } from '../../../src/tools/mcp/mcp-names.js';
+import { sanitizeNamePart } from '../../../src/tools/calls/tool-name-resolve.js';
 
 const BUILT_INS = new Set(['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_command']);
 

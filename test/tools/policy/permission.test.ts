@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { commandName, isCompoundCommand, runCommandTool } from '../../../src/tools/builtin/run-command.js';
 import { builtinTool } from '../../../src/tools/builtin/registry.js';
+import { builtinSubject } from '../../../src/tools/builtin/builtin-tools.js';
+import { mcpSubject } from '../../../src/tools/mcp/mcp-tool.js';
 import {
-  builtinSubject,
   decidePermission,
   DECLINED,
   DEFAULT_MODE,
   isSessionMode,
   PERMISSION_OPTION_IDS,
-  mcpSubject,
   permissionOptions,
   readPermissionOutcome,
   refusal,
