@@ -1,8 +1,11 @@
 /**
  * The house's rules, read from the source: no import cycles in src/ (value or type imports), every
  * import points down the layers of ARCHITECTURE.md, `tools/` is entered only through its door
- * (`tools/index.ts`) and holds no loose file beside it and the contract (`tools/tool.ts`), and no
- * provider id is compared outside src/config/ (a provider's quirks are fields of its profile).
+ * (`tools/index.ts`) and holds no loose file beside it and the contract (`tools/tool.ts`), no
+ * provider id is compared outside src/config/ (a provider's quirks are fields of its profile), the
+ * sub-folders of a folder import each other in no circle, and the sizes hold: at most 6 loose files
+ * in src/, 20 in acp/, no folder of one file but a door, no two files of one name, files of at most
+ * 250 lines but the data tables.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -127,6 +130,53 @@ function importsPastTheDoor(graph: Map<string, string[]>): string[] {
   return wrong;
 }
 
+/** The sub-folder of `name` (relative to src/) one level below `parent`, or `undefined` for a file at the top of `parent` or outside it. */
+function subFolderOf(name: string, parent: string): string | undefined {
+  const parts = name.split(/[\\/]/);
+  return parts[0] === parent && parts.length > 2 ? parts[1] : undefined;
+}
+
+/** The import graph between the sub-folders of `parent` (a sub-folder's imports of itself left out). */
+function subFolderGraph(graph: Map<string, string[]>, parent: string): Map<string, string[]> {
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    const from = subFolderOf(relative(SRC, file), parent);
+    if (!from) continue;
+    const into = folders.get(from) ?? new Set<string>();
+    folders.set(from, into);
+    for (const target of targets) {
+      const to = subFolderOf(relative(SRC, target), parent);
+      if (to && to !== from) into.add(to);
+    }
+  }
+  return new Map([...folders].map(([folder, targets]) => [folder, [...targets]]));
+}
+
+/** The most files loose at the top of src/ (the entry and the shared leaves' folder aside). */
+const MAX_LOOSE = 6;
+/** The most files of acp/: the protocol only. */
+const MAX_ACP = 20;
+/** The most lines of a file: one job. */
+const MAX_LINES = 250;
+/** Data tables, longer by nature: a row per provider. */
+const DATA_TABLES = ['config/provider-profiles.ts'];
+/**
+ * Files over {@link MAX_LINES} today, to be split (issue 40, item 6): the list may only shrink,
+ * and a file leaves it once it is short enough.
+ */
+const KNOWN_LONG = [
+  'context/context-keeper.ts',
+  'endpoints/local-discovery.ts',
+  'endpoints/ollama-native.ts',
+  'openai/chat-stream-accumulator.ts',
+  'openai/rejection.ts',
+  'sessions/session-memory.ts',
+  'tools/mcp/mcp-servers.ts',
+  'tools/search/run-search.ts',
+];
+/** Folders of one file allowed, as doors (none today). */
+const ONE_FILE_DOORS: string[] = [];
+
 const files = sourceFiles(SRC).map((path) => ({ path, name: relative(SRC, path), text: readFileSync(path, 'utf8') }));
 
 describe('the house', () => {
@@ -208,5 +258,58 @@ describe('the house', () => {
       .filter((file) => !file.name.startsWith(`config/`))
       .flatMap((file) => file.text.split('\n').flatMap((line, i) => (comparison.test(line) ? [`${file.name}:${i + 1}: ${line.trim()}`] : [])));
     expect(offending).toEqual([]);
+  });
+
+  it('has no import circle between the sub-folders of a folder (tools/ and any other with sub-folders)', () => {
+    const graph = new Map(files.map((file) => [file.path, importsOf(file.path, file.text)]));
+    const parents = new Set(
+      files
+        .map((file) => file.name.split(/[\\/]/))
+        .filter((parts) => parts.length > 2)
+        .map((parts) => parts[0]!),
+    );
+    const found = [...parents].flatMap((parent) => cycles(subFolderGraph(graph, parent)).map((component) => `${parent}: ${component.sort().join(' ⇄ ')}`));
+    expect(found).toEqual([]);
+  });
+
+  it('the sub-folder check finds a circle between two sub-folders', () => {
+    const graph = new Map([
+      [join(SRC, 'tools/calls/a.ts'), [join(SRC, 'tools/mcp/b.ts')]],
+      [join(SRC, 'tools/mcp/b.ts'), [join(SRC, 'tools/calls/c.ts')]],
+      [join(SRC, 'tools/calls/c.ts'), []],
+    ]);
+    expect(cycles(subFolderGraph(graph, 'tools'))).toHaveLength(1);
+  });
+
+  it(`keeps at most ${MAX_LOOSE} loose files in src/ and ${MAX_ACP} in acp/`, () => {
+    expect(files.filter((file) => !file.name.includes('/')).length).toBeLessThanOrEqual(MAX_LOOSE);
+    expect(files.filter((file) => file.name.startsWith('acp/')).length).toBeLessThanOrEqual(MAX_ACP);
+  });
+
+  it('has no folder of one file but a declared door', () => {
+    const counts = new Map<string, number>();
+    for (const file of files) {
+      const folder = dirname(file.name);
+      if (folder !== '.') counts.set(folder, (counts.get(folder) ?? 0) + 1);
+    }
+    const folders = new Set(files.map((file) => dirname(file.name)));
+    const single = [...counts].filter(([folder, count]) => count === 1 && ![...folders].some((other) => other.startsWith(`${folder}/`)));
+    expect(single.map(([folder]) => folder).filter((folder) => !ONE_FILE_DOORS.includes(folder))).toEqual([]);
+  });
+
+  it('has no two files of one name', () => {
+    const byName = new Map<string, string[]>();
+    for (const file of files) {
+      const base = file.name.split('/').pop()!;
+      byName.set(base, [...(byName.get(base) ?? []), file.name]);
+    }
+    expect([...byName.values()].filter((names) => names.length > 1)).toEqual([]);
+  });
+
+  it(`keeps files to ${MAX_LINES} lines, but the data tables and the known long files`, () => {
+    const long = files.filter((file) => file.text.split('\n').length - 1 > MAX_LINES).map((file) => file.name);
+    expect(long.filter((name) => !DATA_TABLES.includes(name) && !KNOWN_LONG.includes(name)).sort()).toEqual([]);
+    // A known long file that became short leaves the list.
+    expect(KNOWN_LONG.filter((name) => !long.includes(name))).toEqual([]);
   });
 });
