@@ -163,7 +163,7 @@ describe('AgentConnectHost', () => {
     expect(events.some((event) => event.type === 'final')).toBe(false);
   });
 
-  it("tells a model the server is loading as thinking, never as part of the answer's final text", async () => {
+  it("tells a model the server is loading as the host's system message, never as thinking or as part of the answer's final text", async () => {
     // A llama-server stand-in loading its model until the agent has asked /health (LOADING_LOOK_MS after the request).
     const seen: string[] = [];
     const loading = await startFakeOpenAI((req, res) => {
@@ -185,11 +185,10 @@ describe('AgentConnectHost', () => {
       const { sessionId } = (await call(host, app, 'acp.sessions.create', {})) as { sessionId: string };
       const events = await run(host, app, sessionId, 'hi');
       expect(seen).toContain('/health loading');
-      const thought = events
-        .filter((event) => event.type === 'thinking')
-        .map((event) => event.data['text'] ?? '')
-        .join('');
-      expect(thought).toContain('Loading test-model on the server');
+      // The host's own words: a system message, neither the model's thinking nor the answer.
+      const told = events.filter((event) => event.type === 'message').map((event) => [event.data['role'], event.data['content']]);
+      expect(told).toEqual([['system', expect.stringContaining('Loading test-model on the server')]]);
+      expect(events.some((event) => event.type === 'thinking')).toBe(false);
       expect(events.filter((event) => event.type === 'delta').map((event) => event.data['text'])).toEqual(['Loaded and answering.']);
       expect(events.at(-1)).toMatchObject({ type: 'final', data: { text: 'Loaded and answering.' } });
     } finally {
