@@ -39,7 +39,7 @@ async function hostIn(mode: FrontDoorMode, env: Record<string, string> = {}, log
 
 function peer(): Peer & { events: (AcEvent & { sessionId: string })[] } {
   const events: (AcEvent & { sessionId: string })[] = [];
-  return { sessions: new Set(), events, push: (sessionId, event) => events.push({ sessionId, ...event }) };
+  return { sessions: new Set(), events, push: (sessionId, event) => events.push({ sessionId, ...event }), whenRead: (then) => then() };
 }
 
 async function until<T>(find: () => T | undefined): Promise<T> {
