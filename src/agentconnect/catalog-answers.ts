@@ -108,7 +108,11 @@ export class CatalogAnswers {
     this.checked = { at: this.now(), state: this.catalog.status({ recheck: true }) };
     await this.checked.state;
     const models = await this.models();
-    if (!models.some((model) => model.id === id)) throw unknownModel(id, models.map((model) => model.id));
+    if (!models.some((model) => model.id === id))
+      throw unknownModel(
+        id,
+        models.map((model) => model.id),
+      );
   }
 
   /** The models sessions used here, newest first; the default model before any. */

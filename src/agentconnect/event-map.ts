@@ -54,6 +54,9 @@ function contentText(content: ToolCallContent[] | null | undefined): string | un
 /** A message id of the model's answer (`<turnId>-<step>-m`, `stepMessageIds` in `loop/to-acp.ts`); absent ids count as the model's. */
 const MODEL_MESSAGE_ID = /-\d+-m$/;
 
+/** The updates that show the turn goes on after words of the agent's own (a title, a meter or a notice may follow a failure's words). */
+const GOES_ON: ReadonlySet<SessionUpdate['sessionUpdate']> = new Set(['agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update']);
+
 /** The words of a failure as the agent's error answer has them when none were streamed (`Internal error: <summary>` → `<Summary>.`). */
 function summaryWords(summary: string | undefined): string {
   const words = (summary ?? '').replace(/^Internal error:\s*/i, '').trim();
@@ -85,8 +88,7 @@ export class TurnEvents {
         return [...before, ...this.endThinking()];
       }
     }
-    if (update.sessionUpdate === 'usage_update') return this.mapped(update);
-    return [...this.tellOwn(), ...this.mapped(update)];
+    return GOES_ON.has(update.sessionUpdate) ? [...this.tellOwn(), ...this.mapped(update)] : this.mapped(update);
   }
 
   /** The agent's own words held so far, as text of the answer: the turn went on after them. */

@@ -65,7 +65,17 @@ export class SessionRuns {
       throw new AgentConnectError('AC_ERR_BUSY', 'A run is in progress in this session; cancel it or wait for its final event');
     let end = () => undefined as void;
     const ended = new Promise<void>((resolve) => (end = resolve));
-    const run: Run = { peer, text, events: new TurnEvents(sessionId), cancel: new AbortController(), ready: false, started: false, cancelled: false, ended, end };
+    const run: Run = {
+      peer,
+      text,
+      events: new TurnEvents(sessionId),
+      cancel: new AbortController(),
+      ready: false,
+      started: false,
+      cancelled: false,
+      ended,
+      end,
+    };
     line.push(run);
     this.lines.set(sessionId, line);
     return () => {

@@ -114,7 +114,9 @@ describe('TurnEvents', () => {
     for (let i = 0; i < 3000; i++) for (const event of turn.update(text(`d${i} `))) deltas.push(event.data['text'] as string);
     const failure = "The endpoint's answer broke off (the connection closed before the stream ended). Ask again.";
     expect(turn.update(own(`\n\n${failure}`))).toEqual([]);
+    // What the agent sends after the failure's words: the meter, the session's title.
     turn.update({ sessionUpdate: 'usage_update', used: 3100, size: 8192 });
+    expect(turn.update({ sessionUpdate: 'session_info_update', title: 'Count' })).toEqual([]);
     const end = turn.end({
       stopReason: 'end_turn',
       _meta: { 'openai-acp': { error: { kind: 'stream', retryable: true }, message: "Internal error: the endpoint's answer broke off" } },
