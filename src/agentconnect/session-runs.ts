@@ -63,7 +63,7 @@ export class SessionRuns {
     const line = this.lines.get(sessionId) ?? [];
     if (line.some((run) => !run.cancelled))
       throw new AgentConnectError('AC_ERR_BUSY', 'A run is in progress in this session; cancel it or wait for its final event');
-    let end = () => undefined as void;
+    let end: () => void = () => undefined;
     const ended = new Promise<void>((resolve) => (end = resolve));
     const run: Run = {
       peer,
@@ -124,7 +124,7 @@ export class SessionRuns {
   /** Starts the first run of the session's line when its answer is out and it has not started. */
   private startNext(sessionId: string): void {
     const run = this.lines.get(sessionId)?.[0];
-    if (!run || !run.ready || run.started) return;
+    if (!run?.ready || run.started) return;
     run.started = true;
     if (run.cancel.signal.aborted) {
       this.finish(sessionId, run, { stopReason: 'cancelled' });
