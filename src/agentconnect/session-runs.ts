@@ -21,7 +21,7 @@ import { AgentConnectError, type AcEvent } from './protocol.js';
 import type { Peer } from './session-events.js';
 
 /** Longest a cancel waits for its run to end before answering, in ms: under the SDK's 8,000 ms request timeout. */
-export const CANCEL_WAIT_MS = 5_000;
+const CANCEL_WAIT_MS = 5_000;
 
 /** One send's run. */
 interface Run {
