@@ -265,6 +265,28 @@ describe('AgentConnectHost', () => {
     ]);
   });
 
+  it('lets the events of a session just opened go only once the app has read the answer (its pong) or named the session', async () => {
+    const host = await hostIn('read-only');
+    const reads: (() => void)[] = [];
+    const app = { ...peer(), whenRead: (then: () => void) => void reads.push(then) };
+    const { sessionId } = (await call(host, app, 'acp.sessions.create', {})) as { sessionId: string };
+    // However long the pong takes, nothing goes before it.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(app.events).toEqual([]);
+    reads.shift()!();
+    expect(app.events.map((event) => event.type)).toEqual(['context_usage']);
+    // Without a pong, the app's send naming the session lets them go, before the run's events.
+    const other = { ...peer(), whenRead: () => undefined };
+    const opened = (await call(host, other, 'acp.sessions.create', {})) as { sessionId: string };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(other.events).toEqual([]);
+    server.handle(script([{ text: 'hi' }]));
+    const events = await run(host, other, opened.sessionId, 'hello');
+    expect(events[0]).toMatchObject({ type: 'context_usage', sessionId: opened.sessionId });
+    expect(events.at(-1)).toMatchObject({ type: 'final', data: { text: 'hi' } });
+    expect(sessionId).not.toBe(opened.sessionId);
+  });
+
   it("holds a session's events until the answer that names it is out (the SDK drops events of a session it does not know yet)", async () => {
     const host = await hostIn('read-only');
     const app = peer();
