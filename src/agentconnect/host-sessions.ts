@@ -94,7 +94,7 @@ export class HostSessions {
     const cwd = cwdOf(params, this.deps.baseCwd);
     if (model) await this.deps.checkModel(model);
     // From now on its events to this connection wait for this answer (the meter the resume sends
-    // included); a failed resume lets them go.
+    // included); a failed resume drops them (the app does not have the session).
     this.events.hold(peer, sessionId);
     try {
       if (peer.sessions.has(sessionId)) await this.deps.bridge.resume(sessionId, cwd);
@@ -108,7 +108,7 @@ export class HostSessions {
       await this.configure(sessionId, model, effort);
       return this.opened(peer, sessionId);
     } catch (error) {
-      this.events.release(sessionId);
+      if (this.events.openingFor(sessionId) === peer) this.events.drop(sessionId);
       throw error;
     }
   }
