@@ -22,8 +22,12 @@ export interface AgentCatalog {
    * asked); `undefined` when unknown.
    */
   window(model: string): Promise<number | undefined>;
-  /** `configured`: the configuration is valid and names an endpoint; `answers`: the default endpoint's `GET /models` listed models. */
-  status(): Promise<{ configured: boolean; answers: boolean }>;
+  /**
+   * `configured`: the configuration is valid and names an endpoint; `answers`: the default
+   * endpoint's `GET /models` listed models: its last answer, or asked now with `recheck` (which
+   * also renews the models listed).
+   */
+  status(options?: { recheck?: boolean }): Promise<{ configured: boolean; answers: boolean }>;
 }
 
 /** The catalog over the agent's `state`. */
@@ -43,11 +47,11 @@ export function agentCatalog(state: AgentState): AgentCatalog {
       const listed = (await state.registry.models()).find((entry) => entry.id === model)?.contextWindow;
       return (await state.windows.ofModel(model, listed))?.window;
     },
-    status: async () => {
+    status: async (options) => {
       await state.endpointsKnown();
       const first = state.whyNoTurn() ? undefined : state.registry.list()[0];
       if (!first) return { configured: false, answers: false };
-      await first.catalog.list();
+      await (options?.recheck ? first.catalog.refresh() : first.catalog.list());
       return { configured: true, answers: first.catalog.answered === true };
     },
   };

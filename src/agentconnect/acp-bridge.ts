@@ -2,7 +2,7 @@
  * The front door's way into the agent: an ACP client connected to the in-process ACP agent, so
  * that every AgentConnect session is an ACP session and every event is one the ACP agent already
  * produces. It advertises no file or terminal capability (tools run locally, inside the session's
- * cwd), takes notices (told to the app as thinking) and answers each permission request by the front door's fixed mode: allowed in
+ * cwd), takes notices (told to the app as a `message` of role `system`) and answers each permission request by the front door's fixed mode: allowed in
  * `full-access`, refused otherwise (the model is told, as in any refused call). AgentConnect has
  * no run-time prompts (`docs/PROTOCOL.md`, "Design Principles": install-time consent).
  *
@@ -89,8 +89,8 @@ export class AcpBridge {
       })
       .onRequest('session/request_permission', ({ params }) => ({ outcome: permissionAnswer(mode, params.options) }));
     const bridge = new AcpBridge(app.connect(agent), mode, listeners, unheard);
-    // Notices (a model the server is loading, a small window) come as `notice` updates, told as
-    // thinking (event-map.ts), not as message text that would join the answer's `final` text.
+    // Notices (a model the server is loading, a small window) come as `notice` updates, told as a
+    // message of the host's own (event-map.ts): neither the answer's `final` text nor the model's thinking.
     await bridge.call(() => bridge.connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: { session: { notices: {} } } }));
     return bridge;
   }
@@ -133,7 +133,7 @@ export class AcpBridge {
 
   /**
    * `session/prompt` with one text block; resolves with the turn's answer (a failed turn, answered
-   * with a JSON-RPC error, as `end_turn` with `_meta["openai-acp"].error`). Aborting `cancel` also
+   * with a JSON-RPC error, as `end_turn` with `_meta["openai-acp"]`: `error` its data, `message` its message). Aborting `cancel` also
    * cancels the request itself (`$/cancel_request`), which stops a turn that had not started yet
    * when `session/cancel` came (that one only stops a running turn): then it resolves as `cancelled`.
    */
@@ -143,9 +143,11 @@ export class AcpBridge {
     } catch (error) {
       if ((error as { code?: unknown })?.code === REQUEST_CANCELLED) return { stopReason: 'cancelled' };
       // A failed turn (acp/prompt-failure.ts): its words were streamed; event-map.ts reads the failure from `_meta`.
-      const failed = error as { code?: unknown; data?: { kind?: unknown } } | undefined;
-      if (failed?.code === INTERNAL_ERROR && typeof failed.data?.kind === 'string')
-        return { stopReason: 'end_turn', _meta: { 'openai-acp': { error: failed.data } } };
+      const failed = error as { code?: unknown; message?: unknown; data?: { kind?: unknown } } | undefined;
+      if (failed?.code === INTERNAL_ERROR && typeof failed.data?.kind === 'string') {
+        const message = typeof failed.message === 'string' ? { message: failed.message } : {};
+        return { stopReason: 'end_turn', _meta: { 'openai-acp': { error: failed.data, ...message } } };
+      }
       throw fromAcpError(error);
     }
   }

@@ -1,6 +1,8 @@
 /**
  * The AgentConnect front door: a WebSocket server (the `ws` library) speaking JSON-RPC 2.0, one
- * message per WebSocket text frame, as AgentConnect's hosts do. Every upgrade request passes the
+ * message per WebSocket text frame, as AgentConnect's hosts do. A ping after the answer opening a
+ * session tells when the app has read it (its pong; RFC 6455 §5.5.2–5.5.3): the session's events
+ * follow only then (`session-events.ts`). Every upgrade request passes the
  * gate (`gate.ts`: origin, token) before the WebSocket opens, so a refused page never reaches a
  * method. A message is at most {@link MAX_MESSAGE_BYTES}; a bad one is answered and logged, never
  * echoed. A lazy chunk: serving ACP never loads it or `ws`.
@@ -83,9 +85,24 @@ export async function serveAgentConnect(options: FrontDoorOptions): Promise<Fron
     const write = (message: Json) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
     };
+    // Pings waiting for their pong, by payload: a pong comes after the app read what was written before the ping.
+    const reads = new Map<string, () => void>();
+    let pings = 0;
+    ws.on('pong', (data) => {
+      const key = data.toString();
+      const then = reads.get(key);
+      reads.delete(key);
+      then?.();
+    });
     const peer: Peer = {
       sessions: new Set(),
       push: (sessionId, event) => write({ jsonrpc: '2.0', method: 'acp.session.event', params: { sessionId, type: event.type, data: event.data } }),
+      whenRead: (then) => {
+        if (ws.readyState !== ws.OPEN) return;
+        const key = `read-${++pings}`;
+        reads.set(key, then);
+        ws.ping(key);
+      },
     };
     peers.set(ws, peer);
     logger.debug('AgentConnect connection opened');

@@ -1,28 +1,24 @@
 /**
  * The sessions of the AgentConnect host (`host.ts`, whose sources hold here too): which WebSocket
  * holds each (created there, or resumed there from another), at most
- * {@link MAX_SESSIONS_PER_CONNECTION} per connection, the one run each may have (`send`,
- * `cancel`), and its ACP updates as `acp.session.event`s (`event-map.ts`), held until the answer
- * naming the session is out (`session-events.ts`). A connection gone lets go of its sessions;
- * their stored copies stay.
+ * {@link MAX_SESSIONS_PER_CONNECTION} per connection, their runs (`session-runs.ts`: `send`,
+ * `cancel`), and the ACP updates outside a run as `acp.session.event`s, held until the answer
+ * naming the session has been read (`session-events.ts`). A connection gone lets go of its
+ * sessions (their stored copies stay) and stops the runs it sent.
  */
 import { statSync } from 'node:fs';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../shared/log.js';
 import type { AcpBridge } from './acp-bridge.js';
-import { contextUsageEvent, TurnEvents } from './event-map.js';
-import { AgentConnectError, checkProvider, cwdOf, messageText, optionalString, pickModel, PROVIDER, sessionIdOf, type AcEvent } from './protocol.js';
-import { type Observed, SessionEvents } from './session-events.js';
+import { contextUsageEvent } from './event-map.js';
+import { AgentConnectError, checkProvider, cwdOf, messageText, optionalString, pickModel, PROVIDER, sessionIdOf } from './protocol.js';
+import { type Observed, type Peer, SessionEvents } from './session-events.js';
+import { SessionRuns } from './session-runs.js';
+
+export type { Peer } from './session-events.js';
 
 /** Most sessions one WebSocket may hold at once. */
 const MAX_SESSIONS_PER_CONNECTION = 16;
-
-/** One WebSocket: where its sessions' events go, and which sessions it holds. */
-export interface Peer {
-  /** Pushes one `acp.session.event` to this WebSocket. */
-  push(sessionId: string, event: AcEvent): void;
-  readonly sessions: Set<string>;
-}
 
 /** A method's answer, and what to start once that answer is sent (a turn's events must follow it). */
 export interface Handled {
@@ -42,24 +38,28 @@ export interface HostSessionsDeps {
   observed: (peer: Peer) => Observed;
   /** Notes a model a session took, for `acp.models.recent`. */
   used: (model: string | undefined) => Promise<void>;
+  /** Checks a model id an app asked for. @throws {AgentConnectError} AC_ERR_INVALID_ARGS for one the endpoints do not list, naming those they do. */
+  checkModel: (model: string) => Promise<void>;
 }
 
 /** The sessions of one front door, by the WebSocket holding each. */
 export class HostSessions {
   private readonly owners = new Map<string, Peer>();
-  private readonly turns = new Map<string, { events: TurnEvents; cancel: AbortController }>();
-  /** Where each session's events go, held while the answer opening it is on its way. */
-  private readonly events = new SessionEvents((sessionId, event) => this.owners.get(sessionId)?.push(sessionId, event));
+  /** Each session's events, held while the answer opening it is on its way. */
+  private readonly events = new SessionEvents();
+  private readonly runs: SessionRuns;
   /** Sessions being created or resumed per connection, counted against its limit until held. */
   private readonly opening = new WeakMap<Peer, number>();
   /** Connections gone ({@link disconnect}): a session they were still opening is let go once open. */
   private readonly gone = new WeakSet<Peer>();
 
-  constructor(private readonly deps: HostSessionsDeps) {}
+  constructor(private readonly deps: HostSessionsDeps) {
+    this.runs = new SessionRuns({ ...deps, emit: (peer, sessionId, event) => this.events.emit(peer, sessionId, event) });
+  }
 
   /**
    * `acp.sessions.create`: a new session held by `peer`, with the model and reasoning effort asked.
-   * @throws {AgentConnectError} AC_ERR_INVALID_ARGS for a bad provider, model or cwd; AC_ERR_BUSY when the connection is full.
+   * @throws {AgentConnectError} AC_ERR_INVALID_ARGS for a bad provider, cwd or model (one the endpoints do not list: named with those they do); AC_ERR_BUSY when the connection is full.
    */
   async create(peer: Peer, params: Record<string, unknown>): Promise<Handled> {
     checkProvider(params['provider']);
@@ -69,6 +69,7 @@ export class HostSessions {
     const effort = optionalString(params, 'reasoningEffort', 100);
     const cwd = cwdOf(params, this.deps.baseCwd);
     if (!isDirectory(cwd)) throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'cwd is not a directory');
+    if (model) await this.deps.checkModel(model);
     const { sessionId } = await this.reserving(peer, () => this.deps.bridge.create(cwd, system));
     this.attach(peer, sessionId);
     await this.unlessGone(peer, sessionId);
@@ -78,7 +79,7 @@ export class HostSessions {
       await this.release(peer, sessionId);
       throw error;
     }
-    return this.opened(sessionId);
+    return this.opened(peer, sessionId);
   }
 
   /**
@@ -91,62 +92,54 @@ export class HostSessions {
     const model = pickModel(params['model']);
     const effort = optionalString(params, 'reasoningEffort', 100);
     const cwd = cwdOf(params, this.deps.baseCwd);
-    // From now on its events wait for this answer (the meter the resume sends included), wherever
-    // they would have gone; a failed resume lets them go where they were going.
-    this.events.hold(sessionId);
+    if (model) await this.deps.checkModel(model);
+    // From now on its events to this connection wait for this answer (the meter the resume sends
+    // included); a failed resume drops them (the app does not have the session).
+    this.events.hold(peer, sessionId);
     try {
       if (peer.sessions.has(sessionId)) await this.deps.bridge.resume(sessionId, cwd);
       else await this.reserving(peer, () => this.deps.bridge.resume(sessionId, cwd));
-      // Another WebSocket held it: its events come here from now on.
+      // Another WebSocket held it: the session's events come here from now on, but those of a run
+      // that one sent still go there, to its final (session-runs.ts).
       const before = this.owners.get(sessionId);
       if (before && before !== peer) before.sessions.delete(sessionId);
       this.attach(peer, sessionId);
       await this.unlessGone(peer, sessionId);
       await this.configure(sessionId, model, effort);
-      return this.opened(sessionId);
+      return this.opened(peer, sessionId);
     } catch (error) {
-      this.events.flush(sessionId);
+      if (this.events.openingFor(sessionId) === peer) this.events.drop(sessionId);
       throw error;
     }
   }
 
   /**
-   * `acp.sessions.send`: `{accepted: true}`, then the run, its events ending with its final (or error) event.
+   * `acp.sessions.send`: `{accepted: true}`, then the run, its events ending with its final (or
+   * error) event; after a cancel, the run waits for the cancelled one's end.
    * @throws {AgentConnectError} AC_ERR_BUSY while a run is in progress; AC_ERR_INVALID_ARGS for a session `peer` does not hold.
    */
   send(peer: Peer, params: Record<string, unknown>): Handled {
     const sessionId = this.held(peer, params);
     this.deps.observed(peer).record(`model.${PROVIDER}`);
-    const text = messageText(params);
-    if (this.turns.has(sessionId)) throw new AgentConnectError('AC_ERR_BUSY', 'A run is in progress in this session; cancel it or wait for its final event');
-    const turn = new TurnEvents(sessionId);
-    const cancel = new AbortController();
-    this.turns.set(sessionId, { events: turn, cancel });
-    const emit = (events: AcEvent[]) => {
-      for (const event of events) this.events.emit(sessionId, event);
-    };
+    const start = this.runs.add(peer, sessionId, messageText(params));
     const after = () => {
-      this.deps.bridge
-        .prompt(sessionId, text, cancel.signal)
-        .then((response) => {
-          this.turns.delete(sessionId);
-          emit(turn.end(response));
-        })
-        .catch((error: unknown) => {
-          this.turns.delete(sessionId);
-          this.deps.logger.warn('an AgentConnect run failed', { sessionId, error: (error as Error)?.message ?? String(error) });
-          emit([{ type: 'error', data: { message: this.deps.redact((error as Error)?.message ?? 'internal error'), providerSessionId: sessionId } }]);
-        });
+      // The app names the session: it has read the answer that opened it.
+      this.events.release(sessionId);
+      start();
     };
     return { result: { accepted: true }, after };
   }
 
-  /** `acp.sessions.cancel`: `{cancelled}`, whether a run was stopped. @throws {AgentConnectError} AC_ERR_INVALID_ARGS for a session `peer` does not hold. */
+  /**
+   * `acp.sessions.cancel`: `{cancelled}`, whether a run was stopped, answered once it has ended
+   * (its `final` sent) or after `CANCEL_WAIT_MS`. A connection whose session was taken over may
+   * still cancel the run it sent.
+   * @throws {AgentConnectError} AC_ERR_INVALID_ARGS for a session `peer` neither holds nor runs.
+   */
   async cancel(peer: Peer, params: Record<string, unknown>): Promise<Handled> {
-    const sessionId = this.held(peer, params);
-    const running = this.turns.has(sessionId);
-    if (running) await this.stop(sessionId);
-    return { result: { cancelled: running } };
+    const sessionId = sessionIdOf(params);
+    if (!this.runs.hasRunOf(peer, sessionId)) this.held(peer, params);
+    return { result: { cancelled: await this.runs.cancel(sessionId) } };
   }
 
   /** `acp.sessions.close`: `{closed: true}`; a session `peer` holds is let go (its stored copy stays). */
@@ -156,15 +149,18 @@ export class HostSessions {
     return { result: { closed: true } };
   }
 
-  /** A WebSocket went away: its running turns are cancelled and its sessions let go (their stored copies stay). */
+  /** A WebSocket went away: the runs it sent are cancelled and its sessions let go (their stored copies stay). */
   async disconnect(peer: Peer): Promise<void> {
     this.gone.add(peer);
-    await Promise.all([...peer.sessions].map((sessionId) => (this.owners.get(sessionId) === peer ? this.release(peer, sessionId) : undefined)));
+    await Promise.all([
+      ...[...peer.sessions].map((sessionId) => (this.owners.get(sessionId) === peer ? this.release(peer, sessionId) : undefined)),
+      ...this.runs.sessionsRunBy(peer).map((sessionId) => this.runs.cancel(sessionId)),
+    ]);
   }
 
-  /** The answer `{sessionId}` to create or resume; the session's events held till then follow it. */
-  private opened(sessionId: string): Handled {
-    return { result: { sessionId }, after: () => this.events.release(sessionId) };
+  /** The answer `{sessionId}` to create or resume; the session's events held till then follow once the app has read it. */
+  private opened(peer: Peer, sessionId: string): Handled {
+    return { result: { sessionId }, after: () => peer.whenRead(() => this.events.release(sessionId)) };
   }
 
   /** The session id of `params`, held by `peer`. @throws {AgentConnectError} AC_ERR_INVALID_ARGS when this WebSocket does not hold it. */
@@ -201,15 +197,12 @@ export class HostSessions {
   private attach(peer: Peer, sessionId: string): void {
     this.owners.set(sessionId, peer);
     peer.sessions.add(sessionId);
-    this.events.hold(sessionId);
+    this.events.hold(peer, sessionId);
     this.deps.bridge.listen(sessionId, (update: SessionUpdate) => {
-      const turn = this.turns.get(sessionId);
-      if (turn) {
-        for (const event of turn.events.update(update)) this.events.emit(sessionId, event);
-      } else if (update.sessionUpdate === 'usage_update') {
-        // The meter after create or resume, outside any run.
-        this.events.emit(sessionId, contextUsageEvent(update.used, update.size));
-      }
+      if (this.runs.update(sessionId, update) || update.sessionUpdate !== 'usage_update') return;
+      // The meter after create or resume, outside any run: to the connection opening the session, else the one holding it.
+      const owner = this.events.openingFor(sessionId) ?? this.owners.get(sessionId);
+      if (owner) this.events.emit(owner, sessionId, contextUsageEvent(update.used, update.size));
     });
   }
 
@@ -228,14 +221,8 @@ export class HostSessions {
     peer.sessions.delete(sessionId);
     this.owners.delete(sessionId);
     this.events.drop(sessionId);
-    if (this.turns.has(sessionId)) await this.stop(sessionId);
+    await this.runs.cancel(sessionId);
     await this.deps.bridge.close(sessionId);
-  }
-
-  /** Stops the session's run: `session/cancel` for a running turn, and the prompt request cancelled for one not started yet. */
-  private async stop(sessionId: string): Promise<void> {
-    await this.deps.bridge.cancel(sessionId);
-    this.turns.get(sessionId)?.cancel.abort();
   }
 }
 

@@ -43,7 +43,12 @@ export class AgentConnectHost {
 
   constructor(private readonly deps: HostDeps) {
     this.catalog = new CatalogAnswers(deps.catalog, deps.version, deps.logger);
-    this.sessions = new HostSessions({ ...deps, observed: (peer) => this.observedBy(peer), used: (model) => this.catalog.used(model) });
+    this.sessions = new HostSessions({
+      ...deps,
+      observed: (peer) => this.observedBy(peer),
+      used: (model) => this.catalog.used(model),
+      checkModel: (model) => this.catalog.checkModel(model),
+    });
   }
 
   /**

@@ -66,7 +66,7 @@ export interface AcProviderInfo {
 
 /** One `acp.session.event`: `type` and its `data` (the SDK reads `data.text`, `data.usage`, …). */
 export interface AcEvent {
-  type: 'delta' | 'final' | 'usage' | 'context_usage' | 'error' | 'thinking' | 'tool_call';
+  type: 'delta' | 'final' | 'usage' | 'context_usage' | 'error' | 'thinking' | 'tool_call' | 'message';
   data: Record<string, unknown>;
 }
 

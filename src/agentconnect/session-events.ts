@@ -1,45 +1,56 @@
 /**
- * Where a session's `acp.session.event`s go: to the connection holding the session, but not before
- * the answer that gave the app the session's id (create, resume) has gone out, since AgentConnect's
- * SDK drops the events of a session it does not know yet (`AgentConnectClientImpl`: events of a
- * session not in its `sessionStore` are ignored). Events meanwhile are held, a newer meter
- * replacing a held one, and follow the answer. And what each connection's calls used, for
- * `acp.capabilities.observed`.
+ * Where a session's `acp.session.event`s go: to a connection, but never before the answer that gave
+ * it the session's id (create, resume) has been read there, since AgentConnect's SDK drops the
+ * events of a session it does not know yet (`AgentConnectClientImpl`: events of a session not in
+ * its `sessionStore` are ignored; the session is stored in the continuation of the `await` of the
+ * answer, and `ws` in Node hands every frame of one network read to the SDK before that runs).
+ * Events meanwhile are held, a newer meter replacing a held one, and follow once the connection
+ * has read the answer: its pong to a ping sent after the answer ({@link Peer.whenRead}), or the
+ * app's next request naming the session, whichever comes first. And what each connection's calls
+ * used, for `acp.capabilities.observed`.
  *
  * Source: AgentConnect v0.2.6 (rayzhudev/agent-connect @ 019337f) `packages/sdk/src/index.ts`, and
  * `docs/PROTOCOL.md` "Requested vs Observed" with `CapabilitiesObservedResult` in
- * `schemas/acp-methods.json`.
+ * `schemas/acp-methods.json`; RFC 6455 §5.5.2–5.5.3 (an endpoint answers a ping with a pong, as
+ * soon as is practical: after the frames before it).
  */
 import type { AcEvent, AcObserved } from './protocol.js';
 
-/**
- * How long after the answer opening a session its held events follow, in ms: an SDK reading
- * several frames in one network read (`ws` in Node) handles them before the app has the session.
- */
-const HELD_EVENTS_DELAY_MS = 20;
+/** One WebSocket: where its sessions' events go, and which sessions it holds. */
+export interface Peer {
+  /** Pushes one `acp.session.event` to this WebSocket. */
+  push(sessionId: string, event: AcEvent): void;
+  /**
+   * Calls `then` once the app has read every message written to it so far (the front door pings
+   * and waits for the pong; never called when the connection closes first).
+   */
+  whenRead(then: () => void): void;
+  readonly sessions: Set<string>;
+}
 
-/** The events of the sessions of one front door, held while their opening answer is on its way. */
+/** The events of the sessions of one front door, held while the answer opening a session is on its way. */
 export class SessionEvents {
-  private readonly held = new Map<string, AcEvent[]>();
+  /** Per session, the connection whose events of it are held, and those events. */
+  private readonly held = new Map<string, { peer: Peer; events: AcEvent[] }>();
 
-  /** @param push - sends an event to the connection holding the session now (none: dropped). */
-  constructor(private readonly push: (sessionId: string, event: AcEvent) => void) {}
-
-  /** Holds the session's events from now on, until {@link release}. */
-  hold(sessionId: string): void {
-    if (!this.held.has(sessionId)) this.held.set(sessionId, []);
+  /** Holds the session's events to `peer` from now on, until {@link release}. */
+  hold(peer: Peer, sessionId: string): void {
+    const held = this.held.get(sessionId);
+    if (held?.peer === peer) return;
+    if (held) this.release(sessionId);
+    this.held.set(sessionId, { peer, events: [] });
   }
 
-  /** The answer opening the session went out: its held events follow, a moment later. */
+  /** The connection whose events of the session are held (one opening it, a resume included), if any. */
+  openingFor(sessionId: string): Peer | undefined {
+    return this.held.get(sessionId)?.peer;
+  }
+
+  /** The answer opening the session has been read: the held events go now, and nothing is held any more. */
   release(sessionId: string): void {
-    setTimeout(() => this.flush(sessionId), HELD_EVENTS_DELAY_MS);
-  }
-
-  /** Sends the held events now and stops holding (a failed open lets them go where they were going). */
-  flush(sessionId: string): void {
-    const events = this.held.get(sessionId) ?? [];
+    const held = this.held.get(sessionId);
     this.held.delete(sessionId);
-    for (const event of events) this.push(sessionId, event);
+    for (const event of held?.events ?? []) held!.peer.push(sessionId, event);
   }
 
   /** The session is let go: what was held is dropped. */
@@ -47,16 +58,16 @@ export class SessionEvents {
     this.held.delete(sessionId);
   }
 
-  /** Sends `event`, or holds it while the session's opening answer is on its way. */
-  emit(sessionId: string, event: AcEvent): void {
+  /** Sends `event` of `sessionId` to `peer`, or holds it while the answer opening the session there has not been read. */
+  emit(peer: Peer, sessionId: string, event: AcEvent): void {
     const held = this.held.get(sessionId);
-    if (!held) {
-      this.push(sessionId, event);
+    if (held?.peer !== peer) {
+      peer.push(sessionId, event);
       return;
     }
-    const meter = event.type === 'context_usage' ? held.findIndex((earlier) => earlier.type === 'context_usage') : -1;
-    if (meter >= 0) held.splice(meter, 1);
-    held.push(event);
+    const meter = event.type === 'context_usage' ? held.events.findIndex((earlier) => earlier.type === 'context_usage') : -1;
+    if (meter >= 0) held.events.splice(meter, 1);
+    held.events.push(event);
   }
 }
 

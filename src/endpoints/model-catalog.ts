@@ -171,11 +171,12 @@ export interface ModelCatalogOptions extends FetchModelsOptions {
 
 /**
  * The model list of one endpoint, fetched once per process: concurrent callers share one
- * in-flight request, and a non-empty answer is kept for good. An empty answer (404, timeout,
- * garbage) is kept for `retryEmptyAfterMs`, then asked for again.
+ * in-flight request, and a non-empty answer is kept until a {@link ModelCatalog.refresh}. An
+ * empty answer (404, timeout, garbage) is kept for `retryEmptyAfterMs`, then asked for again.
  */
 export class ModelCatalog {
   private pending: Promise<ModelInfo[]> | undefined;
+  private refreshing: Promise<ModelInfo[]> | undefined;
   private emptyAt: number | undefined;
   /** Whether the endpoint's last answer listed models (`undefined` before the first {@link list}). */
   answered: boolean | undefined;
@@ -205,6 +206,26 @@ export class ModelCatalog {
       });
     }
     return this.pending;
+  }
+
+  /**
+   * Asks the endpoint now, whatever is kept (callers sharing one request in flight): sets
+   * {@link answered}, and a non-empty answer replaces the kept list; an empty one keeps the last
+   * list that had models (the models a session may ask for when the server is back). Never rejects.
+   */
+  async refresh(): Promise<ModelInfo[]> {
+    if (this.options.enabled === false) return this.list();
+    this.refreshing ??= fetchModels(this.options)
+      .then((fetched) => {
+        this.answered = fetched.length > 0;
+        if (fetched.length > 0 || this.pending === undefined || this.emptyAt !== undefined) {
+          this.emptyAt = fetched.length > 0 ? undefined : Date.now();
+          this.pending = Promise.resolve(this.withFallbacks(fetched));
+        }
+        return this.pending;
+      })
+      .finally(() => (this.refreshing = undefined));
+    return this.refreshing;
   }
 
   private withFallbacks(fetched: ModelInfo[]): ModelInfo[] {

@@ -151,7 +151,7 @@ function explain(error: ProviderError, context: ErrorContext): string {
   }
   if (error instanceof ProviderTimeoutError) {
     return (
-      `No data from ${error.url} for ${formatMs(error.timeoutMs)}${retried}, so the request was abandoned. If ` +
+      `No data from ${error.url} for ${formatLimit(error.timeoutMs)}${retried}, so the request was abandoned. If ` +
       `the model needs longer to think, raise OPENAI_TIMEOUT_MS (now ${error.timeoutMs}).`
     );
   }
@@ -238,7 +238,12 @@ function resolveLocation(location: string, base: string): string {
   }
 }
 
-/** `600 s` for whole seconds and longer limits, `300 ms` below a second. */
+/** A time waited: `600 s` (rounded to whole seconds) from a second on, `300 ms` below. */
 function formatMs(ms: number): string {
   return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+}
+
+/** A time limit as it was set: `1.5 s` for 1500, `90 s` for 90000, `1.234 s` for 1234, `300 ms` below a second (never rounded to another limit). */
+function formatLimit(ms: number): string {
+  return ms >= 1000 ? `${Number((ms / 1000).toFixed(3))} s` : `${ms} ms`;
 }

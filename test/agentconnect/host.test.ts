@@ -39,7 +39,7 @@ async function hostIn(mode: FrontDoorMode, env: Record<string, string> = {}, log
 
 function peer(): Peer & { events: (AcEvent & { sessionId: string })[] } {
   const events: (AcEvent & { sessionId: string })[] = [];
-  return { sessions: new Set(), events, push: (sessionId, event) => events.push({ sessionId, ...event }) };
+  return { sessions: new Set(), events, push: (sessionId, event) => events.push({ sessionId, ...event }), whenRead: (then) => then() };
 }
 
 async function until<T>(find: () => T | undefined): Promise<T> {
@@ -163,7 +163,7 @@ describe('AgentConnectHost', () => {
     expect(events.some((event) => event.type === 'final')).toBe(false);
   });
 
-  it("tells a model the server is loading as thinking, never as part of the answer's final text", async () => {
+  it("tells a model the server is loading as the host's system message, never as thinking or as part of the answer's final text", async () => {
     // A llama-server stand-in loading its model until the agent has asked /health (LOADING_LOOK_MS after the request).
     const seen: string[] = [];
     const loading = await startFakeOpenAI((req, res) => {
@@ -185,11 +185,10 @@ describe('AgentConnectHost', () => {
       const { sessionId } = (await call(host, app, 'acp.sessions.create', {})) as { sessionId: string };
       const events = await run(host, app, sessionId, 'hi');
       expect(seen).toContain('/health loading');
-      const thought = events
-        .filter((event) => event.type === 'thinking')
-        .map((event) => event.data['text'] ?? '')
-        .join('');
-      expect(thought).toContain('Loading test-model on the server');
+      // The host's own words: a system message, neither the model's thinking nor the answer.
+      const told = events.filter((event) => event.type === 'message').map((event) => [event.data['role'], event.data['content']]);
+      expect(told).toEqual([['system', expect.stringContaining('Loading test-model on the server')]]);
+      expect(events.some((event) => event.type === 'thinking')).toBe(false);
       expect(events.filter((event) => event.type === 'delta').map((event) => event.data['text'])).toEqual(['Loaded and answering.']);
       expect(events.at(-1)).toMatchObject({ type: 'final', data: { text: 'Loaded and answering.' } });
     } finally {
@@ -264,6 +263,28 @@ describe('AgentConnectHost', () => {
       'not-listed',
       'alpha',
     ]);
+  });
+
+  it('lets the events of a session just opened go only once the app has read the answer (its pong) or named the session', async () => {
+    const host = await hostIn('read-only');
+    const reads: (() => void)[] = [];
+    const app = { ...peer(), whenRead: (then: () => void) => void reads.push(then) };
+    const { sessionId } = (await call(host, app, 'acp.sessions.create', {})) as { sessionId: string };
+    // However long the pong takes, nothing goes before it.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(app.events).toEqual([]);
+    reads.shift()!();
+    expect(app.events.map((event) => event.type)).toEqual(['context_usage']);
+    // Without a pong, the app's send naming the session lets them go, before the run's events.
+    const other = { ...peer(), whenRead: () => undefined };
+    const opened = (await call(host, other, 'acp.sessions.create', {})) as { sessionId: string };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(other.events).toEqual([]);
+    server.handle(script([{ text: 'hi' }]));
+    const events = await run(host, other, opened.sessionId, 'hello');
+    expect(events[0]).toMatchObject({ type: 'context_usage', sessionId: opened.sessionId });
+    expect(events.at(-1)).toMatchObject({ type: 'final', data: { text: 'hi' } });
+    expect(sessionId).not.toBe(opened.sessionId);
   });
 
   it("holds a session's events until the answer that names it is out (the SDK drops events of a session it does not know yet)", async () => {

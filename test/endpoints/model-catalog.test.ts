@@ -161,6 +161,30 @@ describe('ModelCatalog', () => {
     expect(await alone.list()).toEqual([{ id: 'only' }]);
   });
 
+  it('asks now on refresh: answered follows the endpoint, a list with models replaces the kept one, an empty answer keeps it', async () => {
+    const server = await startFakeOpenAI();
+    try {
+      server.setModels({ object: 'list', data: [{ id: 'one' }] });
+      const catalog = new ModelCatalog({ baseUrl: server.baseUrl, configuredModel: 'one' });
+      expect((await catalog.list()).map((m) => m.id)).toEqual(['one']);
+      expect(catalog.answered).toBe(true);
+      server.setModels({ error: 'down' }, 503);
+      expect((await catalog.list()).map((m) => m.id)).toEqual(['one']);
+      expect(catalog.answered).toBe(true);
+      // The server went down: asked now, it lists nothing; the models known stay offered.
+      expect((await catalog.refresh()).map((m) => m.id)).toEqual(['one']);
+      expect(catalog.answered).toBe(false);
+      // Back with another model.
+      server.setModels({ object: 'list', data: [{ id: 'one' }, { id: 'two' }] });
+      expect((await catalog.refresh()).map((m) => m.id)).toEqual(['one', 'two']);
+      expect(catalog.answered).toBe(true);
+      expect((await catalog.list()).map((m) => m.id)).toEqual(['one', 'two']);
+      expect(server.modelRequests).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('asks again after an empty answer once retryEmptyAfterMs has passed', async () => {
     const before = urls.length;
     const catalog = new ModelCatalog({ baseUrl: `${root}/missing`, configuredModel: 'x', retryEmptyAfterMs: 0 });

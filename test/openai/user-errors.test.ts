@@ -126,6 +126,14 @@ describe('describeProviderError: connections, timeouts, streams', () => {
     expect(text).toContain('after 1 retry');
   });
 
+  it('words a time limit as it was set: 1,500 ms is 1.5 s, never "2 s"', () => {
+    const text = (ms: number) => describeProviderError(new ProviderTimeoutError(URL_, ms), context);
+    expect(text(1500)).toContain('for 1.5 s');
+    expect(text(1500)).not.toContain('2 s');
+    expect(text(1234)).toContain('for 1.234 s');
+    expect(text(600)).toContain('for 600 ms');
+  });
+
   it('a provider-reported error includes its message and code', () => {
     const text = describeProviderError(new ProviderReportedError(URL_, 'Tool choice is required', 'tool_use_failed', 400), context);
     expect(text).toContain('Tool choice is required');
