@@ -14,7 +14,7 @@
  * request timeout, 8,000 ms by default (`AgentConnect.connect`, `timeoutMs`).
  */
 import type { PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import type { Logger } from '../log.js';
+import type { Logger } from '../shared/log.js';
 import type { AcpBridge } from './acp-bridge.js';
 import { TurnEvents } from './event-map.js';
 import { AgentConnectError, type AcEvent } from './protocol.js';

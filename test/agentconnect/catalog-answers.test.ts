@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentCatalog, ModelInfo } from '../../src/acp/agent.js';
 import { CatalogAnswers, STATUS_TTL_MS, unknownModel } from '../../src/agentconnect/catalog-answers.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 
 const quiet = createLogger({ level: 'error', write: () => undefined });
 

@@ -10,7 +10,7 @@ import type { AcpBridge } from '../../src/agentconnect/acp-bridge.js';
 import type { AcEvent } from '../../src/agentconnect/protocol.js';
 import type { Peer } from '../../src/agentconnect/session-events.js';
 import { SessionRuns } from '../../src/agentconnect/session-runs.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/shared/log.js';
 
 const quiet = createLogger({ level: 'error', write: () => undefined });
 
