@@ -79,6 +79,14 @@ function standInUnanswered(settings: NamedEndpointSettings): string {
   return `${unset} and the endpoint did not answer, so the stand-in ${settings.model} would be sent: start the server, or set ${setting}`;
 }
 
+/** What the failed "endpoint answers" line says when nothing is configured: the ports searched, how, and for how long. */
+function noServerDetail(resolved: CommandConfig): string {
+  const probes = resolved.discovery?.probes ?? [];
+  const ports = probes.map((p) => `:${p.port} ${p.outcome === 'timeout' ? 'no answer in time' : p.outcome === 'unreachable' ? 'refused' : p.outcome}`).join(', ');
+  const waited = resolved.discovery?.waitedMs === undefined ? '' : ` (waited ${resolved.discovery.waitedMs} ms of ${resolved.discovery.timeoutMs} ms)`;
+  return `no endpoint is configured, and no local server answered with a model on 127.0.0.1${ports ? `: ${ports}` : ''}${waited}`;
+}
+
 /**
  * Runs the doctor and returns the exit code: 0 when the agent would work (the configuration is
  * valid, and for every endpoint the endpoint answers, the key is accepted and a one-token
@@ -89,7 +97,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   const timeoutMs = options.timeoutMs ?? DOCTOR_TIMEOUT_MS;
   const print = (...lines: string[]) => write(`${lines.join('\n')}\n`);
   print(`openai-acp ${VERSION} doctor`, '');
-  const resolved = await resolveCommandConfig({ flags: options.flags, env: options.env, cwd: options.cwd });
+  const resolved = await resolveCommandConfig({ flags: options.flags, env: options.env, cwd: options.cwd, discoveryTimeoutMs: options.timeoutMs });
 
   print('Configuration');
   const fileState = resolved.configFileRead
@@ -139,8 +147,8 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     const none: CheckLine = {
       status: 'fail',
       title: 'endpoint answers',
-      detail: 'no endpoint is configured, and no local server (Ollama, LM Studio, vLLM, llama.cpp, LiteLLM) answered on its usual port',
-      fix: 'run openai-acp setup, or set OPENAI_BASE_URL (and OPENAI_API_KEY), or start a local server',
+      detail: noServerDetail(resolved),
+      fix: 'run openai-acp setup, or set OPENAI_BASE_URL (and OPENAI_API_KEY), or start a local server (or wait longer for one: --timeout-ms)',
     };
     print(renderCheck(none), '', 'Result: the agent would not work; fix the ✗ lines above.');
     return 1;

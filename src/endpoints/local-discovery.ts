@@ -66,6 +66,10 @@ export interface LocalDiscovery {
   server: LocalServer | undefined;
   /** One entry per candidate, in candidate order. */
   probes: LocalProbe[];
+  /** How long the search took, in ms (at most about `timeoutMs`). */
+  waitedMs: number;
+  /** The bound the search had, in ms. */
+  timeoutMs: number;
 }
 
 /** Options of {@link discoverLocalServer} and {@link probeLocalServers}. */
@@ -74,7 +78,10 @@ export interface DiscoverOptions {
   candidates?: ReadonlyArray<LocalCandidate> | undefined;
   /** The host probed. @defaultValue {@link LOCAL_HOST} */
   host?: string | undefined;
-  /** Bound on the whole discovery, in ms: every probe is aborted then. @defaultValue {@link LOCAL_PROBE_TIMEOUT_MS} */
+  /**
+   * Bound on the whole discovery, in ms: every probe still running is aborted then. A search
+   * that finds its answer (or every port refused) resolves sooner. @defaultValue {@link LOCAL_PROBE_TIMEOUT_MS}
+   */
   timeoutMs?: number | undefined;
   /** Injectable transport (tests). @defaultValue `defaultFetch` of http.ts (loopback goes direct, never through a proxy) */
   fetch?: FetchLike | undefined;
@@ -96,8 +103,22 @@ export const LOCAL_CANDIDATES: ReadonlyArray<LocalCandidate> = Object.freeze([
 
 /** The default host probed: IPv4 loopback, where all five servers listen by default. */
 const LOCAL_HOST = '127.0.0.1';
-/** The default bound on discovery, in ms; a local server answers `/v1/models` in a few ms. */
-const LOCAL_PROBE_TIMEOUT_MS = 300;
+/**
+ * The default bound on discovery, in ms: the agent's search at start (it runs after the
+ * `initialize` answer; `session/new` waits for it). An idle local server answers `/v1/models` in a
+ * few ms, but on a loaded 2-core machine the agent's own start and the first request take
+ * hundreds, and a server loading a model longer. A port nothing listens on is refused at once, so the bound
+ * is only waited out when something accepts the connection and does not answer. `doctor` and
+ * `models` search with their own `--timeout-ms` (default 5 s).
+ */
+export const LOCAL_PROBE_TIMEOUT_MS = 2_000;
+
+/**
+ * How long `doctor` and `models` search when nothing is configured, in ms, unless `--timeout-ms`
+ * says otherwise: longer than the agent's start-up search, since a person waits for the answer
+ * and a busy machine or a loading server may take seconds.
+ */
+export const COMMAND_DISCOVERY_TIMEOUT_MS = 5_000;
 
 /** Ids that name embedding or reranking models, which cannot chat (LM Studio lists one by default). */
 const NOT_CHAT = /embed|rerank|\bbge[-_]|minilm/i;
@@ -149,6 +170,7 @@ export function probeLocalServers(options: DiscoverOptions = {}): Promise<LocalD
   const probes: (LocalProbe | undefined)[] = [];
   const candidates = [...(options.candidates ?? LOCAL_CANDIDATES)];
   const baseUrls = candidates.map(({ port }) => `http://${urlHost(host)}:${port}/v1`);
+  const started = performance.now();
 
   return new Promise((resolve) => {
     let settled = false;
@@ -173,11 +195,14 @@ export function probeLocalServers(options: DiscoverOptions = {}): Promise<LocalD
       );
       const chosen = winner === undefined ? undefined : all[winner]!;
       const server = chosen && { baseUrl: chosen.baseUrl, provider: chosen.provider, models: chosen.models, defaultModel: pickLocalModel(chosen.models)! };
+      const waitedMs = Math.round(performance.now() - started);
       options.logger?.debug('local server discovery', {
         found: server?.baseUrl ?? null,
         probes: all.map((p) => `${p.provider}:${p.port}=${p.outcome}${p.status ? ` ${p.status}` : ''}`),
+        waitedMs,
+        timeoutMs,
       });
-      resolve({ server, probes: all });
+      resolve({ server, probes: all, waitedMs, timeoutMs });
     };
     const timer = setTimeout(
       () => {
@@ -199,7 +224,7 @@ export function probeLocalServers(options: DiscoverOptions = {}): Promise<LocalD
 
 /**
  * The local server to use when nothing is configured: {@link probeLocalServers}'s choice, or
- * `undefined` when no candidate lists a model within `timeoutMs` (default 300 ms). Never rejects.
+ * `undefined` when no candidate lists a model within `timeoutMs` (default {@link LOCAL_PROBE_TIMEOUT_MS}). Never rejects.
  * @internal the search with its ports injectable, checked against loopback servers on port 0.
  */
 export async function discoverLocalServer(options: DiscoverOptions = {}): Promise<LocalServer | undefined> {
@@ -219,27 +244,44 @@ const HOW: Record<LocalProvider, { name: string; start: string; noModels: string
   litellm: { name: 'LiteLLM', start: '`litellm --model <provider>/<model>`', noModels: 'add a model to its `model_list`' },
 };
 
+/** What {@link noLocalServerHelp} says, all optional. */
+export interface NoServerHelpOptions {
+  /** The places searched. @defaultValue {@link LOCAL_CANDIDATES} */
+  candidates?: ReadonlyArray<LocalCandidate> | undefined;
+  /** What each probe found: a server that answered without being usable, or did not answer in time, is named. @defaultValue none */
+  probes?: ReadonlyArray<LocalProbe> | undefined;
+  /** The host searched. @defaultValue {@link LOCAL_HOST} */
+  host?: string | undefined;
+  /** How long the search waited, in ms; said with the ports tried. @defaultValue not said */
+  waitedMs?: number | undefined;
+  /** True inside a container: also says how to reach a server on the host (`host.docker.internal`, `--add-host` on Linux, a server listening beyond its loopback). @defaultValue false */
+  container?: boolean | undefined;
+}
+
+/** `850 ms` below a second, `2.5 s` from one. */
+const duration = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
+
 /**
- * Words for the user when no local server was found: what was tried, what answered without being
- * usable (when `probes` are given), how to start each server or point at it with
- * `OPENAI_BASE_URL`, and `OPENAI_API_KEY` for a cloud provider. Markdown, several lines.
- *
- * @param container - true inside a container: also says how to reach a server on the host
- *   (`host.docker.internal`, `--add-host` on Linux, a server listening beyond its loopback).
- *   @defaultValue false
+ * Words for the user when no local server was found: the ports tried and how long the search
+ * waited, what answered without being usable or did not answer in time (when `probes` are given),
+ * how to start each server or point at it with `OPENAI_BASE_URL`, and `OPENAI_API_KEY` for a
+ * cloud provider. Markdown, several lines.
  */
-export function noLocalServerHelp(
-  candidates: ReadonlyArray<LocalCandidate> = LOCAL_CANDIDATES,
-  probes: ReadonlyArray<LocalProbe> = [],
-  host: string = LOCAL_HOST,
-  container = false,
-): string {
+export function noLocalServerHelp(options: NoServerHelpOptions = {}): string {
+  const { candidates = LOCAL_CANDIDATES, probes = [], host = LOCAL_HOST, waitedMs, container = false } = options;
   const tried = candidates.map(({ port, provider }) => `${HOW[provider].name} :${port}`).join(', ');
-  const lines = [`No OpenAI-compatible server with a model was found on ${host} (tried ${tried}), and neither OPENAI_BASE_URL nor OPENAI_API_KEY is set.`];
+  const waited = waitedMs === undefined ? '' : `; waited ${duration(waitedMs)}`;
+  const lines = [`No OpenAI-compatible server with a model was found on ${host} (tried ${tried}${waited}), and neither OPENAI_BASE_URL nor OPENAI_API_KEY is set.`];
   for (const p of probes) {
     const where = `${host}:${p.port}`;
     if (p.outcome === 'no-models') lines.push(`${HOW[p.provider].name} answers on ${where} but lists no models: ${HOW[p.provider].noModels}.`);
     if (p.outcome === 'http-error') lines.push(`Something answers on ${where}, but not as an OpenAI-compatible server (HTTP ${p.status} for /v1/models).`);
+    if (p.outcome === 'timeout') {
+      lines.push(
+        `Something accepted the connection on ${where} but did not answer /v1/models${waitedMs === undefined ? ' in time' : ` within ${duration(waitedMs)}`} ` +
+          `(a busy machine, or a server still loading): set \`OPENAI_BASE_URL=http://${urlHost(host)}:${p.port}/v1\` to skip the search (doctor waits longer with \`--timeout-ms 20000\`).`,
+      );
+    }
   }
   lines.push('Start a local server (it is found automatically), or point at one with OPENAI_BASE_URL:');
   for (const { port, provider } of candidates) {

@@ -79,7 +79,7 @@ describe('probeNearbyServers', () => {
 
 describe('the no-server message inside a container', () => {
   it('says how to point at the host', () => {
-    const text = noLocalServerHelp(undefined, [], undefined, true);
+    const text = noLocalServerHelp({ container: true });
     expect(text).toContain('--add-host=host.docker.internal:host-gateway');
     expect(text).toContain('OPENAI_BASE_URL=http://host.docker.internal:11434/v1');
     expect(text).toContain('OLLAMA_HOST=0.0.0.0');
