@@ -11,7 +11,7 @@
 // (installed with apt-get when missing); elsewhere it prints one line saying why it is skipped
 // and exits 0.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkImage } from './image/image-checks.mjs';
@@ -33,7 +33,11 @@ if (process.getuid?.() !== 0) skip('buildah with chroot isolation and debootstra
 if (!has('buildah') || !has('debootstrap')) {
   if (!has('apt-get')) skip('buildah or debootstrap is missing and there is no apt-get to install them');
   log('installing buildah and debootstrap from Debian');
-  const installed = spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends buildah debootstrap'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const installed = spawnSync(
+    'sh',
+    ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends buildah debootstrap'],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   if (installed.status !== 0 || !has('buildah') || !has('debootstrap')) skip('buildah and debootstrap could not be installed with apt-get');
 }
 
@@ -45,6 +49,24 @@ const probe = spawnSync('buildah', [...storage, 'info'], { stdio: ['ignore', 'ig
 if (probe.status !== 0) {
   rmSync(scratch, { recursive: true, force: true });
   skip(`buildah cannot run here: ${probe.stderr.trim().split('\n').pop()}`);
+}
+
+/**
+ * Where the host trusts more certificate authorities than Node's own (a TLS-inspecting proxy:
+ * `NODE_EXTRA_CA_CERTS`, or npm's `cafile`), the build's `npm ci` is given them too, through
+ * npm's global config in a volume of the build only (`/usr/etc/npmrc`: npm's prefix is that of
+ * Debian's `/usr/bin/node`): nothing of it reaches the image but the empty mount point. Returns buildah's `--volume` arguments, none when the host adds nothing.
+ */
+function hostCertificates() {
+  const npmCafile = spawnSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).stdout?.trim();
+  const bundle = [process.env.NODE_EXTRA_CA_CERTS, npmCafile].find((path) => path && path !== 'null' && path !== 'undefined' && existsSync(path));
+  if (!bundle) return [];
+  const dir = join(scratch, 'npm-etc');
+  mkdirSync(dir);
+  copyFileSync(bundle, join(dir, 'host-ca.crt'));
+  writeFileSync(join(dir, 'npmrc'), 'cafile=/usr/etc/host-ca.crt\n');
+  log(`the build's npm trusts the host's certificate authorities too (${bundle})`);
+  return ['--volume', `${dir}:/usr/etc:ro`];
 }
 
 let failed = false;
@@ -60,12 +82,35 @@ try {
   const npmCache = join(cacheDir, 'npm-cache');
   mkdirSync(npmCache, { recursive: true });
   log(`buildah bud --build-arg NODE_MAJOR=${base.nodeMajor} (npm ci and the build inside; several minutes)`);
-  run('buildah', [...storage, 'bud', '--isolation', 'chroot', '--pull=never', '--layers=false', '--network', 'host', '--volume', `${npmCache}:/root/.npm`,
-    '--build-arg', `NODE_MAJOR=${base.nodeMajor}`, '--tag', 'localhost/openai-acp:check', '--file', join(root, 'Dockerfile'), root], { stdio: ['ignore', process.stderr, process.stderr] });
+  run(
+    'buildah',
+    [
+      ...storage,
+      'bud',
+      '--isolation',
+      'chroot',
+      '--pull=never',
+      '--layers=false',
+      '--network',
+      'host',
+      '--volume',
+      `${npmCache}:/root/.npm`,
+      ...hostCertificates(),
+      '--build-arg',
+      `NODE_MAJOR=${base.nodeMajor}`,
+      '--tag',
+      'localhost/openai-acp:check',
+      '--file',
+      join(root, 'Dockerfile'),
+      root,
+    ],
+    { stdio: ['ignore', process.stderr, process.stderr] },
+  );
   log('image built: localhost/openai-acp:check');
 
   const config = JSON.parse(buildah(['inspect', '--type', 'image', 'localhost/openai-acp:check'])).OCIv1.config;
-  if (config.User !== 'node' || JSON.stringify(config.Entrypoint) !== '["node","/app/dist/cli.js"]') throw new Error(`the image's user or entrypoint is not the Dockerfile's: ${JSON.stringify(config)}`);
+  if (config.User !== 'node' || JSON.stringify(config.Entrypoint) !== '["node","/app/dist/cli.js"]')
+    throw new Error(`the image's user or entrypoint is not the Dockerfile's: ${JSON.stringify(config)}`);
   const container = buildah(['from', '--pull=never', 'localhost/openai-acp:check']);
   await checkImage(buildah, container, log);
   log(`passed in ${elapsed()}`);

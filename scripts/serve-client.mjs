@@ -34,15 +34,15 @@ try {
 }
 const { values, positionals } = parsed;
 if (values.help || positionals.length === 0 || !values.cwd) {
-  console.error(`${usage}\n  --url    the server's /acp endpoint (default http://127.0.0.1:8765/acp)\n  --cwd    the session's directory on the server, inside its --root (required)\n  --token  the bearer token (default: $OPENAI_ACP_SERVE_TOKEN)\n  --http   Streamable HTTP instead of WebSocket\n  --allow  allow the tool calls that ask permission (default: refuse them)`);
+  console.error(
+    `${usage}\n  --url    the server's /acp endpoint (default http://127.0.0.1:8765/acp)\n  --cwd    the session's directory on the server, inside its --root (required)\n  --token  the bearer token (default: $OPENAI_ACP_SERVE_TOKEN)\n  --http   Streamable HTTP instead of WebSocket\n  --allow  allow the tool calls that ask permission (default: refuse them)`,
+  );
   process.exit(values.help ? 0 : 2);
 }
 
 const token = values.token ?? process.env.OPENAI_ACP_SERVE_TOKEN;
 const headers = token ? { Authorization: `Bearer ${token}` } : {};
-const stream = values.http
-  ? createHttpStream(values.url, { headers })
-  : createWebSocketStream(values.url.replace(/^http/, 'ws'), { WebSocket, headers });
+const stream = values.http ? createHttpStream(values.url, { headers }) : createWebSocketStream(values.url.replace(/^http/, 'ws'), { WebSocket, headers });
 const connection = client()
   .onNotification('session/update', ({ params }) => {
     const { update } = params;
@@ -70,4 +70,3 @@ try {
 } finally {
   connection.close();
 }
-

@@ -14,7 +14,8 @@ async function mockEndpoint() {
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      if (req.url?.endsWith('/models')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'mock' }] }));
+      if (req.url?.endsWith('/models'))
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'mock' }] }));
       if (req.method !== 'POST') return void res.writeHead(404).end();
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end(
@@ -83,7 +84,24 @@ async function stdioPrompt(child, out) {
  */
 export async function checkImage(buildah, container, log) {
   const agent = (env, args, stdio) =>
-    buildah(['run', '--isolation', 'chroot', '--network', 'host', '--user', 'node', ...env.flatMap((e) => ['--env', e]), container, '--', 'node', '/app/dist/cli.js', ...args], stdio);
+    buildah(
+      [
+        'run',
+        '--isolation',
+        'chroot',
+        '--network',
+        'host',
+        '--user',
+        'node',
+        ...env.flatMap((e) => ['--env', e]),
+        container,
+        '--',
+        'node',
+        '/app/dist/cli.js',
+        ...args,
+      ],
+      stdio,
+    );
   const help = watch(agent([], ['--help'], ['ignore', 'pipe', 'pipe']));
   if ((await help.exited) !== 0 || !help.stdout.includes('openai-acp serve')) throw new Error(`--help failed:\n${help.stdout}${help.stderr}`);
   log('image: --help answers');
@@ -93,7 +111,10 @@ export async function checkImage(buildah, container, log) {
     const stdio = agent(env, [], ['pipe', 'pipe', 'pipe']);
     const out = watch(stdio);
     out.stdout = '(read by the client)';
-    const text = await Promise.race([stdioPrompt(stdio, out), new Promise((_, fail) => setTimeout(() => fail(new Error(`no answer on stdio within 120 s: ${out.stderr}`)), 120_000))]);
+    const text = await Promise.race([
+      stdioPrompt(stdio, out),
+      new Promise((_, fail) => setTimeout(() => fail(new Error(`no answer on stdio within 120 s: ${out.stderr}`)), 120_000)),
+    ]);
     if (text !== ANSWER) throw new Error(`the prompt answered ${JSON.stringify(text)}`);
     if ((await out.exited) !== 0) throw new Error(`the agent exited with ${await out.exited} after its stdin closed: ${out.stderr}`);
     log(`image: initialize and a prompt on stdio answer (${JSON.stringify(text)})`);
@@ -103,15 +124,25 @@ export async function checkImage(buildah, container, log) {
     const served = watch(serve);
     try {
       let url;
-      await until(() => (url = /openai-acp serve on (http:\/\/\S+)/.exec(served.stderr)?.[1]) !== undefined || serve.exitCode !== null, 120_000, 'serve to listen');
+      await until(
+        () => (url = /openai-acp serve on (http:\/\/\S+)/.exec(served.stderr)?.[1]) !== undefined || serve.exitCode !== null,
+        120_000,
+        'serve to listen',
+      );
       if (!url) throw new Error(`serve exited (${await served.exited}): ${served.stderr}`);
       const ready = new URL('/ready', url);
       await until(async () => (await fetch(ready).catch(() => undefined))?.status === 200, 60_000, `${ready} to answer 200`);
       log(`image: serve answers 200 on ${ready}`);
       const clientScript = fileURLToPath(new URL('../serve-client.mjs', import.meta.url));
-      const remote = watch(spawn(process.execPath, [clientScript, '--url', url, '--cwd', '/workspace', 'Say hi in Portuguese'], { env: { ...process.env, OPENAI_ACP_SERVE_TOKEN: token }, stdio: ['ignore', 'pipe', 'pipe'] }));
+      const remote = watch(
+        spawn(process.execPath, [clientScript, '--url', url, '--cwd', '/workspace', 'Say hi in Portuguese'], {
+          env: { ...process.env, OPENAI_ACP_SERVE_TOKEN: token },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
       const code = await remote.exited;
-      if (code !== 0 || remote.stdout.trim() !== ANSWER) throw new Error(`scripts/serve-client.mjs exited ${code}: ${remote.stdout}${remote.stderr}\nserve: ${served.stderr}`);
+      if (code !== 0 || remote.stdout.trim() !== ANSWER)
+        throw new Error(`scripts/serve-client.mjs exited ${code}: ${remote.stdout}${remote.stderr}\nserve: ${served.stderr}`);
       log(`image: scripts/serve-client.mjs got the answer over WebSocket (${JSON.stringify(remote.stdout.trim())})`);
     } finally {
       serve.kill('SIGTERM');

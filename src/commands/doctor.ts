@@ -21,6 +21,9 @@ import { tryItLine } from './try-it.js';
 import { EndpointMemory } from '../endpoints/endpoint-memory.js';
 import { searchLine } from './doctor-search.js';
 import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
+import { cloudKeyEndpoint, cloudOverLocalCheck, sourceLines } from './doctor-sources.js';
+import { probeNearbyServers } from '../endpoints/container.js';
+import { COMMAND_DISCOVERY_TIMEOUT_MS } from '../endpoints/local-discovery.js';
 
 /** Default bound of each check, in ms. */
 const DOCTOR_TIMEOUT_MS = 10_000;
@@ -82,7 +85,9 @@ function standInUnanswered(settings: NamedEndpointSettings): string {
 /** What the failed "endpoint answers" line says when nothing is configured: the ports searched, how, and for how long. */
 function noServerDetail(resolved: CommandConfig): string {
   const probes = resolved.discovery?.probes ?? [];
-  const ports = probes.map((p) => `:${p.port} ${p.outcome === 'timeout' ? 'no answer in time' : p.outcome === 'unreachable' ? 'refused' : p.outcome}`).join(', ');
+  const ports = probes
+    .map((p) => `:${p.port} ${p.outcome === 'timeout' ? 'no answer in time' : p.outcome === 'unreachable' ? 'refused' : p.outcome}`)
+    .join(', ');
   const waited = resolved.discovery?.waitedMs === undefined ? '' : ` (waited ${resolved.discovery.waitedMs} ms of ${resolved.discovery.timeoutMs} ms)`;
   return `no endpoint is configured, and no local server answered with a model on 127.0.0.1${ports ? `: ${ports}` : ''}${waited}`;
 }
@@ -106,8 +111,19 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       ? ' (not used: see the configuration check)'
       : ' (absent)';
   print(`  config file       ${resolved.configFilePath ?? 'none'}${fileState}`);
+  print(...sourceLines(resolved.sources, resolved.discovery));
   if (resolved.model) print(`  default model     ${resolved.model}`);
   for (const warning of resolved.warnings) print(renderNote(warning, '  '));
+  // A key that sends the agent to the cloud while a local server answers: said, not silent.
+  const cloud = cloudKeyEndpoint(resolved.endpoints, resolved.sources);
+  const overridden =
+    cloud &&
+    cloudOverLocalCheck(
+      cloud,
+      resolved.sources,
+      await probeNearbyServers({ timeoutMs: options.timeoutMs ?? COMMAND_DISCOVERY_TIMEOUT_MS, container: resolved.config.inContainer }),
+    );
+  if (overridden) print(renderCheck(overridden));
   const quiet = createLogger({ level: 'error', write: () => undefined });
   // What the checks learn (a refused parameter, a native API not served) holds for the whole run, as in the agent.
   const memory = new EndpointMemory();
@@ -138,7 +154,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   const config = configCheck(resolved.configError);
   print(renderCheck(config));
   let works = config.status === 'pass';
-  let warned = false;
+  let warned = overridden !== undefined;
   if (!works) {
     print('  – the endpoint was not checked: fix the configuration first', '', 'Result: the agent would not work; fix the ✗ lines above.');
     return 1;

@@ -9,7 +9,8 @@ import { mergeDotEnv } from '../config/load-config.js';
 import type { NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
 import type { FetchLike } from '../openai/http.js';
 import { createLogger, type Logger } from '../log.js';
-import { readDotEnv, resolveStaticConfig } from '../endpoints/runtime-config.js';
+import { resolveStaticConfig } from '../endpoints/runtime-config.js';
+import { readProjectDotEnv, type SettingSource } from '../config/project-env.js';
 import { chooseEndpoints, type FoundServers } from '../endpoints/endpoint-choice.js';
 import { COMMAND_DISCOVERY_TIMEOUT_MS } from '../endpoints/local-discovery.js';
 
@@ -30,6 +31,8 @@ export interface CommandConfig {
   warnings: string[];
   /** The local server search, when one ran (nothing configured): ports tried, outcomes, time waited. */
   discovery?: FoundServers | undefined;
+  /** Where each set `OPENAI_*` setting came from (flag, environment, `.env` with its path). */
+  sources?: Record<string, SettingSource> | undefined;
 }
 
 /** What resolving needs. */
@@ -75,9 +78,10 @@ export async function resolveCommandConfig(options: ResolveOptions): Promise<Com
     configError: resolved.configError,
     endpoints: chosen.endpoints,
     model: chosen.model,
-    configFilePath: resolved.configFilePath ?? defaultConfigPath(mergeDotEnv(readDotEnv(options.cwd ?? process.cwd()), options.env)),
+    configFilePath: resolved.configFilePath ?? defaultConfigPath(mergeDotEnv(readProjectDotEnv(options.cwd ?? process.cwd())?.text, options.env)),
     configFileRead: resolved.configFilePath !== undefined,
     warnings,
     discovery: chosen.discovery,
+    sources: resolved.sources,
   };
 }

@@ -63,7 +63,13 @@ export async function chooseEndpoints(
     return { endpoints: [], model: undefined, missing: help, discovery: found };
   }
   const model = config.modelConfigured ? config.model : server.defaultModel;
-  logger.info('using the local server found', { provider: server.provider, baseUrl: server.baseUrl, model, models: server.models.length, waitedMs: found.waitedMs });
+  logger.info('using the local server found', {
+    provider: server.provider,
+    baseUrl: server.baseUrl,
+    model,
+    models: server.models.length,
+    waitedMs: found.waitedMs,
+  });
   return {
     discovery: found,
     endpoints: [

@@ -271,7 +271,9 @@ export function noLocalServerHelp(options: NoServerHelpOptions = {}): string {
   const { candidates = LOCAL_CANDIDATES, probes = [], host = LOCAL_HOST, waitedMs, container = false } = options;
   const tried = candidates.map(({ port, provider }) => `${HOW[provider].name} :${port}`).join(', ');
   const waited = waitedMs === undefined ? '' : `; waited ${duration(waitedMs)}`;
-  const lines = [`No OpenAI-compatible server with a model was found on ${host} (tried ${tried}${waited}), and neither OPENAI_BASE_URL nor OPENAI_API_KEY is set.`];
+  const lines = [
+    `No OpenAI-compatible server with a model was found on ${host} (tried ${tried}${waited}), and neither OPENAI_BASE_URL nor OPENAI_API_KEY is set.`,
+  ];
   for (const p of probes) {
     const where = `${host}:${p.port}`;
     if (p.outcome === 'no-models') lines.push(`${HOW[p.provider].name} answers on ${where} but lists no models: ${HOW[p.provider].noModels}.`);
