@@ -138,8 +138,8 @@ describe('openai-acp doctor', () => {
     const server = await fake(() => undefined);
     server.setModels({ object: 'list', data: [{ id: 'test-model' }] });
     const run = await runCli(['doctor', '--timeout-ms', '600'], { home: tempHome(), env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model' } });
+    // The endpoint never answers: exit code 1 (not the helper's SIGKILL) shows the checks' bound ended it.
     expect(run.code).toBe(1);
-    expect(run.ms).toBeLessThan(8000);
     expect(checkLine(run.stdout, 'one-token streamed completion')).toMatch(/^✗ .*No data from .* for 600 ms/);
     expect(run.stdout).toMatch(/fix: the endpoint is slow or stuck/);
   });

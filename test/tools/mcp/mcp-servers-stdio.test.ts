@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { McpServers, McpServersOptions } from '../../../src/tools/mcp/mcp-servers.js';
 import { closeAllMcp, startMcpServers } from '../../../src/tools/mcp/mcp-servers.js';
 import { alive, recordingLogger, stdioServer } from './helpers.js';
+import { patientDeadline } from '../../helpers/patience.js';
 
 const BUILT_INS = new Set(['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_command']);
 let cwd: string;
@@ -29,9 +30,9 @@ function start(servers: Parameters<typeof startMcpServers>[0], options: Partial<
   return { mcp, logger };
 }
 
-/** Polls `check` every 25 ms until it is true or `ms` pass. */
+/** Polls `check` every 25 ms until it is true or `ms` (at least `PATIENCE_MS`) pass. */
 async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
+  const deadline = patientDeadline(ms);
   while (!check()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 25));
