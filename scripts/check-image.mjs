@@ -118,8 +118,9 @@ try {
   failed = true;
   console.error(`check:image: FAILED: ${error.message}`);
 } finally {
+  // Containers first (unmounted by buildah), then the storage as plain directories.
   spawnSync('buildah', [...storage, 'rm', '--all'], { stdio: 'ignore' });
-  spawnSync('buildah', [...storage, 'rmi', '--all', '--force'], { stdio: 'ignore' });
   rmSync(scratch, { recursive: true, force: true });
+  log('scratch storage removed');
 }
 process.exit(failed ? 1 : 0);

@@ -39,7 +39,9 @@ describe('helpText of subcommands', () => {
   });
 
   it('aligns the descriptions of the commands in one column', () => {
-    const usage = helpText('1.2.3').split('\n').filter((line) => line.startsWith('  openai-acp '));
+    const usage = helpText('1.2.3')
+      .split('\n')
+      .filter((line) => line.startsWith('  openai-acp '));
     expect(usage.length).toBeGreaterThanOrEqual(7);
     const columns = new Set(usage.map((line) => /^ {2}openai-acp .*? {2,}(?=\S)/.exec(line)?.[0].length));
     expect([...columns]).toHaveLength(1);

@@ -22,7 +22,10 @@ import { modelsUrl, parseModels, type ModelInfo } from './model-catalog.js';
 /** The kinds of local server looked for. */
 export type LocalProvider = 'ollama' | 'lmstudio' | 'vllm' | 'llamacpp' | 'litellm';
 
-/** One place to look: a loopback port and the server that usually listens there. */
+/**
+ * One place to look: a loopback port and the server that usually listens there.
+ * @internal the tests name their own candidates with it.
+ */
 export interface LocalCandidate {
   port: number;
   provider: LocalProvider;
@@ -49,7 +52,10 @@ interface LocalServer {
  */
 type LocalProbeOutcome = 'models' | 'no-models' | 'http-error' | 'unreachable' | 'timeout' | 'skipped';
 
-/** The result of probing one candidate. */
+/**
+ * The result of probing one candidate.
+ * @internal the tests build the probes they hand noLocalServerHelp with it.
+ */
 export interface LocalProbe extends LocalCandidate {
   /** e.g. `http://127.0.0.1:1234/v1`. */
   baseUrl: string;
@@ -110,6 +116,7 @@ const LOCAL_HOST = '127.0.0.1';
  * hundreds, and a server loading a model longer. A port nothing listens on is refused at once, so the bound
  * is only waited out when something accepts the connection and does not answer. `doctor` and
  * `models` search with their own `--timeout-ms` (default 5 s).
+ * @internal the tests check the search's default bound against it rather than a copy of its number.
  */
 export const LOCAL_PROBE_TIMEOUT_MS = 2_000;
 

@@ -5,7 +5,7 @@
  * polling wait of the helpers waits at least {@link PATIENCE_MS}, whatever shorter bound a test
  * names; timing targets are measured by `npm run bench`.
  */
-export const PATIENCE_MS = 20_000;
+const PATIENCE_MS = 20_000;
 
 /** The deadline, in ms since the epoch, of a wait of `ms` (at least {@link PATIENCE_MS}) starting now. */
 export const patientDeadline = (ms: number): number => Date.now() + Math.max(ms, PATIENCE_MS);
