@@ -135,8 +135,9 @@ describe('McpServers over stdio', () => {
 
   it('stops waiting after startupMs for a server that never answers initialize, then abandons and kills it', async () => {
     const began = Date.now();
-    // The startup limit leaves the good server (~0.6 s on a busy 2-core machine) time to start.
-    const { mcp } = start([stdioServer('mute', 'no-init'), stdioServer('good')], { startupMs: 3_000, connectTimeoutMs: 4_000 });
+    // The connect limit leaves the good server time to start (~0.6 s on a busy 2-core machine,
+    // more than 4 s with two suites running on it).
+    const { mcp } = start([stdioServer('mute', 'no-init'), stdioServer('good')], { startupMs: 3_000, connectTimeoutMs: 15_000 });
     await mcp.ready();
     expect(Date.now() - began).toBeGreaterThanOrEqual(3_000 - 5);
     // ready() came at the startup limit, not at the connect limit: the mute server is still starting.
@@ -148,7 +149,7 @@ describe('McpServers over stdio', () => {
     expect(pid).toBeGreaterThan(0);
     await until(() => mcp.status()[0]!.state === 'failed');
     expect(mcp.takeNotices()).toEqual([
-      'MCP server "mute" could not start: it did not finish starting within 4 s (timed out) (its last words on stderr: cwd=' +
+      'MCP server "mute" could not start: it did not finish starting within 15 s (timed out) (its last words on stderr: cwd=' +
         cwd +
         ' env= path=set key=unset)',
     ]);
