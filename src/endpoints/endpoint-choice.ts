@@ -9,7 +9,8 @@ import type { Config } from '../config/config.js';
 import type { Logger } from '../log.js';
 import { probeNearbyServers } from './container.js';
 import type { NamedEndpointSettings } from './endpoint-registry.js';
-import { noLocalServerHelp, type LocalDiscovery } from './local-discovery.js';
+import type { LocalDiscovery } from './local-discovery.js';
+import { noLocalServerHelp } from './no-server-help.js';
 import { environmentEndpoint, type StaticRuntimeConfig } from './runtime-config.js';
 import { identifyServer, type ServerIdentity } from './server-identity.js';
 

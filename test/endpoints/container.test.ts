@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DOCKER_HOST, inContainer, probeNearbyServers, type ContainerHints } from '../../src/endpoints/container.js';
-import { noLocalServerHelp } from '../../src/endpoints/local-discovery.js';
+import { noLocalServerHelp } from '../../src/endpoints/no-server-help.js';
 import type { StaticRuntimeConfig } from '../../src/endpoints/runtime-config.js';
 import { chooseEndpoints } from '../../src/endpoints/endpoint-choice.js';
 import { loadConfig } from '../../src/config/load-config.js';

@@ -11,12 +11,12 @@ import {
   discoverLocalServer,
   LOCAL_CANDIDATES,
   LOCAL_PROBE_TIMEOUT_MS,
-  noLocalServerHelp,
   pickLocalModel,
   probeLocalServers,
   type LocalCandidate,
   type LocalProbe,
 } from '../../src/endpoints/local-discovery.js';
+import { noLocalServerHelp } from '../../src/endpoints/no-server-help.js';
 
 interface TestServer {
   port: number;
