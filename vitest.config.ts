@@ -18,8 +18,10 @@ import { defineConfig } from 'vitest/config';
  * the `pretest` script) is shared by every file that spawns it; no test builds it again.
  */
 const shared = {
-  testTimeout: 30_000,
-  hookTimeout: 30_000,
+  // Generous: a test waits for outcomes, and a busy 2-core machine running two suites at once is
+  // slow (the helpers' waits are at least 20 s, test/helpers/patience.ts); only a hang should fail.
+  testTimeout: 90_000,
+  hookTimeout: 60_000,
   isolate: false,
   unstubEnvs: true,
   unstubGlobals: true,

@@ -25,7 +25,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lazyChunks } from './lazy-chunks.mjs';
 import { lazySchemasPlugin } from './lazy-schemas.mjs';
-import { updateReadmeTools } from './readme-tools.mjs';
 import { BUNDLE_WRAPPER, writeLoader } from './write-loader.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -210,5 +209,3 @@ try {
 }
 rmSync(dist, { recursive: true, force: true });
 renameSync(out, dist);
-// The README lists the registry's tools (scripts/readme-tools.mjs): a tool added there is listed here.
-if (await updateReadmeTools()) console.log('build: README.md tool list written from the registry');

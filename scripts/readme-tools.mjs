@@ -1,7 +1,9 @@
 // The README's list of tools, written from the registry (src/tools/builtin/registry.ts) between
 // `<!-- tools -->` and `<!-- /tools -->`: a tool added to the registry is listed by the next build,
-// with no count or name kept by hand. Run by scripts/build.mjs; `node scripts/readme-tools.mjs`
-// alone rewrites it too. test/readme.test.ts checks the list against the registry.
+// with no count or name kept by hand. Run by `npm run build` and `npm test` after the bundle (a
+// step of its own: the bundle, also built inside the Dockerfile where there is no README, writes
+// only dist/); `node scripts/readme-tools.mjs` alone rewrites it too. test/readme.test.ts checks
+// the list against the registry.
 import { build } from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,5 +42,5 @@ export async function updateReadmeTools() {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  console.log((await updateReadmeTools()) ? 'README.md: tool list rewritten' : 'README.md: tool list up to date');
+  if (await updateReadmeTools()) console.log('README.md: tool list written from the registry (commit the change)');
 }

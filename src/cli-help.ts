@@ -6,6 +6,7 @@
 import { DEFAULT_PORT } from './agentconnect/front-door-flags.js';
 import { CHECK_TIMEOUT_MS, VALUE_FLAGS, type Subcommand } from './cli-args.js';
 import { SETTINGS_TABLE } from './config/settings-table.js';
+import { COMMAND_DISCOVERY_TIMEOUT_MS } from './endpoints/local-discovery.js';
 import { DEFAULT_SERVE_PORT, SERVE_LIMITS } from './serve/serve-flags.js';
 
 /**
@@ -38,7 +39,8 @@ const SUBCOMMAND_HELP: Record<Subcommand, string[]> = {
     'Flags:',
     `  --base-url URL        overrides OPENAI_BASE_URL`,
     `  --model ID            overrides OPENAI_MODEL`,
-    `  --timeout-ms MS       limit of each check in ms (default ${CHECK_TIMEOUT_MS})`,
+    `  --timeout-ms MS       limit of each check in ms (default ${CHECK_TIMEOUT_MS}), and of the search for a local
+                        server when nothing is configured (default ${COMMAND_DISCOVERY_TIMEOUT_MS})`,
   ],
   models: [
     'Usage: openai-acp models [--base-url URL] [--timeout-ms MS]',
@@ -48,7 +50,8 @@ const SUBCOMMAND_HELP: Record<Subcommand, string[]> = {
     '',
     'Flags:',
     `  --base-url URL        overrides OPENAI_BASE_URL`,
-    `  --timeout-ms MS       limit of the request in ms (default ${CHECK_TIMEOUT_MS})`,
+    `  --timeout-ms MS       limit of the request in ms (default ${CHECK_TIMEOUT_MS}), and of the search for a local
+                        server when nothing is configured (default ${COMMAND_DISCOVERY_TIMEOUT_MS})`,
   ],
   agentconnect: [
     'Usage: openai-acp agentconnect [--port 9630] [--host 127.0.0.1] [--mode read-only|accept-edits|full-access]',
@@ -136,13 +139,14 @@ export function helpText(version: string, topic?: Subcommand): string {
     '  openai-acp models [flags]  list the models of the endpoint',
     '  openai-acp setup           interactive wizard that writes the config file',
     '  openai-acp agentconnect    serve AgentConnect apps on ws://127.0.0.1:9630 (see agentconnect --help)',
-    `  openai-acp serve          serve ACP over the network (WebSocket and Streamable HTTP) on port ${DEFAULT_SERVE_PORT} (see serve --help)`,
+    `  openai-acp serve           serve ACP over the network (WebSocket and Streamable HTTP) on port ${DEFAULT_SERVE_PORT} (see serve --help)`,
     '  openai-acp --version, -v   print the version',
     '  openai-acp --help, -h      print this help (openai-acp COMMAND --help for a command)',
     '',
     'Flags (also as --flag=value):',
     ...flags,
     `  ${'--timeout-ms MS'.padEnd(22)}doctor and models: limit of each check in ms (default ${CHECK_TIMEOUT_MS})`,
+    `  ${''.padEnd(22)}and of the search for a local server (default ${COMMAND_DISCOVERY_TIMEOUT_MS})`,
     '',
     'Environment (also read from a .env file in the working directory; the real environment wins',
     'over .env, and flags win over both; empty values count as unset):',

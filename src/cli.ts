@@ -49,7 +49,7 @@ async function serve(flags: CliFlags): Promise<void> {
     config,
     configError,
     logger,
-    // The local server search (at most ~300 ms) starts after the initialize answer; session/new awaits it.
+    // The local server search (at most LOCAL_PROBE_TIMEOUT_MS, 2 s) starts after the initialize answer; session/new awaits it.
     endpoints: () => chooseEndpoints(resolved, logger),
     store,
     configDir: agentConfigDir(process.env),

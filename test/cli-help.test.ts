@@ -38,6 +38,15 @@ describe('helpText of subcommands', () => {
       expect(text).toContain(part);
   });
 
+  it('aligns the descriptions of the commands in one column', () => {
+    const usage = helpText('1.2.3')
+      .split('\n')
+      .filter((line) => line.startsWith('  openai-acp '));
+    expect(usage.length).toBeGreaterThanOrEqual(7);
+    const columns = new Set(usage.map((line) => /^ {2}openai-acp .*? {2,}(?=\S)/.exec(line)?.[0].length));
+    expect([...columns]).toHaveLength(1);
+  });
+
   it.each([
     ['doctor', ['endpoint answers', 'authentication', '/models', 'one-token', 'usage', 'reasoning effort', 'Exit status', '--timeout-ms']],
     ['models', ['one id per line', 'context window', '--timeout-ms']],

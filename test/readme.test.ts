@@ -61,17 +61,22 @@ describe('README', () => {
     expect(Buffer.byteLength(README)).toBeLessThanOrEqual(15 * 1024);
   });
 
-  it('holds what the project is and the fastest path (npx once published, a clone of the repository until then) in its first 40 lines', () => {
-    const first = README.split('\n').slice(0, 40).join('\n');
+  it('holds what the project is and the fastest path (a clone of the repository until the package is published) in its first 50 lines', () => {
+    const first = README.split('\n').slice(0, 50).join('\n');
     expect(first).toMatch(/Agent Client Protocol/);
-    expect(first).toContain('`npx --yes openai-acp doctor`');
+    expect(first).toMatch(/Node\.js 22 or 24 \(LTS\) recommended; Node 20 works/);
     expect(first).toMatch(
-      /clone of https:\/\/github\.com\/openai-acp\/openai-acp:\n\n```sh\ngit clone https:\/\/github\.com\/openai-acp\/openai-acp && cd openai-acp\nnpm install/,
+      /clone of https:\/\/github\.com\/openai-acp\/openai-acp[\s\S]*?```sh\ngit clone https:\/\/github\.com\/openai-acp\/openai-acp && cd openai-acp\nnpm install/,
     );
     expect(first).toMatch(/Ollama, zero configuration/);
     expect(first).toContain('OPENAI_BASE_URL=http://HOST:PORT/v1');
     expect(first).toMatch(/OPENAI_API_KEY=sk-/);
     expect(first).toContain('openai-acp doctor');
+    expect(first).toContain('--approve-all --agent openai-acp exec');
+  });
+
+  it('gives no command that fetches openai-acp from npm while it is not published (someone else could publish the name)', () => {
+    for (const block of README.matchAll(/```sh\n([\s\S]*?)```/g)) expect(block[1]).not.toMatch(/npx (--yes |-y )?openai-acp|npm install (-g )?openai-acp/);
   });
 
   it('has every setting --help lists in its settings table, and no other', () => {

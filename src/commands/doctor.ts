@@ -21,6 +21,9 @@ import { tryItLine } from './try-it.js';
 import { EndpointMemory } from '../endpoints/endpoint-memory.js';
 import { searchLine } from './doctor-search.js';
 import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
+import { cloudKeyEndpoint, cloudOverLocalCheck, sourceLines } from './doctor-sources.js';
+import { probeNearbyServers } from '../endpoints/container.js';
+import { COMMAND_DISCOVERY_TIMEOUT_MS } from '../endpoints/local-discovery.js';
 
 /** Default bound of each check, in ms. */
 const DOCTOR_TIMEOUT_MS = 10_000;
@@ -79,6 +82,16 @@ function standInUnanswered(settings: NamedEndpointSettings): string {
   return `${unset} and the endpoint did not answer, so the stand-in ${settings.model} would be sent: start the server, or set ${setting}`;
 }
 
+/** What the failed "endpoint answers" line says when nothing is configured: the ports searched, how, and for how long. */
+function noServerDetail(resolved: CommandConfig): string {
+  const probes = resolved.discovery?.probes ?? [];
+  const ports = probes
+    .map((p) => `:${p.port} ${p.outcome === 'timeout' ? 'no answer in time' : p.outcome === 'unreachable' ? 'refused' : p.outcome}`)
+    .join(', ');
+  const waited = resolved.discovery?.waitedMs === undefined ? '' : ` (waited ${resolved.discovery.waitedMs} ms of ${resolved.discovery.timeoutMs} ms)`;
+  return `no endpoint is configured, and no local server answered with a model on 127.0.0.1${ports ? `: ${ports}` : ''}${waited}`;
+}
+
 /**
  * Runs the doctor and returns the exit code: 0 when the agent would work (the configuration is
  * valid, and for every endpoint the endpoint answers, the key is accepted and a one-token
@@ -89,7 +102,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   const timeoutMs = options.timeoutMs ?? DOCTOR_TIMEOUT_MS;
   const print = (...lines: string[]) => write(`${lines.join('\n')}\n`);
   print(`openai-acp ${VERSION} doctor`, '');
-  const resolved = await resolveCommandConfig({ flags: options.flags, env: options.env, cwd: options.cwd });
+  const resolved = await resolveCommandConfig({ flags: options.flags, env: options.env, cwd: options.cwd, discoveryTimeoutMs: options.timeoutMs });
 
   print('Configuration');
   const fileState = resolved.configFileRead
@@ -98,8 +111,19 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       ? ' (not used: see the configuration check)'
       : ' (absent)';
   print(`  config file       ${resolved.configFilePath ?? 'none'}${fileState}`);
+  print(...sourceLines(resolved.sources, resolved.discovery));
   if (resolved.model) print(`  default model     ${resolved.model}`);
   for (const warning of resolved.warnings) print(renderNote(warning, '  '));
+  // A key that sends the agent to the cloud while a local server answers: said, not silent.
+  const cloud = cloudKeyEndpoint(resolved.endpoints, resolved.sources);
+  const overridden =
+    cloud &&
+    cloudOverLocalCheck(
+      cloud,
+      resolved.sources,
+      await probeNearbyServers({ timeoutMs: options.timeoutMs ?? COMMAND_DISCOVERY_TIMEOUT_MS, container: resolved.config.inContainer }),
+    );
+  if (overridden) print(renderCheck(overridden));
   const quiet = createLogger({ level: 'error', write: () => undefined });
   // What the checks learn (a refused parameter, a native API not served) holds for the whole run, as in the agent.
   const memory = new EndpointMemory();
@@ -130,7 +154,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   const config = configCheck(resolved.configError);
   print(renderCheck(config));
   let works = config.status === 'pass';
-  let warned = false;
+  let warned = overridden !== undefined;
   if (!works) {
     print('  – the endpoint was not checked: fix the configuration first', '', 'Result: the agent would not work; fix the ✗ lines above.');
     return 1;
@@ -139,8 +163,8 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     const none: CheckLine = {
       status: 'fail',
       title: 'endpoint answers',
-      detail: 'no endpoint is configured, and no local server (Ollama, LM Studio, vLLM, llama.cpp, LiteLLM) answered on its usual port',
-      fix: 'run openai-acp setup, or set OPENAI_BASE_URL (and OPENAI_API_KEY), or start a local server',
+      detail: noServerDetail(resolved),
+      fix: 'run openai-acp setup, or set OPENAI_BASE_URL (and OPENAI_API_KEY), or start a local server (or wait longer for one: --timeout-ms)',
     };
     print(renderCheck(none), '', 'Result: the agent would not work; fix the ✗ lines above.');
     return 1;

@@ -53,7 +53,7 @@ export function modelsProblem(probe: ModelsProbe): string | undefined {
 export async function runModels(options: ModelsCommandOptions): Promise<number> {
   const write = options.write ?? ((text: string) => void process.stdout.write(text));
   const writeError = options.writeError ?? ((text: string) => void process.stderr.write(text));
-  const resolved = await resolveCommandConfig({ flags: options.flags, env: options.env, cwd: options.cwd });
+  const resolved = await resolveCommandConfig({ flags: options.flags, env: options.env, cwd: options.cwd, discoveryTimeoutMs: options.timeoutMs });
   if (resolved.configError) {
     writeError(`openai-acp: invalid configuration:\n${resolved.configError.message.replace(/^invalid configuration:\n/, '')}\n`);
     return 1;

@@ -9,8 +9,10 @@ import { mergeDotEnv } from '../config/load-config.js';
 import type { NamedEndpointSettings } from '../endpoints/endpoint-registry.js';
 import type { FetchLike } from '../openai/http.js';
 import { createLogger, type Logger } from '../shared/log.js';
-import { readDotEnv, resolveStaticConfig } from '../endpoints/runtime-config.js';
-import { chooseEndpoints } from '../endpoints/endpoint-choice.js';
+import { resolveStaticConfig } from '../endpoints/runtime-config.js';
+import { readProjectDotEnv, type SettingSource } from '../config/project-env.js';
+import { chooseEndpoints, type FoundServers } from '../endpoints/endpoint-choice.js';
+import { COMMAND_DISCOVERY_TIMEOUT_MS } from '../endpoints/local-discovery.js';
 
 /** What the subcommands need to know about the configuration. */
 export interface CommandConfig {
@@ -27,6 +29,10 @@ export interface CommandConfig {
   configFileRead: boolean;
   /** Start-up warnings (no secrets), and how to configure an endpoint when none was found. */
   warnings: string[];
+  /** The local server search, when one ran (nothing configured): ports tried, outcomes, time waited. */
+  discovery?: FoundServers | undefined;
+  /** Where each set `OPENAI_*` setting came from (flag, environment, `.env` with its path). */
+  sources?: Record<string, SettingSource> | undefined;
 }
 
 /** What resolving needs. */
@@ -37,6 +43,8 @@ export interface ResolveOptions {
   cwd?: string | undefined;
   /** Receives the local server search's records. @defaultValue none */
   logger?: Logger | undefined;
+  /** Bound of the local server search, in ms. @defaultValue {@link COMMAND_DISCOVERY_TIMEOUT_MS} */
+  discoveryTimeoutMs?: number | undefined;
 }
 
 /** What `doctor` and `models` run with. */
@@ -56,13 +64,13 @@ export interface CommandRunOptions {
 
 /**
  * Resolves the configuration as the agent does ({@link resolveStaticConfig}, then
- * {@link chooseEndpoints}: the local server search, about 300 ms, when nothing names an endpoint).
+ * {@link chooseEndpoints}: the local server search, within `discoveryTimeoutMs`, when nothing names an endpoint).
  * Never throws for invalid settings (they are in `configError`).
  */
 export async function resolveCommandConfig(options: ResolveOptions): Promise<CommandConfig> {
   const resolved = resolveStaticConfig({ flags: options.flags, env: options.env, cwd: options.cwd ?? process.cwd() });
   const quiet = options.logger ?? createLogger({ level: 'error', write: () => undefined });
-  const chosen = await chooseEndpoints(resolved, quiet);
+  const chosen = await chooseEndpoints(resolved, quiet, undefined, undefined, options.discoveryTimeoutMs ?? COMMAND_DISCOVERY_TIMEOUT_MS);
   const warnings = [...resolved.warnings];
   if (chosen.missing) warnings.push(chosen.missing);
   return {
@@ -70,8 +78,10 @@ export async function resolveCommandConfig(options: ResolveOptions): Promise<Com
     configError: resolved.configError,
     endpoints: chosen.endpoints,
     model: chosen.model,
-    configFilePath: resolved.configFilePath ?? defaultConfigPath(mergeDotEnv(readDotEnv(options.cwd ?? process.cwd()), options.env)),
+    configFilePath: resolved.configFilePath ?? defaultConfigPath(mergeDotEnv(readProjectDotEnv(options.cwd ?? process.cwd())?.text, options.env)),
     configFileRead: resolved.configFilePath !== undefined,
     warnings,
+    discovery: chosen.discovery,
+    sources: resolved.sources,
   };
 }

@@ -71,5 +71,5 @@ export async function probeNearbyServers(options: DiscoverOptions & { container?
   const container = options.container ?? inContainer();
   if (!container) return { ...(await probeLocalServers(options)), container };
   const [local, host] = await Promise.all([probeLocalServers(options), probeLocalServers({ ...options, host: DOCKER_HOST })]);
-  return { server: local.server ?? host.server, probes: local.probes, container };
+  return { ...local, server: local.server ?? host.server, waitedMs: Math.max(local.waitedMs, host.waitedMs), container };
 }

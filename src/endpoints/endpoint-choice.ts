@@ -9,7 +9,8 @@ import type { Config } from '../config/config.js';
 import type { Logger } from '../shared/log.js';
 import { probeNearbyServers } from './container.js';
 import type { NamedEndpointSettings } from './endpoint-registry.js';
-import { noLocalServerHelp, type LocalDiscovery } from './local-discovery.js';
+import type { LocalDiscovery } from './local-discovery.js';
+import { noLocalServerHelp } from './no-server-help.js';
 import { environmentEndpoint, type StaticRuntimeConfig } from './runtime-config.js';
 import { identifyServer, type ServerIdentity } from './server-identity.js';
 
@@ -21,7 +22,12 @@ export interface EndpointChoice {
   model?: string | undefined;
   /** Words for every prompt when there is no endpoint (how to configure one). */
   missing?: string | undefined;
+  /** The local server search, when one ran (nothing configured). */
+  discovery?: FoundServers | undefined;
 }
+
+/** What a local server search found (`waitedMs` and `timeoutMs` as {@link LocalDiscovery}'s, when known); `container: true` when the container's host was searched too. */
+export type FoundServers = Pick<LocalDiscovery, 'server' | 'probes'> & Partial<Pick<LocalDiscovery, 'waitedMs' | 'timeoutMs'>> & { container?: boolean };
 
 /** The environment's endpoint as the only one (the choice when the agent is given none). */
 export function environmentChoice(config: Config): EndpointChoice {
@@ -35,15 +41,18 @@ export function environmentChoice(config: Config): EndpointChoice {
  * Never rejects; logs what was chosen at `info`.
  *
  * @param discover - injectable search (tests); `container: true` in its result adds how to reach
- *   the container's host to the help text. @defaultValue {@link probeNearbyServers} with its 300 ms bound
+ *   the container's host to the help text. @defaultValue {@link probeNearbyServers} bounded by
+ *   `discoveryTimeoutMs`
+ * @param discoveryTimeoutMs - bound of the default search, in ms. @defaultValue `LOCAL_PROBE_TIMEOUT_MS` (2 s)
  */
 export async function chooseEndpoints(
   resolved: StaticRuntimeConfig,
   logger: Logger,
-  discover: (logger: Logger) => Promise<LocalDiscovery & { container?: boolean }> = (log) =>
-    probeNearbyServers({ logger: log, container: resolved.config.inContainer }),
+  discover: (logger: Logger) => Promise<FoundServers> = (log) =>
+    probeNearbyServers({ logger: log, container: resolved.config.inContainer, timeoutMs: discoveryTimeoutMs }),
   identify: (settings: NamedEndpointSettings) => Promise<ServerIdentity> = (settings) =>
     identifyServer(settings.baseUrl, { headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers }),
+  discoveryTimeoutMs?: number,
 ): Promise<EndpointChoice> {
   if (!resolved.needsDiscovery) return { endpoints: await identifyEndpoints(resolved.endpoints, logger, identify), model: resolved.model };
   const { config } = resolved;
@@ -51,11 +60,19 @@ export async function chooseEndpoints(
   const server = found.server;
   if (!server) {
     logger.warn('no endpoint configured and no local server found; every prompt will say how to configure one');
-    return { endpoints: [], model: undefined, missing: noLocalServerHelp(undefined, found.probes, undefined, found.container === true) };
+    const help = noLocalServerHelp({ probes: found.probes, waitedMs: found.waitedMs, container: found.container === true });
+    return { endpoints: [], model: undefined, missing: help, discovery: found };
   }
   const model = config.modelConfigured ? config.model : server.defaultModel;
-  logger.info('using the local server found', { provider: server.provider, baseUrl: server.baseUrl, model, models: server.models.length });
+  logger.info('using the local server found', {
+    provider: server.provider,
+    baseUrl: server.baseUrl,
+    model,
+    models: server.models.length,
+    waitedMs: found.waitedMs,
+  });
   return {
+    discovery: found,
     endpoints: [
       {
         id: server.provider,

@@ -66,6 +66,10 @@ export interface LocalDiscovery {
   server: LocalServer | undefined;
   /** One entry per candidate, in candidate order. */
   probes: LocalProbe[];
+  /** How long the search took, in ms (at most about `timeoutMs`). */
+  waitedMs: number;
+  /** The bound the search had, in ms. */
+  timeoutMs: number;
 }
 
 /** Options of {@link discoverLocalServer} and {@link probeLocalServers}. */
@@ -74,7 +78,10 @@ export interface DiscoverOptions {
   candidates?: ReadonlyArray<LocalCandidate> | undefined;
   /** The host probed. @defaultValue {@link LOCAL_HOST} */
   host?: string | undefined;
-  /** Bound on the whole discovery, in ms: every probe is aborted then. @defaultValue {@link LOCAL_PROBE_TIMEOUT_MS} */
+  /**
+   * Bound on the whole discovery, in ms: every probe still running is aborted then. A search
+   * that finds its answer (or every port refused) resolves sooner. @defaultValue {@link LOCAL_PROBE_TIMEOUT_MS}
+   */
   timeoutMs?: number | undefined;
   /** Injectable transport (tests). @defaultValue `defaultFetch` of http.ts (loopback goes direct, never through a proxy) */
   fetch?: FetchLike | undefined;
@@ -82,10 +89,7 @@ export interface DiscoverOptions {
   logger?: Logger | undefined;
 }
 
-/**
- * The candidates in order of preference.
- * @internal the tests build their cases from this value rather than a copy of its number.
- */
+/** The candidates in order of preference. */
 export const LOCAL_CANDIDATES: ReadonlyArray<LocalCandidate> = Object.freeze([
   Object.freeze({ port: 11434, provider: 'ollama' as const }),
   Object.freeze({ port: 1234, provider: 'lmstudio' as const }),
@@ -95,9 +99,24 @@ export const LOCAL_CANDIDATES: ReadonlyArray<LocalCandidate> = Object.freeze([
 ]);
 
 /** The default host probed: IPv4 loopback, where all five servers listen by default. */
-const LOCAL_HOST = '127.0.0.1';
-/** The default bound on discovery, in ms; a local server answers `/v1/models` in a few ms. */
-const LOCAL_PROBE_TIMEOUT_MS = 300;
+export const LOCAL_HOST = '127.0.0.1';
+/**
+ * The default bound on discovery, in ms: the agent's search at start (it runs after the
+ * `initialize` answer; `session/new` waits for it). An idle local server answers `/v1/models` in a
+ * few ms, but on a loaded 2-core machine the agent's own start and the first request take
+ * hundreds, and a server loading a model longer. A port nothing listens on is refused at once, so the bound
+ * is only waited out when something accepts the connection and does not answer. `doctor` and
+ * `models` search with their own `--timeout-ms` (default 5 s).
+ * @internal the tests check the search's default bound against it rather than a copy of its number.
+ */
+export const LOCAL_PROBE_TIMEOUT_MS = 2_000;
+
+/**
+ * How long `doctor` and `models` search when nothing is configured, in ms, unless `--timeout-ms`
+ * says otherwise: longer than the agent's start-up search, since a person waits for the answer
+ * and a busy machine or a loading server may take seconds.
+ */
+export const COMMAND_DISCOVERY_TIMEOUT_MS = 5_000;
 
 /** Ids that name embedding or reranking models, which cannot chat (LM Studio lists one by default). */
 const NOT_CHAT = /embed|rerank|\bbge[-_]|minilm/i;
@@ -108,7 +127,7 @@ export function pickLocalModel(models: readonly ModelInfo[]): string | undefined
 }
 
 /** Brackets an IPv6 literal for use in a URL. */
-const urlHost = (host: string): string => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+export const urlHost = (host: string): string => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
 
 /** `GET {baseUrl}/models` once. Never rejects; `signal` aborting makes it resolve `timeout`. */
 async function probe(fetch: FetchLike, baseUrl: string, signal: AbortSignal): Promise<Omit<LocalProbe, keyof LocalCandidate | 'baseUrl'>> {
@@ -149,6 +168,7 @@ export function probeLocalServers(options: DiscoverOptions = {}): Promise<LocalD
   const probes: (LocalProbe | undefined)[] = [];
   const candidates = [...(options.candidates ?? LOCAL_CANDIDATES)];
   const baseUrls = candidates.map(({ port }) => `http://${urlHost(host)}:${port}/v1`);
+  const started = performance.now();
 
   return new Promise((resolve) => {
     let settled = false;
@@ -173,11 +193,14 @@ export function probeLocalServers(options: DiscoverOptions = {}): Promise<LocalD
       );
       const chosen = winner === undefined ? undefined : all[winner]!;
       const server = chosen && { baseUrl: chosen.baseUrl, provider: chosen.provider, models: chosen.models, defaultModel: pickLocalModel(chosen.models)! };
+      const waitedMs = Math.round(performance.now() - started);
       options.logger?.debug('local server discovery', {
         found: server?.baseUrl ?? null,
         probes: all.map((p) => `${p.provider}:${p.port}=${p.outcome}${p.status ? ` ${p.status}` : ''}`),
+        waitedMs,
+        timeoutMs,
       });
-      resolve({ server, probes: all });
+      resolve({ server, probes: all, waitedMs, timeoutMs });
     };
     const timer = setTimeout(
       () => {
@@ -199,61 +222,9 @@ export function probeLocalServers(options: DiscoverOptions = {}): Promise<LocalD
 
 /**
  * The local server to use when nothing is configured: {@link probeLocalServers}'s choice, or
- * `undefined` when no candidate lists a model within `timeoutMs` (default 300 ms). Never rejects.
+ * `undefined` when no candidate lists a model within `timeoutMs` (default {@link LOCAL_PROBE_TIMEOUT_MS}). Never rejects.
  * @internal the search with its ports injectable, checked against loopback servers on port 0.
  */
 export async function discoverLocalServer(options: DiscoverOptions = {}): Promise<LocalServer | undefined> {
   return (await probeLocalServers(options)).server;
-}
-
-/** Each server's name, how to start it, and what to do when it lists no model. */
-const HOW: Record<LocalProvider, { name: string; start: string; noModels: string }> = {
-  ollama: { name: 'Ollama', start: '`ollama serve`, then `ollama pull qwen3:8b`', noModels: 'run `ollama pull qwen3:8b` (or another model)' },
-  lmstudio: {
-    name: 'LM Studio',
-    start: '`lms server start` (or Developer → Start Server in the app)',
-    noModels: 'download a model in LM Studio (or `lms get <model>`)',
-  },
-  vllm: { name: 'vLLM', start: '`vllm serve <model>`', noModels: 'start it with a model: `vllm serve <model>`' },
-  llamacpp: { name: 'llama.cpp', start: '`llama-server -m <model>.gguf`', noModels: 'start it with a model: `llama-server -m <model>.gguf`' },
-  litellm: { name: 'LiteLLM', start: '`litellm --model <provider>/<model>`', noModels: 'add a model to its `model_list`' },
-};
-
-/**
- * Words for the user when no local server was found: what was tried, what answered without being
- * usable (when `probes` are given), how to start each server or point at it with
- * `OPENAI_BASE_URL`, and `OPENAI_API_KEY` for a cloud provider. Markdown, several lines.
- *
- * @param container - true inside a container: also says how to reach a server on the host
- *   (`host.docker.internal`, `--add-host` on Linux, a server listening beyond its loopback).
- *   @defaultValue false
- */
-export function noLocalServerHelp(
-  candidates: ReadonlyArray<LocalCandidate> = LOCAL_CANDIDATES,
-  probes: ReadonlyArray<LocalProbe> = [],
-  host: string = LOCAL_HOST,
-  container = false,
-): string {
-  const tried = candidates.map(({ port, provider }) => `${HOW[provider].name} :${port}`).join(', ');
-  const lines = [`No OpenAI-compatible server with a model was found on ${host} (tried ${tried}), and neither OPENAI_BASE_URL nor OPENAI_API_KEY is set.`];
-  for (const p of probes) {
-    const where = `${host}:${p.port}`;
-    if (p.outcome === 'no-models') lines.push(`${HOW[p.provider].name} answers on ${where} but lists no models: ${HOW[p.provider].noModels}.`);
-    if (p.outcome === 'http-error') lines.push(`Something answers on ${where}, but not as an OpenAI-compatible server (HTTP ${p.status} for /v1/models).`);
-  }
-  lines.push('Start a local server (it is found automatically), or point at one with OPENAI_BASE_URL:');
-  for (const { port, provider } of candidates) {
-    lines.push(`- ${HOW[provider].name}: ${HOW[provider].start} — \`OPENAI_BASE_URL=http://${urlHost(host)}:${port}/v1\``);
-  }
-  if (container) {
-    lines.push(
-      'openai-acp runs in a container, where 127.0.0.1 is the container itself; host.docker.internal (the host) was ' +
-        'tried too and did not answer. To use a server on the host: ' +
-        'run the container with `--add-host=host.docker.internal:host-gateway` (Linux; Docker Desktop defines the ' +
-        'name), make the server listen beyond its loopback (Ollama: `OLLAMA_HOST=0.0.0.0 ollama serve`), ' +
-        'and set `OPENAI_BASE_URL=http://host.docker.internal:11434/v1` (with the port of your server).',
-    );
-  }
-  lines.push('For a cloud provider, set OPENAI_API_KEY and OPENAI_MODEL (and OPENAI_BASE_URL for one other than OpenAI, e.g. `https://openrouter.ai/api/v1`).');
-  return lines.join('\n');
 }

@@ -4,11 +4,12 @@
  * endpoints it leads to, a local server found on the usual ports when none is configured at all,
  * are `endpoint-choice.ts`'s.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve as resolvePath } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import { defaultConfigPath, parseConfigFile, type ConfigFileResult } from '../config/config-file.js';
 import { CONFIG_DEFAULTS, ConfigError, secretsOf, type CliFlags, type Config } from '../config/config.js';
-import { loadConfig, mergeDotEnv } from '../config/load-config.js';
+import { loadConfig } from '../config/load-config.js';
+import { projectEnv, readProjectDotEnv, type ProjectEnv } from '../config/project-env.js';
 import type { ConfigProblem } from '../config/config-values.js';
 import type { NamedEndpointSettings } from './endpoint-registry.js';
 import { takesListedModel } from './default-model.js';
@@ -27,18 +28,10 @@ export interface StaticRuntimeConfig {
   configFilePath: string | undefined;
   /** True when neither `OPENAI_BASE_URL`/`--base-url`, `OPENAI_API_KEY` nor a config file names an endpoint. */
   needsDiscovery: boolean;
-  /** Things worth a `warn` at start (no secrets), e.g. an `apiKeyEnv` naming an unset variable. */
+  /** Things worth a `warn` at start (no secrets), e.g. an `apiKeyEnv` naming an unset variable, or a `.env` key left out. */
   warnings: string[];
-}
-
-/** Reads `.env` in `cwd`; `undefined` when absent or unreadable. */
-export function readDotEnv(cwd: string): string | undefined {
-  try {
-    const path = join(cwd, '.env');
-    return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
-  } catch {
-    return undefined;
-  }
+  /** Where each set `OPENAI_*` setting came from (flag, environment, `.env` with its path). */
+  sources?: ProjectEnv['sources'] | undefined;
 }
 
 /** The endpoint the environment describes, as settings named `id`. */
@@ -89,10 +82,12 @@ function readConfigFileAt(path: string, explicit: boolean, env: Record<string, s
  * `OPENAI_MODEL`/`--model` when set, else the file's `model`, else the first endpoint's own model
  * (`undefined` when that is only a stand-in: the agent then takes the first chat model it lists).
  *
- * @param env - the process environment (`.env` in `cwd` is merged under it).
+ * @param env - the process environment (`.env` in `cwd` is merged under it, its key only for its
+ *   own base URL: `config/project-env.ts`).
  */
 export function resolveStaticConfig(options: { flags: CliFlags; env: Record<string, string | undefined>; cwd: string }): StaticRuntimeConfig {
-  const env = mergeDotEnv(readDotEnv(options.cwd), options.env);
+  const project = projectEnv(readProjectDotEnv(options.cwd), options.env, options.flags);
+  const env = project.env;
   let config: Config;
   const problems: ConfigProblem[] = [];
   try {
@@ -102,7 +97,7 @@ export function resolveStaticConfig(options: { flags: CliFlags; env: Record<stri
     config = error.fallback;
     problems.push(...error.problems);
   }
-  const warnings: string[] = [];
+  const warnings: string[] = [...project.warnings];
   const path = resolvePath(options.cwd, defaultConfigPath(env));
   const file = readConfigFileAt(path, Boolean(env['OPENAI_ACP_CONFIG']?.trim()), env);
   const endpoints: NamedEndpointSettings[] = [];
@@ -174,6 +169,7 @@ export function resolveStaticConfig(options: { flags: CliFlags; env: Record<stri
     configFilePath: file && !Array.isArray(file) ? path : undefined,
     needsDiscovery: endpoints.length === 0 && !Array.isArray(file),
     warnings,
+    sources: project.sources,
   };
 }
 

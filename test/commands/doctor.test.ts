@@ -138,8 +138,8 @@ describe('openai-acp doctor', () => {
     const server = await fake(() => undefined);
     server.setModels({ object: 'list', data: [{ id: 'test-model' }] });
     const run = await runCli(['doctor', '--timeout-ms', '600'], { home: tempHome(), env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model' } });
+    // The endpoint never answers: exit code 1 (not the helper's SIGKILL) shows the checks' bound ended it.
     expect(run.code).toBe(1);
-    expect(run.ms).toBeLessThan(8000);
     expect(checkLine(run.stdout, 'one-token streamed completion')).toMatch(/^✗ .*No data from .* for 600 ms/);
     expect(run.stdout).toMatch(/fix: the endpoint is slow or stuck/);
   });
@@ -257,5 +257,33 @@ describe('openai-acp doctor, first-run help', () => {
     expect(line).toContain(`Try it: OPENAI_BASE_URL=${server.baseUrl} OPENAI_MODEL=test-model npx --yes acpx@`);
     expect(line).toContain('(with OPENAI_API_KEY, OPENAI_EXTRA_BODY set as now; not repeated here)');
     expect(line).not.toContain(KEY.slice(0, 8));
+  });
+});
+
+describe('openai-acp doctor, where settings come from', () => {
+  it("does not send a project .env's key to a base URL that .env does not name, and says so", async () => {
+    const home = tempHome();
+    writeFileSync(join(home, '.env'), `OPENAI_API_KEY=${KEY}\nOPENAI_MODEL=gpt-4o-mini\n`);
+    const run = await runCli(['doctor', '--timeout-ms', '3000'], { home });
+    expect(run.stdout).toContain(`OPENAI_API_KEY in ${join(home, '.env')} is not used`);
+    expect(run.stdout).toContain(`OPENAI_MODEL from .env (${join(home, '.env')})`);
+    // No endpoint of the environment: the key did not make one for api.openai.com.
+    expect(run.stdout).not.toContain('endpoint "default"');
+    expect(run.stdout).not.toContain('api.openai.com/v1/chat');
+    expect(run.stdout).toMatch(/local search {6}found /);
+    expect(run.stdout).not.toContain(KEY.slice(-8));
+  });
+
+  it("uses a .env key for the base URL in the same file, naming each setting's source", async () => {
+    const server = await fake();
+    const home = tempHome();
+    writeFileSync(join(home, '.env'), `OPENAI_BASE_URL=${server.baseUrl}\nOPENAI_API_KEY=${KEY}\n`);
+    const run = await runCli(['doctor', '--timeout-ms', '3000', '--model', 'test-model'], { home });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`OPENAI_API_KEY from .env (${join(home, '.env')})`);
+    expect(run.stdout).toContain(`OPENAI_BASE_URL from .env (${join(home, '.env')})`);
+    expect(run.stdout).toContain('OPENAI_MODEL from --model');
+    expect(server.requests[0]!.headers['authorization']).toBe(`Bearer ${KEY}`);
+    expect(run.stdout).not.toContain(KEY.slice(-8));
   });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DOCKER_HOST, inContainer, probeNearbyServers, type ContainerHints } from '../../src/endpoints/container.js';
-import { noLocalServerHelp } from '../../src/endpoints/local-discovery.js';
+import { noLocalServerHelp } from '../../src/endpoints/no-server-help.js';
 import type { StaticRuntimeConfig } from '../../src/endpoints/runtime-config.js';
 import { chooseEndpoints } from '../../src/endpoints/endpoint-choice.js';
 import { loadConfig } from '../../src/config/load-config.js';
@@ -79,7 +79,7 @@ describe('probeNearbyServers', () => {
 
 describe('the no-server message inside a container', () => {
   it('says how to point at the host', () => {
-    const text = noLocalServerHelp(undefined, [], undefined, true);
+    const text = noLocalServerHelp({ container: true });
     expect(text).toContain('--add-host=host.docker.internal:host-gateway');
     expect(text).toContain('OPENAI_BASE_URL=http://host.docker.internal:11434/v1');
     expect(text).toContain('OLLAMA_HOST=0.0.0.0');

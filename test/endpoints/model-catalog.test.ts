@@ -119,9 +119,8 @@ describe('fetchModels', () => {
     expect(await fetchModels({ baseUrl: `${root}/missing`, logger })).toEqual([]);
     expect(await fetchModels({ baseUrl: `${root}/garbage`, logger })).toEqual([]);
     expect(await fetchModels({ baseUrl: 'http://127.0.0.1:1', logger })).toEqual([]);
-    const started = Date.now();
+    // /slow answers a list after 2 s: [] shows the 100 ms bound cut it.
     expect(await fetchModels({ baseUrl: `${root}/slow`, timeoutMs: 100, logger })).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(debug).toHaveLength(4);
   });
 
@@ -195,11 +194,9 @@ describe('ModelCatalog', () => {
 });
 
 describe('session/new model options', () => {
-  it('answers within about the timeout when /models is slow, offering the configured model', async () => {
+  it('answers without the slow /models list (after its timeout), offering the configured model', async () => {
     const conn = await connectInProcess({ OPENAI_BASE_URL: `${root}/slow`, OPENAI_MODEL: 'configured' }, { modelsTimeoutMs: 200 });
-    const started = Date.now();
     const created: any = await conn.agent.request('session/new', { cwd: process.cwd(), mcpServers: [] });
-    expect(Date.now() - started).toBeLessThan(1500);
     expect(created.configOptions.filter((option: any) => option.category === 'model')).toEqual([
       { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'configured', options: [{ value: 'configured', name: 'configured' }] },
     ]);

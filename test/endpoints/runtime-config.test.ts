@@ -9,10 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../src/config/config.js';
-import type { LocalDiscovery } from '../../src/endpoints/local-discovery.js';
 import { createLogger } from '../../src/shared/log.js';
 import { resolveStaticConfig, type StaticRuntimeConfig } from '../../src/endpoints/runtime-config.js';
-import { chooseEndpoints, identifyEndpoints } from '../../src/endpoints/endpoint-choice.js';
+import { chooseEndpoints, identifyEndpoints, type FoundServers } from '../../src/endpoints/endpoint-choice.js';
 
 let dir: string;
 let cwd: string;
@@ -334,7 +333,7 @@ describe('chooseEndpoints', () => {
   beforeEach(() => {
     lines.length = 0;
   });
-  const found = (defaultModel = 'qwen3'): LocalDiscovery => ({
+  const found = (defaultModel = 'qwen3'): FoundServers => ({
     server: { baseUrl: 'http://127.0.0.1:11434/v1', provider: 'ollama', models: [{ id: 'llama3.2' }, { id: defaultModel }], defaultModel },
     probes: [],
   });
@@ -426,7 +425,7 @@ describe('chooseEndpoints', () => {
   });
 
   it('no local server: no endpoints, and words saying how to configure one (with what answered)', async () => {
-    const none: LocalDiscovery = {
+    const none: FoundServers = {
       server: undefined,
       probes: [
         { port: 11434, provider: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', outcome: 'no-models', models: [] },

@@ -201,7 +201,7 @@ describe('serverWindowLookup', () => {
     expect(server.asked).toHaveLength(0);
     const silent = http.createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const started = Date.now();
+    // A server that never answers: only the 200 ms bound can end the look-up.
     const lookup = serverWindowLookup({
       query: 'llamacpp-props',
       baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`,
@@ -209,7 +209,6 @@ describe('serverWindowLookup', () => {
       timeoutMs: 200,
     });
     expect(await lookup('m')).toEqual({});
-    expect(Date.now() - started).toBeLessThan(2000);
     silent.closeAllConnections();
     silent.close();
   });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -47,28 +47,28 @@ it('sees a file appended to, and one removed', () => {
   expect(changes(listing(dir), listing(dir))).toEqual([]);
 });
 
-it('the teardown throws, naming the file, when the real state directory changed', () => {
-  const home = temp();
-  const saved = {
-    HOME: process.env.HOME,
-    XDG_STATE_HOME: process.env.XDG_STATE_HOME,
-    XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME,
-    XDG_CACHE_HOME: process.env.XDG_CACHE_HOME,
-    OPENAI_ACP_STATE_DIR: process.env.OPENAI_ACP_STATE_DIR,
-  };
+it("points HOME at a home of the run's own, never the user's, and the teardown throws, naming the file, when a test wrote there", () => {
+  const userHome = process.env.HOME;
+  const teardown = setup();
+  const runHome = process.env.HOME!;
   try {
-    process.env.HOME = home;
-    for (const key of ['XDG_STATE_HOME', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'OPENAI_ACP_STATE_DIR'] as const) delete process.env[key];
-    const teardown = setup();
-    expect(() => teardown()).not.toThrow();
-    const sessions = join(home, '.local', 'state', 'openai-acp', 'sessions');
+    expect(runHome).not.toBe(userHome);
+    expect(runHome).toContain('openai-acp-test-run-');
+    expect(realDirs(process.env).every((dir) => dir.startsWith(runHome))).toBe(true);
+    const sessions = join(runHome, '.local', 'state', 'openai-acp', 'sessions');
     mkdirSync(sessions, { recursive: true });
     writeFileSync(join(sessions, 's.jsonl'), '{}\n');
-    expect(() => teardown()).toThrow(/s\.jsonl/);
   } finally {
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
+    expect(() => teardown()).toThrow(/s\.jsonl/);
   }
+  // The environment is the user's again, and the run's home is gone.
+  expect(process.env.HOME).toBe(userHome);
+  expect(existsSync(runHome)).toBe(false);
+});
+
+it('the teardown passes when nothing was written', () => {
+  const userHome = process.env.HOME;
+  const teardown = setup();
+  expect(() => teardown()).not.toThrow();
+  expect(process.env.HOME).toBe(userHome);
 });

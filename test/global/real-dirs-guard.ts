@@ -1,15 +1,17 @@
 /**
- * vitest globalSetup: the suite must leave the user's own openai-acp directories as it found
- * them. Before the run it lists every entry (path, kind, size, mtime) of the real session
- * directory, config directory and code-cache directory, as the agent would find them from the
- * environment vitest runs in; after the run it lists them again and throws, naming what changed,
- * when the listings differ. A directory that does not exist lists as empty.
+ * vitest globalSetup: the run gets a home of its own, and must leave its openai-acp directories
+ * untouched. Before the workers start it makes a temp directory and points `HOME` and `XDG_*` at
+ * it (the workers inherit them), so nothing a test does can reach the user's real session, config
+ * or cache directory, and what the user does meanwhile (an editor or acpx saving sessions) cannot
+ * be taken for a test's doing. After the run it lists the openai-acp directories the agent would
+ * use in that home (sessions, config, code caches) and throws, naming what is there, when any
+ * test wrote to them; then it removes the home.
  *
- * A test that starts the CLI without a temp HOME (test/helpers/clean-env.mjs) is what this
- * catches: the agent then saves its sessions under `~/.local/state/openai-acp`.
+ * A test that starts the CLI without a temp HOME of its own (test/helpers/clean-env.mjs), or runs
+ * the agent in-process with the default directories, is what this catches.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { agentConfigDir } from '../../src/config/config-file.js';
 import { defaultStateDir } from '../../src/sessions/session-store.js';
@@ -60,16 +62,35 @@ export function changes(before: Map<string, string>, after: Map<string, string>)
   return out;
 }
 
+/** The variables pointing the agent at its directories, set for the run and restored after it. */
+const HOME_VARIABLES = ['HOME', 'XDG_STATE_HOME', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'OPENAI_ACP_STATE_DIR'] as const;
+
+/**
+ * Makes the run's home and points the environment at it; the returned teardown throws when the
+ * agent's directories in it are not empty, and restores the environment and removes the home
+ * (even when it throws).
+ */
 export default function setup(): () => void {
+  const saved = Object.fromEntries(HOME_VARIABLES.map((name) => [name, process.env[name]]));
+  const home = realpathSync(mkdtempSync(join(tmpdir(), 'openai-acp-test-run-')));
+  for (const name of HOME_VARIABLES) delete process.env[name];
+  process.env.HOME = home;
   const dirs = realDirs(process.env);
-  const before = dirs.map(listing);
   return () => {
-    const found = dirs.flatMap((_dir, index) => changes(before[index]!, listing(dirs[index]!)));
-    if (found.length > 0) {
-      throw new Error(
-        `the test run changed the user's own openai-acp directories (${dirs.join(', ')}): a test started the CLI ` +
-          `without a temp HOME (use test/helpers/clean-env.mjs):\n  ${found.slice(0, 20).join('\n  ')}`,
-      );
+    try {
+      const found = dirs.flatMap((dir) => changes(new Map(), listing(dir)));
+      if (found.length > 0) {
+        throw new Error(
+          `a test wrote to the openai-acp directories of the run's home (${home}), where the user's own would have been: ` +
+            `it started the CLI without a temp HOME (use test/helpers/clean-env.mjs) or ran the agent with its default directories:\n  ${found.slice(0, 20).join('\n  ')}`,
+        );
+      }
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      rmSync(home, { recursive: true, force: true });
     }
   };
 }

@@ -4,10 +4,11 @@
  */
 import type http from 'node:http';
 import { chunk, type ChatHandler } from './fake-openai.js';
+import { patientDeadline } from './patience.js';
 
-/** Polls `check` every 5 ms until it holds, or throws after `ms`. */
+/** Polls `check` every 5 ms until it holds, or throws after `ms` (at least `PATIENCE_MS`). */
 async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
+  const until = patientDeadline(ms);
   while (!check()) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));

@@ -14,6 +14,7 @@ import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-
 import { client, type ClientCapabilities, type ClientContext, type SessionNotification } from '@agentclientprotocol/sdk/unstable';
 import WebSocket from 'ws';
 import { CLI } from './spawn-agent.js';
+import { patientDeadline } from './patience.js';
 
 /** A running `openai-acp serve`. */
 export interface ServeProcess {
@@ -135,9 +136,9 @@ export async function connectRemote(url: string, transport: Transport, options: 
   };
 }
 
-/** Resolves once `test()` holds, polling every 10 ms for up to `ms`. */
+/** Resolves once `test()` holds, polling every 10 ms for up to `ms` (at least `PATIENCE_MS`). */
 export async function until(test: () => boolean, ms = 10_000, what = 'the condition'): Promise<void> {
-  const end = Date.now() + ms;
+  const end = patientDeadline(ms);
   while (!test()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));

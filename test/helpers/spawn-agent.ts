@@ -5,6 +5,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cleanEnv, tempHome } from './temp-home.js';
+import { patientDeadline } from './patience.js';
 
 /** Longest wait for an answer before a request fails with the agent's stderr, in ms. */
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -150,9 +151,9 @@ export function spawnAgent(env: Record<string, string>, args: string[] = []): Ag
 /** Resolve after `ms` milliseconds. */
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Poll `check` every 10 ms until it returns true, or throw after `ms`. */
+/** Poll `check` every 10 ms until it returns true, or throw after `ms` (at least `PATIENCE_MS`: a hang, not a slow machine). */
 export async function waitFor(check: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
-  const until = Date.now() + ms;
+  const until = patientDeadline(ms);
   while (!check()) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await sleep(10);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { chunk, type ChatHandler } from './fake-openai.js';
 import type { AgentProcess } from './spawn-agent.js';
+import { patientDeadline } from './patience.js';
 
 /** One scripted model answer: tool calls `[name, arguments]` (an object, or the raw arguments text as a model wrote it), or text. */
 export type ScriptStep = { calls: Array<[string, Record<string, unknown> | string]> } | { text: string };
@@ -49,9 +50,9 @@ export function tempDirs(prefix = 'openai-acp-e2e-'): () => string {
   };
 }
 
-/** The `skip`-th request (0 first) the agent sent to the client with this method; waits up to `ms`. */
+/** The `skip`-th request (0 first) the agent sent to the client with this method; waits up to `ms` (at least `PATIENCE_MS`). */
 export async function waitForRequest(agent: AgentProcess, method: string, skip = 0, ms = 5000): Promise<any> {
-  const until = Date.now() + ms;
+  const until = patientDeadline(ms);
   for (;;) {
     const found = agent.messages.filter((m) => m.method === method && m.id !== undefined)[skip];
     if (found) return found;

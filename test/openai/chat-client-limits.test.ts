@@ -95,9 +95,8 @@ describe('silence (item 7)', () => {
       const timer = setInterval(() => res.write(': ping\n\n'), 25);
       res.on('close', () => clearInterval(timer));
     });
-    const started = performance.now();
+    // Comments never stop coming: only the silence limit can end the request.
     expect(await errorOf(run(client(s.url, { timeoutMs: 300, maxRetries: 0 })))).toBeInstanceOf(ProviderTimeoutError);
-    expect(performance.now() - started).toBeLessThan(3000);
   });
 });
 

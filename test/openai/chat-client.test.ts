@@ -213,9 +213,8 @@ describe('ChatCompletionsClient failures', () => {
 
   it('silence longer than timeoutMs is a ProviderTimeoutError, before or after the headers', async () => {
     const afterHeaders = await serve((_req, res) => (res.writeHead(200, { 'content-type': 'text/event-stream' }), res.flushHeaders()));
-    const started = performance.now();
+    // The server never sends a byte: only the silence limit can end the request.
     expect(await errorOf(run(client(afterHeaders.url, { timeoutMs: 150 })))).toMatchObject({ kind: 'timeout', timeoutMs: 150 });
-    expect(performance.now() - started).toBeLessThan(2000);
     const noHeaders = await serve(() => undefined);
     expect(await errorOf(run(client(noHeaders.url, { timeoutMs: 150 })))).toBeInstanceOf(ProviderTimeoutError);
   });
@@ -247,26 +246,23 @@ describe('ChatCompletionsClient failures', () => {
 });
 
 describe('ChatCompletionsClient cancellation', () => {
-  it('aborting during a backoff wait rejects promptly with the reason', async () => {
+  // A 30 s backoff and a stream that never ends: only the abort can end either within the test's time.
+  it('aborting during a backoff wait rejects with the reason', async () => {
     const s = await serve(fail(503, '', { 'retry-after-ms': '30000' }));
     const controller = new AbortController();
     const reason = new Error('user cancelled');
     const retries: unknown[] = [];
     setTimeout(() => controller.abort(reason), 100);
-    const started = performance.now();
     expect(await errorOf(run(client(s.url, { maxRetries: 3 }), { signal: controller.signal, retries }))).toBe(reason);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(retries).toEqual([[1, 503, 30000]]);
   });
 
-  it('aborting mid-stream rejects promptly with the reason', async () => {
+  it('aborting mid-stream rejects with the reason', async () => {
     const s = await serve((_req, res) => (res.writeHead(200, { 'content-type': 'text/event-stream' }), res.write(chunk({ content: 'a' }))));
     const controller = new AbortController();
     const reason = new Error('stop now');
-    let abortedAt = 0;
-    const onBatch = () => void setTimeout(() => ((abortedAt = performance.now()), controller.abort(reason)), 50);
+    const onBatch = () => void setTimeout(() => controller.abort(reason), 50);
     expect(await errorOf(run(client(s.url, { maxRetries: 3 }), { signal: controller.signal, onBatch }))).toBe(reason);
-    expect(performance.now() - abortedAt).toBeLessThan(1000);
     expect(s.requests).toHaveLength(1);
   });
 

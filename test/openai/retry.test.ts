@@ -84,14 +84,13 @@ describe('delay', () => {
     await expect(delay(5, new AbortController().signal)).resolves.toBeUndefined();
   });
 
-  it('rejects promptly with the reason when the signal aborts', async () => {
+  // A 60 s delay that only the abort can end within the test's time.
+  it('rejects with the reason when the signal aborts', async () => {
     const controller = new AbortController();
     const reason = new Error('stop');
-    const started = performance.now();
     const waiting = delay(60_000, controller.signal);
     setTimeout(() => controller.abort(reason), 10);
     await expect(waiting).rejects.toBe(reason);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('rejects with an AbortError by default', async () => {
@@ -103,8 +102,6 @@ describe('delay', () => {
 
   it('rejects at once for an already-aborted signal', async () => {
     const reason = new Error('already');
-    const started = performance.now();
     await expect(delay(60_000, AbortSignal.abort(reason))).rejects.toBe(reason);
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 });

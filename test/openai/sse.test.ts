@@ -159,14 +159,13 @@ describe('createSseDecoder', () => {
     expect(decodeAll(new Uint8Array([0xef, 0xbb]), new Uint8Array([0xbf]), `${dataLine('a')}\n\n`)).toEqual([{ kind: 'chunk', chunk: chunk('a') }]);
   });
 
-  it('is linear: a 20,000-event stream in 16 KiB reads decodes quickly', () => {
+  // Its speed (linear in the stream) is measured by `npm run bench`, not here: a busy machine is no clock.
+  it('decodes a 20,000-event stream read in 16 KiB pieces', () => {
     const body = enc.encode(Array.from({ length: 20_000 }, (_, i) => `${dataLine(` t${i}`)}\n\n`).join(''));
     const decoder = createSseDecoder();
-    const t0 = performance.now();
     let count = 0;
     for (let o = 0; o < body.length; o += 16_384) count += decoder.push(body.subarray(o, o + 16_384)).length;
     count += decoder.end().length;
     expect(count).toBe(20_000);
-    expect(performance.now() - t0).toBeLessThan(2_000);
   });
 });

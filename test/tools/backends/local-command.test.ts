@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CANCEL_KILL_GRACE_MS, KILL_GRACE_MS, TailBuffer, runLocalCommand, shellInvocation } from '../../../src/tools/backends/local-command.js';
+import { patientDeadline } from '../../helpers/patience.js';
 
 /** Alive and not a zombie (a zombie has exited; only its parent has not read its status yet). */
 function alive(pid: number): boolean {
@@ -16,7 +17,7 @@ function alive(pid: number): boolean {
 }
 
 async function waitFor(check: () => Promise<boolean> | boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
+  const end = patientDeadline(ms);
   while (!(await check())) {
     if (Date.now() > end) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 20));

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { McpServers, McpServersOptions } from '../../../src/tools/mcp/mcp-servers.js';
 import { closeAllMcp, startMcpServers } from '../../../src/tools/mcp/mcp-servers.js';
 import { alive, recordingLogger, stdioServer } from './helpers.js';
+import { patientDeadline } from '../../helpers/patience.js';
 
 const BUILT_INS = new Set(['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_command']);
 let cwd: string;
@@ -29,9 +30,9 @@ function start(servers: Parameters<typeof startMcpServers>[0], options: Partial<
   return { mcp, logger };
 }
 
-/** Polls `check` every 25 ms until it is true or `ms` pass. */
+/** Polls `check` every 25 ms until it is true or `ms` (at least `PATIENCE_MS`) pass. */
 async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
+  const deadline = patientDeadline(ms);
   while (!check()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -134,8 +135,9 @@ describe('McpServers over stdio', () => {
 
   it('stops waiting after startupMs for a server that never answers initialize, then abandons and kills it', async () => {
     const began = Date.now();
-    // The startup limit leaves the good server (~0.6 s on a busy 2-core machine) time to start.
-    const { mcp } = start([stdioServer('mute', 'no-init'), stdioServer('good')], { startupMs: 3_000, connectTimeoutMs: 4_000 });
+    // The connect limit leaves the good server time to start (~0.6 s on a busy 2-core machine,
+    // more than 4 s with two suites running on it).
+    const { mcp } = start([stdioServer('mute', 'no-init'), stdioServer('good')], { startupMs: 3_000, connectTimeoutMs: 15_000 });
     await mcp.ready();
     expect(Date.now() - began).toBeGreaterThanOrEqual(3_000 - 5);
     // ready() came at the startup limit, not at the connect limit: the mute server is still starting.
@@ -147,7 +149,7 @@ describe('McpServers over stdio', () => {
     expect(pid).toBeGreaterThan(0);
     await until(() => mcp.status()[0]!.state === 'failed');
     expect(mcp.takeNotices()).toEqual([
-      'MCP server "mute" could not start: it did not finish starting within 4 s (timed out) (its last words on stderr: cwd=' +
+      'MCP server "mute" could not start: it did not finish starting within 15 s (timed out) (its last words on stderr: cwd=' +
         cwd +
         ' env= path=set key=unset)',
     ]);
