@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { RequestError, type ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../log.js';
-import { confine } from '../tools/index.js';
+import { confine, type OperatorAllowances, refusedMcpServer } from '../tools/index.js';
 
 /**
  * Refuses a `cwd` that is not an absolute path (relative, empty, `~/x`, or containing NUL).
@@ -48,6 +48,25 @@ export async function checkInsideRoot(dir: string, root: string | undefined, fie
       `Invalid params: "${field}" ${JSON.stringify(dir.slice(0, 200))} is outside this server's workspace root ${root}; sessions here work inside it (openai-acp serve --root)`,
     );
   }
+}
+
+/**
+ * Refuses a stdio MCP server the operator did not allow (`openai-acp serve --allow-mcp`): the
+ * client's command would run on the server's machine. Nothing is checked without allowances (an
+ * editor on this machine). Checked before anything is created, so a refused request leaves no
+ * session behind.
+ *
+ * @throws RequestError `-32602` with data `{ mcpServers: index, name, command, flag: '--allow-mcp' }`
+ */
+export function checkMcpServers(servers: Parameters<typeof refusedMcpServer>[0], allowances: OperatorAllowances | undefined): void {
+  if (!allowances) return;
+  const refused = refusedMcpServer(servers, allowances);
+  if (!refused) return;
+  const command = refused.command.slice(0, 200);
+  throw RequestError.invalidParams(
+    { mcpServers: refused.index, name: refused.name.slice(0, 200), command, flag: '--allow-mcp' },
+    `Invalid params: mcpServers[${refused.index}] (${JSON.stringify(refused.name.slice(0, 100))}) runs the command ${JSON.stringify(command)} on this server, which its operator has not allowed; the operator can allow it with openai-acp serve --allow-mcp ${/^[\w./@+-]+$/.test(command) ? command : '<command>'}`,
+  );
 }
 
 /** Standard base64 (RFC 4648 §4), padding optional only as `=`/`==` at the end; line breaks tolerated (MIME). */

@@ -93,15 +93,16 @@ describe('openai-acp serve refuses', () => {
     }
   });
 
-  it('answers the probes without a token: /health while it runs, /ready while it can take a connection', async () => {
+  it('answers the probes without a token: /health while it runs, /ready while the process is healthy, a full table included', async () => {
     const server = await serve(['--max-connections', '1']);
     const base = server.url.replace(/\/acp$/, '');
     expect(await (await fetch(`${base}/health`)).json()).toEqual({ status: 'ok' });
     expect((await fetch(`${base}/ready`)).status).toBe(200);
     await fixtures.connect(server.url, 'ws', { token: TOKEN });
+    // Full, yet healthy: a probe must not take it out of service for serving the clients it holds.
     const full = await fetch(`${base}/ready`);
-    expect(full.status).toBe(503);
-    expect(await full.json()).toEqual({ ready: false, reason: 'at the connection limit (--max-connections)' });
+    expect(full.status).toBe(200);
+    expect(await full.json()).toEqual({ ready: true });
     // One connection more is refused, on either transport.
     expect((await post(server.url, INITIALIZE, bearer)).status).toBe(503);
     expect((await upgradeStatus(server.url, bearer)).status).toBe(503);
