@@ -5,11 +5,14 @@
  * would reach a link-local or metadata address, or a private one the operator did not allow. The
  * headers a client chose for its server go out only on a connection that passed. Redirects are
  * not followed here: the SDK follows those it accepts (same origin) through this same function.
+ * Its connections are pooled by its own agents only: a socket of Node's global pool, opened
+ * without the guard, is never reused (the pool does not tell lookups apart).
  *
  * Source: `FetchLike` of `@modelcontextprotocol/sdk` 1.32 (`shared/transport.d.ts`), the
  * transports' `fetch` option.
  */
-import type * as Http from 'node:http';
+import * as Http from 'node:http';
+import * as Https from 'node:https';
 import { Readable } from 'node:stream';
 import { type AddressPolicy, guardedLookup, hostRefusal, type LookupFunction } from '../fetch/address-guard.js';
 
@@ -25,19 +28,23 @@ const NO_BODY = new Set([204, 205, 304]);
  * follows a redirect (the 3xx answer is given as is). `lookup` resolves names (tests).
  */
 export function guardedFetch(policy: AddressPolicy, lookup?: LookupFunction): GuardedFetch {
+  const guarded = guardedLookup(lookup, policy) as never;
+  const agents = { http: new Http.Agent({ keepAlive: true, lookup: guarded }), https: new Https.Agent({ keepAlive: true, lookup: guarded }) };
   return async (input, init = {}) => {
     const url = new URL(String(input));
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`only http and https URLs are reached, not ${url.protocol}`);
     const refused = hostRefusal(url.hostname, policy);
     if (refused) throw refused;
-    const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+    const secure = url.protocol === 'https:';
+    const request = secure ? Https.request : Http.request;
     const method = (init.method ?? 'GET').toUpperCase();
     const body = init.body == null ? undefined : typeof init.body === 'string' ? init.body : Buffer.from(await new Response(init.body).arrayBuffer());
     return new Promise<Response>((resolve, reject) => {
       const req = request(url, {
         method,
         headers: Object.fromEntries(new Headers(init.headers)),
-        lookup: guardedLookup(lookup, policy) as never,
+        agent: secure ? agents.https : agents.http,
+        lookup: guarded,
         ...(init.signal ? { signal: init.signal } : {}),
       });
       req.once('response', (res: Http.IncomingMessage) => {
