@@ -163,7 +163,9 @@ describe('guardedFetch (HTTP MCP servers under serve)', () => {
   it('refuses a name resolving to a private address, and a literal, before any request (the headers go nowhere)', async () => {
     const before = seen.length;
     const fetch = guardedFetch(NONE, toLoopback);
-    await expect(fetch(`http://mcp.test:${port}/mcp`, { headers: { Authorization: 'Bearer client-chosen' } })).rejects.toMatchObject({ code: 'EFORBIDDENADDR' });
+    await expect(fetch(`http://mcp.test:${port}/mcp`, { headers: { Authorization: 'Bearer client-chosen' } })).rejects.toMatchObject({
+      code: 'EFORBIDDENADDR',
+    });
     await expect(fetch(`http://127.0.0.1:${port}/mcp`)).rejects.toMatchObject({ code: 'EFORBIDDENADDR' });
     await expect(fetch('http://[fd00:ec2::254]/latest/')).rejects.toMatchObject({ code: 'EFORBIDDENADDR' });
     expect(seen.length).toBe(before);
