@@ -62,7 +62,7 @@ describe.each(['ws', 'http'] as Transport[])('stdio MCP servers named by a clien
     const listed: { sessions: unknown[] } = await client.agent.request('session/list', {});
     expect(listed.sessions).toEqual([]);
     // The operator's command (node, running the MCP fixture) is let in.
-    const { sessionId } = await client.agent.request('session/new', { cwd: server.root, mcpServers: [stdioServer('fx')] });
+    const { sessionId } = (await client.agent.request('session/new', { cwd: server.root, mcpServers: [stdioServer('fx')] })) as { sessionId: string };
     expect(sessionId).toEqual(expect.any(String));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(existsSync(outside)).toBe(false);
@@ -194,5 +194,27 @@ describe('SIGTERM', () => {
     expect(answers.map((answer) => answer.stopReason)).toEqual(['cancelled', 'cancelled', 'cancelled', 'cancelled', 'cancelled']);
     expect(await server.exited).toBe(0);
     expect(server.stderr()).toContain('SIGTERM again: still stopping');
+  }, 60_000);
+
+  it('SIGKILL mid-turn loses at most the answer: the prompt was saved as the turn started', async () => {
+    const hanging: ChatHandler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk({ content: 'Half' }));
+    };
+    const { home, root } = fixtures.scratch();
+    const model = await servers(hanging);
+    const env = { OPENAI_BASE_URL: model.baseUrl, OPENAI_MODEL: 'test-model' };
+    const first = await fixtures.start(home, env, ['--token', TOKEN, '--root', root]);
+    const client = await fixtures.connect(first.url, 'ws', { token: TOKEN });
+    const { sessionId } = (await client.agent.request('session/new', { cwd: root, mcpServers: [] })) as { sessionId: string };
+    void client.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'the question that must survive' }] }).catch(() => undefined);
+    await until(() => client.text(sessionId).length > 0, 20_000, 'the first chunk');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const second = await fixtures.start(home, env, ['--token', TOKEN, '--root', root]);
+    const back = await fixtures.connect(second.url, 'ws', { token: TOKEN });
+    await back.agent.request('session/load', { sessionId, cwd: root, mcpServers: [] });
+    const replayed = back.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
+    expect(replayed.find((u) => u.sessionUpdate === 'user_message_chunk')).toMatchObject({ content: { text: 'the question that must survive' } });
   }, 60_000);
 });
