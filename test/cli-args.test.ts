@@ -255,6 +255,11 @@ describe('did you mean, for every flag and command', () => {
     '--max-message-bytes',
     '--max-buffered-bytes',
     '--max-output-stall-ms',
+    '--max-connections-per-address',
+    '--handshake-timeout-ms',
+    '--idle-timeout-ms',
+    '--allow-mcp',
+    '--allow-private-urls',
   ];
   const COMMANDS = ['acp', 'doctor', 'models', 'setup', 'agentconnect', 'serve'];
   const ALL = [...FLAGS, ...COMMANDS];

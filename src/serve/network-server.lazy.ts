@@ -20,14 +20,13 @@ import type { AgentFactory } from '@agentclientprotocol/sdk/experimental/server'
 import { createNodeHttpHandler, createNodeWebSocketUpgradeHandler, type NodeWebSocketUpgradeServer } from '@agentclientprotocol/sdk/experimental/node';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { OpenAIAgent } from '../acp/agent.js';
-import { admit, normalizeOrigin } from '../agentconnect/gate.js';
+import { normalizeOrigin } from '../agentconnect/gate.js';
 import { listen } from '../agentconnect/listen.js';
 import type { Logger } from '../log.js';
-import { AddressThrottle } from './address-throttle.js';
+import { Admission, addressOf, refusalHeaders } from './admission.js';
 import { HttpConnections, clientIdOf } from './http-connections.js';
 import { ADDRESS_HEADER, CONNECTION_HEADER, OwnedAcpServer, textResponse } from './owned-acp-server.js';
 import { watchProcessHealth } from './process-health.js';
-import { RepeatSummary } from './repeat-summary.js';
 import type { ServeLimits } from './serve-flags.js';
 import { guardSocket } from './socket-guard.js';
 
@@ -70,17 +69,6 @@ export interface NetworkServer {
   close(): Promise<void>;
 }
 
-/** A refusal: the HTTP status and the words sent. */
-interface Refusal {
-  status: number;
-  reason: string;
-  /** Seconds, for `Retry-After`. */
-  retryAfter?: number;
-}
-
-/** The client's address as counted: an IPv4-mapped IPv6 address as plain IPv4. */
-const addressOf = (req: http.IncomingMessage): string => (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:(?=\d+\.)/, '');
-
 /** Starts the server; resolves once it listens. @throws the listen error (e.g. EADDRINUSE). */
 export async function startNetworkServer(options: NetworkServerOptions): Promise<NetworkServer> {
   const { logger, limits } = options;
@@ -88,28 +76,20 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
   const connections = new HttpConnections();
   /** WebSockets open, by client address. */
   const socketsFrom = new Map<string, number>();
-  const throttle = new AddressThrottle();
-  const repeats = new RepeatSummary();
   const health = watchProcessHealth(options.storeDir ?? (async () => undefined));
   let open = 0;
   let stopping = false;
   let lastSent = Date.now();
-
-  /** A refusal or a close, logged with the client's address: the first of a kind, then one line per hundred. */
-  const refused = (reason: string, address: string, fields: Record<string, string> = {}) => {
-    const skipped = repeats.take(`${address}\u0000${reason}`, Date.now());
-    if (skipped === undefined) return;
-    logger.warn(`ACP client ${reason}`, { address, ...fields, ...(skipped > 0 ? { repeated: String(skipped + 1) } : {}) });
-  };
-  /** Why a new connection from `address` is refused now, or `undefined`. */
-  const whyNotNew = (address: string): Refusal | undefined => {
-    if (stopping) return { status: 503, reason: 'stopping', retryAfter: 5 };
-    if (open >= limits.maxConnections) return { status: 503, reason: 'at the connection limit (--max-connections)', retryAfter: 5 };
-    const fromAddress = connections.countFrom(address) + (socketsFrom.get(address) ?? 0);
-    if (fromAddress >= limits.maxConnectionsPerAddress)
-      return { status: 429, reason: `this address holds ${fromAddress} connections, the most allowed (--max-connections-per-address)`, retryAfter: 5 };
-    return undefined;
-  };
+  const admission = new Admission(
+    options,
+    limits,
+    {
+      stopping: () => stopping,
+      open: () => open,
+      openFrom: (address) => connections.countFrom(address) + (socketsFrom.get(address) ?? 0),
+    },
+    logger,
+  );
 
   /** Each connection: its own agent app over the shared sessions, counted while open, its sessions let go of once closed. */
   const createAgent: AgentFactory = () => ({
@@ -130,12 +110,10 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
     { createAgent, maxBufferedBytes: limits.maxBufferedBytes, maxOutputStallMs: limits.maxOutputStallMs },
     connections,
     (address) => {
-      const why = whyNotNew(address);
-      if (!why) return undefined;
-      refused(`connection refused: ${why.reason}`, address);
-      return textResponse(`openai-acp cannot take a new connection now: ${why.reason}`, why.status, { 'Retry-After': String(why.retryAfter ?? 5) });
+      const why = admission.whyNotNew(address);
+      return why && textResponse(`openai-acp cannot take a new connection now: ${why.reason}`, why.status, { 'Retry-After': String(why.retryAfter ?? 5) });
     },
-    (reason, address) => refused(reason, address),
+    (reason, address) => admission.refused(reason, address),
   );
   const handleAcp = createNodeHttpHandler(acp, { maxRequestBodyBytes: limits.maxMessageBytes });
   const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
@@ -154,35 +132,11 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
         guardSocket(ws, {
           handshakeTimeoutMs: limits.handshakeTimeoutMs,
           idleTimeoutMs: limits.idleTimeoutMs,
-          refused: (reason) => refused(reason, address),
+          refused: (reason) => admission.refused(reason, address),
           sent: () => (lastSent = Date.now()),
         });
         done(ws);
       }),
-  });
-
-  /** The gate's verdict on a request to `/acp` from `address` (wrong tokens throttled), logged when refused (never with what was sent, but a cut origin). */
-  const refusal = (req: http.IncomingMessage, address: string): Refusal | undefined => {
-    const now = Date.now();
-    const blockedMs = throttle.blockedFor(address, now);
-    if (blockedMs > 0) {
-      const retryAfter = Math.ceil(blockedMs / 1000);
-      refused('refused: too many wrong tokens', address);
-      return { status: 429, reason: `too many wrong tokens from this address; try again in ${retryAfter} s`, retryAfter };
-    }
-    const verdict = admit({ origin: req.headers.origin, url: req.url, authorization: req.headers.authorization }, options);
-    if (verdict.ok) {
-      if (options.token !== undefined) throttle.succeeded(address);
-      return undefined;
-    }
-    if (verdict.status === 401) throttle.failed(address, now);
-    refused(`refused: ${verdict.reason}`, address, req.headers.origin ? { origin: req.headers.origin.slice(0, 200) } : {});
-    return verdict;
-  };
-  const refusalHeaders = (refusal: Refusal): Record<string, string> => ({
-    'Content-Type': 'text/plain',
-    ...(refusal.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="openai-acp"' } : {}),
-    ...(refusal.retryAfter !== undefined ? { 'Retry-After': String(refusal.retryAfter) } : {}),
   });
 
   const server = http.createServer((req, res) => {
@@ -208,7 +162,7 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
       return;
     }
     const address = addressOf(req);
-    const gate = refusal(req, address);
+    const gate = admission.gate(req, address);
     if (gate) {
       req.resume();
       res.writeHead(gate.status, refusalHeaders(gate));
@@ -234,7 +188,8 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
   server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '/').split('?', 1)[0];
     const address = addressOf(req);
-    const refused = path !== ACP_PATH ? { status: 404, reason: `the ACP endpoint is ${ACP_PATH}` } : (refusal(req, address) ?? whyNotNew(address));
+    const refused =
+      path !== ACP_PATH ? { status: 404, reason: `the ACP endpoint is ${ACP_PATH}` } : (admission.gate(req, address) ?? admission.whyNotNew(address));
     if (refused) {
       const { status, reason } = refused;
       const text = status === 503 || status === 429 ? `openai-acp cannot take a new connection now: ${reason}` : reason;
