@@ -129,7 +129,7 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
           if (left > 0) socketsFrom.set(address, left);
           else socketsFrom.delete(address);
         });
-        guardSocket(ws, {
+        guardSocket(ws, socket, {
           handshakeTimeoutMs: limits.handshakeTimeoutMs,
           idleTimeoutMs: limits.idleTimeoutMs,
           refused: (reason) => admission.refused(reason, address),

@@ -89,12 +89,18 @@ describe('HTTP MCP servers named by a client', () => {
 });
 
 describe('connections', () => {
-  it('a WebSocket that never initializes is closed after the handshake time; an initialized one that goes quiet after the idle time', async () => {
+  it('a WebSocket that never initializes is closed after the handshake time, or past 256 KiB before it; an initialized one that goes quiet after the idle time', async () => {
     const server = await serve(['--handshake-timeout-ms', '500', '--idle-timeout-ms', '1500']);
     const silent = await rawSocket(server.url);
     const code = await new Promise<number>((resolve) => silent.once('close', (c) => resolve(c)));
     expect(code).toBe(1008);
     expect(server.stderr()).toMatch(/ACP client closed: no initialize within 500 ms .*"address":"127\.0\.0\.1"/);
+    // Nor may it send more than 256 KiB before initialize (the unfinished message would be held in memory).
+    const flooding = await rawSocket(server.url);
+    const cut = new Promise<number>((resolve) => flooding.once('close', (c) => resolve(c)));
+    flooding.send('x'.repeat(300 * 1024));
+    expect(await cut).toBe(1006);
+    expect(server.stderr()).toContain('ACP client closed: more than 262144 bytes before initialize');
     const client = await fixtures.connect(server.url, 'ws', { token: TOKEN });
     await client.closed;
     expect(server.stderr()).toMatch(/ACP client closed: idle for 1500 ms/);
