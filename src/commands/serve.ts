@@ -30,9 +30,8 @@ const ALLOW_PRIVATE_VARIABLE = 'OPENAI_ACP_SERVE_ALLOW_PRIVATE_URLS';
 /**
  * What the operator lets clients point the agent at: the flags' lists and the environment's
  * together; a range that is not one goes to `problems`. Pure.
- * @internal the tests read the refusals of bad ranges from it.
  */
-export function operatorAllowances(serve: Pick<ServeFlags, 'allowMcp' | 'allowPrivateUrls'>, env: NodeJS.ProcessEnv, problems: string[]): OperatorAllowances {
+function operatorAllowances(serve: Pick<ServeFlags, 'allowMcp' | 'allowPrivateUrls'>, env: NodeJS.ProcessEnv, problems: string[]): OperatorAllowances {
   const mcpCommands = [...(serve.allowMcp ?? []), ...listOf(env[ALLOW_MCP_VARIABLE] ?? '')];
   const ranges = [...(serve.allowPrivateUrls ?? []), ...listOf(env[ALLOW_PRIVATE_VARIABLE] ?? '')];
   const bad = ranges.find((range) => range.toLowerCase() !== 'all' && parseRange(range) === undefined);

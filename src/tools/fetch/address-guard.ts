@@ -81,7 +81,7 @@ const METADATA_HOSTS = new Set([
 ]);
 
 /** The class of an address or host name, see the module comment. */
-export type AddressClass = 'forbidden' | 'private' | 'public';
+type AddressClass = 'forbidden' | 'private' | 'public';
 
 const bare = (address: string) => address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
 const family = (ip: string) => (isIP(ip) === 4 ? 'ipv4' : 'ipv6');
@@ -89,6 +89,7 @@ const family = (ip: string) => (isIP(ip) === 4 ? 'ipv4' : 'ipv6');
 /**
  * The class of `address`: an IP literal (brackets and a zone allowed) by its ranges; a name by
  * the metadata names and `localhost`, else `public` (its DNS answer is classed at connect time).
+ * @internal the tests check the classes of every way an address is written.
  */
 export function classifyAddress(address: string): AddressClass {
   const ip = bare(address);
@@ -101,7 +102,10 @@ export function classifyAddress(address: string): AddressClass {
   return privateRanges.check(ip, family(ip)) ? 'private' : 'public';
 }
 
-/** Whether `address` (an IP literal or a metadata host name) is one that is never connected to. */
+/**
+ * Whether `address` (an IP literal or a metadata host name) is one that is never connected to.
+ * @internal the tests of `fetch_url` check the forbidden class through it.
+ */
 export function isForbiddenAddress(address: string): boolean {
   return classifyAddress(address) === 'forbidden';
 }
