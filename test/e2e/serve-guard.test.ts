@@ -87,6 +87,7 @@ describe('openai-acp serve refuses', () => {
     for (const [args, words] of [
       [['--host', '0.0.0.0'], '--host 0.0.0.0 serves beyond this machine, so a token is required: set OPENAI_ACP_SERVE_TOKEN (or --token)'],
       [['--root', join(home, 'missing')], `--root ${join(home, 'missing')} cannot be used (ENOENT)`],
+      [['--allow-private-urls', '10.0.0.0/40'], '--allow-private-urls (or OPENAI_ACP_SERVE_ALLOW_PRIVATE_URLS) takes "all" or addresses and ranges'],
     ] as const) {
       const refused = await startServe(home, {}, [...args]).catch((error: { code?: number; message: string }) => error);
       expect(refused).toMatchObject({ code: 2, message: expect.stringContaining(words) });
