@@ -146,7 +146,16 @@ describe('serve', () => {
     expect(parseCliArgs(['serve'])).toEqual({
       kind: 'serve',
       flags: {},
-      serve: { port: 8765, host: '127.0.0.1', token: undefined, allowOrigins: [], root: undefined, limits: SERVE_LIMITS },
+      serve: {
+        port: 8765,
+        host: '127.0.0.1',
+        token: undefined,
+        allowOrigins: [],
+        root: undefined,
+        limits: SERVE_LIMITS,
+        allowMcp: undefined,
+        allowPrivateUrls: undefined,
+      },
     });
     expect(
       parseCliArgs([
@@ -169,6 +178,17 @@ describe('serve', () => {
         '65536',
         '--max-output-stall-ms',
         '500',
+        '--max-connections-per-address',
+        '3',
+        '--handshake-timeout-ms',
+        '2000',
+        '--idle-timeout-ms',
+        '60000',
+        '--allow-mcp',
+        'npx,uvx',
+        '--allow-mcp=/opt/mcp/server',
+        '--allow-private-urls',
+        '10.0.0.0/8',
         '--model',
         'm',
       ]),
@@ -181,7 +201,18 @@ describe('serve', () => {
         token: 'sekrit-value',
         allowOrigins: ['https://a.example'],
         root: 'work',
-        limits: { maxConnections: 10, maxSessions: 2, maxMessageBytes: 4096, maxBufferedBytes: 65536, maxOutputStallMs: 500 },
+        limits: {
+          maxConnections: 10,
+          maxSessions: 2,
+          maxMessageBytes: 4096,
+          maxBufferedBytes: 65536,
+          maxOutputStallMs: 500,
+          maxConnectionsPerAddress: 3,
+          handshakeTimeoutMs: 2000,
+          idleTimeoutMs: 60000,
+        },
+        allowMcp: ['npx', 'uvx', '/opt/mcp/server'],
+        allowPrivateUrls: ['10.0.0.0/8'],
       },
     });
   });
@@ -224,6 +255,11 @@ describe('did you mean, for every flag and command', () => {
     '--max-message-bytes',
     '--max-buffered-bytes',
     '--max-output-stall-ms',
+    '--max-connections-per-address',
+    '--handshake-timeout-ms',
+    '--idle-timeout-ms',
+    '--allow-mcp',
+    '--allow-private-urls',
   ];
   const COMMANDS = ['acp', 'doctor', 'models', 'setup', 'agentconnect', 'serve'];
   const ALL = [...FLAGS, ...COMMANDS];

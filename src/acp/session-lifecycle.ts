@@ -16,7 +16,7 @@ import { updateSender, type ClientPeer } from '../app/client-peer.js';
 import { replayUpdates } from './replay.js';
 import { INSTRUCTIONS_OPTION, sessionAnswer } from '../app/session-config.js';
 import { SLASH_COMMANDS } from '../app/slash-commands.js';
-import { checkCwd } from './validate-params.js';
+import { checkCwd, checkMcpServers } from './validate-params.js';
 import { copySession } from '../app/session-fork.js';
 import { AGENT_NAME } from '../shared/version.js';
 
@@ -185,13 +185,14 @@ async function openTools(state: AgentState, session: Session, params: ToolParams
 
 /**
  * Refuses a `cwd` that is not absolute and, on a server with a workspace root, a `cwd` or an
- * additional directory outside it.
+ * additional directory outside it, and a stdio MCP server its operator did not allow.
  * @throws RequestError `-32602` naming the field.
  */
 async function checkDirs(state: AgentState, params: ToolParams & { cwd: string }): Promise<void> {
   checkCwd(params.cwd, state.logger);
   await checkInsideRoot(params.cwd, state.root);
   for (const [index, dir] of (params.additionalDirectories ?? []).entries()) await checkInsideRoot(dir, state.root, `additionalDirectories[${index}]`);
+  checkMcpServers(params.mcpServers, state.allowances);
 }
 
 /**

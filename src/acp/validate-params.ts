@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { RequestError, type ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../shared/log.js';
+import { type OperatorAllowances, refusedMcpServer } from '../tools/index.js';
 
 /**
  * Refuses a `cwd` that is not an absolute path (relative, empty, `~/x`, or containing NUL).
@@ -27,6 +28,25 @@ export function checkCwd(cwd: string, logger?: Logger): void {
     );
   }
   if (!existsSync(cwd)) logger?.warn('the session directory does not exist; tools that use it will fail', { cwd });
+}
+
+/**
+ * Refuses a stdio MCP server the operator did not allow (`openai-acp serve --allow-mcp`): the
+ * client's command would run on the server's machine. Nothing is checked without allowances (an
+ * editor on this machine). Checked before anything is created, so a refused request leaves no
+ * session behind.
+ *
+ * @throws RequestError `-32602` with data `{ mcpServers: index, name, command, flag: '--allow-mcp' }`
+ */
+export function checkMcpServers(servers: Parameters<typeof refusedMcpServer>[0], allowances: OperatorAllowances | undefined): void {
+  if (!allowances) return;
+  const refused = refusedMcpServer(servers, allowances);
+  if (!refused) return;
+  const command = refused.command.slice(0, 200);
+  throw RequestError.invalidParams(
+    { mcpServers: refused.index, name: refused.name.slice(0, 200), command, flag: '--allow-mcp' },
+    `Invalid params: mcpServers[${refused.index}] (${JSON.stringify(refused.name.slice(0, 100))}) runs the command ${JSON.stringify(command)} on this server, which its operator has not allowed; the operator can allow it with openai-acp serve --allow-mcp ${/^[\w./@+-]+$/.test(command) ? command : '<command>'}`,
+  );
 }
 
 /** Standard base64 (RFC 4648 §4), padding optional only as `=`/`==` at the end; line breaks tolerated (MIME). */

@@ -4,6 +4,7 @@ import type { EndpointChoice } from '../endpoints/endpoint-choice.js';
 import type { FetchLike } from '../openai/http.js';
 import type { Logger } from '../shared/log.js';
 import type { SessionStore } from '../sessions/session-store.js';
+import type { OperatorAllowances } from '../tools/index.js';
 
 /** What the agent is built from. */
 export interface AgentOptions {
@@ -32,6 +33,11 @@ export interface AgentOptions {
    * absolute path (`openai-acp serve --root`); absent: any absolute `cwd` (an editor on this machine).
    */
   root?: string | undefined;
+  /**
+   * What remote clients may point the agent at (`openai-acp serve`: `--allow-mcp`,
+   * `--allow-private-urls`); absent: anything (an editor on this machine names its own servers).
+   */
+  allowances?: OperatorAllowances | undefined;
   /**
    * Collect what a burst of turns left once the agent has been quiet a while (`collect-garbage.ts`):
    * for the agent's own process (the CLI), never a host process it shares. @defaultValue false

@@ -23,6 +23,7 @@ import { userNotifier, type ClientFeatures, type Notify } from '../loop/notify.j
 import type { ClientPeer } from './client-peer.js';
 import { ModelPicker } from './model-picker.js';
 import { SessionTools } from '../loop/session-tools.js';
+import type { OperatorAllowances } from '../tools/index.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
 import { UserCommands } from './user-commands.js';
 import { SessionWindows } from './session-window.js';
@@ -67,6 +68,8 @@ export class AgentState {
   readonly memory = new EndpointMemory();
   /** The directory every session must be inside; absent: none (see {@link AgentOptions.root}). */
   readonly root: string | undefined;
+  /** What remote clients may point the agent at; absent: anything (see {@link AgentOptions.allowances}). */
+  readonly allowances: OperatorAllowances | undefined;
   /** The connections open now, each with the sessions it holds. */
   readonly peers = new Set<ClientPeer>();
   /** The registry of live sessions: what each has in memory, who holds it, its closing. */
@@ -91,12 +94,17 @@ export class AgentState {
     this.picker = new ModelPicker((session) => this.thoughtLevels(session));
     this.configDir = options.configDir;
     this.root = options.root;
+    this.allowances = options.allowances;
     this.quiet = options.collectWhenQuiet
       ? collectWhenQuiet({ quietMs: QUIET_GC_MS, busy: () => this.sessions.all().some((session) => this.sessions.isRunning(session.id)) })
       : { worked: () => undefined };
     this.commands = new UserCommands(options.logger, () => SLASH_COMMANDS, options.configDir);
     this.windows = new SessionWindows({ config: () => this.config, picker: this.picker, registry: () => this.registry, logger: options.logger });
-    this.tools = new SessionTools(options.logger, () => ({ startupMs: this.config.mcpStartupMs, toolTimeoutMs: this.config.mcpToolTimeoutMs }));
+    this.tools = new SessionTools(options.logger, () => ({
+      startupMs: this.config.mcpStartupMs,
+      toolTimeoutMs: this.config.mcpToolTimeoutMs,
+      addresses: this.allowances?.addresses,
+    }));
     // Idle sessions leave memory: looked for every tenth of the idle time (at most every minute).
     const idleMs = this.config.sessionIdleMs;
     if (idleMs > 0) setInterval(() => this.unloadIdle(), Math.min(Math.max(Math.floor(idleMs / 10), 10), 60_000)).unref();

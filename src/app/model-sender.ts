@@ -101,7 +101,7 @@ export class ModelSender {
           extras: turn.extras,
           logger: this.state.logger,
           saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
-          settings: toolSettings(config, contextWindow),
+          settings: toolSettings(config, contextWindow, this.state.allowances?.addresses),
           elicitation: turn.features.elicitation,
         })
       : undefined;

@@ -183,6 +183,20 @@ export class PromptRunner {
     const mode = this.state.config.tools ? sessionMode(session) : undefined;
     const note = mode ? modeNoteFor(mode, lastToldMode(session.records)) : undefined;
     const before = this.model.meter(session).total;
+    // The prompt is on disk before the model is asked, so a crash loses at most the answer: the
+    // turn's record (same id) replaces it, an undo takes it back when the turn leaves none.
+    await this.saveStarted(session, {
+      type: 'turn',
+      at: new Date().toISOString(),
+      id: turnId,
+      prompt,
+      ...(typed ? { typed } : {}),
+      assistant: '',
+      reasoning: '',
+      stopReason: 'cancelled',
+    });
+    // Another process took the session over: nothing is asked; `run` answers why.
+    if (this.state.liveOf(session).takenOver) return { stopReason: 'cancelled' };
     // Messages the user sends from now on are this turn's (`_session/steering`).
     turn.inbox.open();
     const outcome = await this.model.send(turn, {
@@ -214,7 +228,7 @@ export class PromptRunner {
         await this.save(session, { type: 'meta', at, title });
         await send([{ sessionUpdate: 'session_info_update', title, updatedAt: at }]);
       }
-    }
+    } else await this.saveStarted(session, { type: 'undo', at: new Date().toISOString() });
     return turnResponse(outcome);
   }
 
@@ -224,9 +238,14 @@ export class PromptRunner {
     return liveConversationOf(session, toolMessageRules(target?.endpoint.profile));
   }
 
-  /** Keeps `record` in the session and on disk (durably, before the answer goes out); see {@link run} for a session taken over. */
-  private async save(session: Session, record: SessionRecord): Promise<void> {
-    if (record.type !== 'meta' && record.type !== 'undo') addRecord(session, record);
+  /** Writes `record` to disk only (the prompt of a turn starting, or its undo), not to the live session. */
+  private saveStarted(session: Session, record: SessionRecord): Promise<void> {
+    return this.save(session, record, false);
+  }
+
+  /** Keeps `record` in the session (unless not `live`) and on disk (durably, before the answer goes out); see {@link run} for a session taken over. */
+  private async save(session: Session, record: SessionRecord, live = true): Promise<void> {
+    if (live && record.type !== 'meta' && record.type !== 'undo') addRecord(session, record);
     try {
       await (await this.state.store).append(session.id, record);
     } catch (error) {

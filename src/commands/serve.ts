@@ -2,8 +2,8 @@
  * `openai-acp serve`: the agent built as for stdio (same configuration, endpoints, session store),
  * served over the network on ACP's Streamable HTTP & WebSocket transport
  * (`serve/network-server.lazy.ts`, loaded only here). Runs until SIGINT or SIGTERM, then drains:
- * `/ready` fails, running turns answer `cancelled` and are saved, connections close, the sessions'
- * leases are given back.
+ * `/ready` fails, running turns answer `cancelled` and are saved, those answers go out, connections
+ * close, the sessions' leases are given back. A second signal waits for the same drain.
  */
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -14,15 +14,39 @@ import { tokenProblem } from '../agentconnect/front-door-flags.js';
 import type { CliFlags } from '../config/config.js';
 import { agentConfigDir } from '../config/config-file.js';
 import { chooseEndpoints } from '../endpoints/endpoint-choice.js';
-import type { ServeFlags } from '../serve/serve-flags.js';
+import { listOf, type ServeFlags } from '../serve/serve-flags.js';
+import { type OperatorAllowances, parseRange } from '../tools/index.js';
 import { openSessionStore } from '../sessions/session-store.js';
 import { VERSION } from '../shared/version.js';
 import { startAgentLogging } from './agent-logging.js';
+import { RepeatSummary } from '../serve/repeat-summary.js';
 
 /** The environment variable that may hold the token instead of `--token` (kept out of `ps`). */
 const TOKEN_VARIABLE = 'OPENAI_ACP_SERVE_TOKEN';
+/** The environment variables adding to `--allow-mcp` and `--allow-private-urls` (a deployment's list). */
+const ALLOW_MCP_VARIABLE = 'OPENAI_ACP_SERVE_ALLOW_MCP';
+const ALLOW_PRIVATE_VARIABLE = 'OPENAI_ACP_SERVE_ALLOW_PRIVATE_URLS';
+
+/**
+ * What the operator lets clients point the agent at: the flags' lists and the environment's
+ * together; a range that is not one goes to `problems`. Pure.
+ */
+function operatorAllowances(serve: Pick<ServeFlags, 'allowMcp' | 'allowPrivateUrls'>, env: NodeJS.ProcessEnv, problems: string[]): OperatorAllowances {
+  const mcpCommands = [...(serve.allowMcp ?? []), ...listOf(env[ALLOW_MCP_VARIABLE] ?? '')];
+  const ranges = [...(serve.allowPrivateUrls ?? []), ...listOf(env[ALLOW_PRIVATE_VARIABLE] ?? '')];
+  const bad = ranges.find((range) => range.toLowerCase() !== 'all' && parseRange(range) === undefined);
+  if (bad !== undefined)
+    problems.push(
+      `--allow-private-urls (or ${ALLOW_PRIVATE_VARIABLE}) takes "all" or addresses and ranges such as 10.0.0.0/8,127.0.0.1, not ${JSON.stringify(bad.slice(0, 40))}`,
+    );
+  const all = ranges.some((range) => range.toLowerCase() === 'all');
+  return { mcpCommands, addresses: { privateRanges: all ? 'all' : ranges.filter((range) => parseRange(range) !== undefined) } };
+}
+
 /** Longest wait for running turns to answer `cancelled` (and be saved) at shutdown, in ms. */
 const SHUTDOWN_GRACE_MS = 5_000;
+/** How long no message goes to any client before the connections close at shutdown, in ms. */
+const QUIET_MS = 200;
 
 /**
  * The lines a person starting `serve` reads, written to stderr whatever the log level: a warning
@@ -65,6 +89,7 @@ export async function runServe(options: { flags: CliFlags; serve: ServeFlags; en
   }
   if (!isLoopbackHost(serve.host) && token === undefined)
     problems.push(`--host ${serve.host} serves beyond this machine, so a token is required: set ${TOKEN_VARIABLE} (or --token)`);
+  const allowances = operatorAllowances(serve, env, problems);
   const root = workspaceRoot(serve.root, process.cwd());
   if ('problem' in root) problems.push(root.problem);
   if (problems.length > 0 || 'problem' in root) {
@@ -73,9 +98,18 @@ export async function runServe(options: { flags: CliFlags; serve: ServeFlags; en
   }
 
   const { resolved, logger } = startAgentLogging({ flags: options.flags, env, extraSecrets: token ? [token] : [] });
-  // The SDK's server reports closed connections (limits, stalls) with console.warn/error: through our logger (format, redaction).
-  console.warn = (...args: unknown[]) => logger.warn(format(...args));
-  console.error = (...args: unknown[]) => logger.error(format(...args));
+  // The SDK's server reports closed connections (limits, stalls) with console.warn/error: through our
+  // logger (format, redaction), a line repeated by a client (its numbers aside) summarised.
+  const repeats = new RepeatSummary();
+  const summarised =
+    (write: (line: string, fields?: Record<string, string>) => void) =>
+    (...args: unknown[]) => {
+      const line = format(...args);
+      const skipped = repeats.take(line.replace(/[0-9a-f-]{8,}|\d+/gi, '#').slice(0, 200), Date.now());
+      if (skipped !== undefined) write(line, skipped > 0 ? { repeated: String(skipped + 1) } : undefined);
+    };
+  console.warn = summarised((line, fields) => logger.warn(line, fields));
+  console.error = summarised((line, fields) => logger.error(line, fields));
   const store = openSessionStore({ stateDir: resolved.config.stateDir, env, logger });
   const agent = createOpenAIAgent({
     config: resolved.config,
@@ -85,6 +119,7 @@ export async function runServe(options: { flags: CliFlags; serve: ServeFlags; en
     store,
     configDir: agentConfigDir(env),
     root: root.root,
+    allowances,
     collectWhenQuiet: true,
   });
   const { startNetworkServer } = await import('../serve/network-server.lazy.js');
@@ -100,6 +135,7 @@ export async function runServe(options: { flags: CliFlags; serve: ServeFlags; en
       limits,
       logger,
       notReady: () => (resolved.configError ? 'the configuration is invalid (see the log)' : undefined),
+      storeDir: async () => (await store).dir,
     });
   } catch (error) {
     logger.error(`cannot listen on ${host}:${port}: ${(error as Error).message}`);
@@ -109,6 +145,8 @@ export async function runServe(options: { flags: CliFlags; serve: ServeFlags; en
     root: root.root,
     origins: allowOrigins.join(' ') || 'none (no browser page)',
     token: token ? 'required' : 'none',
+    stdioMcp: allowances.mcpCommands.join(' ') || 'none (--allow-mcp)',
+    privateUrls: allowances.addresses.privateRanges === 'all' ? 'all' : allowances.addresses.privateRanges.join(' ') || 'none (--allow-private-urls)',
     sessions: (await store).dir ?? 'in memory',
   });
   // Said at every log level: who can reach it, and where.
@@ -119,13 +157,18 @@ export async function runServe(options: { flags: CliFlags; serve: ServeFlags; en
   return new Promise<number>((done) => {
     let stopping = false;
     const stop = async (why: string) => {
-      if (stopping) return;
+      if (stopping) {
+        logger.info(`${why} again: still stopping (running turns answer cancelled first)`);
+        return;
+      }
       stopping = true;
       logger.info(`stopping: ${why}`);
       // Turns first, so their `cancelled` answers and saved records go out before the connections close.
       server.drain();
       const settle = () => Promise.race([agent.sessions.cancelAll(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
       await settle();
+      // The answers are on their way through the connections' queues: out before the sockets close.
+      await server.quiet(QUIET_MS, 2_000);
       await server.close();
       // A prompt that came on an open connection while the first turns settled is cancelled and saved too.
       await settle();
@@ -134,7 +177,8 @@ export async function runServe(options: { flags: CliFlags; serve: ServeFlags; en
       (await store).close();
       done(0);
     };
-    process.once('SIGTERM', () => void stop('SIGTERM'));
-    process.once('SIGINT', () => void stop('SIGINT'));
+    // Every signal, not once: a second one waits for the same drain instead of killing the process mid-drain.
+    process.on('SIGTERM', () => void stop('SIGTERM'));
+    process.on('SIGINT', () => void stop('SIGINT'));
   });
 }

@@ -9,7 +9,7 @@
  */
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../shared/log.js';
-import { closeAllMcp, type ElicitationModes, type McpServers, startMcpServers, type WorkspaceRoots } from '../tools/index.js';
+import { type AddressPolicy, closeAllMcp, type ElicitationModes, type McpServers, startMcpServers, type WorkspaceRoots } from '../tools/index.js';
 import { AGENT_NAME, VERSION } from '../shared/version.js';
 
 /** One session's tool state. */
@@ -27,6 +27,8 @@ export interface McpLimits {
   startupMs: number;
   /** Limit of one tool call, in ms. */
   toolTimeoutMs: number;
+  /** Which private addresses HTTP MCP servers may be reached at; absent: any address (the user's own editor). */
+  addresses?: AddressPolicy | undefined;
 }
 
 /** Every session's tool state, by session id. */
@@ -64,9 +66,10 @@ export class SessionTools {
     if (held?.mcp) await held.mcp.close();
     const state: SessionToolState = { roots, mcpList };
     if (servers.length > 0) {
-      const { startupMs, toolTimeoutMs } = this.limits();
+      const { startupMs, toolTimeoutMs, addresses } = this.limits();
       state.mcp = startMcpServers(servers, {
         cwd,
+        addresses,
         logger: this.logger,
         startupMs,
         toolTimeoutMs,

@@ -39,6 +39,8 @@ export function clientIdOf(cookieHeader: string | null | undefined): string | un
 
 interface Tracked {
   client: Buffer;
+  /** The client's address (for the per-address limit). */
+  address: string;
   /** Event streams (GET) open now. */
   streams: number;
   /** When the last stream closed (or the connection was made), in ms since the epoch, while none is open. */
@@ -54,9 +56,16 @@ export class HttpConnections {
     return this.tracked.size;
   }
 
-  /** Records a connection `initialize` just made for `clientId`, at `now` (ms). */
-  created(connectionId: string, clientId: string, now: number): void {
-    this.tracked.set(connectionId, { client: Buffer.from(clientId), streams: 0, idleSince: now });
+  /** Records a connection `initialize` just made for `clientId` at `address`, at `now` (ms). */
+  created(connectionId: string, clientId: string, now: number, address = 'unknown'): void {
+    this.tracked.set(connectionId, { client: Buffer.from(clientId), address, streams: 0, idleSince: now });
+  }
+
+  /** Number of connections tracked for clients at `address`. */
+  countFrom(address: string): number {
+    let count = 0;
+    for (const tracked of this.tracked.values()) if (tracked.address === address) count++;
+    return count;
   }
 
   /** Whether `clientId` (from the request's cookie) owns `connectionId`; compared in constant time. */

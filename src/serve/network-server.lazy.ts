@@ -2,8 +2,12 @@
  * The network side of `openai-acp serve`: a `node:http` server whose one endpoint, `/acp`, is the
  * SDK's `AcpServer` (Streamable HTTP through its Node adapter, WebSocket upgrades through its
  * upgrade adapter and the `ws` library), behind the same gate as the AgentConnect front door
- * (`agentconnect/gate.ts`: a browser `Origin` must be allowed, the bearer token must match);
- * `GET /health` and `GET /ready` for probes. Each accepted connection is its own ACP connection
+ * (`agentconnect/gate.ts`: a browser `Origin` must be allowed, the bearer token must match; wrong
+ * tokens throttled per address, `address-throttle.ts`); connections limited in total and per
+ * client address; each WebSocket watched (`socket-guard.ts`: nesting depth, handshake and idle
+ * time); `GET /health` (the process runs) and `GET /ready` (it may take traffic:
+ * `process-health.ts`) for probes. Refusals are logged with the client's address, repeats
+ * summarised (`repeat-summary.ts`). Each accepted connection is its own ACP connection
  * over the agent's sessions (`OpenAIAgent.connection`). A lazy chunk: serving ACP on stdio never
  * loads it, the SDK's server or `ws`.
  *
@@ -14,14 +18,17 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AgentFactory } from '@agentclientprotocol/sdk/experimental/server';
 import { createNodeHttpHandler, createNodeWebSocketUpgradeHandler, type NodeWebSocketUpgradeServer } from '@agentclientprotocol/sdk/experimental/node';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { OpenAIAgent } from '../acp/agent.js';
-import { admit, normalizeOrigin } from '../agentconnect/gate.js';
+import { normalizeOrigin } from '../agentconnect/gate.js';
 import { listen } from '../agentconnect/listen.js';
 import type { Logger } from '../shared/log.js';
+import { Admission, addressOf, refusalHeaders } from './admission.js';
 import { HttpConnections, clientIdOf } from './http-connections.js';
-import { CONNECTION_HEADER, OwnedAcpServer, textResponse } from './owned-acp-server.js';
+import { ADDRESS_HEADER, CONNECTION_HEADER, OwnedAcpServer, textResponse } from './owned-acp-server.js';
+import { watchProcessHealth } from './process-health.js';
 import type { ServeLimits } from './serve-flags.js';
+import { guardSocket } from './socket-guard.js';
 
 /** The one ACP endpoint (the RFD's `/acp`). */
 export const ACP_PATH = '/acp';
@@ -42,6 +49,8 @@ export interface NetworkServerOptions {
   logger: Logger;
   /** Why the agent cannot serve now (e.g. an invalid configuration), for `/ready`; `undefined` when it can. */
   notReady: () => string | undefined;
+  /** The directory sessions are written to, checked by `/ready`; `undefined`: in memory. */
+  storeDir?: () => Promise<string | undefined>;
   /** How long a Streamable HTTP connection may go without an open event stream, in ms. @defaultValue 30 s */
   httpIdleMs?: number;
 }
@@ -54,6 +63,8 @@ export interface NetworkServer {
   readonly connections: number;
   /** Stops taking connections: `/ready` answers 503 and a new connection is refused from now on. */
   drain(): void;
+  /** Resolves once no message has gone to any client for `quietMs` (answers still on their way are out), or after `maxMs`. */
+  quiet(quietMs: number, maxMs: number): Promise<void>;
   /** {@link drain}, then closes every connection and stops listening. */
   close(): Promise<void>;
 }
@@ -63,9 +74,22 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
   const { logger, limits } = options;
   const httpIdleMs = options.httpIdleMs ?? HTTP_IDLE_MS;
   const connections = new HttpConnections();
+  /** WebSockets open, by client address. */
+  const socketsFrom = new Map<string, number>();
+  const health = watchProcessHealth(options.storeDir ?? (async () => undefined));
   let open = 0;
   let stopping = false;
-  const whyNotNew = () => (stopping ? 'stopping' : open >= limits.maxConnections ? 'at the connection limit (--max-connections)' : undefined);
+  let lastSent = Date.now();
+  const admission = new Admission(
+    options,
+    limits,
+    {
+      stopping: () => stopping,
+      open: () => open,
+      openFrom: (address) => connections.countFrom(address) + (socketsFrom.get(address) ?? 0),
+    },
+    logger,
+  );
 
   /** Each connection: its own agent app over the shared sessions, counted while open, its sessions let go of once closed. */
   const createAgent: AgentFactory = () => ({
@@ -82,28 +106,47 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
       return connection;
     },
   });
-  const acp = new OwnedAcpServer({ createAgent, maxBufferedBytes: limits.maxBufferedBytes, maxOutputStallMs: limits.maxOutputStallMs }, connections, () => {
-    const why = whyNotNew();
-    return why ? textResponse(`openai-acp cannot take a new connection now: ${why}`, 503, { 'Retry-After': '5' }) : undefined;
-  });
+  const acp = new OwnedAcpServer(
+    { createAgent, maxBufferedBytes: limits.maxBufferedBytes, maxOutputStallMs: limits.maxOutputStallMs },
+    connections,
+    (address) => {
+      const why = admission.whyNotNew(address);
+      return why && textResponse(`openai-acp cannot take a new connection now: ${why.reason}`, why.status, { 'Retry-After': String(why.retryAfter ?? 5) });
+    },
+    (reason, address) => admission.refused(reason, address),
+  );
   const handleAcp = createNodeHttpHandler(acp, { maxRequestBodyBytes: limits.maxMessageBytes });
   const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
-  const upgradeAcp = createNodeWebSocketUpgradeHandler(acp, sockets as unknown as NodeWebSocketUpgradeServer);
-
-  /** The gate's verdict on a request to `/acp`, logged when refused (never with what was sent, but a cut origin). */
-  const refusal = (req: http.IncomingMessage) => {
-    const verdict = admit({ origin: req.headers.origin, url: req.url, authorization: req.headers.authorization }, options);
-    if (verdict.ok) return undefined;
-    logger.warn('ACP connection refused', { reason: verdict.reason, ...(req.headers.origin ? { origin: req.headers.origin.slice(0, 200) } : {}) });
-    return verdict;
-  };
+  /** The `ws` server as the SDK's adapter uses it, each accepted socket guarded before the SDK's session reads it. */
+  const guardedSockets = (address: string) => ({
+    on: sockets.on.bind(sockets),
+    off: sockets.off.bind(sockets),
+    handleUpgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer, done: (ws: WebSocket) => void) =>
+      sockets.handleUpgrade(req, socket, head, (ws) => {
+        socketsFrom.set(address, (socketsFrom.get(address) ?? 0) + 1);
+        ws.once('close', () => {
+          const left = (socketsFrom.get(address) ?? 1) - 1;
+          if (left > 0) socketsFrom.set(address, left);
+          else socketsFrom.delete(address);
+        });
+        guardSocket(ws, socket, {
+          handshakeTimeoutMs: limits.handshakeTimeoutMs,
+          idleTimeoutMs: limits.idleTimeoutMs,
+          refused: (reason) => admission.refused(reason, address),
+          sent: () => (lastSent = Date.now()),
+        });
+        done(ws);
+      }),
+  });
 
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0];
     if ((req.method === 'GET' || req.method === 'HEAD') && (path === '/health' || path === '/ready')) {
-      const why = path === '/ready' ? (whyNotNew() ?? options.notReady()) : undefined;
-      res.writeHead(why ? 503 : 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-      res.end(JSON.stringify(why ? { ready: false, reason: why } : path === '/ready' ? { ready: true } : { status: 'ok' }));
+      void (async () => {
+        const why = path === '/ready' ? (stopping ? 'stopping' : (options.notReady() ?? (await health.problem()))) : undefined;
+        res.writeHead(why ? 503 : 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+        res.end(JSON.stringify(why ? { ready: false, reason: why } : path === '/ready' ? { ready: true } : { status: 'ok' }));
+      })();
       return;
     }
     if (path !== ACP_PATH) {
@@ -118,33 +161,43 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
       res.writeHead(allowed ? 204 : 403, allowed ? PREFLIGHT_HEADERS : { 'Content-Type': 'text/plain' }).end(allowed ? undefined : 'origin not allowed\n');
       return;
     }
-    const refused = refusal(req);
-    if (refused) {
+    const address = addressOf(req);
+    const gate = admission.gate(req, address);
+    if (gate) {
       req.resume();
-      res.writeHead(refused.status, { 'Content-Type': 'text/plain', ...(refused.status === 401 ? { 'WWW-Authenticate': 'Bearer realm="openai-acp"' } : {}) });
-      res.end(`${refused.reason}\n`);
+      res.writeHead(gate.status, refusalHeaders(gate));
+      res.end(`${gate.reason}\n`);
       return;
     }
+    // The SDK's request carries no socket: the address goes in a header of ours (never one the client sent).
+    req.headers[ADDRESS_HEADER] = address;
     // An event stream open keeps its connection from being ended as idle.
     const streamOf = req.method === 'GET' ? req.headers[CONNECTION_HEADER.toLowerCase()] : undefined;
     if (typeof streamOf === 'string' && connections.owns(streamOf, clientIdOf(req.headers.cookie))) {
       connections.streamOpened(streamOf);
       res.once('close', () => connections.streamClosed(streamOf, Date.now()));
+      const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+      res.write = ((...args: unknown[]) => {
+        lastSent = Date.now();
+        return write(...args);
+      }) as typeof res.write;
     }
     handleAcp(req, res);
   });
 
   server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? '/').split('?', 1)[0];
-    const refused = path !== ACP_PATH ? { status: 404 as const, reason: `the ACP endpoint is ${ACP_PATH}` } : refusal(req);
-    const why = refused ? undefined : whyNotNew();
-    if (refused || why) {
-      const status = refused?.status ?? 503;
-      const text = refused?.reason ?? `openai-acp cannot take a new connection now: ${why}`;
-      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${text}\n`);
+    const address = addressOf(req);
+    const refused =
+      path !== ACP_PATH ? { status: 404, reason: `the ACP endpoint is ${ACP_PATH}` } : (admission.gate(req, address) ?? admission.whyNotNew(address));
+    if (refused) {
+      const { status, reason } = refused;
+      const text = status === 503 || status === 429 ? `openai-acp cannot take a new connection now: ${reason}` : reason;
+      const headers = Object.entries(refusalHeaders(refused)).map(([name, value]) => `${name}: ${value}\r\n`);
+      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\n${headers.join('')}\r\n${text}\n`);
       return;
     }
-    upgradeAcp(req, socket, head);
+    createNodeWebSocketUpgradeHandler(acp, guardedSockets(address) as unknown as NodeWebSocketUpgradeServer)(req, socket, head);
   });
 
   // Streamable HTTP clients that went away without a DELETE: their connections are ended.
@@ -168,9 +221,15 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
     drain: () => {
       stopping = true;
     },
+    quiet: async (quietMs, maxMs) => {
+      const end = Date.now() + maxMs;
+      const pending = () => [...sockets.clients].some((ws) => ws.bufferedAmount > 0);
+      while (Date.now() < end && (Date.now() - lastSent < quietMs || pending())) await new Promise((resolve) => setTimeout(resolve, 20));
+    },
     close: async () => {
       stopping = true;
       clearInterval(sweep);
+      health.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await acp.close();
       // A socket whose client stopped reading would hold the close handshake (and the exit) for ws's 30 s.

@@ -1,8 +1,10 @@
 /**
  * The flags of `openai-acp serve` (pure): where it listens, who may connect (`--token`,
  * `--allow-origin`, read as the AgentConnect front door reads them), the workspace root every
- * session works inside, and the limits of each connection (the SDK's `ConnectionLimits`, plus how
- * many connections and sessions, and the largest message).
+ * session works inside, what a client may point the agent at (`--allow-mcp`,
+ * `--allow-private-urls`: collected here, their ranges checked by `commands/serve.ts`), and the
+ * limits of each connection (the SDK's `ConnectionLimits`, plus how many connections and
+ * sessions, per client address too, how long a connection may wait, and the largest message).
  */
 import { DEFAULT_HOST, readListenFlag, type ListenFlags } from '../agentconnect/front-door-flags.js';
 
@@ -18,6 +20,11 @@ export const SERVE_FLAGS = [
   '--max-message-bytes',
   '--max-buffered-bytes',
   '--max-output-stall-ms',
+  '--max-connections-per-address',
+  '--handshake-timeout-ms',
+  '--idle-timeout-ms',
+  '--allow-mcp',
+  '--allow-private-urls',
 ] as const;
 /** One of {@link SERVE_FLAGS}. */
 export type ServeFlag = (typeof SERVE_FLAGS)[number];
@@ -39,6 +46,12 @@ export interface ServeLimits {
   maxBufferedBytes: number;
   /** How long a connection holding {@link maxBufferedBytes} waits for its client to read any of it before it is closed, in ms (SDK `maxOutputStallMs`). @defaultValue 60 s */
   maxOutputStallMs: number;
+  /** Connections open at once from one client address; one more is answered 429. @defaultValue 64 */
+  maxConnectionsPerAddress: number;
+  /** How long a WebSocket may stay open without its `initialize` answered, in ms (closed with 1008 after). @defaultValue 10 s */
+  handshakeTimeoutMs: number;
+  /** How long a connection may go with no message either way, in ms, before it is closed. @defaultValue 30 min */
+  idleTimeoutMs: number;
 }
 
 /** The defaults of {@link ServeLimits}. */
@@ -48,6 +61,9 @@ export const SERVE_LIMITS: ServeLimits = {
   maxMessageBytes: 16 * 1024 * 1024,
   maxBufferedBytes: 8 * 1024 * 1024,
   maxOutputStallMs: 60_000,
+  maxConnectionsPerAddress: 64,
+  handshakeTimeoutMs: 10_000,
+  idleTimeoutMs: 30 * 60_000,
 };
 
 /**
@@ -58,6 +74,10 @@ export interface ServeFlags extends ListenFlags {
   /** The workspace root as given (relative to the process's directory); `undefined`: the process's directory. */
   root: string | undefined;
   limits: ServeLimits;
+  /** Stdio MCP server commands clients may name (`--allow-mcp`, a comma list, adding up; `*`: any); `undefined`: none given. */
+  allowMcp: string[] | undefined;
+  /** Private address ranges HTTP MCP servers and `fetch_url` may reach (`--allow-private-urls`, a comma list, adding up; `all`: every one); `undefined`: none given. */
+  allowPrivateUrls: string[] | undefined;
 }
 
 /** The limit flags and the {@link ServeLimits} key each sets, with the smallest value accepted. */
@@ -67,22 +87,44 @@ const LIMIT_FLAGS = {
   '--max-message-bytes': { key: 'maxMessageBytes', min: 1024 },
   '--max-buffered-bytes': { key: 'maxBufferedBytes', min: 1024 },
   '--max-output-stall-ms': { key: 'maxOutputStallMs', min: 1 },
+  '--max-connections-per-address': { key: 'maxConnectionsPerAddress', min: 1 },
+  '--handshake-timeout-ms': { key: 'handshakeTimeoutMs', min: 1 },
+  '--idle-timeout-ms': { key: 'idleTimeoutMs', min: 1 },
 } as const satisfies Partial<Record<ServeFlag, { key: keyof ServeLimits; min: number }>>;
 const isLimitFlag = (name: string): name is keyof typeof LIMIT_FLAGS => Object.hasOwn(LIMIT_FLAGS, name);
 /** The largest value of any limit: a timer's longest wait (2^31 - 1 ms), far past any sensible byte count too. */
 const MAX_LIMIT = 2 ** 31 - 1;
 
+/** The entries of a comma-separated list, trimmed, without empty ones. */
+export const listOf = (value: string): string[] =>
+  value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+
 /**
- * The settings from `pairs` (the last value of a flag wins, but `--allow-origin` adds up), or the
+ * The settings from `pairs` (the last value of a flag wins, but `--allow-origin`, `--allow-mcp`
+ * and `--allow-private-urls` add up), or the
  * problems, each naming its flag (never a `--token` value).
  */
 export function parseServeFlags(pairs: readonly (readonly [ServeFlag, string])[]): { flags: ServeFlags } | { problems: string[] } {
-  const flags: ServeFlags = { port: DEFAULT_SERVE_PORT, host: DEFAULT_HOST, token: undefined, allowOrigins: [], root: undefined, limits: { ...SERVE_LIMITS } };
+  const flags: ServeFlags = {
+    port: DEFAULT_SERVE_PORT,
+    host: DEFAULT_HOST,
+    token: undefined,
+    allowOrigins: [],
+    root: undefined,
+    limits: { ...SERVE_LIMITS },
+    allowMcp: undefined,
+    allowPrivateUrls: undefined,
+  };
   const problems: string[] = [];
   for (const [name, raw] of pairs) {
     const value = raw.trim();
     if (readListenFlag(flags, name, value, problems)) continue;
     if (name === '--root') flags.root = value;
+    else if (name === '--allow-mcp') flags.allowMcp = [...(flags.allowMcp ?? []), ...listOf(value)];
+    else if (name === '--allow-private-urls') flags.allowPrivateUrls = [...(flags.allowPrivateUrls ?? []), ...listOf(value)];
     else if (isLimitFlag(name)) {
       const { key, min } = LIMIT_FLAGS[name];
       const number = Number(value);

@@ -119,8 +119,9 @@ export function summarizeSessionBytes(sessionId: string, bytes: Buffer, file: st
 
 /**
  * A parsed session file as a {@link StoredSession}: the meta records merged (later values over
- * earlier, `options` key by key), the other records kept in file order, `updatedAt` the `at` of
- * the last record (or `createdAt` when there is none).
+ * earlier, `options` key by key), the other records kept in file order (a turn record repeating
+ * the id of the turn just before it replaces that one), `updatedAt` the `at` of the last record
+ * (or `createdAt` when there is none).
  */
 export function toStoredSession(sessionId: string, parsed: { header: SessionHeader; records: SessionRecord[] }): StoredSession {
   const session: StoredSession = {
@@ -142,7 +143,12 @@ export function toStoredSession(sessionId: string, parsed: { header: SessionHead
       const index = session.records.findLastIndex((r) => r.type === 'turn');
       if (index !== -1) session.records.splice(index, 1);
     } else {
-      session.records.push(record);
+      // A turn saved again under its id (its prompt as it started, then the whole turn) stands in
+      // the place of the first: turns are saved one at a time, so that one is the last record.
+      const last = session.records.at(-1);
+      if (record.type === 'turn' && record.id !== undefined && last?.type === 'turn' && last.id === record.id)
+        session.records[session.records.length - 1] = record;
+      else session.records.push(record);
     }
   }
   return session;

@@ -28,6 +28,8 @@ export { type ReadCall, textCallReader } from './calls/text/text-calls.js';
 export { acpElicitation, type ElicitationModes } from './mcp/mcp-elicitation.js';
 export { type McpPromptInfo, promptArguments, promptCommandName, promptHint, promptMessagesToContent } from './mcp/mcp-prompts.js';
 export { closeAllMcp, type McpServers, startMcpServers } from './mcp/mcp-servers.js';
+export { type OperatorAllowances, refusedMcpServer } from './mcp/mcp-allow.js';
+export { type AddressPolicy, parseRange } from './fetch/address-guard.js';
 export { mcpTool } from './mcp/mcp-tool.js';
 export { planText, planTool } from './policy/plan-tool.js';
 export {

@@ -87,21 +87,23 @@ describe('openai-acp serve refuses', () => {
     for (const [args, words] of [
       [['--host', '0.0.0.0'], '--host 0.0.0.0 serves beyond this machine, so a token is required: set OPENAI_ACP_SERVE_TOKEN (or --token)'],
       [['--root', join(home, 'missing')], `--root ${join(home, 'missing')} cannot be used (ENOENT)`],
+      [['--allow-private-urls', '10.0.0.0/40'], '--allow-private-urls (or OPENAI_ACP_SERVE_ALLOW_PRIVATE_URLS) takes "all" or addresses and ranges'],
     ] as const) {
       const refused = await startServe(home, {}, [...args]).catch((error: { code?: number; message: string }) => error);
       expect(refused).toMatchObject({ code: 2, message: expect.stringContaining(words) });
     }
   });
 
-  it('answers the probes without a token: /health while it runs, /ready while it can take a connection', async () => {
+  it('answers the probes without a token: /health while it runs, /ready while the process is healthy, a full table included', async () => {
     const server = await serve(['--max-connections', '1']);
     const base = server.url.replace(/\/acp$/, '');
     expect(await (await fetch(`${base}/health`)).json()).toEqual({ status: 'ok' });
     expect((await fetch(`${base}/ready`)).status).toBe(200);
     await fixtures.connect(server.url, 'ws', { token: TOKEN });
+    // Full, yet healthy: a probe must not take it out of service for serving the clients it holds.
     const full = await fetch(`${base}/ready`);
-    expect(full.status).toBe(503);
-    expect(await full.json()).toEqual({ ready: false, reason: 'at the connection limit (--max-connections)' });
+    expect(full.status).toBe(200);
+    expect(await full.json()).toEqual({ ready: true });
     // One connection more is refused, on either transport.
     expect((await post(server.url, INITIALIZE, bearer)).status).toBe(503);
     expect((await upgradeStatus(server.url, bearer)).status).toBe(503);

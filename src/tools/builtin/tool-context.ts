@@ -6,6 +6,7 @@
  */
 import type { Config } from '../../config/config.js';
 import type { ToolBackend } from '../backends/tool-backend.js';
+import type { AddressPolicy } from '../fetch/address-guard.js';
 import { type FetchLimits, fetchModelBytes } from '../fetch/fetch-page.js';
 import type { SearchOptions } from '../search/run-search.js';
 import type { WorkspaceRoots } from '../tool.js';
@@ -31,10 +32,18 @@ export interface ToolSettings {
   outputByteLimit?: number | undefined;
 }
 
-/** The settings a turn's tools run with: from the configuration, and the model's context window in tokens (it sizes a fetched page's share). */
-export function toolSettings(config: Pick<Config, 'fetchTimeoutMs' | 'ripgrep' | 'searchTimeoutMs'>, contextWindow: number | undefined): ToolSettings {
+/**
+ * The settings a turn's tools run with: from the configuration, the model's context window in
+ * tokens (it sizes a fetched page's share), and which private addresses `fetch_url` may reach
+ * (`openai-acp serve`'s policy; absent: any).
+ */
+export function toolSettings(
+  config: Pick<Config, 'fetchTimeoutMs' | 'ripgrep' | 'searchTimeoutMs'>,
+  contextWindow: number | undefined,
+  addresses?: AddressPolicy | undefined,
+): ToolSettings {
   return {
-    fetch: { timeoutMs: config.fetchTimeoutMs, modelBytes: fetchModelBytes(contextWindow) },
+    fetch: { timeoutMs: config.fetchTimeoutMs, modelBytes: fetchModelBytes(contextWindow), ...(addresses ? { policy: addresses } : {}) },
     search: { ripgrep: config.ripgrep, limits: { timeBudgetMs: config.searchTimeoutMs } },
   };
 }

@@ -9,7 +9,7 @@
 import { prefixEnd } from '../present/output-cap.js';
 import { textContent } from '../present/present-args.js';
 import type { ToolOutcome } from '../tool.js';
-import type { LookupFunction } from './address-guard.js';
+import type { AddressPolicy, LookupFunction } from './address-guard.js';
 import { httpGet, type TextKind } from './http-get.js';
 
 /** Default limit of one fetch, redirects and body included, in ms: 30 s. */
@@ -33,6 +33,8 @@ export interface FetchLimits {
   lookup?: LookupFunction;
   /** Whether a redirect may go on to another host without asking (see `GetOptions.mayFollow`). @defaultValue every redirect is followed */
   mayFollow?: (url: URL) => boolean;
+  /** Which private addresses may be fetched (`openai-acp serve --allow-private-urls`). @defaultValue every one */
+  policy?: AddressPolicy | undefined;
 }
 
 /**
@@ -55,6 +57,7 @@ export async function executeFetchUrl(url: string, signal: AbortSignal, limits: 
     maxBytes: (kind) => (kind === 'html' ? MAX_HTML_BYTES : MAX_TEXT_BYTES),
     ...(limits.lookup ? { lookup: limits.lookup } : {}),
     ...(limits.mayFollow ? { mayFollow: limits.mayFollow } : {}),
+    ...(limits.policy ? { policy: limits.policy } : {}),
   });
   if (!result.ok) {
     const message = `Could not fetch ${result.url}: ${result.reason}.`;

@@ -1,7 +1,8 @@
 /**
  * One `GET` for `fetch_url`: `http:` and `https:` only; redirects followed by hand (each hop's
- * scheme and address checked again); link-local addresses refused before a socket opens
- * (`address-guard.ts`: the URL's literal, and the DNS answer at connect time); the proxy settings
+ * scheme and address checked again); link-local and metadata addresses, and private ones the
+ * policy does not allow, refused before a socket opens (`address-guard.ts`: the URL's literal,
+ * and the DNS answer at connect time); the proxy settings
  * the chat client honours (`proxyFor` in `openai/http.ts`: `HTTPS_PROXY`, `HTTP_PROXY`,
  * `NO_PROXY`…); one time limit for the whole fetch, redirects and body included; the body read up
  * to a byte cap (decompressed), then the connection closed. Every failure is a result in plain
@@ -11,7 +12,16 @@ import type * as Http from 'node:http';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { proxyFor } from '../../openai/http.js';
-import { ForbiddenAddressError, guardedLookup, isForbiddenAddress, resolveAll, type LookupFunction } from './address-guard.js';
+import {
+  type AddressPolicy,
+  addressRefusal,
+  ForbiddenAddressError,
+  guardedLookup,
+  hostRefusal,
+  OPEN_POLICY,
+  resolveAll,
+  type LookupFunction,
+} from './address-guard.js';
 
 /** What `fetch_url` reads: HTML (made Markdown), JSON and other text (given as is). */
 export type TextKind = 'html' | 'json' | 'text';
@@ -53,6 +63,8 @@ export interface GetOptions {
    * it, and the user is asked about that host. @defaultValue every redirect is followed
    */
   mayFollow?: (url: URL) => boolean;
+  /** Which private addresses may be reached. @defaultValue every one (the user's own editor) */
+  policy?: AddressPolicy;
 }
 
 /** The outcome of {@link httpGet}. `url` is the last URL asked (after redirects). */
@@ -81,11 +93,11 @@ export async function httpGet(input: string, options: GetOptions): Promise<GetRe
     first ??= parsed;
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
       return { ok: false, url, reason: `only http and https URLs are fetched, not ${parsed.protocol.replace(/:$/, '')}` };
-    if (isForbiddenAddress(parsed.hostname))
-      return { ok: false, url, reason: new ForbiddenAddressError(parsed.hostname.replace(/^\[|\]$/g, ''), parsed.hostname).message };
+    const refused = hostRefusal(parsed.hostname, options.policy);
+    if (refused) return { ok: false, url, reason: refused.message };
     let response: Http.IncomingMessage;
     try {
-      response = await request(parsed, both, options.lookup);
+      response = await request(parsed, both, options.lookup, options.policy ?? OPEN_POLICY);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       return { ok: false, url, reason: timeout.aborted ? timedOut(options.timeoutMs) : failureWords(error, parsed.host) };
@@ -101,7 +113,7 @@ export async function httpGet(input: string, options: GetOptions): Promise<GetRe
       } catch {
         return { ok: false, url, status, reason: `it redirects to ${location}, which is not a valid URL` };
       }
-      if (next.host !== first.host && !isForbiddenAddress(next.hostname) && options.mayFollow && !options.mayFollow(next)) {
+      if (next.host !== first.host && !hostRefusal(next.hostname, options.policy) && options.mayFollow && !options.mayFollow(next)) {
         return {
           ok: false,
           url,
@@ -156,7 +168,7 @@ function failureWords(error: unknown, host: string): string {
 }
 
 /** Sends the GET and resolves with the response head. */
-async function request(url: URL, signal: AbortSignal, lookup: LookupFunction | undefined): Promise<Http.IncomingMessage> {
+async function request(url: URL, signal: AbortSignal, lookup: LookupFunction | undefined, policy: AddressPolicy): Promise<Http.IncomingMessage> {
   const secure = url.protocol === 'https:';
   const { request: send } = secure ? await import('node:https') : await import('node:http');
   const proxy = proxyFor(url);
@@ -164,8 +176,10 @@ async function request(url: URL, signal: AbortSignal, lookup: LookupFunction | u
   if (proxy) {
     // The proxy resolves the name: check what it resolves to here as well as we can.
     const addresses = await resolveAll(url.hostname, lookup);
-    const bad = addresses?.find(isForbiddenAddress);
-    if (bad !== undefined) throw new ForbiddenAddressError(bad, url.hostname);
+    for (const address of addresses ?? []) {
+      const kind = addressRefusal(address, policy);
+      if (kind) throw new ForbiddenAddressError(address, url.hostname, kind);
+    }
     const { HttpsProxyAgent } = await import('https-proxy-agent');
     agent = new HttpsProxyAgent(proxy) as unknown as Http.Agent;
   }
@@ -178,7 +192,8 @@ async function request(url: URL, signal: AbortSignal, lookup: LookupFunction | u
       method: 'GET',
       headers: { accept: 'text/html, application/json;q=0.9, text/*;q=0.8, */*;q=0.1', 'accept-encoding': 'gzip, deflate, br', 'user-agent': USER_AGENT },
       agent,
-      lookup: guardedLookup(lookup) as never,
+      // Through a proxy (the operator's setting) only the proxy is connected to: it is checked for link-local and metadata addresses alone.
+      lookup: guardedLookup(lookup, proxy ? OPEN_POLICY : policy) as never,
       signal,
     });
     req.once('response', resolve);

@@ -1,6 +1,7 @@
 /**
  * Connects to one MCP server with the official SDK (`@modelcontextprotocol/sdk` 1.32): stdio,
- * Streamable HTTP with a fall-back to SSE, or SSE; the client over the transport is
+ * Streamable HTTP with a fall-back to SSE, or SSE (through `mcp-fetch.ts` when an address policy
+ * is given, so each connection is checked); the client over the transport is
  * `mcp-sdk-client.ts`, loaded with it. The only entry to the SDK; it is a
  * lazy chunk (scripts/lazy-chunks.mjs), imported with `import()` by mcp-start.ts only when a
  * session has MCP servers, so start-up never pays for it.
@@ -20,6 +21,7 @@ import type { Logger } from '../../shared/log.js';
 import type { StartFailure } from './mcp-messages.js';
 import { redactUrl, startFailureReason } from './mcp-messages.js';
 import { ensureExited } from './mcp-process.js';
+import { guardedFetch } from './mcp-fetch.js';
 import { liveConnection, startClient } from './mcp-sdk-client.js';
 import type { ConnectOptions, ConnectOutcome, McpConnection, McpTransportKind } from './mcp-connection.js';
 
@@ -102,8 +104,10 @@ async function connectHttp(
   } catch {
     return failed({ error: new Error(`the URL ${redactUrl(config.url)} is not valid`) }, Promise.resolve());
   }
-  // Header values are secrets (tokens): they go to the transport, never to a log.
+  // Header values are secrets (tokens): they go to the transport, never to a log, and under a
+  // policy only over a connection to an address it allows.
   const requestInit = { headers: toRecord(config.headers) };
+  const fetch = options.addresses ? { fetch: guardedFetch(options.addresses) } : {};
   const where = redactUrl(config.url);
   /** One transport: the connection, or what it threw (the transport closed). */
   const over = async (transport: Transport, kind: McpTransportKind): Promise<{ ok: true; connection: McpConnection } | { ok: false; error: unknown }> => {
@@ -118,13 +122,13 @@ async function connectHttp(
   let httpError: unknown;
   if (!sseOnly) {
     options.logger.debug(`MCP server "${name}": connecting to ${where} (Streamable HTTP)`, { server: name });
-    const streamable = await over(new StreamableHTTPClientTransport(url, { requestInit }), 'streamable-http');
+    const streamable = await over(new StreamableHTTPClientTransport(url, { requestInit, ...fetch }), 'streamable-http');
     if (streamable.ok) return streamable;
     if (options.signal.aborted) return failed({ error: streamable.error, timedOutMs: options.timeoutMs }, Promise.resolve());
     httpError = streamable.error;
     options.logger.debug(`MCP server "${name}": Streamable HTTP failed, trying SSE`, { server: name, error: String(httpError) });
   }
-  const sse = await over(new SSEClientTransport(url, { requestInit }), 'sse');
+  const sse = await over(new SSEClientTransport(url, { requestInit, ...fetch }), 'sse');
   if (sse.ok) return sse;
   const { error } = sse;
   if (options.signal.aborted) return failed({ error, timedOutMs: options.timeoutMs }, Promise.resolve());

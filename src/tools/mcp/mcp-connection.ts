@@ -4,6 +4,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../shared/log.js';
+import type { AddressPolicy } from '../fetch/address-guard.js';
 import type { McpPromptInfo, McpPromptMessage } from './mcp-prompts.js';
 import type { McpToolInfo } from './mcp-tools.js';
 import type { ElicitationModes, McpElicitAnswer, McpElicitParams } from './mcp-elicitation.js';
@@ -60,6 +61,8 @@ export interface ConnectOptions {
   elicitation?: ElicitationModes | undefined;
   /** Asks the user a server's question; `signal` aborts when the server cancels its request. */
   onElicit?: (params: McpElicitParams, signal: AbortSignal) => Promise<McpElicitAnswer>;
+  /** Which addresses an HTTP or SSE server may be reached at, checked as each connection opens; absent: any (the global `fetch`). */
+  addresses?: AddressPolicy | undefined;
 }
 
 /** The outcome of `connectMcpServer`. `cleanup` settles when a failed start left nothing running. */

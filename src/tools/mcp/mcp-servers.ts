@@ -20,6 +20,7 @@
  */
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../../shared/log.js';
+import type { AddressPolicy } from '../fetch/address-guard.js';
 import type { McpConnection, McpTransportKind } from './mcp-connection.js';
 import { plainMessage, startFailureNotice, stillStartingNotice, stoppedNotice } from './mcp-messages.js';
 import { mcpErrorResult, type McpCallResult } from './mcp-result.js';
@@ -55,6 +56,11 @@ export interface McpServersOptions {
   onToolsChanged?: () => void;
   /** The elicitation modes the ACP client advertised: the servers are offered the same. @defaultValue none */
   elicitation?: ElicitationModes | undefined;
+  /**
+   * Which addresses HTTP and SSE servers may be reached at (`openai-acp serve`), checked on every
+   * connection; absent: any address (servers the user's own editor names).
+   */
+  addresses?: AddressPolicy | undefined;
 }
 
 /** Where one server stands. */
@@ -105,7 +111,8 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export class McpServers {
   readonly #entries: ServerEntry[];
-  readonly #options: Required<Omit<McpServersOptions, 'onToolsChanged' | 'elicitation'>> & Pick<McpServersOptions, 'onToolsChanged' | 'elicitation'>;
+  readonly #options: Required<Omit<McpServersOptions, 'onToolsChanged' | 'elicitation' | 'addresses'>> &
+    Pick<McpServersOptions, 'onToolsChanged' | 'elicitation' | 'addresses'>;
   readonly #ready: Promise<void>;
   readonly #starts: Promise<void>[];
   readonly #cleanups: Promise<unknown>[] = [];
@@ -125,6 +132,7 @@ export class McpServers {
       clientInfo: options.clientInfo ?? { name: 'openai-acp', version: '0.0.0' },
       onToolsChanged: options.onToolsChanged,
       elicitation: options.elicitation,
+      addresses: options.addresses,
     };
     this.#entries = servers.map((config) => ({
       name: config.name,
@@ -258,7 +266,7 @@ export class McpServers {
 
   /** Starts one server; settles when it is ready, has failed, or was abandoned. Never rejects. */
   async #start(entry: ServerEntry): Promise<void> {
-    const { cwd, logger, connectTimeoutMs, clientInfo, onToolsChanged, elicitation } = this.#options;
+    const { cwd, logger, connectTimeoutMs, clientInfo, onToolsChanged, elicitation, addresses } = this.#options;
     const began = Date.now();
     const result = await startServer(entry.config, {
       cwd,
@@ -268,6 +276,7 @@ export class McpServers {
       signal: entry.abort.signal,
       onSpawn: (pid) => (entry.pid = pid),
       elicitation,
+      addresses,
       onElicit: (params, signal) => elicitThroughCall(entry, params, signal, logger),
       onToolsChanged: () => onToolsChanged?.(),
       onClosed: () => {

@@ -10,7 +10,8 @@ import type { ConnectOptions, ConnectOutcome, McpConnection } from './mcp-connec
 import { plainMessage, startFailureReason } from './mcp-messages.js';
 
 /** Options of {@link startServer}. Times in ms. */
-export interface StartOptions extends Pick<ConnectOptions, 'cwd' | 'clientInfo' | 'onSpawn' | 'onToolsChanged' | 'onClosed' | 'elicitation' | 'onElicit'> {
+export interface StartOptions
+  extends Pick<ConnectOptions, 'cwd' | 'clientInfo' | 'onSpawn' | 'onToolsChanged' | 'onClosed' | 'elicitation' | 'onElicit' | 'addresses'> {
   logger: Logger;
   /** After this the start is abandoned and reported as timed out. */
   connectTimeoutMs: number;
@@ -52,7 +53,7 @@ export async function startServer(config: McpServer, options: StartOptions): Pro
   const stop = () => abort.abort(new Error('closed'));
   signal.addEventListener('abort', stop, { once: true });
   if (signal.aborted) stop();
-  const { logger, cwd, clientInfo, onSpawn, onToolsChanged, onClosed, elicitation, onElicit } = options;
+  const { logger, cwd, clientInfo, onSpawn, onToolsChanged, onClosed, elicitation, onElicit, addresses } = options;
   const attempt = connect(config, {
     logger,
     cwd,
@@ -62,6 +63,7 @@ export async function startServer(config: McpServer, options: StartOptions): Pro
     onClosed,
     elicitation,
     onElicit,
+    addresses,
     signal: abort.signal,
     timeoutMs: connectTimeoutMs,
   });
