@@ -9,6 +9,8 @@
  *   (`textCallReader`, `opensLikeCall`).
  * - Permission (`policy/`), the `tool_call` updates (`present/`), the backends (`backends/`), the
  *   MCP servers of a session and their prompts (`mcp/`), and what `/undo` and `doctor` need.
+ * - How tool processes run (`sandbox/`): the environment policy and the bubblewrap sandbox, set
+ *   once by the entry points (`configureToolProcesses`).
  */
 export {
   checkpointingBackend,
@@ -43,6 +45,17 @@ export {
 } from './policy/permission.js';
 export { textContent } from './present/present-args.js';
 export { announceUpdate, finalUpdate, progressUpdate, type ToolCallAnnouncement } from './present/to-update.js';
+export { DEFAULT_DROP_PATTERNS, dropReason } from './sandbox/env-policy.js';
+export { probeSandbox, type SandboxAvailability } from './sandbox/sandbox-probe.js';
+export {
+  addToolSecrets,
+  configureToolProcesses,
+  hideFromToolProcesses,
+  type SandboxMode,
+  sandboxReport,
+  sandboxState,
+  type ToolProcessSettings,
+} from './sandbox/tool-processes.js';
 export { findRipgrep } from './search/search-rg.js';
 export {
   type ChatToolDefinition,

@@ -9,7 +9,7 @@ import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { ToolError, type WorkspaceRoots } from '../tool.js';
 import type { CommandOptions, CommandResult, LineRange, ToolBackend } from './tool-backend.js';
-import { confine, realTarget } from './workspace.js';
+import { confine, realTarget, rootList } from './workspace.js';
 import { runLocalCommand } from './local-command.js';
 import { decodeText, formatBytes } from './text-decode.js';
 
@@ -49,7 +49,7 @@ export function createLocalBackend(roots: WorkspaceRoots, options: LocalBackendO
       const cwd = await confine(commandOptions.cwd, roots);
       const info = await stat(cwd).catch(() => undefined);
       if (!info?.isDirectory()) throw new ToolError(`cannot run the command in ${cwd}: not an existing directory`);
-      const result = await runLocalCommand(command, { ...commandOptions, cwd });
+      const result = await runLocalCommand(command, { ...commandOptions, cwd }, rootList(roots));
       return { ...result, release: async () => undefined };
     },
   };

@@ -60,6 +60,13 @@ export interface ConnectOptions {
   elicitation?: ElicitationModes | undefined;
   /** Asks the user a server's question; `signal` aborts when the server cancels its request. */
   onElicit?: (params: McpElicitParams, signal: AbortSignal) => Promise<McpElicitAnswer>;
+  /**
+   * How a stdio server is started: its command and arguments (wrapped in the sandbox when in
+   * force) and its whole environment (the agent's, filtered by the policy, with the server's
+   * `env` on top). Throws (a message for the user) when it must not start. Absent: the agent's
+   * environment without its own key and headers, unconfined.
+   */
+  prepareStdio?: (command: string, args: readonly string[], env: Record<string, string>) => { command: string; args: string[]; env: Record<string, string> };
 }
 
 /** The outcome of `connectMcpServer`. `cleanup` settles when a failed start left nothing running. */
