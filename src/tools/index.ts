@@ -19,7 +19,7 @@ export {
 export { type ClientToolCapabilities, createClientBackend, raceAbort, toolCapabilities } from './backends/client-backend.js';
 export { createLocalBackend } from './backends/local-backend.js';
 export type { ToolBackend } from './backends/tool-backend.js';
-export { confine, relativeForTitle } from './backends/workspace.js';
+export { confine, pinWorkspaceRoots, relativeForTitle } from './backends/workspace.js';
 export { builtinTools } from './builtin/builtin-tools.js';
 export { BUILTIN_TOOL_NAMES, builtinCutNote as toolCutNote } from './builtin/registry.js';
 export { type ToolSettings, toolSettings } from './builtin/tool-context.js';
