@@ -88,3 +88,23 @@ export async function openInside(file: string, dirs: readonly string[], flags: n
 export function throughOpened(handle: FileHandle, dir: string): string {
   return procFd === true ? `/proc/self/fd/${handle.fd}` : dir;
 }
+
+/**
+ * The bytes of the regular file `file`, opened once and checked to lie inside `dirs`.
+ * @param dirs - directories allowed; resolved to their real paths here.
+ * @param maxBytes - larger files are refused. @defaultValue 1 MiB
+ * @throws {OutsideError} when the opened file lies outside `dirs`; an `Error` for a file that is not
+ *   regular or is too large; the fs error when it cannot be opened or read.
+ */
+export async function readFileInside(file: string, dirs: readonly string[], maxBytes = 1024 * 1024): Promise<Buffer> {
+  const real = await Promise.all(dirs.map((dir) => realpath(dir).catch(() => path.resolve(dir))));
+  const { handle } = await openInside(file, real);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new Error('it is not a regular file');
+    if (info.size > maxBytes) throw new Error(`it is larger than ${maxBytes} bytes`);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
