@@ -10,6 +10,8 @@
  * cannot (never unconfined). Unset: `auto` under `serve`, `off` on stdio (the user's own editor).
  */
 import { realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
 import type { Config } from '../../config/config.js';
 import { ToolError } from '../tool.js';
 import { bwrapArgs, type HiddenPath } from './bwrap-args.js';
@@ -31,8 +33,12 @@ export interface ToolProcessSettings {
   hidden: readonly string[];
 }
 
-/** Where secrets are mounted by convention in containers (Docker secrets, Kubernetes service-account tokens and secret volumes): always hidden. */
-const SECRET_MOUNTS = ['/run/secrets', '/var/run/secrets'];
+/**
+ * Always hidden in the sandbox: where containers mount secrets by convention (Docker secrets,
+ * Kubernetes service-account tokens and secret volumes), and the AWS and Azure CLIs' credential
+ * folders (the agent may sign its own requests with them).
+ */
+const SECRET_PLACES = (): string[] => ['/run/secrets', '/var/run/secrets', path.join(homedir(), '.aws'), path.join(homedir(), '.azure')];
 
 const DEFAULT_SETTINGS: ToolProcessSettings = { sandbox: 'off', network: false, policy: {}, hidden: [] };
 let settings: ToolProcessSettings = DEFAULT_SETTINGS;
@@ -147,7 +153,7 @@ export function toolSpawn(
     }
     return { file, args: [...args], env, sandboxed: false };
   }
-  const hidden = [...SECRET_MOUNTS, ...settings.hidden].map(hiddenPath).filter((entry): entry is HiddenPath => entry !== undefined);
+  const hidden = [...SECRET_PLACES(), ...settings.hidden].map(hiddenPath).filter((entry): entry is HiddenPath => entry !== undefined);
   const spec = { writable: [...new Set(where.writable.map(realDir))], hidden, network: settings.network, cwd: realDir(where.cwd) };
   return { file: availability.bwrap, args: bwrapArgs(spec, file, args), env, sandboxed: true };
 }
