@@ -24,9 +24,9 @@ describe('openai-acp serve and the commands the model runs', () => {
     const { home, root } = fixtures.scratch();
     const tokenFile = join(home, 'serve-token');
     writeFileSync(tokenFile, `${TOKEN}\n`);
-    const escape = join(home, 'escaped.txt');
+    const escaped = join(home, 'escaped.txt');
     const state = join(home, 'state', 'openai-acp', 'sessions');
-    const command = `env; echo x > ${escape}; echo "state:[$(ls ${state} 2>&1 | grep -c jsonl)]"; echo "token:[$(cat ${tokenFile} 2>/dev/null)]"`;
+    const command = `env; echo x > ${escaped}; echo "state:[$(ls ${state} 2>&1 | grep -c jsonl)]"; echo "token:[$(cat ${tokenFile} 2>/dev/null)]"`;
     const model = await servers(script([{ calls: [['run_command', { command }]] }, { text: 'Ran it.' }]));
     const server = await fixtures.start(
       home,
@@ -45,14 +45,14 @@ describe('openai-acp serve and the commands the model runs', () => {
     expect(tool).not.toContain('OPENAI_ACP_SERVE_TOKEN');
     if (found.available) {
       expect(server.stderr()).toContain('run in a bubblewrap sandbox');
-      expect(existsSync(escape)).toBe(false);
+      expect(existsSync(escaped)).toBe(false);
       // The session file is there on the disk, and empty to the command.
       expect(readdirSync(state).some((name) => name.endsWith('.jsonl'))).toBe(true);
       expect(tool).toContain('state:[0]');
       expect(tool).toContain('token:[]');
     } else {
       expect(server.stderr()).toContain('the sandbox cannot run here');
-      expect(readFileSync(escape, 'utf8')).toBe('x\n');
+      expect(readFileSync(escaped, 'utf8')).toBe('x\n');
     }
   });
 });
