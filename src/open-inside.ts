@@ -28,7 +28,10 @@ export class OutsideError extends Error {
   }
 }
 
-/** Whether `file` is `dir` or below it (both absolute, normalised). */
+/**
+ * Whether `file` is `dir` or below it (both absolute, normalised).
+ * @internal its segment rule is checked on its own, without a disk.
+ */
 export function isInsideDir(file: string, dir: string): boolean {
   if (file === dir || dir === path.parse(dir).root) return file.startsWith(dir);
   return file.startsWith(dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`);

@@ -12,13 +12,7 @@ import { readFileSync } from 'node:fs';
 import type { ConfigProblem } from './config-values.js';
 
 /** The settings that are secrets and may come from a file (`<name>_FILE`). */
-export const SECRET_FILE_SETTINGS: readonly string[] = [
-  'OPENAI_API_KEY',
-  'OPENAI_HEADERS',
-  'OPENAI_QUERY',
-  'OPENAI_ACP_SERVE_TOKEN',
-  'OPENAI_ACP_AGENTCONNECT_TOKEN',
-];
+const SECRET_FILE_SETTINGS: readonly string[] = ['OPENAI_API_KEY', 'OPENAI_HEADERS', 'OPENAI_QUERY', 'OPENAI_ACP_SERVE_TOKEN', 'OPENAI_ACP_AGENTCONNECT_TOKEN'];
 /** The ones the configuration reads (the tokens are read by `serve` and `agentconnect`). */
 export const CONFIG_SECRET_FILES: readonly string[] = SECRET_FILE_SETTINGS.slice(0, 3);
 

@@ -45,17 +45,9 @@ export {
 } from './policy/permission.js';
 export { textContent } from './present/present-args.js';
 export { announceUpdate, finalUpdate, progressUpdate, type ToolCallAnnouncement } from './present/to-update.js';
-export { DEFAULT_DROP_PATTERNS, dropReason } from './sandbox/env-policy.js';
-export { probeSandbox, type SandboxAvailability } from './sandbox/sandbox-probe.js';
-export {
-  addToolSecrets,
-  configureToolProcesses,
-  hideFromToolProcesses,
-  type SandboxMode,
-  sandboxReport,
-  sandboxState,
-  type ToolProcessSettings,
-} from './sandbox/tool-processes.js';
+export { dropReason } from './sandbox/env-policy.js';
+export { probeSandbox } from './sandbox/sandbox-probe.js';
+export { addToolSecrets, configureToolProcesses, hideFromToolProcesses, sandboxReport } from './sandbox/tool-processes.js';
 export { findRipgrep } from './search/search-rg.js';
 export {
   type ChatToolDefinition,

@@ -35,7 +35,7 @@ const PROBE_TIMEOUT_MS = 10_000;
  * Runs the probe: finds `bwrap` and runs `bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --die-with-parent true`.
  * @param platform - `process.platform` unless a test says otherwise.
  */
-export function probeSandboxNow(platform: NodeJS.Platform = process.platform, pathVariable = process.env['PATH'] ?? ''): SandboxAvailability {
+function probeSandboxNow(platform: NodeJS.Platform = process.platform, pathVariable = process.env['PATH'] ?? ''): SandboxAvailability {
   if (platform !== 'linux')
     return { available: false, reason: `bubblewrap is for Linux; this is ${platform}`, remedy: `run serve on Linux for a sandbox, ${REMEDY_OFF}` };
   const bwrap = findBwrap(pathVariable);

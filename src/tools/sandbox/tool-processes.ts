@@ -19,7 +19,7 @@ import { AGENT_SECRET_NAMES, type EnvPolicy, toolEnvironment } from './env-polic
 import { probeSandbox, type SandboxAvailability } from './sandbox-probe.js';
 
 /** The sandbox mode in force. */
-export type SandboxMode = 'on' | 'off' | 'auto';
+type SandboxMode = 'on' | 'off' | 'auto';
 
 /** The process-wide settings of tool processes. */
 export interface ToolProcessSettings {
@@ -86,7 +86,7 @@ export function resetToolProcesses(testProbe: () => SandboxAvailability = probeS
 }
 
 /** Whether tool processes run sandboxed now, and why not when they do not. */
-export function sandboxState(): { mode: SandboxMode; confined: boolean; availability: SandboxAvailability | undefined } {
+function sandboxState(): { mode: SandboxMode; confined: boolean; availability: SandboxAvailability | undefined } {
   if (settings.sandbox === 'off') return { mode: 'off', confined: false, availability: undefined };
   const availability = probe();
   return { mode: settings.sandbox, confined: availability.available, availability };
