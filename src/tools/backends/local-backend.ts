@@ -126,13 +126,16 @@ async function writeLocalText(file: string, content: string, signal: AbortSignal
   await mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     throw fsToolError(error, dir);
   });
-  const folderFlags = process.platform === 'win32' ? 'r' : constants.O_RDONLY | constants.O_DIRECTORY;
-  const folder = await openInside(dir, allowedReal(roots), folderFlags).catch((error: NodeJS.ErrnoException) => {
-    throw error instanceof OutsideError ? outsideAfterOpen(file, roots, error) : fsToolError(error, dir);
-  });
+  // Windows opens no folder as a file: there the confined path is written by name.
+  const folder =
+    process.platform === 'win32'
+      ? undefined
+      : await openInside(dir, allowedReal(roots), constants.O_RDONLY | constants.O_DIRECTORY).catch((error: NodeJS.ErrnoException) => {
+          throw error instanceof OutsideError ? outsideAfterOpen(file, roots, error) : fsToolError(error, dir);
+        });
   try {
     // Through the opened folder (Linux: /proc/self/fd/N), so a folder swapped after the check is not followed.
-    const via = throughOpened(folder.handle, dir);
+    const via = folder ? throughOpened(folder.handle, dir) : dir;
     const name = path.basename(target);
     const temp = path.join(via, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
     try {
@@ -146,7 +149,7 @@ async function writeLocalText(file: string, content: string, signal: AbortSignal
       throw fsToolError(error as NodeJS.ErrnoException, file);
     }
   } finally {
-    await folder.handle.close();
+    await folder?.handle.close();
   }
 }
 
