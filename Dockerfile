@@ -40,6 +40,12 @@ COPY --from=build /app/dist ./dist
 RUN mkdir -p /home/node/.local/state/openai-acp /home/node/.config/openai-acp && chown -R node:node /home/node/.local /home/node/.config
 # `openai-acp serve` (ACP over the network, docs/remote.md) listens on 8765; mount the code it
 # works on at /workspace and pass `--root /workspace`.
+# The command sandbox (bubblewrap, OPENAI_ACP_SANDBOX) is not in this image: Docker's default
+# seccomp profile forbids the user namespaces it needs, so the container is the boundary of the
+# commands the model runs (serve says so once at start; the environment policy still keeps the
+# secrets from them). To confine commands inside the container too, add `bubblewrap` to the
+# apt-get line above and run with `--security-opt seccomp=unconfined --security-opt apparmor=unconfined`
+# (or a seccomp profile allowing unshare and clone of namespaces) and OPENAI_ACP_SANDBOX=on.
 RUN mkdir -p /workspace && chown node:node /workspace
 EXPOSE 8765
 USER node

@@ -10,9 +10,11 @@ import { describeConfigProblems } from './config/config.js';
 import { createLogger } from './shared/log.js';
 import { resolveEndpoint } from './config/providers.js';
 import { agentConfigDir } from './config/config-file.js';
+import { secretFilePaths, takeSecretsFromEnvironment } from './config/secret-files.js';
 import { resolveStaticConfig, secretsOfAll } from './endpoints/runtime-config.js';
 import { chooseEndpoints } from './endpoints/endpoint-choice.js';
 import { openSessionStore } from './sessions/session-store.js';
+import { addToolSecrets, configureToolProcesses, hideFromToolProcesses, sandboxReport } from './tools/index.js';
 import { withBusRouting } from './transport/stdio-bus.js';
 import { ndJsonTransport } from './transport/ndjson-transport.js';
 import { VERSION } from './shared/version.js';
@@ -26,10 +28,16 @@ const SHUTDOWN_GRACE_MS = 500;
 const MCP_CLOSE_GRACE_MS = 2_000;
 
 async function serve(flags: CliFlags): Promise<void> {
-  const resolve = () => resolveStaticConfig({ flags, env: process.env, cwd: process.cwd() });
+  // The agent's secrets leave the live environment; the configuration is resolved from this copy.
+  const env = takeSecretsFromEnvironment();
+  const resolve = () => resolveStaticConfig({ flags, env, cwd: process.cwd() });
   const resolved = resolve();
   const { config, configError } = resolved;
   const logger = createLogger({ level: config.logLevel, format: config.logFormat, secrets: secretsOfAll(resolved) });
+  configureToolProcesses(config, { serve: false, secretValues: secretsOfAll(resolved), hidden: [agentConfigDir(env), ...secretFilePaths(env)] });
+  const sandbox = sandboxReport();
+  if (sandbox?.ok) logger.info(sandbox.text);
+  else if (sandbox) logger.warn(sandbox.text);
   // Started by hand in a terminal: say what this is for, in one line, and keep serving.
   if (process.stdin.isTTY) process.stderr.write(`${TTY_NOTICE}\n`);
   for (const problem of configError?.problems ?? []) {
@@ -44,7 +52,8 @@ async function serve(flags: CliFlags): Promise<void> {
     ...(resolved.configFilePath ? { configFile: resolved.configFilePath } : {}),
   });
 
-  const store = openSessionStore({ stateDir: config.stateDir, env: process.env, logger });
+  const store = openSessionStore({ stateDir: config.stateDir, env, logger });
+  void store.then((opened) => hideFromToolProcesses([opened.dir]));
   const { app, sessions, tools } = createOpenAIAgent({
     config,
     configError,
@@ -52,12 +61,13 @@ async function serve(flags: CliFlags): Promise<void> {
     // The local server search (at most LOCAL_PROBE_TIMEOUT_MS, 2 s) starts after the initialize answer; session/new awaits it.
     endpoints: () => chooseEndpoints(resolved, logger),
     store,
-    configDir: agentConfigDir(process.env),
+    configDir: agentConfigDir(env),
     collectWhenQuiet: true,
     // authenticate (after `openai-acp setup`): the same resolution as at start, local search included.
     reload: async () => {
       const next = resolve();
       logger.addSecrets?.(secretsOfAll(next));
+      addToolSecrets(secretsOfAll(next));
       return { config: next.config, configError: next.configError, endpoints: await chooseEndpoints(next, logger) };
     },
   });

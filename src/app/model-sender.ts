@@ -116,6 +116,7 @@ export class ModelSender {
             cwd: session.cwd,
             extra: toolState?.roots.extra,
             configDir: this.state.configDir,
+            root: this.state.root,
             contextWindow,
             now: new Date(),
           })

@@ -21,6 +21,8 @@ export interface TurnFactsInput {
   extra?: readonly string[] | undefined;
   /** The agent's config directory (its user-wide AGENTS.md). */
   configDir?: string | undefined;
+  /** The server's workspace root (`serve --root`): instruction files are read only inside it. */
+  root?: string | undefined;
   /** The context window in tokens, if known: sizes the instruction files' share when they are read afresh. */
   contextWindow: number | undefined;
   now: Date;
@@ -43,7 +45,7 @@ export async function turnFacts(input: TurnFactsInput): Promise<TurnFacts> {
   const now: PromptFacts = {
     date: dateOf(input.now),
     budget,
-    instructions: await loadInstructions({ cwd: input.cwd, extra: input.extra, configDir: input.configDir, maxBytes: budget }),
+    instructions: await loadInstructions({ cwd: input.cwd, extra: input.extra, configDir: input.configDir, maxBytes: budget, root: input.root }),
   };
   if (!system) return { system: now, save: now };
   const note = factsNote(toldFacts(input.records, input.before) ?? system, now);

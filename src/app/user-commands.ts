@@ -14,7 +14,8 @@
  * Code's command files https://docs.claude.com/en/docs/claude-code/slash-commands.
  */
 import type { AvailableCommand, ContentBlock } from '@agentclientprotocol/sdk/unstable';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { readFileInside } from '../shared/open-inside.js';
 import { join } from 'node:path';
 import type { Logger } from '../shared/log.js';
 import { type McpPromptInfo, type McpServers, promptArguments, promptCommandName, promptHint, promptMessagesToContent } from '../tools/index.js';
@@ -29,12 +30,12 @@ export type UserCommand =
   | { kind: 'mcp'; name: string; server: string; prompt: McpPromptInfo };
 
 /** The command folders of a session, in order of precedence. */
-function commandFolders(cwd: string, configDir: string | undefined): { dir: string; source: CommandSource }[] {
-  const folders: { dir: string; source: CommandSource }[] = [
-    { dir: join(cwd, '.openai-acp', 'commands'), source: 'project' },
-    { dir: join(cwd, '.claude', 'commands'), source: 'claude' },
+function commandFolders(cwd: string, configDir: string | undefined): { dir: string; source: CommandSource; base: string }[] {
+  const folders: { dir: string; source: CommandSource; base: string }[] = [
+    { dir: join(cwd, '.openai-acp', 'commands'), source: 'project', base: cwd },
+    { dir: join(cwd, '.claude', 'commands'), source: 'claude', base: cwd },
   ];
-  if (configDir) folders.push({ dir: join(configDir, 'commands'), source: 'user' });
+  if (configDir) folders.push({ dir: join(configDir, 'commands'), source: 'user', base: configDir });
   return folders;
 }
 
@@ -87,7 +88,7 @@ export class UserCommands {
   async refresh(sessionId: string, cwd: string, mcp: McpServers | undefined, force = false): Promise<AvailableCommand[] | undefined> {
     const folders = commandFolders(cwd, this.configDir);
     const files = (await Promise.all(folders.map(async (folder) => ({ ...folder, entries: await markdownFiles(folder.dir) })))).flatMap((folder) =>
-      folder.entries.map((entry) => ({ ...entry, source: folder.source })),
+      folder.entries.map((entry) => ({ ...entry, source: folder.source, base: folder.base })),
     );
     const prompts = mcp?.prompts() ?? [];
     const fingerprint = JSON.stringify([
@@ -139,12 +140,12 @@ export class UserCommands {
 
   /** Parses the files (first of a name wins) and names the MCP prompts; logs what is skipped. */
   private async read(
-    files: { path: string; name: string; source: CommandSource }[],
+    files: { path: string; name: string; source: CommandSource; base: string }[],
     prompts: { server: string; prompt: McpPromptInfo }[],
   ): Promise<Map<string, UserCommand>> {
     const builtin = new Set(this.builtins().map((command) => command.name));
     const commands = new Map<string, UserCommand>();
-    for (const { path, name, source } of files) {
+    for (const { path, name, source, base } of files) {
       if (builtin.has(name)) {
         this.logger.warn(`the command file ${path} is not used: /${name} is a built-in command`);
         continue;
@@ -152,7 +153,8 @@ export class UserCommands {
       if (commands.has(name)) continue;
       let bytes: Buffer;
       try {
-        bytes = await readFile(path);
+        // Opened once and checked: a file (or folder) leading out of the cwd or config directory is not read.
+        bytes = await readFileInside(path, [base]);
       } catch (error) {
         this.logger.warn(`the command file ${path} could not be read: ${(error as Error).message}`);
         continue;

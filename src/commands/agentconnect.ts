@@ -3,6 +3,8 @@
  * store), served to AgentConnect apps through the WebSocket front door
  * (`agentconnect/front-door.lazy.ts`, loaded only here). Runs until SIGINT or SIGTERM.
  */
+import { applySecretFiles, secretFilePaths, takeSecretsFromEnvironment } from '../config/secret-files.js';
+import { configureToolProcesses, hideFromToolProcesses } from '../tools/index.js';
 import { client } from '@agentclientprotocol/sdk/unstable';
 import { createOpenAIAgent } from '../acp/agent.js';
 import type { FrontDoorFlags } from '../agentconnect/front-door-flags.js';
@@ -33,19 +35,25 @@ export function startLines(door: { url: string; host: string; mode: string; toke
 
 /** Serves until a signal; resolves with the exit code (1 when the port cannot be listened on). */
 export async function runAgentConnect(options: { flags: CliFlags; frontDoor: FrontDoorFlags; env: NodeJS.ProcessEnv }): Promise<number> {
-  const fromEnv = options.env[TOKEN_VARIABLE]?.trim();
+  // The agent's secrets leave the live environment; `<token variable>_FILE` may hold the token.
+  const withToken = applySecretFiles(takeSecretsFromEnvironment(options.env), undefined, [TOKEN_VARIABLE]);
+  const env = withToken.env as NodeJS.ProcessEnv;
+  for (const problem of withToken.problems) process.stderr.write(`openai-acp agentconnect: ${problem.variable} ${problem.problem}\n`);
+  const fromEnv = env[TOKEN_VARIABLE]?.trim();
   const token = options.frontDoor.token ?? (fromEnv ? fromEnv : undefined);
-  const { resolved, logger, secrets } = startAgentLogging({ flags: options.flags, env: options.env, extraSecrets: token ? [token] : [] });
+  const { resolved, logger, secrets } = startAgentLogging({ flags: options.flags, env, extraSecrets: token ? [token] : [] });
   const { config, configError } = resolved;
+  configureToolProcesses(config, { serve: false, secretValues: secrets, hidden: [agentConfigDir(env), ...secretFilePaths(env)] });
 
-  const store = openSessionStore({ stateDir: config.stateDir, env: options.env, logger });
+  const store = openSessionStore({ stateDir: config.stateDir, env, logger });
+  void store.then((opened) => hideFromToolProcesses([opened.dir]));
   const { app, sessions, tools, catalog } = createOpenAIAgent({
     config,
     configError,
     logger,
     endpoints: () => chooseEndpoints(resolved, logger),
     store,
-    configDir: agentConfigDir(options.env),
+    configDir: agentConfigDir(env),
     collectWhenQuiet: true,
   });
   const { serveAgentConnect } = await import('../agentconnect/front-door.lazy.js');

@@ -20,6 +20,7 @@ import { chooseModel } from '../endpoints/default-model.js';
 import { tryItLine } from './try-it.js';
 import { EndpointMemory } from '../endpoints/endpoint-memory.js';
 import { searchLine } from './doctor-search.js';
+import { sandboxLines } from './doctor-sandbox.js';
 import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
 import { cloudKeyEndpoint, cloudOverLocalCheck, sourceLines } from './doctor-sources.js';
 import { probeNearbyServers } from '../endpoints/container.js';
@@ -148,6 +149,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   );
   if (!resolved.model && all[0]) print(`  default model     ${all[0].settings.model}`);
   print(await searchLine(resolved.config.ripgrep, options.env['PATH']));
+  print(...sandboxLines(resolved.config, options.env));
   for (const { settings, names, why } of all) print(`  endpoint "${settings.id}" (${settings.source})`, ...describeEndpoint(settings, names.keyShown, why));
   print('', 'Checks');
 

@@ -13,15 +13,17 @@ import { isLoopbackHost } from '../agentconnect/gate.js';
 import { tokenProblem } from '../agentconnect/front-door-flags.js';
 import type { CliFlags } from '../config/config.js';
 import { agentConfigDir } from '../config/config-file.js';
+import { applySecretFiles, secretFilePaths, takeSecretsFromEnvironment } from '../config/secret-files.js';
 import { chooseEndpoints } from '../endpoints/endpoint-choice.js';
 import { listOf, type ServeFlags } from '../serve/serve-flags.js';
 import { type OperatorAllowances, parseRange } from '../tools/index.js';
 import { openSessionStore } from '../sessions/session-store.js';
+import { configureToolProcesses, hideFromToolProcesses, sandboxReport } from '../tools/index.js';
 import { VERSION } from '../shared/version.js';
 import { startAgentLogging } from './agent-logging.js';
 import { RepeatSummary } from '../serve/repeat-summary.js';
 
-/** The environment variable that may hold the token instead of `--token` (kept out of `ps`). */
+/** The environment variable that may hold the token instead of `--token` (kept out of `ps`), or `<it>_FILE` a file holding it. */
 const TOKEN_VARIABLE = 'OPENAI_ACP_SERVE_TOKEN';
 /** The environment variables adding to `--allow-mcp` and `--allow-private-urls` (a deployment's list). */
 const ALLOW_MCP_VARIABLE = 'OPENAI_ACP_SERVE_ALLOW_MCP';
@@ -76,13 +78,17 @@ function workspaceRoot(given: string | undefined, cwd: string): { root: string }
 /**
  * Serves until a signal; resolves with the exit code: 0 after a signal, 1 when the port cannot be
  * listened on, 2 for settings that cannot serve (a bad root, an address beyond loopback without a
- * token).
+ * token, a token file that cannot be read).
+ * The agent's secrets are taken out of `options.env` (the live environment) first; tool processes
+ * get neither them nor look-alikes, and run sandboxed where bubblewrap can (`OPENAI_ACP_SANDBOX`).
  */
 export async function runServe(options: { flags: CliFlags; serve: ServeFlags; env: NodeJS.ProcessEnv }): Promise<number> {
-  const { serve, env } = options;
+  const { serve } = options;
+  const withToken = applySecretFiles(takeSecretsFromEnvironment(options.env), undefined, [TOKEN_VARIABLE]);
+  const env = withToken.env as NodeJS.ProcessEnv;
   const fromEnv = env[TOKEN_VARIABLE]?.trim();
   const token = serve.token ?? (fromEnv ? fromEnv : undefined);
-  const problems: string[] = [];
+  const problems: string[] = withToken.problems.map((problem) => `${problem.variable} ${problem.problem}`);
   if (serve.token === undefined && fromEnv) {
     const problem = tokenProblem(fromEnv);
     if (problem) problems.push(problem.replace('--token', TOKEN_VARIABLE));
@@ -97,7 +103,7 @@ export async function runServe(options: { flags: CliFlags; serve: ServeFlags; en
     return 2;
   }
 
-  const { resolved, logger } = startAgentLogging({ flags: options.flags, env, extraSecrets: token ? [token] : [] });
+  const { resolved, logger, secrets } = startAgentLogging({ flags: options.flags, env, extraSecrets: token ? [token] : [] });
   // The SDK's server reports closed connections (limits, stalls) with console.warn/error: through our
   // logger (format, redaction), a line repeated by a client (its numbers aside) summarised.
   const repeats = new RepeatSummary();
@@ -110,7 +116,16 @@ export async function runServe(options: { flags: CliFlags; serve: ServeFlags; en
     };
   console.warn = summarised((line, fields) => logger.warn(line, fields));
   console.error = summarised((line, fields) => logger.error(line, fields));
+  configureToolProcesses(resolved.config, {
+    serve: true,
+    secretValues: secrets,
+    hidden: [agentConfigDir(env), ...secretFilePaths(env)],
+  });
+  const sandbox = sandboxReport();
+  if (sandbox?.ok) logger.info(sandbox.text);
+  else if (sandbox) logger.warn(sandbox.text);
   const store = openSessionStore({ stateDir: resolved.config.stateDir, env, logger });
+  void store.then((opened) => hideFromToolProcesses([opened.dir]));
   const agent = createOpenAIAgent({
     config: resolved.config,
     configError: resolved.configError,

@@ -129,3 +129,13 @@ export function parseHeaders(raw: string): { headers: Record<string, string>; pr
   }
   return { headers: Object.fromEntries(entries), problems };
 }
+
+/**
+ * A list of environment variable names or `*` patterns (`OPENAI_ACP_TOOL_ENV_KEEP`, `_DROP`),
+ * separated by commas or white space.
+ */
+export function parseNameList(raw: string): string[] | InvalidValue {
+  const names = raw.split(/[\s,]+/).filter((entry) => entry !== '');
+  const bad = names.find((entry) => !/^[A-Za-z0-9_.*-]+$/.test(entry));
+  return bad === undefined ? names : invalid(`${quote(bad)} is not a variable name or * pattern`);
+}

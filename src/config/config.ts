@@ -94,6 +94,18 @@ export interface Config {
    * when that is set (so requests are planned for the window Ollama runs), else 32768.
    */
   ollamaNumCtx: number;
+  /**
+   * `OPENAI_ACP_SANDBOX`: whether local commands and stdio MCP servers run in a bubblewrap sandbox:
+   * `on` (refuse to run them where the sandbox cannot run), `off`, `auto` (where it can run);
+   * `undefined` (unset): `auto` under `serve`, `off` on stdio.
+   */
+  sandbox: 'on' | 'off' | 'auto' | undefined;
+  /** `OPENAI_ACP_SANDBOX_NETWORK`: whether sandboxed processes reach the network; default false (loopback of their own only). */
+  sandboxNetwork: boolean;
+  /** `OPENAI_ACP_TOOL_ENV_KEEP`: variable names or `*` patterns tool processes keep over the default drop patterns; default `[]`. */
+  toolEnvKeep: string[];
+  /** `OPENAI_ACP_TOOL_ENV_DROP`: variable names or `*` patterns tool processes never get; default `[]`. */
+  toolEnvDrop: string[];
 }
 
 /** Thrown by `loadConfig` (`load-config.ts`) when at least one value is invalid. */

@@ -18,12 +18,13 @@ import {
   parseHeaders,
   parseInteger,
   parseModelList,
+  parseNameList,
   parseTemperature,
   queryProblem,
   quote,
 } from './config-values.js';
 import { mergeQueries } from './query-string.js';
-import { applySecretFiles, readTextFile, type ReadTextFile } from './secret-files.js';
+import { applySecretFiles, CONFIG_SECRET_FILES, readTextFile, type ReadTextFile } from './secret-files.js';
 import { EXTRA_BODY_ACCEPTED, parseExtraBody } from './extra-body.js';
 import { CONFIG_DEFAULTS, ConfigError, type CliFlags, type Config } from './config.js';
 
@@ -34,12 +35,12 @@ const LOG_LEVELS: readonly LogLevel[] = ['error', 'warn', 'info', 'debug'];
  * Builds the {@link Config} from environment variables (see the table in the README or `--help`)
  * and CLI flags, which override their variables. Values are trimmed; empty means unset.
  *
- * `OPENAI_API_KEY_FILE` and `OPENAI_HEADERS_FILE` are read through `readFile` (see `secret-files.ts`).
+ * `OPENAI_API_KEY_FILE`, `OPENAI_HEADERS_FILE` and `OPENAI_QUERY_FILE` are read through `readFile` (see `secret-files.ts`).
  *
  * @throws {ConfigError} listing every invalid value at once (and never any other error).
  */
 export function loadConfig(givenEnv: Record<string, string | undefined>, flags: CliFlags = {}, readFile: ReadTextFile = readTextFile): Config {
-  const { env, problems } = applySecretFiles(givenEnv, readFile);
+  const { env, problems } = applySecretFiles(givenEnv, readFile, CONFIG_SECRET_FILES);
   const read = (name: string, flag?: string): [string | undefined, string] => {
     const fromFlag = typeof flag === 'string' ? flag.trim() : '';
     if (fromFlag) return [fromFlag, `--${name.slice(7).toLowerCase().replace(/_/g, '-')}`];
@@ -123,6 +124,18 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
     return ['0', 'false', 'no', 'off'].includes(value) ? false : invalid(`${quote(raw)} is not auto, true or false`);
   });
 
+  const onOff = (raw: string) =>
+    /^(on|true|1|yes)$/i.test(raw) ? true : /^(off|false|0|no)$/i.test(raw) ? false : invalid(`${quote(raw)} is neither on nor off`);
+  const sandbox = check('OPENAI_ACP_SANDBOX', 'on, off or auto', (raw) => {
+    if (raw.toLowerCase() === 'auto') return 'auto' as const;
+    const value = onOff(raw);
+    return value instanceof InvalidValue ? invalid(`${quote(raw)} is not on, off or auto`) : value ? ('on' as const) : ('off' as const);
+  });
+  const sandboxNetwork = check('OPENAI_ACP_SANDBOX_NETWORK', 'on or off', onOff);
+  const nameList = 'variable names or * patterns separated by commas, e.g. GITHUB_TOKEN,NPM_*';
+  const toolEnvKeep = check('OPENAI_ACP_TOOL_ENV_KEEP', nameList, parseNameList);
+  const toolEnvDrop = check('OPENAI_ACP_TOOL_ENV_DROP', nameList, parseNameList);
+
   const baseUrl = base?.baseUrl ?? CONFIG_DEFAULTS.baseUrl;
   const query = mergeQueries(base?.query, extraQuery);
   const config: Config = {
@@ -157,6 +170,10 @@ export function loadConfig(givenEnv: Record<string, string | undefined>, flags: 
     modelConfigured: model !== undefined,
     // The window the user set is the one asked of Ollama, unless they chose num_ctx themselves.
     ollamaNumCtx: ollamaNumCtx ?? contextWindow ?? CONFIG_DEFAULTS.ollamaNumCtx,
+    sandbox,
+    sandboxNetwork: sandboxNetwork ?? false,
+    toolEnvKeep: toolEnvKeep ?? [],
+    toolEnvDrop: toolEnvDrop ?? [],
   };
   if (problems.length > 0) throw new ConfigError(problems, config);
   return config;

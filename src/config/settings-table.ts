@@ -47,6 +47,7 @@ export const SETTINGS_TABLE: readonly (readonly [string, string, string])[] = [
     'JSON object merged into every chat request, e.g. {"options":{"num_ctx":32768}} (model, messages, stream, tools stay the agent\'s)',
   ],
   ['OPENAI_QUERY', 'unset', 'extra query string for request URLs, e.g. api-version=2024-10-21'],
+  ['OPENAI_QUERY_FILE', 'unset', 'file holding OPENAI_QUERY (when it carries a key); trailing newline stripped; not with OPENAI_QUERY'],
   ['OPENAI_MAX_RETRIES', String(CONFIG_DEFAULTS.maxRetries), 'retries of a failed request (HTTP 408, 409, 429, 5xx, connection failures)'],
   [
     'OPENAI_TIMEOUT_MS',
@@ -98,6 +99,20 @@ export const SETTINGS_TABLE: readonly (readonly [string, string, string])[] = [
     String(CONFIG_DEFAULTS.sessionIdleMs),
     'how long, in ms, a session may go without a prompt before its conversation leaves memory (read again from the state directory at its next prompt); 0: never',
   ],
+  [
+    'OPENAI_ACP_TOOL_ENV_KEEP',
+    'unset',
+    'variables (names or * patterns, comma-separated) local commands and stdio MCP servers keep although they look like secrets ' +
+      "(*KEY*, *SECRET*, *TOKEN*, *PASSWORD*, *CREDENTIAL*, AWS_*, AZURE_*); the agent's own key and tokens only by exact name",
+  ],
+  ['OPENAI_ACP_TOOL_ENV_DROP', 'unset', 'variables (names or * patterns) local commands and stdio MCP servers never get'],
+  [
+    'OPENAI_ACP_SANDBOX',
+    'auto under serve, off on stdio',
+    'run local commands and stdio MCP servers in a bubblewrap sandbox (Linux): workspace writable, the rest read-only, ' +
+      'secrets and sessions hidden; on: refuse commands where it cannot run; auto: where it can',
+  ],
+  ['OPENAI_ACP_SANDBOX_NETWORK', 'off', 'on: sandboxed commands and MCP servers may use the network'],
   [
     'HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, NO_PROXY',
     'unset',

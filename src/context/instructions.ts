@@ -14,9 +14,16 @@
  * leading out of the repository is still read (within the limits) and said to be one; one that
  * is not text or cannot be read is named with a one-line note instead of its text. The same limits
  * hold when the files are read again during a session (`prompt-facts.ts`).
+ *
+ * Each file is opened once and what was opened is checked (`open-inside.ts`). On a server with a
+ * workspace root (`openai-acp serve --root`) nothing above the root is looked at, and a file that
+ * once opened lies outside the root (a symlink, or one swapped in) is left out, unread; the
+ * user-wide file must lie in the config directory.
  */
-import { lstat, open, realpath, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, lstat, open, realpath } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { openedRealPath, openInside, OutsideError } from '../shared/open-inside.js';
 
 /** The instruction file names, in order of preference within one folder. */
 const INSTRUCTION_FILE_NAMES = ['AGENTS.md', 'CLAUDE.md'] as const;
@@ -64,6 +71,8 @@ export interface InstructionSources {
   configDir?: string | undefined;
   /** Bytes all files may take. @defaultValue {@link INSTRUCTIONS_MAX_BYTES} */
   maxBytes?: number;
+  /** The server's workspace root (`serve --root`): no folder above it is searched, no file outside it read. Absent: no such bound. */
+  root?: string | undefined;
 }
 
 const exists = (path: string) =>
@@ -112,7 +121,10 @@ async function fileIn(folder: string): Promise<string | undefined> {
  */
 export async function loadInstructions(sources: InstructionSources): Promise<InstructionFile[]> {
   const cwd = resolve(sources.cwd);
-  const root = await repositoryRoot(cwd);
+  const bound = sources.root === undefined ? undefined : resolve(sources.root);
+  const repository = await repositoryRoot(cwd);
+  // Over serve, a repository reaching above the server's root is read from the root down: nothing above it.
+  const root = bound !== undefined && repository !== undefined && within(cwd, bound) && !within(repository, bound) ? bound : repository;
   const folders = new Set<string>(root ? foldersDown(root, cwd) : [cwd]);
   if (root) {
     // Shallow folders first; the cwd's own chain stays last, so the cwd's file is the nearest.
@@ -136,13 +148,16 @@ export async function loadInstructions(sources: InstructionSources): Promise<Ins
   const files = new Map<string, InstructionFile>();
   // Compared resolved on both sides: a cwd reached through a symlinked folder is not "outside".
   const home = await realpath(root ?? cwd).catch(() => root ?? cwd);
+  const realOf = (dir: string) => realpath(dir).catch(() => dir);
+  const serverRoot = bound === undefined ? undefined : [await realOf(bound)];
+  const configRoot = sources.configDir === undefined ? undefined : [await realOf(resolve(sources.configDir))];
   for (const entry of [...found].reverse()) {
-    const read = await readWithin(entry.path, budget);
+    const read = await readWithin(entry.path, budget, entry.user ? configRoot : serverRoot);
     if (!read) continue;
     budget -= read.bytes;
     const notes = [...read.notes];
     if (!entry.user) {
-      const target = await realpath(entry.path).catch(() => entry.path);
+      const target = read.real ?? entry.path;
       if (target !== entry.path && !within(target, home)) notes.push(`a symlink to ${target}, outside the ${root ? 'repository' : 'working directory'}`);
     }
     files.set(entry.path, { path: entry.path, label: entry.label, text: read.text, notes });
@@ -155,45 +170,58 @@ const depth = (path: string) => path.split(sep).length;
 /** Decodes strictly: bytes that are not UTF-8 throw. */
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** Read-only, and without waiting on a FIFO (the file is checked to be a regular one once open). */
+const READ_FLAGS = process.platform === 'win32' ? 'r' : constants.O_RDONLY | constants.O_NONBLOCK;
+
 /**
  * Reads at most `budget` bytes of a regular file, cut at a character boundary with a note. A file
  * that is not text (a NUL byte, or not UTF-8) or cannot be read is left out with a one-line note;
- * `undefined` when there is no regular file there (gone, a folder, a dangling symlink).
+ * `undefined` when there is no regular file there (gone, a folder, a dangling symlink) or, with
+ * `allowed`, when the opened file lies outside those directories (real paths). `real`: where the
+ * opened file is, when that could be told.
  */
-async function readWithin(path: string, budget: number): Promise<{ text: string; bytes: number; notes: string[] } | undefined> {
-  let info: Awaited<ReturnType<typeof stat>>;
+async function readWithin(
+  path: string,
+  budget: number,
+  allowed: readonly string[] | undefined,
+): Promise<{ text: string; bytes: number; notes: string[]; real?: string | undefined } | undefined> {
+  let handle: FileHandle;
+  let real: string | undefined;
   try {
-    info = await stat(path);
-  } catch (error) {
-    return unreadable(error);
-  }
-  if (!info.isFile()) return undefined;
-  if (info.size === 0) return { text: '', bytes: 0, notes: [] };
-  if (budget <= 0) return { text: '', bytes: 0, notes: [`left out: the instruction files already take their share of the context (${kib(info.size)})`] };
-  try {
-    const handle = await open(path, 'r');
-    try {
-      // One byte past the budget, to see whether the cut falls inside a character.
-      const want = Math.min(info.size, budget + 1);
-      const buffer = Buffer.alloc(want);
-      const { bytesRead } = await handle.read(buffer, 0, want, 0);
-      let cut = Math.min(bytesRead, budget);
-      if (bytesRead > budget) while (cut > 0 && ((buffer[cut] ?? 0) & 0xc0) === 0x80) cut--;
-      const bytes = buffer.subarray(0, cut);
-      if (bytes.includes(0)) return { text: '', bytes: 0, notes: [`left out: it is not text (${kib(info.size)} of binary data)`] };
-      let text: string;
-      try {
-        text = strictUtf8.decode(bytes);
-      } catch {
-        return { text: '', bytes: 0, notes: ['left out: it is not UTF-8 text'] };
-      }
-      const notes = info.size > budget ? [`cut to its first ${kib(cut)} of ${kib(info.size)} to fit the context`] : [];
-      return { text, bytes: cut, notes };
-    } finally {
-      await handle.close();
+    if (allowed) ({ handle, real } = await openInside(path, allowed, READ_FLAGS));
+    else {
+      handle = await open(path, READ_FLAGS);
+      real = await openedRealPath(handle, path);
     }
   } catch (error) {
+    return error instanceof OutsideError ? undefined : unreadable(error);
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return undefined;
+    if (info.size === 0) return { text: '', bytes: 0, notes: [], real };
+    if (budget <= 0)
+      return { text: '', bytes: 0, notes: [`left out: the instruction files already take their share of the context (${kib(info.size)})`], real };
+    // One byte past the budget, to see whether the cut falls inside a character.
+    const want = Math.min(info.size, budget + 1);
+    const buffer = Buffer.alloc(want);
+    const { bytesRead } = await handle.read(buffer, 0, want, 0);
+    let cut = Math.min(bytesRead, budget);
+    if (bytesRead > budget) while (cut > 0 && ((buffer[cut] ?? 0) & 0xc0) === 0x80) cut--;
+    const bytes = buffer.subarray(0, cut);
+    if (bytes.includes(0)) return { text: '', bytes: 0, notes: [`left out: it is not text (${kib(info.size)} of binary data)`], real };
+    let text: string;
+    try {
+      text = strictUtf8.decode(bytes);
+    } catch {
+      return { text: '', bytes: 0, notes: ['left out: it is not UTF-8 text'], real };
+    }
+    const notes = info.size > budget ? [`cut to its first ${kib(cut)} of ${kib(info.size)} to fit the context`] : [];
+    return { text, bytes: cut, notes, real };
+  } catch (error) {
     return unreadable(error);
+  } finally {
+    await handle.close();
   }
 }
 

@@ -9,7 +9,7 @@
  */
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../shared/log.js';
-import { type AddressPolicy, closeAllMcp, type ElicitationModes, type McpServers, startMcpServers, type WorkspaceRoots } from '../tools/index.js';
+import { type AddressPolicy, closeAllMcp, type ElicitationModes, type McpServers, pinWorkspaceRoots, startMcpServers, type WorkspaceRoots } from '../tools/index.js';
 import { AGENT_NAME, VERSION } from '../shared/version.js';
 
 /** One session's tool state. */
@@ -57,7 +57,11 @@ export class SessionTools {
   ): Promise<SessionToolState> {
     const servers = [...(options.mcpServers ?? [])];
     const mcpList = JSON.stringify(servers);
-    const roots: WorkspaceRoots = { cwd, extra: [...(options.additionalDirectories ?? [])].filter((dir) => typeof dir === 'string' && dir.startsWith('/')) };
+    // Where the roots really are is fixed now: a folder swapped for a symlink later is not followed.
+    const roots: WorkspaceRoots = pinWorkspaceRoots({
+      cwd,
+      extra: [...(options.additionalDirectories ?? [])].filter((dir) => typeof dir === 'string' && dir.startsWith('/')),
+    });
     const held = this.states.get(sessionId);
     if (held && held.mcpList === mcpList) {
       held.roots = roots;

@@ -2,6 +2,7 @@
  * The file store: one JSON Lines file per session, written as `session-store.ts` describes
  * (temp + link for the header, one O_APPEND write + fsync per record).
  */
+import { openInside } from '../shared/open-inside.js';
 import { constants, promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../shared/log.js';
@@ -131,10 +132,23 @@ export class FileSessionStore implements SessionStore {
     });
   }
 
-  /** The file's bytes, or undefined when there is no such file. */
+  /** The directory's real path, resolved once (a session file must really lie in it). */
+  private realDir: Promise<string> | undefined;
+
+  /**
+   * The file's bytes, or undefined when there is no such file. Opened once and checked to lie in
+   * the directory: a session file that is a symlink (or was swapped for one) leading elsewhere is
+   * refused (thrown as an error naming it), not read.
+   */
   private async read(sessionId: string): Promise<Buffer | undefined> {
+    this.realDir ??= fsp.realpath(this.dir).catch(() => this.dir);
     try {
-      return await fsp.readFile(this.file(sessionId));
+      const { handle } = await openInside(this.file(sessionId), [await this.realDir]);
+      try {
+        return await handle.readFile();
+      } finally {
+        await handle.close();
+      }
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return undefined;
       throw error;

@@ -9,6 +9,8 @@
  *   (`textCallReader`, `opensLikeCall`).
  * - Permission (`policy/`), the `tool_call` updates (`present/`), the backends (`backends/`), the
  *   MCP servers of a session and their prompts (`mcp/`), and what `/undo` and `doctor` need.
+ * - How tool processes run (`sandbox/`): the environment policy and the bubblewrap sandbox, set
+ *   once by the entry points (`configureToolProcesses`).
  */
 export {
   checkpointingBackend,
@@ -17,7 +19,7 @@ export {
 export { type ClientToolCapabilities, createClientBackend, raceAbort, toolCapabilities } from './backends/client-backend.js';
 export { createLocalBackend } from './backends/local-backend.js';
 export type { ToolBackend } from './backends/tool-backend.js';
-export { confine, relativeForTitle } from './backends/workspace.js';
+export { confine, pinWorkspaceRoots, relativeForTitle } from './backends/workspace.js';
 export { builtinTools } from './builtin/builtin-tools.js';
 export { BUILTIN_TOOL_NAMES, builtinCutNote as toolCutNote } from './builtin/registry.js';
 export { type ToolSettings, toolSettings } from './builtin/tool-context.js';
@@ -45,6 +47,9 @@ export {
 } from './policy/permission.js';
 export { textContent } from './present/present-args.js';
 export { announceUpdate, finalUpdate, progressUpdate, type ToolCallAnnouncement } from './present/to-update.js';
+export { dropReason } from './sandbox/env-policy.js';
+export { probeSandbox } from './sandbox/sandbox-probe.js';
+export { addToolSecrets, configureToolProcesses, hideFromToolProcesses, sandboxReport } from './sandbox/tool-processes.js';
 export { findRipgrep } from './search/search-rg.js';
 export {
   type ChatToolDefinition,

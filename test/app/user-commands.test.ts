@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -49,6 +49,21 @@ describe('UserCommands', () => {
     expect((await commands.refresh('s', join(top, 'p'), undefined))!.map((command) => command.name)).toEqual(['good']);
     expect(logger.text()).toContain(`the command file ${join(top, 'p/.openai-acp/commands/bad.md')} is skipped: it is not valid UTF-8`);
     expect(logger.text()).toContain(`the command file ${join(top, 'p/.openai-acp/commands/broken.md')} is skipped: its front matter has no closing ---`);
+  });
+
+  it('reads no command file leading out of the cwd: a symlinked file or folder is skipped (logged), nothing of it advertised', async () => {
+    write('outside/secret.md', 'outside secret first line');
+    write('p/.openai-acp/commands/good.md', 'Good');
+    symlinkSync(join(top, 'outside/secret.md'), join(top, 'p/.openai-acp/commands/leak.md'));
+    symlinkSync(join(top, 'outside'), join(top, 'p/.claude'));
+    mkdirSync(join(top, 'outside/commands'));
+    write('outside/commands/other.md', 'outside other');
+    const logger = recordingLogger();
+    const commands = new UserCommands(logger, () => [], undefined);
+    const list = await commands.refresh('s', join(top, 'p'), undefined);
+    expect(list!.map((command) => command.name)).toEqual(['good']);
+    expect(JSON.stringify(list)).not.toContain('outside');
+    expect(logger.text()).toContain(`the command file ${join(top, 'p/.openai-acp/commands/leak.md')} could not be read`);
   });
 
   it('returns the list again only when the files changed', async () => {

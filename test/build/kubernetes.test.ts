@@ -51,11 +51,24 @@ function expectServes(spec: any, secret: any): void {
   expect(port).toBe(command.serve.port);
   expect(container.readinessProbe.httpGet).toEqual({ path: '/ready', port: 'acp' });
   expect(container.livenessProbe.httpGet).toEqual({ path: '/health', port: 'acp' });
-  // The token from the Secret, never a literal.
-  const token = container.env.find((e: any) => e.name === 'OPENAI_ACP_SERVE_TOKEN');
-  expect(token.value).toBeUndefined();
-  expect(token.valueFrom.secretKeyRef.name).toBe(secret.metadata.name);
-  expect(Object.keys(secret.stringData)).toContain(token.valueFrom.secretKeyRef.key);
+  // The secrets as files of the Secret's volume, never in the environment (nor a literal).
+  const names = container.env.map((e: any) => e.name);
+  expect(names).not.toContain('OPENAI_ACP_SERVE_TOKEN');
+  expect(names).not.toContain('OPENAI_API_KEY');
+  for (const [variable, key] of [
+    ['OPENAI_ACP_SERVE_TOKEN_FILE', 'serve-token'],
+    ['OPENAI_API_KEY_FILE', 'openai-api-key'],
+  ]) {
+    const file = container.env.find((e: any) => e.name === variable).value as string;
+    const mount = container.volumeMounts.find((m: any) => file.startsWith(`${m.mountPath}/`));
+    expect(mount.readOnly).toBe(true);
+    expect(file).toBe(`${mount.mountPath}/${key}`);
+    const volume = spec.volumes.find((v: any) => v.name === mount.name);
+    expect(volume.secret.secretName).toBe(secret.metadata.name);
+    expect(Object.keys(secret.stringData)).toContain(key);
+  }
+  // The pod is the boundary: the sandbox is off on purpose (the manifest says why).
+  expect(container.env.find((e: any) => e.name === 'OPENAI_ACP_SANDBOX').value).toBe('off');
   expect(spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
   expect(container.securityContext.allowPrivilegeEscalation).toBe(false);
   expect(container.resources.requests).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
@@ -113,7 +126,7 @@ describe('deploy/kubernetes/sandbox-template.yaml', () => {
     const { spec } = template.spec.podTemplate;
     expectServes(spec, secret);
     expect(spec.containers[0].ports[0].containerPort).toBe(8888);
-    const names = template.spec.volumeClaimTemplates.map((v: any) => v.metadata.name);
+    const names = [...template.spec.volumeClaimTemplates, ...spec.volumes.map((v: any) => ({ metadata: v }))].map((v: any) => v.metadata.name);
     for (const mount of spec.containers[0].volumeMounts) expect(names).toContain(mount.name);
   });
 });

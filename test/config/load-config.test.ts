@@ -77,7 +77,36 @@ describe('loadConfig defaults', () => {
       searchTimeoutMs: 10_000,
       sessionIdleMs: 600_000,
       ollamaNumCtx: 32_768,
+      sandbox: undefined,
+      sandboxNetwork: false,
+      toolEnvKeep: [],
+      toolEnvDrop: [],
     });
+  });
+
+  it('reads the sandbox and tool environment settings, naming a bad value', () => {
+    const config = loadConfig({
+      OPENAI_ACP_SANDBOX: 'ON',
+      OPENAI_ACP_SANDBOX_NETWORK: 'yes',
+      OPENAI_ACP_TOOL_ENV_KEEP: 'GITHUB_TOKEN, NPM_*',
+      OPENAI_ACP_TOOL_ENV_DROP: 'HISTFILE',
+    });
+    expect(config).toMatchObject({ sandbox: 'on', sandboxNetwork: true, toolEnvKeep: ['GITHUB_TOKEN', 'NPM_*'], toolEnvDrop: ['HISTFILE'] });
+    expect(loadConfig({ OPENAI_ACP_SANDBOX: 'auto' }).sandbox).toBe('auto');
+    expect(loadConfig({ OPENAI_ACP_SANDBOX: 'false' }).sandbox).toBe('off');
+    const error = configError({ OPENAI_ACP_SANDBOX: 'maybe', OPENAI_ACP_TOOL_ENV_KEEP: 'A=B' });
+    expect(error.problems.map((p) => p.variable)).toEqual(['OPENAI_ACP_SANDBOX', 'OPENAI_ACP_TOOL_ENV_KEEP']);
+    expect(error.message).toContain('"maybe" is not on, off or auto');
+  });
+
+  it('reads OPENAI_QUERY from OPENAI_QUERY_FILE, and leaves the serve token files to serve', () => {
+    const files: Record<string, string> = { '/s/query': 'key=abc\n', '/s/token': 'tok\n' };
+    const read = (path: string) => {
+      const text = files[path];
+      if (text === undefined) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
+      return text;
+    };
+    expect(loadConfig({ OPENAI_QUERY_FILE: '/s/query', OPENAI_ACP_SERVE_TOKEN_FILE: '/s/missing' }, {}, read).query).toBe('key=abc');
   });
 
   it('reads OPENAI_ACP_SESSION_IDLE_MS, 0 meaning never, and names a bad value', () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applySecretFiles } from '../../src/config/secret-files.js';
+import { applySecretFiles, secretFilePaths, takeSecretsFromEnvironment } from '../../src/config/secret-files.js';
 import { ConfigError } from '../../src/config/config.js';
 import { loadConfig } from '../../src/config/load-config.js';
 
@@ -88,5 +88,23 @@ describe('config file apiKeyFile', () => {
       'config.json',
     );
     expect(both).toMatchObject([{ problem: 'is set together with apiKey or apiKeyEnv' }]);
+  });
+});
+
+describe('the secrets leave the live environment', () => {
+  it('takeSecretsFromEnvironment returns a whole copy and deletes the secret values (not the _FILE paths) from the live one', () => {
+    const live: NodeJS.ProcessEnv = { PATH: '/bin', OPENAI_API_KEY: 'k', OPENAI_ACP_SERVE_TOKEN: 't', OPENAI_HEADERS_FILE: '/run/secrets/h' };
+    const copy = takeSecretsFromEnvironment(live);
+    expect(copy).toEqual({ PATH: '/bin', OPENAI_API_KEY: 'k', OPENAI_ACP_SERVE_TOKEN: 't', OPENAI_HEADERS_FILE: '/run/secrets/h' });
+    expect(live).toEqual({ PATH: '/bin', OPENAI_HEADERS_FILE: '/run/secrets/h' });
+  });
+
+  it('the serve token comes from its file when asked for by name, and the secret files are listed for the sandbox to hide', () => {
+    const tokenFile = file('serve-token', 'tok-from-file\n');
+    const env = { OPENAI_ACP_SERVE_TOKEN_FILE: tokenFile, OPENAI_API_KEY_FILE: join(dir, 'not-read') };
+    const { env: out, problems } = applySecretFiles(env, undefined, ['OPENAI_ACP_SERVE_TOKEN']);
+    expect(out['OPENAI_ACP_SERVE_TOKEN']).toBe('tok-from-file');
+    expect(problems).toEqual([]);
+    expect(secretFilePaths(env)).toEqual([join(dir, 'not-read'), tokenFile]);
   });
 });

@@ -131,6 +131,34 @@ describe('loadInstructions', () => {
   });
 });
 
+describe('loadInstructions under a server root (serve --root)', () => {
+  it('reads nothing above the root, even in the same repository', async () => {
+    files({
+      'repo/.git/HEAD': 'ref: refs/heads/main',
+      'repo/AGENTS.md': 'above the server root',
+      'repo/served/AGENTS.md': 'served rules',
+      'repo/served/app/AGENTS.md': 'app rules',
+    });
+    const loaded = await loadInstructions({ cwd: join(top, 'repo/served/app'), root: join(top, 'repo/served') });
+    expect(loaded.map((file) => file.text)).toEqual(['served rules', 'app rules']);
+    // Without a root the repository's top file is read, as an editor on this machine expects.
+    expect((await loadInstructions({ cwd: join(top, 'repo/served/app') })).map((file) => file.text)).toEqual([
+      'above the server root',
+      'served rules',
+      'app rules',
+    ]);
+  });
+
+  it('leaves out, unread, an AGENTS.md that leads outside the root; the user file must lie in the config directory', async () => {
+    files({ 'outside/secret.md': 'outside secret', 'served/app/.keep': '', 'config/real.md': 'mine' });
+    symlinkSync(join(top, 'outside/secret.md'), join(top, 'served/app/AGENTS.md'));
+    symlinkSync(join(top, 'outside/secret.md'), join(top, 'config/AGENTS.md'));
+    const loaded = await loadInstructions({ cwd: join(top, 'served/app'), root: join(top, 'served'), configDir: join(top, 'config') });
+    expect(JSON.stringify(loaded)).not.toContain('outside secret');
+    expect(loaded).toEqual([]);
+  });
+});
+
 describe('instructionBudgetBytes', () => {
   it('is a quarter of a known window at 4 bytes a token, at most 64 KiB; 32 KiB when unknown', () => {
     expect([undefined, 0, 4096, 32_768, 1_000_000].map(instructionBudgetBytes)).toEqual([INSTRUCTIONS_MAX_BYTES, INSTRUCTIONS_MAX_BYTES, 4096, 32_768, 65_536]);

@@ -6,7 +6,9 @@
  */
 import { afterEach } from 'vitest';
 import { forgetServerIdentities } from '../../src/endpoints/server-identity.js';
+import { resetToolProcesses } from '../../src/tools/sandbox/tool-processes.js';
 
 afterEach(() => {
   forgetServerIdentities();
+  resetToolProcesses();
 });

@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultStateDir, openSessionStore, titleFromPrompt, type SessionRecord, type SessionStore } from '../../src/sessions/session-store.js';
@@ -280,6 +280,15 @@ describe('file store on disk', () => {
     await store.delete('../outside');
     await expect(store.append('../outside', turn('1'))).rejects.toThrow(SessionStoreError);
     expect(readFileSync(outside, 'utf8')).toBe(header);
+  });
+
+  it('reads no session file that is a symlink leading out of the directory: not listed, not loaded', async () => {
+    const { store, dir } = await openFileStore();
+    const outside = join(dir, '..', 'elsewhere.jsonl');
+    writeFileSync(outside, '{"type":"session","version":1,"sessionId":"linked","cwd":"/","createdAt":"2026-01-01T00:00:00.000Z"}\n');
+    symlinkSync(outside, join(dir, 'linked.jsonl'));
+    expect((await store.list()).map((s) => s.sessionId)).toEqual([]);
+    await expect(store.load('linked')).rejects.toThrow(/outside the allowed directories/);
   });
 
   it('makes the directory 0700 and the session files 0600, even with umask 0', async () => {

@@ -1,15 +1,19 @@
 /**
  * The local {@link ToolBackend}: Node's fs and child_process, for clients that did not advertise
  * `fs.*` or `terminal`. Every path is checked again with {@link confine} here, whatever the caller
- * did, so nothing outside the workspace is ever read, written or used as a command's cwd.
+ * did, so nothing outside the workspace is ever read, written or used as a command's cwd. A read
+ * then checks the file it opened, and a write the folder it opened (`open-inside.ts`): a path
+ * swapped for a symlink after the check is refused, not followed.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { ToolError, type WorkspaceRoots } from '../tool.js';
 import type { CommandOptions, CommandResult, LineRange, ToolBackend } from './tool-backend.js';
-import { confine, realTarget } from './workspace.js';
+import { allowedReal, confine, realTarget, rootList } from './workspace.js';
+import { openInside, OutsideError, throughOpened } from '../../shared/open-inside.js';
 import { runLocalCommand } from './local-command.js';
 import { decodeText, formatBytes } from './text-decode.js';
 
@@ -34,8 +38,8 @@ export function createLocalBackend(roots: WorkspaceRoots, options: LocalBackendO
   const maxReadBytes = options.maxReadBytes ?? MAX_READ_BYTES;
   return {
     where: { read: 'local', write: 'local', terminal: 'local' },
-    readTextFile: async (file, signal, range) => linesOf(await readLocalText(await confine(file, roots), signal, maxReadBytes), range),
-    writeTextFile: async (file, content, signal) => writeLocalText(await confine(file, roots), content, signal),
+    readTextFile: async (file, signal, range) => linesOf(await readLocalText(await confine(file, roots), signal, maxReadBytes, roots), range),
+    writeTextFile: async (file, content, signal) => writeLocalText(await confine(file, roots), content, signal, roots),
     fileExists: async (file) => localFileExists(await confine(file, roots), roots.cwd),
     deleteFile: async (file, signal) => {
       signal.throwIfAborted();
@@ -49,7 +53,7 @@ export function createLocalBackend(roots: WorkspaceRoots, options: LocalBackendO
       const cwd = await confine(commandOptions.cwd, roots);
       const info = await stat(cwd).catch(() => undefined);
       if (!info?.isDirectory()) throw new ToolError(`cannot run the command in ${cwd}: not an existing directory`);
-      const result = await runLocalCommand(command, { ...commandOptions, cwd });
+      const result = await runLocalCommand(command, { ...commandOptions, cwd }, rootList(roots));
       return { ...result, release: async () => undefined };
     },
   };
@@ -67,38 +71,53 @@ async function localFileExists(file: string, cwd: string): Promise<boolean | und
 }
 
 /**
- * Reads a text file.
- * @throws {ToolError} no such file, a directory, a file over `maxBytes`, a binary file, no permission.
+ * Reads a text file: opened once, and the opened file checked to lie inside `roots`.
+ * @throws {ToolError} no such file, a directory, a file over `maxBytes`, a binary file, no permission, outside the workspace.
  */
-async function readLocalText(file: string, signal: AbortSignal, maxBytes = MAX_READ_BYTES): Promise<string> {
+async function readLocalText(file: string, signal: AbortSignal, maxBytes: number, roots: WorkspaceRoots): Promise<string> {
   signal.throwIfAborted();
-  const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
-    throw fsToolError(error, file);
+  const opened = await openInside(file, allowedReal(roots)).catch((error: NodeJS.ErrnoException) => {
+    throw error instanceof OutsideError ? outsideAfterOpen(file, roots, error) : fsToolError(error, file);
   });
-  if (info.isDirectory()) throw new ToolError(`${file} is a directory; use list_directory`, 'is_directory');
-  if (!info.isFile()) throw new ToolError(`${file} is not a regular file`);
-  if (info.size > maxBytes) {
-    throw new ToolError(
-      `${file} is too large to read (${formatBytes(info.size)}; the limit is ${formatBytes(maxBytes)}). Use search_files to find the lines you need, or run_command with a tool such as head, tail or sed -n.`,
-      'too_large',
-    );
+  try {
+    const info = await opened.handle.stat();
+    if (info.isDirectory()) throw new ToolError(`${file} is a directory; use list_directory`, 'is_directory');
+    if (!info.isFile()) throw new ToolError(`${file} is not a regular file`);
+    if (info.size > maxBytes) {
+      throw new ToolError(
+        `${file} is too large to read (${formatBytes(info.size)}; the limit is ${formatBytes(maxBytes)}). Use search_files to find the lines you need, or run_command with a tool such as head, tail or sed -n.`,
+        'too_large',
+      );
+    }
+    const bytes = await opened.handle.readFile({ signal }).catch((error: NodeJS.ErrnoException) => {
+      if (signal.aborted) throw signal.reason;
+      throw fsToolError(error, file);
+    });
+    const text = decodeText(bytes);
+    if (text === null) throw new ToolError(`${file} is a binary file (${formatBytes(bytes.length)}); not shown`, 'binary');
+    return text;
+  } finally {
+    await opened.handle.close();
   }
-  const bytes = await readFile(file, { signal }).catch((error: NodeJS.ErrnoException) => {
-    if (signal.aborted) throw signal.reason;
-    throw fsToolError(error, file);
-  });
-  const text = decodeText(bytes);
-  if (text === null) throw new ToolError(`${file} is a binary file (${formatBytes(bytes.length)}); not shown`, 'binary');
-  return text;
+}
+
+/** The refusal of a file that turned out, once opened, to lie outside the workspace. */
+function outsideAfterOpen(file: string, roots: WorkspaceRoots, error: OutsideError): ToolError {
+  const where = error.real === undefined ? 'where it lies could not be told' : `it is ${error.real}`;
+  return new ToolError(
+    `${file} is outside the workspace once opened (${where}); allowed: ${rootList(roots).join(', ')}. Nothing was read or changed.`,
+    'outside_workspace',
+  );
 }
 
 /**
- * Writes a whole text file atomically: parents created (`mkdir -p`), the text written to a temp
- * file in the same directory and renamed over the target; an existing file keeps its mode. A
- * symlink (already confined) is written through, not replaced.
- * @throws {ToolError} when the target is a directory or cannot be written; the signal's reason when aborted before the rename.
+ * Writes a whole text file atomically: parents created (`mkdir -p`), the folder opened and checked
+ * to lie inside `roots`, the text written to a temp file in that opened folder and renamed over
+ * the target; an existing file keeps its mode. A symlink (already confined) is written through,
+ * not replaced.
+ * @throws {ToolError} when the target is a directory, cannot be written, or its folder is outside the workspace once opened; the signal's reason when aborted before the rename.
  */
-async function writeLocalText(file: string, content: string, signal: AbortSignal): Promise<void> {
+async function writeLocalText(file: string, content: string, signal: AbortSignal, roots: WorkspaceRoots): Promise<void> {
   signal.throwIfAborted();
   const target = await realTarget(file);
   const existing = await stat(target).catch(() => undefined);
@@ -107,16 +126,30 @@ async function writeLocalText(file: string, content: string, signal: AbortSignal
   await mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     throw fsToolError(error, dir);
   });
-  const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  // Windows opens no folder as a file: there the confined path is written by name.
+  const folder =
+    process.platform === 'win32'
+      ? undefined
+      : await openInside(dir, allowedReal(roots), constants.O_RDONLY | constants.O_DIRECTORY).catch((error: NodeJS.ErrnoException) => {
+          throw error instanceof OutsideError ? outsideAfterOpen(file, roots, error) : fsToolError(error, dir);
+        });
   try {
-    await writeFile(temp, content, { encoding: 'utf8', signal });
-    if (existing) await chmod(temp, existing.mode & 0o7777);
-    signal.throwIfAborted();
-    await rename(temp, target);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    if (signal.aborted) throw signal.reason;
-    throw fsToolError(error as NodeJS.ErrnoException, file);
+    // Through the opened folder (Linux: /proc/self/fd/N), so a folder swapped after the check is not followed.
+    const via = folder ? throughOpened(folder.handle, dir) : dir;
+    const name = path.basename(target);
+    const temp = path.join(via, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      await writeFile(temp, content, { encoding: 'utf8', signal, flag: 'wx' });
+      if (existing) await chmod(temp, existing.mode & 0o7777);
+      signal.throwIfAborted();
+      await rename(temp, path.join(via, name));
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      if (signal.aborted) throw signal.reason;
+      throw fsToolError(error as NodeJS.ErrnoException, file);
+    }
+  } finally {
+    await folder?.handle.close();
   }
 }
 

@@ -10,10 +10,14 @@
  * - When the shell itself exits, what it left running in its group (`cmd &`) is ended the same way:
  *   a command is one-shot, and a leftover process would also hold the output pipe open.
  * - If the agent exits while a command's group is still being ended, the group gets SIGKILL at exit.
- *   (A program that moves itself into another session, like a daemon, escapes this.)
+ *   (A program that moves itself into another session, like a daemon, escapes this; in the
+ *   sandbox it cannot, since the sandbox's PID namespace ends with the command.)
+ * - Environment and confinement follow the process-wide policy (`sandbox/tool-processes.ts`): the
+ *   agent's secrets and look-alike variables left out, bubblewrap around it when in force.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { toolSpawn } from '../sandbox/tool-processes.js';
 import { ToolError } from '../tool.js';
 import type { CommandOptions, CommandResult } from './tool-backend.js';
 
@@ -102,16 +106,19 @@ export class TailBuffer {
 
 /**
  * Runs `command` in `options.cwd` (already checked by the caller).
+ * @param writable - the directories the command may write when sandboxed (the session's roots). @defaultValue `[options.cwd]`
  * @returns the exit status and the (tail of the) output once the process and its pipes are closed.
  * @throws the abort signal's reason when aborted (after the process group is gone);
- *   {@link ToolError} when the shell cannot be started.
+ *   {@link ToolError} when the shell cannot be started, or the sandbox is required and cannot run.
  */
-export async function runLocalCommand(command: string, options: CommandOptions): Promise<CommandResult> {
+export async function runLocalCommand(command: string, options: CommandOptions, writable: readonly string[] = [options.cwd]): Promise<CommandResult> {
   options.signal.throwIfAborted();
   const windows = process.platform === 'win32';
-  const { file, args } = shellInvocation(command);
+  const shell = shellInvocation(command);
+  const { file, args, env } = toolSpawn(shell.file, shell.args, { cwd: options.cwd, writable });
   const child = spawn(file, args, {
     cwd: options.cwd,
+    env,
     detached: !windows,
     stdio: ['ignore', 'pipe', 'pipe'],
     windowsHide: true,

@@ -4,6 +4,9 @@
  *
  * Two checks: {@link isInside} is lexical (pure, for titles and quick refusals), {@link confine}
  * also follows symlinks on disk, so a link inside the workspace that points out is refused too.
+ * The roots' own real paths are pinned when a session sets them ({@link pinWorkspaceRoots}); the
+ * local backend checks again on the opened file (`open-inside.ts`), so a path swapped between
+ * the check and the open is caught.
  * Paths are compared case-sensitively (as on Linux); on case-insensitive file systems this can
  * only refuse more, never less.
  *
@@ -146,15 +149,48 @@ export async function confine(abs: string, roots: WorkspaceRoots): Promise<strin
     if (error instanceof ToolError || (error as NodeJS.ErrnoException).code === undefined) throw error;
     throw new ToolError(`${normal}: cannot check the path (${(error as NodeJS.ErrnoException).code})`);
   }
-  const realRoots = allowed.map((root) => {
+  if (!allowedReal(roots).some((root) => isWithin(real, root))) throw new ToolError(outsideMessage(normal, roots, real), 'outside_workspace');
+  return normal;
+}
+
+/** The roots' real paths as first seen, per roots object (a session's): see {@link pinWorkspaceRoots}. */
+const pinned = new WeakMap<WorkspaceRoots, string[]>();
+
+/** Each root's real path now (the path itself when it cannot be resolved). */
+function realRootsNow(roots: WorkspaceRoots): string[] {
+  return rootList(roots).map((root) => {
     try {
       return realTargetSync(root);
     } catch {
       return root;
     }
   });
-  if (![...allowed, ...realRoots].some((root) => isWithin(real, root))) throw new ToolError(outsideMessage(normal, roots, real), 'outside_workspace');
-  return normal;
+}
+
+/**
+ * Remembers where the roots really are now (their real paths), for as long as `roots` lives: a
+ * session folder replaced by a symlink afterwards does not move the workspace to the link's
+ * target. Called when a session's roots are set; a roots object never pinned is pinned at its
+ * first check.
+ * @returns `roots`.
+ */
+export function pinWorkspaceRoots(roots: WorkspaceRoots): WorkspaceRoots {
+  pinned.set(roots, realRootsNow(roots));
+  return roots;
+}
+
+/**
+ * The directories a real path may lie in: the roots as given and their pinned real paths (a cwd
+ * under a symlinked `/tmp` still works). A real path has no symlink in it, so lying under a root
+ * as given means that root is a real directory there.
+ */
+export function allowedReal(roots: WorkspaceRoots): string[] {
+  let real = pinned.get(roots);
+  if (real === undefined) {
+    real = realRootsNow(roots);
+    pinned.set(roots, real);
+  }
+  return [...rootList(roots), ...real];
 }
 
 /**

@@ -60,8 +60,9 @@ function followStderr(transport: StdioClientTransport, server: string, logger: L
 const AGENT_SECRETS = /^OPENAI_(API_KEY|HEADERS)(_FILE)?$/;
 
 /**
- * Starts a stdio server: `{...process.env, ...env}` (so PATH and HOME work) without the agent's
- * own key and headers, in the session cwd.
+ * Starts a stdio server in the session cwd: as `options.prepareStdio` says (the environment
+ * policy and the sandbox), else with `{...process.env, ...env}` (so PATH and HOME work) without the
+ * agent's own key and headers. A refusal of `prepareStdio` is a failed start with its words.
  */
 async function connectStdio(
   config: { name: string; command: string; args?: string[]; env?: { name: string; value: string }[] },
@@ -69,10 +70,19 @@ async function connectStdio(
 ): Promise<ConnectOutcome> {
   const { name } = config;
   if (!existsSync(options.cwd)) return failed({ missingCwd: options.cwd }, Promise.resolve());
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !AGENT_SECRETS.test(key)) env[key] = value;
-  Object.assign(env, toRecord(config.env));
-  const transport = new StdioClientTransport({ command: config.command, args: config.args ?? [], env, cwd: options.cwd, stderr: 'pipe' });
+  let spawn = { command: config.command, args: config.args ?? [], env: toRecord(config.env) };
+  if (options.prepareStdio) {
+    try {
+      spawn = options.prepareStdio(spawn.command, spawn.args, spawn.env);
+    } catch (error) {
+      return failed({ error }, Promise.resolve());
+    }
+  } else {
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !AGENT_SECRETS.test(key)) env[key] = value;
+    spawn.env = Object.assign(env, spawn.env);
+  }
+  const transport = new StdioClientTransport({ command: spawn.command, args: spawn.args, env: spawn.env, cwd: options.cwd, stderr: 'pipe' });
   const stderrTail = followStderr(transport, name, options.logger);
   let pid: number | undefined;
   options.logger.debug(`MCP server "${name}": starting ${config.command}`, { server: name, args: config.args?.length ?? 0, cwd: options.cwd });

@@ -63,6 +63,13 @@ export interface ConnectOptions {
   onElicit?: (params: McpElicitParams, signal: AbortSignal) => Promise<McpElicitAnswer>;
   /** Which addresses an HTTP or SSE server may be reached at, checked as each connection opens; absent: any (the global `fetch`). */
   addresses?: AddressPolicy | undefined;
+  /**
+   * How a stdio server is started: its command and arguments (wrapped in the sandbox when in
+   * force) and its whole environment (the agent's, filtered by the policy, with the server's
+   * `env` on top). Throws (a message for the user) when it must not start. Absent: the agent's
+   * environment without its own key and headers, unconfined.
+   */
+  prepareStdio?: (command: string, args: readonly string[], env: Record<string, string>) => { command: string; args: string[]; env: Record<string, string> };
 }
 
 /** The outcome of `connectMcpServer`. `cleanup` settles when a failed start left nothing running. */

@@ -8,6 +8,7 @@ import { loadOnce } from '../../shared/load-once.js';
 import type { Logger } from '../../shared/log.js';
 import type { ConnectOptions, ConnectOutcome, McpConnection } from './mcp-connection.js';
 import { plainMessage, startFailureReason } from './mcp-messages.js';
+import { toolSpawn } from '../sandbox/tool-processes.js';
 
 /** Options of {@link startServer}. Times in ms. */
 export interface StartOptions
@@ -66,6 +67,11 @@ export async function startServer(config: McpServer, options: StartOptions): Pro
     addresses,
     signal: abort.signal,
     timeoutMs: connectTimeoutMs,
+    // Computed here, in the main bundle, where the process-wide policy lives (the lazy chunk has its own module copies).
+    prepareStdio: (command, args, env) => {
+      const spawn = toolSpawn(command, args, { cwd, writable: [cwd], extraEnv: env });
+      return { command: spawn.file, args: spawn.args, env: spawn.env };
+    },
   });
   const abandoned = new Promise<'abandoned'>((resolve) => abort.signal.addEventListener('abort', () => resolve('abandoned'), { once: true }));
   let outcome = await Promise.race([attempt, abandoned]);
