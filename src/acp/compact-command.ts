@@ -18,7 +18,7 @@ import type { SessionRecord } from '../sessions/session-store.js';
 import { opensLikeCall } from '../tools/index.js';
 import type { AgentState } from './agent-state.js';
 import type { ClientPeer } from './client-peer.js';
-import type { ModelSender, Send } from './model-sender.js';
+import type { ModelSender, Send, TurnClient } from './model-sender.js';
 import { turnResponse } from './prompt-failure.js';
 
 /** What `/compact` runs with: the prompt runner's model side and its save. */
@@ -33,7 +33,9 @@ export interface CompactDeps {
  * Runs `/compact` on `conversation` (the session's live conversation as its model is sent it),
  * answering as a prompt turn does: `end_turn` when there is nothing to compact, else the
  * summary request's stop reason and usage, its failure in `_meta` (`prompt-failure.ts`).
- * Notices and compaction updates take the form `peer` advertised.
+ * Notices and compaction updates take the form `peer` advertised. With `turnClient`, the summary
+ * request is the session's own request (its system prompt and tools, `tool_choice: "none"`) with
+ * the instruction as the last user message, so a server's prefix cache reads only that.
  */
 export async function compactConversation(
   deps: CompactDeps,
@@ -42,6 +44,7 @@ export async function compactConversation(
   send: Send,
   signal: AbortSignal,
   peer: ClientPeer,
+  turnClient?: TurnClient,
 ): Promise<PromptResponse> {
   if (conversation.turns.length === 0) {
     await send([agentText('Nothing to compact yet: there are no turns since the conversation started or was last cleared.')]);
@@ -59,9 +62,10 @@ export async function compactConversation(
     signal,
     compactionId,
     peer,
+    turnClient && { ...turnClient, answerOnly: true },
   );
   // An answer that is a tool call (small models write one even without tools) is not a summary.
-  const toolCall = outcome.stopReason === 'end_turn' && !outcome.error && opensLikeCall(outcome.text);
+  const toolCall = outcome.stopReason === 'end_turn' && !outcome.error && (outcome.toolCalls.length > 0 || opensLikeCall(outcome.text));
   // An answer stopped at its cap (the room the window leaves it) is an incomplete summary.
   const cut = outcome.stopReason === 'max_tokens' && !outcome.error;
   if (toolCall && !entity) {

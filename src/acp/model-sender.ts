@@ -53,6 +53,8 @@ export interface TurnClient {
   extras: TurnExtras;
   /** The messages the user sends into the turn (`_session/steering`); the loop takes them before each request. */
   inbox?: TurnInbox | undefined;
+  /** A request answered in text (`/compact`): the turn's own request, tools offered with `tool_choice: "none"`, none run. */
+  answerOnly?: boolean | undefined;
 }
 
 /** What the model side of a turn gives back: the loop's outcome, and the prompt facts its system prompt and note said. */
@@ -165,7 +167,8 @@ export class ModelSender {
     const clientInstructions = session.options[INSTRUCTIONS_OPTION];
     const base = clientInstructions ? (agentPrompt ? `${agentPrompt}\n\n${clientInstructions}` : clientInstructions) : agentPrompt;
     const effort = this.state.picker.thoughtLevel(session);
-    const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature };
+    const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature, slotKey: session.id };
+    if (turnClient?.answerOnly) request.toolChoice = 'none';
     if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;
     const outcome = await runAgentLoop({
       context: {
@@ -186,7 +189,13 @@ export class ModelSender {
         takesImages: sentImages(session),
         memory: target.endpoint.memory,
       },
-      tools: tools && { offer: tools.offer, session: tools.session, textToolCalls: tools.textToolCalls, takenIds: usedToolCallIds(session) },
+      tools: tools && {
+        offer: tools.offer,
+        session: tools.session,
+        textToolCalls: tools.textToolCalls,
+        takenIds: usedToolCallIds(session),
+        answerOnly: turnClient?.answerOnly,
+      },
       limits: { maxSteps: config.maxSteps },
       callbacks: { signal, send, logger: this.state.logger, notify, cost: this.meter(session), turnId, compactionUpdates: peer.features.compaction },
       inbox: turnClient?.inbox,

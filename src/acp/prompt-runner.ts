@@ -77,10 +77,6 @@ export class PromptRunner {
       async (signal) => {
         if (signal.aborted) return { stopReason: 'cancelled' };
         if (command === 'clear') return keep(await this.clear(session, send));
-        if (command === 'compact') {
-          const deps = { state: this.state, model: this.model, save: (s: Session, record: SessionRecord) => this.save(s, record) };
-          return keep(await compactConversation(deps, session, this.conversation(session), send, signal, peer));
-        }
         if (command === 'undo') return keep(await this.undo(session, send, signal, client, peer));
         const turnClient = (extras: TurnExtras): TurnClient => ({ client, peer, extras, inbox: placed.inbox });
         const extras = turnExtras({
@@ -89,6 +85,10 @@ export class PromptRunner {
           saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
           configOptions: (s) => configOptions(this.state, s),
         });
+        if (command === 'compact') {
+          const deps = { state: this.state, model: this.model, save: (s: Session, record: SessionRecord) => this.save(s, record) };
+          return keep(await compactConversation(deps, session, this.conversation(session), send, signal, peer, { client, peer, extras }));
+        }
         // A command that takes arguments takes its context with it.
         if (command === 'init') return this.init(session, line, send, signal, turnClient(extras), context);
         let expansion: Awaited<ReturnType<typeof this.state.commands.expand>>;

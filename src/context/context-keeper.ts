@@ -8,7 +8,16 @@
  * the notices and the requests.
  */
 import type { ChatMessage } from '../openai/openai-types.js';
-import { compactionMessages, compactionNotice, refuseSummary, stepsDigest, trimmingNotice, type SummaryAnswer } from './compaction.js';
+import {
+  COMPACT_INSTRUCTION,
+  compactionMessages,
+  compactionNotice,
+  refuseSummary,
+  STEPS_INSTRUCTION,
+  stepsDigest,
+  trimmingNotice,
+  type SummaryAnswer,
+} from './compaction.js';
 import { fitContext, SUMMARY_SHARE, type ContextFit, type ContextFitInput } from './context-fit.js';
 import { answerRoom, calibrationFactor, grouped, positive, promptBudget, type Calibration } from './token-estimate.js';
 import { NO_STUBS, stubRanges, type StubRanges } from './stub-ranges.js';
@@ -61,11 +70,17 @@ export interface ContextState {
 export type Prepared = { messages: ChatMessage[]; notices: string[]; rawEstimatedTokens: number } | { stop: string };
 
 /**
- * Asks the model for a summary of `messages` (no tools): its answer (a string is an answer
- * without tool calls); `undefined` when the request failed. The answer is checked
- * (`refuseSummary`) before it replaces anything.
+ * Asks the model for a summary with `messages`: with `withTools` true they are the session's own
+ * request (send them with the turn's tools, spelled as every request of the turn, with
+ * `tool_choice: "none"` so the answer is text, capped at `maxTokens`: the summary's room, which the
+ * request leaves it); false, a transcript to send without tools. Its
+ * answer (a string is an answer without tool calls); `undefined` when the request failed. The
+ * answer is checked (`refuseSummary`) before it replaces anything.
  */
-export type Summarize = (messages: ChatMessage[]) => Promise<SummaryAnswer | string | undefined>;
+export type Summarize = (messages: ChatMessage[], withTools?: boolean, maxTokens?: number) => Promise<SummaryAnswer | string | undefined>;
+
+/** Tokens the summary request's cap gives beyond the summary's room: an answer over its room is then seen whole, and refused. */
+const SUMMARY_CAP_SLACK = 16;
 
 /** Window-fitting state of one turn. */
 export class ContextKeeper {
@@ -130,10 +145,11 @@ export class ContextKeeper {
         maxTokens: this.sources.maxTokens,
         calibration: this.calibration,
       };
-      const answer = await summarize(compactionMessages(source));
-      const reply = typeof answer === 'string' ? { text: answer, toolCalls: 0 } : answer;
       // The room the summary must fit: its share of the budget (`context-fit.ts` cuts it there).
       const room = Math.floor((promptBudget(this.window, this.sources.maxTokens) / calibrationFactor(this.calibration)) * SUMMARY_SHARE);
+      const own = this.ownSummaryRequest(tools, steps, this.window, room);
+      const answer = own ? await summarize(own, tools !== undefined, own.cap) : await summarize(compactionMessages(source), false);
+      const reply = typeof answer === 'string' ? { text: answer, toolCalls: 0 } : answer;
       const refused = reply ? refuseSummary(reply, room) : undefined;
       const written = reply && !refused ? reply.text.trim() : undefined;
       notices.push(compactionNotice({ turns: this.turns.length, steps: steps.length, contextWindow: this.window, byModel: Boolean(written), refused }));
@@ -182,6 +198,33 @@ export class ContextKeeper {
     return this.compacted && this.summary !== undefined
       ? { summary: this.summary, summarizedSteps: this.summarized, stubbed: this.stubbed }
       : { stubbed: this.stubbed };
+  }
+
+  /**
+   * The summary request as the session's own request: what the previous request sent (the same
+   * system message, summary, turns with the same stubs, the task and the steps before the current
+   * one), then the instruction as the last user message, so a server's prefix cache reads only
+   * the instruction. With no earlier step of this turn to summarise, the instruction takes the
+   * task's place (the task stays verbatim after the compaction). The answer's room is the
+   * summary's (`room` tokens, a few more so an answer over it is seen as cut), which leaves the
+   * instruction the room a turn's answer had. `undefined` when that request would not fit as it
+   * is (it would cut or leave out what the cache holds): then the transcript
+   * ({@link compactionMessages}) is asked for instead.
+   */
+  private ownSummaryRequest(
+    tools: readonly unknown[] | undefined,
+    steps: ChatMessage[][],
+    window: number,
+    room: number,
+  ): (ChatMessage[] & { cap: number }) | undefined {
+    const instruction: ChatMessage = { role: 'user', content: steps.length > 0 ? `${COMPACT_INSTRUCTION} ${STEPS_INSTRUCTION}` : COMPACT_INSTRUCTION };
+    const cap = room + SUMMARY_CAP_SLACK;
+    // The same margin a turn's request keeps, for the estimate's error.
+    const promptTokens = promptBudget(window, this.sources.maxTokens) + answerRoom(window, this.sources.maxTokens) - cap;
+    const change = steps.length > 0 ? { steps: [...steps, [instruction]] } : { task: instruction, steps: [] };
+    const fit = this.fit(tools, { ...change, promptTokens });
+    const kept = fit.fits && !fit.compact && fit.droppedTurns === 0 && fit.droppedSteps === 0;
+    return kept ? Object.assign(fit.messages, { cap }) : undefined;
   }
 
   private fit(tools: readonly unknown[] | undefined, change: Partial<ContextFitInput> = {}): ContextFit {
