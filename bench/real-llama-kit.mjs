@@ -35,11 +35,11 @@ function freePort() {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Starts llama-server through the kit (`flags` added to its command line); resolves with its pid and port once /health answers 200. */
-export async function startServer(flags = []) {
+/** Starts llama-server through the kit (`flags` added to its command line, `window` its -c); resolves with its pid and port once /health answers 200. */
+export async function startServer(flags = [], window = WINDOW) {
   const port = await freePort();
   const pid = Number(
-    execFileSync(join(KIT, 'start-server.sh'), [MODEL, String(WINDOW), String(port), '--chat-template-file', '/models/hermes.jinja', ...flags], {
+    execFileSync(join(KIT, 'start-server.sh'), [MODEL, String(window), String(port), '--chat-template-file', '/models/hermes.jinja', ...flags], {
       env: { ...process.env, REAL_LLAMA_DIR: DATA },
       encoding: 'utf8',
     }).trim(),
@@ -67,6 +67,21 @@ function timingsOf(text) {
     } catch {}
   }
   return found;
+}
+
+/** The text of a streamed answer and whether it called a tool (structured, or written as a Hermes `<tool_call>`). */
+function answerOf(text) {
+  let content = '';
+  let called = false;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('data: {')) continue;
+    try {
+      const delta = JSON.parse(line.slice(6)).choices?.[0]?.delta ?? {};
+      content += delta.content ?? '';
+      called ||= Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0;
+    } catch {}
+  }
+  return { content, called: called || content.includes('<tool_call>') };
 }
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -112,9 +127,11 @@ export function startProxy(target) {
         answer.on('end', () => {
           if (entry) {
             entry.status = answer.statusCode;
-            const timings = timingsOf(Buffer.concat(seen).toString('utf8'));
+            const raw = Buffer.concat(seen).toString('utf8');
+            const timings = timingsOf(raw);
             entry.promptN = timings?.prompt_n;
             entry.cacheN = timings?.cache_n;
+            entry.answer = answerOf(raw);
           }
           res.end();
         });
@@ -142,7 +159,7 @@ export function startProxy(target) {
  * short (the model reads it like the sources): then no tool result is over 300 tokens, so a request
  * reading more than that read something again.
  */
-export function prepare(base, dir) {
+export function prepare(base, dir, extraEnv = {}) {
   const ws = join(dir, 'ws');
   cpSync(join(KIT, 'ws'), ws, { recursive: true });
   writeFileSync(join(ws, 'README.md'), '# ws\n\nA small project: `src/math.js` adds, `src/util.js` helps, `src/index.js` runs them.\n');
@@ -154,6 +171,7 @@ export function prepare(base, dir) {
     OPENAI_ACP_LOG: 'error',
     OPENAI_ACP_STATE_DIR: join(dir, 'state'),
     OPENAI_ACP_MAX_STEPS: '60',
+    ...extraEnv,
   });
   return { env, ws };
 }

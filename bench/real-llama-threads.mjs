@@ -17,15 +17,21 @@ import { missing, prepare, startProxy, startServer } from './real-llama-kit.mjs'
 const READ_TARGET = 300;
 const AFTER_COMPACT_TARGET = 600;
 const ROUNDS = 3;
-const COMPACT_TRIES = 6;
+const COMPACT_TRIES = 30;
+const WINDOW = 16384;
+const STEPS = 8;
 
-/** One server started with `flags`, a proxy, an agent; `run(ctx)`; everything stopped after. */
+/**
+ * One server started with `flags`, a proxy, an agent; `run(ctx)`; everything stopped after. The
+ * server's KV cache is one for all its slots (unified, the default): WINDOW tokens hold both
+ * sessions' prompts, each turn at most STEPS requests.
+ */
 async function withServer(flags, run) {
-  const { pid, port } = await startServer(flags);
+  const { pid, port } = await startServer(flags, WINDOW);
   const proxy = await startProxy(port);
   const dir = mkdtempSync(join(tmpdir(), 'openai-acp-real-llama-threads-'));
   try {
-    const { env, ws } = prepare(proxy.base, dir);
+    const { env, ws } = prepare(proxy.base, dir, { OPENAI_ACP_MAX_STEPS: String(STEPS) });
     const agent = startAgent(env);
     await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     const newSession = async () => (await agent.request('session/new', { cwd: ws, mcpServers: [] })).result.sessionId;
@@ -70,23 +76,20 @@ async function compact() {
     proxy.phase('turns');
     await prompt(sessionId, 'What does add return?');
     await prompt(sessionId, 'And the other files?');
+    // The kit's model calls a tool 92 % of the time, and a call is no summary: asked again until it writes text.
+    proxy.phase('compact');
     for (let i = 0; i < COMPACT_TRIES; i++) {
-      proxy.phase('compact');
       await prompt(sessionId, '/compact');
-      proxy.phase('after compact');
-      const before = proxy.requests.length;
-      await prompt(sessionId, 'Where were we?');
-      const after = proxy.requests[before];
-      // Compacted: the request after it carries the summary after the system message.
-      if (after && /^Summari[sz]e our conversation/.test(String(after.parsed.messages[1]?.content ?? ''))) break;
-      proxy.phase('not compacted');
+      if (proxy.requests.at(-1)?.answer?.called === false) break;
     }
+    proxy.phase('after compact');
+    await prompt(sessionId, 'Where were we?');
     return proxy.requests;
   });
 }
 
 const fmt = (r) =>
-  `  ${r.phase.padEnd(16)} prompt_n ${String(r.promptN ?? '?').padStart(5)}  cache_n ${String(r.cacheN ?? '?').padStart(5)}  id_slot ${String(r.idSlot ?? '-').padStart(2)}  ${r.messages} messages${r.status === 200 ? '' : ` HTTP ${r.status}`}${r.summary ? ' summary' : ''}`;
+  `  ${r.phase.padEnd(16)}${r.answer?.called === false && r.phase === 'compact' ? ' (text)' : '       '} prompt_n ${String(r.promptN ?? '?').padStart(5)}  cache_n ${String(r.cacheN ?? '?').padStart(5)}  id_slot ${String(r.idSlot ?? '-').padStart(2)}  ${r.messages} messages${r.status === 200 ? '' : ` HTTP ${r.status}`}${r.summary ? ' summary' : ''}`;
 
 /** Rows for bench/run.mjs: [what, value, against, ratio, ok]. */
 export async function realLlamaThreadsRows() {
@@ -115,7 +118,9 @@ export async function realLlamaThreadsRows() {
   for (const r of requests) console.log(fmt(r));
   const summary = requests.filter((r) => r.phase === 'compact').at(-1);
   const after = requests.find((r) => r.phase === 'after compact' && /^Summari[sz]e our/.test(String(r.parsed.messages[1]?.content ?? '')));
-  rows.push(['real llama-server: /compact summary request', `prompt_n ${summary?.promptN ?? '?'}`, '', `target < ${READ_TARGET}`, (summary?.promptN ?? Infinity) < READ_TARGET]);
+  const tries = requests.filter((r) => r.phase === 'compact').length;
+  const worstTry = Math.max(...requests.filter((r) => r.phase === 'compact').map((r) => r.promptN ?? Infinity));
+  rows.push(['real llama-server: /compact summary request', `prompt_n ${summary?.promptN ?? '?'}`, `${tries} tries, max ${worstTry}`, `target < ${READ_TARGET}`, worstTry < READ_TARGET]);
   rows.push([
     'real llama-server: first request after /compact',
     `prompt_n ${after?.promptN ?? '?'}`,

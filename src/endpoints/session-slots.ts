@@ -2,8 +2,8 @@
  * A slot per session on a llama.cpp server with several (`slot-book.ts` decides; this is its I/O):
  * the number of slots from `/props` `total_slots` (through the endpoint's window lookup), and,
  * where the server was started with `--slot-save-path`, the slot of a session switched away from
- * saved to a file and restored when the session returns (`POST /slots/{id}?action=save|restore`
- * with `{"filename"}`, tools/server/README.md), so a server that clears idle slots (its default)
+ * saved to a file (then erased) and restored when the session returns
+ * (`POST /slots/{id}?action=save|restore` with `{"filename"}`, `action=erase`, tools/server/README.md), so a server that clears idle slots (its default)
  * or has fewer slots than sessions still serves each session from its own cache. A server without
  * it answers the first save with an error and is not asked again.
  */
@@ -78,7 +78,11 @@ export class SessionSlots implements SlotRouter {
     const slot = choice.slot;
     // The session switched away from is saved before this request reaches a server that clears idle slots.
     if (state.saves && !book.keeps && previous !== undefined && previous !== key && previousSlot !== undefined && !book.busy.has(previousSlot))
-      if (await this.file('save', previousSlot, previous, signal)) state.saved.set(previous, previousSlot);
+      if (await this.file('save', previousSlot, previous, signal)) {
+        state.saved.set(previous, previousSlot);
+        // Its cells go back to a unified KV cache now (the server would clear the idle slot anyway), so a restore has room.
+        await this.file('erase', previousSlot, previous, signal);
+      }
     // The session whose slot this was keeps its cache in a file until it returns.
     if (state.saves && choice.evicted !== undefined && (await this.file('save', slot, choice.evicted, signal))) state.saved.set(choice.evicted, slot);
     // Back after a switch on a server that clears idle slots, or in another slot: its cache comes back from the file.
@@ -124,8 +128,8 @@ export class SessionSlots implements SlotRouter {
     });
   }
 
-  /** One save or restore of `slot` to or from `key`'s file; false when it failed. */
-  private async file(action: 'save' | 'restore', slot: number, key: string, signal: AbortSignal): Promise<boolean> {
+  /** One save or restore of `slot` to or from `key`'s file, or its erasure; false when it failed. */
+  private async file(action: 'save' | 'restore' | 'erase', slot: number, key: string, signal: AbortSignal): Promise<boolean> {
     const { root, headers } = this.options;
     const timeout = AbortSignal.timeout(SLOT_FILE_TIMEOUT_MS);
     try {
@@ -133,7 +137,7 @@ export class SessionSlots implements SlotRouter {
       const response = await fetch(`${root}/slots/${slot}?action=${action}`, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ filename: slotFileName(key) }),
+        body: JSON.stringify(action === 'erase' ? {} : { filename: slotFileName(key) }),
         signal: AbortSignal.any([signal, timeout]),
       });
       await response.body?.cancel().catch(() => undefined);

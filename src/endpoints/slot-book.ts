@@ -9,9 +9,10 @@
  * cache, but only where the server keeps an idle slot's cache (`--no-cache-idle-slots`); by
  * default an idle slot is moved to the host-memory prompt cache and cleared, and a pinned session
  * then reads its whole prompt on return, more than the server's own choice would make it read.
- * So the answers' `timings` are watched ({@link slotAnswered}): a session back on its slot after
- * another session's request that finds far less of its prompt cached than it left there stops the
- * pinning on that server, for good, and requests go out as before (no `id_slot`).
+ * The first look at the server (`slot-probe.ts`) finds which it is; the answers' `timings` are
+ * watched too ({@link slotAnswered}): sessions back on their slot after another session's request
+ * that find far less of their prompt cached than they left there stop the pinning on that server,
+ * for good, and requests go out as before (no `id_slot`).
  *
  * Rules: a session keeps its slot; a new one takes a free slot, else the least recently used
  * session's (that session gets another when it returns); a background request of a session (a
@@ -40,6 +41,8 @@ export interface SlotBook {
   off?: string | undefined;
   /** True when the server keeps an idle slot's cache (`--no-cache-idle-slots`), as its first look found. */
   keeps?: boolean | undefined;
+  /** Returns in a row that found their slot's cache gone (see {@link SLOT_MISSES}). */
+  misses?: number | undefined;
 }
 
 /**
@@ -49,6 +52,12 @@ export interface SlotBook {
 export const SLOT_JUDGED_FROM_TOKENS = 64;
 /** A returning session must find at least this share of what it left in its slot cached: below it, the server cleared the slot. */
 export const SLOT_KEPT_SHARE = 0.5;
+/**
+ * Returns in a row that found their cache gone before the pinning stops: two, so one loss for
+ * another reason (a unified KV cache full of the other sessions' prompts, an edit early in the
+ * prompt) does not end it.
+ */
+export const SLOT_MISSES = 2;
 
 /** A new book for a server with `total` slots. */
 export function slotBook(total: number): SlotBook {
@@ -122,8 +131,8 @@ export function slotReleased(book: SlotBook, key: string, slot: number): void {
 
 /**
  * Frees `slot` after an answer and judges the pinning by its `timings` (see the module comment):
- * a `returning` session that found less than {@link SLOT_KEPT_SHARE} of what it left cached stops
- * the pinning on this server. Returns why it stopped, when it stopped now. Mutates `book`.
+ * {@link SLOT_MISSES} `returning` sessions in a row that found less than {@link SLOT_KEPT_SHARE}
+ * of what they left cached stop the pinning on this server. Returns why it stopped, when it stopped now. Mutates `book`.
  */
 export function slotAnswered(book: SlotBook, key: string, slot: number, returning: boolean, timings: PromptTimings | undefined): string | undefined {
   const before = book.held.get(key);
@@ -131,10 +140,15 @@ export function slotAnswered(book: SlotBook, key: string, slot: number, returnin
   if (!timings) return undefined;
   book.held.set(key, timings.promptN + timings.cacheN);
   if (book.off || !returning || before === undefined || before < SLOT_JUDGED_FROM_TOKENS) return undefined;
-  if (timings.cacheN >= before * SLOT_KEPT_SHARE) return undefined;
+  if (timings.cacheN >= before * SLOT_KEPT_SHARE) {
+    book.misses = 0;
+    return undefined;
+  }
+  book.misses = (book.misses ?? 0) + 1;
+  if (book.misses < SLOT_MISSES) return undefined;
   book.off =
-    `a session back on its slot found ${timings.cacheN} of the ${before} tokens it left there cached: ` +
-    'the server clears idle slots (llama-server without --no-cache-idle-slots), so each session no longer gets a slot of its own';
+    `sessions back on their slots found little of what they left there cached (the latest ${timings.cacheN} of ${before} tokens): ` +
+    'the server does not keep them (idle slots cleared, or a KV cache too small for the sessions), so each session no longer gets a slot of its own';
   return book.off;
 }
 
