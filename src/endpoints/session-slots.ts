@@ -13,7 +13,7 @@ import type { FetchLike } from '../openai/http.js';
 import { defaultFetch } from '../openai/http.js';
 import type { SlotRouter, SlotTicket } from '../openai/slot-routing.js';
 import { chooseSlot, slotAnswered, slotBook, slotRefused, slotReleased, type SlotBook } from './slot-book.js';
-import { probeSlots, slotPolicy, type SlotProbe } from './slot-probe.js';
+import { probeSlots, slotPolicy, type SlotPost, type SlotProbe } from './slot-probe.js';
 
 /** Bound of one save or restore, in ms (a file of a slot's cache: megabytes to a few gigabytes). */
 const SLOT_FILE_TIMEOUT_MS = 30_000;
@@ -46,6 +46,25 @@ export interface SessionSlotsOptions {
 /** The file a session's slot is saved to: a digest of the session key (no path, no secret). */
 export function slotFileName(key: string): string {
   return `openai-acp-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.bin`;
+}
+
+/** {@link SlotPost} over HTTP to the server at `root` (bounded by {@link SLOT_FILE_TIMEOUT_MS}). */
+export function slotPost(root: string, headers: Record<string, string>, fetchLike?: FetchLike): SlotPost {
+  return async (path, body) => {
+    try {
+      const fetch = fetchLike ?? (await defaultFetch());
+      const response = await fetch(`${root}${path}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(SLOT_FILE_TIMEOUT_MS),
+      });
+      if (!response.ok) return void (await response.body?.cancel().catch(() => undefined));
+      return (await response.json()) as unknown;
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** Gives each session a slot of its own on one server (see the module comment). */
@@ -105,27 +124,9 @@ export class SessionSlots implements SlotRouter {
     };
   }
 
-  /**
-   * The first look (see {@link probeSlots}): three short prompts on the two highest slots, and a
-   * save of one of them. Never rejects.
-   */
-  private async probe(total: number): Promise<SlotProbe> {
-    const { root, headers } = this.options;
-    const fetch = this.options.fetch ?? (await defaultFetch());
-    return probeSlots(total, async (path, body) => {
-      try {
-        const response = await fetch(`${root}${path}`, {
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(SLOT_FILE_TIMEOUT_MS),
-        });
-        if (!response.ok) return void (await response.body?.cancel().catch(() => undefined));
-        return (await response.json()) as unknown;
-      } catch {
-        return undefined;
-      }
-    });
+  /** The first look (see {@link probeSlots}). Never rejects. */
+  private probe(total: number): Promise<SlotProbe> {
+    return probeSlots(total, slotPost(this.options.root, this.options.headers, this.options.fetch));
   }
 
   /** One save or restore of `slot` to or from `key`'s file, or its erasure; false when it failed. */
