@@ -175,4 +175,3 @@ export function prepare(base, dir, extraEnv = {}) {
   });
   return { env, ws };
 }
-

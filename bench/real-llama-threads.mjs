@@ -109,9 +109,21 @@ export async function realLlamaThreadsRows() {
     const failed = requests.filter((r) => r.status !== 200).length;
     const pinned = requests.filter((r) => r.idSlot !== undefined).length;
     if (name !== 'server defaults')
-      rows.push([`real llama-server: 2 sessions, ${name}`, `max prompt_n ${worst}`, `after each first; ${failed} failed`, `target < ${READ_TARGET}`, worst < READ_TARGET && failed === 0]);
+      rows.push([
+        `real llama-server: 2 sessions, ${name}`,
+        `max prompt_n ${worst}`,
+        `after each first; ${failed} failed`,
+        `target < ${READ_TARGET}`,
+        worst < READ_TARGET && failed === 0,
+      ]);
     else
-      rows.push([`real llama-server: 2 sessions, ${name}`, `max prompt_n ${worst}`, `${pinned} of ${requests.length} with id_slot`, 'target 0 pinned', pinned === 0 && failed === 0]);
+      rows.push([
+        `real llama-server: 2 sessions, ${name}`,
+        `max prompt_n ${worst}`,
+        `${pinned} of ${requests.length} with id_slot`,
+        'target 0 pinned',
+        pinned === 0 && failed === 0,
+      ]);
   }
   const requests = await compact();
   console.log('/compact (--no-cache-idle-slots):');
@@ -120,7 +132,13 @@ export async function realLlamaThreadsRows() {
   const after = requests.find((r) => r.phase === 'after compact' && /^Summari[sz]e our/.test(String(r.parsed.messages[1]?.content ?? '')));
   const tries = requests.filter((r) => r.phase === 'compact').length;
   const worstTry = Math.max(...requests.filter((r) => r.phase === 'compact').map((r) => r.promptN ?? Infinity));
-  rows.push(['real llama-server: /compact summary request', `prompt_n ${summary?.promptN ?? '?'}`, `${tries} tries, max ${worstTry}`, `target < ${READ_TARGET}`, worstTry < READ_TARGET]);
+  rows.push([
+    'real llama-server: /compact summary request',
+    `prompt_n ${summary?.promptN ?? '?'}`,
+    `${tries} tries, max ${worstTry}`,
+    `target < ${READ_TARGET}`,
+    worstTry < READ_TARGET,
+  ]);
   rows.push([
     'real llama-server: first request after /compact',
     `prompt_n ${after?.promptN ?? '?'}`,

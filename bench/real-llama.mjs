@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAgent } from './agent-client.mjs';
-import { MODEL, VERBOSE, WINDOW, missing, prepare, startProxy, startServer } from './real-llama-kit.mjs';
+import { VERBOSE, WINDOW, missing, prepare, startProxy, startServer } from './real-llama-kit.mjs';
 import { realLlamaThreadsRows } from './real-llama-threads.mjs';
 
 const READ_TARGET = 300;

@@ -20,11 +20,15 @@ export function slotRows(slots: number | undefined, found: SlotProbe | undefined
       ['slots', `${slots}: one request at a time, so two threads overwrite each other's cache on every switch`],
       ['fix', KEEP_FLAGS],
     ]);
-  const idle =
-    found.keeps === undefined ? 'not known (/completion did not answer)' : found.keeps ? 'kept (--no-cache-idle-slots)' : 'cleared (the default)';
+  const idle = found.keeps === undefined ? 'not known (/completion did not answer)' : found.keeps ? 'kept (--no-cache-idle-slots)' : 'cleared (the default)';
   const rows: [string, string][] = [
     ['slots', `${slots}; idle slots ${idle}; saved to files: ${found.saves ? 'yes (--slot-save-path)' : 'no'}`],
-    ['threads', slotPolicy(found) ? 'the server places each request; a switch between threads reads the conversation again' : 'each session gets a slot of its own and keeps its cache'],
+    [
+      'threads',
+      slotPolicy(found)
+        ? 'the server places each request; a switch between threads reads the conversation again'
+        : 'each session gets a slot of its own and keeps its cache',
+    ],
   ];
   if (slotPolicy(found)) rows.push(['fix', KEEP_FLAGS]);
   return format(rows);

@@ -44,7 +44,7 @@ export interface SessionSlotsOptions {
 }
 
 /** The file a session's slot is saved to: a digest of the session key (no path, no secret). */
-export function slotFileName(key: string): string {
+function slotFileName(key: string): string {
   return `openai-acp-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.bin`;
 }
 

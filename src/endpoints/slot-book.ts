@@ -49,9 +49,9 @@ export interface SlotBook {
  * A returning session whose slot held at least this many tokens is judged by its answer
  * (below it, a miss could be a short prompt changed early): tokens.
  */
-export const SLOT_JUDGED_FROM_TOKENS = 64;
+const SLOT_JUDGED_FROM_TOKENS = 64;
 /** A returning session must find at least this share of what it left in its slot cached: below it, the server cleared the slot. */
-export const SLOT_KEPT_SHARE = 0.5;
+const SLOT_KEPT_SHARE = 0.5;
 /**
  * Returns in a row that found their cache gone before the pinning stops: two, so one loss for
  * another reason (a unified KV cache full of the other sessions' prompts, an edit early in the

@@ -24,7 +24,7 @@ export interface SlotProbe {
 export type SlotPost = (path: string, body: Record<string, unknown>) => Promise<unknown>;
 
 /** The file name of the probe's own save (in the server's `--slot-save-path` folder). */
-export const PROBE_FILE = 'openai-acp-probe.bin';
+const PROBE_FILE = 'openai-acp-probe.bin';
 
 /** `timings.cache_n` of a `/completion` answer, else `undefined`. */
 function cacheN(answer: unknown): number | undefined {
