@@ -26,6 +26,7 @@ import { buildChatRequestBody, requestShape, type ChatRequest } from './chat-req
 import { delay, retryDelayMs } from './retry.js';
 import type { SseItem } from './sse.js';
 import { buildOllamaChatBody } from './ollama-chat-request.js';
+import { loadMsOf } from './ollama-chat-items.js';
 import { isNotServed, isOutOfMemory, ProviderMemoryError, type NativeChatRouter } from './native-chat.js';
 import { timingsOf, type AnswerTimings, type SlotRouter } from './slot-routing.js';
 
@@ -136,8 +137,12 @@ export class ChatCompletionsClient {
     if (native && target) {
       const body = buildOllamaChatBody(request, { numCtx: target.numCtx, think: target.think, extraBody: this.options.extraBody });
       try {
-        yield* this.send({ url: target.url, ndjson: true, numCtx: target.numCtx }, request.model, body, signal, progress);
-        native.answered(request.model);
+        let loadMs: number | undefined;
+        for await (const batch of this.send({ url: target.url, ndjson: true, numCtx: target.numCtx }, request.model, body, signal, progress)) {
+          loadMs = loadMsOf(batch) ?? loadMs;
+          yield batch;
+        }
+        native.answered(request.model, loadMs);
         return;
       } catch (error) {
         if (signal.aborted || progress.committed || !isNotServed(error)) throw error;
