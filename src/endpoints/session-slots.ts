@@ -15,6 +15,8 @@ import type { SlotRouter, SlotTicket } from '../openai/slot-routing.js';
 import { chooseSlot, slotAnswered, slotBook, slotRefused, slotReleased, type SlotBook } from './slot-book.js';
 import { probeSlots, slotPolicy, type SlotPost, type SlotProbe } from './slot-probe.js';
 
+/** Bound of one request of the first look, in ms (as every look at a server: `SERVER_CONTEXT_TIMEOUT_MS`). */
+const SLOT_LOOK_TIMEOUT_MS = 2000;
 /** Bound of one save or restore, in ms (a file of a slot's cache: megabytes to a few gigabytes). */
 const SLOT_FILE_TIMEOUT_MS = 30_000;
 
@@ -48,16 +50,20 @@ function slotFileName(key: string): string {
   return `openai-acp-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.bin`;
 }
 
-/** {@link SlotPost} over HTTP to the server at `root` (bounded by {@link SLOT_FILE_TIMEOUT_MS}). */
+/**
+ * {@link SlotPost} over HTTP to the server at `root`, each request bounded by {@link SLOT_LOOK_TIMEOUT_MS},
+ * on a connection of its own (llama-server closes
+ * connections after some answers: a pooled one may be gone).
+ */
 export function slotPost(root: string, headers: Record<string, string>, fetchLike?: FetchLike): SlotPost {
   return async (path, body) => {
     try {
       const fetch = fetchLike ?? (await defaultFetch());
       const response = await fetch(`${root}${path}`, {
         method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json', connection: 'close' },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(SLOT_FILE_TIMEOUT_MS),
+        signal: AbortSignal.timeout(SLOT_LOOK_TIMEOUT_MS),
       });
       if (!response.ok) return void (await response.body?.cancel().catch(() => undefined));
       return (await response.json()) as unknown;
@@ -137,7 +143,7 @@ export class SessionSlots implements SlotRouter {
       const fetch = this.options.fetch ?? (await defaultFetch());
       const response = await fetch(`${root}/slots/${slot}?action=${action}`, {
         method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json', connection: 'close' },
         body: JSON.stringify(action === 'erase' ? {} : { filename: slotFileName(key) }),
         signal: AbortSignal.any([signal, timeout]),
       });

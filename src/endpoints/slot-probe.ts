@@ -33,7 +33,7 @@ function cacheN(answer: unknown): number | undefined {
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 }
 
-/** Looks at a server with `total` (≥ 2) slots through `post` (see the module comment). Four short requests. */
+/** Looks at a server with `total` (≥ 2) slots through `post` (see the module comment). Four short requests; one when the first fails. */
 export async function probeSlots(total: number, post: SlotPost): Promise<SlotProbe> {
   const [first, second] = [total - 1, total - 2];
   const prompt = (slot: number) => ({
@@ -42,9 +42,10 @@ export async function probeSlots(total: number, post: SlotPost): Promise<SlotPro
     id_slot: slot,
     cache_prompt: true,
   });
-  const asked = await post('/completion', prompt(first));
+  // A server that does not answer the first prompt is asked nothing more.
+  if ((await post('/completion', prompt(first))) === undefined) return { keeps: undefined, saves: false };
   await post('/completion', prompt(second));
-  const again = asked === undefined ? undefined : cacheN(await post('/completion', prompt(first)));
+  const again = cacheN(await post('/completion', prompt(first)));
   const saves = (await post(`/slots/${first}?action=save`, { filename: PROBE_FILE })) !== undefined;
   return { keeps: again === undefined ? undefined : again > 0, saves };
 }
