@@ -67,7 +67,7 @@ function startModel() {
     const prompt = JSON.stringify([body.tools ?? null, body.messages]);
     const tokens = promptTokens(body);
     const last = body.messages.at(-1);
-    const summary = last?.role === 'user' && /^Summari[sz]e/.test(contentText(last).trim().split('\n').at(-1) ?? '') && !body.tools;
+    const summary = last?.role === 'user' && /^Summari[sz]e/.test(contentText(last).trim().split('\n').at(-1) ?? '');
     state.requests.push({
       prompt,
       tokens,

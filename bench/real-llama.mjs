@@ -1,4 +1,5 @@
-// The prompt cache of a real llama.cpp server: one scripted session of the built CLI
+// The prompt cache of a real llama.cpp server: one scripted session of the built CLI (and, in
+// bench/real-llama-threads.mjs, two sessions alternating on one server and a /compact)
 // against `llama-server` from the real-llama kit (../shared/tools/real-llama; its README), through
 // a loopback proxy that records every chat request and the `timings` of its answer. `prompt_n` is
 // what the server had to read for a request after reusing the longest prefix it held (`cache_n`).
@@ -15,167 +16,18 @@
 // server in a chroot); skipped with a line saying why when the kit, its models or root are missing.
 // REAL_LLAMA_KIT: the kit's folder; REAL_LLAMA_DIR: where its setup put the server and models
 // (default ~/.cache/real-llama). Loopback only; the server is stopped and the temp dir removed.
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import { homedir, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAgent } from './agent-client.mjs';
-import { scriptEnv } from '../test/helpers/clean-env.mjs';
+import { VERBOSE, WINDOW, missing, prepare, startProxy, startServer } from './real-llama-kit.mjs';
+import { realLlamaThreadsRows } from './real-llama-threads.mjs';
 
-const KIT = process.env.REAL_LLAMA_KIT ?? fileURLToPath(new URL('../../shared/tools/real-llama', import.meta.url));
-const DATA = process.env.REAL_LLAMA_DIR ?? join(homedir(), '.cache', 'real-llama');
-const MODEL = 'readlong';
-const WINDOW = 8192;
 const READ_TARGET = 300;
 const REUSE_TARGET = 0.8;
 const LONG_LOOP_REQUESTS = 90;
 const MAX_LOOP_TURNS = 40;
-const VERBOSE = process.env.BENCH_VERBOSE === '1';
-
-/** Why the bench cannot run here, or undefined. */
-function missing() {
-  if (!existsSync(join(KIT, 'start-server.sh'))) return `no kit at ${KIT} (set REAL_LLAMA_KIT)`;
-  if (!existsSync(join(DATA, 'models', `${MODEL}.gguf`)) || !existsSync(join(DATA, 'sid'))) return `the kit is not set up in ${DATA} (run its setup.sh)`;
-  if (process.getuid?.() !== 0) return 'the kit needs root (it runs llama-server in a chroot)';
-  return undefined;
-}
-
-/** A free loopback port. */
-function freePort() {
-  return new Promise((resolve) => {
-    const probe = http.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Starts llama-server through the kit; resolves with its pid and port once /health answers 200. */
-async function startServer() {
-  const port = await freePort();
-  const pid = Number(
-    execFileSync(join(KIT, 'start-server.sh'), [MODEL, String(WINDOW), String(port), '--chat-template-file', '/models/hermes.jinja'], {
-      env: { ...process.env, REAL_LLAMA_DIR: DATA },
-      encoding: 'utf8',
-    }).trim(),
-  );
-  for (let i = 0; i < 240; i++) {
-    const status = await fetch(`http://127.0.0.1:${port}/health`).then(
-      (r) => r.status,
-      () => 0,
-    );
-    if (status === 200) return { pid, port };
-    await sleep(250);
-  }
-  process.kill(pid);
-  throw new Error(`llama-server on port ${port} did not become healthy (log: ${DATA}/logs)`);
-}
-
-/** The `timings` of an SSE or JSON answer, when it has them. */
-function timingsOf(text) {
-  let found;
-  for (const line of text.split('\n')) {
-    const data = line.startsWith('data: ') ? line.slice(6) : line;
-    if (!data.includes('"timings"')) continue;
-    try {
-      found = JSON.parse(data).timings ?? found;
-    } catch {}
-  }
-  return found;
-}
-
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-
-/**
- * A proxy in front of the server recording each chat request: its phase, whether it only appends
- * to the previous request (same tools, the previous messages as its opening messages), whether
- * it asks for a summary, and the answer's prompt_n and cache_n.
- */
-function startProxy(target) {
-  const requests = [];
-  let phase = '';
-  let previous;
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const chat = req.method === 'POST' && req.url.includes('/chat/completions');
-      let entry;
-      if (chat) {
-        const parsed = JSON.parse(body.toString('utf8'));
-        const appends =
-          previous !== undefined &&
-          same(previous.tools, parsed.tools) &&
-          previous.messages.length <= parsed.messages.length &&
-          previous.messages.every((m, i) => same(m, parsed.messages[i]));
-        const last = parsed.messages.at(-1);
-        const summary = !parsed.tools && last?.role === 'user' && /Summari[sz]e/.test(JSON.stringify(last.content));
-        entry = { phase, appends, summary, status: 0, messages: parsed.messages.length };
-        if (VERBOSE) entry.body = parsed;
-        requests.push(entry);
-        previous = parsed;
-      }
-      // A connection of its own per request: llama-server closes each one after a streamed answer.
-      const upstream = http.request({ host: '127.0.0.1', port: target, path: req.url, method: req.method, headers: req.headers, agent: false }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        const seen = [];
-        answer.on('data', (c) => {
-          if (entry) seen.push(c);
-          res.write(c);
-        });
-        answer.on('end', () => {
-          if (entry) {
-            entry.status = answer.statusCode;
-            const timings = timingsOf(Buffer.concat(seen).toString('utf8'));
-            entry.promptN = timings?.prompt_n;
-            entry.cacheN = timings?.cache_n;
-          }
-          res.end();
-        });
-      });
-      upstream.on('error', () => res.destroy());
-      upstream.end(body);
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        server,
-        requests,
-        base: `http://127.0.0.1:${server.address().port}/v1`,
-        phase: (name) => {
-          phase = name;
-        },
-      }),
-    ),
-  );
-}
-
-/**
- * The kit's project in `dir`, with AGENTS.md, and the agent's environment. Its README.md is made
- * short (the model reads it like the sources): then no tool result is over 300 tokens, so a request
- * reading more than that read something again.
- */
-function prepare(base, dir) {
-  const ws = join(dir, 'ws');
-  cpSync(join(KIT, 'ws'), ws, { recursive: true });
-  writeFileSync(join(ws, 'README.md'), '# ws\n\nA small project: `src/math.js` adds, `src/util.js` helps, `src/index.js` runs them.\n');
-  writeFileSync(join(ws, 'AGENTS.md'), '# Project rules\n\nUse two spaces for indentation.\n');
-  const env = scriptEnv({
-    OPENAI_BASE_URL: base,
-    OPENAI_API_KEY: 'none',
-    OPENAI_MODEL: `/models/${MODEL}.gguf`,
-    OPENAI_ACP_LOG: 'error',
-    OPENAI_ACP_STATE_DIR: join(dir, 'state'),
-    OPENAI_ACP_MAX_STEPS: '60',
-  });
-  return { env, ws };
-}
 
 /** Rows for bench/run.mjs: [what, value, against, ratio, ok]. */
 export async function realLlamaRows() {
@@ -260,7 +112,9 @@ function rowsOf(requests) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const rows = await realLlamaRows();
+  // REAL_LLAMA_PART: `session` (one session), `threads` (two sessions, /compact), or both (default).
+  const part = process.env.REAL_LLAMA_PART;
+  const rows = [...(part === 'threads' ? [] : await realLlamaRows()), ...(part === 'session' ? [] : await realLlamaThreadsRows())];
   for (const [what, value, against, ratio, ok] of rows)
     console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(48)} ${value.padEnd(16)} ${against.padEnd(34)} ${ratio}`);
   process.exitCode = rows.every((r) => r[4]) ? 0 : 1;

@@ -29,6 +29,7 @@ import { smallModelRows } from './small-model.mjs';
 import { textCallRows } from './text-calls.mjs';
 import { serveRows } from './serve.mjs';
 import { realLlamaRows } from './real-llama.mjs';
+import { realLlamaThreadsRows } from './real-llama-threads.mjs';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const TOKENS = 20_000;
@@ -202,6 +203,7 @@ for (const [what, readMs, calls, holdMs, ok] of await textCallRows())
   rows.push([`text calls: ${what}`, `${readMs.toFixed(1)} ms read`, `${holdMs.toFixed(1)} ms streamed, ${calls} calls`, 'target <= 100 ms', ok]);
 // The prompt cache of a real llama-server: bench/real-llama.mjs, skipped without the kit.
 rows.push(...(await realLlamaRows()));
+rows.push(...(await realLlamaThreadsRows()));
 // `openai-acp serve` with 100 WebSocket and 100 Streamable HTTP clients: bench/serve.mjs.
 rows.push(...(await serveRows()));
 console.log(`median of ${RUNS} runs [min]`);

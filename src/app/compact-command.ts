@@ -33,7 +33,9 @@ export interface CompactDeps {
  * Runs `/compact` on `conversation` (the session's live conversation as its model is sent it),
  * answering as a prompt turn does: `end_turn` when there is nothing to compact, else the
  * summary request's stop reason and usage, its failure in `_meta` (`prompt-failure.ts`).
- * Notices and compaction updates take the form the turn's connection advertised.
+ * Notices and compaction updates take the form the turn's connection advertised. The summary
+ * request is the session's own request (its system prompt and tools, `tool_choice: "none"`) with
+ * the instruction as the last user message, so a server's prefix cache reads only that.
  */
 export async function compactConversation(deps: CompactDeps, turn: PromptTurn, conversation: LiveConversation): Promise<PromptResponse> {
   const { session, send, signal } = turn;
@@ -50,11 +52,12 @@ export async function compactConversation(deps: CompactDeps, turn: PromptTurn, c
     {
       conversation,
       current: { role: 'user', content: promptToUserContent(withUnanswered(conversation.unanswered, [{ type: 'text', text: COMPACT_INSTRUCTION }])) },
-      tools: false,
+      tools: true,
+      answerOnly: true,
     },
   );
   // An answer that is a tool call (small models write one even without tools) is not a summary.
-  const toolCall = outcome.stopReason === 'end_turn' && !outcome.error && opensLikeCall(outcome.text);
+  const toolCall = outcome.stopReason === 'end_turn' && !outcome.error && (outcome.toolCalls.length > 0 || opensLikeCall(outcome.text));
   // An answer stopped at its cap (the room the window leaves it) is an incomplete summary.
   const cut = outcome.stopReason === 'max_tokens' && !outcome.error;
   if (toolCall && !entity) {

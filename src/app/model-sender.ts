@@ -34,8 +34,10 @@ export interface TurnRequest {
   conversation: LiveConversation;
   /** The new message; a function is given the note of what changed in the prompt facts since the model was last told. */
   current: ChatMessage | ((factsNote: string | undefined) => ChatMessage);
-  /** A prompt (true: the agent loop with tools, the system prompt from the prompt facts) or /compact (false: no tools, no inbox). */
+  /** A prompt (true: the agent loop with tools, the system prompt from the prompt facts) or a request without them (false: no tools, no inbox). */
   tools: boolean;
+  /** A request answered in text (`/compact`): the turn's own request, tools offered with `tool_choice: "none"`, none run, no inbox. */
+  answerOnly?: boolean | undefined;
 }
 
 /** What the model side of a turn gives back: the loop's outcome, and the prompt facts its system prompt and note said. */
@@ -79,7 +81,7 @@ export class ModelSender {
   }
 
   /** {@link send} with the turn's `send` watched for the answer's first byte. */
-  private async sendWatched(turn: PromptTurn, { conversation: { turns, summary, stubbed }, current, tools: withTools }: TurnRequest): Promise<SentTurn> {
+  private async sendWatched(turn: PromptTurn, { conversation: { turns, summary, stubbed }, current, tools: withTools, answerOnly }: TurnRequest): Promise<SentTurn> {
     const { session, send, signal, turnId } = turn;
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model)!;
@@ -136,7 +138,8 @@ export class ModelSender {
     const clientInstructions = session.options[INSTRUCTIONS_OPTION];
     const base = clientInstructions ? (agentPrompt ? `${agentPrompt}\n\n${clientInstructions}` : clientInstructions) : agentPrompt;
     const effort = this.state.picker.thoughtLevel(session);
-    const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature };
+    const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature, slotKey: session.id };
+    if (answerOnly) request.toolChoice = 'none';
     if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;
     const outcome = await runAgentLoop({
       context: {
@@ -157,10 +160,16 @@ export class ModelSender {
         takesImages: sentImages(session),
         memory: target.endpoint.memory,
       },
-      tools: tools && { offer: tools.offer, session: tools.session, textToolCalls: tools.textToolCalls, takenIds: usedToolCallIds(session) },
+      tools: tools && {
+        offer: tools.offer,
+        session: tools.session,
+        textToolCalls: tools.textToolCalls,
+        takenIds: usedToolCallIds(session),
+        answerOnly,
+      },
       limits: { maxSteps: config.maxSteps },
       callbacks: { signal, send, logger: this.state.logger, notify, cost: this.meter(session), turnId, compactionUpdates: turn.features.compaction },
-      inbox: withTools ? turn.inbox : undefined,
+      inbox: withTools && !answerOnly ? turn.inbox : undefined,
     });
     if (tools && target.endpoint.client.takesNoTools(target.model)) await notify(noToolsNotice(target.model));
     // Once per model, after its first answer on Ollama's native API: part of it on the CPU at this window.

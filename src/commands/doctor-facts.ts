@@ -17,6 +17,7 @@ import { ProviderHttpError, ProviderReportedError } from '../openai/errors.js';
 import { missingV1, sendsCredentials } from '../openai/failure-hints.js';
 import { providerOf } from './doctor-endpoint.js';
 import { llamaCppRows } from './doctor-llamacpp.js';
+import { readSlotRows } from './doctor-slots.js';
 import { loadedRows } from './doctor-loading.js';
 import { ollamaRows } from './doctor-ollama.js';
 import { probeWindow, type WindowFacts } from './doctor-window.js';
@@ -108,16 +109,15 @@ export async function checkEndpoint(
     nativeProfile && !unreachable
       ? await createEndpoint(settings, { logger: deps.logger, fetch: deps.fetch, enabled: false, memory: deps.memory }).nativeChat?.describe(settings.model)
       : undefined;
-  // llama.cpp: the window it runs and whether its template takes tools (/props).
-  const llamacpp =
+  // llama.cpp: the window it runs, whether its template takes tools (/props), and its slots.
+  const llamaHeaders = settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers;
+  const props =
     PROVIDER_PROFILES[providerOf(settings).id]?.contextWindowQuery === 'llamacpp-props' && !unreachable
-      ? llamaCppRows(
-          await readLlamaCppProps(settings.baseUrl, {
-            headers: settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers,
-            fetch: deps.fetch,
-          }),
-        )
+      ? { facts: await readLlamaCppProps(settings.baseUrl, { headers: llamaHeaders, fetch: deps.fetch }) }
       : undefined;
+  const llamacpp = props
+    ? [...llamaCppRows(props.facts), ...(await readSlotRows(settings.baseUrl, props.facts?.slots, { headers: llamaHeaders, fetch: deps.fetch }))]
+    : undefined;
   const reasoning = completion?.ok ? await probeReasoning(settings, request, native, deps) : undefined;
   return {
     model: settings.model,

@@ -1,9 +1,11 @@
 /**
  * Compaction, pure parts: the request that asks the model to summarise earlier turns and steps
- * (the work written out as one transcript in a single user message, cut to fit the window, so no
- * chat template sees tool calls without tools), the summary made without the model when that
- * request fails, and the one line that tells the user. The model's summary then goes in the
- * system message (`context-fit.ts`), beside the task, which is always sent verbatim.
+ * (as a rule the session's own request with the instruction as its last user message: see
+ * `context-keeper.ts`; when that does not fit, the work written out as one transcript in a single
+ * user message, cut to fit the window, so no chat template sees tool calls without tools), the
+ * summary made without the model when that request fails, and the one line that tells the user.
+ * The model's summary then follows the system message as the answer to the request for it
+ * ({@link summaryMessages}), before the task, which is always sent verbatim.
  * Source of the approach: codex `codex-rs/core` compaction (history replaced by a summary, the
  * user's words kept verbatim); opencode `session/compaction.ts` (a summary when pruning is not enough).
  */
@@ -26,7 +28,7 @@ export const COMPACT_INSTRUCTION =
   'language of the conversation.';
 
 /** Added to {@link COMPACT_INSTRUCTION} when the summary replaces steps of the current task. */
-const STEPS_INSTRUCTION =
+export const STEPS_INSTRUCTION =
   'The summary replaces the steps taken so far on the current task: say what was done, what was found (file ' +
   'paths, line numbers, facts), and what remains to do. Be brief.';
 
@@ -82,6 +84,20 @@ export function compactionMessages(source: CompactionSource): ChatMessage[] {
   const budget = Math.floor(promptBudget(source.contextWindow, source.maxTokens) / calibrationFactor(source.calibration));
   const room = budget - REPLY_PRIMING_TOKENS - (system ? estimateMessageTokens(system) : 0) - estimateMessageTokens(frame(''));
   return [...(system ? [system] : []), frame(cutText(parts.join('\n\n'), Math.max(0, room), plainNote))];
+}
+
+/**
+ * The summary as the conversation carries it after a compaction: the request for it (the user's
+ * {@link COMPACT_INSTRUCTION}) and the model's answer, right after the system message. The system
+ * message and the tools stay byte-identical, so a server's prefix cache still holds them and
+ * reads only the summary and what follows; the pair keeps user and assistant alternating for
+ * templates that require it (Gemma's).
+ */
+export function summaryMessages(summary: string): ChatMessage[] {
+  return [
+    { role: 'user', content: COMPACT_INSTRUCTION },
+    { role: 'assistant', content: summary },
+  ];
 }
 
 /**

@@ -2,7 +2,7 @@
  * The context planner: what one request of a turn sends so that it fits the model's context
  * window, at every step of a tool loop. Pure and deterministic.
  *
- * A request is the system prompt (with the summary of what came before, if any), the earlier
+ * A request is the system prompt (then the summary of what came before, if any), the earlier
  * turns, the user message that started this turn (the task), the turn's steps so far (assistant
  * `tool_calls` and their `tool` results) and the tool definitions. Budget = window − the answer's
  * room − a margin (`token-estimate.ts`). To fit it:
@@ -28,6 +28,7 @@
  * (https://openrouter.ai/docs/features/message-transforms), here by stubs rather than dropped messages.
  */
 import type { ChatMessage, ChatToolCall } from '../openai/openai-types.js';
+import { summaryMessages } from './compaction.js';
 import { cutText, cutUserMessage, plainNote, type CutNotes } from './context-cut.js';
 import { capped, pruned, shareCurrent, stubbableSlots, stubSlot, sumTokens, type Slot } from './result-pruning.js';
 import { NO_STUBS, rangesOf, stubFlags, stubRanges, type StubRanges } from './stub-ranges.js';
@@ -57,7 +58,7 @@ const TASK_SHARE = 0.5;
 export interface ContextFitInput {
   /** The system prompt's text; always sent. */
   system?: string | undefined;
-  /** The summary of what came before `turns` (a /compact, a compaction), sent in the system message. */
+  /** The summary of what came before `turns` (a /compact, a compaction), sent after the system message as the answer to the request for it. */
   summary?: string | undefined;
   /** Earlier turns, oldest first, each `[user, assistant…, tool…]`. */
   turns: ReadonlyArray<ReadonlyArray<ChatMessage>>;
@@ -73,6 +74,12 @@ export interface ContextFitInput {
   maxTokens?: number | undefined;
   /** The answer's room, overriding `maxTokens` and the default (no margin is added then). */
   reserveTokens?: number | undefined;
+  /**
+   * Tokens the prompt may take when the answer's room is not a turn's (a summary request, whose
+   * answer is smaller): results are still cut to their share of the turn's budget, so the request
+   * repeats the turn's bytes. @defaultValue the turn's budget ({@link promptBudget})
+   */
+  promptTokens?: number | undefined;
   /** An earlier request's estimate and the provider's count (see `calibrationFactor`). */
   calibration?: Calibration | undefined;
   /** Tool results (indexes oldest first, over turns then steps) already replaced by stubs; a count `n` is the first `n`. @defaultValue none */
@@ -107,10 +114,13 @@ export interface ContextFit {
   budget: number | undefined;
 }
 
-/** The system message: the prompt, then the summary under a heading. */
-function systemMessage(system: string | undefined, summary: string | undefined): ChatMessage | undefined {
-  const text = [system, summary && `Summary of the earlier conversation:\n${summary}`].filter(Boolean).join('\n\n');
-  return text ? { role: 'system', content: text } : undefined;
+/**
+ * What opens every request: the system message (the prompt alone, byte-stable, so the server's
+ * prefix cache keeps it and the tools after a compaction), then the summary as the answer to the
+ * request that asked for it ({@link summaryMessages}).
+ */
+function openingMessages(system: string | undefined, summary: string | undefined): ChatMessage[] {
+  return [...(system ? [{ role: 'system', content: system } satisfies ChatMessage] : []), ...(summary ? summaryMessages(summary) : [])];
 }
 
 /** Plans one request (see the module comment). Pure. */
@@ -119,7 +129,7 @@ export function fitContext(input: ContextFitInput): ContextFit {
   const steps = input.steps ?? [];
   const toolTokens = estimateToolTokens(input.tools);
   if (window === undefined) {
-    const messages = assemble(systemMessage(input.system, input.summary), input.turns, input.task, steps);
+    const messages = assemble(openingMessages(input.system, input.summary), input.turns, input.task, steps);
     const raw = REPLY_PRIMING_TOKENS + sumTokens(messages) + toolTokens;
     return {
       messages,
@@ -135,10 +145,11 @@ export function fitContext(input: ContextFitInput): ContextFit {
     };
   }
   const factor = calibrationFactor(input.calibration);
-  const budget = promptBudget(window, input.maxTokens, input.reserveTokens);
+  const turnBudget = promptBudget(window, input.maxTokens, input.reserveTokens);
+  const budget = input.promptTokens ?? turnBudget;
   const fixed = fixedPart(input, window, factor, toolTokens);
   if (fixed.raw > Math.floor(budget / factor)) {
-    const messages = [...(fixed.system ? [fixed.system] : []), fixed.task];
+    const messages = [...fixed.opening, fixed.task];
     return {
       messages,
       stubbed: NO_STUBS,
@@ -156,7 +167,7 @@ export function fitContext(input: ContextFitInput): ContextFit {
   const rawBudget = Math.floor(budget / factor);
   // Not scaled by the calibration, which moves a little with every answer: a result is cut the
   // same way in every request, so the requests keep their common prefix (prefix caches).
-  const share = Math.max(1, Math.floor(budget * RESULT_SHARE));
+  const share = Math.max(1, Math.floor(turnBudget * RESULT_SHARE));
 
   // Copies of turns and steps with every tool result cut to its share.
   const calls = new Map<string, ChatToolCall>();
@@ -179,7 +190,7 @@ export function fitContext(input: ContextFitInput): ContextFit {
     const others = raw - sumTokens(current);
     raw = others + shareCurrent(current, rawBudget - others, calls, input.cutNotes);
   }
-  const messages = assemble(fixed.system, turns.slice(droppedTurns), fixed.task, stepLists.slice(droppedSteps));
+  const messages = assemble(fixed.opening, turns.slice(droppedTurns), fixed.task, stepLists.slice(droppedSteps));
   return {
     messages,
     stubbed: rangesOf(flags),
@@ -194,14 +205,14 @@ export function fitContext(input: ContextFitInput): ContextFit {
   };
 }
 
-/** System message (summary cut to its share), task (cut to its share of the window), and their tokens with the tools'. */
+/** Opening messages (the summary cut to its share), task (cut to its share of the window), and their tokens with the tools'. */
 function fixedPart(input: ContextFitInput, window: number, factor: number, toolTokens: number) {
   const rawBudget = Math.floor(promptBudget(window, input.maxTokens, input.reserveTokens) / factor);
   const summary = input.summary === undefined ? undefined : cutText(input.summary, Math.floor(rawBudget * SUMMARY_SHARE), plainNote);
-  const system = systemMessage(input.system, summary);
+  const opening = openingMessages(input.system, summary);
   const task = cutUserMessage(input.task, Math.floor((window * TASK_SHARE) / factor));
-  const raw = REPLY_PRIMING_TOKENS + (system ? estimateMessageTokens(system) : 0) + toolTokens + estimateMessageTokens(task);
-  return { system, task, raw, taskCut: task !== input.task };
+  const raw = REPLY_PRIMING_TOKENS + sumTokens(opening) + toolTokens + estimateMessageTokens(task);
+  return { opening, task, raw, taskCut: task !== input.task };
 }
 
 /** The smallest window (tokens) whose budget holds the fixed part: doubling, then bisection. */
@@ -224,10 +235,10 @@ function minimumWindow(input: ContextFitInput, toolTokens: number, factor: numbe
 
 /** The request's messages in order. */
 function assemble(
-  system: ChatMessage | undefined,
+  opening: readonly ChatMessage[],
   turns: ReadonlyArray<ReadonlyArray<ChatMessage>>,
   task: ChatMessage,
   steps: ReadonlyArray<ReadonlyArray<ChatMessage>>,
 ): ChatMessage[] {
-  return [...(system ? [system] : []), ...turns.flat(), task, ...steps.flat()];
+  return [...opening, ...turns.flat(), task, ...steps.flat()];
 }

@@ -8,10 +8,20 @@
  * the notices and the requests.
  */
 import type { ChatMessage } from '../openai/openai-types.js';
-import { compactionMessages, compactionNotice, refuseSummary, stepsDigest, trimmingNotice, type SummaryAnswer } from './compaction.js';
+import {
+  COMPACT_INSTRUCTION,
+  compactionMessages,
+  compactionNotice,
+  refuseSummary,
+  STEPS_INSTRUCTION,
+  stepsDigest,
+  trimmingNotice,
+  type SummaryAnswer,
+} from './compaction.js';
 import { fitContext, SUMMARY_SHARE, type ContextFit, type ContextFitInput } from './context-fit.js';
-import { answerRoom, calibrationFactor, grouped, positive, promptBudget, type Calibration } from './token-estimate.js';
+import { answerRoom, calibrationFactor, positive, promptBudget, type Calibration } from './token-estimate.js';
 import { NO_STUBS, stubRanges, type StubRanges } from './stub-ranges.js';
+import { tooSmall } from './too-small.js';
 
 /**
  * Retries after answers saying the prompt was over the window, per turn.
@@ -61,11 +71,17 @@ export interface ContextState {
 export type Prepared = { messages: ChatMessage[]; notices: string[]; rawEstimatedTokens: number } | { stop: string };
 
 /**
- * Asks the model for a summary of `messages` (no tools): its answer (a string is an answer
- * without tool calls); `undefined` when the request failed. The answer is checked
- * (`refuseSummary`) before it replaces anything.
+ * Asks the model for a summary with `messages`: with `withTools` true they are the session's own
+ * request (send them with the turn's tools, spelled as every request of the turn, with
+ * `tool_choice: "none"` so the answer is text, capped at `maxTokens`: the summary's room, which the
+ * request leaves it); false, a transcript to send without tools. Its
+ * answer (a string is an answer without tool calls); `undefined` when the request failed. The
+ * answer is checked (`refuseSummary`) before it replaces anything.
  */
-export type Summarize = (messages: ChatMessage[]) => Promise<SummaryAnswer | string | undefined>;
+export type Summarize = (messages: ChatMessage[], withTools?: boolean, maxTokens?: number) => Promise<SummaryAnswer | string | undefined>;
+
+/** Tokens the summary request's cap gives beyond the summary's room: an answer over its room is then seen whole, and refused. */
+const SUMMARY_CAP_SLACK = 16;
 
 /** Window-fitting state of one turn. */
 export class ContextKeeper {
@@ -130,10 +146,11 @@ export class ContextKeeper {
         maxTokens: this.sources.maxTokens,
         calibration: this.calibration,
       };
-      const answer = await summarize(compactionMessages(source));
-      const reply = typeof answer === 'string' ? { text: answer, toolCalls: 0 } : answer;
       // The room the summary must fit: its share of the budget (`context-fit.ts` cuts it there).
       const room = Math.floor((promptBudget(this.window, this.sources.maxTokens) / calibrationFactor(this.calibration)) * SUMMARY_SHARE);
+      const own = this.ownSummaryRequest(tools, steps, this.window, room);
+      const answer = own ? await summarize(own, tools !== undefined, own.cap) : await summarize(compactionMessages(source), false);
+      const reply = typeof answer === 'string' ? { text: answer, toolCalls: 0 } : answer;
       const refused = reply ? refuseSummary(reply, room) : undefined;
       const written = reply && !refused ? reply.text.trim() : undefined;
       notices.push(compactionNotice({ turns: this.turns.length, steps: steps.length, contextWindow: this.window, byModel: Boolean(written), refused }));
@@ -184,6 +201,33 @@ export class ContextKeeper {
       : { stubbed: this.stubbed };
   }
 
+  /**
+   * The summary request as the session's own request: what the previous request sent (the same
+   * system message, summary, turns with the same stubs, the task and the steps before the current
+   * one), then the instruction as the last user message, so a server's prefix cache reads only
+   * the instruction. With no earlier step of this turn to summarise, the instruction takes the
+   * task's place (the task stays verbatim after the compaction). The answer's room is the
+   * summary's (`room` tokens, a few more so an answer over it is seen as cut), which leaves the
+   * instruction the room a turn's answer had. `undefined` when that request would not fit as it
+   * is (it would cut or leave out what the cache holds): then the transcript
+   * ({@link compactionMessages}) is asked for instead.
+   */
+  private ownSummaryRequest(
+    tools: readonly unknown[] | undefined,
+    steps: ChatMessage[][],
+    window: number,
+    room: number,
+  ): (ChatMessage[] & { cap: number }) | undefined {
+    const instruction: ChatMessage = { role: 'user', content: steps.length > 0 ? `${COMPACT_INSTRUCTION} ${STEPS_INSTRUCTION}` : COMPACT_INSTRUCTION };
+    const cap = room + SUMMARY_CAP_SLACK;
+    // The same margin a turn's request keeps, for the estimate's error.
+    const promptTokens = promptBudget(window, this.sources.maxTokens) + answerRoom(window, this.sources.maxTokens) - cap;
+    const change = steps.length > 0 ? { steps: [...steps, [instruction]] } : { task: instruction, steps: [] };
+    const fit = this.fit(tools, { ...change, promptTokens });
+    const kept = fit.fits && !fit.compact && fit.droppedTurns === 0 && fit.droppedSteps === 0;
+    return kept ? Object.assign(fit.messages, { cap }) : undefined;
+  }
+
   private fit(tools: readonly unknown[] | undefined, change: Partial<ContextFitInput> = {}): ContextFit {
     return fitContext({
       system: this.sources.system,
@@ -221,33 +265,4 @@ export class ContextKeeper {
     }
     return Math.ceil(high / 256) * 256;
   }
-}
-
-/** How to give the model a larger window, for the usual local servers (when the server's own fix is not known). */
-const FIX =
-  'Run the model with a larger context window (Ollama: OLLAMA_CONTEXT_LENGTH=32768 or PARAMETER num_ctx in a ' +
-  'Modelfile; llama.cpp: -c; vLLM: --max-model-len; LM Studio: the context length setting) and set ' +
-  'OPENAI_CONTEXT_WINDOW to it, or lower OPENAI_MAX_TOKENS.';
-
-/** The fix sentence: the server's own (`Fix: restart Ollama with …`), else the usual servers' ways. */
-function fixWords(windowFix: string | undefined): string {
-  return windowFix ? `Fix: ${windowFix}.` : FIX;
-}
-
-/** What did not fit in the window: the system prompt and the tools, the task, or the current tool call and its result. */
-type TooSmallPart = 'system' | 'task' | 'result';
-
-const PART_WORDS: Record<TooSmallPart, string> = {
-  system: 'the system prompt and the tool definitions with the room for the answer',
-  task: 'this request with the system prompt, the tool definitions and the room for the answer',
-  result: 'the latest tool call and its result with the system prompt, the tool definitions, this request and the room for the answer',
-};
-
-/**
- * The message that ends a turn when the window cannot hold what it must: it names what did not
- * fit (`part`) and the smallest window that works (`minimum`, tokens), then the fix.
- */
-function tooSmall(window: number, minimum: number | undefined, windowFix?: string, part: TooSmallPart = 'system'): string {
-  const need = minimum !== undefined ? `: it needs at least ${grouped(minimum)} tokens` : '';
-  return `The model's context window (${grouped(window)} tokens) is too small for ${PART_WORDS[part]}${need}. ${fixWords(windowFix)}`;
 }

@@ -3,11 +3,12 @@
  * per `AgentState`, shared by every endpoint of its registry and by the registries that replace
  * it after `providers/set` or `authenticate`, so a provider change forgets nothing): the context
  * windows stated by overflow answers, the chat templates that cannot take tools, the request
- * parameters a server refused, and the Ollama servers without `/api/chat`. An endpoint built
+ * parameters a server refused, the Ollama servers without `/api/chat`, and the sessions' slots. An endpoint built
  * without one (`doctor`, `models`, a test) gets its own, so nothing outlives its owner.
  */
 import { CorrectionMemory } from '../openai/adaptive-params.js';
 import { LearnedWindows } from './learned-windows.js';
+import type { ServerSlots } from './session-slots.js';
 import { TextToolPaths } from './text-path-memory.js';
 
 /** The memories, each keyed by endpoint (chat URL, or server root) and model. */
@@ -20,4 +21,6 @@ export class EndpointMemory {
   readonly corrections = new CorrectionMemory();
   /** Ollama server roots whose native `/api/chat` was found not served, with why (`ollama-native.ts`). */
   readonly nativeNotServed = new Map<string, string>();
+  /** Server roots with slots: which session has which, and whether pinning keeps the cache there (`session-slots.ts`). */
+  readonly slots = new Map<string, ServerSlots>();
 }

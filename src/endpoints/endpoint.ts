@@ -16,6 +16,7 @@ import { AGENT_NAME, VERSION } from '../shared/version.js';
 import { cloudAuthorizer, type CloudAuthDeps } from './cloud-auth.js';
 import { EndpointMemory } from './endpoint-memory.js';
 import { modelLoadState, type ModelLoadState } from './model-loading.js';
+import { SessionSlots } from './session-slots.js';
 
 /** The settings of one endpoint: a {@link Config} is one, and so is each provider of a config file. */
 export type EndpointSettings = Pick<
@@ -129,6 +130,8 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
         notServed: memory.nativeNotServed,
       })
     : undefined;
+  // A slot per session where the server has several (llama.cpp `/props` `total_slots`).
+  const slots = resolved.profile.contextWindowQuery === 'llamacpp-props' ? sessionSlots(settings.baseUrl, authHeaders, memory, deps) : undefined;
   const client = new ChatCompletionsClient({
     url: resolved.chatUrl,
     baseUrl: settings.baseUrl,
@@ -144,6 +147,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     authorize,
     native: nativeChat,
     corrections: memory.corrections,
+    slots: slots?.router,
   });
   const catalog = new ModelCatalog({
     baseUrl: settings.baseUrl,
@@ -170,10 +174,28 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
   });
   // On the native API the runtime window is the one asked for (and the model is not loaded with
   // another one first); after a fallback to /v1, or at OPENAI_ACP_OLLAMA_NUM_CTX=0, the server's own.
+  slots?.windows(serverWindow);
   const serverWindowOf = nativeChat ? async (model: string) => (await nativeChat.serverWindow(model)) ?? serverWindow(model) : serverWindow;
   const loadState = (model: string, signal?: AbortSignal) =>
     modelLoadState(resolved.profile.loadingQuery, settings.baseUrl, model, { headers: authHeaders, fetch: deps.fetch, signal });
   return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, serverWindowOf, nativeChat, memory, loadState };
+}
+
+/** The slot router of a llama.cpp server, its state in `memory` by server root; `windows` gives it the endpoint's `/props` lookup once built. */
+function sessionSlots(baseUrl: string, headers: Record<string, string>, memory: EndpointMemory, deps: EndpointDeps) {
+  const root = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+  let state = memory.slots.get(root);
+  if (!state) memory.slots.set(root, (state = { saved: new Map() }));
+  let lookup: ((model: string) => Promise<ServerWindow>) | undefined;
+  const router = new SessionSlots({
+    root,
+    state,
+    headers,
+    logger: deps.logger,
+    fetch: deps.fetch,
+    slotsOf: async (model) => (await lookup?.(model))?.slots,
+  });
+  return { router, windows: (of: (model: string) => Promise<ServerWindow>) => void (lookup = of) };
 }
 
 /** The auth and user headers every request of this endpoint carries. */

@@ -61,6 +61,23 @@ export interface OllamaWindowFacts {
   setting: number;
 }
 
+/** A load this long (ms) in an answer after the model's first is told: the model had been unloaded, and its prompt cache with it. */
+const RELOAD_NOTICE_MS = 1000;
+
+/**
+ * The words for an answer that waited `ms` for `model` to load again: Ollama unloads a model idle
+ * for `OLLAMA_KEEP_ALIVE` (5 minutes by default) or to make room for another, and its prompt
+ * cache goes with it (docs/faq.md "How do I keep a model loaded in memory").
+ * @internal the tests look for these words.
+ */
+export function reloadNotice(model: string, ms: number): string {
+  return (
+    `Ollama loaded ${model} again for this answer (${(ms / 1000).toFixed(1)} s, its load_duration): it had been unloaded, ` +
+    'so the conversation was read again from the start. OLLAMA_KEEP_ALIVE (5 minutes by default; -1 keeps it loaded) ' +
+    'or fewer models at once keep it in memory.'
+  );
+}
+
 /** The {@link NativeChatRouter} of one Ollama endpoint. */
 export class OllamaNativeChat implements NativeChatRouter {
   /** The server root, e.g. `http://127.0.0.1:11434`. */
@@ -68,6 +85,8 @@ export class OllamaNativeChat implements NativeChatRouter {
   private readonly shows = new Map<string, Promise<ShowFacts | undefined>>();
   private readonly answeredModels = new Set<string>();
   private readonly checkedMemory = new Set<string>();
+  /** Models whose latest answer waited for a load after an earlier answer, with how long (ms): told after the turn. */
+  private readonly reloads = new Map<string, number>();
   /** Models whose route was logged. */
   private readonly announced = new Set<string>();
   private readonly notServedAt: Map<string, string>;
@@ -116,7 +135,9 @@ export class OllamaNativeChat implements NativeChatRouter {
     );
   }
 
-  answered(model: string): void {
+  answered(model: string, loadMs?: number): void {
+    // An answer after the first that waited for a load: the model had been unloaded meanwhile.
+    if (this.answeredModels.has(model) && loadMs !== undefined && loadMs >= RELOAD_NOTICE_MS) this.reloads.set(model, loadMs);
     this.answeredModels.add(model);
   }
 
@@ -138,11 +159,17 @@ export class OllamaNativeChat implements NativeChatRouter {
   }
 
   /**
-   * Once per model, after its first native answer: the words telling the user that the model
-   * runs partly on the CPU at this window, with a smaller window that would fit, or `undefined`.
-   * Never rejects.
+   * After an answer that waited for the model to load again ({@link reloadNotice}), those words;
+   * else once per model, after its first native answer: the words telling the user that the
+   * model runs partly on the CPU at this window, with a smaller window that would fit, or
+   * `undefined`. Never rejects.
    */
   async memoryNotice(model: string): Promise<string | undefined> {
+    const reload = this.reloads.get(model);
+    if (reload !== undefined) {
+      this.reloads.delete(model);
+      return reloadNotice(model, reload);
+    }
     if (!this.answeredModels.has(model) || this.checkedMemory.has(model)) return undefined;
     this.checkedMemory.add(model);
     const running = parseOllamaPs(await this.getJson('GET', '/api/ps'), model);

@@ -54,6 +54,8 @@ export interface ServerWindow {
    * it does not (llama.cpp `/props` `chat_template_caps.supports_tools`); absent when it does not say.
    */
   supportsTools?: boolean;
+  /** Requests the server serves at once, each in a slot with its own prompt cache (llama.cpp `/props` `total_slots`); absent when it does not say. */
+  slots?: number;
 }
 
 /**
@@ -194,7 +196,8 @@ async function look(model: string, options: ServerContextOptions): Promise<Serve
       const props = await askJson(options, `${root}/props`, undefined, short);
       const runtime = parseLlamaCppProps(props);
       const supportsTools = parseLlamaCppToolSupport(props);
-      return { ...(runtime ? { runtime } : {}), ...(supportsTools !== undefined ? { supportsTools } : {}) };
+      const slots = isRecord(props) ? positiveInt(props['total_slots']) : undefined;
+      return { ...(runtime ? { runtime } : {}), ...(supportsTools !== undefined ? { supportsTools } : {}), ...(slots ? { slots } : {}) };
     }
     default:
       return {};

@@ -88,7 +88,7 @@ export async function runAgentLoop({ context, endpoint, tools, limits, callbacks
     });
     usage = addUsage(usage, outcome.usage);
     if ('stop' in outcome) return ended('end_turn', '', '', { error: { kind: 'config', retryable: false } });
-    if (outcome.error || outcome.stopReason === 'cancelled' || outcome.toolCalls.length === 0 || !tools || !offered) {
+    if (outcome.error || outcome.stopReason === 'cancelled' || outcome.toolCalls.length === 0 || !tools || !offered || tools.answerOnly) {
       // The user sent messages while this answer came: it stays as a step, and the model is asked again.
       if (!outcome.error && outcome.stopReason !== 'cancelled' && inbox?.closeIfEmpty() === false) {
         const step: StepRecord = { text: outcome.text, reasoning: outcome.reasoning, toolCalls: [], results: [] };

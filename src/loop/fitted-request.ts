@@ -62,14 +62,16 @@ export async function fittedRequest(
   const { client, memory } = endpoint;
   /** The compaction under way in this preparation, when the client is told of compactions as entities. */
   let compactionId: string | undefined;
-  const summarize = async (messages: ChatMessage[]) => {
+  const summarize = async (messages: ChatMessage[], withTools = false, cap?: number) => {
     if (callbacks.compactionUpdates) {
       compactionId = `${at.turnId}-c${at.compactions.length}`;
       await send([compactionStarted(compactionId)]);
     }
+    // The session's own request is spelled as the turn's requests are (same bytes, same prefix), its answer asked in text.
+    const request: ChatRequest = withTools ? summaryRequest(endpoint, messages, tools, paths.has(url, model)) : { ...endpoint.request, messages };
     // Capped like every request of the turn: a summary that repeats itself stops at the answer's room.
-    const request: ChatRequest = { ...endpoint.request, messages };
     if (request.maxTokens === undefined && keeper.contextWindow !== undefined) request.maxTokens = answerRoom(keeper.contextWindow);
+    if (cap !== undefined) request.maxTokens = Math.min(request.maxTokens ?? cap, cap);
     const summary = await runModelRequest({ client, request, callbacks: { signal, send: async () => undefined, logger, cost: callbacks.cost } });
     return summary.error || summary.stopReason === 'cancelled'
       ? undefined
@@ -169,6 +171,26 @@ export async function fittedRequest(
       return { ...outcome, error: outcome.error ?? { kind: 'http', retryable: false } };
     }
   }
+}
+
+/**
+ * The summary request with the turn's tools: the messages spelled as {@link fittedRequest} spells
+ * every request (tool call ids, the text path), the tools offered as before with
+ * `tool_choice: "none"` (the answer is text; the prompt the server builds keeps its prefix).
+ */
+function summaryRequest(
+  endpoint: Pick<TurnEndpoint, 'request' | 'toolMessageRules'>,
+  planned: ChatMessage[],
+  tools: readonly ChatToolDefinition[] | undefined,
+  textPath: boolean,
+): ChatRequest {
+  const messages = respellToolCallIds(planned, endpoint.toolMessageRules);
+  const request: ChatRequest = { ...endpoint.request, messages: textPath ? toTextToolPath(messages, tools ?? []) : messages };
+  if (tools && !textPath) {
+    request.tools = tools;
+    request.toolChoice = 'none';
+  }
+  return request;
 }
 
 /** Told once per session when a request over the window was sent again smaller and went through. */

@@ -74,6 +74,8 @@ export interface TurnTools {
   textToolCalls?: ((definitions: readonly ChatToolDefinition[], textPath: boolean) => TextToolCalls) | undefined;
   /** Tool-call ids already used in the session's history (calls get ids unique among these). @defaultValue none */
   takenIds?: Set<string> | undefined;
+  /** True for a request answered in text (a summary): the tools are offered so the prompt keeps its prefix, and calls in the answer are not run. @defaultValue false */
+  answerOnly?: boolean | undefined;
 }
 
 /** The turn's limits. */

@@ -26,7 +26,9 @@ import { buildChatRequestBody, requestShape, type ChatRequest } from './chat-req
 import { delay, retryDelayMs } from './retry.js';
 import type { SseItem } from './sse.js';
 import { buildOllamaChatBody } from './ollama-chat-request.js';
+import { loadMsOf } from './ollama-chat-items.js';
 import { isNotServed, isOutOfMemory, ProviderMemoryError, type NativeChatRouter } from './native-chat.js';
+import { timingsOf, type AnswerTimings, type SlotRouter } from './slot-routing.js';
 
 export type { ChatRequest } from './chat-request.js';
 
@@ -68,6 +70,16 @@ export interface ChatClientOptions {
    * routes (see `native-chat.ts`). @defaultValue none: Chat Completions only
    */
   native?: NativeChatRouter | undefined;
+  /**
+   * The server's slots (llama.cpp `id_slot`): requests with a `slotKey` are given one by it, and
+   * their answers' `timings` reported to it (`slot-routing.ts`). @defaultValue none: no `id_slot` is sent
+   */
+  slots?: SlotRouter | undefined;
+}
+
+/** An answer that may be a refusal of `id_slot`: a 400 or 422 that is not an overflow (llama.cpp answers an overflow with a 400 too). */
+function refusesSlot(error: unknown): error is ProviderHttpError {
+  return error instanceof ProviderHttpError && (error.status === 400 || error.status === 422) && !recognizeOverflow(error);
 }
 
 /** The URL without its query, for logs (a query may carry a key). */
@@ -125,16 +137,42 @@ export class ChatCompletionsClient {
     if (native && target) {
       const body = buildOllamaChatBody(request, { numCtx: target.numCtx, think: target.think, extraBody: this.options.extraBody });
       try {
-        yield* this.send({ url: target.url, ndjson: true, numCtx: target.numCtx }, request.model, body, signal, progress);
-        native.answered(request.model);
+        let loadMs: number | undefined;
+        for await (const batch of this.send({ url: target.url, ndjson: true, numCtx: target.numCtx }, request.model, body, signal, progress)) {
+          loadMs = loadMsOf(batch) ?? loadMs;
+          yield batch;
+        }
+        native.answered(request.model, loadMs);
         return;
       } catch (error) {
         if (signal.aborted || progress.committed || !isNotServed(error)) throw error;
         native.fallBack(`${target.url} answered HTTP ${(error as ProviderHttpError).status}`);
       }
     }
-    const base = buildChatRequestBody(request, { ...requestShape(this.profile, request.model), extraBody: this.options.extraBody });
-    yield* this.send({ url: this.options.url, ndjson: false }, request.model, base, signal, progress);
+    const spelled = (r: ChatRequest) => buildChatRequestBody(r, { ...requestShape(this.profile, r.model), extraBody: this.options.extraBody });
+    const wire = { url: this.options.url, ndjson: false };
+    const ticket = request.slotKey === undefined ? undefined : await this.options.slots?.take(request.slotKey, request.model, signal);
+    if (!ticket) {
+      yield* this.send(wire, request.model, spelled(request), signal, progress);
+      return;
+    }
+    let timings: AnswerTimings | undefined;
+    let ended = false;
+    try {
+      for await (const batch of this.send(wire, request.model, spelled({ ...request, idSlot: ticket.slot }), signal, progress)) {
+        timings = timingsOf(batch) ?? timings;
+        yield batch;
+      }
+      ended = true;
+    } catch (error) {
+      if (signal.aborted || progress.committed || !refusesSlot(error)) throw error;
+      // Once without id_slot: when that goes through, id_slot was what the server refused.
+      yield* this.send(wire, request.model, spelled(request), signal, progress);
+      ticket.refused(error.providerMessage ?? `HTTP ${error.status}`);
+      this.options.logger?.info('the server refused id_slot; requests go without it from now on', { url: withoutQuery(wire.url), status: error.status });
+    } finally {
+      ticket.done(ended ? timings : undefined);
+    }
   }
 
   /** Sends one body to one wire, with the retries and corrections {@link stream} describes (remembered per wire URL and model). */

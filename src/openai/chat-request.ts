@@ -16,10 +16,25 @@ export interface ChatRequest {
   messages: ChatMessage[];
   /**
    * Functions the model may call (`tools`); omitted from the body when absent or empty. No
-   * `tool_choice` and no `parallel_tool_calls` are sent: the provider's defaults (`auto`) apply,
-   * and Azure and Gemini reject `parallel_tool_calls` (their OpenAI-compatible endpoints' 400s).
+   * `parallel_tool_calls` is sent (Azure and Gemini reject it: their OpenAI-compatible endpoints' 400s).
    */
   tools?: ReadonlyArray<{ type: 'function'; function: { name: string; description?: string; parameters: object } }> | undefined;
+  /**
+   * `tool_choice: "none"`: the tools are there (the prompt keeps its prefix) but the answer is
+   * text (a summary request). Sent only with `tools`; absent: the provider's default (`auto`).
+   */
+  toolChoice?: 'none' | undefined;
+  /**
+   * The server slot this request should use (llama.cpp `id_slot`, tools/server/README.md
+   * `POST /completion` options; the OpenAI-compatible route passes it through). Absent: the
+   * server chooses. Set by the client's slot router (`slot-routing.ts`), not by callers.
+   */
+  idSlot?: number | undefined;
+  /**
+   * Whose request this is, for a server's slots (`ChatClientOptions.slots`): a session id. A
+   * background request of the session (a summary) carries its session's key. Never sent.
+   */
+  slotKey?: string | undefined;
   /** Output token limit, sent as `max_tokens` or `max_completion_tokens` as the profile says. */
   maxTokens?: number | undefined;
   /** Sampling temperature, 0 to 2. */
@@ -46,10 +61,14 @@ export interface RequestShape {
 /** The JSON body of a streaming request, before any learned correction. */
 export function buildChatRequestBody(request: ChatRequest, shape: RequestShape = {}): Record<string, unknown> {
   const body: Record<string, unknown> = { model: request.model, messages: request.messages, stream: true };
-  if (request.tools && request.tools.length > 0) body['tools'] = request.tools;
+  if (request.tools && request.tools.length > 0) {
+    body['tools'] = request.tools;
+    if (request.toolChoice) body['tool_choice'] = request.toolChoice;
+  }
   if (shape.streamOptions ?? true) body['stream_options'] = { include_usage: true };
   if (request.maxTokens !== undefined) body[shape.maxTokensParam ?? 'max_tokens'] = request.maxTokens;
   if (request.temperature !== undefined) body['temperature'] = request.temperature;
+  if (request.idSlot !== undefined) body['id_slot'] = request.idSlot;
   const effort = request.reasoningEffort;
   const spelling = shape.reasoningSpelling === undefined ? 'reasoning_effort' : shape.reasoningSpelling;
   if (effort && effort !== 'default') {

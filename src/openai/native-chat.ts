@@ -25,8 +25,8 @@ export interface NativeChatRouter {
   target(model: string): Promise<NativeChatTarget | undefined>;
   /** The native API answered "not here" (see {@link isNotServed}): use Chat Completions from now on (the router remembers it for the agent). */
   fallBack(reason: string): void;
-  /** A native answer for `model` completed. */
-  answered(model: string): void;
+  /** A native answer for `model` completed, having waited `loadMs` for the model to load (Ollama's `load_duration`) when it said. */
+  answered(model: string, loadMs?: number): void;
 }
 
 /**

@@ -67,6 +67,9 @@ export class OllamaChatReader {
     if (done) {
       this.ended = true;
       Object.assign(chunk, usageOf(parsed));
+      // Kept on the chunk as Ollama names it: the time the answer waited for the model to load, in ns.
+      if (typeof parsed['load_duration'] === 'number' && Number.isFinite(parsed['load_duration']))
+        Object.assign(chunk, { load_duration: parsed['load_duration'] });
     }
     return [{ kind: 'chunk', chunk }];
   }
@@ -88,6 +91,20 @@ export class OllamaChatReader {
     if (typeof reason === 'string' && reason !== '' && reason !== 'stop' && reason !== 'load' && reason !== 'unload') return reason;
     return this.calls > 0 ? 'tool_calls' : 'stop';
   }
+}
+
+/**
+ * How long the answer waited for the model to load, in ms: Ollama's `load_duration` (ns) of its
+ * final line (`/api/chat`, https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion),
+ * kept on the last chunk; also read where an OpenAI-compatible answer carries it. `undefined` when absent.
+ */
+export function loadMsOf(items: readonly SseItem[]): number | undefined {
+  for (const item of items) {
+    if (item.kind !== 'chunk') continue;
+    const ns = (item.chunk as unknown as Record<string, unknown>)['load_duration'];
+    if (typeof ns === 'number' && Number.isFinite(ns) && ns >= 0) return ns / 1e6;
+  }
+  return undefined;
 }
 
 /** `{usage}` of a final line, when it has token counts. */

@@ -5,6 +5,7 @@
  * session leaves memory (and gives its lease back) and its next prompt reads it again, the model
  * seeing the same conversation.
  */
+import { COMPACT_INSTRUCTION } from '../../src/context/compaction.js';
 import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,7 +67,11 @@ describe('a held session in memory', () => {
     await prompt('/compact');
     await prompt('three');
     expect(agent.sessions.get(sessionId)!.records.map((r) => r.type)).toEqual(['compact', 'turn']);
-    expect(sent().slice(1)).toEqual(['user: three']);
+    // No system prompt (tools off): the summary as the answer to the request for it, then the prompt.
+    expect(sent()).toHaveLength(3);
+    expect(sent()[0]).toBe(`user: ${COMPACT_INSTRUCTION}`);
+    expect(sent()[1]).toMatch(/^assistant: /);
+    expect(sent()[2]).toBe('user: three');
     updates.length = 0;
     await rpc.request('session/load', { sessionId, cwd: '/', mcpServers: [] });
     const replayed = updates

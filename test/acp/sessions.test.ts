@@ -3,6 +3,7 @@
  * loopback HTTP): load with replay, resume, list, close, delete, titles, slash commands and
  * context trimming.
  */
+import { COMPACT_INSTRUCTION } from '../../src/context/compaction.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -301,17 +302,14 @@ describe('slash commands', () => {
     await conn.agent.request('session/prompt', { sessionId, prompt: text('/compact') });
     expect(lastMessages().slice(1, -1)).toEqual(['user: one', 'assistant: reply 2', 'user: two', 'assistant: reply 4']);
     await conn.agent.request('session/prompt', { sessionId, prompt: text('three') });
-    expect(lastMessages()).toEqual(['system: Be brief.\n\nSummary of the earlier conversation:\nSUMMARY: user said one and two', 'user: three']);
+    // The system message as it was, then the summary as the answer to the request for it.
+    const summary = [`user: ${COMPACT_INSTRUCTION}`, 'assistant: SUMMARY: user said one and two'];
+    expect(lastMessages()).toEqual(['system: Be brief.', ...summary, 'user: three']);
     // The compaction survives a restart.
     const again = await agentOn(dir, { OPENAI_SYSTEM_PROMPT: 'Be brief.' });
     await again.agent.request('session/resume', { sessionId, cwd: '/', mcpServers: [] });
     await again.agent.request('session/prompt', { sessionId, prompt: text('four') });
-    expect(lastMessages()).toEqual([
-      'system: Be brief.\n\nSummary of the earlier conversation:\nSUMMARY: user said one and two',
-      'user: three',
-      'assistant: reply 2',
-      'user: four',
-    ]);
+    expect(lastMessages()).toEqual(['system: Be brief.', ...summary, 'user: three', 'assistant: reply 4', 'user: four']);
   });
 });
 

@@ -60,8 +60,12 @@ describe('ContextKeeper', () => {
     expect(state.summary).toBe('Read f0–f20; the parser is in src/f3.ts.');
     expect(state.summarizedSteps).toBeGreaterThan(0);
     const last = messagesOf(await keeper.prepare(tools, summarize));
-    expect(last.messages[0]).toMatchObject({ role: 'system' });
-    expect(String(last.messages[0]!.content)).toContain('Summary of the earlier conversation:\nRead f0–f20');
+    // The system message stays as it was; the summary follows it as the answer to the request for it.
+    expect(last.messages.slice(0, 3)).toEqual([
+      { role: 'system', content: 'You are a coding agent.' },
+      { role: 'user', content: COMPACT_INSTRUCTION },
+      { role: 'assistant', content: 'Read f0–f20; the parser is in src/f3.ts.' },
+    ]);
   });
 
   it('lists the calls made when the model cannot write the summary', async () => {

@@ -60,7 +60,9 @@ async function gemmaServer(props = true) {
       }
       if (req.method === 'GET' && req.url?.endsWith('/models'))
         return json(200, JSON.stringify({ object: 'list', data: [{ id: 'math', object: 'model', owned_by: 'llamacpp', meta: { n_ctx_train: 32768 } }] }));
-      if (req.method !== 'POST') return json(404, '{"error":{"code":404,"message":"File Not Found","type":"not_found_error"}}');
+      // Nor the slots' first look (`/completion`, `/slots/…`): only chat requests are answered.
+      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions'))
+        return json(404, '{"error":{"code":404,"message":"File Not Found","type":"not_found_error"}}');
       const body = JSON.parse(text) as { messages: Seen['messages']; tools?: unknown };
       state.seen.push({ messages: body.messages, tools: body.tools !== undefined });
       // What Gemma 3's template raises on: a `tool` role or an assistant message with tool_calls.

@@ -186,7 +186,7 @@ describe('serverWindowLookup', () => {
 
   it('reads llama.cpp /props and LM Studio /api/v0/models', async () => {
     const llama = await serve({ 'GET /props': PROPS });
-    expect(await serverWindowLookup({ query: 'llamacpp-props', baseUrl: llama.baseUrl, headers: {} })('any')).toEqual({ runtime: 8192 });
+    expect(await serverWindowLookup({ query: 'llamacpp-props', baseUrl: llama.baseUrl, headers: {} })('any')).toEqual({ runtime: 8192, slots: 1 });
     const lm = await serve({
       'GET /api/v0/models': { object: 'list', data: [{ id: 'qwen3-8b', type: 'llm', loaded_context_length: 8192, max_context_length: 32768 }] },
     });
