@@ -80,7 +80,7 @@ export class ModelSender {
 
   /** {@link send} with the turn's `send` watched for the answer's first byte. */
   private async sendWatched(turn: PromptTurn, { conversation: { turns, summary, stubbed }, current, tools: withTools }: TurnRequest): Promise<SentTurn> {
-    const { session, send, signal, turnId } = turn;
+    const { session, send, signal } = turn;
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model)!;
     const notify = this.state.notifier(session, send, turn.features);
@@ -137,7 +137,7 @@ export class ModelSender {
     const effort = this.state.picker.thoughtLevel(session);
     const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature };
     if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;
-    const outcome = await runAgentLoop({
+    const outcome = await runAgentLoop(withTools ? turn : { ...turn, inbox: undefined }, {
       context: {
         system: base,
         summary,
@@ -156,10 +156,9 @@ export class ModelSender {
         takesImages: sentImages(session),
         memory: target.endpoint.memory,
       },
-      tools: tools && { offer: tools.offer, session: tools.session, textToolCalls: tools.textToolCalls, takenIds: usedToolCallIds(session) },
+      tools: tools && { offer: tools.offer, session: tools.session, takenIds: usedToolCallIds(session) },
       limits: { maxSteps: config.maxSteps },
-      callbacks: { signal, send, logger: this.state.logger, notify, cost: this.meter(session), turnId, compactionUpdates: turn.features.compaction },
-      inbox: withTools ? turn.inbox : undefined,
+      callbacks: { logger: this.state.logger, notify, cost: this.meter(session), compactionUpdates: turn.features.compaction },
     });
     if (tools && target.endpoint.client.takesNoTools(target.model)) await notify(noToolsNotice(target.model));
     // Once per model, after its first answer on Ollama's native API: part of it on the CPU at this window.

@@ -11,7 +11,7 @@ import { ProviderError, ProviderHttpError, ProviderReportedError } from '../open
 import type { ChatErrorObject } from '../openai/openai-types.js';
 import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate, type MessageIds } from './to-acp.js';
 import { newMessageId } from './notify.js';
-import type { AnswerToolCall, TextToolCalls, TurnCallbacks } from './loop-input.js';
+import type { AnswerToolCall, LoopTurn, TextToolCalls, TurnCallbacks } from './loop-input.js';
 import { LITELLM_COST_HEADER, reportedCost } from '../openai/reported-cost.js';
 import { ChatStreamAccumulator, type StreamEvent } from '../openai/chat-stream-accumulator.js';
 import { canonicalArguments } from './loop-guard.js';
@@ -55,7 +55,7 @@ export interface ModelRequestInput {
   client: ChatCompletionsClient;
   request: ChatRequest;
   /** Where its updates, notices (here: tool calls read from text), logs and cost go, and its cancel (the turn's, a newer prompt, shutdown). */
-  callbacks: Pick<TurnCallbacks, 'signal' | 'send' | 'logger' | 'notify' | 'cost'>;
+  callbacks: Pick<LoopTurn, 'signal' | 'send'> & Pick<TurnCallbacks, 'logger' | 'notify' | 'cost'>;
   /** Context window in tokens; enables `usage_update`. */
   contextWindow?: number | undefined;
   /** Set when tools were offered: recognise tool calls written as text. */

@@ -2,7 +2,7 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
 import type { TextToolCalls } from '../../src/loop/loop-input.js';
 import { runModelRequest, TEXT_TOOL_CALLS_NOTICE } from '../../src/loop/model-request.js';
-import { textToolCallRecogniser } from '../../src/loop/turn-tools.js';
+import { textToolCallRecogniser } from '../../src/loop/fitted-request.js';
 import { createLogger } from '../../src/shared/log.js';
 import { scriptedChat, type ScriptedAnswer } from '../helpers/scripted-chat.js';
 
