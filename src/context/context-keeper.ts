@@ -10,8 +10,9 @@
 import type { ChatMessage } from '../openai/openai-types.js';
 import { compactionMessages, compactionNotice, refuseSummary, stepsDigest, trimmingNotice, type SummaryAnswer } from './compaction.js';
 import { fitContext, SUMMARY_SHARE, type ContextFit, type ContextFitInput } from './context-fit.js';
-import { answerRoom, calibrationFactor, grouped, positive, promptBudget, type Calibration } from './token-estimate.js';
+import { answerRoom, calibrationFactor, positive, promptBudget, type Calibration } from './token-estimate.js';
 import { NO_STUBS, stubRanges, type StubRanges } from './stub-ranges.js';
+import { grouped } from '../shared/grouped.js';
 
 /**
  * Retries after answers saying the prompt was over the window, per turn.

@@ -17,6 +17,7 @@ import type { AnswerToolCall, LoopTurn, TextToolCalls, TurnCallbacks, TurnEndpoi
 import { runModelRequest, type ModelRequestOutcome } from './model-request.js';
 import type { Notify } from './notify.js';
 import { agentText, agentThought, stepMessageIds } from './to-acp.js';
+import { grouped } from '../shared/grouped.js';
 
 /** The step a request is made for: its tools, and where it is in the turn. */
 export interface RequestStep {
@@ -194,7 +195,7 @@ export function textToolCallRecogniser(definitions: readonly ChatToolDefinition[
 
 /** Told once per session when a request over the window was sent again smaller and went through. */
 function overflowRecovered(window: number, windowFix: string | undefined): Parameters<Notify>[0] {
-  const size = window > 0 ? ` (${String(Math.round(window)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} tokens)` : '';
+  const size = window > 0 ? ` (${grouped(window)} tokens)` : '';
   return {
     once: 'overflow-recovered',
     severity: 'warning',
