@@ -150,7 +150,7 @@ export class ModelSender {
         windowFix: known?.fix,
       },
       endpoint: {
-        client: target.endpoint.client,
+        chat: target.endpoint.client,
         request,
         toolMessageRules: toolMessageRules(target.endpoint.profile),
         takesImages: sentImages(session),

@@ -43,7 +43,7 @@ export interface TurnCompaction {
 
 /** The endpoint a request goes to (its memory present) and where the turn reports besides its updates. */
 export interface FittedTurn {
-  endpoint: Pick<TurnEndpoint, 'client' | 'request' | 'toolMessageRules'> & { memory: NonNullable<TurnEndpoint['memory']> };
+  endpoint: Pick<TurnEndpoint, 'chat' | 'request' | 'toolMessageRules'> & { memory: NonNullable<TurnEndpoint['memory']> };
   callbacks: TurnCallbacks;
 }
 
@@ -63,7 +63,7 @@ export async function fittedRequest(
 ): Promise<ModelRequestOutcome | { stop: true; usage?: undefined }> {
   const { signal, send } = turn;
   const { logger, notify } = callbacks;
-  const { client, memory } = endpoint;
+  const { chat, memory } = endpoint;
   /** The compaction under way in this preparation, when the client is told of compactions as entities. */
   let compactionId: string | undefined;
   const summarize = async (messages: ChatMessage[]) => {
@@ -74,7 +74,7 @@ export async function fittedRequest(
     // Capped like every request of the turn: a summary that repeats itself stops at the answer's room.
     const request: ChatRequest = { ...endpoint.request, messages };
     if (request.maxTokens === undefined && keeper.contextWindow !== undefined) request.maxTokens = answerRoom(keeper.contextWindow);
-    const summary = await runModelRequest({ client, request, callbacks: { signal, send: async () => undefined, logger, cost: callbacks.cost } });
+    const summary = await runModelRequest({ chat, request, callbacks: { signal, send: async () => undefined, logger, cost: callbacks.cost } });
     return summary.error || summary.stopReason === 'cancelled'
       ? undefined
       : {
@@ -86,7 +86,7 @@ export async function fittedRequest(
   };
   const tools = at.tools.length > 0 ? at.tools : undefined;
   const paths = memory.textPaths;
-  const url = client.options.url;
+  const url = chat.options.url;
   const model = endpoint.request.model;
   /** Set once an overflow answer named no window and the keeper guessed a smaller one. */
   let guessed = false;
@@ -130,7 +130,7 @@ export async function fittedRequest(
     // The answer's cap is the room the plan left it, so a model repeating itself stops there instead of filling the window.
     if (request.maxTokens === undefined && keeper.contextWindow !== undefined) request.maxTokens = answerRoom(keeper.contextWindow);
     const outcome = await runModelRequest({
-      client,
+      chat,
       request,
       // On the text path, calls written as text are what was asked for: the text path's notice says it all.
       callbacks: { signal, send, logger, cost: callbacks.cost, notify: textPath ? undefined : notify },

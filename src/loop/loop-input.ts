@@ -29,7 +29,8 @@ export type LoopTurn = Pick<PromptTurn, 'signal' | 'send' | 'turnId'> & { readon
 
 /** The endpoint and model of a turn. */
 export interface TurnEndpoint {
-  client: ChatCompletionsClient;
+  /** The chat client of the endpoint: streams each model request. */
+  chat: ChatCompletionsClient;
   /** The request's model and parameters; its messages are planned before each request. */
   request: Omit<ChatRequest, 'messages'>;
   /** How this endpoint wants tool-call messages sent back (its profile's {@link ToolMessageRules}). */
@@ -62,8 +63,8 @@ export interface TextToolCalls {
 /** What running the calls of one session needs, besides the turn's callbacks. */
 export interface ToolCallSession {
   sessionId: string;
-  /** Where permission questions go: the client that sent the prompt. */
-  client: AgentContext;
+  /** Where permission questions go: the editor connection that sent the prompt. */
+  editor: AgentContext;
   /** The session's mode when a call runs. */
   readonly mode: SessionMode;
   /** Remembered `allow_always` / `reject_always` choices by permission key. */

@@ -181,7 +181,7 @@ async function askPermission(
   let answer: RequestPermissionResponse;
   try {
     answer = await raceAbort(
-      session.client.request('session/request_permission', {
+      session.editor.request('session/request_permission', {
         sessionId: session.sessionId,
         toolCall,
         options: permissionOptions(subject.scope ?? subject.key),

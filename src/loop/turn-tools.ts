@@ -91,7 +91,7 @@ export function prepareTurnTools(input: TurnToolsInput): PreparedTools {
     builtinNames: fixed.map((tool) => tool.name),
     session: {
       sessionId: session.id,
-      client,
+      editor: client,
       // Read at each call: a mode chosen while the turn runs applies from its next call.
       get mode() {
         return sessionMode(session);

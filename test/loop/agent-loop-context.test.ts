@@ -61,7 +61,12 @@ async function run(contextWindow: number | undefined, system = 'sys', extra: { c
     { signal: new AbortController().signal, send, turnId: 'T' },
     {
       context: { system, turns: history, task, contextWindow },
-      endpoint: { client, request: { model: `m-${Math.random()}` }, toolMessageRules: { echoReasoning: false, shortToolCallIds: false }, takesImages: false },
+      endpoint: {
+        chat: client,
+        request: { model: `m-${Math.random()}` },
+        toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
+        takesImages: false,
+      },
       limits: { maxSteps: 10 },
       callbacks: {
         logger,

@@ -59,7 +59,7 @@ async function run(answers: ScriptedAnswer[], onText: (text: string, inbox: Turn
     { signal: controller.signal, send, turnId: globalThis.crypto.randomUUID(), inbox },
     {
       context: { system: 'sys', turns: [], task: { role: 'user', content: 'go' } },
-      endpoint: { client: chat.client, request: { model: 'm' }, toolMessageRules: { echoReasoning: false, shortToolCallIds: false }, takesImages: false },
+      endpoint: { chat: chat.client, request: { model: 'm' }, toolMessageRules: { echoReasoning: false, shortToolCallIds: false }, takesImages: false },
       tools,
       limits: { maxSteps: 10 },
       callbacks: { logger },

@@ -37,7 +37,7 @@ const URL_OF_FAKE = 'http://127.0.0.1:1/v1/chat/completions';
 
 /** The endpoint of these turns: model `gemma` on the scripted server, whose text paths are `paths`. */
 const gemma = (chat: ReturnType<typeof scriptedChat>, paths: TextToolPaths) => ({
-  client: chat.client,
+  chat: chat.client,
   request: { model: 'gemma' },
   toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
   takesImages: false,

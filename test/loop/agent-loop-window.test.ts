@@ -47,7 +47,7 @@ async function turn(
     { signal: new AbortController().signal, send, turnId: globalThis.crypto.randomUUID() },
     {
       endpoint: {
-        client,
+        chat: client,
         request: { model: 'm', maxTokens: options.maxTokens },
         toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
         takesImages: false,

@@ -89,7 +89,7 @@ async function run(setup: Setup) {
     { signal: controller.signal, send, turnId: globalThis.crypto.randomUUID() },
     {
       context: { system: 'sys', turns: [], task: { role: 'user', content: 'go' }, contextWindow: setup.contextWindow },
-      endpoint: { client: chat.client, request: { model: 'm' }, toolMessageRules: { echoReasoning: false, shortToolCallIds: false }, takesImages: false },
+      endpoint: { chat: chat.client, request: { model: 'm' }, toolMessageRules: { echoReasoning: false, shortToolCallIds: false }, takesImages: false },
       tools,
       limits: { maxSteps: setup.maxSteps ?? 10 },
       callbacks: { logger },

@@ -42,7 +42,7 @@ function failing(error: Error | undefined, items: SseItem[][] = []): ChatComplet
 async function turn(client: ChatCompletionsClient, learned = new LearnedWindows()) {
   const updates: SessionUpdate[] = [];
   const outcome = await runModelRequest({
-    client,
+    chat: client,
     request: { model: 'qwen3:8b', messages: [{ role: 'user', content: 'hi' }] },
     callbacks: { signal: new AbortController().signal, send: async (batch) => void updates.push(...batch), logger },
     windowFix: FIX,
@@ -126,7 +126,7 @@ describe('the agent loop, its retries spent', () => {
       {
         context: { turns: [], task: { role: 'user', content: 'hi' }, windowFix: FIX },
         endpoint: {
-          client: failing(new ProviderHttpError(400, { get: () => null }, OLLAMA_400, URL_)),
+          chat: failing(new ProviderHttpError(400, { get: () => null }, OLLAMA_400, URL_)),
           request: { model: 'qwen3:8b' },
           toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
           takesImages: false,

@@ -18,7 +18,7 @@ async function turn(answer: ScriptedAnswer, textToolCalls: TextToolCalls | null 
   const chat = scriptedChat([answer]);
   const updates: SessionUpdate[] = [];
   const outcome = await runModelRequest({
-    client: chat.client,
+    chat: chat.client,
     request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
     callbacks: { signal: controller.signal, send: async (batch) => void updates.push(...batch), logger },
     textToolCalls: textToolCalls ?? undefined,
@@ -166,7 +166,7 @@ describe('the notice of tool calls read from text', () => {
     const notify = async (notice: unknown) => void told.push(notice);
     const run = (text: string) =>
       runModelRequest({
-        client: scriptedChat([{ text: [text] }]).client,
+        chat: scriptedChat([{ text: [text] }]).client,
         request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
         callbacks: { signal: new AbortController().signal, send: async () => undefined, logger, notify },
         textToolCalls: recogniser(offered),

@@ -30,7 +30,7 @@ function deps(over: Partial<Omit<Deps, 'offered'>> & { backend: ToolBackend; pla
   const { backend, plan, ...rest } = over;
   const d: Deps = {
     sessionId: 's1',
-    client: fake.client,
+    editor: fake.client,
     send: async (batch) => void updates.push(...batch),
     mode: 'full-access',
     remembered: {},
