@@ -28,7 +28,7 @@ import type { PromptTurn } from '../loop/prompt-turn.js';
 import { heedServerToolSupport } from '../endpoints/text-path-memory.js';
 import { watchLoading } from '../loop/loading-notice.js';
 
-/** What {@link ModelSender.send} sends besides the turn: the conversation so far and the new message. */
+/** What {@link ModelSender.ask} sends besides the turn: the conversation so far and the new message. */
 export interface TurnRequest {
   /** The live conversation the message follows. */
   conversation: LiveConversation;
@@ -56,7 +56,7 @@ export class ModelSender {
    * prompt is the default one), whose note of what changed `current` puts in front of the prompt.
    * Notices and compaction updates take the form the turn's connection advertised.
    */
-  async send(turn: PromptTurn, request: TurnRequest): Promise<SentTurn> {
+  async ask(turn: PromptTurn, request: TurnRequest): Promise<SentTurn> {
     const { session, send, signal, turnId } = turn;
     const target = this.state.registry.resolve(session.model);
     if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
@@ -68,7 +68,7 @@ export class ModelSender {
       signal,
     });
     try {
-      const outcome = await this.sendWatched({ ...turn, send: loading.watched(send, turnId) }, request);
+      const outcome = await this.askWatched({ ...turn, send: loading.watched(send, turnId) }, request);
       // A server that went silent while it said it was loading: the words of the time limit say what it said.
       if (outcome.error?.kind === 'timeout' && loading.said)
         await send([agentText(`\n\n(The server at ${target.endpoint.settings.baseUrl} was loading the model when the wait began: ${loading.said}.)`)]);
@@ -78,8 +78,8 @@ export class ModelSender {
     }
   }
 
-  /** {@link send} with the turn's `send` watched for the answer's first byte. */
-  private async sendWatched(turn: PromptTurn, { conversation: { turns, summary, stubbed }, current, tools: withTools }: TurnRequest): Promise<SentTurn> {
+  /** {@link ask} with the turn's `send` watched for the answer's first byte. */
+  private async askWatched(turn: PromptTurn, { conversation: { turns, summary, stubbed }, current, tools: withTools }: TurnRequest): Promise<SentTurn> {
     const { session, send, signal } = turn;
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model)!;
@@ -162,8 +162,8 @@ export class ModelSender {
     });
     if (tools && target.endpoint.client.takesNoTools(target.model)) await notify(noToolsNotice(target.model));
     // Once per model, after its first answer on Ollama's native API: part of it on the CPU at this window.
-    const memory = outcome.stopReason === 'cancelled' ? undefined : await target.endpoint.nativeChat?.memoryNotice(target.model);
-    if (memory) await send([agentText(`\n\n(${memory})`)]);
+    const offload = outcome.stopReason === 'cancelled' ? undefined : await target.endpoint.nativeChat?.memoryNotice(target.model);
+    if (offload) await send([agentText(`\n\n(${offload})`)]);
     if (outcome.calibration) session.calibration = outcome.calibration;
     return { ...outcome, facts };
   }
