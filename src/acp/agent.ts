@@ -65,7 +65,7 @@ function connectionApp(state: AgentState, runner: PromptRunner, steering: Steeri
       .onRequest('session/set_model', setModelParams, ({ params, client }) => setModel(state, params, client))
 
       // Prompt turns (prompt-methods.ts); Open Design sends session/cancel as a request, answered `{}`.
-      .onRequest('session/prompt', ({ params, client, signal }) => prompt(state, runner, params, client, signal, peer))
+      .onRequest('session/prompt', (request) => prompt(state, runner, peer, request))
       // A message sent into the running turn (steering.ts).
       .onRequest(STEERING_METHOD, parseSteeringParams, ({ params, client }) => steering.steer(params, client, peer))
       .onNotification('session/cancel', ({ params }) => void cancel(state, params, peer))

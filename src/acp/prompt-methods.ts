@@ -19,7 +19,7 @@ import { checkPromptBlocks } from './validate-params.js';
 export const cancelParams = z.object({ sessionId: z.string() }).passthrough();
 
 /**
- * Runs `session/prompt` from the connection of `peer`: checks the blocks, answers an empty prompt
+ * Runs `session/prompt` (the request as the SDK hands it: its params, the client, its signal) from the connection of `peer`: checks the blocks, answers an empty prompt
  * `end_turn` without a request upstream or a saved turn, and otherwise runs the turn once the
  * session's earlier prompts have ended (a prompt sent while a turn runs waits for it), its
  * conversation is in memory and the endpoints are known.
@@ -29,10 +29,8 @@ export const cancelParams = z.object({ sessionId: z.string() }).passthrough();
 export async function prompt(
   state: AgentState,
   runner: PromptRunner,
-  params: { sessionId: string; prompt: ContentBlock[] },
-  client: AgentContext,
-  signal: AbortSignal,
   peer: ClientPeer,
+  { params, client, signal }: { params: { sessionId: string; prompt: ContentBlock[] }; client: AgentContext; signal: AbortSignal },
 ): Promise<PromptResponse> {
   const session = state.session(params.sessionId);
   // A session this connection did not open (new, load, resume, fork) is not its to prompt.

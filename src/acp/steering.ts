@@ -22,13 +22,14 @@
 import { RequestError, type AgentContext, type ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import { promptToUserContent } from '../context/prompt-content.js';
 import { isRecord } from '../shared/json-value.js';
-import { estimateMessageTokens, grouped, promptBudget } from '../context/token-estimate.js';
+import { estimateMessageTokens, promptBudget } from '../context/token-estimate.js';
 import type { Session } from '../sessions/session-manager.js';
 import { markUsed } from '../sessions/session-memory.js';
 import type { AgentState } from '../app/agent-state.js';
 import type { ClientPeer } from '../app/client-peer.js';
 import type { PromptRunner } from '../app/prompt-runner.js';
 import { checkPromptBlocks } from './validate-params.js';
+import { grouped } from '../shared/grouped.js';
 
 /** The extension's method name. */
 export const STEERING_METHOD = '_session/steering';

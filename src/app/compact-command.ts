@@ -47,7 +47,7 @@ export async function compactConversation(deps: CompactDeps, turn: PromptTurn, c
   const entity = turn.features.compaction;
   if (entity) await send([compactionStarted(compactionId)]);
   const toModel = entity ? summaryToEntity(send, compactionId, stepMessageIds(compactionId, 0).text) : send;
-  const outcome = await deps.model.send(
+  const outcome = await deps.model.ask(
     { ...turn, send: toModel, turnId: compactionId },
     {
       conversation,

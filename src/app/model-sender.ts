@@ -28,7 +28,7 @@ import type { PromptTurn } from '../loop/prompt-turn.js';
 import { heedServerToolSupport } from '../endpoints/text-path-memory.js';
 import { watchLoading } from '../loop/loading-notice.js';
 
-/** What {@link ModelSender.send} sends besides the turn: the conversation so far and the new message. */
+/** What {@link ModelSender.ask} sends besides the turn: the conversation so far and the new message. */
 export interface TurnRequest {
   /** The live conversation the message follows. */
   conversation: LiveConversation;
@@ -58,7 +58,7 @@ export class ModelSender {
    * prompt is the default one), whose note of what changed `current` puts in front of the prompt.
    * Notices and compaction updates take the form the turn's connection advertised.
    */
-  async send(turn: PromptTurn, request: TurnRequest): Promise<SentTurn> {
+  async ask(turn: PromptTurn, request: TurnRequest): Promise<SentTurn> {
     const { session, send, signal, turnId } = turn;
     const target = this.state.registry.resolve(session.model);
     if (!target) throw new Error('no endpoint'); // whyNoTurn() rules this out
@@ -70,7 +70,7 @@ export class ModelSender {
       signal,
     });
     try {
-      const outcome = await this.sendWatched({ ...turn, send: loading.watched(send, turnId) }, request);
+      const outcome = await this.askWatched({ ...turn, send: loading.watched(send, turnId) }, request);
       // A server that went silent while it said it was loading: the words of the time limit say what it said.
       if (outcome.error?.kind === 'timeout' && loading.said)
         await send([agentText(`\n\n(The server at ${target.endpoint.settings.baseUrl} was loading the model when the wait began: ${loading.said}.)`)]);
@@ -80,9 +80,9 @@ export class ModelSender {
     }
   }
 
-  /** {@link send} with the turn's `send` watched for the answer's first byte. */
-  private async sendWatched(turn: PromptTurn, { conversation: { turns, summary, stubbed }, current, tools: withTools, answerOnly }: TurnRequest): Promise<SentTurn> {
-    const { session, send, signal, turnId } = turn;
+  /** {@link ask} with the turn's `send` watched for the answer's first byte. */
+  private async askWatched(turn: PromptTurn, { conversation: { turns, summary, stubbed }, current, tools: withTools, answerOnly }: TurnRequest): Promise<SentTurn> {
+    const { session, send, signal } = turn;
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model)!;
     const notify = this.state.notifier(session, send, turn.features);
@@ -141,7 +141,7 @@ export class ModelSender {
     const request: Omit<ChatRequest, 'messages'> = { model: target.model, maxTokens: config.maxTokens, temperature: config.temperature, slotKey: session.id };
     if (answerOnly) request.toolChoice = 'none';
     if (effort !== DEFAULT_THOUGHT_LEVEL) request.reasoningEffort = effort;
-    const outcome = await runAgentLoop({
+    const outcome = await runAgentLoop(withTools && !answerOnly ? turn : { ...turn, inbox: undefined }, {
       context: {
         system: base,
         summary,
@@ -154,27 +154,20 @@ export class ModelSender {
         windowFix: known?.fix,
       },
       endpoint: {
-        client: target.endpoint.client,
+        chat: target.endpoint.client,
         request,
         toolMessageRules: toolMessageRules(target.endpoint.profile),
         takesImages: sentImages(session),
         memory: target.endpoint.memory,
       },
-      tools: tools && {
-        offer: tools.offer,
-        session: tools.session,
-        textToolCalls: tools.textToolCalls,
-        takenIds: usedToolCallIds(session),
-        answerOnly,
-      },
+      tools: tools && { offer: tools.offer, session: tools.session, takenIds: usedToolCallIds(session), answerOnly },
       limits: { maxSteps: config.maxSteps },
-      callbacks: { signal, send, logger: this.state.logger, notify, cost: this.meter(session), turnId, compactionUpdates: turn.features.compaction },
-      inbox: withTools && !answerOnly ? turn.inbox : undefined,
+      callbacks: { logger: this.state.logger, notify, cost: this.meter(session), compactionUpdates: turn.features.compaction },
     });
     if (tools && target.endpoint.client.takesNoTools(target.model)) await notify(noToolsNotice(target.model));
     // Once per model, after its first answer on Ollama's native API: part of it on the CPU at this window.
-    const memory = outcome.stopReason === 'cancelled' ? undefined : await target.endpoint.nativeChat?.memoryNotice(target.model);
-    if (memory) await send([agentText(`\n\n(${memory})`)]);
+    const offload = outcome.stopReason === 'cancelled' ? undefined : await target.endpoint.nativeChat?.memoryNotice(target.model);
+    if (offload) await send([agentText(`\n\n(${offload})`)]);
     if (outcome.calibration) session.calibration = outcome.calibration;
     return { ...outcome, facts };
   }

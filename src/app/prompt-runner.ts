@@ -199,7 +199,7 @@ export class PromptRunner {
     if (this.state.liveOf(session).takenOver) return { stopReason: 'cancelled' };
     // Messages the user sends from now on are this turn's (`_session/steering`).
     turn.inbox.open();
-    const outcome = await this.model.send(turn, {
+    const outcome = await this.model.ask(turn, {
       conversation,
       // So are changes of the instruction files and the date (the system prompt says them as the conversation began).
       current: (factsNote) => ({ role: 'user', content: promptToUserContent(withNotes([factsNote, note], withUnanswered(conversation.unanswered, prompt))) }),

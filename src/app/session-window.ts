@@ -19,13 +19,14 @@ import type { ServerWindow } from '../endpoints/server-context.js';
 import { resolveContextWindow, SMALL_WINDOW_TOKENS, type ResolvedWindow } from '../endpoints/window-resolver.js';
 import { liveConversation } from '../sessions/conversation.js';
 import type { Session } from '../sessions/session-manager.js';
-import { estimateTokens, grouped } from '../context/token-estimate.js';
+import { estimateTokens } from '../context/token-estimate.js';
 import { DEFAULT_WINDOW_FIX } from '../openai/user-errors.js';
 import type { ModelPicker } from './model-picker.js';
 import { windowUsage } from '../loop/to-acp.js';
 import { savedCostOf } from '../sessions/session-memory.js';
 import type { UserNotice } from '../loop/notify.js';
 import type { UpdateSink } from '../tools/index.js';
+import { grouped } from '../shared/grouped.js';
 
 /** A resolved window with what the user may need to hear about it. */
 export interface KnownWindow extends ResolvedWindow {

@@ -8,8 +8,9 @@
  */
 import type { LlamaCppProps } from '../endpoints/server-identity.js';
 import { SMALL_WINDOW_TOKENS } from '../endpoints/window-resolver.js';
+import { grouped } from '../shared/grouped.js';
 
-const tokens = (value: number) => `${value.toLocaleString('en-US')} tokens`;
+const tokens = (value: number) => `${grouped(value)} tokens`;
 
 /**
  * The rows for one endpoint, indented like the configuration rows.

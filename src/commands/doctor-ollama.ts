@@ -4,8 +4,9 @@
  * trained one (see `endpoints/ollama-native.ts`).
  */
 import type { OllamaWindowFacts } from '../endpoints/ollama-native.js';
+import { grouped } from '../shared/grouped.js';
 
-const tokens = (value: number) => `${value.toLocaleString('en-US')} tokens`;
+const tokens = (value: number) => `${grouped(value)} tokens`;
 
 /**
  * The rows for one endpoint, indented like the configuration rows.

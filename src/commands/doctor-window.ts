@@ -6,10 +6,10 @@
 import type { EndpointSettings } from '../endpoints/endpoint.js';
 import { createEndpoint } from '../endpoints/endpoint.js';
 import type { ServerWindow } from '../endpoints/server-context.js';
-import { grouped } from '../context/token-estimate.js';
 import { resolveContextWindow, SMALL_WINDOW_TOKENS, type ResolvedWindow } from '../endpoints/window-resolver.js';
 import { DEFAULT_WINDOW_FIX } from '../openai/user-errors.js';
 import type { ProbeDeps } from './probes.js';
+import { grouped } from '../shared/grouped.js';
 
 /** What was found about the window of one endpoint's model, in tokens. */
 export interface WindowFacts {

@@ -11,15 +11,8 @@
  */
 import type { ChatMessage } from '../openai/openai-types.js';
 import { cutText, plainNote } from './context-cut.js';
-import {
-  calibrationFactor,
-  estimateMessageTokens,
-  estimateTextTokens,
-  grouped,
-  promptBudget,
-  REPLY_PRIMING_TOKENS,
-  type Calibration,
-} from './token-estimate.js';
+import { calibrationFactor, estimateMessageTokens, estimateTextTokens, promptBudget, REPLY_PRIMING_TOKENS, type Calibration } from './token-estimate.js';
+import { grouped } from '../shared/grouped.js';
 
 /** The instruction that asks for a summary (`/compact`, and compaction inside a turn). */
 export const COMPACT_INSTRUCTION =

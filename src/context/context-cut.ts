@@ -5,7 +5,8 @@
  * Pure; token counts are the uncalibrated estimate of `token-estimate.ts`.
  */
 import type { ChatMessage, ChatToolCall } from '../openai/openai-types.js';
-import { estimateTextTokens, grouped } from './token-estimate.js';
+import { estimateTextTokens } from './token-estimate.js';
+import { grouped } from '../shared/grouped.js';
 
 /** Where a cut is: 1-based numbers of the first and last line left out, and how many there are. */
 interface CutInfo {

@@ -203,6 +203,3 @@ export function promptBudget(window: number, maxTokens?: number, reserveTokens?:
 
 /** True for a positive finite number. */
 export const positive = (n: number | undefined): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
-
-/** `128000` → `128,000`. */
-export const grouped = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

@@ -2,7 +2,7 @@
  * The words that end a turn when the context window cannot hold what a request must carry: what
  * did not fit, the smallest window that works, and how to give the model a larger one.
  */
-import { grouped } from './token-estimate.js';
+import { grouped } from '../shared/grouped.js';
 
 /** How to give the model a larger window, for the usual local servers (when the server's own fix is not known). */
 const FIX =

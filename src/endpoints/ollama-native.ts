@@ -25,6 +25,7 @@ import type { ThinkStyle } from '../openai/ollama-chat-request.js';
 import { parseOllamaPs } from './ollama-ps.js';
 import { parseShowFacts, suggestNumCtx, type ShowFacts } from './ollama-show.js';
 import { requestedNumCtx, SERVER_CONTEXT_TIMEOUT_MS } from './server-context.js';
+import { grouped } from '../shared/grouped.js';
 
 /** What the router needs. */
 export interface OllamaNativeOptions {
@@ -182,7 +183,7 @@ export class OllamaNativeChat implements NativeChatRouter {
       ? `OPENAI_ACP_OLLAMA_NUM_CTX=${suggested.numCtx} should keep it on the GPU`
       : `OPENAI_ACP_OLLAMA_NUM_CTX=${suggested.numCtx} would keep more of it on the GPU`;
     return (
-      `${model} runs ${share}% on the CPU with a ${numCtx.toLocaleString('en-US')}-token window ` +
+      `${model} runs ${share}% on the CPU with a ${grouped(numCtx)}-token window ` +
       `(${gib(running.sizeVram)} of ${gib(running.size)} in GPU memory), which makes every step slower; ${fix}, with ` +
       'less room for the conversation.'
     );

@@ -20,9 +20,8 @@ import type { ChatRequestContentPart } from '../openai/openai-types.js';
 import type { StepRecord, ToolResultRecord } from '../sessions/session-records.js';
 import { MAX_CALLS_PER_ANSWER, toolCutNote } from '../tools/index.js';
 import { fittedRequest, type TurnCompaction } from './fitted-request.js';
-import type { AgentLoopInput } from './loop-input.js';
+import type { AgentLoopInput, LoopTurn } from './loop-input.js';
 import type { ModelRequestOutcome } from './model-request.js';
-import { newMessageId } from './notify.js';
 import { agentText } from './to-acp.js';
 import { runToolCall } from './tool-call-runner.js';
 import { steerInto } from './turn-steering.js';
@@ -42,18 +41,19 @@ export interface AgentLoopOutcome extends ModelRequestOutcome {
 const NOT_RUN = 'Not run: the user cancelled the turn.';
 
 /**
- * Runs the turn. Never throws for provider or tool failures (they are explained to the user and
+ * Runs `turn`: its updates go to `turn.send`, its steering messages come from `turn.inbox`, and
+ * `turn.signal` cancels it. Never throws for provider or tool failures (they are explained to the user and
  * to the model respectively); a cancellation returns `cancelled` with the steps completed so far.
  */
-export async function runAgentLoop({ context, endpoint, tools, limits, callbacks, inbox }: AgentLoopInput): Promise<AgentLoopOutcome> {
-  const { signal, send, logger } = callbacks;
+export async function runAgentLoop(turn: LoopTurn, { context, endpoint, tools, limits, callbacks }: AgentLoopInput): Promise<AgentLoopOutcome> {
+  const { signal, send, inbox } = turn;
+  const { logger } = callbacks;
   const fitted = { ...endpoint, memory: endpoint.memory ?? new EndpointMemory() };
   const guard = new LoopGuard(limits.maxSteps);
   // A cut tool result says how to get the rest in its tool's own words.
   const keeper = new ContextKeeper({ cutNotes: toolCutNote, ...context });
   const steps: StepRecord[] = [];
   const taken = tools?.takenIds ?? new Set<string>();
-  const turnId = callbacks.turnId ?? newMessageId();
   const compactions: TurnCompaction[] = [];
   let usage: Usage | undefined;
   const ended = (stopReason: ModelRequestOutcome['stopReason'], text = '', reasoning = '', extra: Partial<ModelRequestOutcome> = {}): AgentLoopOutcome => ({
@@ -78,11 +78,9 @@ export async function runAgentLoop({ context, endpoint, tools, limits, callbacks
       return ended('max_turn_requests');
     }
     const offered = tools?.offer();
-    const outcome = await fittedRequest(fitted, callbacks, keeper, {
+    const outcome = await fittedRequest(turn, { endpoint: fitted, callbacks }, keeper, {
       tools: offered?.definitions() ?? [],
-      textToolCalls: tools?.textToolCalls,
       windowFix: context.windowFix,
-      turnId,
       index: steps.length,
       compactions,
     });
@@ -145,7 +143,9 @@ export async function runAgentLoop({ context, endpoint, tools, limits, callbacks
           images: returned,
           endsTurn,
           ...record
-        } = signal.aborted || cancelled ? notRun(call.id) : await runToolCall(call, targets[i]!, tools.session, callbacks, call === last || call.cut === true);
+        } = signal.aborted || cancelled
+          ? notRun(call.id)
+          : await runToolCall({ signal, send, logger }, call === last ? { ...call, cut: true } : call, targets[i]!, tools.session);
         if (endsTurn) cancelled = true;
         for (const image of returned ?? []) images.push({ type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } });
         result = record;

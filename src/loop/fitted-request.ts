@@ -11,23 +11,20 @@ import { answerRoom } from '../context/token-estimate.js';
 import { respellToolCallIds } from '../context/tool-call-ids.js';
 import { toTextToolPath } from '../context/text-tool-path.js';
 import { describeContextOverflow } from '../openai/user-errors.js';
-import { type ChatToolDefinition, opensLikeCall } from '../tools/index.js';
+import { type ChatToolDefinition, opensLikeCall, textCallReader } from '../tools/index.js';
 import { compactionEnded, compactionStarted, compactionSummary } from './compaction-updates.js';
-import type { TextToolCalls, TurnCallbacks, TurnEndpoint } from './loop-input.js';
+import type { AnswerToolCall, LoopTurn, TextToolCalls, TurnCallbacks, TurnEndpoint } from './loop-input.js';
 import { runModelRequest, type ModelRequestOutcome } from './model-request.js';
 import type { Notify } from './notify.js';
 import { agentText, agentThought, stepMessageIds } from './to-acp.js';
+import { grouped } from '../shared/grouped.js';
 
 /** The step a request is made for: its tools, and where it is in the turn. */
 export interface RequestStep {
   /** The tools offered (the request's `tools`); empty: none. */
   tools: readonly ChatToolDefinition[];
-  /** Builds the recogniser of tool calls written as text for these tools; absent: none. */
-  textToolCalls?: ((definitions: readonly ChatToolDefinition[], textPath: boolean) => TextToolCalls) | undefined;
   /** How to give this server a larger window (a clause of the provider profile), for the words after an overflow. */
   windowFix?: string | undefined;
-  /** The turn's id (message and compaction ids derive from it). */
-  turnId: string;
   /** The steps of the turn done before this one. */
   index: number;
   /** The compactions made in the turn so far; one made for this request is added. */
@@ -44,8 +41,14 @@ export interface TurnCompaction {
   summary: string;
 }
 
+/** The endpoint a request goes to (its memory present) and where the turn reports besides its updates. */
+export interface FittedTurn {
+  endpoint: Pick<TurnEndpoint, 'chat' | 'request' | 'toolMessageRules'> & { memory: NonNullable<TurnEndpoint['memory']> };
+  callbacks: TurnCallbacks;
+}
+
 /**
- * One model request with its messages fitted to the window: the user is told of a compaction or
+ * One model request of `turn` (its updates, cancel and id: message and compaction ids derive from it) with its messages fitted to the window: the user is told of a compaction or
  * of history left out; an answer saying the prompt was over the window is retried smaller
  * (bounded, `ContextKeeper.overflow`), then the turn ends with a message naming the window and the
  * fix. For an endpoint and model on the text path (`endpoints/text-path-memory.ts`) the request is
@@ -53,18 +56,19 @@ export interface TurnCompaction {
  * and sends the same step again, once. `{ stop }` when the turn must end (the user was told).
  */
 export async function fittedRequest(
-  endpoint: Pick<TurnEndpoint, 'client' | 'request' | 'toolMessageRules'> & { memory: NonNullable<TurnEndpoint['memory']> },
-  callbacks: TurnCallbacks,
+  turn: Pick<LoopTurn, 'signal' | 'send' | 'turnId'>,
+  { endpoint, callbacks }: FittedTurn,
   keeper: ContextKeeper,
   at: RequestStep,
 ): Promise<ModelRequestOutcome | { stop: true; usage?: undefined }> {
-  const { signal, send, logger, notify } = callbacks;
-  const { client, memory } = endpoint;
+  const { signal, send } = turn;
+  const { logger, notify } = callbacks;
+  const { chat, memory } = endpoint;
   /** The compaction under way in this preparation, when the client is told of compactions as entities. */
   let compactionId: string | undefined;
   const summarize = async (messages: ChatMessage[], withTools = false, cap?: number) => {
     if (callbacks.compactionUpdates) {
-      compactionId = `${at.turnId}-c${at.compactions.length}`;
+      compactionId = `${turn.turnId}-c${at.compactions.length}`;
       await send([compactionStarted(compactionId)]);
     }
     // The session's own request is spelled as the turn's requests are (same bytes, same prefix), its answer asked in text.
@@ -72,7 +76,7 @@ export async function fittedRequest(
     // Capped like every request of the turn: a summary that repeats itself stops at the answer's room.
     if (request.maxTokens === undefined && keeper.contextWindow !== undefined) request.maxTokens = answerRoom(keeper.contextWindow);
     if (cap !== undefined) request.maxTokens = Math.min(request.maxTokens ?? cap, cap);
-    const summary = await runModelRequest({ client, request, callbacks: { signal, send: async () => undefined, logger, cost: callbacks.cost } });
+    const summary = await runModelRequest({ chat, request, callbacks: { signal, send: async () => undefined, logger, cost: callbacks.cost } });
     return summary.error || summary.stopReason === 'cancelled'
       ? undefined
       : {
@@ -84,7 +88,7 @@ export async function fittedRequest(
   };
   const tools = at.tools.length > 0 ? at.tools : undefined;
   const paths = memory.textPaths;
-  const url = client.options.url;
+  const url = chat.options.url;
   const model = endpoint.request.model;
   /** Set once an overflow answer named no window and the keeper guessed a smaller one. */
   let guessed = false;
@@ -128,16 +132,16 @@ export async function fittedRequest(
     // The answer's cap is the room the plan left it, so a model repeating itself stops there instead of filling the window.
     if (request.maxTokens === undefined && keeper.contextWindow !== undefined) request.maxTokens = answerRoom(keeper.contextWindow);
     const outcome = await runModelRequest({
-      client,
+      chat,
       request,
       // On the text path, calls written as text are what was asked for: the text path's notice says it all.
       callbacks: { signal, send, logger, cost: callbacks.cost, notify: textPath ? undefined : notify },
       contextWindow: keeper.contextWindow,
       windowFix: at.windowFix,
       learned: memory.windows,
-      textToolCalls: tools ? at.textToolCalls?.(tools, textPath) : undefined,
+      textToolCalls: tools ? textToolCallRecogniser(tools, textPath) : undefined,
       mayRefuseTools: !textPath && toolShaped,
-      messageIds: stepMessageIds(at.turnId, at.index),
+      messageIds: stepMessageIds(turn.turnId, at.index),
     });
     if (outcome.templateRefused) {
       // Once: the step goes again on the text path, where a refusal is explained like any failure.
@@ -193,9 +197,27 @@ function summaryRequest(
   return request;
 }
 
+/**
+ * The recogniser of tool calls written as text, for the tools of one request (`textCallReader`
+ * of `tools/`): each call read is handed on as a streamed one would be (`id` empty), with what
+ * refusing it needs (`cut`, `refusal`, `hint`).
+ * @internal built from tool definitions alone, so it is checked without a turn.
+ * @param textPath - the request is spelled for the text path: a refusal's example uses its format.
+ */
+export function textToolCallRecogniser(definitions: readonly ChatToolDefinition[], textPath = false): TextToolCalls {
+  const reader = textCallReader(definitions, textPath);
+  return {
+    hold: reader.hold,
+    read: (text, reasoning) => {
+      const read = reader.read(text, reasoning);
+      return { prose: read.prose, calls: read.calls.map((call): AnswerToolCall => ({ id: '', ...call })) };
+    },
+  };
+}
+
 /** Told once per session when a request over the window was sent again smaller and went through. */
 function overflowRecovered(window: number, windowFix: string | undefined): Parameters<Notify>[0] {
-  const size = window > 0 ? ` (${String(Math.round(window)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} tokens)` : '';
+  const size = window > 0 ? ` (${grouped(window)} tokens)` : '';
   return {
     once: 'overflow-recovered',
     severity: 'warning',

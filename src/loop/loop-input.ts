@@ -3,8 +3,8 @@
  * session's conversation (`ContextSources`, read by the context keeper), the endpoint and model
  * ({@link TurnEndpoint}: the fitted request and the model request), the tools ({@link TurnTools}:
  * the steps and the tool-call runner), the limits ({@link TurnLimits}) and the callbacks
- * ({@link TurnCallbacks}: where updates, notices, logs and costs go, and the cancel), and the
- * messages the user sends into the turn while it runs (its steering inbox).
+ * ({@link TurnCallbacks}: where notices, logs and costs go). The turn itself ({@link LoopTurn}: its
+ * cancel, its update sink, its id and its steering inbox) is the loop's first argument.
  */
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 import type { ContextSources } from '../context/context-keeper.js';
@@ -14,14 +14,23 @@ import type { Logger } from '../shared/log.js';
 import type { TurnInbox } from '../sessions/turn-inbox.js';
 import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.js';
 import type { ToolCallResult } from '../openai/chat-stream-accumulator.js';
-import type { ChatToolDefinition, OfferedTools, ReadCall, SessionMode } from '../tools/index.js';
+import type { OfferedTools, ReadCall, SessionMode } from '../tools/index.js';
 import type { CostMeter } from './cost-meter.js';
 import type { Notify } from './notify.js';
-import type { UpdateSink } from '../tools/index.js';
+import type { PromptTurn } from './prompt-turn.js';
+
+/**
+ * What the agent loop takes of the {@link PromptTurn}: its cancel (aborts the request under way and
+ * every tool call), its one update sink, its id (the message ids of each step's text and reasoning
+ * derive from it, `stepMessageIds`) and the messages the user sends into it while it runs
+ * (`_session/steering`, open for the loop's whole run; absent: none, as for /compact).
+ */
+export type LoopTurn = Pick<PromptTurn, 'signal' | 'send' | 'turnId'> & { readonly inbox?: TurnInbox | undefined };
 
 /** The endpoint and model of a turn. */
 export interface TurnEndpoint {
-  client: ChatCompletionsClient;
+  /** The chat client of the endpoint: streams each model request. */
+  chat: ChatCompletionsClient;
   /** The request's model and parameters; its messages are planned before each request. */
   request: Omit<ChatRequest, 'messages'>;
   /** How this endpoint wants tool-call messages sent back (its profile's {@link ToolMessageRules}). */
@@ -54,8 +63,8 @@ export interface TextToolCalls {
 /** What running the calls of one session needs, besides the turn's callbacks. */
 export interface ToolCallSession {
   sessionId: string;
-  /** Where permission questions go: the client that sent the prompt. */
-  client: AgentContext;
+  /** Where permission questions go: the editor connection that sent the prompt. */
+  editor: AgentContext;
   /** The session's mode when a call runs. */
   readonly mode: SessionMode;
   /** Remembered `allow_always` / `reject_always` choices by permission key. */
@@ -70,8 +79,6 @@ export interface TurnTools {
   offer: () => OfferedTools;
   /** What running a call needs of the session. */
   session: ToolCallSession;
-  /** Builds the recogniser of tool calls written as text for the offered tools (on the text path or not); absent: none. */
-  textToolCalls?: ((definitions: readonly ChatToolDefinition[], textPath: boolean) => TextToolCalls) | undefined;
   /** Tool-call ids already used in the session's history (calls get ids unique among these). @defaultValue none */
   takenIds?: Set<string> | undefined;
   /** True for a request answered in text (a summary): the tools are offered so the prompt keeps its prefix, and calls in the answer are not run. @defaultValue false */
@@ -84,22 +91,19 @@ interface TurnLimits {
   maxSteps: number;
 }
 
-/** Where the turn reports, and what stops it. */
+/** Where the turn reports besides its updates (the turn's `send`). */
 export interface TurnCallbacks {
-  /** The turn's cancel: aborts the request under way and every tool call. */
-  signal: AbortSignal;
-  /** Delivers updates to the client, in order. */
-  send: UpdateSink;
   logger: Logger;
   /** Tells the user what is not part of the answer (`notify.ts`). */
   notify?: Notify | undefined;
   /** The session's cost meter (`cost-meter.ts`). */
   cost?: CostMeter | undefined;
-  /** The turn's id: the message ids of each step's text and reasoning derive from it (`stepMessageIds`). @defaultValue a fresh id */
-  turnId?: string | undefined;
   /** True when the client advertised `session.compaction`: a compaction is told as `compaction_update`s. */
   compactionUpdates?: boolean | undefined;
 }
+
+/** What the tool-call runner takes of the turn: its cancel and update sink, and the log. */
+export type ToolCallTurn = Pick<LoopTurn, 'signal' | 'send'> & Pick<TurnCallbacks, 'logger'>;
 
 /** What one turn of the agent loop is given. */
 export interface AgentLoopInput {
@@ -110,6 +114,4 @@ export interface AgentLoopInput {
   tools?: TurnTools | undefined;
   limits: TurnLimits;
   callbacks: TurnCallbacks;
-  /** The messages the user sends into the turn while it runs (`_session/steering`), open for the loop's whole run. Absent: none. */
-  inbox?: TurnInbox | undefined;
 }

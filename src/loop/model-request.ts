@@ -2,7 +2,7 @@
  * One model request (a step of the turn) against the endpoint: stream it, forward text and reasoning as they
  * arrive, and settle on a stop reason, usage and (on failure) an explanation.
  *
- * Wiring only: the client yields items, the accumulator turns them into events, `to-acp` turns
+ * Wiring only: the chat client yields items, the accumulator turns them into events, `to-acp` turns
  * events into updates, `user-errors` turns failures into words.
  */
 import type { StopReason, Usage } from '@agentclientprotocol/sdk/unstable';
@@ -11,7 +11,7 @@ import { ProviderError, ProviderHttpError, ProviderReportedError } from '../open
 import type { ChatErrorObject } from '../openai/openai-types.js';
 import { agentText, eventsToUpdates, mapFinishReason, toAcpUsage, usageUpdate, type MessageIds } from './to-acp.js';
 import { newMessageId } from './notify.js';
-import type { AnswerToolCall, TextToolCalls, TurnCallbacks } from './loop-input.js';
+import type { AnswerToolCall, LoopTurn, TextToolCalls, TurnCallbacks } from './loop-input.js';
 import { LITELLM_COST_HEADER, reportedCost } from '../openai/reported-cost.js';
 import { ChatStreamAccumulator, type StreamEvent } from '../openai/chat-stream-accumulator.js';
 import { canonicalArguments } from './loop-guard.js';
@@ -52,10 +52,11 @@ export interface ModelRequestOutcome {
 
 /** What a model request needs. */
 export interface ModelRequestInput {
-  client: ChatCompletionsClient;
+  /** The endpoint's chat client. */
+  chat: ChatCompletionsClient;
   request: ChatRequest;
   /** Where its updates, notices (here: tool calls read from text), logs and cost go, and its cancel (the turn's, a newer prompt, shutdown). */
-  callbacks: Pick<TurnCallbacks, 'signal' | 'send' | 'logger' | 'notify' | 'cost'>;
+  callbacks: Pick<LoopTurn, 'signal' | 'send'> & Pick<TurnCallbacks, 'logger' | 'notify' | 'cost'>;
   /** Context window in tokens; enables `usage_update`. */
   contextWindow?: number | undefined;
   /** Set when tools were offered: recognise tool calls written as text. */
@@ -89,7 +90,7 @@ export const TEXT_TOOL_CALLS_NOTICE = {
  * anything was shown is not explained: it comes back as `overflow` (see {@link ModelRequestOutcome}).
  */
 export async function runModelRequest(input: ModelRequestInput): Promise<ModelRequestOutcome> {
-  const { client, request } = input;
+  const { chat, request } = input;
   const { signal, send, logger, cost, notify } = input.callbacks;
   const ids = input.messageIds ?? { text: newMessageId(), reasoning: newMessageId() };
   const accumulator = new ChatStreamAccumulator();
@@ -119,7 +120,7 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
   };
   try {
     let streamError: ChatErrorObject | undefined;
-    for await (const batch of client.stream(request, signal, progress)) {
+    for await (const batch of chat.stream(request, signal, progress)) {
       const events: StreamEvent[] = [];
       for (const item of batch) accumulator.pushInto(item, events);
       for (const event of events) {
@@ -130,7 +131,7 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       if (streamError) break;
     }
     await forward(accumulator.flush());
-    if (streamError) throw reportedError(client.options.url, streamError);
+    if (streamError) throw reportedError(chat.options.url, streamError);
     const result = accumulator.result();
     let toolCalls: AnswerToolCall[] = result.toolCalls;
     let text = result.text;
@@ -178,7 +179,7 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       return { stopReason: 'end_turn', error: errorMeta(failure), text: '', reasoning: '', toolCalls: [], templateRefused: true };
     }
     const overflow = failure ? recognizeOverflow(failure) : undefined;
-    if (overflow?.window) input.learned?.learn(client.options.url, request.model, overflow.window);
+    if (overflow?.window) input.learned?.learn(chat.options.url, request.model, overflow.window);
     if (failure && overflow && !seen.text && !seen.reasoning) {
       logger.info('the request is over the context window', { model: request.model, ...overflow });
       return {
@@ -193,10 +194,10 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
     }
     const said = failure instanceof ProviderHttpError ? failure.providerMessage : failure?.message;
     const words = overflow
-      ? redactText(`${describeContextOverflow(overflow, input.windowFix)}${said ? `\nThe provider said: ${said}` : ''}`, client.secrets)
+      ? redactText(`${describeContextOverflow(overflow, input.windowFix)}${said ? `\nThe provider said: ${said}` : ''}`, chat.secrets)
       : failure
-        ? await describeFailure(failure, { model: request.model, retries, secrets: client.secrets, baseUrl: client.options.baseUrl }, client.options)
-        : redactText(`Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`, client.secrets);
+        ? await describeFailure(failure, { model: request.model, retries, secrets: chat.secrets, baseUrl: chat.options.baseUrl }, chat.options)
+        : redactText(`Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`, chat.secrets);
     if (failure) logger.warn('model request failed', { kind: failure.kind, error: failure.message });
     else logger.error('model request failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
     const lead = seen.text && !seen.text.endsWith('\n') ? '\n\n' : '';

@@ -33,7 +33,7 @@ import {
   type ToolOutcome,
   textContent as text,
 } from '../tools/index.js';
-import type { AnswerToolCall, ToolCallSession, TurnCallbacks } from './loop-input.js';
+import type { AnswerToolCall, ToolCallSession, ToolCallTurn } from './loop-input.js';
 import { PERMISSION_CANCELLED } from './plan-mode.js';
 
 /**
@@ -49,25 +49,25 @@ function newToolCallId(): string {
 }
 
 /**
- * Runs one call end to end and returns its record (what the model is told is `forModel`), with
+ * Runs one call of `turn` end to end (its updates to `turn.send`, `turn.signal` its cancel) and returns its record (what the model is told is `forModel`), with
  * the images a tool returned (not part of the record).
  * Never rejects for a tool's own failure (bad arguments, unknown tool, a refusal, an error of
  * the tool): those are failed results. A call cancelled while asking or running (the signal
  * aborts) is also a failed result, {@link CANCELLED} to the model, shown `failed` to the client
  * (its terminal freed), so the saved step keeps its `toolCallId` for a replay.
+ * @param call - `cut`: the answer stopped at its token limit, or its text ended, while writing this
+ *   call: it is not run, the model is told to write it shorter.
  * @param target - the call's tool, resolved from its name; `renamed` adds a note naming the tool.
- * @param cutOff - the answer stopped at its token limit while writing this call: it is not run,
- *   the model is told to write it shorter.
  */
 export async function runToolCall(
+  turn: ToolCallTurn,
   call: AnswerToolCall,
   { tool, name, renamed }: CallTarget,
   session: ToolCallSession,
-  { send: sendUpdates, signal, logger }: Pick<TurnCallbacks, 'send' | 'signal' | 'logger'>,
-  cutOff = false,
 ): Promise<ToolResultRecord & { images?: ToolOutcome['images']; endsTurn?: true }> {
+  const { send: sendUpdates, signal, logger } = turn;
   const toolCallId = newToolCallId();
-  const checked = tool.check(call.arguments, cutOff);
+  const checked = tool.check(call.arguments, call.cut === true);
   const args = checked.ok ? checked.args : {};
   const notes = [...(renamed ? [`the tool is named "${name}"`] : []), ...(checked.ok ? checked.notes : [])];
   const presentation = tool.present(args);
@@ -124,7 +124,7 @@ export async function runToolCall(
     await send([]);
     let allowed: boolean;
     try {
-      allowed = await askPermission(announce, subject, session, signal, logger);
+      allowed = await askPermission(turn, announce, subject, session);
     } catch (error) {
       if (signal.aborted) return cancelled();
       // The turn is over: the call shown cancelled (not declined), and no further model request.
@@ -166,23 +166,22 @@ function withNotes<T extends ToolOutcome>(outcome: T, notes: readonly string[]):
 }
 
 /**
- * Asks the user about the call `announce` describes. A client that answers with an error (or does not implement the method) counts as
+ * Asks the user about the call `announce` describes, in `turn` (its cancel, its log). A client that answers with an error (or does not implement the method) counts as
  * a refusal, with one log line; a cancelled turn rejects with the signal's reason, and a
  * `cancelled` outcome with {@link PERMISSION_CANCELLED}.
  */
 async function askPermission(
+  { signal, logger }: ToolCallTurn,
   announce: ToolCallAnnouncement,
   subject: PermissionSubject,
   session: ToolCallSession,
-  signal: AbortSignal,
-  logger: TurnCallbacks['logger'],
 ): Promise<boolean> {
   // The call as announced: the same fields the client was just sent.
   const { sessionUpdate: _announced, ...toolCall } = announce;
   let answer: RequestPermissionResponse;
   try {
     answer = await raceAbort(
-      session.client.request('session/request_permission', {
+      session.editor.request('session/request_permission', {
         sessionId: session.sessionId,
         toolCall,
         options: permissionOptions(subject.scope ?? subject.key),

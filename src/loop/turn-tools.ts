@@ -11,7 +11,6 @@ import {
   acpElicitation,
   BUILTIN_TOOL_NAMES,
   builtinTools,
-  type ChatToolDefinition,
   type ClientToolCapabilities,
   createClientBackend,
   createLocalBackend,
@@ -19,11 +18,10 @@ import {
   mcpTool,
   OfferedTools,
   planTool,
-  textCallReader,
   type Tool,
   type ToolSettings,
 } from '../tools/index.js';
-import type { AnswerToolCall, TextToolCalls, TurnTools } from './loop-input.js';
+import type { TurnTools } from './loop-input.js';
 import type { UserNotice } from './notify.js';
 import { runPlanCall } from './plan-mode.js';
 import { rememberChoice, rememberedChoices, sessionMode } from './session-modes.js';
@@ -93,7 +91,7 @@ export function prepareTurnTools(input: TurnToolsInput): PreparedTools {
     builtinNames: fixed.map((tool) => tool.name),
     session: {
       sessionId: session.id,
-      client,
+      editor: client,
       // Read at each call: a mode chosen while the turn runs applies from its next call.
       get mode() {
         return sessionMode(session);
@@ -106,25 +104,6 @@ export function prepareTurnTools(input: TurnToolsInput): PreparedTools {
         await input.saveOptions(change);
         logger.debug('permission choice remembered', { sessionId: session.id, key, choice });
       },
-    },
-    textToolCalls: textToolCallRecogniser,
-  };
-}
-
-/**
- * The recogniser of tool calls written as text, for the tools of one request (`textCallReader`
- * of `tools/`): each call read is handed on as a streamed one would be (`id` empty), with what
- * refusing it needs (`cut`, `refusal`, `hint`).
- * @internal built from tool definitions alone, so it is checked without a turn.
- * @param textPath - the request is spelled for the text path: a refusal's example uses its format.
- */
-export function textToolCallRecogniser(definitions: readonly ChatToolDefinition[], textPath = false): TextToolCalls {
-  const reader = textCallReader(definitions, textPath);
-  return {
-    hold: reader.hold,
-    read: (text, reasoning) => {
-      const read = reader.read(text, reasoning);
-      return { prose: read.prose, calls: read.calls.map((call): AnswerToolCall => ({ id: '', ...call })) };
     },
   };
 }

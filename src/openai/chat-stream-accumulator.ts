@@ -64,7 +64,7 @@ export interface ChatStreamResult {
 }
 
 /** Options of {@link ChatStreamAccumulator}. */
-export interface TurnAccumulatorOptions {
+export interface ChatStreamAccumulatorOptions {
   /** split inline <think> tags out of content into reasoning. @defaultValue true */
   splitThinkTags?: boolean;
 }
@@ -124,8 +124,8 @@ export class ChatStreamAccumulator {
   private error: ChatErrorObject | null = null;
   private output = false;
 
-  /** @param options - see {@link TurnAccumulatorOptions}; `splitThinkTags` defaults to true. */
-  constructor(options: TurnAccumulatorOptions = {}) {
+  /** @param options - see {@link ChatStreamAccumulatorOptions}; `splitThinkTags` defaults to true. */
+  constructor(options: ChatStreamAccumulatorOptions = {}) {
     this.splitter = options.splitThinkTags === false ? undefined : createThinkTagSplitter();
   }
 

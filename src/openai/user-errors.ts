@@ -17,6 +17,7 @@ import {
 import { ProviderAuthError } from './authorize.js';
 import { redactText } from '../shared/redact.js';
 import { ProviderMemoryError } from './native-chat.js';
+import { grouped } from '../shared/grouped.js';
 
 /** What programs read from the `data` of the error answering a failed `session/prompt`. */
 export interface ErrorMeta {
@@ -76,7 +77,7 @@ function withoutInternalCodes(text: string): string {
 function explain(error: ProviderError, context: ErrorContext): string {
   const retried = context.retries > 0 ? ` after ${context.retries} ${context.retries === 1 ? 'retry' : 'retries'}` : '';
   if (error instanceof ProviderMemoryError) {
-    const window = error.numCtx ? `a ${error.numCtx.toLocaleString('en-US')}-token window` : 'its window';
+    const window = error.numCtx ? `a ${grouped(error.numCtx)}-token window` : 'its window';
     const smaller = error.numCtx ? ` such as ${Math.max(2048, 2 ** Math.floor(Math.log2(error.numCtx / 2)))}` : '';
     return (
       `The server has not enough memory to run "${error.model}" with ${window} (HTTP ${error.status} at ${error.url}). ` +
@@ -188,7 +189,6 @@ export const DEFAULT_WINDOW_FIX =
  * needed 5,162). Fix: restart Ollama with …. Meanwhile, /compact or a new session makes room."
  */
 export function describeContextOverflow(overflow: { window?: number | undefined; requested?: number | undefined }, fix: string = DEFAULT_WINDOW_FIX): string {
-  const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   const size = overflow.window
     ? ` (${grouped(overflow.window)} tokens${overflow.requested ? `; the request needed ${grouped(overflow.requested)}` : ''})`
     : overflow.requested

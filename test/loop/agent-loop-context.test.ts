@@ -57,19 +57,24 @@ const task = { role: 'user' as const, content: 'the task' };
 async function run(contextWindow: number | undefined, system = 'sys', extra: { compactionUpdates?: boolean; notices?: boolean } = {}) {
   const updates: SessionUpdate[] = [];
   const send = async (batch: SessionUpdate[]) => void updates.push(...batch);
-  const outcome = await runAgentLoop({
-    context: { system, turns: history, task, contextWindow },
-    endpoint: { client, request: { model: `m-${Math.random()}` }, toolMessageRules: { echoReasoning: false, shortToolCallIds: false }, takesImages: false },
-    limits: { maxSteps: 10 },
-    callbacks: {
-      signal: new AbortController().signal,
-      send,
-      logger,
-      turnId: 'T',
-      compactionUpdates: extra.compactionUpdates,
-      notify: userNotifier(send, { notices: extra.notices ?? false }, new Set()),
+  const outcome = await runAgentLoop(
+    { signal: new AbortController().signal, send, turnId: 'T' },
+    {
+      context: { system, turns: history, task, contextWindow },
+      endpoint: {
+        chat: client,
+        request: { model: `m-${Math.random()}` },
+        toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
+        takesImages: false,
+      },
+      limits: { maxSteps: 10 },
+      callbacks: {
+        logger,
+        compactionUpdates: extra.compactionUpdates,
+        notify: userNotifier(send, { notices: extra.notices ?? false }, new Set()),
+      },
     },
-  });
+  );
   const said = updates
     .filter((u) => u.sessionUpdate === 'agent_message_chunk')
     .map((u) => (u as { content: { text: string } }).content.text)

@@ -8,6 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { UpdateSink } from '../../src/tools/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../../src/loop/agent-loop.js';
 import { prepareTurnTools } from '../../src/loop/turn-tools.js';
@@ -49,22 +50,21 @@ async function run(answers: ScriptedAnswer[], onText: (text: string, inbox: Turn
   inbox.open();
   const controller = new AbortController();
   const updates: SessionUpdate[] = [];
-  const outcome = await runAgentLoop({
-    context: { system: 'sys', turns: [], task: { role: 'user', content: 'go' } },
-    endpoint: { client: chat.client, request: { model: 'm' }, toolMessageRules: { echoReasoning: false, shortToolCallIds: false }, takesImages: false },
-    tools,
-    limits: { maxSteps: 10 },
-    callbacks: {
-      signal: controller.signal,
-      send: async (batch) => {
-        updates.push(...batch);
-        for (const update of batch)
-          if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') onText(update.content.text, inbox, controller);
-      },
-      logger,
+  const send: UpdateSink = async (batch) => {
+    updates.push(...batch);
+    for (const update of batch)
+      if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') onText(update.content.text, inbox, controller);
+  };
+  const outcome = await runAgentLoop(
+    { signal: controller.signal, send, turnId: globalThis.crypto.randomUUID(), inbox },
+    {
+      context: { system: 'sys', turns: [], task: { role: 'user', content: 'go' } },
+      endpoint: { chat: chat.client, request: { model: 'm' }, toolMessageRules: { echoReasoning: false, shortToolCallIds: false }, takesImages: false },
+      tools,
+      limits: { maxSteps: 10 },
+      callbacks: { logger },
     },
-    inbox,
-  });
+  );
   const roles = (i: number) =>
     chat.seen[i]!.messages.map((m: ChatMessage) => `${m.role}: ${typeof m.content === 'string' ? m.content : m.content === null ? 'calls' : 'parts'}`);
   return { outcome, chat, inbox, roles, updates };

@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { UpdateSink } from '../../src/tools/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../../src/loop/agent-loop.js';
 import { prepareTurnTools } from '../../src/loop/turn-tools.js';
@@ -36,7 +37,7 @@ const URL_OF_FAKE = 'http://127.0.0.1:1/v1/chat/completions';
 
 /** The endpoint of these turns: model `gemma` on the scripted server, whose text paths are `paths`. */
 const gemma = (chat: ReturnType<typeof scriptedChat>, paths: TextToolPaths) => ({
-  client: chat.client,
+  chat: chat.client,
   request: { model: 'gemma' },
   toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
   takesImages: false,
@@ -59,13 +60,17 @@ async function run(answers: ScriptedAnswer[], paths = new TextToolPaths(), earli
     saveOptions: async () => undefined,
   });
   const updates: SessionUpdate[] = [];
-  const outcome = await runAgentLoop({
-    context: { system: 'sys', turns: earlier, task: { role: 'user', content: 'write a.txt' } },
-    endpoint: gemma(chat, paths),
-    tools,
-    limits: { maxSteps: 10 },
-    callbacks: { signal: new AbortController().signal, send: async (batch) => void updates.push(...batch), logger, notify },
-  });
+  const send: UpdateSink = async (batch) => void updates.push(...batch);
+  const outcome = await runAgentLoop(
+    { signal: new AbortController().signal, send, turnId: globalThis.crypto.randomUUID() },
+    {
+      context: { system: 'sys', turns: earlier, task: { role: 'user', content: 'write a.txt' } },
+      endpoint: gemma(chat, paths),
+      tools,
+      limits: { maxSteps: 10 },
+      callbacks: { logger, notify },
+    },
+  );
   const said = (kind: string) =>
     updates
       .filter((u) => u.sessionUpdate === kind)
@@ -165,12 +170,15 @@ describe('the text path without tools offered', () => {
     ],
   ];
   const loop = (chat: ReturnType<typeof scriptedChat>, paths: TextToolPaths) =>
-    runAgentLoop({
-      context: { system: 'sys', turns: earlier, task: { role: 'user', content: 'Summarize our conversation so far.' } },
-      endpoint: gemma(chat, paths),
-      limits: { maxSteps: 1 },
-      callbacks: { signal: new AbortController().signal, send: async () => undefined, logger },
-    });
+    runAgentLoop(
+      { signal: new AbortController().signal, send: async () => undefined, turnId: globalThis.crypto.randomUUID() },
+      {
+        context: { system: 'sys', turns: earlier, task: { role: 'user', content: 'Summarize our conversation so far.' } },
+        endpoint: gemma(chat, paths),
+        limits: { maxSteps: 1 },
+        callbacks: { logger },
+      },
+    );
 
   it('a request whose history has tool calls (a /compact) is spelled as text too, without tool instructions', async () => {
     const paths = new TextToolPaths();

@@ -4,6 +4,7 @@
  * server states below the smallest that works ends the turn at once with the fix.
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { UpdateSink } from '../../src/tools/index.js';
 import { describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../../src/loop/agent-loop.js';
 import { TextToolPaths } from '../../src/endpoints/text-path-memory.js';
@@ -41,25 +42,29 @@ async function turn(
   options: { contextWindow?: number; maxTokens?: number; task?: string; system?: string; learned?: LearnedWindows } = {},
 ) {
   const updates: SessionUpdate[] = [];
-  const outcome = await runAgentLoop({
-    endpoint: {
-      client,
-      request: { model: 'm', maxTokens: options.maxTokens },
-      toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
-      takesImages: false,
-      memory: options.learned && { windows: options.learned, textPaths: new TextToolPaths() },
+  const send: UpdateSink = async (batch) => void updates.push(...batch);
+  const outcome = await runAgentLoop(
+    { signal: new AbortController().signal, send, turnId: globalThis.crypto.randomUUID() },
+    {
+      endpoint: {
+        chat: client,
+        request: { model: 'm', maxTokens: options.maxTokens },
+        toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
+        takesImages: false,
+        memory: options.learned && { windows: options.learned, textPaths: new TextToolPaths() },
+      },
+      context: {
+        system: options.system,
+        turns: [],
+        task: { role: 'user', content: options.task ?? 'hi' },
+        contextWindow: options.contextWindow,
+        maxTokens: options.maxTokens,
+        windowFix: FIX,
+      },
+      limits: { maxSteps: 5 },
+      callbacks: { logger },
     },
-    context: {
-      system: options.system,
-      turns: [],
-      task: { role: 'user', content: options.task ?? 'hi' },
-      contextWindow: options.contextWindow,
-      maxTokens: options.maxTokens,
-      windowFix: FIX,
-    },
-    limits: { maxSteps: 5 },
-    callbacks: { signal: new AbortController().signal, send: async (batch) => void updates.push(...batch), logger },
-  });
+  );
   const text = updates.map((u) => (u as { content?: { text?: string } }).content?.text ?? '').join('');
   return { outcome, text };
 }

@@ -10,7 +10,7 @@ import { prepareTurnTools } from '../../src/loop/turn-tools.js';
 import { createLogger } from '../../src/shared/log.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import type { Session } from '../../src/sessions/session-manager.js';
-import { type ClientToolCapabilities, DECLINED, MAX_CALLS_PER_ANSWER, type McpServers } from '../../src/tools/index.js';
+import { type ClientToolCapabilities, DECLINED, MAX_CALLS_PER_ANSWER, type McpServers, type UpdateSink } from '../../src/tools/index.js';
 import type { McpToolDescriptor } from '../../src/tools/mcp/mcp-tools.js';
 import { fakeClient, type FakeClientOptions } from '../helpers/fake-acp-client.js';
 import { scriptedChat, type ScriptedAnswer } from '../helpers/scripted-chat.js';
@@ -76,25 +76,25 @@ async function run(setup: Setup) {
   });
   const updates: SessionUpdate[] = [];
   const controller = setup.controller ?? new AbortController();
-  const outcome = await runAgentLoop({
-    context: { system: 'sys', turns: [], task: { role: 'user', content: 'go' }, contextWindow: setup.contextWindow },
-    endpoint: { client: chat.client, request: { model: 'm' }, toolMessageRules: { echoReasoning: false, shortToolCallIds: false }, takesImages: false },
-    tools,
-    limits: { maxSteps: setup.maxSteps ?? 10 },
-    callbacks: {
-      signal: controller.signal,
-      send: async (batch) => {
-        for (const update of batch) {
-          updates.push(update);
-          const u = update as { status?: string; content?: { type: string }[] };
-          const entry = `update:${update.sessionUpdate}${u.status ? `:${u.status}` : ''}${Array.isArray(u.content) && u.content.some((c) => c.type === 'terminal') ? ':terminal' : ''}`;
-          fake.log.push(entry);
-          setup.onUpdate?.(entry);
-        }
-      },
-      logger,
+  const send: UpdateSink = async (batch) => {
+    for (const update of batch) {
+      updates.push(update);
+      const u = update as { status?: string; content?: { type: string }[] };
+      const entry = `update:${update.sessionUpdate}${u.status ? `:${u.status}` : ''}${Array.isArray(u.content) && u.content.some((c) => c.type === 'terminal') ? ':terminal' : ''}`;
+      fake.log.push(entry);
+      setup.onUpdate?.(entry);
+    }
+  };
+  const outcome = await runAgentLoop(
+    { signal: controller.signal, send, turnId: globalThis.crypto.randomUUID() },
+    {
+      context: { system: 'sys', turns: [], task: { role: 'user', content: 'go' }, contextWindow: setup.contextWindow },
+      endpoint: { chat: chat.client, request: { model: 'm' }, toolMessageRules: { echoReasoning: false, shortToolCallIds: false }, takesImages: false },
+      tools,
+      limits: { maxSteps: setup.maxSteps ?? 10 },
+      callbacks: { logger },
     },
-  });
+  );
   const toolUpdates = fake.log.filter((entry) => entry.startsWith('update:tool_call') || entry.startsWith('request:') || entry.startsWith('terminal:'));
   const toolMessages = (i: number) => chat.seen[i]?.messages.filter((m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool') ?? [];
   const text = updates

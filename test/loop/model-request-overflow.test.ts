@@ -3,6 +3,7 @@
  * `overflow` without words, and teaches the window; after something was shown it is explained.
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { UpdateSink } from '../../src/tools/index.js';
 import { describe, expect, it } from 'vitest';
 import { runModelRequest } from '../../src/loop/model-request.js';
 import { runAgentLoop } from '../../src/loop/agent-loop.js';
@@ -41,7 +42,7 @@ function failing(error: Error | undefined, items: SseItem[][] = []): ChatComplet
 async function turn(client: ChatCompletionsClient, learned = new LearnedWindows()) {
   const updates: SessionUpdate[] = [];
   const outcome = await runModelRequest({
-    client,
+    chat: client,
     request: { model: 'qwen3:8b', messages: [{ role: 'user', content: 'hi' }] },
     callbacks: { signal: new AbortController().signal, send: async (batch) => void updates.push(...batch), logger },
     windowFix: FIX,
@@ -119,17 +120,21 @@ describe('runModelRequest after a context overflow', () => {
 describe('the agent loop, its retries spent', () => {
   it('gives up on an overflow with the words naming the window and the fix', async () => {
     const updates: SessionUpdate[] = [];
-    const outcome = await runAgentLoop({
-      context: { turns: [], task: { role: 'user', content: 'hi' }, windowFix: FIX },
-      endpoint: {
-        client: failing(new ProviderHttpError(400, { get: () => null }, OLLAMA_400, URL_)),
-        request: { model: 'qwen3:8b' },
-        toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
-        takesImages: false,
+    const send: UpdateSink = async (batch) => void updates.push(...batch);
+    const outcome = await runAgentLoop(
+      { signal: new AbortController().signal, send, turnId: globalThis.crypto.randomUUID() },
+      {
+        context: { turns: [], task: { role: 'user', content: 'hi' }, windowFix: FIX },
+        endpoint: {
+          chat: failing(new ProviderHttpError(400, { get: () => null }, OLLAMA_400, URL_)),
+          request: { model: 'qwen3:8b' },
+          toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
+          takesImages: false,
+        },
+        limits: { maxSteps: 5 },
+        callbacks: { logger },
       },
-      limits: { maxSteps: 5 },
-      callbacks: { signal: new AbortController().signal, send: async (batch) => void updates.push(...batch), logger },
-    });
+    );
     expect(outcome.overflow).toEqual({ window: 4096 });
     const text = updates.map((u) => (u as { content?: { text?: string } }).content?.text ?? '').join('');
     expect(text).toBe(describeContextOverflow({ window: 4096 }, FIX));

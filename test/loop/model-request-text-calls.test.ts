@@ -2,7 +2,7 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
 import type { TextToolCalls } from '../../src/loop/loop-input.js';
 import { runModelRequest, TEXT_TOOL_CALLS_NOTICE } from '../../src/loop/model-request.js';
-import { textToolCallRecogniser } from '../../src/loop/turn-tools.js';
+import { textToolCallRecogniser } from '../../src/loop/fitted-request.js';
 import { createLogger } from '../../src/shared/log.js';
 import { scriptedChat, type ScriptedAnswer } from '../helpers/scripted-chat.js';
 
@@ -18,7 +18,7 @@ async function turn(answer: ScriptedAnswer, textToolCalls: TextToolCalls | null 
   const chat = scriptedChat([answer]);
   const updates: SessionUpdate[] = [];
   const outcome = await runModelRequest({
-    client: chat.client,
+    chat: chat.client,
     request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
     callbacks: { signal: controller.signal, send: async (batch) => void updates.push(...batch), logger },
     textToolCalls: textToolCalls ?? undefined,
@@ -166,7 +166,7 @@ describe('the notice of tool calls read from text', () => {
     const notify = async (notice: unknown) => void told.push(notice);
     const run = (text: string) =>
       runModelRequest({
-        client: scriptedChat([{ text: [text] }]).client,
+        chat: scriptedChat([{ text: [text] }]).client,
         request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
         callbacks: { signal: new AbortController().signal, send: async () => undefined, logger, notify },
         textToolCalls: recogniser(offered),

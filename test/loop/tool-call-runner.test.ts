@@ -30,7 +30,7 @@ function deps(over: Partial<Omit<Deps, 'offered'>> & { backend: ToolBackend; pla
   const { backend, plan, ...rest } = over;
   const d: Deps = {
     sessionId: 's1',
-    client: fake.client,
+    editor: fake.client,
     send: async (batch) => void updates.push(...batch),
     mode: 'full-access',
     remembered: {},
@@ -53,7 +53,7 @@ function deps(over: Partial<Omit<Deps, 'offered'>> & { backend: ToolBackend; pla
 
 /** One call as the loop runs it: its name resolved among the offered tools, then run. */
 function runToolCall(call: ToolCallResult, d: Deps) {
-  return runCall(call, d.offered.resolve(call.name), d, { send: d.send, signal: d.signal, logger });
+  return runCall({ send: d.send, signal: d.signal, logger }, call, d.offered.resolve(call.name), d);
 }
 
 const backend = (over: Partial<ToolBackend> = {}): ToolBackend => ({

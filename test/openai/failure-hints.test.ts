@@ -19,7 +19,7 @@ async function promptText(chatUrl: string, apiKey?: string): Promise<{ text: str
   const client = new ChatCompletionsClient({ url: chatUrl, apiKey, maxRetries: 0 });
   const shown: string[] = [];
   const outcome = await runModelRequest({
-    client,
+    chat: client,
     request: { model: 'qwen3:8b', messages: [{ role: 'user', content: 'hi' }] },
     callbacks: {
       signal: new AbortController().signal,

@@ -2,12 +2,13 @@
  * `run_command` over a {@link ToolBackend}: in a client terminal (embedded in the tool call while
  * it runs) or locally (the cwd confined to the workspace).
  */
-import { capForModel, formatCount } from '../present/output-cap.js';
+import { capForModel } from '../present/output-cap.js';
 import { fenced, textContent } from '../present/present-args.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_OUTPUT_BYTE_LIMIT, MAX_COMMAND_TIMEOUT_MS, type BuiltinContext } from './tool-context.js';
 import type { ToolOutcome } from '../tool.js';
 import type { CommandResult } from '../backends/tool-backend.js';
 import { confine, resolveToolPath } from '../backends/workspace.js';
+import { grouped } from '../../shared/grouped.js';
 
 /** `run_command` arguments once checked. */
 export interface RunCommandArgs {
@@ -56,7 +57,7 @@ export async function executeRunCommand(args: RunCommandArgs, ctx: BuiltinContex
     },
   });
   const status = commandStatus(result, timeoutMs);
-  const dropped = result.truncated ? `[earlier output dropped; only the last ${formatCount(outputByteLimit)} bytes were kept]\n` : '';
+  const dropped = result.truncated ? `[earlier output dropped; only the last ${grouped(outputByteLimit)} bytes were kept]\n` : '';
   const body = result.output === '' ? '(no output)' : capForModel(result.output, ctx.settings.limits).text;
   const failed = result.timedOut || result.exitCode !== 0;
   return {

@@ -8,12 +8,13 @@
  * easy; the edit_file description says they are not part of the file.
  */
 import { applyEdit } from '../edit/apply-edit.js';
-import { capForModel, counted, countLines, formatCount, readFileNote } from '../present/output-cap.js';
+import { capForModel, counted, countLines, readFileNote } from '../present/output-cap.js';
 import { fenced, fileLocation, lineRange, textContent } from '../present/present-args.js';
 import type { BuiltinContext } from './tool-context.js';
 import type { ToolOutcome } from '../tool.js';
 import { ToolError } from '../tool.js';
 import { confine, relativeForTitle, resolveToolPath } from '../backends/workspace.js';
+import { grouped } from '../../shared/grouped.js';
 
 /** `read_file` arguments once checked. */
 export interface ReadFileArgs {
@@ -90,7 +91,7 @@ export async function executeReadFile(args: ReadFileArgs, ctx: BuiltinContext): 
   const slice = all.slice(start, args.limit === undefined ? undefined : start + args.limit);
   const last = first + slice.length - 1;
   const capped = capForModel(numberLines(slice, first), { ...ctx.settings.limits, note: readFileNote(first - 1) });
-  const more = total !== undefined ? ` of ${formatCount(total)}` : slice.length === args.limit ? `; more may follow from offset ${last + 1}` : '';
+  const more = total !== undefined ? ` of ${grouped(total)}` : slice.length === args.limit ? `; more may follow from offset ${last + 1}` : '';
   const partial = first > 1 || total === undefined || last < total;
   const forModel = partial ? `${capped.text}\n[${first === last ? `line ${first}` : `lines ${first}–${last}`}${more}]` : capped.text;
   return {

@@ -4,11 +4,11 @@
  */
 import { z } from 'zod';
 import { fileLine, linesWord } from '../../context/context-cut.js';
-import { grouped } from '../../context/token-estimate.js';
 import { executeReadFile } from './file-tools.js';
 import { argLine, argPath, lineRange } from '../present/present-args.js';
 import { defineTool } from './tool-module.js';
 import { PATH_ALIASES, PATH_DESCRIPTION } from './words.js';
+import { grouped } from '../../shared/grouped.js';
 
 /** The `read_file` tool. */
 export const readFileTool = defineTool({

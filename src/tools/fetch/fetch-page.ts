@@ -11,6 +11,7 @@ import { textContent } from '../present/present-args.js';
 import type { ToolOutcome } from '../tool.js';
 import type { AddressPolicy, LookupFunction } from './address-guard.js';
 import { httpGet, type TextKind } from './http-get.js';
+import { grouped } from '../../shared/grouped.js';
 
 /** Default limit of one fetch, redirects and body included, in ms: 30 s. */
 const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
@@ -103,6 +104,6 @@ export function capPage(text: string, maxBytes: number, notes: readonly string[]
   const newline = text.lastIndexOf('\n', end);
   if (newline > end * 0.8) end = newline;
   const kept = Buffer.byteLength(text.slice(0, end));
-  const note = [`cut to the first ${kept.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} bytes to fit the context window`, ...notes];
+  const note = [`cut to the first ${grouped(kept)} of ${grouped(total)} bytes to fit the context window`, ...notes];
   return `${text.slice(0, end).trimEnd()}\n\n[Note: ${note.join('; ')}.]`;
 }

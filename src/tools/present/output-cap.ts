@@ -3,6 +3,7 @@
  * Only the model's copy is capped; the client is shown the whole text. (codex does the same in
  * `codex-rs/core/src/context_manager/truncate.rs`; opencode's limits are 2,000 lines / 50 KB.)
  */
+import { grouped } from '../../shared/grouped.js';
 
 /** Default most bytes (UTF-8) given to the model. */
 const DEFAULT_MAX_BYTES = 50_000;
@@ -37,14 +38,9 @@ export interface CapResult {
   truncated: boolean;
 }
 
-/** `1,234` */
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
 /** `1 line`, `2 lines`, `1,234 lines`: a count and its noun, agreeing. `plural` @defaultValue `${singular}s` */
 export function counted(n: number, singular: string, plural = `${singular}s`): string {
-  return `${formatCount(n)} ${n === 1 ? singular : plural}`;
+  return `${grouped(n)} ${n === 1 ? singular : plural}`;
 }
 
 /**

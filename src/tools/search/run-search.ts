@@ -20,6 +20,7 @@ import { translatePattern } from './search-pattern.js';
 import { findRipgrep, runRipgrep } from './search-rg.js';
 import { runWorkerSearch, type AskGlob, type WorkerFile } from './search-worker.js';
 import { SNIFF_BYTES } from '../backends/text-decode.js';
+import { grouped } from '../../shared/grouped.js';
 
 /**
  * Bounds of a search.
@@ -216,7 +217,7 @@ export function formatSearch(result: SearchResult, request: SearchRequest, cwd: 
   const where = relativeForTitle(request.path, cwd);
   const listing = !request.pattern?.trim();
   const count = result.filesSearched;
-  const searched = count === undefined ? '' : `${count.toLocaleString('en-US')} file${count === 1 ? '' : 's'}`;
+  const searched = count === undefined ? '' : `${grouped(count)} file${count === 1 ? '' : 's'}`;
   const seconds = result.budgetMs / 1000;
   const budget = seconds >= 10 || Number.isInteger(seconds) ? String(Math.round(seconds)) : seconds.toFixed(1);
   const stopped = result.timedOut ? `[stopped after ${budget} s${searched ? ` and ${searched}` : ''}; narrow the path or glob]` : '';
