@@ -8,6 +8,7 @@
 import type { ChatToolDefinition } from '../../tool.js';
 import { resolveToolName } from '../tool-name-resolve.js';
 import { callHint } from './call-hint.js';
+import { placeholderProblem } from './placeholders.js';
 import { readTextCalls } from './read-text-calls.js';
 import { TextCallHold } from './text-call-hold.js';
 
@@ -15,7 +16,10 @@ import { TextCallHold } from './text-call-hold.js';
 export interface ReadCall {
   name: string;
   arguments: string;
-  /** The text ended inside the call: it must not run. */
+  /**
+   * The text ended inside the call: it must not run. Not set by the reader, which words such a
+   * call's `refusal` itself ("the answer stopped inside the call"); a caller may set it.
+   */
   cut?: true;
   /** Why the call cannot run as written (the runner refuses it with this). */
   refusal?: string;
@@ -61,15 +65,17 @@ export function textCallReader(definitions: readonly ChatToolDefinition[], textP
   return {
     hold: () => new TextCallHold([...tools.keys()]),
     read: (text, reasoning) => {
-      const read = readTextCalls(text, tools, { bare: !reasoning });
+      const read = readTextCalls(text, tools, { reasoning: reasoning === true });
       return {
         prose: read.prose,
         calls: read.calls.map((call, i): ReadCall => {
           const out: ReadCall = { name: call.name, arguments: call.arguments };
           const resolved = resolveToolName(call.name, names, strict)?.name;
           if (resolved) out.hint = callHint(call.format, resolved, parameters.get(resolved), textPath);
-          if (call.cut) out.cut = true;
-          if (call.problem) out.refusal = call.problem;
+          // A call the answer stopped inside is refused in those words; the length limit is the loop's to name (`finish_reason: length`).
+          if (call.cut) out.refusal = 'the answer stopped inside the call, so its arguments are incomplete';
+          const problem = call.problem ?? (call.cut ? undefined : placeholderProblem(call.arguments));
+          if (problem) out.refusal = problem;
           if (i < read.calls.length - 1 || read.followed) out.followed = true;
           return out;
         }),
