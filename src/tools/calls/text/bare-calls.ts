@@ -23,6 +23,7 @@ const END_TOKENS: readonly string[] = [
   '<|eot|>',
   '<|eom|>',
   '<end_of_turn>',
+  '<turn|>',
   '<|im_end|>',
   '<|end|>',
   '</s>',

@@ -98,7 +98,7 @@ class Reader {
         this.i++;
         return out;
       }
-      const key = /^([A-Za-z_][\w.-]*)\s*:/.exec(t.slice(this.i, this.i + 200));
+      const key = /^([A-Za-z_][\w.-]*)\s*[:=]/.exec(t.slice(this.i, this.i + 200));
       if (!key) throw new Error('not a key');
       this.i += key[0].length;
       const value = this.value(depth);
@@ -116,18 +116,20 @@ class Reader {
  * The call written as `call:NAME{…}` at `start` (after `<|tool_call>`, or the whole answer) up to
  * `limit` (its `<tool_call|>`, or the end), or `undefined` when it is not one.
  */
-export function gemmaCall(text: string, start: number, limit: number, finder: Finder): TextCall | undefined {
-  const head = /^\s*call:([A-Za-z_][\w.-]*)\s*([{(])/.exec(text.slice(start, Math.min(limit, start + 300)));
+export function gemmaCall(text: string, start: number, limit: number, finder: Finder, { nameOnly = false }: { nameOnly?: boolean } = {}): TextCall | undefined {
+  // `call:NAME{`, also with a stray colon before it (`<|tool_call>:call:`); after a `<call>` token split from its word, `NAME{`.
+  const head = (nameOnly ? /^\s*()([A-Za-z_][\w.-]*)\s*([{(])/ : /^\s*(:?)call:([A-Za-z_][\w.-]*)\s*([{(])/).exec(text.slice(start, Math.min(limit, start + 300)));
   if (!head) return undefined;
+  const name = head[2]!;
   const reader = new Reader(text, start + head[0].length - 1, limit, finder);
-  if (head[2] === '(') reader.close = ')';
+  if (head[3] === '(') reader.close = ')';
   try {
     const args = reader.object(0, reader.close);
-    return { name: head[1]!, arguments: JSON.stringify(args), format: 'gemma' };
+    return { name, arguments: JSON.stringify(args), format: 'gemma' };
   } catch (error) {
-    if (error instanceof Repeated) return { name: head[1]!, arguments: '{}', format: 'gemma', problem: error.message };
+    if (error instanceof Repeated) return { name, arguments: '{}', format: 'gemma', problem: error.message };
     // Python-style arguments inside the braces, as a last try.
     const python = pythonLiteral(text.slice(start + head[0].length - 1, limit).trim());
-    return python && typeof python.value === 'object' ? { name: head[1]!, arguments: JSON.stringify(python.value), format: 'gemma' } : undefined;
+    return python && typeof python.value === 'object' ? { name, arguments: JSON.stringify(python.value), format: 'gemma' } : undefined;
   }
 }

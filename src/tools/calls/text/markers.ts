@@ -59,11 +59,11 @@ function wrapper(marker: string, closers: readonly string[], format: TextCallFor
 /** One call read by a tag reader, as a marker's read. */
 const one = (found: { call: MarkerRead['calls'][number]; end: number } | undefined): MarkerRead | undefined => found && { calls: [found.call], end: found.end };
 
-/** Gemma's closing tokens (Gemma 4's, FunctionGemma's). */
-const GEMMA_CLOSERS = ['<tool_call|>', '<end_function_call>'];
+/** Gemma's closing tokens (Gemma 4's, its end of turn, FunctionGemma's). */
+const GEMMA_CLOSERS = ['<tool_call|>', '<turn|>', '<end_function_call>'];
 
-/** Gemma's call after its token: to the first closing token, or the end. */
-function gemmaAt(marker: string): Marker['read'] {
+/** Gemma's call after its token: to the first closing token, or the end; `nameOnly`: the token held `call` (`<call>NAME{…}`). */
+function gemmaAt(marker: string, nameOnly = false): Marker['read'] {
   return ({ text, at, finder }) => {
     let close = -1;
     let width = 0;
@@ -72,7 +72,7 @@ function gemmaAt(marker: string): Marker['read'] {
       if (found >= 0 && (close < 0 || found < close)) [close, width] = [found, c.length];
     }
     const limit = close < 0 ? text.length : close;
-    const call = gemmaCall(text, at + marker.length, limit, finder);
+    const call = gemmaCall(text, at + marker.length, limit, finder, { nameOnly });
     return call && { calls: [call], end: close < 0 ? text.length : close + width };
   };
 }
@@ -92,7 +92,7 @@ function readerOf(spec: CallMarker): Marker['read'] {
     case 'mistral':
       return ({ text, at }) => mistralAt(text, at, text.length);
     case 'gemma':
-      return gemmaAt(open);
+      return gemmaAt(open, open === '<call>');
     case 'gemma-bare':
       // `call:` begins a word: the `call:` ending `syscall:` is none.
       return (context) => (/[A-Za-z0-9_]/.test(context.text[context.at - 1] ?? ' ') ? undefined : gemmaAt('')(context));

@@ -52,6 +52,9 @@ export function reactAt(text: string, at: number, limit: number, tools: OfferedT
   if (!head || !offered(head[1]!, tools)) return undefined;
   const name = head[1]!;
   i += head[0].length;
+  // Emphasis before a JSON input (`Action Input: ** {…}`), as crewAI's parser tests show.
+  const bold = /^\*+[ \t]*(?=\{)/.exec(text.slice(i, i + 20));
+  if (bold) i += bold[0].length;
   const fence = /^```[\w-]*[ \t]*\r?\n/.exec(text.slice(i, i + 20));
   if (fence) i = skipSpace(text, i + fence[0].length, limit);
   const call: TextCall = { name, arguments: '{}', format: 'react' };

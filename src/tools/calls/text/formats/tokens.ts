@@ -84,12 +84,15 @@ export const TOKENS: readonly CallFormat[] = [
     markers: [
       { open: '<|tool_call>', read: 'gemma', body: 'gemma' },
       { open: '<start_function_call>', read: 'gemma', body: 'gemma' },
+      // The token split from its word in multimodal output: `<call>NAME{…}` (vLLM's Gemma 4 tests).
+      { open: '<call>', read: 'gemma', body: 'gemma', offeredOnly: true },
       // The tokens gone: `call:NAME{…}` or `call:NAME(key: value)`, of an offered tool.
       { open: 'call:', read: 'gemma-bare', body: 'gemma', offeredOnly: true },
     ],
-    arguments: 'call:NAME{key:<|"|>text<|"|>,n:42}',
+    arguments: 'call:NAME{key:<|"|>text<|"|>,n:42}; also call:NAME(key: "text")',
     template: ['<|tool_call>', '<start_function_call>'],
     servers: [
+      vllm('gemma4', 'gemma4_tool_parser', 'dfcb56b'),
       sglang('gemma4', 'gemma4_detector', '008b79d'),
       ollama('gemma4', 'model/parsers/gemma4.go'),
       ollama('functiongemma', 'model/parsers/functiongemma.go'),
