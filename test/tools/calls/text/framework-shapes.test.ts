@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { readTextCalls } from '../../../../src/tools/calls/text/read-text-calls.js';
 import { textCallReader } from '../../../../src/tools/calls/text/text-calls.js';
+import type { ChatToolDefinition } from '../../../../src/tools/tool.js';
 
 const tools = new Map<string, Record<string, unknown>>([
   ['get_weather', { location: { type: 'string' }, unit: { type: 'string' } }],
@@ -16,7 +17,10 @@ const tools = new Map<string, Record<string, unknown>>([
   ['grep', { pattern: { type: 'string' } }],
   ['ChaFod', { TheFod: { type: 'string' } }],
 ]);
-const definitions = [...tools].map(([name, properties]) => ({ type: 'function' as const, function: { name, description: '', parameters: { type: 'object' as const, properties } } }));
+const definitions: ChatToolDefinition[] = [...tools].map(([name, properties]) => ({
+  type: 'function',
+  function: { name, description: '', parameters: { type: 'object', properties } as ChatToolDefinition['function']['parameters'] },
+}));
 const calls = (text: string, reasoning = false) =>
   readTextCalls(text, tools, { reasoning }).calls.map((c) => ({ name: c.name, args: JSON.parse(c.arguments) as unknown, ...(c.problem ? { problem: c.problem } : {}) }));
 const weather = { name: 'get_weather', args: { location: 'Paris' } };
