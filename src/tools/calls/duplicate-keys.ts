@@ -9,6 +9,17 @@
  * Source: RFC 8259 §4 ("The names within an object SHOULD be unique"; with duplicates
  * "the behavior of software that receives such an object is unpredictable").
  */
+import { isDeepStrictEqual } from 'node:util';
+
+/**
+ * Why a call that gives the argument `key` a second time cannot run, when the two values differ
+ * (which one is meant is a guess); `undefined` when `key` is new or says the same again. The
+ * readers of calls written as text (XML parameters, Python keywords, DSML) word it so.
+ */
+export function repeatedProblem(args: Readonly<Record<string, unknown>>, key: string, value: unknown): string | undefined {
+  if (!Object.hasOwn(args, key) || isDeepStrictEqual(args[key], value)) return undefined;
+  return `the argument "${key}" is given twice, as ${JSON.stringify(args[key])} and as ${JSON.stringify(value)}; give it once, with the value meant`;
+}
 
 /** A key written twice with different values: the key and both values as written. */
 export interface DuplicateKey {

@@ -57,7 +57,9 @@ export function readArgumentsText(raw: string, cutOff = false): ReadArguments {
   if (!read.ok) {
     // A key written a second time, the same value but broken: the first, complete pair says it all.
     const repeat = brokenRepeat(raw);
-    return repeat ? { ok: true, value: JSON.parse(repeat.json), repaired: [`"${repeat.key}" was written twice with the same value, the second time broken`] } : read;
+    return repeat
+      ? { ok: true, value: JSON.parse(repeat.json), repaired: [`"${repeat.key}" was written twice with the same value, the second time broken`] }
+      : read;
   }
   const value = decodeTwice(JSON.parse(read.json));
   const refused = twice(read.json);

@@ -191,7 +191,10 @@ describe('the reader of calls written as text', () => {
         fc.pre(x !== y);
         const pythonic = readTextCalls(`[read_file(a=${JSON.stringify(x)}, a=${JSON.stringify(y)})]`, tools).calls[0];
         expect(pythonic?.problem).toContain('given twice');
-        const xml = readTextCalls(`<tool_call>\n<function=read_file>\n<parameter=a>\n${x}\n</parameter>\n<parameter=a>\n${y}\n</parameter>\n</function>\n</tool_call>`, tools).calls[0];
+        const xml = readTextCalls(
+          `<tool_call>\n<function=read_file>\n<parameter=a>\n${x}\n</parameter>\n<parameter=a>\n${y}\n</parameter>\n</function>\n</tool_call>`,
+          tools,
+        ).calls[0];
         expect(xml?.problem).toContain('given twice');
         expect(readArgumentsText(`{"a": ${JSON.stringify(x)}, "a": ${JSON.stringify(y)}}`).ok).toBe(false);
       }),

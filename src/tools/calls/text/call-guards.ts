@@ -15,7 +15,10 @@ const EXAMPLE_INTRO =
 
 /** Whether the text before a call (`prose`, the answer up to the call's marker or fence) introduces it as an example. */
 export function introducesExample(prose: string): boolean {
-  const line = prose.trimEnd().replace(/\n?[ \t]*```[\w-]*$/, '').trimEnd();
+  const line = prose
+    .trimEnd()
+    .replace(/\n?[ \t]*```[\w-]*$/, '')
+    .trimEnd();
   const last = line.slice(line.lastIndexOf('\n') + 1).slice(-200);
   return EXAMPLE_INTRO.test(last);
 }

@@ -16,7 +16,7 @@
  * Sources: vLLM `deepseekv32_tool_parser.py` (113121d), SGLang `deepseekv4_detector.py`
  * (00a8f59: the V4 block name and the JSON body), vLLM PR #55954 (the wrapper left out).
  */
-import { isDeepStrictEqual } from 'node:util';
+import { repeatedProblem } from '../duplicate-keys.js';
 import type { Finder } from './finder.js';
 import type { MarkerRead, TextCall } from './text-call.js';
 import { skipSpace, valueSpan } from './value-span.js';
@@ -64,8 +64,7 @@ function parameters(text: string, start: number, limit: number, finder: Finder):
         problem ??= `the value of "${key}" is marked string="false" but is no JSON value: ${raw.trim().slice(0, 80)}`;
       }
     }
-    if (Object.hasOwn(args, key) && !isDeepStrictEqual(args[key], value))
-      problem ??= `the argument "${key}" is given twice, as ${JSON.stringify(args[key])} and as ${JSON.stringify(value)}; give it once, with the value meant`;
+    problem ??= repeatedProblem(args, key, value);
     Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true });
     i = skipSpace(text, close.end, limit);
   }

@@ -118,7 +118,9 @@ class Reader {
  */
 export function gemmaCall(text: string, start: number, limit: number, finder: Finder, { nameOnly = false }: { nameOnly?: boolean } = {}): TextCall | undefined {
   // `call:NAME{`, also with a stray colon before it (`<|tool_call>:call:`); after a `<call>` token split from its word, `NAME{`.
-  const head = (nameOnly ? /^\s*()([A-Za-z_][\w.-]*)\s*([{(])/ : /^\s*(:?)call:([A-Za-z_][\w.-]*)\s*([{(])/).exec(text.slice(start, Math.min(limit, start + 300)));
+  const head = (nameOnly ? /^\s*()([A-Za-z_][\w.-]*)\s*([{(])/ : /^\s*(:?)call:([A-Za-z_][\w.-]*)\s*([{(])/).exec(
+    text.slice(start, Math.min(limit, start + 300)),
+  );
   if (!head) return undefined;
   const name = head[2]!;
   const reader = new Reader(text, start + head[0].length - 1, limit, finder);

@@ -216,7 +216,13 @@ export function envelopesFrom(
  * `limit`. Every object has that one key, an offered tool's name; `undefined` otherwise.
  * @returns the calls and the index after them.
  */
-export function namedCalls(text: string, start: number, limit: number, tools: OfferedTools, format: TextCallFormat): { calls: TextCall[]; end: number } | undefined {
+export function namedCalls(
+  text: string,
+  start: number,
+  limit: number,
+  tools: OfferedTools,
+  format: TextCallFormat,
+): { calls: TextCall[]; end: number } | undefined {
   let i = skipSpace(text, start, limit);
   const listed = text[i] === '[';
   if (listed) i = skipSpace(text, i + 1, limit);

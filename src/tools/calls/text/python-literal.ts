@@ -202,10 +202,10 @@ export function pythonicCalls(text: string, start = 0, end = text.length): { cal
         if (key && reader.eat('=')) {
           const value = reader.value(1);
           // The same keyword twice: one meaning when the values are equal, a guess when not.
-          if (Object.hasOwn(current.args, key) && !isDeepStrictEqual(current.args[key], value)) current.repeated ??= { key, first: current.args[key], second: value };
+          if (Object.hasOwn(current.args, key) && !isDeepStrictEqual(current.args[key], value))
+            current.repeated ??= { key, first: current.args[key], second: value };
           Object.defineProperty(current.args, key, { value, enumerable: true, writable: true, configurable: true });
-        }
-        else {
+        } else {
           reader.i = mark;
           reader.value(1);
           current.positional = true;

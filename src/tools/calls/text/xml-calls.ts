@@ -14,8 +14,8 @@
  * `model/parsers/qwen3coder.go`, `glm46.go`/`glm47.go`; MiniMax-M2's tool-call guide; Llama 3.1's
  * prompt format (https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_1/). Pure.
  */
-import { isDeepStrictEqual } from 'node:util';
 import type { Finder } from './finder.js';
+import { repeatedProblem } from '../duplicate-keys.js';
 import { deeperThan, MAX_ARGUMENT_DEPTH } from '../repair-arguments.js';
 import { pythonLiteral } from './python-literal.js';
 import type { OfferedTools, TextCall, TextCallFormat } from './text-call.js';
@@ -64,15 +64,6 @@ function trimValue(raw: string, atEnd: boolean): string {
 /** Sets `key` as an own property (a parameter named `__proto__` stays a parameter). */
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/**
- * Why a call that writes the parameter `key` a second time cannot run, when the two values differ
- * (which is meant is a guess); `undefined` when `key` is new or says the same again.
- */
-export function repeatedProblem(args: Record<string, unknown>, key: string, value: unknown): string | undefined {
-  if (!Object.hasOwn(args, key) || isDeepStrictEqual(args[key], value)) return undefined;
-  return `the argument "${key}" is given twice, as ${JSON.stringify(args[key])} and as ${JSON.stringify(value)}; give it once, with the value meant`;
 }
 
 /** How the parameters of one tag family are written. */

@@ -22,7 +22,11 @@ const definitions: ChatToolDefinition[] = [...tools].map(([name, properties]) =>
   function: { name, description: '', parameters: { type: 'object', properties } as ChatToolDefinition['function']['parameters'] },
 }));
 const calls = (text: string, reasoning = false) =>
-  readTextCalls(text, tools, { reasoning }).calls.map((c) => ({ name: c.name, args: JSON.parse(c.arguments) as unknown, ...(c.problem ? { problem: c.problem } : {}) }));
+  readTextCalls(text, tools, { reasoning }).calls.map((c) => ({
+    name: c.name,
+    args: JSON.parse(c.arguments) as unknown,
+    ...(c.problem ? { problem: c.problem } : {}),
+  }));
 const weather = { name: 'get_weather', args: { location: 'Paris' } };
 
 describe('formats of agent frameworks and small models, carried out', () => {
@@ -38,8 +42,14 @@ describe('formats of agent frameworks and small models, carried out', () => {
     ['<tool_call> without its closer, arguments beside the name', '<tool_call>\n{"name": "get_weather", "location": "Paris"}'],
     ['Gemma call:NAME(key: value)', 'call:get_weather(location: "Paris")'],
     ['Gemma call:NAME(…) in its tokens', '<|tool_call>call:get_weather(location: "Paris")<tool_call|>'],
-    ['DSML after the reasoning', '\n\n<｜DSML｜tool_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="location" string="true">Paris</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>'],
-    ['DSML, ASCII bars, no wrapper', '<|DSML|invoke name="get_weather">\n<|DSML|parameter name="location" string="true">Paris</|DSML|parameter>\n</|DSML|invoke>'],
+    [
+      'DSML after the reasoning',
+      '\n\n<｜DSML｜tool_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="location" string="true">Paris</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>',
+    ],
+    [
+      'DSML, ASCII bars, no wrapper',
+      '<|DSML|invoke name="get_weather">\n<|DSML|parameter name="location" string="true">Paris</|DSML|parameter>\n</|DSML|invoke>',
+    ],
   ])('%s', (_, text) => {
     expect(calls(text)).toEqual([weather]);
   });
@@ -63,12 +73,14 @@ describe('formats of agent frameworks and small models, carried out', () => {
   });
 
   it('the first call without its opener, the second with one: both', () => {
-    const text = '{"name": "get_weather", "arguments": {"location": "Paris"}}\n</tool_call>\n<tool_call>\n{"name": "search", "arguments": {"query": "rain"}}\n</tool_call>';
+    const text =
+      '{"name": "get_weather", "arguments": {"location": "Paris"}}\n</tool_call>\n<tool_call>\n{"name": "search", "arguments": {"query": "rain"}}\n</tool_call>';
     expect(calls(text)).toEqual([weather, { name: 'search', args: { query: 'rain' } }]);
   });
 
   it('a second call opened with </tool_call>: run, not dropped', () => {
-    const text = '<tool_call>\n{"name": "get_weather", "arguments": {"location": "Paris"}}\n</tool_call>\n</tool_call>\n{"name": "search", "arguments": {"query": "rain"}}\n</tool_call>';
+    const text =
+      '<tool_call>\n{"name": "get_weather", "arguments": {"location": "Paris"}}\n</tool_call>\n</tool_call>\n{"name": "search", "arguments": {"query": "rain"}}\n</tool_call>';
     expect(calls(text)).toEqual([weather, { name: 'search', args: { query: 'rain' } }]);
   });
 
@@ -87,19 +99,23 @@ describe('values never guessed, calls only shown never run', () => {
       'the argument "TheFod" is given twice, as "GREENS" and as "PIZZA"; give it once, with the value meant',
     );
     expect(calls('ChaFod(TheFod="PIZZA", TheFod="PIZZA")')).toEqual([{ name: 'ChaFod', args: { TheFod: 'PIZZA' } }]);
-    expect(calls('<tool_call>\n<function=grep>\n<parameter=pattern>a</parameter>\n<parameter=pattern>b</parameter>\n</function>\n</tool_call>')[0]?.problem).toMatch(
-      /"pattern" is given twice, as "a" and as "b"/,
-    );
+    expect(
+      calls('<tool_call>\n<function=grep>\n<parameter=pattern>a</parameter>\n<parameter=pattern>b</parameter>\n</function>\n</tool_call>')[0]?.problem,
+    ).toMatch(/"pattern" is given twice, as "a" and as "b"/);
   });
 
   it.each([['<your_pattern>'], ['<path>'], ['YOUR_API_KEY'], ['...']])('a placeholder copied from an example (%s) is refused, naming it', (value) => {
     const read = textCallReader(definitions).read(`<tool_call>{"name": "grep", "arguments": {"pattern": ${JSON.stringify(value)}}}</tool_call>`);
-    expect(read.calls[0]?.refusal).toBe(`the value ${JSON.stringify(value)} of "pattern" is a placeholder copied from an example, not a value; write the real "pattern"`);
+    expect(read.calls[0]?.refusal).toBe(
+      `the value ${JSON.stringify(value)} of "pattern" is a placeholder copied from an example, not a value; write the real "pattern"`,
+    );
   });
 
   it('real values that look alike are no placeholders', () => {
     for (const value of ['/path/to/the/file.md', '<div>', 'a...b', 'your_name'])
-      expect(textCallReader(definitions).read(`<tool_call>{"name": "grep", "arguments": {"pattern": ${JSON.stringify(value)}}}</tool_call>`).calls[0]?.refusal).toBeUndefined();
+      expect(
+        textCallReader(definitions).read(`<tool_call>{"name": "grep", "arguments": {"pattern": ${JSON.stringify(value)}}}</tool_call>`).calls[0]?.refusal,
+      ).toBeUndefined();
   });
 
   it('a call the answer stopped inside is refused in those words, not as a length limit', () => {
@@ -111,7 +127,10 @@ describe('values never guessed, calls only shown never run', () => {
   it.each([
     ['introduced as an example', 'You can call it like this:\n<tool_call>{"name": "search", "arguments": {"query": "x"}}</tool_call>'],
     ['introduced as not a call', 'This is not a tool call:\n<tool_call>{"name": "search", "arguments": {"query": "x"}}</tool_call>'],
-    ['in a code block that prose follows', 'Here is the parser input:\n```\n<tool_call>{"name": "search", "arguments": {"query": "x"}}</tool_call>\n```\nIt yields one call.'],
+    [
+      'in a code block that prose follows',
+      'Here is the parser input:\n```\n<tool_call>{"name": "search", "arguments": {"query": "x"}}</tool_call>\n```\nIt yields one call.',
+    ],
     ['a ReAct line inside a sentence', 'The next Action: get_weather was planned.'],
     ['call: inside a word', 'a syscall:get_weather(location: "Paris")'],
     ['a <tools> list of definitions', '<tools>[{"type": "function", "function": {"name": "search", "description": "d", "parameters": {}}}]</tools>'],

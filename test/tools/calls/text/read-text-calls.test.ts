@@ -239,8 +239,12 @@ describe('readTextCalls: prose stays prose', () => {
 
   it('in reasoning, a marker makes a call anywhere, a bare one only as the tail and only of an offered tool', () => {
     const reasoning = { reasoning: true };
-    expect(read('Thinking. <tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>', reasoning).calls).toEqual(one('read_file', { path: 'a' }));
-    expect(read('I will read it.\n\n```json\n{"name": "read_file", "arguments": {"path": "a"}}\n```', reasoning).calls).toEqual(one('read_file', { path: 'a' }));
+    expect(read('Thinking. <tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>', reasoning).calls).toEqual(
+      one('read_file', { path: 'a' }),
+    );
+    expect(read('I will read it.\n\n```json\n{"name": "read_file", "arguments": {"path": "a"}}\n```', reasoning).calls).toEqual(
+      one('read_file', { path: 'a' }),
+    );
     expect(read('I will read it.\n\n{"name": "read_file", "arguments": {"path": "a"}}', reasoning).calls).toEqual(one('read_file', { path: 'a' }));
     // Not the tail; a tool not offered; an example.
     expect(read('{"name": "read_file", "arguments": {"path": "a"}}\n\nThen I will answer.', reasoning).calls).toEqual([]);

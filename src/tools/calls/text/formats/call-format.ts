@@ -27,7 +27,18 @@ export interface ServerParser {
  * - `function-tag`, `invoke-tag`, `atem-invoke`: one XML-like call block;
  * - `mistral`, `gemma`, `gemma-bare`, `harmony`, `deepseek`, `dsml`, `react`: the format's own reader.
  */
-export type ReaderKind = 'body' | 'function-tag' | 'invoke-tag' | 'atem-invoke' | 'mistral' | 'gemma' | 'gemma-bare' | 'harmony' | 'deepseek' | 'dsml' | 'react';
+export type ReaderKind =
+  | 'body'
+  | 'function-tag'
+  | 'invoke-tag'
+  | 'atem-invoke'
+  | 'mistral'
+  | 'gemma'
+  | 'gemma-bare'
+  | 'harmony'
+  | 'deepseek'
+  | 'dsml'
+  | 'react';
 
 /** One marker that opens a call. */
 export interface CallMarker {

@@ -30,4 +30,10 @@ export function formatForTemplate(template: string): CallFormat | undefined {
  * forms next, the JSON wrappers last and Hermes' `<tool_call>` (which other families write their
  * own syntax inside) last of all.
  */
-const BY_SPECIFICITY: readonly CallFormat[] = [...XML_TAGS, ...TOKENS, ...TEXT_FORMS, ...JSON_WRAPPERS.filter((f) => f.id !== 'hermes'), ...JSON_WRAPPERS.filter((f) => f.id === 'hermes')];
+const BY_SPECIFICITY: readonly CallFormat[] = [
+  ...XML_TAGS,
+  ...TOKENS,
+  ...TEXT_FORMS,
+  ...JSON_WRAPPERS.filter((f) => f.id !== 'hermes'),
+  ...JSON_WRAPPERS.filter((f) => f.id === 'hermes'),
+];

@@ -24,8 +24,10 @@ export const JSON_WRAPPERS: readonly CallFormat[] = [
       sglang('hermes', 'hermes_detector', 'c85d8b2'),
       sglang('qwen25', 'qwen25_detector', '5d2c83e'),
       llamaCpp('HERMES_2_PRO'),
+      llamaCpp('XIAOMI_MIMO'),
       ollama('tools (template-derived)', 'tools/tools.go'),
       ollama('qwen3', 'model/parsers/qwen3.go'),
+      ollama('qwen3vl', 'model/parsers/qwen3vl.go'),
     ],
   },
   {
@@ -84,11 +86,11 @@ export const JSON_WRAPPERS: readonly CallFormat[] = [
   },
   {
     id: 'phi4-mini',
-    models: 'Phi-4-mini',
+    models: 'Phi-4-mini, FireFunction v2',
     markers: [{ open: 'functools', read: 'body', close: [], body: 'granite' }],
     arguments: 'a JSON list of envelopes',
     template: ['functools['],
-    servers: [vllm('phi4_mini_json', 'phi4mini_tool_parser', 'd3f259f')],
+    servers: [vllm('phi4_mini_json', 'phi4mini_tool_parser', 'd3f259f'), llamaCpp('FIREFUNCTION_V2')],
   },
   {
     id: 'gigachat3',

@@ -21,7 +21,12 @@ export const sglang = (parser: string, file: string, commit: string): ServerPars
 });
 
 /** llama.cpp's chat format `COMMON_CHAT_FORMAT_<format>` in `common/chat.cpp` (its tests in `tests/test-chat.cpp`), read at e7e2116. */
-export const llamaCpp = (format: string): ServerParser => ({ server: 'llama.cpp', parser: format, file: 'ggml-org/llama.cpp common/chat.cpp', commit: 'e7e2116' });
+export const llamaCpp = (format: string): ServerParser => ({
+  server: 'llama.cpp',
+  parser: format,
+  file: 'ggml-org/llama.cpp common/chat.cpp',
+  commit: 'e7e2116',
+});
 
 /** Ollama's parser in `<file>` (a path in the repository), read at fb30760. */
 export const ollama = (parser: string, file: string): ServerParser => ({ server: 'Ollama', parser, file: `ollama/ollama ${file}`, commit: 'fb30760' });

@@ -76,7 +76,12 @@ export const TOKENS: readonly CallFormat[] = [
     ],
     arguments: 'to=functions.NAME <|constrain|>json<|message|>{json}<|call|>',
     template: ['<|channel|>'],
-    servers: [vllm('openai', 'openai_tool_parser', '0558e31'), sglang('gpt-oss', 'gpt_oss_detector', '0351c1f'), llamaCpp('GPT_OSS'), ollama('harmony', 'harmony/harmonyparser.go')],
+    servers: [
+      vllm('openai', 'openai_tool_parser', '0558e31'),
+      sglang('gpt-oss', 'gpt_oss_detector', '0351c1f'),
+      llamaCpp('GPT_OSS'),
+      ollama('harmony', 'harmony/harmonyparser.go'),
+    ],
   },
   {
     id: 'gemma4',
