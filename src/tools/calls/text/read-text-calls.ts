@@ -61,15 +61,18 @@ interface Marked {
   end: number;
 }
 
-/** The calls at the format markers of `text` (not those shown in a code block with prose after it), or `undefined`. */
-function markedCalls(text: string, tools: OfferedTools): Marked | undefined {
+/**
+ * The calls at the format markers of `text` (not those shown in a code block with prose after it),
+ * or `undefined`; with `only`, at those markers alone (a family's reader picked first).
+ */
+function markedCalls(text: string, tools: OfferedTools, only?: ReadonlySet<string>): Marked | undefined {
   const finder = new Finder(text);
   const shown = shownInBlock(text);
   const calls: TextCall[] = [];
   let start = -1;
   let end = 0;
   for (let at = nextMarker(text, 0); at && calls.length <= MAX_CALLS_PER_ANSWER; ) {
-    const read = shown(at.index) ? undefined : readAtMarker(at.marker, { text, at: at.index, finder, tools });
+    const read = shown(at.index) || (only && !only.has(at.marker)) ? undefined : readAtMarker(at.marker, { text, at: at.index, finder, tools });
     if (!read) {
       at = nextMarker(text, at.index + at.marker.length);
       continue;
@@ -96,8 +99,13 @@ function bounded(calls: TextCall[], prose: string, followed: boolean): TextCalls
  * the same, with the tail of the reasoning (its last paragraph or fenced block) in the place of
  * the whole answer.
  * @param tools - the offered tools (names and parameter schemas); none → nothing is a call.
+ * @param prefer - the markers of the family the server's chat template writes (`formatForTemplate`): read first.
  */
-export function readTextCalls(answer: string, tools: OfferedTools, { reasoning = false }: { reasoning?: boolean } = {}): TextCallsRead {
+export function readTextCalls(
+  answer: string,
+  tools: OfferedTools,
+  { reasoning = false, prefer }: { reasoning?: boolean; prefer?: ReadonlySet<string> } = {},
+): TextCallsRead {
   const none: TextCallsRead = { calls: [], prose: answer };
   if (tools.size === 0) return none;
   if (!reasoning) {
@@ -110,7 +118,8 @@ export function readTextCalls(answer: string, tools: OfferedTools, { reasoning =
   }
   // A call the answer ends in runs to the end of the text, not into an end-of-turn token.
   const text = withoutEndTokens(answer);
-  const marked = markedCalls(text, tools);
+  // The family the server's template names is read first; the others only when it reads nothing.
+  const marked = (prefer && markedCalls(text, tools, prefer)) || markedCalls(text, tools);
   if (marked) {
     const before = text.slice(0, marked.start);
     // A call shown as an example ("you can call it like this:") is not made: the answer is prose.

@@ -8,6 +8,7 @@
 import type { ChatToolDefinition } from '../../tool.js';
 import { resolveToolName } from '../tool-name-resolve.js';
 import { callHint } from './call-hint.js';
+import { formatForTemplate } from './formats/index.js';
 import { placeholderProblem } from './placeholders.js';
 import { readTextCalls } from './read-text-calls.js';
 import { TextCallHold } from './text-call-hold.js';
@@ -55,17 +56,21 @@ function readerTools(definitions: readonly ChatToolDefinition[]): Map<string, Re
 /**
  * The reader of calls written as text for the tools `definitions` offers.
  * @param textPath - the request is spelled for the text path (`context/text-tool-path.ts`): hints use its format.
+ * @param template - the chat template the server names (llama.cpp `/props` `chat_template`, Ollama
+ *   `/api/show` `template`), when known: its family's reader goes first (`formatForTemplate`).
  */
-export function textCallReader(definitions: readonly ChatToolDefinition[], textPath = false): TextCallReader {
+export function textCallReader(definitions: readonly ChatToolDefinition[], textPath = false, template?: string): TextCallReader {
   const names = definitions.map((tool) => tool.function.name);
   // MCP tools (named `<server>__<tool>`) get no loose match, as in the runner's resolution.
   const strict = new Set(names.filter((name) => name.includes('__')));
   const tools = readerTools(definitions);
   const parameters = new Map(definitions.map((tool) => [tool.function.name, tool.function.parameters]));
+  const family = template === undefined ? undefined : formatForTemplate(template);
+  const prefer = family && family.markers.length > 0 ? new Set(family.markers.map((m) => m.open)) : undefined;
   return {
     hold: () => new TextCallHold([...tools.keys()]),
     read: (text, reasoning) => {
-      const read = readTextCalls(text, tools, { reasoning: reasoning === true });
+      const read = readTextCalls(text, tools, prefer ? { reasoning: reasoning === true, prefer } : { reasoning: reasoning === true });
       return {
         prose: read.prose,
         calls: read.calls.map((call, i): ReadCall => {

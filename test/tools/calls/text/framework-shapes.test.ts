@@ -6,6 +6,7 @@
  * that prose follows. Each call is carried out only when its name is offered and it is unambiguous.
  */
 import { describe, expect, it } from 'vitest';
+import { CALL_FORMATS, formatForTemplate } from '../../../../src/tools/calls/text/formats/index.js';
 import { readTextCalls } from '../../../../src/tools/calls/text/read-text-calls.js';
 import { textCallReader } from '../../../../src/tools/calls/text/text-calls.js';
 import type { ChatToolDefinition } from '../../../../src/tools/tool.js';
@@ -137,5 +138,33 @@ describe('values never guessed, calls only shown never run', () => {
     ['<response> naming no offered tool', '<response>{"name": "delete_all", "arguments": {}}</response>'],
   ])('not run: %s', (_, text) => {
     expect(readTextCalls(text, tools).calls).toEqual([]);
+  });
+});
+
+describe('the family a chat template names', () => {
+  it('is picked from the template text, the most specific first', () => {
+    expect(formatForTemplate('{% for tool in tools %}<tool_call>\n<function={{ name }}>\n<parameter=')?.id).toBe('qwen3-coder');
+    expect(formatForTemplate('<tool_call>{{ name }}\n<arg_key>{{ k }}</arg_key>')?.id).toBe('glm-4.5');
+    expect(formatForTemplate('<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call>')?.id).toBe('hermes');
+    expect(formatForTemplate('<｜DSML｜tool_calls>')?.id).toBe('dsml');
+    expect(formatForTemplate('{{ "[TOOL_CALLS]" }}')?.id).toBe('mistral');
+    expect(formatForTemplate('{{ bos_token }}{{ message.content }}')).toBeUndefined();
+  });
+
+  it("its reader goes first: a Harmony template's call is read though a <tool_call> example precedes it", () => {
+    const text =
+      'Not <tool_call>{"name": "search", "arguments": {"query": "x"}}</tool_call> then.\n<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"location": "Paris"}<|call|>';
+    const byHarmony = textCallReader(definitions, false, '<|start|>assistant<|channel|>commentary').read(text);
+    expect(byHarmony.calls.map((c) => c.name)).toEqual(['get_weather']);
+    // Without the template, the first marker read wins.
+    expect(
+      textCallReader(definitions)
+        .read(text)
+        .calls.map((c) => c.name),
+    ).toEqual(['search', 'get_weather']);
+  });
+
+  it('every format of the map names the server code it was read from', () => {
+    for (const format of CALL_FORMATS) for (const server of format.servers) expect(server.file.length > 0 && server.commit.length > 0, format.id).toBe(true);
   });
 });
