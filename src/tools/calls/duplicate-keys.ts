@@ -22,7 +22,7 @@ export function repeatedProblem(args: Readonly<Record<string, unknown>>, key: st
 }
 
 /** A key written twice with different values: the key and both values as written. */
-export interface DuplicateKey {
+interface DuplicateKey {
   key: string;
   first: string;
   second: string;

@@ -89,7 +89,7 @@ function readerOf(spec: CallMarker): Marker['read'] {
       return ({ text, at, tools, finder }) => one(invokeTagAt(text, at, text.length, { tools, finder, atEnd: true }));
     case 'atem-invoke':
       return ({ text, at, tools, finder }) => one(invokeTagAt(text, at, text.length, { tools, finder, atEnd: true }, 'atem:'));
-    case 'mistral':
+    case 'mistral-tokens':
       return ({ text, at }) => mistralAt(text, at, text.length);
     case 'gemma':
       return gemmaAt(open, open === '<call>');
@@ -98,7 +98,7 @@ function readerOf(spec: CallMarker): Marker['read'] {
       return (context) => (/[A-Za-z0-9_]/.test(context.text[context.at - 1] ?? ' ') ? undefined : gemmaAt('')(context));
     case 'harmony':
       return ({ text, at }) => harmonyAt(text, at, text.length);
-    case 'deepseek':
+    case 'call-tokens':
       return ({ text, at, tools, finder }) => deepseekAt(text, at, text.length, { tools, finder });
     case 'dsml':
       return ({ text, at, finder }) => dsmlAt(text, at, text.length, finder);

@@ -7,7 +7,7 @@
 import type { TextCallFormat } from '../text-call.js';
 
 /** A model server whose tool-call parsers the map was read from. */
-export type ServerName = 'vLLM' | 'SGLang' | 'llama.cpp' | 'Ollama' | 'framework';
+type ServerName = 'vLLM' | 'SGLang' | 'llama.cpp' | 'Ollama' | 'framework';
 
 /** One parser of one server: its name there, and the file and commit it was read from. */
 export interface ServerParser {
@@ -25,18 +25,19 @@ export interface ServerParser {
  * - `body`: a wrapper; what stands before its closing tag (any of `close`) is read by
  *   `tag-body.ts` (JSON envelopes, `<function=…>` or `<invoke>` blocks, pythonic calls, GLM pairs);
  * - `function-tag`, `invoke-tag`, `atem-invoke`: one XML-like call block;
- * - `mistral`, `gemma`, `gemma-bare`, `harmony`, `deepseek`, `dsml`, `react`: the format's own reader.
+ * - `mistral-tokens`, `gemma`, `gemma-bare`, `harmony`, `call-tokens` (DeepSeek, Kimi, Step-3),
+ *   `dsml`, `react`: the format's own reader.
  */
-export type ReaderKind =
+type ReaderKind =
   | 'body'
   | 'function-tag'
   | 'invoke-tag'
   | 'atem-invoke'
-  | 'mistral'
+  | 'mistral-tokens'
   | 'gemma'
   | 'gemma-bare'
   | 'harmony'
-  | 'deepseek'
+  | 'call-tokens'
   | 'dsml'
   | 'react';
 

@@ -9,7 +9,7 @@ import { TEXT_FORMS } from './text-forms.js';
 import { TOKENS } from './tokens.js';
 import { XML_TAGS } from './xml-tags.js';
 
-export type { CallFormat, CallMarker, ReaderKind, ServerParser } from './call-format.js';
+export type { CallFormat, CallMarker } from './call-format.js';
 
 /** Every format, each family's file in turn. */
 export const CALL_FORMATS: readonly CallFormat[] = [...JSON_WRAPPERS, ...XML_TAGS, ...TOKENS, ...TEXT_FORMS];

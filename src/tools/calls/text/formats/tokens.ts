@@ -20,7 +20,7 @@ export const TOKENS: readonly CallFormat[] = [
   {
     id: 'mistral',
     models: 'Mistral 7B v0.3, Nemo, Small 3.x, Devstral, Magistral, Ministral',
-    markers: [{ open: '[TOOL_CALLS]', read: 'mistral', body: 'mistral-tokens' }],
+    markers: [{ open: '[TOOL_CALLS]', read: 'mistral-tokens', body: 'mistral-tokens' }],
     arguments: 'a JSON list of envelopes (v0.3), or NAME[ARGS]{json} (v11 and later)',
     template: ['[TOOL_CALLS]'],
     servers: [
@@ -34,7 +34,7 @@ export const TOKENS: readonly CallFormat[] = [
   {
     id: 'deepseek',
     models: 'DeepSeek V3, R1 (and distills), V3.1, Cogito',
-    markers: DEEPSEEK_TOKENS.map((open) => ({ open, read: 'deepseek' as const, body: 'deepseek-tokens' as const })),
+    markers: DEEPSEEK_TOKENS.map((open) => ({ open, read: 'call-tokens' as const, body: 'deepseek-tokens' as const })),
     arguments: 'function<｜tool▁sep｜>NAME then ```json{…}``` (V3, R1), or NAME<｜tool▁sep｜>{…} (V3.1)',
     template: ['tool▁calls▁begin', 'tool▁call▁begin'],
     servers: [
@@ -51,7 +51,7 @@ export const TOKENS: readonly CallFormat[] = [
   {
     id: 'step3',
     models: 'Step-3',
-    markers: [{ open: '<｜tool_calls_begin｜>', read: 'deepseek', body: 'deepseek-tokens' }],
+    markers: [{ open: '<｜tool_calls_begin｜>', read: 'call-tokens', body: 'deepseek-tokens' }],
     arguments: 'function<｜tool_sep｜><steptml:invoke name="NAME"><steptml:parameter name="KEY">VALUE</steptml:parameter>',
     template: ['steptml'],
     servers: [vllm('step3', 'step3_tool_parser', '0a426f5'), sglang('step3', 'step3_detector', '5d2c83e')],
@@ -59,7 +59,7 @@ export const TOKENS: readonly CallFormat[] = [
   {
     id: 'kimi-k2',
     models: 'Kimi K2, K2 Thinking',
-    markers: [{ open: '<|tool_calls_section_begin|>', read: 'deepseek', body: 'deepseek-tokens' }],
+    markers: [{ open: '<|tool_calls_section_begin|>', read: 'call-tokens', body: 'deepseek-tokens' }],
     arguments: 'functions.NAME:IDX<|tool_call_argument_begin|>{json}',
     template: ['<|tool_calls_section_begin|>'],
     servers: [vllm('kimi_k2', 'kimi_k2_tool_parser', '63c2b7a'), sglang('kimi_k2', 'kimik2_detector', '0351c1f'), llamaCpp('KIMI_K2')],
