@@ -117,7 +117,12 @@ export function brokenRepeat(raw: string): { json: string; key: string } | undef
       continue;
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-    const key = JSON.parse(`"${match[1]}"`) as string;
+    let key: string;
+    try {
+      key = JSON.parse(`"${match[1]}"`) as string;
+    } catch {
+      return undefined;
+    }
     if (!Object.hasOwn(value, key)) return undefined;
     const known = JSON.stringify((value as Record<string, unknown>)[key]);
     const rest = text.slice(match.index + match[0].length).replace(/[\s}]+$/, '');
