@@ -108,7 +108,8 @@ describe('readArgumentsText properties', () => {
         // An escaped quote right before what may follow a string (`"a\", "b"`) may also be a backslash ending it: such a text is refused unless only one reading works.
         fc.pre(!/\\["']\s*(?:$|[,}\]:/])/.test(written));
         const first = Object.values(v)[0];
-        if (c.duplicateKey && first !== undefined && !isDeepStrictEqual(other, first)) expect(readArgumentsText(written)).toMatchObject({ ok: false });
+        const same = isDeepStrictEqual(JSON.parse(JSON.stringify(other ?? null)), JSON.parse(JSON.stringify(first ?? null)));
+        if (c.duplicateKey && first !== undefined && !same) expect(readArgumentsText(written)).toMatchObject({ ok: false });
         else expect(readArgumentsText(written)).toMatchObject({ ok: true, value: v });
       }),
       { numRuns: 300 },

@@ -88,10 +88,20 @@ export function differingDuplicate(json: string): DuplicateKey | undefined {
   return undefined;
 }
 
-/** A value's text compared by meaning: parsed and written again (so `1.0` is `1` and spacing goes). */
+/** A value's text compared by meaning: parsed and written again, keys sorted (so `1.0` is `1`, and spacing and key order go). */
 function canonical(raw: string): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+          )
+        : v;
   try {
-    return JSON.stringify(JSON.parse(raw));
+    return JSON.stringify(sorted(JSON.parse(raw)));
   } catch {
     return raw;
   }
