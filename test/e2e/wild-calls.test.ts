@@ -66,7 +66,14 @@ const results: { c: WildCase; verdict: Verdict; read: boolean }[] = [];
 beforeAll(async () => {
   for (let i = 0; i < LANES; i++) {
     const server = await startFakeOpenAI();
-    const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off', OPENAI_MAX_RETRIES: '0' });
+    // A busy machine starts the MCP fixture slowly: the session waits for it (its tools are the case's), within the helper's 15 s for an answer.
+    const agent = spawnAgent({
+      OPENAI_BASE_URL: server.baseUrl,
+      OPENAI_MODEL: 'test-model',
+      OPENAI_ACP_STATE_DIR: 'off',
+      OPENAI_MAX_RETRIES: '0',
+      OPENAI_ACP_MCP_STARTUP_MS: '14000',
+    });
     const init = await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     if (init.result?.protocolVersion !== 1) throw new Error(`initialize failed: ${JSON.stringify(init)}`);
     lanes.push({ server, agent, busy: Promise.resolve() });
@@ -157,7 +164,9 @@ function parsed(text: string): unknown {
 describe('the real-call corpus through the built agent', () => {
   for (const [i, c] of wildCases().entries()) {
     const { expect: meant } = expected(c);
-    it.concurrent(`${c.id} (${c.kind}, ${c.format}: ${'run' in meant ? 'run' : 'refuse' in meant ? 'refuse' : 'text'})`, async ({ expect }) => {
+    it.concurrent(`${c.id} (${c.kind}, ${c.format}: ${'run' in meant ? 'run' : 'refuse' in meant ? 'refuse' : 'text'})`, { timeout: 180_000 }, async ({
+      expect,
+    }) => {
       const seen = await onLane(i, (lane) => replay(c, lane));
       const judged = verdict(expected(c), seen);
       const read = readRight(c, seen);

@@ -84,7 +84,9 @@ describe('runModelRequest with text tool calls', () => {
   it('an unfinished <tool_call> is a call cut off (the runner refuses it), not text', async () => {
     const r = await turn({ text: pieces('<tool_call>{"name": "read_file", "argu', 3) });
     expect(r.text).toBe('');
-    expect(r.outcome.toolCalls).toEqual([expect.objectContaining({ name: 'read_file', cut: true })]);
+    expect(r.outcome.toolCalls).toEqual([
+      expect.objectContaining({ name: 'read_file', refusal: expect.stringContaining('the answer stopped inside the call') }),
+    ]);
   });
 
   it.each([1, 5, 1000])(

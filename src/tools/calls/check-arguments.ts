@@ -54,6 +54,8 @@ export function checkArguments(spec: ArgumentSpec, raw: unknown, cutOff = false)
     error: `${name}: ${problem}. ${signature(name, schema)}. You sent: ${echoArguments(text ?? safeJson(raw))}`,
   });
   const cut: CheckedArguments = { ok: false, error: cutOffMessage(name, spec.shorter) };
+  // Text that stops inside a value without the length limit: the answer simply ended there.
+  const stopped: CheckedArguments = { ok: false, error: cutOffMessage(name, spec.shorter, false) };
   const notes: string[] = [];
   // 1. parse and repair
   let value = raw;
@@ -61,7 +63,7 @@ export function checkArguments(spec: ArgumentSpec, raw: unknown, cutOff = false)
   if (cutOff) return cut;
   if (text !== undefined) {
     const read = readArgumentsText(text);
-    if (!read.ok) return read.truncated ? cut : fail(`the arguments are not valid JSON (${read.reason})`);
+    if (!read.ok) return read.truncated ? stopped : fail(`the arguments are not valid JSON (${read.reason})`);
     value = read.value;
     closedAtEnd = read.closedAtEnd === true;
     if (read.repaired) notes.push(`the arguments were not valid JSON (${read.repaired.join(', ')}) and were repaired`);
@@ -70,10 +72,10 @@ export function checkArguments(spec: ArgumentSpec, raw: unknown, cutOff = false)
   const envelope = findEnvelope(value, Object.keys(schema.properties));
   if (envelope && resolveToolName(envelope.name, [name])) {
     const inner = typeof envelope.arguments === 'string' ? readArgumentsText(envelope.arguments) : { ok: true as const, value: envelope.arguments };
-    if (!inner.ok) return inner.truncated ? cut : fail(`the arguments are not valid JSON (${inner.reason})`);
+    if (!inner.ok) return inner.truncated ? stopped : fail(`the arguments are not valid JSON (${inner.reason})`);
     value = inner.value;
     notes.push('the arguments held the whole call; its own arguments were used');
-  } else if (closedAtEnd) return cut;
+  } else if (closedAtEnd) return stopped;
   if (value === null) value = {};
   const lists = Object.keys(schema.properties).filter((key) => schema.properties[key]!['type'] === 'array');
   if (Array.isArray(value) && lists.length === 1 && Object.keys(schema.properties).length === 1) {

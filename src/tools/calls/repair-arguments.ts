@@ -9,6 +9,7 @@
  * written between tokens (OpenHands/software-agent-sdk#2488 with Qwen3.5), Python `True`/`None`,
  * code fences, comments, raw line breaks inside strings, and Windows paths with single backslashes.
  */
+import { brokenRepeat, differingDuplicate } from './duplicate-keys.js';
 import { readTolerantJson } from './tolerant-json.js';
 
 /**
@@ -46,15 +47,30 @@ export function readArgumentsText(raw: string, cutOff = false): ReadArguments {
   if (deeperThan(raw, MAX_ARGUMENT_DEPTH)) return { ok: false, reason: `the arguments are nested more than ${MAX_ARGUMENT_DEPTH} levels deep` };
   let strictError: string;
   try {
-    return { ok: true, value: decodeTwice(JSON.parse(raw)) };
+    const value = decodeTwice(JSON.parse(raw));
+    return twice(raw) ?? { ok: true, value };
   } catch (error) {
     strictError = (error as Error).message;
   }
   if (raw.length > MAX_REPAIR_CHARS) return { ok: false, reason: strictError };
   const read = readTolerantJson(raw);
-  if (!read.ok) return read;
+  if (!read.ok) {
+    // A key written a second time, the same value but broken: the first, complete pair says it all.
+    const repeat = brokenRepeat(raw);
+    return repeat
+      ? { ok: true, value: JSON.parse(repeat.json), repaired: [`"${repeat.key}" was written twice with the same value, the second time broken`] }
+      : read;
+  }
   const value = decodeTwice(JSON.parse(read.json));
+  const refused = twice(read.json);
+  if (refused) return refused;
   return read.closedAtEnd ? { ok: true, value, repaired: read.repairs, closedAtEnd: true } : { ok: true, value, repaired: read.repairs };
+}
+
+/** A refusal when the JSON text `json` writes a key twice with different values (which one is meant is a guess). */
+function twice(json: string): ReadArguments | undefined {
+  const found = json.indexOf('"', json.indexOf('"') + 1) < 0 ? undefined : differingDuplicate(json);
+  return found && { ok: false, reason: `"${found.key}" is written twice, as ${found.first} and as ${found.second}; write it once, with the value meant` };
 }
 
 /** A string holding an object's JSON, as some models send, decoded once more (within the depth bound); anything else as is. */
@@ -90,7 +106,11 @@ export function deeperThan(raw: string, limit: number): boolean {
 /**
  * What the model is told about a cut-off call: it was not run, and how to write it shorter.
  * @param tool - the tool it called; `shorter` - the tool's own advice (its module's), default "Send shorter arguments.".
+ * @param length - the answer stopped at its length limit (`finish_reason: length`); otherwise it
+ *   simply stopped inside the call, and is said so. @defaultValue true
  */
-export function cutOffMessage(tool: string, shorter = 'Send shorter arguments.'): string {
-  return `${tool}: this call was cut off before its arguments were complete (the answer reached its length limit), so it was not run. ${shorter}`;
+export function cutOffMessage(tool: string, shorter = 'Send shorter arguments.', length = true): string {
+  return length
+    ? `${tool}: this call was cut off before its arguments were complete (the answer reached its length limit), so it was not run. ${shorter}`
+    : `${tool}: this call was cut off before its arguments were complete (the answer stopped inside the call), so it was not run. ${shorter}`;
 }

@@ -64,9 +64,23 @@ describe('readArgumentsText: what small models really send', () => {
     expect(readArgumentsText('{"path": "c:\\dir\\", "limit": 3,}')).toMatchObject({ ok: true, value: { path: 'c:\\dir\\', limit: 3 } });
   });
 
-  it('a duplicate key: the last one wins, as JSON.parse has it, and the call is never called cut off', () => {
-    expect(readArgumentsText('{"path": "a", "path": "b"}')).toEqual({ ok: true, value: { path: 'b' } });
-    expect(readArgumentsText("{'path': 'a', 'path': 'b',}")).toMatchObject({ ok: true, value: { path: 'b' } });
+  it('a key written twice with different values is refused naming both; written twice alike it is one pair', () => {
+    expect(readArgumentsText('{"path": "a", "path": "b"}')).toEqual({
+      ok: false,
+      reason: '"path" is written twice, as "a" and as "b"; write it once, with the value meant',
+    });
+    expect(readArgumentsText("{'path': 'a', 'path': 'b',}")).toMatchObject({ ok: false, reason: expect.stringContaining('"a" and as "b"') });
+    expect(readArgumentsText('{"o": {"k": 1, "k": 2}}')).toMatchObject({ ok: false, reason: expect.stringContaining('"k" is written twice') });
+    expect(readArgumentsText('{"path": "a", "path": "a"}')).toEqual({ ok: true, value: { path: 'a' } });
+    // The same key in two objects is no duplicate.
+    expect(readArgumentsText('{"a": {"k": 1}, "b": {"k": 2}, "k": 3}')).toMatchObject({ ok: true });
+  });
+
+  it('a key written a second time with the same value, the second broken, says what the first says', () => {
+    expect(readArgumentsText('{"filePath": "/src/a.ts", "filePath": "/src/a.ts}')).toMatchObject({ ok: true, value: { filePath: '/src/a.ts' } });
+    // A different value, or more after it, is no repeat.
+    expect(readArgumentsText('{"filePath": "/src/a.ts", "filePath": "/src/b.ts}')).toMatchObject({ ok: false });
+    expect(readArgumentsText('{"filePath": "/src/a.ts", "filePath": "/src/a.ts", "limit": 3')).toMatchObject({ ok: false });
   });
 
   it('one surplus closing bracket at the end is dropped; a missing one is added only after a nested value, and said so', () => {
@@ -91,6 +105,9 @@ describe('readArgumentsText: what small models really send', () => {
     expect(readArgumentsText('{"path": "a.py", "content": "x"}', true)).toMatchObject({ ok: false, truncated: true });
     expect(cutOffMessage('fx__echo')).toBe(
       'fx__echo: this call was cut off before its arguments were complete (the answer reached its length limit), so it was not run. Send shorter arguments.',
+    );
+    expect(cutOffMessage('fx__echo', undefined, false)).toBe(
+      'fx__echo: this call was cut off before its arguments were complete (the answer stopped inside the call), so it was not run. Send shorter arguments.',
     );
     expect(cutOffMessage('edit_file', 'Make smaller edits.')).toMatch(/so it was not run\. Make smaller edits\.$/);
   });

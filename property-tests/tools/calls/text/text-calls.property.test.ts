@@ -1,13 +1,16 @@
 /**
  * Properties of the reader of calls written as text and of its streaming hold: calls written in
- * any format, after any prose, read back as the same calls with the same values; text without a
+ * any format, after any prose, read back as the same calls with the same values; an answer cut
+ * anywhere gives the meant values or a refusal; a key given twice is never read; text without a
  * marker is never a call; any text, however broken, is read without throwing and within the
  * bound; while streaming, whatever the split, what is shown is the prose before the call and
  * nothing of the call.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { readArgumentsText } from '../../../../src/tools/calls/repair-arguments.js';
 import { MAX_CALLS_PER_ANSWER, readTextCalls } from '../../../../src/tools/calls/text/read-text-calls.js';
+import { textCallReader } from '../../../../src/tools/calls/text/text-calls.js';
 import { TextCallHold } from '../../../../src/tools/calls/text/text-call-hold.js';
 
 const NAMES = ['read_file', 'write_file', 'run_command'];
@@ -78,6 +81,53 @@ const WRITERS: Record<string, { write: (list: Call[]) => string; anyString: bool
         .join(', ')}]<|tool_call_end|>`,
     anyString: true,
   },
+  dsml: {
+    write: (l) =>
+      `<｜DSML｜tool_calls>\n${l
+        .map(
+          (c) =>
+            `<｜DSML｜invoke name="${c.name}">\n${Object.entries(c.args)
+              .map(([k, v]) => `<｜DSML｜parameter name="${k}" string="true">${v}</｜DSML｜parameter>\n`)
+              .join('')}</｜DSML｜invoke>\n`,
+        )
+        .join('')}</｜DSML｜tool_calls>`,
+    anyString: false,
+  },
+  react: { write: (l) => l.map((c) => `Action: ${c.name}\nAction Input: ${json(c)}`).join('\n'), anyString: true },
+  'gemma-paren': {
+    write: (l) =>
+      l
+        .map(
+          (c) =>
+            `<|tool_call>call:${c.name}(${Object.entries(c.args)
+              .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+              .join(', ')})<tool_call|>`,
+        )
+        .join(''),
+    anyString: false,
+  },
+  step3: {
+    write: (l) =>
+      `<｜tool_calls_begin｜>${l
+        .map(
+          (c) =>
+            `<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="${c.name}">${Object.entries(c.args)
+              .map(([k, v]) => `<steptml:parameter name="${k}">${v}</steptml:parameter>`)
+              .join('')}</steptml:invoke><｜tool_call_end｜>`,
+        )
+        .join('')}<｜tool_calls_end｜>`,
+    anyString: false,
+  },
+  'tool-name-keys': {
+    write: (l) => l.map((c) => `<tool_call>\n${JSON.stringify({ tool_name: c.name, tool_arguments: c.args })}\n</tool_call>`).join('\n'),
+    anyString: true,
+  },
+};
+
+/** Formats that are calls only as the whole answer (no marker): Llama 3.2's `;`-joined envelopes. */
+const WHOLE_WRITERS: Record<string, (list: Call[]) => string> = {
+  'llama-semicolon': (l) => l.map((c) => `; ${JSON.stringify({ name: c.name, parameters: c.args })}`).join(''),
+  'bare-list': (l) => JSON.stringify(l.map((c) => ({ name: c.name, arguments: c.args }))),
 };
 
 /** Prose without any marker's characters (no `<`, `[`, `{`, backticks, `to=`). */
@@ -98,10 +148,64 @@ describe('the reader of calls written as text', () => {
     );
   });
 
+  it('calls that are the whole answer, in the forms without a marker, read back the same', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...Object.keys(WHOLE_WRITERS)), calls(anyText), (f, list) => {
+        const read = readTextCalls(WHOLE_WRITERS[f]!(list), tools);
+        expect(read.calls.map((c) => ({ name: c.name, args: JSON.parse(c.arguments) }))).toEqual(list);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the meant value or a refusal: an answer cut anywhere never runs a call with other values', () => {
+    const definitions = NAMES.map((name) => ({
+      type: 'function' as const,
+      function: { name, description: '', parameters: { type: 'object' as const, properties: tools.get(name)!, required: [] } },
+    }));
+    const reader = textCallReader(definitions);
+    const format = fc.constantFrom('hermes', 'mistral', 'deepseek', 'granite', 'harmony', 'dsml', 'react', 'tool-name-keys');
+    fc.assert(
+      fc.property(format, calls(plainText), fc.double({ min: 0, max: 1, noNaN: true }), (f, list, at) => {
+        const whole = WRITERS[f]!.write(list);
+        const read = reader.read(whole.slice(0, Math.floor(whole.length * at)));
+        for (const [i, call] of read.calls.entries()) {
+          // Refused here, or by the argument check (arguments that are no JSON); else exactly what was meant.
+          if (call.refusal) continue;
+          let args: unknown;
+          try {
+            args = JSON.parse(call.arguments);
+          } catch {
+            continue;
+          }
+          expect({ name: call.name, args }).toEqual(list[i]);
+        }
+      }),
+      { numRuns: 800 },
+    );
+  });
+
+  it('a key or keyword given twice with different values is never read as either', () => {
+    fc.assert(
+      fc.property(plainText, plainText, (x, y) => {
+        fc.pre(x !== y);
+        const pythonic = readTextCalls(`[read_file(a=${JSON.stringify(x)}, a=${JSON.stringify(y)})]`, tools).calls[0];
+        expect(pythonic?.problem).toContain('given twice');
+        const xml = readTextCalls(
+          `<tool_call>\n<function=read_file>\n<parameter=a>\n${x}\n</parameter>\n<parameter=a>\n${y}\n</parameter>\n</function>\n</tool_call>`,
+          tools,
+        ).calls[0];
+        expect(xml?.problem).toContain('given twice');
+        expect(readArgumentsText(`{"a": ${JSON.stringify(x)}, "a": ${JSON.stringify(y)}}`).ok).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('text without a marker, a bracket or a brace is never a call', () => {
     fc.assert(
       fc.property(
-        fc.string({ unit: 'grapheme', maxLength: 80 }).filter((s) => !/[<[{(`]|to=|call:/.test(s)),
+        fc.string({ unit: 'grapheme', maxLength: 80 }).filter((s) => !/[<[{(`;]|to=|call:|Action:|functools|function call/.test(s)),
         (text) => {
           expect(readTextCalls(text, tools).calls).toEqual([]);
         },

@@ -55,6 +55,12 @@ export function exampleCall(format: TextCallFormat, name: string, parameters: un
       return `<|python_tag|>${JSON.stringify({ name, parameters: args })}`;
     case 'gemma':
       return `<|tool_call>call:${name}{${entries.map(([k, v]) => `${k}:${typeof v === 'string' ? `<|"|>${v}<|"|>` : text(v)}`).join(',')}}<tool_call|>`;
+    case 'dsml':
+      return `<｜DSML｜tool_calls>\n<｜DSML｜invoke name="${name}">\n${entries
+        .map(([k, v]) => `<｜DSML｜parameter name="${k}" string="${typeof v === 'string'}">${text(v)}</｜DSML｜parameter>\n`)
+        .join('')}</｜DSML｜invoke>\n</｜DSML｜tool_calls>`;
+    case 'react':
+      return `Action: ${name}\nAction Input: ${json}`;
     case 'granite':
       return `<|tool_call|>${JSON.stringify([{ name, arguments: args }])}`;
     default:

@@ -11,20 +11,10 @@
  * Sources: DeepSeek-V3 / V3.1 chat templates; vLLM `deepseekv3_tool_parser.py`,
  * `deepseekv31_tool_parser.py`, `kimi_k2_tool_parser.py`; Ollama `model/parsers/deepseek3.go`.
  */
-import type { MarkerRead, TextCall } from './text-call.js';
+import type { Finder } from './finder.js';
+import type { MarkerRead, OfferedTools, TextCall } from './text-call.js';
+import { invokeTagAt } from './xml-calls.js';
 import { skipSpace, valueSpan } from './value-span.js';
-
-/** Markers that open these calls (the section tokens and the call tokens, both spellings). */
-export const DEEPSEEK_MARKERS = [
-  '<｜tool▁calls▁begin｜>',
-  '<｜tool▁calls｜>',
-  '<｜tool▁call▁begin｜>',
-  '<|tool▁calls▁begin|>',
-  '<|tool▁call▁begin|>',
-  '<|tool_calls_begin|>',
-  '<|tool_call_begin|>',
-  '<|tool_calls_section_begin|>',
-] as const;
 
 /** A token of these families: `<｜tool▁…｜>` or `<|tool_…|>`; group 1 its words joined by `_`. */
 const TOKEN = /<[|｜]((?:tool|function)[▁_][a-z▁_]*)[|｜]>/y;
@@ -49,8 +39,8 @@ function nextToken(text: string, from: number, limit: number): { start: number; 
 /** How far after a call's begin token its separator may stand, in characters: 128 (a type, a name of at most 64, a line break). */
 const NAME_WINDOW = 128;
 
-/** The calls from the token at `at` to `limit`. */
-export function deepseekAt(text: string, at: number, limit: number): MarkerRead | undefined {
+/** The calls from the token at `at` to `limit`; `context` reads Step-3's `<steptml:invoke>` bodies. */
+export function deepseekAt(text: string, at: number, limit: number, context?: { tools: OfferedTools; finder: Finder }): MarkerRead | undefined {
   const calls: TextCall[] = [];
   let i = at;
   let end = at;
@@ -83,7 +73,9 @@ export function deepseekAt(text: string, at: number, limit: number): MarkerRead 
     // Before the separator: the type `function` (V3, the name then follows it) or the name itself.
     let name = text.slice(token.end, sep.start).trim();
     let argsAt = sep.end;
-    if (name === 'function' || name === '') {
+    const steptml = text.startsWith('<steptml:invoke', skipSpace(text, sep.end, limit));
+    if (steptml) argsAt = skipSpace(text, sep.end, limit);
+    else if (name === 'function' || name === '') {
       const line = /^\s*([^\n`{]+?)\s*(?:\n|(?=```)|(?=\{))/.exec(text.slice(sep.end, Math.min(limit, sep.end + 300)));
       if (!line) break;
       name = line[1]!;
@@ -94,6 +86,18 @@ export function deepseekAt(text: string, at: number, limit: number): MarkerRead 
     argsAt = skipSpace(text, argsAt, limit);
     const fence = /^```[\w-]*[ \t]*\r?\n/.exec(text.slice(argsAt, argsAt + 20));
     if (fence) argsAt = skipSpace(text, argsAt + fence[0].length, limit);
+    if (context && text.startsWith('<steptml:invoke', argsAt)) {
+      // Step-3: `function<｜tool_sep｜><steptml:invoke name="NAME">…</steptml:invoke>`.
+      const invoke = invokeTagAt(text, argsAt, limit, { ...context, atEnd: true }, 'steptml:');
+      if (!invoke) break;
+      calls.push(invoke.call);
+      i = skipSpace(text, invoke.end, limit);
+      const close = tokenAt(text, i);
+      end = close?.word === 'tool_call_end' ? close.end : i;
+      if (invoke.call.cut) break;
+      i = end;
+      continue;
+    }
     if (text[argsAt] !== '{') {
       if (argsAt >= limit) calls.push({ name, arguments: '', format: 'deepseek-tokens', cut: true });
       end = limit;

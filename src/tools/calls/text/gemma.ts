@@ -7,18 +7,26 @@
  *
  * Sources: Ollama `model/parsers/gemma4.go` and its tests, which cite ollama/ollama#15315.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { Finder } from './finder.js';
 import { pythonLiteral } from './python-literal.js';
 import type { TextCall } from './text-call.js';
 import { skipSpace } from './value-span.js';
 
+/** A key written twice with different values: the call is refused naming both. */
+class Repeated extends Error {
+  constructor(key: string, first: unknown, second: unknown) {
+    super(`the argument "${key}" is given twice, as ${JSON.stringify(first)} and as ${JSON.stringify(second)}; give it once, with the value meant`);
+  }
+}
+
 /** Gemma 4's string delimiter token. */
 const QUOTE = '<|"|>';
-/** The token that opens Gemma 4's call. */
-export const GEMMA_CALL = '<|tool_call>';
 
 class Reader {
   i: number;
+  /** What closes the arguments: `}` (Gemma 4's own form) or `)` (the call written as a function call). */
+  close = '}';
   constructor(
     readonly text: string,
     start: number,
@@ -26,6 +34,11 @@ class Reader {
     readonly finder: Finder,
   ) {
     this.i = start;
+  }
+
+  /** The text from `from` to the end of the call, without the call's closing bracket. */
+  rest(from: number): string {
+    return this.text.slice(from, this.limit).replace(this.close === ')' ? /\)\s*$/ : /\}\s*$/, '');
   }
 
   /** A value; `open` set when it ran to the end of the call unclosed. */
@@ -54,7 +67,7 @@ class Reader {
       return JSON.parse(literal[0]) as unknown;
     }
     // Unquoted text: the rest of the call, its closing brace aside.
-    const rest = t.slice(from, this.limit).replace(/\}\s*$/, '');
+    const rest = this.rest(from);
     this.i = this.limit;
     return rest;
   }
@@ -69,26 +82,28 @@ class Reader {
     }
     if (best < 0) {
       this.i = this.limit;
-      return this.text.slice(from, this.limit).replace(/\}\s*$/, '');
+      return this.rest(from);
     }
     this.i = best + width;
     return this.text.slice(from, best);
   }
 
-  object(depth: number): Record<string, unknown> {
+  object(depth: number, close = '}'): Record<string, unknown> {
     const t = this.text;
     const out: Record<string, unknown> = {};
     this.i++;
     for (;;) {
       this.i = skipSpace(t, this.i, this.limit);
-      if (this.i >= this.limit || t[this.i] === '}') {
+      if (this.i >= this.limit || t[this.i] === close) {
         this.i++;
         return out;
       }
-      const key = /^([A-Za-z_][\w.-]*)\s*:/.exec(t.slice(this.i, this.i + 200));
+      const key = /^([A-Za-z_][\w.-]*)\s*[:=]/.exec(t.slice(this.i, this.i + 200));
       if (!key) throw new Error('not a key');
       this.i += key[0].length;
-      Object.defineProperty(out, key[1]!, { value: this.value(depth), enumerable: true, writable: true, configurable: true });
+      const value = this.value(depth);
+      if (Object.hasOwn(out, key[1]!) && !isDeepStrictEqual(out[key[1]!], value)) throw new Repeated(key[1]!, out[key[1]!], value);
+      Object.defineProperty(out, key[1]!, { value, enumerable: true, writable: true, configurable: true });
       this.i = skipSpace(t, this.i, this.limit);
       // A string opened with a quote and closed by both the quote and the token.
       if (t.startsWith(QUOTE, this.i)) this.i = skipSpace(t, this.i + QUOTE.length, this.limit);
@@ -101,16 +116,22 @@ class Reader {
  * The call written as `call:NAME{…}` at `start` (after `<|tool_call>`, or the whole answer) up to
  * `limit` (its `<tool_call|>`, or the end), or `undefined` when it is not one.
  */
-export function gemmaCall(text: string, start: number, limit: number, finder: Finder): TextCall | undefined {
-  const head = /^\s*call:([A-Za-z_][\w.-]*)\s*\{/.exec(text.slice(start, Math.min(limit, start + 300)));
+export function gemmaCall(text: string, start: number, limit: number, finder: Finder, { nameOnly = false }: { nameOnly?: boolean } = {}): TextCall | undefined {
+  // `call:NAME{`, also with a stray colon before it (`<|tool_call>:call:`); after a `<call>` token split from its word, `NAME{`.
+  const head = (nameOnly ? /^\s*()([A-Za-z_][\w.-]*)\s*([{(])/ : /^\s*(:?)call:([A-Za-z_][\w.-]*)\s*([{(])/).exec(
+    text.slice(start, Math.min(limit, start + 300)),
+  );
   if (!head) return undefined;
+  const name = head[2]!;
   const reader = new Reader(text, start + head[0].length - 1, limit, finder);
+  if (head[3] === '(') reader.close = ')';
   try {
-    const args = reader.object(0);
-    return { name: head[1]!, arguments: JSON.stringify(args), format: 'gemma' };
-  } catch {
+    const args = reader.object(0, reader.close);
+    return { name, arguments: JSON.stringify(args), format: 'gemma' };
+  } catch (error) {
+    if (error instanceof Repeated) return { name, arguments: '{}', format: 'gemma', problem: error.message };
     // Python-style arguments inside the braces, as a last try.
     const python = pythonLiteral(text.slice(start + head[0].length - 1, limit).trim());
-    return python && typeof python.value === 'object' ? { name: head[1]!, arguments: JSON.stringify(python.value), format: 'gemma' } : undefined;
+    return python && typeof python.value === 'object' ? { name, arguments: JSON.stringify(python.value), format: 'gemma' } : undefined;
   }
 }

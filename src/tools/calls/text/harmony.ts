@@ -14,9 +14,6 @@
 import type { MarkerRead, TextCall } from './text-call.js';
 import { skipSpace, valueSpan } from './value-span.js';
 
-/** Markers that start a Harmony message or its call header. */
-export const HARMONY_MARKERS = ['<|start|>', '<|channel|>', 'to=functions.', 'commentary to=', '<|constrain|>'] as const;
-
 /**
  * A recipient and what may follow it up to the arguments (token or stripped spellings). The name
  * may hold spaces (LM Studio tools such as `Web Search`, lmstudio-bug-tracker#876): it runs to the

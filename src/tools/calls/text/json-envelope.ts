@@ -10,13 +10,13 @@
  * like reach the argument check unchanged, and its repair decides. Pure.
  */
 import { pythonLiteral } from './python-literal.js';
-import type { TextCall, TextCallFormat } from './text-call.js';
+import type { OfferedTools, TextCall, TextCallFormat } from './text-call.js';
 import { skipSpace, valueSpan } from './value-span.js';
 
 /** Keys that name the tool. */
-const NAME_KEYS: ReadonlySet<string> = new Set(['name', 'tool_name', 'tool']);
+const NAME_KEYS: ReadonlySet<string> = new Set(['name', 'tool_name', 'tool', 'function_name']);
 /** Keys that hold the arguments. */
-const ARGUMENT_KEYS: ReadonlySet<string> = new Set(['arguments', 'parameters', 'args', 'input', 'tool_input']);
+const ARGUMENT_KEYS: ReadonlySet<string> = new Set(['arguments', 'parameters', 'args', 'input', 'tool_input', 'tool_arguments', 'tool_args']);
 /** Other keys a call may carry (ids and the like), ignored. */
 const OTHER_KEYS: ReadonlySet<string> = new Set(['id', 'type', 'call_id', 'tool_call_id', 'index']);
 
@@ -109,26 +109,37 @@ function argumentsText(raw: string | undefined): string {
  * than those and ids. The OpenAI shape (`function` an object, beside `type`/`id`) is unwrapped.
  * @returns the call and the index after the object.
  */
-function envelopeAt(text: string, start: number, limit: number, format: TextCallFormat): { call: TextCall; end: number } | undefined {
+function envelopeAt(text: string, start: number, limit: number, format: TextCallFormat, tools?: OfferedTools): { call: TextCall; end: number } | undefined {
   const object = objectKeys(text, start, limit);
   if (!object) return undefined;
   const names = [...object.keys.keys()];
   const inner = object.keys.get('function');
   if (inner && text[inner.start] === '{' && names.every((key) => key === 'function' || OTHER_KEYS.has(key))) {
-    const call = envelopeAt(text, inner.start, inner.open ? limit : inner.end, format);
+    const call = envelopeAt(text, inner.start, inner.open ? limit : inner.end, format, tools);
     return call && { call: call.call, end: object.end };
   }
   const nameKey = names.find((key) => NAME_KEYS.has(key)) ?? (names.includes('function') ? 'function' : undefined);
   const argumentKeys = names.filter((key) => ARGUMENT_KEYS.has(key));
-  if (!nameKey || argumentKeys.length > 1 || names.some((key) => key !== nameKey && !ARGUMENT_KEYS.has(key) && !OTHER_KEYS.has(key))) return undefined;
+  if (!nameKey || argumentKeys.length > 1) return undefined;
   const nameAt = object.keys.get(nameKey)!;
   if (nameAt.open) return undefined;
   // The name as a string, or a bare word where the model left out the quotes (`{name: read_file, …}`).
   const rawName = text.slice(nameAt.start, nameAt.end);
-  const name = decodeString(rawName) ?? (/^[A-Za-z_][\w.-]*$/.test(rawName) ? rawName : undefined);
-  if (!name || name.trim() === '') return undefined;
+  const name = decodeString(rawName)?.trim() ?? (/^[A-Za-z_][\w.-]*$/.test(rawName) ? rawName : undefined);
+  if (!name) return undefined;
+  const beside = names.filter((key) => key !== nameKey && !ARGUMENT_KEYS.has(key) && !OTHER_KEYS.has(key));
+  if (beside.length > 0) {
+    // The arguments beside the name (`{"name": "read_file", "path": "a.txt"}`): only for an offered
+    // tool, with no arguments key, and every other key one of its parameters.
+    const properties = tools?.get(name);
+    if (!properties || argumentKeys.length > 0 || !beside.every((key) => Object.hasOwn(properties, key))) return undefined;
+    const pairs = beside.map((key) => `${JSON.stringify(key)}: ${text.slice(object.keys.get(key)!.start, object.keys.get(key)!.end)}`);
+    const call: TextCall = { name, arguments: `{${pairs.join(', ')}}`, format };
+    if (object.open) call.cut = true;
+    return { call, end: object.end };
+  }
   const args = argumentKeys[0] === undefined ? undefined : object.keys.get(argumentKeys[0]);
-  const call: TextCall = { name: name.trim(), arguments: argumentsText(args && text.slice(args.start, args.end)), format };
+  const call: TextCall = { name, arguments: argumentsText(args && text.slice(args.start, args.end)), format };
   if (args?.open || (object.open && !args)) call.cut = true;
   return { call, end: object.end };
 }
@@ -151,11 +162,18 @@ function listKey(text: string, start: number, limit: number): { start: number; e
  * @returns the calls (the last `cut` when the text ends inside it), where reading stopped, and
  *   `refused` when an object there is not an envelope (ordinary JSON, not calls).
  */
-export function envelopesFrom(text: string, start: number, limit: number, format: TextCallFormat): { calls: TextCall[]; end: number; refused?: true } {
+export function envelopesFrom(
+  text: string,
+  start: number,
+  limit: number,
+  format: TextCallFormat,
+  tools?: OfferedTools,
+): { calls: TextCall[]; end: number; refused?: true; surplus?: number } {
   const calls: TextCall[] = [];
+  let surplus = 0;
   let i = skipSpace(text, start, limit);
   const add = (at: number): boolean => {
-    const found = envelopeAt(text, at, limit, format);
+    const found = envelopeAt(text, at, limit, format, tools);
     if (!found) return false;
     calls.push(found.call);
     i = found.end;
@@ -165,7 +183,7 @@ export function envelopesFrom(text: string, start: number, limit: number, format
     const c = text[i];
     const list = c === '{' ? listKey(text, i, limit) : undefined;
     if (list) {
-      const inner = envelopesFrom(text, list.start, list.end, format);
+      const inner = envelopesFrom(text, list.start, list.end, format, tools);
       if (inner.refused || inner.calls.length === 0) return { calls, end: i, refused: true };
       calls.push(...inner.calls);
       i = list.after;
@@ -179,11 +197,48 @@ export function envelopesFrom(text: string, start: number, limit: number, format
         if (text[i] === ',') i = skipSpace(text, i + 1, limit);
       }
       if (text[i] === ']') i++;
-    } else if (c === ',' || c === ';' || ((c === '}' || c === ']') && calls.length > 0)) {
-      // Separators between calls, and one bracket too many after a call.
+    } else if (c === ',' || c === ';') {
+      // Separators between calls.
+      i++;
+    } else if ((c === '}' || c === ']') && calls.length > 0) {
+      // A bracket too many after a call: counted, for the caller to allow only where the call is alone.
+      surplus++;
       i++;
     } else break;
     i = skipSpace(text, i, limit);
   }
-  return { calls, end: i };
+  return surplus > 0 ? { calls, end: i, surplus } : { calls, end: i };
+}
+
+/**
+ * Calls written with the tool's name as the key and its arguments as the value: `{"get_temperature":
+ * {"location": "…"}}`, or a list of such objects (Apertus' `[{"NAME": {…}}]`), from `start` up to
+ * `limit`. Every object has that one key, an offered tool's name; `undefined` otherwise.
+ * @returns the calls and the index after them.
+ */
+export function namedCalls(
+  text: string,
+  start: number,
+  limit: number,
+  tools: OfferedTools,
+  format: TextCallFormat,
+): { calls: TextCall[]; end: number } | undefined {
+  let i = skipSpace(text, start, limit);
+  const listed = text[i] === '[';
+  if (listed) i = skipSpace(text, i + 1, limit);
+  const calls: TextCall[] = [];
+  while (text[i] === '{') {
+    const object = objectKeys(text, i, limit);
+    const [name, ...others] = object ? [...object.keys.keys()] : [];
+    const value = name === undefined ? undefined : object!.keys.get(name);
+    if (!object || !name || others.length > 0 || !tools.has(name) || !value || text[value.start] !== '{') return undefined;
+    const call: TextCall = { name, arguments: text.slice(value.start, value.end), format };
+    if (value.open || object.open) call.cut = true;
+    calls.push(call);
+    i = skipSpace(text, object.end, limit);
+    if (!listed) break;
+    if (text[i] === ',') i = skipSpace(text, i + 1, limit);
+  }
+  if (listed && text[i] === ']') i++;
+  return calls.length > 0 ? { calls, end: i } : undefined;
 }

@@ -1,28 +1,26 @@
 /**
- * The markers that open a tool call written as text, each with the reader of what follows it. A
- * marker is the format's own token or tag, so a call is looked for wherever one stands in the
- * answer (after prose, between prose). Wrapper tags hold any body `tag-body.ts` reads; token
- * formats have readers of their own. Pure.
- *
- * Wrappers and their sources: `<tool_call>` (Hermes, Qwen2.5/3, Qwen3-Coder, GLM, Granite 4),
- * `<|tool_call|>` (Granite 3, Phi-4-mini), `<TOOLCALL>` (Nemotron), `<tool_calls>` (Hunyuan,
- * Apriel), `<function_calls>` (OLMo 3), `<|tool_call_start|>` (LFM2), `<|START_ACTION|>` (Command
- * A / R7B), `<seed:tool_call>` (Seed-OSS), `<minimax:tool_call>` (MiniMax M2), `<|python_tag|>`
- * (Llama 3.x), `<|python_start|>` (Llama 4), a ```` ```tool_code ```` fence (Gemma 3); tokens:
- * `[TOOL_CALLS]` (Mistral), `<|tool_call>` (Gemma 4), Harmony's, DeepSeek's and Kimi's. From
- * llama.cpp's `common/chat*.cpp` formats, vLLM's `tool_parsers/` and Ollama's `model/parsers/`.
+ * The markers that open a tool call written as text, each with the reader of what follows it,
+ * built from the map of formats (`formats/`: every marker the model servers' parsers know, with
+ * the server file it was read from). A marker is the format's own token or tag, so a call is
+ * looked for wherever one stands in the answer (after prose, between prose). Wrapper tags hold
+ * any body `tag-body.ts` reads; token formats have readers of their own. A marker that is also
+ * ordinary text (`<tools>`, `Action:`, `call:`) makes a call only of offered tools. Pure.
  */
-import { DEEPSEEK_MARKERS, deepseekAt } from './deepseek.js';
-import { GEMMA_CALL, gemmaCall } from './gemma.js';
-import { HARMONY_MARKERS, harmonyAt } from './harmony.js';
-import { mistralAt, TOOL_CALLS } from './mistral.js';
+import { resolveToolName } from '../tool-name-resolve.js';
+import { deepseekAt } from './deepseek.js';
+import { dsmlAt } from './dsml.js';
 import type { Finder } from './finder.js';
+import { CALL_FORMATS, type CallMarker } from './formats/index.js';
+import { gemmaCall } from './gemma.js';
+import { harmonyAt } from './harmony.js';
+import { mistralAt } from './mistral.js';
+import { reactAt } from './react.js';
 import { bodyCalls } from './tag-body.js';
 import type { MarkerRead, OfferedTools, TextCallFormat } from './text-call.js';
 import { functionTagAt, invokeTagAt } from './xml-calls.js';
 
 /** What a marker's reader gets: the text, where the marker stands, and the offered tools. */
-interface MarkerContext {
+export interface MarkerContext {
   text: string;
   at: number;
   finder: Finder;
@@ -39,63 +37,92 @@ interface Marker {
  * marker of the same kind when the closing tag is missing (two calls glued together), or to the
  * end of the answer.
  */
-function wrapper(marker: string, closers: readonly string[], format: TextCallFormat): Marker {
-  return {
-    marker,
-    read({ text, at, finder, tools }) {
-      const start = at + marker.length;
-      let close = -1;
-      let closer = '';
-      for (const c of closers) {
-        const found = finder.indexOf(c, start);
-        if (found >= 0 && (close < 0 || found < close)) [close, closer] = [found, c];
-      }
-      const next = finder.indexOf(marker, start);
-      let limit = text.length;
-      let end = text.length;
-      if (next >= 0 && (close < 0 || next < close)) limit = end = next;
-      else if (close >= 0) [limit, end] = [close, close + closer.length];
-      const calls = bodyCalls(text, start, limit, { tools, finder, atEnd: limit === text.length }, format);
-      return calls && { calls, end };
-    },
+function wrapper(marker: string, closers: readonly string[], format: TextCallFormat): Marker['read'] {
+  return ({ text, at, finder, tools }) => {
+    const start = at + marker.length;
+    let close = -1;
+    let closer = '';
+    for (const c of closers) {
+      const found = finder.indexOf(c, start);
+      if (found >= 0 && (close < 0 || found < close)) [close, closer] = [found, c];
+    }
+    const next = finder.indexOf(marker, start);
+    let limit = text.length;
+    let end = text.length;
+    if (next >= 0 && (close < 0 || next < close)) limit = end = next;
+    else if (close >= 0) [limit, end] = [close, close + closer.length];
+    const calls = bodyCalls(text, start, limit, { tools, finder, atEnd: limit === text.length }, format);
+    return calls && { calls, end };
   };
 }
 
 /** One call read by a tag reader, as a marker's read. */
 const one = (found: { call: MarkerRead['calls'][number]; end: number } | undefined): MarkerRead | undefined => found && { calls: [found.call], end: found.end };
 
-/** Every marker; the order matters only for markers that start alike (the longer first). */
-const MARKERS: readonly Marker[] = [
-  wrapper('<tool_call>', ['</tool_call>'], 'hermes'),
-  wrapper('<|tool_call|>', ['<|/tool_call|>', '</tool_call>'], 'granite'),
-  wrapper('<TOOLCALL>', ['</TOOLCALL>'], 'hermes'),
-  wrapper('<tool_calls>', ['</tool_calls>'], 'hermes'),
-  wrapper('<function_calls>', ['</function_calls>'], 'pythonic'),
-  wrapper('<function_call>', ['</function_call>'], 'hermes'),
-  wrapper('<|tool_call_start|>', ['<|tool_call_end|>'], 'pythonic'),
-  wrapper('<|START_ACTION|>', ['<|END_ACTION|>'], 'json'),
-  wrapper('<seed:tool_call>', ['</seed:tool_call>'], 'qwen-xml'),
-  wrapper('<minimax:tool_call>', ['</minimax:tool_call>'], 'minimax'),
-  wrapper('<|python_tag|>', ['<|eom_id|>', '<|eot_id|>'], 'llama'),
-  wrapper('<|python_start|>', ['<|python_end|>'], 'llama'),
-  wrapper('```tool_code', ['```'], 'pythonic'),
-  wrapper('```tool_call', ['```'], 'hermes'),
-  { marker: '<function=', read: ({ text, at, tools, finder }) => one(functionTagAt(text, at, text.length, { tools, finder, atEnd: true })) },
-  { marker: '<invoke ', read: ({ text, at, tools, finder }) => one(invokeTagAt(text, at, text.length, { tools, finder, atEnd: true })) },
-  { marker: TOOL_CALLS, read: ({ text, at }) => mistralAt(text, at, text.length) },
-  {
-    marker: GEMMA_CALL,
-    read: ({ text, at, finder }) => {
-      const close = finder.indexOf('<tool_call|>', at);
-      const call = gemmaCall(text, at + GEMMA_CALL.length, close < 0 ? text.length : close, finder);
-      return call && { calls: [call], end: close < 0 ? text.length : close + '<tool_call|>'.length };
-    },
-  },
-  ...HARMONY_MARKERS.map((marker): Marker => ({ marker, read: ({ text, at }) => harmonyAt(text, at, text.length) })),
-  ...DEEPSEEK_MARKERS.map((marker): Marker => ({ marker, read: ({ text, at }) => deepseekAt(text, at, text.length) })),
-];
+/** Gemma's closing tokens (Gemma 4's, its end of turn, FunctionGemma's). */
+const GEMMA_CLOSERS = ['<tool_call|>', '<turn|>', '<end_function_call>'];
 
-const BY_MARKER = new Map(MARKERS.map((m) => [m.marker, m]));
+/** Gemma's call after its token: to the first closing token, or the end; `nameOnly`: the token held `call` (`<call>NAME{…}`). */
+function gemmaAt(marker: string, nameOnly = false): Marker['read'] {
+  return ({ text, at, finder }) => {
+    let close = -1;
+    let width = 0;
+    for (const c of GEMMA_CLOSERS) {
+      const found = finder.indexOf(c, at);
+      if (found >= 0 && (close < 0 || found < close)) [close, width] = [found, c.length];
+    }
+    const limit = close < 0 ? text.length : close;
+    const call = gemmaCall(text, at + marker.length, limit, finder, { nameOnly });
+    return call && { calls: [call], end: close < 0 ? text.length : close + width };
+  };
+}
+
+/** The reader of each kind of marker (`formats/call-format.ts`). */
+function readerOf(spec: CallMarker): Marker['read'] {
+  const { open } = spec;
+  switch (spec.read) {
+    case 'body':
+      return wrapper(open, spec.close ?? [], spec.body ?? 'hermes');
+    case 'function-tag':
+      return ({ text, at, tools, finder }) => one(functionTagAt(text, at, text.length, { tools, finder, atEnd: true }));
+    case 'invoke-tag':
+      return ({ text, at, tools, finder }) => one(invokeTagAt(text, at, text.length, { tools, finder, atEnd: true }));
+    case 'atem-invoke':
+      return ({ text, at, tools, finder }) => one(invokeTagAt(text, at, text.length, { tools, finder, atEnd: true }, 'atem:'));
+    case 'mistral-tokens':
+      return ({ text, at }) => mistralAt(text, at, text.length);
+    case 'gemma':
+      return gemmaAt(open, open === '<call>');
+    case 'gemma-bare':
+      // `call:` begins a word: the `call:` ending `syscall:` is none.
+      return (context) => (/[A-Za-z0-9_]/.test(context.text[context.at - 1] ?? ' ') ? undefined : gemmaAt('')(context));
+    case 'harmony':
+      return ({ text, at }) => harmonyAt(text, at, text.length);
+    case 'call-tokens':
+      return ({ text, at, tools, finder }) => deepseekAt(text, at, text.length, { tools, finder });
+    case 'dsml':
+      return ({ text, at, finder }) => dsmlAt(text, at, text.length, finder);
+    case 'react':
+      return ({ text, at, tools }) => reactAt(text, at, text.length, tools);
+  }
+}
+
+/** A reader that keeps what it read only when every name in it is an offered tool. */
+function offeredOnly(read: Marker['read']): Marker['read'] {
+  return (context) => {
+    const found = read(context);
+    const names = [...context.tools.keys()];
+    return found?.calls.every((call) => context.tools.has(call.name) || resolveToolName(call.name, names) !== undefined) ? found : undefined;
+  };
+}
+
+/** Every marker of the map (a marker two families share is read by the first). */
+const MARKERS: readonly Marker[] = CALL_FORMATS.flatMap((format) =>
+  format.markers.map((spec): Marker => ({ marker: spec.open, read: spec.offeredOnly ? offeredOnly(readerOf(spec)) : readerOf(spec) })),
+);
+
+const BY_MARKER = new Map<string, Marker>();
+for (const m of MARKERS) if (!BY_MARKER.has(m.marker)) BY_MARKER.set(m.marker, m);
 const regexSource = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** All markers as one search, longest first where one starts another. */
 const ANY_MARKER = new RegExp(

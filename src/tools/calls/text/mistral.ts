@@ -12,7 +12,7 @@ import type { MarkerRead, TextCall } from './text-call.js';
 import { skipSpace, valueSpan } from './value-span.js';
 
 /** The token that opens Mistral's calls. */
-export const TOOL_CALLS = '[TOOL_CALLS]';
+const TOOL_CALLS = '[TOOL_CALLS]';
 
 /** The calls after the `[TOOL_CALLS]` at `at`, up to `limit`; `undefined` when none can be read there. */
 export function mistralAt(text: string, at: number, limit: number): MarkerRead | undefined {

@@ -11,6 +11,7 @@
  * vLLM's `pythonic_tool_parser.py` (which reads it with Python's own `ast`), Python's string
  * literal escapes (https://docs.python.org/3/reference/lexical_analysis.html#escape-sequences).
  */
+import { isDeepStrictEqual } from 'node:util';
 import { MAX_ARGUMENT_DEPTH } from '../repair-arguments.js';
 import { isSpace } from './value-span.js';
 
@@ -19,6 +20,8 @@ export interface PythonicCall {
   name: string;
   args: Record<string, unknown>;
   positional?: true;
+  /** A keyword given twice with different values (a SyntaxError in Python): the keyword and both values. */
+  repeated?: { key: string; first: unknown; second: unknown };
 }
 
 class Reader {
@@ -88,7 +91,9 @@ class Reader {
       const key = this.value(depth + 1);
       if (typeof key !== 'string' && typeof key !== 'number') throw new Error('a key must be a string');
       if (!this.eat(':')) throw new Error('expected a colon');
-      Object.defineProperty(out, String(key), { value: this.value(depth + 1), enumerable: true, writable: true, configurable: true });
+      const value = this.value(depth + 1);
+      if (Object.hasOwn(out, String(key)) && !isDeepStrictEqual(out[String(key)], value)) throw new Error('a key given twice');
+      Object.defineProperty(out, String(key), { value, enumerable: true, writable: true, configurable: true });
       if (!this.eat(',')) {
         this.space();
         if (this.text[this.i] !== '}') throw new Error('expected a comma');
@@ -194,8 +199,13 @@ export function pythonicCalls(text: string, start = 0, end = text.length): { cal
         if (reader.i >= end) return cut();
         const mark = reader.i;
         const key = reader.identifier();
-        if (key && reader.eat('=')) Object.defineProperty(current.args, key, { value: reader.value(1), enumerable: true, writable: true, configurable: true });
-        else {
+        if (key && reader.eat('=')) {
+          const value = reader.value(1);
+          // The same keyword twice: one meaning when the values are equal, a guess when not.
+          if (Object.hasOwn(current.args, key) && !isDeepStrictEqual(current.args[key], value))
+            current.repeated ??= { key, first: current.args[key], second: value };
+          Object.defineProperty(current.args, key, { value, enumerable: true, writable: true, configurable: true });
+        } else {
           reader.i = mark;
           reader.value(1);
           current.positional = true;

@@ -5,8 +5,9 @@
  * calls, or GLM's name with `<arg_key>` pairs. One code fence inside the tags is looked through.
  * Pure.
  */
+import { repeatedProblem } from '../duplicate-keys.js';
 import type { Finder } from './finder.js';
-import { envelopesFrom } from './json-envelope.js';
+import { envelopesFrom, namedCalls } from './json-envelope.js';
 import { pythonicCalls } from './python-literal.js';
 import type { OfferedTools, TextCall, TextCallFormat } from './text-call.js';
 import { skipSpace } from './value-span.js';
@@ -20,11 +21,21 @@ export interface BodyContext {
   atEnd: boolean;
 }
 
+/**
+ * Whether the brackets too many after the envelopes read (`surplus`) leave one meaning: one `}`
+ * or `]` after a single call (the model closed it twice); with several calls, or more brackets,
+ * which call they close is a guess.
+ */
+export function surplusAllowed(read: { calls: readonly unknown[]; surplus?: number }): boolean {
+  return !read.surplus || (read.surplus === 1 && read.calls.length === 1);
+}
+
 /** Python keyword arguments as a call's JSON arguments; positional ones make the call one to refuse. */
 function fromPythonic(found: NonNullable<ReturnType<typeof pythonicCalls>>, format: TextCallFormat): TextCall[] {
   return found.calls.map((call, i) => {
     const out: TextCall = { name: call.name, arguments: JSON.stringify(call.args), format };
     if (call.positional) out.problem = 'its arguments must be written by name (key=value), not by position';
+    if (call.repeated) out.problem = repeatedProblem({ [call.repeated.key]: call.repeated.first }, call.repeated.key, call.repeated.second);
     if (found.open && i === found.calls.length - 1) out.cut = true;
     return out;
   });
@@ -43,10 +54,13 @@ export function bodyCalls(text: string, start: number, limit: number, context: B
     const close = text.lastIndexOf('```', limit);
     if (close > i) end = close;
   }
+  // GigaChat's role separator between its marker and the call.
+  if (text.startsWith('<|role_sep|>', i)) i = skipSpace(text, i + '<|role_sep|>'.length, end);
   const c = text[i];
   if (c === '{' || (c === '[' && text[skipSpace(text, i + 1, end)] === '{')) {
-    const read = envelopesFrom(text, i, end, format);
-    return read.calls.length > 0 && !read.refused ? read.calls : undefined;
+    const read = envelopesFrom(text, i, end, format, context.tools);
+    if (read.calls.length > 0 && !read.refused && surplusAllowed(read)) return read.calls;
+    return namedCalls(text, i, end, context.tools, format)?.calls;
   }
   if (/^<?function[=>]/.test(text.slice(i, i + 10)))
     return tagSequence(text, i, end, (at) => functionTagAt(text, at, end, { ...context, atEnd: context.atEnd && end === limit }));

@@ -11,7 +11,9 @@
  * `minimax` (`<invoke name=…>`), `mistral-tokens` (`[TOOL_CALLS]`), `llama` (`<|python_tag|>`,
  * `<function=…>{json}`), `pythonic` (`[f(a=1)]`: Llama 3.2/4, Gemma, LFM2, OLMo), `harmony`
  * (gpt-oss), `deepseek-tokens` (DeepSeek and Kimi's tokens), `granite` (`<|tool_call|>`: Granite 3,
- * Phi-4), `gemma` (Gemma 4's `<|tool_call>call:NAME{…}`), `json` (a bare or fenced JSON envelope).
+ * Phi-4), `gemma` (Gemma 4's `<|tool_call>call:NAME{…}`), `dsml` (DeepSeek V3.2/V4's
+ * `<｜DSML｜invoke>`), `react` (`Action:` / `Action Input:`, as LangChain and smolagents prompt),
+ * `json` (a bare or fenced JSON envelope).
  */
 export type TextCallFormat =
   | 'hermes'
@@ -25,6 +27,8 @@ export type TextCallFormat =
   | 'deepseek-tokens'
   | 'granite'
   | 'gemma'
+  | 'dsml'
+  | 'react'
   | 'json';
 
 /** One tool call read from a model's text. */

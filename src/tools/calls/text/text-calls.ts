@@ -8,6 +8,8 @@
 import type { ChatToolDefinition } from '../../tool.js';
 import { resolveToolName } from '../tool-name-resolve.js';
 import { callHint } from './call-hint.js';
+import { formatForTemplate } from './formats/index.js';
+import { placeholderProblem } from './placeholders.js';
 import { readTextCalls } from './read-text-calls.js';
 import { TextCallHold } from './text-call-hold.js';
 
@@ -15,7 +17,10 @@ import { TextCallHold } from './text-call-hold.js';
 export interface ReadCall {
   name: string;
   arguments: string;
-  /** The text ended inside the call: it must not run. */
+  /**
+   * The text ended inside the call: it must not run. Not set by the reader, which words such a
+   * call's `refusal` itself ("the answer stopped inside the call"); a caller may set it.
+   */
   cut?: true;
   /** Why the call cannot run as written (the runner refuses it with this). */
   refusal?: string;
@@ -51,25 +56,31 @@ function readerTools(definitions: readonly ChatToolDefinition[]): Map<string, Re
 /**
  * The reader of calls written as text for the tools `definitions` offers.
  * @param textPath - the request is spelled for the text path (`context/text-tool-path.ts`): hints use its format.
+ * @param template - the chat template the server names (llama.cpp `/props` `chat_template`, Ollama
+ *   `/api/show` `template`), when known: its family's reader goes first (`formatForTemplate`).
  */
-export function textCallReader(definitions: readonly ChatToolDefinition[], textPath = false): TextCallReader {
+export function textCallReader(definitions: readonly ChatToolDefinition[], textPath = false, template?: string): TextCallReader {
   const names = definitions.map((tool) => tool.function.name);
   // MCP tools (named `<server>__<tool>`) get no loose match, as in the runner's resolution.
   const strict = new Set(names.filter((name) => name.includes('__')));
   const tools = readerTools(definitions);
   const parameters = new Map(definitions.map((tool) => [tool.function.name, tool.function.parameters]));
+  const family = template === undefined ? undefined : formatForTemplate(template);
+  const prefer = family && family.markers.length > 0 ? new Set(family.markers.map((m) => m.open)) : undefined;
   return {
     hold: () => new TextCallHold([...tools.keys()]),
     read: (text, reasoning) => {
-      const read = readTextCalls(text, tools, { bare: !reasoning });
+      const read = readTextCalls(text, tools, prefer ? { reasoning: reasoning === true, prefer } : { reasoning: reasoning === true });
       return {
         prose: read.prose,
         calls: read.calls.map((call, i): ReadCall => {
           const out: ReadCall = { name: call.name, arguments: call.arguments };
           const resolved = resolveToolName(call.name, names, strict)?.name;
           if (resolved) out.hint = callHint(call.format, resolved, parameters.get(resolved), textPath);
-          if (call.cut) out.cut = true;
-          if (call.problem) out.refusal = call.problem;
+          // A call the answer stopped inside is refused in those words; the length limit is the loop's to name (`finish_reason: length`).
+          if (call.cut) out.refusal = 'the answer stopped inside the call, so its arguments are incomplete';
+          const problem = call.problem ?? (call.cut ? undefined : placeholderProblem(call.arguments));
+          if (problem) out.refusal = problem;
           if (i < read.calls.length - 1 || read.followed) out.followed = true;
           return out;
         }),

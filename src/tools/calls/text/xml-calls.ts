@@ -15,6 +15,7 @@
  * prompt format (https://www.llama.com/docs/model-cards-and-prompt-formats/llama3_1/). Pure.
  */
 import type { Finder } from './finder.js';
+import { repeatedProblem } from '../duplicate-keys.js';
 import { deeperThan, MAX_ARGUMENT_DEPTH } from '../repair-arguments.js';
 import { pythonLiteral } from './python-literal.js';
 import type { OfferedTools, TextCall, TextCallFormat } from './text-call.js';
@@ -75,7 +76,13 @@ interface ParameterTags {
 }
 
 const QWEN_PARAMETER: ParameterTags = { open: /^<parameter=([^>\n]+)>/, close: '</parameter>', next: ['<parameter', '</function>'] };
-const MINIMAX_PARAMETER: ParameterTags = { open: /^<parameter\s+name=["']?([^"'>]+)["']?\s*>/, close: '</parameter>', next: ['<parameter ', '</invoke>'] };
+/** MiniMax's parameter tags, in a namespace (`steptml:` for Step-3, `atem:` for Glimmer) or none. */
+const invokeParameter = (ns: string): ParameterTags => ({
+  open: new RegExp(`^<${ns}parameter\\s+name=["']?([^"'>]+)["']?\\s*>`),
+  close: `</${ns}parameter>`,
+  next: [`<${ns}parameter `, `</${ns}invoke>`],
+});
+const INVOKE_PARAMETERS = new Map(['', 'steptml:', 'atem:'].map((ns) => [ns, invokeParameter(ns)]));
 
 /** What the tag readers need besides the text: the offered tools, the answer's finder, whether the limit is the answer's end. */
 interface TagContext {
@@ -110,6 +117,11 @@ function parameters(
   { finder, atEnd }: TagContext,
 ) {
   const args: Record<string, unknown> = {};
+  let repeated: string | undefined;
+  const put = (key: string, value: unknown) => {
+    repeated ??= repeatedProblem(args, key, value);
+    setOwn(args, key, value);
+  };
   const schemaOf = (key: string) => (properties && Object.hasOwn(properties, key) ? properties[key] : undefined);
   let i = skipSpace(text, start, limit);
   while (i < limit) {
@@ -120,14 +132,14 @@ function parameters(
       // `<KEY>VALUE</KEY>`: only with its closing tag.
       const close = finder.indexOf(`</${keyTag[1]}>`, i + keyTag[0].length);
       if (close < 0 || close > limit) return undefined;
-      setOwn(args, keyTag[1]!, parameterValue(trimValue(text.slice(i + keyTag[0].length, close), false), schemaOf(keyTag[1]!)));
+      put(keyTag[1]!, parameterValue(trimValue(text.slice(i + keyTag[0].length, close), false), schemaOf(keyTag[1]!)));
       i = skipSpace(text, close + keyTag[1]!.length + 3, limit);
       continue;
     }
     if (!head) {
       // The answer ended inside a parameter's opening tag.
       const rest = text.slice(i, limit);
-      return /^<parameter[= ][^>]*$/.test(rest) || '<parameter'.startsWith(rest) ? { args, cut: true } : undefined;
+      return /^<parameter[= ][^>]*$/.test(rest) || '<parameter'.startsWith(rest) ? { args, cut: true, repeated } : undefined;
     }
     const key = head[1]!.trim();
     const from = i + head[0].length;
@@ -136,10 +148,10 @@ function parameters(
     const closed = close >= 0 && close <= next;
     const end = closed ? close : next;
     const raw = text.slice(from, end);
-    setOwn(args, key, parameterValue(trimValue(raw, atEnd && end === limit), schemaOf(key)));
+    put(key, parameterValue(trimValue(raw, atEnd && end === limit), schemaOf(key)));
     i = skipSpace(text, closed ? close + tags.close.length : next, limit);
   }
-  return { args, cut: false };
+  return { args, cut: false, repeated };
 }
 
 /**
@@ -168,22 +180,29 @@ export function functionTagAt(text: string, start: number, limit: number, contex
   if (!read) return undefined;
   const call: TextCall = { name, arguments: JSON.stringify(read.args), format };
   if (read.cut) call.cut = true;
+  if (read.repeated) call.problem = read.repeated;
   return { call, end };
 }
 
-/** The call written as MiniMax's `<invoke name="NAME">` at `start`, up to `limit`. */
-export function invokeTagAt(text: string, start: number, limit: number, context: TagContext) {
-  const head = /^<invoke\s+name=["']?([^"'>]+)["']?\s*>/.exec(text.slice(start, Math.min(limit, start + 300)));
-  if (!head) return undefined;
+/**
+ * The call written as MiniMax's `<invoke name="NAME">` at `start`, up to `limit`; with `ns`, the
+ * same tags in a namespace (Step-3's `<steptml:invoke>`, Glimmer's `<atem:invoke>`).
+ */
+export function invokeTagAt(text: string, start: number, limit: number, context: TagContext, ns = '') {
+  const tags = INVOKE_PARAMETERS.get(ns);
+  const head = tags && new RegExp(`^<${ns}invoke\\s+name=["']?([^"'>]+)["']?\\s*>`).exec(text.slice(start, Math.min(limit, start + 300)));
+  if (!tags || !head) return undefined;
   const name = head[1]!.trim();
   const bodyStart = start + head[0].length;
-  const close = context.finder.indexOf('</invoke>', bodyStart);
+  const closeTag = `</${ns}invoke>`;
+  const close = context.finder.indexOf(closeTag, bodyStart);
   const bodyEnd = close >= 0 && close < limit ? close : limit;
-  const read = parameters(text, bodyStart, bodyEnd, MINIMAX_PARAMETER, context.tools.get(name), { ...context, atEnd: context.atEnd && bodyEnd === limit });
+  const read = parameters(text, bodyStart, bodyEnd, tags, context.tools.get(name), { ...context, atEnd: context.atEnd && bodyEnd === limit });
   if (!read) return undefined;
   const call: TextCall = { name, arguments: JSON.stringify(read.args), format: 'minimax' };
   if (read.cut) call.cut = true;
-  return { call, end: bodyEnd === close ? close + '</invoke>'.length : bodyEnd };
+  if (read.repeated) call.problem = read.repeated;
+  return { call, end: bodyEnd === close ? close + closeTag.length : bodyEnd };
 }
 
 /**
@@ -206,6 +225,7 @@ export function glmCall(text: string, start: number, limit: number, { tools, fin
   }
   const properties = tools.get(name);
   const args: Record<string, unknown> = {};
+  let repeated: string | undefined;
   while (i < limit) {
     if (!text.startsWith('<arg_key>', i)) return undefined;
     const keyEnd = finder.indexOf('</arg_key>', i);
@@ -219,8 +239,12 @@ export function glmCall(text: string, start: number, limit: number, { tools, fin
     // A value the answer ended in (no `</arg_value>`, no `</tool_call>`) is cut off.
     if (!closed && atEnd) return { name, arguments: JSON.stringify(args), format: 'glm', cut: true };
     const end = closed ? close : limit;
-    setOwn(args, key, parameterValue(trimValue(text.slice(from, end), false), properties && Object.hasOwn(properties, key) ? properties[key] : undefined));
+    const value = parameterValue(trimValue(text.slice(from, end), false), properties && Object.hasOwn(properties, key) ? properties[key] : undefined);
+    repeated ??= repeatedProblem(args, key, value);
+    setOwn(args, key, value);
     i = skipSpace(text, closed ? close + '</arg_value>'.length : limit, limit);
   }
-  return { name, arguments: JSON.stringify(args), format: 'glm' };
+  const call: TextCall = { name, arguments: JSON.stringify(args), format: 'glm' };
+  if (repeated) call.problem = repeated;
+  return call;
 }

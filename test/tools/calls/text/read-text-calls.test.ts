@@ -13,7 +13,7 @@ const tools = new Map<string, Record<string, unknown>>([
   ['get_weather', { city: { type: 'string' }, days: { type: 'array' } }],
 ]);
 /** The calls read, with their arguments as values (or the text when it is not JSON), and the prose. */
-function read(text: string, options?: { bare?: boolean }) {
+function read(text: string, options?: { reasoning?: boolean }) {
   const r = readTextCalls(text, tools, options);
   const value = (args: string) => {
     try {
@@ -237,11 +237,19 @@ describe('readTextCalls: prose stays prose', () => {
     expect(readTextCalls('<tool_call>{"name": "read_file", "arguments": {}}</tool_call>', new Map()).calls).toEqual([]);
   });
 
-  it('in reasoning (bare: false) only a format marker makes a call', () => {
-    expect(read('{"name": "read_file", "arguments": {"path": "a"}}', { bare: false }).calls).toEqual([]);
-    expect(read('Thinking. <tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>', { bare: false }).calls).toEqual(
+  it('in reasoning, a marker makes a call anywhere, a bare one only as the tail and only of an offered tool', () => {
+    const reasoning = { reasoning: true };
+    expect(read('Thinking. <tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>', reasoning).calls).toEqual(
       one('read_file', { path: 'a' }),
     );
+    expect(read('I will read it.\n\n```json\n{"name": "read_file", "arguments": {"path": "a"}}\n```', reasoning).calls).toEqual(
+      one('read_file', { path: 'a' }),
+    );
+    expect(read('I will read it.\n\n{"name": "read_file", "arguments": {"path": "a"}}', reasoning).calls).toEqual(one('read_file', { path: 'a' }));
+    // Not the tail; a tool not offered; an example.
+    expect(read('{"name": "read_file", "arguments": {"path": "a"}}\n\nThen I will answer.', reasoning).calls).toEqual([]);
+    expect(read('Maybe:\n\n{"name": "delete_all", "arguments": {}}', reasoning).calls).toEqual([]);
+    expect(read('The call would look like this:\n\n{"name": "read_file", "arguments": {"path": "a"}}', reasoning).calls).toEqual([]);
   });
 });
 

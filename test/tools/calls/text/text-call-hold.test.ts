@@ -27,8 +27,8 @@ describe('TextCallHold', () => {
   it('holds a marker cut by the end of a piece, and lets it go when it turns out to be none', () => {
     const hold = new TextCallHold(names);
     expect(hold.push('Use <tool')).toBe('Use ');
-    expect(hold.push('s> here')).toBe('<tools> here');
-    expect(hold.shownLength).toBe('Use <tools> here'.length);
+    expect(hold.push('box> here')).toBe('<toolbox> here');
+    expect(hold.shownLength).toBe('Use <toolbox> here'.length);
   });
 
   it('holds the whole answer while it may be a bare call, and lets go at its first sign of prose', () => {
