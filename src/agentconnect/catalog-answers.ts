@@ -16,7 +16,10 @@ import { AgentConnectError, checkProvider, loginOptionNames, pickModel, PROVIDER
 
 /** How many recently used models `acp.models.recent` keeps. */
 const RECENT_MODELS = 10;
-/** How long the endpoint's state is kept before it is asked again, in ms (the reference host's `statusCacheTtlMs` in `packages/host/src/host.ts`). */
+/**
+ * How long the endpoint's state is kept before it is asked again, in ms (the reference host's `statusCacheTtlMs` in `packages/host/src/host.ts`).
+ * @internal the tests step a clock past it.
+ */
 export const STATUS_TTL_MS = 8_000;
 /** Most model ids named in a refusal of an unknown model. */
 const NAMED_MODELS = 20;
@@ -24,6 +27,7 @@ const NAMED_MODELS = 20;
 /**
  * The refusal of a model id the endpoints do not list, naming those they do (at most
  * {@link NAMED_MODELS}, then how many more `acp.models.list` gives).
+ * @internal its wording is checked on its own.
  */
 export function unknownModel(id: string, offered: readonly string[]): AgentConnectError {
   const named = offered.slice(0, NAMED_MODELS).join(', ');

@@ -81,7 +81,10 @@ export class ModelSender {
   }
 
   /** {@link ask} with the turn's `send` watched for the answer's first byte. */
-  private async askWatched(turn: PromptTurn, { conversation: { turns, summary, stubbed }, current, tools: withTools, answerOnly }: TurnRequest): Promise<SentTurn> {
+  private async askWatched(
+    turn: PromptTurn,
+    { conversation: { turns, summary, stubbed }, current, tools: withTools, answerOnly }: TurnRequest,
+  ): Promise<SentTurn> {
     const { session, send, signal } = turn;
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model)!;

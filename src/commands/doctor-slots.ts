@@ -12,7 +12,10 @@ import type { FetchLike } from '../openai/http.js';
 /** The flags that keep several sessions cached, for the fix line. */
 const KEEP_FLAGS = 'start llama-server with `-np N --no-cache-idle-slots` (N: the threads you keep open), or with `--slot-save-path DIR`';
 
-/** The rows for a server with `slots` slots (from its `/props`), as they read after `found`. Pure. */
+/**
+ * The rows for a server with `slots` slots (from its `/props`), as they read after `found`. Pure.
+ * @internal checked for each kind of server without one.
+ */
 export function slotRows(slots: number | undefined, found: SlotProbe | undefined): string[] {
   if (!slots) return [];
   if (slots < 2 || !found)

@@ -56,6 +56,7 @@ const SLOT_KEPT_SHARE = 0.5;
  * Returns in a row that found their cache gone before the pinning stops: two, so one loss for
  * another reason (a unified KV cache full of the other sessions' prompts, an edit early in the
  * prompt) does not end it.
+ * @internal the tests count the misses that end the pinning.
  */
 export const SLOT_MISSES = 2;
 

@@ -9,7 +9,15 @@
  */
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../shared/log.js';
-import { type AddressPolicy, closeAllMcp, type ElicitationModes, type McpServers, pinWorkspaceRoots, startMcpServers, type WorkspaceRoots } from '../tools/index.js';
+import {
+  type AddressPolicy,
+  closeAllMcp,
+  type ElicitationModes,
+  type McpServers,
+  pinWorkspaceRoots,
+  startMcpServers,
+  type WorkspaceRoots,
+} from '../tools/index.js';
 import { AGENT_NAME, VERSION } from '../shared/version.js';
 
 /** One session's tool state. */

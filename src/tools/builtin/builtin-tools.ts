@@ -108,6 +108,7 @@ function deepFreeze<T>(value: T): T {
 /**
  * What a built-in tool call needs permission for: the tool's class, the key and words of its
  * `rememberedAs` (default: its name), and for `edits` whether its `path` is inside the cwd.
+ * @internal the permission policy's tests build subjects with it.
  */
 export function builtinSubject(tool: AnyBuiltinTool, args: Record<string, unknown>, roots: WorkspaceRoots): PermissionSubject {
   const remembered = tool.rememberedAs?.(args) ?? { key: tool.name, scope: tool.name };

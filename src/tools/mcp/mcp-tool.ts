@@ -46,7 +46,10 @@ export function mcpTool(descriptor: McpToolDescriptor, runner: McpRunner): Tool 
   };
 }
 
-/** What an MCP tool call needs: `runs`, remembered per server and tool (`mcp:<server>/<tool>`), its `readOnlyHint` kept. */
+/**
+ * What an MCP tool call needs: `runs`, remembered per server and tool (`mcp:<server>/<tool>`), its `readOnlyHint` kept.
+ * @internal the permission policy's tests build subjects with it.
+ */
 export function mcpSubject(tool: { server: string; tool: string; readOnly?: boolean | undefined }): PermissionSubject {
   const subject: PermissionSubject = { permission: 'runs', key: `mcp:${tool.server}/${tool.tool}`, scope: `the MCP tool ${tool.server}/${tool.tool}` };
   if (tool.readOnly !== undefined) subject.readOnlyHint = tool.readOnly;
