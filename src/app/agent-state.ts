@@ -67,7 +67,7 @@ export class AgentState {
   readonly memory = new EndpointMemory();
   /** The directory every session must be inside; absent: none (see {@link AgentOptions.root}). */
   readonly root: string | undefined;
-  /** The connections open now, each with the sessions it holds. */
+  /** The connections open now (which sessions each holds, its {@link LiveSession}s know). */
   readonly peers = new Set<ClientPeer>();
   /** The registry of live sessions: what each has in memory, who holds it, its closing. */
   private readonly liveSessions = new LiveSessions(this.sessions, (sessionId) => this.release(sessionId));
@@ -187,6 +187,19 @@ export class AgentState {
   /** The {@link LiveSession} of `session`, made on first use. */
   liveOf(session: Session): LiveSession {
     return this.liveSessions.of(session);
+  }
+
+  /**
+   * The live session `sessionId`, held by the connection of `peer` (see {@link LiveSessions.heldBy}).
+   * @throws {RequestError} -32002 with `{sessionId}` when it is not in memory or that connection does not hold it.
+   */
+  heldBy(sessionId: string, peer: ClientPeer): LiveSession {
+    return this.liveSessions.heldBy(sessionId, peer);
+  }
+
+  /** The ids of the sessions the connection of `peer` holds. */
+  idsHeldBy(peer: ClientPeer): string[] {
+    return this.liveSessions.idsHeldBy(peer);
   }
 
   /** Records that the connection of `peer` holds `session` (new, load, resume, fork); returns its {@link LiveSession}. */
