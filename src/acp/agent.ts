@@ -19,7 +19,7 @@ import { cancel, cancelParams, prompt } from './prompt-methods.js';
 import { PromptRunner } from '../app/prompt-runner.js';
 import { authenticate, disableProvider, listProviders, setProvider } from './provider-methods.js';
 import { setConfigOption, setMode, setModel, setModelParams } from '../app/session-config.js';
-import { closeSession, deleteSession, forkSession, listSessions, loadSession, newSession, releasePeer, resumeSession } from './session-lifecycle.js';
+import { closeSession, deleteHeldElsewhere, deleteSession, forkSession, listSessions, loadSession, newSession, releasePeer, resumeSession } from './session-lifecycle.js';
 import { parseSteeringParams, Steering, STEERING_METHOD, steeringNotFound } from './steering.js';
 import { SessionAuthority } from './session-authority.js';
 
@@ -73,7 +73,7 @@ function connectionApp(state: AgentState, runner: PromptRunner, steering: Steeri
       )
       .onRequest(
         'session/delete',
-        authority.heldIfLive(({ params }, live) => deleteSession(state, params, peer, live)),
+        authority.heldIfLive(({ params }, live) => deleteSession(state, params, peer, live), deleteHeldElsewhere),
       )
 
       // Session configuration (session-config.ts)

@@ -53,15 +53,20 @@ export class SessionAuthority {
    * A handler for a method that also takes a session not in memory (`session/close`,
    * `session/delete`, `session/cancel`: the stored copy, or nothing, is theirs to answer): it gets
    * the {@link LiveSession} when the session is in memory and held by this connection, `undefined`
-   * when it is not in memory.
+   * when it is not in memory. `refused` answers (or throws) instead of the error for a session in
+   * memory this connection does not hold.
    * @throws {RequestError} -32002 with `{sessionId}` when the session is in memory and this
-   *   connection does not hold it.
+   *   connection does not hold it, unless `refused` is given.
    */
-  heldIfLive<C extends SessionCall, R>(handler: (call: C, live: LiveSession | undefined) => R | Promise<R>): (call: C) => Promise<R> {
+  heldIfLive<C extends SessionCall, R>(
+    handler: (call: C, live: LiveSession | undefined) => R | Promise<R>,
+    refused?: (sessionId: string) => R,
+  ): (call: C) => Promise<R> {
     return async (call) => {
       this.peer.reachedBy(call.client);
-      const inMemory = this.state.live(call.params.sessionId) !== undefined;
-      return handler(call, inMemory ? this.state.heldBy(call.params.sessionId, this.peer) : undefined);
+      if (this.state.live(call.params.sessionId) === undefined) return handler(call, undefined);
+      if (refused && !this.state.live(call.params.sessionId)?.isHeldBy(this.peer)) return refused(call.params.sessionId);
+      return handler(call, this.state.heldBy(call.params.sessionId, this.peer));
     };
   }
 }
