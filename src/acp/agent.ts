@@ -19,7 +19,17 @@ import { cancel, cancelParams, prompt } from './prompt-methods.js';
 import { PromptRunner } from '../app/prompt-runner.js';
 import { authenticate, disableProvider, listProviders, setProvider } from './provider-methods.js';
 import { setConfigOption, setMode, setModel, setModelParams } from '../app/session-config.js';
-import { closeSession, deleteHeldElsewhere, deleteSession, forkSession, listSessions, loadSession, newSession, releasePeer, resumeSession } from './session-lifecycle.js';
+import {
+  closeSession,
+  deleteHeldElsewhere,
+  deleteSession,
+  forkSession,
+  listSessions,
+  loadSession,
+  newSession,
+  releasePeer,
+  resumeSession,
+} from './session-lifecycle.js';
 import { parseSteeringParams, Steering, STEERING_METHOD, steeringNotFound } from './steering.js';
 import { SessionAuthority } from './session-authority.js';
 
@@ -102,7 +112,13 @@ function connectionApp(state: AgentState, runner: PromptRunner, steering: Steeri
         parseSteeringParams,
         authority.held(({ params, client }) => steering.steer(params, client, peer), steeringNotFound),
       )
-      .onNotification('session/cancel', (call) => void authority.heldIfLive(({ params }, live) => cancel(state, params, live))(call).catch(() => undefined))
+      .onNotification(
+        'session/cancel',
+        (call) =>
+          void authority
+            .heldIfLive(({ params }, live) => cancel(state, params, live))(call)
+            .catch(() => undefined),
+      )
       .onRequest(
         'session/cancel',
         cancelParams,

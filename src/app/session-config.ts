@@ -44,7 +44,12 @@ export function sessionAnswer(state: AgentState, session: Session) {
  * `current_mode_update` for the mode); the asking one reads it in the answer.
  * @throws {RequestError} -32602 for an unknown option or value.
  */
-export async function setConfigOption(state: AgentState, params: { sessionId: string; configId: string; value: unknown }, live: LiveSession, peer?: ClientPeer) {
+export async function setConfigOption(
+  state: AgentState,
+  params: { sessionId: string; configId: string; value: unknown },
+  live: LiveSession,
+  peer?: ClientPeer,
+) {
   const { session } = live;
   if (params.configId === MODEL_CONFIG_ID) {
     state.picker.select(session, params.value);
