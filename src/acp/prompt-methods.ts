@@ -49,7 +49,7 @@ export async function prompt(
   // In line behind the session's earlier prompts; a session/cancel from here on reaches it, even
   // before its turn has started; so does the end of this connection (its requests' signals abort).
   const placed = state.sessions.arrive(session.id, signal);
-  let ran = () => undefined as void;
+  let ran: () => void = () => undefined;
   try {
     await placed.ready;
     ran = live.runFor(peer);

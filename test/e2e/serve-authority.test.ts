@@ -21,7 +21,7 @@ const text = (t: string) => [{ type: 'text' as const, text: t }];
 function switchboard() {
   let current: ChatHandler = script([{ text: 'ok' }]);
   let release: (() => void) | undefined;
-  const handler: ChatHandler = (req, res) => current(req, res);
+  const handler: ChatHandler = (req, res, body) => current(req, res, body);
   return {
     handler,
     next(next: ChatHandler) {
