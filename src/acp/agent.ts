@@ -19,19 +19,9 @@ import { cancel, cancelParams, prompt } from './prompt-methods.js';
 import { PromptRunner } from '../app/prompt-runner.js';
 import { authenticate, disableProvider, listProviders, setProvider } from './provider-methods.js';
 import { setConfigOption, setMode, setModel, setModelParams } from '../app/session-config.js';
-import {
-  closeSession,
-  deleteHeldElsewhere,
-  deleteSession,
-  forkSession,
-  listSessions,
-  loadSession,
-  newSession,
-  releasePeer,
-  resumeSession,
-} from './session-lifecycle.js';
+import { closeSession, deleteSession, forkSession, listSessions, loadSession, newSession, releasePeer, resumeSession } from './session-lifecycle.js';
 import { parseSteeringParams, Steering, STEERING_METHOD, steeringNotFound } from './steering.js';
-import { SessionAuthority } from './session-authority.js';
+import { deleteHeldElsewhere, SessionAuthority } from './session-authority.js';
 
 export type { AgentCatalog, ModelInfo } from './agent-catalog.js';
 

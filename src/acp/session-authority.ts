@@ -10,7 +10,7 @@
  * is used after `session/new` or `session/load` on the connection) and the error codes of the
  * schema (`-32002` resource not found).
  */
-import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
+import { RequestError, type AgentContext } from '@agentclientprotocol/sdk/unstable';
 import type { AgentState } from '../app/agent-state.js';
 import type { ClientPeer } from '../app/client-peer.js';
 import type { LiveSession } from '../app/live-session.js';
@@ -69,4 +69,17 @@ export class SessionAuthority {
       return handler(call, this.state.heldBy(call.params.sessionId, this.peer));
     };
   }
+}
+
+/**
+ * The refusal of `session/delete` from a connection that does not hold a session another one
+ * holds: the session is in use there, and `-32002` would read as done (the SDK's clients take it
+ * as success for delete).
+ * @throws {RequestError} -32600 with `{sessionId, reason: "held"}`, always.
+ */
+export function deleteHeldElsewhere(sessionId: string): never {
+  throw RequestError.invalidRequest(
+    { sessionId, reason: 'held' },
+    `Session ${sessionId} is open on another connection; load it here (session/load) before deleting it`,
+  );
 }

@@ -177,19 +177,6 @@ export async function deleteSession(state: AgentState, params: { sessionId: stri
 }
 
 /**
- * The refusal of `session/delete` from a connection that does not hold a session another one
- * holds: the session is in use there, and `-32002` would read as done (the SDK's clients take it
- * as success for delete).
- * @throws {RequestError} -32600 with `{sessionId, reason: "held"}`, always.
- */
-export function deleteHeldElsewhere(sessionId: string): never {
-  throw RequestError.invalidRequest(
-    { sessionId, reason: 'held' },
-    `Session ${sessionId} is open on another connection; load it here (session/load) before deleting it`,
-  );
-}
-
-/**
  * What a connection that closed held is let go of (its turns were cancelled with its requests):
  * each session no other connection holds, as `session/close` would. Never rejects.
  */

@@ -16,6 +16,8 @@ import { type Observed, SessionEvents } from './session-events.js';
 
 /** Most sessions one WebSocket may hold at once. */
 const MAX_SESSIONS_PER_CONNECTION = 16;
+/** What a WebSocket is told of a run in progress when another one resumed the session (the run goes on there). */
+const TAKEN_OVER = 'The session was resumed on another connection; the run goes on there';
 
 /** One WebSocket: where its sessions' events go, and which sessions it holds. */
 export interface Peer {
@@ -97,9 +99,6 @@ export class HostSessions {
     try {
       if (peer.sessions.has(sessionId)) await this.deps.bridge.resume(sessionId, cwd);
       else await this.reserving(peer, () => this.deps.bridge.resume(sessionId, cwd));
-      // Another WebSocket held it: its events come here from now on.
-      const before = this.owners.get(sessionId);
-      if (before && before !== peer) before.sessions.delete(sessionId);
       this.attach(peer, sessionId);
       await this.unlessGone(peer, sessionId);
       await this.configure(sessionId, model, effort);
@@ -197,8 +196,11 @@ export class HostSessions {
     await this.deps.used(model);
   }
 
-  /** Holds the session for `peer`; its events wait for the answer that opens it ({@link opened}). */
+  /** Holds the session for `peer`, its events held for the answer ({@link opened}); another WebSocket's run of it ends there with an error event. */
   private attach(peer: Peer, sessionId: string): void {
+    const before = this.owners.get(sessionId);
+    if (before && before !== peer && before.sessions.delete(sessionId) && this.turns.has(sessionId))
+      before.push(sessionId, { type: 'error', data: { message: TAKEN_OVER, providerSessionId: sessionId } });
     this.owners.set(sessionId, peer);
     peer.sessions.add(sessionId);
     this.events.hold(sessionId);
