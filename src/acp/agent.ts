@@ -83,7 +83,7 @@ function connectionApp(state: AgentState, runner: PromptRunner, steering: Steeri
       )
       .onRequest(
         'session/set_mode',
-        authority.held(({ params }, live) => setMode(state, params, live)),
+        authority.held(({ params }, live) => setMode(state, params, live, peer)),
       )
       .onRequest(
         'session/set_model',

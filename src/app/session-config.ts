@@ -10,7 +10,7 @@ import { RequestError, type SessionConfigOption, type SessionUpdate } from '@age
 import { z } from 'zod';
 import type { Session } from '../sessions/session-manager.js';
 import type { AgentState } from './agent-state.js';
-import type { ClientPeer } from './client-peer.js';
+import { updateSender, type ClientPeer } from './client-peer.js';
 import type { LiveSession } from './live-session.js';
 import { MODEL_CONFIG_ID, THOUGHT_LEVEL_CONFIG_ID } from './model-picker.js';
 import { legacyModes, MODE_CONFIG_ID, modeConfigOption, selectMode, sessionMode } from '../loop/session-modes.js';
@@ -73,18 +73,20 @@ export async function setConfigOption(
 }
 
 /**
- * Legacy `session/set_mode`: the same mode as the `mode` config option, announced to every holder
- * of the session as a `current_mode_update` and a `config_option_update` (the asking connection
- * included: its answer is empty).
+ * Legacy `session/set_mode` from the connection of `peer`: the same mode as the `mode` config
+ * option. The asking client is told with a `config_option_update`; every other holder of the
+ * session with a `current_mode_update` and a `config_option_update`.
  * @throws {RequestError} -32602 when tools (and so modes) are off or the mode is unknown.
  */
-export async function setMode(state: AgentState, params: { sessionId: string; modeId: string }, live: LiveSession) {
+export async function setMode(state: AgentState, params: { sessionId: string; modeId: string }, live: LiveSession, peer: ClientPeer) {
   const { session } = live;
   if (!state.config.tools) throw RequestError.invalidParams({ modeId: params.modeId }, 'Modes are off: OPENAI_ACP_TOOLS=off gives a chat bridge without tools');
   selectMode(session, params.modeId);
   await saveSetting(state, session, { options: { [MODE_CONFIG_ID]: sessionMode(session) } });
   state.logger.debug('mode set', { sessionId: session.id, mode: sessionMode(session) });
-  await live.tell(changeUpdates(state, session, true));
+  const updates = changeUpdates(state, session, true);
+  const asker = peer.client ? updateSender(peer.client, session.id)(updates.slice(-1)).catch(() => undefined) : undefined;
+  await Promise.all([live.tell(updates, peer), asker]);
   return {};
 }
 
