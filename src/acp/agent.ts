@@ -20,7 +20,8 @@ import { PromptRunner } from '../app/prompt-runner.js';
 import { authenticate, disableProvider, listProviders, setProvider } from './provider-methods.js';
 import { setConfigOption, setMode, setModel, setModelParams } from '../app/session-config.js';
 import { closeSession, deleteSession, forkSession, listSessions, loadSession, newSession, releasePeer, resumeSession } from './session-lifecycle.js';
-import { parseSteeringParams, Steering, STEERING_METHOD } from './steering.js';
+import { parseSteeringParams, Steering, STEERING_METHOD, steeringNotFound } from './steering.js';
+import { deleteHeldElsewhere, SessionAuthority } from './session-authority.js';
 
 export type { AgentCatalog, ModelInfo } from './agent-catalog.js';
 
@@ -42,34 +43,77 @@ export interface OpenAIAgent {
   catalog: AgentCatalog;
 }
 
-/** The method table of one connection, whose client is `peer`, over the agent's shared `state`. */
+/**
+ * The method table of one connection, whose client is `peer`, over the agent's shared `state`.
+ * Every method that names a session passes {@link SessionAuthority}: the connection must hold it.
+ */
 function connectionApp(state: AgentState, runner: PromptRunner, steering: Steering, peer: ClientPeer): AgentApp {
+  const authority = new SessionAuthority(state, peer);
   return (
     agent({ name: AGENT_NAME })
       // Connection (initialize.ts, provider-methods.ts)
-      .onRequest('initialize', ({ params }) => initialize(state, params, peer))
+      .onRequest('initialize', ({ params, client }) => {
+        peer.reachedBy(client);
+        return initialize(state, params, peer);
+      })
       .onRequest('authenticate', ({ params, client }) => authenticate(state, params, client))
 
-      // Session lifecycle (session-lifecycle.ts)
+      // Session lifecycle (session-lifecycle.ts); load and resume are how a connection comes to hold a stored session.
       .onRequest('session/new', ({ params, client }) => newSession(state, params, client, peer))
       .onRequest('session/load', ({ params, client }) => loadSession(state, params, client, peer))
       .onRequest('session/resume', ({ params, client }) => resumeSession(state, params, client, peer))
-      .onRequest('session/fork', ({ params, client }) => forkSession(state, params, client, peer))
+      .onRequest(
+        'session/fork',
+        authority.held(({ params, client }) => forkSession(state, params, client, peer)),
+      )
       .onRequest('session/list', ({ params }) => listSessions(state, params))
-      .onRequest('session/close', ({ params }) => closeSession(state, params, peer))
-      .onRequest('session/delete', ({ params }) => deleteSession(state, params))
+      .onRequest(
+        'session/close',
+        authority.heldIfLive(({ params }, live) => closeSession(state, params, peer, live)),
+      )
+      .onRequest(
+        'session/delete',
+        authority.heldIfLive(({ params }, live) => deleteSession(state, params, peer, live), deleteHeldElsewhere),
+      )
 
       // Session configuration (session-config.ts)
-      .onRequest('session/set_config_option', ({ params, client }) => setConfigOption(state, params, client))
-      .onRequest('session/set_mode', ({ params, client }) => setMode(state, params, client))
-      .onRequest('session/set_model', setModelParams, ({ params, client }) => setModel(state, params, client))
+      .onRequest(
+        'session/set_config_option',
+        authority.held(({ params }, live) => setConfigOption(state, params, live, peer)),
+      )
+      .onRequest(
+        'session/set_mode',
+        authority.held(({ params }, live) => setMode(state, params, live, peer)),
+      )
+      .onRequest(
+        'session/set_model',
+        setModelParams,
+        authority.held(({ params }, live) => setModel(state, params, live, peer)),
+      )
 
       // Prompt turns (prompt-methods.ts); Open Design sends session/cancel as a request, answered `{}`.
-      .onRequest('session/prompt', (request) => prompt(state, runner, peer, request))
-      // A message sent into the running turn (steering.ts).
-      .onRequest(STEERING_METHOD, parseSteeringParams, ({ params, client }) => steering.steer(params, client, peer))
-      .onNotification('session/cancel', ({ params }) => void cancel(state, params, peer))
-      .onRequest('session/cancel', cancelParams, ({ params }) => cancel(state, params, peer))
+      .onRequest(
+        'session/prompt',
+        authority.held(({ params, client, signal }, live) => prompt(state, runner, params, { client, signal, peer, live })),
+      )
+      // A message sent into the running turn (steering.ts); a session not held is its `failed` outcome.
+      .onRequest(
+        STEERING_METHOD,
+        parseSteeringParams,
+        authority.held(({ params, client }) => steering.steer(params, client, peer), steeringNotFound),
+      )
+      .onNotification(
+        'session/cancel',
+        (call) =>
+          void authority
+            .heldIfLive(({ params }, live) => cancel(state, params, live))(call)
+            .catch(() => undefined),
+      )
+      .onRequest(
+        'session/cancel',
+        cancelParams,
+        authority.heldIfLive(({ params }, live) => cancel(state, params, live)),
+      )
 
       // Endpoints chosen by the client (provider-methods.ts)
       .onRequest('providers/list', () => listProviders(state))

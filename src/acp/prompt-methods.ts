@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { markUsed } from '../sessions/session-memory.js';
 import type { AgentState } from '../app/agent-state.js';
 import type { ClientPeer } from '../app/client-peer.js';
+import { promptUpdates, type LiveSession } from '../app/live-session.js';
 import { promptAnswer } from '../app/prompt-failure.js';
 import type { PromptRunner } from '../app/prompt-runner.js';
 import { checkPromptBlocks } from './validate-params.js';
@@ -18,36 +19,48 @@ import { checkPromptBlocks } from './validate-params.js';
 /** The parameters of `session/cancel` sent as a request (the SDK knows it only as a notification). */
 export const cancelParams = z.object({ sessionId: z.string() }).passthrough();
 
+/** Where a prompt came from: the request's client and signal, its connection, and the session it holds (`session-authority.ts`). */
+export interface PromptSource {
+  client: AgentContext;
+  signal: AbortSignal;
+  peer: ClientPeer;
+  live: LiveSession;
+}
+
 /**
- * Runs `session/prompt` (the request as the SDK hands it: its params, the client, its signal) from the connection of `peer`: checks the blocks, answers an empty prompt
- * `end_turn` without a request upstream or a saved turn, and otherwise runs the turn once the
- * session's earlier prompts have ended (a prompt sent while a turn runs waits for it), its
- * conversation is in memory and the endpoints are known.
- * @throws {RequestError} -32002 for an unknown session (or one this connection did not open), -32602 for an invalid block,
- *   -32603 with `{kind, status?, retryable}` as data for a failed turn (`promptAnswer`, prompt-failure.ts).
+ * Runs `session/prompt` from the connection of `source.peer`, which holds the session: checks the
+ * blocks, answers an empty prompt `end_turn` without a request upstream or a saved turn, and
+ * otherwise runs the turn once the session's earlier prompts have ended (a prompt sent while a turn
+ * runs waits for it), its conversation is in memory and the endpoints are known. As the turn
+ * starts, the session's other holders are told the prompt (`user_message_chunk`s) and from then
+ * on see its updates.
+ * @throws {RequestError} -32602 for an invalid block, -32603 with `{kind, status?, retryable}` as
+ *   data for a failed turn (`promptAnswer`, prompt-failure.ts).
  */
 export async function prompt(
   state: AgentState,
   runner: PromptRunner,
-  peer: ClientPeer,
-  { params, client, signal }: { params: { sessionId: string; prompt: ContentBlock[] }; client: AgentContext; signal: AbortSignal },
+  params: { sessionId: string; prompt: ContentBlock[] },
+  { client, signal, peer, live }: PromptSource,
 ): Promise<PromptResponse> {
-  const session = state.session(params.sessionId);
-  // A session this connection did not open (new, load, resume, fork) is not its to prompt.
-  state.liveOf(session).assertHeldBy(peer);
+  const { session } = live;
   checkPromptBlocks(params.prompt);
   if (params.prompt.length === 0) return { stopReason: 'end_turn' };
   // In line behind the session's earlier prompts; a session/cancel from here on reaches it, even
   // before its turn has started; so does the end of this connection (its requests' signals abort).
   const placed = state.sessions.arrive(session.id, signal);
+  let ran: () => void = () => undefined;
   try {
     await placed.ready;
+    ran = live.runFor(peer);
+    void live.tell(promptUpdates(params.prompt), peer);
     // An idle session's conversation left memory: read it again first.
     await state.useSession(session);
     await state.endpointsKnown();
     // A failed turn answers with a JSON-RPC error (prompt-failure.ts).
     return promptAnswer(await runner.run(runner.start(session, client, peer, placed), params.prompt, placed));
   } finally {
+    ran();
     markUsed(session);
     state.quiet.worked();
     placed.done();
@@ -55,11 +68,10 @@ export async function prompt(
 }
 
 /**
- * Cancels the session's turn and the prompts waiting for it, when the connection of `peer` holds
- * the session; an unknown or idle session is no error. Answers `{}`.
+ * Cancels the session's turn and the prompts waiting for it, whoever's prompt runs it (any holder
+ * may stop the session's turn); a session not in memory or idle is no error. Answers `{}`.
  */
-export function cancel(state: AgentState, params: { sessionId: string }, peer: ClientPeer): Record<string, never> {
-  if (state.live(params.sessionId)?.isHeldBy(peer) && state.sessions.cancel(params.sessionId))
-    state.logger.debug('turn cancelled', { sessionId: params.sessionId });
+export function cancel(state: AgentState, params: { sessionId: string }, live: LiveSession | undefined): Record<string, never> {
+  if (live && state.sessions.cancel(params.sessionId)) state.logger.debug('turn cancelled', { sessionId: params.sessionId });
   return {};
 }

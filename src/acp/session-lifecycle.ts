@@ -8,11 +8,13 @@
  * session list, resume, close and delete RFDs (https://agentclientprotocol.com/rfds/).
  */
 import { RequestError, type AgentContext, type McpServer } from '@agentclientprotocol/sdk/unstable';
+import { isAbsolute, relative, sep } from 'node:path';
 import { InvalidCursorError, paginateSessions } from '../sessions/session-list.js';
 import type { Session } from '../sessions/session-manager.js';
 import { storeRefusal, type AgentState } from '../app/agent-state.js';
 import { checkInsideRoot, loadStored, loadStoredInRoot, restoreSession } from '../app/session-restore.js';
 import { updateSender, type ClientPeer } from '../app/client-peer.js';
+import type { LiveSession } from '../app/live-session.js';
 import { replayUpdates } from './replay.js';
 import { INSTRUCTIONS_OPTION, sessionAnswer } from '../app/session-config.js';
 import { SLASH_COMMANDS } from '../app/slash-commands.js';
@@ -38,7 +40,7 @@ export async function newSession(
   peer: ClientPeer,
 ) {
   await checkDirs(state, params);
-  peer.checkRoom();
+  peer.checkRoom(state.idsHeldBy(peer));
   const instructions = sessionInstructions(params._meta);
   await state.endpointsKnown();
   const session = state.sessions.create(params.cwd, await state.defaultModel());
@@ -78,7 +80,7 @@ function sessionInstructions(meta: Record<string, unknown> | null | undefined): 
 /** `session/load`: a stored session held again, its history replayed as `session/update`s. */
 export async function loadSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext, peer: ClientPeer) {
   await checkDirs(state, params);
-  peer.checkRoom(params.sessionId);
+  peer.checkRoom(state.idsHeldBy(peer), params.sessionId);
   const stored = await loadStoredInRoot(state, params.sessionId);
   const session = await restoreSession(state, stored);
   await openTools(state, session, params, peer);
@@ -93,7 +95,7 @@ export async function loadSession(state: AgentState, params: ToolParams & { cwd:
 /** `session/resume`: a stored session held again, without replay. */
 export async function resumeSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext, peer: ClientPeer) {
   await checkDirs(state, params);
-  peer.checkRoom(params.sessionId);
+  peer.checkRoom(state.idsHeldBy(peer), params.sessionId);
   const session = await restoreSession(state, await loadStoredInRoot(state, params.sessionId));
   await openTools(state, session, params, peer);
   state.hold(session, peer);
@@ -103,13 +105,12 @@ export async function resumeSession(state: AgentState, params: ToolParams & { cw
 }
 
 /**
- * `session/fork` (unstable): a copy of a held session (conversation, plan, checkpoints, mode,
- * model), saved, its tools started in the fork's own `cwd`.
- * @throws {RequestError} -32602 naming the id when that session is not held (unknown, or closed).
+ * `session/fork` (unstable): a copy of a session the connection holds (`session-authority.ts`):
+ * conversation, plan, checkpoints, mode, model; saved, its tools started in the fork's own `cwd`.
  */
 export async function forkSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext, peer: ClientPeer) {
   await checkDirs(state, params);
-  peer.checkRoom();
+  peer.checkRoom(state.idsHeldBy(peer));
   await state.endpointsKnown();
   const session = await copySession({ sourceId: params.sessionId, cwd: params.cwd, sessions: state.sessions, store: await state.store, logger: state.logger });
   state.picker.attach(session, await state.registry.models());
@@ -120,13 +121,17 @@ export async function forkSession(state: AgentState, params: ToolParams & { cwd:
 }
 
 /**
- * `session/list`: the stored sessions, newest first, one page at a time.
+ * `session/list`: the stored sessions, newest first, one page at a time; on a server with a
+ * workspace root (`serve --root`), only those whose `cwd` is inside it (a session of another root
+ * is none of this server's clients' business).
  * @throws {RequestError} -32602 for a cursor this agent did not give.
  */
 export async function listSessions(state: AgentState, params: { cwd?: string | null | undefined; cursor?: string | null | undefined }) {
   const all = await (await state.store).list();
+  const root = state.root;
+  const mayUse = root === undefined ? all : all.filter((session) => isInside(session.cwd, root));
   try {
-    return paginateSessions(all, { cwd: params.cwd ?? null, cursor: params.cursor ?? null });
+    return paginateSessions(mayUse, { cwd: params.cwd ?? null, cursor: params.cursor ?? null });
   } catch (error) {
     if (error instanceof InvalidCursorError) throw RequestError.invalidParams({ cursor: params.cursor }, error.message);
     throw error;
@@ -134,25 +139,39 @@ export async function listSessions(state: AgentState, params: { cwd?: string | n
 }
 
 /**
- * `session/close`: lets go of a held session (its turn cancelled, its tools stopped); the stored
- * copy stays. A session another connection still holds stays held for it.
+ * `session/close` from the connection of `peer`: lets go of its hold on the session (`live`, when
+ * in memory; the caller checked it holds it). A session no other connection holds is let go of
+ * (its turn cancelled, its tools stopped); the stored copy stays.
+ * @throws {RequestError} -32002 for a session neither in memory nor stored.
  */
-export async function closeSession(state: AgentState, params: { sessionId: string }, peer: ClientPeer) {
+export async function closeSession(state: AgentState, params: { sessionId: string }, peer: ClientPeer, live: LiveSession | undefined) {
   const { sessionId } = params;
-  peer.sessions.delete(sessionId);
-  const live = state.live(sessionId);
   live?.removeHolder(peer);
   if (live && live.holderCount > 0) return {};
   if (!(await state.close(sessionId))) await loadStored(state, sessionId);
   return {};
 }
 
-/** `session/delete`: lets go of the session, for every connection, and removes its stored copy. */
-export async function deleteSession(state: AgentState, params: { sessionId: string }) {
-  for (const peer of state.peers) peer.sessions.delete(params.sessionId);
-  await state.close(params.sessionId);
-  await (await state.store).delete(params.sessionId).catch((error: unknown) => {
-    throw storeRefusal(error, params.sessionId);
+/**
+ * `session/delete` from the connection of `peer`: lets go of the session, for every connection,
+ * and removes its stored copy. An unknown id, or one outside the server's root, succeeds doing nothing.
+ * @throws {RequestError} -32600 with `{sessionId, reason: "running"}` while a turn of another
+ *   connection's prompt runs (that connection would be left without an answer).
+ */
+export async function deleteSession(state: AgentState, params: { sessionId: string }, peer: ClientPeer, live: LiveSession | undefined) {
+  const { sessionId } = params;
+  if (live?.runningElsewhere(peer))
+    throw RequestError.invalidRequest(
+      { sessionId, reason: 'running' },
+      `Session ${sessionId} is running a turn another connection asked for; delete it once that turn has ended (or after session/cancel)`,
+    );
+  if (!live && state.root !== undefined) {
+    const stored = await (await state.store).load(sessionId).catch(() => undefined);
+    if (stored && !isInside(stored.cwd, state.root)) return {};
+  }
+  await state.close(sessionId);
+  await (await state.store).delete(sessionId).catch((error: unknown) => {
+    throw storeRefusal(error, sessionId);
   });
   return {};
 }
@@ -163,14 +182,18 @@ export async function deleteSession(state: AgentState, params: { sessionId: stri
  */
 export async function releasePeer(state: AgentState, peer: ClientPeer): Promise<void> {
   state.peers.delete(peer);
-  const held = [...peer.sessions];
-  peer.sessions.clear();
-  const lettingGo = held.filter((sessionId) => {
+  const lettingGo = state.idsHeldBy(peer).filter((sessionId) => {
     const live = state.live(sessionId);
     live?.removeHolder(peer);
     return !live || live.holderCount === 0;
   });
   await Promise.all(lettingGo.map((sessionId) => state.close(sessionId).catch(() => false)));
+}
+
+/** Whether `dir` is `root` or below it, by their names (the paths a session was saved with, checked when it was made). Pure. */
+function isInside(dir: string, root: string): boolean {
+  const rel = relative(root, dir);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /** Starts the session's tools (roots, MCP servers) for a new, loaded or resumed session; MCP servers only with tools on. */

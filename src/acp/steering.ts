@@ -27,6 +27,7 @@ import type { Session } from '../sessions/session-manager.js';
 import { markUsed } from '../sessions/session-memory.js';
 import type { AgentState } from '../app/agent-state.js';
 import type { ClientPeer } from '../app/client-peer.js';
+import { promptUpdates } from '../app/live-session.js';
 import type { PromptRunner } from '../app/prompt-runner.js';
 import { checkPromptBlocks } from './validate-params.js';
 import { grouped } from '../shared/grouped.js';
@@ -110,6 +111,11 @@ function failed(reason: SteeringFailure, message: string): SteeringResponse {
   return { outcome: 'failed', reason, message };
 }
 
+/** The answer for a session the asking connection does not hold (or that is not in memory): `failed`, `sessionNotFound`. */
+export function steeringNotFound(sessionId: string): SteeringResponse {
+  return failed('sessionNotFound', `Session not found: ${sessionId.slice(0, 200)}`);
+}
+
 /** Serves `_session/steering`; one per agent. */
 export class Steering {
   /** Per session, the steering request being handled (the next one waits for it). */
@@ -121,9 +127,10 @@ export class Steering {
   ) {}
 
   /**
-   * Answers one steering request from the connection of `peer` (after the session's earlier
-   * ones); a session that connection did not open is not found. Never rejects but for a store or
-   * turn start failure.
+   * Answers one steering request from the connection of `peer`, which holds the session
+   * (`session-authority.ts`), after the session's earlier ones; a session closed meanwhile is not
+   * found. What it sends, the session's other holders see as `user_message_chunk`s. Never rejects
+   * but for a store or turn start failure.
    */
   async steer(params: SteeringParams, client: AgentContext, peer: ClientPeer): Promise<SteeringResponse> {
     const before = this.chains.get(params.sessionId) ?? Promise.resolve();
@@ -139,10 +146,8 @@ export class Steering {
 
   private async handle(params: SteeringParams, client: AgentContext, peer: ClientPeer): Promise<SteeringResponse> {
     const { sessionId, prompt } = params;
-    const session = peer.sessions.has(sessionId) ? this.state.sessions.get(sessionId) : undefined;
-    const answer = !session
-      ? failed('sessionNotFound', `Session not found: ${sessionId.slice(0, 200)}`)
-      : (steeringProblem(prompt) ?? (await this.deliver(session, params, client, peer)));
+    const session = this.state.sessions.get(sessionId);
+    const answer = !session ? steeringNotFound(sessionId) : (steeringProblem(prompt) ?? (await this.deliver(session, params, client, peer)));
     this.state.logger.debug('steering message', { sessionId, outcome: answer.outcome, ...(answer.outcome === 'failed' ? { reason: answer.reason } : {}) });
     return answer;
   }
@@ -153,7 +158,10 @@ export class Steering {
       const tooLarge = await this.overWindow(session, params.prompt);
       if (tooLarge) return tooLarge;
     }
-    if (inbox && (await inbox.put(params.prompt))) return { outcome: 'injected' };
+    if (inbox && (await inbox.put(params.prompt))) {
+      void this.state.liveOf(session).tell(promptUpdates(params.prompt), peer);
+      return { outcome: 'injected' };
+    }
     if (params.idleBehavior === 'promptRequired') return { outcome: 'promptRequired', reason: 'noRunningTurn' };
     return this.startTurn(session, params.prompt, client, peer);
   }
@@ -180,6 +188,9 @@ export class Steering {
       placed.done();
       return failed('cancelled', 'The session was cancelled before the steering message could start a turn.');
     }
+    const live = this.state.liveOf(session);
+    const ran = live.runFor(peer);
+    void live.tell(promptUpdates(prompt), peer);
     const run = async () => {
       try {
         await this.state.useSession(session);
@@ -189,6 +200,7 @@ export class Steering {
       } catch (error) {
         this.state.logger.error('the turn of a steering message failed', { sessionId: session.id, error: (error as Error)?.message ?? String(error) });
       } finally {
+        ran();
         markUsed(session);
         this.state.quiet.worked();
         placed.done();

@@ -19,6 +19,7 @@ export type { Peer } from './session-events.js';
 
 /** Most sessions one WebSocket may hold at once. */
 const MAX_SESSIONS_PER_CONNECTION = 16;
+/** What a WebSocket is told of a run in progress when another one resumed the session (the run goes on there). */
 
 /** A method's answer, and what to start once that answer is sent (a turn's events must follow it). */
 export interface Handled {
@@ -193,8 +194,14 @@ export class HostSessions {
     await this.deps.used(model);
   }
 
-  /** Holds the session for `peer`; its events wait for the answer that opens it ({@link opened}). */
+  /**
+   * Holds the session for `peer`, its events held for the answer ({@link opened}). Another
+   * WebSocket held it: the session's events come here from now on, but those of a run that one
+   * sent still go there, to its final (session-runs.ts).
+   */
   private attach(peer: Peer, sessionId: string): void {
+    const before = this.owners.get(sessionId);
+    if (before && before !== peer) before.sessions.delete(sessionId);
     this.owners.set(sessionId, peer);
     peer.sessions.add(sessionId);
     this.events.hold(peer, sessionId);

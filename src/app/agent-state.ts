@@ -70,7 +70,7 @@ export class AgentState {
   readonly root: string | undefined;
   /** What remote clients may point the agent at; absent: anything (see {@link AgentOptions.allowances}). */
   readonly allowances: OperatorAllowances | undefined;
-  /** The connections open now, each with the sessions it holds. */
+  /** The connections open now (which sessions each holds, its {@link LiveSession}s know). */
   readonly peers = new Set<ClientPeer>();
   /** The registry of live sessions: what each has in memory, who holds it, its closing. */
   private readonly liveSessions = new LiveSessions(this.sessions, (sessionId) => this.release(sessionId));
@@ -195,6 +195,19 @@ export class AgentState {
   /** The {@link LiveSession} of `session`, made on first use. */
   liveOf(session: Session): LiveSession {
     return this.liveSessions.of(session);
+  }
+
+  /**
+   * The live session `sessionId`, held by the connection of `peer` (see {@link LiveSessions.heldBy}).
+   * @throws {RequestError} -32002 with `{sessionId}` when it is not in memory or that connection does not hold it.
+   */
+  heldBy(sessionId: string, peer: ClientPeer): LiveSession {
+    return this.liveSessions.heldBy(sessionId, peer);
+  }
+
+  /** The ids of the sessions the connection of `peer` holds. */
+  idsHeldBy(peer: ClientPeer): string[] {
+    return this.liveSessions.idsHeldBy(peer);
   }
 
   /** Records that the connection of `peer` holds `session` (new, load, resume, fork); returns its {@link LiveSession}. */

@@ -1,6 +1,7 @@
 /**
  * One ACP connection's side of the agent: what its client advertised at `initialize` (files,
- * terminals, notices, compaction entities, elicitation) and the sessions it opened. Over stdio
+ * terminals, notices, compaction entities, elicitation) and the way to it. Which sessions it holds
+ * is known only to each `LiveSession` (`live-session.ts`). Over stdio
  * there is one; `openai-acp serve` makes one per network connection, all over the same sessions,
  * so one client's capabilities are never assumed for another's turns.
  *
@@ -29,8 +30,11 @@ export class ClientPeer {
   capabilities: ClientToolCapabilities = toolCapabilities(undefined);
   /** What the client advertised of notices, compaction entities and elicitation (set by `initialize`). */
   features: ClientFeatures = NO_FEATURES;
-  /** The sessions this connection opened (new, load, resume, fork) and has not closed or deleted. */
-  readonly sessions = new Set<string>();
+  /**
+   * The way to the connection's client (kept from its requests), so the updates of a session it
+   * holds reach it whoever's request caused them; absent before its first request.
+   */
+  client: AgentContext | undefined;
 
   /**
    * @param maxSessions - most sessions one connection may hold open at once. @defaultValue unlimited
@@ -42,6 +46,11 @@ export class ClientPeer {
     readonly sharesAgent = false,
   ) {}
 
+  /** Keeps `client` as the way to this connection's client (the first one given; every request's context reaches the same connection). */
+  reachedBy(client: AgentContext): void {
+    this.client ??= client;
+  }
+
   /** Takes what the client advertised at `initialize`. */
   advertise(capabilities: ClientCapabilities | undefined): void {
     this.capabilities = toolCapabilities(capabilities);
@@ -49,16 +58,17 @@ export class ClientPeer {
   }
 
   /**
-   * Refuses a session beyond {@link maxSessions}; a session already held by this connection is
-   * always let in again (a second `session/load` of it).
+   * Refuses one more session beyond {@link maxSessions}, given the ids of the sessions the
+   * connection holds (`AgentState.heldBy`); a session already among them is always let in again (a
+   * second `session/load` of it).
    * @throws {RequestError} -32600 naming the limit.
    */
-  checkRoom(sessionId?: string): void {
-    if (sessionId !== undefined && this.sessions.has(sessionId)) return;
-    if (this.sessions.size < this.maxSessions) return;
+  checkRoom(held: readonly string[], sessionId?: string): void {
+    if (sessionId !== undefined && held.includes(sessionId)) return;
+    if (held.length < this.maxSessions) return;
     throw RequestError.invalidRequest(
       { maxSessions: this.maxSessions },
-      `this connection already holds ${this.sessions.size} sessions, the most the server allows; close one (session/close) first`,
+      `this connection already holds ${held.length} sessions, the most the server allows; close one (session/close) first`,
     );
   }
 }

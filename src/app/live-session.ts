@@ -9,15 +9,24 @@
  * `session/fork`) and let go of it (`session/close`, RFD https://agentclientprotocol.com/rfds/session-close);
  * `openai-acp serve` has several connections over the same sessions.
  */
-import { RequestError, type ContentBlock } from '@agentclientprotocol/sdk/unstable';
+import { RequestError, type AgentContext, type ContentBlock, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { CostMeter } from '../loop/cost-meter.js';
 import type { Session, SessionManager } from '../sessions/session-manager.js';
 import type { SessionStoreError } from '../sessions/session-store.js';
-import type { ClientPeer } from './client-peer.js';
+import type { UpdateSink } from '../tools/index.js';
+import { updateSender, type ClientPeer } from './client-peer.js';
 
 /** `-32002` with `{sessionId}`: the session is not known (or not held by the asking connection). */
 export function sessionNotFound(sessionId: string): RequestError {
   return new RequestError(-32002, `Session not found: ${sessionId}`, { sessionId });
+}
+
+/**
+ * A prompt as its session's other holders see it when its turn starts: one `user_message_chunk` a
+ * block, as a replay shows a user's turn (`acp/replay.ts`). Pure.
+ */
+export function promptUpdates(prompt: readonly ContentBlock[]): SessionUpdate[] {
+  return prompt.map((content) => ({ sessionUpdate: 'user_message_chunk', content }));
 }
 
 /** What closing a session lets go of, outside the session itself (the agent's per-session services). */
@@ -25,8 +34,10 @@ export type SessionCloser = (sessionId: string) => Promise<boolean>;
 
 /** One session held in memory, its holders and its closing. */
 export class LiveSession {
-  /** The ids of the connections ({@link ClientPeer.id}) that hold the session. */
-  private readonly holders = new Set<string>();
+  /** The connections that hold the session, by {@link ClientPeer.id}: the one record of who holds it. */
+  private readonly holders = new Map<string, ClientPeer>();
+  /** The id of the connection whose prompt runs the session's turn now; absent: no turn runs. */
+  private turnPeer: string | undefined;
   /** The `once` keys of the notices already told (`loop/notify.ts`). */
   readonly told = new Set<string>();
   /** Context blocks sent with a command that takes no arguments, for the next prompt; absent: none. */
@@ -46,7 +57,8 @@ export class LiveSession {
 
   /** Takes the holders of `earlier`, the same session's object before it was held again from the store. */
   holdersOf(earlier: LiveSession): void {
-    for (const id of earlier.holders) this.holders.add(id);
+    for (const [id, peer] of earlier.holders) this.holders.set(id, peer);
+    this.turnPeer ??= earlier.turnPeer;
   }
 
   /** The session's id. */
@@ -54,15 +66,13 @@ export class LiveSession {
     return this.session.id;
   }
 
-  /** Records that the connection of `peer` holds the session (and the connection that it does). */
+  /** Records that the connection of `peer` holds the session. */
   addHolder(peer: ClientPeer): void {
-    this.holders.add(peer.id);
-    peer.sessions.add(this.id);
+    this.holders.set(peer.id, peer);
   }
 
   /** Records that the connection of `peer` let go of the session; returns whether it held it. */
   removeHolder(peer: ClientPeer): boolean {
-    peer.sessions.delete(this.id);
     return this.holders.delete(peer.id);
   }
 
@@ -87,6 +97,54 @@ export class LiveSession {
    */
   assertHeldBy(peer: ClientPeer): void {
     if (!this.isHeldBy(peer)) throw sessionNotFound(this.id);
+  }
+
+  /**
+   * Marks the session's turn as run by the prompt of `peer`'s connection (whose client answers its
+   * permission requests) until the returned function is called.
+   */
+  runFor(peer: ClientPeer): () => void {
+    this.turnPeer = peer.id;
+    return () => {
+      if (this.turnPeer === peer.id) this.turnPeer = undefined;
+    };
+  }
+
+  /** Whether a turn runs for a prompt of a connection other than `peer`'s. */
+  runningElsewhere(peer: ClientPeer): boolean {
+    return this.turnPeer !== undefined && this.turnPeer !== peer.id;
+  }
+
+  /**
+   * The {@link UpdateSink} of a turn run for the prompt of `peer`'s connection, whose client is
+   * `client`: its updates go to `client` and, as they go, to every other holder.
+   */
+  turnSink(client: AgentContext, peer: ClientPeer): UpdateSink {
+    const direct = updateSender(client, this.id);
+    return (updates) => {
+      void this.tell(updates, peer);
+      return direct(updates);
+    };
+  }
+
+  /** The ways to the clients of the session's holders (those that sent a request yet). */
+  clients(): AgentContext[] {
+    return [...this.holders.values()].flatMap((holder) => (holder.client ? [holder.client] : []));
+  }
+
+  /**
+   * Sends `updates` as `session/update`s to every holder but `except` (the connection a turn or an
+   * answer already tells): what one holder does, every other holder sees. A `notice` goes only to a
+   * connection that advertised notices. Never rejects: a holder gone misses them.
+   */
+  tell(updates: readonly SessionUpdate[], except?: ClientPeer): Promise<void> {
+    const sent: Promise<void>[] = [];
+    for (const holder of this.holders.values()) {
+      if (holder === except || !holder.client) continue;
+      const fit = holder.features.notices ? updates : updates.filter((update) => update.sessionUpdate !== 'notice');
+      if (fit.length > 0) sent.push(updateSender(holder.client, this.id)([...fit]).catch(() => undefined));
+    }
+    return Promise.all(sent).then(() => undefined);
   }
 
   /**
@@ -136,5 +194,24 @@ export class LiveSessions {
   /** Drops the entry of a session let go of. */
   forget(sessionId: string): void {
     this.byId.delete(sessionId);
+  }
+
+  /**
+   * The live session `sessionId` when the connection of `peer` holds it: the one check of a
+   * connection's authority over a session (`acp/session-authority.ts` applies it to every method
+   * that names a session).
+   * @throws {RequestError} -32002 with `{sessionId}` when it is not in memory or not held by that
+   *   connection: to a connection, a session another one holds is unknown.
+   */
+  heldBy(sessionId: string, peer: ClientPeer): LiveSession {
+    const live = this.live(sessionId);
+    if (!live) throw sessionNotFound(sessionId);
+    live.assertHeldBy(peer);
+    return live;
+  }
+
+  /** The ids of the sessions the connection of `peer` holds. */
+  idsHeldBy(peer: ClientPeer): string[] {
+    return [...this.byId.values()].filter((live) => live.isHeldBy(peer)).map((live) => live.id);
   }
 }

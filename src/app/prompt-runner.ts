@@ -16,7 +16,7 @@ import { costSince } from '../loop/cost-meter.js';
 import { toolMessageRules } from '../context/tool-messages.js';
 import { modeNoteFor, sessionMode } from '../loop/session-modes.js';
 import type { AgentState } from './agent-state.js';
-import { updateSender, type ClientPeer } from './client-peer.js';
+import type { ClientPeer } from './client-peer.js';
 import { compactConversation } from './compact-command.js';
 import { configOptions } from './session-config.js';
 import { turnExtras } from '../loop/turn-extras.js';
@@ -38,10 +38,11 @@ export class PromptRunner {
   /**
    * The {@link PromptTurn} of a prompt to `session` from `client`, whose connection is `peer` (what
    * it advertised), placed in the session's line by `placed` (its signal and steering inbox): built
-   * once, where the turn starts (`session/prompt`, a steering message that starts a turn).
+   * once, where the turn starts (`session/prompt`, a steering message that starts a turn). Its
+   * updates go to every holder (`LiveSession.turnSink`), its requests (permission, files) to `client`.
    */
   start(session: Session, client: AgentContext, peer: ClientPeer, placed: Arrival): PromptTurn {
-    const send = updateSender(client, session.id);
+    const send = this.state.liveOf(session).turnSink(client, peer);
     const extras = turnExtras({
       session,
       send,

@@ -145,7 +145,8 @@ describe('sessions of another connection', () => {
     });
     const turn = owner.agent.request('session/prompt', { sessionId, prompt: text('go') }) as Promise<{ stopReason: string }>;
     for (let i = 0; i < 200 && !release; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    await stranger.agent.request('session/cancel', { sessionId });
+    // A cancel sent as a request is refused as for an unknown session; the owner's turn runs on.
+    await expect(stranger.agent.request('session/cancel', { sessionId })).rejects.toMatchObject({ code: -32002, data: { sessionId } });
     release();
     expect((await turn).stopReason).toBe('end_turn');
   });

@@ -227,6 +227,28 @@ describe('AgentConnectHost', () => {
     await expect(host.handle(one, 'acp.unknown.method', {})).rejects.toMatchObject({ code: 'AC_ERR_UNSUPPORTED' });
   });
 
+  it('ends the run of a connection whose session another one resumed mid-run with an error event; the run ends at the new holder', async () => {
+    const host = await hostIn('read-only');
+    const one = peer();
+    const two = peer();
+    let release: (() => void) | undefined;
+    server.handle(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'half' }, finish_reason: null }] })}\n\n`);
+      await new Promise<void>((resolve) => (release = resolve));
+      res.end(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: ' done' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
+    });
+    const { sessionId } = (await call(host, one, 'acp.sessions.create', {})) as { sessionId: string };
+    const handled = await host.handle(one, 'acp.sessions.send', { sessionId, message: { role: 'user', content: 'go' } });
+    handled.after?.();
+    await until(() => (release ? true : undefined));
+    expect(await call(host, two, 'acp.sessions.resume', { sessionId })).toEqual({ sessionId });
+    expect(one.events.at(-1)).toMatchObject({ sessionId, type: 'error', data: { message: expect.stringContaining('resumed on another connection') } });
+    release?.();
+    await until(() => two.events.find((event) => event.type === 'final'));
+    expect(one.events.filter((event) => event.type === 'final')).toEqual([]);
+  });
+
   it("answers the connect widget's install, login, update and logout of local with the endpoint's state, using no option the app sent", async () => {
     const lines: string[] = [];
     const host = await hostIn('read-only', {}, createLogger({ level: 'debug', write: (line) => void lines.push(line) }));

@@ -280,11 +280,12 @@ describe('session/fork', () => {
     expect(listed).toEqual(expect.arrayContaining([source, fork, during]));
 
     const unknown = await agent.request('session/fork', { sessionId: 'no-such-session', cwd, mcpServers: [] });
-    expect(unknown.error.code).toBe(-32602);
+    // A session this connection does not hold is unknown to it: -32002 with its id (acp/session-authority.ts).
+    expect(unknown.error).toMatchObject({ code: -32002, data: { sessionId: 'no-such-session' } });
     expect(unknown.error.message).toContain('no-such-session');
     await agent.request('session/close', { sessionId: source });
     const closed = await agent.request('session/fork', { sessionId: source, cwd, mcpServers: [] });
-    expect(closed.error.code).toBe(-32602);
+    expect(closed.error).toMatchObject({ code: -32002, data: { sessionId: source } });
     expect(closed.error.message).toContain(source);
   });
 });
