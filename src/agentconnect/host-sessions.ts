@@ -19,8 +19,6 @@ export type { Peer } from './session-events.js';
 
 /** Most sessions one WebSocket may hold at once. */
 const MAX_SESSIONS_PER_CONNECTION = 16;
-/** What a WebSocket is told of a run in progress when another one resumed the session (the run goes on there). */
-
 /** A method's answer, and what to start once that answer is sent (a turn's events must follow it). */
 export interface Handled {
   result: Record<string, unknown>;
