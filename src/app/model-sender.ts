@@ -25,7 +25,7 @@ import { mcpNotices, noToolsNotice, prepareTurnTools } from '../loop/turn-tools.
 import type { AgentState } from './agent-state.js';
 import { INSTRUCTIONS_OPTION } from './session-config.js';
 import type { PromptTurn } from '../loop/prompt-turn.js';
-import { heedServerToolSupport } from '../endpoints/text-path-memory.js';
+import { heedServerToolSupport, serverChatTemplate } from '../endpoints/text-path-memory.js';
 import { watchLoading } from '../loop/loading-notice.js';
 
 /** What {@link ModelSender.ask} sends besides the turn: the conversation so far and the new message. */
@@ -112,6 +112,7 @@ export class ModelSender {
       : undefined;
     // A llama.cpp template that says it takes no tools: the text path from the first request.
     if (tools) await heedServerToolSupport(target.endpoint, target.model, target.endpoint.memory.textPaths);
+    const template = tools ? await serverChatTemplate(target.endpoint, target.model) : undefined;
     // The facts the conversation began with, and a note of what changed since the model was last told.
     const facts =
       tools && config.systemPrompt === undefined
@@ -159,6 +160,7 @@ export class ModelSender {
       endpoint: {
         chat: target.endpoint.client,
         request,
+        template,
         toolMessageRules: toolMessageRules(target.endpoint.profile),
         takesImages: sentImages(session),
         memory: target.endpoint.memory,

@@ -54,6 +54,11 @@ export interface ServerWindow {
    * it does not (llama.cpp `/props` `chat_template_caps.supports_tools`); absent when it does not say.
    */
   supportsTools?: boolean;
+  /**
+   * The server's chat template for the model, as text (llama.cpp `/props` `chat_template`, Ollama
+   * `/api/show` `template`): it names the family of tool calls the model writes. Absent when not said.
+   */
+  chatTemplate?: string;
   /** Requests the server serves at once, each in a slot with its own prompt cache (llama.cpp `/props` `total_slots`); absent when it does not say. */
   slots?: number;
 }
@@ -169,6 +174,7 @@ async function lookOllama(model: string, options: ServerContextOptions, root: st
   const [ps, show] = await Promise.all([askJson(options, `${root}/api/ps`, undefined, short), askJson(options, `${root}/api/show`, { model }, short)]);
   const shown = parseOllamaShow(show);
   const window: ServerWindow = shown?.trained ? { trained: shown.trained } : {};
+  if (isRecord(show) && typeof show['template'] === 'string' && show['template']) window.chatTemplate = show['template'];
   const requested = requestedNumCtx(options.extraBody);
   if (requested) return { ...window, runtime: requested };
   let loaded = parseOllamaPs(ps, model);
@@ -197,7 +203,13 @@ async function look(model: string, options: ServerContextOptions): Promise<Serve
       const runtime = parseLlamaCppProps(props);
       const supportsTools = parseLlamaCppToolSupport(props);
       const slots = isRecord(props) ? positiveInt(props['total_slots']) : undefined;
-      return { ...(runtime ? { runtime } : {}), ...(supportsTools !== undefined ? { supportsTools } : {}), ...(slots ? { slots } : {}) };
+      const chatTemplate = isRecord(props) && typeof props['chat_template'] === 'string' && props['chat_template'] ? props['chat_template'] : undefined;
+      return {
+        ...(runtime ? { runtime } : {}),
+        ...(supportsTools !== undefined ? { supportsTools } : {}),
+        ...(slots ? { slots } : {}),
+        ...(chatTemplate ? { chatTemplate } : {}),
+      };
     }
     default:
       return {};

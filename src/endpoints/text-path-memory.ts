@@ -62,3 +62,15 @@ export async function heedServerToolSupport(endpoint: ToolSupportSource, model: 
   const facts = await endpoint.serverWindowOf(model).catch(() => undefined);
   if (facts?.supportsTools === false) paths.use(endpoint.client.options.url, model, 'server');
 }
+
+/**
+ * The chat template the server runs `model` with (llama.cpp `/props` `chat_template`, Ollama
+ * `/api/show` `template`, through the endpoint's cached window look), so the reader of calls
+ * written as text tries that template's family first; `undefined` where the server does not say
+ * or is not asked. Never rejects.
+ */
+export async function serverChatTemplate(endpoint: Pick<ToolSupportSource, 'serverWindowOf'>, model: string): Promise<string | undefined> {
+  if (!endpoint.serverWindowOf) return undefined;
+  const facts = await endpoint.serverWindowOf(model).catch(() => undefined);
+  return facts?.chatTemplate;
+}

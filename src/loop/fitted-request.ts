@@ -43,7 +43,7 @@ export interface TurnCompaction {
 
 /** The endpoint a request goes to (its memory present) and where the turn reports besides its updates. */
 export interface FittedTurn {
-  endpoint: Pick<TurnEndpoint, 'chat' | 'request' | 'toolMessageRules'> & { memory: NonNullable<TurnEndpoint['memory']> };
+  endpoint: Pick<TurnEndpoint, 'chat' | 'request' | 'toolMessageRules' | 'template'> & { memory: NonNullable<TurnEndpoint['memory']> };
   callbacks: TurnCallbacks;
 }
 
@@ -139,7 +139,7 @@ export async function fittedRequest(
       contextWindow: keeper.contextWindow,
       windowFix: at.windowFix,
       learned: memory.windows,
-      textToolCalls: tools ? textToolCallRecogniser(tools, textPath) : undefined,
+      textToolCalls: tools ? textToolCallRecogniser(tools, textPath, endpoint.template) : undefined,
       mayRefuseTools: !textPath && toolShaped,
       messageIds: stepMessageIds(turn.turnId, at.index),
     });
@@ -203,9 +203,10 @@ function summaryRequest(
  * refusing it needs (`cut`, `refusal`, `hint`).
  * @internal built from tool definitions alone, so it is checked without a turn.
  * @param textPath - the request is spelled for the text path: a refusal's example uses its format.
+ * @param template - the server's chat template, when known: its family's reader goes first.
  */
-export function textToolCallRecogniser(definitions: readonly ChatToolDefinition[], textPath = false): TextToolCalls {
-  const reader = textCallReader(definitions, textPath);
+export function textToolCallRecogniser(definitions: readonly ChatToolDefinition[], textPath = false, template?: string): TextToolCalls {
+  const reader = textCallReader(definitions, textPath, template);
   return {
     hold: reader.hold,
     read: (text, reasoning) => {

@@ -37,6 +37,8 @@ export interface TurnEndpoint {
   toolMessageRules: ToolMessageRules;
   /** True when the model is known to take images: images returned by tools are then sent to it. */
   takesImages: boolean;
+  /** The server's chat template for the model (`serverChatTemplate`): the reader of calls written as text tries its family first. */
+  template?: string | undefined;
   /** What the agent learned of this endpoint: the text paths and the windows of its models (`Endpoint.memory`). @defaultValue one for this turn only */
   memory?: Pick<EndpointMemory, 'textPaths' | 'windows'> | undefined;
 }
