@@ -72,10 +72,8 @@ export class PromptRunner {
   async run(turn: PromptTurn, prompt: ContentBlock[], placed: Arrival): Promise<PromptResponse> {
     const { session, send } = turn;
     const problem = this.state.whyNoTurn();
-    if (problem) {
-      await send([agentText(problem)]);
-      return turnResponse({ stopReason: 'end_turn', error: { kind: 'config', retryable: false } });
-    }
+    // The configuration's problem is the failure's words, shown once as the error's message.
+    if (problem) return turnResponse({ stopReason: 'end_turn', error: { kind: 'config', retryable: false, message: problem } });
     const mcp = () => this.state.tools.get(session.id)?.mcp;
     // Command files changed since the list was sent: the client hears of it before the answer.
     const commands = await this.state.commands.refresh(session.id, session.cwd, mcp());
