@@ -12,6 +12,7 @@ import { markUsed } from '../sessions/session-memory.js';
 import type { AgentState } from '../app/agent-state.js';
 import type { ClientPeer } from '../app/client-peer.js';
 import { promptAnswer } from '../app/prompt-failure.js';
+import { cancelledOr } from '../app/turn-cancel.js';
 import type { PromptRunner } from '../app/prompt-runner.js';
 import { checkPromptBlocks } from './validate-params.js';
 
@@ -47,8 +48,9 @@ export async function prompt(
     // An idle session's conversation left memory: read it again first.
     await state.useSession(session);
     await state.endpointsKnown();
-    // A failed turn answers with a JSON-RPC error (prompt-failure.ts).
-    return promptAnswer(await runner.run(runner.start(session, client, peer, placed), params.prompt, placed));
+    // A failed turn answers with a JSON-RPC error (prompt-failure.ts); a turn whose cancel was read
+    // by now answers `cancelled`, whatever it ended with (turn-cancel.ts).
+    return await cancelledOr(placed.signal, async () => promptAnswer(await runner.run(runner.start(session, client, peer, placed), params.prompt, placed)));
   } finally {
     markUsed(session);
     state.quiet.worked();
@@ -58,7 +60,8 @@ export async function prompt(
 
 /**
  * Cancels the session's turn and the prompts waiting for it, when the connection of `peer` holds
- * the session; an unknown or idle session is no error. Answers `{}`.
+ * the session: from here on they send nothing of their answers and answer `cancelled`
+ * (`app/turn-cancel.ts`). A cancel for an unknown, finished or idle session is ignored. Answers `{}`.
  */
 export function cancel(state: AgentState, params: { sessionId: string }, peer: ClientPeer): Record<string, never> {
   if (state.live(params.sessionId)?.isHeldBy(peer) && state.sessions.cancel(params.sessionId))

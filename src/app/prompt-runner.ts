@@ -24,6 +24,7 @@ import type { PromptTurn } from '../loop/prompt-turn.js';
 import { undoPrompt } from './undo.js';
 import { ModelSender } from './model-sender.js';
 import { turnResponse } from './prompt-failure.js';
+import { cancelAwareSink } from './turn-cancel.js';
 import { leavesRecord, turnRecord } from './turn-record.js';
 
 /** Runs prompts; one instance per agent. */
@@ -41,7 +42,8 @@ export class PromptRunner {
    * once, where the turn starts (`session/prompt`, a steering message that starts a turn).
    */
   start(session: Session, client: AgentContext, peer: ClientPeer, placed: Arrival): PromptTurn {
-    const send = updateSender(client, session.id);
+    // Once the turn is cancelled, nothing of its answer is sent (turn-cancel.ts).
+    const send = cancelAwareSink(updateSender(client, session.id), placed.signal);
     const extras = turnExtras({
       session,
       send,

@@ -81,9 +81,11 @@ describe('an Ollama server', () => {
     expect(server.requests.some((r) => r.url === '/api/generate' && r.body.model === 'qwen3:8b')).toBe(true);
 
     expect((await agent.request('session/prompt', { sessionId, prompt: text('one') })).result.stopReason).toBe('end_turn');
-    expect(agent.thoughts(sessionId)).toContain('The context window of qwen3:8b is 4,096 tokens');
-    expect(agent.thoughts(sessionId)).toContain('OLLAMA_CONTEXT_LENGTH=32768 ollama serve');
-    expect(agent.thoughts(sessionId)).toContain('PARAMETER num_ctx');
+    // The agent's own notice is text of its own, never a thought (acpx would show it as [thinking]).
+    expect(agent.thoughts(sessionId)).toBe('');
+    expect(agent.text(sessionId)).toContain('The context window of qwen3:8b is 4,096 tokens');
+    expect(agent.text(sessionId)).toContain('OLLAMA_CONTEXT_LENGTH=32768 ollama serve');
+    expect(agent.text(sessionId)).toContain('PARAMETER num_ctx');
     expect(meters(agent, sessionId).at(-1)).toEqual({ sessionUpdate: 'usage_update', used: 1000, size: 4096 });
 
     // The server was restarted with a smaller window: its overflow answer says so.
@@ -103,7 +105,7 @@ describe('an Ollama server', () => {
       );
     const failed = await agent.request('session/prompt', { sessionId, prompt: text('two') });
     expect(failed.error).toMatchObject({ code: -32603, data: { kind: 'http', status: 400 } });
-    expect(agent.text(sessionId)).toContain(
+    expect(failed.error.message).toContain(
       "The conversation no longer fits the model's context window (3,072 tokens). Fix: restart Ollama with a larger " +
         'window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`)',
     );
@@ -139,7 +141,7 @@ describe('a llama.cpp server', () => {
     await waitFor(() => meters(agent, sessionId).length > 0, 10_000, 'the meter after session/new');
     expect(meters(agent, sessionId)).toEqual([{ sessionUpdate: 'usage_update', used: 0, size: 8192 }]);
     await agent.request('session/prompt', { sessionId, prompt: text('hi') });
-    expect(agent.thoughts(sessionId)).toContain('-c 32768');
+    expect(agent.text(sessionId)).toContain('-c 32768');
   });
 
   it('is overruled by OPENAI_CONTEXT_WINDOW, without being asked', async () => {

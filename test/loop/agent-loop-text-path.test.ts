@@ -66,11 +66,6 @@ async function run(answers: ScriptedAnswer[], paths = new TextToolPaths(), earli
     limits: { maxSteps: 10 },
     callbacks: { signal: new AbortController().signal, send: async (batch) => void updates.push(...batch), logger, notify },
   });
-  const said = (kind: string) =>
-    updates
-      .filter((u) => u.sessionUpdate === kind)
-      .map((u) => (u as { content: { text: string } }).content.text)
-      .join('');
   // The agent's own words (a notice told as text, never a thought): messages under an id of their own, not the step's.
   const own = updates
     .filter((u) => u.sessionUpdate === 'agent_thought_chunk' || (u.sessionUpdate === 'agent_message_chunk' && !/-\d+-m$/.test(u.messageId ?? '')))
