@@ -112,8 +112,7 @@ export async function fittedRequest(
     const pathNotice = textPath ? paths.takeNotice(url, model) : undefined;
     if (pathNotice) {
       logger.info(pathNotice);
-      if (notify)
-        await notify({ severity: 'info', title: 'Tools sent as text', description: pathNotice, fallback: { text: `${pathNotice}\n\n` } });
+      if (notify) await notify({ severity: 'info', title: 'Tools sent as text', description: pathNotice, fallback: { text: `${pathNotice}\n\n` } });
       else notices = [...notices, pathNotice];
     }
     for (const notice of notices) {

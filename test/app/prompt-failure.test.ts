@@ -54,7 +54,7 @@ describe('promptAnswer', () => {
     expect(thrown(failed(error))).toEqual({ code: -32603, message: `${summary[0]!.toUpperCase()}${summary.slice(1)}.`, data: error });
   });
 
-  it("a failed turn with words is -32603 with the words as its message (once, no generic prefix), the facts in data without them", () => {
+  it('a failed turn with words is -32603 with the words as its message (once, no generic prefix), the facts in data without them', () => {
     const words = 'The endpoint had a server error (HTTP 500) after 2 retries at http://127.0.0.1:9/v1/chat/completions. Try again later.';
     const answer = thrown(failed({ kind: 'http', status: 500, retryable: true, message: words }));
     expect(answer).toEqual({ code: -32603, message: words, data: { kind: 'http', status: 500, retryable: true } });

@@ -114,7 +114,7 @@ describe('an Ollama server', () => {
     expect((await agent.request('session/prompt', { sessionId, prompt: text('three') })).result.stopReason).toBe('end_turn');
     expect(meters(agent, sessionId).at(-1)).toEqual({ sessionUpdate: 'usage_update', used: 1220, size: 3072 });
     // Told once per session.
-    expect(agent.thoughts(sessionId).split('The context window of').length - 1).toBe(1);
+    expect(agent.text(sessionId).split('The context window of').length - 1).toBe(1);
     agent.kill();
     await agent.exited;
 
