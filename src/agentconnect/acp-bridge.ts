@@ -142,10 +142,12 @@ export class AcpBridge {
       return await this.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }, { cancellationSignal: cancel });
     } catch (error) {
       if ((error as { code?: unknown })?.code === REQUEST_CANCELLED) return { stopReason: 'cancelled' };
-      // A failed turn (acp/prompt-failure.ts): its words were streamed; event-map.ts reads the failure from `_meta`.
-      const failed = error as { code?: unknown; data?: { kind?: unknown } } | undefined;
-      if (failed?.code === INTERNAL_ERROR && typeof failed.data?.kind === 'string')
-        return { stopReason: 'end_turn', _meta: { 'openai-acp': { error: failed.data } } };
+      // A failed turn (app/prompt-failure.ts): its words are the error's message; event-map.ts reads the failure from `_meta`.
+      const failed = error as { code?: unknown; message?: unknown; data?: { kind?: unknown } } | undefined;
+      if (failed?.code === INTERNAL_ERROR && typeof failed.data?.kind === 'string') {
+        const message = typeof failed.message === 'string' ? { message: failed.message } : {};
+        return { stopReason: 'end_turn', _meta: { 'openai-acp': { error: failed.data, ...message } } };
+      }
       throw fromAcpError(error);
     }
   }

@@ -95,11 +95,14 @@ export class TurnEvents {
     const usage = usageEvent(response.usage);
     if (usage) events.push(usage);
     if (this.meter) events.push(this.meter);
-    const failure = (response._meta?.['openai-acp'] as { error?: { kind?: string } } | undefined)?.error;
+    const ours = response._meta?.['openai-acp'] as { error?: { kind?: string }; message?: string } | undefined;
+    const failure = ours?.error;
     if (failure && response.stopReason !== 'cancelled') {
+      // The failure's words are the error's message (app/prompt-failure.ts), not the streamed answer.
+      const words = ours?.message?.trim() || this.text.trim() || 'The model request failed.';
       events.push({
         type: 'error',
-        data: { message: this.text.trim() || 'The model request failed.', ...(failure.kind ? { kind: failure.kind } : {}), providerSessionId: this.sessionId },
+        data: { message: words, ...(failure.kind ? { kind: failure.kind } : {}), providerSessionId: this.sessionId },
       });
     } else {
       const end = response.stopReason === 'cancelled' ? { cancelled: true } : { stopReason: response.stopReason };

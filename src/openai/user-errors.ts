@@ -20,8 +20,7 @@ import { ProviderMemoryError } from './native-chat.js';
 
 /**
  * A failed turn: what programs read from the `data` of the error answering `session/prompt`
- * (`kind`, `status`, `retryable`), and the user's words, the error's `message` (not in `data`).
- * `kind: "loop"` is a turn the loop guard stopped (the step limit, or the same call repeated).
+ * (`kind`, `status`, `retryable`; `loop`: the loop guard stopped it), and its words (the `message`).
  */
 export interface ErrorMeta {
   kind: ProviderErrorKind | 'loop';
