@@ -180,8 +180,9 @@ describe('without the new capabilities', () => {
     expect((await s.agent.request('session/prompt', { sessionId, prompt: text('/compact') })).stopReason).toBe('end_turn');
     const live = kinds(s, sessionId);
     expect(live.filter(gated)).toEqual([]);
-    // The small-window notice is a thought, today's text.
-    expect(chunks(live).some((u) => u.sessionUpdate === 'agent_thought_chunk' && u.content.text?.includes('small for coding work'))).toBe(true);
+    // The small-window notice is a message of its own (never a thought, which clients show as the model's).
+    expect(chunks(live).some((u) => u.sessionUpdate === 'agent_message_chunk' && u.content.text?.includes('small for coding work'))).toBe(true);
+    expect(chunks(live).some((u) => u.sessionUpdate === 'agent_thought_chunk' && u.content.text?.includes('small for coding work'))).toBe(false);
     expect(chunks(live).some((u) => u.content.text?.includes('Conversation compacted'))).toBe(true);
     for (const u of chunks(live)) expect(u.messageId, JSON.stringify(u)).toEqual(expect.any(String));
     // Two answers reporting 0.000106 USD each: the meter carries the session's total.
