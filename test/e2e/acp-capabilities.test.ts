@@ -176,7 +176,8 @@ describe('without the new capabilities', () => {
     const { sessionId } = await s.agent.request('session/new', { cwd: home, mcpServers: [] });
     expect((await s.agent.request('session/prompt', { sessionId, prompt: text('hi') })).stopReason).toBe('end_turn');
     expect((await s.agent.request('session/prompt', { sessionId, prompt: text('again') })).stopReason).toBe('end_turn');
-    const answersLive = chunks(kinds(s, sessionId)).filter((u) => u.sessionUpdate === 'agent_message_chunk');
+    // The model's answers (their step's message id), not the agent's own notice beside them.
+    const answersLive = chunks(kinds(s, sessionId)).filter((u) => u.sessionUpdate === 'agent_message_chunk' && /-\d+-m$/.test(u.messageId ?? ''));
     expect((await s.agent.request('session/prompt', { sessionId, prompt: text('/compact') })).stopReason).toBe('end_turn');
     const live = kinds(s, sessionId);
     expect(live.filter(gated)).toEqual([]);
