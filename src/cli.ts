@@ -16,6 +16,7 @@ import { chooseEndpoints } from './endpoints/endpoint-choice.js';
 import { openSessionStore } from './sessions/session-store.js';
 import { addToolSecrets, configureToolProcesses, hideFromToolProcesses, sandboxReport } from './tools/index.js';
 import { withBusRouting } from './transport/stdio-bus.js';
+import { withoutMalformedOptionals } from './transport/lenient-params.js';
 import { ndJsonTransport } from './transport/ndjson-transport.js';
 import { VERSION } from './shared/version.js';
 
@@ -73,7 +74,13 @@ async function serve(flags: CliFlags): Promise<void> {
   });
   // Our own NDJSON framing: every bad line is answered and logged, and the agent keeps serving.
   const transport = ndJsonTransport(process.stdout, process.stdin, { logger });
-  const connection = app.connect(withBusRouting(transport));
+  // A client's malformed optional field (agentgui's string `systemPrompt`) is dropped with a debug line, not refused.
+  const lenient = (message: Record<string, unknown>) => {
+    const { message: kept, dropped } = withoutMalformedOptionals(message);
+    if (dropped.length > 0) logger.debug('ignored a malformed optional field', { method: message['method'], fields: dropped.join(', ') });
+    return kept;
+  };
+  const connection = app.connect(withBusRouting(transport, undefined, lenient));
 
   let stopping = false;
   const shutdown = async (why: string, code = 0) => {

@@ -65,6 +65,6 @@ function initializeResponse(persistent: boolean, capabilities: ClientCapabilitie
 export async function initialize(state: AgentState, params: InitializeRequest, peer: ClientPeer): Promise<InitializeResponse> {
   const store = await state.store;
   setImmediate(() => void state.endpointsKnown().then(() => state.registry.models()));
-  peer.advertise(params.clientCapabilities);
+  peer.advertise(params.clientCapabilities, params.clientInfo?.name);
   return initializeResponse(store.persistent, params.clientCapabilities, !peer.sharesAgent);
 }

@@ -13,6 +13,7 @@ import type { AgentState } from '../app/agent-state.js';
 import type { ClientPeer } from '../app/client-peer.js';
 import { promptUpdates, type LiveSession } from '../app/live-session.js';
 import { promptAnswer } from '../app/prompt-failure.js';
+import { cancelledOr } from '../app/turn-cancel.js';
 import type { PromptRunner } from '../app/prompt-runner.js';
 import { checkPromptBlocks } from './validate-params.js';
 
@@ -57,8 +58,9 @@ export async function prompt(
     // An idle session's conversation left memory: read it again first.
     await state.useSession(session);
     await state.endpointsKnown();
-    // A failed turn answers with a JSON-RPC error (prompt-failure.ts).
-    return promptAnswer(await runner.run(runner.start(session, client, peer, placed), params.prompt, placed));
+    // A failed turn answers with a JSON-RPC error (prompt-failure.ts); a turn whose cancel was read
+    // by now answers `cancelled`, whatever it ended with (turn-cancel.ts).
+    return await cancelledOr(placed.signal, async () => promptAnswer(await runner.run(runner.start(session, client, peer, placed), params.prompt, placed)));
   } finally {
     ran();
     markUsed(session);
@@ -69,7 +71,8 @@ export async function prompt(
 
 /**
  * Cancels the session's turn and the prompts waiting for it, whoever's prompt runs it (any holder
- * may stop the session's turn); a session not in memory or idle is no error. Answers `{}`.
+ * may stop the session's turn): from here on they send nothing of their answers and answer
+ * `cancelled` (`app/turn-cancel.ts`). A cancel for an unknown, finished or idle session is ignored. Answers `{}`.
  */
 export function cancel(state: AgentState, params: { sessionId: string }, live: LiveSession | undefined): Record<string, never> {
   if (live && state.sessions.cancel(params.sessionId)) state.logger.debug('turn cancelled', { sessionId: params.sessionId });

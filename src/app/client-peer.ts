@@ -51,9 +51,9 @@ export class ClientPeer {
     this.client ??= client;
   }
 
-  /** Takes what the client advertised at `initialize`. */
-  advertise(capabilities: ClientCapabilities | undefined): void {
-    this.capabilities = toolCapabilities(capabilities);
+  /** Takes what the client advertised at `initialize`, and its name (`clientInfo.name`: how it spawns terminals). */
+  advertise(capabilities: ClientCapabilities | undefined, clientName?: string): void {
+    this.capabilities = toolCapabilities(capabilities, clientName);
     this.features = clientFeatures(capabilities);
   }
 

@@ -74,7 +74,7 @@ export async function compactConversation(deps: CompactDeps, turn: PromptTurn, c
   } else if (entity) {
     const cancelled = outcome.stopReason === 'cancelled' || signal.aborted;
     const why = outcome.error
-      ? 'The model could not write the summary (see the message above); the conversation is unchanged.'
+      ? 'The model could not write the summary (the error says why); the conversation is unchanged.'
       : toolCall
         ? 'The answer was a tool call, not a summary; the conversation is unchanged.'
         : cut

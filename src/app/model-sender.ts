@@ -72,8 +72,10 @@ export class ModelSender {
     try {
       const outcome = await this.askWatched({ ...turn, send: loading.watched(send, turnId) }, request);
       // A server that went silent while it said it was loading: the words of the time limit say what it said.
-      if (outcome.error?.kind === 'timeout' && loading.said)
-        await send([agentText(`\n\n(The server at ${target.endpoint.settings.baseUrl} was loading the model when the wait began: ${loading.said}.)`)]);
+      if (outcome.error?.kind === 'timeout' && loading.said) {
+        const note = `(The server at ${target.endpoint.settings.baseUrl} was loading the model when the wait began: ${loading.said}.)`;
+        return { ...outcome, error: { ...outcome.error, message: outcome.error.message ? `${outcome.error.message}\n${note}` : note } };
+      }
       return outcome;
     } finally {
       loading.stop();

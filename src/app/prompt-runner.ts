@@ -24,6 +24,7 @@ import type { PromptTurn } from '../loop/prompt-turn.js';
 import { undoPrompt } from './undo.js';
 import { ModelSender } from './model-sender.js';
 import { turnResponse } from './prompt-failure.js';
+import { cancelAwareSink } from './turn-cancel.js';
 import { leavesRecord, turnRecord } from './turn-record.js';
 
 /** Runs prompts; one instance per agent. */
@@ -42,7 +43,8 @@ export class PromptRunner {
    * updates go to every holder (`LiveSession.turnSink`), its requests (permission, files) to `client`.
    */
   start(session: Session, client: AgentContext, peer: ClientPeer, placed: Arrival): PromptTurn {
-    const send = this.state.liveOf(session).turnSink(client, peer);
+    // Once the turn is cancelled, nothing of its answer is sent (turn-cancel.ts).
+    const send = cancelAwareSink(this.state.liveOf(session).turnSink(client, peer), placed.signal);
     const extras = turnExtras({
       session,
       send,
@@ -73,10 +75,8 @@ export class PromptRunner {
   async run(turn: PromptTurn, prompt: ContentBlock[], placed: Arrival): Promise<PromptResponse> {
     const { session, send } = turn;
     const problem = this.state.whyNoTurn();
-    if (problem) {
-      await send([agentText(problem)]);
-      return turnResponse({ stopReason: 'end_turn', error: { kind: 'config', retryable: false } });
-    }
+    // The configuration's problem is the failure's words, shown once as the error's message.
+    if (problem) return turnResponse({ stopReason: 'end_turn', error: { kind: 'config', retryable: false, message: problem } });
     const mcp = () => this.state.tools.get(session.id)?.mcp;
     // Command files changed since the list was sent: the client hears of it before the answer.
     const commands = await this.state.commands.refresh(session.id, session.cwd, mcp());

@@ -148,7 +148,7 @@ export class SessionWindows {
       severity: 'warning',
       title: `Small context window: ${grouped(known.window)} tokens`,
       description: capitalised(text.slice(text.indexOf(': ') + 2)),
-      fallback: { text: `${text}\n\n`, as: 'thought' },
+      fallback: { text: `${text}\n\n` },
     };
   }
 

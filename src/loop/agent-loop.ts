@@ -37,6 +37,14 @@ export interface AgentLoopOutcome extends ModelRequestOutcome {
   compactions?: TurnCompaction[];
 }
 
+/**
+ * A turn the loop guard stopped, as a failure (`kind: "loop"`): programs see it as they see a
+ * failed turn (acpx exits non-zero), the user reads why in the error's message.
+ */
+function loopStop(message: string): NonNullable<ModelRequestOutcome['error']> {
+  return { kind: 'loop', retryable: false, message };
+}
+
 /** Said to the model for calls of an answer that were not run because the turn was cancelled. */
 const NOT_RUN = 'Not run: the user cancelled the turn.';
 
@@ -74,8 +82,7 @@ export async function runAgentLoop(turn: LoopTurn, { context, endpoint, tools, l
     const stop = guard.beforeRequest();
     if (stop) {
       logger.info('turn stopped at the step limit', { steps: limits.maxSteps });
-      await send([agentText(`\n\n${stop.message}`)]);
-      return ended('max_turn_requests');
+      return ended('max_turn_requests', '', '', { error: loopStop(stop.message) });
     }
     const offered = tools?.offer();
     const outcome = await fittedRequest(turn, { endpoint: fitted, callbacks }, keeper, {
@@ -85,7 +92,7 @@ export async function runAgentLoop(turn: LoopTurn, { context, endpoint, tools, l
       compactions,
     });
     usage = addUsage(usage, outcome.usage);
-    if ('stop' in outcome) return ended('end_turn', '', '', { error: { kind: 'config', retryable: false } });
+    if ('stop' in outcome) return ended('end_turn', '', '', { error: { kind: 'config', retryable: false, message: outcome.stop } });
     if (outcome.error || outcome.stopReason === 'cancelled' || outcome.toolCalls.length === 0 || !tools || !offered || tools.answerOnly) {
       // The user sent messages while this answer came: it stays as a step, and the model is asked again.
       if (!outcome.error && outcome.stopReason !== 'cancelled' && inbox?.closeIfEmpty() === false) {
@@ -115,8 +122,8 @@ export async function runAgentLoop(turn: LoopTurn, { context, endpoint, tools, l
     const looping = guard.afterAnswer(calls);
     if (looping) {
       logger.warn('turn stopped: the model repeats the same tool call', { tool: calls[0]?.name });
-      await send([agentText(`\n\n${looping.message}`)]);
-      return ended('max_turn_requests', outcome.text, outcome.reasoning);
+      if (outcome.text && !outcome.text.endsWith('\n')) await send([agentText('\n')]);
+      return ended('max_turn_requests', outcome.text, outcome.reasoning, { error: loopStop(looping.message) });
     }
     // Each name is resolved once. The history names the tool that runs, not a name with a template
     // token leaked into it: that would go back to the chat template, and servers that check names refuse it.

@@ -16,7 +16,7 @@ import { compactionEnded, compactionStarted, compactionSummary } from './compact
 import type { AnswerToolCall, LoopTurn, TextToolCalls, TurnCallbacks, TurnEndpoint } from './loop-input.js';
 import { runModelRequest, type ModelRequestOutcome } from './model-request.js';
 import type { Notify } from './notify.js';
-import { agentText, agentThought, stepMessageIds } from './to-acp.js';
+import { agentText, stepMessageIds } from './to-acp.js';
 import { grouped } from '../shared/grouped.js';
 
 /** The step a request is made for: its tools, and where it is in the turn. */
@@ -53,14 +53,14 @@ export interface FittedTurn {
  * (bounded, `ContextKeeper.overflow`), then the turn ends with a message naming the window and the
  * fix. For an endpoint and model on the text path (`endpoints/text-path-memory.ts`) the request is
  * spelled by `toTextToolPath`; a template error answering a request with tools puts them there
- * and sends the same step again, once. `{ stop }` when the turn must end (the user was told).
+ * and sends the same step again, once. `{ stop }` when the turn must end: its words for the user.
  */
 export async function fittedRequest(
   turn: Pick<LoopTurn, 'signal' | 'send' | 'turnId'>,
   { endpoint, callbacks }: FittedTurn,
   keeper: ContextKeeper,
   at: RequestStep,
-): Promise<ModelRequestOutcome | { stop: true; usage?: undefined }> {
+): Promise<ModelRequestOutcome | { stop: string; usage?: undefined }> {
   const { signal, send } = turn;
   const { logger, notify } = callbacks;
   const { chat, memory } = endpoint;
@@ -99,8 +99,7 @@ export async function fittedRequest(
     if ('stop' in prepared) {
       if (compactionId) await send([compactionEnded(compactionId, 'failed', prepared.stop)]);
       logger.warn('turn ended: the context window is too small', { contextWindow: keeper.contextWindow });
-      await send([agentText(prepared.stop)]);
-      return { stop: true };
+      return { stop: prepared.stop };
     }
     let notices = prepared.notices;
     if (compactionId) {
@@ -119,13 +118,13 @@ export async function fittedRequest(
     const pathNotice = textPath ? paths.takeNotice(url, model) : undefined;
     if (pathNotice) {
       logger.info(pathNotice);
-      if (notify)
-        await notify({ severity: 'info', title: 'Tools sent as text', description: pathNotice, fallback: { text: `${pathNotice}\n\n`, as: 'thought' } });
+      if (notify) await notify({ severity: 'info', title: 'Tools sent as text', description: pathNotice, fallback: { text: `${pathNotice}\n\n` } });
       else notices = [...notices, pathNotice];
     }
     for (const notice of notices) {
       logger.info(notice);
-      await send([agentThought(`${notice}\n\n`)]);
+      // The agent's own words, never a thought: a client shows thoughts as the model's (acpx `[thinking]`).
+      await send([agentText(`${notice}\n\n`)]);
     }
     const request: ChatRequest = { ...endpoint.request, messages: textPath ? toTextToolPath(messages, tools ?? []) : messages };
     if (tools && !textPath) request.tools = tools;
@@ -167,12 +166,8 @@ export async function fittedRequest(
     logger.warn('the server says the prompt is over the context window', { contextWindow: keeper.contextWindow, told: outcome.overflow.window });
     if (outcome.overflow.window === undefined) guessed = true;
     if (!keeper.overflow(outcome.overflow.window)) {
-      await send([
-        agentText(
-          `${keeper.steps.length > 0 ? '\n\n' : ''}${describeContextOverflow({ window: outcome.overflow.window ?? keeper.contextWindow }, at.windowFix)}`,
-        ),
-      ]);
-      return { ...outcome, error: outcome.error ?? { kind: 'http', retryable: false } };
+      const words = describeContextOverflow({ window: outcome.overflow.window ?? keeper.contextWindow }, at.windowFix);
+      return { ...outcome, error: { ...(outcome.error ?? { kind: 'http', retryable: false }), message: words } };
     }
   }
 }

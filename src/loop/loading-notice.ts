@@ -54,7 +54,7 @@ export function loadingNotice(model: string, state: ModelLoadState): UserNotice 
     description:
       `The server is loading the model into memory (${state.said}); the answer starts once it is loaded. ` +
       'A large model can take a minute or more on a laptop.',
-    fallback: { text: `${title}\n\n`, as: 'message' },
+    fallback: { text: `${title}\n\n` },
   };
 }
 

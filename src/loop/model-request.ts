@@ -27,7 +27,7 @@ export interface ModelRequestOutcome {
   stopReason: StopReason;
   /** Token usage of the request, when the provider reported it. */
   usage?: Usage;
-  /** Set when the request failed before the model finished its answer; the user has already been told in words. */
+  /** Set when the request failed before the model finished its answer; its `message` is the failure in the user's words. */
   error?: ErrorMeta;
   /** The assistant text the user saw (complete, or partial when cancelled or broken off). */
   text: string;
@@ -200,20 +200,23 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
         : redactText(`Internal error in openai-acp: ${(error as Error)?.message ?? String(error)}`, chat.secrets);
     if (failure) logger.warn('model request failed', { kind: failure.kind, error: failure.message });
     else logger.error('model request failed with an internal error', { error: (error as Error)?.stack ?? String(error) });
-    const lead = seen.text && !seen.text.endsWith('\n') ? '\n\n' : '';
-    await send([agentText(`${lead}${words}`)]).catch(() => undefined);
     // An error reported inside the stream may follow a finish reason and come with the usage: both still count.
     const reported = failure instanceof ProviderReportedError;
+    // An error reported after the model's finish reason leaves a whole answer: it ends by that reason,
+    // not as a failure (unless the answer asked for tools, which are not run), its words told after it.
+    const finished = reported && seen.finishReason !== null && seen.toolCalls.length === 0;
+    const lineEnd = seen.text && !seen.text.endsWith('\n') ? '\n' : '';
+    // A failure's words go in the prompt's error answer (app/prompt-failure.ts), shown once by the
+    // client; the answer streamed so far ends its line, so a client's error block starts on a line of its own.
+    if (finished) await send([agentText(`${lineEnd}${lineEnd}${words}\n`)]).catch(() => undefined);
+    else if (lineEnd) await send([agentText(lineEnd)]).catch(() => undefined);
     if (reported && seen.usage) {
       cost?.take(reportedCost(seen.usage, costHeader));
       if (input.contextWindow) await send([usageUpdate(seen.usage, input.contextWindow, cost?.total)]).catch(() => undefined);
     }
-    // An error reported after the model's finish reason leaves a whole answer: it ends by that reason,
-    // not as a failure (unless the answer asked for tools, which are not run).
-    const finished = reported && seen.finishReason !== null && seen.toolCalls.length === 0;
     return {
       stopReason: finished ? mapFinishReason(seen.finishReason) : 'end_turn',
-      ...(finished ? {} : { error: failure ? errorMeta(failure) : { kind: 'internal' as const, retryable: false } }),
+      ...(finished ? {} : { error: { ...(failure ? errorMeta(failure) : { kind: 'internal' as const, retryable: false }), message: words } }),
       text: seen.text,
       reasoning: seen.reasoning,
       toolCalls: [],

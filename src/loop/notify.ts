@@ -4,7 +4,7 @@
  * takes no tools): one function, {@link userNotifier}, picks the form by what the client
  * advertised. A client with `clientCapabilities.session.notices` gets a `notice` update (a short
  * title, the fix in its description); any other client gets the notice's plain-text form as an
- * agent thought or message, or nothing when the notice has none.
+ * agent message of its own (never a thought), or nothing when the notice has none.
  *
  * Source: ACP `notice` session update, https://agentclientprotocol.com/rfds/session-notices
  * (schema `Notice`: `severity` info | warning | error, non-empty `title`, optional `description`;
@@ -47,10 +47,10 @@ export interface UserNotice {
   /** The detail and the fix, plain text. */
   description?: string | undefined;
   /**
-   * What a client without notices is shown instead, and as what: a thought (beside the answer,
-   * not part of it) or a message. Absent: such a client is not told.
+   * What a client without notices is shown instead: a message of its own (never a thought, which
+   * clients show as the model's reasoning: acpx prints `[thinking]`). Absent: such a client is not told.
    */
-  fallback?: { text: string; as: 'thought' | 'message' } | undefined;
+  fallback?: { text: string } | undefined;
 }
 
 /** Tells the user `notice`; resolves once sent (or skipped). */
@@ -72,8 +72,7 @@ function noticeUpdates(notice: UserNotice, features: Pick<ClientFeatures, 'notic
     return [update];
   }
   if (!notice.fallback) return [];
-  const sessionUpdate = notice.fallback.as === 'thought' ? 'agent_thought_chunk' : 'agent_message_chunk';
-  return [{ sessionUpdate, content: { type: 'text', text: notice.fallback.text }, messageId: newMessageId() }];
+  return [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: notice.fallback.text }, messageId: newMessageId() }];
 }
 
 /**

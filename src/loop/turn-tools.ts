@@ -123,7 +123,7 @@ export function mcpNotices(state: SessionToolState | undefined): UserNotice[] {
       ? "Check the server's command, arguments and environment in the editor's MCP settings; its stderr is in the agent's log (OPENAI_ACP_LOG=debug)."
       : '';
     const description = [rest && `${rest[0]!.toUpperCase()}${rest.slice(1)}.`, fix].filter(Boolean).join(' ');
-    return { severity: failed ? 'error' : 'warning', title, ...(description ? { description } : {}), fallback: { text: `${text}\n\n`, as: 'message' } };
+    return { severity: failed ? 'error' : 'warning', title, ...(description ? { description } : {}), fallback: { text: `${text}\n\n` } };
   });
 }
 

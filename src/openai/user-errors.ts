@@ -1,7 +1,7 @@
 /**
- * The one place where failures become the user's words (an `agent_message_chunk`) and the
- * program's facts (the JSON-RPC error answering a failed `session/prompt`: its short message and
- * the {@link ErrorMeta} in its `data`, `acp/prompt-failure.ts`).
+ * The one place where failures become the user's words and the program's facts: both go in the
+ * JSON-RPC error answering a failed `session/prompt` (the words as its message, the
+ * {@link ErrorMeta} facts in its `data`, `app/prompt-failure.ts`).
  */
 import {
   INTERNAL_ERROR_CODE,
@@ -19,11 +19,16 @@ import { redactText } from '../shared/redact.js';
 import { ProviderMemoryError } from './native-chat.js';
 import { grouped } from '../shared/grouped.js';
 
-/** What programs read from the `data` of the error answering a failed `session/prompt`. */
+/**
+ * A failed turn: what programs read from the `data` of the error answering `session/prompt`
+ * (`kind`, `status`, `retryable`; `loop`: the loop guard stopped it), and its words (the `message`).
+ */
 export interface ErrorMeta {
-  kind: ProviderErrorKind;
+  kind: ProviderErrorKind | 'loop';
   status?: number;
   retryable: boolean;
+  /** The failure in the user's words: the cause, the server and its status, what to do. @defaultValue {@link failureSummary} */
+  message?: string;
 }
 
 /** The settings a message may point the user at. */
@@ -205,9 +210,8 @@ export function errorMeta(error: ProviderError): ErrorMeta {
 }
 
 /**
- * The short line of a failed prompt's JSON-RPC error (after the SDK's `Internal error: `): the
- * kind of failure and its HTTP status, nothing more. The explanation is the `agent_message_chunk`
- * already sent, so a client that prints both (acpx) shows it once.
+ * The failure in a few words (the kind of failure and its HTTP status), for a failure that came
+ * without its own words (`ErrorMeta.message`).
  */
 export function failureSummary(error: ErrorMeta): string {
   switch (error.kind) {
@@ -226,6 +230,8 @@ export function failureSummary(error: ErrorMeta): string {
       return 'the model request could not be sent as set up';
     case 'internal':
       return 'openai-acp failed';
+    case 'loop':
+      return 'the turn was stopped: the model kept asking for tools';
   }
 }
 

@@ -125,11 +125,25 @@ export async function openSessionStore(options: {
 export const TITLE_MAX_CHARS = 80;
 
 /**
- * A title from a prompt: the text of its text blocks (joined by spaces), whitespace collapsed,
- * trimmed; at most {@link TITLE_MAX_CHARS} code points, cut at a word boundary when one falls in
- * the second half (else mid-word) and ended with "…". Undefined when there is no text.
+ * Text blocks a client writes to share context, not the user's words: CodeCompanion's rules file
+ * (`Sharing \`AGENTS.md\`:\n\n---\n…`) and shared files (`Sharing the following file as context: <path>`)
+ * (olimorris/codecompanion.nvim `interactions/shared/rules/helpers.lua`, `adapters/acp/helpers.lua`).
+ */
+const SHARED_CONTEXT = /^\s*Sharing (`[^`\n]+`:|the following file as context: )/;
+
+/**
+ * A title from a prompt: the user's words, i.e. the text of its text blocks but those that share
+ * context ({@link SHARED_CONTEXT}; resource, resource_link and image blocks never count), joined
+ * by spaces, whitespace collapsed, trimmed; at most {@link TITLE_MAX_CHARS} code points, cut at a
+ * word boundary when one falls in the second half (else mid-word) and ended with "…". A prompt of
+ * shared context only is titled by it. Undefined when there is no text.
  */
 export function titleFromPrompt(prompt: readonly ContentBlock[]): string | undefined {
+  const words = prompt.filter((block) => block.type === 'text' && typeof block.text === 'string' && !SHARED_CONTEXT.test(block.text.slice(0, 512)));
+  return titleFromText(words.length > 0 ? words : prompt);
+}
+
+function titleFromText(prompt: readonly ContentBlock[]): string | undefined {
   const enough = TITLE_MAX_CHARS * 2 + 2;
   let text = '';
   for (const block of prompt) {

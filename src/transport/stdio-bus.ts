@@ -89,9 +89,10 @@ type DirectStream = Stream & { write?: (message: AnyMessage) => Promise<void> | 
 /**
  * Wrap a message stream so that routing keys are recorded on the way in and restored on the way
  * out. A stream with a `write` function is written through it: a message then crosses one
- * WritableStream (this one), not two.
+ * WritableStream (this one), not two. `inbound` first sees each incoming message (a request with a
+ * malformed optional field made acceptable, `lenient-params.ts`). @defaultValue unchanged
  */
-export function withBusRouting(stream: DirectStream, router = new BusRouter()): Stream {
+export function withBusRouting(stream: DirectStream, router = new BusRouter(), inbound: (message: Json) => Json = (message) => message): Stream {
   // Read on demand rather than piped through a TransformStream: each incoming message costs one
   // read of the inner stream, not pipeTo's reads, writes and ready checks.
   const reader = stream.readable.getReader();
@@ -100,7 +101,7 @@ export function withBusRouting(stream: DirectStream, router = new BusRouter()): 
       async pull(controller) {
         const { value: message, done } = await reader.read();
         if (done) return controller.close();
-        const routed = typeof message === 'object' && message !== null ? router.inbound(message as unknown as Json) : message;
+        const routed = typeof message === 'object' && message !== null ? router.inbound(inbound(message as unknown as Json)) : message;
         controller.enqueue(routed as unknown as AnyMessage);
       },
       cancel: (reason) => reader.cancel(reason),

@@ -227,7 +227,7 @@ describe('AgentConnectHost', () => {
     await expect(host.handle(one, 'acp.unknown.method', {})).rejects.toMatchObject({ code: 'AC_ERR_UNSUPPORTED' });
   });
 
-  it('keeps a run\'s events, to its final, with the connection that sent it when another one resumes the session mid-run', async () => {
+  it("keeps a run's events, to its final, with the connection that sent it when another one resumes the session mid-run", async () => {
     const host = await hostIn('read-only');
     const one = peer();
     const two = peer();

@@ -1,7 +1,7 @@
 /**
- * The answer of a turn: a successful or cancelled one as the runner made it, a failed one as the
- * JSON-RPC error Claude's ACP agent and codex-acp answer a failed prompt with (-32603, a short
- * message, the kind of failure in `data`).
+ * The answer of a turn: a successful or cancelled one as the runner made it, a failed one as a
+ * JSON-RPC error (-32603, the kind of failure in `data`) whose message is the failure in the
+ * user's words, never the SDK's generic `Internal error: ` prefix.
  */
 import type { PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
@@ -49,8 +49,16 @@ describe('promptAnswer', () => {
     [{ kind: 'provider', status: 503, retryable: true }, 'the provider reported an error (HTTP 503)'],
     [{ kind: 'config', retryable: false }, 'the model request could not be sent as set up'],
     [{ kind: 'internal', retryable: false }, 'openai-acp failed'],
-  ])('a failed turn (%o) is -32603 with a short message and the failure as data', (error, summary) => {
-    expect(thrown(failed(error))).toEqual({ code: -32603, message: `Internal error: ${summary}`, data: error });
+    [{ kind: 'loop', retryable: false }, 'the turn was stopped: the model kept asking for tools'],
+  ])('a failed turn without words (%o) is -32603 with its summary as a sentence and the failure as data', (error, summary) => {
+    expect(thrown(failed(error))).toEqual({ code: -32603, message: `${summary[0]!.toUpperCase()}${summary.slice(1)}.`, data: error });
+  });
+
+  it('a failed turn with words is -32603 with the words as its message (once, no generic prefix), the facts in data without them', () => {
+    const words = 'The endpoint had a server error (HTTP 500) after 2 retries at http://127.0.0.1:9/v1/chat/completions. Try again later.';
+    const answer = thrown(failed({ kind: 'http', status: 500, retryable: true, message: words }));
+    expect(answer).toEqual({ code: -32603, message: words, data: { kind: 'http', status: 500, retryable: true } });
+    expect(answer.message).not.toMatch(/internal error/i);
   });
 
   it('a failed turn with any stop reason but cancelled is a failure', () => {

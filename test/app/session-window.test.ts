@@ -71,14 +71,13 @@ describe('SessionWindows.of', () => {
 });
 
 describe('the small-window notice', () => {
-  it('is told once per session: a notice with the fix, or as a thought for a client without notices', async () => {
+  it('is told once per session: a notice with the fix, or as a message of its own (never a thought) for a client without notices', async () => {
     const s = setup({ server: { runtime: 4096, trained: 40960 }, fix: 'restart Ollama with `OLLAMA_CONTEXT_LENGTH=32768 ollama serve`' });
     const known = await s.windows.of(s.session);
     const notice = s.windows.notice(s.session, known)!;
     expect(notice).toMatchObject({ once: 'small-window', severity: 'warning', title: 'Small context window: 4,096 tokens' });
     expect(notice.description).toContain('OLLAMA_CONTEXT_LENGTH=32768 ollama serve');
     const text = notice.fallback!.text;
-    expect(notice.fallback!.as).toBe('thought');
     expect(text).toBe(
       'The context window of qwen3:8b is 4,096 tokens (the window the server runs the model with): small for coding work, ' +
         'so long files and command output will be cut and earlier steps left out or summarised. The model itself can take 40,960. ' +
@@ -89,7 +88,7 @@ describe('the small-window notice', () => {
     const notify = userNotifier(async (updates) => void sent.push(...updates), { notices: false }, told);
     await notify(notice);
     await notify(notice);
-    expect(sent).toEqual([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text }, messageId: expect.any(String) }]);
+    expect(sent).toEqual([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text }, messageId: expect.any(String) }]);
     const withNotices: SessionUpdate[] = [];
     await userNotifier(async (updates) => void withNotices.push(...updates), { notices: true }, new Set())(notice);
     expect(withNotices).toEqual([

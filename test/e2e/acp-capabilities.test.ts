@@ -176,12 +176,14 @@ describe('without the new capabilities', () => {
     const { sessionId } = await s.agent.request('session/new', { cwd: home, mcpServers: [] });
     expect((await s.agent.request('session/prompt', { sessionId, prompt: text('hi') })).stopReason).toBe('end_turn');
     expect((await s.agent.request('session/prompt', { sessionId, prompt: text('again') })).stopReason).toBe('end_turn');
-    const answersLive = chunks(kinds(s, sessionId)).filter((u) => u.sessionUpdate === 'agent_message_chunk');
+    // The model's answers (their step's message id), not the agent's own notice beside them.
+    const answersLive = chunks(kinds(s, sessionId)).filter((u) => u.sessionUpdate === 'agent_message_chunk' && /-\d+-m$/.test(u.messageId ?? ''));
     expect((await s.agent.request('session/prompt', { sessionId, prompt: text('/compact') })).stopReason).toBe('end_turn');
     const live = kinds(s, sessionId);
     expect(live.filter(gated)).toEqual([]);
-    // The small-window notice is a thought, today's text.
-    expect(chunks(live).some((u) => u.sessionUpdate === 'agent_thought_chunk' && u.content.text?.includes('small for coding work'))).toBe(true);
+    // The small-window notice is a message of its own (never a thought, which clients show as the model's).
+    expect(chunks(live).some((u) => u.sessionUpdate === 'agent_message_chunk' && u.content.text?.includes('small for coding work'))).toBe(true);
+    expect(chunks(live).some((u) => u.sessionUpdate === 'agent_thought_chunk' && u.content.text?.includes('small for coding work'))).toBe(false);
     expect(chunks(live).some((u) => u.content.text?.includes('Conversation compacted'))).toBe(true);
     for (const u of chunks(live)) expect(u.messageId, JSON.stringify(u)).toEqual(expect.any(String));
     // Two answers reporting 0.000106 USD each: the meter carries the session's total.

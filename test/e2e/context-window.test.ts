@@ -81,9 +81,11 @@ describe('an Ollama server', () => {
     expect(server.requests.some((r) => r.url === '/api/generate' && r.body.model === 'qwen3:8b')).toBe(true);
 
     expect((await agent.request('session/prompt', { sessionId, prompt: text('one') })).result.stopReason).toBe('end_turn');
-    expect(agent.thoughts(sessionId)).toContain('The context window of qwen3:8b is 4,096 tokens');
-    expect(agent.thoughts(sessionId)).toContain('OLLAMA_CONTEXT_LENGTH=32768 ollama serve');
-    expect(agent.thoughts(sessionId)).toContain('PARAMETER num_ctx');
+    // The agent's own notice is text of its own, never a thought (acpx would show it as [thinking]).
+    expect(agent.thoughts(sessionId)).toBe('');
+    expect(agent.text(sessionId)).toContain('The context window of qwen3:8b is 4,096 tokens');
+    expect(agent.text(sessionId)).toContain('OLLAMA_CONTEXT_LENGTH=32768 ollama serve');
+    expect(agent.text(sessionId)).toContain('PARAMETER num_ctx');
     expect(meters(agent, sessionId).at(-1)).toEqual({ sessionUpdate: 'usage_update', used: 1000, size: 4096 });
 
     // The server was restarted with a smaller window: its overflow answer says so.
@@ -103,7 +105,7 @@ describe('an Ollama server', () => {
       );
     const failed = await agent.request('session/prompt', { sessionId, prompt: text('two') });
     expect(failed.error).toMatchObject({ code: -32603, data: { kind: 'http', status: 400 } });
-    expect(agent.text(sessionId)).toContain(
+    expect(failed.error.message).toContain(
       "The conversation no longer fits the model's context window (3,072 tokens). Fix: restart Ollama with a larger " +
         'window (`OLLAMA_CONTEXT_LENGTH=32768 ollama serve`)',
     );
@@ -112,7 +114,7 @@ describe('an Ollama server', () => {
     expect((await agent.request('session/prompt', { sessionId, prompt: text('three') })).result.stopReason).toBe('end_turn');
     expect(meters(agent, sessionId).at(-1)).toEqual({ sessionUpdate: 'usage_update', used: 1220, size: 3072 });
     // Told once per session.
-    expect(agent.thoughts(sessionId).split('The context window of').length - 1).toBe(1);
+    expect(agent.text(sessionId).split('The context window of').length - 1).toBe(1);
     agent.kill();
     await agent.exited;
 
@@ -139,7 +141,7 @@ describe('a llama.cpp server', () => {
     await waitFor(() => meters(agent, sessionId).length > 0, 10_000, 'the meter after session/new');
     expect(meters(agent, sessionId)).toEqual([{ sessionUpdate: 'usage_update', used: 0, size: 8192 }]);
     await agent.request('session/prompt', { sessionId, prompt: text('hi') });
-    expect(agent.thoughts(sessionId)).toContain('-c 32768');
+    expect(agent.text(sessionId)).toContain('-c 32768');
   });
 
   it('is overruled by OPENAI_CONTEXT_WINDOW, its /props read for the slots only', async () => {

@@ -61,7 +61,7 @@ describe('a real llama-server, replayed', () => {
     expect(words).not.toMatch(/ECONNRESET|socket hang up|Cannot connect|retry/i);
     // Not even a retry of the chat client's policy: the transport sent it again at once.
     expect(agent.stderr()).not.toMatch(/request failed, retrying/);
-    expect(agent.thoughts(sessionId)).toContain('4,096 tokens (the window the server runs the model with)');
+    expect(agent.text(sessionId)).toContain('4,096 tokens (the window the server runs the model with)');
   }, 30_000);
 
   it('a Qwen3-Coder call after prose, left in the content by the real server, is read and run; the result invented after it is not shown', async () => {

@@ -38,7 +38,7 @@ describe('secrets in provider errors', () => {
     const sessionId = await agent.start();
     const answer = await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     expect(answer.error).toMatchObject({ code: -32603, data: { kind: 'http', status: 401 } });
-    const text = agent.text(sessionId);
+    const text = answer.error.message;
     expect(text).toContain('HTTP 401');
     const stdout = JSON.stringify(agent.messages);
     for (const secret of [KEY, GATEWAY, QUERY]) {
@@ -56,8 +56,8 @@ describe('secrets in provider errors', () => {
     });
     agent = spawnAgent(env());
     const sessionId = await agent.start();
-    await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
-    const text = agent.text(sessionId);
+    const answer = await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    const text = answer.error.message;
     expect(text).toContain('broke off');
     expect(text).not.toMatch(/UND_ERR|ERR_/);
   });

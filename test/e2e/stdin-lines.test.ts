@@ -37,7 +37,7 @@ describe('stdin lines that used to stop the agent', () => {
     await waitFor(() => answerTo('big') !== undefined, 25_000, 'the answer to the 50 MB line');
     // Nothing listens there: the prompt is read whole, then fails as a connection failure.
     expect(answerTo('big').error).toMatchObject({ code: -32603, data: { kind: 'connection' } });
-    expect(agent.text(sessionId)).toContain('Nothing is listening at http://127.0.0.1:9/v1');
+    expect(answerTo('big').error.message).toContain('Nothing is listening at http://127.0.0.1:9/v1');
   }, 30_000);
 
   it('refuses a 70 MB line naming the limit and its id, and keeps serving', async () => {

@@ -147,7 +147,7 @@ describe('a llama-server template without tools', () => {
     expect(server.state.seen.length).toBe(2);
     for (const seen of server.state.seen) expect(seen.tools || toolShapes(seen)).toBe(false);
     const notices = agent.messages
-      .filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === 'agent_thought_chunk')
+      .filter((m) => m.method === 'session/update' && m.params.update.sessionUpdate === 'agent_message_chunk')
       .map((m) => m.params.update.content.text)
       .join('');
     expect(notices.match(/gets its tools as text: the server says its chat template cannot take tools/g)).toHaveLength(1);

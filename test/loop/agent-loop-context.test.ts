@@ -79,8 +79,9 @@ async function run(contextWindow: number | undefined, system = 'sys', extra: { c
     .filter((u) => u.sessionUpdate === 'agent_message_chunk')
     .map((u) => (u as { content: { text: string } }).content.text)
     .join('');
+  // The agent's own words (a compaction told as text): messages under an id of their own, not the step's.
   const thoughts = updates
-    .filter((u) => u.sessionUpdate === 'agent_thought_chunk')
+    .filter((u) => u.sessionUpdate === 'agent_thought_chunk' || (u.sessionUpdate === 'agent_message_chunk' && !/-\d+-m$/.test(u.messageId ?? '')))
     .map((u) => (u as { content: { text: string } }).content.text)
     .join('');
   return { outcome, said, thoughts, updates };
@@ -157,13 +158,15 @@ describe('runAgentLoop: overflow answers', () => {
     const sizes = sent.map((r) => estimateTokens(r.messages));
     for (let i = 1; i < sizes.length; i++) expect(sizes[i]).toBeLessThan(sizes[i - 1]!);
     expect(outcome.error).toBeDefined();
-    expect(said).toMatch(/^The conversation no longer fits the model's context window \([\d,]+ tokens\)\. Fix: /);
+    expect(said).not.toMatch(/no longer fits/);
+    expect(outcome.error?.message).toMatch(/^The conversation no longer fits the model's context window \([\d,]+ tokens\)\. Fix: /);
   });
 
   it('ends the turn before any request when the window cannot hold the system prompt and the task', async () => {
     const { outcome, said } = await run(1000, 'S'.repeat(8000));
     expect(script.requests).toHaveLength(0);
     expect(outcome.error).toMatchObject({ kind: 'config', retryable: false });
-    expect(said).toMatch(/context window \(1,000 tokens\) is too small .* it needs at least [\d,]+ tokens/);
+    expect(said).toBe('');
+    expect(outcome.error?.message).toMatch(/context window \(1,000 tokens\) is too small .* it needs at least [\d,]+ tokens/);
   });
 });

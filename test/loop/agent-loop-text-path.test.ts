@@ -71,12 +71,16 @@ async function run(answers: ScriptedAnswer[], paths = new TextToolPaths(), earli
       callbacks: { logger, notify },
     },
   );
-  const said = (kind: string) =>
-    updates
-      .filter((u) => u.sessionUpdate === kind)
-      .map((u) => (u as { content: { text: string } }).content.text)
-      .join('');
-  return { cwd, outcome, chat, paths, text: said('agent_message_chunk'), thoughts: said('agent_thought_chunk') };
+  // The agent's own words (a notice told as text, never a thought): messages under an id of their own, not the step's.
+  const own = updates
+    .filter((u) => u.sessionUpdate === 'agent_thought_chunk' || (u.sessionUpdate === 'agent_message_chunk' && !/-\d+-m$/.test(u.messageId ?? '')))
+    .map((u) => (u as { content: { text: string } }).content.text)
+    .join('');
+  const text = updates
+    .filter((u) => u.sessionUpdate === 'agent_message_chunk' && /-\d+-m$/.test(u.messageId ?? ''))
+    .map((u) => (u as { content: { text: string } }).content.text)
+    .join('');
+  return { cwd, outcome, chat, paths, text, thoughts: own };
 }
 
 const noToolShapes = (messages: ChatMessage[]) => messages.every((m) => m.role !== 'tool' && !(m.role === 'assistant' && m.tool_calls));
@@ -155,8 +159,7 @@ describe('the text path', () => {
     const r = await run([{ error: templateError }, { error: templateError }]);
     expect(r.chat.seen).toHaveLength(2);
     expect(r.chat.seen[1]!.noTools).toBe(true);
-    expect(r.outcome.error).toBeDefined();
-    expect(r.text).toMatch(/Conversation roles must alternate/);
+    expect(r.outcome.error?.message).toMatch(/Conversation roles must alternate/);
   });
 });
 

@@ -116,10 +116,10 @@ describe('an overflow answer that names no window', () => {
       },
     };
     const s = scripted([overflow('', llama), ok]);
-    const { outcome, text } = await turn(s.client, { contextWindow: 32_768, system: 'You are a careful agent. '.repeat(240) });
+    const { outcome } = await turn(s.client, { contextWindow: 32_768, system: 'You are a careful agent. '.repeat(240) });
     expect(s.requests).toHaveLength(1);
     expect(outcome.stopReason).toBe('end_turn');
-    expect(text).toContain('512');
-    expect(text).toContain(FIX);
+    expect(outcome.error?.message).toContain('512');
+    expect(outcome.error?.message).toContain(FIX);
   });
 });

@@ -356,7 +356,9 @@ describe('runAgentLoop: limits', () => {
     expect(r.outcome.stopReason).toBe('max_turn_requests');
     expect(r.outcome.steps).toHaveLength(2);
     expect(r.chat.seen).toHaveLength(3);
-    expect(r.text).toContain('looks like a loop');
+    // A failure for programs (acpx exits non-zero), its words the error's message, not streamed.
+    expect(r.outcome.error).toMatchObject({ kind: 'loop', retryable: false, message: expect.stringContaining('looks like a loop') });
+    expect(r.text).not.toContain('looks like a loop');
   });
 
   it('the step limit ends with max_turn_requests after maxSteps requests', async () => {
@@ -365,7 +367,8 @@ describe('runAgentLoop: limits', () => {
     expect(r.outcome.stopReason).toBe('max_turn_requests');
     expect(r.chat.seen).toHaveLength(2);
     expect(r.outcome.steps).toHaveLength(2);
-    expect(r.text).toContain('step limit');
+    expect(r.outcome.error).toMatchObject({ kind: 'loop', retryable: false, message: expect.stringContaining('step limit') });
+    expect(r.text).not.toContain('step limit');
   });
 
   it('sums usage across steps', async () => {

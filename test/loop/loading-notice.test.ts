@@ -34,7 +34,7 @@ describe('watchLoading', () => {
     expect(told).toEqual([loadingNotice('qwen3:8b', LOADING)]);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(look).toHaveBeenCalledTimes(1);
-    expect(told[0]).toMatchObject({ title: 'Loading qwen3:8b on the server…', fallback: { text: 'Loading qwen3:8b on the server…\n\n', as: 'message' } });
+    expect(told[0]).toMatchObject({ title: 'Loading qwen3:8b on the server…', fallback: { text: 'Loading qwen3:8b on the server…\n\n' } });
     expect(told[0]!.description).toContain('GET /health answered 503 "Loading model"');
   });
 

@@ -95,10 +95,10 @@ describe('runModelRequest after a context overflow', () => {
     const r = await turn(failing(undefined, items));
     expect(r.outcome.overflow).toBeUndefined();
     expect(r.outcome.error).toBeDefined();
-    expect(r.text).toContain(
+    expect(r.outcome.error?.message).toContain(
       "The conversation no longer fits the model's context window (6,000 tokens; the request needed 10,309). Fix: restart Ollama with a larger window.",
     );
-    expect(r.text).toContain('The provider said: This model');
+    expect(r.outcome.error?.message).toContain('The provider said: This model');
     expect(r.learned.get(URL_, 'qwen3:8b')).toBe(6000);
   });
 
@@ -113,7 +113,7 @@ describe('runModelRequest after a context overflow', () => {
     });
     const r = await turn(failing(new ProviderHttpError(400, { get: () => null }, body, URL_)));
     expect(r.outcome.overflow).toBeUndefined();
-    expect(r.text).toContain('The endpoint rejected the request (HTTP 400)');
+    expect(r.outcome.error?.message).toContain('The endpoint rejected the request (HTTP 400)');
   });
 });
 
@@ -137,7 +137,8 @@ describe('the agent loop, its retries spent', () => {
     );
     expect(outcome.overflow).toEqual({ window: 4096 });
     const text = updates.map((u) => (u as { content?: { text?: string } }).content?.text ?? '').join('');
-    expect(text).toBe(describeContextOverflow({ window: 4096 }, FIX));
+    expect(text).toBe('');
+    expect(outcome.error?.message).toBe(describeContextOverflow({ window: 4096 }, FIX));
   });
 });
 

@@ -14,7 +14,7 @@ import { fakeServerPool, httpError } from '../helpers/fake-openai.js';
 const startServer = fakeServerPool();
 const origin = (baseUrl: string) => baseUrl.replace(/\/v1$/, '');
 
-/** Runs one turn against `chatUrl` and returns the text the user was shown. */
+/** Runs one turn against `chatUrl` and returns the words the user is shown: the failure's, the prompt error's message. */
 async function promptText(chatUrl: string, apiKey?: string): Promise<{ text: string; status: number | undefined }> {
   const client = new ChatCompletionsClient({ url: chatUrl, apiKey, maxRetries: 0 });
   const shown: string[] = [];
@@ -29,7 +29,9 @@ async function promptText(chatUrl: string, apiKey?: string): Promise<{ text: str
       logger: createLogger({ level: 'error', write: () => undefined }),
     },
   });
-  return { text: shown.join(''), status: outcome.error?.status };
+  // Nothing of a failure is streamed: its words are the error's message.
+  if (outcome.error) expect(shown.join('')).toBe('');
+  return { text: outcome.error ? (outcome.error.message ?? '') : shown.join(''), status: outcome.error?.status };
 }
 
 describe('a 404 when the base URL lacks /v1', () => {

@@ -398,6 +398,15 @@ describe('defaultStateDir', () => {
 });
 
 describe('titleFromPrompt', () => {
+  it("skips the context a client shares as text (CodeCompanion's AGENTS.md, a shared file) and embedded resources: the user's words", () => {
+    const agentsMd = { type: 'text' as const, text: 'Sharing `AGENTS.md`:\n\n---\n# Rules\nUse tabs.\n---' };
+    const file = { type: 'text' as const, text: 'Sharing the following file as context: src/a.ts' };
+    const embedded = { type: 'resource' as const, resource: { uri: 'file:///w/AGENTS.md', text: '# Rules', mimeType: 'text/markdown' } };
+    expect(titleFromPrompt([agentsMd, file, embedded, { type: 'text', text: 'Why does the build fail?' }])).toBe('Why does the build fail?');
+    // Nothing but shared context: titled by it rather than left untitled.
+    expect(titleFromPrompt([agentsMd])).toBe('Sharing `AGENTS.md`: --- # Rules Use tabs. ---');
+  });
+
   it('uses the text blocks, whitespace collapsed', () => {
     expect(titleFromPrompt([{ type: 'text', text: '  Fix the\n\tbuild   please ' }])).toBe('Fix the build please');
     expect(

@@ -59,15 +59,29 @@ export interface ClientToolCapabilities {
   readTextFile: boolean;
   writeTextFile: boolean;
   terminal: boolean;
+  /**
+   * The client spawns a terminal's `command` without a shell: a command line goes to it as
+   * `/bin/sh -c <line>` at once, not first as a program name it refuses. @defaultValue false
+   */
+  shellFirst?: boolean;
 }
 
+/**
+ * Clients known to spawn `terminal/create`'s `command` as a program, without a shell (by
+ * `clientInfo.name`): acpx (`spawn(params.command, params.args)` in its terminal manager; its
+ * refusal of `npm test` prints `[error] RUNTIME` and the ENOENT stack to its user).
+ */
+const SPAWNS_WITHOUT_SHELL: ReadonlySet<string> = new Set(['acpx']);
+
 /** The capabilities the tools use, read from the client's `initialize` (absent means false). */
-export function toolCapabilities(capabilities: ClientCapabilities | undefined): ClientToolCapabilities {
-  return {
+export function toolCapabilities(capabilities: ClientCapabilities | undefined, clientName?: string): ClientToolCapabilities {
+  const found: ClientToolCapabilities = {
     readTextFile: capabilities?.fs?.readTextFile === true,
     writeTextFile: capabilities?.fs?.writeTextFile === true,
     terminal: capabilities?.terminal === true,
   };
+  if (clientName !== undefined && SPAWNS_WITHOUT_SHELL.has(clientName)) found.shellFirst = true;
+  return found;
 }
 
 /** Poll interval for a client terminal's exit while watching for abort and the time limit, in ms. */
@@ -80,11 +94,13 @@ const WAIT_SLICE_MS = 250;
  * on Windows, the agent's platform standing for the client's). Any other refusal stands.
  * Source: ACP terminals https://agentclientprotocol.com/protocol/v1/terminals (`command`, `args`).
  */
-function createTerminal(client: AgentContext, params: Parameters<AgentContext['createTerminal']>[0]) {
+function createTerminal(client: AgentContext, params: Parameters<AgentContext['createTerminal']>[0], shellFirst = false) {
+  const shell =
+    process.platform === 'win32' ? { command: 'cmd.exe', args: ['/d', '/s', '/c', params.command] } : { command: '/bin/sh', args: ['-c', params.command] };
+  // A client known to spawn without a shell gets the shell at once: no refusal shown to its user first.
+  if (shellFirst) return client.createTerminal({ ...params, ...shell });
   return client.createTerminal(params).catch((error: unknown) => {
     if (!saysNotFound(error)) throw error;
-    const shell =
-      process.platform === 'win32' ? { command: 'cmd.exe', args: ['/d', '/s', '/c', params.command] } : { command: '/bin/sh', args: ['-c', params.command] };
     return client.createTerminal({ ...params, ...shell });
   });
 }
@@ -138,7 +154,7 @@ export function createClientBackend(options: {
     ...(local.deleteFile ? { deleteFile: local.deleteFile } : {}),
     async runCommand(command, run) {
       if (!capabilities.terminal) return local.runCommand(command, run);
-      return runInClientTerminal(client, sessionId, command, run);
+      return runInClientTerminal(client, sessionId, command, run, capabilities.shellFirst);
     },
   };
 }
@@ -148,9 +164,10 @@ async function runInClientTerminal(
   sessionId: string,
   command: string,
   run: CommandOptions,
+  shellFirst?: boolean,
 ): Promise<CommandResult & { release: () => Promise<void> }> {
   let terminal: Awaited<ReturnType<AgentContext['createTerminal']>>;
-  const creating = createTerminal(client, { sessionId, command, cwd: run.cwd, outputByteLimit: run.outputByteLimit });
+  const creating = createTerminal(client, { sessionId, command, cwd: run.cwd, outputByteLimit: run.outputByteLimit }, shellFirst);
   try {
     terminal = await raceAbort(creating, run.signal);
   } catch (error) {

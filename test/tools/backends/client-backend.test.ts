@@ -172,6 +172,15 @@ describe('client terminals', () => {
     );
   });
 
+  it('acpx (known to spawn without a shell, by clientInfo.name) gets the line through the shell at once: no refusal shown first', async () => {
+    expect(toolCapabilities({ terminal: true }, 'acpx')).toMatchObject({ terminal: true, shellFirst: true });
+    expect(toolCapabilities({ terminal: true }, 'Zed').shellFirst).toBeUndefined();
+    const t = setup(toolCapabilities({ terminal: true }, 'acpx'), { terminalExit: { exitCode: 0, output: 'ok\n' }, spawnsWithoutShell: true });
+    const result = await t.backend.runCommand('npm test -- --x', { cwd: '/w', timeoutMs: 5_000, outputByteLimit: 1024, signal: new AbortController().signal });
+    expect(result).toMatchObject({ exitCode: 0, output: 'ok\n' });
+    expect(t.creates.map((c) => c.command)).toEqual([process.platform === 'win32' ? 'cmd.exe' : '/bin/sh']);
+  });
+
   it('any other refusal to create a terminal is not asked again', async () => {
     const t = setup(all, { terminalError: new Error('terminals disabled') });
     await expect(t.backend.runCommand('ls', { cwd: '/w', timeoutMs: 5_000, outputByteLimit: 1024, signal: new AbortController().signal })).rejects.toThrow(

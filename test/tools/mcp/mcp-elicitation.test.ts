@@ -87,7 +87,7 @@ describe('mcpNotices', () => {
     expect(failed).toMatchObject({
       severity: 'error',
       title: 'MCP server "files" could not start',
-      fallback: { as: 'message', text: 'MCP server "files" could not start: spawn /nope ENOENT (command not found)\n\n' },
+      fallback: { text: 'MCP server "files" could not start: spawn /nope ENOENT (command not found)\n\n' },
     });
     expect(failed!.description).toMatch(/^Spawn \/nope ENOENT \(command not found\)\. Check the server's command/);
     expect(stopped).toMatchObject({
