@@ -33,7 +33,11 @@ export interface LeaseOptions {
   ttlMs?: number;
   /** How often a process touches its owner file. @defaultValue 5000 */
   beatMs?: number;
-  /** Longest wait for a lease a live process holds before refusing. @defaultValue ttlMs + beatMs */
+  /**
+   * Longest wait for a lease a live process holds before refusing, in ms: long enough for a process
+   * that is closing to let go, short enough that a client asking for a session open elsewhere is
+   * told so at once rather than after a lease's whole life. @defaultValue 2000
+   */
   waitMs?: number;
   /** How often a waiting process looks again. @defaultValue 250 */
   pollMs?: number;
@@ -50,7 +54,7 @@ export class SessionLeases {
   private readonly held = new Set<string>();
   private readonly timing: Required<LeaseOptions>;
 
-  constructor(stateDir: string, { ttlMs = 15_000, beatMs = 5_000, waitMs = ttlMs + beatMs, pollMs = 250 }: LeaseOptions = {}) {
+  constructor(stateDir: string, { ttlMs = 15_000, beatMs = 5_000, waitMs = 2_000, pollMs = 250 }: LeaseOptions = {}) {
     this.dir = join(stateDir, '.leases');
     this.timing = { ttlMs, beatMs, waitMs, pollMs };
     this.owners = new LeaseOwner(this.dir, this.owner, this.timing);
@@ -147,12 +151,19 @@ export class SessionLeases {
         throw new SessionStoreError(
           'busy',
           sessionId,
-          `session ${sessionId} is open in another openai-acp process${who} sharing this state directory; close it there, or try again once that process has stopped`,
+          `session ${sessionId} is open in another openai-acp process${who} sharing this state directory; close it there, or try again once that process has stopped (${await this.lapse(sessionId)})`,
         );
       }
       await new Promise((resolve) => setTimeout(resolve, this.timing.pollMs));
     }
     this.held.add(sessionId);
+  }
+
+  /** When the lease of `sessionId` lapses should its holder stop without letting go: its last beat plus the lease's life. */
+  private async lapse(sessionId: string): Promise<string> {
+    const beat = await fsp.stat(this.leaseFile(sessionId)).then((stats) => stats.mtimeMs, () => Date.now());
+    const inMs = Math.max(0, beat + this.timing.ttlMs - Date.now());
+    return `if it stopped without letting go, its hold lapses in ${Math.ceil(inMs / 1000)} s`;
   }
 
   /**
