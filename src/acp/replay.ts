@@ -7,7 +7,7 @@
  * `messageId` on content chunks and the `compaction_update` entity (schema v1 `ContentChunk`,
  * `CompactionUpdate`: sent only to clients that advertise `session.compaction`).
  */
-import type { SessionUpdate, ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk/unstable';
+import type { ContentBlock, SessionUpdate, ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk/unstable';
 import type { StepRecord, TurnRecord } from '../sessions/session-records.js';
 import { CLEARED_TEXT, compactedText, type ConversationRecord } from '../sessions/conversation.js';
 import { agentText, agentThought, promptMessageId, steeringMessageId, stepMessageIds } from '../loop/to-acp.js';
@@ -58,7 +58,8 @@ export function replayUpdates(records: readonly ConversationRecord[], features: 
         features.compaction ? compaction(id, record.summary) : agentText(compactedText(record.summary), stepMessageIds(id, 0).text),
       );
     } else {
-      for (const block of record.typed ?? record.prompt) updates.push({ sessionUpdate: 'user_message_chunk', content: block, messageId: promptMessageId(id) });
+      for (const block of withBreaks(record.typed ?? record.prompt))
+        updates.push({ sessionUpdate: 'user_message_chunk', content: block, messageId: promptMessageId(id) });
       const steps = record.steps ?? [];
       const compactionsBefore = (step: number) =>
         features.compaction
@@ -72,7 +73,7 @@ export function replayUpdates(records: readonly ConversationRecord[], features: 
         steering
           .filter((steer) => (last ? steer.afterStep >= answers : steer.afterStep === answers))
           .flatMap((steer) =>
-            steer.prompt.map(
+            withBreaks(steer.prompt).map(
               (block): SessionUpdate => ({ sessionUpdate: 'user_message_chunk', content: block, messageId: steeringMessageId(id, steer.index) }),
             ),
           );
@@ -88,6 +89,19 @@ export function replayUpdates(records: readonly ConversationRecord[], features: 
     }
   }
   return updates;
+}
+
+/**
+ * `blocks` with a blank line between two text blocks that follow each other (the first not ending
+ * its line): a client joins the chunks of one message, and a prompt of several blocks would read as
+ * one run-on text.
+ */
+function withBreaks(blocks: readonly ContentBlock[]): ContentBlock[] {
+  return blocks.flatMap((block, i) => {
+    const before = blocks[i - 1];
+    const joins = block.type === 'text' && before?.type === 'text' && before.text !== '' && !before.text.endsWith('\n');
+    return joins ? [{ type: 'text', text: '\n\n' }, block] : [block];
+  });
 }
 
 /** The compactions saved with a turn that read back (a bad entry is left out). */

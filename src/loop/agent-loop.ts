@@ -22,7 +22,7 @@ import { MAX_CALLS_PER_ANSWER, toolCutNote } from '../tools/index.js';
 import { fittedRequest, type TurnCompaction } from './fitted-request.js';
 import type { AgentLoopInput, LoopTurn } from './loop-input.js';
 import type { ModelRequestOutcome } from './model-request.js';
-import { agentText } from './to-acp.js';
+import { agentText, stepMessageIds } from './to-acp.js';
 import { runToolCall } from './tool-call-runner.js';
 import { steerInto } from './turn-steering.js';
 
@@ -97,6 +97,9 @@ export async function runAgentLoop(turn: LoopTurn, { context, endpoint, tools, l
       // The user sent messages while this answer came: it stays as a step, and the model is asked again.
       if (!outcome.error && outcome.stopReason !== 'cancelled' && inbox?.closeIfEmpty() === false) {
         const step: StepRecord = { text: outcome.text, reasoning: outcome.reasoning, toolCalls: [], results: [] };
+        // The next answer starts a paragraph of its own: a client without a steering view shows both answers in one message.
+        if (outcome.text && !outcome.text.endsWith('\n\n'))
+          await send([agentText(outcome.text.endsWith('\n') ? '\n' : '\n\n', stepMessageIds(turn.turnId, steps.length).text)]);
         steps.push(step);
         keeper.step(assistantToolCallMessage(step, endpoint.toolMessageRules));
         continue;
