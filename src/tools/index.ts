@@ -34,17 +34,8 @@ export { type OperatorAllowances, refusedMcpServer } from './mcp/mcp-allow.js';
 export { type AddressPolicy, parseRange } from './fetch/address-guard.js';
 export { mcpTool } from './mcp/mcp-tool.js';
 export { planText, planTool } from './policy/plan-tool.js';
-export {
-  DECLINED,
-  DEFAULT_MODE,
-  decidePermission,
-  isSessionMode,
-  permissionOptions,
-  readPermissionOutcome,
-  refusal,
-  SESSION_MODES,
-  type SessionMode,
-} from './policy/permission.js';
+export { DEFAULT_MODE, isSessionMode, MODE_TABLE, SESSION_MODES, type SessionMode } from './policy/mode-table.js';
+export { DECLINED, decidePermission, permissionOptions, readPermissionOutcome, refusal } from './policy/permission.js';
 export { textContent } from './present/present-args.js';
 export { announceUpdate, finalUpdate, progressUpdate, type ToolCallAnnouncement } from './present/to-update.js';
 export { dropReason } from './sandbox/env-policy.js';
