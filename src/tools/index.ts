@@ -25,7 +25,7 @@ export { BUILTIN_TOOL_NAMES, builtinCutNote as toolCutNote } from './builtin/reg
 export { type ToolSettings, toolSettings } from './builtin/tool-context.js';
 export { type CallTarget, OfferedTools } from './calls/offered-tools.js';
 export { MAX_CALLS_PER_ANSWER } from './calls/text/read-text-calls.js';
-export { opensLikeCall } from './calls/text/text-call-hold.js';
+export { opensLikeCall } from './calls/text/text-call-screen.js';
 export { type ReadCall, textCallReader } from './calls/text/text-calls.js';
 export { acpElicitation, type ElicitationModes } from './mcp/mcp-elicitation.js';
 export { type McpPromptInfo, promptArguments, promptCommandName, promptHint, promptMessagesToContent } from './mcp/mcp-prompts.js';
