@@ -76,18 +76,18 @@ export function permissionOptions(always: string): PermissionOption[] {
   ];
 }
 
-/** What the user's answer means: run or not, and what to remember for the key. */
-export interface PermissionAnswer {
+/** What the user chose: run or not, and what to remember for the key. */
+export interface PermissionChoice {
   allowed: boolean;
   remember?: 'allow' | 'reject';
 }
 
 /**
- * Reads the client's answer. `selected` with one of our option ids (or a client's own id whose
+ * Reads the client's response. `selected` with one of our option ids (or a client's own id whose
  * kind we cannot know: treated by its name, `allow…`/`approve…` allowing once) is that choice;
  * `cancelled` refuses.
  */
-export function readPermissionOutcome(outcome: RequestPermissionOutcome | undefined): PermissionAnswer {
+export function readPermissionOutcome(outcome: RequestPermissionOutcome | undefined): PermissionChoice {
   if (outcome?.outcome !== 'selected') return { allowed: false };
   switch (outcome.optionId) {
     case PERMISSION_OPTION_IDS.allowOnce:
