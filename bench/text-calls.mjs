@@ -1,7 +1,7 @@
 // The reader of calls written as text under hostile answers: a 10 MB answer
 // with 10,000 `<tool_call>` markers (calls, unclosed calls, garbage between tags) and the other
-// formats' markers 10,000 times, read whole and held while streamed in 4 KiB pieces. Target: each
-// read or streamed hold within 100 ms, and never more than MAX_CALLS_PER_ANSWER calls.
+// formats' markers 10,000 times, read whole and screened while streamed in 4 KiB pieces. Target: each
+// read or streamed screen within 100 ms, and never more than MAX_CALLS_PER_ANSWER calls.
 // The reader is bundled from src/ by esbuild (a devDependency) and imported, so the figure is the
 // reader's own, without the agent around it.
 //
@@ -14,7 +14,7 @@ const bundled = await build({
   stdin: {
     contents: [
       `export { readTextCalls, MAX_CALLS_PER_ANSWER } from ${JSON.stringify(source('read-text-calls.ts'))};`,
-      `export { TextCallHold } from ${JSON.stringify(source('text-call-hold.ts'))};`,
+      `export { TextCallScreen } from ${JSON.stringify(source('text-call-screen.ts'))};`,
     ].join('\n'),
     resolveDir: fileURLToPath(new URL('..', import.meta.url)),
     loader: 'ts',
@@ -24,7 +24,7 @@ const bundled = await build({
   format: 'esm',
   platform: 'node',
 });
-const { readTextCalls, MAX_CALLS_PER_ANSWER, TextCallHold } = await import(
+const { readTextCalls, MAX_CALLS_PER_ANSWER, TextCallScreen } = await import(
   `data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`
 );
 
@@ -68,26 +68,26 @@ function time(fn) {
   return { ms: median(runs), result };
 }
 
-/** One row per case: [what, read ms, calls, hold ms, ok]. */
+/** One row per case: [what, read ms, calls, screen ms, ok]. */
 export function textCallRows() {
   return CASES.map(([what, text]) => {
     const read = time(() => readTextCalls(text, tools));
-    const hold = time(() => {
-      const h = new TextCallHold([...tools.keys()]);
+    const screen = time(() => {
+      const h = new TextCallScreen([...tools.keys()]);
       for (let i = 0; i < text.length; i += 4096) h.push(text.slice(i, i + 4096));
       return h.shownLength;
     });
     const calls = read.result.calls.length;
-    return [what, read.ms, calls, hold.ms, read.ms <= TARGET_MS && hold.ms <= TARGET_MS && calls <= MAX_CALLS_PER_ANSWER];
+    return [what, read.ms, calls, screen.ms, read.ms <= TARGET_MS && screen.ms <= TARGET_MS && calls <= MAX_CALLS_PER_ANSWER];
   });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows = textCallRows();
-  for (const [what, readMs, calls, holdMs, ok] of rows)
+  for (const [what, readMs, calls, screenMs, ok] of rows)
     console.log(
       `${ok ? 'ok  ' : 'MISS'} ${what.padEnd(42)} read ${readMs.toFixed(1).padStart(6)} ms, ${String(calls).padStart(2)} calls;`,
-      `streamed hold ${holdMs.toFixed(1).padStart(6)} ms (target ≤ ${TARGET_MS} ms each, ≤ ${MAX_CALLS_PER_ANSWER} calls)`,
+      `streamed screen ${screenMs.toFixed(1).padStart(6)} ms (target ≤ ${TARGET_MS} ms each, ≤ ${MAX_CALLS_PER_ANSWER} calls)`,
     );
   process.exitCode = rows.every((r) => r[4]) ? 0 : 1;
 }

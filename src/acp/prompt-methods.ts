@@ -12,7 +12,7 @@ import { markUsed } from '../sessions/session-memory.js';
 import type { AgentState } from '../app/agent-state.js';
 import type { ClientPeer } from '../app/client-peer.js';
 import { promptUpdates, type LiveSession } from '../app/live-session.js';
-import { promptAnswer } from '../app/prompt-failure.js';
+import { promptResponse } from '../app/prompt-failure.js';
 import { cancelledOr } from '../app/turn-cancel.js';
 import type { PromptRunner } from '../app/prompt-runner.js';
 import { checkPromptBlocks } from './validate-params.js';
@@ -36,7 +36,7 @@ export interface PromptSource {
  * starts, the session's other holders are told the prompt (`user_message_chunk`s) and from then
  * on see its updates.
  * @throws {RequestError} -32602 for an invalid block, -32603 with `{kind, status?, retryable}` as
- *   data for a failed turn (`promptAnswer`, prompt-failure.ts).
+ *   data for a failed turn (`promptResponse`, prompt-failure.ts).
  */
 export async function prompt(
   state: AgentState,
@@ -60,7 +60,7 @@ export async function prompt(
     await state.endpointsKnown();
     // A failed turn answers with a JSON-RPC error (prompt-failure.ts); a turn whose cancel was read
     // by now answers `cancelled`, whatever it ended with (turn-cancel.ts).
-    return await cancelledOr(placed.signal, async () => promptAnswer(await runner.run(runner.start(session, client, peer, placed), params.prompt, placed)));
+    return await cancelledOr(placed.signal, async () => promptResponse(await runner.run(runner.start(session, client, peer, placed), params.prompt, placed)));
   } finally {
     ran();
     markUsed(session);

@@ -16,7 +16,7 @@ import { checkInsideRoot, loadStored, loadStoredInRoot, restoreSession } from '.
 import { updateSender, type ClientPeer } from '../app/client-peer.js';
 import type { LiveSession } from '../app/live-session.js';
 import { replayUpdates } from './replay.js';
-import { INSTRUCTIONS_OPTION, sessionAnswer } from '../app/session-config.js';
+import { INSTRUCTIONS_OPTION, sessionResponse } from '../app/session-config.js';
 import { SLASH_COMMANDS } from '../app/slash-commands.js';
 import { checkCwd, checkMcpServers } from './validate-params.js';
 import { copySession } from '../app/session-fork.js';
@@ -57,7 +57,7 @@ export async function newSession(
   state.hold(session, peer);
   state.logger.debug('session created', { sessionId: session.id, cwd: params.cwd });
   announceSession(state, client, session);
-  return { sessionId: session.id, ...sessionAnswer(state, session) };
+  return { sessionId: session.id, ...sessionResponse(state, session) };
 }
 
 /** Longest client instructions accepted, in characters. */
@@ -89,7 +89,7 @@ export async function loadSession(state: AgentState, params: ToolParams & { cwd:
   await updateSender(client, session.id)(replayUpdates(stored.records, peer.features));
   state.logger.debug('session loaded', { sessionId: session.id, records: stored.records.length });
   announceSession(state, client, session);
-  return sessionAnswer(state, session);
+  return sessionResponse(state, session);
 }
 
 /** `session/resume`: a stored session held again, without replay. */
@@ -101,7 +101,7 @@ export async function resumeSession(state: AgentState, params: ToolParams & { cw
   state.hold(session, peer);
   state.logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
   announceSession(state, client, session);
-  return sessionAnswer(state, session);
+  return sessionResponse(state, session);
 }
 
 /**
@@ -117,7 +117,7 @@ export async function forkSession(state: AgentState, params: ToolParams & { cwd:
   await openTools(state, session, params, peer);
   state.hold(session, peer);
   announceSession(state, client, session);
-  return { sessionId: session.id, ...sessionAnswer(state, session) };
+  return { sessionId: session.id, ...sessionResponse(state, session) };
 }
 
 /**

@@ -23,7 +23,7 @@ import { AgentConnectError, type FrontDoorMode } from './protocol.js';
 
 /** JSON-RPC error code of a request cancelled with `$/cancel_request` (ACP, `RequestError.requestCancelled`). */
 const REQUEST_CANCELLED = -32800;
-/** JSON-RPC internal error: the answer of a failed turn, the failure's `{kind, status?, retryable}` in its `data`. */
+/** JSON-RPC internal error: the response to a failed turn, the failure's `{kind, status?, retryable}` in its `data`. */
 const INTERNAL_ERROR = -32603;
 
 /** Most kept meters of sessions without a listener. */
@@ -33,10 +33,10 @@ const MAX_UNHEARD = 64;
 export type ClientFactory = (options?: { name?: string }) => ClientApp;
 
 /**
- * The answer to a permission request in `mode`: the offered `allow_once` in `full-access`, else `reject_once`; cancelled when that kind is not offered.
+ * The outcome of a permission request in `mode`: the offered `allow_once` in `full-access`, else `reject_once`; cancelled when that kind is not offered.
  * @internal a pure mapping the tests check per mode, without a WebSocket client.
  */
-export function permissionAnswer(mode: FrontDoorMode, options: readonly PermissionOption[]): RequestPermissionOutcome {
+export function permissionOutcome(mode: FrontDoorMode, options: readonly PermissionOption[]): RequestPermissionOutcome {
   const kind = mode === 'full-access' ? 'allow_once' : 'reject_once';
   const option = options.find((candidate) => candidate.kind === kind);
   return option ? { outcome: 'selected', optionId: option.optionId } : { outcome: 'cancelled' };
@@ -57,7 +57,7 @@ export function fromAcpError(error: unknown): AgentConnectError {
   return new AgentConnectError('AC_ERR_INTERNAL', words);
 }
 
-/** A session as the agent answered it: its id and config options (model, reasoning effort, mode). */
+/** A session as the agent's response gave it: its id and config options (model, reasoning effort, mode). */
 export interface OpenedSession {
   sessionId: string;
   configOptions: SessionConfigOption[];
@@ -87,7 +87,7 @@ export class AcpBridge {
           if (unheard.size > MAX_UNHEARD) unheard.delete(unheard.keys().next().value!);
         }
       })
-      .onRequest('session/request_permission', ({ params }) => ({ outcome: permissionAnswer(mode, params.options) }));
+      .onRequest('session/request_permission', ({ params }) => ({ outcome: permissionOutcome(mode, params.options) }));
     const bridge = new AcpBridge(app.connect(agent), mode, listeners, unheard);
     // Notices (a model the server is loading, a small window) come as `notice` updates, told as a
     // message of the host's own (event-map.ts): neither the answer's `final` text nor the model's thinking.
@@ -109,30 +109,30 @@ export class AcpBridge {
 
   /** `session/new` in `cwd`, with the app's own instructions in `_meta["openai-acp"].instructions`; then the front door's mode. */
   async create(cwd: string, instructions: string | undefined): Promise<OpenedSession> {
-    const answer = await this.call(() =>
+    const response = await this.call(() =>
       this.connection.agent.request('session/new', { cwd, mcpServers: [], ...(instructions ? { _meta: { 'openai-acp': { instructions } } } : {}) }),
     );
-    const opened = { sessionId: answer.sessionId, configOptions: answer.configOptions ?? [] };
+    const opened = { sessionId: response.sessionId, configOptions: response.configOptions ?? [] };
     await this.setModeOf(opened);
     return opened;
   }
 
   /** `session/resume` of a stored session (the agent's store: also after a restart); then the front door's mode. */
   async resume(sessionId: string, cwd: string): Promise<OpenedSession> {
-    const answer = await this.call(() => this.connection.agent.request('session/resume', { sessionId, cwd, mcpServers: [] }));
-    const opened = { sessionId, configOptions: answer.configOptions ?? [] };
+    const response = await this.call(() => this.connection.agent.request('session/resume', { sessionId, cwd, mcpServers: [] }));
+    const opened = { sessionId, configOptions: response.configOptions ?? [] };
     await this.setModeOf(opened);
     return opened;
   }
 
   /** `session/set_config_option`; the session's options as they are now. */
   async setOption(sessionId: string, configId: string, value: string): Promise<SessionConfigOption[]> {
-    const answer = await this.call(() => this.connection.agent.request('session/set_config_option', { sessionId, configId, value }));
-    return answer.configOptions;
+    const response = await this.call(() => this.connection.agent.request('session/set_config_option', { sessionId, configId, value }));
+    return response.configOptions;
   }
 
   /**
-   * `session/prompt` with one text block; resolves with the turn's answer (a failed turn, answered
+   * `session/prompt` with one text block; resolves with the turn's response (a failed turn, answered
    * with a JSON-RPC error, as `end_turn` with `_meta["openai-acp"]`: `error` its data, `message` its message). Aborting `cancel` also
    * cancels the request itself (`$/cancel_request`), which stops a turn that had not started yet
    * when `session/cancel` came (that one only stops a running turn): then it resolves as `cancelled`.

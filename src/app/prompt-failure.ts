@@ -6,7 +6,7 @@
  * shows the error's message where the user reads the answer, so a chunk would show them twice.
  * Text the model streamed before the failure ends its line first (`model-request.ts`), so a
  * client that appends its error block to the answer (CodeCompanion) opens the block on a line of
- * its own. The turn was saved (with what the model had answered) before this answer goes out.
+ * its own. The turn was saved (with what the model had answered) before this response goes out.
  *
  * What the clients do with it (read in their code):
  * - CodeCompanion (olimorris/codecompanion.nvim @ f1afd02 `lua/codecompanion/acp/init.lua`,
@@ -32,9 +32,9 @@ import { AGENT_NAME } from '../shared/version.js';
 const TURN_FAILED = -32603;
 
 /**
- * The prompt runner's answer for a turn's outcome: its `stopReason` and `usage`, and its failure,
+ * The prompt runner's response for a turn's outcome: its `stopReason` and `usage`, and its failure,
  * when there was one, in `_meta["openai-acp"].error` (the kind of failure, whether asking again
- * may help, the user's words), which {@link promptAnswer} turns into the JSON-RPC error.
+ * may help, the user's words), which {@link promptResponse} turns into the JSON-RPC error.
  */
 export function turnResponse(outcome: Pick<AgentLoopOutcome, 'stopReason' | 'usage' | 'error'>): PromptResponse {
   const response: PromptResponse = { stopReason: outcome.stopReason };
@@ -49,13 +49,13 @@ export function failureWords(failure: ErrorMeta): string {
 }
 
 /**
- * The answer to `session/prompt` for `response` as the prompt runner made it: `response` itself,
+ * The response to `session/prompt` for `response` as the prompt runner made it: `response` itself,
  * unless it carries a failure (`_meta["openai-acp"].error`, set by {@link turnResponse}) and was
  * not cancelled.
  * @throws {RequestError} -32603 with the failure's words as its message ({@link failureWords}) and
  *   `{kind, status?, retryable}` as `data`, for a failed turn.
  */
-export function promptAnswer(response: PromptResponse): PromptResponse {
+export function promptResponse(response: PromptResponse): PromptResponse {
   const failure = (response._meta?.[AGENT_NAME] as { error?: ErrorMeta } | undefined)?.error;
   if (!failure || response.stopReason === 'cancelled') return response;
   const { message: _words, ...data } = failure;

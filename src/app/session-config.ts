@@ -27,10 +27,10 @@ export function configOptions(state: AgentState, session: Session): SessionConfi
 }
 
 /**
- * The configuration part of a session answer (`session/new`, `load`, `resume`): config options,
+ * The configuration part of a session response (`session/new`, `load`, `resume`): config options,
  * the legacy `models` (not in the schema; responses are not validated) and, with tools, the modes.
  */
-export function sessionAnswer(state: AgentState, session: Session) {
+export function sessionResponse(state: AgentState, session: Session) {
   return {
     configOptions: configOptions(state, session),
     models: state.picker.legacyModels(session),

@@ -203,7 +203,7 @@ function summaryRequest(
 export function textToolCallRecogniser(definitions: readonly ChatToolDefinition[], textPath = false, template?: string): TextToolCalls {
   const reader = textCallReader(definitions, textPath, template);
   return {
-    hold: reader.hold,
+    screen: reader.screen,
     read: (text, reasoning) => {
       const read = reader.read(text, reasoning);
       return { prose: read.prose, calls: read.calls.map((call): AnswerToolCall => ({ id: '', ...call })) };

@@ -51,13 +51,13 @@ export interface TurnEndpoint {
 export type AnswerToolCall = ToolCallResult & Omit<ReadCall, 'name' | 'arguments'>;
 
 /**
- * Tool calls written as text by local models: `hold()` starts the streaming hold of one answer
+ * Tool calls written as text by local models: `screen()` starts the streaming screen of one answer
  * (each piece of text in, what may be shown out: prose shows as it arrives, text from where a call
- * may begin is held); at the end `read(text)` gives the calls written in the whole text and the
- * prose before them. Held text that holds no call is shown after all; what follows a call is not.
+ * may begin is kept back); at the end `read(text)` gives the calls written in the whole text and the
+ * prose before them. Text kept back that has no call is shown after all; what follows a call is not.
  */
 export interface TextToolCalls {
-  hold(): { push(piece: string): string; readonly shownLength: number };
+  screen(): { push(piece: string): string; readonly shownLength: number };
   /** `reasoning`: the text is the answer's reasoning, where only a format's markers make a call. */
   read(text: string, reasoning?: boolean): { calls: AnswerToolCall[]; prose: string };
 }

@@ -111,10 +111,10 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
       costHeader = headers.get(LITELLM_COST_HEADER);
     },
   };
-  // Text from where a tool call written as text may begin is held back (see TextToolCalls).
-  const hold = input.textToolCalls?.hold();
+  // Text from where a tool call written as text may begin is kept back (see TextToolCalls).
+  const screen = input.textToolCalls?.screen();
   const forward = async (events: StreamEvent[]) => {
-    if (hold) events = events.flatMap((event): StreamEvent[] => (event.type === 'text' ? shownPart(hold.push(event.text)) : [event]));
+    if (screen) events = events.flatMap((event): StreamEvent[] => (event.type === 'text' ? shownPart(screen.push(event.text)) : [event]));
     const updates = eventsToUpdates(events, ids);
     if (updates.length > 0) await send(updates);
   };
@@ -135,11 +135,11 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
     const result = accumulator.result();
     let toolCalls: AnswerToolCall[] = result.toolCalls;
     let text = result.text;
-    if (hold && input.textToolCalls) {
+    if (screen && input.textToolCalls) {
       const read = input.textToolCalls.read(text);
-      const shown = text.slice(0, hold.shownLength);
+      const shown = text.slice(0, screen.shownLength);
       if (read.calls.length > 0) {
-        // The prose before the calls not yet shown (held by a marker that was none) is shown; what follows the calls is not.
+        // The prose before the calls not yet shown (kept back by a marker that was none) is shown; what follows the calls is not.
         const rest = read.prose.length > shown.length ? read.prose.slice(shown.length) : '';
         if (rest) await send(eventsToUpdates([{ type: 'text', text: rest }], ids));
         text = shown + rest;
@@ -164,8 +164,8 @@ export async function runModelRequest(input: ModelRequestInput): Promise<ModelRe
     return outcome;
   } catch (error) {
     const seen = accumulator.result();
-    // Held text (a possible text tool call) was never shown: it is not part of what the user saw.
-    if (hold) seen.text = seen.text.slice(0, hold.shownLength);
+    // Text kept back (a possible text tool call) was never shown: it is not part of what the user saw.
+    if (screen) seen.text = seen.text.slice(0, screen.shownLength);
     if (signal.aborted) return { stopReason: 'cancelled', text: seen.text, reasoning: seen.reasoning, toolCalls: [] };
     const failure = error instanceof ProviderError ? error : undefined;
     if (

@@ -1,5 +1,6 @@
 /**
- * Session modes (how much the agent may do without asking), offered in both ACP shapes: a
+ * A session's mode (how much the agent may do without asking; the modes themselves are the table of
+ * `tools/policy/mode-table.ts`), offered in both ACP shapes: a
  * `configOptions` select with `category: "mode"` and the legacy `modes` field with
  * `session/set_mode`. The mode and the remembered permission choices live in the session's
  * options, so they are saved with it and survive `session/load`.
@@ -9,21 +10,12 @@
  */
 import { RequestError, type SessionConfigOption, type SessionModeState } from '@agentclientprotocol/sdk/unstable';
 import type { Session } from '../sessions/session-manager.js';
-import { DEFAULT_MODE, isSessionMode, SESSION_MODES, type SessionMode } from '../tools/index.js';
+import { DEFAULT_MODE, isSessionMode, MODE_TABLE, SESSION_MODES, type SessionMode } from '../tools/index.js';
 
 /** The `configId` of the mode select (and the session option key holding the mode). */
 export const MODE_CONFIG_ID = 'mode';
 /** Prefix of the session option keys holding remembered permission choices. */
 const PERMISSION_PREFIX = 'permission:';
-
-/** Names and descriptions shown in pickers. */
-const MODE_TEXT: Record<SessionMode, { name: string; description: string }> = {
-  ask: { name: 'Ask', description: 'Ask before every edit and command' },
-  'accept-edits': { name: 'Accept edits', description: 'Edit files in the project without asking; ask before commands' },
-  plan: { name: 'Plan', description: 'Read and search, then write a plan; asks to start (switching to Ask or Accept edits) once there is one' },
-  'read-only': { name: 'Read only', description: 'Only read, list and search files; no edits, no commands' },
-  'full-access': { name: 'Full access', description: 'Edit files and run commands without asking' },
-};
 
 /** The session's mode ({@link DEFAULT_MODE} when none was chosen). */
 export function sessionMode(session: Session): SessionMode {
@@ -48,7 +40,7 @@ export function modeConfigOption(session: Session): SessionConfigOption {
     category: 'mode',
     type: 'select',
     currentValue: sessionMode(session),
-    options: SESSION_MODES.map((mode) => ({ value: mode, name: MODE_TEXT[mode].name, description: MODE_TEXT[mode].description })),
+    options: SESSION_MODES.map((mode) => ({ value: mode, name: MODE_TABLE[mode].name, description: MODE_TABLE[mode].description })),
   };
 }
 
@@ -56,7 +48,7 @@ export function modeConfigOption(session: Session): SessionConfigOption {
 export function legacyModes(session: Session): SessionModeState {
   return {
     currentModeId: sessionMode(session),
-    availableModes: SESSION_MODES.map((mode) => ({ id: mode, name: MODE_TEXT[mode].name, description: MODE_TEXT[mode].description })),
+    availableModes: SESSION_MODES.map((mode) => ({ id: mode, name: MODE_TABLE[mode].name, description: MODE_TABLE[mode].description })),
   };
 }
 
@@ -76,29 +68,11 @@ export function rememberChoice(key: string, choice: 'allow' | 'reject'): Record<
 }
 
 /**
- * Each mode's rule as the model is told it, in one short note put in front of the user's prompt
- * when the mode changed since the model was last told (the system prompt and the tools stay the
- * same in every mode, so a mode change keeps the server's prefix cache). The agent enforces the
- * mode itself (`tools/policy/permission.ts`): a call the mode forbids is refused with its reason.
- */
-const MODE_NOTES: Record<SessionMode, string> = {
-  ask: "Session mode: Ask. Edits and commands are allowed; each may need the user's approval.",
-  'accept-edits': "Session mode: Accept edits. Edits in the project are made without asking; commands need the user's approval.",
-  plan: 'Session mode: Plan. No edits or commands yet: explore with the read and search tools, then write your plan with update_plan; the user is asked to approve it.',
-  'read-only': 'Session mode: Read only. You cannot edit files or run commands; say what you would change.',
-  'full-access': 'Session mode: Full access. Edits and commands run without asking.',
-};
-
-/** The note telling the model of `mode` ({@link MODE_NOTES}), in brackets. */
-function modeNote(mode: SessionMode): string {
-  return `[${MODE_NOTES[mode]}]`;
-}
-
-/**
- * The note to put in front of a turn's prompt: the session's mode when it differs from the one
+ * The note to put in front of a turn's prompt (the mode's `note` of `MODE_TABLE`, in brackets; the
+ * agent enforces the mode itself, `decidePermission`): the session's mode when it differs from the one
  * the model was last told of (`told`; none told means {@link DEFAULT_MODE}, whose rule the system
  * prompt gives); `undefined` when there is nothing new to tell.
  */
 export function modeNoteFor(mode: SessionMode, told: string | undefined): string | undefined {
-  return mode === (told ?? DEFAULT_MODE) ? undefined : modeNote(mode);
+  return mode === (told ?? DEFAULT_MODE) ? undefined : `[${MODE_TABLE[mode].note}]`;
 }

@@ -161,7 +161,10 @@ export class SessionLeases {
 
   /** When the lease of `sessionId` lapses should its holder stop without letting go: its last beat plus the lease's life. */
   private async lapse(sessionId: string): Promise<string> {
-    const beat = await fsp.stat(this.leaseFile(sessionId)).then((stats) => stats.mtimeMs, () => Date.now());
+    const beat = await fsp.stat(this.leaseFile(sessionId)).then(
+      (stats) => stats.mtimeMs,
+      () => Date.now(),
+    );
     const inMs = Math.max(0, beat + this.timing.ttlMs - Date.now());
     return `if it stopped without letting go, its hold lapses in ${Math.ceil(inMs / 1000)} s`;
   }

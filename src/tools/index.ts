@@ -25,7 +25,7 @@ export { BUILTIN_TOOL_NAMES, builtinCutNote as toolCutNote } from './builtin/reg
 export { type ToolSettings, toolSettings } from './builtin/tool-context.js';
 export { type CallTarget, OfferedTools } from './calls/offered-tools.js';
 export { MAX_CALLS_PER_ANSWER } from './calls/text/read-text-calls.js';
-export { opensLikeCall } from './calls/text/text-call-hold.js';
+export { opensLikeCall } from './calls/text/text-call-screen.js';
 export { type ReadCall, textCallReader } from './calls/text/text-calls.js';
 export { acpElicitation, type ElicitationModes } from './mcp/mcp-elicitation.js';
 export { type McpPromptInfo, promptArguments, promptCommandName, promptHint, promptMessagesToContent } from './mcp/mcp-prompts.js';
@@ -34,17 +34,8 @@ export { type OperatorAllowances, refusedMcpServer } from './mcp/mcp-allow.js';
 export { type AddressPolicy, parseRange } from './fetch/address-guard.js';
 export { mcpTool } from './mcp/mcp-tool.js';
 export { planText, planTool } from './policy/plan-tool.js';
-export {
-  DECLINED,
-  DEFAULT_MODE,
-  decidePermission,
-  isSessionMode,
-  permissionOptions,
-  readPermissionOutcome,
-  refusal,
-  SESSION_MODES,
-  type SessionMode,
-} from './policy/permission.js';
+export { DEFAULT_MODE, isSessionMode, MODE_TABLE, SESSION_MODES, type SessionMode } from './policy/mode-table.js';
+export { DECLINED, decidePermission, permissionOptions, readPermissionOutcome, refusal } from './policy/permission.js';
 export { textContent } from './present/present-args.js';
 export { announceUpdate, finalUpdate, progressUpdate, type ToolCallAnnouncement } from './present/to-update.js';
 export { dropReason } from './sandbox/env-policy.js';

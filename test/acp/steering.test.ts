@@ -46,9 +46,9 @@ async function heldSession() {
   const conn = await agent();
   return { held, conn, sessionId: await conn.newSession() };
 }
-type Answer = { outcome: string; reason?: string; message?: string };
+type SteeringResponse = { outcome: string; reason?: string; message?: string };
 const steer = (conn: InProcess, sessionId: string, t: string | unknown[], meta?: unknown) =>
-  conn.agent.request<Answer>('_session/steering', { sessionId, prompt: typeof t === 'string' ? text(t) : t, ...(meta ? { _meta: meta } : {}) });
+  conn.agent.request<SteeringResponse>('_session/steering', { sessionId, prompt: typeof t === 'string' ? text(t) : t, ...(meta ? { _meta: meta } : {}) });
 const promptRequired = { steering: { idleBehavior: 'promptRequired' } };
 /** `session/prompt` with one text block. */
 const ask = (conn: InProcess, sessionId: string, t: string): Promise<{ stopReason: string }> =>
@@ -217,7 +217,7 @@ describe('bad input gets a clear answer', () => {
     const sessionId = await conn.newSession();
     const start = server.requests.length;
     const turn = ask(conn, sessionId, 'start');
-    const answers: Promise<Answer>[] = [];
+    const answers: Promise<SteeringResponse>[] = [];
     const notes = 15;
     for (let i = 0; i < notes; i++) {
       answers.push(steer(conn, sessionId, `note ${i}`));

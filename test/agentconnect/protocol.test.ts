@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { permissionAnswer, fromAcpError } from '../../src/agentconnect/acp-bridge.js';
+import { permissionOutcome, fromAcpError } from '../../src/agentconnect/acp-bridge.js';
 import { parseFrontDoorFlags } from '../../src/agentconnect/front-door-flags.js';
 import {
   type AgentConnectError,
@@ -99,10 +99,10 @@ describe('argument checks', () => {
 describe('permission answers by the fixed mode', () => {
   const options = permissionOptions('edits');
   it('allows once in full-access and refuses once otherwise, by the offered option kinds', () => {
-    expect(permissionAnswer('full-access', options)).toEqual({ outcome: 'selected', optionId: 'allow_once' });
-    expect(permissionAnswer('accept-edits', options)).toEqual({ outcome: 'selected', optionId: 'reject_once' });
-    expect(permissionAnswer('read-only', options)).toEqual({ outcome: 'selected', optionId: 'reject_once' });
-    expect(permissionAnswer('read-only', [{ optionId: 'x', name: 'Allow', kind: 'allow_once' }])).toEqual({ outcome: 'cancelled' });
+    expect(permissionOutcome('full-access', options)).toEqual({ outcome: 'selected', optionId: 'allow_once' });
+    expect(permissionOutcome('accept-edits', options)).toEqual({ outcome: 'selected', optionId: 'reject_once' });
+    expect(permissionOutcome('read-only', options)).toEqual({ outcome: 'selected', optionId: 'reject_once' });
+    expect(permissionOutcome('read-only', [{ optionId: 'x', name: 'Allow', kind: 'allow_once' }])).toEqual({ outcome: 'cancelled' });
   });
 
   it('maps ACP errors to AgentConnect codes', () => {

@@ -5,7 +5,7 @@
  */
 import type { PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
-import { promptAnswer } from '../../src/app/prompt-failure.js';
+import { promptResponse } from '../../src/app/prompt-failure.js';
 import type { ErrorMeta } from '../../src/openai/user-errors.js';
 
 const failed = (error: ErrorMeta, stopReason: PromptResponse['stopReason'] = 'end_turn'): PromptResponse => ({
@@ -14,10 +14,10 @@ const failed = (error: ErrorMeta, stopReason: PromptResponse['stopReason'] = 'en
   _meta: { 'openai-acp': { error } },
 });
 
-/** What `promptAnswer` threw for `response`. */
+/** What `promptResponse` threw for `response`. */
 function thrown(response: PromptResponse): { code: number; message: string; data: unknown } {
   try {
-    promptAnswer(response);
+    promptResponse(response);
   } catch (error) {
     const { code, message, data } = error as { code: number; message: string; data: unknown };
     return { code, message, data };
@@ -25,18 +25,18 @@ function thrown(response: PromptResponse): { code: number; message: string; data
   throw new Error('did not throw');
 }
 
-describe('promptAnswer', () => {
+describe('promptResponse', () => {
   it('returns a successful answer as it is: stop reason, usage and _meta untouched', () => {
     for (const stopReason of ['end_turn', 'max_tokens', 'max_turn_requests', 'refusal'] as const) {
       const response: PromptResponse = { stopReason, usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 }, _meta: { other: true } };
-      expect(promptAnswer(response)).toBe(response);
+      expect(promptResponse(response)).toBe(response);
     }
-    expect(promptAnswer({ stopReason: 'end_turn' })).toEqual({ stopReason: 'end_turn' });
+    expect(promptResponse({ stopReason: 'end_turn' })).toEqual({ stopReason: 'end_turn' });
   });
 
   it('returns a cancelled turn as cancelled, even one that carries a failure', () => {
     const response = failed({ kind: 'connection', retryable: true }, 'cancelled');
-    expect(promptAnswer(response)).toBe(response);
+    expect(promptResponse(response)).toBe(response);
   });
 
   it.each<[ErrorMeta, string]>([

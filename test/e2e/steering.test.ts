@@ -80,7 +80,7 @@ const text = (t: string) => [{ type: 'text' as const, text: t }];
 /** `session/prompt` with one text block. */
 const ask = (agent: Agent, sessionId: string, t: string): Promise<{ stopReason: string }> =>
   agent.connection.agent.request('session/prompt', { sessionId, prompt: text(t) });
-type Answer = { outcome: string; reason?: string; message?: string };
+type SteeringResponse = { outcome: string; reason?: string; message?: string };
 
 describe('steering and waiting prompts against the built CLI', () => {
   it('a steering message joins the running turn, a prompt sent meanwhile waits and runs after it, and a new process replays all of it in order', async () => {
@@ -91,7 +91,7 @@ describe('steering and waiting prompts against the built CLI', () => {
     const { sessionId } = await agent.connection.agent.request('session/new', { cwd: process.cwd(), mcpServers: [] });
     const first = ask(agent, sessionId, 'Name three rivers.');
     (await held.at(0)).say('Nile, Amazon');
-    const steered = await agent.connection.agent.request<Answer>('_session/steering', {
+    const steered = await agent.connection.agent.request<SteeringResponse>('_session/steering', {
       sessionId,
       prompt: text('Only European ones.'),
       _meta: { steering: { idleBehavior: 'promptRequired' } },
@@ -113,18 +113,18 @@ describe('steering and waiting prompts against the built CLI', () => {
 
     // No turn runs now: with the opt-in the client keeps the message; without it a turn starts.
     expect(
-      await agent.connection.agent.request<Answer>('_session/steering', {
+      await agent.connection.agent.request<SteeringResponse>('_session/steering', {
         sessionId,
         prompt: text('Thanks!'),
         _meta: { steering: { idleBehavior: 'promptRequired' } },
       }),
     ).toEqual({ outcome: 'promptRequired', reason: 'noRunningTurn' });
-    expect(await agent.connection.agent.request<Answer>('_session/steering', { sessionId, prompt: text('One more river?') })).toEqual({
+    expect(await agent.connection.agent.request<SteeringResponse>('_session/steering', { sessionId, prompt: text('One more river?') })).toEqual({
       outcome: 'startedNewTurn',
     });
     (await held.at(3)).end('Thames');
     await waitFor(() => agent.shown(sessionId).at(-1) === 'agent: Thames', 5000, 'the started turn');
-    expect(await agent.connection.agent.request<Answer>('_session/steering', { sessionId: 'not-a-session', prompt: text('hi') })).toMatchObject({
+    expect(await agent.connection.agent.request<SteeringResponse>('_session/steering', { sessionId: 'not-a-session', prompt: text('hi') })).toMatchObject({
       outcome: 'failed',
       reason: 'sessionNotFound',
     });

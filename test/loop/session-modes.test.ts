@@ -2,7 +2,7 @@ import { RequestError } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
 import { legacyModes, MODE_CONFIG_ID, modeConfigOption, rememberChoice, rememberedChoices, selectMode, sessionMode } from '../../src/loop/session-modes.js';
 import type { Session } from '../../src/sessions/session-manager.js';
-import { SESSION_MODES } from '../../src/tools/policy/permission.js';
+import { SESSION_MODES } from '../../src/tools/policy/mode-table.js';
 
 const session = (options: Record<string, string> = {}): Session =>
   ({ id: 's1', cwd: '/tmp', createdAt: '2026-01-01T00:00:00Z', records: [], model: 'm', options }) as unknown as Session;

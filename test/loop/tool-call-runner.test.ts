@@ -9,7 +9,7 @@ import type { ToolBackend } from '../../src/tools/backends/tool-backend.js';
 import { builtinTools } from '../../src/tools/builtin/builtin-tools.js';
 import { OfferedTools } from '../../src/tools/calls/offered-tools.js';
 import { planTool } from '../../src/tools/policy/plan-tool.js';
-import type { SessionMode } from '../../src/tools/policy/permission.js';
+import type { SessionMode } from '../../src/tools/policy/mode-table.js';
 import { ToolError } from '../../src/tools/tool.js';
 import { fakeClient, type FakeClientOptions } from '../helpers/fake-acp-client.js';
 

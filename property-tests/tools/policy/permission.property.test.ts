@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decidePermission, SESSION_MODES } from '../../../src/tools/policy/permission.js';
+import { SESSION_MODES } from '../../../src/tools/policy/mode-table.js';
+import { decidePermission } from '../../../src/tools/policy/permission.js';
 import type { PermissionSubject } from '../../../src/tools/tool.js';
 
 const key = fc.oneof(fc.constantFrom('write_file', 'edit_file', 'run_command:git', 'mcp:fs/write'), fc.string());

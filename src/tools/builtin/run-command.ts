@@ -1,24 +1,84 @@
 /**
- * `run_command`: a shell command line in a client terminal or locally (runs in
- * `tools/builtin/command-tool.ts`). A remembered "always" covers one program, or one exact line when the
- * line does more than run one program.
+ * `run_command`: a shell command line in a client terminal or locally. A remembered "always"
+ * covers one program, or one exact line when the line does more than run one program.
  */
 import { z } from 'zod';
 import { linesWord } from '../../context/context-cut.js';
-import { executeRunCommand } from './command-tool.js';
-import { argText, MAX_TITLE_COMMAND, shorten } from '../present/present-args.js';
+import { capForModel } from '../present/output-cap.js';
+import { argText, fenced, MAX_TITLE_COMMAND, shorten, textContent } from '../present/present-args.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_OUTPUT_BYTE_LIMIT, MAX_COMMAND_TIMEOUT_MS, type BuiltinContext } from './tool-context.js';
+import type { ToolOutcome } from '../tool.js';
+import type { CommandResult } from '../backends/tool-backend.js';
+import { confine, resolveToolPath } from '../backends/workspace.js';
+import { grouped } from '../../shared/grouped.js';
 import { defineTool } from './tool-module.js';
+
+/** The `run_command` arguments. */
+const runCommandSchema = z.object({
+  command: z.string().describe('The shell command line.'),
+  cwd: z.string().optional().describe('Working directory. Default: the session working directory.'),
+  timeout_ms: z.int().min(1).optional().describe('Time limit in milliseconds. Default 120000, at most 600000.').meta({ note: 'milliseconds' }),
+});
+
+/** The time limit used: the model's `timeout_ms`, else the context's default, within 1 ms … 600 s. */
+function commandTimeout(requested: number | undefined, fallback = DEFAULT_COMMAND_TIMEOUT_MS): number {
+  return Math.min(MAX_COMMAND_TIMEOUT_MS, Math.max(1, Math.floor(requested ?? fallback)));
+}
+
+/** `Exit code 0`, `Killed after 2 s (timeout)`, `Killed by SIGTERM`. */
+function commandStatus(result: Pick<CommandResult, 'exitCode' | 'signal' | 'timedOut'>, timeoutMs: number): string {
+  if (result.timedOut) return `Killed after ${formatSeconds(timeoutMs)} (timeout)`;
+  if (result.exitCode !== null) return `Exit code ${result.exitCode}`;
+  return result.signal ? `Killed by ${result.signal}` : 'Ended without an exit code';
+}
+
+function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+
+/**
+ * `run_command`: in a client terminal (embedded in the tool call while it runs) or locally (the
+ * cwd confined to the workspace). `failed` when the exit code is not 0, or the process was killed.
+ * @throws {ToolError} a cwd outside the workspace (local terminal), a shell that cannot start;
+ *   the signal's reason when aborted (the command is killed first).
+ */
+async function runCommand(args: z.infer<typeof runCommandSchema>, ctx: BuiltinContext): Promise<ToolOutcome> {
+  const requestedCwd = resolveToolPath(args.cwd ?? '.', ctx.roots);
+  // A client terminal runs wherever the client is; only a local command's cwd can be checked on this disk.
+  const cwd = ctx.backend.where.terminal === 'local' ? await confine(requestedCwd, ctx.roots) : requestedCwd;
+  const timeoutMs = commandTimeout(args.timeout_ms, ctx.settings.commandTimeoutMs);
+  const outputByteLimit = ctx.settings.outputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT;
+  let terminalId: string | undefined;
+  const result = await ctx.backend.runCommand(args.command, {
+    cwd,
+    timeoutMs,
+    outputByteLimit,
+    signal: ctx.signal,
+    onStarted: (id) => {
+      terminalId = id;
+      return id ? ctx.onTerminal?.(id) : undefined;
+    },
+  });
+  const status = commandStatus(result, timeoutMs);
+  const dropped = result.truncated ? `[earlier output dropped; only the last ${grouped(outputByteLimit)} bytes were kept]\n` : '';
+  const body = result.output === '' ? '(no output)' : capForModel(result.output, ctx.settings.limits).text;
+  const failed = result.timedOut || result.exitCode !== 0;
+  return {
+    failed,
+    forModel: `${status}\n${dropped}${body}`,
+    content: terminalId ? [{ type: 'terminal', terminalId }] : [textContent(`${fenced(dropped + result.output, 'console')}\n${status}`)],
+    rawOutput: { exitCode: result.exitCode, signal: result.signal, timedOut: result.timedOut, truncated: result.truncated },
+    release: result.release,
+  };
+}
 
 /** The `run_command` tool. */
 export const runCommandTool = defineTool({
   name: 'run_command',
   description:
     'Run a shell command and return its exit code and output (stdout and stderr together). No input can be typed: do not start interactive programs.',
-  schema: z.object({
-    command: z.string().describe('The shell command line.'),
-    cwd: z.string().optional().describe('Working directory. Default: the session working directory.'),
-    timeout_ms: z.int().min(1).optional().describe('Time limit in milliseconds. Default 120000, at most 600000.').meta({ note: 'milliseconds' }),
-  }),
+  schema: runCommandSchema,
   aliases: { cmd: 'command', workdir: 'cwd', working_directory: 'cwd' },
   kind: 'execute',
   permission: 'runs',
@@ -37,7 +97,7 @@ export const runCommandTool = defineTool({
     const command = argText(args, 'command');
     return { title: command ? shorten(command.replace(/\s*\n\s*/g, ' ').trim(), MAX_TITLE_COMMAND) : 'Run command' };
   },
-  run: executeRunCommand,
+  run: runCommand,
   cutNote: (info) =>
     `[... ${linesWord(info.omitted)} of output left out to fit the context window; run the command again with its output filtered (grep, head, tail) ...]`,
 });

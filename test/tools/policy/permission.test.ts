@@ -6,16 +6,13 @@ import { mcpSubject } from '../../../src/tools/mcp/mcp-tool.js';
 import {
   decidePermission,
   DECLINED,
-  DEFAULT_MODE,
-  isSessionMode,
   PERMISSION_OPTION_IDS,
   permissionOptions,
   readPermissionOutcome,
   refusal,
-  SESSION_MODES,
   type PermissionDecision,
-  type SessionMode,
 } from '../../../src/tools/policy/permission.js';
+import { DEFAULT_MODE, isSessionMode, SESSION_MODES, type SessionMode } from '../../../src/tools/policy/mode-table.js';
 import type { PermissionSubject } from '../../../src/tools/tool.js';
 
 const none = {};

@@ -1,5 +1,5 @@
 /**
- * Properties of the reader of calls written as text and of its streaming hold: calls written in
+ * Properties of the reader of calls written as text and of its streaming screen: calls written in
  * any format, after any prose, read back as the same calls with the same values; an answer cut
  * anywhere gives the meant values or a refusal; a key given twice is never read; text without a
  * marker is never a call; any text, however broken, is read without throwing and within the
@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { readArgumentsText } from '../../../../src/tools/calls/repair-arguments.js';
 import { MAX_CALLS_PER_ANSWER, readTextCalls } from '../../../../src/tools/calls/text/read-text-calls.js';
 import { textCallReader } from '../../../../src/tools/calls/text/text-calls.js';
-import { TextCallHold } from '../../../../src/tools/calls/text/text-call-hold.js';
+import { TextCallScreen } from '../../../../src/tools/calls/text/text-call-screen.js';
 
 const NAMES = ['read_file', 'write_file', 'run_command'];
 const STRING_SCHEMA = { type: 'string' };
@@ -253,20 +253,20 @@ describe('the reader of calls written as text', () => {
   });
 });
 
-/** What the hold shows of `text` streamed in pieces of the sizes given (cycled); each push keeps `shownLength` in step. */
+/** What the screen shows of `text` streamed in pieces of the sizes given (cycled); each push keeps `shownLength` in step. */
 function streamed(text: string, sizes: readonly number[]): string {
-  const hold = new TextCallHold(NAMES);
+  const screen = new TextCallScreen(NAMES);
   let shown = '';
   for (let i = 0, k = 0; i < text.length; k++) {
     const size = sizes[k % sizes.length]!;
-    shown += hold.push(text.slice(i, i + size));
+    shown += screen.push(text.slice(i, i + size));
     i += size;
-    expect(hold.shownLength).toBe(shown.length);
+    expect(screen.shownLength).toBe(shown.length);
   }
   return shown;
 }
 
-describe('the streaming hold', () => {
+describe('the streaming screen', () => {
   it('whatever the split, what is shown is the prose before the call, and nothing of the call', () => {
     const format = fc.constantFrom(...Object.keys(WRITERS));
     const cuts = fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 30 });

@@ -1,6 +1,6 @@
 /**
  * The reader of tool calls written as text, bound to the tools of one request: what the loop uses
- * (through the door of `tools/`). It streams an answer's text through the hold and reads the calls
+ * (through the door of `tools/`). It streams an answer's text through the screen and reads the calls
  * at the end, each as a streamed call would be given (name and arguments text), with what refusing
  * it rightly needs: `cut`, a `refusal` for a call that cannot run as written, and a `hint` saying
  * how to write it (in the model's own format, or on the text path in the format taught there).
@@ -11,7 +11,7 @@ import { callHint } from './call-hint.js';
 import { formatForTemplate } from './formats/index.js';
 import { placeholderProblem } from './placeholders.js';
 import { readTextCalls } from './read-text-calls.js';
-import { TextCallHold } from './text-call-hold.js';
+import { TextCallScreen } from './text-call-screen.js';
 
 /** One call read from text, as the runner takes it. */
 export interface ReadCall {
@@ -32,8 +32,8 @@ export interface ReadCall {
 
 /** The reader for one request's tools. */
 interface TextCallReader {
-  /** A fresh hold for one answer's text (see `text-call-hold.ts`). */
-  hold(): Pick<TextCallHold, 'push' | 'shownLength'>;
+  /** A fresh screen for one answer's text (see `text-call-screen.ts`). */
+  screen(): Pick<TextCallScreen, 'push' | 'shownLength'>;
   /** The calls in a whole answer and the prose before them; `reasoning`: the text is the answer's reasoning (only markers make a call there). */
   read(text: string, reasoning?: boolean): { calls: ReadCall[]; prose: string };
 }
@@ -68,7 +68,7 @@ export function textCallReader(definitions: readonly ChatToolDefinition[], textP
   const family = template === undefined ? undefined : formatForTemplate(template);
   const prefer = family && family.markers.length > 0 ? new Set(family.markers.map((m) => m.open)) : undefined;
   return {
-    hold: () => new TextCallHold([...tools.keys()]),
+    screen: () => new TextCallScreen([...tools.keys()]),
     read: (text, reasoning) => {
       const read = readTextCalls(text, tools, prefer ? { reasoning: reasoning === true, prefer } : { reasoning: reasoning === true });
       return {

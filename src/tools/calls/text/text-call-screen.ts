@@ -2,9 +2,9 @@
  * What of an answer's text may be shown while it streams, when tool calls may be written in it:
  * prose is shown as it arrives; from the point where a call may begin (a marker, even one cut by
  * the end of a delta; or, at the very start, what may be a bare JSON envelope or pythonic call)
- * the text is held. A held marker that turns out to be none lets go; a complete marker holds the
+ * the text is kept back. A marker kept back that turns out to be none lets go; a complete marker keeps back the
  * rest of the answer, for `readTextCalls` to read at the end. What was shown is never taken back.
- * Pure state; each push scans only the text not yet shown (the new piece and a held partial marker).
+ * Pure state; each push scans only the text not yet shown (the new piece and a partial marker kept back).
  */
 import { looseName } from '../argument-names.js';
 import { resolveToolName, stripTemplateLeaks } from '../tool-name-resolve.js';
@@ -48,7 +48,7 @@ function mayBeName(name: string, names: readonly string[]): boolean {
  * Whether the answer so far (from its start) may be a bare call, as the reader of the whole answer
  * takes one: a JSON envelope or an array of them, an object keyed by an offered tool's name,
  * pythonic calls or Gemma's `call:NAME{…}` naming an offered tool (as the reader resolves names),
- * either in a code fence. `yes` once it certainly starts like one (then it is held to the end).
+ * either in a code fence. `yes` once it certainly starts like one (then it is kept back to the end).
  * @internal a pure step the tests check prefix by prefix.
  */
 export function bareStart(answer: string, names: readonly string[]): Bare {
@@ -96,15 +96,15 @@ export function opensLikeCall(text: string): boolean {
   return nextMarker(t, 0)?.index === 0 || bareStart(t, []) !== 'no';
 }
 
-/** The streaming hold of one answer's text (see the module comment). */
-export class TextCallHold {
+/** The streaming screen of one answer's text (see the module comment). */
+export class TextCallScreen {
   private text = '';
   /** The text not yet given out: what a marker may still start in. */
   private pending = '';
   /** The last character given out (`' '` before any): whether a word-like marker may start next. */
   private before = ' ';
   private shown = 0;
-  private rest: 'open' | 'held' = 'open';
+  private rest: 'open' | 'kept' = 'open';
   private bare: Bare = 'maybe';
 
   /** @param names - the offered tools' names (a bare pythonic call must name one). */
@@ -117,7 +117,7 @@ export class TextCallHold {
    */
   push(piece: string): string {
     this.text += piece;
-    if (this.rest === 'held') return '';
+    if (this.rest === 'kept') return '';
     this.pending += piece;
     if (this.bare !== 'no') {
       // Whitespace decides nothing that the next other character does not decide as well: the
@@ -125,10 +125,10 @@ export class TextCallHold {
       // piece of a model stuck on whitespace would take time quadratic in its length).
       if (this.bare === 'maybe' && piece.trim() === '') return '';
       this.bare = bareStart(this.pending, this.names);
-      if (this.bare === 'yes') this.rest = 'held';
+      if (this.bare === 'yes') this.rest = 'kept';
       if (this.bare !== 'no') return '';
     }
-    // Prose with nothing held and no place a marker (or a fence: ``` is one) may begin at: shown as it is.
+    // Prose with nothing kept back and no place a marker (or a fence: ``` is one) may begin at: shown as it is.
     if (this.pending === piece && clearOfMarkers(this.before, piece)) {
       this.pending = '';
       this.before = piece[piece.length - 1] ?? this.before;
@@ -140,10 +140,10 @@ export class TextCallHold {
     const marker = nextMarker(window, 1);
     let stop: number;
     if (marker) {
-      this.rest = 'held';
+      this.rest = 'kept';
       stop = marker.index;
     } else stop = partialMarkerStart(window, 1);
-    // A code fence opened just before (what may be) a call is held with it: it belongs to the call.
+    // A code fence opened just before (what may be) a call is kept back with it: it belongs to the call.
     const fence = FENCE_OPENING.exec(window.slice(1, stop));
     if (fence) stop = 1 + fence.index + (fence[0].startsWith('\n') ? 1 : 0);
     const out = window.slice(1, stop);

@@ -1,22 +1,22 @@
 /**
- * The streaming hold: prose shows as it arrives, text from where a call may begin is held, a
+ * The streaming screen: prose shows as it arrives, text from where a call may begin is kept back, a
  * false start lets go; and the one test of "opens like a call" used for summaries and /compact.
  */
 import { describe, expect, it } from 'vitest';
-import { bareStart, opensLikeCall, TextCallHold } from '../../../../src/tools/calls/text/text-call-hold.js';
+import { bareStart, opensLikeCall, TextCallScreen } from '../../../../src/tools/calls/text/text-call-screen.js';
 import { clearOfMarkers } from '../../../../src/tools/calls/text/markers.js';
 
 const names = ['read_file', 'write_file'];
 /** Feeds `text` in pieces of `size`; returns each push's output. */
 function stream(text: string, size: number): string[] {
-  const hold = new TextCallHold(names);
+  const screen = new TextCallScreen(names);
   const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(hold.push(text.slice(i, i + size)));
+  for (let i = 0; i < text.length; i += size) out.push(screen.push(text.slice(i, i + size)));
   return out;
 }
 
-describe('TextCallHold', () => {
-  it.each([1, 3, 8])('shows prose as it arrives and holds from a marker on (pieces of %i)', (size) => {
+describe('TextCallScreen', () => {
+  it.each([1, 3, 8])('shows prose as it arrives and keeps back from a marker on (pieces of %i)', (size) => {
     const text = 'I will read the file now.\n<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call> done';
     const out = stream(text, size);
     expect(out.join('')).toBe('I will read the file now.\n');
@@ -24,39 +24,39 @@ describe('TextCallHold', () => {
     expect(out.findIndex((piece) => piece !== '')).toBeLessThan(5);
   });
 
-  it('holds a marker cut by the end of a piece, and lets it go when it turns out to be none', () => {
-    const hold = new TextCallHold(names);
-    expect(hold.push('Use <tool')).toBe('Use ');
-    expect(hold.push('box> here')).toBe('<toolbox> here');
-    expect(hold.shownLength).toBe('Use <toolbox> here'.length);
+  it('keeps back a marker cut by the end of a piece, and lets it go when it turns out to be none', () => {
+    const screen = new TextCallScreen(names);
+    expect(screen.push('Use <tool')).toBe('Use ');
+    expect(screen.push('box> here')).toBe('<toolbox> here');
+    expect(screen.shownLength).toBe('Use <toolbox> here'.length);
   });
 
-  it('holds the whole answer while it may be a bare call, and lets go at its first sign of prose', () => {
-    const hold = new TextCallHold(names);
-    expect(hold.push('{"na')).toBe('');
-    expect(hold.push('me": "read_file"')).toBe('');
-    expect(hold.push(', "arguments": {}}')).toBe('');
-    const prose = new TextCallHold(names);
+  it('keeps back the whole answer while it may be a bare call, and lets go at its first sign of prose', () => {
+    const screen = new TextCallScreen(names);
+    expect(screen.push('{"na')).toBe('');
+    expect(screen.push('me": "read_file"')).toBe('');
+    expect(screen.push(', "arguments": {}}')).toBe('');
+    const prose = new TextCallScreen(names);
     expect(prose.push('{"ans')).toBe('{"ans');
-    const word = new TextCallHold(names);
+    const word = new TextCallScreen(names);
     expect(word.push('read')).toBe('');
     expect(word.push('ing it.')).toBe('reading it.');
   });
 
-  it('a marker that is a word is held only where a word starts: the `t` ending "it" shows at once', () => {
-    expect(new TextCallHold(names).push('Thinking about it')).toBe('Thinking about it');
-    const hold = new TextCallHold(names);
-    expect(hold.push('Reading. to')).toBe('Reading. ');
-    expect(hold.push('day')).toBe('today');
+  it('a marker that is a word is kept back only where a word starts: the `t` ending "it" shows at once', () => {
+    expect(new TextCallScreen(names).push('Thinking about it')).toBe('Thinking about it');
+    const screen = new TextCallScreen(names);
+    expect(screen.push('Reading. to')).toBe('Reading. ');
+    expect(screen.push('day')).toBe('today');
   });
 
-  it('a code fence opened for a call is held with it; a fence of code is shown once its first line comes', () => {
+  it('a code fence opened for a call is kept back with it; a fence of code is shown once its first line comes', () => {
     expect(stream('Here:\n```xml\n<tool_call>{"name": "read_file", "arguments": {}}</tool_call>\n```', 2).join('')).toBe('Here:\n');
     const code = 'Run:\n```bash\nls -la\n```\nDone.';
     expect(stream(code, 3).join('')).toBe(code);
   });
 
-  it('never takes back what it showed, and holds nothing of plain prose', () => {
+  it('never takes back what it showed, and keeps back nothing of plain prose', () => {
     const text = 'Plain prose with [brackets], {braces} and <tags>, no call at all.';
     expect(stream(text, 4).join('')).toBe(text);
   });
