@@ -8,7 +8,7 @@ import { isRecord } from '../shared/json-value.js';
 /** Words of an error that refuses a parameter (as opposed to refusing its value's size). */
 const REJECTION_WORDS = /unsupported|not supported|unrecogni[sz]ed|unknown|not permitted|not allowed|extra_forbidden/i;
 /** What a parsed body says, gathered from every depth (JSON re-encoded inside strings included). */
-export interface Gathered {
+interface Gathered {
   /** Every string value. */
   texts: string[];
   /** `param` fields of error objects (OpenAI) whose code or message says the parameter is not accepted. */
