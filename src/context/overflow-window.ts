@@ -4,10 +4,7 @@
  */
 import { answerRoom, positive } from './token-estimate.js';
 
-/**
- * Retries after answers saying the prompt was over the window, per turn.
- * @internal the tests build their cases from this value rather than a copy of its number.
- */
+/** Retries after answers saying the prompt was over the window, per turn. */
 export const OVERFLOW_RETRIES = 3;
 /**
  * The window is multiplied by this after an overflow answer that names no window.

@@ -11,7 +11,6 @@ export const RELOAD_NOTICE_MS = 1000;
  * The words for an answer that waited `ms` for `model` to load again: Ollama unloads a model idle
  * for `OLLAMA_KEEP_ALIVE` (5 minutes by default) or to make room for another, and its prompt
  * cache goes with it (docs/faq.md "How do I keep a model loaded in memory").
- * @internal the tests look for these words.
  */
 export function reloadNotice(model: string, ms: number): string {
   return (
