@@ -237,6 +237,9 @@ export class ContextKeeper {
    * task once the earlier work is summarised away (`too-small.ts`, over {@link fitContext}).
    */
   private smallestWindow(tools: readonly unknown[] | undefined): number {
-    return smallestWindow((window) => this.fit(tools, { summary: undefined, turns: [], steps: this.steps.slice(-1), contextWindow: window }).fits, this.window ?? 256);
+    return smallestWindow(
+      (window) => this.fit(tools, { summary: undefined, turns: [], steps: this.steps.slice(-1), contextWindow: window }).fits,
+      this.window ?? 256,
+    );
   }
 }
