@@ -3,9 +3,9 @@
  * `fitContext`, compacts when stubs are not enough (asking the model through the `summarize`
  * callback, or listing the calls made when that fails), ends the turn at once when the window
  * cannot hold the system prompt, the tools, the task and the answer's room, and after an answer
- * saying the prompt was over the window shrinks the window (to the one the server named, else by
- * {@link OVERFLOW_SHRINK}) for a bounded number of retries. Protocol-neutral: the caller sends
- * the notices and the requests.
+ * saying the prompt was over the window shrinks the window (to the one the server named, else
+ * as `overflow-window.ts` says) for a bounded number of retries. Protocol-neutral: the caller
+ * sends the notices and the requests.
  */
 import type { ChatMessage } from '../openai/openai-types.js';
 import {
@@ -21,18 +21,8 @@ import {
 import { fitContext, SUMMARY_SHARE, type ContextFit, type ContextFitInput } from './context-fit.js';
 import { answerRoom, calibrationFactor, positive, promptBudget, type Calibration } from './token-estimate.js';
 import { NO_STUBS, stubRanges, type StubRanges } from './stub-ranges.js';
-import { tooSmall } from './too-small.js';
-
-/**
- * Retries after answers saying the prompt was over the window, per turn.
- * @internal the tests build their cases from this value rather than a copy of its number.
- */
-export const OVERFLOW_RETRIES = 3;
-/**
- * The window is multiplied by this after an overflow answer that names no window.
- * @internal the tests build their cases from this value rather than a copy of its number.
- */
-export const OVERFLOW_SHRINK = 0.7;
+import { OVERFLOW_RETRIES, windowAfterOverflow } from './overflow-window.js';
+import { smallestWindow, tooSmall } from './too-small.js';
 
 /** Where a turn's context starts: what the session's records give, and the limits. */
 export interface ContextSources {
@@ -171,16 +161,13 @@ export class ContextKeeper {
 
   /**
    * After an answer saying the prompt was over the window: learn `window` when the server named
-   * one smaller than the window assumed, else shrink by {@link OVERFLOW_SHRINK} the smaller of the window
-   * and the rejected request's size plus the answer's room. False once {@link OVERFLOW_RETRIES}
-   * retries were spent: end the turn.
+   * one smaller than the window assumed, else shrink the smaller of the window and the rejected
+   * request's size plus the answer's room (`windowAfterOverflow`). False once
+   * {@link OVERFLOW_RETRIES} retries were spent: end the turn.
    */
   overflow(window?: number): boolean {
     if (++this.overflows > OVERFLOW_RETRIES) return false;
-    // The rejected request was smaller than the window assumed: the real one is below its size plus the answer's room.
-    const sent = Math.ceil(this.lastRaw * calibrationFactor(this.calibration));
-    const current = Math.min(this.window ?? Infinity, sent + (this.window !== undefined ? answerRoom(this.window, this.sources.maxTokens) : 0));
-    this.window = positive(window) && window < (this.window ?? Infinity) ? window : Math.max(1, Math.floor(current * OVERFLOW_SHRINK));
+    this.window = windowAfterOverflow(this.window, Math.ceil(this.lastRaw * calibrationFactor(this.calibration)), this.sources.maxTokens, window);
     return true;
   }
 
@@ -246,23 +233,13 @@ export class ContextKeeper {
   }
 
   /**
-   * The smallest window (tokens, rounded up to 256) in which the current step fits with the
-   * system prompt, the tools and the task once the earlier work is summarised away: doubling,
-   * then bisection over {@link fitContext}.
+   * The smallest window in which the current step fits with the system prompt, the tools and the
+   * task once the earlier work is summarised away (`too-small.ts`, over {@link fitContext}).
    */
   private smallestWindow(tools: readonly unknown[] | undefined): number {
-    const holds = (window: number) => this.fit(tools, { summary: undefined, turns: [], steps: this.steps.slice(-1), contextWindow: window }).fits;
-    let high = Math.max(256, this.window ?? 256);
-    while (!holds(high)) {
-      if (high > 1e9) return high;
-      high *= 2;
-    }
-    let low = Math.floor(high / 2);
-    while (high - low > 1) {
-      const mid = Math.floor((low + high) / 2);
-      if (holds(mid)) high = mid;
-      else low = mid;
-    }
-    return Math.ceil(high / 256) * 256;
+    return smallestWindow(
+      (window) => this.fit(tools, { summary: undefined, turns: [], steps: this.steps.slice(-1), contextWindow: window }).fits,
+      this.window ?? 256,
+    );
   }
 }

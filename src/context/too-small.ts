@@ -32,3 +32,23 @@ export function tooSmall(window: number, minimum: number | undefined, windowFix?
   const need = minimum !== undefined ? `: it needs at least ${grouped(minimum)} tokens` : '';
   return `The model's context window (${grouped(window)} tokens) is too small for ${PART_WORDS[part]}${need}. ${fixWords(windowFix)}`;
 }
+
+/**
+ * The smallest window (tokens, rounded up to 256) for which `holds` is true, searched from
+ * `from` (at least 256): doubling, then bisection; `holds` must be monotone. Past 10^9 tokens
+ * the search gives up and returns the window it reached.
+ */
+export function smallestWindow(holds: (window: number) => boolean, from: number): number {
+  let high = Math.max(256, from);
+  while (!holds(high)) {
+    if (high > 1e9) return high;
+    high *= 2;
+  }
+  let low = Math.floor(high / 2);
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if (holds(mid)) high = mid;
+    else low = mid;
+  }
+  return Math.ceil(high / 256) * 256;
+}

@@ -16,16 +16,16 @@
  *
  * Source: https://github.com/ollama/ollama/blob/main/docs/api.md (show, ps, chat).
  */
-import { MAX_JSON_ANSWER_BYTES, readBodyUpTo } from '../openai/body-limits.js';
-import { defaultFetch, type FetchLike } from '../openai/http.js';
+import type { FetchLike } from '../openai/http.js';
 import type { Logger } from '../shared/log.js';
 import type { NativeChatProfile } from '../config/provider-profiles.js';
 import type { NativeChatRouter, NativeChatTarget } from '../openai/native-chat.js';
 import type { ThinkStyle } from '../openai/ollama-chat-request.js';
+import { ollamaRequest, type OllamaAnswer } from './ollama-api.js';
+import { cpuNotice, RELOAD_NOTICE_MS, reloadNotice } from './ollama-notices.js';
 import { parseOllamaPs } from './ollama-ps.js';
 import { parseShowFacts, suggestNumCtx, type ShowFacts } from './ollama-show.js';
-import { requestedNumCtx, SERVER_CONTEXT_TIMEOUT_MS } from './server-context.js';
-import { grouped } from '../shared/grouped.js';
+import { requestedNumCtx } from './server-context.js';
 
 /** What the router needs. */
 export interface OllamaNativeOptions {
@@ -40,7 +40,7 @@ export interface OllamaNativeOptions {
   logger?: Logger | undefined;
   /** @defaultValue `defaultFetch` of http.ts */
   fetch?: FetchLike | undefined;
-  /** Bound of one `/api/show` or `/api/ps` look, in ms. @defaultValue {@link SERVER_CONTEXT_TIMEOUT_MS} */
+  /** Bound of one `/api/show` or `/api/ps` look, in ms. @defaultValue `SERVER_CONTEXT_TIMEOUT_MS` of server-context.ts */
   timeoutMs?: number | undefined;
   /** Server roots found without `/api/chat`, with why (shared by the agent's endpoints). @defaultValue this router's own */
   notServed?: Map<string, string> | undefined;
@@ -60,23 +60,6 @@ export interface OllamaWindowFacts {
   thinks?: boolean | undefined;
   /** The `OPENAI_ACP_OLLAMA_NUM_CTX` value. */
   setting: number;
-}
-
-/** A load this long (ms) in an answer after the model's first is told: the model had been unloaded, and its prompt cache with it. */
-const RELOAD_NOTICE_MS = 1000;
-
-/**
- * The words for an answer that waited `ms` for `model` to load again: Ollama unloads a model idle
- * for `OLLAMA_KEEP_ALIVE` (5 minutes by default) or to make room for another, and its prompt
- * cache goes with it (docs/faq.md "How do I keep a model loaded in memory").
- * @internal the tests look for these words.
- */
-export function reloadNotice(model: string, ms: number): string {
-  return (
-    `Ollama loaded ${model} again for this answer (${(ms / 1000).toFixed(1)} s, its load_duration): it had been unloaded, ` +
-    'so the conversation was read again from the start. OLLAMA_KEEP_ALIVE (5 minutes by default; -1 keeps it loaded) ' +
-    'or fewer models at once keep it in memory.'
-  );
 }
 
 /** The {@link NativeChatRouter} of one Ollama endpoint. */
@@ -176,17 +159,8 @@ export class OllamaNativeChat implements NativeChatRouter {
     const running = parseOllamaPs(await this.getJson('GET', '/api/ps'), model);
     const numCtx = await this.window(model);
     if (!running?.size || !running.sizeVram || running.sizeVram >= running.size || !numCtx) return undefined;
-    const share = Math.max(1, Math.round(((running.size - running.sizeVram) / running.size) * 100));
-    const facts = await this.show(model);
-    const suggested = suggestNumCtx(numCtx, running.size - running.sizeVram, facts?.kvBytesPerToken);
-    const fix = suggested.fits
-      ? `OPENAI_ACP_OLLAMA_NUM_CTX=${suggested.numCtx} should keep it on the GPU`
-      : `OPENAI_ACP_OLLAMA_NUM_CTX=${suggested.numCtx} would keep more of it on the GPU`;
-    return (
-      `${model} runs ${share}% on the CPU with a ${grouped(numCtx)}-token window ` +
-      `(${gib(running.sizeVram)} of ${gib(running.size)} in GPU memory), which makes every step slower; ${fix}, with ` +
-      'less room for the conversation.'
-    );
+    const suggested = suggestNumCtx(numCtx, running.size - running.sizeVram, (await this.show(model))?.kvBytesPerToken);
+    return cpuNotice(model, numCtx, { size: running.size, sizeVram: running.sizeVram }, suggested);
   }
 
   /** What `doctor` shows for `model` (asks `/api/show` and `/api/ps`). Never rejects. */
@@ -248,39 +222,9 @@ export class OllamaNativeChat implements NativeChatRouter {
     return answer === undefined || answer === 'not-served' || answer.status >= 300 ? undefined : answer.body;
   }
 
-  /** One bounded look: the status and parsed body, `not-served` for a path the server does not have, `undefined` on failure. */
-  private async request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: unknown } | 'not-served' | undefined> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.options.timeoutMs ?? SERVER_CONTEXT_TIMEOUT_MS);
-    try {
-      const fetch = this.options.fetch ?? (await defaultFetch());
-      const headers: Record<string, string> = { ...this.options.headers, accept: 'application/json' };
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(`${this.root}${path}`, {
-        method,
-        headers,
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        signal: controller.signal,
-      });
-      const { text, cut } = await readBodyUpTo(response, MAX_JSON_ANSWER_BYTES);
-      let parsed: unknown;
-      try {
-        parsed = cut ? undefined : JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      const ollamaError = typeof parsed === 'object' && parsed !== null && typeof (parsed as Record<string, unknown>)['error'] === 'string';
-      if ([404, 405, 501].includes(response.status) && !ollamaError) return 'not-served';
-      return { status: response.status, body: parsed };
-    } catch {
-      return undefined;
-    } finally {
-      clearTimeout(timer);
-    }
+  /** One bounded look at the server's native API (`ollama-api.ts`). */
+  private request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<OllamaAnswer | 'not-served' | undefined> {
+    const { headers, fetch, timeoutMs } = this.options;
+    return ollamaRequest(`${this.root}${path}`, method, body, { headers, fetch, timeoutMs });
   }
-}
-
-/** Bytes as GiB with one decimal, e.g. `7.5 GiB`. */
-function gib(bytes: number): string {
-  return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
 }

@@ -14,6 +14,8 @@ import type { ChatCompletionChunk, ChatContentPart, ChatDelta, ChatErrorObject, 
 import { isRecord } from '../shared/json-value.js';
 import { pickChoice } from './chunk-shape.js';
 import type { SseItem } from './sse.js';
+import { appendPart, joinAll } from './text-parts.js';
+import { ToolCallFragments } from './tool-call-fragments.js';
 import { createThinkTagSplitter, type ThinkSegment, type ThinkTagSplitter } from './think-tags.js';
 
 /**
@@ -69,43 +71,9 @@ export interface ChatStreamAccumulatorOptions {
   splitThinkTags?: boolean;
 }
 
-/** A tool call being assembled; `ordinal` is its position in the result. */
-type ToolEntry = { ordinal: number; id: string; name: string; args: string[]; extra?: Record<string, unknown> };
-
-/** Join the parts, keeping the joined string as the only part (so repeated calls stay cheap). */
-function joinAll(parts: string[], state?: { loose: number }): string {
-  if (parts.length > 1) parts.splice(0, parts.length, parts.join(''));
-  if (state) state.loose = 0;
-  return parts[0] ?? '';
-}
-
-/** Pieces of text joined once this many are held (see {@link appendPart}). */
-const PARTS_PER_JOIN = 64;
-
 /**
- * Append `piece`, folding the last {@link PARTS_PER_JOIN} small pieces into one string whenever
- * that many have gathered. Keeping every token's string until the end of a response made them survive
- * garbage collections, which grew V8's young generation and peak RSS; folding copies each
- * character once more (linear). Speed work, listed in ARCHITECTURE.md: peak RSS of the bench's
- * session of two 20,000-token answers 78 MiB with it, 84 MiB without.
- */
-function appendPart(parts: string[], piece: string, state: { loose: number }): void {
-  parts.push(piece);
-  if (++state.loose < PARTS_PER_JOIN) return;
-  parts.push(parts.splice(parts.length - state.loose, state.loose).join(''));
-  state.loose = 0;
-}
-
-/**
- * Accumulates one response. Tool-call fragments are grouped by `index`; without an index by
- * `id`; without either by their position in the delta's `tool_calls` array (the call last seen
- * at that position). A non-empty `id` that differs from the non-empty id of the call at the
- * same `index` is another call (Gemini through gateways sends every parallel call as `index: 0`:
- * su-kaka/gcli2api#406, NousResearch/hermes-agent#12930): the fragment goes to the call with
- * that id, or starts a new one, which then owns the index. A call's id and name are the first
- * non-empty values seen (Alibaba sends `id: ""` on continuations); arguments are concatenated;
- * `extra_content` objects are kept (see {@link ToolCallResult.extra}). Never throws on malformed
- * chunks: fields of the wrong type are ignored.
+ * Accumulates one response. Tool-call fragments are assembled by `tool-call-fragments.ts`. Never
+ * throws on malformed chunks: fields of the wrong type are ignored.
  */
 export class ChatStreamAccumulator {
   private readonly splitter: ThinkTagSplitter | undefined;
@@ -114,10 +82,7 @@ export class ChatStreamAccumulator {
   /** Pieces at the end of `textParts` / `reasoningParts` not folded yet (see {@link appendPart}). */
   private readonly textLoose = { loose: 0 };
   private readonly reasoningLoose = { loose: 0 };
-  private readonly tools: ToolEntry[] = [];
-  private readonly toolsByIndex = new Map<number, ToolEntry>();
-  private readonly toolsById = new Map<string, ToolEntry>();
-  private readonly toolsByPosition = new Map<number, ToolEntry>();
+  private readonly tools = new ToolCallFragments();
   private finishReason: string | null = null;
   private topUsage: ChatUsage | null = null;
   private groqUsage: ChatUsage | null = null;
@@ -159,11 +124,7 @@ export class ChatStreamAccumulator {
     return {
       text: joinAll(this.textParts, this.textLoose),
       reasoning: joinAll(this.reasoningParts, this.reasoningLoose),
-      toolCalls: this.tools.map((tool) => {
-        const call: ToolCallResult = { id: tool.id, name: tool.name, arguments: joinAll(tool.args) };
-        if (tool.extra) call.extra = tool.extra;
-        return call;
-      }),
+      toolCalls: this.tools.results(),
       finishReason: this.finishReason,
       usage: this.topUsage ?? this.groqUsage,
       error: this.error,
@@ -253,38 +214,10 @@ export class ChatStreamAccumulator {
   }
 
   private toolCall(call: ChatToolCallDelta, position: number, events: StreamEvent[]): void {
-    const rawId: unknown = call.id;
-    const id = typeof rawId === 'string' ? rawId : typeof rawId === 'number' ? String(rawId) : '';
-    const index = typeof call.index === 'number' ? call.index : undefined;
-    let entry = index !== undefined ? this.toolsByIndex.get(index) : id !== '' ? this.toolsById.get(id) : this.toolsByPosition.get(position);
-    // Same index, another id: another call (Gemini via gateways reuses index 0).
-    if (entry !== undefined && index !== undefined && id !== '' && entry.id !== '' && entry.id !== id) {
-      entry = this.toolsById.get(id);
-      if (entry !== undefined) this.toolsByIndex.set(index, entry);
-    }
-    const isNew = entry === undefined;
-    if (entry === undefined) {
-      entry = { ordinal: this.tools.length, id: '', name: '', args: [] };
-      this.tools.push(entry);
-      if (index !== undefined) this.toolsByIndex.set(index, entry);
-    }
-    this.toolsByPosition.set(position, entry);
-    if (id !== '' && !this.toolsById.has(id)) this.toolsById.set(id, entry);
-    const fn = isRecord(call.function) ? call.function : undefined;
-    const name = fn && typeof fn.name === 'string' ? fn.name : '';
-    const changed = isNew || (entry.id === '' && id !== '') || (entry.name === '' && name !== '');
-    if (entry.id === '') entry.id = id;
-    if (entry.name === '') entry.name = name;
-    const extra: unknown = call.extra_content;
-    if (isRecord(extra)) entry.extra = entry.extra ? { ...extra, ...entry.extra } : { ...extra };
-    const argumentsDelta = fn && typeof fn.arguments === 'string' ? fn.arguments : '';
-    if (argumentsDelta.length > 0) entry.args.push(argumentsDelta);
-    if (!changed && argumentsDelta.length === 0) return;
+    const fragment = this.tools.add(call, position);
+    if (!fragment) return;
     this.output = true;
-    const event: StreamEvent = { type: 'tool_call', index: entry.ordinal, argumentsDelta };
-    if (entry.id !== '') event.id = entry.id;
-    if (entry.name !== '') event.name = entry.name;
-    events.push(event);
+    events.push({ type: 'tool_call', ...fragment });
   }
 
   private fail(error: ChatErrorObject, events: StreamEvent[]): void {

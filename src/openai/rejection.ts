@@ -14,6 +14,7 @@
  */
 import type { Correction } from './adaptive-params.js';
 import { unsupportedToolParams } from './tools-unsupported.js';
+import { gather, mainMessage } from './rejection-body.js';
 import { isRecord, parseJsonOrUndefined } from '../shared/json-value.js';
 
 /** A correction and the provider's words that called for it. */
@@ -107,8 +108,6 @@ const CAP_TOO_LARGE = new RegExp(
   'i',
 );
 
-/** Words of an error that refuses a parameter (as opposed to refusing its value's size). */
-const REJECTION_WORDS = /unsupported|not supported|unrecogni[sz]ed|unknown|not permitted|not allowed|extra_forbidden/i;
 /** pydantic `loc` of a top-level body field: `["body","x"]` (JSON) or `('body', 'x')` (Python repr). */
 const TOP_LEVEL_LOC = /['"]body['"]\s*,\s*['"]([A-Za-z_]\w*)['"]\s*[\])]/g;
 /** A rejected message role: OpenAI "'messages[0].role' does not support 'system'", gateways' "invalid role 'developer'". */
@@ -119,56 +118,6 @@ const ROLE_PATTERNS: readonly RegExp[] = [
 ];
 
 const snakeCase = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-
-/** What a parsed body says, gathered from every depth (JSON re-encoded inside strings included). */
-interface Gathered {
-  /** Every string value. */
-  texts: string[];
-  /** `param` fields of error objects (OpenAI) whose code or message says the parameter is not accepted. */
-  params: string[];
-  /** Top-level body fields named by pydantic `loc: ["body", NAME]` (vLLM, Mistral). */
-  locs: string[];
-}
-
-function gather(value: unknown, out: Gathered, depth = 0): Gathered {
-  if (depth > 8) return out;
-  if (typeof value === 'string') {
-    out.texts.push(value);
-    // Some servers put a JSON body inside the message string (Mistral's 2024 422, relays).
-    const inner = value.trim();
-    if ((inner.startsWith('{') || inner.startsWith('[')) && inner.length < 20_000) {
-      try {
-        gather(JSON.parse(inner), out, depth + 1);
-      } catch {
-        // not JSON after all
-      }
-    }
-  } else if (Array.isArray(value)) {
-    for (const item of value) gather(item, out, depth + 1);
-  } else if (isRecord(value)) {
-    // A `param` counts only when its error says the parameter is not accepted ("max_tokens is too large" is not that).
-    const evidence = [value['code'], value['type'], value['message']].filter((v) => typeof v === 'string').join(' ');
-    if (typeof value['param'] === 'string' && REJECTION_WORDS.test(evidence)) out.params.push(value['param']);
-    const loc = value['loc'];
-    if (Array.isArray(loc) && loc.length === 2 && loc[0] === 'body' && typeof loc[1] === 'string') out.locs.push(loc[1]);
-    for (const item of Object.values(value)) gather(item, out, depth + 1);
-  }
-  return out;
-}
-
-/** The provider's own message: `error.message`, `message`, `error`, `detail`, else the text itself. */
-function mainMessage(parsed: unknown, text: string): string {
-  const first = Array.isArray(parsed) ? parsed[0] : parsed;
-  const error = isRecord(first) ? first['error'] : undefined;
-  const candidates = [
-    isRecord(error) ? error['message'] : undefined,
-    isRecord(first) ? first['message'] : undefined,
-    error,
-    isRecord(first) ? first['detail'] : undefined,
-  ];
-  const found = candidates.find((candidate): candidate is string => typeof candidate === 'string' && candidate.trim() !== '');
-  return (found ?? text).trim().slice(0, 300);
-}
 
 /**
  * Reads an error answer and says how to correct the request, or `undefined` when the answer does

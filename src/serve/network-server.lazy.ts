@@ -5,8 +5,8 @@
  * (`agentconnect/gate.ts`: a browser `Origin` must be allowed, the bearer token must match; wrong
  * tokens throttled per address, `address-throttle.ts`); connections limited in total and per
  * client address; each WebSocket watched (`socket-guard.ts`: nesting depth, handshake and idle
- * time); `GET /health` (the process runs) and `GET /ready` (it may take traffic:
- * `process-health.ts`) for probes. Refusals are logged with the client's address, repeats
+ * time); CORS for pages of allowed origins (`browser-cors.ts`); `GET /health` (the process
+ * runs) and `GET /ready` (it may take traffic: `process-health.ts`) for probes. Refusals are logged with the client's address, repeats
  * summarised (`repeat-summary.ts`). Each accepted connection is its own ACP connection
  * over the agent's sessions (`OpenAIAgent.connection`). A lazy chunk: serving ACP on stdio never
  * loads it, the SDK's server or `ws`.
@@ -20,10 +20,10 @@ import type { AgentFactory } from '@agentclientprotocol/sdk/experimental/server'
 import { createNodeHttpHandler, createNodeWebSocketUpgradeHandler, type NodeWebSocketUpgradeServer } from '@agentclientprotocol/sdk/experimental/node';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { OpenAIAgent } from '../acp/agent.js';
-import { normalizeOrigin } from '../agentconnect/gate.js';
 import { listen } from '../agentconnect/listen.js';
 import type { Logger } from '../shared/log.js';
 import { Admission, addressOf, refusalHeaders } from './admission.js';
+import { answerBrowser } from './browser-cors.js';
 import { HttpConnections, clientIdOf } from './http-connections.js';
 import { ADDRESS_HEADER, CONNECTION_HEADER, OwnedAcpServer, textResponse } from './owned-acp-server.js';
 import { watchProcessHealth } from './process-health.js';
@@ -153,14 +153,8 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end(`Not found: the ACP endpoint is ${ACP_PATH}\n`);
       return;
     }
-    const origin = req.headers.origin;
-    if (origin !== undefined && options.allowOrigins.includes(normalizeOrigin(origin))) allowBrowser(res, origin);
     // A browser's preflight carries no credentials: only its origin is checked.
-    if (req.method === 'OPTIONS') {
-      const allowed = origin !== undefined && options.allowOrigins.includes(normalizeOrigin(origin));
-      res.writeHead(allowed ? 204 : 403, allowed ? PREFLIGHT_HEADERS : { 'Content-Type': 'text/plain' }).end(allowed ? undefined : 'origin not allowed\n');
-      return;
-    }
+    if (answerBrowser(req, res, options.allowOrigins)) return;
     const address = addressOf(req);
     const gate = admission.gate(req, address);
     if (gate) {
@@ -239,19 +233,4 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
       await closed;
     },
   };
-}
-
-/** What a browser page of an allowed origin may do with `/acp` (its preflight's answer). */
-const PREFLIGHT_HEADERS = {
-  'Access-Control-Allow-Methods': 'GET, POST, DELETE',
-  'Access-Control-Allow-Headers': `Authorization, Content-Type, Accept, ${CONNECTION_HEADER}, Acp-Session-Id`,
-  'Access-Control-Max-Age': '600',
-};
-
-/** Lets a page of an allowed `origin` read the answer, send its cookie, and see the connection id. */
-function allowBrowser(res: http.ServerResponse, origin: string): void {
-  res.setHeader('Access-Control-Allow-Origin', origin);
-  res.setHeader('Access-Control-Allow-Credentials', 'true');
-  res.setHeader('Access-Control-Expose-Headers', CONNECTION_HEADER);
-  res.setHeader('Vary', 'Origin');
 }

@@ -6,8 +6,8 @@
  * turn. Beside the live records, an index of the whole history, updated as each record is added
  * (never by walking the history again): the tool-call ids in use, whether the model already
  * answered an image, the cost saved with its turns, the plan and the system prompt's facts before
- * the live part, and the live conversation as the model is sent it. An idle session's records can be let go of
- * ({@link unloadIdle}) and read again on demand.
+ * the live part (`history-index.ts`), and the live conversation as the model is sent it. An idle
+ * session's records can be let go of ({@link unloadIdle}) and read again on demand.
  *
  * Every function here gives what the same question asked of the whole history would: the
  * property tests hold them to `liveConversation`, `lastToldMode`, `savedCost`, `systemFacts` and
@@ -17,8 +17,9 @@ import type { PlanEntry } from '@agentclientprotocol/sdk/unstable';
 import type { PromptFacts } from '../context/prompt-facts.js';
 import { stubRanges } from '../context/stub-ranges.js';
 import type { ToolMessageRules } from '../context/tool-messages.js';
-import { addCost, type Cost } from '../openai/reported-cost.js';
+import type { Cost } from '../openai/reported-cost.js';
 import { appendTurn, liveConversation, type ConversationRecord, type LiveConversation } from './conversation.js';
+import { indexHistory, indexTurn, isReset, latestPlan, liveStart, type SessionIndex } from './history-index.js';
 import type { TurnRecord } from './session-records.js';
 import { systemFacts } from './told-facts.js';
 import type { Session } from './session.js';
@@ -26,60 +27,7 @@ import type { Session } from './session.js';
 /** What these functions need of a session. */
 type SessionRecords = Pick<Session, 'records'>;
 
-/** The index of one held session (see the module comment). */
-interface SessionIndex {
-  toolCallIds: Set<string>;
-  sentImages: boolean;
-  cost: Cost | undefined;
-  /** The plan of the latest turn before the live records (`[]`: none). */
-  planBefore: PlanEntry[];
-  /** The prompt facts the system prompt had as of the record before the live ones (`told-facts.ts` `systemFacts`). */
-  factsBefore: PromptFacts | undefined;
-  /** Whether records came before the live ones (on disk only), and whether turns among them. */
-  recordsBefore: boolean;
-  turnsBefore: boolean;
-  /** The live conversation as last built, for the tool-message rules it was built with. */
-  live: { rules: ToolMessageRules; conversation: LiveConversation } | undefined;
-}
-
 const indexes = new WeakMap<SessionRecords, SessionIndex>();
-
-/** Whether `record` starts a new live part: what came before it is no longer sent to the model. */
-function isReset(record: ConversationRecord): boolean {
-  return record.type === 'clear' || record.type === 'compact' || record.context?.summary !== undefined;
-}
-
-/** Where the live part of `records` starts: its latest reset, or 0. */
-function liveStart(records: readonly ConversationRecord[]): number {
-  for (let i = records.length - 1; i >= 0; i--) if (isReset(records[i]!)) return i;
-  return 0;
-}
-
-/** The plan of the latest turn of `records` that wrote one, or `undefined`. */
-function latestPlan(records: readonly ConversationRecord[]): PlanEntry[] | undefined {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const record = records[i]!;
-    if (record.type === 'turn' && record.plan) return record.plan;
-  }
-  return undefined;
-}
-
-/** Whether a saved `usage.cost` is one (a file edited by hand may hold anything): a finite amount of 0 or more, in a named currency. */
-function isCost(value: unknown): value is Cost {
-  const cost = value as Cost | null | undefined;
-  return typeof cost === 'object' && cost !== null && Number.isFinite(cost.amount) && cost.amount >= 0 && typeof cost.currency === 'string';
-}
-
-/** Adds one turn to the history-wide facts of `index`. */
-function indexTurn(index: SessionIndex, turn: TurnRecord): void {
-  for (const step of turn.steps ?? []) for (const call of step.toolCalls) index.toolCallIds.add(call.id);
-  if (turn.stopReason === 'end_turn' && turn.prompt.some((block) => block.type === 'image')) index.sentImages = true;
-  const cost = turn.usage?.cost;
-  if (isCost(cost)) {
-    const next = addCost(index.cost, cost);
-    if ('total' in next) index.cost = next.total;
-  }
-}
 
 /**
  * Holds `records`, a session's whole history as loaded: its live part becomes `session.records`,
@@ -87,17 +35,7 @@ function indexTurn(index: SessionIndex, turn: TurnRecord): void {
  */
 export function holdRecords(session: SessionRecords, records: readonly ConversationRecord[]): void {
   const start = liveStart(records);
-  const index: SessionIndex = {
-    toolCallIds: new Set(),
-    sentImages: false,
-    cost: undefined,
-    planBefore: latestPlan(records.slice(0, start)) ?? [],
-    factsBefore: systemFacts(records.slice(0, start)),
-    recordsBefore: start > 0,
-    turnsBefore: records.slice(0, start).some((record) => record.type === 'turn'),
-    live: undefined,
-  };
-  for (const record of records) if (record.type === 'turn') indexTurn(index, record);
+  const index = indexHistory(records, start);
   indexes.set(session, index);
   session.records.length = 0;
   for (let i = start; i < records.length; i++) session.records.push(records[i]!);

@@ -4,7 +4,8 @@
  * window learnt or shrunk after overflow answers, a bounded number of times.
  */
 import { describe, expect, it } from 'vitest';
-import { ContextKeeper, OVERFLOW_RETRIES, OVERFLOW_SHRINK, type Prepared } from '../../src/context/context-keeper.js';
+import { ContextKeeper, type Prepared } from '../../src/context/context-keeper.js';
+import { OVERFLOW_RETRIES, OVERFLOW_SHRINK } from '../../src/context/overflow-window.js';
 import { COMPACT_INSTRUCTION } from '../../src/context/compaction.js';
 import { estimateTokens, estimateToolTokens, promptBudget } from '../../src/context/token-estimate.js';
 import { toChatTool } from '../../src/tools/builtin/builtin-tools.js';

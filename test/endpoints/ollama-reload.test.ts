@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PROVIDER_PROFILES } from '../../src/config/provider-profiles.js';
-import { OllamaNativeChat, reloadNotice } from '../../src/endpoints/ollama-native.js';
+import { OllamaNativeChat } from '../../src/endpoints/ollama-native.js';
+import { reloadNotice } from '../../src/endpoints/ollama-notices.js';
 import { createOllamaChatDecoder, loadMsOf } from '../../src/openai/ollama-chat-items.js';
 
 const line = (value: unknown) => new TextEncoder().encode(`${JSON.stringify(value)}\n`);

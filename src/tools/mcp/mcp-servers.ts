@@ -6,7 +6,7 @@
  * The SDK-touching code is the lazy chunk mcp-connect.lazy.ts, imported on the first session that
  * has servers, so a session without MCP servers costs nothing.
  * One tool call (its limit, the server's questions, failures as results) is `mcp-call.ts`; the
- * list of tools offered and its names, `mcp-tool-list.ts`.
+ * list of tools offered and its names, `mcp-tool-list.ts`; one server's start, `mcp-entry.ts`.
  *
  * @example
  * const mcp = startMcpServers(params.mcpServers, { cwd: params.cwd, logger, startupMs: config.mcpStartupMs, toolTimeoutMs: config.mcpToolTimeoutMs });
@@ -21,14 +21,13 @@
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../../shared/log.js';
 import type { AddressPolicy } from '../fetch/address-guard.js';
-import type { McpConnection, McpTransportKind } from './mcp-connection.js';
-import { plainMessage, startFailureNotice, stillStartingNotice, stoppedNotice } from './mcp-messages.js';
+import { newEntry, startEntry, type McpServerStatus, type ServerEntry } from './mcp-entry.js';
+import { plainMessage, stillStartingNotice } from './mcp-messages.js';
 import { mcpErrorResult, type McpCallResult } from './mcp-result.js';
-import { callServerTool, elicitThroughCall, type RunningCall } from './mcp-call.js';
-import { startServer } from './mcp-start.js';
+import { callServerTool } from './mcp-call.js';
 import type { McpPromptInfo, McpPromptMessage } from './mcp-prompts.js';
 import type { McpToolDescriptor } from './mcp-tools.js';
-import { MAX_TOOLS, McpToolList } from './mcp-tool-list.js';
+import { MAX_TOOLS, McpToolList, type McpToolsOptions } from './mcp-tool-list.js';
 import type { ElicitationModes, McpElicit } from './mcp-elicitation.js';
 
 /**
@@ -61,37 +60,6 @@ export interface McpServersOptions {
    * connection; absent: any address (servers the user's own editor names).
    */
   addresses?: AddressPolicy | undefined;
-}
-
-/** Where one server stands. */
-export interface McpServerStatus {
-  server: string;
-  state: 'starting' | 'ready' | 'failed' | 'closed';
-  /** The transport of a ready server. */
-  transport?: McpTransportKind;
-  /** Why it failed, in plain words. */
-  reason?: string;
-  /** Tools it offers now (0 unless ready). */
-  tools: number;
-}
-
-/** Options of {@link McpServers.tools}. */
-export interface McpToolsOptions {
-  /** Use the Gemini schema profile. */
-  gemini: boolean;
-  /** Most MCP tools offered; the rest are left out and logged. @defaultValue 128 - reserved.size (OpenAI's limit is 128 tools) */
-  maxTools?: number;
-}
-
-interface ServerEntry {
-  name: string;
-  config: McpServer;
-  status: McpServerStatus;
-  connection?: McpConnection;
-  abort: AbortController;
-  pid?: number;
-  /** The tool call of this server running now (`mcp-call.ts`). */
-  active?: RunningCall | undefined;
 }
 
 /** Bound on {@link McpServers.close}, in ms: a transport that never settles must not hang exit. */
@@ -134,12 +102,7 @@ export class McpServers {
       elicitation: options.elicitation,
       addresses: options.addresses,
     };
-    this.#entries = servers.map((config) => ({
-      name: config.name,
-      config,
-      status: { server: config.name, state: 'starting', tools: 0 },
-      abort: new AbortController(),
-    }));
+    this.#entries = servers.map(newEntry);
     this.#starts = this.#entries.map((entry) => this.#start(entry));
     if (this.#entries.length === 0) {
       this.#ready = Promise.resolve();
@@ -264,49 +227,9 @@ export class McpServers {
     }
   }
 
-  /** Starts one server; settles when it is ready, has failed, or was abandoned. Never rejects. */
-  async #start(entry: ServerEntry): Promise<void> {
-    const { cwd, logger, connectTimeoutMs, clientInfo, onToolsChanged, elicitation, addresses } = this.#options;
-    const began = Date.now();
-    const result = await startServer(entry.config, {
-      cwd,
-      logger,
-      connectTimeoutMs,
-      clientInfo,
-      signal: entry.abort.signal,
-      onSpawn: (pid) => (entry.pid = pid),
-      elicitation,
-      addresses,
-      onElicit: (params, signal) => elicitThroughCall(entry, params, signal, logger),
-      onToolsChanged: () => onToolsChanged?.(),
-      onClosed: () => {
-        if (entry.status.state !== 'ready') return;
-        entry.status = { server: entry.name, state: 'failed', reason: 'it stopped', tools: 0 };
-        this.#notice(stoppedNotice(entry.name));
-        onToolsChanged?.();
-      },
-    });
-    if (!result.ok) {
-      this.#cleanups.push(result.cleanup);
-      if (entry.status.state === 'closed') return;
-      entry.status = { server: entry.name, state: 'failed', reason: result.reason, tools: 0 };
-      this.#notice(startFailureNotice(entry.name, result.reason));
-      return;
-    }
-    const { connection } = result;
-    if (entry.status.state === 'closed') {
-      this.#cleanups.push(connection.close());
-      return;
-    }
-    entry.connection = connection;
-    entry.status = { server: entry.name, state: 'ready', transport: connection.transport, tools: 0 };
-    logger.info(`MCP server "${entry.name}" is ready`, {
-      server: entry.name,
-      transport: connection.transport,
-      tools: connection.tools().length,
-      ms: Date.now() - began,
-    });
-    onToolsChanged?.();
+  /** Starts one server (`mcp-entry.ts`). Never rejects. */
+  #start(entry: ServerEntry): Promise<void> {
+    return startEntry(entry, this.#options, { notice: (text) => this.#notice(text), cleanup: (done) => this.#cleanups.push(done) });
   }
 }
 

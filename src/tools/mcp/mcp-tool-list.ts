@@ -15,6 +15,14 @@ import { describeMcpTools, type McpToolDescriptor, type McpToolInfo } from './mc
 /** OpenAI rejects more than 128 tools in one request. */
 export const MAX_TOOLS = 128;
 
+/** Options of `McpServers.tools` (`mcp-servers.ts`). */
+export interface McpToolsOptions {
+  /** Use the Gemini schema profile. */
+  gemini: boolean;
+  /** Most MCP tools offered; the rest are left out and logged. @defaultValue 128 - reserved.size (OpenAI's limit is 128 tools) */
+  maxTools?: number;
+}
+
 /** One ready server: its entry (`Server`, compared by identity), name, and current tool list. */
 export interface ReadyServer<Server> {
   server: Server;

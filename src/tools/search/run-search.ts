@@ -2,7 +2,7 @@
  * `search_files`, always local (ACP has no search method): the lines of text files matching a
  * regular expression under a directory, or with a glob and no pattern the files it matches. Run
  * by ripgrep when it is installed (search-rg.ts), else by the JavaScript search in a worker thread
- * (search-worker.ts) fed by the walk here; either way the model's pattern and glob never run on
+ * (search-worker.ts) fed by the walk of walk-files.ts; either way the model's pattern and glob never run on
  * the main thread, a cancel ends the search at once, and a time budget bounds it.
  *
  * Both engines skip `.git`, hidden files and what `.gitignore`, `.ignore` and `.git/info/exclude`
@@ -10,15 +10,15 @@
  * `maxFileBytes`, and let a glob name files the ignore rules would skip (as ripgrep's `-g` does).
  * A path given explicitly is confined to the workspace like any other.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { globSpec, type GlobSpec } from './glob.js';
 import { ToolError, type WorkspaceRoots } from '../tool.js';
 import { confine, relativeForTitle } from '../backends/workspace.js';
-import { IgnoreStack } from './ignore-rules.js';
 import { translatePattern } from './search-pattern.js';
 import { findRipgrep, runRipgrep } from './search-rg.js';
-import { runWorkerSearch, type AskGlob, type WorkerFile } from './search-worker.js';
+import { runWorkerSearch, type AskGlob } from './search-worker.js';
+import { single, walkFiles } from './walk-files.js';
 import { SNIFF_BYTES } from '../backends/text-decode.js';
 import { grouped } from '../../shared/grouped.js';
 
@@ -164,49 +164,6 @@ function checkedGlob(glob: string): GlobSpec {
 
 function sortMatches(matches: SearchMatch[]): SearchMatch[] {
   return matches.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
-}
-
-/** A regular file given explicitly. */
-async function* single(file: string): AsyncGenerator<WorkerFile> {
-  yield { abs: file, rel: path.basename(file) };
-}
-
-/**
- * The files under `base`, depth-first in name order: `.git`, hidden entries, symlinks and
- * anything but regular files and directories left out, ignored ones too. A glob overrides that as
- * ripgrep's `-g` does: a glob decides alone for files (a `!glob` leaves out what it matches, among
- * the files not ignored), and a directory it matches is entered (a `!glob`: left out) whatever the
- * rules say. The glob is tested by the worker (`ask`), never here.
- */
-async function* walkFiles(base: string, roots: WorkspaceRoots, glob?: { negate: boolean; ask: AskGlob }): AsyncGenerator<WorkerFile> {
-  const rel = (full: string) => path.relative(base, full).split(path.sep).join('/');
-  const pending: { dir: string; rules: IgnoreStack }[] = [{ dir: base, rules: await IgnoreStack.forDirectory(base, roots) }];
-  while (pending.length > 0) {
-    const { dir, rules } = pending.pop()!;
-    const dirents = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const subdirs: string[] = [];
-    const askAbout: string[] = [];
-    const whitelist = glob !== undefined && !glob.negate;
-    for (const dirent of dirents) {
-      const full = path.join(dir, dirent.name);
-      const skipped = dirent.name.startsWith('.') || rules.ignores(full, dirent.isDirectory());
-      if (dirent.isDirectory() && dirent.name !== '.git') {
-        if (glob && (glob.negate ? !skipped : skipped)) askAbout.push(full);
-        else if (!skipped) subdirs.push(full);
-      } else if (dirent.isFile() && (whitelist || !skipped)) {
-        yield { abs: full, rel: rel(full) };
-      }
-    }
-    if (glob && askAbout.length > 0) {
-      const matched = await glob.ask(askAbout.map(rel));
-      askAbout.forEach((full, i) => {
-        if (matched[i] !== glob.negate) subdirs.push(full);
-      });
-      subdirs.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    }
-    for (const sub of subdirs.reverse()) pending.push({ dir: sub, rules: await rules.enter(sub) });
-  }
 }
 
 /**
