@@ -47,7 +47,8 @@ export async function newSession(
   if (instructions) session.options[INSTRUCTIONS_OPTION] = instructions;
   try {
     const store = await state.store;
-    await store.create({ sessionId: session.id, cwd: session.cwd, createdAt: session.createdAt });
+    // Removed again if it ends without a kept turn (a failed first prompt leaves no empty session).
+    await store.create({ sessionId: session.id, cwd: session.cwd, createdAt: session.createdAt }, [], { removeWhenBlank: true });
     if (instructions) await store.append(session.id, { type: 'meta', at: session.createdAt, options: { [INSTRUCTIONS_OPTION]: instructions } });
   } catch (error) {
     state.logger.error('could not save the new session; it will not survive a restart', { sessionId: session.id, error: (error as Error).message });

@@ -3,14 +3,14 @@
  * (temp + link for the header, one O_APPEND write + fsync per record).
  */
 import { openInside } from '../shared/open-inside.js';
-import { constants, promises as fsp } from 'node:fs';
+import { constants, promises as fsp, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../shared/log.js';
 import { bytesOf } from '../openai/json-bytes.js';
 import { compareSummaries } from './session-list.js';
 import type { SessionRecord, SessionSummary, StoredSession } from './session-records.js';
 import { SessionLeases, type LeaseOptions } from './session-lease.js';
-import { parseSessionText, summarizeSessionBytes, toStoredSession, type Warn } from './session-text.js';
+import { isBlankSession, parseSessionText, summarizeSessionBytes, toStoredSession, type Warn } from './session-text.js';
 import { createWarn, isValidSessionId, serializeHeader, serializeRecord, serializeRecordPieces, SessionStoreError, type SessionStore } from './store-base.js';
 
 /** Runs `work` after every earlier call for the same key has settled. */
@@ -61,6 +61,12 @@ export class FileSessionStore implements SessionStore {
   private readonly warn: Warn;
   /** Which sessions this process writes (`session-lease.ts`). */
   private readonly leases: SessionLeases;
+  /**
+   * Sessions this process created with `removeWhenBlank`: one still blank ({@link isBlankSession}) when it is released
+   * (or the store closed) is removed, so a session that never kept a turn (a failed first prompt,
+   * a client that only opened it) leaves no file behind.
+   */
+  private readonly removableWhenBlank = new Set<string>();
 
   constructor(
     readonly dir: string,
@@ -75,7 +81,11 @@ export class FileSessionStore implements SessionStore {
     return join(this.dir, `${sessionId}.jsonl`);
   }
 
-  async create(session: { sessionId: string; cwd: string; createdAt: string }, records: readonly SessionRecord[] = []): Promise<void> {
+  async create(
+    session: { sessionId: string; cwd: string; createdAt: string },
+    records: readonly SessionRecord[] = [],
+    options: { removeWhenBlank?: boolean } = {},
+  ): Promise<void> {
     const { sessionId } = session;
     if (!isValidSessionId(sessionId)) throw new SessionStoreError('invalid-id', String(sessionId), `invalid session id ${JSON.stringify(sessionId)}`);
     const data = [serializeHeader(sessionId, session), ...records.map((record) => serializeRecord(sessionId, record))].join('\n');
@@ -105,6 +115,7 @@ export class FileSessionStore implements SessionStore {
       }
       await syncDir(this.dir);
     });
+    if (options.removeWhenBlank) this.removableWhenBlank.add(sessionId);
     await this.leases.hold(sessionId);
   }
 
@@ -223,11 +234,25 @@ export class FileSessionStore implements SessionStore {
     await this.leases.hold(sessionId);
   }
 
-  release(sessionId: string): Promise<void> {
+  async release(sessionId: string): Promise<void> {
+    if (this.removableWhenBlank.delete(sessionId)) {
+      const stored = await this.load(sessionId).catch(() => undefined);
+      if (stored && isBlankSession(stored)) await this.delete(sessionId).catch(() => undefined);
+    }
     return this.leases.release(sessionId);
   }
 
   close(): void {
+    // Synchronous: called on the way out of the process, after the turns settled.
+    for (const sessionId of this.removableWhenBlank) {
+      try {
+        const parsed = parseSessionText(readFileSync(this.file(sessionId), 'utf8'), this.file(sessionId), this.warn);
+        if (parsed && isBlankSession(toStoredSession(sessionId, parsed))) unlinkSync(this.file(sessionId));
+      } catch {
+        // Unreadable or already gone (deleted meanwhile): nothing to decide.
+      }
+    }
+    this.removableWhenBlank.clear();
     this.leases.close();
   }
 }

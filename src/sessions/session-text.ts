@@ -153,3 +153,12 @@ export function toStoredSession(sessionId: string, parsed: { header: SessionHead
   }
   return session;
 }
+
+/**
+ * Whether a stored session holds nothing worth keeping: no turn, clear or compact record left
+ * (a failed turn's record taken out by its `undo` counts as none), no title, model or option set.
+ * Pure.
+ */
+export function isBlankSession(session: StoredSession): boolean {
+  return session.records.length === 0 && session.title === undefined && session.model === undefined && Object.keys(session.options).length === 0;
+}

@@ -22,8 +22,16 @@ export interface SessionStore {
    * @throws SessionStoreError `invalid-id` for an id outside {@link SESSION_ID_PATTERN}, `exists`
    *   when the session already exists, `invalid-record` when cwd or createdAt is not a string or
    *   a record would not load back.
+   * With `options.removeWhenBlank` (a `session/new`), the session is removed when this process
+   * lets go of it ({@link release}, {@link close}) still holding nothing (`isBlankSession`: no
+   * turn, title, model or option), so a session without a kept turn leaves nothing behind.
+   * @defaultValue `options.removeWhenBlank` false
    */
-  create(session: { sessionId: string; cwd: string; createdAt: string }, records?: readonly SessionRecord[]): Promise<void>;
+  create(
+    session: { sessionId: string; cwd: string; createdAt: string },
+    records?: readonly SessionRecord[],
+    options?: { removeWhenBlank?: boolean },
+  ): Promise<void>;
   /**
    * Appends one record; resolves once it is on disk. Appends from one store to one session keep
    * their call order. The session is held first when it is not ({@link hold}).
@@ -45,9 +53,9 @@ export interface SessionStore {
    * @throws SessionStoreError `not-found` (no such session), `busy` (another process holds it).
    */
   hold(sessionId: string): Promise<void>;
-  /** Lets another process write the session. Never rejects. */
+  /** Lets another process write the session, or removes it (`removeWhenBlank` of {@link create}). Never rejects. */
   release(sessionId: string): Promise<void>;
-  /** Lets go of every session this process holds, synchronously (at exit). Never throws. */
+  /** Lets go of every session this process holds, synchronously (at exit), removing those {@link release} would. Never throws. */
   close(): void;
 }
 

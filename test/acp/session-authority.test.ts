@@ -186,8 +186,10 @@ describe('session/list on a server with a root', () => {
     const outside = newDir();
     mkdirSync(join(root, 'project'));
     const everywhere = await connect(agentWith({ stateDir }));
-    const { sessionId: away } = await everywhere.agent.request('session/new', { cwd: outside, mcpServers: [] });
-    const { sessionId: home } = await everywhere.agent.request('session/new', { cwd: join(root, 'project'), mcpServers: [] });
+    // Instructions of their own keep the sessions after their connection goes (a blank one is removed).
+    const kept = { 'openai-acp': { instructions: 'Be brief.' } };
+    const { sessionId: away } = await everywhere.agent.request('session/new', { cwd: outside, mcpServers: [], _meta: kept });
+    const { sessionId: home } = await everywhere.agent.request('session/new', { cwd: join(root, 'project'), mcpServers: [], _meta: kept });
     everywhere.close();
     await everywhere.release();
     const rooted = await connect(agentWith({ stateDir, root }));

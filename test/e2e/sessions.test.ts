@@ -2,7 +2,7 @@
  * Durable sessions end to end: the built CLI spawned as clients spawn it, killed with SIGKILL
  * mid-turn, restarted, and driven over raw JSON-RPC against a loopback endpoint.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -21,10 +21,16 @@ afterAll(async () => {
 });
 beforeEach(() => {
   stateDir = mkdtempSync(join(tmpdir(), 'openai-acp-e2e-state-'));
-  // Answers "reply N" (N = messages received); a prompt containing "hang" streams one chunk and never ends.
+  // Answers "reply N" (N = messages received); a prompt containing "hang" streams one chunk and
+  // never ends; one containing "fail" is answered 500.
   server.handle((_req, res, body) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
     const last = JSON.stringify(body.messages.at(-1).content);
+    if (last.includes('fail')) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'upstream broke' } }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
     if (last.includes('hang')) {
       res.write(chunk({ content: 'partial' }));
       return;
@@ -109,6 +115,41 @@ describe("Open Design's pattern: one process per turn", () => {
       expect(await agent.exited).toBe(0);
     }
     expect(lastMessages()).toEqual(['user: first', 'assistant: reply 1', 'user: second', 'assistant: reply 3', 'user: third']);
+  });
+});
+
+describe('a session without a kept turn', () => {
+  /** The session files in the state directory. */
+  const sessionFiles = () => readdirSync(stateDir).filter((name) => name.endsWith('.jsonl'));
+  const endAndWait = async (agent: AgentProcess) => {
+    agent.child.stdin.end();
+    setTimeout(() => agent.child.kill('SIGTERM'), 5000).unref();
+    expect(await agent.exited).toBe(0);
+  };
+
+  it('leaves no file when its only prompt failed and the client ended stdin, while a session with a turn stays', async () => {
+    const agent = launch();
+    await initialize(agent);
+    const failed = (await agent.request('session/new', { cwd: process.cwd(), mcpServers: [] })).result.sessionId;
+    const kept = (await agent.request('session/new', { cwd: process.cwd(), mcpServers: [] })).result.sessionId;
+    // Listed while it lives, as any session is.
+    const listed = (await agent.request('session/list', {})).result.sessions.map((s: { sessionId: string }) => s.sessionId);
+    expect(listed).toEqual(expect.arrayContaining([failed, kept]));
+    const answer = await agent.request('session/prompt', { sessionId: failed, prompt: text('fail please') });
+    expect(answer.result?.stopReason).not.toBe('end_turn');
+    expect((await agent.request('session/prompt', { sessionId: kept, prompt: text('one') })).result.stopReason).toBe('end_turn');
+    await endAndWait(agent);
+    expect(sessionFiles()).toEqual([`${kept}.jsonl`]);
+  });
+
+  it('leaves no file once session/close lets go of it', async () => {
+    const agent = launch();
+    await initialize(agent);
+    const sessionId = (await agent.request('session/new', { cwd: process.cwd(), mcpServers: [] })).result.sessionId;
+    expect(sessionFiles()).toEqual([`${sessionId}.jsonl`]);
+    expect((await agent.request('session/close', { sessionId })).result).toEqual({});
+    expect(sessionFiles()).toEqual([]);
+    await endAndWait(agent);
   });
 });
 

@@ -221,6 +221,36 @@ describe('file store on disk', () => {
     expect(await store.list()).toEqual([]);
   });
 
+  it('removes a session created with removeWhenBlank that holds nothing when released or at close, and keeps the rest', async () => {
+    const { store, dir } = await openFileStore();
+    const blank = (sessionId: string) => store.create({ sessionId, cwd: CWD, createdAt: isoAt(0) }, [], { removeWhenBlank: true });
+    await blank('empty');
+    await blank('undone');
+    await blank('answered');
+    await blank('titled');
+    await blank('at-exit');
+    await store.create({ sessionId: 'plain', cwd: CWD, createdAt: isoAt(0) });
+    // A failed turn: saved as it started, then taken out again.
+    await store.append('undone', turn('failed', isoAt(1)));
+    await store.append('undone', { type: 'undo', at: isoAt(2) });
+    await store.append('answered', turn('kept', isoAt(1)));
+    await store.append('titled', meta(isoAt(1), { title: 'named' }));
+    // Listed while held, as any session is.
+    expect((await store.list()).map((s) => s.sessionId).sort()).toEqual(['answered', 'at-exit', 'empty', 'plain', 'titled', 'undone']);
+    for (const id of ['empty', 'undone', 'answered', 'titled', 'plain']) await store.release(id);
+    expect(
+      readdirSync(dir)
+        .filter((name) => name.endsWith('.jsonl'))
+        .sort(),
+    ).toEqual(['answered.jsonl', 'at-exit.jsonl', 'plain.jsonl', 'titled.jsonl']);
+    store.close();
+    expect(
+      readdirSync(dir)
+        .filter((name) => name.endsWith('.jsonl'))
+        .sort(),
+    ).toEqual(['answered.jsonl', 'plain.jsonl', 'titled.jsonl']);
+  });
+
   it('skips a torn trailing record with a warning naming the file and line; the next append is unharmed', async () => {
     const { store, dir, logger } = await openFileStore();
     await store.create({ sessionId: 't', cwd: CWD, createdAt: isoAt(0) });

@@ -158,7 +158,12 @@ export class McpServers {
   ): Promise<McpCallResult> {
     signal?.throwIfAborted();
     const target = this.#list.resolve(name);
-    if (target === undefined) return mcpErrorResult(`There is no MCP tool named "${name}".`);
+    if (target === undefined) {
+      const server = this.#list.serverOf(name);
+      return mcpErrorResult(
+        server === undefined ? `There is no MCP tool named "${name}".` : `The MCP server "${server}" is still starting; try again shortly.`,
+      );
+    }
     return callServerTool(target.server, target.tool, args, { signal, elicit, timeoutMs: this.#options.toolTimeoutMs, logger: this.#options.logger });
   }
 

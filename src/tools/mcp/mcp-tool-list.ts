@@ -8,6 +8,11 @@
  * request's `tools` keep their bytes, so a server's prefix cache (llama.cpp renders the tools at
  * the top of the prompt) is not read again for a server that failed; a call to such a tool answers
  * that its server is not running (`mcp-call.ts`). Tools that are new are added at the end.
+ *
+ * A list saved with the session can be given back before any server is ready ({@link McpToolList.seed}):
+ * the first request after a restart then carries the same `tools` as the last one before it,
+ * even when a server answers late; a call to a seeded tool whose server is not ready yet has no
+ * target ({@link McpToolList.resolve}) but names its server ({@link McpToolList.serverOf}).
  */
 import type { Logger } from '../../shared/log.js';
 import { describeMcpTools, type McpToolDescriptor, type McpToolInfo } from './mcp-tools.js';
@@ -40,6 +45,21 @@ export class McpToolList<Server> {
   #offered: McpToolDescriptor[] = [];
 
   /**
+   * Offers `tools` (a list saved with the session, in its order) before any server is ready, as
+   * if they had been offered: the servers' tools, once ready, take their places. Ignored once a
+   * list was offered.
+   */
+  seed(tools: readonly McpToolDescriptor[]): void {
+    if (this.#described !== undefined || this.#offered.length > 0) return;
+    this.#offered = [...tools];
+  }
+
+  /** The server's name behind model-facing `name` in the latest list offered (ready or not); `undefined` when not in it. */
+  serverOf(name: string): string | undefined {
+    return this.#offered.find((tool) => tool.name === name)?.server;
+  }
+
+  /**
    * The tools of `ready` (in order), named apart from `reserved` (the built-in tool names) and
    * each other, after those offered before (see the module comment); at most `maxTools`, the rest
    * logged at warn once per different set left out. The same array as last time when nothing it
@@ -68,7 +88,11 @@ export class McpToolList<Server> {
       ...tools.filter((tool) => !this.#offered.some((old) => old.name === tool.name)),
     ];
     if (offered.length > maxTools) offered = offered.filter((tool) => fresh.has(tool.name)).slice(0, maxTools);
-    for (const tool of offered) if (!names.has(tool.name)) names.set(tool.name, this.#names.get(tool.name)!);
+    for (const tool of offered) {
+      const before = this.#names.get(tool.name);
+      // A seeded tool whose server was never ready has no target.
+      if (!names.has(tool.name) && before !== undefined) names.set(tool.name, before);
+    }
     this.#names = names;
     this.#offered = offered;
     const key = leftOut.join(',');
