@@ -165,9 +165,12 @@ const DATA_TABLES = ['config/provider-profiles.ts'];
  * and a file leaves it once it is short enough.
  */
 const KNOWN_LONG = [
-  // Split by the helper editing them now; they leave the list with that change.
+  // Over the limit by a few lines to a screen; each leaves the list once split by job.
   'app/agent-state.ts',
   'app/prompt-runner.ts',
+  'openai/user-errors.ts',
+  'sessions/file-store.ts',
+  'tools/mcp/mcp-servers.ts',
 ];
 /** Folders of one file allowed, as doors (none today). */
 const ONE_FILE_DOORS: string[] = [];

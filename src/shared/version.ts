@@ -1,6 +1,7 @@
 /**
- * The package's name and version, read from `package.json` (one directory above both `src/` and
- * the bundled `dist/`), so `--version`, `initialize.agentInfo` and the registry entry agree.
+ * The package's name and version, read from `package.json` (one directory above the bundled
+ * `dist/cli.js`, two above this source file), so `--version`, `initialize.agentInfo` and the
+ * registry entry agree.
  */
 import { readFileSync } from 'node:fs';
 
@@ -10,11 +11,15 @@ interface PackageJson {
 }
 
 function readPackageJson(): PackageJson {
-  try {
-    return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as PackageJson;
-  } catch {
-    return { name: 'openai-acp', version: '0.0.0' };
+  for (const path of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as PackageJson;
+      if (pkg.name === 'openai-acp') return pkg;
+    } catch {
+      // Not this one: the bundle and the source sit at different depths.
+    }
   }
+  return { name: 'openai-acp', version: '0.0.0' };
 }
 
 const pkg = readPackageJson();

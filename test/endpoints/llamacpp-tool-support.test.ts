@@ -28,7 +28,7 @@ describe('llama.cpp tool support', () => {
       return new Response(JSON.stringify(props), { status: 200, headers: { 'content-type': 'application/json' } });
     };
     const lookup = serverWindowLookup({ query: 'llamacpp-props', baseUrl: 'http://127.0.0.1:9312/v1', headers: {}, fetch: fetch as never });
-    expect(await lookup('math')).toEqual({ runtime: 4096, supportsTools: false, slots: 4 });
+    expect(await lookup('math')).toEqual({ runtime: 4096, supportsTools: false, slots: 4, chatTemplate: expect.stringContaining('bos_token') });
     expect(asked).toEqual(['http://127.0.0.1:9312/props']);
   });
 });

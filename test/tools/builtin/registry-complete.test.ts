@@ -91,7 +91,7 @@ describe('the registry', () => {
     const names = [...BUILTIN_TOOLS.map((tool) => tool.name), PLAN_TOOL_NAME];
     const owner = new Map<string, string>([
       ...BUILTIN_TOOLS.map((tool) => [tool.name, moduleFile(tool.name)] as const),
-      [PLAN_TOOL_NAME, join(SRC, 'tools/plan/plan-tool.ts')],
+      [PLAN_TOOL_NAME, join(SRC, 'tools/policy/plan-tool.ts')],
     ]);
     const offenders: string[] = [];
     for (const file of files(SRC)) {

@@ -129,7 +129,7 @@ function envelopeAt(text: string, start: number, limit: number, format: TextCall
   if (!name) return undefined;
   const beside = names.filter((key) => key !== nameKey && !ARGUMENT_KEYS.has(key) && !OTHER_KEYS.has(key));
   if (beside.length > 0) {
-    // The arguments beside the name (`{"name": "read_file", "path": "a.txt"}`): only for an offered
+    // The arguments beside the name (`{"name": "<tool>", "path": "a.txt"}`): only for an offered
     // tool, with no arguments key, and every other key one of its parameters.
     const properties = tools?.get(name);
     if (!properties || argumentKeys.length > 0 || !beside.every((key) => Object.hasOwn(properties, key))) return undefined;
