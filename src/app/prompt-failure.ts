@@ -43,7 +43,7 @@ export function turnResponse(outcome: Pick<AgentLoopOutcome, 'stopReason' | 'usa
 }
 
 /** The words of a failure: its own, else its summary as a sentence (`The endpoint answered HTTP 500.`). */
-export function failureWords(failure: ErrorMeta): string {
+function failureWords(failure: ErrorMeta): string {
   const words = failure.message?.trim() || failureSummary(failure);
   return `${words[0]!.toUpperCase()}${words.slice(1)}${/[.!?]$/.test(words) ? '' : '.'}`;
 }

@@ -27,7 +27,7 @@ const AFTER_CANCEL: ReadonlySet<SessionUpdate['sessionUpdate']> = new Set([
 ]);
 
 /** Whether `update` may still be sent once the turn is cancelled. */
-export function sentAfterCancel(update: SessionUpdate): boolean {
+function sentAfterCancel(update: SessionUpdate): boolean {
   return AFTER_CANCEL.has(update.sessionUpdate);
 }
 
