@@ -21,8 +21,9 @@ afterAll(async () => {
 });
 beforeEach(() => {
   stateDir = mkdtempSync(join(tmpdir(), 'openai-acp-e2e-state-'));
-  // Answers "reply N" (N = messages received); a prompt containing "hang" streams one chunk and
-  // never ends; one containing "fail" is answered 500.
+  // Answers "reply N" (N = messages received); the prompt "hang now" streams one chunk and never
+  // ends (only that prompt: folded in front of a later one, as an unanswered prompt is, it must not
+  // hang that one too); one containing "fail" is answered 500.
   server.handle((_req, res, body) => {
     const last = JSON.stringify(body.messages.at(-1).content);
     if (last.includes('fail')) {
@@ -31,7 +32,7 @@ beforeEach(() => {
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    if (last.includes('hang')) {
+    if (body.messages.at(-1).content === 'hang now') {
       res.write(chunk({ content: 'partial' }));
       return;
     }
@@ -72,7 +73,7 @@ async function twoTurnsThenKill(): Promise<string> {
 }
 
 describe('surviving SIGKILL', () => {
-  it('session/load in a new process replays both completed turns, and the next request carries them', async () => {
+  it('session/load in a new process replays both completed turns and the killed prompt, and the next request carries them', async () => {
     const sessionId = await twoTurnsThenKill();
     const second = launch();
     const init = await initialize(second);
@@ -83,9 +84,17 @@ describe('surviving SIGKILL', () => {
       .updates(sessionId)
       .filter((u) => u.sessionUpdate !== 'available_commands_update')
       .map((u) => `${u.sessionUpdate}: ${u.content?.text}`);
-    expect(replay).toEqual(['user_message_chunk: one', 'agent_message_chunk: reply 1', 'user_message_chunk: two', 'agent_message_chunk: reply 3']);
+    // The killed turn's prompt was saved as it started; only its answer is lost.
+    expect(replay).toEqual([
+      'user_message_chunk: one',
+      'agent_message_chunk: reply 1',
+      'user_message_chunk: two',
+      'agent_message_chunk: reply 3',
+      'user_message_chunk: hang now',
+    ]);
     expect((await second.request('session/prompt', { sessionId, prompt: text('four') })).result.stopReason).toBe('end_turn');
-    expect(lastMessages()).toEqual(['user: one', 'assistant: reply 1', 'user: two', 'assistant: reply 3', 'user: four']);
+    // Unanswered, the killed prompt goes in front of the next one, so user and assistant still alternate.
+    expect(lastMessages()).toEqual(['user: one', 'assistant: reply 1', 'user: two', 'assistant: reply 3', 'user: hang now\n\nfour']);
     expect(second.badLines).toEqual([]);
   });
 
@@ -96,8 +105,9 @@ describe('surviving SIGKILL', () => {
     const resumed = await second.request('session/resume', { sessionId, cwd: process.cwd(), mcpServers: [] });
     expect(resumed.result.configOptions.find((o: { id: string }) => o.id === 'model').currentValue).toBe('test-model');
     expect(second.updates(sessionId).filter((u) => u.sessionUpdate !== 'available_commands_update')).toEqual([]);
-    await second.request('session/prompt', { sessionId, prompt: text('four') });
-    expect(lastMessages()).toEqual(['user: one', 'assistant: reply 1', 'user: two', 'assistant: reply 3', 'user: four']);
+    expect((await second.request('session/prompt', { sessionId, prompt: text('four') })).result.stopReason).toBe('end_turn');
+    // Unanswered, the killed prompt goes in front of the next one, so user and assistant still alternate.
+    expect(lastMessages()).toEqual(['user: one', 'assistant: reply 1', 'user: two', 'assistant: reply 3', 'user: hang now\n\nfour']);
   });
 });
 

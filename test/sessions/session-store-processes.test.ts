@@ -109,7 +109,8 @@ describe('session store across processes', () => {
     // This process lets the session go; the two writers contend for it.
     await store.release('shared');
 
-    const writers = ['A', 'B'].map((tag) => startDriver({ dir, sessionId: 'shared', tag, count: 300, sizes: 'mixed' }));
+    // Each waits for the other as long as it writes (the default wait, for a client asking, is 2 s).
+    const writers = ['A', 'B'].map((tag) => startDriver({ dir, sessionId: 'shared', tag, count: 300, sizes: 'mixed', waitMs: 120_000 }));
     await Promise.all(writers.map((w) => w.ready));
     for (const w of writers) w.go();
     // While they write, this process reads: every load sees whole records only.
