@@ -3,7 +3,7 @@
  * (plans and checkpoints are part of its turn records; the prompt facts are not: its first turn
  * reads the instruction files and the date afresh), mode and other options, model and title,
  * independent from then on, saved so that `session/list` shows it. A turn still running in the
- * source is not copied: its record is saved only when it ends, so the fork has the state as of
+ * source is not copied (its prompt, already on disk, is left out): the fork has the state as of
  * the last finished turn.
  *
  * Source: `ForkSessionRequest` / `ForkSessionResponse` in the ACP schema
@@ -28,6 +28,19 @@ function forkTitle(title: string | undefined): string | undefined {
 }
 
 /**
+ * `records` (the source's history on disk) without the prompt of a turn still running in `source`:
+ * a turn's prompt is on disk as the turn starts (`prompt-runner.ts`), but the session holds its
+ * record only when it ends, so a last turn record the session does not hold is the running one.
+ */
+function finishedRecords<T extends SessionRecord>(records: T[], source: Session): T[] {
+  const held = new Set(source.records.flatMap((r) => (r.type === 'turn' && r.id ? [r.id] : [])));
+  const last = records.findLastIndex((r) => r.type === 'turn');
+  const started = records[last];
+  if (started?.type !== 'turn' || !started.id || held.has(started.id)) return records;
+  return records.filter((_, i) => i !== last);
+}
+
+/**
  * Creates the fork of `sourceId` in `cwd` and saves it. A store failure is logged (the fork then
  * lives until the process ends), as for `session/new`.
  * @throws {RequestError} -32602 naming the id when no session of that id is held (unknown, or closed).
@@ -40,7 +53,7 @@ export async function copySession(input: { sourceId: string; cwd: string; sessio
   const fork = sessions.create(input.cwd, source.model);
   // The whole history as on disk (the source holds only its live part); the fork's first turn
   // reads the instruction files and the date afresh (its system prompt is built from them).
-  const history = ((await input.store.load(source.id))?.records ?? source.records).map(withoutFacts);
+  const history = finishedRecords((await input.store.load(source.id))?.records ?? source.records, source).map(withoutFacts);
   holdRecords(fork, history);
   Object.assign(fork.options, source.options);
   fork.title = forkTitle(source.title);

@@ -85,9 +85,11 @@ describe('the built CLI', () => {
       OPENAI_MODEL: 'm',
     });
     const sessionId = await agent.start(home);
-    await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
-    expect(agent.text(sessionId)).toContain('no AWS credentials');
-    expect(agent.text(sessionId)).toContain('set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE');
+    const answer = await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    expect(answer.error?.code).toBe(-32603);
+    expect(answer.error?.message).toContain('no AWS credentials');
+    expect(answer.error?.message).toContain('set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE');
+    expect(agent.text(sessionId)).toBe('');
     expect(bedrock.records.length).toBe(before);
   }, 30_000);
 

@@ -29,9 +29,13 @@ it('streams, keeps history, cancels and exits 0 when the SDK client closes stdin
     })
     .connect(ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
   const agent = connection.agent;
+  // The model's text only (messageIds `<turnId>-<step>-m`): the small-window notice is a message of its own.
   const textOf = (sessionId: string) =>
     notifications
-      .filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'agent_message_chunk')
+      .filter(
+        (n) =>
+          n.sessionId === sessionId && n.update.sessionUpdate === 'agent_message_chunk' && /-\d+-m$/.test((n.update as { messageId?: string }).messageId ?? ''),
+      )
       .map((n) => (n.update as { content: { text: string } }).content.text)
       .join('');
 

@@ -123,13 +123,12 @@ describe('agent loop with local tools (client without fs/terminal)', () => {
     expect(last.messages.at(-1).content).toMatch(/^\[Session mode: Read only\. You cannot edit files or run commands/);
   });
 
-  it('stops a loop of the same call with max_turn_requests, and at the step limit', async () => {
+  it('stops a loop of the same call, and at the step limit, with a JSON-RPC error of kind loop', async () => {
     const cwd = workspace();
     const { agent } = await startAgent(script([{ calls: [['list_directory', {}]] }]));
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
     const answer = await agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'loop' }] });
-    expect(answer.result.stopReason).toBe('max_turn_requests');
-    expect(agent.text(result.sessionId)).toMatch(/same arguments 3 times/);
+    expect(answer.error).toMatchObject({ code: -32603, message: expect.stringMatching(/same arguments 3 times/), data: { kind: 'loop' } });
     let n = 0;
     const { agent: limited } = await startAgent(
       (req, res, body) => script([{ calls: [['list_directory', { path: `.${'/.'.repeat(n++)}` }]] }])(req, res, body),
@@ -137,8 +136,7 @@ describe('agent loop with local tools (client without fs/terminal)', () => {
     );
     const second = await limited.request('session/new', { cwd, mcpServers: [] });
     const stopped = await limited.request('session/prompt', { sessionId: second.result.sessionId, prompt: [{ type: 'text', text: 'go' }] });
-    expect(stopped.result.stopReason).toBe('max_turn_requests');
-    expect(limited.text(second.result.sessionId)).toMatch(/step limit/);
+    expect(stopped.error).toMatchObject({ code: -32603, message: expect.stringMatching(/step limit/), data: { kind: 'loop' } });
   });
 
   it('bad calls (cut-off JSON, unknown tool, missing field) become errors for the model and the loop goes on', async () => {
