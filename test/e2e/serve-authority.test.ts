@@ -131,8 +131,10 @@ describe('session/list over serve', () => {
     // First a server over the whole home, with a session in each folder.
     const wide = await fixtures.start(home, env, ['--token', TOKEN, '--root', home]);
     const client = await fixtures.connect(wide.url, 'ws', { token: TOKEN });
-    const { sessionId: inside } = await client.agent.request('session/new', { cwd: root, mcpServers: [] });
-    const { sessionId: outside } = await client.agent.request('session/new', { cwd: other, mcpServers: [] });
+    // Each with instructions, so they are kept when the client leaves (a blank session is not).
+    const kept = { _meta: { 'openai-acp': { instructions: 'Answer briefly.' } } };
+    const { sessionId: inside } = await client.agent.request('session/new', { cwd: root, mcpServers: [], ...kept });
+    const { sessionId: outside } = await client.agent.request('session/new', { cwd: other, mcpServers: [], ...kept });
     client.close();
     await wide.stop();
     const narrow = await fixtures.start(home, env, ['--token', TOKEN, '--root', root]);
