@@ -32,7 +32,15 @@ const record: fc.Arbitrary<ConversationRecord> = fc.oneof(
 );
 const records = fc.array(record, { maxLength: 25 });
 
-it('replay shows one user_message_chunk per prompt block per turn, in order, each turn followed by its thought then its answer', () => {
+/** A prompt's blocks as replayed: a blank line between two text blocks that follow each other, the first not ending its line. */
+const withBreaks = (blocks: readonly any[]): any[] =>
+  blocks.flatMap((block, i) => {
+    const before = blocks[i - 1];
+    const joins = block.type === 'text' && before?.type === 'text' && before.text !== '' && !before.text.endsWith('\n');
+    return joins ? [{ type: 'text', text: '\n\n' }, block] : [block];
+  });
+
+it('replay shows one user_message_chunk per prompt block per turn (a blank line between text blocks), in order, each turn followed by its thought then its answer', () => {
   fc.assert(
     fc.property(records, (list) => {
       const updates = replayUpdates(list);
@@ -51,14 +59,14 @@ it('replay shows one user_message_chunk per prompt block per turn, in order, eac
             { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: compactedText(r.summary) } },
           ];
         return [
-          ...r.prompt.map((content) => ({ sessionUpdate: 'user_message_chunk', content })),
+          ...withBreaks(r.prompt).map((content) => ({ sessionUpdate: 'user_message_chunk', content })),
           ...(r.reasoning ? [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: r.reasoning } }] : []),
           ...(r.assistant ? [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: r.assistant } }] : []),
         ];
       });
       expect(updates.map(({ messageId: _id, ...rest }: any) => rest)).toEqual(expected);
       const userChunks = updates.filter((u) => u.sessionUpdate === 'user_message_chunk');
-      const blocks = list.reduce((n, r) => n + (r.type === 'turn' ? r.prompt.length : 1), 0);
+      const blocks = list.reduce((n, r) => n + (r.type === 'turn' ? withBreaks(r.prompt).length : 1), 0);
       expect(userChunks).toHaveLength(blocks);
     }),
   );
