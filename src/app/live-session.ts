@@ -122,7 +122,8 @@ export class LiveSession {
   turnSink(client: AgentContext, peer: ClientPeer): UpdateSink {
     const direct = updateSender(client, this.id);
     return (updates) => {
-      void this.tell(updates, peer);
+      // Most sessions have one holder: the turn's own connection, told by `direct`.
+      if (this.holders.size > 1) void this.tell(updates, peer);
       return direct(updates);
     };
   }
