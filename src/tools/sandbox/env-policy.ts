@@ -51,14 +51,22 @@ export interface EnvPolicy {
   secretValues?: readonly string[] | undefined;
 }
 
+/** Each pattern's regex, built once (the patterns are the defaults and the operator's few; every variable of every tool process is tested). */
+const compiledPatterns = new Map<string, RegExp>();
+
 /** A `*` pattern (or a plain name) as a case-insensitive whole-name test. */
 function patternTest(pattern: string): (name: string) => boolean {
-  const source = pattern
-    .split('*')
-    .map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  const regex = new RegExp(`^${source}$`, 'i');
-  return (name) => regex.test(name);
+  let regex = compiledPatterns.get(pattern);
+  if (!regex) {
+    const source = pattern
+      .split('*')
+      .map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
+    regex = new RegExp(`^${source}$`, 'i');
+    compiledPatterns.set(pattern, regex);
+  }
+  const compiled = regex;
+  return (name) => compiled.test(name);
 }
 
 /** Whether any of `patterns` matches `name`. */
