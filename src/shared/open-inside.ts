@@ -11,6 +11,7 @@
 import { constants, type Stats } from 'node:fs';
 import { type FileHandle, open, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { isWithin } from './path-within.js';
 
 /** Thrown by {@link openInside} when the opened file lies outside the allowed directories (`code` `EOUTSIDE`). */
 export class OutsideError extends Error {
@@ -26,15 +27,6 @@ export class OutsideError extends Error {
   ) {
     super(`${file}${real !== undefined && real !== file ? ` (opened, it is ${real})` : ''} lies outside the allowed directories`);
   }
-}
-
-/**
- * Whether `file` is `dir` or below it (both absolute, normalised).
- * @internal its segment rule is checked on its own, without a disk.
- */
-export function isInsideDir(file: string, dir: string): boolean {
-  if (file === dir || dir === path.parse(dir).root) return file.startsWith(dir);
-  return file.startsWith(dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`);
 }
 
 /** Whether `/proc/self/fd` answers here (Linux with /proc mounted), found once. */
@@ -79,7 +71,7 @@ const READ_FLAGS = process.platform === 'win32' ? 'r' : constants.O_RDONLY | con
 export async function openInside(file: string, dirs: readonly string[], flags: number | string = READ_FLAGS): Promise<{ handle: FileHandle; real: string }> {
   const handle = await open(file, flags);
   const real = await openedRealPath(handle, file);
-  if (real !== undefined && dirs.some((dir) => isInsideDir(real, dir))) return { handle, real };
+  if (real !== undefined && dirs.some((dir) => isWithin(real, dir))) return { handle, real };
   await handle.close();
   throw new OutsideError(file, real);
 }

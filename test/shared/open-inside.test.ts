@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isInsideDir, openInside, OutsideError, readFileInside } from '../../src/shared/open-inside.js';
+import { openInside, OutsideError, readFileInside } from '../../src/shared/open-inside.js';
+import { isWithin as isInsideDir } from '../../src/shared/path-within.js';
 
 let top: string;
 beforeEach(() => {

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isInside, isNormalAbsolute, isWithin, relativeForTitle, resolved, resolveToolPath } from '../../../src/tools/backends/workspace.js';
+import { isInside, relativeForTitle, resolveToolPath } from '../../../src/tools/backends/workspace.js';
+import { isNormalAbsolute, isWithin, resolved } from '../../../src/shared/path-within.js';
 
 const name = fc.constantFrom('a', 'b', 'ws', 'ws2', 'extra', 'w', 'ws-x', '~', '.x', '...', 'a b');
 const segment = fc.oneof(name, fc.constant('..'), fc.constant('.'), fc.constant(''));

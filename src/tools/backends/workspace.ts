@@ -17,28 +17,12 @@
  */
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { isNormalAbsolute, isWithin, resolved } from '../../shared/path-within.js';
 import { ToolError, type WorkspaceRoots } from '../tool.js';
 
+export { isWithin };
+
 const POSIX = path.sep === '/';
-
-/**
- * True when `p` is what `path.resolve` makes of it on POSIX: absolute, and without empty, `.` or
- * `..` segments or a trailing `/` (but `/` itself).
- * @internal the fast path's condition is checked against `path.resolve` by a property test.
- */
-export function isNormalAbsolute(p: string): boolean {
-  if (p.charCodeAt(0) !== 0x2f) return false;
-  if (p.length === 1) return true;
-  return !p.endsWith('/') && !p.endsWith('/.') && !p.endsWith('/..') && !p.includes('//') && !p.includes('/./') && !p.includes('/../');
-}
-
-/**
- * `path.resolve(p)`, returning a path that is already normal on POSIX as it is.
- * @internal checked against `path.resolve` by a property test.
- */
-export function resolved(p: string): string {
-  return POSIX && isNormalAbsolute(p) ? p : path.resolve(p);
-}
 
 /**
  * The absolute, normalised path a tool argument names.
@@ -55,17 +39,6 @@ export function resolveToolPath(input: string, roots: WorkspaceRoots): string {
 /** The allowed roots, `cwd` first. */
 export function rootList(roots: WorkspaceRoots): string[] {
   return [roots.cwd, ...roots.extra].map(resolved);
-}
-
-/** True when `abs` is `root` or below it, lexically (after normalising both). */
-export function isWithin(abs: string, root: string): boolean {
-  if (!POSIX) {
-    const rel = path.relative(path.resolve(root), path.resolve(abs));
-    return rel === '' || (!path.isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${path.sep}`));
-  }
-  const a = resolved(abs);
-  const r = resolved(root);
-  return a === r || r === '/' || (a.charCodeAt(r.length) === 0x2f && a.startsWith(r));
 }
 
 /**
