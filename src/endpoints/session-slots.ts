@@ -14,9 +14,8 @@ import { defaultFetch } from '../openai/http.js';
 import type { SlotRouter, SlotTicket } from '../openai/slot-routing.js';
 import { chooseSlot, slotAnswered, slotBook, slotRefused, slotReleased, type SlotBook } from './slot-book.js';
 import { probeSlots, slotPolicy, type SlotPost, type SlotProbe } from './slot-probe.js';
+import { SERVER_CONTEXT_TIMEOUT_MS } from './server-context.js';
 
-/** Bound of one request of the first look, in ms (as every look at a server: `SERVER_CONTEXT_TIMEOUT_MS`). */
-const SLOT_LOOK_TIMEOUT_MS = 2000;
 /** Bound of one save or restore, in ms (a file of a slot's cache: megabytes to a few gigabytes). */
 const SLOT_FILE_TIMEOUT_MS = 30_000;
 
@@ -51,7 +50,7 @@ function slotFileName(key: string): string {
 }
 
 /**
- * {@link SlotPost} over HTTP to the server at `root`, each request bounded by {@link SLOT_LOOK_TIMEOUT_MS},
+ * {@link SlotPost} over HTTP to the server at `root`, each request bounded by {@link SERVER_CONTEXT_TIMEOUT_MS} (as every look at a server),
  * on a connection of its own (llama-server closes
  * connections after some answers: a pooled one may be gone).
  */
@@ -63,7 +62,7 @@ export function slotPost(root: string, headers: Record<string, string>, fetchLik
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', accept: 'application/json', connection: 'close' },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(SLOT_LOOK_TIMEOUT_MS),
+        signal: AbortSignal.timeout(SERVER_CONTEXT_TIMEOUT_MS),
       });
       if (!response.ok) return void (await response.body?.cancel().catch(() => undefined));
       return (await response.json()) as unknown;
