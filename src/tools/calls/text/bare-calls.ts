@@ -62,7 +62,7 @@ export function unwrap(text: string): string {
 }
 
 /** Whether `name` is an offered tool, as the runner resolves names. */
-function isOffered(name: string, tools: OfferedTools): boolean {
+export function isOffered(name: string, tools: OfferedTools): boolean {
   return tools.has(name) || resolveToolName(name, [...tools.keys()]) !== undefined;
 }
 

@@ -7,18 +7,14 @@
  *
  * Sources: Ollama `model/parsers/gemma4.go` and its tests, which cite ollama/ollama#15315.
  */
-import { isDeepStrictEqual } from 'node:util';
+import { repeatedProblem } from '../duplicate-keys.js';
 import type { Finder } from './finder.js';
 import { pythonLiteral } from './python-literal.js';
 import type { TextCall } from './text-call.js';
 import { skipSpace } from './value-span.js';
 
-/** A key written twice with different values: the call is refused naming both. */
-class Repeated extends Error {
-  constructor(key: string, first: unknown, second: unknown) {
-    super(`the argument "${key}" is given twice, as ${JSON.stringify(first)} and as ${JSON.stringify(second)}; give it once, with the value meant`);
-  }
-}
+/** A key written twice with different values: the call is refused naming both (`repeatedProblem`). */
+class Repeated extends Error {}
 
 /** Gemma 4's string delimiter token. */
 const QUOTE = '<|"|>';
@@ -102,7 +98,8 @@ class Reader {
       if (!key) throw new Error('not a key');
       this.i += key[0].length;
       const value = this.value(depth);
-      if (Object.hasOwn(out, key[1]!) && !isDeepStrictEqual(out[key[1]!], value)) throw new Repeated(key[1]!, out[key[1]!], value);
+      const repeated = repeatedProblem(out, key[1]!, value);
+      if (repeated) throw new Repeated(repeated);
       Object.defineProperty(out, key[1]!, { value, enumerable: true, writable: true, configurable: true });
       this.i = skipSpace(t, this.i, this.limit);
       // A string opened with a quote and closed by both the quote and the token.

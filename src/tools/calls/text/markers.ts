@@ -6,7 +6,7 @@
  * any body `tag-body.ts` reads; token formats have readers of their own. A marker that is also
  * ordinary text (`<tools>`, `Action:`, `call:`) makes a call only of offered tools. Pure.
  */
-import { resolveToolName } from '../tool-name-resolve.js';
+import { isOffered } from './bare-calls.js';
 import { deepseekAt } from './deepseek.js';
 import { dsmlAt } from './dsml.js';
 import type { Finder } from './finder.js';
@@ -111,8 +111,7 @@ function readerOf(spec: CallMarker): Marker['read'] {
 function offeredOnly(read: Marker['read']): Marker['read'] {
   return (context) => {
     const found = read(context);
-    const names = [...context.tools.keys()];
-    return found?.calls.every((call) => context.tools.has(call.name) || resolveToolName(call.name, names) !== undefined) ? found : undefined;
+    return found?.calls.every((call) => isOffered(call.name, context.tools)) ? found : undefined;
   };
 }
 

@@ -12,6 +12,7 @@
  * literal escapes (https://docs.python.org/3/reference/lexical_analysis.html#escape-sequences).
  */
 import { isDeepStrictEqual } from 'node:util';
+import { repeatedProblem } from '../duplicate-keys.js';
 import { MAX_ARGUMENT_DEPTH } from '../repair-arguments.js';
 import { isSpace } from './value-span.js';
 
@@ -20,8 +21,8 @@ export interface PythonicCall {
   name: string;
   args: Record<string, unknown>;
   positional?: true;
-  /** A keyword given twice with different values (a SyntaxError in Python): the keyword and both values. */
-  repeated?: { key: string; first: unknown; second: unknown };
+  /** A keyword given twice with different values (a SyntaxError in Python): why the call cannot run (`repeatedProblem`). */
+  repeated?: string;
 }
 
 class Reader {
@@ -202,8 +203,7 @@ export function pythonicCalls(text: string, start = 0, end = text.length): { cal
         if (key && reader.eat('=')) {
           const value = reader.value(1);
           // The same keyword twice: one meaning when the values are equal, a guess when not.
-          if (Object.hasOwn(current.args, key) && !isDeepStrictEqual(current.args[key], value))
-            current.repeated ??= { key, first: current.args[key], second: value };
+          current.repeated ??= repeatedProblem(current.args, key, value);
           Object.defineProperty(current.args, key, { value, enumerable: true, writable: true, configurable: true });
         } else {
           reader.i = mark;

@@ -12,16 +12,13 @@
  * Sources: LangChain `ReActSingleInputOutputParser` (langchain/agents/output_parsers/react_single_input.py),
  * smolagents `ToolCallingAgent` prompt (src/smolagents/prompts/toolcalling_agent.yaml).
  */
-import { resolveToolName } from '../tool-name-resolve.js';
+import { isOffered } from './bare-calls.js';
 import { envelopesFrom } from './json-envelope.js';
 import type { MarkerRead, OfferedTools, TextCall } from './text-call.js';
 import { skipSpace, valueSpan } from './value-span.js';
 
 /** The marker that opens a ReAct call (`formats/text-forms.ts`). */
 const REACT_ACTION = 'Action:';
-
-/** Whether `name` is an offered tool (as the runner would resolve it). */
-const offered = (name: string, tools: OfferedTools) => tools.has(name) || resolveToolName(name, [...tools.keys()]) !== undefined;
 
 /** The arguments text of an `Action Input` that is a plain string: the tool's one parameter set to it, or the text as written (refused by the check). */
 function plainInput(value: string, properties: Readonly<Record<string, unknown>> | undefined): string {
@@ -43,13 +40,13 @@ export function reactAt(text: string, at: number, limit: number, tools: OfferedT
   if (text[i] === '{') {
     const read = envelopesFrom(text, i, limit, 'react', tools);
     const calls = read.refused ? [] : read.calls.slice(0, 1);
-    if (calls.length === 0 || !calls.every((call) => offered(call.name, tools))) return undefined;
+    if (calls.length === 0 || !calls.every((call) => isOffered(call.name, tools))) return undefined;
     let end = skipSpace(text, read.end, limit);
     if (text.startsWith('```', end)) end += 3;
     return { calls, end };
   }
   const head = /^[`"'*]*([A-Za-z_][\w.-]*)[`"'*]*[ \t]*\r?\n[\s*>-]*Action[ _]Input:[ \t]*/.exec(text.slice(i, Math.min(limit, i + 300)));
-  if (!head || !offered(head[1]!, tools)) return undefined;
+  if (!head || !isOffered(head[1]!, tools)) return undefined;
   const name = head[1]!;
   i += head[0].length;
   // Emphasis before a JSON input (`Action Input: ** {…}`), as crewAI's parser tests show.

@@ -5,7 +5,6 @@
  * calls, or GLM's name with `<arg_key>` pairs. One code fence inside the tags is looked through.
  * Pure.
  */
-import { repeatedProblem } from '../duplicate-keys.js';
 import type { Finder } from './finder.js';
 import { envelopesFrom, namedCalls } from './json-envelope.js';
 import { pythonicCalls } from './python-literal.js';
@@ -35,7 +34,7 @@ function fromPythonic(found: NonNullable<ReturnType<typeof pythonicCalls>>, form
   return found.calls.map((call, i) => {
     const out: TextCall = { name: call.name, arguments: JSON.stringify(call.args), format };
     if (call.positional) out.problem = 'its arguments must be written by name (key=value), not by position';
-    if (call.repeated) out.problem = repeatedProblem({ [call.repeated.key]: call.repeated.first }, call.repeated.key, call.repeated.second);
+    if (call.repeated) out.problem = call.repeated;
     if (found.open && i === found.calls.length - 1) out.cut = true;
     return out;
   });
