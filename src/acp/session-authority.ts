@@ -64,9 +64,11 @@ export class SessionAuthority {
   ): (call: C) => Promise<R> {
     return async (call) => {
       this.peer.reachedBy(call.client);
-      if (this.state.live(call.params.sessionId) === undefined) return handler(call, undefined);
-      if (refused && !this.state.live(call.params.sessionId)?.isHeldBy(this.peer)) return refused(call.params.sessionId);
-      return handler(call, this.state.heldBy(call.params.sessionId, this.peer));
+      const live = this.state.live(call.params.sessionId);
+      if (!live) return handler(call, undefined);
+      if (refused && !live.isHeldBy(this.peer)) return refused(call.params.sessionId);
+      live.assertHeldBy(this.peer);
+      return handler(call, live);
     };
   }
 }

@@ -8,7 +8,6 @@
  * session list, resume, close and delete RFDs (https://agentclientprotocol.com/rfds/).
  */
 import { RequestError, type AgentContext, type McpServer } from '@agentclientprotocol/sdk/unstable';
-import { isAbsolute, relative, sep } from 'node:path';
 import { InvalidCursorError, paginateSessions } from '../sessions/session-list.js';
 import type { Session } from '../sessions/session-manager.js';
 import { storeRefusal, type AgentState } from '../app/agent-state.js';
@@ -21,6 +20,7 @@ import { SLASH_COMMANDS } from '../app/slash-commands.js';
 import { checkCwd, checkMcpServers } from './validate-params.js';
 import { copySession } from '../app/session-fork.js';
 import { AGENT_NAME } from '../shared/version.js';
+import { isWithin } from '../shared/path-within.js';
 
 /** What `session/new`, `load` and `resume` give for the session's tools. */
 interface ToolParams {
@@ -130,7 +130,7 @@ export async function forkSession(state: AgentState, params: ToolParams & { cwd:
 export async function listSessions(state: AgentState, params: { cwd?: string | null | undefined; cursor?: string | null | undefined }) {
   const all = await (await state.store).list();
   const root = state.root;
-  const mayUse = root === undefined ? all : all.filter((session) => isInside(session.cwd, root));
+  const mayUse = root === undefined ? all : all.filter((session) => isWithin(session.cwd, root));
   try {
     return paginateSessions(mayUse, { cwd: params.cwd ?? null, cursor: params.cursor ?? null });
   } catch (error) {
@@ -168,7 +168,7 @@ export async function deleteSession(state: AgentState, params: { sessionId: stri
     );
   if (!live && state.root !== undefined) {
     const stored = await (await state.store).load(sessionId).catch(() => undefined);
-    if (stored && !isInside(stored.cwd, state.root)) return {};
+    if (stored && !isWithin(stored.cwd, state.root)) return {};
   }
   await state.close(sessionId);
   await (await state.store).delete(sessionId).catch((error: unknown) => {
@@ -189,12 +189,6 @@ export async function releasePeer(state: AgentState, peer: ClientPeer): Promise<
     return !live || live.holderCount === 0;
   });
   await Promise.all(lettingGo.map((sessionId) => state.close(sessionId).catch(() => false)));
-}
-
-/** Whether `dir` is `root` or below it, by their names (the paths a session was saved with, checked when it was made). Pure. */
-function isInside(dir: string, root: string): boolean {
-  const rel = relative(root, dir);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /** Starts the session's tools (roots, MCP servers) for a new, loaded or resumed session; MCP servers only with tools on. */

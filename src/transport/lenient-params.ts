@@ -10,6 +10,8 @@
  * agent does not). agentgui (npm `agentgui`) sends it as a string at the root of `session/new`.
  */
 
+import { isRecord as isObject } from '../shared/json-value.js';
+
 type Json = Record<string, unknown>;
 
 /** Per method: the optional params fields and the JSON type each must have. */
@@ -19,8 +21,6 @@ const OPTIONAL_FIELDS: Readonly<Record<string, Readonly<Record<string, 'object'>
   'session/resume': { systemPrompt: 'object' },
   'session/fork': { systemPrompt: 'object' },
 };
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * `message` without the optional params fields of the wrong type (see {@link OPTIONAL_FIELDS}),
