@@ -42,8 +42,10 @@ const model: ChatHandler = (_req, res, body) => {
   res.end('data: [DONE]\n\n');
 };
 
-/** Threads of a Linux process (a worker thread is one of them). */
-const threads = (pid: number) => readdirSync(`/proc/${pid}/task`).length;
+/** Thread ids of a Linux process (a worker thread is one of them). */
+const threads = (pid: number) => new Set(readdirSync(`/proc/${pid}/task`));
+/** Ids in `now` that `before` lacks. */
+const added = (before: Set<string>, now: Set<string>) => [...now].filter((id) => !before.has(id));
 
 describe.skipIf(process.platform !== 'linux')('search_files with a catastrophic pattern (JavaScript search)', () => {
   it('answers another session while it runs, and a cancel ends it and its worker', async () => {
@@ -76,9 +78,10 @@ describe.skipIf(process.platform !== 'linux')('search_files with a catastrophic 
       return answer;
     });
     await waitFor(() => agent.updates(a).some((u) => u.sessionUpdate === 'tool_call' && u.title?.startsWith('Search')), 10_000, 'the search tool call');
-    // The worker thread is running the pattern.
-    await waitFor(() => threads(pid) > idle, 10_000, 'the search worker thread');
-    const during = threads(pid);
+    // The worker thread is running the pattern: a thread that was not there before. Ids, not a
+    // count: the plain search's worker may still be leaving while this one starts.
+    await waitFor(() => added(idle, threads(pid)).length > 0, 10_000, 'the search worker thread');
+    const started = added(idle, threads(pid));
 
     const other = await agent.request('session/prompt', { sessionId: b, prompt: [{ type: 'text', text: 'hi' }] });
     expect(other.result.stopReason).toBe('end_turn');
@@ -91,7 +94,10 @@ describe.skipIf(process.platform !== 'linux')('search_files with a catastrophic 
     const cancelled = await searching;
     expect(cancelled.result.stopReason).toBe('cancelled');
     // The cancel reached the worker: its thread leaves the process.
-    await waitFor(() => threads(pid) < during, 10_000, 'the worker thread to end');
+    await waitFor(() => {
+      const now = threads(pid);
+      return started.every((id) => !now.has(id));
+    }, 10_000, 'the worker thread to end');
     // The cancelled session takes the next prompt, and no result of the search ever went to the model.
     const next = await agent.request('session/prompt', { sessionId: a, prompt: [{ type: 'text', text: 'hi again' }] });
     expect(next.result.stopReason).toBe('end_turn');
