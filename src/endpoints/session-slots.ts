@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from '../shared/log.js';
 import type { FetchLike } from '../openai/http.js';
 import { defaultFetch } from '../openai/http.js';
+import { readBodyUpTo } from '../openai/body-limits.js';
 import type { SlotRouter, SlotTicket } from '../openai/slot-routing.js';
 import { chooseSlot, slotAnswered, slotBook, slotRefused, slotReleased, type SlotBook } from './slot-book.js';
 import { probeSlots, slotPolicy, type SlotPost, type SlotProbe } from './slot-probe.js';
@@ -49,27 +50,42 @@ function slotFileName(key: string): string {
   return `openai-acp-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.bin`;
 }
 
+/** Most bytes read of a slot route's answer: a small JSON object (the slot's id, tokens saved). */
+const MAX_SLOT_ANSWER_BYTES = 64 * 1024;
+
 /**
- * {@link SlotPost} over HTTP to the server at `root`, each request bounded by {@link SERVER_CONTEXT_TIMEOUT_MS} (as every look at a server),
- * on a connection of its own (llama-server closes
- * connections after some answers: a pooled one may be gone).
+ * One POST of `body` to a slot route of the server at `root`, on a connection of its own
+ * (llama-server closes connections after some answers: a pooled one may be gone), bounded by
+ * `signal`. Resolves whether the server said yes and its JSON answer (at most
+ * {@link MAX_SLOT_ANSWER_BYTES}; `undefined` when cut or not JSON). Never rejects: a failure is `ok: false`.
+ */
+async function postToSlots(
+  server: { root: string; headers: Record<string, string>; fetch?: FetchLike | undefined },
+  path: string,
+  body: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<{ ok: boolean; answer?: unknown }> {
+  try {
+    const fetch = server.fetch ?? (await defaultFetch());
+    const response = await fetch(`${server.root}${path}`, {
+      method: 'POST',
+      headers: { ...server.headers, 'content-type': 'application/json', accept: 'application/json', connection: 'close' },
+      body: JSON.stringify(body),
+      signal,
+    });
+    const { text, cut } = await readBodyUpTo(response, MAX_SLOT_ANSWER_BYTES);
+    if (!response.ok || cut) return { ok: response.ok };
+    return { ok: true, answer: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * {@link SlotPost} over HTTP to the server at `root`, each request bounded by {@link SERVER_CONTEXT_TIMEOUT_MS} (as every look at a server).
  */
 export function slotPost(root: string, headers: Record<string, string>, fetchLike?: FetchLike): SlotPost {
-  return async (path, body) => {
-    try {
-      const fetch = fetchLike ?? (await defaultFetch());
-      const response = await fetch(`${root}${path}`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json', connection: 'close' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(SERVER_CONTEXT_TIMEOUT_MS),
-      });
-      if (!response.ok) return void (await response.body?.cancel().catch(() => undefined));
-      return (await response.json()) as unknown;
-    } catch {
-      return undefined;
-    }
-  };
+  return async (path, body) => (await postToSlots({ root, headers, fetch: fetchLike }, path, body, AbortSignal.timeout(SERVER_CONTEXT_TIMEOUT_MS))).answer;
 }
 
 /** Gives each session a slot of its own on one server (see the module comment). */
@@ -136,20 +152,8 @@ export class SessionSlots implements SlotRouter {
 
   /** One save or restore of `slot` to or from `key`'s file, or its erasure; false when it failed. */
   private async file(action: 'save' | 'restore' | 'erase', slot: number, key: string, signal: AbortSignal): Promise<boolean> {
-    const { root, headers } = this.options;
+    const body = action === 'erase' ? {} : { filename: slotFileName(key) };
     const timeout = AbortSignal.timeout(SLOT_FILE_TIMEOUT_MS);
-    try {
-      const fetch = this.options.fetch ?? (await defaultFetch());
-      const response = await fetch(`${root}/slots/${slot}?action=${action}`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', accept: 'application/json', connection: 'close' },
-        body: JSON.stringify(action === 'erase' ? {} : { filename: slotFileName(key) }),
-        signal: AbortSignal.any([signal, timeout]),
-      });
-      await response.body?.cancel().catch(() => undefined);
-      return response.ok;
-    } catch {
-      return false;
-    }
+    return (await postToSlots(this.options, `/slots/${slot}?action=${action}`, body, AbortSignal.any([signal, timeout]))).ok;
   }
 }
