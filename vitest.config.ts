@@ -36,6 +36,7 @@ const PROCESSES = [
   'test/acp/model-loading.test.ts',
   'test/openai/chat-client-loading.test.ts',
   'test/tools/mcp/mcp-servers-stdio.test.ts',
+  'test/tools/mcp/mcp-servers-saved.test.ts',
   'test/sessions/session-store-processes.test.ts',
 ];
 

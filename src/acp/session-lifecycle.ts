@@ -10,6 +10,7 @@
 import { RequestError, type AgentContext, type McpServer } from '@agentclientprotocol/sdk/unstable';
 import { InvalidCursorError, paginateSessions } from '../sessions/session-list.js';
 import type { Session } from '../sessions/session-manager.js';
+import type { SavedMcpTool } from '../sessions/session-records.js';
 import { storeRefusal, type AgentState } from '../app/agent-state.js';
 import { checkInsideRoot, loadStored, loadStoredInRoot, restoreSession } from '../app/session-restore.js';
 import { updateSender, type ClientPeer } from '../app/client-peer.js';
@@ -84,7 +85,7 @@ export async function loadSession(state: AgentState, params: ToolParams & { cwd:
   peer.checkRoom(state.idsHeldBy(peer), params.sessionId);
   const stored = await loadStoredInRoot(state, params.sessionId);
   const session = await restoreSession(state, stored);
-  await openTools(state, session, params, peer);
+  await openTools(state, session, params, peer, stored.mcpTools);
   state.hold(session, peer);
   // The whole history as on disk: the session itself holds only its live part.
   await updateSender(client, session.id)(replayUpdates(stored.records, peer.features));
@@ -97,8 +98,9 @@ export async function loadSession(state: AgentState, params: ToolParams & { cwd:
 export async function resumeSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext, peer: ClientPeer) {
   await checkDirs(state, params);
   peer.checkRoom(state.idsHeldBy(peer), params.sessionId);
-  const session = await restoreSession(state, await loadStoredInRoot(state, params.sessionId));
-  await openTools(state, session, params, peer);
+  const stored = await loadStoredInRoot(state, params.sessionId);
+  const session = await restoreSession(state, stored);
+  await openTools(state, session, params, peer, stored.mcpTools);
   state.hold(session, peer);
   state.logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
   announceSession(state, client, session);
@@ -191,13 +193,16 @@ export async function releasePeer(state: AgentState, peer: ClientPeer): Promise<
   await Promise.all(lettingGo.map((sessionId) => state.close(sessionId).catch(() => false)));
 }
 
-/** Starts the session's tools (roots, MCP servers) for a new, loaded or resumed session; MCP servers only with tools on. */
-async function openTools(state: AgentState, session: Session, params: ToolParams, peer: ClientPeer): Promise<void> {
+/**
+ * Starts the session's tools (roots, MCP servers) for a new, loaded or resumed session; MCP servers
+ * only with tools on, offering `savedMcpTools` (the tools a stored session offered last) until they are ready.
+ */
+async function openTools(state: AgentState, session: Session, params: ToolParams, peer: ClientPeer, savedMcpTools?: SavedMcpTool[]): Promise<void> {
   const elicitation = peer.features.elicitation;
   await state.tools.open(
     session.id,
     session.cwd,
-    state.config.tools ? { ...params, elicitation } : { additionalDirectories: params.additionalDirectories, elicitation },
+    state.config.tools ? { ...params, elicitation, savedMcpTools } : { additionalDirectories: params.additionalDirectories, elicitation },
   );
 }
 

@@ -108,6 +108,7 @@ export class ModelSender {
           extras: turn.extras,
           logger: this.state.logger,
           saveOptions: (options) => this.save(session, { type: 'meta', at: new Date().toISOString(), options }),
+          saveMcpTools: (mcpTools) => this.save(session, { type: 'mcp_tools', at: new Date().toISOString(), tools: mcpTools }),
           settings: toolSettings(config, contextWindow, this.state.allowances?.addresses),
           elicitation: turn.features.elicitation,
         })

@@ -246,7 +246,7 @@ export class PromptRunner {
 
   /** Keeps `record` in the session (unless not `live`) and on disk (durably, before the answer goes out); see {@link run} for a session taken over. */
   private async save(session: Session, record: SessionRecord, live = true): Promise<void> {
-    if (live && record.type !== 'meta' && record.type !== 'undo') addRecord(session, record);
+    if (live && (record.type === 'turn' || record.type === 'clear' || record.type === 'compact')) addRecord(session, record);
     try {
       await (await this.state.store).append(session.id, record);
     } catch (error) {

@@ -1,7 +1,9 @@
 /**
  * What each session's tools work with, held beside the session: its workspace roots (`cwd` and
  * `additionalDirectories`) and its MCP servers, started when the session is created, loaded or
- * resumed, and closed with it (a session loaded again with another server list gets new ones).
+ * resumed, and closed with it (a session loaded again with another server list gets new ones);
+ * the MCP tools a loaded session offered last offered again before its servers are ready, and the
+ * list offered saved with the session when it changed ({@link mcpToolsToSave}).
  *
  * Sources: ACP `session/new` `mcpServers` and `additionalDirectories`
  * (https://agentclientprotocol.com/protocol/v1/session-setup); MCP start-up bounded, visible and
@@ -14,11 +16,13 @@ import {
   closeAllMcp,
   type ElicitationModes,
   type McpServers,
+  type McpToolDescriptor,
   pinWorkspaceRoots,
   startMcpServers,
   type WorkspaceRoots,
 } from '../tools/index.js';
 import { AGENT_NAME, VERSION } from '../shared/version.js';
+import type { SavedMcpTool } from '../sessions/session-records.js';
 
 /** One session's tool state. */
 export interface SessionToolState {
@@ -27,6 +31,24 @@ export interface SessionToolState {
   mcp?: McpServers | undefined;
   /** The server list they were started from (JSON), to tell a changed list on a later load. */
   mcpList: string;
+  /** The MCP tool list saved with the session last, or read back from it (JSON). @defaultValue `[]` (none) */
+  mcpSaved?: string | undefined;
+  /** The list last compared with {@link mcpSaved} (by identity: the servers give the same array while nothing changed). */
+  mcpCompared?: readonly McpToolDescriptor[] | undefined;
+}
+
+/**
+ * The MCP tools to save with the session: `offered` (the list its latest request offers) when its
+ * JSON differs from the list saved last, which it then becomes; `undefined` when it is the same,
+ * or the session has no MCP servers (nothing is ever saved for those).
+ */
+export function mcpToolsToSave(state: SessionToolState, offered: readonly McpToolDescriptor[]): McpToolDescriptor[] | undefined {
+  if (!state.mcp || offered === state.mcpCompared) return undefined;
+  state.mcpCompared = offered;
+  const json = JSON.stringify(offered);
+  if (json === (state.mcpSaved ?? '[]')) return undefined;
+  state.mcpSaved = json;
+  return [...offered];
 }
 
 /** Options of the MCP start. */
@@ -51,7 +73,9 @@ export class SessionTools {
   /**
    * Sets up the session's roots and starts its MCP servers (all at once), waiting for them at most
    * `startupMs` in total: a server still starting joins later, a failing one is reported through
-   * {@link notices}, never thrown. Servers of an earlier open with the same list are kept.
+   * the notices, never thrown. The tools of `savedMcpTools` (a loaded session's) are offered until
+   * their servers are ready, which are then not waited for. Servers of an earlier open with the
+   * same list are kept.
    */
   async open(
     sessionId: string,
@@ -61,6 +85,8 @@ export class SessionTools {
       mcpServers?: readonly McpServer[] | null | undefined;
       /** The elicitation modes the ACP client that opened the session advertised, declared to the MCP servers. @defaultValue none */
       elicitation?: ElicitationModes | undefined;
+      /** The MCP tools the session offered last, as saved with it (`session/load`, `session/resume`). @defaultValue none */
+      savedMcpTools?: readonly SavedMcpTool[] | undefined;
     },
   ): Promise<SessionToolState> {
     const servers = [...(options.mcpServers ?? [])];
@@ -76,7 +102,7 @@ export class SessionTools {
       return held;
     }
     if (held?.mcp) await held.mcp.close();
-    const state: SessionToolState = { roots, mcpList };
+    const state: SessionToolState = { roots, mcpList, mcpSaved: JSON.stringify(options.savedMcpTools ?? []) };
     if (servers.length > 0) {
       const { startupMs, toolTimeoutMs, addresses } = this.limits();
       state.mcp = startMcpServers(servers, {
@@ -87,6 +113,7 @@ export class SessionTools {
         toolTimeoutMs,
         elicitation: options.elicitation,
         clientInfo: { name: AGENT_NAME, version: VERSION },
+        saved: options.savedMcpTools,
       });
       await state.mcp.ready();
     }

@@ -25,7 +25,8 @@ import type { TurnTools } from './loop-input.js';
 import type { UserNotice } from './notify.js';
 import { runPlanCall } from './plan-mode.js';
 import { rememberChoice, rememberedChoices, sessionMode } from './session-modes.js';
-import type { SessionToolState } from './session-tools.js';
+import { mcpToolsToSave, type SessionToolState } from './session-tools.js';
+import type { McpToolsRecord } from '../sessions/session-records.js';
 import type { TurnExtras } from './turn-extras.js';
 
 /** What preparing a turn's tools needs. */
@@ -41,6 +42,8 @@ export interface TurnToolsInput {
   logger: Logger;
   /** Saves option changes of the session (remembered permission choices). */
   saveOptions: (options: Record<string, string>) => Promise<void>;
+  /** Saves the MCP tools offered, when they differ from those saved last (`mcpToolsToSave`); never rejects. @defaultValue not saved */
+  saveMcpTools?: ((tools: McpToolsRecord['tools']) => Promise<void>) | undefined;
   /** The built-in tools' settings (`toolSettings`). @defaultValue every tool's defaults */
   settings?: ToolSettings | undefined;
   /** The elicitation modes the client advertised: MCP servers' questions are asked through it. @defaultValue none (declined) */
@@ -81,7 +84,11 @@ export function prepareTurnTools(input: TurnToolsInput): PreparedTools {
       ? (toolCallId: string) => acpElicitation({ client, sessionId: session.id, toolCallId, modes: elicitation, logger })
       : undefined;
   const offer = (): OfferedTools => {
-    const mcp = state.mcp ? state.mcp.tools(BUILTIN_TOOL_NAMES, { gemini }).map((descriptor) => mcpTool(descriptor, { servers: state.mcp!, elicit })) : [];
+    const descriptors = state.mcp?.tools(BUILTIN_TOOL_NAMES, { gemini }) ?? [];
+    // Saved when changed, so a restart offers the same tools before its servers are ready.
+    const changed = mcpToolsToSave(state, descriptors);
+    if (changed) void input.saveMcpTools?.(changed);
+    const mcp = descriptors.map((descriptor) => mcpTool(descriptor, { servers: state.mcp!, elicit }));
     return new OfferedTools([...fixed, ...mcp], new Set(mcp.map((tool) => tool.name)));
   };
   // Kept up to date as choices are made, so an "always" answered in this turn counts in its next calls.

@@ -9,7 +9,17 @@ import { isTurnCheckpoint } from './checkpoints.js';
 import { isStubRanges } from '../context/stub-ranges.js';
 import { isPromptFacts } from '../context/prompt-facts.js';
 import { isRecord } from '../shared/json-value.js';
-import type { ClearRecord, CompactRecord, MetaRecord, SessionRecord, SteeringRecord, TurnRecord, UndoRecord } from './session-records.js';
+import type {
+  ClearRecord,
+  CompactRecord,
+  McpToolsRecord,
+  MetaRecord,
+  SavedMcpTool,
+  SessionRecord,
+  SteeringRecord,
+  TurnRecord,
+  UndoRecord,
+} from './session-records.js';
 
 type Json = Record<string, unknown>;
 const optString = (v: unknown) => v === undefined || typeof v === 'string';
@@ -56,6 +66,23 @@ function isPlan(value: unknown): value is PlanEntry[] {
   return (
     Array.isArray(value) &&
     value.every((e) => isRecord(e) && typeof e.content === 'string' && PLAN_STATUSES.includes(e.status) && PLAN_PRIORITIES.includes(e.priority))
+  );
+}
+
+const TOOL_KINDS: readonly unknown[] = ['read', 'edit', 'fetch', 'other'];
+/** Whether `value` is one {@link SavedMcpTool}: every field of its type, `parameters` an object schema. */
+function isSavedMcpTool(value: unknown): value is SavedMcpTool {
+  if (!isRecord(value)) return false;
+  const p = value.parameters;
+  return (
+    ['name', 'server', 'tool', 'description', 'title'].every((key) => typeof value[key] === 'string') &&
+    typeof value.readOnly === 'boolean' &&
+    TOOL_KINDS.includes(value.kind) &&
+    isRecord(p) &&
+    p.type === 'object' &&
+    isRecord(p.properties) &&
+    Array.isArray(p.required) &&
+    p.required.every((name) => typeof name === 'string')
   );
 }
 
@@ -120,6 +147,9 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
     case 'compact':
       if (v.id !== undefined && typeof v.id !== 'string') delete v.id;
       return typeof v.summary === 'string' ? (v as unknown as CompactRecord) : undefined;
+    case 'mcp_tools':
+      // All or nothing: a list with one tool left out would not rebuild the request's bytes.
+      return Array.isArray(v.tools) && v.tools.every(isSavedMcpTool) ? (v as unknown as McpToolsRecord) : undefined;
     default:
       return undefined;
   }

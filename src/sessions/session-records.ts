@@ -150,8 +150,40 @@ export interface UndoRecord {
   at: string;
 }
 
+/**
+ * One MCP tool as it was offered to the model (the `McpToolDescriptor` of `tools/mcp/mcp-tools.ts`,
+ * the same fields): the request's `tools` entry is built from `name`, `description` and `parameters`.
+ */
+export interface SavedMcpTool {
+  /** Model-facing function name (`<server>__<tool>`, made valid and unique). */
+  name: string;
+  /** The server's name from `mcpServers`. */
+  server: string;
+  /** The tool's own name on its server. */
+  tool: string;
+  description: string;
+  /** The JSON Schema of the arguments as the model was sent it. */
+  parameters: { type: 'object'; properties: Record<string, unknown>; required: string[]; [keyword: string]: unknown };
+  readOnly: boolean;
+  /** ACP `ToolKind` of its `tool_call`. */
+  kind: 'read' | 'edit' | 'fetch' | 'other';
+  /** ACP `tool_call` title. */
+  title: string;
+}
+
+/**
+ * The MCP tools offered to the model, in their order, written when the list offered differs from
+ * the one saved last: a restart offers them again before the servers are ready, so the first
+ * request's `tools` has the bytes of the last one before it (and a server's prefix cache holds).
+ */
+export interface McpToolsRecord {
+  type: 'mcp_tools';
+  at: string;
+  tools: SavedMcpTool[];
+}
+
 /** One line of a session file after the header. */
-export type SessionRecord = TurnRecord | MetaRecord | ClearRecord | CompactRecord | UndoRecord;
+export type SessionRecord = TurnRecord | MetaRecord | ClearRecord | CompactRecord | UndoRecord | McpToolsRecord;
 
 /** A session as loaded: the header, the meta records merged, and the history. */
 export interface StoredSession {
@@ -166,6 +198,8 @@ export interface StoredSession {
   model?: string;
   /** Every meta `options`, later keys over earlier ones. */
   options: Record<string, string>;
+  /** The tools of the latest `mcp_tools` record; absent when none was saved. */
+  mcpTools?: SavedMcpTool[];
   /** turn, clear and compact records in file order */
   records: Array<TurnRecord | ClearRecord | CompactRecord>;
 }

@@ -15,14 +15,23 @@ export interface SessionHeader {
 
 /**
  * Receives each problem found while parsing: the file (or `memory:<id>`), its 1-based line number
- * (0: the file as a whole), and what is wrong. The store logs it (once per file and line).
+ * (0: the file as a whole), what is wrong, and the log level it deserves (`debug` for a saved MCP
+ * tool list, which only costs a server's prefix cache once; default `warn`). The store logs it
+ * (once per file and line).
  */
-export type Warn = (file: string, line: number, msg: string) => void;
+export type Warn = (file: string, line: number, msg: string, level?: 'warn' | 'debug') => void;
 
 const NO_HEADER = 'session file does not start with a valid header; ignoring the session';
 const EMPTY = 'session file is empty; ignoring the session';
 const CORRUPT = 'skipping a corrupt session record';
 const CORRUPT_LAST = 'skipping a torn or corrupt last session record';
+const CORRUPT_TOOLS = 'skipping a saved MCP tool list that does not read back; the tools are offered as the servers list them';
+
+/** Warns about the line at `line` of `file` (`value` as parsed, `last`: the file's last line) that is no record. */
+function warnBad(warn: Warn, file: string, line: number, value: unknown, last: boolean): void {
+  if (isRecord(value) && value.type === 'mcp_tools') warn(file, line, CORRUPT_TOOLS, 'debug');
+  else warn(file, line, last ? CORRUPT_LAST : CORRUPT);
+}
 
 function parseHeader(value: unknown): SessionHeader | undefined {
   if (!isRecord(value) || value.type !== 'session' || typeof value.cwd !== 'string' || typeof value.createdAt !== 'string') return undefined;
@@ -52,7 +61,7 @@ export function parseSessionText(text: string, file: string, warn: Warn): { head
     }
     const record = parseRecord(value);
     if (record) records.push(record);
-    else warn(file, i + 1, i === lines.length - 1 ? CORRUPT_LAST : CORRUPT);
+    else warnBad(warn, file, i + 1, value, i === lines.length - 1);
   }
   if (header === undefined) warn(file, 1, EMPTY);
   return header && { header, records };
@@ -104,12 +113,13 @@ export function summarizeSessionBytes(sessionId: string, bytes: Buffer, file: st
     const lineStart = end === 0 ? 0 : bytes.lastIndexOf(NL, end - 1) + 1;
     const line = bytes.toString('utf8', lineStart, end);
     if (line.trim() !== '') {
-      const record = parseRecord(parseJsonOrUndefined(line));
+      const value = parseJsonOrUndefined(line);
+      const record = parseRecord(value);
       if (record) {
         updatedAt = record.at;
         break;
       }
-      warn(file, lineNumber(lineStart), end === bytes.length ? CORRUPT_LAST : CORRUPT);
+      warnBad(warn, file, lineNumber(lineStart), value, end === bytes.length);
     }
     end = lineStart - 1;
   }
@@ -119,7 +129,7 @@ export function summarizeSessionBytes(sessionId: string, bytes: Buffer, file: st
 
 /**
  * A parsed session file as a {@link StoredSession}: the meta records merged (later values over
- * earlier, `options` key by key), the other records kept in file order (a turn record repeating
+ * earlier, `options` key by key), the latest `mcp_tools` record's tools kept, the other records kept in file order (a turn record repeating
  * the id of the turn just before it replaces that one), `updatedAt` the `at` of the last record
  * (or `createdAt` when there is none).
  */
@@ -138,6 +148,8 @@ export function toStoredSession(sessionId: string, parsed: { header: SessionHead
       if (record.title !== undefined) session.title = record.title;
       if (record.model !== undefined) session.model = record.model;
       if (record.options) Object.assign(session.options, record.options);
+    } else if (record.type === 'mcp_tools') {
+      session.mcpTools = record.tools;
     } else if (record.type === 'undo') {
       // The latest turn still in the conversation is taken out.
       const index = session.records.findLastIndex((r) => r.type === 'turn');

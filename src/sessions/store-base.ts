@@ -145,11 +145,11 @@ export function serializeHeader(sessionId: string, session: SessionHeader): stri
 /** Logs each (file, line) problem once per store, so listing again does not repeat it. */
 export function createWarn(logger: Logger): Warn {
   const seen = new Set<string>();
-  return (file, line, msg) => {
+  return (file, line, msg, level = 'warn') => {
     const key = `${file}:${line}:${msg}`;
     if (seen.has(key)) return;
     if (seen.size > 10_000) seen.clear();
     seen.add(key);
-    logger.warn(msg, { file, line });
+    logger[level](msg, { file, line });
   };
 }

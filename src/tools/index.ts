@@ -33,6 +33,7 @@ export { closeAllMcp, type McpServers, startMcpServers } from './mcp/mcp-servers
 export { type OperatorAllowances, refusedMcpServer } from './mcp/mcp-allow.js';
 export { type AddressPolicy, parseRange } from './fetch/address-guard.js';
 export { mcpTool } from './mcp/mcp-tool.js';
+export type { McpToolDescriptor } from './mcp/mcp-tools.js';
 export { planText, planTool } from './policy/plan-tool.js';
 export { DEFAULT_MODE, isSessionMode, MODE_TABLE, SESSION_MODES, type SessionMode } from './policy/mode-table.js';
 export { DECLINED, decidePermission, permissionOptions, readPermissionOutcome, refusal } from './policy/permission.js';

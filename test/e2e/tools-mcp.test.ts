@@ -2,8 +2,12 @@
  * The client's MCP servers through the agent, end to end over raw JSON-RPC: a stdio server (the
  * MCP SDK fixture in test/tools/mcp/fixtures) and a Streamable HTTP one on 127.0.0.1; tools offered
  * as `<server>__<tool>` beside the built-ins, called with permission; a server that is missing or
- * never answers does not hold up the session; cancel and exit leave no server process behind.
+ * never answers does not hold up the session; cancel and exit leave no server process behind; the
+ * tools a session offered are saved with it, so a restart sends the same `tools` before a slow
+ * server is ready.
  */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
 import { spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
@@ -221,5 +225,43 @@ describe('MCP servers through the agent', () => {
     expect((await prompt(second, result.sessionId, 'ping')).result.stopReason).toBe('end_turn');
     expect(model.requests[1]!.body.tools.map((t: any) => t.function.name)).toContain('fx__ping');
     expect(toolMessages(model.requests[2]!.body)[0].content).toBe('pong');
+  });
+
+  it('session/load after a kill offers the saved MCP tools before a slow server is ready: the same tools bytes, and a call waits for the server', async () => {
+    const cwd = tempDir();
+    const stateDir = tempDir();
+    // The server serves only while this file exists: on the second start it is slow for as long as the test wants.
+    const gate = join(tempDir(), 'gate');
+    writeFileSync(gate, '');
+    const mcpServers = [stdioServer('fx', 'gate', [{ name: 'FIXTURE_GATE', value: gate }])];
+    const model = await servers(script([{ text: 'first' }, { calls: [['fx__ping', {}]] }, { text: 'pinged' }]));
+    const env = { OPENAI_BASE_URL: model.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: stateDir };
+    const first = spawnAgent(env);
+    agents.push(first);
+    await first.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    const { result } = await first.request('session/new', { cwd, mcpServers });
+    await first.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
+    expect((await prompt(first, result.sessionId, 'hi')).result.stopReason).toBe('end_turn');
+    const before = JSON.stringify(model.requests[0]!.body.tools);
+    expect(before).toContain('fx__ping');
+    first.kill();
+    await first.exited;
+
+    rmSync(gate);
+    const second = spawnAgent(env);
+    agents.push(second);
+    await second.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    expect((await second.request('session/load', { sessionId: result.sessionId, cwd, mcpServers })).error).toBeUndefined();
+    const pending = prompt(second, result.sessionId, 'ping');
+    // The model is asked while the server cannot have answered (the gate is closed), with the tools of before.
+    await waitFor(() => model.requests.length >= 2, 20_000, 'the restarted prompt to ask the model');
+    expect(JSON.stringify(model.requests[1]!.body.tools)).toBe(before);
+    // The model calls the saved tool: the call waits for the server, which serves once the gate opens.
+    await waitFor(() => second.updates(result.sessionId).some((u) => u.sessionUpdate === 'tool_call'), 20_000, 'the call of fx__ping');
+    writeFileSync(gate, '');
+    expect((await pending).result.stopReason).toBe('end_turn');
+    expect(toolMessages(model.requests[2]!.body)[0].content).toBe('pong');
+    // The server's live list took the saved one's place with the same bytes.
+    expect(JSON.stringify(model.requests[2]!.body.tools)).toBe(before);
   });
 });

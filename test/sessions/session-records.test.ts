@@ -6,11 +6,24 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SessionRecord, TurnRecord } from '../../src/sessions/session-records.js';
+import type { SavedMcpTool, SessionRecord, TurnRecord } from '../../src/sessions/session-records.js';
 import { parseRecord } from '../../src/sessions/parse-record.js';
+import { serializeRecord } from '../../src/sessions/store-base.js';
 import { parseSessionText, summarizeSessionBytes, toStoredSession, type Warn } from '../../src/sessions/session-text.js';
 
 const HEADER = '{"type":"session","version":1,"sessionId":"s","cwd":"/c","createdAt":"2026-01-01T00:00:00.000Z"}';
+
+/** One MCP tool as a session saves it. */
+const SAVED_TOOL: SavedMcpTool = {
+  name: 'docs__search',
+  server: 'docs',
+  tool: 'search',
+  description: 'Searches the docs',
+  parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+  readOnly: true,
+  kind: 'read',
+  title: 'docs: search',
+};
 
 /** A Warn that keeps its calls as `line:msg` strings. */
 function collect(): { warn: Warn; seen: string[] } {
@@ -94,6 +107,50 @@ describe('parseSessionText / toStoredSession', () => {
   });
 });
 
+describe('mcp_tools records: the MCP tools offered, read back all or nothing', () => {
+  const record = (tools: unknown, at = '2026-01-02T00:00:00.000Z') => ({ type: 'mcp_tools', at, tools });
+  const broken: [string, unknown][] = [
+    ['tools not a list', { name: 'x' }],
+    ['a tool without its parameters', [SAVED_TOOL, { ...SAVED_TOOL, parameters: undefined }]],
+    ['parameters that are no object schema', [{ ...SAVED_TOOL, parameters: { type: 'string' } }]],
+    ['required that is no list of names', [{ ...SAVED_TOOL, parameters: { type: 'object', properties: {}, required: [1] } }]],
+    ['a kind ACP has not', [{ ...SAVED_TOOL, kind: 'execute-all' }]],
+    ['readOnly not a boolean', [{ ...SAVED_TOOL, readOnly: 'yes' }]],
+    ['a name that is no string', [{ ...SAVED_TOOL, name: 7 }]],
+  ];
+
+  it('reads a saved list back; the stored session keeps the latest, outside the conversation', () => {
+    const first = record([SAVED_TOOL], '2026-01-02T00:00:00.000Z');
+    const second = record([SAVED_TOOL, { ...SAVED_TOOL, name: 'docs__fetch', tool: 'fetch' }], '2026-01-03T00:00:00.000Z');
+    expect(parseRecord(JSON.parse(JSON.stringify(first)))).toEqual(first);
+    const clear = '{"type":"clear","at":"2026-01-02T12:00:00.000Z"}';
+    const { stored, loadWarnings } = views([HEADER, JSON.stringify(first), clear, JSON.stringify(second)].join('\n'));
+    expect(loadWarnings).toEqual([]);
+    expect(stored!.mcpTools).toEqual(second.tools);
+    expect(stored!.records).toEqual([{ type: 'clear', at: '2026-01-02T12:00:00.000Z' }]);
+    expect(stored!.updatedAt).toBe('2026-01-03T00:00:00.000Z');
+  });
+
+  it.each(broken)('skips a list with %s at debug level, and the rest of the file loads', (_what, tools) => {
+    expect(parseRecord(record(tools))).toBeUndefined();
+    const good = record([SAVED_TOOL], '2026-01-01T12:00:00.000Z');
+    const turn = { type: 'turn', at: '2026-01-03T00:00:00.000Z', prompt: [], assistant: 'hi', reasoning: '', stopReason: 'end_turn' };
+    const text = [HEADER, JSON.stringify(good), JSON.stringify(record(tools)), JSON.stringify(turn)].join('\n');
+    const warnings: string[] = [];
+    const parsed = parseSessionText(text, 'f', (_file, line, msg, level = 'warn') => void warnings.push(`${level} ${line}: ${msg}`));
+    expect(warnings).toEqual([expect.stringMatching(/^debug 3: skipping a saved MCP tool list/)]);
+    const stored = toStoredSession('s', parsed!);
+    // The list saved before the broken one is the one offered again.
+    expect(stored.mcpTools).toEqual(good.tools);
+    expect(stored.records).toEqual([turn]);
+  });
+
+  it('is refused when written malformed, so the store never writes a list it cannot read back', () => {
+    expect(() => serializeRecord('s', record([{ ...SAVED_TOOL, kind: 'nope' }]) as unknown as SessionRecord)).toThrow(/not a valid mcp_tools record/);
+    expect(serializeRecord('s', record([SAVED_TOOL]) as unknown as SessionRecord)).toMatch(/^\{"type":"mcp_tools","at":/);
+  });
+});
+
 describe('summarizeSessionBytes agrees with parseSessionText + toStoredSession (property)', () => {
   const at = fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
   const text = fc.oneof(fc.string(), fc.constantFrom('"type":"meta"', '{"type":"meta","at":"x","title":"t"}', '\\', '"'));
@@ -114,10 +171,18 @@ describe('summarizeSessionBytes agrees with parseSessionText + toStoredSession (
     fc.record({ type: fc.constant('meta' as const), at, title: text, model: text }, { requiredKeys: ['type', 'at'] }),
     fc.record({ type: fc.constant('clear' as const), at }),
     fc.record({ type: fc.constant('compact' as const), at, summary: text }),
+    fc.record({ type: fc.constant('mcp_tools' as const), at, tools: fc.constant<SavedMcpTool[]>([SAVED_TOOL]) }),
   );
   const garbage = fc
     .oneof(
-      fc.constantFrom('{"type":"meta","at":1,"title":"no"}', '{"type":"meta","at":"x","title":"torn', 'x"type":"meta"', HEADER, '{}'),
+      fc.constantFrom(
+        '{"type":"meta","at":1,"title":"no"}',
+        '{"type":"meta","at":"x","title":"torn',
+        'x"type":"meta"',
+        HEADER,
+        '{}',
+        '{"type":"mcp_tools","at":"x","tools":[{}]}',
+      ),
       fc.string({ minLength: 1 }),
     )
     .filter((g) => {

@@ -285,6 +285,32 @@ describe('file store on disk', () => {
     expect(logger.warnings()).toHaveLength(4);
   });
 
+  it('skips a saved MCP tool list that does not read back at debug level, not as a warning; the latest good one loads', async () => {
+    const { store, dir, logger } = await openFileStore();
+    const tools = [
+      {
+        name: 'fx__ping',
+        server: 'fx',
+        tool: 'ping',
+        description: 'Answers pong',
+        parameters: { type: 'object' as const, properties: {}, required: [] },
+        readOnly: false,
+        kind: 'other' as const,
+        title: 'fx: ping',
+      },
+    ];
+    await store.create({ sessionId: 'k', cwd: CWD, createdAt: isoAt(0) });
+    await store.append('k', { type: 'mcp_tools', at: isoAt(1), tools });
+    appendFileSync(join(dir, 'k.jsonl'), `\n{"type":"mcp_tools","at":"${isoAt(2)}","tools":[{"name":"fx__ping"}]}`);
+    await store.append('k', turn('1', isoAt(3)));
+    const loaded = await store.load('k');
+    expect(loaded).toMatchObject({ mcpTools: tools, records: [turn('1', isoAt(3))] });
+    expect(logger.warnings()).toEqual([]);
+    expect(logger.records.filter((r) => r.level === 'debug' && /saved MCP tool list/.test(r.msg)).map((r) => r.fields)).toEqual([
+      { file: join(dir, 'k.jsonl'), line: 3 },
+    ]);
+  });
+
   it('ignores, with a warning, a file whose header is unreadable; lists skip stray files', async () => {
     const { store, dir, logger } = await openFileStore();
     await store.create({ sessionId: 'good', cwd: CWD, createdAt: isoAt(0) });

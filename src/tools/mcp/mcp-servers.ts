@@ -6,7 +6,12 @@
  * The SDK-touching code is the lazy chunk mcp-connect.lazy.ts, imported on the first session that
  * has servers, so a session without MCP servers costs nothing.
  * One tool call (its limit, the server's questions, failures as results) is `mcp-call.ts`; the
- * list of tools offered and its names, `mcp-tool-list.ts`; one server's start, `mcp-entry.ts`.
+ * list of tools offered and its names, `mcp-tool-list.ts`; one server's start, `mcp-entry.ts`;
+ * the options and their defaults, `mcp-server-options.ts`.
+ *
+ * A tool list saved with the session (`saved`) is offered before the servers are ready; a call
+ * of such a tool whose server is still starting waits for it (within the call's signal; the start
+ * itself is bounded by `connectTimeoutMs`), then runs or answers why it cannot.
  *
  * @example
  * const mcp = startMcpServers(params.mcpServers, { cwd: params.cwd, logger, startupMs: config.mcpStartupMs, toolTimeoutMs: config.mcpToolTimeoutMs });
@@ -19,8 +24,7 @@
  * // session/close, session/delete, re-load: await mcp.close(); on exit: await closeAllMcp()
  */
 import type { McpServer } from '@agentclientprotocol/sdk/unstable';
-import type { Logger } from '../../shared/log.js';
-import type { AddressPolicy } from '../fetch/address-guard.js';
+import { raceAbort } from '../backends/client-backend.js';
 import { newEntry, startEntry, type McpServerStatus, type ServerEntry } from './mcp-entry.js';
 import { plainMessage, stillStartingNotice } from './mcp-messages.js';
 import { mcpErrorResult, type McpCallResult } from './mcp-result.js';
@@ -28,39 +32,10 @@ import { callServerTool } from './mcp-call.js';
 import type { McpPromptInfo, McpPromptMessage } from './mcp-prompts.js';
 import type { McpToolDescriptor } from './mcp-tools.js';
 import { MAX_TOOLS, McpToolList, type McpToolsOptions } from './mcp-tool-list.js';
-import type { ElicitationModes, McpElicit } from './mcp-elicitation.js';
+import type { McpElicit } from './mcp-elicitation.js';
+import { type McpServersOptions, type ResolvedOptions, resolveOptions, savedFor } from './mcp-server-options.js';
 
-/**
- * Defaults when a caller gives no limits (the agent passes the config's, whose defaults are the
- * same: 10 s to start as codex, 60 s per call as the MCP SDK). Not imported from config.ts, so
- * this module stays light for the code that only needs MCP.
- */
-const DEFAULT_STARTUP_MS = 10_000;
-const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
-
-/** Options of {@link startMcpServers}. Times in ms. */
-export interface McpServersOptions {
-  /** The session's working directory: where stdio servers run. */
-  cwd: string;
-  logger: Logger;
-  /** How long {@link McpServers.ready} waits at most. @defaultValue 10_000 */
-  startupMs?: number;
-  /** The limit of one tool call. @defaultValue 60_000 */
-  toolTimeoutMs?: number;
-  /** After this a server still starting is abandoned (process killed). @defaultValue max(startupMs, 30_000) */
-  connectTimeoutMs?: number;
-  /** `clientInfo` sent to servers in `initialize`. @defaultValue {name: 'openai-acp', version: '0.0.0'} */
-  clientInfo?: { name: string; version: string };
-  /** Called when the tool list may have changed (a server became ready, changed its tools, or stopped). */
-  onToolsChanged?: () => void;
-  /** The elicitation modes the ACP client advertised: the servers are offered the same. @defaultValue none */
-  elicitation?: ElicitationModes | undefined;
-  /**
-   * Which addresses HTTP and SSE servers may be reached at (`openai-acp serve`), checked on every
-   * connection; absent: any address (servers the user's own editor names).
-   */
-  addresses?: AddressPolicy | undefined;
-}
+export type { McpServersOptions } from './mcp-server-options.js';
 
 /** Bound on {@link McpServers.close}, in ms: a transport that never settles must not hang exit. */
 const CLOSE_BOUND_MS = 3_000;
@@ -79,29 +54,19 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export class McpServers {
   readonly #entries: ServerEntry[];
-  readonly #options: Required<Omit<McpServersOptions, 'onToolsChanged' | 'elicitation' | 'addresses'>> &
-    Pick<McpServersOptions, 'onToolsChanged' | 'elicitation' | 'addresses'>;
+  readonly #options: ResolvedOptions;
   readonly #ready: Promise<void>;
   readonly #starts: Promise<void>[];
   readonly #cleanups: Promise<unknown>[] = [];
   #notices: string[] = [];
   /** The last {@link tools} answer, and the server entry and tool behind each of its names. */
   readonly #list = new McpToolList<ServerEntry>();
+  /** The arguments of the last {@link tools} call, to offer again once a server waited for is ready. */
+  #lastAsked: Parameters<McpServers['tools']> | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(servers: readonly McpServer[], options: McpServersOptions) {
-    const startupMs = options.startupMs ?? DEFAULT_STARTUP_MS;
-    this.#options = {
-      cwd: options.cwd,
-      logger: options.logger,
-      startupMs,
-      toolTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
-      connectTimeoutMs: options.connectTimeoutMs ?? Math.max(startupMs, 30_000),
-      clientInfo: options.clientInfo ?? { name: 'openai-acp', version: '0.0.0' },
-      onToolsChanged: options.onToolsChanged,
-      elicitation: options.elicitation,
-      addresses: options.addresses,
-    };
+    this.#options = resolveOptions(options);
     this.#entries = servers.map(newEntry);
     this.#starts = this.#entries.map((entry) => this.#start(entry));
     if (this.#entries.length === 0) {
@@ -109,12 +74,19 @@ export class McpServers {
       return;
     }
     open.add(this);
-    this.#ready = Promise.race([Promise.allSettled(this.#starts).then(() => undefined), delay(startupMs).then(() => this.#stillStarting())]);
+    const saved = savedFor(options.saved, servers);
+    this.#list.seed(saved);
+    // A server whose tools were saved is not waited for: they are offered already.
+    const seeded = new Set(saved.map((tool) => tool.server));
+    const awaited = this.#starts.filter((_, i) => !seeded.has(this.#entries[i]!.name));
+    const stillStarting = delay(this.#options.startupMs).then(() => this.#stillStarting());
+    this.#ready = Promise.race([Promise.allSettled(awaited).then(() => undefined), stillStarting]);
   }
 
   /**
-   * Resolves when every server has started or failed, or after `startupMs`, whichever is first.
-   * Never rejects. Servers still starting then go on in the background and join later.
+   * Resolves when every server without saved tools has started or failed, or after `startupMs`,
+   * whichever is first. Never rejects. Servers still starting then go on in the background and
+   * join later (a saved tool's call waits for its server: {@link call}).
    */
   ready(): Promise<void> {
     return this.#ready;
@@ -137,6 +109,7 @@ export class McpServers {
    * {@link call} resolves names against the latest list returned.
    */
   tools(reserved: ReadonlySet<string>, { gemini, maxTools = MAX_TOOLS - reserved.size }: McpToolsOptions): readonly McpToolDescriptor[] {
+    this.#lastAsked = [reserved, { gemini, maxTools }];
     const ready = this.#entries.flatMap((entry) =>
       entry.status.state === 'ready' && entry.connection ? [{ server: entry, name: entry.name, tools: entry.connection.tools() }] : [],
     );
@@ -144,12 +117,13 @@ export class McpServers {
   }
 
   /**
-   * Calls the tool the model knows as `name` (from the last {@link tools} list) with `args`.
-   * Resolves with an error result (`isError: true`, plain words in `text`) for an unknown name,
-   * a server that is not running, a timeout (`toolTimeoutMs`), a closed connection, an
-   * output-schema mismatch, a question of the server the editor could not ask (`elicit` rejected:
-   * the call is stopped with that reason) or any other failure. Rejects only when `signal`
-   * aborts, with its reason. While it runs, the server's questions go to `elicit` (absent: declined).
+   * Calls the tool the model knows as `name` (from the last {@link tools} list) with `args`; a
+   * saved tool whose server is still starting waits for that start first. Resolves with an error
+   * result (`isError: true`, plain words in `text`) for an unknown name, a server that is not
+   * running or could not start, a timeout (`toolTimeoutMs`), a closed connection, an output-schema
+   * mismatch, a question of the server the editor could not ask (`elicit` rejected: the call is
+   * stopped with that reason) or any other failure. Rejects only when `signal` aborts, with its
+   * reason. While it runs, the server's questions go to `elicit` (absent: declined).
    */
   async call(
     name: string,
@@ -157,14 +131,33 @@ export class McpServers {
     { signal, elicit }: { signal?: AbortSignal; elicit?: McpElicit | undefined } = {},
   ): Promise<McpCallResult> {
     signal?.throwIfAborted();
-    const target = this.#list.resolve(name);
-    if (target === undefined) {
-      const server = this.#list.serverOf(name);
-      return mcpErrorResult(
-        server === undefined ? `There is no MCP tool named "${name}".` : `The MCP server "${server}" is still starting; try again shortly.`,
-      );
-    }
+    const target = this.#list.resolve(name) ?? (await this.#afterStart(name, signal));
+    if (typeof target === 'string') return mcpErrorResult(target);
     return callServerTool(target.server, target.tool, args, { signal, elicit, timeoutMs: this.#options.toolTimeoutMs, logger: this.#options.logger });
+  }
+
+  /**
+   * The target of `name`, a tool not (yet) behind a ready server: once its server's start settled
+   * (waited for within `signal`), the tools offered again; else why it cannot run, in plain words.
+   */
+  async #afterStart(name: string, signal: AbortSignal | undefined): Promise<{ server: ServerEntry; tool: string } | string> {
+    const server = this.#list.serverOf(name);
+    const index = this.#entries.findIndex((entry) => entry.name === server);
+    const entry = this.#entries[index];
+    if (server === undefined || entry === undefined) return `There is no MCP tool named "${name}".`;
+    if (entry.status.state === 'starting') {
+      this.#options.logger.debug('an MCP tool call waits for its server to start', { server, tool: name });
+      const started = this.#starts[index]!;
+      await (signal ? raceAbort(started, signal) : started);
+    }
+    if (this.#lastAsked) this.tools(...this.#lastAsked);
+    const target = this.#list.resolve(name);
+    if (target) return target;
+    const status = entry.status;
+    if (status.state === 'failed')
+      return `The MCP server "${server}" could not start (${status.reason ?? 'unknown reason'}), so its tool "${name}" cannot run.`;
+    if (status.state === 'ready') return `The MCP server "${server}" no longer offers the tool "${name}".`;
+    return `The MCP server "${server}" is not running.`;
   }
 
   /** The prompts of the ready servers, with their server's name, in the order of `mcpServers`. */
