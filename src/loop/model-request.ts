@@ -52,8 +52,8 @@ export const TEXT_TOOL_CALLS_NOTICE = {
 } as const;
 
 /**
- * Runs one model request. Never throws for provider failures or cancellation: a failure is explained to
- * the user as an `agent_message_chunk` and reported as `end_turn` with `error` set; a
+ * Runs one model request. Never throws for provider failures or cancellation: a failure is reported as
+ * `end_turn` with `error` set, its `message` the failure in the user's words (see `failedOutcome`); a
  * cancellation returns `cancelled` with what had been shown so far. A context overflow before
  * anything was shown is not explained: it comes back as `overflow` (see {@link ModelRequestOutcome}).
  */
