@@ -4,7 +4,7 @@
  * and its status, what to do) and whose `data` is the kind of failure (`{kind, status?,
  * retryable}`). The words are not also streamed as an `agent_message_chunk`: every client tried
  * shows the error's message where the user reads the answer, so a chunk would show them twice.
- * Text the model streamed before the failure ends its line first (`model-request.ts`), so a
+ * Text the model streamed before the failure ends its line first (`loop/request-outcome.ts`), so a
  * client that appends its error block to the answer (CodeCompanion) opens the block on a line of
  * its own. The turn was saved (with what the model had answered) before this response goes out.
  *

@@ -102,8 +102,8 @@ export function dsmlAt(text: string, at: number, limit: number, finder: Finder):
       const read = parameters(text, bodyStart, bodyEnd, finder);
       if (!read) break;
       call = { name, arguments: JSON.stringify(read.args), format: 'dsml' };
-      // A missing `</invoke>` at the end is no cut when every parameter was closed; an empty one is.
-      if (read.cut || (close.at < 0 && Object.keys(read.args).length === 0)) call.cut = true;
+      // A missing `</invoke>` is no cut when more follows (every parameter closed); where the answer ends, more parameters may have followed.
+      if (read.cut || (close.at < 0 && (limit === text.length || Object.keys(read.args).length === 0))) call.cut = true;
       if (read.problem) call.problem = read.problem;
     }
     calls.push(call);

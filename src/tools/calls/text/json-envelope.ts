@@ -27,6 +27,8 @@ interface ObjectKeys {
   end: number;
   /** True when the text ended inside a value. */
   open: boolean;
+  /** True when the text ended after a value, before the object's `}`: more keys may have followed. */
+  ended?: true;
 }
 
 /**
@@ -66,6 +68,7 @@ function objectKeys(text: string, start: number, limit: number): ObjectKeys | un
     else if (text[i] === ']') return { keys, end: i, open: false };
     else if (i < limit && text[i] !== '}') return undefined;
   }
+  if (i >= limit && limit === text.length) return { keys, end: limit, open: false, ended: true };
   return { keys, end: i < limit ? i + 1 : limit, open: false };
 }
 
@@ -135,12 +138,13 @@ function envelopeAt(text: string, start: number, limit: number, format: TextCall
     if (!properties || argumentKeys.length > 0 || !beside.every((key) => Object.hasOwn(properties, key))) return undefined;
     const pairs = beside.map((key) => `${JSON.stringify(key)}: ${text.slice(object.keys.get(key)!.start, object.keys.get(key)!.end)}`);
     const call: TextCall = { name, arguments: `{${pairs.join(', ')}}`, format };
-    if (object.open) call.cut = true;
+    if (object.open || object.ended) call.cut = true;
     return { call, end: object.end };
   }
   const args = argumentKeys[0] === undefined ? undefined : object.keys.get(argumentKeys[0]);
   const call: TextCall = { name, arguments: argumentsText(args && text.slice(args.start, args.end)), format };
-  if (args?.open || (object.open && !args)) call.cut = true;
+  // Without its arguments key, an object the text ended in may have had it still to come.
+  if (args?.open || ((object.open || object.ended) && !args)) call.cut = true;
   return { call, end: object.end };
 }
 

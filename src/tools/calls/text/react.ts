@@ -49,6 +49,9 @@ export function reactAt(text: string, at: number, limit: number, tools: OfferedT
   if (!head || !isOffered(head[1]!, tools)) return undefined;
   const name = head[1]!;
   i += head[0].length;
+  // An input on the lines below its label (`Action Input:` then a line break, as LangChain's parser reads it).
+  const below = skipSpace(text, i, limit);
+  if (below > i && text.lastIndexOf('\n', below - 1) >= i && /^[{"'`*]/.test(text.slice(below, below + 1))) i = below;
   // Emphasis before a JSON input (`Action Input: ** {…}`), as crewAI's parser tests show.
   const bold = /^\*+[ \t]*(?=\{)/.exec(text.slice(i, i + 20));
   if (bold) i += bold[0].length;
@@ -70,7 +73,10 @@ export function reactAt(text: string, at: number, limit: number, tools: OfferedT
   } else {
     const eol = text.indexOf('\n', i);
     end = eol < 0 || eol > limit ? limit : eol;
-    call.arguments = plainInput(text.slice(i, end).trim(), tools.get(name));
+    const value = text.slice(i, end).trim();
+    call.arguments = plainInput(value, tools.get(name));
+    // Nothing but whitespace after the label to the answer's end: it stopped before its input, not at an empty one.
+    if (value === '' && skipSpace(text, i) === text.length) call.cut = true;
   }
   if (fence) {
     const after = skipSpace(text, end, limit);

@@ -119,6 +119,43 @@ describe('values never guessed, calls only shown never run', () => {
       ).toBeUndefined();
   });
 
+  it('a ReAct call whose answer ends at `Action Input:` is cut, never run with no arguments (the property found it)', () => {
+    // fast-check's counterexample: two calls in the ReAct form, the answer cut just after the second label.
+    const read = textCallReader(definitions).read('Action: search\nAction Input: {"query": "a"}\nAction: search\nAction Input:');
+    expect(read.calls.map((c) => [c.arguments, c.refusal])).toEqual([
+      ['{"query": "a"}', undefined],
+      ['{}', 'the answer stopped inside the call, so its arguments are incomplete'],
+    ]);
+    expect(textCallReader(definitions).read('Action: search\nAction Input: \n  ').calls[0]?.refusal).toMatch(/stopped inside the call/);
+    // An empty input that other text follows is the model's own: no arguments.
+    expect(calls('Action: search\nAction Input:\nObservation: none')).toEqual([{ name: 'search', args: {} }]);
+  });
+
+  it('an envelope the answer ends in before its arguments key is cut, never run with no arguments (the property found it)', () => {
+    // fast-check's counterexamples: the second of two Hermes calls cut after its name; with its keys beside the name, cut after the first.
+    const read = textCallReader(definitions).read('<tool_call>\n{"name":"search","arguments":{"query":"a"}}\n</tool_call>\n<tool_call>\n{"name":"search"');
+    expect(read.calls.map((c) => [c.arguments, c.refusal])).toEqual([
+      ['{"query":"a"}', undefined],
+      ['{}', 'the answer stopped inside the call, so its arguments are incomplete'],
+    ]);
+    expect(textCallReader(definitions).read('<tool_call>\n{"name": "get_weather", "location": "Paris",').calls[0]?.refusal).toMatch(/stopped inside/);
+    // Its arguments whole, a brace the model left out at the end is no cut; nor is an envelope its closing tag follows.
+    expect(calls('<tool_call>\n{"name": "get_weather", "arguments": {"location": "Paris"}')).toEqual([weather]);
+    expect(calls('<tool_call>\n{"name": "search"\n</tool_call>')).toEqual([{ name: 'search', args: {} }]);
+  });
+
+  it('a DSML invoke the answer ends in before its closing tag is cut: more parameters may have followed (the property found it)', () => {
+    const read = textCallReader(definitions).read(
+      '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="location" string="true">Paris</｜DSML｜parameter>',
+    );
+    expect(read.calls[0]?.refusal).toBe('the answer stopped inside the call, so its arguments are incomplete');
+  });
+
+  it('a ReAct input on the line below its label is that input, not an empty one', () => {
+    expect(calls('Action: get_weather\nAction Input:\n{"location": "Paris"}\nObservation: sunny')).toEqual([weather]);
+    expect(calls('Action: search\nAction Input: \n"rain"')).toEqual([{ name: 'search', args: { query: 'rain' } }]);
+  });
+
   it('a call the answer stopped inside is refused in those words, not as a length limit', () => {
     const read = textCallReader(definitions).read('<tool_call>{"name": "search", "arguments": {"query": "ra');
     expect(read.calls[0]?.refusal).toMatch(/the answer stopped inside the call/);
