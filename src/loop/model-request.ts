@@ -15,7 +15,8 @@ import type { AnswerToolCall, LoopTurn, TextToolCalls, TurnCallbacks } from './l
 import { LITELLM_COST_HEADER, reportedCost } from '../openai/reported-cost.js';
 import { ChatStreamAccumulator, type StreamEvent } from '../openai/chat-stream-accumulator.js';
 import { canonicalArguments } from './loop-guard.js';
-import { describeContextOverflow, errorMeta, type ErrorMeta } from '../openai/user-errors.js';
+import { describeContextOverflow } from '../openai/user-errors.js';
+import { errorMeta, type ErrorMeta } from '../openai/failure-facts.js';
 import { recognizeOverflow } from '../openai/context-overflow.js';
 import type { LearnedWindows } from '../endpoints/learned-windows.js';
 import { describeFailure } from '../openai/failure-hints.js';
