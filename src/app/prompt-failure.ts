@@ -25,7 +25,7 @@
  */
 import { RequestError, type PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import type { AgentLoopOutcome } from '../loop/agent-loop.js';
-import { failureSummary, type ErrorMeta } from '../openai/user-errors.js';
+import { failureSummary, type ErrorMeta } from '../openai/failure-facts.js';
 import { AGENT_NAME } from '../shared/version.js';
 
 /** JSON-RPC's internal error code: the turn could not be done (https://www.jsonrpc.org/specification#error_object). */

@@ -1,7 +1,8 @@
 /**
- * The one place where failures become the user's words and the program's facts: both go in the
- * JSON-RPC error answering a failed `session/prompt` (the words as its message, the
- * {@link ErrorMeta} facts in its `data`, `app/prompt-failure.ts`).
+ * The one place where failures become the user's words: a provider failure's cause, server, status
+ * and what to do, and a request the context window cannot take. They are the message of the
+ * JSON-RPC error answering a failed `session/prompt` (its `data` holds the facts of
+ * `failure-facts.ts`, `app/prompt-failure.ts`).
  */
 import {
   INTERNAL_ERROR_CODE,
@@ -12,24 +13,11 @@ import {
   ProviderTimeoutError,
   ProviderLoadingError,
   ProviderReportedError,
-  type ProviderErrorKind,
 } from './errors.js';
 import { ProviderAuthError } from './authorize.js';
 import { redactText } from '../shared/redact.js';
 import { ProviderMemoryError } from './native-chat.js';
 import { grouped } from '../shared/grouped.js';
-
-/**
- * A failed turn: what programs read from the `data` of the error answering `session/prompt`
- * (`kind`, `status`, `retryable`; `loop`: the loop guard stopped it), and its words (the `message`).
- */
-export interface ErrorMeta {
-  kind: ProviderErrorKind | 'loop';
-  status?: number;
-  retryable: boolean;
-  /** The failure in the user's words: the cause, the server and its status, what to do. @defaultValue {@link failureSummary} */
-  message?: string;
-}
 
 /** The settings a message may point the user at. */
 export interface ErrorContext {
@@ -200,39 +188,6 @@ export function describeContextOverflow(overflow: { window?: number | undefined;
       ? ` (the request needed ${grouped(overflow.requested)} tokens)`
       : '';
   return `The conversation no longer fits the model's context window${size}. Fix: ${fix}. Meanwhile, /compact or a new session makes room.`;
-}
-
-/** The program-facing facts of a failure. */
-export function errorMeta(error: ProviderError): ErrorMeta {
-  const status =
-    error instanceof ProviderHttpError || error instanceof ProviderReportedError || error instanceof ProviderLoadingError ? error.status : undefined;
-  return { kind: error.kind, ...(status !== undefined ? { status } : {}), retryable: error.retryable };
-}
-
-/**
- * The failure in a few words (the kind of failure and its HTTP status), for a failure that came
- * without its own words (`ErrorMeta.message`).
- */
-export function failureSummary(error: ErrorMeta): string {
-  switch (error.kind) {
-    case 'http':
-      return error.status === undefined ? 'the endpoint rejected the request' : `the endpoint answered HTTP ${error.status}`;
-    case 'connection':
-      return 'the endpoint could not be reached';
-    case 'timeout':
-      return 'the endpoint sent nothing for too long';
-    case 'stream':
-      return "the endpoint's answer broke off";
-    case 'provider':
-      return `the provider reported an error${error.status === undefined ? '' : ` (HTTP ${error.status})`}`;
-    case 'config':
-      // No endpoint or an invalid setting, no credentials, or a context window too small for the request.
-      return 'the model request could not be sent as set up';
-    case 'internal':
-      return 'openai-acp failed';
-    case 'loop':
-      return 'the turn was stopped: the model kept asking for tools';
-  }
 }
 
 /** A `Location` header as an absolute URL (it may be relative to the request's). */

@@ -4,6 +4,7 @@
  */
 import { openInside } from '../shared/open-inside.js';
 import { constants, promises as fsp, readFileSync, unlinkSync } from 'node:fs';
+import { createSerializer, createWhole, errorCode, syncDir } from './file-writes.js';
 import { join } from 'node:path';
 import type { Logger } from '../shared/log.js';
 import { bytesOf } from '../openai/json-bytes.js';
@@ -13,47 +14,10 @@ import { SessionLeases, type LeaseOptions } from './session-lease.js';
 import { isBlankSession, parseSessionText, summarizeSessionBytes, toStoredSession, type Warn } from './session-text.js';
 import { createWarn, isValidSessionId, serializeHeader, serializeRecord, serializeRecordPieces, SessionStoreError, type SessionStore } from './store-base.js';
 
-/** Runs `work` after every earlier call for the same key has settled. */
-function createSerializer() {
-  const tails = new Map<string, Promise<unknown>>();
-  return <T>(key: string, work: () => Promise<T>): Promise<T> => {
-    const run = (tails.get(key) ?? Promise.resolve()).then(work, work);
-    const tail = run.catch(() => undefined);
-    tails.set(key, tail);
-    void tail.then(() => tails.get(key) === tail && tails.delete(key));
-    return run;
-  };
-}
-
-const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
 /** Numbers the temporary files of this process. */
 let tempCounter = 0;
 /** Leftover temporary and probe files older than this (ms) are removed at open. */
 export const STALE_TEMP_MS = 60 * 60 * 1000;
-
-/** fsync a directory, so a name just added or removed survives power loss (unsupported on some platforms). */
-async function syncDir(dir: string): Promise<void> {
-  let handle: fsp.FileHandle | undefined;
-  try {
-    handle = await fsp.open(dir, constants.O_RDONLY);
-    await handle.sync();
-  } catch (error) {
-    if (!['EISDIR', 'EINVAL', 'EPERM', 'ENOTSUP', 'EBADF'].includes(errorCode(error) ?? '')) throw error;
-  } finally {
-    await handle?.close();
-  }
-}
-
-/** Creates `file` (must not exist) with mode 0600 holding `data`, fsynced. */
-async function writeNewFile(file: string, data: string): Promise<void> {
-  const handle = await fsp.open(file, 'wx', 0o600);
-  try {
-    await handle.writeFile(data, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 export class FileSessionStore implements SessionStore {
   readonly persistent = true;
@@ -94,25 +58,7 @@ export class FileSessionStore implements SessionStore {
       // A leading dot keeps temporary files out of listings (ids start with a letter or digit).
       // Unique: per process (pid), per call (counter); created with 'wx' all the same.
       const temp = join(this.dir, `.tmp-${sessionId}-${process.pid}-${++tempCounter}`);
-      await writeNewFile(temp, data);
-      try {
-        try {
-          await fsp.link(temp, file);
-        } catch (error) {
-          if (errorCode(error) === 'EEXIST') throw new SessionStoreError('exists', sessionId, `session ${sessionId} already exists`);
-          // No hard links here (some network and FAT filesystems): check, then rename.
-          if (
-            await fsp.access(file).then(
-              () => true,
-              () => false,
-            )
-          )
-            throw new SessionStoreError('exists', sessionId, `session ${sessionId} already exists`);
-          await fsp.rename(temp, file);
-        }
-      } finally {
-        await fsp.unlink(temp).catch(() => undefined);
-      }
+      if (!(await createWhole(file, temp, data))) throw new SessionStoreError('exists', sessionId, `session ${sessionId} already exists`);
       await syncDir(this.dir);
     });
     if (options.removeWhenBlank) this.removableWhenBlank.add(sessionId);

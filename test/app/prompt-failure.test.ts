@@ -6,7 +6,7 @@
 import type { PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
 import { promptResponse } from '../../src/app/prompt-failure.js';
-import type { ErrorMeta } from '../../src/openai/user-errors.js';
+import type { ErrorMeta } from '../../src/openai/failure-facts.js';
 
 const failed = (error: ErrorMeta, stopReason: PromptResponse['stopReason'] = 'end_turn'): PromptResponse => ({
   stopReason,

@@ -59,7 +59,8 @@ describe('ChatCompletionsClient authorize', () => {
 
 describe("ProviderAuthError in the user's words", () => {
   it('says what failed and the fix, and is a final configuration error', async () => {
-    const { describeProviderError, errorMeta } = await import('../../src/openai/user-errors.js');
+    const { describeProviderError } = await import('../../src/openai/user-errors.js');
+    const { errorMeta } = await import('../../src/openai/failure-facts.js');
     const error = new ProviderAuthError(
       'https://bedrock-runtime.us-east-1.amazonaws.com/openai/v1/chat/completions',
       'no AWS credentials (expired)',
