@@ -4,7 +4,7 @@
  */
 import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
-import { CLEARED_TEXT, compactedText, liveConversation, type ConversationRecord } from '../../src/sessions/conversation.js';
+import { CLEARED_TEXT, compactedText, liveConversation, withUnansweredOnce, type ConversationRecord } from '../../src/sessions/conversation.js';
 import { replayUpdates } from '../../src/acp/replay.js';
 import type { ClearRecord, CompactRecord, TurnRecord } from '../../src/sessions/session-records.js';
 
@@ -126,6 +126,28 @@ describe('liveConversation', () => {
       { type: 'text', text: '\n\n' },
       { type: 'text', text: 'c' },
     ]);
+  });
+
+  it('sends a prompt asked again after a failure or cancel once, but keeps other unanswered prompts in front of it', () => {
+    const failedTurn = (question: string): TurnRecord => ({ ...turn(question, ''), failed: { kind: 'http', status: 500 } });
+    // Asked again, answered: the question once.
+    expect(questions([turn('a', 'A'), failedTurn('b'), turn('b', 'B')])).toEqual(['a', 'b']);
+    // Asked twice more with no answer: still once, pending for the next message.
+    expect(liveConversation([failedTurn('b'), failedTurn('b'), turn('b', '')]).unanswered).toEqual([{ type: 'text', text: 'b' }]);
+    // Another question in between stays, the repeat of the latest joins it once.
+    expect(questions([failedTurn('a'), failedTurn('b'), turn('b', 'B')])).toEqual(['a\n\nb']);
+    // A repeat of an older unanswered prompt, or one that only ends like it, is a new message.
+    expect(questions([failedTurn('a'), failedTurn('b'), turn('a', 'A')])).toEqual(['a\n\nb\n\na']);
+    const blocks = (...texts: string[]): TurnRecord => ({ ...turn('', 'X'), prompt: texts.map((text) => ({ type: 'text', text })) });
+    expect(questions([{ ...blocks('x', 'b'), assistant: '' }, blocks('b')])).toEqual(['x\n\nb\n\nb']);
+  });
+
+  it('puts an empty prompt after unanswered ones as any other, never taking it for a repeat', () => {
+    expect(withUnansweredOnce([{ type: 'text', text: 'a' }], [])).toEqual([
+      { type: 'text', text: 'a' },
+      { type: 'text', text: '\n\n' },
+    ]);
+    expect(withUnansweredOnce([], [{ type: 'text', text: 'a' }])).toEqual([{ type: 'text', text: 'a' }]);
   });
 
   it('does not modify the records', () => {
