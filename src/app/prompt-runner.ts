@@ -200,13 +200,11 @@ export class PromptRunner {
     if (this.state.liveOf(session).takenOver) return { stopReason: 'cancelled' };
     // Messages the user sends from now on are this turn's (`_session/steering`).
     turn.inbox.open();
+    const asking = withUnansweredOnce(conversation.unanswered, prompt);
     const outcome = await this.model.ask(turn, {
       conversation,
       // So are changes of the instruction files and the date (the system prompt says them as the conversation began).
-      current: (factsNote) => ({
-        role: 'user',
-        content: promptToUserContent(withNotes([factsNote, note], withUnansweredOnce(conversation.unanswered, prompt))),
-      }),
+      current: (factsNote) => ({ role: 'user', content: promptToUserContent(withNotes([factsNote, note], asking)) }),
       tools: true,
     });
     // What the user sent into the turn, the messages no answer followed included (they go in front of the next prompt).

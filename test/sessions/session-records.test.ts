@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SessionRecord, TurnRecord } from '../../src/sessions/session-records.js';
 import { parseRecord } from '../../src/sessions/parse-record.js';
+import { sentImages } from '../../src/sessions/session-memory.js';
 import { parseSessionText, summarizeSessionBytes, toStoredSession, type Warn } from '../../src/sessions/session-text.js';
 
 const HEADER = '{"type":"session","version":1,"sessionId":"s","cwd":"/c","createdAt":"2026-01-01T00:00:00.000Z"}';
@@ -91,6 +92,38 @@ describe('parseSessionText / toStoredSession', () => {
       options: {},
       records: [],
     });
+  });
+});
+
+describe('a failed turn', () => {
+  const at = '2026-01-01T00:00:00.000Z';
+  const image = { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' };
+  const turn = (extra: Partial<TurnRecord> = {}): TurnRecord => ({
+    type: 'turn',
+    at,
+    prompt: [image],
+    assistant: '',
+    reasoning: '',
+    stopReason: 'end_turn',
+    ...extra,
+  });
+
+  it('reads back with its kind and status; a malformed `failed` is left out, not the turn', () => {
+    expect(parseRecord(turn({ failed: { kind: 'http', status: 500 } }))).toMatchObject({ failed: { kind: 'http', status: 500 } });
+    expect(parseRecord(turn({ failed: { kind: 'connection' } }))).toMatchObject({ failed: { kind: 'connection' } });
+    for (const failed of [true, { status: 500 }, { kind: 'http', status: '500' }, null]) expect(parseRecord({ ...turn(), failed })).toEqual(turn());
+  });
+
+  it('replaces the prompt saved as it started (same id) and stays in the session', () => {
+    const started = turn({ id: 't1', stopReason: 'cancelled' });
+    const ended = turn({ id: 't1', failed: { kind: 'http', status: 500 } });
+    const stored = toStoredSession('s', { header: { cwd: '/c', createdAt: at }, records: [started, { type: 'meta', at, options: { a: '1' } }, ended] });
+    expect(stored.records).toEqual([ended]);
+  });
+
+  it('does not count as the model having answered an image (the failure may be its refusal)', () => {
+    expect(sentImages({ records: [turn({ failed: { kind: 'http', status: 400 } })] })).toBe(false);
+    expect(sentImages({ records: [turn({ assistant: 'a cat' })] })).toBe(true);
   });
 });
 
