@@ -210,7 +210,7 @@ export class PromptRunner {
     // What the user sent into the turn, the messages no answer followed included (they go in front of the next prompt).
     const steering = turn.inbox.close(outcome.steps.length + (outcome.text ? 1 : 0));
     // Every turn is kept, a failed one too: the user's prompt stays in the session (shown on
-    // `session/load`), and the next prompt carries it in front when no answer followed it.
+    // `session/load`); what the model reads of it again is the live conversation's to say.
     const record = turnRecord(outcome, {
       at: new Date().toISOString(),
       id: turnId,

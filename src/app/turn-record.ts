@@ -32,8 +32,8 @@ export interface TurnRecordParts {
 
 /**
  * The record every model turn leaves, failed ones included (a failure with nothing shown keeps the
- * user's prompt, which the next prompt carries in front as an unanswered one); optional fields only
- * when they say something. The turn's plan and checkpoint are added by its extras.
+ * user's prompt for `session/load`; `failed` says the model need not read it again); optional
+ * fields only when they say something. The turn's plan and checkpoint are added by its extras.
  */
 export function turnRecord(outcome: SentTurn, parts: TurnRecordParts): TurnRecord {
   const record: TurnRecord = {
@@ -45,7 +45,7 @@ export function turnRecord(outcome: SentTurn, parts: TurnRecordParts): TurnRecor
     reasoning: outcome.reasoning,
     stopReason: outcome.stopReason,
   };
-  // A failed turn (answered with an error, not `cancelled`) keeps its prompt as a cancelled one does; its kind says it failed.
+  // Answered with an error, not `cancelled`: the kind of failure and its status.
   if (outcome.error && outcome.stopReason !== 'cancelled')
     record.failed = outcome.error.status === undefined ? { kind: outcome.error.kind } : { kind: outcome.error.kind, status: outcome.error.status };
   if (outcome.compactions) record.compactions = outcome.compactions;

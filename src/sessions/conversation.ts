@@ -22,8 +22,9 @@ export interface LiveConversation {
   /** The answered turns after the latest `/clear` or `/compact`, oldest first, each as `[user, assistant]`. */
   turns: ChatMessage[][];
   /**
-   * Prompt blocks of the latest turns that got no answer (cancelled before any text), to be put
-   * in front of the next user message; `[]` when the latest turn was answered.
+   * Prompt blocks of the latest turns that got no answer (cancelled or cut off before any text;
+   * not one that failed), to be put in front of the next user message; `[]` when the latest of
+   * those turns was answered.
    */
   unanswered: ContentBlock[];
   /** Tool results of `turns` sent as stubs when the latest turn ended (its `context.stubbed`). */
@@ -146,7 +147,8 @@ export function liveConversation(records: readonly ConversationRecord[], rules: 
  * Adds one turn to the `turns` and `unanswered` of a live conversation being built, as
  * {@link liveConversation} does for each turn: a turn cancelled before any answer keeps its user
  * message, folded into the next user message (chat templates that require user/assistant
- * alternation reject two user messages in a row), as do the steering messages no answer followed.
+ * alternation reject two user messages in a row), as do the steering messages no answer followed;
+ * a turn that failed before any answer (`failed`) and took no such message adds nothing.
  * `fromStep`: the first step still sent (a turn compacted inside). Exported: `session-memory.ts`
  * extends a live conversation turn by turn with it.
  */
@@ -159,6 +161,9 @@ export function appendTurn(
   const prompt = withUnansweredOnce(live.unanswered, record.prompt);
   if (!isAnswered(record)) {
     const steered = unansweredSteering(record);
+    // A failed turn that showed nothing is kept for the user (replayed), not sent again: its prompt
+    // may be what the endpoint refused (an image, its size), which would fail every later prompt.
+    if (record.failed && steered.length === 0) return;
     live.unanswered = steered.length === 0 ? prompt : withUnanswered(prompt, steered);
     return;
   }

@@ -32,7 +32,9 @@ export interface TurnRecord {
   /**
    * Set when the turn failed (answered with a JSON-RPC error, `app/prompt-failure.ts`): the kind
    * of failure (`http`, `connection`, `timeout`, `stream`, `config`, …) and the endpoint's HTTP status when it
-   * answered one. The prompt is kept, as a cancelled one is; no answer is shown for it on replay.
+   * answered one. Its prompt is the user's and is replayed (with what the turn showed, maybe
+   * nothing); with no answer and no message sent into the turn, it is not sent to the model again
+   * (`conversation.ts` `appendTurn`): a prompt the endpoint refused would fail every later one.
    */
   failed?: { kind: string; status?: number };
   /** Token counts of the turn, and its cost when the provider reported one (ACP `Cost`). */

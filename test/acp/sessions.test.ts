@@ -151,7 +151,7 @@ describe('a failed turn', () => {
     expect(replay).toEqual(['user_message_chunk: breaks', 'agent_message_chunk: Half an answer', 'user_message_chunk: fails']);
   });
 
-  it('carries the prompt of a failure with nothing shown once: in front of the next prompt, or alone when the same prompt is asked again', async () => {
+  it('does not send the prompt of a failure with nothing shown again: asked again, it goes once; the next prompt goes alone', async () => {
     let failing = true;
     server.handle((_req, res, body) => {
       if (failing) return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"boom"}}');
@@ -173,7 +173,7 @@ describe('a failed turn', () => {
     await expect(prompt('second question')).rejects.toMatchObject({ code: -32603 });
     failing = false;
     await prompt('third question');
-    expect(lastMessages()).toEqual(['user: first question', 'assistant: reply 1', 'user: second question\n\nthird question']);
+    expect(lastMessages()).toEqual(['user: first question', 'assistant: reply 1', 'user: third question']);
   });
 });
 
