@@ -214,7 +214,7 @@ describe('the client goes away while a failure is being reported', () => {
 });
 
 describe('session/cancel for a session with no running turn', () => {
-  it('is ignored for an unknown session and for one whose turn ended: no answer, no crash, and the next prompt is not cancelled', async () => {
+  it('is ignored for an unknown session and for one whose turn ended: a notification is not answered, a request gets an empty result, and the next prompt is not cancelled', async () => {
     const agent = launch();
     const sessionId = await agent.start();
     expect((await prompt(agent, sessionId, 'one')).result.stopReason).toBe('end_turn');
@@ -226,6 +226,10 @@ describe('session/cancel for a session with no running turn', () => {
     // Nothing but the list's answer: no error, no update for either cancel.
     expect(agent.messages.slice(before)).toEqual([expect.objectContaining({ id: expect.any(Number), result: expect.any(Object) })]);
     expect((await prompt(agent, sessionId, 'two')).result.stopReason).toBe('end_turn');
+    // Sent as a request (some clients do), it is answered with an empty result, not an error.
+    expect(await agent.request('session/cancel', { sessionId: 'no-such-session' })).toMatchObject({ result: {} });
+    expect(await agent.request('session/cancel', { sessionId })).toMatchObject({ result: {} });
+    expect((await prompt(agent, sessionId, 'three')).result.stopReason).toBe('end_turn');
     expect(agent.child.exitCode).toBeNull();
     expect(agent.badLines).toEqual([]);
   });
