@@ -3,6 +3,7 @@
  * clears, compacts in any order).
  */
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { answerMessages, CLEARED_TEXT, compactedText, liveConversation, type ConversationRecord } from '../../src/sessions/conversation.js';
@@ -17,14 +18,17 @@ const block: fc.Arbitrary<ContentBlock> = fc.oneof(
   fc.webUrl().map((uri): ContentBlock => ({ type: 'resource_link', uri, name: 'r' })),
   fc.string({ maxLength: 20 }).map((text): ContentBlock => ({ type: 'resource', resource: { uri: 'file:///x.txt', text } })),
 );
-const turn: fc.Arbitrary<TurnRecord> = fc.record({
-  type: fc.constant('turn' as const),
-  at: fc.constant(at),
-  prompt: fc.array(block, { maxLength: 4 }),
-  assistant: fc.string({ maxLength: 20 }),
-  reasoning: fc.string({ maxLength: 20 }),
-  stopReason: fc.constantFrom('end_turn', 'cancelled', 'max_tokens'),
-});
+const turn: fc.Arbitrary<TurnRecord> = fc
+  .record({
+    type: fc.constant('turn' as const),
+    at: fc.constant(at),
+    prompt: fc.array(block, { maxLength: 4 }),
+    assistant: fc.string({ maxLength: 20 }),
+    reasoning: fc.string({ maxLength: 20 }),
+    stopReason: fc.constantFrom('end_turn', 'cancelled', 'max_tokens'),
+    failed: fc.boolean(),
+  })
+  .map(({ failed, ...record }): TurnRecord => (failed ? { ...record, failed: { kind: 'http', status: 500 } } : record));
 const record: fc.Arbitrary<ConversationRecord> = fc.oneof(
   { weight: 5, arbitrary: turn },
   { weight: 1, arbitrary: fc.constant({ type: 'clear' as const, at }) },
@@ -80,9 +84,12 @@ it('the live turns are the answered turns after the latest clear or compact, in 
       const after = list.slice(lastMark + 1) as TurnRecord[];
       expect(live.turns.map((messages) => messages[1]?.content)).toEqual(after.filter((t) => t.assistant).map((t) => t.assistant));
       for (const messages of live.turns) expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
-      // Every prompt block after the mark is sent once: in its own turn, folded into a later one, or pending.
+      // Every prompt block after the mark is sent once: in its own turn, folded into a later one, or
+      // pending; a prompt asked again right after its unanswered self is not sent twice, and the
+      // prompt of a turn that failed with no answer is not sent again.
       const lastAnswered = after.findLastIndex((t) => t.assistant);
-      const pending = after.slice(lastAnswered + 1).flatMap((t) => t.prompt);
+      const waiting = after.slice(lastAnswered + 1).filter((t) => !t.failed);
+      const pending = waiting.filter((t, i) => t.prompt.length === 0 || !isDeepStrictEqual(t.prompt, waiting[i - 1]?.prompt)).flatMap((t) => t.prompt);
       expect(live.unanswered.filter((b) => !(b.type === 'text' && b.text === '\n\n'))).toEqual(
         pending.filter((b) => !(b.type === 'text' && b.text === '\n\n')),
       );

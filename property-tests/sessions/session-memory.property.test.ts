@@ -1,6 +1,6 @@
 /**
  * Properties of `session-memory.ts`: over any history (turns with tool steps, plans, costs, images,
- * mode notes, prompt facts and their notes, unanswered turns, compactions inside a turn; `/clear`s
+ * mode notes, prompt facts and their notes, unanswered and failed turns, compactions inside a turn; `/clear`s
  * and `/compact`s), a session
  * holding only its live records answers every question as the whole history would, whether it was
  * loaded whole or grown record by record, and after `/undo`.
@@ -48,6 +48,7 @@ const turn: fc.Arbitrary<TurnRecord> = fc
     prompt: fc.array(block, { minLength: 1, maxLength: 3 }),
     assistant: fc.oneof(fc.constant(''), fc.string({ maxLength: 8 })),
     stopReason: fc.constantFrom('end_turn', 'cancelled'),
+    failed: fc.option(fc.constant({ kind: 'http', status: 500 }), { nil: undefined }),
     steps: fc.option(fc.array(step, { maxLength: 3 }), { nil: undefined }),
     plan: fc.option(fc.array(fc.string({ maxLength: 5 }), { minLength: 1, maxLength: 2 }), { nil: undefined }),
     cost: fc.option(fc.integer({ min: 0, max: 100 }), { nil: undefined }),
@@ -63,8 +64,9 @@ const turn: fc.Arbitrary<TurnRecord> = fc
       { nil: undefined },
     ),
   })
-  .map(({ plan, cost, mode, facts, context, steps, ...rest }) => {
+  .map(({ plan, cost, mode, facts, context, steps, failed, ...rest }) => {
     const record: TurnRecord = { type: 'turn', at, reasoning: '', ...rest };
+    if (failed) record.failed = failed;
     if (steps) record.steps = steps;
     if (plan) record.plan = plan.map((content) => ({ content, status: 'pending', priority: 'medium' }));
     if (cost !== undefined) record.usage = { cost: { amount: cost, currency: 'USD' } };
@@ -88,7 +90,7 @@ const newSession = (): Session => ({ id: 's', cwd: '/', createdAt: at, records: 
 const idsOf = (records: readonly ConversationRecord[]) =>
   new Set(records.flatMap((r) => (r.type === 'turn' ? (r.steps ?? []).flatMap((s) => s.toolCalls.map((c) => c.id)) : [])));
 const imagesOf = (records: readonly ConversationRecord[]) =>
-  records.some((r) => r.type === 'turn' && r.stopReason === 'end_turn' && r.prompt.some((b) => b.type === 'image'));
+  records.some((r) => r.type === 'turn' && r.stopReason === 'end_turn' && !r.failed && r.prompt.some((b) => b.type === 'image'));
 /** The plan of the latest turn that wrote one, over the whole history. */
 const currentPlan = (records: readonly ConversationRecord[]) => records.findLast((r): r is TurnRecord => r.type === 'turn' && r.plan !== undefined)?.plan ?? [];
 /** The sum of the turns' costs, over the whole history (every cost here is in USD). */

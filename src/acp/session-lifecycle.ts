@@ -48,7 +48,7 @@ export async function newSession(
   if (instructions) session.options[INSTRUCTIONS_OPTION] = instructions;
   try {
     const store = await state.store;
-    // Removed again if it ends without a kept turn (a failed first prompt leaves no empty session).
+    // Removed again if it ends without a kept turn (no prompt reached the model: no empty session left).
     await store.create({ sessionId: session.id, cwd: session.cwd, createdAt: session.createdAt }, [], { removeWhenBlank: true });
     if (instructions) await store.append(session.id, { type: 'meta', at: session.createdAt, options: { [INSTRUCTIONS_OPTION]: instructions } });
   } catch (error) {

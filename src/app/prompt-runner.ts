@@ -4,7 +4,7 @@
  * `model-sender.ts`), then the turn saved (`turn-record.ts`) before the answer goes out.
  */
 import { RequestError, type AgentContext, type ContentBlock, type PromptResponse } from '@agentclientprotocol/sdk/unstable';
-import { CLEARED_TEXT, lastToldMode, withNotes, withUnanswered, type LiveConversation } from '../sessions/conversation.js';
+import { CLEARED_TEXT, lastToldMode, withNotes, withUnanswered, withUnansweredOnce, type LiveConversation } from '../sessions/conversation.js';
 import { addRecord, liveConversationOf, unloadRecords } from '../sessions/session-memory.js';
 import { promptToUserContent } from '../context/prompt-content.js';
 import type { Arrival, Session } from '../sessions/session-manager.js';
@@ -25,7 +25,7 @@ import { undoPrompt } from './undo.js';
 import { ModelSender } from './model-sender.js';
 import { turnResponse } from './prompt-failure.js';
 import { cancelAwareSink } from './turn-cancel.js';
-import { leavesRecord, turnRecord } from './turn-record.js';
+import { turnRecord } from './turn-record.js';
 
 /** Runs prompts; one instance per agent. */
 export class PromptRunner {
@@ -185,7 +185,7 @@ export class PromptRunner {
     const note = mode ? modeNoteFor(mode, lastToldMode(session.records)) : undefined;
     const before = this.model.meter(session).total;
     // The prompt is on disk before the model is asked, so a crash loses at most the answer: the
-    // turn's record (same id) replaces it, an undo takes it back when the turn leaves none.
+    // turn's record (same id) replaces it when the turn ends, however it ends.
     await this.saveStarted(session, {
       type: 'turn',
       at: new Date().toISOString(),
@@ -200,36 +200,37 @@ export class PromptRunner {
     if (this.state.liveOf(session).takenOver) return { stopReason: 'cancelled' };
     // Messages the user sends from now on are this turn's (`_session/steering`).
     turn.inbox.open();
+    const asking = withUnansweredOnce(conversation.unanswered, prompt);
     const outcome = await this.model.ask(turn, {
       conversation,
       // So are changes of the instruction files and the date (the system prompt says them as the conversation began).
-      current: (factsNote) => ({ role: 'user', content: promptToUserContent(withNotes([factsNote, note], withUnanswered(conversation.unanswered, prompt))) }),
+      current: (factsNote) => ({ role: 'user', content: promptToUserContent(withNotes([factsNote, note], asking)) }),
       tools: true,
     });
     // What the user sent into the turn, the messages no answer followed included (they go in front of the next prompt).
     const steering = turn.inbox.close(outcome.steps.length + (outcome.text ? 1 : 0));
-    if (leavesRecord(outcome, steering)) {
-      const record = turnRecord(outcome, {
-        at: new Date().toISOString(),
-        id: turnId,
-        prompt,
-        typed,
-        steering,
-        modeNote: note,
-        mode,
-        renewFacts,
-        cost: costSince(before, this.model.meter(session).total),
-      });
-      turn.extras.fill(record);
-      await this.save(session, record);
-      const title = session.title ? undefined : titleFromPrompt(typed ?? prompt);
-      if (title) {
-        session.title = title;
-        const at = new Date().toISOString();
-        await this.save(session, { type: 'meta', at, title });
-        await send([{ sessionUpdate: 'session_info_update', title, updatedAt: at }]);
-      }
-    } else await this.saveStarted(session, { type: 'undo', at: new Date().toISOString() });
+    // Every turn is kept, a failed one too: the user's prompt stays in the session (shown on
+    // `session/load`); what the model reads of it again is the live conversation's to say.
+    const record = turnRecord(outcome, {
+      at: new Date().toISOString(),
+      id: turnId,
+      prompt,
+      typed,
+      steering,
+      modeNote: note,
+      mode,
+      renewFacts,
+      cost: costSince(before, this.model.meter(session).total),
+    });
+    turn.extras.fill(record);
+    await this.save(session, record);
+    const title = session.title ? undefined : titleFromPrompt(typed ?? prompt);
+    if (title) {
+      session.title = title;
+      const at = new Date().toISOString();
+      await this.save(session, { type: 'meta', at, title });
+      await send([{ sessionUpdate: 'session_info_update', title, updatedAt: at }]);
+    }
     return turnResponse(outcome);
   }
 
@@ -239,7 +240,7 @@ export class PromptRunner {
     return liveConversationOf(session, toolMessageRules(target?.endpoint.profile));
   }
 
-  /** Writes `record` to disk only (the prompt of a turn starting, or its undo), not to the live session. */
+  /** Writes `record` to disk only (the prompt of a turn starting), not to the live session. */
   private saveStarted(session: Session, record: SessionRecord): Promise<void> {
     return this.save(session, record, false);
   }

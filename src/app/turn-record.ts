@@ -31,15 +31,10 @@ export interface TurnRecordParts {
 }
 
 /**
- * Whether a turn is saved: a failed turn with nothing shown leaves no trace, so asking again does
- * not repeat the question; unless the user sent messages into it (answered `injected`): they are
- * kept, with their prompt, for the next one.
+ * The record every model turn leaves, failed ones included (a failure with nothing shown keeps the
+ * user's prompt for `session/load`; `failed` says the model need not read it again); optional
+ * fields only when they say something. The turn's plan and checkpoint are added by its extras.
  */
-export function leavesRecord(outcome: SentTurn, steering: readonly SteeringRecord[]): boolean {
-  return !outcome.error || Boolean(outcome.text) || outcome.steps.length > 0 || steering.length > 0;
-}
-
-/** The turn's record; optional fields only when they say something. The turn's plan and checkpoint are added by its extras. */
 export function turnRecord(outcome: SentTurn, parts: TurnRecordParts): TurnRecord {
   const record: TurnRecord = {
     type: 'turn',
@@ -50,6 +45,9 @@ export function turnRecord(outcome: SentTurn, parts: TurnRecordParts): TurnRecor
     reasoning: outcome.reasoning,
     stopReason: outcome.stopReason,
   };
+  // Answered with an error, not `cancelled`: the kind of failure and its status.
+  if (outcome.error && outcome.stopReason !== 'cancelled')
+    record.failed = outcome.error.status === undefined ? { kind: outcome.error.kind } : { kind: outcome.error.kind, status: outcome.error.status };
   if (outcome.compactions) record.compactions = outcome.compactions;
   if (parts.typed) record.typed = parts.typed;
   if (outcome.steps.length > 0) record.steps = outcome.steps;

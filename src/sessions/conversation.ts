@@ -3,6 +3,7 @@
  * or `/compact`, with a compact summary up front. (What a client is shown when it loads the
  * session is `acp/replay.ts`.)
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import type { ChatMessage, ChatRequestContentPart } from '../openai/openai-types.js';
 import { promptToUserContent } from '../context/prompt-content.js';
@@ -21,8 +22,9 @@ export interface LiveConversation {
   /** The answered turns after the latest `/clear` or `/compact`, oldest first, each as `[user, assistant]`. */
   turns: ChatMessage[][];
   /**
-   * Prompt blocks of the latest turns that got no answer (cancelled before any text), to be put
-   * in front of the next user message; `[]` when the latest turn was answered.
+   * Prompt blocks of the latest turns that got no answer (cancelled or cut off before any text;
+   * not one that failed), to be put in front of the next user message; `[]` when the latest of
+   * those turns was answered.
    */
   unanswered: ContentBlock[];
   /** Tool results of `turns` sent as stubs when the latest turn ended (its `context.stubbed`). */
@@ -145,7 +147,8 @@ export function liveConversation(records: readonly ConversationRecord[], rules: 
  * Adds one turn to the `turns` and `unanswered` of a live conversation being built, as
  * {@link liveConversation} does for each turn: a turn cancelled before any answer keeps its user
  * message, folded into the next user message (chat templates that require user/assistant
- * alternation reject two user messages in a row), as do the steering messages no answer followed.
+ * alternation reject two user messages in a row), as do the steering messages no answer followed;
+ * a turn that failed before any answer (`failed`) and took no such message adds nothing.
  * `fromStep`: the first step still sent (a turn compacted inside). Exported: `session-memory.ts`
  * extends a live conversation turn by turn with it.
  */
@@ -155,9 +158,12 @@ export function appendTurn(
   rules: ToolMessageRules = PLAIN_RULES,
   fromStep = 0,
 ): void {
-  const prompt = withUnanswered(live.unanswered, record.prompt);
+  const prompt = withUnansweredOnce(live.unanswered, record.prompt);
   if (!isAnswered(record)) {
     const steered = unansweredSteering(record);
+    // A failed turn that showed nothing is kept for the user (replayed), not sent again: its prompt
+    // may be what the endpoint refused (an image, its size), which would fail every later prompt.
+    if (record.failed && steered.length === 0) return;
     live.unanswered = steered.length === 0 ? prompt : withUnanswered(prompt, steered);
     return;
   }
@@ -208,6 +214,30 @@ export function lastToldMode(records: readonly ConversationRecord[]): string | u
 /** `prompt` with the blocks of unanswered turns in front, set apart by a blank line. */
 export function withUnanswered(unanswered: readonly ContentBlock[], prompt: readonly ContentBlock[]): ContentBlock[] {
   return unanswered.length === 0 ? [...prompt] : [...unanswered, { type: 'text', text: '\n\n' }, ...prompt];
+}
+
+/**
+ * The user message of a prompt after unanswered ones: {@link withUnanswered}, but a prompt that
+ * repeats the latest unanswered one block for block (asked again after a failure or a cancel) is
+ * not put twice: the model reads the question once, as the failed request had it. An empty
+ * prompt repeats nothing. The same for the turn's request and for every later request that
+ * repeats the turn, so their bytes match. Pure.
+ */
+export function withUnansweredOnce(unanswered: readonly ContentBlock[], prompt: readonly ContentBlock[]): ContentBlock[] {
+  return repeatsLatest(unanswered, prompt) ? [...unanswered] : withUnanswered(unanswered, prompt);
+}
+
+/**
+ * Whether `unanswered` ends with `prompt`'s blocks, standing alone or after the blank line that
+ * sets one prompt apart (a prompt block that is itself that blank line passes for it: the model
+ * then reads the repeated words once all the same).
+ */
+function repeatsLatest(unanswered: readonly ContentBlock[], prompt: readonly ContentBlock[]): boolean {
+  const start = unanswered.length - prompt.length;
+  if (prompt.length === 0 || start < 0) return false;
+  const before = unanswered[start - 1];
+  if (start > 0 && !(before?.type === 'text' && before.text === '\n\n')) return false;
+  return prompt.every((block, i) => isDeepStrictEqual(block, unanswered[start + i]));
 }
 
 /** The text a replayed `/compact` shows: the summary that replaced the older turns. */

@@ -57,7 +57,8 @@ function isCost(value: unknown): value is Cost {
 /** Adds one turn to the history-wide facts of `index`. */
 export function indexTurn(index: SessionIndex, turn: TurnRecord): void {
   for (const step of turn.steps ?? []) for (const call of step.toolCalls) index.toolCallIds.add(call.id);
-  if (turn.stopReason === 'end_turn' && turn.prompt.some((block) => block.type === 'image')) index.sentImages = true;
+  // A failed turn proves nothing of the endpoint's images (the failure may be their refusal).
+  if (turn.stopReason === 'end_turn' && !turn.failed && turn.prompt.some((block) => block.type === 'image')) index.sentImages = true;
   const cost = turn.usage?.cost;
   if (isCost(cost)) {
     const next = addCost(index.cost, cost);

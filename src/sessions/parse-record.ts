@@ -120,6 +120,7 @@ export function parseRecord(value: unknown): SessionRecord | undefined {
       if (v.facts !== undefined && !isPromptFacts(v.facts)) delete v.facts;
       if (v.factsNote !== undefined && typeof v.factsNote !== 'string') delete v.factsNote;
       if (v.renewFacts !== undefined && v.renewFacts !== true) delete v.renewFacts;
+      if (v.failed !== undefined && !(isRecord(v.failed) && typeof v.failed.kind === 'string' && optNumber(v.failed.status))) delete v.failed;
       if (v.id !== undefined && typeof v.id !== 'string') delete v.id;
       if (
         v.compactions !== undefined &&

@@ -9,7 +9,7 @@ import type { TurnCheckpoint } from './checkpoints.js';
 import type { StubRanges } from '../context/stub-ranges.js';
 import type { PromptFacts } from '../context/prompt-facts.js';
 
-/** A completed (or cancelled/failed-with-partial-output) prompt turn. */
+/** A prompt turn: completed, cancelled or failed (then with what it showed, maybe nothing). */
 export interface TurnRecord {
   type: 'turn';
   /** When the turn ended, ISO 8601. */
@@ -29,6 +29,14 @@ export interface TurnRecord {
   reasoning: string;
   /** The ACP stop reason the turn ended with (`end_turn`, `cancelled`, …). */
   stopReason: string;
+  /**
+   * Set when the turn failed (answered with a JSON-RPC error, `app/prompt-failure.ts`): the kind
+   * of failure (`http`, `connection`, `timeout`, `stream`, `config`, …) and the endpoint's HTTP status when it
+   * answered one. Its prompt is the user's and is replayed (with what the turn showed, maybe
+   * nothing); with no answer and no message sent into the turn, it is not sent to the model again
+   * (`conversation.ts` `appendTurn`): a prompt the endpoint refused would fail every later one.
+   */
+  failed?: { kind: string; status?: number };
   /** Token counts of the turn, and its cost when the provider reported one (ACP `Cost`). */
   usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number; cost?: { amount: number; currency: string } };
   /** Compactions made inside the turn (told to clients as `compaction_update`): id, the steps before it, summary. */

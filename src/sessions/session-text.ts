@@ -168,7 +168,7 @@ export function toStoredSession(sessionId: string, parsed: { header: SessionHead
 
 /**
  * Whether a stored session holds nothing worth keeping: no turn, clear or compact record left
- * (a failed turn's record taken out by its `undo` counts as none), no title, model or option set.
+ * (a turn taken out by an `undo` counts as none), no title, model or option set.
  * Pure.
  */
 export function isBlankSession(session: StoredSession): boolean {

@@ -128,7 +128,7 @@ describe('session/load and session/resume', () => {
 });
 
 describe('a failed turn', () => {
-  it('fails the prompt; what the model answered before the failure is saved and replayed, a failure with nothing shown is not', async () => {
+  it('fails the prompt; what the model answered before the failure is saved and replayed, and so is the prompt of a failure with nothing shown', async () => {
     server.handle((_req, res, body) => {
       if (body.messages.at(-1).content === 'fails') return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"boom"}}');
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -148,7 +148,32 @@ describe('a failed turn', () => {
     const replay = second.notifications
       .filter((n) => n.sessionId === sessionId && n.update.sessionUpdate.endsWith('message_chunk'))
       .map((n) => `${n.update.sessionUpdate}: ${(n.update as { content: { text: string } }).content.text}`);
-    expect(replay).toEqual(['user_message_chunk: breaks', 'agent_message_chunk: Half an answer']);
+    expect(replay).toEqual(['user_message_chunk: breaks', 'agent_message_chunk: Half an answer', 'user_message_chunk: fails']);
+  });
+
+  it('does not send the prompt of a failure with nothing shown again: asked again, it goes once; the next prompt goes alone', async () => {
+    let failing = true;
+    server.handle((_req, res, body) => {
+      if (failing) return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"boom"}}');
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(chunk({ content: `reply ${body.messages.length}` }, 'stop'));
+      res.end('data: [DONE]\n\n');
+    });
+    const conn = await agentOn(newDir(), { OPENAI_MAX_RETRIES: '0' });
+    const sessionId = await conn.newSession();
+    const prompt = (words: string) => conn.agent.request('session/prompt', { sessionId, prompt: text(words) });
+    await expect(prompt('first question')).rejects.toMatchObject({ code: -32603, data: { status: 500 } });
+    // Asked again word for word: the model reads it once.
+    await expect(prompt('first question')).rejects.toMatchObject({ code: -32603 });
+    expect(lastMessages()).toEqual(['user: first question']);
+    failing = false;
+    await prompt('first question');
+    expect(lastMessages()).toEqual(['user: first question']);
+    failing = true;
+    await expect(prompt('second question')).rejects.toMatchObject({ code: -32603 });
+    failing = false;
+    await prompt('third question');
+    expect(lastMessages()).toEqual(['user: first question', 'assistant: reply 1', 'user: third question']);
   });
 });
 

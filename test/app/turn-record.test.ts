@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SentTurn } from '../../src/app/model-sender.js';
-import { leavesRecord, turnRecord, type TurnRecordParts } from '../../src/app/turn-record.js';
+import { turnRecord, type TurnRecordParts } from '../../src/app/turn-record.js';
 
 const prompt = [{ type: 'text' as const, text: 'hello' }];
 const parts: TurnRecordParts = { at: '2025-01-01T00:00:00.000Z', id: 't1', prompt, steering: [], renewFacts: false };
@@ -8,18 +8,23 @@ const outcome = (extra: Partial<SentTurn> = {}): SentTurn => ({ stopReason: 'end
 const failed = { kind: 'http', status: 500, retryable: true } as const;
 const facts = { date: '2025-01-01', budget: 4096, instructions: [] };
 
-describe('leavesRecord', () => {
-  it('saves every turn but a failed one that showed nothing and took no message', () => {
-    expect(leavesRecord(outcome(), [])).toBe(true);
-    expect(leavesRecord(outcome({ error: failed, text: '' }), [])).toBe(false);
-    expect(leavesRecord(outcome({ error: failed, text: 'half an answer' }), [])).toBe(true);
-    const step = { text: '', reasoning: '', toolCalls: [], results: [] };
-    expect(leavesRecord(outcome({ error: failed, text: '', steps: [step] }), [])).toBe(true);
-    expect(leavesRecord(outcome({ error: failed, text: '' }), [{ at: parts.at, afterStep: 0, prompt }])).toBe(true);
-  });
-});
-
 describe('turnRecord', () => {
+  it('keeps a failed turn that showed nothing, its prompt and the kind of failure, and marks no cancelled one failed', () => {
+    expect(turnRecord(outcome({ error: failed, text: '' }), parts)).toEqual({
+      type: 'turn',
+      at: parts.at,
+      id: 't1',
+      prompt,
+      assistant: '',
+      reasoning: '',
+      stopReason: 'end_turn',
+      failed: { kind: 'http', status: 500 },
+    });
+    expect(turnRecord(outcome({ error: { kind: 'connection', retryable: true }, text: 'half' }), parts).failed).toEqual({ kind: 'connection' });
+    expect(turnRecord(outcome({ error: failed, text: '', stopReason: 'cancelled' }), parts)).not.toHaveProperty('failed');
+    expect(turnRecord(outcome(), parts)).not.toHaveProperty('failed');
+  });
+
   it('holds the answer and only the optional fields that say something', () => {
     expect(turnRecord(outcome(), parts)).toEqual({ type: 'turn', at: parts.at, id: 't1', prompt, assistant: 'hi', reasoning: '', stopReason: 'end_turn' });
     const unchanged = turnRecord(outcome({ context: { summary: undefined, stubbed: [] } as SentTurn['context'] }), { ...parts, modeNote: '', mode: undefined });

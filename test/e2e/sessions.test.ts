@@ -137,19 +137,32 @@ describe('a session without a kept turn', () => {
     expect(await agent.exited).toBe(0);
   };
 
-  it('leaves no file when its only prompt failed and the client ended stdin, while a session with a turn stays', async () => {
+  it('leaves no file when its only prompt was refused before the model was asked (a setting is wrong) and the client ended stdin', async () => {
+    const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: stateDir, OPENAI_MAX_RETRIES: 'lots' });
+    agents.push(agent);
+    await initialize(agent);
+    const refused = (await agent.request('session/new', { cwd: process.cwd(), mcpServers: [] })).result.sessionId;
+    const asked = server.requests.length;
+    // Listed while it lives, as any session is.
+    const listed = (await agent.request('session/list', {})).result.sessions.map((s: { sessionId: string }) => s.sessionId);
+    expect(listed).toEqual([refused]);
+    const answer = await agent.request('session/prompt', { sessionId: refused, prompt: text('hello') });
+    expect(answer.error?.message).toMatch(/OPENAI_MAX_RETRIES/);
+    expect(server.requests.length).toBe(asked);
+    await endAndWait(agent);
+    expect(sessionFiles()).toEqual([]);
+  });
+
+  it("keeps a session whose only prompt failed at the endpoint: it holds the user's prompt", async () => {
     const agent = launch();
     await initialize(agent);
     const failed = (await agent.request('session/new', { cwd: process.cwd(), mcpServers: [] })).result.sessionId;
     const kept = (await agent.request('session/new', { cwd: process.cwd(), mcpServers: [] })).result.sessionId;
-    // Listed while it lives, as any session is.
-    const listed = (await agent.request('session/list', {})).result.sessions.map((s: { sessionId: string }) => s.sessionId);
-    expect(listed).toEqual(expect.arrayContaining([failed, kept]));
     const answer = await agent.request('session/prompt', { sessionId: failed, prompt: text('fail please') });
-    expect(answer.result?.stopReason).not.toBe('end_turn');
+    expect(answer.error).toMatchObject({ code: -32603, data: { status: 500 } });
     expect((await agent.request('session/prompt', { sessionId: kept, prompt: text('one') })).result.stopReason).toBe('end_turn');
     await endAndWait(agent);
-    expect(sessionFiles()).toEqual([`${kept}.jsonl`]);
+    expect(sessionFiles().sort()).toEqual([`${failed}.jsonl`, `${kept}.jsonl`].sort());
   });
 
   it('leaves no file once session/close lets go of it', async () => {

@@ -4,7 +4,7 @@
  */
 import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
-import { CLEARED_TEXT, compactedText, liveConversation, type ConversationRecord } from '../../src/sessions/conversation.js';
+import { CLEARED_TEXT, compactedText, liveConversation, withUnansweredOnce, type ConversationRecord } from '../../src/sessions/conversation.js';
 import { replayUpdates } from '../../src/acp/replay.js';
 import type { ClearRecord, CompactRecord, TurnRecord } from '../../src/sessions/session-records.js';
 
@@ -126,6 +126,46 @@ describe('liveConversation', () => {
       { type: 'text', text: '\n\n' },
       { type: 'text', text: 'c' },
     ]);
+  });
+
+  it('sends a prompt asked again after a cancel once, but keeps other unanswered prompts in front of it', () => {
+    const cancelled = (question: string): TurnRecord => ({ ...turn(question, ''), stopReason: 'cancelled' });
+    // Asked again, answered: the question once.
+    expect(questions([turn('a', 'A'), cancelled('b'), turn('b', 'B')])).toEqual(['a', 'b']);
+    // Asked twice more with no answer: still once, pending for the next message.
+    expect(liveConversation([cancelled('b'), cancelled('b'), cancelled('b')]).unanswered).toEqual([{ type: 'text', text: 'b' }]);
+    // Another question in between stays, the repeat of the latest joins it once.
+    expect(questions([cancelled('a'), cancelled('b'), turn('b', 'B')])).toEqual(['a\n\nb']);
+    // A repeat of an older unanswered prompt, or one that only ends like it, is a new message.
+    expect(questions([cancelled('a'), cancelled('b'), turn('a', 'A')])).toEqual(['a\n\nb\n\na']);
+    const blocks = (...texts: string[]): TurnRecord => ({ ...turn('', 'X'), prompt: texts.map((text) => ({ type: 'text', text })) });
+    expect(questions([{ ...blocks('x', 'b'), assistant: '' }, blocks('b')])).toEqual(['x\n\nb\n\nb']);
+  });
+
+  it('does not send the prompt of a turn that failed before any answer again, unless messages were sent into it', () => {
+    const failed = (question: string, extra: Partial<TurnRecord> = {}): TurnRecord => ({
+      ...turn(question, ''),
+      failed: { kind: 'http', status: 400 },
+      ...extra,
+    });
+    expect(questions([turn('a', 'A'), failed('b'), turn('c', 'C')])).toEqual(['a', 'c']);
+    expect(liveConversation([turn('a', 'A'), failed('b')]).unanswered).toEqual([]);
+    // A cancelled prompt before the failure is still carried; the failure changes nothing of it.
+    expect(liveConversation([turn('a', ''), failed('b')]).unanswered).toEqual([{ type: 'text', text: 'a' }]);
+    expect(questions([turn('a', ''), failed('b'), turn('c', 'C')])).toEqual(['a\n\nc']);
+    // The user's messages into the failed turn go on, with its prompt.
+    const steering = [{ at, afterStep: 0, prompt: [{ type: 'text' as const, text: 'also d' }] }];
+    expect(questions([failed('b', { steering }), turn('c', 'C')])).toEqual(['b\n\nalso d\n\nc']);
+    // With what it showed before failing, it is a turn like any other.
+    expect(questions([failed('b', { assistant: 'half' }), turn('c', 'C')])).toEqual(['b', 'c']);
+  });
+
+  it('puts an empty prompt after unanswered ones as any other, never taking it for a repeat', () => {
+    expect(withUnansweredOnce([{ type: 'text', text: 'a' }], [])).toEqual([
+      { type: 'text', text: 'a' },
+      { type: 'text', text: '\n\n' },
+    ]);
+    expect(withUnansweredOnce([], [{ type: 'text', text: 'a' }])).toEqual([{ type: 'text', text: 'a' }]);
   });
 
   it('does not modify the records', () => {

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { SavedMcpTool, SessionRecord, TurnRecord } from '../../src/sessions/session-records.js';
 import { parseRecord } from '../../src/sessions/parse-record.js';
 import { serializeRecord } from '../../src/sessions/store-base.js';
+import { sentImages } from '../../src/sessions/session-memory.js';
 import { parseSessionText, summarizeSessionBytes, toStoredSession, type Warn } from '../../src/sessions/session-text.js';
 
 const HEADER = '{"type":"session","version":1,"sessionId":"s","cwd":"/c","createdAt":"2026-01-01T00:00:00.000Z"}';
@@ -148,6 +149,38 @@ describe('mcp_tools records: the MCP tools offered, read back all or nothing', (
   it('is refused when written malformed, so the store never writes a list it cannot read back', () => {
     expect(() => serializeRecord('s', record([{ ...SAVED_TOOL, kind: 'nope' }]) as unknown as SessionRecord)).toThrow(/not a valid mcp_tools record/);
     expect(serializeRecord('s', record([SAVED_TOOL]) as unknown as SessionRecord)).toMatch(/^\{"type":"mcp_tools","at":/);
+  });
+});
+
+describe('a failed turn', () => {
+  const at = '2026-01-01T00:00:00.000Z';
+  const image = { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' };
+  const turn = (extra: Partial<TurnRecord> = {}): TurnRecord => ({
+    type: 'turn',
+    at,
+    prompt: [image],
+    assistant: '',
+    reasoning: '',
+    stopReason: 'end_turn',
+    ...extra,
+  });
+
+  it('reads back with its kind and status; a malformed `failed` is left out, not the turn', () => {
+    expect(parseRecord(turn({ failed: { kind: 'http', status: 500 } }))).toMatchObject({ failed: { kind: 'http', status: 500 } });
+    expect(parseRecord(turn({ failed: { kind: 'connection' } }))).toMatchObject({ failed: { kind: 'connection' } });
+    for (const failed of [true, { status: 500 }, { kind: 'http', status: '500' }, null]) expect(parseRecord({ ...turn(), failed })).toEqual(turn());
+  });
+
+  it('replaces the prompt saved as it started (same id) and stays in the session', () => {
+    const started = turn({ id: 't1', stopReason: 'cancelled' });
+    const ended = turn({ id: 't1', failed: { kind: 'http', status: 500 } });
+    const stored = toStoredSession('s', { header: { cwd: '/c', createdAt: at }, records: [started, { type: 'meta', at, options: { a: '1' } }, ended] });
+    expect(stored.records).toEqual([ended]);
+  });
+
+  it('does not count as the model having answered an image (the failure may be its refusal)', () => {
+    expect(sentImages({ records: [turn({ failed: { kind: 'http', status: 400 } })] })).toBe(false);
+    expect(sentImages({ records: [turn({ assistant: 'a cat' })] })).toBe(true);
   });
 });
 
