@@ -8,12 +8,13 @@
  * Design (`apps/daemon/src/acp.ts`) and the stdio Bus kernel 2.0.3.
  */
 import { agent, type AgentApp } from '@agentclientprotocol/sdk/unstable';
-import type { SessionManager } from '../sessions/session-manager.js';
 import type { SessionTools } from '../loop/session-tools.js';
 import { AGENT_NAME } from '../shared/version.js';
 import { agentCatalog, type AgentCatalog } from './agent-catalog.js';
 import { AgentState, type AgentOptions } from '../app/agent-state.js';
 import { ClientPeer } from '../app/client-peer.js';
+import type { LiveSession } from '../app/live-session.js';
+import type { SessionManager } from '../sessions/session-manager.js';
 import { initialize } from './initialize.js';
 import { cancel, cancelParams, prompt } from './prompt-methods.js';
 import { PromptRunner } from '../app/prompt-runner.js';
@@ -36,7 +37,12 @@ export interface OpenAIAgent {
    * has closed lets go of the sessions only it held. @see ClientPeer
    */
   connection(options?: { maxSessions?: number }): { app: AgentApp; release(): Promise<void> };
+  /** The sessions in memory, their data. */
   sessions: SessionManager;
+  /** The live session `sessionId` (its turn line, tools, holders), or `undefined` when it is not in memory. */
+  live(sessionId: string): LiveSession | undefined;
+  /** Aborts every session's running turn and the prompts in line (exit); resolves once the running turns have settled. */
+  cancelAll(): Promise<void>;
   /** Each session's tool state; `closeAll()` at exit stops every MCP server. */
   tools: SessionTools;
   /** The models and the endpoint's state, for a front door other than ACP (AgentConnect). */
@@ -133,5 +139,13 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
   };
   // Each of `connection()`'s clients shares the agent with the others.
   const connection = (limits: { maxSessions?: number } = {}) => connect(new ClientPeer(limits.maxSessions, true));
-  return { app: connect(new ClientPeer()).app, connection, sessions: state.sessions, tools: state.tools, catalog: agentCatalog(state) };
+  return {
+    app: connect(new ClientPeer()).app,
+    connection,
+    sessions: state.sessions,
+    live: (sessionId) => state.live(sessionId),
+    cancelAll: () => state.cancelAll(),
+    tools: state.tools,
+    catalog: agentCatalog(state),
+  };
 }

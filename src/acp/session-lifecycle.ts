@@ -10,7 +10,8 @@
 import { RequestError, type AgentContext, type McpServer } from '@agentclientprotocol/sdk/unstable';
 import { InvalidCursorError, paginateSessions } from '../sessions/session-list.js';
 import type { Session } from '../sessions/session-manager.js';
-import { storeRefusal, type AgentState } from '../app/agent-state.js';
+import type { AgentState } from '../app/agent-state.js';
+import { storeRefusal } from '../app/session-upkeep.js';
 import { checkInsideRoot, loadStored, loadStoredInRoot, restoreSession } from '../app/session-restore.js';
 import { updateSender, type ClientPeer } from '../app/client-peer.js';
 import type { LiveSession } from '../app/live-session.js';
@@ -194,8 +195,9 @@ export async function releasePeer(state: AgentState, peer: ClientPeer): Promise<
 /** Starts the session's tools (roots, MCP servers) for a new, loaded or resumed session; MCP servers only with tools on. */
 async function openTools(state: AgentState, session: Session, params: ToolParams, peer: ClientPeer): Promise<void> {
   const elicitation = peer.features.elicitation;
-  await state.tools.open(
-    session.id,
+  const live = state.liveOf(session);
+  live.tools = await state.tools.open(
+    live.tools,
     session.cwd,
     state.config.tools ? { ...params, elicitation } : { additionalDirectories: params.additionalDirectories, elicitation },
   );
@@ -222,7 +224,7 @@ async function checkDirs(state: AgentState, params: ToolParams & { cwd: string }
 function announceSession(state: AgentState, client: AgentContext, session: Session): void {
   setImmediate(() => {
     void state.commands
-      .refresh(session.id, session.cwd, state.tools.get(session.id)?.mcp, true)
+      .refresh(state.slotOf(session), session.cwd, state.slotOf(session).tools?.mcp, true)
       .then((availableCommands) =>
         client.notify('session/update', {
           sessionId: session.id,

@@ -77,9 +77,9 @@ export class PromptRunner {
     const problem = this.state.whyNoTurn();
     // The configuration's problem is the failure's words, shown once as the error's message.
     if (problem) return turnResponse({ stopReason: 'end_turn', error: { kind: 'config', retryable: false, message: problem } });
-    const mcp = () => this.state.tools.get(session.id)?.mcp;
+    const mcp = () => this.state.slotOf(session).tools?.mcp;
     // Command files changed since the list was sent: the client hears of it before the answer.
-    const commands = await this.state.commands.refresh(session.id, session.cwd, mcp());
+    const commands = await this.state.commands.refresh(this.state.slotOf(session), session.cwd, mcp());
     if (commands) await send([{ sessionUpdate: 'available_commands_update', availableCommands: commands }]);
     // A command may come as the last text block after context blocks (a shared file, a selection).
     const { line, context } = splitCommandPrompt(prompt);
@@ -94,37 +94,33 @@ export class PromptRunner {
       return answer;
     };
     if (command === 'help') {
-      await send([agentText(slashHelpText(this.state.commands.list(session.id)))]);
+      await send([agentText(slashHelpText(this.state.commands.list(this.state.slotOf(session))))]);
       return keep({ stopReason: 'end_turn' });
     }
-    const answer = await this.state.sessions.runTurn<PromptResponse>(
-      session,
-      async (signal) => {
+    const answer = await this.state.slotOf(session).line.run<PromptResponse>(async (signal) => {
+      if (signal.aborted) return { stopReason: 'cancelled' };
+      if (command === 'clear') return keep(await this.clear(turn));
+      if (command === 'compact') {
+        const deps = { state: this.state, model: this.model, save: (s: Session, record: SessionRecord) => this.save(s, record) };
+        return keep(await compactConversation(deps, turn, this.conversation(session)));
+      }
+      if (command === 'undo') return keep(await this.undo(turn));
+      // A command that takes arguments takes its context with it.
+      if (command === 'init') return this.init(turn, line, context);
+      let expansion: Awaited<ReturnType<typeof this.state.commands.expand>>;
+      try {
+        expansion = await this.state.commands.expand(this.state.slotOf(session), line, mcp(), signal);
+      } catch (error) {
+        // Cancelled while an MCP prompt was fetched: the prompt answers `cancelled`, not an error.
         if (signal.aborted) return { stopReason: 'cancelled' };
-        if (command === 'clear') return keep(await this.clear(turn));
-        if (command === 'compact') {
-          const deps = { state: this.state, model: this.model, save: (s: Session, record: SessionRecord) => this.save(s, record) };
-          return keep(await compactConversation(deps, turn, this.conversation(session)));
-        }
-        if (command === 'undo') return keep(await this.undo(turn));
-        // A command that takes arguments takes its context with it.
-        if (command === 'init') return this.init(turn, line, context);
-        let expansion: Awaited<ReturnType<typeof this.state.commands.expand>>;
-        try {
-          expansion = await this.state.commands.expand(session.id, line, mcp(), signal);
-        } catch (error) {
-          // Cancelled while an MCP prompt was fetched: the prompt answers `cancelled`, not an error.
-          if (signal.aborted) return { stopReason: 'cancelled' };
-          throw error;
-        }
-        if (expansion?.kind === 'error') {
-          await send([agentText(expansion.message)]);
-          return { stopReason: 'end_turn' };
-        }
-        return this.turn(turn, { asked: expansion ? [...context, ...expansion.prompt] : prompt, typed: expansion ? prompt : undefined });
-      },
-      placed,
-    );
+        throw error;
+      }
+      if (expansion?.kind === 'error') {
+        await send([agentText(expansion.message)]);
+        return { stopReason: 'end_turn' };
+      }
+      return this.turn(turn, { asked: expansion ? [...context, ...expansion.prompt] : prompt, typed: expansion ? prompt : undefined });
+    }, placed);
     const live = this.state.liveOf(session);
     const takenOver = live.takenOver;
     if (takenOver) {
@@ -143,7 +139,7 @@ export class PromptRunner {
   /** `/undo`: nothing goes to the model; files are restored through the client when it writes them (`undo.ts`). */
   private undo(turn: PromptTurn): Promise<PromptResponse> {
     const { session } = turn;
-    const roots = this.state.tools.get(session.id)?.roots ?? { cwd: session.cwd, extra: [] };
+    const roots = this.state.slotOf(session).tools?.roots ?? { cwd: session.cwd, extra: [] };
     const saveUndo = () => this.save(session, { type: 'undo', at: new Date().toISOString() });
     return undoPrompt(turn, { roots, saveUndo });
   }

@@ -47,7 +47,7 @@ export async function runAgentConnect(options: { flags: CliFlags; frontDoor: Fro
 
   const store = openSessionStore({ stateDir: config.stateDir, env, logger });
   void store.then((opened) => hideFromToolProcesses([opened.dir]));
-  const { app, sessions, tools, catalog } = createOpenAIAgent({
+  const { app, cancelAll, tools, catalog } = createOpenAIAgent({
     config,
     configError,
     logger,
@@ -92,7 +92,7 @@ export async function runAgentConnect(options: { flags: CliFlags; frontDoor: Fro
       stopping = true;
       logger.debug(`shutting down: ${why}`);
       await door.close();
-      await Promise.race([sessions.cancelAll(), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+      await Promise.race([cancelAll(), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
       await Promise.race([tools.closeAll(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
       (await store).close();
       done(0);
