@@ -166,8 +166,6 @@ const DATA_TABLES = ['config/provider-profiles.ts'];
  */
 const KNOWN_LONG = [
   // Over the limit by a few lines to a screen; each leaves the list once split by job.
-  'app/agent-state.ts',
-  'app/prompt-runner.ts',
   'openai/user-errors.ts',
   'sessions/file-store.ts',
   'tools/mcp/mcp-servers.ts',
