@@ -26,6 +26,17 @@ import { deleteHeldElsewhere, SessionAuthority } from './session-authority.js';
 
 export type { AgentCatalog, ModelInfo } from './agent-catalog.js';
 
+/** One connection's agent over the shared sessions ({@link OpenAIAgent.connection}). */
+export interface AgentConnection {
+  app: AgentApp;
+  /** The connection as the sessions' holders name it. */
+  peer: ClientPeer;
+  /** The ids of the sessions this connection holds. */
+  held(): string[];
+  /** Lets go of what the closed connection held (each session no other connection holds is closed). Never rejects. */
+  release(): Promise<void>;
+}
+
 /** The agent app plus the handles the CLI needs for shutdown. */
 export interface OpenAIAgent {
   /** The agent of one connection (stdio, or the AgentConnect front door's bridge). */
@@ -34,9 +45,10 @@ export interface OpenAIAgent {
    * A new connection's agent over the same sessions (`openai-acp serve`): its own client
    * capabilities, at most `maxSessions` sessions open at once, and no `providers/set` or
    * `providers/disable` (the endpoints serve every connection); `release()` once the connection
-   * has closed lets go of the sessions only it held. @see ClientPeer
+   * has closed lets go of the sessions only it held; `peer` is the connection as its sessions'
+   * `LiveSession`s name their holders, `held()` the ids of the sessions it holds. @see ClientPeer
    */
-  connection(options?: { maxSessions?: number }): { app: AgentApp; release(): Promise<void> };
+  connection(options?: { maxSessions?: number }): AgentConnection;
   /** The sessions in memory, their data. */
   sessions: SessionManager;
   /** The live session `sessionId` (its turn line, tools, holders), or `undefined` when it is not in memory. */
@@ -133,9 +145,9 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
   const state = new AgentState(options);
   const runner = new PromptRunner(state);
   const steering = new Steering(state, runner);
-  const connect = (peer: ClientPeer) => {
+  const connect = (peer: ClientPeer): AgentConnection => {
     state.peers.add(peer);
-    return { app: connectionApp(state, runner, steering, peer), release: () => releasePeer(state, peer) };
+    return { app: connectionApp(state, runner, steering, peer), peer, held: () => state.idsHeldBy(peer), release: () => releasePeer(state, peer) };
   };
   // Each of `connection()`'s clients shares the agent with the others.
   const connection = (limits: { maxSessions?: number } = {}) => connect(new ClientPeer(limits.maxSessions, true));

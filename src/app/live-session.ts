@@ -101,6 +101,15 @@ export class LiveSession implements ModelList, CommandList {
     return this.holders.delete(peer.id);
   }
 
+  /**
+   * Makes the connection of `peer` the session's only holder (AgentConnect's resume takes a session
+   * from the connection that held it, `agentconnect/host-sessions.ts`).
+   */
+  takeOver(peer: ClientPeer): void {
+    this.holders.clear();
+    this.holders.set(peer.id, peer);
+  }
+
   /** Whether the connection of `peer` holds the session. */
   isHeldBy(peer: ClientPeer): boolean {
     return this.holders.has(peer.id);
