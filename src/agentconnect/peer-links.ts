@@ -5,8 +5,7 @@
  * session, and `LiveSession.isHeldBy` the one check. At most {@link MAX_SESSIONS_PER_CONNECTION}
  * sessions per WebSocket.
  */
-import type { AgentConnection } from '../acp/agent.js';
-import type { LiveSession } from '../app/live-session.js';
+import type { AgentConnection, OpenAIAgent } from '../acp/agent.js';
 import { AcpBridge, type ClientFactory } from './acp-bridge.js';
 import { AgentConnectError, type FrontDoorMode } from './protocol.js';
 import type { Peer } from './session-events.js';
@@ -15,10 +14,10 @@ import type { Peer } from './session-events.js';
 const MAX_SESSIONS_PER_CONNECTION = 16;
 
 /** The agent a front door serves: a connection per WebSocket, over its live sessions (`acp/agent.ts`'s `OpenAIAgent`). */
-export interface FrontDoorAgent {
-  connection(options?: { maxSessions?: number }): AgentConnection;
-  live(sessionId: string): LiveSession | undefined;
-}
+export type FrontDoorAgent = Pick<OpenAIAgent, 'connection' | 'live'>;
+
+/** A session in memory as the agent keeps it (its holders). */
+type LiveSession = NonNullable<ReturnType<OpenAIAgent['live']>>;
 
 /** One WebSocket's ACP connection into the agent. */
 export interface Link {
