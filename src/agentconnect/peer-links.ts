@@ -32,7 +32,7 @@ export class PeerLinks {
   /** Each WebSocket's ACP connection once made. */
   private readonly made = new WeakMap<Peer, Link>();
   /** Sessions being created or resumed per connection, counted against its limit until held. */
-  private readonly opening = new WeakMap<Peer, number>();
+  private readonly opening = new WeakMap<Peer, Set<Promise<unknown>>>();
   /** WebSockets gone: no connection is made for them any more. */
   private readonly gone = new WeakSet<Peer>();
 
@@ -87,22 +87,30 @@ export class PeerLinks {
    * @throws {AgentConnectError} AC_ERR_BUSY when the connection holds (or is opening) {@link MAX_SESSIONS_PER_CONNECTION}.
    */
   async reserving<T>(peer: Peer, open: () => Promise<T>): Promise<T> {
-    const opening = this.opening.get(peer) ?? 0;
+    let opening = this.opening.get(peer);
+    if (!opening) this.opening.set(peer, (opening = new Set()));
     const held = this.made.get(peer)?.connection.held().length ?? 0;
-    if (held + opening >= MAX_SESSIONS_PER_CONNECTION)
+    if (held + opening.size >= MAX_SESSIONS_PER_CONNECTION)
       throw new AgentConnectError('AC_ERR_BUSY', `This connection holds ${MAX_SESSIONS_PER_CONNECTION} sessions, the most allowed; close one first`);
-    this.opening.set(peer, opening + 1);
+    const opened = open();
+    opening.add(opened);
     try {
-      return await open();
+      return await opened;
     } finally {
-      this.opening.set(peer, (this.opening.get(peer) ?? 1) - 1);
+      opening.delete(opened);
     }
   }
 
-  /** The ACP connection of a WebSocket going away, once made (none is made for it from now on); absent: it never made one. Never rejects. */
+  /**
+   * The ACP connection of a WebSocket going away, once made and once the sessions it was opening
+   * are open (so the agent records them before the connection lets go); none is made for it from
+   * now on; absent: it never made one. Never rejects.
+   */
   async closing(peer: Peer): Promise<Link | undefined> {
     this.gone.add(peer);
-    return this.links.get(peer)?.catch(() => undefined);
+    const link = await this.links.get(peer)?.catch(() => undefined);
+    await Promise.allSettled([...(this.opening.get(peer) ?? [])]);
+    return link;
   }
 
   /** Forgets the ACP connection of a WebSocket gone. */

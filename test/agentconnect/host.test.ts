@@ -63,12 +63,25 @@ async function run(host: AgentConnectHost, app: ReturnType<typeof peer>, session
 
 describe('AgentConnectHost', () => {
   it('lets go of a session whose connection closed while it was being created', async () => {
-    const host = await hostIn('read-only');
+    server.setModels({ object: 'list', data: [{ id: 'test-model', context_length: 8192 }] });
+    const agent = createOpenAIAgent({ config: testConfig({ OPENAI_BASE_URL: server.baseUrl }), logger: quiet });
+    const host = new AgentConnectHost({
+      agent,
+      client,
+      mode: 'read-only',
+      catalog: agent.catalog,
+      version: '0.0.0-test',
+      baseCwd: tempDir(),
+      logger: quiet,
+      redact: (text) => text,
+    });
     const app = peer();
     const creating = host.handle(app, 'acp.sessions.create', { cwd: tempDir() });
     await host.disconnect(app);
     await expect(creating).rejects.toMatchObject({ code: 'AC_ERR_INTERNAL' });
-    expect(host.heldBy(app).length).toBe(0);
+    // The agent holds nothing for it: the session it was opening is closed there too.
+    await until(() => (agent.sessions.size === 0 ? true : undefined));
+    expect(host.heldBy(app)).toEqual([]);
   });
 
   it('in accept-edits writes inside the cwd and refuses a command (told to the model), without asking anyone', async () => {
