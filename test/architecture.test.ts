@@ -164,10 +164,8 @@ const DATA_TABLES = ['config/provider-profiles.ts'];
  * Files over {@link MAX_LINES} today, to be split (issue 40, item 6): the list may only shrink,
  * and a file leaves it once it is short enough.
  */
-const KNOWN_LONG = [
+const KNOWN_LONG: string[] = [
   // Over the limit by a few lines to a screen; each leaves the list once split by job.
-  'app/agent-state.ts',
-  'app/prompt-runner.ts',
 ];
 /** Folders of one file allowed, as doors (none today). */
 const ONE_FILE_DOORS: string[] = [];

@@ -104,16 +104,6 @@ function harness() {
   const logger = createLogger({ level: 'error', write: () => undefined });
   const fetch = async (url: string, init: { body?: unknown }) => scriptedModel(run!.script, run!)(url, init);
   const agent = createOpenAIAgent({ config: testConfig({ OPENAI_BASE_URL: BASE }), logger, fetch: fetch as never });
-  // The moment the agent reads the cancel: the session manager's cancel, which says whether a turn was running.
-  const cancel = agent.sessions.cancel.bind(agent.sessions);
-  agent.sessions.cancel = (id: string) => {
-    const hit = cancel(id);
-    if (run && id === run.sessionId) {
-      run.cancelRead = true;
-      if (hit) run.reached = true;
-    }
-    return hit;
-  };
   const received: SessionNotification[] = [];
   const sendCancel = (state: RunState, ticks: number) => {
     state.pendingCancel = (async () => {
@@ -140,6 +130,15 @@ function harness() {
     const sessionId = (await connection.agent.request('session/new', { cwd, mcpServers: [] })).sessionId;
     const state: RunState = { script, sessionId, cancelRead: false, reached: false, afterCancel: new Set(), counter: 0 };
     run = state;
+    // The moment the agent reads the cancel: the session's turn line's cancel, which says whether a turn was running.
+    const line = agent.live(sessionId)!.line;
+    const cancel = line.cancel.bind(line);
+    line.cancel = () => {
+      const hit = cancel();
+      state.cancelRead = true;
+      if (hit) state.reached = true;
+      return hit;
+    };
     const answer = connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
     // Without a tool call there is no permission request: the cancel goes from the prompt.
     if (script.cancel.from === 'prompt' || !script.tool) sendCancel(state, script.cancel.ticks);

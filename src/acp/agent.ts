@@ -8,12 +8,13 @@
  * Design (`apps/daemon/src/acp.ts`) and the stdio Bus kernel 2.0.3.
  */
 import { agent, type AgentApp } from '@agentclientprotocol/sdk/unstable';
-import type { SessionManager } from '../sessions/session-manager.js';
 import type { SessionTools } from '../loop/session-tools.js';
 import { AGENT_NAME } from '../shared/version.js';
 import { agentCatalog, type AgentCatalog } from './agent-catalog.js';
 import { AgentState, type AgentOptions } from '../app/agent-state.js';
 import { ClientPeer } from '../app/client-peer.js';
+import type { LiveSession } from '../app/live-session.js';
+import type { SessionManager } from '../sessions/session-manager.js';
 import { initialize } from './initialize.js';
 import { cancel, cancelParams, prompt } from './prompt-methods.js';
 import { PromptRunner } from '../app/prompt-runner.js';
@@ -25,6 +26,17 @@ import { deleteHeldElsewhere, SessionAuthority } from './session-authority.js';
 
 export type { AgentCatalog, ModelInfo } from './agent-catalog.js';
 
+/** One connection's agent over the shared sessions ({@link OpenAIAgent.connection}). */
+export interface AgentConnection {
+  app: AgentApp;
+  /** The connection as the sessions' holders name it. */
+  peer: ClientPeer;
+  /** The ids of the sessions this connection holds. */
+  held(): string[];
+  /** Lets go of what the closed connection held (each session no other connection holds is closed). Never rejects. */
+  release(): Promise<void>;
+}
+
 /** The agent app plus the handles the CLI needs for shutdown. */
 export interface OpenAIAgent {
   /** The agent of one connection (stdio, or the AgentConnect front door's bridge). */
@@ -33,10 +45,16 @@ export interface OpenAIAgent {
    * A new connection's agent over the same sessions (`openai-acp serve`): its own client
    * capabilities, at most `maxSessions` sessions open at once, and no `providers/set` or
    * `providers/disable` (the endpoints serve every connection); `release()` once the connection
-   * has closed lets go of the sessions only it held. @see ClientPeer
+   * has closed lets go of the sessions only it held; `peer` is the connection as its sessions'
+   * `LiveSession`s name their holders, `held()` the ids of the sessions it holds. @see ClientPeer
    */
-  connection(options?: { maxSessions?: number }): { app: AgentApp; release(): Promise<void> };
+  connection(options?: { maxSessions?: number }): AgentConnection;
+  /** The sessions in memory, their data. */
   sessions: SessionManager;
+  /** The live session `sessionId` (its turn line, tools, holders), or `undefined` when it is not in memory. */
+  live(sessionId: string): LiveSession | undefined;
+  /** Aborts every session's running turn and the prompts in line (exit); resolves once the running turns have settled. */
+  cancelAll(): Promise<void>;
   /** Each session's tool state; `closeAll()` at exit stops every MCP server. */
   tools: SessionTools;
   /** The models and the endpoint's state, for a front door other than ACP (AgentConnect). */
@@ -127,11 +145,19 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
   const state = new AgentState(options);
   const runner = new PromptRunner(state);
   const steering = new Steering(state, runner);
-  const connect = (peer: ClientPeer) => {
+  const connect = (peer: ClientPeer): AgentConnection => {
     state.peers.add(peer);
-    return { app: connectionApp(state, runner, steering, peer), release: () => releasePeer(state, peer) };
+    return { app: connectionApp(state, runner, steering, peer), peer, held: () => state.idsHeldBy(peer), release: () => releasePeer(state, peer) };
   };
   // Each of `connection()`'s clients shares the agent with the others.
   const connection = (limits: { maxSessions?: number } = {}) => connect(new ClientPeer(limits.maxSessions, true));
-  return { app: connect(new ClientPeer()).app, connection, sessions: state.sessions, tools: state.tools, catalog: agentCatalog(state) };
+  return {
+    app: connect(new ClientPeer()).app,
+    connection,
+    sessions: state.sessions,
+    live: (sessionId) => state.live(sessionId),
+    cancelAll: () => state.cancelAll(),
+    tools: state.tools,
+    catalog: agentCatalog(state),
+  };
 }

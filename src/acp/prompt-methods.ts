@@ -14,6 +14,7 @@ import type { ClientPeer } from '../app/client-peer.js';
 import { promptUpdates, type LiveSession } from '../app/live-session.js';
 import { promptResponse } from '../app/prompt-failure.js';
 import { cancelledOr } from '../app/turn-cancel.js';
+import { useSession } from '../app/session-upkeep.js';
 import type { PromptRunner } from '../app/prompt-runner.js';
 import { checkPromptBlocks } from './validate-params.js';
 
@@ -49,14 +50,14 @@ export async function prompt(
   if (params.prompt.length === 0) return { stopReason: 'end_turn' };
   // In line behind the session's earlier prompts; a session/cancel from here on reaches it, even
   // before its turn has started; so does the end of this connection (its requests' signals abort).
-  const placed = state.sessions.arrive(session.id, signal);
+  const placed = live.line.arrive(signal);
   let ran: () => void = () => undefined;
   try {
     await placed.ready;
     ran = live.runFor(peer);
     void live.tell(promptUpdates(params.prompt), peer);
     // An idle session's conversation left memory: read it again first.
-    await state.useSession(session);
+    await useSession(state, session);
     await state.endpointsKnown();
     // A failed turn answers with a JSON-RPC error (prompt-failure.ts); a turn whose cancel was read
     // by now answers `cancelled`, whatever it ended with (turn-cancel.ts).
@@ -75,6 +76,6 @@ export async function prompt(
  * `cancelled` (`app/turn-cancel.ts`). A cancel for an unknown, finished or idle session is ignored. Answers `{}`.
  */
 export function cancel(state: AgentState, params: { sessionId: string }, live: LiveSession | undefined): Record<string, never> {
-  if (live && state.sessions.cancel(params.sessionId)) state.logger.debug('turn cancelled', { sessionId: params.sessionId });
+  if (live?.line.cancel()) state.logger.debug('turn cancelled', { sessionId: params.sessionId });
   return {};
 }

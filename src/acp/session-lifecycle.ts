@@ -11,7 +11,8 @@ import { RequestError, type AgentContext, type McpServer } from '@agentclientpro
 import { InvalidCursorError, paginateSessions } from '../sessions/session-list.js';
 import type { Session } from '../sessions/session-manager.js';
 import type { SavedMcpTool } from '../sessions/session-records.js';
-import { storeRefusal, type AgentState } from '../app/agent-state.js';
+import type { AgentState } from '../app/agent-state.js';
+import { storeRefusal } from '../app/session-upkeep.js';
 import { checkInsideRoot, loadStored, loadStoredInRoot, restoreSession } from '../app/session-restore.js';
 import { updateSender, type ClientPeer } from '../app/client-peer.js';
 import type { LiveSession } from '../app/live-session.js';
@@ -199,8 +200,9 @@ export async function releasePeer(state: AgentState, peer: ClientPeer): Promise<
  */
 async function openTools(state: AgentState, session: Session, params: ToolParams, peer: ClientPeer, savedMcpTools?: SavedMcpTool[]): Promise<void> {
   const elicitation = peer.features.elicitation;
-  await state.tools.open(
-    session.id,
+  const live = state.liveOf(session);
+  live.tools = await state.tools.open(
+    live.tools,
     session.cwd,
     state.config.tools ? { ...params, elicitation, savedMcpTools } : { additionalDirectories: params.additionalDirectories, elicitation },
   );
@@ -227,7 +229,7 @@ async function checkDirs(state: AgentState, params: ToolParams & { cwd: string }
 function announceSession(state: AgentState, client: AgentContext, session: Session): void {
   setImmediate(() => {
     void state.commands
-      .refresh(session.id, session.cwd, state.tools.get(session.id)?.mcp, true)
+      .refresh(state.slotOf(session), session.cwd, state.slotOf(session).tools?.mcp, true)
       .then((availableCommands) =>
         client.notify('session/update', {
           sessionId: session.id,

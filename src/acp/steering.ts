@@ -29,6 +29,7 @@ import type { AgentState } from '../app/agent-state.js';
 import type { ClientPeer } from '../app/client-peer.js';
 import { promptUpdates } from '../app/live-session.js';
 import type { PromptRunner } from '../app/prompt-runner.js';
+import { useSession } from '../app/session-upkeep.js';
 import { checkPromptBlocks } from './validate-params.js';
 import { grouped } from '../shared/grouped.js';
 
@@ -118,9 +119,6 @@ export function steeringNotFound(sessionId: string): SteeringResponse {
 
 /** Serves `_session/steering`; one per agent. */
 export class Steering {
-  /** Per session, the steering request being handled (the next one waits for it). */
-  private readonly chains = new Map<string, Promise<unknown>>();
-
   constructor(
     private readonly state: AgentState,
     private readonly runner: PromptRunner,
@@ -133,14 +131,17 @@ export class Steering {
    * but for a store or turn start failure.
    */
   async steer(params: SteeringParams, client: AgentContext, peer: ClientPeer): Promise<SteeringResponse> {
-    const before = this.chains.get(params.sessionId) ?? Promise.resolve();
+    // The session's steering requests wait for each other (kept by its live session).
+    const live = this.state.live(params.sessionId);
+    const before = live?.steering ?? Promise.resolve();
     const answer = before.then(() => this.handle(params, client, peer));
     const chain = answer.catch(() => undefined);
-    this.chains.set(params.sessionId, chain);
+    if (live) live.steering = chain;
     try {
       return await answer;
     } finally {
-      if (this.chains.get(params.sessionId) === chain) this.chains.delete(params.sessionId);
+      const now = this.state.live(params.sessionId);
+      if (now?.steering === chain) now.steering = undefined;
     }
   }
 
@@ -153,7 +154,7 @@ export class Steering {
   }
 
   private async deliver(session: Session, params: SteeringParams, client: AgentContext, peer: ClientPeer): Promise<SteeringResponse> {
-    const inbox = this.state.sessions.inboxOf(session.id);
+    const inbox = this.state.slotOf(session).line.inbox;
     if (inbox?.isOpen) {
       const tooLarge = await this.overWindow(session, params.prompt);
       if (tooLarge) return tooLarge;
@@ -182,7 +183,7 @@ export class Steering {
 
   /** The message as a prompt of its own, after the session's prompts already in line; answered once that turn starts. */
   private async startTurn(session: Session, prompt: ContentBlock[], client: AgentContext, peer: ClientPeer): Promise<SteeringResponse> {
-    const placed = this.state.sessions.arrive(session.id);
+    const placed = this.state.slotOf(session).line.arrive();
     await placed.ready;
     if (placed.signal.aborted) {
       placed.done();
@@ -193,7 +194,7 @@ export class Steering {
     void live.tell(promptUpdates(prompt), peer);
     const run = async () => {
       try {
-        await this.state.useSession(session);
+        await useSession(this.state, session);
         await this.state.endpointsKnown();
         const answer = await this.runner.run(this.runner.start(session, client, peer, placed), prompt, placed);
         this.state.logger.debug('the turn of a steering message ended', { sessionId: session.id, stopReason: answer.stopReason });

@@ -12,14 +12,14 @@
  */
 import http from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { AgentApp } from '@agentclientprotocol/sdk/unstable';
 import type { AgentCatalog } from '../acp/agent.js';
 import type { Logger } from '../shared/log.js';
-import { AcpBridge, type ClientFactory } from './acp-bridge.js';
+import type { ClientFactory } from './acp-bridge.js';
 import { admit, type GateRules } from './gate.js';
 import { listen } from './listen.js';
 import { AgentConnectHost } from './host.js';
 import type { Peer } from './host-sessions.js';
+import type { FrontDoorAgent } from './peer-links.js';
 import { AgentConnectError, type FrontDoorMode } from './protocol.js';
 
 /** Largest WebSocket message accepted, in bytes (a larger one closes that connection with 1009). */
@@ -27,7 +27,8 @@ const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /** What the front door is built from. */
 export interface FrontDoorOptions extends GateRules {
-  agent: AgentApp;
+  /** The agent served (`createOpenAIAgent`): each WebSocket gets its own connection into it. */
+  agent: FrontDoorAgent;
   client: ClientFactory;
   catalog: AgentCatalog;
   /** Address to listen on, e.g. `127.0.0.1`. */
@@ -55,8 +56,16 @@ type Json = Record<string, unknown>;
 /** Starts the front door; resolves once it listens. @throws the listen error (e.g. EADDRINUSE). */
 export async function serveAgentConnect(options: FrontDoorOptions): Promise<FrontDoor> {
   const { logger } = options;
-  const bridge = await AcpBridge.open(options.agent, options.client, options.mode);
-  const host = new AgentConnectHost({ bridge, catalog: options.catalog, version: options.version, baseCwd: options.cwd, logger, redact: options.redact });
+  const host = new AgentConnectHost({
+    agent: options.agent,
+    client: options.client,
+    mode: options.mode,
+    catalog: options.catalog,
+    version: options.version,
+    baseCwd: options.cwd,
+    logger,
+    redact: options.redact,
+  });
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const peers = new Map<WebSocket, Peer>();
 
@@ -95,7 +104,6 @@ export async function serveAgentConnect(options: FrontDoorOptions): Promise<Fron
       then?.();
     });
     const peer: Peer = {
-      sessions: new Set(),
       push: (sessionId, event) => write({ jsonrpc: '2.0', method: 'acp.session.event', params: { sessionId, type: event.type, data: event.data } }),
       whenRead: (then) => {
         if (ws.readyState !== ws.OPEN) return;
@@ -156,7 +164,6 @@ export async function serveAgentConnect(options: FrontDoorOptions): Promise<Fron
       await Promise.all([...peers.values()].map((peer) => host.disconnect(peer)));
       for (const ws of peers.keys()) ws.close(1001, 'server shutting down');
       sockets.close();
-      bridge.shutdown();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;

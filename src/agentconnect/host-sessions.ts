@@ -1,15 +1,18 @@
 /**
- * The sessions of the AgentConnect host (`host.ts`, whose sources hold here too): which WebSocket
- * holds each (created there, or resumed there from another), at most
- * {@link MAX_SESSIONS_PER_CONNECTION} per connection, their runs (`session-runs.ts`: `send`,
- * `cancel`), and the ACP updates outside a run as `acp.session.event`s, held until the answer
- * naming the session has been read (`session-events.ts`). A connection gone lets go of its
- * sessions (their stored copies stay) and stops the runs it sent.
+ * The sessions of the AgentConnect host (`host.ts`, whose sources hold here too). Each WebSocket
+ * has its own ACP connection into the agent (`peer-links.ts`), whose live sessions record which
+ * WebSocket holds which session (created there, or resumed there and taken from another:
+ * `LiveSession.takeOver`). Their runs (`session-runs.ts`: `send`, `cancel`), and the ACP updates outside a run as
+ * `acp.session.event`s, held until the answer naming the session has been read
+ * (`session-events.ts`). A connection gone lets go of its sessions (their stored copies stay) and
+ * stops the runs it sent.
  */
 import { statSync } from 'node:fs';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../shared/log.js';
-import type { AcpBridge } from './acp-bridge.js';
+import type { AcpBridge, ClientFactory } from './acp-bridge.js';
+import { type FrontDoorAgent, PeerLinks } from './peer-links.js';
+import type { FrontDoorMode } from './protocol.js';
 import { contextUsageEvent } from './event-map.js';
 import { AgentConnectError, checkProvider, cwdOf, messageText, optionalString, pickModel, PROVIDER, sessionIdOf } from './protocol.js';
 import { type Observed, type Peer, SessionEvents } from './session-events.js';
@@ -17,8 +20,6 @@ import { SessionRuns } from './session-runs.js';
 
 export type { Peer } from './session-events.js';
 
-/** Most sessions one WebSocket may hold at once. */
-const MAX_SESSIONS_PER_CONNECTION = 16;
 /** A method's answer, and what to start once that answer is sent (a turn's events must follow it). */
 export interface Handled {
   result: Record<string, unknown>;
@@ -27,7 +28,11 @@ export interface Handled {
 
 /** What the sessions are run with. */
 export interface HostSessionsDeps {
-  bridge: AcpBridge;
+  agent: FrontDoorAgent;
+  /** The SDK's client factory, for each WebSocket's ACP connection. */
+  client: ClientFactory;
+  /** The front door's fixed mode, set on every session. */
+  mode: FrontDoorMode;
   /** Where sessions without a `cwd` work, and what a relative `cwd` is resolved against. */
   baseCwd: string;
   logger: Logger;
@@ -41,19 +46,22 @@ export interface HostSessionsDeps {
   checkModel: (model: string) => Promise<void>;
 }
 
-/** The sessions of one front door, by the WebSocket holding each. */
+/** The sessions of one front door; which WebSocket holds each, the agent's live sessions know. */
 export class HostSessions {
-  private readonly owners = new Map<string, Peer>();
   /** Each session's events, held while the answer opening it is on its way. */
   private readonly events = new SessionEvents();
   private readonly runs: SessionRuns;
-  /** Sessions being created or resumed per connection, counted against its limit until held. */
-  private readonly opening = new WeakMap<Peer, number>();
+  private readonly links: PeerLinks;
   /** Connections gone ({@link disconnect}): a session they were still opening is let go once open. */
   private readonly gone = new WeakSet<Peer>();
 
   constructor(private readonly deps: HostSessionsDeps) {
-    this.runs = new SessionRuns({ ...deps, emit: (peer, sessionId, event) => this.events.emit(peer, sessionId, event) });
+    this.links = new PeerLinks(deps.agent, deps.client, deps.mode);
+    this.runs = new SessionRuns({
+      ...deps,
+      bridgeOf: (peer) => this.links.linked(peer)?.bridge,
+      emit: (peer, sessionId, event) => this.events.emit(peer, sessionId, event),
+    });
   }
 
   /**
@@ -69,11 +77,12 @@ export class HostSessions {
     const cwd = cwdOf(params, this.deps.baseCwd);
     if (!isDirectory(cwd)) throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'cwd is not a directory');
     if (model) await this.deps.checkModel(model);
-    const { sessionId } = await this.reserving(peer, () => this.deps.bridge.create(cwd, system));
+    const { bridge } = await this.links.link(peer);
+    const { sessionId } = await this.links.reserving(peer, () => bridge.create(cwd, system));
     this.attach(peer, sessionId);
     await this.unlessGone(peer, sessionId);
     try {
-      await this.configure(sessionId, model, effort);
+      await this.configure(bridge, sessionId, { model, effort });
     } catch (error) {
       await this.release(peer, sessionId);
       throw error;
@@ -92,19 +101,19 @@ export class HostSessions {
     const effort = optionalString(params, 'reasoningEffort', 100);
     const cwd = cwdOf(params, this.deps.baseCwd);
     if (model) await this.deps.checkModel(model);
+    const link = await this.links.link(peer);
     // From now on its events to this connection wait for this answer (the meter the resume sends
     // included); a failed resume drops them (the app does not have the session).
     this.events.hold(peer, sessionId);
     try {
-      if (peer.sessions.has(sessionId)) await this.deps.bridge.resume(sessionId, cwd);
-      else await this.reserving(peer, () => this.deps.bridge.resume(sessionId, cwd));
-      // Another WebSocket held it: the session's events come here from now on, but those of a run
-      // that one sent still go there, to its final (session-runs.ts).
-      const before = this.owners.get(sessionId);
-      if (before && before !== peer) before.sessions.delete(sessionId);
+      if (this.links.holds(peer, sessionId)) await link.bridge.resume(sessionId, cwd);
+      else await this.links.reserving(peer, () => link.bridge.resume(sessionId, cwd));
+      // Another WebSocket held it: it holds it no more; the events of a run that one sent still go
+      // there, to its final (session-runs.ts).
+      this.links.live(sessionId)?.takeOver(link.connection.peer);
       this.attach(peer, sessionId);
       await this.unlessGone(peer, sessionId);
-      await this.configure(sessionId, model, effort);
+      await this.configure(link.bridge, sessionId, { model, effort });
       return this.opened(peer, sessionId);
     } catch (error) {
       if (this.events.openingFor(sessionId) === peer) this.events.drop(sessionId);
@@ -144,17 +153,27 @@ export class HostSessions {
   /** `acp.sessions.close`: `{closed: true}`; a session `peer` holds is let go (its stored copy stays). */
   async close(peer: Peer, params: Record<string, unknown>): Promise<Handled> {
     const sessionId = sessionIdOf(params);
-    if (this.owners.get(sessionId) === peer) await this.release(peer, sessionId);
+    if (this.links.holds(peer, sessionId)) await this.release(peer, sessionId);
     return { result: { closed: true } };
   }
 
-  /** A WebSocket went away: the runs it sent are cancelled and its sessions let go (their stored copies stay). */
+  /** The ids of the sessions `peer`'s WebSocket holds, as the agent's live sessions record them. */
+  heldBy(peer: Peer): string[] {
+    return this.links.linked(peer)?.connection.held() ?? [];
+  }
+
+  /** A WebSocket went away: the runs it sent are cancelled, its sessions let go (their stored copies stay) and its ACP connection closed. */
   async disconnect(peer: Peer): Promise<void> {
     this.gone.add(peer);
+    const link = await this.links.closing(peer);
+    if (!link) return;
     await Promise.all([
-      ...[...peer.sessions].map((sessionId) => (this.owners.get(sessionId) === peer ? this.release(peer, sessionId) : undefined)),
+      ...link.connection.held().map((sessionId) => this.release(peer, sessionId)),
       ...this.runs.sessionsRunBy(peer).map((sessionId) => this.runs.cancel(sessionId)),
     ]);
+    await link.connection.release();
+    this.links.unlink(peer);
+    link.bridge.shutdown();
   }
 
   /** The answer `{sessionId}` to create or resume; the session's events held till then follow once the app has read it. */
@@ -165,49 +184,27 @@ export class HostSessions {
   /** The session id of `params`, held by `peer`. @throws {AgentConnectError} AC_ERR_INVALID_ARGS when this WebSocket does not hold it. */
   private held(peer: Peer, params: Record<string, unknown>): string {
     const sessionId = sessionIdOf(params);
-    if (this.owners.get(sessionId) !== peer)
+    if (!this.links.holds(peer, sessionId))
       throw new AgentConnectError('AC_ERR_INVALID_ARGS', 'Unknown session (create or resume it on this connection first)');
     return sessionId;
   }
 
-  /**
-   * Runs `open` with a place kept for one more session of `peer`.
-   * @throws {AgentConnectError} AC_ERR_BUSY when the connection holds (or is opening) {@link MAX_SESSIONS_PER_CONNECTION}.
-   */
-  private async reserving<T>(peer: Peer, open: () => Promise<T>): Promise<T> {
-    const opening = this.opening.get(peer) ?? 0;
-    if (peer.sessions.size + opening >= MAX_SESSIONS_PER_CONNECTION)
-      throw new AgentConnectError('AC_ERR_BUSY', `This connection holds ${MAX_SESSIONS_PER_CONNECTION} sessions, the most allowed; close one first`);
-    this.opening.set(peer, opening + 1);
-    try {
-      return await open();
-    } finally {
-      this.opening.set(peer, (this.opening.get(peer) ?? 1) - 1);
-    }
-  }
-
-  private async configure(sessionId: string, model: string | undefined, effort: string | undefined): Promise<void> {
-    if (model) await this.deps.bridge.setOption(sessionId, 'model', model);
-    if (effort) await this.deps.bridge.setOption(sessionId, 'thought_level', effort);
+  private async configure(bridge: AcpBridge, sessionId: string, { model, effort }: { model: string | undefined; effort: string | undefined }): Promise<void> {
+    if (model) await bridge.setOption(sessionId, 'model', model);
+    if (effort) await bridge.setOption(sessionId, 'thought_level', effort);
     await this.deps.used(model);
   }
 
   /**
-   * Holds the session for `peer`, its events held for the answer ({@link opened}). Another
-   * WebSocket held it: the session's events come here from now on, but those of a run that one
-   * sent still go there, to its final (session-runs.ts).
+   * Sends the session's updates on `peer`'s ACP connection to it, its events held for the answer
+   * ({@link opened}): a run's to the run (`session-runs.ts`: only the run's own connection tells
+   * it), the meter outside a run to `peer` while it holds the session.
    */
   private attach(peer: Peer, sessionId: string): void {
-    const before = this.owners.get(sessionId);
-    if (before && before !== peer) before.sessions.delete(sessionId);
-    this.owners.set(sessionId, peer);
-    peer.sessions.add(sessionId);
     this.events.hold(peer, sessionId);
-    this.deps.bridge.listen(sessionId, (update: SessionUpdate) => {
-      if (this.runs.update(sessionId, update) || update.sessionUpdate !== 'usage_update') return;
-      // The meter after create or resume, outside any run: to the connection opening the session, else the one holding it.
-      const owner = this.events.openingFor(sessionId) ?? this.owners.get(sessionId);
-      if (owner) this.events.emit(owner, sessionId, contextUsageEvent(update.used, update.size));
+    this.links.linked(peer)?.bridge.listen(sessionId, (update: SessionUpdate) => {
+      if (this.runs.update(sessionId, update, peer) || update.sessionUpdate !== 'usage_update') return;
+      if (this.links.holds(peer, sessionId)) this.events.emit(peer, sessionId, contextUsageEvent(update.used, update.size));
     });
   }
 
@@ -222,12 +219,11 @@ export class HostSessions {
     throw new AgentConnectError('AC_ERR_INTERNAL', 'The connection closed before the session was open');
   }
 
+  /** `peer`'s WebSocket lets go of the session: its runs stopped, then `session/close` on its ACP connection (the session closes when no one else holds it). */
   private async release(peer: Peer, sessionId: string): Promise<void> {
-    peer.sessions.delete(sessionId);
-    this.owners.delete(sessionId);
     this.events.drop(sessionId);
     await this.runs.cancel(sessionId);
-    await this.deps.bridge.close(sessionId);
+    await this.links.linked(peer)?.bridge.close(sessionId);
   }
 }
 

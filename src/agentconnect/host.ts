@@ -5,7 +5,8 @@
  * observed, and sessions (create, send, cancel, resume, close), whose ACP updates become
  * `acp.session.event`s (`event-map.ts`), each pushed after the answer that gave the app its
  * session id (the SDK drops events of a session it does not know yet). One host per front door;
- * each WebSocket is a `Peer` holding the sessions it created or resumed (`host-sessions.ts`).
+ * each WebSocket is a `Peer` with its own ACP connection into the agent, holding the sessions it
+ * created or resumed (`host-sessions.ts`, `peer-links.ts`).
  * Methods that would hand an app this machine answer `AC_ERR_UNSUPPORTED`.
  *
  * Source: AgentConnect v0.2.6 (rayzhudev/agent-connect @ 019337f) `docs/PROTOCOL.md` ("Core
@@ -16,15 +17,21 @@
  */
 import type { AgentCatalog } from '../acp/agent.js';
 import type { Logger } from '../shared/log.js';
-import type { AcpBridge } from './acp-bridge.js';
+import type { ClientFactory } from './acp-bridge.js';
+import type { FrontDoorAgent } from './peer-links.js';
 import { CatalogAnswers } from './catalog-answers.js';
 import { HostSessions, type Handled, type Peer } from './host-sessions.js';
-import { AgentConnectError, isMachineMethod, PROVIDER } from './protocol.js';
+import { AgentConnectError, isMachineMethod, PROVIDER, type FrontDoorMode } from './protocol.js';
 import { Observed } from './session-events.js';
 
 /** What the host is built from. */
 export interface HostDeps {
-  bridge: AcpBridge;
+  /** The agent served: each WebSocket gets its own connection into it. */
+  agent: FrontDoorAgent;
+  /** The SDK's client factory (`client` of `@agentclientprotocol/sdk/unstable`), for those connections. */
+  client: ClientFactory;
+  /** The front door's fixed mode, set on every session. */
+  mode: FrontDoorMode;
   catalog: AgentCatalog;
   version: string;
   /** Where sessions without a `cwd` work, and what a relative `cwd` is resolved against. */
@@ -100,6 +107,11 @@ export class AgentConnectHost {
       default:
         throw new AgentConnectError('AC_ERR_UNSUPPORTED', `${method.slice(0, 100)} is not offered by this host`);
     }
+  }
+
+  /** The ids of the sessions `peer`'s WebSocket holds. */
+  heldBy(peer: Peer): string[] {
+    return this.sessions.heldBy(peer);
   }
 
   /** A WebSocket went away: its running turns are cancelled and its sessions let go (their stored copies stay). */

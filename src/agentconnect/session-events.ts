@@ -16,7 +16,10 @@
  */
 import type { AcEvent, AcObserved } from './protocol.js';
 
-/** One WebSocket: where its sessions' events go, and which sessions it holds. */
+/**
+ * One WebSocket: where its sessions' events go. Which sessions it holds, the agent's live sessions
+ * record (its own ACP connection's `ClientPeer`, `host-sessions.ts`).
+ */
 export interface Peer {
   /** Pushes one `acp.session.event` to this WebSocket. */
   push(sessionId: string, event: AcEvent): void;
@@ -25,7 +28,6 @@ export interface Peer {
    * and waits for the pong; never called when the connection closes first).
    */
   whenRead(then: () => void): void;
-  readonly sessions: Set<string>;
 }
 
 /** The events of the sessions of one front door, held while the answer opening a session is on its way. */

@@ -40,7 +40,8 @@ interface Run {
 
 /** What the runs are made with. */
 export interface SessionRunsDeps {
-  bridge: AcpBridge;
+  /** The ACP connection of `peer`'s WebSocket, whose requests its runs are; absent once it is gone. */
+  bridgeOf: (peer: Peer) => AcpBridge | undefined;
   logger: Logger;
   /** Redacts configured secrets from words sent to an app. */
   redact: (text: string) => string;
@@ -94,10 +95,15 @@ export class SessionRuns {
     return [...this.lines].filter(([, line]) => line[0]?.peer === peer).map(([sessionId]) => sessionId);
   }
 
-  /** Gives `update` to the run under way; false when none is (an update outside any run, such as the meter after resume). */
-  update(sessionId: string, update: SessionUpdate): boolean {
+  /**
+   * Gives `update`, which came to the connection of `from`, to the run under way: only that run's
+   * own connection tells it (another holder's copy of it is dropped). False when no run is under
+   * way (an update outside any run, such as the meter after resume).
+   */
+  update(sessionId: string, update: SessionUpdate, from: Peer): boolean {
     const run = this.lines.get(sessionId)?.[0];
     if (!run?.started) return false;
+    if (run.peer !== from) return true;
     for (const event of run.events.update(update)) this.deps.emit(run.peer, sessionId, event);
     return true;
   }
@@ -112,7 +118,7 @@ export class SessionRuns {
     if (line.length === 0) return false;
     const live = line.filter((run) => !run.cancelled);
     for (const run of live) run.cancelled = true;
-    if (line[0]!.started && live.includes(line[0]!)) await this.deps.bridge.cancel(sessionId);
+    if (line[0]!.started && live.includes(line[0]!)) await this.deps.bridgeOf(line[0]!.peer)?.cancel(sessionId);
     for (const run of live) run.cancel.abort();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
@@ -130,7 +136,12 @@ export class SessionRuns {
       this.finish(sessionId, run, { stopReason: 'cancelled' });
       return;
     }
-    this.deps.bridge.prompt(sessionId, run.text, run.cancel.signal).then(
+    const bridge = this.deps.bridgeOf(run.peer);
+    if (!bridge) {
+      this.finish(sessionId, run, { stopReason: 'cancelled' });
+      return;
+    }
+    bridge.prompt(sessionId, run.text, run.cancel.signal).then(
       (response) => this.finish(sessionId, run, response),
       (error: unknown) => {
         this.deps.logger.warn('an AgentConnect run failed', { sessionId, error: (error as Error)?.message ?? String(error) });

@@ -1,11 +1,11 @@
 /**
  * The agent's state, one object per agent (shared by every connection of `openai-acp serve`): the
  * configuration, the endpoints chosen and the registry in use, the session store, the live
- * sessions, each session's tools and the model picker. What one connection's client advertised is
+ * sessions (`live-sessions.ts`: each session's own state is its `LiveSession`) and the services
+ * that work on them (tools, model picker, user commands, windows). What one connection's client advertised is
  * its `ClientPeer` (`client-peer.ts`). The method modules (`session-lifecycle.ts`, `session-config.ts`,
  * `provider-methods.ts`, `prompt-runner.ts`) read and change it; `agent.ts` only routes to them.
  */
-import { RequestError } from '@agentclientprotocol/sdk/unstable';
 import { describeConfigProblems, type Config, type ConfigError } from '../config/config.js';
 import { reasoningEffortLevels } from '../config/providers.js';
 import { collectWhenQuiet } from '../shared/collect-garbage.js';
@@ -17,8 +17,7 @@ import type { Logger } from '../shared/log.js';
 import type { FetchLike } from '../openai/http.js';
 import type { AgentOptions } from './agent-options.js';
 import { SessionManager, type Session } from '../sessions/session-manager.js';
-import { isUnloaded, markUsed, reloadRecords, unloadIdle } from '../sessions/session-memory.js';
-import { openSessionStore, SessionStoreError, type SessionStore } from '../sessions/session-store.js';
+import { openSessionStore, type SessionStore } from '../sessions/session-store.js';
 import { userNotifier, type ClientFeatures, type Notify } from '../loop/notify.js';
 import type { ClientPeer } from './client-peer.js';
 import { ModelPicker } from './model-picker.js';
@@ -27,18 +26,13 @@ import type { OperatorAllowances } from '../tools/index.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
 import { UserCommands } from './user-commands.js';
 import { SessionWindows } from './session-window.js';
-import { LiveSessions, sessionNotFound, type LiveSession } from './live-session.js';
+import { sessionNotFound, type LiveSession } from './live-session.js';
+import { LiveSessions } from './live-sessions.js';
+import { unloadIdleSessions } from './session-upkeep.js';
 import type { UpdateSink } from '../tools/index.js';
 
 /** How long the agent must be quiet (no turn) after turns before what they left is collected, in ms. */
 const QUIET_GC_MS = 10_000;
-
-/** A store refusal as the client hears it: an unknown session (-32002), or one another process holds (-32603, its words name that process); any other error as it is. */
-export function storeRefusal(error: unknown, sessionId: string): unknown {
-  if (!(error instanceof SessionStoreError)) return error;
-  if (error.code === 'busy') return new RequestError(-32603, error.message, { sessionId, reason: 'busy' });
-  return error.code === 'not-found' ? sessionNotFound(sessionId) : error;
-}
 
 /** Everything the ACP methods share; one per agent. */
 export class AgentState {
@@ -52,15 +46,15 @@ export class AgentState {
   registry: EndpointRegistry;
   /** Where sessions are kept (opened once). */
   readonly store: Promise<SessionStore>;
-  /** The live sessions and their turns. */
+  /** The sessions in memory, their data by id (the rest of each is its {@link LiveSession}). */
   readonly sessions = new SessionManager();
-  /** Each session's roots and MCP servers. */
+  /** Opens and closes sessions' roots and MCP servers (each kept by its {@link LiveSession}). */
   readonly tools: SessionTools;
-  /** Each session's model and reasoning-effort lists. */
+  /** Sessions' model and reasoning-effort pickers (each list kept by its {@link LiveSession}). */
   readonly picker: ModelPicker;
   /** The agent's config directory (user-wide AGENTS.md and commands); absent: none. */
   readonly configDir: string | undefined;
-  /** Each session's user commands and MCP prompts. */
+  /** Reads sessions' user commands and MCP prompts (each list kept by its {@link LiveSession}). */
   readonly commands: UserCommands;
   /** Each session's context window: the meter, the small-window notice. */
   readonly windows: SessionWindows;
@@ -91,12 +85,15 @@ export class AgentState {
     this.registryOptions = { logger: options.logger, fetch: options.fetch, modelsTimeoutMs: options.modelsTimeoutMs, memory: this.memory };
     this.registry = new EndpointRegistry([], this.registryOptions);
     this.store = Promise.resolve(options.store ?? openSessionStore({ stateDir: 'off', env: {}, logger: options.logger }));
-    this.picker = new ModelPicker((session) => this.thoughtLevels(session));
+    this.picker = new ModelPicker(
+      (session) => this.slotOf(session),
+      (session) => this.thoughtLevels(session),
+    );
     this.configDir = options.configDir;
     this.root = options.root;
     this.allowances = options.allowances;
     this.quiet = options.collectWhenQuiet
-      ? collectWhenQuiet({ quietMs: QUIET_GC_MS, busy: () => this.sessions.all().some((session) => this.sessions.isRunning(session.id)) })
+      ? collectWhenQuiet({ quietMs: QUIET_GC_MS, busy: () => this.liveSessions.anyRunning() })
       : { worked: () => undefined };
     this.commands = new UserCommands(options.logger, () => SLASH_COMMANDS, options.configDir);
     this.windows = new SessionWindows({ config: () => this.config, picker: this.picker, registry: () => this.registry, logger: options.logger });
@@ -107,38 +104,7 @@ export class AgentState {
     }));
     // Idle sessions leave memory: looked for every tenth of the idle time (at most every minute).
     const idleMs = this.config.sessionIdleMs;
-    if (idleMs > 0) setInterval(() => this.unloadIdle(), Math.min(Math.max(Math.floor(idleMs / 10), 10), 60_000)).unref();
-  }
-
-  /**
-   * Makes the session ready for a turn: marked used, and its records read again from the store
-   * when they left memory while it was idle (held for this process again first).
-   * @throws {RequestError} -32603 naming the other process when another process took the session
-   *   meanwhile; -32002 when another process deleted it.
-   */
-  async useSession(session: Session): Promise<void> {
-    markUsed(session);
-    if (!isUnloaded(session)) return;
-    const live = this.liveOf(session);
-    let reading = live.reloading;
-    if (!reading) {
-      reading = (async () => {
-        const store = await this.store;
-        await store.hold(session.id);
-        reloadRecords(session, (await store.load(session.id))?.records ?? []);
-      })().finally(() => (live.reloading = undefined));
-      live.reloading = reading;
-    }
-    await reading.catch((error: unknown) => {
-      throw storeRefusal(error, session.id);
-    });
-  }
-
-  /** Lets go of the conversations of sessions idle for `config.sessionIdleMs`, and of their leases (a no-op for one given back already). */
-  private unloadIdle(): void {
-    const { idle, unloaded } = unloadIdle(this.sessions.all(), (session) => this.sessions.isRunning(session.id), Date.now(), this.config.sessionIdleMs);
-    if (unloaded > 0) this.logger.debug('idle sessions left memory', { sessions: unloaded });
-    if (idle.length > 0) void this.store.then((store) => Promise.all(idle.map((session) => store.release(session.id))));
+    if (idleMs > 0) setInterval(() => unloadIdleSessions(this), Math.min(Math.max(Math.floor(idleMs / 10), 10), 60_000)).unref();
   }
 
   /** Resolves once the endpoints are known; starts finding them on the first call. */
@@ -197,6 +163,11 @@ export class AgentState {
     return this.liveSessions.of(session);
   }
 
+  /** The {@link LiveSession} in memory under `session`'s id (an earlier copy's turn reads the one held now), else `session`'s own. */
+  slotOf(session: Session): LiveSession {
+    return this.live(session.id) ?? this.liveOf(session);
+  }
+
   /**
    * The live session `sessionId`, held by the connection of `peer` (see {@link LiveSessions.heldBy}).
    * @throws {RequestError} -32002 with `{sessionId}` when it is not in memory or that connection does not hold it.
@@ -217,24 +188,20 @@ export class AgentState {
     return live;
   }
 
-  /**
-   * Lets go of the session `sessionId` ({@link LiveSession.close}): its turn stopped and settled
-   * (saved), then its model lists, commands and tools forgotten and its lease given back. Resolves
-   * whether it was held.
-   */
+  /** Lets go of the session `sessionId` when it is in memory ({@link LiveSession.close}); resolves whether it was held. */
   close(sessionId: string): Promise<boolean> {
-    return this.live(sessionId)?.close() ?? this.release(sessionId);
+    return this.live(sessionId)?.close() ?? Promise.resolve(false);
   }
 
-  /** What closing a session releases, in order; the one list of the per-session services. */
+  /** Aborts every session's running turn and the prompts in line (exit); resolves once the running turns have settled. */
+  cancelAll(): Promise<void> {
+    return this.liveSessions.cancelAll();
+  }
+
+  /** What closing a live session lets go of beside its own state: the session forgotten, then its lease given back (its last record is written). */
   private async release(sessionId: string): Promise<boolean> {
-    this.picker.forget(sessionId);
-    this.commands.forget(sessionId);
-    await this.sessions.settle(sessionId);
     const held = this.sessions.remove(sessionId);
     this.liveSessions.forget(sessionId);
-    await this.tools.close(sessionId);
-    // Its last record is written (the turn settled): another process may write it now.
     if (held) await (await this.store).release(sessionId);
     return held;
   }

@@ -1,20 +1,26 @@
 /**
- * One live session: everything it has in memory beside its records (the notices told, the context
- * kept for the next prompt, its cost meter, a reading of its records under way, why its running
- * turn could not be saved), who holds it (the connections that opened it and have not closed it)
+ * One live session: everything it has in memory beside its records (its turn line, its tools and
+ * MCP servers, its model list, its user commands, the steering message being handled, the notices
+ * told, the context kept for the next prompt, its cost meter, a reading of its records under way,
+ * why its running turn could not be saved), who holds it (the connections that opened it and have not closed it)
  * and its closing, one call. The agent keeps one per session in memory, in one registry
- * (`AgentState.live`).
+ * (`live-sessions.ts`, `AgentState.live`).
  *
  * Holders: ACP v1 lets a client open a session (`session/new`, `session/load`, `session/resume`,
  * `session/fork`) and let go of it (`session/close`, RFD https://agentclientprotocol.com/rfds/session-close);
  * `openai-acp serve` has several connections over the same sessions.
  */
 import { RequestError, type AgentContext, type ContentBlock, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import type { ModelInfo } from '../endpoints/model-catalog.js';
 import type { CostMeter } from '../loop/cost-meter.js';
-import type { Session, SessionManager } from '../sessions/session-manager.js';
+import type { SessionToolState } from '../loop/session-tools.js';
+import type { Session } from '../sessions/session-manager.js';
 import type { SessionStoreError } from '../sessions/session-store.js';
+import { TurnLine } from '../sessions/turn-line.js';
 import type { UpdateSink } from '../tools/index.js';
 import { updateSender, type ClientPeer } from './client-peer.js';
+import type { ModelList } from './model-picker.js';
+import type { CommandList, HeldCommands } from './user-commands.js';
 
 /** `-32002` with `{sessionId}`: the session is not known (or not held by the asking connection). */
 export function sessionNotFound(sessionId: string): RequestError {
@@ -33,7 +39,7 @@ export function promptUpdates(prompt: readonly ContentBlock[]): SessionUpdate[] 
 export type SessionCloser = (sessionId: string) => Promise<boolean>;
 
 /** One session held in memory, its holders and its closing. */
-export class LiveSession {
+export class LiveSession implements ModelList, CommandList {
   /** The connections that hold the session, by {@link ClientPeer.id}: the one record of who holds it. */
   private readonly holders = new Map<string, ClientPeer>();
   /** The id of the connection whose prompt runs the session's turn now; absent: no turn runs. */
@@ -48,6 +54,16 @@ export class LiveSession {
   cost: CostMeter | undefined;
   /** The records being read again after they left memory, so two prompts read once; absent: none. */
   reloading: Promise<void> | undefined;
+  /** Its prompts in line and its running turn, one at a time. */
+  line = new TurnLine();
+  /** Its workspace roots and MCP servers (`AgentState.openTools`); absent: not opened yet. */
+  tools: SessionToolState | undefined;
+  /** The models its picker offers (`model-picker.ts`); absent: not attached yet. */
+  models: ModelInfo[] | undefined;
+  /** Its user commands as last read (`user-commands.ts`); absent: not read yet. */
+  commands: HeldCommands | undefined;
+  /** The steering message being handled (`acp/steering.ts`: the next one waits for it); absent: none. */
+  steering: Promise<unknown> | undefined;
 
   /** @param closer - stops the session's turn and tools and forgets it (`AgentState`); resolves whether it was held. */
   constructor(
@@ -55,10 +71,19 @@ export class LiveSession {
     private readonly closer: SessionCloser,
   ) {}
 
-  /** Takes the holders of `earlier`, the same session's object before it was held again from the store. */
-  holdersOf(earlier: LiveSession): void {
+  /**
+   * Takes over from `earlier`, the same session's object before it was held again from the store:
+   * its holders, its turn line (turns of one id never overlap), its tools, model list, user
+   * commands and steering chain; what it told and kept starts afresh.
+   */
+  continues(earlier: LiveSession): void {
     for (const [id, peer] of earlier.holders) this.holders.set(id, peer);
     this.turnPeer ??= earlier.turnPeer;
+    this.line = earlier.line;
+    this.tools = earlier.tools;
+    this.models = earlier.models;
+    this.commands = earlier.commands;
+    this.steering = earlier.steering;
   }
 
   /** The session's id. */
@@ -74,6 +99,15 @@ export class LiveSession {
   /** Records that the connection of `peer` let go of the session; returns whether it held it. */
   removeHolder(peer: ClientPeer): boolean {
     return this.holders.delete(peer.id);
+  }
+
+  /**
+   * Makes the connection of `peer` the session's only holder (AgentConnect's resume takes a session
+   * from the connection that held it, `agentconnect/host-sessions.ts`).
+   */
+  takeOver(peer: ClientPeer): void {
+    this.holders.clear();
+    this.holders.set(peer.id, peer);
   }
 
   /** Whether the connection of `peer` holds the session. */
@@ -149,70 +183,18 @@ export class LiveSession {
   }
 
   /**
-   * Lets go of everything the session holds: its turn stopped and settled (saved), its model
-   * lists, commands and tools, its lease; its holders forgotten. Resolves whether it was held.
+   * Lets go of everything the session holds: its holders forgotten, its turn stopped and settled
+   * (saved), its MCP servers stopped, its model list and commands dropped, then the session
+   * forgotten by the agent and its lease given back (`closer`). Resolves whether it was held.
    */
-  close(): Promise<boolean> {
+  async close(): Promise<boolean> {
     this.holders.clear();
+    await this.line.settle();
+    const tools = this.tools;
+    this.tools = undefined;
+    this.models = undefined;
+    this.commands = undefined;
+    await tools?.mcp?.close();
     return this.closer(this.id);
-  }
-}
-
-/** The one registry of live sessions, by id; one per agent (`AgentState`). */
-export class LiveSessions {
-  private readonly byId = new Map<string, LiveSession>();
-
-  /**
-   * @param sessions - the sessions in memory and their turns.
-   * @param closer - what closing a session releases (`AgentState`).
-   */
-  constructor(
-    private readonly sessions: SessionManager,
-    private readonly closer: SessionCloser,
-  ) {}
-
-  /**
-   * The live session `sessionId`; `undefined` when it is not in memory. A session object that
-   * replaced another of the same id (held again from the store) starts afresh, its holders kept.
-   */
-  live(sessionId: string): LiveSession | undefined {
-    const session = this.sessions.get(sessionId);
-    return session && this.of(session);
-  }
-
-  /** The {@link LiveSession} of `session`, made on first use. */
-  of(session: Session): LiveSession {
-    const known = this.byId.get(session.id);
-    if (known?.session === session) return known;
-    const live = new LiveSession(session, this.closer);
-    // Only a session in memory is registered (a turn of a session let go meanwhile gets a detached one).
-    if (this.sessions.get(session.id) !== session) return live;
-    if (known) live.holdersOf(known);
-    this.byId.set(session.id, live);
-    return live;
-  }
-
-  /** Drops the entry of a session let go of. */
-  forget(sessionId: string): void {
-    this.byId.delete(sessionId);
-  }
-
-  /**
-   * The live session `sessionId` when the connection of `peer` holds it: the one check of a
-   * connection's authority over a session (`acp/session-authority.ts` applies it to every method
-   * that names a session).
-   * @throws {RequestError} -32002 with `{sessionId}` when it is not in memory or not held by that
-   *   connection: to a connection, a session another one holds is unknown.
-   */
-  heldBy(sessionId: string, peer: ClientPeer): LiveSession {
-    const live = this.live(sessionId);
-    if (!live) throw sessionNotFound(sessionId);
-    live.assertHeldBy(peer);
-    return live;
-  }
-
-  /** The ids of the sessions the connection of `peer` holds. */
-  idsHeldBy(peer: ClientPeer): string[] {
-    return [...this.byId.values()].filter((live) => live.isHeldBy(peer)).map((live) => live.id);
   }
 }

@@ -38,31 +38,35 @@ export function looksLikeModelId(value: string): boolean {
   return value.length > 0 && value.length <= MAX_TYPED_ID && !/\s/.test(value);
 }
 
+/** Where a session's own model list is kept: its live session (`LiveSession.models`); absent: never attached. */
+export interface ModelList {
+  models: ModelInfo[] | undefined;
+}
+
 /**
- * Per-session model lists. Each session starts with the catalog's list (copied) and gains any
- * id the user selects that was not offered.
+ * The model pickers of sessions. Each session starts with the catalog's list (copied) and gains
+ * any id the user selects that was not offered; the list is kept by the session's live session.
  */
 export class ModelPicker {
-  private readonly lists = new Map<string, ModelInfo[]>();
-
-  /** @param thoughtLevels - the levels of the session's model; none by default. */
-  constructor(private readonly thoughtLevels: ThoughtLevels = () => []) {}
+  /**
+   * @param listOf - where the session's list is kept (its live session).
+   * @param thoughtLevels - the levels of the session's model; none by default.
+   */
+  constructor(
+    private readonly listOf: (session: Session) => ModelList,
+    private readonly thoughtLevels: ThoughtLevels = () => [],
+  ) {}
 
   /** Give `session` its own copy of `models`, adding `session.model` first when it is missing. */
   attach(session: Session, models: readonly ModelInfo[]): void {
     const list = [...models];
     if (!list.some((model) => model.id === session.model)) list.unshift({ id: session.model });
-    this.lists.set(session.id, list);
-  }
-
-  /** Drop the session's list (closed or deleted). */
-  forget(sessionId: string): void {
-    this.lists.delete(sessionId);
+    this.listOf(session).models = list;
   }
 
   /** The session's offered models (its current model alone when it was never attached). */
   models(session: Session): ModelInfo[] {
-    return this.lists.get(session.id) ?? [{ id: session.model }];
+    return this.listOf(session).models ?? [{ id: session.model }];
   }
 
   /** The context window (tokens) of the session's current model, when `/models` reported it. */
@@ -144,7 +148,7 @@ export class ModelPicker {
       const valid = list.map((model) => model.id).join(', ');
       throw RequestError.invalidParams({ value }, `Invalid model ${JSON.stringify(value)}; valid values: ${valid}`);
     }
-    if (!known(value)) this.lists.set(session.id, [...list, { id: value }]);
+    if (!known(value)) this.listOf(session).models = [...list, { id: value }];
     session.model = value;
   }
 }

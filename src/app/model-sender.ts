@@ -91,7 +91,7 @@ export class ModelSender {
     const config = this.state.config;
     const target = this.state.registry.resolve(session.model)!;
     const notify = this.state.notifier(session, send, turn.features);
-    const toolState = withTools && config.tools ? this.state.tools.get(session.id) : undefined;
+    const toolState = withTools && config.tools ? this.state.slotOf(session).tools : undefined;
     for (const notice of mcpNotices(toolState)) await notify(notice);
     // The window before the tools and the system prompt: it sizes fetch_url's and the instruction files' shares.
     const known = await this.state.windows.of(session, signal);

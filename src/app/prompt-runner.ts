@@ -1,20 +1,17 @@
 /**
- * One `session/prompt`, start to end: a slash command (`/compact` in `compact-command.ts`, `/undo`
- * in `undo.ts`), or a model turn with the conversation trimmed to the context window (sent by
- * `model-sender.ts`), then the turn saved (`turn-record.ts`) before the answer goes out.
+ * One `session/prompt`, start to end: its {@link PromptTurn} built, then a slash command (`/compact`
+ * in `compact-command.ts`, `/undo` in `undo.ts`, a user command expanded, `user-commands.ts`) or a
+ * model turn (`model-turn.ts`), run in the session's turn line; what it leaves is saved
+ * (`turn-saving.ts`) before the answer goes out.
  */
 import { RequestError, type AgentContext, type ContentBlock, type PromptResponse } from '@agentclientprotocol/sdk/unstable';
-import { CLEARED_TEXT, lastToldMode, withNotes, withUnanswered, withUnansweredOnce, type LiveConversation } from '../sessions/conversation.js';
-import { addRecord, liveConversationOf, unloadRecords } from '../sessions/session-memory.js';
-import { promptToUserContent } from '../context/prompt-content.js';
+import { CLEARED_TEXT } from '../sessions/conversation.js';
 import type { Arrival, Session } from '../sessions/session-manager.js';
-import { SessionStoreError, titleFromPrompt, type SessionRecord } from '../sessions/session-store.js';
+import type { SessionRecord } from '../sessions/session-store.js';
 import { initPrompt, keptContextText, parseSlashCommand, slashHelpText, splitCommandPrompt } from './slash-commands.js';
 import { agentText } from '../loop/to-acp.js';
 import { newMessageId } from '../loop/notify.js';
-import { costSince } from '../loop/cost-meter.js';
-import { toolMessageRules } from '../context/tool-messages.js';
-import { modeNoteFor, sessionMode } from '../loop/session-modes.js';
+import { sessionMode } from '../loop/session-modes.js';
 import type { AgentState } from './agent-state.js';
 import type { ClientPeer } from './client-peer.js';
 import { compactConversation } from './compact-command.js';
@@ -23,17 +20,22 @@ import { turnExtras } from '../loop/turn-extras.js';
 import type { PromptTurn } from '../loop/prompt-turn.js';
 import { undoPrompt } from './undo.js';
 import { ModelSender } from './model-sender.js';
+import { ModelTurns } from './model-turn.js';
 import { turnResponse } from './prompt-failure.js';
 import { cancelAwareSink } from './turn-cancel.js';
-import { turnRecord } from './turn-record.js';
+import { TurnSaving } from './turn-saving.js';
 
 /** Runs prompts; one instance per agent. */
 export class PromptRunner {
   /** The model side of each turn, with each session's cost meter. */
   private readonly model: ModelSender;
+  private readonly saving: TurnSaving;
+  private readonly turns: ModelTurns;
 
   constructor(private readonly state: AgentState) {
+    this.saving = new TurnSaving(state);
     this.model = new ModelSender(state, (session, record) => this.save(session, record));
+    this.turns = new ModelTurns(state, this.model, this.saving);
   }
 
   /**
@@ -77,9 +79,9 @@ export class PromptRunner {
     const problem = this.state.whyNoTurn();
     // The configuration's problem is the failure's words, shown once as the error's message.
     if (problem) return turnResponse({ stopReason: 'end_turn', error: { kind: 'config', retryable: false, message: problem } });
-    const mcp = () => this.state.tools.get(session.id)?.mcp;
+    const mcp = () => this.state.slotOf(session).tools?.mcp;
     // Command files changed since the list was sent: the client hears of it before the answer.
-    const commands = await this.state.commands.refresh(session.id, session.cwd, mcp());
+    const commands = await this.state.commands.refresh(this.state.slotOf(session), session.cwd, mcp());
     if (commands) await send([{ sessionUpdate: 'available_commands_update', availableCommands: commands }]);
     // A command may come as the last text block after context blocks (a shared file, a selection).
     const { line, context } = splitCommandPrompt(prompt);
@@ -94,37 +96,33 @@ export class PromptRunner {
       return answer;
     };
     if (command === 'help') {
-      await send([agentText(slashHelpText(this.state.commands.list(session.id)))]);
+      await send([agentText(slashHelpText(this.state.commands.list(this.state.slotOf(session))))]);
       return keep({ stopReason: 'end_turn' });
     }
-    const answer = await this.state.sessions.runTurn<PromptResponse>(
-      session,
-      async (signal) => {
+    const answer = await this.state.slotOf(session).line.run<PromptResponse>(async (signal) => {
+      if (signal.aborted) return { stopReason: 'cancelled' };
+      if (command === 'clear') return keep(await this.clear(turn));
+      if (command === 'compact') {
+        const deps = { state: this.state, model: this.model, save: (s: Session, record: SessionRecord) => this.save(s, record) };
+        return keep(await compactConversation(deps, turn, this.turns.conversation(session)));
+      }
+      if (command === 'undo') return keep(await this.undo(turn));
+      // A command that takes arguments takes its context with it.
+      if (command === 'init') return this.init(turn, line, context);
+      let expansion: Awaited<ReturnType<typeof this.state.commands.expand>>;
+      try {
+        expansion = await this.state.commands.expand(this.state.slotOf(session), line, mcp(), signal);
+      } catch (error) {
+        // Cancelled while an MCP prompt was fetched: the prompt answers `cancelled`, not an error.
         if (signal.aborted) return { stopReason: 'cancelled' };
-        if (command === 'clear') return keep(await this.clear(turn));
-        if (command === 'compact') {
-          const deps = { state: this.state, model: this.model, save: (s: Session, record: SessionRecord) => this.save(s, record) };
-          return keep(await compactConversation(deps, turn, this.conversation(session)));
-        }
-        if (command === 'undo') return keep(await this.undo(turn));
-        // A command that takes arguments takes its context with it.
-        if (command === 'init') return this.init(turn, line, context);
-        let expansion: Awaited<ReturnType<typeof this.state.commands.expand>>;
-        try {
-          expansion = await this.state.commands.expand(session.id, line, mcp(), signal);
-        } catch (error) {
-          // Cancelled while an MCP prompt was fetched: the prompt answers `cancelled`, not an error.
-          if (signal.aborted) return { stopReason: 'cancelled' };
-          throw error;
-        }
-        if (expansion?.kind === 'error') {
-          await send([agentText(expansion.message)]);
-          return { stopReason: 'end_turn' };
-        }
-        return this.turn(turn, { asked: expansion ? [...context, ...expansion.prompt] : prompt, typed: expansion ? prompt : undefined });
-      },
-      placed,
-    );
+        throw error;
+      }
+      if (expansion?.kind === 'error') {
+        await send([agentText(expansion.message)]);
+        return { stopReason: 'end_turn' };
+      }
+      return this.turns.run(turn, { asked: expansion ? [...context, ...expansion.prompt] : prompt, typed: expansion ? prompt : undefined });
+    }, placed);
     const live = this.state.liveOf(session);
     const takenOver = live.takenOver;
     if (takenOver) {
@@ -143,7 +141,7 @@ export class PromptRunner {
   /** `/undo`: nothing goes to the model; files are restored through the client when it writes them (`undo.ts`). */
   private undo(turn: PromptTurn): Promise<PromptResponse> {
     const { session } = turn;
-    const roots = this.state.tools.get(session.id)?.roots ?? { cwd: session.cwd, extra: [] };
+    const roots = this.state.slotOf(session).tools?.roots ?? { cwd: session.cwd, extra: [] };
     const saveUndo = () => this.save(session, { type: 'undo', at: new Date().toISOString() });
     return undoPrompt(turn, { roots, saveUndo });
   }
@@ -161,109 +159,10 @@ export class PromptRunner {
       return { stopReason: 'end_turn' };
     }
     // The next turn's system prompt has the AGENTS.md this one writes (renewFacts).
-    return this.turn(turn, { asked: initPrompt(prompt, context), typed: [...context, ...prompt], renewFacts: true });
+    return this.turns.run(turn, { asked: initPrompt(prompt, context), typed: [...context, ...prompt], renewFacts: true });
   }
 
-  /**
-   * A model turn of `asked`. `typed`: what the user sent when `asked` is its expansion (a user
-   * command, /init), kept for replay and the title; `renewFacts`: the next turn reads the prompt
-   * facts afresh (/init). @defaultValue renewFacts false
-   */
-  private async turn(
-    turn: PromptTurn,
-    { asked, typed, renewFacts = false }: { asked: ContentBlock[]; typed?: ContentBlock[] | undefined; renewFacts?: boolean },
-  ): Promise<PromptResponse> {
-    const { session, send, turnId } = turn;
-    const conversation = this.conversation(session);
-    // Context shared with an earlier command that took no arguments goes in front.
-    const live = this.state.liveOf(session);
-    const kept = live.kept;
-    live.kept = undefined;
-    const prompt = kept ? withUnanswered(kept, asked) : asked;
-    // The mode is told in the conversation when it changed since the model was last told (the system prompt and tools stay put).
-    const mode = this.state.config.tools ? sessionMode(session) : undefined;
-    const note = mode ? modeNoteFor(mode, lastToldMode(session.records)) : undefined;
-    const before = this.model.meter(session).total;
-    // The prompt is on disk before the model is asked, so a crash loses at most the answer: the
-    // turn's record (same id) replaces it when the turn ends, however it ends.
-    await this.saveStarted(session, {
-      type: 'turn',
-      at: new Date().toISOString(),
-      id: turnId,
-      prompt,
-      ...(typed ? { typed } : {}),
-      assistant: '',
-      reasoning: '',
-      stopReason: 'cancelled',
-    });
-    // Another process took the session over: nothing is asked; `run` answers why.
-    if (this.state.liveOf(session).takenOver) return { stopReason: 'cancelled' };
-    // Messages the user sends from now on are this turn's (`_session/steering`).
-    turn.inbox.open();
-    const asking = withUnansweredOnce(conversation.unanswered, prompt);
-    const outcome = await this.model.ask(turn, {
-      conversation,
-      // So are changes of the instruction files and the date (the system prompt says them as the conversation began).
-      current: (factsNote) => ({ role: 'user', content: promptToUserContent(withNotes([factsNote, note], asking)) }),
-      tools: true,
-    });
-    // What the user sent into the turn, the messages no answer followed included (they go in front of the next prompt).
-    const steering = turn.inbox.close(outcome.steps.length + (outcome.text ? 1 : 0));
-    // Every turn is kept, a failed one too: the user's prompt stays in the session (shown on
-    // `session/load`); what the model reads of it again is the live conversation's to say.
-    const record = turnRecord(outcome, {
-      at: new Date().toISOString(),
-      id: turnId,
-      prompt,
-      typed,
-      steering,
-      modeNote: note,
-      mode,
-      renewFacts,
-      cost: costSince(before, this.model.meter(session).total),
-    });
-    turn.extras.fill(record);
-    await this.save(session, record);
-    const title = session.title ? undefined : titleFromPrompt(typed ?? prompt);
-    if (title) {
-      session.title = title;
-      const at = new Date().toISOString();
-      await this.save(session, { type: 'meta', at, title });
-      await send([{ sessionUpdate: 'session_info_update', title, updatedAt: at }]);
-    }
-    return turnResponse(outcome);
-  }
-
-  /** The conversation sent to the model, its tool calls as the session's provider wants them (DeepSeek wants their reasoning back). */
-  private conversation(session: Session): LiveConversation {
-    const target = this.state.registry.resolve(session.model);
-    return liveConversationOf(session, toolMessageRules(target?.endpoint.profile));
-  }
-
-  /** Writes `record` to disk only (the prompt of a turn starting), not to the live session. */
-  private saveStarted(session: Session, record: SessionRecord): Promise<void> {
-    return this.save(session, record, false);
-  }
-
-  /** Keeps `record` in the session (unless not `live`) and on disk (durably, before the answer goes out); see {@link run} for a session taken over. */
-  private async save(session: Session, record: SessionRecord, live = true): Promise<void> {
-    if (live && (record.type === 'turn' || record.type === 'clear' || record.type === 'compact')) addRecord(session, record);
-    try {
-      await (await this.state.store).append(session.id, record);
-    } catch (error) {
-      // Deleted while its turn ran: nothing to save into.
-      if (!this.state.sessions.get(session.id)) return;
-      // Another process writes the session now: what this one holds is no longer its history (read
-      // again, with the lease, before the next turn), and the prompt answers with the reason.
-      if (error instanceof SessionStoreError && error.code === 'busy') {
-        unloadRecords(session);
-        this.state.liveOf(session).takenOver = error;
-        return;
-      }
-      this.state.logger.error('could not save the session; this turn will be missing after a restart', {
-        sessionId: session.id,
-        error: (error as Error).message,
-      });
-    }
+  private save(session: Session, record: SessionRecord): Promise<void> {
+    return this.saving.save(session, record);
   }
 }

@@ -5,7 +5,8 @@
  */
 import type { Session } from '../sessions/session-manager.js';
 import type { StoredSession } from '../sessions/session-store.js';
-import { storeRefusal, type AgentState } from './agent-state.js';
+import type { AgentState } from './agent-state.js';
+import { storeRefusal } from './session-upkeep.js';
 import { sessionNotFound } from './live-session.js';
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
 import { confine } from '../tools/index.js';
@@ -17,7 +18,7 @@ import { confine } from '../tools/index.js';
 export async function restoreSession(state: AgentState, stored: StoredSession): Promise<Session> {
   await state.endpointsKnown();
   // A turn of this session is running here (or prompts wait for one): keep that copy, which they add to.
-  const running = state.sessions.isRunning(stored.sessionId) ? state.sessions.get(stored.sessionId) : undefined;
+  const running = state.live(stored.sessionId)?.line.isRunning ? state.sessions.get(stored.sessionId) : undefined;
   if (running) {
     state.picker.attach(running, await state.registry.models());
     return running;
@@ -60,7 +61,7 @@ export async function loadStoredInRoot(state: AgentState, sessionId: string): Pr
   });
   try {
     // A turn cancelled here (its client went away) is read once it is saved.
-    await state.sessions.cancelledSettled(sessionId);
+    await state.live(sessionId)?.line.cancelledSettled();
     const stored = await loadStored(state, sessionId);
     await checkInsideRoot(stored.cwd, state.root, 'cwd of the saved session');
     return stored;

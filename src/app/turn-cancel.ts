@@ -1,6 +1,6 @@
 /**
  * A cancelled turn is exact: from the moment a `session/cancel` for it is read (its arrival's
- * signal aborts, `sessions/session-manager.ts`), nothing of its answer is sent and it answers
+ * signal aborts, `sessions/turn-line.ts`), nothing of its answer is sent and it answers
  * `cancelled`, whatever it was doing (streaming, a permission answer just given, a command
  * running, a tool result on its way). The signal is the one source of truth, read at the two places
  * that speak to the client: the update sink ({@link cancelAwareSink}) and the answer

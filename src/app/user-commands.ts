@@ -58,7 +58,8 @@ function advertised(command: UserCommand): AvailableCommand {
 /** What {@link UserCommands.expand} gives for a prompt. */
 export type Expansion = { kind: 'prompt'; prompt: ContentBlock[] } | { kind: 'error'; message: string };
 
-interface Held {
+/** One session's user commands as last read. */
+export interface HeldCommands {
   /** What the list was read from (paths, times, sizes, MCP prompt names). */
   fingerprint: string;
   commands: Map<string, UserCommand>;
@@ -66,10 +67,13 @@ interface Held {
   advertised: string;
 }
 
-/** Every session's user commands. */
-export class UserCommands {
-  private readonly held = new Map<string, Held>();
+/** Where a session's user commands are kept: its live session (`LiveSession.commands`); absent: never read. */
+export interface CommandList {
+  commands: HeldCommands | undefined;
+}
 
+/** Reads sessions' user commands; each session's list is kept by its live session ({@link CommandList}). */
+export class UserCommands {
   /**
    * @param builtins - the built-in commands (their names win over user commands).
    * @param configDir - the agent's config directory; absent: no user-wide commands.
@@ -85,7 +89,7 @@ export class UserCommands {
    * list (built-ins first) when it differs from the one last returned, else `undefined`; `force`
    * returns it anyway (after `session/new` and `session/load`). Never rejects.
    */
-  async refresh(sessionId: string, cwd: string, mcp: McpServers | undefined, force = false): Promise<AvailableCommand[] | undefined> {
+  async refresh(kept: CommandList, cwd: string, mcp: McpServers | undefined, force = false): Promise<AvailableCommand[] | undefined> {
     const folders = commandFolders(cwd, this.configDir);
     const files = (await Promise.all(folders.map(async (folder) => ({ ...folder, entries: await markdownFiles(folder.dir) })))).flatMap((folder) =>
       folder.entries.map((entry) => ({ ...entry, source: folder.source, base: folder.base })),
@@ -95,10 +99,10 @@ export class UserCommands {
       files.map((file) => [file.path, file.mtimeMs, file.size]),
       prompts.map(({ server, prompt }) => [server, prompt.name, prompt.description, prompt.arguments]),
     ]);
-    let held = this.held.get(sessionId);
+    let held = kept.commands;
     if (!held || held.fingerprint !== fingerprint) {
       held = { fingerprint, commands: await this.read(files, prompts), advertised: held?.advertised ?? '' };
-      this.held.set(sessionId, held);
+      kept.commands = held;
     }
     const list = [...this.builtins(), ...[...held.commands.values()].map(advertised)];
     const json = JSON.stringify(list);
@@ -108,8 +112,8 @@ export class UserCommands {
   }
 
   /** The session's user commands as last read (for `/help`). */
-  list(sessionId: string): AvailableCommand[] {
-    return [...(this.held.get(sessionId)?.commands.values() ?? [])].map(advertised);
+  list(kept: CommandList): AvailableCommand[] {
+    return [...(kept.commands?.commands.values() ?? [])].map(advertised);
   }
 
   /**
@@ -117,11 +121,11 @@ export class UserCommands {
    * an MCP prompt's messages (fetched now, cancelled with `signal`). `undefined` when the prompt
    * is not one of the session's user commands (it then goes to the model as typed).
    */
-  async expand(sessionId: string, prompt: readonly ContentBlock[], mcp: McpServers | undefined, signal: AbortSignal): Promise<Expansion | undefined> {
+  async expand(kept: CommandList, prompt: readonly ContentBlock[], mcp: McpServers | undefined, signal: AbortSignal): Promise<Expansion | undefined> {
     const first = prompt[0];
     if (prompt.length !== 1 || first?.type !== 'text') return undefined;
     const line = parseCommandLine(first.text);
-    const command = line && this.held.get(sessionId)?.commands.get(line.name);
+    const command = line && kept.commands?.commands.get(line.name);
     if (!line || !command) return undefined;
     if (command.kind === 'file') return { kind: 'prompt', prompt: [{ type: 'text', text: expandCommand(command.file.body, line.args) }] };
     const args = promptArguments(command.prompt, line.args);
@@ -131,11 +135,6 @@ export class UserCommands {
     if (!got.ok) return { kind: 'error', message: `/${command.name}: ${got.error}.` };
     const content = promptMessagesToContent(got.messages);
     return content.length > 0 ? { kind: 'prompt', prompt: content } : { kind: 'error', message: `/${command.name}: the prompt has no text or image to send.` };
-  }
-
-  /** Forgets a closed session. */
-  forget(sessionId: string): void {
-    this.held.delete(sessionId);
   }
 
   /** Parses the files (first of a name wins) and names the MCP prompts; logs what is skipped. */

@@ -47,7 +47,7 @@ export async function runAgentConnect(options: { flags: CliFlags; frontDoor: Fro
 
   const store = openSessionStore({ stateDir: config.stateDir, env, logger });
   void store.then((opened) => hideFromToolProcesses([opened.dir]));
-  const { app, sessions, tools, catalog } = createOpenAIAgent({
+  const agent = createOpenAIAgent({
     config,
     configError,
     logger,
@@ -61,9 +61,9 @@ export async function runAgentConnect(options: { flags: CliFlags; frontDoor: Fro
   let door: Awaited<ReturnType<typeof serveAgentConnect>>;
   try {
     door = await serveAgentConnect({
-      agent: app,
+      agent,
       client,
-      catalog,
+      catalog: agent.catalog,
       host,
       port,
       mode,
@@ -92,8 +92,8 @@ export async function runAgentConnect(options: { flags: CliFlags; frontDoor: Fro
       stopping = true;
       logger.debug(`shutting down: ${why}`);
       await door.close();
-      await Promise.race([sessions.cancelAll(), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
-      await Promise.race([tools.closeAll(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+      await Promise.race([agent.cancelAll(), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+      await Promise.race([agent.tools.closeAll(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
       (await store).close();
       done(0);
     };

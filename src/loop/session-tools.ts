@@ -1,9 +1,10 @@
 /**
- * What each session's tools work with, held beside the session: its workspace roots (`cwd` and
- * `additionalDirectories`) and its MCP servers, started when the session is created, loaded or
- * resumed, and closed with it (a session loaded again with another server list gets new ones);
- * the MCP tools a loaded session offered last offered again before its servers are ready, and the
- * list offered saved with the session when it changed ({@link mcpToolsToSave}).
+ * What a session's tools work with: its workspace roots (`cwd` and `additionalDirectories`) and its
+ * MCP servers, started when the session is created, loaded or resumed, and closed with it (a
+ * session loaded again with another server list gets new ones); the MCP tools a loaded session
+ * offered last offered again before its servers are ready, and the list offered saved with the
+ * session when it changed ({@link mcpToolsToSave}). The state is a value the session's live session
+ * owns (`app/live-session.ts`); {@link SessionTools} makes and closes it.
  *
  * Sources: ACP `session/new` `mcpServers` and `additionalDirectories`
  * (https://agentclientprotocol.com/protocol/v1/session-setup); MCP start-up bounded, visible and
@@ -61,10 +62,8 @@ export interface McpLimits {
   addresses?: AddressPolicy | undefined;
 }
 
-/** Every session's tool state, by session id. */
+/** Makes and closes sessions' tool states, with the agent's MCP limits; one per agent. */
 export class SessionTools {
-  private readonly states = new Map<string, SessionToolState>();
-
   constructor(
     private readonly logger: Logger,
     private readonly limits: () => McpLimits,
@@ -73,12 +72,13 @@ export class SessionTools {
   /**
    * Sets up the session's roots and starts its MCP servers (all at once), waiting for them at most
    * `startupMs` in total: a server still starting joins later, a failing one is reported through
-   * the notices, never thrown. The tools of `savedMcpTools` (a loaded session's) are offered until
-   * their servers are ready, which are then not waited for. Servers of an earlier open with the
-   * same list are kept.
+   * the servers' notices, never thrown. The tools of `savedMcpTools` (a loaded session's) are
+   * offered until their servers are ready, which are then not waited for. `held`: the session's
+   * state of an earlier open, whose servers are kept when the list is the same (else closed).
+   * Returns the session's state now.
    */
   async open(
-    sessionId: string,
+    held: SessionToolState | undefined,
     cwd: string,
     options: {
       additionalDirectories?: readonly string[] | null | undefined;
@@ -96,7 +96,6 @@ export class SessionTools {
       cwd,
       extra: [...(options.additionalDirectories ?? [])].filter((dir) => typeof dir === 'string' && dir.startsWith('/')),
     });
-    const held = this.states.get(sessionId);
     if (held && held.mcpList === mcpList) {
       held.roots = roots;
       return held;
@@ -117,25 +116,11 @@ export class SessionTools {
       });
       await state.mcp.ready();
     }
-    this.states.set(sessionId, state);
     return state;
-  }
-
-  /** The session's state, or `undefined` when it was never opened here. */
-  get(sessionId: string): SessionToolState | undefined {
-    return this.states.get(sessionId);
-  }
-
-  /** Closes the session's MCP servers and forgets it. Never rejects. */
-  async close(sessionId: string): Promise<void> {
-    const state = this.states.get(sessionId);
-    this.states.delete(sessionId);
-    await state?.mcp?.close();
   }
 
   /** Closes every session's servers (exit). Never rejects. */
   async closeAll(): Promise<void> {
-    this.states.clear();
     await closeAllMcp();
   }
 }

@@ -6,9 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { client } from '@agentclientprotocol/sdk/unstable';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAIAgent } from '../../src/acp/agent.js';
-import { AcpBridge } from '../../src/agentconnect/acp-bridge.js';
 import { AgentConnectHost } from '../../src/agentconnect/host.js';
 import type { Peer } from '../../src/agentconnect/host-sessions.js';
 import type { AcEvent, FrontDoorMode } from '../../src/agentconnect/protocol.js';
@@ -20,26 +19,20 @@ import { script, tempDirs } from '../helpers/tool-script.js';
 const quiet = createLogger({ level: 'error', write: () => undefined });
 const tempDir = tempDirs('openai-acp-ac-host-');
 let server: FakeOpenAI;
-const bridges: AcpBridge[] = [];
 beforeAll(async () => {
   server = await startFakeOpenAI();
 });
 afterAll(() => server.close());
-afterEach(() => {
-  for (const bridge of bridges.splice(0)) bridge.shutdown();
-});
 
 async function hostIn(mode: FrontDoorMode, env: Record<string, string> = {}, logger = quiet) {
   server.setModels({ object: 'list', data: [{ id: 'test-model', context_length: 8192 }] });
-  const { app, catalog } = createOpenAIAgent({ config: testConfig({ OPENAI_BASE_URL: server.baseUrl, ...env }), logger });
-  const bridge = await AcpBridge.open(app, client, mode);
-  bridges.push(bridge);
-  return new AgentConnectHost({ bridge, catalog, version: '0.0.0-test', baseCwd: tempDir(), logger, redact: (text) => text });
+  const agent = createOpenAIAgent({ config: testConfig({ OPENAI_BASE_URL: server.baseUrl, ...env }), logger });
+  return new AgentConnectHost({ agent, client, mode, catalog: agent.catalog, version: '0.0.0-test', baseCwd: tempDir(), logger, redact: (text) => text });
 }
 
 function peer(): Peer & { events: (AcEvent & { sessionId: string })[] } {
   const events: (AcEvent & { sessionId: string })[] = [];
-  return { sessions: new Set(), events, push: (sessionId, event) => events.push({ sessionId, ...event }), whenRead: (then) => then() };
+  return { events, push: (sessionId, event) => events.push({ sessionId, ...event }), whenRead: (then) => then() };
 }
 
 async function until<T>(find: () => T | undefined): Promise<T> {
@@ -70,12 +63,25 @@ async function run(host: AgentConnectHost, app: ReturnType<typeof peer>, session
 
 describe('AgentConnectHost', () => {
   it('lets go of a session whose connection closed while it was being created', async () => {
-    const host = await hostIn('read-only');
+    server.setModels({ object: 'list', data: [{ id: 'test-model', context_length: 8192 }] });
+    const agent = createOpenAIAgent({ config: testConfig({ OPENAI_BASE_URL: server.baseUrl }), logger: quiet });
+    const host = new AgentConnectHost({
+      agent,
+      client,
+      mode: 'read-only',
+      catalog: agent.catalog,
+      version: '0.0.0-test',
+      baseCwd: tempDir(),
+      logger: quiet,
+      redact: (text) => text,
+    });
     const app = peer();
     const creating = host.handle(app, 'acp.sessions.create', { cwd: tempDir() });
     await host.disconnect(app);
     await expect(creating).rejects.toMatchObject({ code: 'AC_ERR_INTERNAL' });
-    expect(app.sessions.size).toBe(0);
+    // The agent holds nothing for it: the session it was opening is closed there too.
+    await until(() => (agent.sessions.size === 0 ? true : undefined));
+    expect(host.heldBy(app)).toEqual([]);
   });
 
   it('in accept-edits writes inside the cwd and refuses a command (told to the model), without asking anyone', async () => {
@@ -123,7 +129,7 @@ describe('AgentConnectHost', () => {
     expect(meter).toMatchObject({ sessionId, data: { contextUsage: { context_window: 8192, context_tokens: 0 } } });
     await expect(host.handle(app, 'acp.sessions.create', { reasoningEffort: 'ultra' })).rejects.toMatchObject({ code: 'AC_ERR_INVALID_ARGS' });
     // The refused create left nothing held.
-    expect(app.sessions.size).toBe(1);
+    expect(host.heldBy(app).length).toBe(1);
     await expect(host.handle(app, 'acp.sessions.create', { cwd: join(tempDir(), 'missing') })).rejects.toMatchObject({ code: 'AC_ERR_INVALID_ARGS' });
   });
 
@@ -177,10 +183,17 @@ describe('AgentConnectHost', () => {
     });
     try {
       const env = { OPENAI_BASE_URL: loading.baseUrl, OPENAI_PROVIDER: 'llamacpp', OPENAI_CONTEXT_WINDOW: '32768', OPENAI_ACP_TOOLS: 'off' };
-      const { app: agent, catalog } = createOpenAIAgent({ config: testConfig(env), logger: quiet });
-      const bridge = await AcpBridge.open(agent, client, 'read-only');
-      bridges.push(bridge);
-      const host = new AgentConnectHost({ bridge, catalog, version: '0.0.0-test', baseCwd: tempDir(), logger: quiet, redact: (text) => text });
+      const agent = createOpenAIAgent({ config: testConfig(env), logger: quiet });
+      const host = new AgentConnectHost({
+        agent,
+        client,
+        mode: 'read-only',
+        catalog: agent.catalog,
+        version: '0.0.0-test',
+        baseCwd: tempDir(),
+        logger: quiet,
+        redact: (text) => text,
+      });
       const app = peer();
       const { sessionId } = (await call(host, app, 'acp.sessions.create', {})) as { sessionId: string };
       const events = await run(host, app, sessionId, 'hi');
@@ -205,7 +218,7 @@ describe('AgentConnectHost', () => {
       'AC_ERR_BUSY',
       'AC_ERR_BUSY',
     ]);
-    const first = [...app.sessions][0]!;
+    const first = host.heldBy(app)[0]!;
     await host.handle(app, 'acp.sessions.close', { sessionId: first });
     await expect(host.handle(app, 'acp.sessions.create', {})).resolves.toBeDefined();
   });
@@ -222,7 +235,7 @@ describe('AgentConnectHost', () => {
     const events = await run(host, two, sessionId, 'hello');
     expect(events.at(-1)).toMatchObject({ type: 'final', data: { text: 'hi' } });
     await host.disconnect(two);
-    expect(two.sessions.size).toBe(0);
+    expect(host.heldBy(two).length).toBe(0);
     await expect(host.handle(two, 'acp.sessions.cancel', { sessionId })).rejects.toMatchObject({ code: 'AC_ERR_INVALID_ARGS' });
     await expect(host.handle(one, 'acp.unknown.method', {})).rejects.toMatchObject({ code: 'AC_ERR_UNSUPPORTED' });
   });

@@ -31,7 +31,6 @@ function scriptedBridge() {
 
 function peer(name: string, told: string[]): Peer {
   return {
-    sessions: new Set(),
     push: (_sessionId, event: AcEvent) => void told.push(`${name} ${event.type}${event.data['cancelled'] ? ' cancelled' : ''}`),
     whenRead: (then) => then(),
   };
@@ -44,7 +43,7 @@ describe('SessionRuns', () => {
     const { bridge, log, ends } = scriptedBridge();
     const told: string[] = [];
     const app = peer('app', told);
-    const runs = new SessionRuns({ bridge, logger: quiet, redact: (text) => text, emit: (to, id, event) => to.push(id, event) });
+    const runs = new SessionRuns({ bridgeOf: () => bridge, logger: quiet, redact: (text) => text, emit: (to, id, event) => to.push(id, event) });
     runs.add(app, 's1', 'one')();
     expect(() => runs.add(app, 's1', 'two')).toThrow(expect.objectContaining({ code: 'AC_ERR_BUSY' }));
     let answered = false;
@@ -67,7 +66,7 @@ describe('SessionRuns', () => {
     const { bridge, log, ends } = scriptedBridge();
     const told: string[] = [];
     const app = peer('app', told);
-    const runs = new SessionRuns({ bridge, logger: quiet, redact: (text) => text, emit: (to, id, event) => to.push(id, event) });
+    const runs = new SessionRuns({ bridgeOf: () => bridge, logger: quiet, redact: (text) => text, emit: (to, id, event) => to.push(id, event) });
     runs.add(app, 's1', 'one')();
     expect(await runs.cancel('s1', 1)).toBe(true);
     const start = runs.add(app, 's1', 'two');
@@ -88,7 +87,7 @@ describe('SessionRuns', () => {
     const { bridge, log } = scriptedBridge();
     const told: string[] = [];
     const app = peer('app', told);
-    const runs = new SessionRuns({ bridge, logger: quiet, redact: (text) => text, emit: (to, id, event) => to.push(id, event) });
+    const runs = new SessionRuns({ bridgeOf: () => bridge, logger: quiet, redact: (text) => text, emit: (to, id, event) => to.push(id, event) });
     const start = runs.add(app, 's1', 'one');
     const cancel = runs.cancel('s1');
     start();
@@ -102,14 +101,17 @@ describe('SessionRuns', () => {
     const { bridge, ends } = scriptedBridge();
     const told: string[] = [];
     const one = peer('one', told);
-    const runs = new SessionRuns({ bridge, logger: quiet, redact: (text) => text, emit: (to, id, event) => to.push(id, event) });
+    const runs = new SessionRuns({ bridgeOf: () => bridge, logger: quiet, redact: (text) => text, emit: (to, id, event) => to.push(id, event) });
     runs.add(one, 's1', 'one')();
-    expect(runs.update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' }, messageId: 't-0-m' })).toBe(true);
+    // Another holder's connection gets its own copy of the run's updates: taken, and told to no one.
+    const two = peer('two', told);
+    expect(runs.update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' }, messageId: 't-0-m' }, two)).toBe(true);
+    expect(runs.update('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' }, messageId: 't-0-m' }, one)).toBe(true);
     expect(runs.hasRunOf(one, 's1')).toBe(true);
     expect(runs.sessionsRunBy(one)).toEqual(['s1']);
     ends[0]!({ stopReason: 'end_turn' });
     await tick();
     expect(told).toEqual(['one delta', 'one final']);
-    expect(runs.update('s1', { sessionUpdate: 'usage_update', used: 1, size: 2 })).toBe(false);
+    expect(runs.update('s1', { sessionUpdate: 'usage_update', used: 1, size: 2 }, one)).toBe(false);
   });
 });

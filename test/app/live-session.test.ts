@@ -5,7 +5,8 @@
 import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
 import { ClientPeer } from '../../src/app/client-peer.js';
-import { LiveSessions, promptUpdates } from '../../src/app/live-session.js';
+import { promptUpdates } from '../../src/app/live-session.js';
+import { LiveSessions } from '../../src/app/live-sessions.js';
 import { SessionManager } from '../../src/sessions/session-manager.js';
 
 /** A client that records the `session/update`s sent to it. */
@@ -93,5 +94,57 @@ describe('what reaches the holders', () => {
     expect(entry.runningElsewhere(one)).toBe(false);
     ended();
     expect(entry.runningElsewhere(two)).toBe(false);
+  });
+});
+
+describe('what a live session owns, and its closing', () => {
+  it('close settles the running turn, stops the MCP servers and drops the model list and commands, then lets the registry forget it', async () => {
+    const { sessions, live, closed } = registry();
+    const session = sessions.create('/w', 'm');
+    const entry = live.of(session);
+    entry.addHolder(peerWith());
+    let mcpClosed = 0;
+    entry.tools = { roots: { cwd: '/w', extra: [] }, mcpList: '[]', mcp: { close: async () => void mcpClosed++ } as never };
+    entry.models = [{ id: 'm' }];
+    entry.commands = { fingerprint: '', commands: new Map(), advertised: '' };
+    const turn = entry.line.run((signal) => new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve('cancelled'))));
+    expect(live.anyRunning()).toBe(true);
+    expect(await entry.close()).toBe(true);
+    expect(await turn).toBe('cancelled');
+    expect(mcpClosed).toBe(1);
+    expect([entry.tools, entry.models, entry.commands, entry.holderCount]).toEqual([undefined, undefined, undefined, 0]);
+    expect(closed).toEqual([session.id]);
+    expect(live.live(session.id)).toBeUndefined();
+    expect(live.anyRunning()).toBe(false);
+  });
+
+  it('a session held again from the store keeps its turn line, tools, model list and commands, and starts its notices afresh', () => {
+    const { sessions, live } = registry();
+    const session = sessions.create('/w', 'm');
+    const before = live.of(session);
+    before.tools = { roots: { cwd: '/w', extra: [] }, mcpList: '[]' };
+    before.models = [{ id: 'm' }];
+    before.told.add('small-window');
+    const arrived = before.line.arrive();
+    const after = live.of(sessions.restore({ ...session, records: [] }));
+    expect(after).not.toBe(before);
+    expect(after.line).toBe(before.line);
+    expect(after.line.inbox).toBe(arrived.inbox);
+    expect([after.tools, after.models]).toEqual([before.tools, before.models]);
+    expect(after.told.size).toBe(0);
+    arrived.done();
+  });
+
+  it('cancelAll aborts the turns of every session and resolves once they have settled', async () => {
+    const { sessions, live } = registry();
+    const turns = [0, 1, 2].map(() =>
+      live
+        .of(sessions.create('/w', 'm'))
+        .line.run((signal) => new Promise<boolean>((resolve) => signal.addEventListener('abort', () => setTimeout(() => resolve(true), 5)))),
+    );
+    expect(live.anyRunning()).toBe(true);
+    await live.cancelAll();
+    await expect(Promise.all(turns)).resolves.toEqual([true, true, true]);
+    expect(live.anyRunning()).toBe(false);
   });
 });

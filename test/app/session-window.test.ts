@@ -2,7 +2,7 @@ import { userNotifier } from '../../src/loop/notify.js';
 import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
 import { SessionWindows } from '../../src/app/session-window.js';
-import { ModelPicker } from '../../src/app/model-picker.js';
+import { ModelPicker, type ModelList } from '../../src/app/model-picker.js';
 import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
 import type { ServerWindow } from '../../src/endpoints/server-context.js';
 import { SessionManager } from '../../src/sessions/session-manager.js';
@@ -17,7 +17,8 @@ const URL_ = 'http://127.0.0.1:11434/v1/chat/completions';
 function setup(options: { configured?: number; server?: ServerWindow; catalogue?: number; fix?: string; native?: boolean } = {}) {
   const sessions = new SessionManager();
   const session = sessions.create('/tmp', 'qwen3:8b');
-  const picker = new ModelPicker();
+  const list: ModelList = { models: undefined };
+  const picker = new ModelPicker(() => list);
   picker.attach(session, [{ id: 'qwen3:8b', ...(options.catalogue ? { contextWindow: options.catalogue } : {}) }]);
   let asked = 0;
   const endpoint = {

@@ -94,10 +94,14 @@ describe.skipIf(process.platform !== 'linux')('search_files with a catastrophic 
     const cancelled = await searching;
     expect(cancelled.result.stopReason).toBe('cancelled');
     // The cancel reached the worker: its thread leaves the process.
-    await waitFor(() => {
-      const now = threads(pid);
-      return started.every((id) => !now.has(id));
-    }, 10_000, 'the worker thread to end');
+    await waitFor(
+      () => {
+        const now = threads(pid);
+        return started.every((id) => !now.has(id));
+      },
+      10_000,
+      'the worker thread to end',
+    );
     // The cancelled session takes the next prompt, and no result of the search ever went to the model.
     const next = await agent.request('session/prompt', { sessionId: a, prompt: [{ type: 'text', text: 'hi again' }] });
     expect(next.result.stopReason).toBe('end_turn');
