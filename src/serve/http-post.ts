@@ -13,7 +13,8 @@
  * request's signal aborted when the client goes away before the answer).
  */
 import type http from 'node:http';
-import { DepthScanner } from './json-depth.js';
+import { DepthScanner, MAX_JSON_DEPTH, tooDeepError } from './json-depth.js';
+import type { OwnedAcpServer } from './owned-acp-server.js';
 
 /** What reading a POST body came to. */
 export type PostBody =
@@ -55,7 +56,7 @@ export function readPostBody(req: http.IncomingMessage, maxBytes: number, maxDep
 }
 
 /** The request's headers as a web `Headers` (repeated ones appended), as the SDK's adapter copies them. */
-export function headersOf(req: http.IncomingMessage): Headers {
+function headersOf(req: http.IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
@@ -65,7 +66,7 @@ export function headersOf(req: http.IncomingMessage): Headers {
 }
 
 /** A signal aborted when the client goes away before `res` is finished (the request's `signal`). */
-export function abortedWhenGone(res: http.ServerResponse): AbortSignal {
+function abortedWhenGone(res: http.ServerResponse): AbortSignal {
   const controller = new AbortController();
   res.once('close', () => {
     if (!res.writableFinished) controller.abort(new Error('Node HTTP response closed'));
@@ -74,7 +75,7 @@ export function abortedWhenGone(res: http.ServerResponse): AbortSignal {
 }
 
 /** Writes a finite web `Response` (status, headers, every `Set-Cookie`, body) to `res`. */
-export async function writeResponse(res: http.ServerResponse, response: Response): Promise<void> {
+async function writeResponse(res: http.ServerResponse, response: Response): Promise<void> {
   const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
   if (res.headersSent || res.destroyed) return;
   res.statusCode = response.status;
@@ -84,4 +85,35 @@ export async function writeResponse(res: http.ServerResponse, response: Response
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader('Set-Cookie', cookies);
   res.end(body);
+}
+
+/**
+ * Answers a POST to `/acp`: its body read and checked ({@link readPostBody}; a refusal told to
+ * `refused` for the log), then `acp`'s answer; 500 with the error's words if that throws, as the
+ * SDK's adapter does.
+ */
+export async function answerPost(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  acp: Pick<OwnedAcpServer, 'handleReadBody'>,
+  maxBytes: number,
+  refused: (reason: string) => void,
+): Promise<void> {
+  const body = await readPostBody(req, maxBytes, MAX_JSON_DEPTH);
+  if (body.kind === 'gone') return;
+  if (body.kind === 'too-large') {
+    res.writeHead(413, { 'Content-Type': 'text/plain' }).end(`Request body exceeds ${maxBytes} bytes`);
+    return;
+  }
+  if (body.kind === 'too-deep') {
+    refused(`refused a message nested deeper than ${MAX_JSON_DEPTH} levels`);
+    res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify(tooDeepError()));
+    return;
+  }
+  try {
+    await writeResponse(res, await acp.handleReadBody(body.bytes, headersOf(req), abortedWhenGone(res)));
+  } catch (error) {
+    if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
+    res.end(error instanceof Error ? error.message : 'Internal Server Error');
+  }
 }

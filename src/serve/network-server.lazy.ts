@@ -30,8 +30,7 @@ import { Admission, addressOf, refusalHeaders } from './admission.js';
 import { answerBrowser } from './browser-cors.js';
 import { ConnectionLog } from './connection-log.js';
 import { HttpConnections, clientIdOf } from './http-connections.js';
-import { abortedWhenGone, headersOf, readPostBody, writeResponse } from './http-post.js';
-import { MAX_JSON_DEPTH, tooDeepError } from './json-depth.js';
+import { answerPost } from './http-post.js';
 import { misdirectedAnswer } from './misdirected-client.js';
 import { ADDRESS_HEADER, CONNECTION_HEADER, OwnedAcpServer, textResponse } from './owned-acp-server.js';
 import { watchProcessHealth } from './process-health.js';
@@ -128,26 +127,8 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
     },
   );
   const handleAcp = createNodeHttpHandler(acp, { maxRequestBodyBytes: limits.maxMessageBytes });
-  /** A POST to `/acp`: its body read and checked here, then `AcpServer`'s; answered 500 with the error's words if that throws, as the SDK's adapter does. */
-  const handlePost = async (req: http.IncomingMessage, res: http.ServerResponse, address: string) => {
-    const body = await readPostBody(req, limits.maxMessageBytes, MAX_JSON_DEPTH);
-    if (body.kind === 'gone') return;
-    if (body.kind === 'too-large') {
-      res.writeHead(413, { 'Content-Type': 'text/plain' }).end(`Request body exceeds ${limits.maxMessageBytes} bytes`);
-      return;
-    }
-    if (body.kind === 'too-deep') {
-      admission.refused(`refused a message nested deeper than ${MAX_JSON_DEPTH} levels`, address);
-      res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify(tooDeepError()));
-      return;
-    }
-    try {
-      await writeResponse(res, await acp.handleReadBody(body.bytes, headersOf(req), abortedWhenGone(res)));
-    } catch (error) {
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
-      res.end(error instanceof Error ? error.message : 'Internal Server Error');
-    }
-  };
+  const handlePost = (req: http.IncomingMessage, res: http.ServerResponse, address: string) =>
+    answerPost(req, res, acp, limits.maxMessageBytes, (reason) => admission.refused(reason, address));
   const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
   /** The `ws` server as the SDK's adapter uses it, each accepted socket guarded before the SDK's session reads it. */
   const guardedSockets = (address: string) => ({

@@ -8,15 +8,21 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Receiver, Sender } from 'ws';
+import * as ws from 'ws';
 import { ClientFrames } from '../../src/serve/ws-frames.js';
+
+/** `ws`'s frame writer and reader: exported by the library, not declared by its types. */
+const { Receiver, Sender } = ws as unknown as {
+  Receiver: new (options: { isServer: boolean; maxPayload: number }) => import('node:stream').Writable;
+  Sender: { frame(data: Buffer, options: Record<string, unknown>): Buffer[] };
+};
 
 const MAX_DEPTH = 4;
 const MAX_PAYLOAD = 64 * 1024;
 
 /** One frame as a client sends it (masked). */
 function frame(payload: Buffer, opcode: number, fin = true, mask = true): Buffer {
-  return Buffer.concat(Sender.frame(Buffer.from(payload), { fin, opcode, mask, readOnly: false, rsv1: false }) as Buffer[]);
+  return Buffer.concat(Sender.frame(Buffer.from(payload), { fin, opcode, mask, readOnly: false, rsv1: false }));
 }
 
 /** What `ws` makes of `bytes`: its messages (text as strings) and its error, if any. */
