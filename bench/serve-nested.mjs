@@ -4,7 +4,8 @@
 //
 // A probe process of its own (this one is busy sending) asks `/health` every 10 ms; a figure is the
 // slowest answer while one message goes out and its refusal comes back, the median over
-// BENCH_NESTED_RUNS runs per transport (default 5; the worst run in brackets). The same probes with
+// BENCH_NESTED_RUNS runs per transport (default 5; the worst run in brackets), with the CPU time the
+// serve process spent meanwhile (median, from /proc: what the load of the machine does not change). The same probes with
 // no message measure what the machine's own load costs them. Target: ≤ 100 ms (issue: one message
 // must not hold the other clients up). The 1-minute load average is printed with the figures: on a
 // busy machine the probe's own scheduling shows in every row.
@@ -12,6 +13,7 @@
 // BENCH_CLI: another build to measure (e.g. an older dist/cli.js). BENCH_NODE_ARGS: node flags for
 // the serve process (`--cpu-prof --cpu-prof-dir=/tmp/prof` to see where its time goes).
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
@@ -26,6 +28,15 @@ const headers = { Authorization: `Bearer ${TOKEN}` };
 const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** CPU time the process `pid` has used, in ms (Linux `/proc/<pid>/stat` utime + stime at 100 ticks/s; NaN elsewhere). */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 async function startServe() {
   const args = [...NODE_ARGS, CLI, 'serve', '--port', '0', '--token', TOKEN, '--root', '/'];
@@ -120,13 +131,16 @@ export async function nestedRows(runs = RUNS) {
     rows.push(['serve: /health, no message (machine noise)', `${noise.toFixed(1)} ms`, `load ${loadavg()[0].toFixed(2)}`, '', true]);
     for (const via of ['ws', 'http']) {
       const slowest = [];
+      const cpu = [];
       let outcome = '';
       for (let run = 0; run < runs; run++) {
         const prober = probe(`${base}/health`);
         await prober.started;
         await sleep(300);
+        const cpuBefore = cpuMs(child.pid);
         outcome = await send(url, via, body);
         await sleep(200);
+        cpu.push(cpuMs(child.pid) - cpuBefore);
         slowest.push(await prober.stop());
       }
       const ok = outcome.includes('-32600') && median(slowest) <= TARGET_MS;
@@ -134,7 +148,7 @@ export async function nestedRows(runs = RUNS) {
         `serve: /health under a 15 MiB nested (${via})`,
         `${median(slowest).toFixed(1)} ms [max ${Math.max(...slowest).toFixed(1)}]`,
         `target ≤ ${TARGET_MS} ms, load ${loadavg()[0].toFixed(2)}`,
-        outcome.includes('-32600') ? 'refused -32600' : `not refused: ${outcome}`,
+        `${outcome.includes('-32600') ? 'refused -32600' : `not refused: ${outcome}`}; serve CPU ${median(cpu).toFixed(0)} ms/message`,
         ok,
       ]);
     }
