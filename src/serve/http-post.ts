@@ -17,7 +17,7 @@ import { DepthScanner, MAX_JSON_DEPTH, tooDeepError } from './json-depth.js';
 import type { OwnedAcpServer } from './owned-acp-server.js';
 
 /** What reading a POST body came to. */
-export type PostBody =
+type PostBody =
   | { kind: 'read'; bytes: Buffer }
   /** Longer than the limit (by its `Content-Length` or as it came): answer 413. */
   | { kind: 'too-large' }
@@ -27,7 +27,7 @@ export type PostBody =
   | { kind: 'gone' };
 
 /** Reads `req`'s body, up to `maxBytes` bytes, its depth checked chunk by chunk (at most `maxDepth` levels). */
-export function readPostBody(req: http.IncomingMessage, maxBytes: number, maxDepth?: number): Promise<PostBody> {
+function readPostBody(req: http.IncomingMessage, maxBytes: number, maxDepth?: number): Promise<PostBody> {
   const length = Number(req.headers['content-length']);
   if (Number.isFinite(length) && length > maxBytes) {
     req.resume();

@@ -22,7 +22,7 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AgentFactory } from '@agentclientprotocol/sdk/experimental/server';
 import { createNodeHttpHandler, createNodeWebSocketUpgradeHandler, type NodeWebSocketUpgradeServer } from '@agentclientprotocol/sdk/experimental/node';
-import { type WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import type { OpenAIAgent } from '../acp/agent.js';
 import { listen } from '../agentconnect/listen.js';
 import type { Logger } from '../shared/log.js';
@@ -35,7 +35,7 @@ import { misdirectedAnswer } from './misdirected-client.js';
 import { ADDRESS_HEADER, CONNECTION_HEADER, OwnedAcpServer, textResponse } from './owned-acp-server.js';
 import { watchProcessHealth } from './process-health.js';
 import type { ServeLimits } from './serve-flags.js';
-import { guardSocket } from './socket-guard.js';
+import { guardedSockets } from './guarded-sockets.js';
 
 /** The one ACP endpoint (the RFD's `/acp`). */
 export const ACP_PATH = '/acp';
@@ -130,32 +130,6 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
   const handlePost = (req: http.IncomingMessage, res: http.ServerResponse, address: string) =>
     answerPost(req, res, acp, limits.maxMessageBytes, (reason) => admission.refused(reason, address));
   const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
-  /** The `ws` server as the SDK's adapter uses it, each accepted socket guarded before the SDK's session reads it. */
-  const guardedSockets = (address: string) => ({
-    on: sockets.on.bind(sockets),
-    off: sockets.off.bind(sockets),
-    handleUpgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer, done: (ws: WebSocket) => void) =>
-      sockets.handleUpgrade(req, socket, head, (ws) => {
-        socketsFrom.set(address, (socketsFrom.get(address) ?? 0) + 1);
-        ws.once('close', () => {
-          const left = (socketsFrom.get(address) ?? 1) - 1;
-          if (left > 0) socketsFrom.set(address, left);
-          else socketsFrom.delete(address);
-        });
-        // The SDK's session reads each message inside the connection's log context.
-        const emit = ws.emit.bind(ws) as (event: string | symbol, ...args: unknown[]) => boolean;
-        ws.emit = ((event: string | symbol, ...args: unknown[]) => connectionLog.run(address, () => emit(event, ...args))) as typeof ws.emit;
-        guardSocket(ws, socket, {
-          handshakeTimeoutMs: limits.handshakeTimeoutMs,
-          idleTimeoutMs: limits.idleTimeoutMs,
-          maxMessageBytes: limits.maxMessageBytes,
-          refused: (reason) => admission.refused(reason, address),
-          sent: () => (lastSent = Date.now()),
-        });
-        done(ws);
-      }),
-  });
-
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0];
     if ((req.method === 'GET' || req.method === 'HEAD') && (path === '/health' || path === '/ready')) {
@@ -216,9 +190,15 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
       socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\n${headers.join('')}\r\n${text}\n`);
       return;
     }
-    connectionLog.run(address, () =>
-      createNodeWebSocketUpgradeHandler(acp, guardedSockets(address) as unknown as NodeWebSocketUpgradeServer)(req, socket, head),
-    );
+    const guard = {
+      handshakeTimeoutMs: limits.handshakeTimeoutMs,
+      idleTimeoutMs: limits.idleTimeoutMs,
+      maxMessageBytes: limits.maxMessageBytes,
+      refused: (reason: string) => admission.refused(reason, address),
+      sent: () => (lastSent = Date.now()),
+    };
+    const guarded = guardedSockets(sockets, address, { openFrom: socketsFrom, connectionLog, guard });
+    connectionLog.run(address, () => createNodeWebSocketUpgradeHandler(acp, guarded as unknown as NodeWebSocketUpgradeServer)(req, socket, head));
   });
 
   // Streamable HTTP connections never used, whose client went away without a DELETE, or idle: ended.
