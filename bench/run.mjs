@@ -5,7 +5,8 @@
 // bench/small-model.mjs, `node bench/small-model.mjs` alone; calls written as text in hostile
 // answers in bench/text-calls.mjs; the prompt cache of a real llama-server in bench/real-llama.mjs,
 // skipped with a line saying why without the kit; `openai-acp serve` under 200 clients in
-// bench/serve.mjs, and its soak in bench/soak.mjs, run alone): cold start
+// bench/serve.mjs, `/health` while 15 MiB nested messages are refused in bench/serve-nested.mjs, and
+// the soak in bench/soak.mjs, run alone): cold start
 // <= 1.5x bare node; relay >= 100,000 tokens/s and <= 1.5x a plain fetch read of the same
 // stream; peak RSS <= 80 MiB. Loopback only. Prints a table (each figure with its target) and
 // exits 0; with `--check` (`npm run bench -- --check`) it exits 1 when a target is missed. The
@@ -28,6 +29,7 @@ import { searchRows } from './search.mjs';
 import { smallModelRows } from './small-model.mjs';
 import { textCallRows } from './text-calls.mjs';
 import { serveRows } from './serve.mjs';
+import { nestedRows } from './serve-nested.mjs';
 import { realLlamaRows } from './real-llama.mjs';
 import { realLlamaThreadsRows } from './real-llama-threads.mjs';
 
@@ -206,6 +208,8 @@ rows.push(...(await realLlamaRows()));
 rows.push(...(await realLlamaThreadsRows()));
 // `openai-acp serve` with 100 WebSocket and 100 Streamable HTTP clients: bench/serve.mjs.
 rows.push(...(await serveRows()));
+// `/health` while 15 MiB nested messages are refused over each transport: bench/serve-nested.mjs.
+rows.push(...(await nestedRows()));
 console.log(`median of ${RUNS} runs [min]`);
 for (const [what, value, against, ratio, ok] of rows)
   console.log(`${ok ? 'ok  ' : 'MISS'} ${what.padEnd(44)} ${value.padEnd(24)} ${against.padEnd(34)} ${ratio}`);

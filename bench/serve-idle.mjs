@@ -1,4 +1,4 @@
-// `openai-acp serve` under idle connections and a nested message, run alone:
+// `openai-acp serve` under idle connections, run alone:
 // `node bench/serve-idle.mjs` (after `node scripts/build.mjs`). Loopback only, bounded.
 // 1. RSS of the serve process with BENCH_IDLE_SOCKETS (default 512) WebSockets open that never
 //    send a byte (upgraded, never initialized), and with as many that sent `initialize` and then
@@ -7,8 +7,7 @@
 //    frame and then nothing (the server buffers what came, up to --max-message-bytes): 2 s after
 //    they sent it, and again after the handshake time (the default 10 s here, unless
 //    BENCH_IDLE_OLD=1, whose build has none).
-// 3. `/health` latency while a 15 MiB message nested ~7.8 million levels deep is sent over a
-//    WebSocket and over Streamable HTTP: the slowest of the probes sent every 10 ms meanwhile.
+// (`/health` while nested messages are refused: bench/serve-nested.mjs.)
 // The idle limits are raised so no socket is closed while it is counted.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -123,82 +122,5 @@ async function idleRows() {
   return rows;
 }
 
-/**
- * `/health` asked every 10 ms from a process of its own (this one is busy sending the message);
- * `stop()` resolves with the slowest answer's time in ms.
- */
-function probe(url) {
-  const code = `let slowest = 0, stop = false; process.stdin.on('data', () => (stop = true)); process.stdout.write('started\\n');
-    while (!stop) { const t = performance.now(); try { await fetch(${JSON.stringify(url)}); } catch {} slowest = Math.max(slowest, performance.now() - t); await new Promise((r) => setTimeout(r, 10)); }
-    process.stdout.write(String(slowest) + '\\n'); process.exit(0);`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  const started = new Promise((resolve) =>
-    child.stdout.on('data', (data) => {
-      out += data;
-      if (out.includes('started')) resolve();
-    }),
-  );
-  const stop = async () => {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.stdin.write('x');
-    await exited;
-    return Number(out.trim().split('\n').at(-1));
-  };
-  return { started, stop };
-}
-
-/** 15 MiB of `[` … `]`, depth ~7.8 million, inside a JSON-RPC request. */
-function nested() {
-  const depth = Math.floor((15 * 1024 * 1024 - 200) / 2);
-  return `{"jsonrpc":"2.0","id":2,"method":"session/list","params":{"cursor":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
-}
-
-async function healthRows() {
-  const { child, url } = await startServe();
-  const base = url.replace(/\/acp$/, '');
-  const body = nested();
-  const rows = [];
-  // The same probes with no message: what this machine's load alone costs them.
-  const quiet = probe(`${base}/health`);
-  await quiet.started;
-  await sleep(3_000);
-  rows.push(`/health with no message meanwhile (the machine's own noise): slowest answer ${(await quiet.stop()).toFixed(1)} ms`);
-  for (const via of ['ws', 'http']) {
-    const prober = probe(`${base}/health`);
-    await prober.started;
-    let outcome;
-    if (via === 'ws') {
-      const ws = await open(url, true);
-      const answer = new Promise((resolve) => {
-        ws.once('message', (data) => resolve(String(data).slice(0, 120)));
-        ws.once('close', (code) => resolve(`closed ${code}`));
-      });
-      ws.send(body);
-      outcome = await answer;
-      ws.terminate();
-    } else {
-      const init = await fetch(url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: INITIALIZE });
-      const id = init.headers.get('acp-connection-id');
-      const cookie = init.headers.get('set-cookie')?.split(';')[0] ?? '';
-      const answer = await fetch(url, {
-        method: 'POST',
-        headers: { ...headers, 'Content-Type': 'application/json', 'Acp-Connection-Id': id, Cookie: cookie },
-        body,
-      }).catch((error) => error);
-      outcome = answer instanceof Error ? `failed: ${answer.cause?.code ?? answer.message}` : `HTTP ${answer.status} ${(await answer.text()).slice(0, 120)}`;
-    }
-    await sleep(200);
-    const slowest = await prober.stop();
-    rows.push(`/health while a 15 MiB nested message comes over ${via}: slowest answer ${slowest.toFixed(1)} ms (the message: ${outcome})`);
-  }
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
-  return rows;
-}
-
 for (const row of await idleRows()) console.log(row);
 for (const row of await partialRows()) console.log(row);
-// BENCH_IDLE_ONLY=1: the memory rows alone (an old build takes minutes over the nested message).
-if (!process.env.BENCH_IDLE_ONLY) for (const row of await healthRows()) console.log(row);

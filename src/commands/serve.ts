@@ -7,7 +7,6 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { format } from 'node:util';
 import { createOpenAIAgent } from '../acp/agent.js';
 import { isLoopbackHost } from '../agentconnect/gate.js';
 import { tokenProblem } from '../agentconnect/front-door-flags.js';
@@ -21,7 +20,7 @@ import { openSessionStore } from '../sessions/session-store.js';
 import { configureToolProcesses, hideFromToolProcesses, sandboxReport } from '../tools/index.js';
 import { VERSION } from '../shared/version.js';
 import { startAgentLogging } from './agent-logging.js';
-import { RepeatSummary } from '../serve/repeat-summary.js';
+import { ConnectionLog } from '../serve/connection-log.js';
 
 /** The environment variable that may hold the token instead of `--token` (kept out of `ps`), or `<it>_FILE` a file holding it. */
 const TOKEN_VARIABLE = 'OPENAI_ACP_SERVE_TOKEN';
@@ -104,18 +103,8 @@ export async function runServe(options: { flags: CliFlags; serve: ServeFlags; en
   }
 
   const { resolved, logger, secrets } = startAgentLogging({ flags: options.flags, env, extraSecrets: token ? [token] : [] });
-  // The SDK's server reports closed connections (limits, stalls) with console.warn/error: through our
-  // logger (format, redaction), a line repeated by a client (its numbers aside) summarised.
-  const repeats = new RepeatSummary();
-  const summarised =
-    (write: (line: string, fields?: Record<string, string>) => void) =>
-    (...args: unknown[]) => {
-      const line = format(...args);
-      const skipped = repeats.take(line.replace(/[0-9a-f-]{8,}|\d+/gi, '#').slice(0, 200), Date.now());
-      if (skipped !== undefined) write(line, skipped > 0 ? { repeated: String(skipped + 1) } : undefined);
-    };
-  console.warn = summarised((line, fields) => logger.warn(line, fields));
-  console.error = summarised((line, fields) => logger.error(line, fields));
+  // Lines written in a connection's work (the agent's and the SDK's server's) carry its client's address.
+  const connectionLog = new ConnectionLog();
   configureToolProcesses(resolved.config, {
     serve: true,
     secretValues: secrets,
@@ -129,7 +118,7 @@ export async function runServe(options: { flags: CliFlags; serve: ServeFlags; en
   const agent = createOpenAIAgent({
     config: resolved.config,
     configError: resolved.configError,
-    logger,
+    logger: connectionLog.logger(logger),
     endpoints: () => chooseEndpoints(resolved, logger),
     store,
     configDir: agentConfigDir(env),
@@ -149,6 +138,7 @@ export async function runServe(options: { flags: CliFlags; serve: ServeFlags; en
       allowOrigins,
       limits,
       logger,
+      connectionLog,
       notReady: () => (resolved.configError ? 'the configuration is invalid (see the log)' : undefined),
       storeDir: async () => (await store).dir,
     });

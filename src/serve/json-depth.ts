@@ -1,9 +1,11 @@
 /**
  * The nesting depth of a JSON text, read from its raw bytes before anything parses it (pure): a
  * message of `[[[[…` 15 MiB deep otherwise costs `JSON.parse` and the schemas after it seconds of
- * one thread, while every other client waits. One pass, no allocation, stopping at the first
- * bracket past the limit; brackets inside strings (escapes included) do not count. Bytes of
- * UTF-8 multi-byte characters are never ASCII brackets or quotes, so bytes are read as they come.
+ * one thread, while every other client waits. Read incrementally ({@link DepthScanner}), as the
+ * bytes arrive, so a message too deep is refused at its first bracket past the limit and the rest
+ * of it is never held, decoded or parsed. No allocation; brackets inside strings (escapes
+ * included) do not count. Bytes of UTF-8 multi-byte characters are never ASCII brackets or quotes,
+ * so bytes are read as they come, and a chunk may end anywhere (inside a character or an escape).
  *
  * Source: RFC 8259 §9 ("An implementation may set limits on the maximum depth of nesting").
  */
@@ -19,24 +21,53 @@ const CLOSE_ARRAY = 0x5d;
 const CLOSE_OBJECT = 0x7d;
 
 /**
- * Whether `bytes` (a JSON text, possibly malformed) opens more than `max` objects or arrays
- * inside one another. Malformed text is not judged here (the parser refuses it after); only the
- * depth of what it opens counts.
+ * The depth of one JSON text read in chunks. Malformed text is not judged here (the parser refuses
+ * it after); only the depth of what it opens counts.
  */
-export function nestsDeeperThan(bytes: Uint8Array, max = MAX_JSON_DEPTH): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i]!;
-    if (inString) {
-      if (byte === BACKSLASH) i++;
-      else if (byte === QUOTE) inString = false;
-    } else if (byte === QUOTE) inString = true;
-    else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
-      if (++depth > max) return true;
-    } else if ((byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) && depth > 0) depth--;
+export class DepthScanner {
+  private depth = 0;
+  private inString = false;
+  /** The previous byte was a backslash inside a string (the next one is escaped). */
+  private escaped = false;
+  /** Whether the text has opened more than `max` levels at some point (it stays so). */
+  tooDeep = false;
+
+  /** @param max - the deepest nesting allowed. @defaultValue {@link MAX_JSON_DEPTH} */
+  constructor(private readonly max = MAX_JSON_DEPTH) {}
+
+  /**
+   * Reads the next `bytes`; with `mask` (a WebSocket frame's 4-byte masking key) each byte is first
+   * XORed with `mask[(maskOffset + i) % 4]` (RFC 6455 §5.3), so a frame's payload is read in place.
+   * @returns {@link tooDeep}: true from the first bracket past the limit on (reading stops there).
+   */
+  push(bytes: Uint8Array, mask?: Uint8Array, maskOffset = 0): boolean {
+    if (this.tooDeep) return true;
+    let { depth, inString, escaped } = this;
+    const { max } = this;
+    for (let i = 0; i < bytes.length; i++) {
+      const byte = mask ? bytes[i]! ^ mask[(maskOffset + i) & 3]! : bytes[i]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (byte === BACKSLASH) escaped = true;
+        else if (byte === QUOTE) inString = false;
+      } else if (byte === QUOTE) inString = true;
+      else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
+        if (++depth > max) {
+          this.tooDeep = true;
+          return true;
+        }
+      } else if ((byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) && depth > 0) depth--;
+    }
+    this.depth = depth;
+    this.inString = inString;
+    this.escaped = escaped;
+    return false;
   }
-  return false;
+}
+
+/** Whether `bytes` (a whole JSON text, possibly malformed) opens more than `max` objects or arrays inside one another. */
+export function nestsDeeperThan(bytes: Uint8Array, max = MAX_JSON_DEPTH): boolean {
+  return new DepthScanner(max).push(bytes);
 }
 
 /** The JSON-RPC error answering a message nested too deep: -32600, with `id` null (the message was not read). */

@@ -6,10 +6,14 @@
  * tokens throttled per address, `address-throttle.ts`); connections limited in total and per
  * client address; each WebSocket watched (`socket-guard.ts`: nesting depth, handshake and idle
  * time); CORS for pages of allowed origins (`browser-cors.ts`); `GET /health` (the process
- * runs) and `GET /ready` (it may take traffic: `process-health.ts`) for probes. Refusals are logged with the client's address, repeats
- * summarised (`repeat-summary.ts`). Each accepted connection is its own ACP connection
- * over the agent's sessions (`OpenAIAgent.connection`). A lazy chunk: serving ACP on stdio never
- * loads it, the SDK's server or `ws`.
+ * runs) and `GET /ready` (it may take traffic: `process-health.ts`) for probes. A POST's body is
+ * read here, its depth checked as it arrives (`http-post.ts`); a Streamable HTTP connection is
+ * ended as a WebSocket is closed: no event stream after `initialize` within the handshake time,
+ * none open for a while, or no message either way for the idle time (`http-connections.ts`).
+ * Every log line about a connection carries the client's address (`connection-log.ts`), refusals
+ * summarised (`repeat-summary.ts`). Each accepted connection is its own ACP connection over the
+ * agent's sessions (`OpenAIAgent.connection`). A lazy chunk: serving ACP on stdio never loads it,
+ * the SDK's server or `ws`.
  *
  * Source: ACP RFD "Streamable HTTP & WebSocket Transport" (https://agentclientprotocol.com/rfds/streamable-http-websocket-transport),
  * as the SDK (`@agentclientprotocol/sdk` 2.x `experimental/server`, `experimental/node`) implements it.
@@ -18,17 +22,20 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AgentFactory } from '@agentclientprotocol/sdk/experimental/server';
 import { createNodeHttpHandler, createNodeWebSocketUpgradeHandler, type NodeWebSocketUpgradeServer } from '@agentclientprotocol/sdk/experimental/node';
-import { type WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import type { OpenAIAgent } from '../acp/agent.js';
 import { listen } from '../agentconnect/listen.js';
 import type { Logger } from '../shared/log.js';
 import { Admission, addressOf, refusalHeaders } from './admission.js';
 import { answerBrowser } from './browser-cors.js';
+import { ConnectionLog } from './connection-log.js';
 import { HttpConnections, clientIdOf } from './http-connections.js';
+import { answerPost } from './http-post.js';
+import { misdirectedAnswer } from './misdirected-client.js';
 import { ADDRESS_HEADER, CONNECTION_HEADER, OwnedAcpServer, textResponse } from './owned-acp-server.js';
 import { watchProcessHealth } from './process-health.js';
 import type { ServeLimits } from './serve-flags.js';
-import { guardSocket } from './socket-guard.js';
+import { guardedSockets } from './guarded-sockets.js';
 
 /** The one ACP endpoint (the RFD's `/acp`). */
 export const ACP_PATH = '/acp';
@@ -53,6 +60,8 @@ export interface NetworkServerOptions {
   storeDir?: () => Promise<string | undefined>;
   /** How long a Streamable HTTP connection may go without an open event stream, in ms. @defaultValue 30 s */
   httpIdleMs?: number;
+  /** The client context of log lines, shared with the agent's logger. @defaultValue a context of its own */
+  connectionLog?: ConnectionLog;
 }
 
 /** A running server. */
@@ -71,9 +80,12 @@ export interface NetworkServer {
 
 /** Starts the server; resolves once it listens. @throws the listen error (e.g. EADDRINUSE). */
 export async function startNetworkServer(options: NetworkServerOptions): Promise<NetworkServer> {
-  const { logger, limits } = options;
+  const { limits } = options;
   const httpIdleMs = options.httpIdleMs ?? HTTP_IDLE_MS;
   const connections = new HttpConnections();
+  const connectionLog = options.connectionLog ?? new ConnectionLog();
+  const logger = connectionLog.logger(options.logger);
+  const restoreConsole = connectionLog.routeConsole(options.logger, (id) => connections.addressOf(id));
   /** WebSockets open, by client address. */
   const socketsFrom = new Map<string, number>();
   const health = watchProcessHealth(options.storeDir ?? (async () => undefined));
@@ -113,32 +125,11 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
       const why = admission.whyNotNew(address);
       return why && textResponse(`openai-acp cannot take a new connection now: ${why.reason}`, why.status, { 'Retry-After': String(why.retryAfter ?? 5) });
     },
-    (reason, address) => admission.refused(reason, address),
   );
   const handleAcp = createNodeHttpHandler(acp, { maxRequestBodyBytes: limits.maxMessageBytes });
+  const handlePost = (req: http.IncomingMessage, res: http.ServerResponse, address: string) =>
+    answerPost(req, res, acp, limits.maxMessageBytes, (reason) => admission.refused(reason, address));
   const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
-  /** The `ws` server as the SDK's adapter uses it, each accepted socket guarded before the SDK's session reads it. */
-  const guardedSockets = (address: string) => ({
-    on: sockets.on.bind(sockets),
-    off: sockets.off.bind(sockets),
-    handleUpgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer, done: (ws: WebSocket) => void) =>
-      sockets.handleUpgrade(req, socket, head, (ws) => {
-        socketsFrom.set(address, (socketsFrom.get(address) ?? 0) + 1);
-        ws.once('close', () => {
-          const left = (socketsFrom.get(address) ?? 1) - 1;
-          if (left > 0) socketsFrom.set(address, left);
-          else socketsFrom.delete(address);
-        });
-        guardSocket(ws, socket, {
-          handshakeTimeoutMs: limits.handshakeTimeoutMs,
-          idleTimeoutMs: limits.idleTimeoutMs,
-          refused: (reason) => admission.refused(reason, address),
-          sent: () => (lastSent = Date.now()),
-        });
-        done(ws);
-      }),
-  });
-
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0];
     if ((req.method === 'GET' || req.method === 'HEAD') && (path === '/health' || path === '/ready')) {
@@ -150,7 +141,12 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
       return;
     }
     if (path !== ACP_PATH) {
-      res.writeHead(404, { 'Content-Type': 'text/plain' }).end(`Not found: the ACP endpoint is ${ACP_PATH}\n`);
+      req.resume();
+      // A client posting JSON-RPC elsewhere (acp-http-client's default `/v1/rpc`) reads a JSON answer.
+      if (req.method === 'POST' || /json/i.test(req.headers.accept ?? '')) {
+        const { status, body } = misdirectedAnswer('wrong-path', null, ACP_PATH);
+        res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+      } else res.writeHead(404, { 'Content-Type': 'text/plain' }).end(`Not found: the ACP endpoint is ${ACP_PATH}\n`);
       return;
     }
     // A browser's preflight carries no credentials: only its origin is checked.
@@ -165,7 +161,7 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
     }
     // The SDK's request carries no socket: the address goes in a header of ours (never one the client sent).
     req.headers[ADDRESS_HEADER] = address;
-    // An event stream open keeps its connection from being ended as idle.
+    // An event stream open keeps its connection from being ended as gone; a message on it, as idle.
     const streamOf = req.method === 'GET' ? req.headers[CONNECTION_HEADER.toLowerCase()] : undefined;
     if (typeof streamOf === 'string' && connections.owns(streamOf, clientIdOf(req.headers.cookie))) {
       connections.streamOpened(streamOf);
@@ -173,10 +169,13 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
       const write = res.write.bind(res) as (...args: unknown[]) => boolean;
       res.write = ((...args: unknown[]) => {
         lastSent = Date.now();
+        // A keep-alive (an SSE comment, `:`) is no message.
+        const [chunk] = args;
+        if (!(chunk instanceof Uint8Array && chunk[0] === 0x3a)) connections.messaged(streamOf, lastSent);
         return write(...args);
       }) as typeof res.write;
     }
-    handleAcp(req, res);
+    connectionLog.run(address, () => (req.method === 'POST' ? void handlePost(req, res, address) : handleAcp(req, res)));
   });
 
   server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
@@ -191,18 +190,27 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
       socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\n${headers.join('')}\r\n${text}\n`);
       return;
     }
-    createNodeWebSocketUpgradeHandler(acp, guardedSockets(address) as unknown as NodeWebSocketUpgradeServer)(req, socket, head);
+    const guard = {
+      handshakeTimeoutMs: limits.handshakeTimeoutMs,
+      idleTimeoutMs: limits.idleTimeoutMs,
+      maxMessageBytes: limits.maxMessageBytes,
+      refused: (reason: string) => admission.refused(reason, address),
+      sent: () => (lastSent = Date.now()),
+    };
+    const guarded = guardedSockets(sockets, address, { openFrom: socketsFrom, connectionLog, guard });
+    connectionLog.run(address, () => createNodeWebSocketUpgradeHandler(acp, guarded as unknown as NodeWebSocketUpgradeServer)(req, socket, head));
   });
 
-  // Streamable HTTP clients that went away without a DELETE: their connections are ended.
+  // Streamable HTTP connections never used, whose client went away without a DELETE, or idle: ended.
+  const timeouts = { handshakeMs: limits.handshakeTimeoutMs, streamlessMs: httpIdleMs, idleMs: limits.idleTimeoutMs };
   const sweep = setInterval(
     () => {
-      for (const id of connections.idle(Date.now(), httpIdleMs)) {
-        logger.debug('ending an ACP connection whose client went away', { idleMs: httpIdleMs });
-        void acp.end(id).catch(() => undefined);
+      for (const { connectionId, address, reason } of connections.expired(Date.now(), timeouts)) {
+        admission.refused(`connection ended: ${reason}`, address);
+        void acp.end(connectionId).catch(() => undefined);
       }
     },
-    Math.max(10, Math.floor(httpIdleMs / 3)),
+    Math.max(10, Math.min(1_000, Math.floor(Math.min(timeouts.handshakeMs, timeouts.streamlessMs, timeouts.idleMs) / 3))),
   );
   sweep.unref();
 
@@ -224,6 +232,7 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
       stopping = true;
       clearInterval(sweep);
       health.stop();
+      restoreConsole();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await acp.close();
       // A socket whose client stopped reading would hold the close handshake (and the exit) for ws's 30 s.

@@ -1,7 +1,9 @@
 /**
- * What `openai-acp serve` checks on each WebSocket before the SDK's session reads it (its
- * `message` events pass through here first): a message nested deeper than `MAX_JSON_DEPTH` is
- * answered with -32600 and never parsed (`json-depth.ts`); a binary frame (ACP frames are text) is
+ * What `openai-acp serve` checks on each WebSocket before the SDK's session reads it (the socket's
+ * bytes and its `message` events pass through here first): a text message nested deeper than
+ * `MAX_JSON_DEPTH` is answered with -32600 and never handed to `ws` (`ws-frames.ts` reads the
+ * frames as they arrive, so it is refused at its first bracket past the limit, and its megabytes
+ * are neither held, unmasked nor parsed); a binary frame (ACP frames are text) is
  * dropped; a socket whose client has not sent `initialize` within the handshake time is closed
  * (1008), and one with no message either way for the idle time is closed (1001); a closed socket
  * whose client does not answer the close is cut a second later (not after `ws`'s 30 s). Before
@@ -12,7 +14,8 @@
  */
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepError } from './json-depth.js';
+import { MAX_JSON_DEPTH, tooDeepError } from './json-depth.js';
+import { ClientFrames } from './ws-frames.js';
 
 /** Largest first message read to tell whether it is `initialize`, in bytes (an `initialize` is a few hundred). */
 const MAX_INITIALIZE_BYTES = 1024 * 1024;
@@ -25,6 +28,8 @@ const CLOSE_GRACE_MS = 1_000;
 export interface SocketGuardOptions {
   handshakeTimeoutMs: number;
   idleTimeoutMs: number;
+  /** Largest message, in bytes (`ws`'s `maxPayload`). */
+  maxMessageBytes: number;
   /** A refusal or a close, in words, to be logged with the client's address. */
   refused(reason: string): void;
   /** Called on every message the agent sends (for the shutdown's wait for quiet). */
@@ -61,14 +66,31 @@ export function guardSocket(ws: WebSocket, raw: Duplex, options: SocketGuardOpti
   let initialized = false;
   let lastActivity = Date.now();
   let before = 0;
+  let cut = false;
   const countBefore = (chunk: Buffer) => {
+    if (initialized || cut) return;
     before += chunk.length;
-    if (before <= MAX_BYTES_BEFORE_INITIALIZE || initialized) return;
-    raw.off('data', countBefore);
+    if (before <= MAX_BYTES_BEFORE_INITIALIZE) return;
+    cut = true;
     refused(`closed: more than ${MAX_BYTES_BEFORE_INITIALIZE} bytes before initialize`);
     ws.terminate();
   };
-  raw.on('data', countBefore);
+  // The socket's bytes go through the frame reader on their way to `ws` (whose reader listens to `data`).
+  const frames = new ClientFrames(MAX_JSON_DEPTH, options.maxMessageBytes);
+  const rawEmit = raw.emit.bind(raw) as (event: string | symbol, ...args: unknown[]) => boolean;
+  raw.emit = ((event: string | symbol, ...args: unknown[]) => {
+    if (event !== 'data') return rawEmit(event, ...args);
+    const chunk = args[0] as Buffer;
+    countBefore(chunk);
+    const { pass, refused: tooDeep } = frames.push(chunk);
+    for (const part of pass) rawEmit('data', Buffer.from(part.buffer, part.byteOffset, part.length));
+    for (let i = 0; i < tooDeep; i++) {
+      lastActivity = Date.now();
+      refused(`refused a message nested deeper than ${MAX_JSON_DEPTH} levels`);
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(tooDeepError()));
+    }
+    return true;
+  }) as typeof raw.emit;
   const handshake = setTimeout(() => {
     if (initialized) return;
     refused(`closed: no initialize within ${handshakeTimeoutMs} ms`);
@@ -100,16 +122,9 @@ export function guardSocket(ws: WebSocket, raw: Duplex, options: SocketGuardOpti
       refused('dropped a binary frame (ACP frames are text)');
       return true;
     }
-    const bytes = bytesOf(data);
-    if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) {
-      refused(`refused a message nested deeper than ${MAX_JSON_DEPTH} levels`);
-      ws.send(JSON.stringify(tooDeepError()));
-      return true;
-    }
-    if (!initialized && isInitialize(bytes)) {
+    if (!initialized && isInitialize(bytesOf(data))) {
       initialized = true;
       clearTimeout(handshake);
-      raw.off('data', countBefore);
     }
     return emit(event, ...args);
   }) as typeof ws.emit;

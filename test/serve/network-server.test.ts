@@ -1,15 +1,19 @@
 /**
- * The network server of `openai-acp serve` in process (the lazy chunk's source): a Streamable
- * HTTP client that went away without a DELETE has its connection ended once it has had no event
- * stream open for a while (its turns then cancelled, as a closed WebSocket's are at once), while a
- * connection with a stream open stays; and the bookkeeping of connections and their clients.
+ * The network server of `openai-acp serve` in process (the lazy chunk's source), with small limits:
+ * a Streamable HTTP connection whose client never opens its event stream is ended after the
+ * handshake time; one whose client went away without a DELETE once it has had no event stream
+ * open for a while (its turns then cancelled, as a closed WebSocket's are at once), while a
+ * connection with a stream open stays; one whose stream sits idle after the idle time, its
+ * sessions let go of; and the bookkeeping of connections and their clients. Waits for outcomes.
  */
+import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
+import { client } from '@agentclientprotocol/sdk/unstable';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIAgent } from '../../src/acp/agent.js';
 import { createLogger } from '../../src/shared/log.js';
 import { startNetworkServer, type NetworkServer } from '../../src/serve/network-server.lazy.js';
 import { clientIdOf, HttpConnections } from '../../src/serve/http-connections.js';
-import { SERVE_LIMITS } from '../../src/serve/serve-flags.js';
+import { SERVE_LIMITS, type ServeLimits } from '../../src/serve/serve-flags.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
 import { testConfig } from '../helpers/in-process.js';
 
@@ -19,7 +23,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((server) => server.close()));
 });
 
-async function start(httpIdleMs: number): Promise<NetworkServer> {
+async function start(httpIdleMs: number, limits: Partial<ServeLimits> = {}): Promise<NetworkServer> {
   const agent = createOpenAIAgent({
     config: testConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }),
     logger: quiet,
@@ -31,13 +35,18 @@ async function start(httpIdleMs: number): Promise<NetworkServer> {
     port: 0,
     token: undefined,
     allowOrigins: [],
-    limits: SERVE_LIMITS,
+    limits: { ...SERVE_LIMITS, ...limits },
     logger: quiet,
     notReady: () => undefined,
     httpIdleMs,
   });
   running.push(server);
   return server;
+}
+
+/** Resolves once `test()` holds, polling every 20 ms (the test's own timeout bounds it). */
+async function until(test: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await test())) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
@@ -49,43 +58,92 @@ async function initialize(url: string): Promise<Record<string, string>> {
   return { 'Acp-Connection-Id': answer.headers.get('acp-connection-id')!, Cookie: answer.headers.get('set-cookie')!.split(';')[0]! };
 }
 
+const post = (url: string, headers: Record<string, string>) =>
+  fetch(url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: LIST });
+
 describe('Streamable HTTP connections whose client went away', () => {
-  it('are ended after the idle time without an event stream; one with a stream open stays', async () => {
+  it('are ended after the idle time without an event stream once they had one; one with a stream open stays', async () => {
     // Long enough for both to be made on a busy machine before the first is ended.
     const server = await start(1_500);
     const staying = await initialize(server.url);
     const stream = await fetch(server.url, { headers: { ...staying, Accept: 'text/event-stream' } });
     expect(stream.status).toBe(200);
     const gone = await initialize(server.url);
+    const goneStream = await fetch(server.url, { headers: { ...gone, Accept: 'text/event-stream' } });
+    await goneStream.body?.cancel();
     expect(server.connections).toBe(2);
-    for (let i = 0; i < 1_000 && server.connections > 1; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(server.connections).toBe(1);
-    const post = (headers: Record<string, string>) =>
-      fetch(server.url, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: LIST });
-    expect((await post(gone)).status).toBe(404);
-    expect((await post(staying)).status).toBe(202);
+    await until(() => server.connections === 1);
+    expect((await post(server.url, gone)).status).toBe(404);
+    expect((await post(server.url, staying)).status).toBe(202);
     await stream.body?.cancel();
   });
 });
 
+describe('Streamable HTTP connections that are not used', () => {
+  it('one whose client never opens its event stream after initialize is ended after the handshake time', async () => {
+    const server = await start(60_000, { handshakeTimeoutMs: 300 });
+    const never = await initialize(server.url);
+    expect(server.connections).toBe(1);
+    await until(() => server.connections === 0);
+    expect((await post(server.url, never)).status).toBe(404);
+  });
+
+  it('one whose event stream sits idle (no message either way) is ended after the idle time, its sessions let go of', async () => {
+    const server = await start(60_000, { idleTimeoutMs: 2_500 });
+    const connect = async () => {
+      const connection = client().connect(createHttpStream(server.url));
+      await connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+      return connection;
+    };
+    const idle = await connect();
+    const { sessionId } = await idle.agent.request('session/new', { cwd: process.cwd(), mcpServers: [] });
+    const other = await connect();
+    // While the idle connection holds the session, another may not delete it.
+    await expect(other.agent.request('session/delete', { sessionId })).rejects.toMatchObject({ code: -32600, data: { sessionId, reason: 'held' } });
+    // The other one keeps asking (a message each time, so it stays) until the idle one is ended and its hold let go of.
+    await until(async () =>
+      other.agent.request('session/delete', { sessionId }).then(
+        () => true,
+        () => false,
+      ),
+    );
+    await idle.closed;
+    expect(server.connections).toBe(1);
+    other.close();
+  }, 60_000);
+});
+
 describe('HttpConnections', () => {
-  it('knows each connection by its client, counts its streams, and names the idle ones', () => {
+  it('knows each connection by its client, counts its streams, and names the ones to end, with why', () => {
+    const timeouts = { handshakeMs: 100, streamlessMs: 10, idleMs: 1_000 };
     const connections = new HttpConnections();
-    connections.created('c1', 'client-a', 1_000);
+    connections.created('c1', 'client-a', 1_000, '10.0.0.1');
     expect(connections.owns('c1', 'client-a')).toBe(true);
     expect(connections.owns('c1', 'client-b')).toBe(false);
     expect(connections.owns('c1', undefined)).toBe(false);
     expect(connections.owns('c2', 'client-a')).toBe(false);
+    expect(connections.addressOf('c1')).toBe('10.0.0.1');
+    // Never streamed: ended after the handshake time, not the shorter streamless one.
+    expect(connections.expired(1_099, timeouts)).toEqual([]);
+    expect(connections.expired(1_100, timeouts)).toEqual([
+      { connectionId: 'c1', address: '10.0.0.1', reason: expect.stringContaining('no event stream opened') },
+    ]);
     connections.streamOpened('c1');
     connections.streamOpened('c1');
-    expect(connections.idle(99_999, 10)).toEqual([]);
-    connections.streamClosed('c1', 2_000);
-    expect(connections.idle(99_999, 10)).toEqual([]);
-    connections.streamClosed('c1', 3_000);
-    expect(connections.idle(3_009, 10)).toEqual([]);
-    expect(connections.idle(3_010, 10)).toEqual(['c1']);
+    expect(connections.expired(1_500, timeouts)).toEqual([]);
+    connections.streamClosed('c1', 1_600);
+    expect(connections.expired(1_700, timeouts)).toEqual([]);
+    connections.streamClosed('c1', 1_800);
+    expect(connections.expired(1_809, timeouts)).toEqual([]);
+    expect(connections.expired(1_810, timeouts).map((e) => e.reason)).toEqual([expect.stringContaining('no event stream open for 10 ms')]);
+    // A stream open but no message either way: ended after the idle time, counted from the last message.
+    connections.streamOpened('c1');
+    connections.messaged('c1', 1_900);
+    expect(connections.expired(2_899, timeouts)).toEqual([]);
+    expect(connections.expired(2_900, timeouts).map((e) => e.reason)).toEqual(['idle for 1000 ms']);
     connections.forget('c1');
     expect(connections.size).toBe(0);
+    expect(connections.addressOf('c1')).toBeUndefined();
   });
 
   it('reads the client cookie among others', () => {
