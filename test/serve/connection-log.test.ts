@@ -4,51 +4,22 @@
  * server's and the agent's lines over either transport, and lines outside any connection's work
  * that name a connection id. In process, with a logger that keeps its lines.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createOpenAIAgent } from '../../src/acp/agent.js';
 import { ConnectionLog } from '../../src/serve/connection-log.js';
-import { startNetworkServer, type NetworkServer } from '../../src/serve/network-server.lazy.js';
-import { SERVE_LIMITS, type ServeLimits } from '../../src/serve/serve-flags.js';
+import type { NetworkServer } from '../../src/serve/network-server.lazy.js';
+import type { ServeLimits } from '../../src/serve/serve-flags.js';
 import { createLogger } from '../../src/shared/log.js';
-import { openSessionStore } from '../../src/sessions/session-store.js';
-import { testConfig } from '../helpers/in-process.js';
+import { INITIALIZE, networkServers, until } from '../helpers/network-server.js';
 
 const SECRET = 'sekrit-token-0123456789';
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
-const running: NetworkServer[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.close()));
-});
+const serveTest = networkServers();
 
 /** A server whose log lines (the agent's and its own) are kept, redacting {@link SECRET}. */
 async function start(limits: Partial<ServeLimits> = {}): Promise<{ server: NetworkServer; lines: string[] }> {
   const lines: string[] = [];
   const logger = createLogger({ level: 'debug', secrets: [SECRET], write: (line) => void lines.push(line) });
-  const connectionLog = new ConnectionLog();
-  const agent = createOpenAIAgent({
-    config: testConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }),
-    logger: connectionLog.logger(logger),
-    store: openSessionStore({ stateDir: 'off', env: {}, logger }),
-  });
-  const server = await startNetworkServer({
-    agent,
-    host: '127.0.0.1',
-    port: 0,
-    token: undefined,
-    allowOrigins: [],
-    limits: { ...SERVE_LIMITS, ...limits },
-    logger,
-    connectionLog,
-    notReady: () => undefined,
-  });
-  running.push(server);
-  return { server, lines };
-}
-
-/** Resolves once `test()` holds, polling every 20 ms (the test's own timeout bounds it). */
-async function until(test: () => boolean): Promise<void> {
-  while (!test()) await new Promise((resolve) => setTimeout(resolve, 20));
+  return { server: await serveTest({ limits, logger, connectionLog: new ConnectionLog() }), lines };
 }
 
 const lineWith = (lines: string[], text: string) => () => lines.some((line) => line.includes(text));

@@ -13,14 +13,9 @@
  * (the server here runs without one). Its default path (`/v1/rpc`, no `transport`) sent the same
  * requests there.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createOpenAIAgent } from '../../src/acp/agent.js';
+import { describe, expect, it } from 'vitest';
 import { misdirectedAnswer } from '../../src/serve/misdirected-client.js';
-import { startNetworkServer, type NetworkServer } from '../../src/serve/network-server.lazy.js';
-import { SERVE_LIMITS } from '../../src/serve/serve-flags.js';
-import { createLogger } from '../../src/shared/log.js';
-import { openSessionStore } from '../../src/sessions/session-store.js';
-import { testConfig } from '../helpers/in-process.js';
+import { networkServers } from '../helpers/network-server.js';
 
 /** The requests acp-http-client 0.4.2 sent, in order (see the provenance above). */
 const RECORDED = [
@@ -38,31 +33,7 @@ const RECORDED = [
   },
 ] as const;
 
-const quiet = createLogger({ level: 'error', write: () => undefined });
-const running: NetworkServer[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.close()));
-});
-
-async function start(): Promise<NetworkServer> {
-  const agent = createOpenAIAgent({
-    config: testConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }),
-    logger: quiet,
-    store: openSessionStore({ stateDir: 'off', env: {}, logger: quiet }),
-  });
-  const server = await startNetworkServer({
-    agent,
-    host: '127.0.0.1',
-    port: 0,
-    token: undefined,
-    allowOrigins: [],
-    limits: SERVE_LIMITS,
-    logger: quiet,
-    notReady: () => undefined,
-  });
-  running.push(server);
-  return server;
-}
+const start = networkServers();
 
 /** What acp-http-client makes of a non-2xx answer: its body as problem details, `title` as the error's message (`readProblem`, `AcpHttpError`). */
 async function asAcpHttpClientReadsIt(response: Response): Promise<{ message: string; body: any }> {

@@ -6,41 +6,11 @@
  * sockets, as a hostile client would write.
  */
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createOpenAIAgent } from '../../src/acp/agent.js';
-import { startNetworkServer, type NetworkServer } from '../../src/serve/network-server.lazy.js';
-import { SERVE_LIMITS } from '../../src/serve/serve-flags.js';
-import { createLogger } from '../../src/shared/log.js';
-import { openSessionStore } from '../../src/sessions/session-store.js';
-import { testConfig } from '../helpers/in-process.js';
+import { INITIALIZE, networkServers } from '../helpers/network-server.js';
 
-const quiet = createLogger({ level: 'error', write: () => undefined });
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
-const running: NetworkServer[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.close()));
-});
-
-async function start(): Promise<NetworkServer> {
-  const agent = createOpenAIAgent({
-    config: testConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }),
-    logger: quiet,
-    store: openSessionStore({ stateDir: 'off', env: {}, logger: quiet }),
-  });
-  const server = await startNetworkServer({
-    agent,
-    host: '127.0.0.1',
-    port: 0,
-    token: undefined,
-    allowOrigins: [],
-    limits: SERVE_LIMITS,
-    logger: quiet,
-    notReady: () => undefined,
-  });
-  running.push(server);
-  return server;
-}
+const start = networkServers();
 
 describe('a message nested too deep', () => {
   it('over Streamable HTTP is answered 400 (-32600) while its body is still coming', async () => {

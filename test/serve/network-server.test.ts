@@ -8,48 +8,14 @@
  */
 import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
 import { client } from '@agentclientprotocol/sdk/unstable';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createOpenAIAgent } from '../../src/acp/agent.js';
-import { createLogger } from '../../src/shared/log.js';
-import { startNetworkServer, type NetworkServer } from '../../src/serve/network-server.lazy.js';
+import { describe, expect, it } from 'vitest';
 import { clientIdOf, HttpConnections } from '../../src/serve/http-connections.js';
-import { SERVE_LIMITS, type ServeLimits } from '../../src/serve/serve-flags.js';
-import { openSessionStore } from '../../src/sessions/session-store.js';
-import { testConfig } from '../helpers/in-process.js';
+import type { ServeLimits } from '../../src/serve/serve-flags.js';
+import { INITIALIZE, networkServers, until } from '../helpers/network-server.js';
 
-const quiet = createLogger({ level: 'error', write: () => undefined });
-const running: NetworkServer[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.close()));
-});
+const serveTest = networkServers();
+const start = (httpIdleMs: number, limits: Partial<ServeLimits> = {}) => serveTest({ httpIdleMs, limits });
 
-async function start(httpIdleMs: number, limits: Partial<ServeLimits> = {}): Promise<NetworkServer> {
-  const agent = createOpenAIAgent({
-    config: testConfig({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }),
-    logger: quiet,
-    store: openSessionStore({ stateDir: 'off', env: {}, logger: quiet }),
-  });
-  const server = await startNetworkServer({
-    agent,
-    host: '127.0.0.1',
-    port: 0,
-    token: undefined,
-    allowOrigins: [],
-    limits: { ...SERVE_LIMITS, ...limits },
-    logger: quiet,
-    notReady: () => undefined,
-    httpIdleMs,
-  });
-  running.push(server);
-  return server;
-}
-
-/** Resolves once `test()` holds, polling every 20 ms (the test's own timeout bounds it). */
-async function until(test: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await test())) await new Promise((resolve) => setTimeout(resolve, 20));
-}
-
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
 const LIST = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'session/list', params: {} });
 
 async function initialize(url: string): Promise<Record<string, string>> {
