@@ -9,14 +9,11 @@
 //    BENCH_IDLE_OLD=1, whose build has none).
 // (`/health` while nested messages are refused: bench/serve-nested.mjs.)
 // The idle limits are raised so no socket is closed while it is counted.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { scriptEnv } from '../test/helpers/clean-env.mjs';
+import { startServe } from './serve-process.mjs';
 
-const CLI = process.env.BENCH_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const SOCKETS = Math.max(1, Number(process.env.BENCH_IDLE_SOCKETS ?? 512));
 const TOKEN = 'bench-idle-token-0123456789';
 const headers = { Authorization: `Bearer ${TOKEN}` };
@@ -25,25 +22,12 @@ const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize',
 const rssMiB = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) / 1024;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function startServe(extra = []) {
-  const args = ['serve', '--port', '0', '--token', TOKEN, '--root', '/', '--max-connections', String(2 * SOCKETS + 8)];
+function startIdleServe(extra = []) {
+  const args = ['--max-connections', String(2 * SOCKETS + 8)];
   // Older builds do not know the idle and per-address flags: BENCH_IDLE_OLD=1 leaves them out.
   if (!process.env.BENCH_IDLE_OLD)
     args.push('--max-connections-per-address', String(2 * SOCKETS + 8), ...(extra.length > 0 ? extra : ['--handshake-timeout-ms', '600000']));
-  const child = spawn(process.execPath, [CLI, ...args], {
-    env: scriptEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_MODEL: 'bench', OPENAI_ACP_LOG: 'error', OPENAI_ACP_TOOLS: 'off' }),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const url = await new Promise((resolve, reject) => {
-    child.stderr.setEncoding('utf8').on('data', (data) => {
-      stderr += data;
-      const found = /openai-acp serve on (http:\/\/\S+)/.exec(stderr);
-      if (found) resolve(found[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
-  });
-  return { child, url };
+  return startServe({ token: TOKEN, args });
 }
 
 function open(url, initialize) {
@@ -83,7 +67,7 @@ function partialFrame(url) {
 
 async function partialRows() {
   const handshake = process.env.BENCH_IDLE_OLD ? [] : ['--handshake-timeout-ms', '10000'];
-  const { child, url } = await startServe(handshake);
+  const { child, url } = await startIdleServe(handshake);
   await sleep(1_000);
   const before = rssMiB(child.pid);
   const sockets = [];
@@ -104,7 +88,7 @@ async function partialRows() {
 async function idleRows() {
   const rows = [];
   for (const initialize of [false, true]) {
-    const { child, url } = await startServe();
+    const { child, url } = await startIdleServe();
     await sleep(1_000);
     const before = rssMiB(child.pid);
     const sockets = [];

@@ -17,9 +17,8 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { scriptEnv } from '../test/helpers/clean-env.mjs';
+import { startServe } from './serve-process.mjs';
 
-const CLI = process.env.BENCH_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const RUNS = Math.max(1, Number(process.env.BENCH_NESTED_RUNS ?? 5));
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const TARGET_MS = 100;
@@ -36,24 +35,6 @@ function cpuMs(pid) {
   } catch {
     return Number.NaN;
   }
-}
-
-async function startServe() {
-  const args = [...NODE_ARGS, CLI, 'serve', '--port', '0', '--token', TOKEN, '--root', '/'];
-  const child = spawn(process.execPath, args, {
-    env: scriptEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_MODEL: 'bench', OPENAI_ACP_LOG: 'error', OPENAI_ACP_TOOLS: 'off' }),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const url = await new Promise((resolve, reject) => {
-    child.stderr.setEncoding('utf8').on('data', (data) => {
-      stderr += data;
-      const found = /openai-acp serve on (http:\/\/\S+)/.exec(stderr);
-      if (found) resolve(found[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
-  });
-  return { child, url };
 }
 
 /** `/health` asked every 10 ms from a process of its own; `stop()` resolves with the slowest answer's time in ms. */
@@ -118,7 +99,7 @@ async function send(url, via, body) {
 
 /** The rows, as bench/run.mjs prints them: [what, value, against, note, ok]. */
 export async function nestedRows(runs = RUNS) {
-  const { child, url } = await startServe();
+  const { child, url } = await startServe({ token: TOKEN, nodeArgs: NODE_ARGS });
   const base = url.replace(/\/acp$/, '');
   const body = nested();
   const rows = [];

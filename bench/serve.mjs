@@ -7,7 +7,6 @@
 // RSS of the serve process per idle connection (connected and initialized, no session) and per
 // active session (after its turns); and that no update was lost or crossed (every client got
 // exactly its own answers, each update on its own session). Loopback only.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
@@ -15,9 +14,8 @@ import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-
 import { client } from '@agentclientprotocol/sdk/unstable';
 import WebSocket from 'ws';
 import { sse, startModelServer } from './model-server.mjs';
-import { scriptEnv } from '../test/helpers/clean-env.mjs';
+import { startServe } from './serve-process.mjs';
 
-const CLI = process.env.BENCH_CLI ?? fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const CLIENTS = Math.max(2, Number(process.env.BENCH_SERVE_CLIENTS ?? 200));
 const TURNS = Math.max(1, Number(process.env.BENCH_SERVE_TURNS ?? 10));
 const TOKEN = 'bench-serve-token-0123456789';
@@ -29,23 +27,6 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 1_000));
 
 /** The answer to a prompt: `reply:<prompt>` in five chunks. */
 const answerOf = (prompt) => `reply:${prompt}`;
-
-async function startServe(base) {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--token', TOKEN, '--root', '/', '--max-connections', String(CLIENTS + 8)], {
-    env: scriptEnv({ OPENAI_BASE_URL: base, OPENAI_MODEL: 'bench', OPENAI_ACP_LOG: 'error', OPENAI_ACP_TOOLS: 'off' }),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const url = await new Promise((resolve, reject) => {
-    child.stderr.setEncoding('utf8').on('data', (data) => {
-      stderr += data;
-      const found = /openai-acp serve on (http:\/\/\S+)/.exec(stderr);
-      if (found) resolve(found[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
-  });
-  return { child, url };
-}
 
 /** One client: connected and initialized; `run()` opens its session and runs its turns. */
 async function connect(url, transport, index) {
@@ -99,7 +80,7 @@ export async function serveRows() {
     res.write(sse({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }));
     res.end('data: [DONE]\n\n');
   });
-  const serve = await startServe(base);
+  const serve = await startServe({ token: TOKEN, base, args: ['--max-connections', String(CLIENTS + 8)] });
   try {
     await settle();
     const rssStart = rssKiB(serve.child.pid);

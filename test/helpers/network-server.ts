@@ -13,7 +13,7 @@ import { openSessionStore } from '../../src/sessions/session-store.js';
 import { testConfig } from './in-process.js';
 
 /** A logger that writes nothing. */
-export const quietLogger = createLogger({ level: 'error', write: () => undefined });
+const quietLogger = createLogger({ level: 'error', write: () => undefined });
 
 /** The `initialize` request as a JSON-RPC line (id 1). */
 export const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
