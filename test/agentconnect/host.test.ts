@@ -24,10 +24,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** A host in `mode` over `agent`. */
+function hostOf(agent: ReturnType<typeof createOpenAIAgent>, mode: FrontDoorMode, logger = quiet) {
+  return new AgentConnectHost({ agent, client, mode, catalog: agent.catalog, version: '0.0.0-test', baseCwd: tempDir(), logger, redact: (text) => text });
+}
+
 async function hostIn(mode: FrontDoorMode, env: Record<string, string> = {}, logger = quiet) {
   server.setModels({ object: 'list', data: [{ id: 'test-model', context_length: 8192 }] });
-  const agent = createOpenAIAgent({ config: testConfig({ OPENAI_BASE_URL: server.baseUrl, ...env }), logger });
-  return new AgentConnectHost({ agent, client, mode, catalog: agent.catalog, version: '0.0.0-test', baseCwd: tempDir(), logger, redact: (text) => text });
+  return hostOf(createOpenAIAgent({ config: testConfig({ OPENAI_BASE_URL: server.baseUrl, ...env }), logger }), mode, logger);
 }
 
 function peer(): Peer & { events: (AcEvent & { sessionId: string })[] } {
@@ -65,16 +69,7 @@ describe('AgentConnectHost', () => {
   it('lets go of a session whose connection closed while it was being created', async () => {
     server.setModels({ object: 'list', data: [{ id: 'test-model', context_length: 8192 }] });
     const agent = createOpenAIAgent({ config: testConfig({ OPENAI_BASE_URL: server.baseUrl }), logger: quiet });
-    const host = new AgentConnectHost({
-      agent,
-      client,
-      mode: 'read-only',
-      catalog: agent.catalog,
-      version: '0.0.0-test',
-      baseCwd: tempDir(),
-      logger: quiet,
-      redact: (text) => text,
-    });
+    const host = hostOf(agent, 'read-only');
     const app = peer();
     const creating = host.handle(app, 'acp.sessions.create', { cwd: tempDir() });
     await host.disconnect(app);
@@ -184,16 +179,7 @@ describe('AgentConnectHost', () => {
     try {
       const env = { OPENAI_BASE_URL: loading.baseUrl, OPENAI_PROVIDER: 'llamacpp', OPENAI_CONTEXT_WINDOW: '32768', OPENAI_ACP_TOOLS: 'off' };
       const agent = createOpenAIAgent({ config: testConfig(env), logger: quiet });
-      const host = new AgentConnectHost({
-        agent,
-        client,
-        mode: 'read-only',
-        catalog: agent.catalog,
-        version: '0.0.0-test',
-        baseCwd: tempDir(),
-        logger: quiet,
-        redact: (text) => text,
-      });
+      const host = hostOf(agent, 'read-only');
       const app = peer();
       const { sessionId } = (await call(host, app, 'acp.sessions.create', {})) as { sessionId: string };
       const events = await run(host, app, sessionId, 'hi');
