@@ -5,10 +5,12 @@ import { defineConfig } from 'vitest/config';
  * The suite in two projects, run at the same time:
  * - `processes`: the files that spawn the built CLI (`test/e2e/`) or build and start it
  *   (`test/build/`), and the few others that wait on real time or child processes for most of
- *   their run, two at a time in worker threads: they spend most of their time waiting, and they
- *   check outcomes (a cancel or a limit lands), not deadlines.
- * - `unit`: everything else (unit, fixture replays, fast-check properties), in the other cores'
- *   worker processes (one on a 2-core machine).
+ *   their run, four at a time in worker threads: they spend most of their time waiting (on a
+ *   child, a timeout), so more of them than cores keeps the cores busy, and they check outcomes
+ *   (a cancel or a limit lands), not deadlines.
+ * - `unit`: everything else (unit, fixture replays, fast-check properties), in one worker process
+ *   per core: these files are busy, and one process alone made them a lane longer than the
+ *   rest of the suite (~150 s on a 2-core machine, with the other project's spare time unused).
  * Both run without isolation: a worker runs file after file instead of starting a fresh process
  * (or thread) per file, which saved ~0.8 s of CPU per file (Node's start, vitest's, re-importing
  * the sources). A test file must therefore undo what it changes in the process: environment
@@ -44,8 +46,8 @@ export default defineConfig({
     // Fails the run when it changed the user's own session, config or cache directory.
     globalSetup: ['test/global/real-dirs-guard.ts'],
     poolOptions: {
-      forks: { isolate: false, maxForks: Math.max(1, availableParallelism() - 1), minForks: 1 },
-      threads: { isolate: false, maxThreads: 2, minThreads: 1 },
+      forks: { isolate: false, maxForks: availableParallelism(), minForks: 1 },
+      threads: { isolate: false, maxThreads: 4, minThreads: 1 },
     },
     projects: [
       { test: { ...shared, name: 'unit', pool: 'forks', include: ['test/**/*.test.ts', 'property-tests/**/*.test.ts'], exclude: PROCESSES } },
