@@ -2,55 +2,22 @@
  * `openai-acp doctor`: two runs spawn the built CLI (a healthy endpoint, a silent one: the exit
  * code and a process that ends with sockets open); the others run the CLI's own steps in this
  * process (its argument parser, then `runDoctor` with the clean environment of a temp home, in that
- * home), which print the same report without a Node start per case.
+ * home: `runCliInProcess`), which print the same report without a Node start per case.
  */
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs } from '../../src/cli-args.js';
-import { runDoctor } from '../../src/commands/doctor.js';
-import { agentCommandFor } from '../../src/commands/try-it.js';
-import { checkLine, cleanEnv, runCli, tempHome, type CliRun } from '../helpers/doctor-run-cli.js';
-import { CLI } from '../helpers/spawn-agent.js';
+import { checkLine, runCli, runCliInProcess, tempHome } from '../helpers/doctor-run-cli.js';
 import { chunk, fakeServerPool, httpError, streamText } from '../helpers/fake-openai.js';
 import { startFakeOllama } from '../helpers/fake-ollama.js';
 
 const KEY = 'sk-test-DISTINCTIVE-doctor-key-0123456789';
 const fake = fakeServerPool();
 
-/**
- * `openai-acp <args>` (a `doctor` command) as src/cli.ts runs it, in this process: parsed by the
- * CLI's parser, run by `runDoctor` with {@link cleanEnv} for `home` and `.env` looked up in `home`
- * (the spawned CLI's working directory), the "Try it" agent command worked out for the built CLI.
- */
-async function doctorInProcess(args: string[], options: { home: string; env?: Record<string, string> }): Promise<CliRun> {
-  const started = Date.now();
-  const command = parseCliArgs(args);
-  if (command.kind !== 'doctor') throw new Error(`not a doctor command: ${JSON.stringify(command)}`);
-  const env = cleanEnv(options.home, options.env);
-  let stdout = '';
-  const realpath = (path: string) => {
-    try {
-      return realpathSync(path);
-    } catch {
-      return undefined;
-    }
-  };
-  const code = await runDoctor({
-    flags: command.flags,
-    env,
-    cwd: options.home,
-    timeoutMs: command.timeoutMs,
-    agentCommand: agentCommandFor(CLI, env['PATH'], realpath),
-    write: (text) => void (stdout += text),
-  });
-  return { code, stdout, stderr: '', ms: Date.now() - started };
-}
-
 function doctor(env: Record<string, string>, args: string[] = []) {
-  return doctorInProcess(['doctor', '--timeout-ms', '3000', ...args], { home: tempHome(), env });
+  return runCliInProcess(['doctor', '--timeout-ms', '3000', ...args], { home: tempHome(), env });
 }
 
 /** A port that was listening a moment ago and is closed now. */
@@ -208,7 +175,7 @@ describe('openai-acp doctor', () => {
 
   it('takes --base-url and --model like the agent', async () => {
     const server = await fake();
-    const run = await doctorInProcess(['doctor', '--base-url', server.baseUrl, '--model=test-model'], { home: tempHome() });
+    const run = await runCliInProcess(['doctor', '--base-url', server.baseUrl, '--model=test-model'], { home: tempHome() });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`base URL        ${server.baseUrl}`);
   });
@@ -229,7 +196,7 @@ describe('openai-acp doctor', () => {
         model: 'local/test-model',
       }),
     );
-    const run = await doctorInProcess(['doctor', '--timeout-ms', '3000'], { home, env: { LOCAL_KEY: KEY } });
+    const run = await runCliInProcess(['doctor', '--timeout-ms', '3000'], { home, env: { LOCAL_KEY: KEY } });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`config file       ${file}\n`);
     expect(run.stdout).toContain('default model     local/test-model');
@@ -246,7 +213,7 @@ describe('openai-acp doctor', () => {
     const home = tempHome();
     mkdirSync(join(home, '.config', 'openai-acp'), { recursive: true });
     writeFileSync(join(home, '.config', 'openai-acp', 'config.json'), '{"providers": [{"id": "x"}]}');
-    const run = await doctorInProcess(['doctor'], { home });
+    const run = await runCliInProcess(['doctor'], { home });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('(not used: see the configuration check)');
     expect(checkLine(run.stdout, 'configuration is valid')).toMatch(/^✗ .*providers\[0\]\.baseUrl/);
@@ -306,7 +273,7 @@ describe('openai-acp doctor, where settings come from', () => {
   it("does not send a project .env's key to a base URL that .env does not name, and says so", async () => {
     const home = tempHome();
     writeFileSync(join(home, '.env'), `OPENAI_API_KEY=${KEY}\nOPENAI_MODEL=gpt-4o-mini\n`);
-    const run = await doctorInProcess(['doctor', '--timeout-ms', '3000'], { home });
+    const run = await runCliInProcess(['doctor', '--timeout-ms', '3000'], { home });
     expect(run.stdout).toContain(`OPENAI_API_KEY in ${join(home, '.env')} is not used`);
     expect(run.stdout).toContain(`OPENAI_MODEL from .env (${join(home, '.env')})`);
     // No endpoint of the environment: the key did not make one for api.openai.com.
@@ -320,7 +287,7 @@ describe('openai-acp doctor, where settings come from', () => {
     const server = await fake();
     const home = tempHome();
     writeFileSync(join(home, '.env'), `OPENAI_BASE_URL=${server.baseUrl}\nOPENAI_API_KEY=${KEY}\n`);
-    const run = await doctorInProcess(['doctor', '--timeout-ms', '3000', '--model', 'test-model'], { home });
+    const run = await runCliInProcess(['doctor', '--timeout-ms', '3000', '--model', 'test-model'], { home });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`OPENAI_API_KEY from .env (${join(home, '.env')})`);
     expect(run.stdout).toContain(`OPENAI_BASE_URL from .env (${join(home, '.env')})`);
