@@ -5,9 +5,10 @@ import { defineConfig } from 'vitest/config';
  * The suite in two projects, run at the same time:
  * - `processes`: the files that spawn the built CLI (`test/e2e/`) or build and start it
  *   (`test/build/`), and the few others that wait on real time or child processes for most of
- *   their run, four at a time in worker threads: they spend most of their time waiting (on a
- *   child, a timeout), so more of them than cores keeps the cores busy, and they check outcomes
- *   (a cancel or a limit lands), not deadlines.
+ *   their run, two at a time in worker threads: they spend most of their time waiting, and they
+ *   check outcomes (a cancel or a limit lands), not deadlines. (Four threads ended runs with
+ *   tinypool's "Terminating worker thread": vitest recycles the workers of a project without
+ *   isolation once its queue drains, while its last files still run.)
  * - `unit`: everything else (unit, fixture replays, fast-check properties), in one worker process
  *   per core: these files are busy, and one process alone made them a lane longer than the
  *   rest of the suite (~150 s on a 2-core machine, with the other project's spare time unused).
@@ -47,7 +48,7 @@ export default defineConfig({
     globalSetup: ['test/global/real-dirs-guard.ts'],
     poolOptions: {
       forks: { isolate: false, maxForks: availableParallelism(), minForks: 1 },
-      threads: { isolate: false, maxThreads: 4, minThreads: 1 },
+      threads: { isolate: false, maxThreads: 2, minThreads: 1 },
     },
     projects: [
       { test: { ...shared, name: 'unit', pool: 'forks', include: ['test/**/*.test.ts', 'property-tests/**/*.test.ts'], exclude: PROCESSES } },
