@@ -4,14 +4,14 @@ import { defineConfig } from 'vitest/config';
 /**
  * The suite in two projects, run at the same time:
  * - `processes`: the files that spawn the built CLI (`test/e2e/`) or build and start it
- *   (`test/build/`), and the few others that wait on real time or child processes for most of
- *   their run, two at a time in worker threads: they spend most of their time waiting, and they
- *   check outcomes (a cancel or a limit lands), not deadlines. (Four threads ended runs with
+ *   (`test/build/`), two at a time in worker threads: they spend most of their time waiting, and
+ *   they check outcomes (a cancel or a limit lands), not deadlines. (Four threads ended runs with
  *   tinypool's "Terminating worker thread": vitest recycles the workers of a project without
  *   isolation once its queue drains, while its last files still run.)
- * - `unit`: everything else (unit, fixture replays, fast-check properties), in one worker process
- *   per core: these files are busy, and one process alone made them a lane longer than the
- *   rest of the suite (~150 s on a 2-core machine, with the other project's spare time unused).
+ * - `unit`: everything else (unit, fixture replays, fast-check properties, and the in-process
+ *   files that wait on real time or child processes), in one worker process per core. This
+ *   project ends first (~110 s of ~185 s on a 2-core machine with the waiting files in the other
+ *   project), so the files that wait run here, beside the busy ones, not in the critical one.
  * Both run without isolation: a worker runs file after file instead of starting a fresh process
  * (or thread) per file, which saved ~0.8 s of CPU per file (Node's start, vitest's, re-importing
  * the sources). A test file must therefore undo what it changes in the process: environment
@@ -32,15 +32,7 @@ const shared = {
   setupFiles: ['test/global/process-memories.ts'],
 };
 
-const PROCESSES = [
-  'test/e2e/**/*.test.ts',
-  'test/build/**/*.test.ts',
-  // In-process, but waiting on real time or child processes for most of their run.
-  'test/acp/model-loading.test.ts',
-  'test/openai/chat-client-loading.test.ts',
-  'test/tools/mcp/mcp-servers-stdio.test.ts',
-  'test/sessions/session-store-processes.test.ts',
-];
+const PROCESSES = ['test/e2e/**/*.test.ts', 'test/build/**/*.test.ts'];
 
 export default defineConfig({
   test: {
