@@ -4,11 +4,14 @@ import { defineConfig } from 'vitest/config';
 /**
  * The suite in two projects, run at the same time:
  * - `processes`: the files that spawn the built CLI (`test/e2e/`) or build and start it
- *   (`test/build/`), and the few others that wait on real time or child processes for most of
- *   their run, two at a time in worker threads: they spend most of their time waiting, and they
- *   check outcomes (a cancel or a limit lands), not deadlines.
- * - `unit`: everything else (unit, fixture replays, fast-check properties), in the other cores'
- *   worker processes (one on a 2-core machine).
+ *   (`test/build/`), two at a time in worker threads: they spend most of their time waiting, and
+ *   they check outcomes (a cancel or a limit lands), not deadlines. (Four threads ended runs with
+ *   tinypool's "Terminating worker thread": vitest recycles the workers of a project without
+ *   isolation once its queue drains, while its last files still run.)
+ * - `unit`: everything else (unit, fixture replays, fast-check properties, and the in-process
+ *   files that wait on real time or child processes), in one worker process per core. This
+ *   project ends first (~110 s of ~185 s on a 2-core machine with the waiting files in the other
+ *   project), so the files that wait run here, beside the busy ones, not in the critical one.
  * Both run without isolation: a worker runs file after file instead of starting a fresh process
  * (or thread) per file, which saved ~0.8 s of CPU per file (Node's start, vitest's, re-importing
  * the sources). A test file must therefore undo what it changes in the process: environment
@@ -29,23 +32,14 @@ const shared = {
   setupFiles: ['test/global/process-memories.ts'],
 };
 
-const PROCESSES = [
-  'test/e2e/**/*.test.ts',
-  'test/build/**/*.test.ts',
-  // In-process, but waiting on real time or child processes for most of their run.
-  'test/acp/model-loading.test.ts',
-  'test/openai/chat-client-loading.test.ts',
-  'test/tools/mcp/mcp-servers-stdio.test.ts',
-  'test/tools/mcp/mcp-servers-saved.test.ts',
-  'test/sessions/session-store-processes.test.ts',
-];
+const PROCESSES = ['test/e2e/**/*.test.ts', 'test/build/**/*.test.ts'];
 
 export default defineConfig({
   test: {
     // Fails the run when it changed the user's own session, config or cache directory.
     globalSetup: ['test/global/real-dirs-guard.ts'],
     poolOptions: {
-      forks: { isolate: false, maxForks: Math.max(1, availableParallelism() - 1), minForks: 1 },
+      forks: { isolate: false, maxForks: availableParallelism(), minForks: 1 },
       threads: { isolate: false, maxThreads: 2, minThreads: 1 },
     },
     projects: [

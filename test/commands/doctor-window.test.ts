@@ -2,7 +2,7 @@ import { startFakeOllama } from '../helpers/fake-ollama.js';
 import type http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { windowLine } from '../../src/commands/doctor-window.js';
-import { checkLine, runCli, tempHome } from '../helpers/doctor-run-cli.js';
+import { checkLine, runCliInProcess, tempHome } from '../helpers/doctor-run-cli.js';
 import { fakeServerPool, streamText } from '../helpers/fake-openai.js';
 
 const fake = fakeServerPool();
@@ -50,7 +50,7 @@ describe('openai-acp doctor against Ollama', () => {
       return chat(req, res, body);
     });
     server.setModels({ object: 'list', data: [{ id: 'qwen3:8b' }] });
-    const run = await runCli(['doctor', '--timeout-ms', '3000'], {
+    const run = await runCliInProcess(['doctor', '--timeout-ms', '3000'], {
       home: tempHome(),
       env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'qwen3:8b', OPENAI_PROVIDER: 'ollama', OPENAI_ACP_OLLAMA_NUM_CTX: '0' },
     });
@@ -64,7 +64,7 @@ describe('openai-acp doctor against Ollama', () => {
   it('on the native API (the agent asks num_ctx), the fix is OPENAI_ACP_OLLAMA_NUM_CTX, not restarting Ollama', async () => {
     const ollama = await startFakeOllama({ steps: [{ text: 'OK' }] });
     try {
-      const run = await runCli(['doctor', '--timeout-ms', '3000'], {
+      const run = await runCliInProcess(['doctor', '--timeout-ms', '3000'], {
         home: tempHome(),
         env: { OPENAI_BASE_URL: ollama.baseUrl, OPENAI_MODEL: 'qwen3:8b', OPENAI_PROVIDER: 'ollama', OPENAI_ACP_OLLAMA_NUM_CTX: '8192' },
       });

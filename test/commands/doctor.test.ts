@@ -1,9 +1,15 @@
+/**
+ * `openai-acp doctor`: two runs spawn the built CLI (a healthy endpoint, a silent one: the exit
+ * code and a process that ends with sockets open); the others run the CLI's own steps in this
+ * process (its argument parser, then `runDoctor` with the clean environment of a temp home, in that
+ * home: `runCliInProcess`), which print the same report without a Node start per case.
+ */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { checkLine, runCli, tempHome } from '../helpers/doctor-run-cli.js';
+import { checkLine, runCli, runCliInProcess, tempHome } from '../helpers/doctor-run-cli.js';
 import { chunk, fakeServerPool, httpError, streamText } from '../helpers/fake-openai.js';
 import { startFakeOllama } from '../helpers/fake-ollama.js';
 
@@ -11,7 +17,7 @@ const KEY = 'sk-test-DISTINCTIVE-doctor-key-0123456789';
 const fake = fakeServerPool();
 
 function doctor(env: Record<string, string>, args: string[] = []) {
-  return runCli(['doctor', '--timeout-ms', '3000', ...args], { home: tempHome(), env });
+  return runCliInProcess(['doctor', '--timeout-ms', '3000', ...args], { home: tempHome(), env });
 }
 
 /** A port that was listening a moment ago and is closed now. */
@@ -24,13 +30,16 @@ async function closedPort(): Promise<number> {
 }
 
 describe('openai-acp doctor', () => {
-  it('passes every check against a healthy endpoint, masking the key', async () => {
+  it('passes every check against a healthy endpoint, masking the key (the built CLI)', async () => {
     const server = await fake();
-    const run = await doctor({
-      OPENAI_BASE_URL: server.baseUrl,
-      OPENAI_MODEL: 'test-model',
-      OPENAI_API_KEY: KEY,
-      OPENAI_HEADERS: '{"X-Title":"visible-title-value"}',
+    const run = await runCli(['doctor', '--timeout-ms', '3000'], {
+      home: tempHome(),
+      env: {
+        OPENAI_BASE_URL: server.baseUrl,
+        OPENAI_MODEL: 'test-model',
+        OPENAI_API_KEY: KEY,
+        OPENAI_HEADERS: '{"X-Title":"visible-title-value"}',
+      },
     });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`OPENAI_API_KEY: set (${KEY.length} characters)`);
@@ -134,7 +143,7 @@ describe('openai-acp doctor', () => {
     expect(checkLine(run.stdout, 'endpoint answers')).toMatch(/^✗ .*ECONNREFUSED/);
   });
 
-  it('never hangs: a silent endpoint fails within the timeout', async () => {
+  it('never hangs: a silent endpoint fails within the timeout, and the built CLI exits', async () => {
     const server = await fake(() => undefined);
     server.setModels({ object: 'list', data: [{ id: 'test-model' }] });
     const run = await runCli(['doctor', '--timeout-ms', '600'], { home: tempHome(), env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model' } });
@@ -166,7 +175,7 @@ describe('openai-acp doctor', () => {
 
   it('takes --base-url and --model like the agent', async () => {
     const server = await fake();
-    const run = await runCli(['doctor', '--base-url', server.baseUrl, '--model=test-model'], { home: tempHome() });
+    const run = await runCliInProcess(['doctor', '--base-url', server.baseUrl, '--model=test-model'], { home: tempHome() });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`base URL        ${server.baseUrl}`);
   });
@@ -187,7 +196,7 @@ describe('openai-acp doctor', () => {
         model: 'local/test-model',
       }),
     );
-    const run = await runCli(['doctor', '--timeout-ms', '3000'], { home, env: { LOCAL_KEY: KEY } });
+    const run = await runCliInProcess(['doctor', '--timeout-ms', '3000'], { home, env: { LOCAL_KEY: KEY } });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`config file       ${file}\n`);
     expect(run.stdout).toContain('default model     local/test-model');
@@ -204,7 +213,7 @@ describe('openai-acp doctor', () => {
     const home = tempHome();
     mkdirSync(join(home, '.config', 'openai-acp'), { recursive: true });
     writeFileSync(join(home, '.config', 'openai-acp', 'config.json'), '{"providers": [{"id": "x"}]}');
-    const run = await runCli(['doctor'], { home });
+    const run = await runCliInProcess(['doctor'], { home });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('(not used: see the configuration check)');
     expect(checkLine(run.stdout, 'configuration is valid')).toMatch(/^✗ .*providers\[0\]\.baseUrl/);
@@ -264,7 +273,7 @@ describe('openai-acp doctor, where settings come from', () => {
   it("does not send a project .env's key to a base URL that .env does not name, and says so", async () => {
     const home = tempHome();
     writeFileSync(join(home, '.env'), `OPENAI_API_KEY=${KEY}\nOPENAI_MODEL=gpt-4o-mini\n`);
-    const run = await runCli(['doctor', '--timeout-ms', '3000'], { home });
+    const run = await runCliInProcess(['doctor', '--timeout-ms', '3000'], { home });
     expect(run.stdout).toContain(`OPENAI_API_KEY in ${join(home, '.env')} is not used`);
     expect(run.stdout).toContain(`OPENAI_MODEL from .env (${join(home, '.env')})`);
     // No endpoint of the environment: the key did not make one for api.openai.com.
@@ -278,7 +287,7 @@ describe('openai-acp doctor, where settings come from', () => {
     const server = await fake();
     const home = tempHome();
     writeFileSync(join(home, '.env'), `OPENAI_BASE_URL=${server.baseUrl}\nOPENAI_API_KEY=${KEY}\n`);
-    const run = await runCli(['doctor', '--timeout-ms', '3000', '--model', 'test-model'], { home });
+    const run = await runCliInProcess(['doctor', '--timeout-ms', '3000', '--model', 'test-model'], { home });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`OPENAI_API_KEY from .env (${join(home, '.env')})`);
     expect(run.stdout).toContain(`OPENAI_BASE_URL from .env (${join(home, '.env')})`);

@@ -1,11 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempHome } from '../helpers/doctor-run-cli.js';
+import { runCli, runCliInProcess, tempHome } from '../helpers/doctor-run-cli.js';
 import { fakeServerPool, startFakeOpenAI } from '../helpers/fake-openai.js';
 
 const fake = fakeServerPool();
 
+// The first case runs the built CLI (stdout holds only the list, stderr nothing); the others run the
+// CLI's steps in this process (runCliInProcess), which print the same lines and reasons.
 describe('openai-acp models', () => {
   it('prints one id per line, with the context window when the endpoint reports it', async () => {
     const server = await fake();
@@ -30,7 +32,10 @@ describe('openai-acp models', () => {
     });
     await new Promise<void>((resolve) => inner.listen(0, '127.0.0.1', resolve));
     const { port } = inner.address() as AddressInfo;
-    const run = await runCli(['models'], { home: tempHome(), env: { OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_API_KEY: 'sk-models-key-123456' } });
+    const run = await runCliInProcess(['models'], {
+      home: tempHome(),
+      env: { OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_API_KEY: 'sk-models-key-123456' },
+    });
     inner.close();
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('m1\n');
@@ -40,7 +45,7 @@ describe('openai-acp models', () => {
   it('exits 1 with the status and a fix when the list cannot be read', async () => {
     const server = await fake();
     server.setModels({ error: { message: 'Invalid API key' } }, 401);
-    const run = await runCli(['models'], { home: tempHome(), env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'sk-wrong-key-abcdef' } });
+    const run = await runCliInProcess(['models'], { home: tempHome(), env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'sk-wrong-key-abcdef' } });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/cannot read the model list: .*\/v1\/models answered HTTP 401\. Check the API key/);
@@ -52,7 +57,7 @@ describe('openai-acp models', () => {
     const server = await startFakeOpenAI();
     const url = server.baseUrl;
     await server.close();
-    const run = await runCli(['models', '--timeout-ms', '2000'], { home: tempHome(), env: { OPENAI_BASE_URL: url } });
+    const run = await runCliInProcess(['models', '--timeout-ms', '2000'], { home: tempHome(), env: { OPENAI_BASE_URL: url } });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/cannot connect to .*\/v1\/models \(ECONNREFUSED\)/);
   });
@@ -60,7 +65,7 @@ describe('openai-acp models', () => {
   it('exits 1 on an empty list', async () => {
     const server = await fake();
     server.setModels({ object: 'list', data: [] });
-    const run = await runCli(['models'], { home: tempHome(), env: { OPENAI_BASE_URL: server.baseUrl } });
+    const run = await runCliInProcess(['models'], { home: tempHome(), env: { OPENAI_BASE_URL: server.baseUrl } });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/answered HTTP 200 but listed no model/);
   });

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkLine, runCli, tempHome } from '../helpers/doctor-run-cli.js';
+import { checkLine, runCli, runCliInProcess, tempHome } from '../helpers/doctor-run-cli.js';
 import { fakeServerPool } from '../helpers/fake-openai.js';
 
 const fake = fakeServerPool();
@@ -10,6 +10,8 @@ const configPath = (home: string) => join(home, '.config', 'openai-acp', 'config
 const readConfig = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 const mode = (path: string) => statSync(path).mode & 0o777;
 
+// The first case runs the built CLI (stdin piped, nothing on stderr, then doctor on what it wrote); the
+// others run the CLI's steps in this process (runCliInProcess), which write the same file and text.
 describe('openai-acp setup', () => {
   it('writes the config file (0600, in a 0700 directory) from answers piped in, with the model from the live list', async () => {
     const server = await fake();
@@ -43,7 +45,7 @@ describe('openai-acp setup', () => {
     const server = await fake();
     const home = tempHome();
     for (const input of ['', 'openrouter\n', `generic\n${server.baseUrl}\n`, `generic\n${server.baseUrl}\nKEY_VAR\n`]) {
-      const run = await runCli(['setup'], { home, input });
+      const run = await runCliInProcess(['setup'], { home, input });
       expect(run.code).toBe(1);
       expect(run.stderr).toContain('nothing was written');
       expect(existsSync(configPath(home))).toBe(false);
@@ -68,7 +70,7 @@ describe('openai-acp setup', () => {
       'two words',
       '1',
     ];
-    const run = await runCli(['setup'], { home, input: `${answers.join('\n')}\n` });
+    const run = await runCliInProcess(['setup'], { home, input: `${answers.join('\n')}\n` });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/"99" is not one of the providers/);
     expect(run.stdout).toMatch(/"not-a-provider" is not one of the providers/);
@@ -90,7 +92,7 @@ describe('openai-acp setup', () => {
     const server = await fake();
     server.setModels({ error: { message: 'no list here' } }, 404);
     const home = tempHome();
-    const run = await runCli(['setup'], { home, input: `ollama\n${server.baseUrl}\n\n\nmy-model:latest\n` });
+    const run = await runCliInProcess(['setup'], { home, input: `ollama\n${server.baseUrl}\n\n\nmy-model:latest\n` });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/Could not read the model list: .*HTTP 404/);
     expect(run.stdout).toMatch(/Please type the model id/);
@@ -106,7 +108,7 @@ describe('openai-acp setup', () => {
     mkdirSync(join(path, '..'), { recursive: true });
     const other = { id: 'work', baseUrl: 'https://llm.example.com/v1', apiKeyEnv: 'WORK_KEY' };
     writeFileSync(path, JSON.stringify({ providers: [other, { id: 'openrouter', baseUrl: 'https://old.example.com/v1' }], model: 'work/x' }));
-    const run = await runCli(['setup'], {
+    const run = await runCliInProcess(['setup'], {
       home: tempHome(),
       env: { OPENAI_ACP_CONFIG: path, OPENAI_BASE_URL: server.baseUrl },
       input: `9\n${server.baseUrl}\n\n1\n`,
@@ -128,7 +130,7 @@ describe('openai-acp setup', () => {
     const home = tempHome();
     mkdirSync(join(home, '.config', 'openai-acp'), { recursive: true });
     writeFileSync(configPath(home), '{ not json');
-    const run = await runCli(['setup'], { home, input: 'ollama\n' });
+    const run = await runCliInProcess(['setup'], { home, input: 'ollama\n' });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/is not a config file .*fix or move it/);
     expect(readFileSync(configPath(home), 'utf8')).toBe('{ not json');

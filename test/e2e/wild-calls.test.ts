@@ -1,17 +1,20 @@
 /**
  * The real-call corpus through the built agent, end to end: for each case of
  * `test/fixtures/wild-calls/`, a session of the spawned CLI (stdio, full-access mode) with the
- * case's tools — built-ins where the case's tool is ours (its name and parameters), otherwise a
- * stdio MCP server offering the case's tools under their JSON Schemas and recording what it
- * receives — and a loopback model that streams the case's recorded answer, then says "done.".
+ * case's tools — built-ins where the case's tool is ours (its name and parameters), otherwise an
+ * MCP server offering the case's tools under their JSON Schemas and recording what it receives
+ * (the SDK's Streamable HTTP server transport on loopback, in this process: one spawn fewer per
+ * case; the stdio transport has its own e2e in tools-mcp.test.ts) — and a loopback model that streams the case's recorded answer, then says "done.".
  * Each case must be carried out with exactly the arguments meant (strings byte for byte, numbers,
  * booleans and arrays by value; a value written as a string runs in the type the tool's schema
  * gives it), refused with a next request that names what to fix, or shown as text; and no case may
  * run anything it did not mean. The figure by kind is printed at the end.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toChatTool } from '../../src/tools/builtin/builtin-tools.js';
 import { BUILTIN_TOOLS } from '../../src/tools/builtin/registry.js';
@@ -20,9 +23,40 @@ import { spawnAgent, type AgentProcess } from '../helpers/spawn-agent.js';
 import { tempDirs } from '../helpers/tool-script.js';
 import { figure, readRight, verdict, wildCases, wildModel, type Observed, type Verdict, type WildCall, type WildCase } from '../helpers/wild-calls.js';
 
-const MCP_FIXTURE = fileURLToPath(new URL('./fixtures/wild-calls-mcp.mjs', import.meta.url));
 /** The MCP server's name: its tools are offered as `wc__<tool>`. */
 const SERVER = 'wc';
+
+/** Per case id: the tools its MCP server offers, and every call it received (in order). */
+const offered = new Map<string, { tools: WildCase['tools']; received: WildCall[] }>();
+/**
+ * The MCP server of every case, at `<url>/<case id>`: stateless Streamable HTTP (a server per
+ * request, JSON answers), each case's tools under their own names and JSON Schemas; each call is
+ * recorded and answers "ok".
+ */
+const mcpHttp = http.createServer(async (req, res) => {
+  const entry = offered.get(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname.slice(1)));
+  if (entry === undefined) return void res.writeHead(404).end();
+  if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
+  let body = '';
+  for await (const chunk of req) body += chunk;
+  const server = new Server({ name: 'wild-calls', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: entry.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description ?? '',
+      inputSchema: { type: 'object' as const, properties: {}, ...(tool.parameters ?? {}) },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    entry.received.push({ name: request.params.name, arguments: request.params.arguments ?? {} });
+    return { content: [{ type: 'text', text: 'ok' }] };
+  });
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.on('close', () => void server.close());
+  await server.connect(transport);
+  await transport.handleRequest(req, res, JSON.parse(body));
+});
+let mcpUrl = '';
 
 const builtins = new Map<string, string[]>(BUILTIN_TOOLS.map((module) => [module.name, Object.keys(toChatTool(module).function.parameters.properties)]));
 /** A case's tool is ours when a built-in has its name and every parameter it declares. */
@@ -64,9 +98,11 @@ const lanes: Lane[] = [];
 const results: { c: WildCase; verdict: Verdict; read: boolean }[] = [];
 
 beforeAll(async () => {
+  await new Promise<void>((resolve) => mcpHttp.listen(0, '127.0.0.1', resolve));
+  mcpUrl = `http://127.0.0.1:${(mcpHttp.address() as AddressInfo).port}`;
   for (let i = 0; i < LANES; i++) {
     const server = await startFakeOpenAI();
-    // A busy machine starts the MCP fixture slowly: the session waits for it (its tools are the case's), within the helper's 15 s for an answer.
+    // A busy machine answers the MCP server slowly: the session waits for it (its tools are the case's), within the helper's 15 s for an answer.
     const agent = spawnAgent({
       OPENAI_BASE_URL: server.baseUrl,
       OPENAI_MODEL: 'test-model',
@@ -93,6 +129,8 @@ afterAll(async () => {
     agent.kill();
     await server.close();
   }
+  mcpHttp.closeAllConnections();
+  await new Promise((resolve) => mcpHttp.close(resolve));
   if (results.length === 0) return;
   const run = results.filter((r) => 'run' in r.c.expect);
   const downstream = run.filter((r) => r.read && r.verdict !== 'carried').map((r) => r.c.id);
@@ -110,12 +148,9 @@ afterAll(async () => {
 async function replay(c: WildCase, { server, agent }: Lane): Promise<Observed> {
   const cwd = tempDir();
   const foreign = c.tools.filter((tool) => !ours(tool));
-  const record = join(cwd, '.wild-calls', 'received.jsonl');
-  mkdirSync(join(cwd, '.wild-calls'));
-  writeFileSync(record, '');
-  writeFileSync(join(cwd, '.wild-calls', 'tools.json'), JSON.stringify(foreign));
-  const mcpServers =
-    foreign.length > 0 ? [{ name: SERVER, command: process.execPath, args: [MCP_FIXTURE, join(cwd, '.wild-calls', 'tools.json'), record], env: [] }] : [];
+  const mcp = { tools: foreign, received: [] as WildCall[] };
+  offered.set(c.id, mcp);
+  const mcpServers = foreign.length > 0 ? [{ type: 'http', name: SERVER, url: `${mcpUrl}/${encodeURIComponent(c.id)}`, headers: [] }] : [];
   server.requests.length = 0;
   server.handle(wildModel(c));
   const created = await agent.request('session/new', { cwd, mcpServers });
@@ -130,10 +165,7 @@ async function replay(c: WildCase, { server, agent }: Lane): Promise<Observed> {
   const running = new Set(updates.filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'in_progress').map((u) => u.toolCallId));
   const next = server.requests[1]?.body.messages ?? [];
   const sent = next.filter((m: any) => m.role === 'assistant' && m.tool_calls).at(-1)?.tool_calls ?? [];
-  const received: WildCall[] = readFileSync(record, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line));
+  const received = [...mcp.received];
   const ran: WildCall[] = [];
   announced.forEach((call, i) => {
     if (!running.has(call.toolCallId)) return;

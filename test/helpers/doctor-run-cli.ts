@@ -4,6 +4,8 @@
  * user's real config is never read or written.
  */
 import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { Readable, Writable } from 'node:stream';
 import { CLI } from './spawn-agent.js';
 import { cleanEnv } from './temp-home.js';
 
@@ -46,4 +48,51 @@ export function checkLine(stdout: string, title: string): string | undefined {
     .split('\n')
     .find((line) => /^\s*[✓✗⚠–] /.test(line) && line.includes(` ${title}:`))
     ?.trim();
+}
+
+/**
+ * `openai-acp <args>` for the terminal commands (doctor, models, setup) as src/cli.ts runs them,
+ * in this process: parsed by the CLI's parser, then `runDoctor`, `runModels` or `runSetup` with
+ * {@link cleanEnv} for `home`, `.env` looked up in `home` (the spawned CLI's working directory),
+ * `input` as piped stdin, and the "Try it" agent command worked out for the built CLI. What the
+ * command writes to stdout and its error writer is kept; `code` is what the CLI would exit with.
+ * For the cases where a spawned run would show nothing more (keep a spawned run per command).
+ */
+export async function runCliInProcess(args: string[], options: { home: string; env?: Record<string, string>; input?: string }): Promise<CliRun> {
+  const started = Date.now();
+  // Loaded here, as the CLI loads them: the files that only spawn the CLI do not compile the sources.
+  const { parseCliArgs } = await import('../../src/cli-args.js');
+  const command = parseCliArgs(args);
+  const env = cleanEnv(options.home, options.env);
+  let stdout = '';
+  let stderr = '';
+  const write = (text: string) => void (stdout += text);
+  const writeError = (text: string) => void (stderr += text);
+  let code: number;
+  if (command.kind === 'doctor') {
+    const realpath = (path: string) => {
+      try {
+        return realpathSync(path);
+      } catch {
+        return undefined;
+      }
+    };
+    const { agentCommandFor } = await import('../../src/commands/try-it.js');
+    const { runDoctor } = await import('../../src/commands/doctor.js');
+    const agentCommand = agentCommandFor(CLI, env['PATH'], realpath);
+    code = await runDoctor({ flags: command.flags, env, cwd: options.home, timeoutMs: command.timeoutMs, agentCommand, write });
+  } else if (command.kind === 'models') {
+    const { runModels } = await import('../../src/commands/models.js');
+    code = await runModels({ flags: command.flags, env, cwd: options.home, timeoutMs: command.timeoutMs, write, writeError });
+  } else if (command.kind === 'setup') {
+    const output = new Writable({
+      write(chunk, _encoding, done) {
+        write(String(chunk));
+        done();
+      },
+    });
+    const { runSetup } = await import('../../src/commands/setup.js');
+    code = await runSetup({ env, input: Readable.from([options.input ?? '']), output, writeError });
+  } else throw new Error(`not a terminal command: ${JSON.stringify(command)}`);
+  return { code, stdout, stderr, ms: Date.now() - started };
 }
