@@ -16,8 +16,8 @@ import { defineConfig } from 'vitest/config';
  * (or thread) per file, which saved ~0.8 s of CPU per file (Node's start, vitest's, re-importing
  * the sources). A test file must therefore undo what it changes in the process: environment
  * variables (`vi.stubEnv` and `vi.stubGlobal` are undone after each test), spies, fake timers,
- * `process.env` set by hand (restore them in `afterEach`); the source's per-process memories are
- * forgotten after each test by `test/global/process-memories.ts`. The built CLI (`dist/`, built once by
+ * `process.env` set by hand (restore them in `afterEach`); the source's per-process state is
+ * forgotten after each test by `test/global/process-state.ts`. The built CLI (`dist/`, built once by
  * the `pretest` script) is shared by every file that spawns it; no test builds it again.
  */
 const shared = {
@@ -28,8 +28,8 @@ const shared = {
   isolate: false,
   unstubEnvs: true,
   unstubGlobals: true,
-  // Forgets the source's per-process memories after each test (what an agent learns is its own).
-  setupFiles: ['test/global/process-memories.ts'],
+  // Forgets the source's per-process state after each test (what an agent learns is its own).
+  setupFiles: ['test/global/process-state.ts'],
 };
 
 const PROCESSES = ['test/e2e/**/*.test.ts', 'test/build/**/*.test.ts'];

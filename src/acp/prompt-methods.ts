@@ -8,7 +8,7 @@
  */
 import type { AgentContext, ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
-import { markUsed } from '../sessions/session-memory.js';
+import { markUsed } from '../sessions/live-records.js';
 import type { AgentState } from '../app/agent-state.js';
 import type { ClientPeer } from '../app/client-peer.js';
 import { promptUpdates, type LiveSession } from '../app/live-session.js';

@@ -24,7 +24,7 @@ import { promptToUserContent } from '../context/prompt-content.js';
 import { isRecord } from '../shared/json-value.js';
 import { estimateMessageTokens, promptBudget } from '../context/token-estimate.js';
 import type { Session } from '../sessions/session-manager.js';
-import { markUsed } from '../sessions/session-memory.js';
+import { markUsed } from '../sessions/live-records.js';
 import type { AgentState } from '../app/agent-state.js';
 import type { ClientPeer } from '../app/client-peer.js';
 import { promptUpdates } from '../app/live-session.js';

@@ -9,7 +9,7 @@
 import { describeConfigProblems, type Config, type ConfigError } from '../config/config.js';
 import { reasoningEffortLevels } from '../config/providers.js';
 import { collectWhenQuiet } from '../shared/collect-garbage.js';
-import { EndpointMemory } from '../endpoints/endpoint-memory.js';
+import { LearnedFacts } from '../endpoints/learned-facts.js';
 import { EndpointRegistry } from '../endpoints/endpoint-registry.js';
 import { environmentChoice, type EndpointChoice } from '../endpoints/endpoint-choice.js';
 export type { AgentOptions } from './agent-options.js';
@@ -59,7 +59,7 @@ export class AgentState {
   /** Each session's context window: the meter, the small-window notice. */
   readonly windows: SessionWindows;
   /** What the agent learned about its endpoints (windows, text paths, refused parameters), kept across registries. */
-  readonly memory = new EndpointMemory();
+  readonly learned = new LearnedFacts();
   /** The directory every session must be inside; absent: none (see {@link AgentOptions.root}). */
   readonly root: string | undefined;
   /** What remote clients may point the agent at; absent: anything (see {@link AgentOptions.allowances}). */
@@ -70,7 +70,7 @@ export class AgentState {
   private readonly liveSessions = new LiveSessions(this.sessions, (sessionId) => this.release(sessionId));
   /** Re-reads the configuration for `authenticate`. */
   readonly reload: AgentOptions['reload'];
-  private readonly registryOptions: { logger: Logger; fetch: FetchLike | undefined; modelsTimeoutMs: number | undefined; memory: EndpointMemory };
+  private readonly registryOptions: { logger: Logger; fetch: FetchLike | undefined; modelsTimeoutMs: number | undefined; learned: LearnedFacts };
   private readonly findEndpoints: AgentOptions['endpoints'];
   /** Collects what a burst of turns left once the agent has been quiet a while (`collect-garbage.ts`); told as each turn ends. */
   readonly quiet: { worked(): void };
@@ -82,7 +82,7 @@ export class AgentState {
     this.configError = options.configError;
     this.reload = options.reload;
     this.findEndpoints = options.endpoints;
-    this.registryOptions = { logger: options.logger, fetch: options.fetch, modelsTimeoutMs: options.modelsTimeoutMs, memory: this.memory };
+    this.registryOptions = { logger: options.logger, fetch: options.fetch, modelsTimeoutMs: options.modelsTimeoutMs, learned: this.learned };
     this.registry = new EndpointRegistry([], this.registryOptions);
     this.store = Promise.resolve(options.store ?? openSessionStore({ stateDir: 'off', env: {}, logger: options.logger }));
     this.picker = new ModelPicker(
@@ -200,10 +200,10 @@ export class AgentState {
 
   /** What closing a live session lets go of beside its own state: the session forgotten, then its lease given back (its last record is written). */
   private async release(sessionId: string): Promise<boolean> {
-    const held = this.sessions.remove(sessionId);
+    const wasLive = this.sessions.remove(sessionId);
     this.liveSessions.forget(sessionId);
-    if (held) await (await this.store).release(sessionId);
-    return held;
+    if (wasLive) await (await this.store).release(sessionId);
+    return wasLive;
   }
 
   /**

@@ -2,7 +2,7 @@
  * The model side of one prompt turn (or of /compact): the live conversation plus the new message
  * sent to the session's model through the agent loop, with what the loop is given: the context
  * window and its notices, the turn's tools and the MCP notices, the system prompt with the
- * instruction files, the request's model and reasoning effort, the endpoint's memory, the
+ * instruction files, the request's model and reasoning effort, what the agent learned of the endpoint, the
  * session's cost meter; all of it for one {@link PromptTurn}. What the turn keeps and answers is
  * `prompt-runner.ts`'s.
  */
@@ -14,7 +14,7 @@ import type { SessionRecord } from '../sessions/session-store.js';
 import { DEFAULT_THOUGHT_LEVEL } from './model-picker.js';
 import { agentText } from '../loop/to-acp.js';
 import { CostMeter } from '../loop/cost-meter.js';
-import { factsBeforeOf, savedCostOf, sentImages, usedToolCallIds } from '../sessions/session-memory.js';
+import { factsBeforeOf, savedCostOf, sentImages, usedToolCallIds } from '../sessions/live-records.js';
 import { runAgentLoop, type AgentLoopOutcome } from '../loop/agent-loop.js';
 import { defaultSystemPrompt } from '../context/system-prompt.js';
 import { renderInstructions } from '../context/instructions.js';
@@ -25,7 +25,7 @@ import { mcpNotices, noToolsNotice, prepareTurnTools } from '../loop/turn-tools.
 import type { AgentState } from './agent-state.js';
 import { INSTRUCTIONS_OPTION } from './session-config.js';
 import type { PromptTurn } from '../loop/prompt-turn.js';
-import { heedServerToolSupport, serverChatTemplate } from '../endpoints/text-path-memory.js';
+import { heedServerToolSupport, serverChatTemplate } from '../endpoints/learned-text-paths.js';
 import { watchLoading } from '../loop/loading-notice.js';
 
 /** What {@link ModelSender.ask} sends besides the turn: the conversation so far and the new message. */
@@ -114,7 +114,7 @@ export class ModelSender {
         })
       : undefined;
     // A llama.cpp template that says it takes no tools: the text path from the first request.
-    if (tools) await heedServerToolSupport(target.endpoint, target.model, target.endpoint.memory.textPaths);
+    if (tools) await heedServerToolSupport(target.endpoint, target.model, target.endpoint.learned.textPaths);
     const template = tools ? await serverChatTemplate(target.endpoint, target.model) : undefined;
     // The facts the conversation began with, and a note of what changed since the model was last told.
     const facts =
@@ -166,7 +166,7 @@ export class ModelSender {
         template,
         toolMessageRules: toolMessageRules(target.endpoint.profile),
         takesImages: sentImages(session),
-        memory: target.endpoint.memory,
+        learned: target.endpoint.learned,
       },
       tools: tools && { offer: tools.offer, session: tools.session, takenIds: usedToolCallIds(session), answerOnly },
       limits: { maxSteps: config.maxSteps },

@@ -13,7 +13,7 @@
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../shared/log.js';
 import type { Session, SessionManager } from '../sessions/session-manager.js';
-import { holdRecords } from '../sessions/session-memory.js';
+import { loadRecords } from '../sessions/live-records.js';
 import type { SessionRecord, SessionStore } from '../sessions/session-store.js';
 import { withoutFacts } from '../sessions/told-facts.js';
 
@@ -54,7 +54,7 @@ export async function copySession(input: { sourceId: string; cwd: string; sessio
   // The whole history as on disk (the source holds only its live part); the fork's first turn
   // reads the instruction files and the date afresh (its system prompt is built from them).
   const history = finishedRecords((await input.store.load(source.id))?.records ?? source.records, source).map(withoutFacts);
-  holdRecords(fork, history);
+  loadRecords(fork, history);
   Object.assign(fork.options, source.options);
   fork.title = forkTitle(source.title);
   if (source.calibration) fork.calibration = { ...source.calibration };

@@ -47,16 +47,16 @@ export async function loadStored(state: AgentState, sessionId: string): Promise<
 }
 
 /**
- * The stored session `sessionId`, held for this process first (so it is read after the last
- * write of a process that held it before), whose saved `cwd` (where its tools work) must be
+ * The stored session `sessionId`, its lease taken for this process first (so it is read after the last
+ * write of the process that had it before), whose saved `cwd` (where its tools work) must be
  * inside the server's root, whatever `cwd` the client sent. Refused, it is let go again.
  * @throws {RequestError} -32002 when the store does not have it; -32602 when it is outside the
- *   root; -32603 naming the other process when another process holds it.
+ *   root; -32603 naming the other process when another process has its lease.
  */
 export async function loadStoredInRoot(state: AgentState, sessionId: string): Promise<StoredSession> {
   const store = await state.store;
   const heldHere = state.sessions.get(sessionId) !== undefined;
-  await store.hold(sessionId).catch((error: unknown) => {
+  await store.lease(sessionId).catch((error: unknown) => {
     throw storeRefusal(error, sessionId);
   });
   try {

@@ -6,7 +6,7 @@
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../shared/log.js';
 import type { Session, SessionManager } from '../sessions/session-manager.js';
-import { isUnloaded, markUsed, reloadRecords, unloadIdle } from '../sessions/session-memory.js';
+import { isUnloaded, markUsed, reloadRecords, unloadIdle } from '../sessions/live-records.js';
 import { SessionStoreError, type SessionStore } from '../sessions/session-store.js';
 import { sessionNotFound, type LiveSession } from './live-session.js';
 
@@ -20,7 +20,7 @@ export interface SessionUpkeepDeps {
   liveOf(session: Session): LiveSession;
 }
 
-/** A store refusal as the client hears it: an unknown session (-32002), or one another process holds (-32603, its words name that process); any other error as it is. */
+/** A store refusal as the client hears it: an unknown session (-32002), or one whose lease another process has (-32603, its words name that process); any other error as it is. */
 export function storeRefusal(error: unknown, sessionId: string): unknown {
   if (!(error instanceof SessionStoreError)) return error;
   if (error.code === 'busy') return new RequestError(-32603, error.message, { sessionId, reason: 'busy' });
@@ -29,7 +29,7 @@ export function storeRefusal(error: unknown, sessionId: string): unknown {
 
 /**
  * Makes the session ready for a turn: marked used, and its records read again from the store
- * when they left memory while it was idle (held for this process again first); two prompts read once.
+ * when they left memory while it was idle (its lease taken again first); two prompts read once.
  * @throws {RequestError} -32603 naming the other process when another process took the session
  *   meanwhile; -32002 when another process deleted it.
  */
@@ -41,7 +41,7 @@ export async function useSession(agent: SessionUpkeepDeps, session: Session): Pr
   if (!reading) {
     reading = (async () => {
       const store = await agent.store;
-      await store.hold(session.id);
+      await store.lease(session.id);
       reloadRecords(session, (await store.load(session.id))?.records ?? []);
     })().finally(() => (live.reloading = undefined));
     live.reloading = reading;

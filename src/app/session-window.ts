@@ -23,7 +23,7 @@ import { estimateTokens } from '../context/token-estimate.js';
 import { DEFAULT_WINDOW_FIX } from '../openai/user-errors.js';
 import type { ModelPicker } from './model-picker.js';
 import { windowUsage } from '../loop/to-acp.js';
-import { savedCostOf } from '../sessions/session-memory.js';
+import { savedCostOf } from '../sessions/live-records.js';
 import type { UserNotice } from '../loop/notify.js';
 import type { UpdateSink } from '../tools/index.js';
 import { grouped } from '../shared/grouped.js';
@@ -41,7 +41,7 @@ export interface SessionWindowDeps {
   config: () => Config;
   picker: ModelPicker;
   registry: () => EndpointRegistry;
-  /** Where windows learned from overflow answers are read. @defaultValue the resolved endpoint's memory (`Endpoint.memory.windows`) */
+  /** Where windows learned from overflow answers are read. @defaultValue what the resolved endpoint learned (`Endpoint.learned.windows`) */
   learned?: LearnedWindows | undefined;
   /** Told once per endpoint and model when a learned window overrules `OPENAI_CONTEXT_WINDOW`. @defaultValue none */
   logger?: Logger | undefined;
@@ -121,7 +121,7 @@ export class SessionWindows {
     const native = target?.endpoint.nativeChat?.inUse ? target.endpoint.profile.nativeChat?.windowFix : undefined;
     const fix = native ?? target?.endpoint.profile.contextWindowFix ?? DEFAULT_WINDOW_FIX;
     const configured = this.deps.config().contextWindow;
-    const learned = target ? (this.deps.learned ?? target.endpoint.memory.windows).get(target.endpoint.client.options.url, target.model) : undefined;
+    const learned = target ? (this.deps.learned ?? target.endpoint.learned.windows).get(target.endpoint.client.options.url, target.model) : undefined;
     const server: ServerWindow =
       configured || learned || !target ? {} : ((await untilAborted(target.endpoint.serverWindowOf?.(target.model) ?? Promise.resolve({}), signal)) ?? {});
     const resolved = resolveContextWindow({ configured, learned, runtime: server.runtime, catalogue, trained: server.trained });

@@ -14,7 +14,7 @@ import { systemFacts, toldFacts } from '../sessions/told-facts.js';
 export interface TurnFactsInput {
   /** The session's live records. */
   records: readonly ConversationRecord[];
-  /** The system prompt's facts before them (`session-memory.ts` `factsBeforeOf`). */
+  /** The system prompt's facts before them (`live-records.ts` `factsBeforeOf`). */
   before?: PromptFacts | undefined;
   /** The session's working directory and `additionalDirectories` (absolute). */
   cwd: string;

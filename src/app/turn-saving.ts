@@ -3,7 +3,7 @@
  * the answer goes out; a session another process took over meanwhile is noted on its live session
  * (`LiveSession.takenOver`), so the prompt answers why.
  */
-import { addRecord, unloadRecords } from '../sessions/session-memory.js';
+import { addRecord, unloadRecords } from '../sessions/live-records.js';
 import type { Session } from '../sessions/session-manager.js';
 import { SessionStoreError, type SessionRecord } from '../sessions/session-store.js';
 import type { AgentState } from './agent-state.js';

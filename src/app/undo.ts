@@ -11,7 +11,7 @@ import { agentText } from '../loop/to-acp.js';
 import type { CheckpointFile } from '../sessions/checkpoints.js';
 import { hashText } from '../sessions/checkpoints.js';
 import type { Session } from '../sessions/session-manager.js';
-import { currentPlanOf, removeTurn, undoableTurn } from '../sessions/session-memory.js';
+import { currentPlanOf, removeTurn, undoableTurn } from '../sessions/live-records.js';
 import type { TurnRecord } from '../sessions/session-records.js';
 import {
   confine,

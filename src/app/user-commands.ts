@@ -99,15 +99,15 @@ export class UserCommands {
       files.map((file) => [file.path, file.mtimeMs, file.size]),
       prompts.map(({ server, prompt }) => [server, prompt.name, prompt.description, prompt.arguments]),
     ]);
-    let held = kept.commands;
-    if (!held || held.fingerprint !== fingerprint) {
-      held = { fingerprint, commands: await this.read(files, prompts), advertised: held?.advertised ?? '' };
-      kept.commands = held;
+    let known = kept.commands;
+    if (!known || known.fingerprint !== fingerprint) {
+      known = { fingerprint, commands: await this.read(files, prompts), advertised: known?.advertised ?? '' };
+      kept.commands = known;
     }
-    const list = [...this.builtins(), ...[...held.commands.values()].map(advertised)];
+    const list = [...this.builtins(), ...[...known.commands.values()].map(advertised)];
     const json = JSON.stringify(list);
-    if (!force && json === held.advertised) return undefined;
-    held.advertised = json;
+    if (!force && json === known.advertised) return undefined;
+    known.advertised = json;
     return list;
   }
 

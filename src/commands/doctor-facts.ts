@@ -107,7 +107,7 @@ export async function checkEndpoint(
   const nativeProfile = PROVIDER_PROFILES[providerOf(settings).id]?.nativeChat;
   const native =
     nativeProfile && !unreachable
-      ? await createEndpoint(settings, { logger: deps.logger, fetch: deps.fetch, enabled: false, memory: deps.memory }).nativeChat?.describe(settings.model)
+      ? await createEndpoint(settings, { logger: deps.logger, fetch: deps.fetch, enabled: false, learned: deps.learned }).nativeChat?.describe(settings.model)
       : undefined;
   // llama.cpp: the window it runs, whether its template takes tools (/props), and its slots.
   const llamaHeaders = settings.apiKey ? { ...settings.headers, authorization: `Bearer ${settings.apiKey}` } : settings.headers;

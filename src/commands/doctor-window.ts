@@ -46,7 +46,7 @@ export async function probeWindow(
     fetch: deps.fetch,
     modelsTimeoutMs: deps.timeoutMs,
     cloudAuth: deps.cloudAuth,
-    memory: deps.memory,
+    learned: deps.learned,
   });
   const server: ServerWindow = (await endpoint.serverWindowOf?.(settings.model).catch(() => ({}))) ?? {};
   const resolved = resolveContextWindow({ configured, runtime: server.runtime, catalogue, trained: server.trained });

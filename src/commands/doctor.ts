@@ -18,7 +18,7 @@ import { probeModels } from './probes.js';
 import { cloudCredentialChecks } from './doctor-cloud.js';
 import { chooseModel } from '../endpoints/default-model.js';
 import { tryItLine } from './try-it.js';
-import { EndpointMemory } from '../endpoints/endpoint-memory.js';
+import { LearnedFacts } from '../endpoints/learned-facts.js';
 import { searchLine } from './doctor-search.js';
 import { sandboxLines } from './doctor-sandbox.js';
 import { resolveCommandConfig, type CommandConfig, type CommandRunOptions } from './resolve.js';
@@ -127,7 +127,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   if (overridden) print(renderCheck(overridden));
   const quiet = createLogger({ level: 'error', write: () => undefined });
   // What the checks learn (a refused parameter, a native API not served) holds for the whole run, as in the agent.
-  const memory = new EndpointMemory();
+  const learned = new LearnedFacts();
   // A model left unnamed is the first chat model the endpoint lists: check the one the agent would use.
   const all = await Promise.all(
     resolved.endpoints.map(async (named) => {
@@ -141,7 +141,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
       // A stand-in kept: did the endpoint list nothing, or not answer at all? The checks reuse the answer.
       const models =
         named.modelIsStandIn && choice.model === named.model && !resolved.configError
-          ? await probeModels(settings, { logger: quiet, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env }, memory })
+          ? await probeModels(settings, { logger: quiet, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env }, learned })
           : undefined;
       const why = models?.kind === 'unreachable' || models?.kind === 'timeout' ? standInUnanswered(named) : choice.why;
       return { settings, why, models, names: settingNames(settings, options.flags, resolved) };
@@ -186,7 +186,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     const facts = await checkEndpoint(
       settings,
       names,
-      { logger, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env }, memory },
+      { logger, timeoutMs, fetch: options.fetch, cloudAuth: { env: options.env }, learned },
       resolved.config.contextWindow,
       models,
     );

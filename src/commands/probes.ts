@@ -6,7 +6,7 @@
 import type { ChatRequest } from '../openai/chat-client.js';
 import { createEndpoint, type EndpointSettings } from '../endpoints/endpoint.js';
 import type { CloudAuthDeps } from '../endpoints/cloud-auth.js';
-import type { EndpointMemory } from '../endpoints/endpoint-memory.js';
+import type { LearnedFacts } from '../endpoints/learned-facts.js';
 import { extractProviderMessage, ProviderError, ProviderReportedError, ProviderTimeoutError } from '../openai/errors.js';
 import type { FetchLike } from '../openai/http.js';
 import type { Logger } from '../shared/log.js';
@@ -29,7 +29,7 @@ export interface ProbeDeps {
    * What the checks learn about the endpoint (refused parameters, Ollama's `/api/chat` not
    * served), shared by every check of one run as the agent shares it. @defaultValue each check its own
    */
-  memory?: EndpointMemory | undefined;
+  learned?: LearnedFacts | undefined;
 }
 
 /**
@@ -64,7 +64,7 @@ export async function probeModels(settings: EndpointSettings, deps: ProbeDeps): 
     fetch: recorder.fetch,
     modelsTimeoutMs: deps.timeoutMs,
     cloudAuth: deps.cloudAuth,
-    memory: deps.memory,
+    learned: deps.learned,
   });
   const listed = await endpoint.catalog.list();
   const record = modelsRecord(recorder.records);
@@ -112,7 +112,7 @@ export type CompletionProbe =
 /**
  * Sends `request` (streamed) through the agent's chat client with no retries and a silence limit
  * of at most `deps.timeoutMs`, and reads the whole answer. Adaptive corrections apply (and are
- * remembered in `deps.memory`) as in the agent. Settles within about `deps.timeoutMs` (the whole
+ * remembered in `deps.learned`) as in the agent. Settles within about `deps.timeoutMs` (the whole
  * request is aborted then).
  *
  * @throws only an internal error (a bug); provider failures are results.
@@ -120,7 +120,7 @@ export type CompletionProbe =
 export async function probeCompletion(settings: EndpointSettings, request: ChatRequest, deps: ProbeDeps): Promise<CompletionProbe> {
   const recorder = recordingFetch(deps.fetch);
   const bounded: EndpointSettings = { ...settings, maxRetries: 0, timeoutMs: Math.min(settings.timeoutMs, deps.timeoutMs) };
-  const { client } = createEndpoint(bounded, { logger: deps.logger, fetch: recorder.fetch, enabled: false, cloudAuth: deps.cloudAuth, memory: deps.memory });
+  const { client } = createEndpoint(bounded, { logger: deps.logger, fetch: recorder.fetch, enabled: false, cloudAuth: deps.cloudAuth, learned: deps.learned });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), deps.timeoutMs);
   const accumulator = new ChatStreamAccumulator();

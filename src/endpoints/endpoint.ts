@@ -14,7 +14,7 @@ import { resolveEndpoint, type ResolvedEndpoint } from '../config/providers.js';
 import type { ProviderId, ProviderProfile } from '../config/provider-profiles.js';
 import { AGENT_NAME, VERSION } from '../shared/version.js';
 import { cloudAuthorizer, type CloudAuthDeps } from './cloud-auth.js';
-import { EndpointMemory } from './endpoint-memory.js';
+import { LearnedFacts } from './learned-facts.js';
 import { modelLoadState, type ModelLoadState } from './model-loading.js';
 import { SessionSlots } from './session-slots.js';
 
@@ -57,8 +57,8 @@ export interface EndpointDeps {
   enabled?: boolean | undefined;
   /** Credentials of the keyless Bedrock (SigV4) and Azure (Entra ID) paths (tests). @defaultValue the SDKs' default chains */
   cloudAuth?: CloudAuthDeps | undefined;
-  /** What the agent learns about its endpoints (windows, text paths, corrections). @defaultValue a memory of this endpoint's own */
-  memory?: EndpointMemory | undefined;
+  /** What the agent learns about its endpoints (windows, text paths, corrections). @defaultValue learned facts of this endpoint's own */
+  learned?: LearnedFacts | undefined;
 }
 
 /** A ready endpoint. */
@@ -87,7 +87,7 @@ export interface Endpoint {
    */
   readonly nativeChat?: OllamaNativeChat | undefined;
   /** What the agent learned about this endpoint and its models (shared with its other endpoints). */
-  readonly memory: EndpointMemory;
+  readonly learned: LearnedFacts;
   /**
    * Whether the server has `model` loaded yet (`model-loading.ts`, by the profile's
    * `loadingQuery`; one GET of 2 s at most, stopped by `signal`); `undefined` when it does not
@@ -116,7 +116,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
   const authHeaders = buildAuthHeaders(resolved.bearerKey, resolved.headers);
   const numCtx = settings.ollamaNumCtx ?? CONFIG_DEFAULTS.ollamaNumCtx;
   const nativeProfile = resolved.profile.nativeChat;
-  const memory = deps.memory ?? new EndpointMemory();
+  const learned = deps.learned ?? new LearnedFacts();
   // Built even at 0, when it routes nothing: doctor reads the server's windows through it.
   const nativeChat = nativeProfile
     ? new OllamaNativeChat({
@@ -127,11 +127,11 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
         extraBody: settings.extraBody,
         logger: deps.logger,
         fetch: deps.fetch,
-        notServed: memory.nativeNotServed,
+        notServed: learned.nativeNotServed,
       })
     : undefined;
   // A slot per session where the server has several (llama.cpp `/props` `total_slots`).
-  const slots = resolved.profile.contextWindowQuery === 'llamacpp-props' ? sessionSlots(settings.baseUrl, authHeaders, memory, deps) : undefined;
+  const slots = resolved.profile.contextWindowQuery === 'llamacpp-props' ? sessionSlots(settings.baseUrl, authHeaders, learned, deps) : undefined;
   const client = new ChatCompletionsClient({
     url: resolved.chatUrl,
     baseUrl: settings.baseUrl,
@@ -146,7 +146,7 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     authorize,
     native: nativeChat,
-    corrections: memory.corrections,
+    corrections: learned.corrections,
     slots: slots?.router,
   });
   const catalog = new ModelCatalog({
@@ -178,14 +178,14 @@ export function createEndpoint(settings: EndpointSettings, deps: EndpointDeps): 
   const serverWindowOf = nativeChat ? async (model: string) => (await nativeChat.serverWindow(model)) ?? serverWindow(model) : serverWindow;
   const loadState = (model: string, signal?: AbortSignal) =>
     modelLoadState(resolved.profile.loadingQuery, settings.baseUrl, model, { headers: authHeaders, fetch: deps.fetch, signal });
-  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, serverWindowOf, nativeChat, memory, loadState };
+  return { settings, provider: resolved.provider, profile: resolved.profile, resolved, client, catalog, serverWindowOf, nativeChat, learned, loadState };
 }
 
-/** The slot router of a llama.cpp server, its state in `memory` by server root; `windows` gives it the endpoint's `/props` lookup once built. */
-function sessionSlots(baseUrl: string, headers: Record<string, string>, memory: EndpointMemory, deps: EndpointDeps) {
+/** The slot router of a llama.cpp server, its state in `learned.slots` by server root; `windows` gives it the endpoint's `/props` lookup once built. */
+function sessionSlots(baseUrl: string, headers: Record<string, string>, learned: LearnedFacts, deps: EndpointDeps) {
   const root = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
-  let state = memory.slots.get(root);
-  if (!state) memory.slots.set(root, (state = { saved: new Map() }));
+  let state = learned.slots.get(root);
+  if (!state) learned.slots.set(root, (state = { saved: new Map() }));
   let lookup: ((model: string) => Promise<ServerWindow>) | undefined;
   const router = new SessionSlots({
     root,

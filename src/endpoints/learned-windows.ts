@@ -1,7 +1,7 @@
 /**
  * Context windows learned from overflow answers ("This model's maximum context length is 8192
  * tokens…", see `openai/context-overflow.ts`), remembered per endpoint and model for the life of
- * the agent (`endpoint-memory.ts`): the next request to that model is planned for the window the server stated, even
+ * the agent (`learned-facts.ts`): the next request to that model is planned for the window the server stated, even
  * when the catalogue or the server's own report said otherwise.
  */
 

@@ -10,7 +10,7 @@
  * - `think`: none for a model whose `/api/show` `capabilities` lack `thinking`; a level for the
  *   models the profile lists (GPT-OSS); a boolean otherwise.
  * - Not served (a gateway exposing only `/v1`): remembered per server root, in the agent's
- *   endpoint memory (`endpoint-memory.ts`) when given one.
+ *   learned facts (`learned-facts.ts`) when given one.
  * - Memory: after the first answer, `GET /api/ps`; `0 < size_vram < size` means part of the model
  *   runs on the CPU (Ollama docs, context-length.mdx: "avoid offloading the model to CPU").
  *

@@ -194,7 +194,7 @@ export function identifyServer(baseUrl: string, options: IdentifyOptions = {}): 
  * Forgets every look: a test suite that runs its files in one process calls it after each test
  * (vitest.config.ts `setupFiles`), since a loopback port a finished test's server used may be
  * handed to another server later.
- * @internal only the test suite forgets (test/global/process-memories.ts).
+ * @internal only the test suite forgets (test/global/process-state.ts).
  */
 export function forgetServerIdentities(): void {
   asked.clear();

@@ -20,7 +20,7 @@ import { SERVER_CONTEXT_TIMEOUT_MS } from './server-context.js';
 /** Bound of one save or restore, in ms (a file of a slot's cache: megabytes to a few gigabytes). */
 const SLOT_FILE_TIMEOUT_MS = 30_000;
 
-/** A server's slots as this agent uses them, kept in the endpoint memory (so a provider change forgets nothing). */
+/** A server's slots as this agent uses them, kept with what the agent learned (so a provider change forgets nothing). */
 export interface ServerSlots {
   book?: SlotBook;
   /** The first look at the server ({@link probeSlots}), shared by the requests that wait for it. */

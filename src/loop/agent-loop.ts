@@ -15,7 +15,7 @@ import { LoopGuard } from './loop-guard.js';
 import type { Calibration } from '../context/token-estimate.js';
 import { uniqueToolCallIds } from '../context/tool-call-ids.js';
 import { assistantToolCallMessage, toolResultMessage } from '../context/tool-messages.js';
-import { EndpointMemory } from '../endpoints/endpoint-memory.js';
+import { LearnedFacts } from '../endpoints/learned-facts.js';
 import type { ChatRequestContentPart } from '../openai/openai-types.js';
 import type { StepRecord, ToolResultRecord } from '../sessions/session-records.js';
 import { MAX_CALLS_PER_ANSWER, toolCutNote } from '../tools/index.js';
@@ -56,7 +56,7 @@ const NOT_RUN = 'Not run: the user cancelled the turn.';
 export async function runAgentLoop(turn: LoopTurn, { context, endpoint, tools, limits, callbacks }: AgentLoopInput): Promise<AgentLoopOutcome> {
   const { signal, send, inbox } = turn;
   const { logger } = callbacks;
-  const fitted = { ...endpoint, memory: endpoint.memory ?? new EndpointMemory() };
+  const fitted = { ...endpoint, learned: endpoint.learned ?? new LearnedFacts() };
   const guard = new LoopGuard(limits.maxSteps);
   // A cut tool result says how to get the rest in its tool's own words.
   const keeper = new ContextKeeper({ cutNotes: toolCutNote, ...context });

@@ -41,9 +41,9 @@ export interface TurnCompaction {
   summary: string;
 }
 
-/** The endpoint a request goes to (its memory present) and where the turn reports besides its updates. */
+/** The endpoint a request goes to (what it learned present) and where the turn reports besides its updates. */
 export interface FittedTurn {
-  endpoint: Pick<TurnEndpoint, 'chat' | 'request' | 'toolMessageRules' | 'template'> & { memory: NonNullable<TurnEndpoint['memory']> };
+  endpoint: Pick<TurnEndpoint, 'chat' | 'request' | 'toolMessageRules' | 'template'> & { learned: NonNullable<TurnEndpoint['learned']> };
   callbacks: TurnCallbacks;
 }
 
@@ -51,7 +51,7 @@ export interface FittedTurn {
  * One model request of `turn` (its updates, cancel and id: message and compaction ids derive from it) with its messages fitted to the window: the user is told of a compaction or
  * of history left out; an answer saying the prompt was over the window is retried smaller
  * (bounded, `ContextKeeper.overflow`), then the turn ends with a message naming the window and the
- * fix. For an endpoint and model on the text path (`endpoints/text-path-memory.ts`) the request is
+ * fix. For an endpoint and model on the text path (`endpoints/learned-text-paths.ts`) the request is
  * spelled by `toTextToolPath`; a template error answering a request with tools puts them there
  * and sends the same step again, once. `{ stop }` when the turn must end: its words for the user.
  */
@@ -63,7 +63,7 @@ export async function fittedRequest(
 ): Promise<ModelRequestOutcome | { stop: string; usage?: undefined }> {
   const { signal, send } = turn;
   const { logger, notify } = callbacks;
-  const { chat, memory } = endpoint;
+  const { chat, learned } = endpoint;
   /** The compaction under way in this preparation, when the client is told of compactions as entities. */
   let compactionId: string | undefined;
   const summarize = async (messages: ChatMessage[], withTools = false, cap?: number) => {
@@ -87,7 +87,7 @@ export async function fittedRequest(
         };
   };
   const tools = at.tools.length > 0 ? at.tools : undefined;
-  const paths = memory.textPaths;
+  const paths = learned.textPaths;
   const url = chat.options.url;
   const model = endpoint.request.model;
   /** Set once an overflow answer named no window and the keeper guessed a smaller one. */
@@ -137,7 +137,7 @@ export async function fittedRequest(
       callbacks: { signal, send, logger, cost: callbacks.cost, notify: textPath ? undefined : notify },
       contextWindow: keeper.contextWindow,
       windowFix: at.windowFix,
-      learned: memory.windows,
+      learned: learned.windows,
       textToolCalls: tools ? textToolCallRecogniser(tools, textPath, endpoint.template) : undefined,
       mayRefuseTools: !textPath && toolShaped,
       messageIds: stepMessageIds(turn.turnId, at.index),
@@ -152,7 +152,7 @@ export async function fittedRequest(
       keeper.calibrate(outcome.usage?.inputTokens);
       // The size that worked after an overflow that named no window is remembered, so the next turn starts there.
       if (guessed && !outcome.error && keeper.contextWindow !== undefined) {
-        memory.windows.learn(url, model, keeper.contextWindow);
+        learned.windows.learn(url, model, keeper.contextWindow);
         logger.info('remembering the context window that worked after an overflow answer that named none', {
           model,
           contextWindow: keeper.contextWindow,

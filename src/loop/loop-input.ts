@@ -9,7 +9,7 @@
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 import type { ContextSources } from '../context/context-keeper.js';
 import type { ToolMessageRules } from '../context/tool-messages.js';
-import type { EndpointMemory } from '../endpoints/endpoint-memory.js';
+import type { LearnedFacts } from '../endpoints/learned-facts.js';
 import type { Logger } from '../shared/log.js';
 import type { TurnInbox } from '../sessions/turn-inbox.js';
 import type { ChatCompletionsClient, ChatRequest } from '../openai/chat-client.js';
@@ -39,8 +39,8 @@ export interface TurnEndpoint {
   takesImages: boolean;
   /** The server's chat template for the model (`serverChatTemplate`): the reader of calls written as text tries its family first. */
   template?: string | undefined;
-  /** What the agent learned of this endpoint: the text paths and the windows of its models (`Endpoint.memory`). @defaultValue one for this turn only */
-  memory?: Pick<EndpointMemory, 'textPaths' | 'windows'> | undefined;
+  /** What the agent learned of this endpoint: the text paths and the windows of its models (`Endpoint.learned`). @defaultValue one for this turn only */
+  learned?: Pick<LearnedFacts, 'textPaths' | 'windows'> | undefined;
 }
 
 /**

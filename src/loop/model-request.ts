@@ -31,7 +31,7 @@ export interface ModelRequestInput {
   textToolCalls?: TextToolCalls | undefined;
   /** How to give this server a larger window (the profile's `contextWindowFix`), for the words after an overflow. */
   windowFix?: string | undefined;
-  /** Where a window stated by an overflow answer is remembered (the endpoint's memory). @defaultValue nowhere */
+  /** Where a window stated by an overflow answer is remembered (what the agent learned of the endpoint). @defaultValue nowhere */
   learned?: LearnedWindows | undefined;
   /** True when the request carries tools or tool messages: a template error is then returned as `templateRefused`. */
   mayRefuseTools?: boolean | undefined;

@@ -2,8 +2,8 @@
  * Adaptive parameters: the correction that makes the next request acceptable after an endpoint
  * rejected a parameter (rename `max_tokens` ⇄ `max_completion_tokens`, drop the parameter, or
  * move the system prompt to the `developer` role or into the first user message), applied to a
- * request body, plus a small per-process memory of the corrections each endpoint and model
- * needed. Reading the rejection itself is `rejection.ts`. Pure apart from the memory.
+ * request body, plus a small per-process record of the corrections each endpoint and model
+ * needed. Reading the rejection itself is `rejection.ts`. Pure apart from that record.
  */
 import { isRecord } from '../shared/json-value.js';
 
@@ -86,10 +86,10 @@ export function describeCorrection(correction: Correction): string {
 }
 
 /**
- * Corrections learned per endpoint (chat URL) and model, kept for the life of their owner (the
- * agent's endpoint memory, or one chat client) and applied, in the order learned, to every later request for the same pair.
+ * Corrections learned per endpoint (chat URL) and model, kept for the life of their owner (what the
+ * agent learned of its endpoints, or one chat client) and applied, in the order learned, to every later request for the same pair.
  */
-export class CorrectionMemory {
+export class LearnedCorrections {
   private readonly learned = new Map<string, Correction[]>();
 
   /** The corrections for `url` and `model`, oldest first (empty when none). */

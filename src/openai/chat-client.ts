@@ -10,7 +10,7 @@
  * Source: https://platform.openai.com/docs/api-reference/chat/create (`stream`, `stream_options`,
  * `max_completion_tokens`, `reasoning_effort`).
  */
-import { applyCorrections, describeCorrection, MAX_CORRECTIONS_PER_REQUEST, CorrectionMemory } from './adaptive-params.js';
+import { applyCorrections, describeCorrection, MAX_CORRECTIONS_PER_REQUEST, LearnedCorrections } from './adaptive-params.js';
 import { attemptChat, type StreamProgress, type Wire } from './chat-attempt.js';
 import { recognizeOverflow } from './context-overflow.js';
 import { parseRejection } from './rejection.js';
@@ -44,8 +44,8 @@ export interface ChatClientOptions {
   headers?: Record<string, string>;
   /** Parameter spellings. @defaultValue the profile detected from `url` ({@link detectProvider}) */
   profile?: ProviderProfile | undefined;
-  /** Where learned corrections are kept (the agent's endpoint memory). @defaultValue one of this client's own */
-  corrections?: CorrectionMemory | undefined;
+  /** Where learned corrections are kept (what the agent learned of its endpoints). @defaultValue one of this client's own */
+  corrections?: LearnedCorrections | undefined;
   /** Retries after the first attempt. @defaultValue 2 */
   maxRetries?: number;
   /**
@@ -90,11 +90,11 @@ export class ChatCompletionsClient {
   readonly options: ChatClientOptions;
   /** The provider profile used for parameter spellings. */
   readonly profile: ProviderProfile;
-  private readonly corrections: CorrectionMemory;
+  private readonly corrections: LearnedCorrections;
   constructor(options: ChatClientOptions) {
     this.options = options;
     this.profile = options.profile ?? PROVIDER_PROFILES[detectProvider(options.url)];
-    this.corrections = options.corrections ?? new CorrectionMemory();
+    this.corrections = options.corrections ?? new LearnedCorrections();
   }
 
   /** Whether this endpoint answered that `model` takes no tools (a learned correction drops them from every request). */
@@ -125,7 +125,7 @@ export class ChatCompletionsClient {
    * When `options.native` routes the model, the request goes to the server's own chat API
    * instead (Ollama `/api/chat`: body from `ollama-chat-request.ts`, NDJSON read into the same
    * items by `ollama-chat-items.ts`); an answer there meaning the API is not served
-   * (`isNotServed`) falls back to Chat Completions, which the router remembers (the agent's endpoint memory); an
+   * (`isNotServed`) falls back to Chat Completions, which the router remembers (what the agent learned of its endpoints); an
    * out-of-memory answer becomes a final {@link ProviderMemoryError}.
    *
    * @throws {ProviderError} when the request finally fails
@@ -179,12 +179,12 @@ export class ChatCompletionsClient {
   private async *send(wire: Wire, model: string, base: Record<string, unknown>, signal: AbortSignal, progress: StreamProgress): AsyncGenerator<SseItem[]> {
     const maxRetries = this.options.maxRetries ?? 2;
     const { url } = wire;
-    const memory = this.corrections;
+    const learned = this.corrections;
     let corrections = 0;
     /** When the server first answered that it is loading the model, and how often it was asked since. */
     let loading: { since: number; asked: number } | undefined;
     for (let attempt = 0; ; attempt++) {
-      const known = memory.get(url, model);
+      const known = learned.get(url, model);
       const body = applyCorrections(base, known);
       try {
         yield* attemptChat(wire, body, signal, progress, this.options);
@@ -208,9 +208,9 @@ export class ChatCompletionsClient {
         if (error instanceof ProviderHttpError && !progress.committed && corrections < MAX_CORRECTIONS_PER_REQUEST) {
           const found = parseRejection(error.status, error.body, body, known);
           // Compare bodies: a correction another request learned meanwhile also makes a retry worthwhile.
-          const next = found ? applyCorrections(base, [...memory.get(url, model), found.correction]) : body;
+          const next = found ? applyCorrections(base, [...learned.get(url, model), found.correction]) : body;
           if (found && JSON.stringify(next) !== JSON.stringify(body)) {
-            memory.remember(url, model, found.correction);
+            learned.remember(url, model, found.correction);
             corrections++;
             this.options.logger?.info(`endpoint rejected a request parameter; ${describeCorrection(found.correction)} and retrying`, {
               url: withoutQuery(url),

@@ -71,7 +71,7 @@ export function isToolTemplateError(status: number, message: string): boolean {
 }
 
 /**
- * Whether the corrections learned for an endpoint and model (`CorrectionMemory.get`) include
+ * Whether the corrections learned for an endpoint and model (`LearnedCorrections.get`) include
  * dropping `tools`: that pair takes no tools, and every request to it goes out without them.
  *
  * What the loop does then: it keeps reading text tool calls (`tools/calls/text/`) with the

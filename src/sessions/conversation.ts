@@ -149,7 +149,7 @@ export function liveConversation(records: readonly ConversationRecord[], rules: 
  * message, folded into the next user message (chat templates that require user/assistant
  * alternation reject two user messages in a row), as do the steering messages no answer followed;
  * a turn that failed before any answer (`failed`) and took no such message adds nothing.
- * `fromStep`: the first step still sent (a turn compacted inside). Exported: `session-memory.ts`
+ * `fromStep`: the first step still sent (a turn compacted inside). Exported: `live-records.ts`
  * extends a live conversation turn by turn with it.
  */
 export function appendTurn(

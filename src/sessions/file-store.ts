@@ -62,7 +62,7 @@ export class FileSessionStore implements SessionStore {
       await syncDir(this.dir);
     });
     if (options.removeWhenBlank) this.removableWhenBlank.add(sessionId);
-    await this.leases.hold(sessionId);
+    await this.leases.take(sessionId);
   }
 
   async append(sessionId: string, record: SessionRecord): Promise<void> {
@@ -153,7 +153,7 @@ export class FileSessionStore implements SessionStore {
     if (!isValidSessionId(sessionId)) return;
     await this.serialize(sessionId, async () => {
       try {
-        await this.hold(sessionId);
+        await this.lease(sessionId);
       } catch (error) {
         if (error instanceof SessionStoreError && error.code === 'not-found') return;
         throw error;
@@ -170,14 +170,14 @@ export class FileSessionStore implements SessionStore {
     });
   }
 
-  async hold(sessionId: string): Promise<void> {
+  async lease(sessionId: string): Promise<void> {
     const missing = new SessionStoreError('not-found', String(sessionId), `no session ${JSON.stringify(sessionId)}`);
     if (!isValidSessionId(sessionId)) throw missing;
     // No lease for a session that is not there (a lease file must never outlive its session).
     await fsp.access(this.file(sessionId)).catch((error: unknown) => {
       throw errorCode(error) === 'ENOENT' ? missing : error;
     });
-    await this.leases.hold(sessionId);
+    await this.leases.take(sessionId);
   }
 
   async release(sessionId: string): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * The index of a held session's whole history (see `session-memory.ts`): what the records before
+ * The index of a live session's whole history (see `live-records.ts`): what the records before
  * its live part said (plan, system prompt facts, whether turns came), and what all its turns add
  * up to (tool-call ids in use, an image answered, the saved cost). Built once from the records
  * as loaded, then extended record by record, never by walking the history again.
@@ -12,7 +12,7 @@ import type { ConversationRecord, LiveConversation } from './conversation.js';
 import type { TurnRecord } from './session-records.js';
 import { systemFacts } from './told-facts.js';
 
-/** The index of one held session (see the module comment). */
+/** The index of one live session (see the module comment). */
 export interface SessionIndex {
   toolCallIds: Set<string>;
   sentImages: boolean;

@@ -1,7 +1,7 @@
 /**
- * The processes behind session leases (`session-lease.ts`): who a lease names ({@link Holder}),
+ * The processes behind session leases (`session-lease.ts`): who a lease names ({@link Lessee}),
  * this process's owner file in `<dir>/.leases/` (written at its first lease, its mtime touched
- * every `beatMs` while it lives), and whether another holder is gone: its owner file missing or
+ * every `beatMs` while it lives), and whether another lessee is gone: its owner file missing or
  * untouched for `ttlMs`, or, on the same host in the same pid namespace, its pid not running or
  * our own. Containers that share a host name (`--network host`) each number their processes from
  * 1, so a pid means a process here only within one pid namespace.
@@ -10,27 +10,27 @@ import { mkdirSync, promises as fsp, readlinkSync, unlinkSync, utimesSync, write
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
-/** Who holds a lease, as written in it. */
-export interface Holder {
+/** Who has a lease (its lessee), as written in it. */
+export interface Lessee {
   owner: string;
   host: string;
   pid: number;
-  /** The holder's pid namespace (Linux `/proc/self/ns/pid`, e.g. `pid:[4026531836]`); absent where there is none to read. */
+  /** The lessee's pid namespace (Linux `/proc/self/ns/pid`, e.g. `pid:[4026531836]`); absent where there is none to read. */
   pidns?: string;
 }
 
-/** An owner file untouched this long (ms) belongs to a process long gone: removed when a process starts holding sessions. */
+/** An owner file untouched this long (ms) belongs to a process long gone: removed when a process takes its first lease. */
 const LEFT_OWNER_MS = 60 * 60 * 1000;
 
 /** The `code` of a file system error (`ENOENT`, `EEXIST`, …), or `undefined`. */
 export const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
 
-/** The holder a lease file's text names, or `undefined` when it does not read as one. */
-export function parseHolder(text: string): Holder | undefined {
+/** The lessee a lease file's text names, or `undefined` when it does not read as one. */
+export function parseLessee(text: string): Lessee | undefined {
   try {
-    const value = JSON.parse(text) as Partial<Holder>;
+    const value = JSON.parse(text) as Partial<Lessee>;
     const ok = typeof value.owner === 'string' && typeof value.host === 'string' && typeof value.pid === 'number';
-    return ok && (value.pidns === undefined || typeof value.pidns === 'string') ? (value as Holder) : undefined;
+    return ok && (value.pidns === undefined || typeof value.pidns === 'string') ? (value as Lessee) : undefined;
   } catch {
     return undefined;
   }
@@ -55,16 +55,16 @@ function running(pid: number): boolean {
   }
 }
 
-/** This process's owner file in one leases directory, and the judge of other holders. */
+/** This process's owner file in one leases directory, and the judge of other lessees. */
 export class LeaseOwner {
   /** This process, as its leases name it. */
-  readonly me: Holder;
+  readonly me: Lessee;
   private beat: NodeJS.Timeout | undefined;
 
   /**
    * @param dir - the leases directory (`<state dir>/.leases`).
    * @param owner - this process's owner id.
-   * @param timing - `ttlMs`: a holder whose owner file is untouched this long is gone; `beatMs`: how often ours is touched (ms).
+   * @param timing - `ttlMs`: a lessee whose owner file is untouched this long is gone; `beatMs`: how often ours is touched (ms).
    */
   constructor(
     private readonly dir: string,
@@ -127,15 +127,15 @@ export class LeaseOwner {
   }
 
   /**
-   * Whether the holder of a lease is gone (its lease may be taken over).
+   * Whether the lessee of a lease is gone (its lease may be taken over).
    * @throws the file system's error reading its owner file, but for its absence.
    */
-  async gone(holder: Holder): Promise<boolean> {
+  async gone(lessee: Lessee): Promise<boolean> {
     // Its pid means a process here only in this pid namespace of this host.
-    const here = holder.host === this.me.host && holder.pidns === this.me.pidns;
-    if (here && (!running(holder.pid) || holder.pid === this.me.pid)) return true;
+    const here = lessee.host === this.me.host && lessee.pidns === this.me.pidns;
+    if (here && (!running(lessee.pid) || lessee.pid === this.me.pid)) return true;
     try {
-      const { mtimeMs } = await fsp.stat(this.ownerFile(holder.owner));
+      const { mtimeMs } = await fsp.stat(this.ownerFile(lessee.owner));
       return Date.now() - mtimeMs > this.timing.ttlMs;
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return true;

@@ -50,8 +50,8 @@ export class MemorySessionStore implements SessionStore {
     this.sessions.delete(sessionId);
   }
 
-  /** One process only: every held session is this process's to write. */
-  async hold(sessionId: string): Promise<void> {
+  /** One process only: every session is this process's to write. */
+  async lease(sessionId: string): Promise<void> {
     if (!isValidSessionId(sessionId) || !this.sessions.has(sessionId))
       throw new SessionStoreError('not-found', String(sessionId), `no session ${JSON.stringify(sessionId)}`);
   }

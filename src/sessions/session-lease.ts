@@ -5,17 +5,17 @@
  *
  * On disk, in `<dir>/.leases/`:
  * - `<owner>.owner`, one per process: `{host, pid}`, its mtime touched every {@link LeaseOptions.beatMs}
- *   while the process lives (one file per process, however many sessions it holds);
- * - `<sessionId>.lease`: `{owner, host, pid, pidns?}` of the process holding the session, created whole
+ *   while the process lives (one file per process, however many leases it has);
+ * - `<sessionId>.lease`: `{owner, host, pid, pidns?}` of the process that has the session's lease, created whole
  *   (written to a temporary file, then hard-linked into place: the link fails if a lease exists).
  *
- * A lease is the holder's until it gives it back ({@link SessionLeases.release}, at exit
- * {@link SessionLeases.close}), or until its holder is gone: the owner file missing or untouched
+ * A lease is the lessee's until it gives it back ({@link SessionLeases.release}, at exit
+ * {@link SessionLeases.close}), or until its lessee is gone: the owner file missing or untouched
  * for {@link LeaseOptions.ttlMs}, or (on the same host, in the same pid namespace: containers
- * that share a host name, `--network host` say, each number their processes from 1) the holder's
- * pid not running, or running but as another owner (`lease-owner.ts`). A gone holder's lease is
- * taken over at once; a live holder's is waited for up to {@link LeaseOptions.waitMs}, then refused.
- * Before each write the holder checks the lease still names it, so a process that stalled past
+ * that share a host name, `--network host` say, each number their processes from 1) the lessee's
+ * pid not running, or running but as another owner (`lease-owner.ts`). A gone lessee's lease is
+ * taken over at once; a live lessee's is waited for up to {@link LeaseOptions.waitMs}, then refused.
+ * Before each write the lessee checks the lease still names it, so a process that stalled past
  * its lease (and was taken over) stops writing instead of interleaving.
  *
  * Hosts compare the owner file's mtime with their own clock: keep the replicas' clocks within a few
@@ -24,17 +24,17 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fsp, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorCode, LeaseOwner, parseHolder, type Holder } from './lease-owner.js';
+import { errorCode, LeaseOwner, parseLessee, type Lessee } from './lease-owner.js';
 import { SessionStoreError } from './store-base.js';
 
 /** Timing of leases, in ms. */
 export interface LeaseOptions {
-  /** A holder whose owner file is untouched this long is gone. @defaultValue 15000 */
+  /** A lessee whose owner file is untouched this long is gone. @defaultValue 15000 */
   ttlMs?: number;
   /** How often a process touches its owner file. @defaultValue 5000 */
   beatMs?: number;
   /**
-   * Longest wait for a lease a live process holds before refusing, in ms: long enough for a process
+   * Longest wait for a lease a live process has before refusing, in ms: long enough for a process
    * that is closing to let go, short enough that a client asking for a session open elsewhere is
    * told so at once rather than after a lease's whole life. @defaultValue 2000
    */
@@ -48,10 +48,10 @@ export class SessionLeases {
   /** This process, as its leases name it. */
   readonly owner = randomUUID();
   private readonly dir: string;
-  private readonly me: Holder;
-  /** This process's owner file, and the judge of whether another holder is gone. */
+  private readonly me: Lessee;
+  /** This process's owner file, and the judge of whether another lessee is gone. */
   private readonly owners: LeaseOwner;
-  private readonly held = new Set<string>();
+  private readonly taken = new Set<string>();
   private readonly timing: Required<LeaseOptions>;
 
   constructor(stateDir: string, { ttlMs = 15_000, beatMs = 5_000, waitMs = 2_000, pollMs = 250 }: LeaseOptions = {}) {
@@ -65,10 +65,10 @@ export class SessionLeases {
     return join(this.dir, `${sessionId}.lease`);
   }
 
-  /** The holder a lease file names; `undefined` when there is none; `null` when it cannot be read as one. */
-  private async holderOf(sessionId: string): Promise<Holder | undefined | null> {
+  /** The lessee a lease file names; `undefined` when there is none; `null` when it cannot be read as one. */
+  private async lesseeOf(sessionId: string): Promise<Lessee | undefined | null> {
     try {
-      return parseHolder(await fsp.readFile(this.leaseFile(sessionId), 'utf8')) ?? null;
+      return parseLessee(await fsp.readFile(this.leaseFile(sessionId), 'utf8')) ?? null;
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return undefined;
       throw error;
@@ -115,7 +115,7 @@ export class SessionLeases {
    * Moves aside the lease of `stale` (judged gone); a lease of anyone else found moved instead (a
    * racer's, just created) is put back.
    */
-  private async takeOver(sessionId: string, stale: Holder | null): Promise<void> {
+  private async takeOver(sessionId: string, stale: Lessee | null): Promise<void> {
     const aside = join(this.dir, `.stale-${this.owner}-${sessionId}`);
     try {
       await fsp.rename(this.leaseFile(sessionId), aside);
@@ -123,31 +123,31 @@ export class SessionLeases {
       if (errorCode(error) === 'ENOENT') return;
       throw error;
     }
-    const moved = parseHolder(await fsp.readFile(aside, 'utf8').catch(() => ''));
+    const moved = parseLessee(await fsp.readFile(aside, 'utf8').catch(() => ''));
     if (moved && moved.owner !== stale?.owner) await fsp.link(aside, this.leaseFile(sessionId)).catch(() => undefined);
     await fsp.unlink(aside).catch(() => undefined);
   }
 
   /**
-   * Takes the session's lease for this process, taking over one whose holder is gone and waiting
-   * up to `waitMs` for a live holder to give it back. Holding it already is fine.
-   * @throws SessionStoreError `busy` naming the host that holds it.
+   * Takes the session's lease for this process, taking over one whose lessee is gone and waiting
+   * up to `waitMs` for a live lessee to give it back. Having it already is fine.
+   * @throws SessionStoreError `busy` naming the host that has it.
    */
-  async hold(sessionId: string): Promise<void> {
-    if (this.held.has(sessionId)) return;
+  async take(sessionId: string): Promise<void> {
+    if (this.taken.has(sessionId)) return;
     this.owners.start();
     const until = Date.now() + this.timing.waitMs;
     for (;;) {
       if (await this.create(sessionId)) break;
-      const holder = await this.holderOf(sessionId);
-      if (holder?.owner === this.owner) break;
-      if (holder === undefined) continue;
-      if (holder === null ? await this.unreadableIsStale(sessionId) : await this.owners.gone(holder)) {
-        await this.takeOver(sessionId, holder);
+      const lessee = await this.lesseeOf(sessionId);
+      if (lessee?.owner === this.owner) break;
+      if (lessee === undefined) continue;
+      if (lessee === null ? await this.unreadableIsStale(sessionId) : await this.owners.gone(lessee)) {
+        await this.takeOver(sessionId, lessee);
         continue;
       }
       if (Date.now() >= until) {
-        const who = holder ? ` (host ${holder.host}, pid ${holder.pid})` : '';
+        const who = lessee ? ` (host ${lessee.host}, pid ${lessee.pid})` : '';
         throw new SessionStoreError(
           'busy',
           sessionId,
@@ -156,53 +156,53 @@ export class SessionLeases {
       }
       await new Promise((resolve) => setTimeout(resolve, this.timing.pollMs));
     }
-    this.held.add(sessionId);
+    this.taken.add(sessionId);
   }
 
-  /** When the lease of `sessionId` lapses should its holder stop without letting go: its last beat plus the lease's life. */
+  /** When the lease of `sessionId` lapses should its lessee stop without letting go: its last beat plus the lease's life. */
   private async lapse(sessionId: string): Promise<string> {
     const beat = await fsp.stat(this.leaseFile(sessionId)).then(
       (stats) => stats.mtimeMs,
       () => Date.now(),
     );
     const inMs = Math.max(0, beat + this.timing.ttlMs - Date.now());
-    return `if it stopped without letting go, its hold lapses in ${Math.ceil(inMs / 1000)} s`;
+    return `if it stopped without letting go, its lease lapses in ${Math.ceil(inMs / 1000)} s`;
   }
 
   /**
-   * Before a write: the session's lease must still name this process (taking it first when not
-   * held). A lease taken over meanwhile (this process stalled past its time) is let go.
-   * @throws SessionStoreError `busy` when another process holds it now.
+   * Before a write: the session's lease must still name this process (taking it first when it has
+   * none). A lease taken over meanwhile (this process stalled past its time) is let go.
+   * @throws SessionStoreError `busy` when another process has it now.
    */
   async check(sessionId: string): Promise<void> {
-    if (!this.held.has(sessionId)) return this.hold(sessionId);
-    const holder = await this.holderOf(sessionId);
-    if (holder?.owner === this.owner) return;
-    this.held.delete(sessionId);
-    if (holder === undefined) return this.hold(sessionId);
+    if (!this.taken.has(sessionId)) return this.take(sessionId);
+    const lessee = await this.lesseeOf(sessionId);
+    if (lessee?.owner === this.owner) return;
+    this.taken.delete(sessionId);
+    if (lessee === undefined) return this.take(sessionId);
     throw new SessionStoreError(
       'busy',
       sessionId,
-      `session ${sessionId} was taken over by another openai-acp process (host ${holder?.host ?? 'unknown'}); nothing more is saved here: load it again`,
+      `session ${sessionId} was taken over by another openai-acp process (host ${lessee?.host ?? 'unknown'}); nothing more is saved here: load it again`,
     );
   }
 
-  /** Gives the session's lease back (only one this process still holds). Never rejects. */
+  /** Gives the session's lease back (only one this process still has). Never rejects. */
   async release(sessionId: string): Promise<void> {
-    if (!this.held.delete(sessionId)) return;
-    if ((await this.holderOf(sessionId).catch(() => undefined))?.owner === this.owner) await fsp.unlink(this.leaseFile(sessionId)).catch(() => undefined);
+    if (!this.taken.delete(sessionId)) return;
+    if ((await this.lesseeOf(sessionId).catch(() => undefined))?.owner === this.owner) await fsp.unlink(this.leaseFile(sessionId)).catch(() => undefined);
   }
 
   /** Gives every lease back and removes the owner file, synchronously (at exit). Never throws. */
   close(): void {
-    for (const sessionId of this.held) {
+    for (const sessionId of this.taken) {
       try {
-        if (parseHolder(readFileSync(this.leaseFile(sessionId), 'utf8'))?.owner === this.owner) unlinkSync(this.leaseFile(sessionId));
+        if (parseLessee(readFileSync(this.leaseFile(sessionId), 'utf8'))?.owner === this.owner) unlinkSync(this.leaseFile(sessionId));
       } catch {
         // Gone already.
       }
     }
-    this.held.clear();
+    this.taken.clear();
     this.owners.stop();
   }
 }

@@ -4,7 +4,7 @@
  * (`app/live-session.ts`), which the agent keeps beside each.
  */
 import type { Session, SessionState } from './session.js';
-import { holdRecords } from './session-memory.js';
+import { loadRecords } from './live-records.js';
 
 export type { Session, SessionState } from './session.js';
 export type { Arrival } from './turn-line.js';
@@ -22,18 +22,18 @@ export class SessionManager {
   }
 
   /**
-   * Hold a session restored from the store (`state.records`: its whole history), replacing any
-   * copy held under its id (its live session, the turn line included, passes to the new copy:
-   * turns of one id never overlap). Only the live part of the history stays in memory (`session-memory.ts`).
+   * Keep a session restored from the store (`state.records`: its whole history), replacing any
+   * copy kept under its id (its live session, the turn line included, passes to the new copy:
+   * turns of one id never overlap). Only the live part of the history stays in memory (`live-records.ts`).
    */
   restore(state: SessionState): Session {
     const session: Session = { ...state, records: [] };
-    holdRecords(session, state.records);
+    loadRecords(session, state.records);
     this.sessions.set(session.id, session);
     return session;
   }
 
-  /** Forget the session (the store keeps it; its turn was settled by its live session). Returns whether it was held. */
+  /** Forget the session (the store keeps it; its turn was settled by its live session). Returns whether it was live. */
   remove(id: string): boolean {
     return this.sessions.delete(id);
   }
@@ -43,12 +43,12 @@ export class SessionManager {
     return this.sessions.get(id);
   }
 
-  /** Every session held, in creation (or restore) order. */
+  /** Every live session, in creation (or restore) order. */
   all(): Session[] {
     return [...this.sessions.values()];
   }
 
-  /** Number of sessions held. */
+  /** Number of live sessions. */
   get size(): number {
     return this.sessions.size;
   }

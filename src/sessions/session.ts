@@ -15,7 +15,7 @@ export interface Session {
   /**
    * The live conversation: turns, `/clear`s and `/compact`s from the latest reset on, oldest
    * first (as stored); what came before is on disk only. Added to through `addRecord`
-   * (`session-memory.ts`), which keeps the session's index.
+   * (`live-records.ts`), which keeps the session's index.
    */
   readonly records: ConversationRecord[];
   /** The model value this session's next request uses (`providerId/modelId` with several endpoints). */

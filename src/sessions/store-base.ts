@@ -18,7 +18,7 @@ export interface SessionStore {
   readonly dir: string | undefined;
   /**
    * Records a new session durably, with `records` after its header when given (a fork): the
-   * session appears whole, records and all, or not at all; this process holds it ({@link hold}).
+   * session appears whole, records and all, or not at all; this process has its lease ({@link lease}).
    * @throws SessionStoreError `invalid-id` for an id outside {@link SESSION_ID_PATTERN}, `exists`
    *   when the session already exists, `invalid-record` when cwd or createdAt is not a string or
    *   a record would not load back.
@@ -34,7 +34,7 @@ export interface SessionStore {
   ): Promise<void>;
   /**
    * Appends one record; resolves once it is on disk. Appends from one store to one session keep
-   * their call order. The session is held first when it is not ({@link hold}).
+   * their call order. Its lease is taken first when this process has none ({@link lease}).
    * @throws SessionStoreError `not-found` (unknown or invalid id), `invalid-record` (a record
    *   that would not load back, e.g. a missing field or a value JSON cannot hold), `busy` (another
    *   process writes the session now).
@@ -44,18 +44,18 @@ export interface SessionStore {
   load(sessionId: string): Promise<StoredSession | undefined>;
   /** Every session, newest `updatedAt` first (ties broken by sessionId). */
   list(): Promise<SessionSummary[]>;
-  /** Removes the session (waiting for its lease, as {@link hold}); an unknown id succeeds. */
+  /** Removes the session (waiting for its lease, as {@link lease}); an unknown id succeeds. */
   delete(sessionId: string): Promise<void>;
   /**
    * Makes this process the session's one writer (the file store's lease, `session-lease.ts`;
    * nothing to do in memory): taken over from a process that is gone, waited for while another
-   * live one holds it. Holding it already is fine.
-   * @throws SessionStoreError `not-found` (no such session), `busy` (another process holds it).
+   * live one has it. Having it already is fine.
+   * @throws SessionStoreError `not-found` (no such session), `busy` (another process has its lease).
    */
-  hold(sessionId: string): Promise<void>;
+  lease(sessionId: string): Promise<void>;
   /** Lets another process write the session, or removes it (`removeWhenBlank` of {@link create}). Never rejects. */
   release(sessionId: string): Promise<void>;
-  /** Lets go of every session this process holds, synchronously (at exit), removing those {@link release} would. Never throws. */
+  /** Gives back every lease this process has, synchronously (at exit), removing those {@link release} would. Never throws. */
   close(): void;
 }
 

@@ -3,7 +3,7 @@
  * the model knows: those its system prompt is built from, and those it was last told of, notes
  * included. Pure; the records are the session's live history (turns, /clear, /compact), and
  * `before` what {@link systemFacts} gives of the records before them (on disk only,
- * `session-memory.ts` `factsBeforeOf`): a live history that starts with a turn compacted inside
+ * `live-records.ts` `factsBeforeOf`): a live history that starts with a turn compacted inside
  * keeps the system prompt of the turns it summarised.
  */
 import type { PromptFacts } from '../context/prompt-facts.js';

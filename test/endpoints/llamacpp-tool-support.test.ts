@@ -44,7 +44,7 @@ describe('heedServerToolSupport', () => {
   });
 
   it('puts the model on the text path when llama.cpp says its template takes no tools', async () => {
-    const { heedServerToolSupport, TextToolPaths } = await import('../../src/endpoints/text-path-memory.js');
+    const { heedServerToolSupport, TextToolPaths } = await import('../../src/endpoints/learned-text-paths.js');
     const paths = new TextToolPaths();
     await heedServerToolSupport(endpoint('llamacpp-props', false), 'math', paths);
     expect(paths.has('http://127.0.0.1:9312/v1/chat/completions', 'math')).toBe(true);
@@ -52,7 +52,7 @@ describe('heedServerToolSupport', () => {
   });
 
   it('leaves it when the template takes tools or says nothing, and asks no other server', async () => {
-    const { heedServerToolSupport, TextToolPaths } = await import('../../src/endpoints/text-path-memory.js');
+    const { heedServerToolSupport, TextToolPaths } = await import('../../src/endpoints/learned-text-paths.js');
     const paths = new TextToolPaths();
     await heedServerToolSupport(endpoint('llamacpp-props', true), 'a', paths);
     await heedServerToolSupport(endpoint('llamacpp-props', undefined), 'b', paths);

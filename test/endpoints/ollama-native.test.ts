@@ -78,15 +78,15 @@ describe('OllamaNativeChat', () => {
   it('falls back for the agent when /api/show is not there (a gateway), and when told /api/chat is not', async () => {
     const gateway = await serve({});
     const lines: string[] = [];
-    const memory = new Map<string, string>();
-    const first = router(gateway.baseUrl, 32768, undefined, lines, memory);
+    const notServed = new Map<string, string>();
+    const first = router(gateway.baseUrl, 32768, undefined, lines, notServed);
     expect(await first.target('qwen3:8b')).toBeUndefined();
     // Another endpoint of the same agent on that server knows it without asking.
     const before = gateway.asked.length;
-    expect(await router(gateway.baseUrl, 32768, undefined, lines, memory).target('qwen3:8b')).toBeUndefined();
+    expect(await router(gateway.baseUrl, 32768, undefined, lines, notServed).target('qwen3:8b')).toBeUndefined();
     expect(gateway.asked.length).toBe(before);
     expect(lines.filter((line) => line.includes('not served'))).toHaveLength(1);
-    expect(memory.get(gateway.baseUrl.replace(/\/v1$/, ''))).toBeDefined();
+    expect(notServed.get(gateway.baseUrl.replace(/\/v1$/, ''))).toBeDefined();
     const ollama = await serve({ 'POST /api/show': { body: SHOW } });
     const told = router(ollama.baseUrl);
     expect(await told.target('qwen3:8b')).toBeDefined();

@@ -17,7 +17,7 @@ import { createLogger } from '../../src/shared/log.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import type { Session } from '../../src/sessions/session-manager.js';
 import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
-import { TextToolPaths } from '../../src/endpoints/text-path-memory.js';
+import { TextToolPaths } from '../../src/endpoints/learned-text-paths.js';
 import type { Notify, UserNotice } from '../../src/loop/notify.js';
 import { fakeClient } from '../helpers/fake-acp-client.js';
 import { scriptedChat, type ScriptedAnswer } from '../helpers/scripted-chat.js';
@@ -41,7 +41,7 @@ const gemma = (chat: ReturnType<typeof scriptedChat>, paths: TextToolPaths) => (
   request: { model: 'gemma' },
   toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
   takesImages: false,
-  memory: { textPaths: paths, windows: new LearnedWindows() },
+  learned: { textPaths: paths, windows: new LearnedWindows() },
 });
 
 async function run(answers: ScriptedAnswer[], paths = new TextToolPaths(), earlier: ChatMessage[][] = [], notify?: Notify) {

@@ -7,7 +7,7 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import type { UpdateSink } from '../../src/tools/index.js';
 import { describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../../src/loop/agent-loop.js';
-import { TextToolPaths } from '../../src/endpoints/text-path-memory.js';
+import { TextToolPaths } from '../../src/endpoints/learned-text-paths.js';
 import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
 import { ProviderHttpError } from '../../src/openai/errors.js';
 import type { ChatCompletionsClient, ChatRequest } from '../../src/openai/chat-client.js';
@@ -51,7 +51,7 @@ async function turn(
         request: { model: 'm', maxTokens: options.maxTokens },
         toolMessageRules: { echoReasoning: false, shortToolCallIds: false },
         takesImages: false,
-        memory: options.learned && { windows: options.learned, textPaths: new TextToolPaths() },
+        learned: options.learned && { windows: options.learned, textPaths: new TextToolPaths() },
       },
       context: {
         system: options.system,

@@ -70,10 +70,10 @@ describe('forkSession', () => {
 
 describe('currentPlanOf', () => {
   it('is the plan of the latest turn that wrote one (so /undo brings back the one before), also when it came before a /clear', async () => {
-    const { currentPlanOf, holdRecords } = await import('../../src/sessions/session-memory.js');
+    const { currentPlanOf, loadRecords } = await import('../../src/sessions/live-records.js');
     const currentPlan = (records: never[]) => {
       const session = { records: [] };
-      holdRecords(session, records);
+      loadRecords(session, records);
       return currentPlanOf(session);
     };
     const turn = (plan?: string) =>

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { applyCorrection, applyCorrections, CorrectionMemory, describeCorrection, type Correction } from '../../src/openai/adaptive-params.js';
+import { applyCorrection, applyCorrections, LearnedCorrections, describeCorrection, type Correction } from '../../src/openai/adaptive-params.js';
 import { parseRejection } from '../../src/openai/rejection.js';
 
 interface Case {
@@ -187,15 +187,15 @@ describe('applyCorrection', () => {
   });
 });
 
-describe('CorrectionMemory', () => {
+describe('LearnedCorrections', () => {
   it('keeps corrections per URL and model, in order, without duplicates', () => {
-    const memory = new CorrectionMemory();
+    const learned = new LearnedCorrections();
     const drop: Correction = { kind: 'drop', params: ['temperature'] };
-    expect(memory.remember('u1', 'a', drop)).toBe(true);
-    expect(memory.remember('u1', 'a', { kind: 'drop', params: ['temperature'] })).toBe(false);
-    memory.remember('u1', 'a', { kind: 'drop', params: ['top_p'] });
-    expect(memory.get('u1', 'a')).toEqual([drop, { kind: 'drop', params: ['top_p'] }]);
-    expect(memory.get('u1', 'b')).toEqual([]);
-    expect(memory.get('u2', 'a')).toEqual([]);
+    expect(learned.remember('u1', 'a', drop)).toBe(true);
+    expect(learned.remember('u1', 'a', { kind: 'drop', params: ['temperature'] })).toBe(false);
+    learned.remember('u1', 'a', { kind: 'drop', params: ['top_p'] });
+    expect(learned.get('u1', 'a')).toEqual([drop, { kind: 'drop', params: ['top_p'] }]);
+    expect(learned.get('u1', 'b')).toEqual([]);
+    expect(learned.get('u2', 'a')).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CorrectionMemory } from '../../src/openai/adaptive-params.js';
+import { LearnedCorrections } from '../../src/openai/adaptive-params.js';
 import { ChatCompletionsClient, type ChatRequest } from '../../src/openai/chat-client.js';
 import { createEndpoint } from '../../src/endpoints/endpoint.js';
 import { ProviderHttpError } from '../../src/openai/errors.js';
@@ -69,7 +69,7 @@ describe('adaptive parameters in the chat client', () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'info', write: (line) => void lines.push(line) });
     // maxRetries 0: corrections do not count as retries.
-    const client = new ChatCompletionsClient({ url: `${server.baseUrl}/chat/completions`, maxRetries: 0, logger, corrections: new CorrectionMemory() });
+    const client = new ChatCompletionsClient({ url: `${server.baseUrl}/chat/completions`, maxRetries: 0, logger, corrections: new LearnedCorrections() });
     const request: ChatRequest = { model: 'gpt-5', messages: [{ role: 'user', content: 'oi' }], maxTokens: 64, temperature: 0.2 };
 
     expect(await drain(client, request)).toBe('Olá');
@@ -95,13 +95,13 @@ describe('adaptive parameters in the chat client', () => {
 
   it('remembers per URL and model: another model on the same URL starts from scratch', async () => {
     const server = await serve(picky);
-    const memory = new CorrectionMemory();
-    const client = new ChatCompletionsClient({ url: `${server.baseUrl}/chat/completions`, maxRetries: 0, corrections: memory });
+    const learned = new LearnedCorrections();
+    const client = new ChatCompletionsClient({ url: `${server.baseUrl}/chat/completions`, maxRetries: 0, corrections: learned });
     await drain(client, { model: 'a', messages: [], maxTokens: 5 });
     expect(server.requests).toHaveLength(3);
     await drain(client, { model: 'b', messages: [], maxTokens: 5 });
     expect(server.requests).toHaveLength(6);
-    expect(memory.get(`${server.baseUrl}/chat/completions`, 'a')).toEqual(memory.get(`${server.baseUrl}/chat/completions`, 'b'));
+    expect(learned.get(`${server.baseUrl}/chat/completions`, 'a')).toEqual(learned.get(`${server.baseUrl}/chat/completions`, 'b'));
   });
 
   it('stops after 5 corrections and reports the last 400', async () => {
@@ -126,7 +126,7 @@ describe('adaptive parameters in the chat client', () => {
       }
       return streamText(['ok'])(req, res, body);
     });
-    const client = new ChatCompletionsClient({ url: `${server.baseUrl}/chat/completions`, maxRetries: 3, corrections: new CorrectionMemory() });
+    const client = new ChatCompletionsClient({ url: `${server.baseUrl}/chat/completions`, maxRetries: 3, corrections: new LearnedCorrections() });
     const request: ChatRequest = {
       model: 'o1-mini',
       messages: [
@@ -152,11 +152,11 @@ describe('adaptive parameters in the chat client', () => {
 
   it('a 400 that names no parameter is final, and nothing is remembered', async () => {
     const server = await serve(httpError(400, fixture('groq__message_property_unsupported_not_top_level')));
-    const memory = new CorrectionMemory();
-    const client = new ChatCompletionsClient({ url: `${server.baseUrl}/chat/completions`, maxRetries: 2, corrections: memory });
+    const learned = new LearnedCorrections();
+    const client = new ChatCompletionsClient({ url: `${server.baseUrl}/chat/completions`, maxRetries: 2, corrections: learned });
     await expect(drain(client, { model: 'm', messages: [], temperature: 1 })).rejects.toMatchObject({ status: 400 });
     expect(server.requests).toHaveLength(1);
-    expect(memory.get(`${server.baseUrl}/chat/completions`, 'm')).toEqual([]);
+    expect(learned.get(`${server.baseUrl}/chat/completions`, 'm')).toEqual([]);
   });
 });
 

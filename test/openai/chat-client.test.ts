@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChatCompletionsClient, type ChatClientOptions, type ChatRequest } from '../../src/openai/chat-client.js';
-import { CorrectionMemory } from '../../src/openai/adaptive-params.js';
+import { LearnedCorrections } from '../../src/openai/adaptive-params.js';
 import { completionToItems } from '../../src/openai/completion-to-chunk.js';
 import { ProviderConnectionError, ProviderHttpError, ProviderStreamError, ProviderTimeoutError, type ProviderError } from '../../src/openai/errors.js';
 import type { SseItem } from '../../src/openai/sse.js';
@@ -180,13 +180,13 @@ describe('ChatCompletionsClient retries', () => {
     expect(busy.requests).toHaveLength(1);
   });
 
-  it('retries a 400 naming stream_options once without it, and remembers that for the URL (in the memory the clients share)', async () => {
+  it('retries a 400 naming stream_options once without it, and remembers that for the URL (in the learned corrections the clients share)', async () => {
     const s = await serve((req, res, body, n) =>
       body.stream_options
         ? fail(400, '{"error":{"message":"Unrecognized request argument supplied: stream_options"}}')(req, res, body, n)
         : streamOk(req, res, body, n),
     );
-    const corrections = new CorrectionMemory();
+    const corrections = new LearnedCorrections();
     await run(client(s.url, { corrections }));
     expect(s.requests.map((r) => 'stream_options' in r.body)).toEqual([true, false]);
     await run(client(s.url, { corrections }));

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CostMeter } from '../../src/loop/cost-meter.js';
-import { holdRecords, savedCostOf } from '../../src/sessions/session-memory.js';
+import { loadRecords, savedCostOf } from '../../src/sessions/live-records.js';
 import { createLogger } from '../../src/shared/log.js';
 import { addCost, reportedCost } from '../../src/openai/reported-cost.js';
 
@@ -62,7 +62,7 @@ describe('CostMeter', () => {
     ];
     const savedCost = (list: unknown[]) => {
       const session = { records: [] };
-      holdRecords(session, list as never[]);
+      loadRecords(session, list as never[]);
       return savedCostOf(session);
     };
     expect(savedCost(records)).toEqual({ amount: 1.5, currency: 'USD' });

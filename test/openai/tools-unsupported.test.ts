@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { applyCorrections, CorrectionMemory, type Correction } from '../../src/openai/adaptive-params.js';
+import { applyCorrections, LearnedCorrections, type Correction } from '../../src/openai/adaptive-params.js';
 import { parseRejection } from '../../src/openai/rejection.js';
 import { TOOL_PARAMS, toolsDropped } from '../../src/openai/tools-unsupported.js';
 
@@ -76,15 +76,15 @@ describe('tools not supported', () => {
   });
 
   it('remembered per endpoint and model like other corrections; toolsDropped says so', () => {
-    const memory = new CorrectionMemory();
+    const learned = new LearnedCorrections();
     const url = 'http://127.0.0.1:11434/v1/chat/completions';
     const found = parseRejection(400, body('ollama__does_not_support_tools_v1'), withTools)!;
-    expect(toolsDropped(memory.get(url, 'gemma3:4b'))).toBe(false);
-    expect(memory.remember(url, 'gemma3:4b', found.correction)).toBe(true);
-    expect(memory.remember(url, 'gemma3:4b', found.correction)).toBe(false);
-    expect(toolsDropped(memory.get(url, 'gemma3:4b'))).toBe(true);
-    expect(toolsDropped(memory.get(url, 'qwen3:8b'))).toBe(false);
-    expect('tools' in applyCorrections(withTools, memory.get(url, 'gemma3:4b'))).toBe(false);
+    expect(toolsDropped(learned.get(url, 'gemma3:4b'))).toBe(false);
+    expect(learned.remember(url, 'gemma3:4b', found.correction)).toBe(true);
+    expect(learned.remember(url, 'gemma3:4b', found.correction)).toBe(false);
+    expect(toolsDropped(learned.get(url, 'gemma3:4b'))).toBe(true);
+    expect(toolsDropped(learned.get(url, 'qwen3:8b'))).toBe(false);
+    expect('tools' in applyCorrections(withTools, learned.get(url, 'gemma3:4b'))).toBe(false);
   });
 
   it('toolsDropped is false for corrections that keep tools', () => {

@@ -33,11 +33,11 @@ const pidns = (() => {
 })();
 
 /** Writes the files a process named `owner` on `host` with `pid` holding `sessionId` would have written, its owner file touched `ageMs` ago. */
-function otherHolder(dir: string, sessionId: string, holder: { owner: string; host: string; pid: number; pidns?: string }, ageMs = 0): void {
+function otherLessee(dir: string, sessionId: string, lessee: { owner: string; host: string; pid: number; pidns?: string }, ageMs = 0): void {
   mkdirSync(join(dir, '.leases'), { recursive: true });
-  writeFileSync(join(dir, '.leases', `${sessionId}.lease`), JSON.stringify(holder));
-  const ownerFile = join(dir, '.leases', `${holder.owner}.owner`);
-  writeFileSync(ownerFile, JSON.stringify({ host: holder.host, pid: holder.pid }));
+  writeFileSync(join(dir, '.leases', `${sessionId}.lease`), JSON.stringify(lessee));
+  const ownerFile = join(dir, '.leases', `${lessee.owner}.owner`);
+  writeFileSync(ownerFile, JSON.stringify({ host: lessee.host, pid: lessee.pid }));
   const at = new Date(Date.now() - ageMs);
   utimesSync(ownerFile, at, at);
 }
@@ -48,13 +48,13 @@ describe('session leases', () => {
   it('holds a session under its own owner, gives it back, and removes its files at close', async () => {
     const dir = makeTempDir();
     const leases = leasesIn(dir);
-    await leases.hold('s1');
-    await leases.hold('s1');
+    await leases.take('s1');
+    await leases.take('s1');
     expect(leaseOf(dir, 's1')).toEqual({ owner: leases.owner, host: hostname(), pid: process.pid, ...pidns });
     expect(existsSync(join(dir, '.leases', `${leases.owner}.owner`))).toBe(true);
     await leases.release('s1');
     expect(existsSync(join(dir, '.leases', 's1.lease'))).toBe(false);
-    await leases.hold('s2');
+    await leases.take('s2');
     leases.close();
     expect(existsSync(join(dir, '.leases', 's2.lease'))).toBe(false);
     expect(existsSync(join(dir, '.leases', `${leases.owner}.owner`))).toBe(false);
@@ -62,31 +62,31 @@ describe('session leases', () => {
 
   it('waits for a live process on another host, then refuses naming it; takes over once its owner file goes stale', async () => {
     const dir = makeTempDir();
-    otherHolder(dir, 's', { owner: 'other', host: 'replica-b', pid: 4242 });
+    otherLessee(dir, 's', { owner: 'other', host: 'replica-b', pid: 4242 });
     const leases = leasesIn(dir);
     const started = Date.now();
-    await expect(leases.hold('s')).rejects.toMatchObject({
+    await expect(leases.take('s')).rejects.toMatchObject({
       code: 'busy',
       message: expect.stringContaining('another openai-acp process (host replica-b, pid 4242)'),
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
     // The other replica died: its owner file is no longer touched.
-    otherHolder(dir, 's', { owner: 'other', host: 'replica-b', pid: 4242 }, 5_000);
-    await leases.hold('s');
+    otherLessee(dir, 's', { owner: 'other', host: 'replica-b', pid: 4242 }, 5_000);
+    await leases.take('s');
     expect(leaseOf(dir, 's').owner).toBe(leases.owner);
   });
 
   it('takes over at once from a process of this host that is not running, and from one whose owner file is gone', async () => {
     const dir = makeTempDir();
     const exited = spawnSync(process.execPath, ['-e', '0']).pid;
-    otherHolder(dir, 'a', { owner: 'dead', host: hostname(), pid: exited!, ...pidns });
-    otherHolder(dir, 'b', { owner: 'vanished', host: 'replica-c', pid: 1 });
+    otherLessee(dir, 'a', { owner: 'dead', host: hostname(), pid: exited!, ...pidns });
+    otherLessee(dir, 'b', { owner: 'vanished', host: 'replica-c', pid: 1 });
     rmSync(join(dir, '.leases', 'vanished.owner'));
     const leases = leasesIn(dir);
     const started = Date.now();
-    await leases.hold('a');
-    await leases.hold('b');
-    // Not after the lease's life (15 s), which a live holder's lease would need.
+    await leases.take('a');
+    await leases.take('b');
+    // Not after the lease's life (15 s), which a live lessee's lease would need.
     expect(Date.now() - started).toBeLessThan(10_000);
     expect([leaseOf(dir, 'a').owner, leaseOf(dir, 'b').owner]).toEqual([leases.owner, leases.owner]);
   });
@@ -95,10 +95,10 @@ describe('session leases', () => {
     const dir = makeTempDir();
     // Its pid is ours and a pid not running here: both mean nothing outside its namespace.
     const exited = spawnSync(process.execPath, ['-e', '0']).pid!;
-    otherHolder(dir, 'twin', { owner: 'twin', host: hostname(), pid: process.pid, pidns: 'pid:[1]' });
-    otherHolder(dir, 'other', { owner: 'other', host: hostname(), pid: exited, pidns: 'pid:[1]' });
+    otherLessee(dir, 'twin', { owner: 'twin', host: hostname(), pid: process.pid, pidns: 'pid:[1]' });
+    otherLessee(dir, 'other', { owner: 'other', host: hostname(), pid: exited, pidns: 'pid:[1]' });
     const leases = leasesIn(dir);
-    for (const sessionId of ['twin', 'other']) await expect(leases.hold(sessionId)).rejects.toMatchObject({ code: 'busy' });
+    for (const sessionId of ['twin', 'other']) await expect(leases.take(sessionId)).rejects.toMatchObject({ code: 'busy' });
     expect(leaseOf(dir, 'twin').owner).toBe('twin');
   });
 
@@ -108,18 +108,18 @@ describe('session leases', () => {
     const file = join(dir, '.leases', 'torn.lease');
     writeFileSync(file, '{"own');
     const leases = leasesIn(dir);
-    await expect(leases.hold('torn')).rejects.toMatchObject({ code: 'busy' });
+    await expect(leases.take('torn')).rejects.toMatchObject({ code: 'busy' });
     const old = new Date(Date.now() - 5_000);
     utimesSync(file, old, old);
-    await leases.hold('torn');
+    await leases.take('torn');
     expect(leaseOf(dir, 'torn').owner).toBe(leases.owner);
   });
 
   it('removes the owner files of processes gone for an hour when it starts holding', async () => {
     const dir = makeTempDir();
-    otherHolder(dir, 'x', { owner: 'long-gone', host: 'replica-e', pid: 9 }, 2 * 60 * 60 * 1000);
-    otherHolder(dir, 'y', { owner: 'recent', host: 'replica-f', pid: 9 }, 60 * 1000);
-    await leasesIn(dir).hold('z');
+    otherLessee(dir, 'x', { owner: 'long-gone', host: 'replica-e', pid: 9 }, 2 * 60 * 60 * 1000);
+    otherLessee(dir, 'y', { owner: 'recent', host: 'replica-f', pid: 9 }, 60 * 1000);
+    await leasesIn(dir).take('z');
     for (let i = 0; i < 100 && existsSync(join(dir, '.leases', 'long-gone.owner')); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(existsSync(join(dir, '.leases', 'long-gone.owner'))).toBe(false);
     expect(existsSync(join(dir, '.leases', 'recent.owner'))).toBe(true);
@@ -128,9 +128,9 @@ describe('session leases', () => {
   it('checks before a write: a lease taken over meanwhile is refused and let go; an unheld one is taken', async () => {
     const dir = makeTempDir();
     const leases = leasesIn(dir);
-    await leases.hold('s');
+    await leases.take('s');
     await leases.check('s');
-    otherHolder(dir, 's', { owner: 'thief', host: 'replica-d', pid: 7 });
+    otherLessee(dir, 's', { owner: 'thief', host: 'replica-d', pid: 7 });
     await expect(leases.check('s')).rejects.toMatchObject({
       code: 'busy',
       message: expect.stringContaining('was taken over by another openai-acp process (host replica-d)'),

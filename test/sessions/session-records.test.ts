@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { SavedMcpTool, SessionRecord, TurnRecord } from '../../src/sessions/session-records.js';
 import { parseRecord } from '../../src/sessions/parse-record.js';
 import { serializeRecord } from '../../src/sessions/store-base.js';
-import { sentImages } from '../../src/sessions/session-memory.js';
+import { sentImages } from '../../src/sessions/live-records.js';
 import { parseSessionText, summarizeSessionBytes, toStoredSession, type Warn } from '../../src/sessions/session-text.js';
 
 const HEADER = '{"type":"session","version":1,"sessionId":"s","cwd":"/c","createdAt":"2026-01-01T00:00:00.000Z"}';

@@ -1,8 +1,8 @@
 /**
  * vitest setupFiles: the suite runs many files in one process (vitest.config.ts, `isolate: false`),
  * so what the source keeps for the life of the process is forgotten after each test. What an
- * agent learns is held by its `AgentState` (`endpoints/endpoint-memory.ts`) and needs nothing
- * here; this is for the memories that are per process by design.
+ * agent learns is kept by its `AgentState` (`endpoints/learned-facts.ts`) and needs nothing
+ * here; this is for the state kept per process by design.
  */
 import { afterEach } from 'vitest';
 import { forgetServerIdentities } from '../../src/endpoints/server-identity.js';

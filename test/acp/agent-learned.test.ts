@@ -1,5 +1,5 @@
 /**
- * What an agent learns about its endpoints is its own (`AgentState.memory`): a window stated by
+ * What an agent learns about its endpoints is its own (`AgentState.learned`): a window stated by
  * an overflow answer is used by the next turn of the same agent, and a second agent in the same
  * process talking to the same server starts without it.
  */

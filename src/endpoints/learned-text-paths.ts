@@ -1,6 +1,6 @@
 /**
  * Endpoints and models whose chat template cannot take tools, remembered for the life of the
- * agent (`endpoint-memory.ts`): the agent loop then uses its text path for them
+ * agent (`learned-facts.ts`): the agent loop then uses its text path for them
  * (`context/text-tool-path.ts`: tools described in the system prompt, calls read from the
  * answer's text, results sent back as user messages), and the user is told once. Known from the server's own word (llama.cpp `/props`
  * `chat_template_caps.supports_tools: false`, `server-context.ts`) or from a template error

@@ -1,5 +1,5 @@
 /**
- * What a held session keeps in memory, through the real agent wiring (in process, a file store in
+ * What a live session keeps in memory, through the real agent wiring (in process, a file store in
  * a temp dir, the loopback fake OpenAI server): after `/compact` only the live part of the
  * conversation is held, while `session/load` still replays the whole history from disk; an idle
  * session leaves memory (and gives its lease back) and its next prompt reads it again, the model

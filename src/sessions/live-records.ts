@@ -1,5 +1,5 @@
 /**
- * What a held session keeps in memory, and what it costs per turn. `Session.records` holds only
+ * What a live session keeps in memory, and what it costs per turn. `Session.records` holds only
  * the live part of the conversation: from its latest reset (a `/clear`, a `/compact`, or a turn
  * compacted inside, kept as the first record) to its latest turn; what a reset replaced stays on
  * disk, read again only by `session/load` (replay), `session/fork` and `/undo` of a compacted
@@ -30,10 +30,10 @@ type SessionRecords = Pick<Session, 'records'>;
 const indexes = new WeakMap<SessionRecords, SessionIndex>();
 
 /**
- * Holds `records`, a session's whole history as loaded: its live part becomes `session.records`,
+ * Loads `records`, a session's whole history as read: its live part becomes `session.records`,
  * the rest is indexed and let go of.
  */
-export function holdRecords(session: SessionRecords, records: readonly ConversationRecord[]): void {
+export function loadRecords(session: SessionRecords, records: readonly ConversationRecord[]): void {
   const start = liveStart(records);
   const index = indexHistory(records, start);
   indexes.set(session, index);
@@ -45,7 +45,7 @@ export function holdRecords(session: SessionRecords, records: readonly Conversat
 function indexOf(session: SessionRecords): SessionIndex {
   let index = indexes.get(session);
   if (!index) {
-    holdRecords(session, [...session.records]);
+    loadRecords(session, [...session.records]);
     index = indexes.get(session)!;
   }
   return index;
@@ -149,20 +149,20 @@ export function markUsed(session: SessionRecords, now = Date.now()): void {
 }
 
 /**
- * Lets go of the records of every session of `held` unused for `idleMs` or longer at `now` (ms)
+ * Lets go of the records of every one of `sessions` unused for `idleMs` or longer at `now` (ms)
  * and not `busy` (a turn running or a prompt arriving). Returns every such idle session, whose
  * lease the caller gives back (a session `/undo` let go of, or one written to since, as well), and
  * how many of them left memory now. A session never marked used counts as used now.
  */
 export function unloadIdle<S extends SessionRecords>(
-  held: Iterable<S>,
+  sessions: Iterable<S>,
   busy: (session: S) => boolean,
   now: number,
   idleMs: number,
 ): { idle: S[]; unloaded: number } {
   const idle: S[] = [];
   let unloadedNow = 0;
-  for (const session of held) {
+  for (const session of sessions) {
     const used = lastUsed.get(session) ?? (lastUsed.set(session, now), now);
     if (busy(session) || now - used < idleMs) continue;
     if (!isUnloaded(session)) {
@@ -176,7 +176,7 @@ export function unloadIdle<S extends SessionRecords>(
 
 /**
  * Lets go of the session's records and index (an idle session, or one another process took over:
- * its records on disk are the history now); {@link isUnloaded} until held again.
+ * its records on disk are the history now); {@link isUnloaded} until loaded again.
  */
 export function unloadRecords(session: SessionRecords): void {
   indexes.delete(session);
@@ -186,13 +186,13 @@ export function unloadRecords(session: SessionRecords): void {
 
 const unloaded = new WeakSet<SessionRecords>();
 
-/** Whether the session's records were let go of and must be read again ({@link holdRecords}) before its next turn. */
+/** Whether the session's records were let go of and must be read again ({@link loadRecords}) before its next turn. */
 export function isUnloaded(session: SessionRecords): boolean {
   return unloaded.has(session);
 }
 
-/** Holds the records read again for an unloaded session. */
+/** Loads the records read again for an unloaded session. */
 export function reloadRecords(session: SessionRecords, records: readonly ConversationRecord[]): void {
   unloaded.delete(session);
-  holdRecords(session, records);
+  loadRecords(session, records);
 }

@@ -1,5 +1,5 @@
 /**
- * Properties of `session-memory.ts`: over any history (turns with tool steps, plans, costs, images,
+ * Properties of `live-records.ts`: over any history (turns with tool steps, plans, costs, images,
  * mode notes, prompt facts and their notes, unanswered and failed turns, compactions inside a turn; `/clear`s
  * and `/compact`s), a session
  * holding only its live records answers every question as the whole history would, whether it was
@@ -15,7 +15,7 @@ import {
   addRecord,
   currentPlanOf,
   factsBeforeOf,
-  holdRecords,
+  loadRecords,
   isUnloaded,
   liveConversationOf,
   reloadRecords,
@@ -24,7 +24,7 @@ import {
   sentImages,
   undoableTurn,
   usedToolCallIds,
-} from '../../src/sessions/session-memory.js';
+} from '../../src/sessions/live-records.js';
 import type { Session } from '../../src/sessions/session-manager.js';
 import type { StepRecord, TurnRecord } from '../../src/sessions/session-records.js';
 import { systemFacts, toldFacts } from '../../src/sessions/told-facts.js';
@@ -112,12 +112,12 @@ function expectSameAsWhole(session: Session, records: readonly ConversationRecor
   expect(toldFacts(session.records, factsBeforeOf(session))).toEqual(toldFacts(records));
 }
 
-describe('session memory', () => {
+describe('live records', () => {
   it('a session loaded whole holds no more than its live records and answers as the whole history', () => {
     fc.assert(
       fc.property(history, rulesArb, (records, rules) => {
         const session = newSession();
-        holdRecords(session, records);
+        loadRecords(session, records);
         expect(session.records.length).toBeLessThanOrEqual(records.length);
         if (session.records.length < records.length) expect(session.records[0]).toBe(records[records.length - session.records.length]);
         expectSameAsWhole(session, records, rules);
