@@ -65,11 +65,6 @@ export class DepthScanner {
   }
 }
 
-/** Whether `bytes` (a whole JSON text, possibly malformed) opens more than `max` objects or arrays inside one another. */
-export function nestsDeeperThan(bytes: Uint8Array, max = MAX_JSON_DEPTH): boolean {
-  return new DepthScanner(max).push(bytes);
-}
-
 /** The JSON-RPC error answering a message nested too deep: -32600, with `id` null (the message was not read). */
 export function tooDeepError(max = MAX_JSON_DEPTH): { jsonrpc: '2.0'; id: null; error: { code: number; message: string; data: { maxDepth: number } } } {
   return { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: JSON nested deeper than ${max} levels`, data: { maxDepth: max } } };

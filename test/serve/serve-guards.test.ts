@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AddressThrottle } from '../../src/serve/address-throttle.js';
-import { nestsDeeperThan } from '../../src/serve/json-depth.js';
+import { DepthScanner } from '../../src/serve/json-depth.js';
 import { RepeatSummary } from '../../src/serve/repeat-summary.js';
 import { refusedMcpServer } from '../../src/tools/mcp/mcp-allow.js';
 
@@ -19,7 +19,10 @@ function depthOf(value: unknown): number {
   return 0;
 }
 
-describe('nestsDeeperThan', () => {
+/** Whether `bytes`, a whole JSON text, opens more than `max` objects or arrays inside one another. */
+const nestsDeeperThan = (bytes: Uint8Array, max: number) => new DepthScanner(max).push(bytes);
+
+describe('DepthScanner over a whole text', () => {
   it('counts objects and arrays, not brackets inside strings or after escapes', () => {
     expect(nestsDeeperThan(bytes('[[[]]]'), 3)).toBe(false);
     expect(nestsDeeperThan(bytes('[[[[]]]]'), 3)).toBe(true);
