@@ -28,6 +28,8 @@ import { isWithin } from '../shared/path-within.js';
 interface ToolParams {
   additionalDirectories?: string[] | null | undefined;
   mcpServers?: McpServer[] | null | undefined;
+  /** The MCP tools a stored session offered last (`session/load`, `session/resume`), offered until its servers are ready. */
+  savedMcpTools?: SavedMcpTool[] | undefined;
 }
 
 /**
@@ -86,7 +88,7 @@ export async function loadSession(state: AgentState, params: ToolParams & { cwd:
   peer.checkRoom(state.idsHeldBy(peer), params.sessionId);
   const stored = await loadStoredInRoot(state, params.sessionId);
   const session = await restoreSession(state, stored);
-  await openTools(state, session, params, peer, stored.mcpTools);
+  await openTools(state, session, { ...params, savedMcpTools: stored.mcpTools }, peer);
   state.hold(session, peer);
   // The whole history as on disk: the session itself holds only its live part.
   await updateSender(client, session.id)(replayUpdates(stored.records, peer.features));
@@ -101,7 +103,7 @@ export async function resumeSession(state: AgentState, params: ToolParams & { cw
   peer.checkRoom(state.idsHeldBy(peer), params.sessionId);
   const stored = await loadStoredInRoot(state, params.sessionId);
   const session = await restoreSession(state, stored);
-  await openTools(state, session, params, peer, stored.mcpTools);
+  await openTools(state, session, { ...params, savedMcpTools: stored.mcpTools }, peer);
   state.hold(session, peer);
   state.logger.debug('session resumed', { sessionId: session.id, records: session.records.length });
   announceSession(state, client, session);
@@ -196,15 +198,15 @@ export async function releasePeer(state: AgentState, peer: ClientPeer): Promise<
 
 /**
  * Starts the session's tools (roots, MCP servers) for a new, loaded or resumed session; MCP servers
- * only with tools on, offering `savedMcpTools` (the tools a stored session offered last) until they are ready.
+ * only with tools on, offering `params.savedMcpTools` until they are ready.
  */
-async function openTools(state: AgentState, session: Session, params: ToolParams, peer: ClientPeer, savedMcpTools?: SavedMcpTool[]): Promise<void> {
+async function openTools(state: AgentState, session: Session, params: ToolParams, peer: ClientPeer): Promise<void> {
   const elicitation = peer.features.elicitation;
   const live = state.liveOf(session);
   live.tools = await state.tools.open(
     live.tools,
     session.cwd,
-    state.config.tools ? { ...params, elicitation, savedMcpTools } : { additionalDirectories: params.additionalDirectories, elicitation },
+    state.config.tools ? { ...params, elicitation } : { additionalDirectories: params.additionalDirectories, elicitation },
   );
 }
 
