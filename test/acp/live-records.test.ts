@@ -16,8 +16,23 @@ import { createLogger } from '../../src/shared/log.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
 import { chunk, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { testConfig } from '../helpers/in-process.js';
+import { patientDeadline } from '../helpers/patience.js';
 
 const quiet = createLogger({ level: 'error', write: () => undefined });
+/**
+ * The idle time of the sessions here, in ms: long enough that a busy machine's pause between two
+ * steps of a test does not let a session go before the test looks, short enough to wait for.
+ */
+const IDLE_MS = '1000';
+
+/** Resolves once `check()` holds, polling every 20 ms; throws after the patient deadline (a hang, not a slow machine). */
+async function until(check: () => boolean): Promise<void> {
+  const deadline = patientDeadline(5_000);
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 let server: FakeOpenAI;
 const dirs: string[] = [];
 const closers: (() => void)[] = [];
@@ -82,14 +97,14 @@ describe('a held session in memory', () => {
   });
 
   it('lets an idle session go (records and lease) and reads it again at its next prompt', async () => {
-    const { agent, sessionId, stateDir, prompt } = await connect({ OPENAI_ACP_SESSION_IDLE_MS: '100' });
+    const { agent, sessionId, stateDir, prompt } = await connect({ OPENAI_ACP_SESSION_IDLE_MS: IDLE_MS });
     await prompt('one');
     await prompt('two');
     const lease = join(stateDir, '.leases', `${sessionId}.lease`);
     expect(existsSync(lease)).toBe(true);
-    for (let i = 0; i < 100 && agent.sessions.get(sessionId)!.records.length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => agent.sessions.get(sessionId)!.records.length === 0);
     expect(agent.sessions.get(sessionId)!.records).toEqual([]);
-    for (let i = 0; i < 50 && existsSync(lease); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => !existsSync(lease));
     expect(existsSync(lease)).toBe(false);
     await prompt('three');
     expect(sent().slice(-5)).toEqual(['user: one', 'assistant: reply to one', 'user: two', 'assistant: reply to two', 'user: three']);
@@ -97,7 +112,7 @@ describe('a held session in memory', () => {
   });
 
   it('gives the lease back once idle after /undo took back a turn compacted inside (its records read again later)', async () => {
-    const { agent, rpc, sessionId, stateDir, prompt } = await connect({ OPENAI_ACP_SESSION_IDLE_MS: '100' });
+    const { agent, rpc, sessionId, stateDir, prompt } = await connect({ OPENAI_ACP_SESSION_IDLE_MS: IDLE_MS });
     await prompt('one');
     // A turn compacted inside (the context planner's summary), written as the store writes records.
     const compacted = {
@@ -113,17 +128,17 @@ describe('a held session in memory', () => {
     expect(agent.sessions.get(sessionId)!.records).toHaveLength(1);
     await prompt('/undo');
     const lease = join(stateDir, '.leases', `${sessionId}.lease`);
-    for (let i = 0; i < 100 && existsSync(lease); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => !existsSync(lease));
     expect(existsSync(lease)).toBe(false);
     await prompt('three');
     expect(sent().slice(-3)).toEqual(['user: one', 'assistant: reply to one', 'user: three']);
   });
 
   it('answers -32002 to the next prompt of an idle session another process deleted meanwhile', async () => {
-    const { rpc, sessionId, stateDir, prompt } = await connect({ OPENAI_ACP_SESSION_IDLE_MS: '100' });
+    const { rpc, sessionId, stateDir, prompt } = await connect({ OPENAI_ACP_SESSION_IDLE_MS: IDLE_MS });
     await prompt('one');
     const lease = join(stateDir, '.leases', `${sessionId}.lease`);
-    for (let i = 0; i < 100 && existsSync(lease); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => !existsSync(lease));
     // Another agent on the same directory deletes it once this one gave it back.
     const other = createOpenAIAgent({
       config: testConfig({ OPENAI_BASE_URL: server.baseUrl, OPENAI_ACP_TOOLS: 'off' }),

@@ -92,13 +92,20 @@ describe('ChatCompletionsClient request', () => {
 
 describe('ChatCompletionsClient answers', () => {
   it('yields batches of SSE items as they arrive', async () => {
+    // Each part is written once the client has yielded the batch before it, so no two arrive together.
+    const parts = [': keep-alive\n\n' + chunk({ content: 'lo' }) + chunk({}, 'stop'), sse({ choices: [], usage: { prompt_tokens: 3 } }) + sse('[DONE]')];
+    let writeNext: (() => void) | undefined;
     const s = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(chunk({ content: 'Hel' }));
-      setTimeout(() => res.write(': keep-alive\n\n' + chunk({ content: 'lo' }) + chunk({}, 'stop')), 30);
-      setTimeout(() => res.end(sse({ choices: [], usage: { prompt_tokens: 3 } }) + sse('[DONE]')), 60);
+      writeNext = () => {
+        const part = parts.shift();
+        if (part === undefined) return;
+        if (parts.length === 0) res.end(part);
+        else res.write(part);
+      };
     });
-    const batches = await run(client(s.url));
+    const batches = await run(client(s.url), { onBatch: () => writeNext?.() });
     expect(batches.length).toBeGreaterThanOrEqual(3);
     for (const batch of batches) expect(batch.length).toBeGreaterThan(0);
     const items = batches.flat();
