@@ -24,9 +24,9 @@ import {
   type CreateElicitationResponse,
   type SessionNotification,
 } from '@agentclientprotocol/sdk/unstable';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadAcpSchema } from '../helpers/acp-schema.js';
-import { fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
+import { fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { CLI, waitFor } from '../helpers/spawn-agent.js';
 import { script, tempDirs } from '../helpers/tool-script.js';
 
@@ -264,12 +264,43 @@ describe('with session.notices and session.compaction', () => {
 describe('questions from MCP servers', () => {
   const mcp = (): McpServer[] => [{ name: 'el', command: process.execPath, args: [ELICIT_SERVER], env: [] }];
 
+  /**
+   * One agent (and its model server) for the cases whose client has `elicitation.form` and no
+   * settings of their own: each case sets the model's script and the client's answer, works in a
+   * session of its own, and sees only what was written, asked and logged from its start. A process
+   * start costs ~0.3 s of CPU; every behaviour here is still shown by a real spawn.
+   */
+  let shared: { session: Session; server: FakeOpenAI; elicit: (request: CreateElicitationRequest) => Promise<CreateElicitationResponse> } | undefined;
+  afterAll(async () => {
+    await shared?.session.close();
+    await shared?.server.close();
+  });
+  async function formClient(handler: ChatHandler, elicit: (request: CreateElicitationRequest) => Promise<CreateElicitationResponse>) {
+    if (shared === undefined) {
+      const server = await startFakeOpenAI(handler);
+      const session = await open({ elicitation: { form: {} } }, { baseUrl: server.baseUrl, elicit: (request) => shared!.elicit(request) });
+      opened.splice(opened.indexOf(session), 1); // closed after the file, not after this case
+      shared = { session, server, elicit };
+    }
+    shared.server.handle(handler);
+    shared.server.requests.length = 0;
+    shared.elicit = elicit;
+    const { session } = shared;
+    const problems = session.problems();
+    if (problems.length > 0) throw new Error(`schema problems before this case: ${problems.join('; ')}`);
+    session.updates.length = 0;
+    session.elicitations.length = 0;
+    session.written.length = 0;
+    const from = session.stderr().length;
+    return { server: shared.server, s: { ...session, stderr: () => session.stderr().slice(from) } };
+  }
+
   it('with elicitation.form: a question inside a tool call reaches the user tied to the session and the call, and the answer goes back', async () => {
-    const server = await servers(
+    const { server, s } = await formClient(
       script([{ calls: [['el__ask', {}]] }, { calls: [['el__ask_later', {}]] }, { text: 'done' }, { calls: [['el__later_answer', {}]] }, { text: 'done' }]),
+      async () => ({ action: 'accept', content: { name: 'Ada' } }),
     );
     const cwd = tempDir();
-    const s = await open({ elicitation: { form: {} } }, { baseUrl: server.baseUrl, elicit: async () => ({ action: 'accept', content: { name: 'Ada' } }) });
     const { sessionId } = await s.agent.request('session/new', { cwd, mcpServers: mcp() });
     expect((await s.agent.request('session/prompt', { sessionId, prompt: text('ask me') })).stopReason).toBe('end_turn');
     const call = kinds(s, sessionId).find((u) => u.sessionUpdate === 'tool_call') as { toolCallId: string };
@@ -297,12 +328,10 @@ describe('questions from MCP servers', () => {
   });
 
   it('a client that answers with an error: the tool call fails with that reason and the turn goes on', async () => {
-    const server = await servers(script([{ calls: [['el__ask', {}]] }, { text: 'went on' }]));
-    const cwd = tempDir();
-    const s = await open(
-      { elicitation: { form: {} } },
-      { baseUrl: server.baseUrl, elicit: async () => Promise.reject(new RequestError(-32603, 'no form today')) },
+    const { server, s } = await formClient(script([{ calls: [['el__ask', {}]] }, { text: 'went on' }]), async () =>
+      Promise.reject(new RequestError(-32603, 'no form today')),
     );
+    const cwd = tempDir();
     const { sessionId } = await s.agent.request('session/new', { cwd, mcpServers: mcp() });
     expect((await s.agent.request('session/prompt', { sessionId, prompt: text('ask me') })).stopReason).toBe('end_turn');
     const result = server.requests[1]!.body.messages.filter((m: any) => m.role === 'tool').at(-1).content as string;
@@ -316,9 +345,8 @@ describe('questions from MCP servers', () => {
   });
 
   it('a client that never answers: a cancelled turn withdraws the question and answers cancelled', async () => {
-    const server = await servers(script([{ calls: [['el__ask', {}]] }, { text: 'must not be asked' }]));
+    const { server, s } = await formClient(script([{ calls: [['el__ask', {}]] }, { text: 'must not be asked' }]), () => new Promise(() => undefined));
     const cwd = tempDir();
-    const s = await open({ elicitation: { form: {} } }, { baseUrl: server.baseUrl, elicit: () => new Promise(() => undefined) });
     const { sessionId } = await s.agent.request('session/new', { cwd, mcpServers: mcp() });
     const pending = s.agent.request('session/prompt', { sessionId, prompt: text('ask me') });
     await waitFor(() => s.elicitations.length === 1, 10_000, 'the question');

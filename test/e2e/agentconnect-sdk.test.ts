@@ -4,15 +4,35 @@
  * event read as the SDK hands it to an app (`session.on(type, …)`): what the reference host
  * (`packages/host/src/host.ts` at the same commit) does, the front door does too.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { AgentConnect, type AgentConnectClient, type AgentConnectSession, type SessionEvent } from '../fixtures/agentconnect/sdk/index.js';
-import { chunk, fakeServerPool } from '../helpers/fake-openai.js';
+import { chunk, fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { frontDoorPool } from '../helpers/agentconnect-client.js';
 
 const servers = fakeServerPool();
 const { door: startDoor } = frontDoorPool();
 const MODELS = { object: 'list', data: [{ id: 'test-model', context_length: 32768 }, { id: 'other-model' }] };
+
+/**
+ * One front door (and its model server, listing {@link MODELS}) for the cases that need no
+ * settings of their own and leave the model list as it was: each case sets the model's answer and
+ * connects its own apps, which make their own sessions. A process start costs ~0.3 s of CPU; every
+ * behaviour here is still shown by a real spawn.
+ */
+let shared: { server: FakeOpenAI; url: string } | undefined;
+afterAll(() => shared?.server.close());
+
+async function sharedDoor(handler: ChatHandler): Promise<string> {
+  if (shared === undefined) {
+    const server = await startFakeOpenAI(handler);
+    server.setModels(MODELS);
+    shared = { server, url: (await startDoor(server.baseUrl, [], { OPENAI_ACP_STATE_DIR: 'off' }, true)).url };
+  }
+  shared.server.handle(handler);
+  shared.server.requests.length = 0;
+  return shared.url;
+}
 
 /** An SDK client of `url`, as a Node app connects (`webSocket` given: Node 20 has no global WebSocket). */
 async function sdk(url: string): Promise<AgentConnectClient> {
@@ -67,13 +87,13 @@ describe('openai-acp agentconnect with the AgentConnect SDK', () => {
 
   it("gives a failed run's error event the failure only: 3,000 tokens streamed, then the stream broke off", async () => {
     const pieces = Array.from({ length: 3000 }, (_, i) => `d${i} `);
-    const server = await servers((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(pieces.map((piece) => chunk({ content: piece })).join(''));
-      setTimeout(() => res.destroy(), 50);
-    });
-    server.setModels(MODELS);
-    const client = await sdk((await startDoor(server.baseUrl, [], { OPENAI_ACP_STATE_DIR: 'off' })).url);
+    const client = await sdk(
+      await sharedDoor((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(pieces.map((piece) => chunk({ content: piece })).join(''));
+        setTimeout(() => res.destroy(), 50);
+      }),
+    );
     const session = await client.sessions.create({ model: 'default' });
     const events = recordEvents(session);
     await session.send('Count');
@@ -89,15 +109,15 @@ describe('openai-acp agentconnect with the AgentConnect SDK', () => {
   });
 
   it('completes thinking when the answer text starts, before the first delta', async () => {
-    const server = await servers((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(chunk({ reasoning_content: 'Weigh it.' }));
-      res.write(chunk({ content: 'Forty' }));
-      res.write(chunk({ content: '-two.' }, 'stop', { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 }));
-      res.end('data: [DONE]\n\n');
-    });
-    server.setModels(MODELS);
-    const client = await sdk((await startDoor(server.baseUrl, [], { OPENAI_ACP_STATE_DIR: 'off' })).url);
+    const client = await sdk(
+      await sharedDoor((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(chunk({ reasoning_content: 'Weigh it.' }));
+        res.write(chunk({ content: 'Forty' }));
+        res.write(chunk({ content: '-two.' }, 'stop', { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 }));
+        res.end('data: [DONE]\n\n');
+      }),
+    );
     const session = await client.sessions.create({ model: 'default' });
     const events = recordEvents(session);
     await session.send('What is it?');
@@ -113,14 +133,14 @@ describe('openai-acp agentconnect with the AgentConnect SDK', () => {
 
   it('answers a cancel once the run has ended (final cancelled first), so a send right after is accepted', async () => {
     let requests = 0;
-    const server = await servers((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      if (++requests === 1) return void res.write(chunk({ content: 'Once upon' }));
-      res.write(chunk({ content: 'Again.' }, 'stop'));
-      res.end('data: [DONE]\n\n');
-    });
-    server.setModels(MODELS);
-    const client = await sdk((await startDoor(server.baseUrl, [], { OPENAI_ACP_STATE_DIR: 'off' })).url);
+    const client = await sdk(
+      await sharedDoor((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        if (++requests === 1) return void res.write(chunk({ content: 'Once upon' }));
+        res.write(chunk({ content: 'Again.' }, 'stop'));
+        res.end('data: [DONE]\n\n');
+      }),
+    );
     const session = await client.sessions.create({ model: 'default' });
     const events = recordEvents(session);
     await session.send('A long story');
@@ -137,15 +157,13 @@ describe('openai-acp agentconnect with the AgentConnect SDK', () => {
   it("sends the run's final to the app that sent it when another app resumes the session meanwhile", async () => {
     let finish: () => void = () => undefined;
     const finished = new Promise<void>((resolve) => (finish = resolve));
-    const server = await servers(async (_req, res) => {
+    const url = await sharedDoor(async (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(chunk({ content: 'Part one' }));
       await finished;
       res.write(chunk({ content: ' and two.' }, 'stop'));
       res.end('data: [DONE]\n\n');
     });
-    server.setModels(MODELS);
-    const url = (await startDoor(server.baseUrl, [], { OPENAI_ACP_STATE_DIR: 'off' })).url;
     const first = await sdk(url);
     const session = await first.sessions.create({ model: 'default' });
     const firstEvents = recordEvents(session);

@@ -12,13 +12,18 @@ import { heldAnswers } from '../helpers/held-answers.js';
 
 let server: FakeOpenAI;
 let agent: AgentProcess | undefined;
+/** One agent with the default settings for the cases that need none of their own (see {@link launchShared}). */
+let shared: AgentProcess | undefined;
 
 beforeAll(async () => {
   server = await startFakeOpenAI();
 });
-afterAll(() => server.close());
+afterAll(() => {
+  shared?.kill();
+  return server.close();
+});
 afterEach(() => {
-  if (agent && agent.badLines.length > 0) throw new Error(`non-JSON-RPC stdout: ${agent.badLines.join('\n')}`);
+  for (const a of [agent, shared]) if (a && a.badLines.length > 0) throw new Error(`non-JSON-RPC stdout: ${a.badLines.join('\n')}`);
   agent?.kill();
   agent = undefined;
   server.requests.length = 0;
@@ -38,6 +43,25 @@ function launch(env: Record<string, string> = {}, args: string[] = []) {
     args,
   );
   return agent;
+}
+
+/**
+ * The agent with the default settings of {@link launch}, spawned once for the cases that need no
+ * settings of their own and do not end it: each case starts its own sessions (`start()`), and the
+ * agent's recorded messages start afresh per case (the server's requests and handler already do).
+ * A process start costs ~0.3 s of CPU; every behaviour here is still shown by a real spawn.
+ */
+function launchShared(): AgentProcess {
+  shared ??= spawnAgent({
+    OPENAI_BASE_URL: server.baseUrl,
+    OPENAI_API_KEY: 'sk-e2e-secret-key-123',
+    OPENAI_MODEL: 'test-model',
+    OPENAI_MAX_RETRIES: '1',
+    OPENAI_ACP_TOOLS: 'off',
+  });
+  shared.messages.length = 0;
+  shared.badLines.length = 0;
+  return shared;
 }
 
 /** A handler that streams `first`, then holds the response open until the client goes away. */
@@ -99,7 +123,7 @@ describe('openai-acp over stdio', () => {
   });
 
   it('cancels mid-stream and keeps what the user saw; an idle cancel changes nothing', async () => {
-    const a = launch();
+    const a = launchShared();
     const sessionId = await a.start();
     a.notify('session/cancel', { sessionId }); // idle cancel
     server.handle(stallAfter('partial'));
@@ -119,7 +143,7 @@ describe('openai-acp over stdio', () => {
   });
 
   it('answers session/cancel sent as a request (Open Design) with {}', async () => {
-    const a = launch();
+    const a = launchShared();
     const sessionId = await a.start();
     server.handle(stallAfter('x'));
     const pending = a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'q' }] });
@@ -178,7 +202,7 @@ describe('openai-acp over stdio', () => {
   });
 
   it('a prompt arriving while the turn runs waits for that turn to end, then runs', async () => {
-    const a = launch();
+    const a = launchShared();
     const sessionId = await a.start();
     const held = heldAnswers();
     server.handle(held.handler);
@@ -226,14 +250,14 @@ describe('openai-acp over stdio', () => {
   });
 
   it('without a routing key adds none', async () => {
-    const a = launch();
+    const a = launchShared();
     const sessionId = await a.start();
     await a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'q' }] });
     expect(a.messages.some((m) => 'sessionId' in m)).toBe(false);
   });
 
   it('runs two sessions prompting at once without mixing them', async () => {
-    const a = launch();
+    const a = launchShared();
     const s1 = await a.start();
     const s2 = (await a.request('session/new', { cwd: '/', mcpServers: [] })).result.sessionId;
     server.handle((_req, res, body) => {
@@ -259,7 +283,7 @@ describe('openai-acp over stdio', () => {
   });
 
   it('survives malformed lines, unknown methods and unknown notifications', async () => {
-    const a = launch();
+    const a = launchShared();
     const sessionId = await a.start();
     a.writeLine('{not json');
     a.notify('something/unknown', {});

@@ -5,11 +5,11 @@
  * changes, a holder that loads mid-turn leaves the prompting one its answer, permission goes to the
  * prompting holder, and delete waits for the other's turn; `session/list` keeps to `--root`.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { chunk, fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
-import { serveFixtures, until, type RemoteClient, type Transport } from '../helpers/serve-client.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chunk, fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { serveFixtures, startServe, until, type RemoteClient, type ServeProcess, type Transport } from '../helpers/serve-client.js';
 import { script } from '../helpers/tool-script.js';
 
 const TOKEN = 'e2e-authority-token-0123';
@@ -42,17 +42,34 @@ function switchboard() {
   };
 }
 
-async function serveTwo(transport: Transport, model: string, root?: string) {
-  const { home, root: workspace } = fixtures.scratch();
-  const served = await fixtures.start(home, { OPENAI_BASE_URL: model, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0' }, [
-    '--token',
-    TOKEN,
-    '--root',
-    root ?? workspace,
-  ]);
-  const one = await fixtures.connect(served.url, transport, { token: TOKEN });
-  const two = await fixtures.connect(served.url, transport, { token: TOKEN });
-  return { home, root: workspace, one, two };
+/**
+ * One serve process and its switchboard model for the authority cases (same settings): each case
+ * connects its own two clients and works in a fresh folder inside the root. A process start costs
+ * ~0.3 s of CPU; every behaviour here is still shown by a real spawn.
+ */
+let shared: { model: ReturnType<typeof switchboard>; fake: FakeOpenAI; served: ServeProcess; root: string } | undefined;
+afterAll(async () => {
+  await shared?.served.stop();
+  await shared?.fake.close();
+});
+
+async function sharedTwo(transport: Transport) {
+  if (shared === undefined) {
+    const model = switchboard();
+    const fake = await startFakeOpenAI(model.handler);
+    const { home, root } = fixtures.scratch();
+    const served = await startServe(home, { OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0' }, [
+      '--token',
+      TOKEN,
+      '--root',
+      root,
+    ]);
+    shared = { model, fake, served, root };
+  }
+  shared.model.next(script([{ text: 'ok' }]));
+  const one = await fixtures.connect(shared.served.url, transport, { token: TOKEN });
+  const two = await fixtures.connect(shared.served.url, transport, { token: TOKEN });
+  return { model: shared.model, root: mkdtempSync(join(shared.root, 'case-')), one, two };
 }
 
 const kinds = (client: RemoteClient, sessionId: string) => client.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update.sessionUpdate);
@@ -64,9 +81,7 @@ const userText = (client: RemoteClient, sessionId: string) =>
 
 describe.each(['ws', 'http'] as const)('authority per connection over serve (%s)', (transport) => {
   it("refuses every method on another connection's session, which stays as it was", async () => {
-    const model = switchboard();
-    const fake = await servers(model.handler);
-    const { root, one, two } = await serveTwo(transport, fake.baseUrl);
+    const { model, root, one, two } = await sharedTwo(transport);
     const { sessionId } = await one.agent.request('session/new', { cwd: root, mcpServers: [] });
     const ask = two.agent.request.bind(two.agent) as (method: string, params: unknown) => Promise<unknown>;
     const notFound = { code: -32002, data: { sessionId } };
@@ -88,9 +103,7 @@ describe.each(['ws', 'http'] as const)('authority per connection over serve (%s)
   });
 
   it("after a load mid-turn, both holders see each other's prompts, answers and mode changes; delete waits for the other's turn", async () => {
-    const model = switchboard();
-    const fake = await servers(model.handler);
-    const { root, one, two } = await serveTwo(transport, fake.baseUrl);
+    const { model, root, one, two } = await sharedTwo(transport);
     const { sessionId } = await one.agent.request('session/new', { cwd: root, mcpServers: [] });
     model.held('First half', ', second half.');
     const first = one.agent.request('session/prompt', { sessionId, prompt: text('tell me') }) as Promise<{ stopReason: string }>;

@@ -5,11 +5,11 @@
  * call and its permission, cancel, a client gone mid-turn, load after a restart, resume on a
  * second process after the first was killed with SIGKILL, and the workspace root.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { chunk, fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
-import { serveFixtures, until, type RemoteClient, type ServeProcess, type Transport } from '../helpers/serve-client.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chunk, fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { serveFixtures, startServe, until, type RemoteClient, type ServeProcess, type Transport } from '../helpers/serve-client.js';
 import { script } from '../helpers/tool-script.js';
 
 const TOKEN = 'e2e-serve-token-0123';
@@ -25,6 +25,35 @@ async function serve(home: string, root: string, baseUrl: string, args: string[]
     root,
     ...args,
   ]);
+}
+
+/**
+ * One serve process (and its model server) for the cases that need no settings of their own and
+ * neither stop nor restart it: each case connects its own clients, works in a fresh folder inside
+ * the root, and sets the model server's handler (its recorded requests start afresh). A process
+ * start costs ~0.3 s of CPU; every behaviour here is still shown by a real spawn.
+ */
+let shared: { home: string; root: string; model: FakeOpenAI; server: ServeProcess } | undefined;
+afterAll(async () => {
+  await shared?.server.stop();
+  await shared?.model.close();
+});
+
+async function sharedServe(handler: ChatHandler): Promise<{ home: string; root: string; cwd: string; url: string }> {
+  if (shared === undefined) {
+    const { home, root } = scratch();
+    const model = await startFakeOpenAI(handler);
+    const server = await startServe(home, { OPENAI_BASE_URL: model.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0' }, [
+      '--token',
+      TOKEN,
+      '--root',
+      root,
+    ]);
+    shared = { home, root, model, server };
+  }
+  shared.model.handle(handler);
+  shared.model.requests.length = 0;
+  return { home: shared.home, root: shared.root, cwd: mkdtempSync(join(shared.root, 'case-')), url: shared.server.url };
 }
 
 async function remote(url: string, transport: Transport): Promise<RemoteClient> {
@@ -46,26 +75,24 @@ function hanging(first: string): ChatHandler & { aborted: () => number } {
 
 describe.each(['ws', 'http'] as const)('openai-acp serve over %s', (transport) => {
   it('runs a prompt whose tool call asks permission, writes inside the root, and streams the answer', async () => {
-    const { home, root } = scratch();
-    const model = await servers(script([{ calls: [['write_file', { path: 'hello.txt', content: 'hi from the model\n' }]] }, { text: 'Wrote it.' }]));
-    const agent = await remote((await serve(home, root, model.baseUrl)).url, transport);
-    const { sessionId } = await agent.agent.request('session/new', { cwd: root, mcpServers: [] });
+    const { cwd, url } = await sharedServe(script([{ calls: [['write_file', { path: 'hello.txt', content: 'hi from the model\n' }]] }, { text: 'Wrote it.' }]));
+    const agent = await remote(url, transport);
+    const { sessionId } = await agent.agent.request('session/new', { cwd, mcpServers: [] });
     const answer: { stopReason: string } = await agent.agent.request('session/prompt', { sessionId, prompt: text('write hello.txt') });
     expect(answer.stopReason).toBe('end_turn');
     expect(agent.permissions).toHaveLength(1);
     expect(agent.permissions[0].toolCall.title).toContain('hello.txt');
-    expect(readFileSync(join(root, 'hello.txt'), 'utf8')).toBe('hi from the model\n');
+    expect(readFileSync(join(cwd, 'hello.txt'), 'utf8')).toBe('hi from the model\n');
     expect(agent.text(sessionId)).toBe('Wrote it.');
     const kinds = agent.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update.sessionUpdate);
     expect(kinds).toEqual(expect.arrayContaining(['tool_call', 'tool_call_update', 'agent_message_chunk']));
   });
 
   it('cancels a running turn with session/cancel; the turn answers cancelled and the model request is dropped', async () => {
-    const { home, root } = scratch();
     const model = hanging('Thinking about');
-    const fake = await servers(model);
-    const agent = await remote((await serve(home, root, fake.baseUrl)).url, transport);
-    const { sessionId } = await agent.agent.request('session/new', { cwd: root, mcpServers: [] });
+    const { cwd, url } = await sharedServe(model);
+    const agent = await remote(url, transport);
+    const { sessionId } = await agent.agent.request('session/new', { cwd, mcpServers: [] });
     const answer = agent.agent.request('session/prompt', { sessionId, prompt: text('go on') }) as Promise<{ stopReason: string }>;
     await until(() => agent.text(sessionId).length > 0, 10_000, 'the first chunk');
     await agent.agent.notify('session/cancel', { sessionId });
@@ -134,16 +161,14 @@ describe.each(['ws', 'http'] as const)('openai-acp serve over %s', (transport) =
 
 describe('openai-acp serve: the workspace root', () => {
   it("refuses a cwd outside --root; a client without fs has its tools read the server's workspace", async () => {
-    const { home, root } = scratch();
-    writeFileSync(join(root, 'notes.txt'), 'the server copy\n');
-    const model = await servers(script([{ calls: [['read_file', { path: 'notes.txt' }]] }, { text: 'Read.' }]));
-    const server = await serve(home, root, model.baseUrl);
-    const agent = await remote(server.url, 'ws');
+    const { home, root, cwd, url } = await sharedServe(script([{ calls: [['read_file', { path: 'notes.txt' }]] }, { text: 'Read.' }]));
+    writeFileSync(join(cwd, 'notes.txt'), 'the server copy\n');
+    const agent = await remote(url, 'ws');
     await expect(agent.agent.request('session/new', { cwd: home, mcpServers: [] })).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining(`outside this server's workspace root ${root}`),
     });
-    const { sessionId } = await agent.agent.request('session/new', { cwd: root, mcpServers: [] });
+    const { sessionId } = await agent.agent.request('session/new', { cwd, mcpServers: [] });
     await agent.agent.request('session/prompt', { sessionId, prompt: text('read notes.txt') });
     const shown = JSON.stringify(agent.updates.filter((n) => n.update.sessionUpdate === 'tool_call_update'));
     expect(shown).toContain('the server copy');

@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
 import { answer, running, script, tempDirs, waitForRequest } from '../helpers/tool-script.js';
 
@@ -16,6 +16,31 @@ const agents: AgentProcess[] = [];
 afterEach(() => {
   for (const agent of agents.splice(0)) agent.kill();
 });
+
+/**
+ * One agent (and its model server) for the cases whose client has no capabilities and that do not
+ * end the agent, each case in a session of its own, the server's handler, its recorded requests and
+ * the agent's recorded messages started afresh per case: a process start costs ~0.3 s of CPU.
+ */
+let shared: { server: FakeOpenAI; agent: AgentProcess } | undefined;
+afterAll(async () => {
+  shared?.agent.kill();
+  await shared?.server.close();
+});
+
+async function sharedAgent(handler: ChatHandler) {
+  if (shared === undefined) {
+    const server = await startFakeOpenAI(handler);
+    const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off' });
+    await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    shared = { server, agent };
+  }
+  shared.server.handle(handler);
+  shared.server.requests.length = 0;
+  shared.agent.messages.length = 0;
+  if (shared.agent.badLines.length > 0) throw new Error(`non-JSON-RPC stdout: ${shared.agent.badLines.join('\n')}`);
+  return shared;
+}
 
 async function startAgent(handler: ChatHandler, clientCapabilities: Record<string, unknown> = {}) {
   const server = await servers(handler);
@@ -37,7 +62,7 @@ describe('session/cancel during a tool step', () => {
   it('while session/request_permission is pending: cancelled at once, nothing written, the next prompt works', async () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, 'a.txt'), 'one\n');
-    const { server, agent } = await startAgent(script([{ calls: [['write_file', { path: 'a.txt', content: 'two\n' }]] }, { text: 'again' }]));
+    const { server, agent } = await sharedAgent(script([{ calls: [['write_file', { path: 'a.txt', content: 'two\n' }]] }, { text: 'again' }]));
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
     const pending = agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'write' }] });
     const permission = await waitForRequest(agent, 'session/request_permission');
@@ -56,7 +81,7 @@ describe('session/cancel during a tool step', () => {
 
   it('while a local run_command runs: cancelled within a second and its process group is gone', async () => {
     const cwd = tempDir();
-    const { agent } = await startAgent(script([{ calls: [['run_command', { command: 'echo $$ > pid; exec sleep 30' }]] }, { text: 'never' }]));
+    const { agent } = await sharedAgent(script([{ calls: [['run_command', { command: 'echo $$ > pid; exec sleep 30' }]] }, { text: 'never' }]));
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
     await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
     const pending = agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'run' }] });
@@ -77,7 +102,7 @@ describe('session/cancel during a tool step', () => {
 
   it('while a local command that ignores SIGTERM runs: still cancelled, and killed soon after', async () => {
     const cwd = tempDir();
-    const { agent } = await startAgent(
+    const { agent } = await sharedAgent(
       script([{ calls: [['run_command', { command: "trap '' TERM; echo $$ > pid; while :; do sleep 0.05; done" }]] }, { text: 'never' }]),
     );
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });

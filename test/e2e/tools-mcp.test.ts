@@ -8,8 +8,8 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
 import { answer, running, script, tempDirs, waitForRequest } from '../helpers/tool-script.js';
 import { startHttpServers, stdioServer } from '../tools/mcp/helpers.js';
@@ -23,6 +23,33 @@ afterEach(() => {
 });
 
 const BUILTINS = [...BUILTIN_TOOL_NAMES].sort();
+
+/**
+ * One agent (and its model server) for the cases that need no settings of their own and do not
+ * end it, each case in sessions of its own, the server's handler, its recorded requests and the
+ * agent's recorded messages started afresh per case: a process start costs ~0.3 s of CPU.
+ */
+let shared: { server: FakeOpenAI; agent: AgentProcess; init: any } | undefined;
+afterAll(async () => {
+  // Ended by stdin EOF, so it stops the MCP servers its sessions started.
+  shared?.agent.child.stdin.end();
+  await shared?.agent.exited;
+  await shared?.server.close();
+});
+
+async function sharedAgent(handler: ChatHandler) {
+  if (shared === undefined) {
+    const server = await startFakeOpenAI(handler);
+    const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off' });
+    const init = await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    shared = { server, agent, init };
+  }
+  shared.server.handle(handler);
+  shared.server.requests.length = 0;
+  shared.agent.messages.length = 0;
+  if (shared.agent.badLines.length > 0) throw new Error(`non-JSON-RPC stdout: ${shared.agent.badLines.join('\n')}`);
+  return shared;
+}
 
 async function startAgent(handler: ChatHandler, env: Record<string, string> = {}) {
   const server = await servers(handler);
@@ -38,7 +65,7 @@ const toolMessages = (body: any) => body.messages.filter((m: any) => m.role === 
 describe('MCP servers through the agent', () => {
   it('offers a stdio server tools as <server>__<tool>, asks permission in ask mode, and gives the result to the model', async () => {
     const cwd = tempDir();
-    const { server, agent, init } = await startAgent(script([{ calls: [['fx__echo', { text: 'hi there' }]] }, { text: 'echoed' }]));
+    const { server, agent, init } = await sharedAgent(script([{ calls: [['fx__echo', { text: 'hi there' }]] }, { text: 'echoed' }]));
     expect(init.result.agentCapabilities.mcpCapabilities).toEqual({ http: true, sse: true });
     const { result } = await agent.request('session/new', { cwd, mcpServers: [stdioServer('fx')] });
     const pending = prompt(agent, result.sessionId, 'echo');
@@ -61,7 +88,7 @@ describe('MCP servers through the agent', () => {
 
   it('a server that cannot start: session/new answers, the next prompt names it and why, built-ins still work', async () => {
     const cwd = tempDir();
-    const { server, agent } = await startAgent(script([{ calls: [['list_directory', {}]] }, { text: 'listed' }]));
+    const { server, agent } = await sharedAgent(script([{ calls: [['list_directory', {}]] }, { text: 'listed' }]));
     const missing = { name: 'ghost', command: '/nonexistent/mcp-server-bin', args: [], env: [] };
     const created = await agent.request('session/new', { cwd, mcpServers: [missing] });
     expect(created.result.sessionId).toBeTruthy();
@@ -93,7 +120,7 @@ describe('MCP servers through the agent', () => {
 
   it('cancel during a slow MCP call answers cancelled', async () => {
     const cwd = tempDir();
-    const { agent } = await startAgent(script([{ calls: [['fx__slow', {}]] }, { text: 'never' }]));
+    const { agent } = await sharedAgent(script([{ calls: [['fx__slow', {}]] }, { text: 'never' }]));
     const { result } = await agent.request('session/new', { cwd, mcpServers: [stdioServer('fx')] });
     await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
     const pending = prompt(agent, result.sessionId, 'slow');
@@ -155,7 +182,7 @@ describe('MCP servers through the agent', () => {
     const cwd = tempDir();
     const http = await startHttpServers();
     try {
-      const { server, agent } = await startAgent(script([{ calls: [['liar__wrong', {}]] }, { calls: [['liar__right', {}]] }, { text: 'done' }]));
+      const { server, agent } = await sharedAgent(script([{ calls: [['liar__wrong', {}]] }, { calls: [['liar__right', {}]] }, { text: 'done' }]));
       const { result } = await agent.request('session/new', { cwd, mcpServers: [{ type: 'http', name: 'liar', url: `${http.url}/liar`, headers: [] }] });
       await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
       expect((await prompt(agent, result.sessionId, 'structured')).result.stopReason).toBe('end_turn');
@@ -173,7 +200,7 @@ describe('MCP servers through the agent', () => {
 
   it('read-only mode offers the same MCP tools; one marked read-only runs (asking as in ask); accept-edits runs it without asking', async () => {
     const cwd = tempDir();
-    const { server, agent } = await startAgent(script([{ calls: [['fx__echo', { text: 'ro' }]] }, { text: 'ok' }]));
+    const { server, agent } = await sharedAgent(script([{ calls: [['fx__echo', { text: 'ro' }]] }, { text: 'ok' }]));
     const { result } = await agent.request('session/new', { cwd, mcpServers: [stdioServer('fx')] });
     await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'read-only' });
     const pending = prompt(agent, result.sessionId, 'look');
@@ -192,7 +219,7 @@ describe('MCP servers through the agent', () => {
 
   it('session/close stops the session MCP server; a failure notice is shown once', async () => {
     const cwd = tempDir();
-    const { server, agent } = await startAgent(script([{ calls: [['fx__pid', {}]] }, { text: 'got it' }, { text: 'second' }]));
+    const { server, agent } = await sharedAgent(script([{ calls: [['fx__pid', {}]] }, { text: 'got it' }, { text: 'second' }]));
     const missing = { name: 'ghost', command: '/nonexistent/mcp-server-bin', args: [], env: [] };
     const { result } = await agent.request('session/new', { cwd, mcpServers: [stdioServer('fx'), missing] });
     await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });

@@ -143,23 +143,30 @@ function removeHome(home: string): void {
  * hooks; call it at the top level of a test file).
  */
 export function frontDoorPool(): {
-  /** Starts a front door for `baseUrl` with `test-model`, no retries, `env` and `args` added. */
-  door(baseUrl: string, args?: string[], env?: Record<string, string>): Promise<FrontDoorProcess>;
+  /**
+   * Starts a front door for `baseUrl` with `test-model`, no retries, `env` and `args` added;
+   * stopped after the test, or after the file with `keep` (one door for several tests).
+   */
+  door(baseUrl: string, args?: string[], env?: Record<string, string>, keep?: boolean): Promise<FrontDoorProcess>;
   /** Connects an app to `url` with `headers`. */
   app(url: string, headers?: Record<string, string>): Promise<AppClient>;
 } {
   const home = scratchHome();
   const doors: FrontDoorProcess[] = [];
+  const kept: FrontDoorProcess[] = [];
   const apps: AppClient[] = [];
   afterEach(async () => {
     for (const app of apps.splice(0)) app.close();
     await Promise.all(doors.splice(0).map((door) => door.stop()));
   });
-  afterAll(() => removeHome(home));
+  afterAll(async () => {
+    await Promise.all(kept.splice(0).map((door) => door.stop()));
+    removeHome(home);
+  });
   return {
-    door: async (baseUrl, args = [], env = {}) => {
+    door: async (baseUrl, args = [], env = {}, keep = false) => {
       const started = await startFrontDoor(home, { OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0', ...env }, args);
-      doors.push(started);
+      (keep ? kept : doors).push(started);
       return started;
     },
     app: async (url, headers = {}) => {
