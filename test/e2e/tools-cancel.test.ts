@@ -5,9 +5,10 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
 import { spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
+import { sharedAgentPerFile } from '../helpers/shared-agent.js';
 import { answer, running, script, tempDirs, waitForRequest } from '../helpers/tool-script.js';
 
 const servers = fakeServerPool();
@@ -22,25 +23,7 @@ afterEach(() => {
  * end the agent, each case in a session of its own, the server's handler, its recorded requests and
  * the agent's recorded messages started afresh per case: a process start costs ~0.3 s of CPU.
  */
-let shared: { server: FakeOpenAI; agent: AgentProcess } | undefined;
-afterAll(async () => {
-  shared?.agent.kill();
-  await shared?.server.close();
-});
-
-async function sharedAgent(handler: ChatHandler) {
-  if (shared === undefined) {
-    const server = await startFakeOpenAI(handler);
-    const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off' });
-    await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
-    shared = { server, agent };
-  }
-  shared.server.handle(handler);
-  shared.server.requests.length = 0;
-  shared.agent.messages.length = 0;
-  if (shared.agent.badLines.length > 0) throw new Error(`non-JSON-RPC stdout: ${shared.agent.badLines.join('\n')}`);
-  return shared;
-}
+const sharedAgent = sharedAgentPerFile();
 
 async function startAgent(handler: ChatHandler, clientCapabilities: Record<string, unknown> = {}) {
   const server = await servers(handler);

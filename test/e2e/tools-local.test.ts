@@ -7,26 +7,21 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { chunk, fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { chunk, fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
 import { script, waitForRequest } from '../helpers/tool-script.js';
 import { spawnAgent, type AgentProcess } from '../helpers/spawn-agent.js';
+import { sharedAgentPerFile } from '../helpers/shared-agent.js';
 import { BUILTIN_TOOL_NAMES } from '../../src/tools/index.js';
 
 const servers = fakeServerPool();
 const dirs: string[] = [];
 const agents: AgentProcess[] = [];
-/**
- * The agent (and its model server) of the cases that need no settings of their own: one process
- * for them all, each case in sessions of its own, the server's handler, its recorded requests and
- * the agent's recorded messages started afresh per case.
- */
-let shared: { server: FakeOpenAI; agent: AgentProcess } | undefined;
+/** The agent (and its model server) of the cases that need no settings of their own. */
+const sharedAgent = sharedAgentPerFile();
 afterEach(() => {
   for (const agent of agents.splice(0)) agent.kill();
 });
 afterAll(async () => {
-  shared?.agent.kill();
-  await shared?.server.close();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -37,19 +32,7 @@ function workspace(): string {
 }
 
 async function startAgent(handler: ChatHandler, env?: Record<string, string>) {
-  if (env === undefined) {
-    if (shared === undefined) {
-      const server = await startFakeOpenAI(handler);
-      const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off' });
-      await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
-      shared = { server, agent };
-    }
-    shared.server.handle(handler);
-    shared.server.requests.length = 0;
-    shared.agent.messages.length = 0;
-    shared.agent.badLines.length = 0;
-    return shared;
-  }
+  if (env === undefined) return sharedAgent(handler);
   const server = await servers(handler);
   const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off', ...env });
   agents.push(agent);

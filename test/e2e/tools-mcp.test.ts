@@ -8,9 +8,10 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
 import { spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
+import { sharedAgentPerFile } from '../helpers/shared-agent.js';
 import { answer, running, script, tempDirs, waitForRequest } from '../helpers/tool-script.js';
 import { startHttpServers, stdioServer } from '../tools/mcp/helpers.js';
 import { BUILTIN_TOOL_NAMES } from '../../src/tools/index.js';
@@ -29,27 +30,7 @@ const BUILTINS = [...BUILTIN_TOOL_NAMES].sort();
  * end it, each case in sessions of its own, the server's handler, its recorded requests and the
  * agent's recorded messages started afresh per case: a process start costs ~0.3 s of CPU.
  */
-let shared: { server: FakeOpenAI; agent: AgentProcess; init: any } | undefined;
-afterAll(async () => {
-  // Ended by stdin EOF, so it stops the MCP servers its sessions started.
-  shared?.agent.child.stdin.end();
-  await shared?.agent.exited;
-  await shared?.server.close();
-});
-
-async function sharedAgent(handler: ChatHandler) {
-  if (shared === undefined) {
-    const server = await startFakeOpenAI(handler);
-    const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off' });
-    const init = await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
-    shared = { server, agent, init };
-  }
-  shared.server.handle(handler);
-  shared.server.requests.length = 0;
-  shared.agent.messages.length = 0;
-  if (shared.agent.badLines.length > 0) throw new Error(`non-JSON-RPC stdout: ${shared.agent.badLines.join('\n')}`);
-  return shared;
-}
+const sharedAgent = sharedAgentPerFile();
 
 async function startAgent(handler: ChatHandler, env: Record<string, string> = {}) {
   const server = await servers(handler);

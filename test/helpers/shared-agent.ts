@@ -1,0 +1,47 @@
+/**
+ * One spawned agent per test file, for the cases that need no settings of their own and do not end
+ * it (a process start costs ~0.3 s of CPU; every behaviour is still shown by a real spawn). Its
+ * settings: a loopback fake model (`test-model`), tools on, no saved sessions; a client with no
+ * capabilities. Each case starts its own sessions.
+ */
+import { afterAll } from 'vitest';
+import { startFakeOpenAI, type ChatHandler, type FakeOpenAI } from './fake-openai.js';
+import { sleep, spawnAgent, type AgentProcess } from './spawn-agent.js';
+
+/** The shared agent, its model server and the answer to its `initialize`. */
+export interface SharedAgent {
+  server: FakeOpenAI;
+  agent: AgentProcess;
+  init: any;
+}
+
+/**
+ * Call once at the file's top. Each call of the returned function gives the file's agent (started
+ * on first use) with the model answering by `handler`, the server's recorded requests and the
+ * agent's recorded messages started afresh. After the file the agent's stdin is closed (so the MCP
+ * servers its sessions started stop), then it is killed if still running.
+ * @throws when the agent wrote a line on stdout that is not JSON-RPC since the last case.
+ */
+export function sharedAgentPerFile(): (handler: ChatHandler) => Promise<SharedAgent> {
+  let shared: SharedAgent | undefined;
+  afterAll(async () => {
+    if (!shared) return;
+    shared.agent.child.stdin.end();
+    await Promise.race([shared.agent.exited, sleep(10_000)]);
+    shared.agent.kill();
+    await shared.server.close();
+  });
+  return async (handler) => {
+    if (shared === undefined) {
+      const server = await startFakeOpenAI(handler);
+      const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off' });
+      const init = await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+      shared = { server, agent, init };
+    }
+    shared.server.handle(handler);
+    shared.server.requests.length = 0;
+    shared.agent.messages.length = 0;
+    if (shared.agent.badLines.length > 0) throw new Error(`non-JSON-RPC stdout: ${shared.agent.badLines.join('\n')}`);
+    return shared;
+  };
+}
