@@ -129,7 +129,9 @@ export async function startNetworkServer(options: NetworkServerOptions): Promise
   const handleAcp = createNodeHttpHandler(acp, { maxRequestBodyBytes: limits.maxMessageBytes });
   const handlePost = (req: http.IncomingMessage, res: http.ServerResponse, address: string) =>
     answerPost(req, res, acp, limits.maxMessageBytes, (reason) => admission.refused(reason, address));
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
+  // No compression: the frame reader (`ws-frames.ts`) checks depth in the bytes as they come, which a
+  // compressed frame would hide (with it off, `ws` refuses a compressed frame, close 1002).
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes, perMessageDeflate: false });
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0];
     if ((req.method === 'GET' || req.method === 'HEAD') && (path === '/health' || path === '/ready')) {

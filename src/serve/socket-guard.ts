@@ -14,8 +14,8 @@
  */
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import { MAX_JSON_DEPTH, tooDeepError } from './json-depth.js';
-import { ClientFrames } from './ws-frames.js';
+import { DepthScanner, MAX_JSON_DEPTH, tooDeepError } from './json-depth.js';
+import { ClientFrames, MAX_FRAGMENTS } from './ws-frames.js';
 
 /** Largest first message read to tell whether it is `initialize`, in bytes (an `initialize` is a few hundred). */
 const MAX_INITIALIZE_BYTES = 1024 * 1024;
@@ -82,7 +82,13 @@ export function guardSocket(ws: WebSocket, raw: Duplex, options: SocketGuardOpti
     if (event !== 'data') return rawEmit(event, ...args);
     const chunk = args[0] as Buffer;
     countBefore(chunk);
-    const { pass, refused: tooDeep } = frames.push(chunk);
+    const { pass, refused: tooDeep, fragmented } = frames.push(chunk);
+    if (fragmented) {
+      if (!cut) refused(`closed: a message in more than ${MAX_FRAGMENTS} frames`);
+      cut = true;
+      ws.terminate();
+      return true;
+    }
     for (const part of pass) rawEmit('data', Buffer.from(part.buffer, part.byteOffset, part.length));
     for (let i = 0; i < tooDeep; i++) {
       lastActivity = Date.now();
@@ -120,6 +126,12 @@ export function guardSocket(ws: WebSocket, raw: Duplex, options: SocketGuardOpti
     const [data, isBinary] = args;
     if (isBinary) {
       refused('dropped a binary frame (ACP frames are text)');
+      return true;
+    }
+    // Bytes that went to `ws` unread (the frame reader handed on what `ws` must judge) are checked here.
+    if (frames.handingOn && new DepthScanner(MAX_JSON_DEPTH).push(bytesOf(data))) {
+      refused(`refused a message nested deeper than ${MAX_JSON_DEPTH} levels`);
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(tooDeepError()));
       return true;
     }
     if (!initialized && isInitialize(bytesOf(data))) {

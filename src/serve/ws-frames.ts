@@ -6,7 +6,8 @@
  * byte goes on unchanged: a text message is handed on once its last frame has passed the check
  * (`ws` would hold it whole until then too), binary and control frames at once. Anything that is
  * not a well-formed masked client frame within the size limit is handed on untouched from there
- * on, for `ws` to refuse as it does (close 1002 or 1009).
+ * on, for `ws` to refuse as it does (close 1002 or 1009); a message in more than
+ * {@link MAX_FRAGMENTS} frames ends the reading (the guard closes the socket).
  *
  * Source: RFC 6455 §5.2 (base framing: FIN, RSV1-3, opcode, MASK, payload length 7/16/64 bits,
  * masking key), §5.3 (client-to-server masking), §5.4 (fragmentation: control frames may come
@@ -37,14 +38,28 @@ interface Message {
   scanner: DepthScanner;
   /** The frames' bytes held back until the message has passed. */
   held: Uint8Array[];
-  heldBytes: number;
+  /** Payload bytes of its frames so far (as `ws` counts a message against `maxPayload`: headers not included). */
+  payloadBytes: number;
+  /** Its data frames so far. */
+  fragments: number;
   refused: boolean;
 }
 
-/** What to do with the bytes read: hand `pass` on to `ws` in order; `refused` text messages were too deep. */
+/**
+ * Most data frames one message may come in: the SDK's clients send one a message; thousands of
+ * tiny fragments would only cost memory (each held apart until the message ends).
+ */
+export const MAX_FRAGMENTS = 1024;
+
+/**
+ * What to do with the bytes read: hand `pass` on to `ws` in order; `refused` text messages were too
+ * deep; `fragmented`: a message came in more than {@link MAX_FRAGMENTS} frames (the socket is to be
+ * closed; nothing more is read from it).
+ */
 export interface FrameVerdict {
   pass: Uint8Array[];
   refused: number;
+  fragmented?: true;
 }
 
 /** One client's incoming frames. */
@@ -55,6 +70,13 @@ export class ClientFrames {
   private message: Message | undefined;
   /** Something `ws` must judge came: everything goes on untouched from then on. */
   private untouched = false;
+  /** A message came in too many frames: nothing more is read or handed on. */
+  private closed = false;
+
+  /** Whether bytes now go to `ws` unread (its own checks apply; the socket guard checks each message's depth itself). */
+  get handingOn(): boolean {
+    return this.untouched;
+  }
 
   /**
    * @param maxDepth - deepest nesting of a text message's JSON.
@@ -68,8 +90,9 @@ export class ClientFrames {
   /** Reads the next bytes from the socket. */
   push(chunk: Uint8Array): FrameVerdict {
     const verdict: FrameVerdict = { pass: [], refused: 0 };
+    if (this.closed) return { ...verdict, fragmented: true };
     let at = 0;
-    while (at < chunk.length && !this.untouched) {
+    while (at < chunk.length && !this.untouched && !this.closed) {
       if (!this.frame) {
         at = this.readHeader(chunk, at, verdict);
         continue;
@@ -82,7 +105,8 @@ export class ClientFrames {
       frame.left -= part.length;
       if (frame.left === 0) this.endFrame(frame, verdict);
     }
-    if (this.untouched && at < chunk.length) verdict.pass.push(chunk.subarray(at));
+    if (this.closed) verdict.fragmented = true;
+    else if (this.untouched && at < chunk.length) verdict.pass.push(chunk.subarray(at));
     return verdict;
   }
 
@@ -119,14 +143,22 @@ export class ClientFrames {
     const control = opcode >= 0x8;
     const known = opcode === TEXT || opcode === BINARY || opcode === CONTINUATION || opcode === 0x8 || opcode === 0x9 || opcode === 0xa;
     const inOrder = control || (opcode === CONTINUATION ? this.message !== undefined : this.message === undefined);
-    const held = this.message?.heldBytes ?? 0;
-    if ((h[0]! & 0x70) !== 0 || !masked || !known || !inOrder || (control && (!fin || length > 125)) || held + length > this.maxPayload) {
+    const sofar = control ? 0 : (this.message?.payloadBytes ?? 0);
+    if ((h[0]! & 0x70) !== 0 || !masked || !known || !inOrder || (control && (!fin || length > 125)) || sofar + length > this.maxPayload) {
       this.handOnUntouched(header, verdict);
       return;
     }
     if (!control && opcode !== CONTINUATION)
-      this.message = { text: opcode === TEXT, scanner: new DepthScanner(this.maxDepth), held: [], heldBytes: 0, refused: false };
+      this.message = { text: opcode === TEXT, scanner: new DepthScanner(this.maxDepth), held: [], payloadBytes: 0, fragments: 0, refused: false };
     const message = this.message;
+    if (!control && message) {
+      message.payloadBytes += length;
+      if (++message.fragments > MAX_FRAGMENTS) {
+        this.message = undefined;
+        this.closed = true;
+        return;
+      }
+    }
     const fate: Fate = control || !message?.text ? 'pass' : message.refused ? 'drop' : 'hold';
     this.frame = { fin, opcode, mask: h.slice(size - 4, size), left: length, offset: 0, fate };
     this.keep(fate, header, verdict);
@@ -139,7 +171,6 @@ export class ClientFrames {
       // Too deep: what was held is dropped, and so is the rest of the message.
       message.refused = true;
       message.held = [];
-      message.heldBytes = 0;
       frame.fate = 'drop';
       verdict.refused++;
       return;
@@ -149,22 +180,19 @@ export class ClientFrames {
 
   private keep(fate: Fate, bytes: Uint8Array, verdict: FrameVerdict): void {
     if (fate === 'pass') verdict.pass.push(bytes);
-    else if (fate === 'hold' && this.message) {
-      this.message.held.push(bytes);
-      this.message.heldBytes += bytes.length;
-    }
+    else if (fate === 'hold' && this.message) this.message.held.push(bytes);
   }
 
   private endFrame(frame: Frame, verdict: FrameVerdict): void {
     this.frame = undefined;
     if (frame.opcode >= 0x8 || !frame.fin || !this.message) return;
-    if (!this.message.refused) verdict.pass.push(...this.message.held);
+    if (!this.message.refused) for (const bytes of this.message.held) verdict.pass.push(bytes);
     this.message = undefined;
   }
 
   /** From `header` on, every byte goes to `ws` as it came (what was held first). */
   private handOnUntouched(header: Uint8Array, verdict: FrameVerdict): void {
-    if (this.message && !this.message.refused) verdict.pass.push(...this.message.held);
+    if (this.message && !this.message.refused) for (const bytes of this.message.held) verdict.pass.push(bytes);
     verdict.pass.push(header);
     this.message = undefined;
     this.frame = undefined;

@@ -23,7 +23,7 @@ const quiet = createLogger({ level: 'error', write: () => undefined });
  * The idle time of the sessions here, in ms: long enough that a busy machine's pause between two
  * steps of a test does not let a session go before the test looks, short enough to wait for.
  */
-const IDLE_MS = '1000';
+const IDLE_MS = '2500';
 
 /** Resolves once `check()` holds, polling every 20 ms; throws after the patient deadline (a hang, not a slow machine). */
 async function until(check: () => boolean): Promise<void> {

@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as ws from 'ws';
-import { ClientFrames } from '../../src/serve/ws-frames.js';
+import { ClientFrames, MAX_FRAGMENTS } from '../../src/serve/ws-frames.js';
 
 /** `ws`'s frame writer and reader: exported by the library, not declared by its types. */
 const { Receiver, Sender } = ws as unknown as {
@@ -120,5 +120,28 @@ describe('ClientFrames', () => {
     expect(Buffer.concat(got.pass)).toEqual(unmasked);
     expect(got.refused).toBe(0);
     expect((await received(got.pass)).error).toBe('WS_ERR_EXPECTED_MASK');
+  });
+
+  it('counts a message against the size limit by its payload, as ws does: fragments that fill it exactly are still read', async () => {
+    const reader = new ClientFrames(MAX_DEPTH, MAX_PAYLOAD);
+    // Two fragments whose payloads total the limit; the second nests too deep.
+    const first = reader.push(frame(Buffer.alloc(10, 0x20), 1, false));
+    const second = reader.push(frame(Buffer.from('['.repeat(MAX_PAYLOAD - 10)), 0, true));
+    expect([...first.pass, ...second.pass]).toEqual([]);
+    expect(second.refused).toBe(1);
+    // Still reading: the next deep message is refused too.
+    expect(reader.push(frame(Buffer.from(deep(9)), 1)).refused).toBe(1);
+    expect(reader.handingOn).toBe(false);
+  });
+
+  it(`ends the reading of a message in more than ${MAX_FRAGMENTS} frames, holding nothing of it`, () => {
+    const reader = new ClientFrames(MAX_DEPTH, MAX_PAYLOAD);
+    let verdict = reader.push(frame(Buffer.from('['), 1, false));
+    const empty = frame(Buffer.alloc(0), 0, false);
+    for (let i = 1; i < MAX_FRAGMENTS && !verdict.fragmented; i++) verdict = reader.push(empty);
+    expect(verdict).toEqual({ pass: [], refused: 0 });
+    verdict = reader.push(Buffer.concat(Array.from({ length: 100_000 }, () => empty)));
+    expect(verdict).toEqual({ pass: [], refused: 0, fragmented: true });
+    expect(reader.push(frame(Buffer.from('[]'), 1))).toEqual({ pass: [], refused: 0, fragmented: true });
   });
 });
