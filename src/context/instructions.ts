@@ -20,8 +20,8 @@
  * once opened lies outside the root (a symlink, or one swapped in) is left out, unread; the
  * user-wide file must lie in the config directory.
  */
-import { constants, lstatSync } from 'node:fs';
-import { type FileHandle, open, realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, lstat, open, realpath } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { openedRealPath, openInside, OutsideError } from '../shared/open-inside.js';
 
@@ -75,22 +75,15 @@ export interface InstructionSources {
   root?: string | undefined;
 }
 
-/** Whether something is at `path` (not followed); synchronous as most paths are missing: ~5 µs of CPU, a rejected `lstat` ~40 µs. */
-const exists = (path: string): boolean => {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
-  } catch {
-    return false;
-  }
-};
+const exists = (path: string): Promise<boolean> => lstat(path).then(Boolean, () => false);
 
 /**
  * The nearest folder at or above `dir` that holds `.git` (file or folder), or `undefined`.
  * @internal checked on nested temporary repositories without loading instruction files.
  */
-export function repositoryRoot(dir: string): string | undefined {
+export async function repositoryRoot(dir: string): Promise<string | undefined> {
   for (let current = resolve(dir); ; current = dirname(current)) {
-    if (exists(join(current, '.git'))) return current;
+    if (await exists(join(current, '.git'))) return current;
     if (dirname(current) === current) return undefined;
   }
 }
@@ -110,8 +103,12 @@ function foldersDown(root: string, dir: string): string[] {
 }
 
 /** The instruction file of one folder (AGENTS.md, else CLAUDE.md), or `undefined`. */
-function fileIn(folder: string): string | undefined {
-  return INSTRUCTION_FILE_NAMES.map((name) => join(folder, name)).find(exists);
+async function fileIn(folder: string): Promise<string | undefined> {
+  for (const name of INSTRUCTION_FILE_NAMES) {
+    const path = join(folder, name);
+    if (await exists(path)) return path;
+  }
+  return undefined;
 }
 
 /**
@@ -121,7 +118,7 @@ function fileIn(folder: string): string | undefined {
 export async function loadInstructions(sources: InstructionSources): Promise<InstructionFile[]> {
   const cwd = resolve(sources.cwd);
   const bound = sources.root === undefined ? undefined : resolve(sources.root);
-  const repository = repositoryRoot(cwd);
+  const repository = await repositoryRoot(cwd);
   // Over serve, a repository reaching above the server's root is read from the root down: nothing above it.
   const root = bound !== undefined && repository !== undefined && within(cwd, bound) && !within(repository, bound) ? bound : repository;
   const folders = new Set<string>(root ? foldersDown(root, cwd) : [cwd]);
@@ -137,12 +134,12 @@ export async function loadInstructions(sources: InstructionSources): Promise<Ins
   }
   const found: { path: string; label: string; user: boolean }[] = [];
   const user = sources.configDir ? join(resolve(sources.configDir), 'AGENTS.md') : undefined;
-  if (user && exists(user)) found.push({ path: user, label: user, user: true });
+  if (user && (await exists(user))) found.push({ path: user, label: user, user: true });
   for (const folder of folders) {
-    const path = fileIn(folder);
+    const path = await fileIn(folder);
     if (path && !found.some((entry) => entry.path === path)) found.push({ path, label: relative(cwd, path) || path, user: false });
   }
-  if (found.length === 0) return []; // the common case: no `realpath` (a thread-pool trip each) below
+  if (found.length === 0) return []; // the common case: none, so no `realpath` below
   // Nearest first for the budget: the cwd's file is read whole before a parent's.
   let budget = sources.maxBytes ?? INSTRUCTIONS_MAX_BYTES;
   const files = new Map<string, InstructionFile>();

@@ -51,9 +51,9 @@ describe('loadInstructions', () => {
 
   it('without a repository reads only the cwd; a .git file (worktree) marks a root too', async () => {
     files({ 'AGENTS.md': 'parent', 'dir/AGENTS.md': 'here', 'wt/.git': 'gitdir: /elsewhere', 'wt/AGENTS.md': 'worktree root', 'wt/sub/x': '' });
-    if (repositoryRoot(top)) return; // the temp dir sits in a repository: nothing to show
+    if (await repositoryRoot(top)) return; // the temp dir sits in a repository: nothing to show
     expect((await loadInstructions({ cwd: join(top, 'dir') })).map((file) => file.text)).toEqual(['here']);
-    expect(repositoryRoot(join(top, 'wt/sub'))).toBe(join(top, 'wt'));
+    expect(await repositoryRoot(join(top, 'wt/sub'))).toBe(join(top, 'wt'));
     expect((await loadInstructions({ cwd: join(top, 'wt/sub') })).map((file) => file.text)).toEqual(['worktree root']);
   });
 
