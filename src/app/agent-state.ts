@@ -67,7 +67,7 @@ export class AgentState {
   /** The connections open now (which sessions each holds, its {@link LiveSession}s know). */
   readonly peers = new Set<ClientPeer>();
   /** The registry of live sessions: what each has in memory, who holds it, its closing. */
-  private readonly liveSessions = new LiveSessions(this.sessions, (sessionId) => this.release(sessionId));
+  private readonly liveSessions = new LiveSessions(this.sessions, (session) => this.release(session));
   /** Re-reads the configuration for `authenticate`. */
   readonly reload: AgentOptions['reload'];
   private readonly registryOptions: { logger: Logger; fetch: FetchLike | undefined; modelsTimeoutMs: number | undefined; learned: LearnedFacts };
@@ -198,12 +198,13 @@ export class AgentState {
     return this.liveSessions.cancelAll();
   }
 
-  /** What closing a live session lets go of beside its own state: the session forgotten, then its lease given back (its last record is written). */
-  private async release(sessionId: string): Promise<boolean> {
-    const wasLive = this.sessions.remove(sessionId);
-    this.liveSessions.forget(sessionId);
-    if (wasLive) await (await this.store).release(sessionId);
-    return wasLive;
+  /** What closing a live session lets go of beside its own state ({@link SessionCloser}): the session forgotten, then its lease given back (its last record is written). */
+  private async release(session: Session): Promise<boolean> {
+    if (this.sessions.get(session.id) !== session) return false;
+    this.sessions.remove(session.id);
+    this.liveSessions.forget(session);
+    await (await this.store).release(session.id);
+    return true;
   }
 
   /**

@@ -35,8 +35,13 @@ export function promptUpdates(prompt: readonly ContentBlock[]): SessionUpdate[] 
   return prompt.map((content) => ({ sessionUpdate: 'user_message_chunk', content }));
 }
 
-/** What closing a session lets go of, outside the session itself (the agent's per-session services). */
-export type SessionCloser = (sessionId: string) => Promise<boolean>;
+/**
+ * What closing a session lets go of outside its own state: the session forgotten by the agent and
+ * its lease given back, only while `session` is still the one the agent holds under its id (one
+ * loaded again meanwhile is another object, and stays). Forgets before its first `await`.
+ * Resolves whether it was held.
+ */
+export type SessionCloser = (session: Session) => Promise<boolean>;
 
 /** One session held in memory, its holders and its closing. */
 export class LiveSession implements ModelList, CommandList {
@@ -65,7 +70,10 @@ export class LiveSession implements ModelList, CommandList {
   /** The steering message being handled (`acp/steering.ts`: the next one waits for it); absent: none. */
   steering: Promise<unknown> | undefined;
 
-  /** @param closer - stops the session's turn and tools and forgets it (`AgentState`); resolves whether it was held. */
+  /** The closing under way ({@link close}); absent: open. */
+  private closing: Promise<boolean> | undefined;
+
+  /** @param closer - forgets the session in the agent and gives back its lease (`AgentState`). */
   constructor(
     readonly session: Session,
     private readonly closer: SessionCloser,
@@ -77,9 +85,11 @@ export class LiveSession implements ModelList, CommandList {
    * commands and steering chain; what it told and kept starts afresh.
    */
   continues(earlier: LiveSession): void {
+    // Turns of one id never overlap, even across a close; what a closing session holds is its own to let go of.
+    this.line = earlier.line;
+    if (earlier.closing) return;
     for (const [id, peer] of earlier.holders) this.holders.set(id, peer);
     this.turnPeer ??= earlier.turnPeer;
-    this.line = earlier.line;
     this.tools = earlier.tools;
     this.models = earlier.models;
     this.commands = earlier.commands;
@@ -184,17 +194,23 @@ export class LiveSession implements ModelList, CommandList {
 
   /**
    * Lets go of everything the session holds: its holders forgotten, its turn stopped and settled
-   * (saved), its MCP servers stopped, its model list and commands dropped, then the session
-   * forgotten by the agent and its lease given back (`closer`). Resolves whether it was held.
+   * (saved), its model list and commands dropped, the session forgotten by the agent and its lease
+   * given back (`closer`), then its MCP servers stopped (up to seconds: the session is gone by then,
+   * so a load meanwhile holds it afresh). Once: a second call gets the first's answer. Resolves
+   * whether it was held.
    */
-  async close(): Promise<boolean> {
-    this.holders.clear();
-    await this.line.settle();
-    const tools = this.tools;
-    this.tools = undefined;
-    this.models = undefined;
-    this.commands = undefined;
-    await tools?.mcp?.close();
-    return this.closer(this.id);
+  close(): Promise<boolean> {
+    this.closing ??= (async () => {
+      this.holders.clear();
+      await this.line.settle();
+      const tools = this.tools;
+      this.tools = undefined;
+      this.models = undefined;
+      this.commands = undefined;
+      const held = this.closer(this.session);
+      await tools?.mcp?.close();
+      return held;
+    })();
+    return this.closing;
   }
 }

@@ -22,7 +22,8 @@ export class LiveSessions {
 
   /**
    * The live session `sessionId`; `undefined` when it is not in memory. A session object that
-   * replaced another of the same id (held again from the store) starts afresh, its holders kept.
+   * replaced another of the same id (held again from the store) carries on what that one held
+   * (`LiveSession.continues`).
    */
   live(sessionId: string): LiveSession | undefined {
     const session = this.sessions.get(sessionId);
@@ -41,9 +42,9 @@ export class LiveSessions {
     return live;
   }
 
-  /** Drops the entry of a session let go of. */
-  forget(sessionId: string): void {
-    this.byId.delete(sessionId);
+  /** Drops the entry of `session`, let go of (not that of another object of its id held since). */
+  forget(session: Session): void {
+    if (this.byId.get(session.id)?.session === session) this.byId.delete(session.id);
   }
 
   /**

@@ -19,10 +19,11 @@ function recording() {
 function registry() {
   const sessions = new SessionManager();
   const closed: string[] = [];
-  const live = new LiveSessions(sessions, async (id) => {
-    closed.push(id);
-    sessions.remove(id);
-    live.forget(id);
+  const live = new LiveSessions(sessions, async (session) => {
+    if (sessions.get(session.id) !== session) return false;
+    closed.push(session.id);
+    sessions.remove(session.id);
+    live.forget(session);
     return true;
   });
   return { sessions, live, closed };
@@ -116,6 +117,29 @@ describe('what a live session owns, and its closing', () => {
     expect(closed).toEqual([session.id]);
     expect(live.live(session.id)).toBeUndefined();
     expect(live.anyRunning()).toBe(false);
+  });
+
+  it('a load while the MCP servers stop holds the session afresh: the closing forgets only its own object, once', async () => {
+    const { sessions, live, closed } = registry();
+    const session = sessions.create('/w', 'm');
+    const entry = live.of(session);
+    let stopped: () => void = () => undefined;
+    const mcp = { close: () => new Promise<void>((resolve) => (stopped = resolve)) };
+    entry.tools = { roots: { cwd: '/w', extra: [] }, mcpList: '[]', mcp: mcp as never };
+    const closing = entry.close();
+    expect(entry.close()).toBe(closing);
+    // The session is forgotten before its servers have stopped; a load then holds it afresh.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(live.live(session.id)).toBeUndefined();
+    const again = live.of(sessions.restore({ ...session, records: [] }));
+    expect(again.tools).toBeUndefined();
+    stopped();
+    expect(await closing).toBe(true);
+    expect(closed).toEqual([session.id]);
+    expect(live.live(session.id)).toBe(again);
+    // Closing the old object again lets go of nothing of the new one.
+    expect(await entry.close()).toBe(true);
+    expect(live.live(session.id)).toBe(again);
   });
 
   it('a session held again from the store keeps its turn line, tools, model list and commands, and starts its notices afresh', () => {
