@@ -75,8 +75,10 @@ export function reactAt(text: string, at: number, limit: number, tools: OfferedT
     end = eol < 0 || eol > limit ? limit : eol;
     const value = text.slice(i, end).trim();
     call.arguments = plainInput(value, tools.get(name));
-    // Nothing but whitespace after the label to the answer's end: it stopped before its input, not at an empty one.
-    if (value === '' && skipSpace(text, i) === text.length) call.cut = true;
+    // Nothing but whitespace after the label to the answer's end: it stopped before its input, not at
+    // an empty one, unless the tool takes no parameters (a server stops at the `Observation:` after it).
+    const takesInput = Object.keys(tools.get(name) ?? {}).length > 0;
+    if (value === '' && takesInput && skipSpace(text, i) === text.length) call.cut = true;
   }
   if (fence) {
     const after = skipSpace(text, end, limit);

@@ -17,6 +17,7 @@ const tools = new Map<string, Record<string, unknown>>([
   ['read_file', { filePath: { type: 'string' } }],
   ['grep', { pattern: { type: 'string' } }],
   ['ChaFod', { TheFod: { type: 'string' } }],
+  ['list_models', {}],
 ]);
 const definitions: ChatToolDefinition[] = [...tools].map(([name, properties]) => ({
   type: 'function',
@@ -129,6 +130,8 @@ describe('values never guessed, calls only shown never run', () => {
     expect(textCallReader(definitions).read('Action: search\nAction Input: \n  ').calls[0]?.refusal).toMatch(/stopped inside the call/);
     // An empty input that other text follows is the model's own: no arguments.
     expect(calls('Action: search\nAction Input:\nObservation: none')).toEqual([{ name: 'search', args: {} }]);
+    // A tool that takes no input ends its call there (a server stops at the Observation after it): it runs.
+    expect(calls('Action: list_models\nAction Input:')).toEqual([{ name: 'list_models', args: {} }]);
   });
 
   it('an envelope the answer ends in before its arguments key is cut, never run with no arguments (the property found it)', () => {
