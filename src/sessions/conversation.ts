@@ -218,7 +218,7 @@ export function withUnanswered(unanswered: readonly ContentBlock[], prompt: read
 
 /**
  * The user message of a prompt after unanswered ones: {@link withUnanswered}, but a prompt that
- * repeats the latest unanswered one block for block (asked again after a failure or a cancel) is
+ * repeats the latest unanswered one block for block (asked again after a cancel or a prompt cut off by the client leaving) is
  * not put twice: the model reads the question once, as the failed request had it. An empty
  * prompt repeats nothing. The same for the turn's request and for every later request that
  * repeats the turn, so their bytes match. Pure.
