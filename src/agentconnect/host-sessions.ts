@@ -105,8 +105,9 @@ export class HostSessions {
     // From now on its events to this connection wait for this answer (the meter the resume sends
     // included); a failed resume drops them (the app does not have the session).
     this.events.hold(peer, sessionId);
+    const held = this.links.holds(peer, sessionId);
     try {
-      if (this.links.holds(peer, sessionId)) await link.bridge.resume(sessionId, cwd);
+      if (held) await link.bridge.resume(sessionId, cwd);
       else await this.links.reserving(peer, () => link.bridge.resume(sessionId, cwd));
       // Another WebSocket held it: it holds it no more; the events of a run that one sent still go
       // there, to its final (session-runs.ts).
@@ -117,6 +118,8 @@ export class HostSessions {
       return this.opened(peer, sessionId);
     } catch (error) {
       if (this.events.openingFor(sessionId) === peer) this.events.drop(sessionId);
+      // A session this connection did not hold before is not left held by it (as a failed create).
+      if (!held && this.links.holds(peer, sessionId)) await this.release(peer, sessionId);
       throw error;
     }
   }

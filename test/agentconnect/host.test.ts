@@ -125,6 +125,10 @@ describe('AgentConnectHost', () => {
     await expect(host.handle(app, 'acp.sessions.create', { reasoningEffort: 'ultra' })).rejects.toMatchObject({ code: 'AC_ERR_INVALID_ARGS' });
     // The refused create left nothing held.
     expect(host.heldBy(app).length).toBe(1);
+    // Nor does a refused resume on another connection.
+    const other = peer();
+    await expect(host.handle(other, 'acp.sessions.resume', { sessionId, reasoningEffort: 'ultra' })).rejects.toMatchObject({ code: 'AC_ERR_INVALID_ARGS' });
+    expect(host.heldBy(other)).toEqual([]);
     await expect(host.handle(app, 'acp.sessions.create', { cwd: join(tempDir(), 'missing') })).rejects.toMatchObject({ code: 'AC_ERR_INVALID_ARGS' });
   });
 
