@@ -101,7 +101,9 @@ export async function answerPost(
 ): Promise<void> {
   const body = await readPostBody(req, maxBytes, MAX_JSON_DEPTH);
   if (body.kind === 'gone') return;
+  // The rest of a refused body is still read (and dropped), so a client still sending it reads the answer.
   if (body.kind === 'too-large') {
+    refused(`refused a body over ${maxBytes} bytes`);
     res.writeHead(413, { 'Content-Type': 'text/plain' }).end(`Request body exceeds ${maxBytes} bytes`);
     return;
   }
