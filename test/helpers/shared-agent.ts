@@ -4,7 +4,7 @@
  * settings: a loopback fake model (`test-model`), tools on, no saved sessions; a client with no
  * capabilities. Each case starts its own sessions.
  */
-import { afterAll } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { startFakeOpenAI, type ChatHandler, type FakeOpenAI } from './fake-openai.js';
 import { sleep, spawnAgent, type AgentProcess } from './spawn-agent.js';
 
@@ -18,12 +18,18 @@ export interface SharedAgent {
 /**
  * Call once at the file's top. Each call of the returned function gives the file's agent (started
  * on first use) with the model answering by `handler`, the server's recorded requests and the
- * agent's recorded messages started afresh. After the file the agent's stdin is closed (so the MCP
- * servers its sessions started stop), then it is killed if still running.
- * @throws when the agent wrote a line on stdout that is not JSON-RPC since the last case.
+ * agent's recorded messages started afresh. After each case, a line the agent wrote on stdout that
+ * is not JSON-RPC fails it. After the file the agent's stdin is closed (so the MCP servers its
+ * sessions started stop), then it is killed if still running. A case that makes the agent learn
+ * something of the endpoint (a refused parameter, a window) needs an agent of its own.
  */
 export function sharedAgentPerFile(): (handler: ChatHandler) => Promise<SharedAgent> {
   let shared: SharedAgent | undefined;
+  // A line that is not JSON-RPC fails the case that saw it written, and the next case starts clean.
+  afterEach(() => {
+    const bad = shared?.agent.badLines.splice(0) ?? [];
+    if (bad.length > 0) throw new Error(`non-JSON-RPC stdout: ${bad.join('\n')}`);
+  });
   afterAll(async () => {
     if (!shared) return;
     shared.agent.child.stdin.end();
@@ -41,7 +47,6 @@ export function sharedAgentPerFile(): (handler: ChatHandler) => Promise<SharedAg
     shared.server.handle(handler);
     shared.server.requests.length = 0;
     shared.agent.messages.length = 0;
-    if (shared.agent.badLines.length > 0) throw new Error(`non-JSON-RPC stdout: ${shared.agent.badLines.join('\n')}`);
     return shared;
   };
 }
