@@ -16,7 +16,7 @@ import { createLogger } from '../../src/shared/log.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
 import { chunk, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { testConfig } from '../helpers/in-process.js';
-import { patientDeadline } from '../helpers/patience.js';
+import { waitFor } from '../helpers/spawn-agent.js';
 
 const quiet = createLogger({ level: 'error', write: () => undefined });
 /**
@@ -25,14 +25,6 @@ const quiet = createLogger({ level: 'error', write: () => undefined });
  */
 const IDLE_MS = '2500';
 
-/** Resolves once `check()` holds, polling every 20 ms; throws after the patient deadline (a hang, not a slow machine). */
-async function until(check: () => boolean): Promise<void> {
-  const deadline = patientDeadline(5_000);
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 let server: FakeOpenAI;
 const dirs: string[] = [];
 const closers: (() => void)[] = [];
@@ -102,9 +94,9 @@ describe('a held session in memory', () => {
     await prompt('two');
     const lease = join(stateDir, '.leases', `${sessionId}.lease`);
     expect(existsSync(lease)).toBe(true);
-    await until(() => agent.sessions.get(sessionId)!.records.length === 0);
+    await waitFor(() => agent.sessions.get(sessionId)!.records.length === 0);
     expect(agent.sessions.get(sessionId)!.records).toEqual([]);
-    await until(() => !existsSync(lease));
+    await waitFor(() => !existsSync(lease));
     expect(existsSync(lease)).toBe(false);
     await prompt('three');
     expect(sent().slice(-5)).toEqual(['user: one', 'assistant: reply to one', 'user: two', 'assistant: reply to two', 'user: three']);
@@ -128,7 +120,7 @@ describe('a held session in memory', () => {
     expect(agent.sessions.get(sessionId)!.records).toHaveLength(1);
     await prompt('/undo');
     const lease = join(stateDir, '.leases', `${sessionId}.lease`);
-    await until(() => !existsSync(lease));
+    await waitFor(() => !existsSync(lease));
     expect(existsSync(lease)).toBe(false);
     await prompt('three');
     expect(sent().slice(-3)).toEqual(['user: one', 'assistant: reply to one', 'user: three']);
@@ -138,7 +130,7 @@ describe('a held session in memory', () => {
     const { rpc, sessionId, stateDir, prompt } = await connect({ OPENAI_ACP_SESSION_IDLE_MS: IDLE_MS });
     await prompt('one');
     const lease = join(stateDir, '.leases', `${sessionId}.lease`);
-    await until(() => !existsSync(lease));
+    await waitFor(() => !existsSync(lease));
     // Another agent on the same directory deletes it once this one gave it back.
     const other = createOpenAIAgent({
       config: testConfig({ OPENAI_BASE_URL: server.baseUrl, OPENAI_ACP_TOOLS: 'off' }),
