@@ -15,6 +15,7 @@ import { createLogger } from '../../src/shared/log.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { testConfig } from '../helpers/in-process.js';
+import { waitFor } from '../helpers/spawn-agent.js';
 
 const quiet = createLogger({ level: 'error', write: () => undefined });
 let server: FakeOpenAI;
@@ -74,11 +75,6 @@ async function connect(agent: OpenAIAgent) {
   return { agent: connection.agent, updates, permissions, kinds, said, release, close: () => connection.close() };
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1000 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  if (!check()) throw new Error(`waited in vain for ${what}`);
-}
-
 /** A model that streams `first` and holds the rest of its answer until `release()`. */
 function heldAnswer(first: string, rest: string) {
   let release: (() => void) | undefined;
@@ -135,26 +131,26 @@ describe('two holders of one session', () => {
 
     // The second holder's mode change reaches the first.
     await second.agent.request('session/set_config_option', { sessionId, configId: 'mode', value: 'read-only' });
-    await until(() => first.kinds(sessionId).includes('current_mode_update'), 'the mode change at the first holder');
+    await waitFor(() => first.kinds(sessionId).includes('current_mode_update'), 5_000, 'the mode change at the first holder');
     const modeUpdate = first.updates.find((n) => n.update.sessionUpdate === 'current_mode_update')!.update;
     expect(modeUpdate).toMatchObject({ currentModeId: 'read-only' });
     await first.agent.request('session/set_mode', { sessionId, modeId: 'ask' });
-    await until(() => second.kinds(sessionId).includes('current_mode_update'), 'the mode change at the second holder');
+    await waitFor(() => second.kinds(sessionId).includes('current_mode_update'), 5_000, 'the mode change at the second holder');
 
     // The first holder's prompt and its answer reach the second.
     const answer = heldAnswer('Half ', 'and the rest.');
     const turn = first.agent.request('session/prompt', { sessionId, prompt: text('tell me a thing') }) as Promise<{ stopReason: string }>;
-    await until(answer.started, 'the model request');
-    await until(() => second.said(sessionId, 'user_message_chunk').includes('tell me a thing'), "the first holder's prompt at the second");
+    await waitFor(answer.started, 5_000, 'the model request');
+    await waitFor(() => second.said(sessionId, 'user_message_chunk').includes('tell me a thing'), 5_000, "the first holder's prompt at the second");
     answer.release();
     expect((await turn).stopReason).toBe('end_turn');
-    await until(() => second.said(sessionId, 'agent_message_chunk').endsWith('Half and the rest.'), 'the answer at the second holder');
+    await waitFor(() => second.said(sessionId, 'agent_message_chunk').endsWith('Half and the rest.'), 5_000, 'the answer at the second holder');
     expect(first.said(sessionId, 'user_message_chunk')).toBe('');
 
     // The second holder's cancel ends the first holder's turn with `cancelled`.
     const hanging = heldAnswer('Thinking', '');
     const cancelled = first.agent.request('session/prompt', { sessionId, prompt: text('again') }) as Promise<{ stopReason: string }>;
-    await until(hanging.started, 'the second model request');
+    await waitFor(hanging.started, 5_000, 'the second model request');
     await second.agent.request('session/cancel', { sessionId });
     expect((await cancelled).stopReason).toBe('cancelled');
     hanging.release();
@@ -169,7 +165,7 @@ describe('two holders of one session', () => {
     await second.agent.request('session/resume', { sessionId, cwd, mcpServers: [] });
     const answer = heldAnswer('Working', ' done.');
     const turn = first.agent.request('session/prompt', { sessionId, prompt: text('work') }) as Promise<{ stopReason: string }>;
-    await until(answer.started, 'the model request');
+    await waitFor(answer.started, 5_000, 'the model request');
     await expect(second.agent.request('session/delete', { sessionId })).rejects.toMatchObject({ code: -32600, data: { sessionId, reason: 'running' } });
     answer.release();
     expect((await turn).stopReason).toBe('end_turn');

@@ -13,7 +13,7 @@ import type { McpServers, McpServersOptions } from '../../../src/tools/mcp/mcp-s
 import { startMcpServers } from '../../../src/tools/mcp/mcp-servers.js';
 import type { McpToolDescriptor } from '../../../src/tools/mcp/mcp-tools.js';
 import { recordingLogger, stdioServer } from './helpers.js';
-import { patientDeadline } from '../../helpers/patience.js';
+import { waitFor } from '../../helpers/spawn-agent.js';
 
 const BUILT_INS = new Set(['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_command']);
 let dir: string;
@@ -39,15 +39,6 @@ function start(servers: Parameters<typeof startMcpServers>[0], options: Partial<
 function gated(name = 'fx') {
   const gate = join(dir, `gate-${++gates}`);
   return { server: stdioServer(name, 'gate', [{ name: 'FIXTURE_GATE', value: gate }]), open: () => writeFileSync(gate, '') };
-}
-
-/** Polls `check` every 25 ms until it is true or `ms` (at least `PATIENCE_MS`) pass. */
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = patientDeadline(ms);
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 const ping = (server = 'fx'): McpToolDescriptor => ({
@@ -84,7 +75,7 @@ describe('McpServers with a saved tool list', () => {
     expect(mcp.status()[0]!.state).toBe('starting');
     expect(JSON.stringify(mcp.tools(BUILT_INS, { gemini: false }))).toBe(bytes);
     open();
-    await until(() => mcp.status()[0]!.state === 'ready');
+    await waitFor(() => mcp.status()[0]!.state === 'ready');
     expect(JSON.stringify(mcp.tools(BUILT_INS, { gemini: false }))).toBe(bytes);
     expect(logger.text()).not.toMatch(/error/);
   });
@@ -100,7 +91,7 @@ describe('McpServers with a saved tool list', () => {
     const { mcp, logger } = start([server], { saved: [ping()] });
     mcp.tools(BUILT_INS, { gemini: false });
     const call = mcp.call('fx__ping', {}, { signal: new AbortController().signal });
-    await until(() => logger.records.some((r) => r.msg.includes('waits for its server')));
+    await waitFor(() => logger.records.some((r) => r.msg.includes('waits for its server')));
     open();
     expect(await call).toMatchObject({ isError: false, text: 'pong' });
   });
@@ -111,7 +102,7 @@ describe('McpServers with a saved tool list', () => {
     mcp.tools(BUILT_INS, { gemini: false });
     const stop = new AbortController();
     const call = mcp.call('fx__ping', {}, { signal: stop.signal });
-    await until(() => logger.records.some((r) => r.msg.includes('waits for its server')));
+    await waitFor(() => logger.records.some((r) => r.msg.includes('waits for its server')));
     stop.abort(new Error('cancelled by the user'));
     await expect(call).rejects.toThrow('cancelled by the user');
     expect(mcp.status()[0]!.state).toBe('starting');

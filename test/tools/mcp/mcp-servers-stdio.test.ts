@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { McpServers, McpServersOptions } from '../../../src/tools/mcp/mcp-servers.js';
 import { closeAllMcp, startMcpServers } from '../../../src/tools/mcp/mcp-servers.js';
 import { alive, recordingLogger, stdioServer } from './helpers.js';
-import { patientDeadline } from '../../helpers/patience.js';
+import { waitFor } from '../../helpers/spawn-agent.js';
 
 const BUILT_INS = new Set(['read_file', 'write_file', 'edit_file', 'list_directory', 'search_files', 'run_command']);
 let cwd: string;
@@ -28,15 +28,6 @@ function start(servers: Parameters<typeof startMcpServers>[0], options: Partial<
   const mcp = startMcpServers(servers, { cwd, logger, ...options });
   started.push(mcp);
   return { mcp, logger };
-}
-
-/** Polls `check` every 25 ms until it is true or `ms` (at least `PATIENCE_MS`) pass. */
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = patientDeadline(ms);
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe('McpServers over stdio', () => {
@@ -144,16 +135,16 @@ describe('McpServers over stdio', () => {
     expect(mcp.status()[0]!.state).not.toBe('failed');
     expect(mcp.takeNotices()).toContain('MCP server "mute" is still starting after 3 s; its tools will be added once it is ready');
     // The good server's tools are offered as soon as it is ready.
-    await until(() => mcp.tools(BUILT_INS, { gemini: false }).some((t) => t.name === 'good__ping'));
+    await waitFor(() => mcp.tools(BUILT_INS, { gemini: false }).some((t) => t.name === 'good__ping'));
     const [pid] = mcp.pids();
     expect(pid).toBeGreaterThan(0);
-    await until(() => mcp.status()[0]!.state === 'failed');
+    await waitFor(() => mcp.status()[0]!.state === 'failed');
     expect(mcp.takeNotices()).toEqual([
       'MCP server "mute" could not start: it did not finish starting within 15 s (timed out) (its last words on stderr: cwd=' +
         cwd +
         ' env= path=set key=unset)',
     ]);
-    await until(() => !alive(pid!), 3_000);
+    await waitFor(() => !alive(pid!), 3_000);
   });
 
   it('gives a timed-out notice at ready() when the connect limit is below the startup limit', async () => {
@@ -194,7 +185,7 @@ describe('McpServers over stdio', () => {
       isError: true,
       text: 'MCP tool "crash" of server "files" failed: the server closed the connection during the call.',
     });
-    await until(() => mcp.status()[0]!.state === 'failed');
+    await waitFor(() => mcp.status()[0]!.state === 'failed');
     expect(mcp.takeNotices()).toEqual(['MCP server "files" stopped; its tools are no longer available in this session']);
     // The same bytes in the request's tools (a server's prefix cache keeps its work).
     expect(JSON.stringify(mcp.tools(BUILT_INS, { gemini: false }))).toBe(offered);
@@ -215,7 +206,7 @@ describe('McpServers over stdio', () => {
     expect(mcp.tools(BUILT_INS, { gemini: true })).not.toBe(first);
     mcp.tools(BUILT_INS, { gemini: false });
     await expect(mcp.call('files__change_tools', {})).resolves.toMatchObject({ text: 'added added_1' });
-    await until(() => mcp.tools(BUILT_INS, { gemini: false }).some((t) => t.name === 'files__added_1'));
+    await waitFor(() => mcp.tools(BUILT_INS, { gemini: false }).some((t) => t.name === 'files__added_1'));
     expect(changes).toBeGreaterThan(before);
     // The tools offered before keep their places; the new one comes after them.
     const after = mcp.tools(BUILT_INS, { gemini: false });
@@ -224,7 +215,7 @@ describe('McpServers over stdio', () => {
     await expect(mcp.call('files__added_1', {})).resolves.toMatchObject({ isError: false, text: 'added 1' });
     // Two changes in a row, the second during the re-list of the first: both are seen.
     await Promise.all([mcp.call('files__change_tools', {}), mcp.call('files__change_tools', {})]);
-    await until(() => mcp.tools(BUILT_INS, { gemini: false }).some((t) => t.name === 'files__added_3'));
+    await waitFor(() => mcp.tools(BUILT_INS, { gemini: false }).some((t) => t.name === 'files__added_3'));
   });
 
   it('close() leaves no server process, even one that ignores stdin EOF and SIGTERM', async () => {
@@ -241,7 +232,7 @@ describe('McpServers over stdio', () => {
 
   it('close() during a start abandons it without a notice and leaves no process', async () => {
     const { mcp } = start([stdioServer('mute', 'no-init'), stdioServer('late')]);
-    await until(() => mcp.pids().length === 2);
+    await waitFor(() => mcp.pids().length === 2);
     const pids = mcp.pids();
     await mcp.close();
     expect(pids.filter(alive)).toEqual([]);
