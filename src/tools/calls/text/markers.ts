@@ -122,6 +122,16 @@ const MARKERS: readonly Marker[] = CALL_FORMATS.flatMap((format) =>
 
 const BY_MARKER = new Map<string, Marker>();
 for (const m of MARKERS) if (!BY_MARKER.has(m.marker)) BY_MARKER.set(m.marker, m);
+
+/** Markers that prose also writes (`Action:`, `function call`, `<response>`): read only when every name in them is offered. */
+const PROSE_LIKE: ReadonlySet<string> = new Set(
+  CALL_FORMATS.flatMap((format) => format.markers.filter((spec) => spec.offeredOnly || /^[A-Za-z]/.test(spec.open)).map((spec) => spec.open)),
+);
+
+/** Whether `marker` is one prose also writes, so that what follows it must name an offered tool to begin a call. */
+export function proseLikeMarker(marker: string): boolean {
+  return PROSE_LIKE.has(marker);
+}
 const regexSource = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** All markers as one search, longest first where one starts another. */
 const ANY_MARKER = new RegExp(

@@ -8,10 +8,16 @@
  */
 import { looseName } from '../argument-names.js';
 import { resolveToolName, stripTemplateLeaks } from '../tool-name-resolve.js';
-import { clearOfMarkers, nextMarker, partialMarkerStart } from './markers.js';
+import { clearOfMarkers, nextMarker, partialMarkerStart, proseLikeMarker } from './markers.js';
 
 /** Keys a bare JSON call may start with. */
 const CALL_KEYS: readonly string[] = ['name', 'arguments', 'parameters', 'args', 'type', 'id', 'function', 'tool_name', 'tool'];
+/**
+ * How far after a marker that prose also writes (`Action:`, `function call`) an offered tool's name
+ * must appear for the text to be kept back as a call, in characters; short of it the text waits.
+ */
+const NAME_REACH = 200;
+
 /** Code-fence languages a bare call may be fenced in. */
 const FENCE_LANGS: readonly string[] = ['', 'json', 'xml', 'tool_call', 'tool_code', 'python'];
 
@@ -98,7 +104,8 @@ export function opensLikeCall(text: string): boolean {
 
 /** The streaming screen of one answer's text (see the module comment). */
 export class TextCallScreen {
-  private text = '';
+  /** The offered tools' names as {@link looseName} spells them. */
+  private readonly loose: readonly string[];
   /** The text not yet given out: what a marker may still start in. */
   private pending = '';
   /** The last character given out (`' '` before any): whether a word-like marker may start next. */
@@ -108,7 +115,9 @@ export class TextCallScreen {
   private bare: Bare = 'maybe';
 
   /** @param names - the offered tools' names (a bare pythonic call must name one). */
-  constructor(private readonly names: readonly string[]) {}
+  constructor(private readonly names: readonly string[]) {
+    this.loose = names.map(looseName).filter((name) => name !== '');
+  }
 
   /**
    * Adds the next piece of the answer's text; returns the part that may be shown now ('' when none).
@@ -116,7 +125,6 @@ export class TextCallScreen {
    * (a search of it would flatten it into one string per piece, time quadratic in its length).
    */
   push(piece: string): string {
-    this.text += piece;
     if (this.rest === 'kept') return '';
     this.pending += piece;
     if (this.bare !== 'no') {
@@ -137,12 +145,12 @@ export class TextCallScreen {
     }
     // The last shown character goes first, so a marker that is a word starts only where a word does.
     const window = this.before + this.pending;
-    const marker = nextMarker(window, 1);
+    const found = this.callMarker(window);
     let stop: number;
-    if (marker) {
+    if (found.kept !== undefined) {
       this.rest = 'kept';
-      stop = marker.index;
-    } else stop = partialMarkerStart(window, 1);
+      stop = found.kept;
+    } else stop = Math.min(found.waiting ?? window.length, partialMarkerStart(window, found.from));
     // A code fence opened just before (what may be) a call is kept back with it: it belongs to the call.
     const fence = FENCE_OPENING.exec(window.slice(1, stop));
     if (fence) stop = 1 + fence.index + (fence[0].startsWith('\n') ? 1 : 0);
@@ -153,9 +161,23 @@ export class TextCallScreen {
     return out;
   }
 
-  /** The whole answer so far. */
-  get all(): string {
-    return this.text;
+  /**
+   * Where in `window` a call begins (`kept`: the rest is kept back), or a marker prose also writes
+   * is still waiting for the name after it (`waiting`); `from`: where a partial marker is looked for.
+   * A marker prose also writes begins a call only when an offered tool's name follows within
+   * {@link NAME_REACH}; past that without one it is prose, and the search goes on after it.
+   */
+  private callMarker(window: string): { kept?: number; waiting?: number; from: number } {
+    let from = 1;
+    for (let marker = nextMarker(window, from); marker; marker = nextMarker(window, from)) {
+      if (!proseLikeMarker(marker.marker)) return { kept: marker.index, from };
+      const start = marker.index + marker.marker.length;
+      const after = looseName(window.slice(start, start + NAME_REACH));
+      if (this.loose.some((name) => after.includes(name))) return { kept: marker.index, from };
+      if (window.length - start < NAME_REACH) return { waiting: marker.index, from };
+      from = marker.index + 1;
+    }
+    return { from };
   }
 
   /** How many characters of the answer were given out to be shown. */

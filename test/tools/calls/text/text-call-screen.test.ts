@@ -24,6 +24,16 @@ describe('TextCallScreen', () => {
     expect(out.findIndex((piece) => piece !== '')).toBeLessThan(5);
   });
 
+  it.each([1, 7])('a marker prose also writes is prose unless an offered tool is named after it (pieces of %i)', (size) => {
+    const prose = `The function call fails because ${'the server drops the second argument. '.repeat(12)}Next step: Action: we refactor it.`;
+    const out = stream(prose, size);
+    // Shown while it streams, the marker too, once no tool is named within reach after it.
+    expect(out.join('')).toBe(prose.slice(0, prose.indexOf('Action:')));
+    expect(out.slice(0, out.length / 2).join('')).toContain('function call fails');
+    const call = `Thought: read it.\nAction: read_file\nAction Input: {"path": "a"}`;
+    expect(stream(call, size).join('')).toBe('Thought: read it.\n');
+  });
+
   it('keeps back a marker cut by the end of a piece, and lets it go when it turns out to be none', () => {
     const screen = new TextCallScreen(names);
     expect(screen.push('Use <tool')).toBe('Use ');
