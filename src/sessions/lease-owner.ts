@@ -9,6 +9,7 @@
 import { mkdirSync, promises as fsp, readlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { errorCode } from './file-writes.js';
 
 /** Who has a lease (its lessee), as written in it. */
 export interface Lessee {
@@ -21,9 +22,6 @@ export interface Lessee {
 
 /** An owner file untouched this long (ms) belongs to a process long gone: removed when a process takes its first lease. */
 const LEFT_OWNER_MS = 60 * 60 * 1000;
-
-/** The `code` of a file system error (`ENOENT`, `EEXIST`, …), or `undefined`. */
-export const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
 
 /** The lessee a lease file's text names, or `undefined` when it does not read as one. */
 export function parseLessee(text: string): Lessee | undefined {

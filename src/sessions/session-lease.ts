@@ -24,7 +24,8 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fsp, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorCode, LeaseOwner, parseLessee, type Lessee } from './lease-owner.js';
+import { errorCode } from './file-writes.js';
+import { LeaseOwner, parseLessee, type Lessee } from './lease-owner.js';
 import { SessionStoreError } from './store-base.js';
 
 /** Timing of leases, in ms. */
