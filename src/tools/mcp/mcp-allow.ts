@@ -31,8 +31,8 @@ export interface RefusedMcpServer {
   command: string;
 }
 
-/** Whether `server` is a stdio one (no `type`, or `type: "stdio"`). */
-const isStdio = (server: McpServer): server is McpServer & { command: string } => {
+/** Whether `server` is a stdio one (no `type`, or `type: "stdio"`): the one test, for the allow check and the connection alike. */
+export const isStdio = (server: McpServer): server is McpServer & { command: string } => {
   const type = (server as { type?: unknown }).type;
   return type === undefined || type === 'stdio';
 };

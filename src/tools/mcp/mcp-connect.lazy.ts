@@ -24,6 +24,7 @@ import { ensureExited } from './mcp-process.js';
 import { guardedFetch } from './mcp-fetch.js';
 import { liveConnection, startClient } from './mcp-sdk-client.js';
 import type { ConnectOptions, ConnectOutcome, McpConnection, McpTransportKind } from './mcp-connection.js';
+import { isStdio } from './mcp-allow.js';
 
 /** Last stderr lines kept for a failure message, and their longest kept length. */
 const STDERR_TAIL = 5;
@@ -166,7 +167,7 @@ function failed(failure: StartFailure, cleanup: Promise<void>): ConnectOutcome {
 export async function connectMcpServer(config: McpServer | (McpServer & { type?: string }), options: ConnectOptions): Promise<ConnectOutcome> {
   const type = 'type' in config ? config.type : undefined;
   try {
-    if (type === undefined || type === 'stdio') return await connectStdio(config as Parameters<typeof connectStdio>[0], options);
+    if (isStdio(config)) return await connectStdio(config as Parameters<typeof connectStdio>[0], options);
     if (type === 'http' || type === 'sse') return await connectHttp(config as Parameters<typeof connectHttp>[0], type === 'sse', options);
     return failed({ error: new Error(`its transport "${String(type)}" is not supported (use stdio, http or sse)`) }, Promise.resolve());
   } catch (error) {
