@@ -12,7 +12,7 @@ import { Finder } from './finder.js';
 import { gemmaCall } from './gemma.js';
 import { envelopesFrom, namedCalls } from './json-envelope.js';
 import { pythonicCalls } from './python-literal.js';
-import { pythonicBody, surplusAllowed } from './tag-body.js';
+import { fromPythonic, pythonicBody, surplusAllowed } from './tag-body.js';
 import type { OfferedTools, TextCall } from './text-call.js';
 import { isSpace, skipSpace } from './value-span.js';
 
@@ -102,7 +102,7 @@ export function headCalls(body: string, tools: OfferedTools): TextCall[] | undef
     const end = eol < 0 ? body.length : eol;
     const found = pythonicCalls(body, at, end);
     if (!found || found.open || found.calls.length === 0) break;
-    const line = pythonicBody(body, at, end)!;
+    const line = fromPythonic(found, 'pythonic');
     if (!line.every((call) => isOffered(call.name, tools))) return undefined;
     calls.push(...line);
     at = skipSpace(body, end);

@@ -30,7 +30,7 @@ export function surplusAllowed(read: { calls: readonly unknown[]; surplus?: numb
 }
 
 /** Python keyword arguments as a call's JSON arguments; positional ones make the call one to refuse. */
-function fromPythonic(found: NonNullable<ReturnType<typeof pythonicCalls>>, format: TextCallFormat): TextCall[] {
+export function fromPythonic(found: NonNullable<ReturnType<typeof pythonicCalls>>, format: TextCallFormat): TextCall[] {
   return found.calls.map((call, i) => {
     const out: TextCall = { name: call.name, arguments: JSON.stringify(call.args), format };
     if (call.positional) out.problem = 'its arguments must be written by name (key=value), not by position';
