@@ -36,9 +36,12 @@ function closeOf(finder: Finder, word: string, from: number, limit: number): { a
   return { at: best, end: best + width };
 }
 
+/** The two attributes a DSML tag carries: its `name`, and `string="false"` on a parameter whose value is JSON. */
+const ATTRIBUTES = { name: /\bname\s*=\s*"([^"]*)"/, string: /\bstring\s*=\s*"([^"]*)"/ } as const;
+
 /** An attribute's value in a tag's attribute text, or `undefined`. */
-function attribute(attributes: string, name: string): string | undefined {
-  return new RegExp(`\\b${name}\\s*=\\s*"([^"]*)"`).exec(attributes)?.[1];
+function attribute(attributes: string, name: keyof typeof ATTRIBUTES): string | undefined {
+  return ATTRIBUTES[name].exec(attributes)?.[1];
 }
 
 /** The parameters of an invoke body from `start` to `limit`; `problem` when a value cannot be read as written. */
