@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { undoLastTurn } from '../../src/app/undo.js';
 import { CheckpointRecorder } from '../../src/sessions/checkpoints.js';
-import type { Session } from '../../src/sessions/session-manager.js';
+import type { Session } from '../../src/sessions/session.js';
 import type { TurnRecord } from '../../src/sessions/session-records.js';
 import { checkpointingBackend } from '../../src/tools/backends/checkpoint-backend.js';
 import { memoryBackend } from '../../test/helpers/memory-backend.js';

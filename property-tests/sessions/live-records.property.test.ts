@@ -25,7 +25,7 @@ import {
   undoableTurn,
   usedToolCallIds,
 } from '../../src/sessions/live-records.js';
-import type { Session } from '../../src/sessions/session-manager.js';
+import type { Session } from '../../src/sessions/session.js';
 import type { StepRecord, TurnRecord } from '../../src/sessions/session-records.js';
 import { systemFacts, toldFacts } from '../../src/sessions/told-facts.js';
 

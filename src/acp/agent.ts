@@ -14,7 +14,7 @@ import { agentCatalog, type AgentCatalog } from './agent-catalog.js';
 import { AgentState, type AgentOptions } from '../app/agent-state.js';
 import { ClientPeer } from '../app/client-peer.js';
 import type { LiveSession } from '../app/live-session.js';
-import type { SessionManager } from '../sessions/session-manager.js';
+import type { LiveSessions } from '../app/live-sessions.js';
 import { initialize } from './initialize.js';
 import { cancel, cancelParams, prompt } from './prompt-methods.js';
 import { PromptRunner } from '../app/prompt-runner.js';
@@ -49,8 +49,8 @@ export interface OpenAIAgent {
    * `LiveSession`s name their holders, `held()` the ids of the sessions it holds. @see ClientPeer
    */
   connection(options?: { maxSessions?: number }): AgentConnection;
-  /** The sessions in memory, their data. */
-  sessions: SessionManager;
+  /** The sessions in memory, by id (each one's {@link LiveSession} holds the rest). */
+  sessions: LiveSessions;
   /** The live session `sessionId` (its turn line, tools, holders), or `undefined` when it is not in memory. */
   live(sessionId: string): LiveSession | undefined;
   /** Aborts every session's running turn and the prompts in line (exit); resolves once the running turns have settled. */

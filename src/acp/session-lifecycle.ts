@@ -9,7 +9,7 @@
  */
 import { RequestError, type AgentContext, type McpServer } from '@agentclientprotocol/sdk/unstable';
 import { InvalidCursorError, paginateSessions } from '../sessions/session-list.js';
-import type { Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 import type { SavedMcpTool } from '../sessions/session-records.js';
 import type { AgentState } from '../app/agent-state.js';
 import { storeRefusal } from '../app/session-upkeep.js';

@@ -23,7 +23,7 @@ import { RequestError, type AgentContext, type ContentBlock } from '@agentclient
 import { promptToUserContent } from '../context/prompt-content.js';
 import { isRecord } from '../shared/json-value.js';
 import { estimateMessageTokens, promptBudget } from '../context/token-estimate.js';
-import type { Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 import { markUsed } from '../sessions/live-records.js';
 import type { AgentState } from '../app/agent-state.js';
 import type { ClientPeer } from '../app/client-peer.js';

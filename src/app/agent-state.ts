@@ -16,7 +16,7 @@ export type { AgentOptions } from './agent-options.js';
 import type { Logger } from '../shared/log.js';
 import type { FetchLike } from '../openai/http.js';
 import type { AgentOptions } from './agent-options.js';
-import { SessionManager, type Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 import { openSessionStore, type SessionStore } from '../sessions/session-store.js';
 import { userNotifier, type ClientFeatures, type Notify } from '../loop/notify.js';
 import type { ClientPeer } from './client-peer.js';
@@ -46,8 +46,8 @@ export class AgentState {
   registry: EndpointRegistry;
   /** Where sessions are kept (opened once). */
   readonly store: Promise<SessionStore>;
-  /** The sessions in memory, their data by id (the rest of each is its {@link LiveSession}). */
-  readonly sessions = new SessionManager();
+  /** The one registry of the sessions in memory, by id: each one's data in its {@link LiveSession} (what it has in memory, who holds it, its closing). */
+  readonly sessions = new LiveSessions((session) => this.release(session));
   /** Opens and closes sessions' roots and MCP servers (each kept by its {@link LiveSession}). */
   readonly tools: SessionTools;
   /** Sessions' model and reasoning-effort pickers (each list kept by its {@link LiveSession}). */
@@ -66,8 +66,6 @@ export class AgentState {
   readonly allowances: OperatorAllowances | undefined;
   /** The connections open now (which sessions each holds, its {@link LiveSession}s know). */
   readonly peers = new Set<ClientPeer>();
-  /** The registry of live sessions: what each has in memory, who holds it, its closing. */
-  private readonly liveSessions = new LiveSessions(this.sessions, (session) => this.release(session));
   /** Re-reads the configuration for `authenticate`. */
   readonly reload: AgentOptions['reload'];
   private readonly registryOptions: { logger: Logger; fetch: FetchLike | undefined; modelsTimeoutMs: number | undefined; learned: LearnedFacts };
@@ -92,9 +90,7 @@ export class AgentState {
     this.configDir = options.configDir;
     this.root = options.root;
     this.allowances = options.allowances;
-    this.quiet = options.collectWhenQuiet
-      ? collectWhenQuiet({ quietMs: QUIET_GC_MS, busy: () => this.liveSessions.anyRunning() })
-      : { worked: () => undefined };
+    this.quiet = options.collectWhenQuiet ? collectWhenQuiet({ quietMs: QUIET_GC_MS, busy: () => this.sessions.anyRunning() }) : { worked: () => undefined };
     this.commands = new UserCommands(options.logger, () => SLASH_COMMANDS, options.configDir);
     this.windows = new SessionWindows({ config: () => this.config, picker: this.picker, registry: () => this.registry, logger: options.logger });
     this.tools = new SessionTools(options.logger, () => ({
@@ -155,12 +151,12 @@ export class AgentState {
 
   /** The live session `sessionId`, or `undefined` when it is not in memory (see {@link LiveSessions.live}). */
   live(sessionId: string): LiveSession | undefined {
-    return this.liveSessions.live(sessionId);
+    return this.sessions.live(sessionId);
   }
 
   /** The {@link LiveSession} of `session`, made on first use. */
   liveOf(session: Session): LiveSession {
-    return this.liveSessions.of(session);
+    return this.sessions.of(session);
   }
 
   /** The {@link LiveSession} in memory under `session`'s id (an earlier copy's turn reads the one held now), else `session`'s own. */
@@ -173,17 +169,17 @@ export class AgentState {
    * @throws {RequestError} -32002 with `{sessionId}` when it is not in memory or that connection does not hold it.
    */
   heldBy(sessionId: string, peer: ClientPeer): LiveSession {
-    return this.liveSessions.heldBy(sessionId, peer);
+    return this.sessions.heldBy(sessionId, peer);
   }
 
   /** The ids of the sessions the connection of `peer` holds. */
   idsHeldBy(peer: ClientPeer): string[] {
-    return this.liveSessions.idsHeldBy(peer);
+    return this.sessions.idsHeldBy(peer);
   }
 
   /** Records that the connection of `peer` holds `session` (new, load, resume, fork); returns its {@link LiveSession}. */
   hold(session: Session, peer: ClientPeer): LiveSession {
-    const live = this.liveSessions.of(session);
+    const live = this.sessions.of(session);
     live.addHolder(peer);
     return live;
   }
@@ -195,14 +191,12 @@ export class AgentState {
 
   /** Aborts every session's running turn and the prompts in line (exit); resolves once the running turns have settled. */
   cancelAll(): Promise<void> {
-    return this.liveSessions.cancelAll();
+    return this.sessions.cancelAll();
   }
 
   /** What closing a live session lets go of beside its own state ({@link SessionCloser}): the session forgotten, then its lease given back (its last record is written). */
   private async release(session: Session): Promise<boolean> {
-    if (this.sessions.get(session.id) !== session) return false;
-    this.sessions.remove(session.id);
-    this.liveSessions.forget(session);
+    if (!this.sessions.remove(session)) return false;
     await (await this.store).release(session.id);
     return true;
   }

@@ -13,7 +13,7 @@ import { compactionEnded, compactionStarted, summaryToEntity } from '../loop/com
 import { newMessageId } from '../loop/notify.js';
 import { agentText, stepMessageIds, windowUsage } from '../loop/to-acp.js';
 import { withUnanswered, type LiveConversation } from '../sessions/conversation.js';
-import type { Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 import type { SessionRecord } from '../sessions/session-store.js';
 import { opensLikeCall } from '../tools/index.js';
 import type { AgentState } from './agent-state.js';

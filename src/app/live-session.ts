@@ -14,7 +14,7 @@ import { RequestError, type AgentContext, type ContentBlock, type SessionUpdate 
 import type { ModelInfo } from '../endpoints/model-catalog.js';
 import type { CostMeter } from '../loop/cost-meter.js';
 import type { SessionToolState } from '../loop/session-tools.js';
-import type { Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 import type { SessionStoreError } from '../sessions/session-store.js';
 import { TurnLine } from '../sessions/turn-line.js';
 import type { UpdateSink } from '../tools/index.js';

@@ -1,50 +1,76 @@
 /**
- * The one registry of live sessions (`live-session.ts`), by id, one per agent: a session in memory
- * gets its {@link LiveSession} on first use; the one check of a connection's authority over a
- * session ({@link LiveSessions.heldBy}); what concerns every live session (their turns at exit).
+ * The one registry of the sessions in memory, by id, one per agent: each session's data
+ * (`sessions/session.ts`) inside its {@link LiveSession} (everything else it has in memory, who
+ * holds it, its closing); the one check of a connection's authority over a session
+ * ({@link LiveSessions.heldBy}); what concerns every live session (their turns at exit).
  */
 import type { ClientPeer } from './client-peer.js';
 import { LiveSession, sessionNotFound, type SessionCloser } from './live-session.js';
-import type { Session, SessionManager } from '../sessions/session-manager.js';
+import { newSession, restoredSession, type Session, type SessionState } from '../sessions/session.js';
 
-/** The one registry of live sessions, by id; one per agent (`AgentState`). */
+/** The one registry of live sessions, by id; one per agent (`AgentState.sessions`). */
 export class LiveSessions {
   private readonly byId = new Map<string, LiveSession>();
 
-  /**
-   * @param sessions - the sessions in memory and their turns.
-   * @param closer - what closing a session releases (`AgentState`).
-   */
-  constructor(
-    private readonly sessions: SessionManager,
-    private readonly closer: SessionCloser,
-  ) {}
+  /** @param closer - what closing a session releases (`AgentState`). */
+  constructor(private readonly closer: SessionCloser) {}
 
-  /**
-   * The live session `sessionId`; `undefined` when it is not in memory. A session object that
-   * replaced another of the same id (held again from the store) carries on what that one held
-   * (`LiveSession.continues`).
-   */
-  live(sessionId: string): LiveSession | undefined {
-    const session = this.sessions.get(sessionId);
-    return session && this.of(session);
+  /** Creates a session with a fresh unique id and keeps it. */
+  create(cwd: string, model: string): Session {
+    return this.keep(newSession(cwd, model)).session;
   }
 
-  /** The {@link LiveSession} of `session`, made on first use. */
-  of(session: Session): LiveSession {
-    const known = this.byId.get(session.id);
-    if (known?.session === session) return known;
+  /**
+   * Keeps a session restored from the store (`state.records`: its whole history), replacing any
+   * copy kept under its id; the new copy's live session carries on what the old one held
+   * (`LiveSession.continues`: its turn line above all, since turns of one id never overlap).
+   */
+  restore(state: SessionState): Session {
+    return this.keep(restoredSession(state)).session;
+  }
+
+  private keep(session: Session): LiveSession {
     const live = new LiveSession(session, this.closer);
-    // Only a session in memory is registered (a turn of a session let go meanwhile gets a detached one).
-    if (this.sessions.get(session.id) !== session) return live;
+    const known = this.byId.get(session.id);
     if (known) live.continues(known);
     this.byId.set(session.id, live);
     return live;
   }
 
-  /** Drops the entry of `session`, let go of (not that of another object of its id held since). */
-  forget(session: Session): void {
-    if (this.byId.get(session.id)?.session === session) this.byId.delete(session.id);
+  /** The session in memory under `sessionId`, or `undefined`. */
+  get(sessionId: string): Session | undefined {
+    return this.byId.get(sessionId)?.session;
+  }
+
+  /** The live session `sessionId`; `undefined` when it is not in memory. */
+  live(sessionId: string): LiveSession | undefined {
+    return this.byId.get(sessionId);
+  }
+
+  /**
+   * The {@link LiveSession} of `session`: the registered one while `session` is the copy in memory,
+   * else a detached one (a turn of a session let go, or replaced, meanwhile).
+   */
+  of(session: Session): LiveSession {
+    const known = this.byId.get(session.id);
+    return known?.session === session ? known : new LiveSession(session, this.closer);
+  }
+
+  /** Forgets `session` (not another copy of its id kept since); returns whether it was the one kept. */
+  remove(session: Session): boolean {
+    if (this.byId.get(session.id)?.session !== session) return false;
+    this.byId.delete(session.id);
+    return true;
+  }
+
+  /** Every session in memory, in creation (or first restore) order. */
+  all(): Session[] {
+    return [...this.byId.values()].map((live) => live.session);
+  }
+
+  /** Number of sessions in memory. */
+  get size(): number {
+    return this.byId.size;
   }
 
   /**

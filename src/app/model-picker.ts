@@ -7,7 +7,7 @@
  */
 import { RequestError, type SessionConfigOption } from '@agentclientprotocol/sdk/unstable';
 import type { ModelInfo } from '../endpoints/model-catalog.js';
-import type { Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 
 /** The `configId` of the model select. */
 export const MODEL_CONFIG_ID = 'model';

@@ -9,7 +9,7 @@
 import type { ChatRequest } from '../openai/chat-client.js';
 import type { ChatMessage } from '../openai/openai-types.js';
 import type { LiveConversation } from '../sessions/conversation.js';
-import type { Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 import type { SessionRecord } from '../sessions/session-store.js';
 import { DEFAULT_THOUGHT_LEVEL } from './model-picker.js';
 import { agentText } from '../loop/to-acp.js';

@@ -7,7 +7,7 @@
 import type { ContentBlock, PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { lastToldMode, withNotes, withUnanswered, withUnansweredOnce, type LiveConversation } from '../sessions/conversation.js';
 import { liveConversationOf } from '../sessions/live-records.js';
-import type { Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 import { titleFromPrompt } from '../sessions/session-store.js';
 import { promptToUserContent } from '../context/prompt-content.js';
 import { toolMessageRules } from '../context/tool-messages.js';

@@ -6,7 +6,8 @@
  */
 import { RequestError, type AgentContext, type ContentBlock, type PromptResponse } from '@agentclientprotocol/sdk/unstable';
 import { CLEARED_TEXT } from '../sessions/conversation.js';
-import type { Arrival, Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
+import type { Arrival } from '../sessions/turn-line.js';
 import type { SessionRecord } from '../sessions/session-store.js';
 import { initPrompt, keptContextText, parseSlashCommand, slashHelpText, splitCommandPrompt } from './slash-commands.js';
 import { agentText } from '../loop/to-acp.js';

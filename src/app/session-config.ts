@@ -8,7 +8,7 @@
  */
 import { RequestError, type SessionConfigOption, type SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { z } from 'zod';
-import type { Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 import type { AgentState } from './agent-state.js';
 import { updateSender, type ClientPeer } from './client-peer.js';
 import type { LiveSession } from './live-session.js';

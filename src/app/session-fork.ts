@@ -12,7 +12,8 @@
  */
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../shared/log.js';
-import type { Session, SessionManager } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
+import type { LiveSessions } from './live-sessions.js';
 import { loadRecords } from '../sessions/live-records.js';
 import type { SessionRecord, SessionStore } from '../sessions/session-store.js';
 import { withoutFacts } from '../sessions/told-facts.js';
@@ -45,7 +46,7 @@ function finishedRecords<T extends SessionRecord>(records: T[], source: Session)
  * lives until the process ends), as for `session/new`.
  * @throws {RequestError} -32602 naming the id when no session of that id is held (unknown, or closed).
  */
-export async function copySession(input: { sourceId: string; cwd: string; sessions: SessionManager; store: SessionStore; logger: Logger }): Promise<Session> {
+export async function copySession(input: { sourceId: string; cwd: string; sessions: LiveSessions; store: SessionStore; logger: Logger }): Promise<Session> {
   const { sessions, logger } = input;
   const source = sessions.get(input.sourceId);
   if (!source)

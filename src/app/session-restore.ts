@@ -3,7 +3,7 @@
  * this process first, then its saved copy read, its saved `cwd` checked against the server's
  * root, and the session held in memory with the model lists of now.
  */
-import type { Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 import type { StoredSession } from '../sessions/session-store.js';
 import type { AgentState } from './agent-state.js';
 import { storeRefusal } from './session-upkeep.js';

@@ -5,7 +5,8 @@
  */
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
 import type { Logger } from '../shared/log.js';
-import type { Session, SessionManager } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
+import type { LiveSessions } from './live-sessions.js';
 import { isUnloaded, markUsed, reloadRecords, unloadIdle } from '../sessions/live-records.js';
 import { SessionStoreError, type SessionStore } from '../sessions/session-store.js';
 import { sessionNotFound, type LiveSession } from './live-session.js';
@@ -13,7 +14,7 @@ import { sessionNotFound, type LiveSession } from './live-session.js';
 /** What the upkeep reads of the agent (`AgentState`). */
 export interface SessionUpkeepDeps {
   readonly store: Promise<SessionStore>;
-  readonly sessions: SessionManager;
+  readonly sessions: LiveSessions;
   readonly logger: Logger;
   readonly config: { readonly sessionIdleMs: number };
   live(sessionId: string): LiveSession | undefined;

@@ -18,7 +18,7 @@ import type { LearnedWindows } from '../endpoints/learned-windows.js';
 import type { ServerWindow } from '../endpoints/server-context.js';
 import { resolveContextWindow, SMALL_WINDOW_TOKENS, type ResolvedWindow } from '../endpoints/window-resolver.js';
 import { liveConversation } from '../sessions/conversation.js';
-import type { Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 import { estimateTokens } from '../context/token-estimate.js';
 import { DEFAULT_WINDOW_FIX } from '../openai/user-errors.js';
 import type { ModelPicker } from './model-picker.js';

@@ -4,7 +4,7 @@
  * (`LiveSession.takenOver`), so the prompt answers why.
  */
 import { addRecord, unloadRecords } from '../sessions/live-records.js';
-import type { Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 import { SessionStoreError, type SessionRecord } from '../sessions/session-store.js';
 import type { AgentState } from './agent-state.js';
 

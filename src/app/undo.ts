@@ -10,7 +10,7 @@ import type { PlanEntry, PromptResponse } from '@agentclientprotocol/sdk/unstabl
 import { agentText } from '../loop/to-acp.js';
 import type { CheckpointFile } from '../sessions/checkpoints.js';
 import { hashText } from '../sessions/checkpoints.js';
-import type { Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 import { currentPlanOf, removeTurn, undoableTurn } from '../sessions/live-records.js';
 import type { TurnRecord } from '../sessions/session-records.js';
 import {

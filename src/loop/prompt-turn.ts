@@ -6,7 +6,7 @@
  * (https://agentclientprotocol.com/protocol/v1/prompt-turn).
  */
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
-import type { Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 import type { TurnInbox } from '../sessions/turn-inbox.js';
 import type { ClientToolCapabilities, UpdateSink } from '../tools/index.js';
 import type { ClientFeatures } from './notify.js';

@@ -9,7 +9,7 @@
  * session config options https://agentclientprotocol.com/protocol/v1/session-config-options.
  */
 import { RequestError, type SessionConfigOption, type SessionModeState } from '@agentclientprotocol/sdk/unstable';
-import type { Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 import { DEFAULT_MODE, isSessionMode, MODE_TABLE, SESSION_MODES, type SessionMode } from '../tools/index.js';
 
 /** The `configId` of the mode select (and the session option key holding the mode). */

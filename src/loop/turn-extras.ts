@@ -5,7 +5,7 @@
  */
 import type { PlanEntry, SessionConfigOption } from '@agentclientprotocol/sdk/unstable';
 import { CheckpointRecorder } from '../sessions/checkpoints.js';
-import type { Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 import type { TurnRecord } from '../sessions/session-records.js';
 import { checkpointingBackend, relativeForTitle, type ToolBackend, type WorkspaceRoots } from '../tools/index.js';
 import { modeAnnouncement, type PlanHooks } from './plan-mode.js';

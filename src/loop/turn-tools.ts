@@ -6,7 +6,7 @@
 import type { AgentContext } from '@agentclientprotocol/sdk/unstable';
 import type { ProviderProfile } from '../config/provider-profiles.js';
 import type { Logger } from '../shared/log.js';
-import type { Session } from '../sessions/session-manager.js';
+import type { Session } from '../sessions/session.js';
 import {
   acpElicitation,
   BUILTIN_TOOL_NAMES,

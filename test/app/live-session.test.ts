@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { ClientPeer } from '../../src/app/client-peer.js';
 import { promptUpdates } from '../../src/app/live-session.js';
 import { LiveSessions } from '../../src/app/live-sessions.js';
-import { SessionManager } from '../../src/sessions/session-manager.js';
 
 /** A client that records the `session/update`s sent to it. */
 function recording() {
@@ -17,16 +16,13 @@ function recording() {
 }
 
 function registry() {
-  const sessions = new SessionManager();
   const closed: string[] = [];
-  const live = new LiveSessions(sessions, async (session) => {
-    if (sessions.get(session.id) !== session) return false;
+  const live = new LiveSessions(async (session) => {
+    if (!live.remove(session)) return false;
     closed.push(session.id);
-    sessions.remove(session.id);
-    live.forget(session);
     return true;
   });
-  return { sessions, live, closed };
+  return { sessions: live, live, closed };
 }
 
 function peerWith(client?: AgentContext, notices = false): ClientPeer {

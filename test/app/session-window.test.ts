@@ -5,7 +5,7 @@ import { SessionWindows } from '../../src/app/session-window.js';
 import { ModelPicker, type ModelList } from '../../src/app/model-picker.js';
 import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
 import type { ServerWindow } from '../../src/endpoints/server-context.js';
-import { SessionManager } from '../../src/sessions/session-manager.js';
+import { LiveSessions } from '../../src/app/live-sessions.js';
 import type { TurnRecord } from '../../src/sessions/session-records.js';
 import type { Config } from '../../src/config/config.js';
 import type { Logger } from '../../src/shared/log.js';
@@ -15,7 +15,7 @@ import { DEFAULT_WINDOW_FIX } from '../../src/openai/user-errors.js';
 const URL_ = 'http://127.0.0.1:11434/v1/chat/completions';
 
 function setup(options: { configured?: number; server?: ServerWindow; catalogue?: number; fix?: string; native?: boolean } = {}) {
-  const sessions = new SessionManager();
+  const sessions = new LiveSessions(async () => false);
   const session = sessions.create('/tmp', 'qwen3:8b');
   const list: ModelList = { models: undefined };
   const picker = new ModelPicker(() => list);

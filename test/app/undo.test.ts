@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BEHIND_A_RESET, NOTHING_TO_UNDO, planAfterUndo, undoLastTurn } from '../../src/app/undo.js';
 import { hashText } from '../../src/sessions/checkpoints.js';
-import type { Session } from '../../src/sessions/session-manager.js';
+import type { Session } from '../../src/sessions/session.js';
 import type { TurnRecord } from '../../src/sessions/session-records.js';
 import { memoryBackend } from '../helpers/memory-backend.js';
 

@@ -14,7 +14,7 @@ import { runAgentLoop } from '../../src/loop/agent-loop.js';
 import { prepareTurnTools } from '../../src/loop/turn-tools.js';
 import { createLogger } from '../../src/shared/log.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
-import type { Session } from '../../src/sessions/session-manager.js';
+import type { Session } from '../../src/sessions/session.js';
 import { STEERED_AFTER_TOOLS } from '../../src/sessions/conversation.js';
 import { TurnInbox } from '../../src/sessions/turn-inbox.js';
 import { fakeClient } from '../helpers/fake-acp-client.js';

@@ -15,7 +15,7 @@ import { runAgentLoop } from '../../src/loop/agent-loop.js';
 import { prepareTurnTools } from '../../src/loop/turn-tools.js';
 import { createLogger } from '../../src/shared/log.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
-import type { Session } from '../../src/sessions/session-manager.js';
+import type { Session } from '../../src/sessions/session.js';
 import { LearnedWindows } from '../../src/endpoints/learned-windows.js';
 import { TextToolPaths } from '../../src/endpoints/learned-text-paths.js';
 import type { Notify, UserNotice } from '../../src/loop/notify.js';

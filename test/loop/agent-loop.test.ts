@@ -9,7 +9,7 @@ import { CANCELLED } from '../../src/loop/tool-call-runner.js';
 import { prepareTurnTools } from '../../src/loop/turn-tools.js';
 import { createLogger } from '../../src/shared/log.js';
 import type { ChatMessage } from '../../src/openai/openai-types.js';
-import type { Session } from '../../src/sessions/session-manager.js';
+import type { Session } from '../../src/sessions/session.js';
 import { type ClientToolCapabilities, DECLINED, MAX_CALLS_PER_ANSWER, type McpServers, type UpdateSink } from '../../src/tools/index.js';
 import type { McpToolDescriptor } from '../../src/tools/mcp/mcp-tools.js';
 import { fakeClient, type FakeClientOptions } from '../helpers/fake-acp-client.js';

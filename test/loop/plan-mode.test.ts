@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { modeAnnouncement, PLAN_START_OPTIONS, readPlanStart } from '../../src/loop/plan-mode.js';
 import { copySession as forkSession } from '../../src/app/session-fork.js';
-import { SessionManager } from '../../src/sessions/session-manager.js';
+import { LiveSessions } from '../../src/app/live-sessions.js';
 import { openSessionStore } from '../../src/sessions/session-store.js';
 
 const logger = { debug() {}, info() {}, warn() {}, error() {} } as never;
@@ -33,7 +33,7 @@ describe('the question to start on a plan', () => {
 
 describe('forkSession', () => {
   it('copies records, options, model and title into a new session, independent of its source', async () => {
-    const sessions = new SessionManager();
+    const sessions = new LiveSessions(async () => false);
     const store = await openSessionStore({ stateDir: 'off', env: {}, logger });
     const source = sessions.create('/w', 'm1');
     source.records.push({ type: 'clear', at: '2026-01-01T00:00:00Z' });
@@ -50,14 +50,14 @@ describe('forkSession', () => {
 
   it('refuses an id it does not hold with -32602 naming it', async () => {
     const store = await openSessionStore({ stateDir: 'off', env: {}, logger });
-    await expect(forkSession({ sourceId: 'nope', cwd: '/w', sessions: new SessionManager(), store, logger })).rejects.toMatchObject({
+    await expect(forkSession({ sourceId: 'nope', cwd: '/w', sessions: new LiveSessions(async () => false), store, logger })).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining('nope'),
     });
   });
 
   it('titles a fork after its source, bounded', async () => {
-    const sessions = new SessionManager();
+    const sessions = new LiveSessions(async () => false);
     const store = await openSessionStore({ stateDir: 'off', env: {}, logger });
     const untitled = sessions.create('/w', 'm1');
     expect((await forkSession({ sourceId: untitled.id, cwd: '/w', sessions, store, logger })).title).toBeUndefined();

@@ -1,7 +1,7 @@
 import { RequestError } from '@agentclientprotocol/sdk/unstable';
 import { describe, expect, it } from 'vitest';
 import { legacyModes, MODE_CONFIG_ID, modeConfigOption, rememberChoice, rememberedChoices, selectMode, sessionMode } from '../../src/loop/session-modes.js';
-import type { Session } from '../../src/sessions/session-manager.js';
+import type { Session } from '../../src/sessions/session.js';
 import { SESSION_MODES } from '../../src/tools/policy/mode-table.js';
 
 const session = (options: Record<string, string> = {}): Session =>

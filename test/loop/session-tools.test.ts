@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { mcpToolsToSave, type SessionToolState } from '../../src/loop/session-tools.js';
 import { prepareTurnTools } from '../../src/loop/turn-tools.js';
 import { createLogger } from '../../src/shared/log.js';
-import type { Session } from '../../src/sessions/session-manager.js';
+import type { Session } from '../../src/sessions/session.js';
 import type { McpServers, McpToolDescriptor } from '../../src/tools/index.js';
 import { fakeClient } from '../helpers/fake-acp-client.js';
 
