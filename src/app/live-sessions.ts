@@ -6,7 +6,8 @@
  */
 import type { ClientPeer } from './client-peer.js';
 import { LiveSession, sessionNotFound, type SessionCloser } from './live-session.js';
-import { newSession, restoredSession, type Session, type SessionState } from '../sessions/session.js';
+import { restoredSession } from '../sessions/live-records.js';
+import { newSession, type Session, type SessionState } from '../sessions/session.js';
 
 /** The one registry of live sessions, by id; one per agent (`AgentState.sessions`). */
 export class LiveSessions {

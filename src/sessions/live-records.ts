@@ -22,7 +22,7 @@ import { appendTurn, liveConversation, type ConversationRecord, type LiveConvers
 import { indexHistory, indexTurn, isReset, latestPlan, liveStart, type SessionIndex } from './history-index.js';
 import type { TurnRecord } from './session-records.js';
 import { systemFacts } from './told-facts.js';
-import type { Session } from './session.js';
+import type { Session, SessionState } from './session.js';
 
 /** What these functions need of a session. */
 type SessionRecords = Pick<Session, 'records'>;
@@ -195,4 +195,14 @@ export function isUnloaded(session: SessionRecords): boolean {
 export function reloadRecords(session: SessionRecords, records: readonly ConversationRecord[]): void {
   unloaded.delete(session);
   loadRecords(session, records);
+}
+
+/**
+ * A session restored from the store (`state.records`: its whole history); only the live part of
+ * the history stays in memory (its index is made as it is read).
+ */
+export function restoredSession(state: SessionState): Session {
+  const session: Session = { ...state, records: [] };
+  loadRecords(session, state.records);
+  return session;
 }

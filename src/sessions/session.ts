@@ -1,11 +1,10 @@
 /**
  * The one type of a session's data in memory: its id, directory, records and chosen options, and
- * the two ways one comes to be (new, restored from the store). The agent's live session around it
+ * a new one (one restored from the store is `live-records.ts`'s `restoredSession`). The agent's live session around it
  * (holders, what it keeps in memory, its closing) is `app/live-session.ts`'s `LiveSession`, kept
  * in the one registry `app/live-sessions.ts`.
  */
 import type { ConversationRecord } from './conversation.js';
-import { loadRecords } from './live-records.js';
 
 /** One conversation. */
 export interface Session {
@@ -40,14 +39,4 @@ export type SessionState = Omit<Session, 'calibration'>;
 export function newSession(cwd: string, model: string): Session {
   // Web Crypto's randomUUID: node:crypto is then loaded at the first session, not at start-up.
   return { id: globalThis.crypto.randomUUID(), cwd, createdAt: new Date().toISOString(), records: [], model, options: {} };
-}
-
-/**
- * A session restored from the store (`state.records`: its whole history); only the live part of
- * the history stays in memory (`live-records.ts`).
- */
-export function restoredSession(state: SessionState): Session {
-  const session: Session = { ...state, records: [] };
-  loadRecords(session, state.records);
-  return session;
 }
