@@ -130,6 +130,8 @@ function harness() {
     const sessionId = (await connection.agent.request('session/new', { cwd, mcpServers: [] })).sessionId;
     const state: RunState = { script, sessionId, cancelRead: false, reached: false, afterCancel: new Set(), counter: 0 };
     run = state;
+    // Each run reads only its own session's updates: those of the runs before are let go.
+    received.length = 0;
     // The moment the agent reads the cancel: the session's turn line's cancel, which says whether a turn was running.
     const line = agent.live(sessionId)!.line;
     const cancel = line.cancel.bind(line);
@@ -150,6 +152,8 @@ function harness() {
       .filter((n) => n.sessionId === sessionId)
       .filter((n) => n.update.sessionUpdate === 'agent_message_chunk' || n.update.sessionUpdate === 'agent_thought_chunk')
       .map((n) => (n.update as { content: { text: string } }).content.text);
+    // Let go of the session, as an editor closing the chat would: a thousand runs hold no thousand sessions.
+    await connection.agent.request('session/close', { sessionId });
     return { stopReason: response.stopReason, reached: state.reached, chunks, afterCancel: state.afterCancel };
   }
   return {
