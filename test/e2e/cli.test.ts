@@ -9,27 +9,24 @@ import { chunk, httpError, startFakeOpenAI, streamText, type FakeOpenAI } from '
 import { CLI, SCRATCH_HOME, sleep, spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
 import { cleanEnv } from '../helpers/temp-home.js';
 import { heldAnswers } from '../helpers/held-answers.js';
+import { sharedPerFile } from '../helpers/shared-agent.js';
 
 let server: FakeOpenAI;
 let agent: AgentProcess | undefined;
-/** One agent with the default settings for the cases that need none of their own (see {@link launchShared}). */
-let shared: AgentProcess | undefined;
 
 beforeAll(async () => {
   server = await startFakeOpenAI();
 });
-afterAll(() => {
-  shared?.kill();
-  return server.close();
-});
+afterAll(() => server.close());
 afterEach(() => {
-  for (const a of [agent, shared]) if (a && a.badLines.length > 0) throw new Error(`non-JSON-RPC stdout: ${a.badLines.join('\n')}`);
+  if (agent && agent.badLines.length > 0) throw new Error(`non-JSON-RPC stdout: ${agent.badLines.join('\n')}`);
   agent?.kill();
   agent = undefined;
   server.requests.length = 0;
   server.handle(streamText(['Hello', ' world']));
 });
 
+/** The case's own agent: the defaults below with `env` over them. */
 function launch(env: Record<string, string> = {}, args: string[] = []) {
   agent = spawnAgent(
     {
@@ -47,22 +44,20 @@ function launch(env: Record<string, string> = {}, args: string[] = []) {
 
 /**
  * The agent with the default settings of {@link launch}, spawned once for the cases that need no
- * settings of their own and do not end it: each case starts its own sessions (`start()`), and the
- * agent's recorded messages start afresh per case (the server's requests and handler already do).
- * A process start costs ~0.3 s of CPU; every behaviour here is still shown by a real spawn.
+ * settings of their own, do not end it and teach it nothing of the endpoint: each case starts its
+ * own sessions (`start()`), and the agent's recorded messages start afresh per case (the server's
+ * requests and handler already do). Every behaviour here is still shown by a real spawn.
  */
-function launchShared(): AgentProcess {
-  shared ??= spawnAgent({
+const sharedAgent = sharedPerFile(async () => ({
+  agent: spawnAgent({
     OPENAI_BASE_URL: server.baseUrl,
     OPENAI_API_KEY: 'sk-e2e-secret-key-123',
     OPENAI_MODEL: 'test-model',
     OPENAI_MAX_RETRIES: '1',
     OPENAI_ACP_TOOLS: 'off',
-  });
-  shared.messages.length = 0;
-  shared.badLines.length = 0;
-  return shared;
-}
+  }),
+}));
+const launchShared = async () => (await sharedAgent()).agent;
 
 /** A handler that streams `first`, then holds the response open until the client goes away. */
 function stallAfter(first: string) {
@@ -74,7 +69,7 @@ function stallAfter(first: string) {
 
 describe('openai-acp over stdio', () => {
   it('answers initialize with protocol 1, agent info and prompt capabilities', async () => {
-    const a = launch();
+    const a = await launchShared();
     const init = await a.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
     expect(init.result.protocolVersion).toBe(1);
     expect(init.result.agentInfo.name).toBe('openai-acp');
@@ -123,7 +118,7 @@ describe('openai-acp over stdio', () => {
   });
 
   it('cancels mid-stream and keeps what the user saw; an idle cancel changes nothing', async () => {
-    const a = launchShared();
+    const a = await launchShared();
     const sessionId = await a.start();
     a.notify('session/cancel', { sessionId }); // idle cancel
     server.handle(stallAfter('partial'));
@@ -143,7 +138,7 @@ describe('openai-acp over stdio', () => {
   });
 
   it('answers session/cancel sent as a request (Open Design) with {}', async () => {
-    const a = launchShared();
+    const a = await launchShared();
     const sessionId = await a.start();
     server.handle(stallAfter('x'));
     const pending = a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'q' }] });
@@ -159,7 +154,7 @@ describe('openai-acp over stdio', () => {
     [429, { error: { message: 'Rate limit reached' } }, /Rate limited[\s\S]*HTTP 429[\s\S]*Rate limit reached/],
     [500, { error: { message: 'boom' } }, /server error \(HTTP 500\)[\s\S]*boom/],
   ])('explains HTTP %i in words, and fails the prompt with the kind in data', async (status, body, words) => {
-    const a = launch();
+    const a = await launchShared();
     const sessionId = await a.start();
     server.handle(httpError(status, body, { 'retry-after-ms': '10' }));
     const answer = await a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'q' }] });
@@ -202,7 +197,7 @@ describe('openai-acp over stdio', () => {
   });
 
   it('a prompt arriving while the turn runs waits for that turn to end, then runs', async () => {
-    const a = launchShared();
+    const a = await launchShared();
     const sessionId = await a.start();
     const held = heldAnswers();
     server.handle(held.handler);
@@ -235,7 +230,7 @@ describe('openai-acp over stdio', () => {
   });
 
   it('routes stdio Bus sessions by the top-level sessionId key', async () => {
-    const a = launch();
+    const a = await launchShared();
     await a.request('initialize', { protocolVersion: 1, clientCapabilities: {} }, { sessionId: 'bus-A' });
     const createdA = await a.request('session/new', { cwd: '/', mcpServers: [] }, { sessionId: 'bus-A' });
     const createdB = await a.request('session/new', { cwd: '/', mcpServers: [] }, { sessionId: 'bus-B' });
@@ -250,14 +245,14 @@ describe('openai-acp over stdio', () => {
   });
 
   it('without a routing key adds none', async () => {
-    const a = launchShared();
+    const a = await launchShared();
     const sessionId = await a.start();
     await a.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'q' }] });
     expect(a.messages.some((m) => 'sessionId' in m)).toBe(false);
   });
 
   it('runs two sessions prompting at once without mixing them', async () => {
-    const a = launchShared();
+    const a = await launchShared();
     const s1 = await a.start();
     const s2 = (await a.request('session/new', { cwd: '/', mcpServers: [] })).result.sessionId;
     server.handle((_req, res, body) => {
@@ -283,7 +278,7 @@ describe('openai-acp over stdio', () => {
   });
 
   it('survives malformed lines, unknown methods and unknown notifications', async () => {
-    const a = launchShared();
+    const a = await launchShared();
     const sessionId = await a.start();
     a.writeLine('{not json');
     a.notify('something/unknown', {});

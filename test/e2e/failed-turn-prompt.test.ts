@@ -1,7 +1,7 @@
 /**
  * The user's prompt outlives a failed turn and a failure inside a failure: the built CLI spawned
  * as editors spawn it, against a loopback endpoint that answers HTTP 500, dies while its failure
- * is read, or whose client goes away meanwhile. After each, a fresh agent on the same state
+ * is read, or whose client goes away meanwhile. After each, another agent on the same state
  * directory loads the session: the prompt is replayed (with no answer after it) and the next
  * prompt works. The model reads a failed prompt once: not again in front of the next prompt (it
  * may be what the endpoint refused), once when asked again; a prompt cut off by the client's
@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chunk, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
+import { sharedPerFile } from '../helpers/shared-agent.js';
 
 let server: FakeOpenAI;
 let stateDir: string;
@@ -24,12 +25,13 @@ let stalled: ServerResponse | undefined;
 
 beforeAll(async () => {
   server = await startFakeOpenAI();
+  stateDir = mkdtempSync(join(tmpdir(), 'openai-acp-e2e-failed-'));
 });
 afterAll(async () => {
   await server.close();
+  rmSync(stateDir, { recursive: true, force: true });
 });
 beforeEach(() => {
-  stateDir = mkdtempSync(join(tmpdir(), 'openai-acp-e2e-failed-'));
   stalled = undefined;
   // The latest user message decides: "500" → HTTP 500 before any token; "dies" → a 500 whose
   // body breaks off (the socket destroyed while the agent reads the failure); "breaks" → a stream
@@ -63,20 +65,34 @@ beforeEach(() => {
 afterEach(() => {
   stalled?.destroy();
   for (const agent of agents.splice(0)) agent.kill();
-  rmSync(stateDir, { recursive: true, force: true });
 });
 
-const launch = () => {
-  const agent = spawnAgent({
+/** An agent on the file's state directory; not ended by the case (see {@link launch}). */
+const spawnOnState = () =>
+  spawnAgent({
     OPENAI_BASE_URL: server.baseUrl,
     OPENAI_MODEL: 'test-model',
     OPENAI_ACP_STATE_DIR: stateDir,
     OPENAI_ACP_TOOLS: 'off',
     OPENAI_MAX_RETRIES: '0',
   });
+/** An agent of the case's own, killed after it: the one whose turn fails and which then leaves. */
+const launch = () => {
+  const agent = spawnOnState();
   agents.push(agent);
   return agent;
 };
+/**
+ * The agent that loads what another, ended, process saved: one per file, started when a case first
+ * needs it, on the same state directory. It never held the sessions it loads (each case's own agent
+ * made them), so what it replays comes from the saved file. Also serves the cases that need an
+ * agent but no leaving.
+ */
+const loader = sharedPerFile(async () => {
+  const agent = spawnOnState();
+  await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+  return { agent };
+});
 const text = (t: string) => [{ type: 'text', text: t }];
 const prompt = (agent: AgentProcess, sessionId: string, words: string) => agent.request('session/prompt', { sessionId, prompt: text(words) });
 /** The latest chat request's messages, as `role: text`. */
@@ -94,10 +110,9 @@ async function endAgent(agent: AgentProcess): Promise<void> {
   await agent.exited;
 }
 
-/** A fresh agent that loads `sessionId`: the load's answer and what it replayed, as `kind: text`. */
+/** Another agent, which never held `sessionId`, loads it: the load's answer and what it replayed, as `kind: text`. */
 async function loadFresh(sessionId: string): Promise<{ agent: AgentProcess; replay: string[] }> {
-  const agent = launch();
-  await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+  const { agent } = await loader();
   const loaded = await agent.request('session/load', { sessionId, cwd: process.cwd(), mcpServers: [] });
   expect(loaded.error).toBeUndefined();
   const replay = agent
@@ -108,7 +123,7 @@ async function loadFresh(sessionId: string): Promise<{ agent: AgentProcess; repl
 }
 
 describe('an HTTP 500 before any token', () => {
-  it('keeps the prompt: replayed on session/load in a fresh agent, with nothing after it; the next prompt works and goes alone', async () => {
+  it('keeps the prompt: replayed on session/load in another agent, with nothing after it; the next prompt works and goes alone', async () => {
     const first = launch();
     const sessionId = await first.start();
     const failed = await prompt(first, sessionId, 'why is the build red? 500');
@@ -150,7 +165,7 @@ describe('the endpoint dies while its failure is read', () => {
   it.each([
     ['in the body of its HTTP 500', 'the question before the endpoint dies'],
     ['right after the error event of its stream', 'the question before the stream breaks'],
-  ])('%s: the prompt fails, the agent serves on, and a fresh agent loads the session with the prompt', async (_how, words) => {
+  ])('%s: the prompt fails, the agent serves on, and another agent loads the session with the prompt', async (_how, words) => {
     const first = launch();
     const sessionId = await first.start();
     const failed = await prompt(first, sessionId, words);
@@ -177,7 +192,7 @@ describe('the client goes away while a failure is being reported', () => {
     return { agent, sessionId, answer };
   }
 
-  it('stdin closed: the agent leaves, and a fresh one loads the session with the prompt, sent once in front of the next', async () => {
+  it('stdin closed: the agent leaves, and another one loads the session with the prompt, sent once in front of the next', async () => {
     const { agent, sessionId } = await midError();
     agent.child.stdin.end();
     await agent.exited;
@@ -188,7 +203,7 @@ describe('the client goes away while a failure is being reported', () => {
     expect(lastMessages()).toEqual(['user: a prompt whose failure stalls: stall\n\nagain']);
   });
 
-  it('stdout closed, then the failure ends: the agent leaves, and a fresh one loads the session with the prompt', async () => {
+  it('stdout closed, then the failure ends: the agent leaves, and another one loads the session with the prompt', async () => {
     const { agent, sessionId } = await midError();
     // The client stops reading: the failure's answer has nowhere to go.
     agent.child.stdout.destroy();
@@ -202,7 +217,7 @@ describe('the client goes away while a failure is being reported', () => {
     expect(lastMessages()).toEqual(['user: again']);
   });
 
-  it('killed (SIGKILL): a fresh agent loads the session with the prompt, sent once in front of the next', async () => {
+  it('killed (SIGKILL): another agent loads the session with the prompt, sent once in front of the next', async () => {
     const { agent, sessionId } = await midError();
     agent.kill();
     await agent.exited;
@@ -215,8 +230,8 @@ describe('the client goes away while a failure is being reported', () => {
 
 describe('session/cancel for a session with no running turn', () => {
   it('is ignored for an unknown session and for one whose turn ended: a notification is not answered, a request gets an empty result, and the next prompt is not cancelled', async () => {
-    const agent = launch();
-    const sessionId = await agent.start();
+    const { agent } = await loader();
+    const sessionId = (await agent.request('session/new', { cwd: process.cwd(), mcpServers: [] })).result.sessionId;
     expect((await prompt(agent, sessionId, 'one')).result.stopReason).toBe('end_turn');
     const before = agent.messages.length;
     agent.notify('session/cancel', { sessionId: 'no-such-session' });

@@ -9,7 +9,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
-import { spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
+import { SCRATCH_HOME, spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
+import { sharedAgentPerFile } from '../helpers/shared-agent.js';
 import { answer, script, tempDirs, waitForRequest } from '../helpers/tool-script.js';
 import { stdioServer } from '../tools/mcp/helpers.js';
 
@@ -35,6 +36,13 @@ async function startAgent(handler: ChatHandler, configHome: string, clientCapabi
   await agent.request('initialize', { protocolVersion: 1, clientCapabilities });
   return { server, agent };
 }
+
+/**
+ * One agent for the MCP prompt cases, which need no config of their own (no user commands or
+ * instructions: its config directory does not exist) and no client capabilities; each case opens
+ * its own session with its own MCP server.
+ */
+const sharedMcpAgent = sharedAgentPerFile({ env: { XDG_CONFIG_HOME: join(SCRATCH_HOME, 'mcp-cases-config') } });
 
 const textOf = (content: unknown): string =>
   typeof content === 'string' ? content : (content as { type: string; text?: string }[]).map((part) => part.text ?? '').join('');
@@ -104,7 +112,7 @@ describe('instruction files and user commands', () => {
 
   it("runs an MCP server's prompt as /<server>:<prompt>, arguments by position or name", async () => {
     const top = tempDir();
-    const { server, agent } = await startAgent(script([{ text: 'hello Ada' }]), join(top, 'config'));
+    const { server, agent } = await sharedMcpAgent(script([{ text: 'hello Ada' }]));
     const { result } = await agent.request('session/new', { cwd: top, mcpServers: [stdioServer('fx')] });
     const sessionId = result.sessionId;
     await waitFor(() => commandLists(agent, sessionId).length > 0, 5000, 'available_commands_update');
@@ -156,7 +164,7 @@ describe('instruction files and user commands', () => {
 
   it('a cancel while an MCP prompt is fetched answers the prompt cancelled, and the session goes on', async () => {
     const top = tempDir();
-    const { server, agent } = await startAgent(script([{ text: 'still here' }]), join(top, 'config'));
+    const { server, agent } = await sharedMcpAgent(script([{ text: 'still here' }]));
     const { result } = await agent.request('session/new', { cwd: top, mcpServers: [stdioServer('fx')] });
     const sessionId = result.sessionId;
     await waitFor(() => commandLists(agent, sessionId).some((list) => list.some((c: any) => c.name === 'fx:slow')), 5000, 'fx:slow advertised');

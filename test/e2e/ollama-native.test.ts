@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOllama, type FakeOllama, type FakeOllamaOptions } from '../helpers/fake-ollama.js';
 import { spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
+import { sharedPerFile } from '../helpers/shared-agent.js';
 import { tempDirs } from '../helpers/tool-script.js';
 import { checkLine, cleanEnv, runCli, tempHome } from '../helpers/doctor-run-cli.js';
 
@@ -36,6 +37,29 @@ async function start(options: FakeOllamaOptions, env: Record<string, string> = {
   return { server, agent, sessionId, cwd };
 }
 
+/**
+ * One agent against a default Ollama (its trained window, capabilities and `/api/chat` served) for
+ * the cases that teach the agent nothing of the endpoint: each scripts the model's answers afresh
+ * and opens its own session. A case with other server options, settings or one that makes the
+ * agent learn something (a fallback, a model without tools, a window) starts its own.
+ */
+const sharedOllama = sharedPerFile(async () => {
+  const server = await startFakeOllama({});
+  const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_PROVIDER: 'ollama', OPENAI_MODEL: 'qwen3:8b', OPENAI_ACP_STATE_DIR: 'off' });
+  await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+  return { server, agent, close: () => server.close() };
+});
+
+/** The shared agent with the model answering by `steps`, and a new session in a new directory. */
+async function startShared(steps?: FakeOllamaOptions['steps']) {
+  const { server, agent } = await sharedOllama();
+  server.script(steps);
+  const cwd = tempDir();
+  const created = await agent.request('session/new', { cwd, mcpServers: [] });
+  if (!created.result?.sessionId) throw new Error(`session/new failed: ${JSON.stringify(created)}`);
+  return { server, agent, sessionId: created.result.sessionId as string, cwd };
+}
+
 const prompt = (agent: AgentProcess, sessionId: string, text = 'hello', extra: object[] = []) =>
   agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }, ...extra] });
 const chats = (server: FakeOllama, path = '/api/chat') => server.requests.filter((r) => r.path === path);
@@ -43,7 +67,7 @@ const chats = (server: FakeOllama, path = '/api/chat') => server.requests.filter
 describe('Ollama through its native /api/chat', () => {
   it('runs a tool loop with one num_ctx (the setting, under the trained window), object arguments and tool_name, thinking and usage', async () => {
     const big = 'x'.repeat(40_000); // ~10,000 tokens: over Ollama's 4,096 default, inside 32,768
-    const { server, agent, sessionId, cwd } = await start({ steps: [{ calls: [['read_file', { path: 'big.txt' }]] }, { text: 'It is all x.' }] });
+    const { server, agent, sessionId, cwd } = await startShared([{ calls: [['read_file', { path: 'big.txt' }]] }, { text: 'It is all x.' }]);
     writeFileSync(join(cwd, 'big.txt'), big);
     const answer = await prompt(agent, sessionId, 'what is in big.txt?');
     expect(answer.result.stopReason).toBe('end_turn');
@@ -93,7 +117,7 @@ describe('Ollama through its native /api/chat', () => {
   });
 
   it('sends think from the reasoning-effort picker, and none to a model that does not think', async () => {
-    const thinking = await start({});
+    const thinking = await startShared();
     await thinking.agent.request('session/set_config_option', { sessionId: thinking.sessionId, configId: 'thought_level', value: 'none' });
     await prompt(thinking.agent, thinking.sessionId);
     expect(chats(thinking.server)[0]!.body.think).toBe(false);
@@ -104,7 +128,7 @@ describe('Ollama through its native /api/chat', () => {
   });
 
   it('sends an image as base64 in images', async () => {
-    const { server, agent, sessionId } = await start({});
+    const { server, agent, sessionId } = await startShared();
     await prompt(agent, sessionId, 'what is this?', [{ type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }]);
     const user = chats(server)[0]!.body.messages.find((m: any) => m.role === 'user');
     expect(user.images).toEqual(['iVBORw0KGgo=']);
@@ -122,12 +146,13 @@ describe('Ollama through its native /api/chat', () => {
   });
 
   it('cancel aborts the /api/chat request', async () => {
-    const { server, agent, sessionId } = await start({ steps: [{ hold: true }] });
+    const { server, agent, sessionId } = await startShared([{ hold: true }]);
+    const aborted = server.aborted;
     const pending = prompt(agent, sessionId);
     await waitFor(() => agent.text(sessionId).includes('Thinking about it'));
     agent.notify('session/cancel', { sessionId });
     expect((await pending).result.stopReason).toBe('cancelled');
-    await waitFor(() => server.aborted === 1, 5000, 'the request to be aborted');
+    await waitFor(() => server.aborted === aborted + 1, 5000, 'the request to be aborted');
   });
 
   it('a model not pulled: run `ollama pull`', async () => {
@@ -136,9 +161,9 @@ describe('Ollama through its native /api/chat', () => {
   });
 
   it('out of memory at the window asked for: names the window and a smaller setting, without retrying', async () => {
-    const { server, agent, sessionId } = await start({
-      steps: [{ status: 500, error: 'model requires more system memory (12.4 GiB) than is available (7.6 GiB)' }],
-    });
+    const { server, agent, sessionId } = await startShared([
+      { status: 500, error: 'model requires more system memory (12.4 GiB) than is available (7.6 GiB)' },
+    ]);
     const text = (await prompt(agent, sessionId)).error.message;
     expect(text).toContain('32,768-token window');
     expect(text).toMatch(/OPENAI_ACP_OLLAMA_NUM_CTX to a smaller value such as 16384/);
@@ -146,7 +171,7 @@ describe('Ollama through its native /api/chat', () => {
   });
 
   it('a stream that ends without its done line: what came is kept and the user is told', async () => {
-    const { agent, sessionId } = await start({ steps: [{ broken: 'Half an ans' }] });
+    const { agent, sessionId } = await startShared([{ broken: 'Half an ans' }]);
     const answer = await prompt(agent, sessionId);
     expect(agent.text(sessionId)).toBe('Half an ans\n');
     expect(answer.error).toMatchObject({ code: -32603, message: expect.stringMatching(/broke off[\s\S]*done/), data: { kind: 'stream' } });
@@ -166,9 +191,10 @@ describe('Ollama through its native /api/chat', () => {
 
 describe('what works on /v1 works natively', () => {
   it('a tool call written as text by a local model runs like a streamed one', async () => {
-    const { server, agent, sessionId, cwd } = await start({
-      steps: [{ text: '<tool_call>{"name": "read_file", "arguments": {"path": "a.txt"}}</tool_call>' }, { text: 'It says hi.' }],
-    });
+    const { server, agent, sessionId, cwd } = await startShared([
+      { text: '<tool_call>{"name": "read_file", "arguments": {"path": "a.txt"}}</tool_call>' },
+      { text: 'It says hi.' },
+    ]);
     writeFileSync(join(cwd, 'a.txt'), 'hi\n');
     await prompt(agent, sessionId, 'read a.txt');
     expect(agent.text(sessionId)).toBe('It says hi.');

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fakeServerPool } from '../helpers/fake-openai.js';
 import { spawnAgent, type AgentProcess } from '../helpers/spawn-agent.js';
 import { answer, script, tempDirs } from '../helpers/tool-script.js';
+import { sharedAgentPerFile } from '../helpers/shared-agent.js';
 import { BUILTIN_TOOL_NAMES } from '../../src/tools/index.js';
 
 const servers = fakeServerPool();
@@ -55,6 +56,12 @@ async function startAgent(baseUrl: string, stateDir: string, clientCapabilities:
   return agent;
 }
 
+/**
+ * One agent for the cases that neither restart it nor need client capabilities (plan mode, fork):
+ * the settings of {@link startAgent}, its sessions saved in one directory of the file's.
+ */
+const sharedAgent = sharedAgentPerFile({ env: { OPENAI_ACP_STATE_DIR: tempDir(), OPENAI_MAX_RETRIES: '0' } });
+
 const prompt = (agent: AgentProcess, sessionId: string, text: string) => agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
 const lastText = (agent: AgentProcess, sessionId: string) =>
   agent
@@ -66,7 +73,7 @@ const userTexts = (body: any) => body.messages.filter((m: any) => m.role === 'us
 describe('plans and plan mode', () => {
   it('plan mode refuses edits unasked, sends the plan, asks to start, switches and announces it; the plan comes back on session/load', async () => {
     const cwd = tempDir();
-    const server = await servers(
+    const { server, agent } = await sharedAgent(
       script([
         {
           calls: [
@@ -104,7 +111,6 @@ describe('plans and plan mode', () => {
         { text: 'Done.' },
       ]),
     );
-    const agent = await startAgent(server.baseUrl, tempDir());
     client(agent, { 'session/request_permission': () => ({ outcome: { outcome: 'selected', optionId: 'plan_start_accept_edits' } }) });
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
     const sessionId = result.sessionId;
@@ -239,14 +245,16 @@ describe('session/fork', () => {
     let n = 0;
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const server = await servers(script([{ text: 'first answer' }]));
-    server.handle(async (req, res, body) => {
+    const {
+      server,
+      agent,
+      init: initialized,
+    } = await sharedAgent(async (req, res, body) => {
       // The source's second prompt is held, so a fork is made while that turn runs.
       if (JSON.stringify(body.messages.at(-1)).includes('in the source')) await held;
       script([{ text: `answer ${++n}` }])(req, res, body);
     });
-    const agent = await startAgent(server.baseUrl, tempDir());
-    const init = agent.messages.find((m) => m.result?.agentCapabilities)!.result;
+    const init = initialized.result;
     expect(init.agentCapabilities.sessionCapabilities.fork).toEqual({});
     const source = (await agent.request('session/new', { cwd, mcpServers: [] })).result.sessionId;
     await agent.request('session/set_mode', { sessionId: source, modeId: 'read-only' });

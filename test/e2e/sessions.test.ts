@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chunk, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
+import { sharedPerFile } from '../helpers/shared-agent.js';
 
 let server: FakeOpenAI;
 let stateDir: string;
@@ -45,11 +46,33 @@ afterEach(() => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-const launch = () => {
-  const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: stateDir, OPENAI_ACP_TOOLS: 'off' });
+/** An agent saving its sessions in `dir`; not ended by the case (see {@link launch}). */
+const spawnOn = (dir: string) =>
+  spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: dir, OPENAI_ACP_TOOLS: 'off' });
+/** The case's own agent, killed after it; its sessions in the case's state directory unless `dir` says. */
+const launch = (dir = stateDir) => {
+  const agent = spawnOn(dir);
   agents.push(agent);
   return agent;
 };
+/**
+ * One agent per describe block on a state directory of the block's own, for cases that neither end
+ * it nor look at the directory's files: started when a case first needs it, with its `initialize`
+ * answer. Returns the directory and the agent.
+ */
+function sharedOnOwnDir() {
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'openai-acp-e2e-state-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // Registered after the directory's removal, so run before it (after-hooks run in reverse).
+  const shared = sharedPerFile(async () => {
+    const agent = spawnOn(dir);
+    return { agent, init: await initialize(agent) };
+  });
+  return { dir: () => dir, shared };
+}
 const text = (t: string) => [{ type: 'text', text: t }];
 const initialize = (agent: AgentProcess) =>
   agent.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } });
@@ -59,9 +82,9 @@ const lastMessages = () =>
     .at(-1)!
     .body.messages.map((m: { role: string; content: unknown }) => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`);
 
-/** Two completed turns, then SIGKILL while a third streams. Returns the session id. */
-async function twoTurnsThenKill(): Promise<string> {
-  const first = launch();
+/** Two completed turns in `dir`, then SIGKILL while a third streams. Returns the session id. */
+async function twoTurnsThenKill(dir: string): Promise<string> {
+  const first = launch(dir);
   const sessionId = await first.start();
   expect((await first.request('session/prompt', { sessionId, prompt: text('one') })).result.stopReason).toBe('end_turn');
   expect((await first.request('session/prompt', { sessionId, prompt: text('two') })).result.stopReason).toBe('end_turn');
@@ -73,10 +96,12 @@ async function twoTurnsThenKill(): Promise<string> {
 }
 
 describe('surviving SIGKILL', () => {
+  // The killed agents' sessions are loaded by another agent, which never held them.
+  const { dir, shared } = sharedOnOwnDir();
+
   it('session/load in a new process replays both completed turns and the killed prompt, and the next request carries them', async () => {
-    const sessionId = await twoTurnsThenKill();
-    const second = launch();
-    const init = await initialize(second);
+    const sessionId = await twoTurnsThenKill(dir());
+    const { agent: second, init } = await shared();
     expect(init.result.agentCapabilities).toMatchObject({ loadSession: true, sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} } });
     const loaded = await second.request('session/load', { sessionId, cwd: process.cwd(), mcpServers: [] });
     expect(loaded.error).toBeUndefined();
@@ -99,9 +124,8 @@ describe('surviving SIGKILL', () => {
   });
 
   it('session/resume in a new process restores without replay and continues', async () => {
-    const sessionId = await twoTurnsThenKill();
-    const second = launch();
-    await initialize(second);
+    const sessionId = await twoTurnsThenKill(dir());
+    const { agent: second } = await shared();
     const resumed = await second.request('session/resume', { sessionId, cwd: process.cwd(), mcpServers: [] });
     expect(resumed.result.configOptions.find((o: { id: string }) => o.id === 'model').currentValue).toBe('test-model');
     expect(second.updates(sessionId).filter((u) => u.sessionUpdate !== 'available_commands_update')).toEqual([]);
@@ -177,9 +201,11 @@ describe('a session without a kept turn', () => {
 });
 
 describe('session/list, close and delete over stdio', () => {
+  // The sessions listed are those of the list case alone: the other case makes none.
+  const { shared } = sharedOnOwnDir();
+
   it('lists 120 sessions newest first in pages of 50, filters by cwd, and rejects a bad cursor', async () => {
-    const agent = launch();
-    await initialize(agent);
+    const { agent } = await shared();
     const created: string[] = [];
     for (let i = 0; i < 120; i++) {
       const cwd = i % 3 === 0 ? '/projects/a' : '/projects/b';
@@ -206,8 +232,7 @@ describe('session/list, close and delete over stdio', () => {
   });
 
   it('answers -32002 with the sessionId when closing an unknown session; delete of an unknown id succeeds', async () => {
-    const agent = launch();
-    await initialize(agent);
+    const { agent } = await shared();
     const closed = await agent.request('session/close', { sessionId: 'no-such-session' });
     expect(closed.error).toMatchObject({ code: -32002, data: { sessionId: 'no-such-session' } });
     expect((await agent.request('session/delete', { sessionId: 'no-such-session' })).result).toEqual({});

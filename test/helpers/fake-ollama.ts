@@ -41,6 +41,8 @@ export interface FakeOllama {
   requests: OllamaRequest[];
   /** Chat requests whose connection closed before the answer ended (an abort). */
   readonly aborted: number;
+  /** Answer the next model requests with `steps` (from the first), as {@link FakeOllamaOptions.steps} does; forget the recorded requests. */
+  script(steps?: FakeOllamaOptions['steps']): void;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   const model = options.model ?? 'qwen3:8b';
   const trained = options.trained ?? 40960;
   const requests: OllamaRequest[] = [];
+  let steps = options.steps;
   let step = 0;
   let aborted = 0;
   let loaded: number | undefined;
@@ -73,7 +76,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       const error = `request (${tokens} tokens) exceeds the available context size (${window} tokens), try increasing it`;
       return json(res, 400, native ? { error } : { error: { message: error, type: 'api_error' } });
     }
-    const next = options.steps?.[Math.min(step++, (options.steps?.length ?? 1) - 1)] ?? { text: 'Hello from Ollama' };
+    const next = steps?.[Math.min(step++, (steps?.length ?? 1) - 1)] ?? { text: 'Hello from Ollama' };
     if ('status' in next) return json(res, next.status, { error: next.error });
     const usage = { prompt_eval_count: tokens, eval_count: 3 };
     if (native) {
@@ -159,6 +162,11 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     requests,
     get aborted() {
       return aborted;
+    },
+    script(next) {
+      steps = next;
+      step = 0;
+      requests.length = 0;
     },
     close,
   };

@@ -1,8 +1,7 @@
 /**
- * One spawned agent per test file, for the cases that need no settings of their own and do not end
- * it (a process start costs ~0.3 s of CPU; every behaviour is still shown by a real spawn). Its
- * settings: a loopback fake model (`test-model`), tools on, no saved sessions; a client with no
- * capabilities. Each case starts its own sessions.
+ * One spawned agent per test file (or per describe block), for the cases that need no settings of
+ * their own and do not end it (a process start costs ~0.3–0.45 s of CPU; every behaviour is still
+ * shown by a real spawn). Each case starts its own sessions.
  */
 import { afterAll, afterEach } from 'vitest';
 import { startFakeOpenAI, type ChatHandler, type FakeOpenAI } from './fake-openai.js';
@@ -15,35 +14,69 @@ export interface SharedAgent {
   init: any;
 }
 
+/** What {@link sharedAgentPerFile} spawns with, beyond its defaults. */
+export interface SharedAgentSettings {
+  /** Environment added to (and overriding) the defaults: the fake model's URL, `OPENAI_MODEL=test-model`, `OPENAI_ACP_STATE_DIR=off`. */
+  env?: Record<string, string>;
+  /** Command-line arguments. @defaultValue none */
+  args?: string[];
+  /** The client's capabilities in `initialize`. @defaultValue `{}` */
+  clientCapabilities?: Record<string, unknown>;
+}
+
 /**
- * Call once at the file's top. Each call of the returned function gives the file's agent (started
- * on first use) with the model answering by `handler`, the server's recorded requests and the
- * agent's recorded messages started afresh. After each case, a line the agent wrote on stdout that
- * is not JSON-RPC fails it. After the file the agent's stdin is closed (so the MCP servers its
- * sessions started stop), then it is killed if still running. A case that makes the agent learn
- * something of the endpoint (a refused parameter, a window) needs an agent of its own.
+ * The core of {@link sharedAgentPerFile} for any launch: call it once at the top of a file or a
+ * describe block; each call of the returned function gives the one `launch()` result (made on
+ * first use). After each case, a line the agent wrote on stdout that is not JSON-RPC fails it, and
+ * its recorded messages start afresh. After the file (or block) the agent's stdin is closed (so
+ * the MCP servers its sessions started stop), then it is killed if still running, then `close` of
+ * the launch result (its model server) is awaited.
  */
-export function sharedAgentPerFile(): (handler: ChatHandler) => Promise<SharedAgent> {
-  let shared: SharedAgent | undefined;
+export function sharedPerFile<T extends { agent: AgentProcess; close?: () => Promise<void> }>(launch: () => Promise<T>): () => Promise<T> {
+  let shared: Promise<T> | undefined;
+  let current: T | undefined;
   // A line that is not JSON-RPC fails the case that saw it written, and the next case starts clean.
   afterEach(() => {
-    const bad = shared?.agent.badLines.splice(0) ?? [];
+    const bad = current?.agent.badLines.splice(0) ?? [];
+    if (current) current.agent.messages.length = 0;
     if (bad.length > 0) throw new Error(`non-JSON-RPC stdout: ${bad.join('\n')}`);
   });
   afterAll(async () => {
     if (!shared) return;
-    shared.agent.child.stdin.end();
-    await Promise.race([shared.agent.exited, sleep(10_000)]);
-    shared.agent.kill();
-    await shared.server.close();
+    const done = await shared.catch(() => undefined);
+    if (!done) return;
+    done.agent.child.stdin.end();
+    await Promise.race([done.agent.exited, sleep(10_000)]);
+    done.agent.kill();
+    await done.close?.();
+  });
+  return async () => {
+    shared ??= launch();
+    current = await shared;
+    return current;
+  };
+}
+
+/**
+ * Call once at the file's (or describe block's) top. Each call of the returned function gives the
+ * one agent (started on first use, against a loopback fake model) with the model answering by
+ * `handler`, the server's recorded requests and the agent's recorded messages started afresh.
+ * Default settings: `test-model`, tools on, no saved sessions; a client with no capabilities.
+ * A case that makes the agent learn something of the endpoint (a refused parameter, a window)
+ * needs an agent of its own.
+ */
+export function sharedAgentPerFile(settings: SharedAgentSettings = {}): (handler: ChatHandler) => Promise<SharedAgent> {
+  const get = sharedPerFile(async () => {
+    const server = await startFakeOpenAI();
+    const agent = spawnAgent(
+      { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off', ...settings.env },
+      settings.args ?? [],
+    );
+    const init = await agent.request('initialize', { protocolVersion: 1, clientCapabilities: settings.clientCapabilities ?? {} });
+    return { server, agent, init, close: () => server.close() };
   });
   return async (handler) => {
-    if (shared === undefined) {
-      const server = await startFakeOpenAI(handler);
-      const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off' });
-      const init = await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
-      shared = { server, agent, init };
-    }
+    const shared = await get();
     shared.server.handle(handler);
     shared.server.requests.length = 0;
     shared.agent.messages.length = 0;
