@@ -145,15 +145,13 @@ describe('MCP servers through the agent', () => {
     const cwd = tempDir();
     const http = await startHttpServers();
     try {
-      const { server, agent } = await startAgent(script([{ calls: [['web__echo', { text: 'over http' }]] }, { text: 'done' }]));
+      const { server, agent } = await sharedAgent(script([{ calls: [['web__echo', { text: 'over http' }]] }, { text: 'done' }]));
       const { result } = await agent.request('session/new', { cwd, mcpServers: [{ type: 'http', name: 'web', url: `${http.url}/mcp`, headers: [] }] });
       await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
       expect((await prompt(agent, result.sessionId, 'echo')).result.stopReason).toBe('end_turn');
       expect(server.requests[0]!.body.tools.map((t: any) => t.function.name)).toContain('web__echo');
       expect(agent.updates(result.sessionId).find((u) => u.sessionUpdate === 'tool_call').title).toBe('web: echo');
       expect(toolMessages(server.requests[1]!.body)[0].content).toContain('echo: over http');
-      agent.child.stdin.end();
-      await agent.exited;
     } finally {
       await http.close();
     }
