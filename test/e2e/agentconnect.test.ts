@@ -5,8 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { chunk, fakeServerPool } from '../helpers/fake-openai.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chunk, fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { connectApp, frontDoorPool } from '../helpers/agentconnect-client.js';
 import { script, tempDirs } from '../helpers/tool-script.js';
 
@@ -14,11 +14,31 @@ const servers = fakeServerPool();
 const tempDir = tempDirs('openai-acp-ac-');
 const { door, app } = frontDoorPool();
 
+/**
+ * One front door (no saved sessions, no token) and its model server, listing `test-model` (32768
+ * tokens) and `other-model`, for the cases that need no settings of their own and do not stop it:
+ * each case sets the model's handler (its recorded requests start afresh), connects its own app and
+ * makes its own sessions. A process start costs ~0.3 s of CPU.
+ */
+let shared: Promise<{ model: FakeOpenAI; url: string }> | undefined;
+afterAll(async () => {
+  await (await shared)?.model.close();
+});
+async function sharedDoor(handler?: ChatHandler): Promise<{ server: FakeOpenAI; url: string }> {
+  shared ??= (async () => {
+    const model = await startFakeOpenAI();
+    model.setModels({ object: 'list', data: [{ id: 'test-model', context_length: 32768 }, { id: 'other-model' }] });
+    return { model, url: (await door(model.baseUrl, [], { OPENAI_ACP_STATE_DIR: 'off' }, true)).url };
+  })();
+  const { model, url } = await shared;
+  if (handler) model.handle(handler);
+  model.requests.length = 0;
+  return { server: model, url };
+}
+
 describe('openai-acp agentconnect', () => {
   it('answers hello, providers and models as the local provider, and refuses the machine', async () => {
-    const server = await servers();
-    server.setModels({ object: 'list', data: [{ id: 'test-model', context_length: 32768 }, { id: 'other-model' }] });
-    const client = await app((await door(server.baseUrl, [], { OPENAI_ACP_STATE_DIR: 'off' })).url);
+    const client = await app((await sharedDoor()).url);
 
     const hello = (await client.request('acp.hello')).result;
     expect(hello).toMatchObject({ protocolVersion: '0.1', mode: 'local', providers: ['local'] });
@@ -50,8 +70,8 @@ describe('openai-acp agentconnect', () => {
   it('runs a send: accepted, a tool call in the cwd, streamed deltas, usage, then the full text', async () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, 'notes.txt'), 'the secret word is plum\n');
-    const server = await servers(script([{ calls: [['read_file', { path: 'notes.txt' }]] }, { text: 'It is plum.' }]));
-    const client = await app((await door(server.baseUrl, [], { OPENAI_ACP_STATE_DIR: 'off' })).url);
+    const { server, url } = await sharedDoor(script([{ calls: [['read_file', { path: 'notes.txt' }]] }, { text: 'It is plum.' }]));
+    const client = await app(url);
     const created = await client.request('acp.sessions.create', { model: 'local', cwd, system: 'Answer in one short sentence.' });
     const { sessionId } = created.result;
     expect(typeof sessionId).toBe('string');
@@ -94,13 +114,13 @@ describe('openai-acp agentconnect', () => {
 
   it('cancel mid-stream stops the run and its HTTP request, then a final with cancelled: true', async () => {
     let upstreamClosed = false;
-    const server = await servers((req, res) => {
+    const { url } = await sharedDoor((req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(chunk({ content: 'Once upon' }));
       // Never finishes: only a cancel ends it.
       req.socket.once('close', () => (upstreamClosed = true));
     });
-    const client = await app((await door(server.baseUrl, [], { OPENAI_ACP_STATE_DIR: 'off' })).url);
+    const client = await app(url);
     const { sessionId } = (await client.request('acp.sessions.create', { model: 'local:test-model', cwd: tempDir() })).result;
     await client.request('acp.sessions.send', { sessionId, message: { role: 'user', content: 'Tell a long story' } });
     await client.waitForEvent(sessionId, (event) => event.type === 'delta');

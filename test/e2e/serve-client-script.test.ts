@@ -5,15 +5,36 @@
  * wrong token exits 1 saying why; missing arguments exit 2 with the usage.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { fakeServerPool, streamText } from '../helpers/fake-openai.js';
-import { serveFixtures } from '../helpers/serve-client.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startFakeOpenAI, streamText, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { serveFixtures, type ServeProcess } from '../helpers/serve-client.js';
 
 const SCRIPT = fileURLToPath(new URL('../../scripts/serve-client.mjs', import.meta.url));
 const TOKEN = 'e2e-serve-client-token-0123';
-const servers = fakeServerPool();
 const fixtures = serveFixtures();
+
+/**
+ * One server (token in its environment) and its model for the file: each case sets the model's
+ * handler (its recorded requests start afresh) and works in a folder of its own inside the root.
+ */
+let sharedModel: FakeOpenAI | undefined;
+afterAll(async () => {
+  await sharedModel?.close();
+});
+const { home, root } = fixtures.scratch();
+const startShared = fixtures.startForFile(async () => {
+  sharedModel = await startFakeOpenAI();
+  return [home, { OPENAI_BASE_URL: sharedModel.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_SERVE_TOKEN: TOKEN }, ['--root', root]];
+});
+async function serve(handler: ChatHandler): Promise<{ served: ServeProcess; model: FakeOpenAI; root: string }> {
+  const served = await startShared();
+  sharedModel!.handle(handler);
+  sharedModel!.requests.length = 0;
+  return { served, model: sharedModel!, root: mkdtempSync(join(root, 'case-')) };
+}
 
 /** Runs the script with `args` (and the token in the environment unless `token` is false); resolves with its exit code and output. */
 function client(args: string[], token: string | false = TOKEN): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -28,9 +49,7 @@ function client(args: string[], token: string | false = TOKEN): Promise<{ code: 
 
 describe('scripts/serve-client.mjs', () => {
   it.each([[[]], [['--http']]])('prompts once, prints the answer and exits 0 (%j)', async (extra) => {
-    const { home, root } = fixtures.scratch();
-    const model = await servers(streamText(['Olá', ', mundo']));
-    const served = await fixtures.start(home, { OPENAI_BASE_URL: model.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_SERVE_TOKEN: TOKEN }, ['--root', root]);
+    const { served, model, root } = await serve(streamText(['Olá', ', mundo']));
     const run = await client(['--url', served.url, '--cwd', root, ...extra, 'Say hi in Portuguese']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -39,9 +58,7 @@ describe('scripts/serve-client.mjs', () => {
   });
 
   it('exits 1 saying why when the token is wrong, and 2 with the usage without --cwd', async () => {
-    const { home, root } = fixtures.scratch();
-    const model = await servers(streamText(['never']));
-    const served = await fixtures.start(home, { OPENAI_BASE_URL: model.baseUrl, OPENAI_ACP_SERVE_TOKEN: TOKEN }, ['--root', root]);
+    const { served, model, root } = await serve(streamText(['never']));
     const refused = await client(['--url', served.url, '--cwd', root, '--wait-ms', '0', 'hi'], 'not-the-token');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^serve-client: /);

@@ -5,10 +5,11 @@
  * unknown `Acp-Connection-Id`, a DELETE of another client's connection; a client that stops
  * reading; an address beyond loopback without a token; and the probes.
  */
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { describe, expect, it } from 'vitest';
-import { chunk, fakeServerPool } from '../helpers/fake-openai.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chunk, fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { serveFixtures, startServe, until, type ServeProcess } from '../helpers/serve-client.js';
 
 const TOKEN = 'guard-token-0123456789';
@@ -26,6 +27,29 @@ async function serve(args: string[] = [], env: Record<string, string> = {}): Pro
     ...args,
   ]);
   return Object.assign(started, { root });
+}
+
+/**
+ * One server for the cases whose limits a case of another does not reach or use up (a foreign
+ * Origin, the message size, the output stall): each case sets the model's handler, works in a
+ * folder of its own inside the root and sees the server's stderr from its own start.
+ */
+let sharedModel: FakeOpenAI | undefined;
+afterAll(async () => {
+  await sharedModel?.close();
+});
+const sharedHome = fixtures.scratch();
+const startShared = fixtures.startForFile(async () => {
+  sharedModel = await startFakeOpenAI();
+  const env = { OPENAI_BASE_URL: sharedModel.baseUrl, OPENAI_MODEL: 'test-model' };
+  const limits = ['--allow-origin', 'http://localhost:5173', '--max-message-bytes', '4096', '--max-buffered-bytes', '65536', '--max-output-stall-ms', '500'];
+  return [sharedHome.home, env, ['--token', TOKEN, '--root', sharedHome.root, ...limits]];
+});
+async function sharedServe(handler?: ChatHandler): Promise<ServeProcess & { root: string }> {
+  const started = await startShared();
+  if (handler) sharedModel!.handle(handler);
+  const from = started.stderr().length;
+  return { ...started, stderr: () => started.stderr().slice(from), root: mkdtempSync(join(sharedHome.root, 'case-')) };
 }
 
 const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
@@ -52,7 +76,7 @@ function upgradeStatus(url: string, headers: Record<string, string>): Promise<{ 
 
 describe('openai-acp serve refuses', () => {
   it('401 without a token or with a wrong one, 403 for a foreign Origin, before any method runs and without echoing either', async () => {
-    const server = await serve(['--allow-origin', 'http://localhost:5173']);
+    const server = await sharedServe();
     const wrong = 'not-the-token-but-long-enough';
     for (const headers of [{}, { Authorization: `Bearer ${wrong}` }, { Authorization: 'Basic Zm9vOmJhcg==' }] as Record<string, string>[]) {
       const answer = await post(server.url, INITIALIZE, headers);
@@ -111,7 +135,7 @@ describe('openai-acp serve refuses', () => {
   });
 
   it('malformed and oversized bodies, an unknown connection id, and a DELETE of another client’s connection get clear errors; nothing else is touched', async () => {
-    const server = await serve(['--max-message-bytes', '4096']);
+    const server = await sharedServe();
     const owner = await fixtures.connect(server.url, 'http', { token: TOKEN });
     const { sessionId } = await owner.agent.request('session/new', { cwd: server.root, mcpServers: [] });
     const initialize = await post(server.url, INITIALIZE, bearer);
@@ -144,7 +168,7 @@ describe('openai-acp serve refuses', () => {
     }
     // Its owner can, and the other connection went on working throughout.
     expect((await fetch(server.url, { method: 'DELETE', headers: mine })).status).toBe(202);
-    const listed: { sessions: { sessionId: string }[] } = await owner.agent.request('session/list', {});
+    const listed: { sessions: { sessionId: string }[] } = await owner.agent.request('session/list', { cwd: server.root });
     expect(listed.sessions.map((s) => s.sessionId)).toEqual([sessionId]);
 
     // A WebSocket message over the limit closes that socket (1009), not the server.
@@ -153,12 +177,12 @@ describe('openai-acp serve refuses', () => {
     const code = new Promise<number>((resolve) => ws.once('close', (c) => resolve(c)));
     ws.send(huge);
     expect(await code).toBe(1009);
-    const after: { sessions: unknown[] } = await owner.agent.request('session/list', {});
+    const after: { sessions: unknown[] } = await owner.agent.request('session/list', { cwd: server.root });
     expect(after.sessions).toHaveLength(1);
   });
 
   it('disconnects a client that stops reading once its buffer is full, while another client goes on', async () => {
-    const model = await servers((_req, res, body) => {
+    const server = await sharedServe((_req, res, body) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       if (JSON.stringify(body.messages.at(-1)).includes('short')) {
         res.end(`${chunk({ content: 'A short answer.' }, 'stop')}data: [DONE]\n\n`);
@@ -172,7 +196,6 @@ describe('openai-acp serve refuses', () => {
       pump();
       res.on('drain', pump);
     });
-    const server = await serve(['--max-buffered-bytes', '65536', '--max-output-stall-ms', '500'], { OPENAI_BASE_URL: model.baseUrl });
     let paused: WebSocket | undefined;
     const stalled = await fixtures.connect(server.url, 'ws', { token: TOKEN, onSocket: (socket) => (paused = socket) });
     const reader = await fixtures.connect(server.url, 'ws', { token: TOKEN });

@@ -7,11 +7,11 @@
  * refused while `/health` answers; wrong tokens are throttled and junk is logged in summary; and
  * SIGTERM (twice) answers every running turn `cancelled` before the process exits.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { describe, expect, it } from 'vitest';
-import { chunk, fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chunk, fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { serveFixtures, until, type ServeProcess, type Transport } from '../helpers/serve-client.js';
 import { startHttpServers, stdioServer } from '../tools/mcp/helpers.js';
 
@@ -28,6 +28,25 @@ async function serve(args: string[] = [], handler?: ChatHandler): Promise<ServeP
   const model = await servers(handler);
   const started = await fixtures.start(home, { OPENAI_BASE_URL: model.baseUrl, OPENAI_MODEL: 'test-model' }, ['--token', TOKEN, '--root', root, ...args]);
   return Object.assign(started, { root, home });
+}
+
+/**
+ * One server (`--allow-mcp` node) for the cases that neither set limits nor use them up, stop it
+ * or prompt: each works in a folder of its own inside the root.
+ */
+let sharedModel: FakeOpenAI | undefined;
+afterAll(async () => {
+  await sharedModel?.close();
+});
+const sharedHome = fixtures.scratch();
+const startShared = fixtures.startForFile(async () => {
+  sharedModel = await startFakeOpenAI();
+  const env = { OPENAI_BASE_URL: sharedModel.baseUrl, OPENAI_MODEL: 'test-model' };
+  return [sharedHome.home, env, ['--token', TOKEN, '--root', sharedHome.root, '--allow-mcp', process.execPath]];
+});
+async function sharedServe(): Promise<ServeProcess & { root: string; home: string; cwd: string }> {
+  const started = await startShared();
+  return { ...started, ...sharedHome, cwd: mkdtempSync(join(sharedHome.root, 'case-')) };
 }
 
 /** A raw WebSocket to the server, open. */
@@ -52,17 +71,17 @@ function upgradeStatus(url: string, headers: Record<string, string> = bearer): P
 
 describe.each(['ws', 'http'] as Transport[])('stdio MCP servers named by a client over %s', (transport) => {
   it('are refused with -32602 naming --allow-mcp, before anything runs or any session is made; an allowed command runs', async () => {
-    const server = await serve(['--allow-mcp', process.execPath]);
+    const server = await sharedServe();
     const client = await fixtures.connect(server.url, transport, { token: TOKEN });
-    const outside = join(server.home, 'ran.txt');
+    const outside = join(server.home, `ran-${transport}.txt`);
     const shell = { name: 'x', command: '/bin/sh', args: ['-c', `id -u > ${outside}`], env: [] };
-    const refused = await client.agent.request('session/new', { cwd: server.root, mcpServers: [shell] }).catch((error: unknown) => error);
+    const refused = await client.agent.request('session/new', { cwd: server.cwd, mcpServers: [shell] }).catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: -32602, data: { mcpServers: 0, name: 'x', command: '/bin/sh', flag: '--allow-mcp' } });
     expect((refused as Error).message).toContain('openai-acp serve --allow-mcp /bin/sh');
-    const listed: { sessions: unknown[] } = await client.agent.request('session/list', {});
+    const listed: { sessions: unknown[] } = await client.agent.request('session/list', { cwd: server.cwd });
     expect(listed.sessions).toEqual([]);
     // The operator's command (node, running the MCP fixture) is let in.
-    const { sessionId } = (await client.agent.request('session/new', { cwd: server.root, mcpServers: [stdioServer('fx')] })) as { sessionId: string };
+    const { sessionId } = (await client.agent.request('session/new', { cwd: server.cwd, mcpServers: [stdioServer('fx')] })) as { sessionId: string };
     expect(sessionId).toEqual(expect.any(String));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(existsSync(outside)).toBe(false);
@@ -74,9 +93,9 @@ describe('HTTP MCP servers named by a client', () => {
     const mcp = await startHttpServers();
     try {
       const entry = { type: 'http' as const, name: 'web', url: `${mcp.url}/mcp`, headers: [{ name: 'Authorization', value: 'Bearer client-chosen' }] };
-      const closed = await serve();
+      const closed = await sharedServe();
       const client = await fixtures.connect(closed.url, 'ws', { token: TOKEN });
-      await client.agent.request('session/new', { cwd: closed.root, mcpServers: [entry] });
+      await client.agent.request('session/new', { cwd: closed.cwd, mcpServers: [entry] });
       expect(mcp.headers.get('/mcp')).toBeUndefined();
       const open = await serve(['--allow-private-urls', '127.0.0.1']);
       const allowed = await fixtures.connect(open.url, 'ws', { token: TOKEN });
@@ -119,7 +138,7 @@ describe('connections', () => {
   });
 
   it('a message nested 7 million levels deep is refused with -32600 on either transport while /health answers; the connection goes on', async () => {
-    const server = await serve();
+    const server = await sharedServe();
     const base = server.url.replace(/\/acp$/, '');
     const depth = 7_800_000;
     const nested = `{"jsonrpc":"2.0","id":2,"method":"session/list","params":{"cursor":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
@@ -132,7 +151,7 @@ describe('connections', () => {
     expect(health.status).toBe(200);
     expect(JSON.parse(await answer)).toMatchObject({ id: null, error: { code: -32600, data: { maxDepth: 128 } } });
     const listed = new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))));
-    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'session/list', params: {} }));
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'session/list', params: { cwd: server.cwd } }));
     expect(JSON.parse(await listed)).toMatchObject({ id: 3, result: { sessions: [] } });
     ws.close();
 

@@ -101,19 +101,17 @@ describe.each(['ws', 'http'] as const)('openai-acp serve over %s', (transport) =
   });
 
   it('cancels the turn of a client that goes away mid-turn and keeps what it said in the saved session', async () => {
-    const { home, root } = scratch();
     const model = hanging('Half an answer');
-    const fake = await servers(model);
-    const server = await serve(home, root, fake.baseUrl, [], {});
-    const leaving = await remote(server.url, transport);
-    const { sessionId } = await leaving.agent.request('session/new', { cwd: root, mcpServers: [] });
+    const { cwd, url } = await sharedServe(model);
+    const leaving = await remote(url, transport);
+    const { sessionId } = await leaving.agent.request('session/new', { cwd, mcpServers: [] });
     void leaving.agent.request('session/prompt', { sessionId, prompt: text('tell me a story') }).catch(() => undefined);
     await until(() => leaving.text(sessionId).length > 0, 10_000, 'the first chunk');
     leaving.close();
     // WebSocket: at once; Streamable HTTP: the DELETE the client sends as it closes.
     await until(() => model.aborted() === 1, 10_000, 'the model request to close');
-    const back = await remote(server.url, transport);
-    await back.agent.request('session/load', { sessionId, cwd: root, mcpServers: [] });
+    const back = await remote(url, transport);
+    await back.agent.request('session/load', { sessionId, cwd, mcpServers: [] });
     const replayed = back.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
     expect(replayed.find((u) => u.sessionUpdate === 'user_message_chunk')).toMatchObject({ content: { text: 'tell me a story' } });
     expect(back.text(sessionId)).toContain('Half an answer');

@@ -24,12 +24,14 @@ afterEach(() => {
  * the agent's recorded messages started afresh per case: a process start costs ~0.3 s of CPU.
  */
 const sharedAgent = sharedAgentPerFile();
+/** As {@link sharedAgent}, for the cases whose client runs commands in its terminal and files through its fs. */
+const clientSideAgent = sharedAgentPerFile({ clientCapabilities: { terminal: true, fs: { readTextFile: true, writeTextFile: true } } });
 
-async function startAgent(handler: ChatHandler, clientCapabilities: Record<string, unknown> = {}) {
+async function startAgent(handler: ChatHandler) {
   const server = await servers(handler);
   const agent = spawnAgent({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off' });
   agents.push(agent);
-  await agent.request('initialize', { protocolVersion: 1, clientCapabilities });
+  await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
   return { server, agent };
 }
 
@@ -116,7 +118,7 @@ describe('session/cancel during a tool step', () => {
 
   it('while a command runs in the client terminal: cancelled, and the agent sends terminal/kill then terminal/release', async () => {
     const cwd = tempDir();
-    const { agent } = await startAgent(script([{ calls: [['run_command', { command: 'sleep 30' }]] }, { text: 'never' }]), { terminal: true });
+    const { agent } = await clientSideAgent(script([{ calls: [['run_command', { command: 'sleep 30' }]] }, { text: 'never' }]));
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
     await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
     const pending = agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'run' }] });
@@ -145,9 +147,7 @@ describe('session/cancel during a tool step', () => {
 
   it('while the client has not answered fs/read_text_file: cancelled at once; a late answer is ignored', async () => {
     const cwd = tempDir();
-    const { agent } = await startAgent(script([{ calls: [['read_file', { path: 'a.txt' }]] }, { text: 'next turn' }]), {
-      fs: { readTextFile: true, writeTextFile: true },
-    });
+    const { agent } = await clientSideAgent(script([{ calls: [['read_file', { path: 'a.txt' }]] }, { text: 'next turn' }]));
     const { result } = await agent.request('session/new', { cwd, mcpServers: [] });
     const pending = agent.request('session/prompt', { sessionId: result.sessionId, prompt: [{ type: 'text', text: 'read' }] });
     const read = await waitForRequest(agent, 'fs/read_text_file');

@@ -8,8 +8,8 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
 import { sharedAgentPerFile } from '../helpers/shared-agent.js';
 import { answer, running, script, tempDirs, waitForRequest } from '../helpers/tool-script.js';
@@ -38,6 +38,31 @@ async function startAgent(handler: ChatHandler, env: Record<string, string> = {}
   agents.push(agent);
   const init = await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
   return { server, agent, init };
+}
+
+/**
+ * The model server and state directory of the cases that save a session in one process and load it
+ * in another: each case sets the model's handler (its recorded requests start afresh), saves with
+ * a process of its own, and loads in the file's loading process, which started before anything was
+ * saved (so it reads what was saved) and whose recorded messages start afresh per case.
+ */
+let saved: { model: FakeOpenAI; env: Record<string, string>; loader: AgentProcess } | undefined;
+afterAll(async () => {
+  saved?.loader.kill();
+  await saved?.model.close();
+});
+async function savedAndLoaded(handler: ChatHandler): Promise<{ model: FakeOpenAI; env: Record<string, string>; loader: AgentProcess }> {
+  if (saved === undefined) {
+    const model = await startFakeOpenAI(handler);
+    const env = { OPENAI_BASE_URL: model.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: tempDir() };
+    const loader = spawnAgent(env);
+    await loader.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    saved = { model, env, loader };
+  }
+  saved.model.handle(handler);
+  saved.model.requests.length = 0;
+  saved.loader.messages.length = 0;
+  return saved;
 }
 
 const prompt = (agent: AgentProcess, sessionId: string, text: string) => agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
@@ -145,15 +170,13 @@ describe('MCP servers through the agent', () => {
     const cwd = tempDir();
     const http = await startHttpServers();
     try {
-      const { server, agent } = await startAgent(script([{ calls: [['web__echo', { text: 'over http' }]] }, { text: 'done' }]));
+      const { server, agent } = await sharedAgent(script([{ calls: [['web__echo', { text: 'over http' }]] }, { text: 'done' }]));
       const { result } = await agent.request('session/new', { cwd, mcpServers: [{ type: 'http', name: 'web', url: `${http.url}/mcp`, headers: [] }] });
       await agent.request('session/set_mode', { sessionId: result.sessionId, modeId: 'full-access' });
       expect((await prompt(agent, result.sessionId, 'echo')).result.stopReason).toBe('end_turn');
       expect(server.requests[0]!.body.tools.map((t: any) => t.function.name)).toContain('web__echo');
       expect(agent.updates(result.sessionId).find((u) => u.sessionUpdate === 'tool_call').title).toBe('web: echo');
       expect(toolMessages(server.requests[1]!.body)[0].content).toContain('echo: over http');
-      agent.child.stdin.end();
-      await agent.exited;
     } finally {
       await http.close();
     }
@@ -215,9 +238,7 @@ describe('MCP servers through the agent', () => {
 
   it('session/load in a new process starts the servers again and offers their tools', async () => {
     const cwd = tempDir();
-    const stateDir = tempDir();
-    const model = await servers(script([{ text: 'first' }, { calls: [['fx__ping', {}]] }, { text: 'pinged' }]));
-    const env = { OPENAI_BASE_URL: model.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: stateDir };
+    const { model, env, loader } = await savedAndLoaded(script([{ text: 'first' }, { calls: [['fx__ping', {}]] }, { text: 'pinged' }]));
     const first = spawnAgent(env);
     agents.push(first);
     await first.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
@@ -226,9 +247,7 @@ describe('MCP servers through the agent', () => {
     await prompt(first, result.sessionId, 'hi');
     first.child.stdin.end();
     await first.exited;
-    const second = spawnAgent(env);
-    agents.push(second);
-    await second.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    const second = loader;
     expect((await second.request('session/load', { sessionId: result.sessionId, cwd, mcpServers: [stdioServer('fx')] })).error).toBeUndefined();
     expect((await prompt(second, result.sessionId, 'ping')).result.stopReason).toBe('end_turn');
     expect(model.requests[1]!.body.tools.map((t: any) => t.function.name)).toContain('fx__ping');
@@ -237,13 +256,11 @@ describe('MCP servers through the agent', () => {
 
   it('session/load after a kill offers the saved MCP tools before a slow server is ready: the same tools bytes, and a call waits for the server', async () => {
     const cwd = tempDir();
-    const stateDir = tempDir();
     // The server serves only while this file exists: on the second start it is slow for as long as the test wants.
     const gate = join(tempDir(), 'gate');
     writeFileSync(gate, '');
     const mcpServers = [stdioServer('fx', 'gate', [{ name: 'FIXTURE_GATE', value: gate }])];
-    const model = await servers(script([{ text: 'first' }, { calls: [['fx__ping', {}]] }, { text: 'pinged' }]));
-    const env = { OPENAI_BASE_URL: model.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: stateDir };
+    const { model, env, loader } = await savedAndLoaded(script([{ text: 'first' }, { calls: [['fx__ping', {}]] }, { text: 'pinged' }]));
     const first = spawnAgent(env);
     agents.push(first);
     await first.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
@@ -256,9 +273,7 @@ describe('MCP servers through the agent', () => {
     await first.exited;
 
     rmSync(gate);
-    const second = spawnAgent(env);
-    agents.push(second);
-    await second.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+    const second = loader;
     expect((await second.request('session/load', { sessionId: result.sessionId, cwd, mcpServers })).error).toBeUndefined();
     const pending = prompt(second, result.sessionId, 'ping');
     // The model is asked while the server cannot have answered (the gate is closed), with the tools of before.

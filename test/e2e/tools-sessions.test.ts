@@ -1,17 +1,16 @@
 /**
- * Tool steps across processes: a turn with tool calls is saved, `session/load` in a new process
- * replays it as `tool_call` + `tool_call_update`, and the next model request carries the
+ * Tool steps across processes: a turn with tool calls is saved by one process, `session/load` in
+ * another (started before the save, so it reads what was saved) replays it as `tool_call` + `tool_call_update`, and the next model request carries the
  * assistant `tool_calls` and `tool` messages in order; the session mode and an `allow_always`
  * choice survive the load.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { fakeServerPool } from '../helpers/fake-openai.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { spawnAgent, type AgentProcess } from '../helpers/spawn-agent.js';
 import { answer, script, tempDirs, waitForRequest } from '../helpers/tool-script.js';
 
-const servers = fakeServerPool();
 const tempDir = tempDirs('openai-acp-tool-sessions-');
 const agents: AgentProcess[] = [];
 afterEach(() => {
@@ -26,6 +25,34 @@ async function startAgent(baseUrl: string, stateDir: string) {
   return agent;
 }
 
+/**
+ * The file's model server and state directory: each case sets the model's handler (its recorded
+ * requests start afresh), saves its sessions with a process of its own and loads them in the
+ * file's loading process, {@link loader}, which started before the case saved anything.
+ */
+let saved: { server: FakeOpenAI; stateDir: string } | undefined;
+let loading: AgentProcess | undefined;
+afterAll(async () => {
+  loading?.kill();
+  await saved?.server.close();
+});
+async function savedIn(handler: ChatHandler): Promise<{ server: FakeOpenAI; stateDir: string }> {
+  saved ??= { server: await startFakeOpenAI(handler), stateDir: tempDir() };
+  saved.server.handle(handler);
+  saved.server.requests.length = 0;
+  if (loading === undefined) {
+    loading = spawnAgent({ OPENAI_BASE_URL: saved.server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: saved.stateDir });
+    await loading.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+  }
+  return saved;
+}
+
+/** The file's loading process (a process start costs ~0.3 s of CPU), its recorded messages started afresh. */
+function loader(): AgentProcess {
+  loading!.messages.length = 0;
+  return loading!;
+}
+
 /** Ends the agent as a client does (stdin EOF) and waits for it to exit. */
 async function end(agent: AgentProcess): Promise<void> {
   agent.child.stdin.end();
@@ -35,9 +62,10 @@ async function end(agent: AgentProcess): Promise<void> {
 describe('tool steps saved and loaded', () => {
   it('replays a tool turn after session/load and sends it to the model in order', async () => {
     const cwd = tempDir();
-    const stateDir = tempDir();
     writeFileSync(join(cwd, 'notes.txt'), 'alpha\nbeta\n');
-    const server = await servers(script([{ calls: [['read_file', { path: 'notes.txt' }]] }, { text: 'It says alpha.' }, { text: 'Second answer.' }]));
+    const { server, stateDir } = await savedIn(
+      script([{ calls: [['read_file', { path: 'notes.txt' }]] }, { text: 'It says alpha.' }, { text: 'Second answer.' }]),
+    );
     const first = await startAgent(server.baseUrl, stateDir);
     const { result } = await first.request('session/new', { cwd, mcpServers: [] });
     const sessionId = result.sessionId;
@@ -48,7 +76,7 @@ describe('tool steps saved and loaded', () => {
       .at(-1);
     await end(first);
 
-    const second = await startAgent(server.baseUrl, stateDir);
+    const second = loader();
     const loaded = await second.request('session/load', { sessionId, cwd, mcpServers: [] });
     expect(loaded.error).toBeUndefined();
     const replay = second.updates(sessionId);
@@ -75,8 +103,7 @@ describe('tool steps saved and loaded', () => {
 
   it('keeps the mode and an allow_always choice across session/load', async () => {
     const cwd = tempDir();
-    const stateDir = tempDir();
-    const server = await servers(
+    const { server, stateDir } = await savedIn(
       script([
         { calls: [['run_command', { command: 'echo first' }]] },
         { text: 'ran it' },
@@ -94,7 +121,7 @@ describe('tool steps saved and loaded', () => {
     expect((await pending).result.stopReason).toBe('end_turn');
     await end(first);
 
-    const second = await startAgent(server.baseUrl, stateDir);
+    const second = loader();
     const loaded = await second.request('session/load', { sessionId, cwd, mcpServers: [] });
     expect(loaded.result.modes.currentModeId).toBe('accept-edits');
     expect(loaded.result.configOptions.find((o: any) => o.category === 'mode').currentValue).toBe('accept-edits');
@@ -111,8 +138,7 @@ describe('tool steps saved and loaded', () => {
 
   it('a turn cancelled during a permission request is saved with its call marked not run, and loads into a valid history', async () => {
     const cwd = tempDir();
-    const stateDir = tempDir();
-    const server = await servers(
+    const { server, stateDir } = await savedIn(
       script([
         {
           calls: [
@@ -132,7 +158,7 @@ describe('tool steps saved and loaded', () => {
     expect((await pending).result.stopReason).toBe('cancelled');
     await end(first);
 
-    const second = await startAgent(server.baseUrl, stateDir);
+    const second = loader();
     expect((await second.request('session/load', { sessionId, cwd, mcpServers: [] })).error).toBeUndefined();
     const replayed = second.updates(sessionId).filter((u) => u.sessionUpdate === 'tool_call_update');
     // Replay shows what the client saw: the call cancelled while asking; the second was never announced.

@@ -29,7 +29,9 @@ export interface AcpSchema {
 /** Loads and compiles the schema once. */
 export function loadAcpSchema(): AcpSchema {
   const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as { $defs: Record<string, Def> };
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  // Unoptimized code compiles the schema's large unions in about half the CPU time (~0.5 s against
+  // ~1 s for what a file checks); a file checks tens of messages, so the slower checks cost little.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, code: { optimize: false } });
   for (const format of ['uint64', 'int64', 'uint32', 'int32', 'uint16', 'double', 'float']) ajv.addFormat(format, true);
   ajv.addFormat('uri', (value: string) => URL.canParse(value));
   ajv.addSchema(schema, 'acp');

@@ -147,17 +147,20 @@ export async function until(test: () => boolean, ms = 10_000, what = 'the condit
 
 /**
  * The serve processes, clients and scratch homes of one test file: processes stopped and clients
- * closed after each test, homes removed after the file. Call it at the top level of a test file.
+ * closed after each test (those of {@link startForFile} after the file), homes removed after the
+ * file. Call it at the top level of a test file.
  */
 export function serveFixtures() {
   const homes: string[] = [];
   const serving: ServeProcess[] = [];
+  const kept: Promise<ServeProcess>[] = [];
   const clients: RemoteClient[] = [];
   afterEach(async () => {
     for (const remote of clients.splice(0)) remote.close();
     await Promise.all(serving.splice(0).map((process) => process.stop()));
   });
-  afterAll(() => {
+  afterAll(async () => {
+    await Promise.all(kept.splice(0).map(async (starting) => (await starting.catch(() => undefined))?.stop()));
     for (const home of homes) rmSync(home, { recursive: true, force: true });
   });
   return {
@@ -174,6 +177,20 @@ export function serveFixtures() {
       const started = await startServe(...args);
       serving.push(started);
       return started;
+    },
+    /**
+     * {@link startServe} once per file, with the arguments `args` resolves to (asked on first use):
+     * the first call of the returned function starts it, later calls give the same
+     * process, stopped after the file. For the cases that need no settings of their own and
+     * neither stop nor restart it nor use up what it limits (a process start costs ~0.3 s of CPU);
+     * each case connects its own clients and works in a folder of its own.
+     */
+    startForFile(args: () => Promise<Parameters<typeof startServe>>): () => Promise<ServeProcess> {
+      let starting: Promise<ServeProcess> | undefined;
+      return () => {
+        if (starting === undefined) kept.push((starting = args().then((given) => startServe(...given))));
+        return starting;
+      };
     },
     /** {@link connectRemote}, closed after the test. */
     async connect(...args: Parameters<typeof connectRemote>): Promise<RemoteClient> {

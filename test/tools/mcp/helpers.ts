@@ -7,48 +7,23 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
 import type { Logger } from '../../../src/shared/log.js';
+import { bundledScript } from '../../helpers/bundled-script.js';
 // @ts-expect-error -- a plain .mjs fixture without type declarations
 import { createFixtureServer } from './fixtures/mcp-fixture-tools.mjs';
 
 /** The stdio fixture server's script. */
 export const STDIO_SERVER = fileURLToPath(new URL('./fixtures/mcp-stdio-server.mjs', import.meta.url));
 
-/**
- * The stdio fixture server bundled into one file (esbuild), made once per content of the fixture
- * and SDK version in the temp directory: Node starts it in about half the CPU time of
- * {@link STDIO_SERVER}, which resolves and compiles the SDK's and zod's modules one by one (the
- * suite starts it some 25 times). Written under a temporary name and renamed, so parallel workers
- * never run a half-written file.
- */
-function bundledStdioServer(): string {
-  const sources = ['mcp-stdio-server.mjs', 'mcp-fixture-tools.mjs'].map((file) => readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8'));
-  const sdk = readFileSync(new URL('../../../node_modules/@modelcontextprotocol/sdk/package.json', import.meta.url), 'utf8');
-  const hash = createHash('sha256')
-    .update([...sources, sdk].join('\0'))
-    .digest('hex')
-    .slice(0, 16);
-  const bundle = join(tmpdir(), `openai-acp-mcp-fixture-${hash}.mjs`);
-  if (!existsSync(bundle)) {
-    const partial = `${bundle}.${process.pid}-${randomUUID()}.tmp`;
-    buildSync({ entryPoints: [STDIO_SERVER], bundle: true, platform: 'node', format: 'esm', outfile: partial, logLevel: 'warning' });
-    renameSync(partial, bundle);
-  }
-  return bundle;
-}
 let bundled: string | undefined;
 
-/** A stdio `mcpServers` entry running the fixture (bundled: {@link bundledStdioServer}) with `node` in `mode`. */
+/** A stdio `mcpServers` entry running the fixture (bundled once: {@link bundledScript}; the suite starts it some 25 times) with `node` in `mode`. */
 export function stdioServer(name: string, mode?: string, env: { name: string; value: string }[] = []) {
-  bundled ??= bundledStdioServer();
+  bundled ??= bundledScript(STDIO_SERVER, [fileURLToPath(new URL('./fixtures/mcp-fixture-tools.mjs', import.meta.url))]);
   return { name, command: process.execPath, args: mode ? [bundled, mode] : [bundled], env };
 }
 
