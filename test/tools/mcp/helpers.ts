@@ -23,33 +23,40 @@ import { createFixtureServer } from './fixtures/mcp-fixture-tools.mjs';
 export const STDIO_SERVER = fileURLToPath(new URL('./fixtures/mcp-stdio-server.mjs', import.meta.url));
 
 /**
- * The stdio fixture server bundled into one file (esbuild), made once per content of the fixture
- * and SDK version in the temp directory: Node starts it in about half the CPU time of
- * {@link STDIO_SERVER}, which resolves and compiles the SDK's and zod's modules one by one (the
- * suite starts it some 25 times). Written under a temporary name and renamed, so parallel workers
- * never run a half-written file.
+ * A fixture server script bundled into one file (esbuild), made once per content of the script
+ * (and of the fixture tools it may import) and SDK version in the temp directory: Node starts it
+ * in about half the CPU time of the script itself, which resolves and compiles the SDK's and zod's
+ * modules one by one (the suite starts the stdio fixture some 30 times). Written under a temporary
+ * name and renamed, so parallel workers never run a half-written file. `script`: an absolute path
+ * of a `.mjs` fixture; returns the bundle's absolute path.
  */
-function bundledStdioServer(): string {
-  const sources = ['mcp-stdio-server.mjs', 'mcp-fixture-tools.mjs'].map((file) => readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8'));
+export function bundledFixture(script: string): string {
+  const sources = [script, fileURLToPath(new URL('./fixtures/mcp-fixture-tools.mjs', import.meta.url))].map((file) => readFileSync(file, 'utf8'));
   const sdk = readFileSync(new URL('../../../node_modules/@modelcontextprotocol/sdk/package.json', import.meta.url), 'utf8');
   const hash = createHash('sha256')
-    .update([...sources, sdk].join('\0'))
+    .update([script, ...sources, sdk].join('\0'))
     .digest('hex')
     .slice(0, 16);
   const bundle = join(tmpdir(), `openai-acp-mcp-fixture-${hash}.mjs`);
   if (!existsSync(bundle)) {
     const partial = `${bundle}.${process.pid}-${randomUUID()}.tmp`;
-    buildSync({ entryPoints: [STDIO_SERVER], bundle: true, platform: 'node', format: 'esm', outfile: partial, logLevel: 'warning' });
+    buildSync({ entryPoints: [script], bundle: true, platform: 'node', format: 'esm', outfile: partial, logLevel: 'warning' });
     renameSync(partial, bundle);
   }
   return bundle;
 }
 let bundled: string | undefined;
 
-/** A stdio `mcpServers` entry running the fixture (bundled: {@link bundledStdioServer}) with `node` in `mode`. */
+/** The stdio fixture server ({@link STDIO_SERVER}) bundled ({@link bundledFixture}), made on first use. */
+export function bundledStdioServer(): string {
+  bundled ??= bundledFixture(STDIO_SERVER);
+  return bundled;
+}
+
+/** A stdio `mcpServers` entry running the fixture (bundled: {@link bundledFixture}) with `node` in `mode`. */
 export function stdioServer(name: string, mode?: string, env: { name: string; value: string }[] = []) {
-  bundled ??= bundledStdioServer();
-  return { name, command: process.execPath, args: mode ? [bundled, mode] : [bundled], env };
+  const script = bundledStdioServer();
+  return { name, command: process.execPath, args: mode ? [script, mode] : [script], env };
 }
 
 /** One logged record. */
