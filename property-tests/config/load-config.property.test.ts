@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { binaryUnit } from '../../test/helpers/binary-unit.js';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config.js';
 import { loadConfig } from '../../src/config/load-config.js';
@@ -142,7 +143,7 @@ describe('loadConfig rejects invalid values, naming the variable', () => {
 
 describe('loadConfig on arbitrary input', () => {
   it('throws only ConfigError, and never echoes the API key or header values', () => {
-    const value = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', ' ', '{}', '[]', 'http://h/v1', '1', '-1', '1e400'));
+    const value = fc.oneof(fc.string(), fc.string({ unit: binaryUnit }), fc.constantFrom('', ' ', '{}', '[]', 'http://h/v1', '1', '-1', '1e400'));
     const env = fc.record(Object.fromEntries(VARIABLES.map((name) => [name, value])) as Record<(typeof VARIABLES)[number], fc.Arbitrary<string>>, {
       requiredKeys: [],
     });
@@ -170,7 +171,7 @@ describe('the logger', () => {
   it('never emits a secret embedded in messages or fields', () => {
     const secret = fc.oneof(
       fc.string({ minLength: 4 }),
-      fc.string({ minLength: 4, unit: 'binary' }),
+      fc.string({ minLength: 4, unit: binaryUnit }),
       fc.string({ minLength: 4, unit: fc.constantFrom('a', 'b', '*', '"', '\\', '\n') }),
     );
     fc.assert(

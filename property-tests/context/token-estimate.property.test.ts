@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { binaryUnit } from '../../test/helpers/binary-unit.js';
 import { describe, expect, it } from 'vitest';
 import {
   CALIBRATION_MAX,
@@ -14,7 +15,7 @@ import {
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import { dataUrl, gif, jpeg, png, webp } from '../../test/context/image-headers.js';
 
-const text = fc.oneof(fc.string({ maxLength: 400 }), fc.string({ unit: 'grapheme', maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 100 }));
+const text = fc.oneof(fc.string({ maxLength: 400 }), fc.string({ unit: 'grapheme', maxLength: 200 }), fc.string({ unit: binaryUnit, maxLength: 100 }));
 const imageUrl = fc.oneof(
   fc.constant('https://example.com/a.png'),
   fc.tuple(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 1, max: 10_000 })).map(([w, h]) => dataUrl('image/png', png(w, h))),

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import fc from 'fast-check';
+import { binaryUnit } from '../../test/helpers/binary-unit.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSessionStore, titleFromPrompt, TITLE_MAX_CHARS, type SessionRecord, type SessionStore } from '../../src/sessions/session-store.js';
 import { parseRecord } from '../../src/sessions/parse-record.js';
@@ -11,7 +12,7 @@ import { captureLogger } from '../../test/helpers/session-store-fixtures.js';
 const text = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
-  fc.string({ unit: 'binary' }),
+  fc.string({ unit: binaryUnit }),
   fc.constantFrom('\n', '\u2028', '"}\n{"type":"clear"', '\\', ' \t '),
 );
 const at = fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
@@ -120,7 +121,7 @@ describe('session store (property)', () => {
       '{"type":"turn","at":"x"}',
       '{"type":"session","cwd":"/","createdAt":"x"}',
     );
-    const garbage = fc.oneof(lookalikes, fc.string({ unit: 'binary', minLength: 1 })).filter((g) => {
+    const garbage = fc.oneof(lookalikes, fc.string({ unit: binaryUnit, minLength: 1 })).filter((g) => {
       if (g.includes('\n') || g.trim() === '') return false;
       try {
         return parseRecord(JSON.parse(g)) === undefined;
