@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { webUrl } from '../../test/helpers/web-url.js';
 import { binaryUnit } from '../../test/helpers/binary-unit.js';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config.js';
@@ -35,7 +36,7 @@ const padded = (value: string) => fc.tuple(fc.constantFrom('', ' ', '\t'), fc.co
 const headerName = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}$/);
 /** Printable ASCII without leading/trailing blanks, as HTTP sends it. */
 const headerValue = fc.string({ maxLength: 40 }).map((s) => s.trim());
-const httpUrl = fc.webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true });
+const httpUrl = webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true });
 
 describe('loadConfig accepts every valid value', () => {
   it('integers in range', () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import fc from 'fast-check';
+import { webUrl } from '../../test/helpers/web-url.js';
 import { binaryUnit } from '../../test/helpers/binary-unit.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSessionStore, titleFromPrompt, TITLE_MAX_CHARS, type SessionRecord, type SessionStore } from '../../src/sessions/session-store.js';
@@ -18,7 +19,7 @@ const text = fc.oneof(
 const at = fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
 const block: fc.Arbitrary<ContentBlock> = fc.oneof(
   text.map((t) => ({ type: 'text' as const, text: t })),
-  fc.record({ type: fc.constant('resource_link' as const), uri: fc.webUrl(), name: text }),
+  fc.record({ type: fc.constant('resource_link' as const), uri: webUrl(), name: text }),
   fc.record({ type: fc.constant('image' as const), data: fc.base64String(), mimeType: fc.constant('image/png') }),
 );
 const options = fc.dictionary(fc.string(), text, { maxKeys: 3 }).map((o) => Object.fromEntries(Object.entries(o)));
