@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM build script without type declarations
 import { writeLoader } from '../../scripts/write-loader.mjs';
-import { stdioServer } from '../tools/mcp/helpers.js';
+import { stdioServer } from '../tools/mcp/stdio-fixture.js';
 import { cleanEnv } from '../helpers/clean-env.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkName, lazyChunks } from '../../scripts/lazy-chunks.mjs';
 // @ts-expect-error -- plain ESM build script without type declarations
 import { BUNDLE_WRAPPER, writeLoader } from '../../scripts/write-loader.mjs';
-import { stdioServer } from '../tools/mcp/helpers.js';
+import { stdioServer } from '../tools/mcp/stdio-fixture.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
