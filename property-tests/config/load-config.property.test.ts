@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { webUrl } from '../../test/helpers/web-url.js';
+import { binaryUnit } from '../../test/helpers/binary-unit.js';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config.js';
 import { loadConfig } from '../../src/config/load-config.js';
@@ -34,7 +36,7 @@ const padded = (value: string) => fc.tuple(fc.constantFrom('', ' ', '\t'), fc.co
 const headerName = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}$/);
 /** Printable ASCII without leading/trailing blanks, as HTTP sends it. */
 const headerValue = fc.string({ maxLength: 40 }).map((s) => s.trim());
-const httpUrl = fc.webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true });
+const httpUrl = webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true });
 
 describe('loadConfig accepts every valid value', () => {
   it('integers in range', () => {
@@ -142,7 +144,7 @@ describe('loadConfig rejects invalid values, naming the variable', () => {
 
 describe('loadConfig on arbitrary input', () => {
   it('throws only ConfigError, and never echoes the API key or header values', () => {
-    const value = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', ' ', '{}', '[]', 'http://h/v1', '1', '-1', '1e400'));
+    const value = fc.oneof(fc.string(), fc.string({ unit: binaryUnit }), fc.constantFrom('', ' ', '{}', '[]', 'http://h/v1', '1', '-1', '1e400'));
     const env = fc.record(Object.fromEntries(VARIABLES.map((name) => [name, value])) as Record<(typeof VARIABLES)[number], fc.Arbitrary<string>>, {
       requiredKeys: [],
     });
@@ -170,7 +172,7 @@ describe('the logger', () => {
   it('never emits a secret embedded in messages or fields', () => {
     const secret = fc.oneof(
       fc.string({ minLength: 4 }),
-      fc.string({ minLength: 4, unit: 'binary' }),
+      fc.string({ minLength: 4, unit: binaryUnit }),
       fc.string({ minLength: 4, unit: fc.constantFrom('a', 'b', '*', '"', '\\', '\n') }),
     );
     fc.assert(

@@ -1,10 +1,12 @@
 import fc from 'fast-check';
+import { binaryUnit } from '../../test/helpers/binary-unit.js';
 import { describe, expect, it } from 'vitest';
 import {
   CALIBRATION_MAX,
   CALIBRATION_MIN,
   calibrationFactor,
   estimateImageTokens,
+  estimateTextTokens,
   estimateTokens,
   IMAGE_BASE_TOKENS,
   IMAGE_TILE_TOKENS,
@@ -13,7 +15,7 @@ import {
 import type { ChatMessage } from '../../src/openai/openai-types.js';
 import { dataUrl, gif, jpeg, png, webp } from '../../test/context/image-headers.js';
 
-const text = fc.oneof(fc.string({ maxLength: 400 }), fc.string({ unit: 'grapheme', maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 100 }));
+const text = fc.oneof(fc.string({ maxLength: 400 }), fc.string({ unit: 'grapheme', maxLength: 200 }), fc.string({ unit: binaryUnit, maxLength: 100 }));
 const imageUrl = fc.oneof(
   fc.constant('https://example.com/a.png'),
   fc.tuple(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 1, max: 10_000 })).map(([w, h]) => dataUrl('image/png', png(w, h))),
@@ -33,7 +35,40 @@ const userMessage: fc.Arbitrary<ChatMessage> = fc.oneof(
 );
 const assistantMessage: fc.Arbitrary<ChatMessage> = text.map((content) => ({ role: 'assistant' as const, content }));
 
+/**
+ * The text estimate by its definition (token-estimate.ts): every UTF-16 unit classified on its
+ * own, ASCII 1/4 token, CJK, kana, hangul, full-width forms and surrogates 1, any other 1/2.
+ */
+function referenceTextTokens(text: string): number {
+  let tokens = 0;
+  for (const unit of text.split('')) {
+    const c = unit.charCodeAt(0);
+    const wide = (c >= 0x2e80 && c <= 0xd7ff) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xff00 && c <= 0xffef) || (c >= 0xd800 && c <= 0xdfff);
+    tokens += c < 0x80 ? 0.25 : wide ? 1 : 0.5;
+  }
+  return Math.ceil(tokens);
+}
+
 describe('estimates (property)', () => {
+  it('estimate any text as its units classified one by one, however ASCII and other units mix', () => {
+    const mixed = fc
+      .array(
+        fc.oneof(
+          fc.string({ maxLength: 40 }),
+          text,
+          fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 20 }),
+        ),
+        { maxLength: 6 },
+      )
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(mixed, (value) => {
+        expect(estimateTextTokens(value)).toBe(referenceTextTokens(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('are additive over messages, with the reply priming counted once', () => {
     fc.assert(
       fc.property(fc.array(userMessage, { minLength: 1, maxLength: 5 }), fc.array(assistantMessage, { minLength: 1, maxLength: 5 }), (a, b) => {

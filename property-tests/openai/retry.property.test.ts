@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { binaryUnit } from '../../test/helpers/binary-unit.js';
 import { describe, expect, it } from 'vitest';
 import { INITIAL_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS, MAX_SERVER_DELAY_MS, retryDelayMs, serverRequestedDelayMs } from '../../src/openai/retry.js';
 
@@ -8,7 +9,7 @@ const NOW_MAX = Date.parse('2100-01-01T00:00:00Z');
 /** Header values as servers send them, plus garbage. */
 const headerValue = fc.oneof(
   fc.string(),
-  fc.string({ unit: 'binary' }),
+  fc.string({ unit: binaryUnit }),
   fc.integer({ min: -1_000_000, max: 10_000_000 }).map(String),
   fc.double({ noNaN: false }).map(String),
   fc.constantFrom('', ' ', 'NaN', 'Infinity', '-Infinity', '1e400', '0x10', ' 5 ', 'soon', '-0'),

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
+import { binaryUnit } from '../../test/helpers/binary-unit.js';
 import { describe, expect, it } from 'vitest';
 import { createSseDecoder, type SseItem } from '../../src/openai/sse.js';
 import { classifySseEvent } from '../../src/openai/sse-items.js';
@@ -24,7 +25,7 @@ const cut = splitAt;
 
 /** A line value: any Unicode (astral too, no lone surrogates) or SSE-ish characters; no CR or LF. */
 const lineValue = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 12 }).map((s) => s.replace(/[\r\n]/g, ' ')),
+  fc.string({ unit: binaryUnit, maxLength: 12 }).map((s) => s.replace(/[\r\n]/g, ' ')),
   fc.string({ unit: fc.constantFrom(' ', 'a', ':', 'é', '👋', '\u2028', '\0', '{', 'data'), maxLength: 8 }),
 );
 const content = fc.string({ unit: fc.constantFrom('a', ' ', 'é', '日', '👋', '"', '\\', '\n', '<', 'ß'), maxLength: 10 });

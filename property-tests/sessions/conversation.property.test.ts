@@ -5,6 +5,7 @@
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
+import { webUrl } from '../../test/helpers/web-url.js';
 import { expect, it } from 'vitest';
 import { answerMessages, CLEARED_TEXT, compactedText, liveConversation, type ConversationRecord } from '../../src/sessions/conversation.js';
 import { promptToUserContent } from '../../src/context/prompt-content.js';
@@ -15,7 +16,7 @@ const at = '2025-01-01T00:00:00.000Z';
 const block: fc.Arbitrary<ContentBlock> = fc.oneof(
   fc.string({ maxLength: 20 }).map((text): ContentBlock => ({ type: 'text', text })),
   fc.base64String({ maxLength: 12 }).map((data): ContentBlock => ({ type: 'image', data, mimeType: 'image/png' })),
-  fc.webUrl().map((uri): ContentBlock => ({ type: 'resource_link', uri, name: 'r' })),
+  webUrl().map((uri): ContentBlock => ({ type: 'resource_link', uri, name: 'r' })),
   fc.string({ maxLength: 20 }).map((text): ContentBlock => ({ type: 'resource', resource: { uri: 'file:///x.txt', text } })),
 );
 const turn: fc.Arbitrary<TurnRecord> = fc

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { binaryUnit } from '../../test/helpers/binary-unit.js';
 import { describe, expect, it } from 'vitest';
 import { compareSummaries, decodeCursor, encodeCursor, InvalidCursorError, paginateSessions } from '../../src/sessions/session-list.js';
 import type { SessionSummary } from '../../src/sessions/session-records.js';
@@ -88,7 +89,7 @@ describe('paginateSessions (property)', () => {
       return c.slice(0, i) + insert + c.slice(i + del);
     });
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.base64String(), fc.string({ unit: 'binary' }), mutated), (cursor) => {
+      fc.property(fc.oneof(fc.string(), fc.base64String(), fc.string({ unit: binaryUnit }), mutated), (cursor) => {
         let decoded: ReturnType<typeof decodeCursor>;
         try {
           decoded = decodeCursor(cursor);

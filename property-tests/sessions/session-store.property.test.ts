@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ContentBlock } from '@agentclientprotocol/sdk/unstable';
 import fc from 'fast-check';
+import { webUrl } from '../../test/helpers/web-url.js';
+import { binaryUnit } from '../../test/helpers/binary-unit.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSessionStore, titleFromPrompt, TITLE_MAX_CHARS, type SessionRecord, type SessionStore } from '../../src/sessions/session-store.js';
 import { parseRecord } from '../../src/sessions/parse-record.js';
@@ -11,13 +13,13 @@ import { captureLogger } from '../../test/helpers/session-store-fixtures.js';
 const text = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
-  fc.string({ unit: 'binary' }),
+  fc.string({ unit: binaryUnit }),
   fc.constantFrom('\n', '\u2028', '"}\n{"type":"clear"', '\\', ' \t '),
 );
 const at = fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
 const block: fc.Arbitrary<ContentBlock> = fc.oneof(
   text.map((t) => ({ type: 'text' as const, text: t })),
-  fc.record({ type: fc.constant('resource_link' as const), uri: fc.webUrl(), name: text }),
+  fc.record({ type: fc.constant('resource_link' as const), uri: webUrl(), name: text }),
   fc.record({ type: fc.constant('image' as const), data: fc.base64String(), mimeType: fc.constant('image/png') }),
 );
 const options = fc.dictionary(fc.string(), text, { maxKeys: 3 }).map((o) => Object.fromEntries(Object.entries(o)));
@@ -120,7 +122,7 @@ describe('session store (property)', () => {
       '{"type":"turn","at":"x"}',
       '{"type":"session","cwd":"/","createdAt":"x"}',
     );
-    const garbage = fc.oneof(lookalikes, fc.string({ unit: 'binary', minLength: 1 })).filter((g) => {
+    const garbage = fc.oneof(lookalikes, fc.string({ unit: binaryUnit, minLength: 1 })).filter((g) => {
       if (g.includes('\n') || g.trim() === '') return false;
       try {
         return parseRecord(JSON.parse(g)) === undefined;

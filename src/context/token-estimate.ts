@@ -66,12 +66,22 @@ const DEFAULT_RESERVE_TOKENS = 4096;
 /** Share of a large window kept for the answer when `maxTokens` is unknown: 1/8 (see {@link answerRoom}). */
 const RESERVE_SHARE = 1 / 8;
 
-/** Estimated tokens of plain text (see the module comment). */
+/** The first non-ASCII UTF-16 unit of a text. */
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * Estimated tokens of plain text (see the module comment). The ASCII prefix (often the whole
+ * text: code, logs, JSON) is measured by one regular-expression search, in native code, and only
+ * the rest is walked unit by unit: several times faster on the large tool results the planner
+ * estimates again at each step.
+ */
 export function estimateTextTokens(text: string): number {
-  let ascii = 0;
+  const first = text.search(NON_ASCII);
+  if (first < 0) return Math.ceil(text.length / 4);
+  let ascii = first;
   let wide = 0;
   let other = 0;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = first; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x80) ascii++;
     else if ((c >= 0x2e80 && c <= 0xd7ff) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xff00 && c <= 0xffef) || (c >= 0xd800 && c <= 0xdfff)) wide++;

@@ -4,7 +4,8 @@
  * client chunk is compiled with its trained cache; a cache is only offered to the chunk contents
  * it was made from; a read-only dist/ keeps fresh caches in $XDG_CACHE_HOME/openai-acp; a missing
  * chunk is still reported in words. Each test runs a copy of dist/ (needs `npm run build`, the
- * `pretest` script) through `session/new` with one stdio MCP server, on 127.0.0.1 only.
+ * `pretest` script) through `session/new` with one stdio MCP server (the bundled fixture), on
+ * 127.0.0.1 only.
  */
 import { spawn, type SpawnOptions } from 'node:child_process';
 import { appendFileSync, chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM build script without type declarations
 import { writeLoader } from '../../scripts/write-loader.mjs';
-import { STDIO_SERVER } from '../tools/mcp/helpers.js';
+import { stdioServer } from '../tools/mcp/stdio-fixture.js';
 import { cleanEnv } from '../helpers/clean-env.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -25,7 +26,8 @@ let chunks: string;
 
 beforeEach(() => {
   copy = mkdtempSync(join(tmpdir(), 'openai-acp-chunk-cache-'));
-  cpSync(join(ROOT, 'dist'), join(copy, 'dist'), { recursive: true });
+  // The source maps are left out: the CLI runs without them (no --enable-source-maps).
+  cpSync(join(ROOT, 'dist'), join(copy, 'dist'), { recursive: true, filter: (path) => !path.endsWith('.map') });
   cpSync(join(ROOT, 'package.json'), join(copy, 'package.json'));
   chunks = join(copy, 'dist', 'chunks');
 });
@@ -70,7 +72,7 @@ async function mcpSession(options: { probe?: boolean; env?: Record<string, strin
   });
   const send = (id: number, method: string, params: unknown) => child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
   send(1, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
-  send(2, 'session/new', { cwd: copy, mcpServers: [{ name: 'fx', command: process.execPath, args: [STDIO_SERVER], env: [] }] });
+  send(2, 'session/new', { cwd: copy, mcpServers: [stdioServer('fx')] });
   const created = await answer;
   expect(created.result?.sessionId, JSON.stringify(created)).toBeTruthy();
   child.stdin!.end();

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkName, lazyChunks } from '../../scripts/lazy-chunks.mjs';
 // @ts-expect-error -- plain ESM build script without type declarations
 import { BUNDLE_WRAPPER, writeLoader } from '../../scripts/write-loader.mjs';
+import { stdioServer } from '../tools/mcp/stdio-fixture.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
@@ -159,8 +160,7 @@ describe('the MCP client as a lazy chunk', () => {
   it('runs a stdio MCP server through the built chunk', async () => {
     const { startMcpServers } = createRequire(import.meta.url)(join(mcpDir, 'bundle.js')) as typeof import('../../src/tools/mcp/mcp-servers.js');
     const quiet = { level: 'error' as const, error() {}, warn() {}, info() {}, debug() {} };
-    const server = fileURLToPath(new URL('../tools/mcp/fixtures/mcp-stdio-server.mjs', import.meta.url));
-    const mcp = startMcpServers([{ name: 'fx', command: process.execPath, args: [server], env: [] }], { cwd: ROOT, logger: quiet });
+    const mcp = startMcpServers([stdioServer('fx')], { cwd: ROOT, logger: quiet });
     try {
       await mcp.ready();
       expect(mcp.takeNotices()).toEqual([]);

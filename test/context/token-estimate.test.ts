@@ -35,6 +35,9 @@ describe('estimateTextTokens', () => {
     ['こんにちは', 5],
     ['привет', 3],
     ['😀', 2],
+    ['abcd你好', 3],
+    ['你好abcd', 3],
+    ['ab\u007fc\u0080', 2],
   ])('%j → %i', (text, tokens) => {
     expect(estimateTextTokens(text)).toBe(tokens);
   });

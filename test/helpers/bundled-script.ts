@@ -1,33 +1,42 @@
 /**
- * A Node script bundled into one file with esbuild, made once per content in the temp directory:
- * a fixture server that imports the MCP SDK starts in about half the CPU time bundled (Node
- * otherwise resolves and compiles the SDK's and zod's modules one by one, ~0.3 s per start).
+ * A Node fixture script (an MCP server that imports the SDK) bundled into one CommonJS file, made
+ * once per content in the temp directory: Node starts it in about 40 % of the CPU time of the
+ * script itself, which resolves and compiles the SDK's and zod's modules one by one (the suite
+ * starts MCP fixture servers some 40 times).
  */
+import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSync } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+/** The script that bundles a fixture (in a child process: esbuild plugins need its async API). */
+const BUNDLER = fileURLToPath(new URL('../tools/mcp/fixtures/bundle-fixture.mjs', import.meta.url));
+
+/** Files whose contents decide every bundle besides the script's own: the bundler and the build's lazy-schema transform. */
+const TOOLING = [BUNDLER, fileURLToPath(new URL('../../scripts/lazy-schemas.mjs', import.meta.url))];
 
 /** The MCP SDK's `package.json`, so a bundle is made again when the SDK changes. */
 const SDK_PACKAGE = new URL('../../node_modules/@modelcontextprotocol/sdk/package.json', import.meta.url);
 
 /**
- * The path of `entry` (an absolute `.mjs` path) bundled for Node as ESM, named by a hash of the
- * contents of `entry`, of `local` (the absolute paths of the local files it imports) and of the MCP
- * SDK's `package.json`. Written under a temporary name and renamed, so parallel workers never run
- * a half-written file. Throws esbuild's error when the script does not bundle.
+ * The absolute path of `script` (an absolute `.mjs` path, without top-level await) bundled by
+ * tools/mcp/fixtures/bundle-fixture.mjs (CommonJS, the SDK's schemas made lazy as dist/ has them),
+ * named by a hash of the contents of `script`, of `local` (absolute paths of the local files it
+ * imports), of the bundler and of the SDK's `package.json`. Written under a temporary name and
+ * renamed, so parallel workers never run a half-written file. Throws when the script does not bundle.
  */
-export function bundledScript(entry: string, local: string[] = []): string {
+export function bundledScript(script: string, local: string[] = []): string {
   const hash = createHash('sha256')
-    .update([entry, ...local].map((file) => readFileSync(file, 'utf8')).join('\0'))
+    .update([script, ...[script, ...local, ...TOOLING].map((file) => readFileSync(file, 'utf8'))].join('\0'))
     .update(readFileSync(SDK_PACKAGE, 'utf8'))
     .digest('hex')
     .slice(0, 16);
-  const bundle = join(tmpdir(), `openai-acp-fixture-${hash}.mjs`);
+  const bundle = join(tmpdir(), `openai-acp-fixture-${hash}.cjs`);
   if (!existsSync(bundle)) {
     const partial = `${bundle}.${process.pid}-${randomUUID()}.tmp`;
-    buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: partial, logLevel: 'warning' });
+    execFileSync(process.execPath, [BUNDLER, script, partial], { stdio: ['ignore', 'ignore', 'inherit'] });
     renameSync(partial, bundle);
   }
   return bundle;

@@ -6,6 +6,7 @@
 import { build } from 'esbuild';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
 
 /** What the tests use of a zod schema. */
@@ -35,6 +36,8 @@ export const isSchema = (value: unknown): value is Schema => typeof value === 'o
 /**
  * Asserts structural equality of two zod schema graphs: definitions, checks, and functions by
  * source (only indentation and `X` → `X$()` may differ: the initializer moved into a function).
+ * Each comparison is made in plain code first and handed to `expect` only when it differs (for the
+ * message): `expect` costs far more per call, and a graph has tens of thousands of nodes.
  */
 export function sameSchema(a: unknown, b: unknown, path: string, seen = new Map<object, object>()): void {
   if (typeof a === 'function' || typeof b === 'function') {
@@ -42,11 +45,13 @@ export function sameSchema(a: unknown, b: unknown, path: string, seen = new Map<
       String(fn)
         .replace(/\b(\w+)\$\(\)/g, '$1')
         .replace(/\s+/g, ' ');
-    expect(code(b), path).toBe(code(a));
+    const [codeA, codeB] = [code(a), code(b)];
+    if (codeB !== codeA) expect(codeB, path).toBe(codeA);
     return;
   }
   if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) {
-    expect(b, path).toEqual(a);
+    // One value (Object.is) passes `toEqual` for sure; anything else gets its verdict.
+    if (!Object.is(a, b)) expect(b, path).toEqual(a);
     return;
   }
   if (seen.get(a) === b) return;
@@ -57,8 +62,19 @@ export function sameSchema(a: unknown, b: unknown, path: string, seen = new Map<
     sameSchema(zodA?.def, zodB?.def, `${path}._zod.def`, seen);
     return;
   }
-  expect(Object.keys(b).sort(), path).toEqual(Object.keys(a).sort());
+  const [keysA, keysB] = [Object.keys(a).sort(), Object.keys(b).sort()];
+  if (keysB.length !== keysA.length || keysB.some((key, i) => key !== keysA[i])) expect(keysB, path).toEqual(keysA);
   for (const key of Object.keys(a)) sameSchema((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}.${key}`, seen);
+}
+
+/**
+ * Asserts that `actual` and `expected` parse `value` alike ({@link outcome}), as
+ * `expect(outcome(actual, value), name).toEqual(outcome(expected, value))` does: outcomes equal by
+ * `isDeepStrictEqual` (stricter than `toEqual`) pass at once, any other pair gets `toEqual`'s verdict.
+ */
+export function expectSameOutcome(actual: Schema, expected: Schema, value: unknown, name?: string): void {
+  const [got, want] = [outcome(actual, value), outcome(expected, value)];
+  if (!isDeepStrictEqual(got, want)) expect(got, name).toEqual(want);
 }
 
 /** The outcome of `schema.safeParse(value)`: the parsed data, or the issues. */

@@ -113,9 +113,10 @@ describe.skipIf(process.platform === 'win32')('runLocalCommand', () => {
       `const wait = () => existsSync(${JSON.stringify(pidFile)}) && readFileSync(${JSON.stringify(pidFile)}, 'utf8').trim() ? (controller.abort(), process.exit(0)) : setTimeout(wait, 10);`,
       'wait();',
     ].join('\n');
-    const tsx = new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url).pathname;
+    // tsx's ESM loader in this very process (its CLI would start a second Node to run it).
+    const tsx = new URL('../../../node_modules/tsx/dist/esm/index.mjs', import.meta.url).href;
     const { spawnSync } = await import('node:child_process');
-    const run = spawnSync(process.execPath, [tsx, '--input-type=module', '-e', program], { encoding: 'utf8', timeout: 20_000 });
+    const run = spawnSync(process.execPath, ['--import', tsx, '--input-type=module', '-e', program], { encoding: 'utf8', timeout: 20_000 });
     expect(run.status, run.stderr).toBe(0);
     const pid = Number(await readFile(pidFile, 'utf8'));
     await waitFor(() => !alive(pid), 1_000);

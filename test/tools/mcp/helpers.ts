@@ -10,22 +10,11 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../../src/shared/log.js';
-import { bundledScript } from '../../helpers/bundled-script.js';
 // @ts-expect-error -- a plain .mjs fixture without type declarations
 import { createFixtureServer } from './fixtures/mcp-fixture-tools.mjs';
 
-/** The stdio fixture server's script. */
-export const STDIO_SERVER = fileURLToPath(new URL('./fixtures/mcp-stdio-server.mjs', import.meta.url));
-
-let bundled: string | undefined;
-
-/** A stdio `mcpServers` entry running the fixture (bundled once: {@link bundledScript}; the suite starts it some 25 times) with `node` in `mode`. */
-export function stdioServer(name: string, mode?: string, env: { name: string; value: string }[] = []) {
-  bundled ??= bundledScript(STDIO_SERVER, [fileURLToPath(new URL('./fixtures/mcp-fixture-tools.mjs', import.meta.url))]);
-  return { name, command: process.execPath, args: mode ? [bundled, mode] : [bundled], env };
-}
+export { stdioServer } from './stdio-fixture.js';
 
 /** One logged record. */
 export interface LogRecord {
