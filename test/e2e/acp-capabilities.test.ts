@@ -34,8 +34,8 @@ import { script, tempDirs } from '../helpers/tool-script.js';
 const schema = loadAcpSchema();
 const servers = fakeServerPool();
 const tempDir = tempDirs('openai-acp-caps-');
-/** The elicitation fixture server, bundled once (it starts in about half the CPU time). */
-const ELICIT_SERVER = bundledScript(fileURLToPath(new URL('./fixtures/mcp-elicit-server.mjs', import.meta.url)));
+/** The elicitation fixture server, bundled once (it starts in about half the CPU time), with the SDK's schemas as they are (it imports one). */
+const ELICIT_SERVER = bundledScript(fileURLToPath(new URL('./fixtures/mcp-elicit-server.mjs', import.meta.url)), [], true);
 const OPENROUTER_SSE = fileURLToPath(new URL('../fixtures/providers/openrouter__anthropic_text_processing_comment.sse', import.meta.url));
 
 /** Streams the recorded OpenRouter answer (it reports `usage.cost` 0.000106). */

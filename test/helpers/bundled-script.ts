@@ -22,21 +22,22 @@ const SDK_PACKAGE = new URL('../../node_modules/@modelcontextprotocol/sdk/packag
 
 /**
  * The absolute path of `script` (an absolute `.mjs` path, without top-level await) bundled by
- * tools/mcp/fixtures/bundle-fixture.mjs (CommonJS, the SDK's schemas made lazy as dist/ has them),
+ * tools/mcp/fixtures/bundle-fixture.mjs (CommonJS, the SDK's schemas made lazy as dist/ has them,
+ * unless `plainSchemas`: a script that imports an SDK schema needs them as they are),
  * named by a hash of the contents of `script`, of `local` (absolute paths of the local files it
  * imports), of the bundler and of the SDK's `package.json`. Written under a temporary name and
  * renamed, so parallel workers never run a half-written file. Throws when the script does not bundle.
  */
-export function bundledScript(script: string, local: string[] = []): string {
+export function bundledScript(script: string, local: string[] = [], plainSchemas = false): string {
   const hash = createHash('sha256')
-    .update([script, ...[script, ...local, ...TOOLING].map((file) => readFileSync(file, 'utf8'))].join('\0'))
+    .update([script, String(plainSchemas), ...[script, ...local, ...TOOLING].map((file) => readFileSync(file, 'utf8'))].join('\0'))
     .update(readFileSync(SDK_PACKAGE, 'utf8'))
     .digest('hex')
     .slice(0, 16);
   const bundle = join(tmpdir(), `openai-acp-fixture-${hash}.cjs`);
   if (!existsSync(bundle)) {
     const partial = `${bundle}.${process.pid}-${randomUUID()}.tmp`;
-    execFileSync(process.execPath, [BUNDLER, script, partial], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(process.execPath, [BUNDLER, script, partial, ...(plainSchemas ? ['plain'] : [])], { stdio: ['ignore', 'ignore', 'inherit'] });
     renameSync(partial, bundle);
   }
   return bundle;
