@@ -5,11 +5,9 @@
  * wrong token exits 1 saying why; missing arguments exit 2 with the usage.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, streamText, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { describe, expect, it } from 'vitest';
+import { streamText, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { serveFixtures, type ServeProcess } from '../helpers/serve-client.js';
 
 const SCRIPT = fileURLToPath(new URL('../../scripts/serve-client.mjs', import.meta.url));
@@ -20,20 +18,10 @@ const fixtures = serveFixtures();
  * One server (token in its environment) and its model for the file: each case sets the model's
  * handler (its recorded requests start afresh) and works in a folder of its own inside the root.
  */
-let sharedModel: FakeOpenAI | undefined;
-afterAll(async () => {
-  await sharedModel?.close();
-});
-const { home, root } = fixtures.scratch();
-const startShared = fixtures.startForFile(async () => {
-  sharedModel = await startFakeOpenAI();
-  return [home, { OPENAI_BASE_URL: sharedModel.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_SERVE_TOKEN: TOKEN }, ['--root', root]];
-});
+const shared = fixtures.sharedForFile([], { OPENAI_ACP_SERVE_TOKEN: TOKEN });
 async function serve(handler: ChatHandler): Promise<{ served: ServeProcess; model: FakeOpenAI; root: string }> {
-  const served = await startShared();
-  sharedModel!.handle(handler);
-  sharedModel!.requests.length = 0;
-  return { served, model: sharedModel!, root: mkdtempSync(join(root, 'case-')) };
+  const server = await shared(handler);
+  return { served: server, model: server.model, root: server.cwd };
 }
 
 /** Runs the script with `args` (and the token in the environment unless `token` is false); resolves with its exit code and output. */

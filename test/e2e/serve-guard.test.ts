@@ -1,15 +1,7 @@
-/**
- * `openai-acp serve` refusing what it must (the built CLI, raw `fetch` and `ws` as a hostile or
- * careless client would send them): no token or a wrong one (401) and a foreign `Origin` (403)
- * before any method runs, neither echoing what was sent; malformed and oversized messages, an
- * unknown `Acp-Connection-Id`, a DELETE of another client's connection; a client that stops
- * reading; an address beyond loopback without a token; and the probes.
- */
-import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { afterAll, describe, expect, it } from 'vitest';
-import { chunk, fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { describe, expect, it } from 'vitest';
+import { chunk, fakeServerPool } from '../helpers/fake-openai.js';
 import { serveFixtures, startServe, until, type ServeProcess } from '../helpers/serve-client.js';
 
 const TOKEN = 'guard-token-0123456789';
@@ -34,23 +26,11 @@ async function serve(args: string[] = [], env: Record<string, string> = {}): Pro
  * Origin, the message size, the output stall): each case sets the model's handler, works in a
  * folder of its own inside the root and sees the server's stderr from its own start.
  */
-let sharedModel: FakeOpenAI | undefined;
-afterAll(async () => {
-  await sharedModel?.close();
-});
-const sharedHome = fixtures.scratch();
-const startShared = fixtures.startForFile(async () => {
-  sharedModel = await startFakeOpenAI();
-  const env = { OPENAI_BASE_URL: sharedModel.baseUrl, OPENAI_MODEL: 'test-model' };
-  const limits = ['--allow-origin', 'http://localhost:5173', '--max-message-bytes', '4096', '--max-buffered-bytes', '65536', '--max-output-stall-ms', '500'];
-  return [sharedHome.home, env, ['--token', TOKEN, '--root', sharedHome.root, ...limits]];
-});
-async function sharedServe(handler?: ChatHandler): Promise<ServeProcess & { root: string }> {
-  const started = await startShared();
-  if (handler) sharedModel!.handle(handler);
-  const from = started.stderr().length;
-  return { ...started, stderr: () => started.stderr().slice(from), root: mkdtempSync(join(sharedHome.root, 'case-')) };
-}
+const sharedServe = fixtures.sharedForFile([
+  '--token',
+  TOKEN,
+  ...['--allow-origin', 'http://localhost:5173', '--max-message-bytes', '4096', '--max-buffered-bytes', '65536', '--max-output-stall-ms', '500'],
+]);
 
 const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } });
 const post = (url: string, body: string, headers: Record<string, string> = {}) =>
@@ -137,7 +117,7 @@ describe('openai-acp serve refuses', () => {
   it('malformed and oversized bodies, an unknown connection id, and a DELETE of another client’s connection get clear errors; nothing else is touched', async () => {
     const server = await sharedServe();
     const owner = await fixtures.connect(server.url, 'http', { token: TOKEN });
-    const { sessionId } = await owner.agent.request('session/new', { cwd: server.root, mcpServers: [] });
+    const { sessionId } = await owner.agent.request('session/new', { cwd: server.cwd, mcpServers: [] });
     const initialize = await post(server.url, INITIALIZE, bearer);
     expect(initialize.status).toBe(200);
     const connectionId = initialize.headers.get('acp-connection-id')!;
@@ -168,7 +148,7 @@ describe('openai-acp serve refuses', () => {
     }
     // Its owner can, and the other connection went on working throughout.
     expect((await fetch(server.url, { method: 'DELETE', headers: mine })).status).toBe(202);
-    const listed: { sessions: { sessionId: string }[] } = await owner.agent.request('session/list', { cwd: server.root });
+    const listed: { sessions: { sessionId: string }[] } = await owner.agent.request('session/list', { cwd: server.cwd });
     expect(listed.sessions.map((s) => s.sessionId)).toEqual([sessionId]);
 
     // A WebSocket message over the limit closes that socket (1009), not the server.
@@ -177,7 +157,7 @@ describe('openai-acp serve refuses', () => {
     const code = new Promise<number>((resolve) => ws.once('close', (c) => resolve(c)));
     ws.send(huge);
     expect(await code).toBe(1009);
-    const after: { sessions: unknown[] } = await owner.agent.request('session/list', { cwd: server.root });
+    const after: { sessions: unknown[] } = await owner.agent.request('session/list', { cwd: server.cwd });
     expect(after.sessions).toHaveLength(1);
   });
 
@@ -199,21 +179,21 @@ describe('openai-acp serve refuses', () => {
     let paused: WebSocket | undefined;
     const stalled = await fixtures.connect(server.url, 'ws', { token: TOKEN, onSocket: (socket) => (paused = socket) });
     const reader = await fixtures.connect(server.url, 'ws', { token: TOKEN });
-    const { sessionId } = await stalled.agent.request('session/new', { cwd: server.root, mcpServers: [] });
+    const { sessionId } = await stalled.agent.request('session/new', { cwd: server.cwd, mcpServers: [] });
     const turn = stalled.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'talk forever' }] }).catch((error: unknown) => error);
     await until(() => stalled.text(sessionId).length > 0, 10_000, 'the first chunk');
     // It stops reading: its socket takes nothing more.
     (paused as unknown as { _socket: { pause(): void } })._socket.pause();
     await until(() => /Closing ACP connection .*maxOutputStallMs/.test(server.stderr()), 20_000, 'the stalled connection to be closed');
     // The other client was served meanwhile, and still is.
-    const other = (await reader.agent.request('session/new', { cwd: server.root, mcpServers: [] })).sessionId;
+    const other = (await reader.agent.request('session/new', { cwd: server.cwd, mcpServers: [] })).sessionId;
     const answer: { stopReason: string } = await reader.agent.request('session/prompt', { sessionId: other, prompt: [{ type: 'text', text: 'a short one' }] });
     expect(answer.stopReason).toBe('end_turn');
     expect(reader.text(other)).toBe('A short answer.');
     void turn;
     // The stalled client's turn was cancelled and saved: the reader can load what it said.
     await until(() => server.stderr().includes('ACP connection closed'), 10_000, 'the connection to close');
-    await reader.agent.request('session/load', { sessionId, cwd: server.root, mcpServers: [] });
+    await reader.agent.request('session/load', { sessionId, cwd: server.cwd, mcpServers: [] });
     expect(reader.text(sessionId)).toMatch(/^x{16384}/);
   });
 });

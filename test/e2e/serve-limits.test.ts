@@ -7,11 +7,11 @@
  * refused while `/health` answers; wrong tokens are throttled and junk is logged in summary; and
  * SIGTERM (twice) answers every running turn `cancelled` before the process exits.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { afterAll, describe, expect, it } from 'vitest';
-import { chunk, fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { describe, expect, it } from 'vitest';
+import { chunk, fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
 import { serveFixtures, until, type ServeProcess, type Transport } from '../helpers/serve-client.js';
 import { startHttpServers, stdioServer } from '../tools/mcp/helpers.js';
 
@@ -34,20 +34,7 @@ async function serve(args: string[] = [], handler?: ChatHandler): Promise<ServeP
  * One server (`--allow-mcp` node) for the cases that neither set limits nor use them up, stop it
  * or prompt: each works in a folder of its own inside the root.
  */
-let sharedModel: FakeOpenAI | undefined;
-afterAll(async () => {
-  await sharedModel?.close();
-});
-const sharedHome = fixtures.scratch();
-const startShared = fixtures.startForFile(async () => {
-  sharedModel = await startFakeOpenAI();
-  const env = { OPENAI_BASE_URL: sharedModel.baseUrl, OPENAI_MODEL: 'test-model' };
-  return [sharedHome.home, env, ['--token', TOKEN, '--root', sharedHome.root, '--allow-mcp', process.execPath]];
-});
-async function sharedServe(): Promise<ServeProcess & { root: string; home: string; cwd: string }> {
-  const started = await startShared();
-  return { ...started, ...sharedHome, cwd: mkdtempSync(join(sharedHome.root, 'case-')) };
-}
+const sharedServe = fixtures.sharedForFile(['--token', TOKEN, '--allow-mcp', process.execPath]);
 
 /** A raw WebSocket to the server, open. */
 async function rawSocket(url: string, headers: Record<string, string> = bearer): Promise<WebSocket> {

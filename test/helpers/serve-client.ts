@@ -13,6 +13,7 @@ import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-cli
 import { createWebSocketStream } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { client, type ClientCapabilities, type ClientContext, type SessionNotification } from '@agentclientprotocol/sdk/unstable';
 import WebSocket from 'ws';
+import { startFakeOpenAI, type ChatHandler, type FakeOpenAI } from './fake-openai.js';
 import { CLI } from './spawn-agent.js';
 import { patientDeadline } from './patience.js';
 
@@ -26,6 +27,17 @@ export interface ServeProcess {
   stop(): Promise<number | null>;
   /** Resolves with the exit code (or signal) once the process exits. */
   exited: Promise<number | string | null>;
+}
+
+/** The file's shared `serve` as one case sees it (`serveFixtures().sharedForFile`). */
+export interface SharedServe extends ServeProcess {
+  /** Its fake model. */
+  model: FakeOpenAI;
+  /** Its scratch home and the workspace root it serves. */
+  home: string;
+  root: string;
+  /** A folder of the case's own inside the root. */
+  cwd: string;
 }
 
 /** The environment of a served agent under `home`: config and state there, no inherited OPENAI_*. */
@@ -147,7 +159,7 @@ export async function until(test: () => boolean, ms = 10_000, what = 'the condit
 
 /**
  * The serve processes, clients and scratch homes of one test file: processes stopped and clients
- * closed after each test (those of {@link startForFile} after the file), homes removed after the
+ * closed after each test (that of `sharedForFile` after the file), homes removed after the
  * file. Call it at the top level of a test file.
  */
 export function serveFixtures() {
@@ -179,17 +191,34 @@ export function serveFixtures() {
       return started;
     },
     /**
-     * {@link startServe} once per file, with the arguments `args` resolves to (asked on first use):
-     * the first call of the returned function starts it, later calls give the same
-     * process, stopped after the file. For the cases that need no settings of their own and
-     * neither stop nor restart it nor use up what it limits (a process start costs ~0.3 s of CPU);
-     * each case connects its own clients and works in a folder of its own.
+     * One `serve` per file, against its own loopback fake model (`test-model`, plus `env`), in a
+     * scratch home whose workspace it serves (`--root`, plus `args`): started by the first call
+     * of the returned function, stopped after the file. For the cases that need no settings of
+     * their own and neither stop nor restart it nor use up what it limits (a process start costs
+     * ~0.3 s of CPU). Each call sets the model's handler (when given) and forgets its recorded
+     * requests, and gives the process with `stderr()` from that call on, its home and root, and
+     * `cwd`, a fresh folder inside the root for the case to work in.
      */
-    startForFile(args: () => Promise<Parameters<typeof startServe>>): () => Promise<ServeProcess> {
+    sharedForFile(args: string[], env: Record<string, string> = {}): (handler?: ChatHandler) => Promise<SharedServe> {
+      const { home, root } = this.scratch();
+      let model: FakeOpenAI | undefined;
       let starting: Promise<ServeProcess> | undefined;
-      return () => {
-        if (starting === undefined) kept.push((starting = args().then((given) => startServe(...given))));
-        return starting;
+      afterAll(async () => {
+        await model?.close();
+      });
+      return async (handler) => {
+        if (starting === undefined) {
+          starting = startFakeOpenAI().then((started) => {
+            model = started;
+            return startServe(home, { OPENAI_BASE_URL: started.baseUrl, OPENAI_MODEL: 'test-model', ...env }, ['--root', root, ...args]);
+          });
+          kept.push(starting);
+        }
+        const served = await starting;
+        if (handler) model!.handle(handler);
+        model!.requests.length = 0;
+        const from = served.stderr().length;
+        return { ...served, stderr: () => served.stderr().slice(from), model: model!, home, root, cwd: mkdtempSync(join(root, 'case-')) };
       };
     },
     /** {@link connectRemote}, closed after the test. */
