@@ -49,7 +49,11 @@ export class LineSplitter {
   /** @param maxLineBytes - the longest line passed on whole, in bytes (line feed not counted). */
   constructor(private readonly maxLineBytes: number) {}
 
-  /** Feed the next bytes; returns the lines they completed, in order. */
+  /**
+   * Feed the next bytes; returns the lines they completed, in order. The splitter keeps views into
+   * `chunk` until its line ends: the caller must not change a chunk's bytes after pushing it
+   * (Node's stdin gives a fresh buffer per read).
+   */
   push(chunk: Uint8Array): SplitLine[] {
     const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     const out: SplitLine[] = [];

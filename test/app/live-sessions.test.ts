@@ -59,5 +59,9 @@ describe('LiveSessions, the sessions in memory', () => {
     expect(sessions.live(session.id)).toBeUndefined();
     expect(sessions.remove(newer)).toBe(false);
     expect(sessions.size).toBe(0);
+    // A turn of a removed session still gets a live session, detached: the session does not come back.
+    expect(sessions.of(newer).session).toBe(newer);
+    expect(sessions.live(newer.id)).toBeUndefined();
+    expect(sessions.size).toBe(0);
   });
 });

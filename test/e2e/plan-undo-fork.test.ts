@@ -18,14 +18,19 @@ import { BUILTIN_TOOL_NAMES } from '../../src/tools/index.js';
 const servers = fakeServerPool();
 const tempDir = tempDirs('openai-acp-plan-undo-');
 const agents: AgentProcess[] = [];
+/** The clients answering for the case: removed after it, so a shared agent's next case starts with none. */
+const listening: (() => void)[] = [];
 afterEach(() => {
+  for (const stop of listening.splice(0)) stop();
   for (const agent of agents.splice(0)) agent.kill();
 });
 
-/** Answers the agent's requests to the client with `handlers` (by method), as they arrive. */
+/** Answers the agent's requests to the client with `handlers` (by method), as they arrive, until the case ends. */
 function client(agent: AgentProcess, handlers: Record<string, (params: any) => unknown>): void {
+  // A shared agent's recorded messages start afresh for each case: read from the start again then.
   let seen = 0;
-  agent.child.stdout.on('data', () => {
+  const onData = () => {
+    if (seen > agent.messages.length) seen = 0;
     for (; seen < agent.messages.length; seen++) {
       const m = agent.messages[seen];
       const handler = m.method && m.id !== undefined ? handlers[m.method] : undefined;
@@ -36,7 +41,9 @@ function client(agent: AgentProcess, handlers: Record<string, (params: any) => u
         agent.writeLine(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32002, message: (error as Error).message } }));
       }
     }
-  });
+  };
+  agent.child.stdout.on('data', onData);
+  listening.push(() => agent.child.stdout.off('data', onData));
 }
 
 /** An editor whose buffers are the disk files (as acpx): reads and writes go to the disk. */

@@ -5,11 +5,11 @@
  * call and its permission, cancel, a client gone mid-turn, load after a restart, resume on a
  * second process after the first was killed with SIGKILL, and the workspace root.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { chunk, fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
-import { serveFixtures, startServe, until, type RemoteClient, type ServeProcess, type Transport } from '../helpers/serve-client.js';
+import { describe, expect, it } from 'vitest';
+import { chunk, fakeServerPool, type ChatHandler } from '../helpers/fake-openai.js';
+import { serveFixtures, until, type RemoteClient, type ServeProcess, type Transport } from '../helpers/serve-client.js';
 import { script } from '../helpers/tool-script.js';
 
 const TOKEN = 'e2e-serve-token-0123';
@@ -33,28 +33,7 @@ async function serve(home: string, root: string, baseUrl: string, args: string[]
  * the root, and sets the model server's handler (its recorded requests start afresh). A process
  * start costs ~0.3 s of CPU; every behaviour here is still shown by a real spawn.
  */
-let shared: { home: string; root: string; model: FakeOpenAI; server: ServeProcess } | undefined;
-afterAll(async () => {
-  await shared?.server.stop();
-  await shared?.model.close();
-});
-
-async function sharedServe(handler: ChatHandler): Promise<{ home: string; root: string; cwd: string; url: string }> {
-  if (shared === undefined) {
-    const { home, root } = scratch();
-    const model = await startFakeOpenAI(handler);
-    const server = await startServe(home, { OPENAI_BASE_URL: model.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_MAX_RETRIES: '0' }, [
-      '--token',
-      TOKEN,
-      '--root',
-      root,
-    ]);
-    shared = { home, root, model, server };
-  }
-  shared.model.handle(handler);
-  shared.model.requests.length = 0;
-  return { home: shared.home, root: shared.root, cwd: mkdtempSync(join(shared.root, 'case-')), url: shared.server.url };
-}
+const sharedServe = fixtures.sharedForFile(['--token', TOKEN], { OPENAI_MAX_RETRIES: '0' });
 
 async function remote(url: string, transport: Transport): Promise<RemoteClient> {
   return fixtures.connect(url, transport, { token: TOKEN });

@@ -8,8 +8,8 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { fakeServerPool, startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeServerPool, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { spawnAgent, waitFor, type AgentProcess } from '../helpers/spawn-agent.js';
 import { sharedAgentPerFile } from '../helpers/shared-agent.js';
 import { answer, running, script, tempDirs, waitForRequest } from '../helpers/tool-script.js';
@@ -46,23 +46,11 @@ async function startAgent(handler: ChatHandler, env: Record<string, string> = {}
  * a process of its own, and loads in the file's loading process, which started before anything was
  * saved (so it reads what was saved) and whose recorded messages start afresh per case.
  */
-let saved: { model: FakeOpenAI; env: Record<string, string>; loader: AgentProcess } | undefined;
-afterAll(async () => {
-  saved?.loader.kill();
-  await saved?.model.close();
-});
+const savedStateDir = tempDir();
+const sharedLoader = sharedAgentPerFile({ env: { OPENAI_ACP_STATE_DIR: savedStateDir } });
 async function savedAndLoaded(handler: ChatHandler): Promise<{ model: FakeOpenAI; env: Record<string, string>; loader: AgentProcess }> {
-  if (saved === undefined) {
-    const model = await startFakeOpenAI(handler);
-    const env = { OPENAI_BASE_URL: model.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: tempDir() };
-    const loader = spawnAgent(env);
-    await loader.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
-    saved = { model, env, loader };
-  }
-  saved.model.handle(handler);
-  saved.model.requests.length = 0;
-  saved.loader.messages.length = 0;
-  return saved;
+  const { server, agent } = await sharedLoader(handler);
+  return { model: server, env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: savedStateDir }, loader: agent };
 }
 
 const prompt = (agent: AgentProcess, sessionId: string, text: string) => agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });

@@ -6,9 +6,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type ChatHandler, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatHandler, FakeOpenAI } from '../helpers/fake-openai.js';
 import { spawnAgent, type AgentProcess } from '../helpers/spawn-agent.js';
+import { sharedAgentPerFile } from '../helpers/shared-agent.js';
 import { answer, script, tempDirs, waitForRequest } from '../helpers/tool-script.js';
 
 const tempDir = tempDirs('openai-acp-tool-sessions-');
@@ -30,21 +31,13 @@ async function startAgent(baseUrl: string, stateDir: string) {
  * requests start afresh), saves its sessions with a process of its own and loads them in the
  * file's loading process, {@link loader}, which started before the case saved anything.
  */
-let saved: { server: FakeOpenAI; stateDir: string } | undefined;
+const stateDir = tempDir();
+const sharedLoader = sharedAgentPerFile({ env: { OPENAI_ACP_STATE_DIR: stateDir } });
 let loading: AgentProcess | undefined;
-afterAll(async () => {
-  loading?.kill();
-  await saved?.server.close();
-});
 async function savedIn(handler: ChatHandler): Promise<{ server: FakeOpenAI; stateDir: string }> {
-  saved ??= { server: await startFakeOpenAI(handler), stateDir: tempDir() };
-  saved.server.handle(handler);
-  saved.server.requests.length = 0;
-  if (loading === undefined) {
-    loading = spawnAgent({ OPENAI_BASE_URL: saved.server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: saved.stateDir });
-    await loading.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
-  }
-  return saved;
+  const { server, agent } = await sharedLoader(handler);
+  loading = agent;
+  return { server, stateDir };
 }
 
 /** The file's loading process (a process start costs ~0.3 s of CPU), its recorded messages started afresh. */

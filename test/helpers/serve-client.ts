@@ -38,6 +38,8 @@ export interface SharedServe extends ServeProcess {
   root: string;
   /** A folder of the case's own inside the root. */
   cwd: string;
+  /** Everything the process wrote on stderr since it started (`stderr()` is the case's part). */
+  allStderr(): string;
 }
 
 /** The environment of a served agent under `home`: config and state there, no inherited OPENAI_*. */
@@ -168,7 +170,13 @@ export function serveFixtures() {
   const kept: Promise<ServeProcess>[] = [];
   const clients: RemoteClient[] = [];
   afterEach(async () => {
-    for (const remote of clients.splice(0)) remote.close();
+    // Closed and awaited, so what a closing logs is not read by the next case of a shared serve.
+    await Promise.all(
+      clients.splice(0).map((remote) => {
+        remote.close();
+        return remote.closed.catch(() => undefined);
+      }),
+    );
     await Promise.all(serving.splice(0).map((process) => process.stop()));
   });
   afterAll(async () => {
@@ -218,7 +226,15 @@ export function serveFixtures() {
         if (handler) model!.handle(handler);
         model!.requests.length = 0;
         const from = served.stderr().length;
-        return { ...served, stderr: () => served.stderr().slice(from), model: model!, home, root, cwd: mkdtempSync(join(root, 'case-')) };
+        return {
+          ...served,
+          stderr: () => served.stderr().slice(from),
+          allStderr: served.stderr,
+          model: model!,
+          home,
+          root,
+          cwd: mkdtempSync(join(root, 'case-')),
+        };
       };
     },
     /** {@link connectRemote}, closed after the test. */

@@ -72,7 +72,14 @@ export function sharedAgentPerFile(settings: SharedAgentSettings = {}): (handler
       { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'test-model', OPENAI_ACP_STATE_DIR: 'off', ...settings.env },
       settings.args ?? [],
     );
-    const init = await agent.request('initialize', { protocolVersion: 1, clientCapabilities: settings.clientCapabilities ?? {} });
+    const init = await agent
+      .request('initialize', { protocolVersion: 1, clientCapabilities: settings.clientCapabilities ?? {} })
+      .catch(async (error: unknown) => {
+        // A launch that fails leaves nothing running: afterAll has no agent to end then.
+        agent.kill();
+        await server.close();
+        throw error;
+      });
     return { server, agent, init, close: () => server.close() };
   });
   return async (handler) => {
