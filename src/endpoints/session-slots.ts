@@ -74,10 +74,18 @@ async function postToSlots(
       signal,
     });
     const { text, cut } = await readBodyUpTo(response, MAX_SLOT_ANSWER_BYTES);
-    if (!response.ok || cut) return { ok: response.ok };
-    return { ok: true, answer: JSON.parse(text) as unknown };
+    return { ok: response.ok, answer: response.ok && !cut ? jsonOrUndefined(text) : undefined };
   } catch {
     return { ok: false };
+  }
+}
+
+/** `text` parsed as JSON, or `undefined` when it is not JSON (an empty answer to a slot action the server still took). */
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
 }
 
