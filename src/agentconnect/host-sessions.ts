@@ -52,8 +52,6 @@ export class HostSessions {
   private readonly events = new SessionEvents();
   private readonly runs: SessionRuns;
   private readonly links: PeerLinks;
-  /** Connections gone ({@link disconnect}): a session they were still opening is let go once open. */
-  private readonly gone = new WeakSet<Peer>();
 
   constructor(private readonly deps: HostSessionsDeps) {
     this.links = new PeerLinks(deps.agent, deps.client, deps.mode);
@@ -167,13 +165,13 @@ export class HostSessions {
 
   /** A WebSocket went away: the runs it sent are cancelled, its sessions let go (their stored copies stay) and its ACP connection closed. */
   async disconnect(peer: Peer): Promise<void> {
-    this.gone.add(peer);
     const link = await this.links.closing(peer);
     if (!link) return;
     await Promise.all([
-      ...link.connection.held().map((sessionId) => this.release(peer, sessionId)),
+      ...link.connection.held().map((sessionId) => this.stop(sessionId)),
       ...this.runs.sessionsRunBy(peer).map((sessionId) => this.runs.cancel(sessionId)),
     ]);
+    // Lets go of the sessions no other connection holds, once (as `session/close` of each would).
     await link.connection.release();
     this.links.unlink(peer);
     link.bridge.shutdown();
@@ -217,16 +215,21 @@ export class HostSessions {
    * @throws {AgentConnectError} AC_ERR_INTERNAL then (the answer has nowhere to go).
    */
   private async unlessGone(peer: Peer, sessionId: string): Promise<void> {
-    if (!this.gone.has(peer)) return;
+    if (!this.links.isGone(peer)) return;
     await this.release(peer, sessionId);
     throw new AgentConnectError('AC_ERR_INTERNAL', 'The connection closed before the session was open');
   }
 
   /** `peer`'s WebSocket lets go of the session: its runs stopped, then `session/close` on its ACP connection (the session closes when no one else holds it). */
   private async release(peer: Peer, sessionId: string): Promise<void> {
+    await this.stop(sessionId);
+    await this.links.linked(peer)?.bridge.close(sessionId);
+  }
+
+  /** The session's events held for an app dropped and its runs stopped. */
+  private async stop(sessionId: string): Promise<void> {
     this.events.drop(sessionId);
     await this.runs.cancel(sessionId);
-    await this.links.linked(peer)?.bridge.close(sessionId);
   }
 }
 

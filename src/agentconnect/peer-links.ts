@@ -52,9 +52,9 @@ export class PeerLinks {
    * @throws {AgentConnectError} what `initialize` threw; AC_ERR_INTERNAL once the WebSocket is gone.
    */
   link(peer: Peer): Promise<Link> {
+    if (this.gone.has(peer)) return Promise.reject(new AgentConnectError('AC_ERR_INTERNAL', 'The connection closed'));
     let link = this.links.get(peer);
     if (!link) {
-      if (this.gone.has(peer)) return Promise.reject(new AgentConnectError('AC_ERR_INTERNAL', 'The connection closed'));
       const connection = this.agent.connection({ maxSessions: MAX_SESSIONS_PER_CONNECTION });
       link = AcpBridge.open(connection.app, this.client, this.mode).then((bridge) => {
         const made = { connection, bridge };
@@ -113,8 +113,14 @@ export class PeerLinks {
     return link;
   }
 
+  /** Whether `peer`'s WebSocket is going or gone ({@link closing} was called). */
+  isGone(peer: Peer): boolean {
+    return this.gone.has(peer);
+  }
+
   /** Forgets the ACP connection of a WebSocket gone. */
   unlink(peer: Peer): void {
+    this.links.delete(peer);
     this.made.delete(peer);
   }
 }

@@ -214,7 +214,9 @@ describe('AgentConnectHost', () => {
   });
 
   it("gives a session to the connection that resumes it, and lets go of a disconnected one's sessions", async () => {
-    const host = await hostIn('read-only');
+    server.setModels({ object: 'list', data: [{ id: 'test-model', context_length: 8192 }] });
+    const agent = createOpenAIAgent({ config: testConfig({ OPENAI_BASE_URL: server.baseUrl }), logger: quiet });
+    const host = hostOf(agent, 'read-only');
     const one = peer();
     const two = peer();
     server.handle(script([{ text: 'hi' }]));
@@ -224,9 +226,13 @@ describe('AgentConnectHost', () => {
     await expect(host.handle(one, 'acp.sessions.send', { sessionId, message: { content: 'x' } })).rejects.toMatchObject({ code: 'AC_ERR_INVALID_ARGS' });
     const events = await run(host, two, sessionId, 'hello');
     expect(events.at(-1)).toMatchObject({ type: 'final', data: { text: 'hi' } });
+    expect(agent.live(sessionId)).toBeDefined();
     await host.disconnect(two);
+    // The one holder (one was taken over) is gone: the agent let the session go.
+    expect(agent.live(sessionId)).toBeUndefined();
     expect(host.heldBy(two).length).toBe(0);
-    await expect(host.handle(two, 'acp.sessions.cancel', { sessionId })).rejects.toMatchObject({ code: 'AC_ERR_INVALID_ARGS' });
+    // A request after its WebSocket went makes no connection for it again.
+    await expect(host.handle(two, 'acp.sessions.create', {})).rejects.toMatchObject({ code: 'AC_ERR_INTERNAL' });
     await expect(host.handle(one, 'acp.unknown.method', {})).rejects.toMatchObject({ code: 'AC_ERR_UNSUPPORTED' });
   });
 
