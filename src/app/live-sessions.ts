@@ -12,6 +12,8 @@ import { newSession, type Session, type SessionState } from '../sessions/session
 /** The one registry of live sessions, by id; one per agent (`AgentState.sessions`). */
 export class LiveSessions {
   private readonly byId = new Map<string, LiveSession>();
+  /** The live sessions of copies no longer (or never) kept, one per copy, gone with it. */
+  private readonly detached = new WeakMap<Session, LiveSession>();
 
   /** @param closer - what closing a session releases (`AgentState`). */
   constructor(private readonly closer: SessionCloser) {}
@@ -50,11 +52,15 @@ export class LiveSessions {
 
   /**
    * The {@link LiveSession} of `session`: the registered one while `session` is the copy in memory,
-   * else a detached one (a turn of a session let go, or replaced, meanwhile).
+   * else a detached one, the same for every call on that copy (a turn of a session let go, or
+   * replaced, meanwhile: what it keeps for the turn is found again), never registered.
    */
   of(session: Session): LiveSession {
     const known = this.byId.get(session.id);
-    return known?.session === session ? known : new LiveSession(session, this.closer);
+    if (known?.session === session) return known;
+    let detached = this.detached.get(session);
+    if (!detached) this.detached.set(session, (detached = new LiveSession(session, this.closer)));
+    return detached;
   }
 
   /** Forgets `session` (not another copy of its id kept since); returns whether it was the one kept. */

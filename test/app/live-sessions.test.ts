@@ -44,8 +44,9 @@ describe('LiveSessions, the sessions in memory', () => {
     expect(after).not.toBe(before);
     expect(after.line).toBe(before.line);
     expect(after.isHeldBy(holder)).toBe(true);
-    // The older copy's turn gets a live session of its own, not the registered one.
+    // The older copy's turn gets a live session of its own, not the registered one, the same each time.
     expect(sessions.of(first)).not.toBe(after);
+    expect(sessions.of(first)).toBe(sessions.of(first));
   });
 
   it('remove forgets only the copy kept; a second remove, or one of an older copy, reports false', () => {
