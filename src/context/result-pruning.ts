@@ -38,13 +38,14 @@ export function stubbableSlots(lists: readonly ChatMessage[][]): Slot[] {
  */
 export function stubSlot(slot: Slot, calls: ReadonlyMap<string, ChatToolCall>): number {
   const m = slot.list[slot.index] as Extract<ChatMessage, { role: 'tool' }>;
-  const touched = [...new Set([slot.index, callIndex(slot.list, m.tool_call_id), slot.index + 1])].filter((i) => i >= 0 && i < slot.list.length);
+  const call = callIndex(slot.list, m.tool_call_id);
+  const touched = [...new Set([slot.index, call, slot.index + 1])].filter((i) => i >= 0 && i < slot.list.length);
   const tokensOf = () => touched.reduce((total, i) => total + estimateMessageTokens(slot.list[i]!), 0);
   const before = tokensOf();
   // A result shorter than its stub stays as it is.
   const stubText = resultStub(calls.get(m.tool_call_id));
   if (stubText.length < m.content.length) slot.list[slot.index] = { ...m, content: stubText };
-  shortenCallOf(slot.list, m.tool_call_id);
+  shortenCallAt(slot.list, call, m.tool_call_id);
   // A step's images follow its last result (only while its turn runs: later turns do not send them).
   if (slot.list[slot.index + 1]?.role === 'user') slot.list[slot.index + 1] = { role: 'user', content: IMAGES_STUB };
   return before - tokensOf();
@@ -92,9 +93,8 @@ export function capped(list: readonly ChatMessage[], share: number, calls: Map<s
 /** Index of the assistant message of `list` that made call `id`; -1 when none did. */
 const callIndex = (list: readonly ChatMessage[], id: string) => list.findIndex((m) => m.role === 'assistant' && m.tool_calls?.some((call) => call.id === id));
 
-/** Shortens the long arguments of call `id` in the assistant message of `list` that made it. */
-function shortenCallOf(list: ChatMessage[], id: string): void {
-  const at = callIndex(list, id);
+/** Shortens the long arguments of call `id` in `list[at]`, the assistant message that made it ({@link callIndex}; -1: none). */
+function shortenCallAt(list: ChatMessage[], at: number, id: string): void {
   const message = list[at];
   if (message?.role !== 'assistant' || !message.tool_calls) return;
   list[at] = { ...message, tool_calls: message.tool_calls.map((call) => (call.id === id ? shortenedCall(call) : call)) };
