@@ -230,8 +230,9 @@ async function checkDirs(state: AgentState, params: ToolParams & { cwd: string }
  */
 function announceSession(state: AgentState, client: AgentContext, session: Session): void {
   setImmediate(() => {
+    const live = state.slotOf(session);
     void state.commands
-      .refresh(state.slotOf(session), session.cwd, state.slotOf(session).tools?.mcp, true)
+      .refresh(live, session.cwd, live.tools?.mcp, true)
       .then((availableCommands) =>
         client.notify('session/update', {
           sessionId: session.id,
