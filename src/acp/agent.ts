@@ -147,7 +147,7 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
   const steering = new Steering(state, runner);
   const connect = (peer: ClientPeer): AgentConnection => {
     state.peers.add(peer);
-    return { app: connectionApp(state, runner, steering, peer), peer, held: () => state.idsHeldBy(peer), release: () => releasePeer(state, peer) };
+    return { app: connectionApp(state, runner, steering, peer), peer, held: () => state.sessions.idsHeldBy(peer), release: () => releasePeer(state, peer) };
   };
   // Each of `connection()`'s clients shares the agent with the others.
   const connection = (limits: { maxSessions?: number } = {}) => connect(new ClientPeer(limits.maxSessions, true));
@@ -155,8 +155,8 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     app: connect(new ClientPeer()).app,
     connection,
     sessions: state.sessions,
-    live: (sessionId) => state.live(sessionId),
-    cancelAll: () => state.cancelAll(),
+    live: (sessionId) => state.sessions.live(sessionId),
+    cancelAll: () => state.sessions.cancelAll(),
     tools: state.tools,
     catalog: agentCatalog(state),
   };

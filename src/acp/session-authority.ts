@@ -40,7 +40,7 @@ export class SessionAuthority {
       this.peer.reachedBy(call.client);
       let live: LiveSession;
       try {
-        live = this.state.heldBy(call.params.sessionId, this.peer);
+        live = this.state.sessions.heldBy(call.params.sessionId, this.peer);
       } catch (error) {
         if (refused) return refused(call.params.sessionId);
         throw error;
@@ -64,7 +64,7 @@ export class SessionAuthority {
   ): (call: C) => Promise<R> {
     return async (call) => {
       this.peer.reachedBy(call.client);
-      const live = this.state.live(call.params.sessionId);
+      const live = this.state.sessions.live(call.params.sessionId);
       if (!live) return handler(call, undefined);
       if (refused && !live.isHeldBy(this.peer)) return refused(call.params.sessionId);
       live.assertHeldBy(this.peer);

@@ -44,7 +44,7 @@ export async function newSession(
   peer: ClientPeer,
 ) {
   await checkDirs(state, params);
-  peer.checkRoom(state.idsHeldBy(peer));
+  peer.checkRoom(state.sessions.idsHeldBy(peer));
   const instructions = sessionInstructions(params._meta);
   await state.endpointsKnown();
   const session = state.sessions.create(params.cwd, await state.defaultModel());
@@ -85,7 +85,7 @@ function sessionInstructions(meta: Record<string, unknown> | null | undefined): 
 /** `session/load`: a stored session held again, its history replayed as `session/update`s. */
 export async function loadSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext, peer: ClientPeer) {
   await checkDirs(state, params);
-  peer.checkRoom(state.idsHeldBy(peer), params.sessionId);
+  peer.checkRoom(state.sessions.idsHeldBy(peer), params.sessionId);
   const stored = await loadStoredInRoot(state, params.sessionId);
   const session = await restoreSession(state, stored);
   await openTools(state, session, { ...params, savedMcpTools: stored.mcpTools }, peer);
@@ -100,7 +100,7 @@ export async function loadSession(state: AgentState, params: ToolParams & { cwd:
 /** `session/resume`: a stored session held again, without replay. */
 export async function resumeSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext, peer: ClientPeer) {
   await checkDirs(state, params);
-  peer.checkRoom(state.idsHeldBy(peer), params.sessionId);
+  peer.checkRoom(state.sessions.idsHeldBy(peer), params.sessionId);
   const stored = await loadStoredInRoot(state, params.sessionId);
   const session = await restoreSession(state, stored);
   await openTools(state, session, { ...params, savedMcpTools: stored.mcpTools }, peer);
@@ -116,7 +116,7 @@ export async function resumeSession(state: AgentState, params: ToolParams & { cw
  */
 export async function forkSession(state: AgentState, params: ToolParams & { cwd: string; sessionId: string }, client: AgentContext, peer: ClientPeer) {
   await checkDirs(state, params);
-  peer.checkRoom(state.idsHeldBy(peer));
+  peer.checkRoom(state.sessions.idsHeldBy(peer));
   await state.endpointsKnown();
   const session = await copySession({ sourceId: params.sessionId, cwd: params.cwd, sessions: state.sessions, store: await state.store, logger: state.logger });
   state.picker.attach(session, await state.registry.models());
@@ -188,8 +188,8 @@ export async function deleteSession(state: AgentState, params: { sessionId: stri
  */
 export async function releasePeer(state: AgentState, peer: ClientPeer): Promise<void> {
   state.peers.delete(peer);
-  const lettingGo = state.idsHeldBy(peer).filter((sessionId) => {
-    const live = state.live(sessionId);
+  const lettingGo = state.sessions.idsHeldBy(peer).filter((sessionId) => {
+    const live = state.sessions.live(sessionId);
     live?.removeHolder(peer);
     return !live || live.holderCount === 0;
   });
@@ -202,7 +202,7 @@ export async function releasePeer(state: AgentState, peer: ClientPeer): Promise<
  */
 async function openTools(state: AgentState, session: Session, params: ToolParams, peer: ClientPeer): Promise<void> {
   const elicitation = peer.features.elicitation;
-  const live = state.liveOf(session);
+  const live = state.sessions.of(session);
   live.tools = await state.tools.open(
     live.tools,
     session.cwd,

@@ -132,7 +132,7 @@ export class Steering {
    */
   async steer(params: SteeringParams, client: AgentContext, peer: ClientPeer): Promise<SteeringResponse> {
     // The session's steering requests wait for each other (kept by its live session).
-    const live = this.state.live(params.sessionId);
+    const live = this.state.sessions.live(params.sessionId);
     const before = live?.steering ?? Promise.resolve();
     const answer = before.then(() => this.handle(params, client, peer));
     const chain = answer.catch(() => undefined);
@@ -140,7 +140,7 @@ export class Steering {
     try {
       return await answer;
     } finally {
-      const now = this.state.live(params.sessionId);
+      const now = this.state.sessions.live(params.sessionId);
       if (now?.steering === chain) now.steering = undefined;
     }
   }
@@ -160,7 +160,7 @@ export class Steering {
       if (tooLarge) return tooLarge;
     }
     if (inbox && (await inbox.put(params.prompt))) {
-      void this.state.liveOf(session).tell(promptUpdates(params.prompt), peer);
+      void this.state.sessions.of(session).tell(promptUpdates(params.prompt), peer);
       return { outcome: 'injected' };
     }
     if (params.idleBehavior === 'promptRequired') return { outcome: 'promptRequired', reason: 'noRunningTurn' };
@@ -189,7 +189,7 @@ export class Steering {
       placed.done();
       return failed('cancelled', 'The session was cancelled before the steering message could start a turn.');
     }
-    const live = this.state.liveOf(session);
+    const live = this.state.sessions.of(session);
     const ran = live.runFor(peer);
     void live.tell(promptUpdates(prompt), peer);
     const run = async () => {

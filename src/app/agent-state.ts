@@ -146,35 +146,12 @@ export class AgentState {
 
   /** The {@link Notify} of `session`, sending through `send`: a `notice` or today's text, by what the client advertised (`features`). */
   notifier(session: Session, send: UpdateSink, features: ClientFeatures): Notify {
-    return userNotifier(send, features, this.liveOf(session).told);
-  }
-
-  /** The live session `sessionId`, or `undefined` when it is not in memory (see {@link LiveSessions.live}). */
-  live(sessionId: string): LiveSession | undefined {
-    return this.sessions.live(sessionId);
-  }
-
-  /** The {@link LiveSession} of `session`, made on first use. */
-  liveOf(session: Session): LiveSession {
-    return this.sessions.of(session);
+    return userNotifier(send, features, this.sessions.of(session).told);
   }
 
   /** The {@link LiveSession} in memory under `session`'s id (an earlier copy's turn reads the one held now), else `session`'s own. */
   slotOf(session: Session): LiveSession {
-    return this.live(session.id) ?? this.liveOf(session);
-  }
-
-  /**
-   * The live session `sessionId`, held by the connection of `peer` (see {@link LiveSessions.heldBy}).
-   * @throws {RequestError} -32002 with `{sessionId}` when it is not in memory or that connection does not hold it.
-   */
-  heldBy(sessionId: string, peer: ClientPeer): LiveSession {
-    return this.sessions.heldBy(sessionId, peer);
-  }
-
-  /** The ids of the sessions the connection of `peer` holds. */
-  idsHeldBy(peer: ClientPeer): string[] {
-    return this.sessions.idsHeldBy(peer);
+    return this.sessions.live(session.id) ?? this.sessions.of(session);
   }
 
   /** Records that the connection of `peer` holds `session` (new, load, resume, fork); returns its {@link LiveSession}. */
@@ -186,12 +163,7 @@ export class AgentState {
 
   /** Lets go of the session `sessionId` when it is in memory ({@link LiveSession.close}); resolves whether it was held. */
   close(sessionId: string): Promise<boolean> {
-    return this.live(sessionId)?.close() ?? Promise.resolve(false);
-  }
-
-  /** Aborts every session's running turn and the prompts in line (exit); resolves once the running turns have settled. */
-  cancelAll(): Promise<void> {
-    return this.sessions.cancelAll();
+    return this.sessions.live(sessionId)?.close() ?? Promise.resolve(false);
   }
 
   /** What closing a live session lets go of beside its own state ({@link SessionCloser}): the session forgotten, then its lease given back (its last record is written). */

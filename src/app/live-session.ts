@@ -4,7 +4,7 @@
  * told, the context kept for the next prompt, its cost meter, a reading of its records under way,
  * why its running turn could not be saved), who holds it (the connections that opened it and have not closed it)
  * and its closing, one call. The agent keeps one per session in memory, in one registry
- * (`live-sessions.ts`, `AgentState.live`).
+ * (`live-sessions.ts`, `AgentState.sessions`).
  *
  * Holders: ACP v1 lets a client open a session (`session/new`, `session/load`, `session/resume`,
  * `session/fork`) and let go of it (`session/close`, RFD https://agentclientprotocol.com/rfds/session-close);

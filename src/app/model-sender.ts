@@ -182,7 +182,7 @@ export class ModelSender {
 
   /** The session's cost meter, started from the costs saved with its turns. */
   meter(session: Session): CostMeter {
-    const live = this.state.liveOf(session);
+    const live = this.state.sessions.of(session);
     return (live.cost ??= new CostMeter(savedCostOf(session), this.state.logger));
   }
 }

@@ -44,7 +44,7 @@ export class ModelTurns {
     const { session, send, turnId } = turn;
     const conversation = this.conversation(session);
     // Context shared with an earlier command that took no arguments goes in front.
-    const live = this.state.liveOf(session);
+    const live = this.state.sessions.of(session);
     const kept = live.kept;
     live.kept = undefined;
     const prompt = kept ? withUnanswered(kept, asked) : asked;
@@ -65,7 +65,7 @@ export class ModelTurns {
       stopReason: 'cancelled',
     });
     // Another process took the session over: nothing is asked; `run` answers why.
-    if (this.state.liveOf(session).takenOver) return { stopReason: 'cancelled' };
+    if (this.state.sessions.of(session).takenOver) return { stopReason: 'cancelled' };
     // Messages the user sends from now on are this turn's (`_session/steering`).
     turn.inbox.open();
     const asking = withUnansweredOnce(conversation.unanswered, prompt);

@@ -47,7 +47,7 @@ export class PromptRunner {
    */
   start(session: Session, client: AgentContext, peer: ClientPeer, placed: Arrival): PromptTurn {
     // Once the turn is cancelled, nothing of its answer is sent (turn-cancel.ts).
-    const send = cancelAwareSink(this.state.liveOf(session).turnSink(client, peer), placed.signal);
+    const send = cancelAwareSink(this.state.sessions.of(session).turnSink(client, peer), placed.signal);
     const extras = turnExtras({
       session,
       send,
@@ -90,7 +90,7 @@ export class PromptRunner {
     /** After a command that takes no arguments: its context is kept for the next prompt, and the user told. */
     const keep = async <T>(answer: T): Promise<T> => {
       if (context.length > 0 && command && command !== 'init') {
-        const live = this.state.liveOf(session);
+        const live = this.state.sessions.of(session);
         live.kept = [...(live.kept ?? []), ...context];
         await send([agentText(keptContextText(context.length))]);
       }
@@ -124,7 +124,7 @@ export class PromptRunner {
       }
       return this.turns.run(turn, { asked: expansion ? [...context, ...expansion.prompt] : prompt, typed: expansion ? prompt : undefined });
     }, placed);
-    const live = this.state.liveOf(session);
+    const live = this.state.sessions.of(session);
     const takenOver = live.takenOver;
     if (takenOver) {
       live.takenOver = undefined;

@@ -18,7 +18,7 @@ import { confine } from '../tools/index.js';
 export async function restoreSession(state: AgentState, stored: StoredSession): Promise<Session> {
   await state.endpointsKnown();
   // A turn of this session is running here (or prompts wait for one): keep that copy, which they add to.
-  const running = state.live(stored.sessionId)?.line.isRunning ? state.sessions.get(stored.sessionId) : undefined;
+  const running = state.sessions.live(stored.sessionId)?.line.isRunning ? state.sessions.get(stored.sessionId) : undefined;
   if (running) {
     state.picker.attach(running, await state.registry.models());
     return running;
@@ -61,7 +61,7 @@ export async function loadStoredInRoot(state: AgentState, sessionId: string): Pr
   });
   try {
     // A turn cancelled here (its client went away) is read once it is saved.
-    await state.live(sessionId)?.line.cancelledSettled();
+    await state.sessions.live(sessionId)?.line.cancelledSettled();
     const stored = await loadStored(state, sessionId);
     await checkInsideRoot(stored.cwd, state.root, 'cwd of the saved session');
     return stored;

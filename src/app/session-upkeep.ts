@@ -9,7 +9,7 @@ import type { Session } from '../sessions/session.js';
 import type { LiveSessions } from './live-sessions.js';
 import { isUnloaded, markUsed, reloadRecords, unloadIdle } from '../sessions/live-records.js';
 import { SessionStoreError, type SessionStore } from '../sessions/session-store.js';
-import { sessionNotFound, type LiveSession } from './live-session.js';
+import { sessionNotFound } from './live-session.js';
 
 /** What the upkeep reads of the agent (`AgentState`). */
 export interface SessionUpkeepDeps {
@@ -17,8 +17,6 @@ export interface SessionUpkeepDeps {
   readonly sessions: LiveSessions;
   readonly logger: Logger;
   readonly config: { readonly sessionIdleMs: number };
-  live(sessionId: string): LiveSession | undefined;
-  liveOf(session: Session): LiveSession;
 }
 
 /** A store refusal as the client hears it: an unknown session (-32002), or one whose lease another process has (-32603, its words name that process); any other error as it is. */
@@ -37,7 +35,7 @@ export function storeRefusal(error: unknown, sessionId: string): unknown {
 export async function useSession(agent: SessionUpkeepDeps, session: Session): Promise<void> {
   markUsed(session);
   if (!isUnloaded(session)) return;
-  const live = agent.liveOf(session);
+  const live = agent.sessions.of(session);
   let reading = live.reloading;
   if (!reading) {
     reading = (async () => {
@@ -54,7 +52,7 @@ export async function useSession(agent: SessionUpkeepDeps, session: Session): Pr
 
 /** Lets go of the conversations of sessions idle for `config.sessionIdleMs`, and of their leases (a no-op for one given back already). */
 export function unloadIdleSessions(agent: SessionUpkeepDeps): void {
-  const running = (session: Session) => agent.live(session.id)?.line.isRunning ?? false;
+  const running = (session: Session) => agent.sessions.live(session.id)?.line.isRunning ?? false;
   const { idle, unloaded } = unloadIdle(agent.sessions.all(), running, Date.now(), agent.config.sessionIdleMs);
   if (unloaded > 0) agent.logger.debug('idle sessions left memory', { sessions: unloaded });
   if (idle.length > 0) void agent.store.then((store) => Promise.all(idle.map((session) => store.release(session.id))));

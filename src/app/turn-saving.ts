@@ -32,7 +32,7 @@ export class TurnSaving {
       if (!this.state.sessions.get(session.id)) return;
       if (error instanceof SessionStoreError && error.code === 'busy') {
         unloadRecords(session);
-        this.state.liveOf(session).takenOver = error;
+        this.state.sessions.of(session).takenOver = error;
         return;
       }
       this.state.logger.error('could not save the session; this turn will be missing after a restart', {
