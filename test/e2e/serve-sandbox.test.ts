@@ -1,7 +1,7 @@
 /**
  * `openai-acp serve` keeps its secrets from the model's commands: the token read from
  * OPENAI_ACP_SERVE_TOKEN_FILE, the key from the environment; a local run_command (a client
- * without a terminal) gets neither, and where bubblewrap can run here it is sandboxed by default:
+ * without a terminal) gets neither in its environment, and where bubblewrap can run here it is sandboxed by default:
  * nothing it writes outside the root reaches the disk, the session folder and the token file are
  * empty to it, and it reaches no network.
  */
@@ -39,9 +39,11 @@ describe('openai-acp serve and the commands the model runs', () => {
     expect(answer.stopReason).toBe('end_turn');
     expect(model.requests[0]!.headers['authorization']).toBe(`Bearer ${KEY}`);
     const tool = String(model.requests[1]!.body.messages.find((message: { role: string }) => message.role === 'tool').content);
-    expect(tool).toMatch(/^PATH=/m);
+    // What `env` printed: the environment the command inherited, before the lines the file reads print.
+    const environment = tool.slice(0, tool.indexOf('state:['));
+    expect(environment).toMatch(/^PATH=/m);
     expect(tool).not.toContain(KEY);
-    expect(tool).not.toContain(TOKEN);
+    expect(environment).not.toContain(TOKEN);
     expect(tool).not.toContain('OPENAI_ACP_SERVE_TOKEN');
     if (found.available) {
       expect(server.stderr()).toContain('run in a bubblewrap sandbox');
@@ -51,7 +53,9 @@ describe('openai-acp serve and the commands the model runs', () => {
       expect(tool).toContain('state:[0]');
       expect(tool).toContain('token:[]');
     } else {
+      // Unconfined, as the log says: the command reaches what the agent's user can read.
       expect(server.stderr()).toContain('the sandbox cannot run here');
+      expect(server.stderr()).toContain('run unconfined');
       expect(readFileSync(escaped, 'utf8')).toBe('x\n');
     }
   });
