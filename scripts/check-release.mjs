@@ -57,7 +57,7 @@ async function npm(args, cwd, env) {
   return (await promisify(execFile)('npm', args, { cwd, env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 })).stdout;
 }
 
-/** Packs the package as `npm publish` would (prepack builds dist/ when a source is newer); resolves the tarball's path and its facts. */
+/** Packs the package as `npm publish` would (prepack builds dist/ unless it was built from the same inputs); resolves the tarball's path and its facts. */
 async function pack(env) {
   const [packed] = JSON.parse(await npm(['pack', '--json', '--pack-destination', work], ROOT, env));
   const manifest = JSON.parse(execFileSync('tar', ['-xOzf', join(work, packed.filename), 'package/package.json'], { encoding: 'utf8' }));
