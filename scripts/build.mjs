@@ -212,9 +212,10 @@ writeLoader(out);
 writeFileSync(join(out, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
 try {
   await trainCodeCache();
+  // Only a whole build (its code caches included) is one the next `--if-changed` may keep.
+  writeFileSync(join(out, DIGEST_FILE), `${digest}\n`);
 } catch (error) {
   console.warn(`build: no V8 code cache (start-up will be slower): ${error.message}`);
 }
-writeFileSync(join(out, DIGEST_FILE), `${digest}\n`);
 rmSync(dist, { recursive: true, force: true });
 renameSync(out, dist);
