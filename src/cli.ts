@@ -55,7 +55,7 @@ async function serve(flags: CliFlags): Promise<void> {
 
   const store = openSessionStore({ stateDir: config.stateDir, env, logger });
   void store.then((opened) => hideFromToolProcesses([opened.dir]));
-  const { app, cancelAll, tools } = createOpenAIAgent({
+  const { app, sessions, tools } = createOpenAIAgent({
     config,
     configError,
     logger,
@@ -91,7 +91,7 @@ async function serve(flags: CliFlags): Promise<void> {
     // Running turns answer `cancelled`; every MCP server process is stopped (no orphans), which
     // may take longer than the answers (a server that ignores SIGTERM is killed after ~1 s).
     const closing = tools.closeAll();
-    await Promise.race([cancelAll(), grace]);
+    await Promise.race([sessions.cancelAll(), grace]);
     await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, MCP_CLOSE_GRACE_MS).unref())]);
     // Another process sharing the state directory may write these sessions now.
     (await store).close();

@@ -133,7 +133,7 @@ function harness() {
     // Each run reads only its own session's updates: those of the runs before are let go.
     received.length = 0;
     // The moment the agent reads the cancel: the session's turn line's cancel, which says whether a turn was running.
-    const line = agent.live(sessionId)!.line;
+    const line = agent.sessions.live(sessionId)!.line;
     const cancel = line.cancel.bind(line);
     line.cancel = () => {
       const hit = cancel();

@@ -51,10 +51,6 @@ export interface OpenAIAgent {
   connection(options?: { maxSessions?: number }): AgentConnection;
   /** The sessions in memory, by id (each one's {@link LiveSession} holds the rest). */
   sessions: LiveSessions;
-  /** The live session `sessionId` (its turn line, tools, holders), or `undefined` when it is not in memory. */
-  live(sessionId: string): LiveSession | undefined;
-  /** Aborts every session's running turn and the prompts in line (exit); resolves once the running turns have settled. */
-  cancelAll(): Promise<void>;
   /** Each session's tool state; `closeAll()` at exit stops every MCP server. */
   tools: SessionTools;
   /** The models and the endpoint's state, for a front door other than ACP (AgentConnect). */
@@ -155,8 +151,6 @@ export function createOpenAIAgent(options: AgentOptions): OpenAIAgent {
     app: connect(new ClientPeer()).app,
     connection,
     sessions: state.sessions,
-    live: (sessionId) => state.sessions.live(sessionId),
-    cancelAll: () => state.sessions.cancelAll(),
     tools: state.tools,
     catalog: agentCatalog(state),
   };

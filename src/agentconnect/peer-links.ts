@@ -14,10 +14,10 @@ import type { Peer } from './session-events.js';
 const MAX_SESSIONS_PER_CONNECTION = 16;
 
 /** The agent a front door serves: a connection per WebSocket, over its live sessions (`acp/agent.ts`'s `OpenAIAgent`). */
-export type FrontDoorAgent = Pick<OpenAIAgent, 'connection' | 'live'>;
+export type FrontDoorAgent = Pick<OpenAIAgent, 'connection' | 'sessions'>;
 
 /** A session in memory as the agent keeps it (its holders). */
-type LiveSession = NonNullable<ReturnType<OpenAIAgent['live']>>;
+type LiveSession = NonNullable<ReturnType<OpenAIAgent['sessions']['live']>>;
 
 /** One WebSocket's ACP connection into the agent. */
 export interface Link {
@@ -73,13 +73,13 @@ export class PeerLinks {
 
   /** The live session `sessionId` (in memory), to take it over. */
   live(sessionId: string): LiveSession | undefined {
-    return this.agent.live(sessionId);
+    return this.agent.sessions.live(sessionId);
   }
 
   /** Whether `peer`'s WebSocket holds the session: the agent's one record and check (`LiveSession.isHeldBy`). */
   holds(peer: Peer, sessionId: string): boolean {
     const link = this.made.get(peer);
-    return link !== undefined && this.agent.live(sessionId)?.isHeldBy(link.connection.peer) === true;
+    return link !== undefined && this.agent.sessions.live(sessionId)?.isHeldBy(link.connection.peer) === true;
   }
 
   /**

@@ -92,7 +92,7 @@ export async function runAgentConnect(options: { flags: CliFlags; frontDoor: Fro
       stopping = true;
       logger.debug(`shutting down: ${why}`);
       await door.close();
-      await Promise.race([agent.cancelAll(), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
+      await Promise.race([agent.sessions.cancelAll(), new Promise((resolve) => setTimeout(resolve, 500).unref())]);
       await Promise.race([agent.tools.closeAll(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
       (await store).close();
       done(0);

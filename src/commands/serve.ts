@@ -170,7 +170,7 @@ export async function runServe(options: { flags: CliFlags; serve: ServeFlags; en
       logger.info(`stopping: ${why}`);
       // Turns first, so their `cancelled` answers and saved records go out before the connections close.
       server.drain();
-      const settle = () => Promise.race([agent.cancelAll(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
+      const settle = () => Promise.race([agent.sessions.cancelAll(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
       await settle();
       // The answers are on their way through the connections' queues: out before the sockets close.
       await server.quiet(QUIET_MS, 2_000);

@@ -226,10 +226,10 @@ describe('AgentConnectHost', () => {
     await expect(host.handle(one, 'acp.sessions.send', { sessionId, message: { content: 'x' } })).rejects.toMatchObject({ code: 'AC_ERR_INVALID_ARGS' });
     const events = await run(host, two, sessionId, 'hello');
     expect(events.at(-1)).toMatchObject({ type: 'final', data: { text: 'hi' } });
-    expect(agent.live(sessionId)).toBeDefined();
+    expect(agent.sessions.live(sessionId)).toBeDefined();
     await host.disconnect(two);
     // The one holder (one was taken over) is gone: the agent let the session go.
-    expect(agent.live(sessionId)).toBeUndefined();
+    expect(agent.sessions.live(sessionId)).toBeUndefined();
     expect(host.heldBy(two).length).toBe(0);
     // A request after its WebSocket went makes no connection for it again.
     await expect(host.handle(two, 'acp.sessions.create', {})).rejects.toMatchObject({ code: 'AC_ERR_INTERNAL' });
