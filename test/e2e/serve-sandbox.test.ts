@@ -40,6 +40,7 @@ describe('openai-acp serve and the commands the model runs', () => {
     expect(model.requests[0]!.headers['authorization']).toBe(`Bearer ${KEY}`);
     const tool = String(model.requests[1]!.body.messages.find((message: { role: string }) => message.role === 'tool').content);
     // What `env` printed: the environment the command inherited, before the lines the file reads print.
+    expect(tool).toContain('state:[');
     const environment = tool.slice(0, tool.indexOf('state:['));
     expect(environment).toMatch(/^PATH=/m);
     expect(tool).not.toContain(KEY);
